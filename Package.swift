@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+// SupaContracts: executable contracts for five Supabase-backed apps and a mock backend that honours them.
+// No third-party package dependencies: Foundation, Dispatch, XCTest and Swift Testing only.
+import PackageDescription
+
+let apps = ["TeleportMe", "NaarsCars", "CivicForge", "Aura", "Shvil"]
+
+let package = Package(
+    name: "SupaContracts",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "MockSupabase", targets: ["MockSupabase"]),
+        .library(name: "ContractKit", targets: ["ContractKit"]),
+        .library(name: "SupaContracts", targets: ["ContractKit", "MockSupabase"] + apps),
+        .executable(name: "contracts", targets: ["contracts"]),
+        .executable(name: "contracts-bench", targets: ["contracts-bench"]),
+    ],
+    targets: [
+        .target(name: "MockSupabase"),
+        .target(name: "ContractKit", dependencies: ["MockSupabase"]),
+    ] + apps.map { .target(name: $0, dependencies: ["ContractKit", "MockSupabase"]) } + [
+        .executableTarget(name: "contracts", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
+        .executableTarget(name: "contracts-bench", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
+        .testTarget(name: "ContractsTests", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
+        .testTarget(name: "MockSupabaseTests", dependencies: ["MockSupabase"]),
+        .testTarget(name: "ContractKitTests", dependencies: ["ContractKit", "MockSupabase"]),
+    ]
+)

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Who a request or a database call acts as: PostgREST's role and the JWT claims
+/// (`request.jwt.claims` in SQL).
+public struct AuthContext: Sendable, Equatable {
+    /// `anon`, `authenticated` or `service_role`.
+    public var role: String
+    /// The verified JWT claims (`sub`, `role`, `email`, `aud`, `exp`, …).
+    public var claims: [String: JSONValue]
+
+    /// A context from a role and claims.
+    public init(role: String, claims: [String: JSONValue] = [:]) {
+        self.role = role
+        self.claims = claims
+    }
+
+    /// `auth.uid()`: the `sub` claim, if it is a uuid.
+    public var userID: String? { claims["sub"]?.stringValue.flatMap(SQLValue.canonicalUUID) }
+    /// The `email` claim.
+    public var email: String? { claims["email"]?.stringValue }
+    /// Whether row-level security is bypassed (service role).
+    public var bypassesRLS: Bool { role == "service_role" }
+
+    /// The anonymous role.
+    public static let anon = AuthContext(role: "anon", claims: ["role": "anon"])
+    /// The service role (bypasses RLS).
+    public static let serviceRole = AuthContext(role: "service_role", claims: ["role": "service_role"])
+    /// An authenticated user.
+    public static func user(_ id: String, email: String? = nil) -> AuthContext {
+        var c: [String: JSONValue] = ["sub": .string(id), "role": "authenticated", "aud": "authenticated"]
+        if let email { c["email"] = .string(email) }
+        return AuthContext(role: "authenticated", claims: c)
+    }
+}
+
+/// A time source. Inject a `ManualClock` to test TTLs and JWT expiry without sleeping.
+public protocol Clock: Sendable {
+    /// The current time.
+    func now() -> Date
+}
+
+/// The wall clock.
+public struct SystemClock: Clock {
+    /// The wall clock.
+    public init() {}
+    public func now() -> Date { Date() }
+}
+
+/// A clock that moves only when told to.
+public final class ManualClock: Clock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    /// A clock standing at `start`.
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = start }  // 2026-01-01T00:00:00Z
+
+    public func now() -> Date { lock.lock(); defer { lock.unlock() }; return current }
+    /// Moves the clock forward.
+    public func advance(by seconds: TimeInterval) { lock.lock(); current += seconds; lock.unlock() }
+    /// Sets the clock.
+    public func set(_ date: Date) { lock.lock(); current = date; lock.unlock() }
+}
+
+/// A source of ids (uuids, tokens). Inject a seeded one for reproducible runs.
+public protocol IDGenerator: Sendable {
+    /// A new random (version 4) uuid in canonical lower-case form.
+    func uuid() -> String
+    /// `count` random bytes.
+    func bytes(_ count: Int) -> [UInt8]
+}
+
+/// Random ids from the system generator.
+public struct SystemIDGenerator: IDGenerator {
+    /// System randomness.
+    public init() {}
+    public func uuid() -> String { UUID().uuidString.lowercased() }
+    public func bytes(_ count: Int) -> [UInt8] {
+        var g = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &g) }
+    }
+}
+
+/// Reproducible ids from a seed (SplitMix64).
+public final class SeededIDGenerator: IDGenerator, @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: UInt64
+
+    /// A generator from a seed.
+    public init(seed: UInt64) { state = seed }
+
+    private func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    public func bytes(_ count: Int) -> [UInt8] {
+        lock.lock(); defer { lock.unlock() }
+        var out: [UInt8] = []
+        out.reserveCapacity(count)
+        while out.count < count {
+            var v = next()
+            for _ in 0..<8 where out.count < count { out.append(UInt8(v & 0xFF)); v >>= 8 }
+        }
+        return out
+    }
+
+    public func uuid() -> String {
+        var b = bytes(16)
+        b[6] = (b[6] & 0x0F) | 0x40
+        b[8] = (b[8] & 0x3F) | 0x80
+        let hex = b.map { String(format: "%02x", $0) }.joined()
+        let h = Array(hex)
+        return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-" + String(h[20..<32])
+    }
+}

@@ -1,0 +1,404 @@
+import Foundation
+
+/// A call of an edge function (`/functions/v1/<name>`).
+public struct FunctionCall: Sendable {
+    /// The HTTP request as received.
+    public let request: HTTPRequest
+    /// The caller: the verified JWT of the Authorization header (anon when it is the anon key).
+    public let auth: AuthContext
+    /// The backend, for database access (`backend.database`) as the service role or as the caller.
+    public let backend: MockSupabase
+
+    /// The body as JSON; an empty body is `{}`.
+    public func json() throws -> JSONValue {
+        if request.body.isEmpty { return .object([:]) }
+        return try JSONValue.parse(request.body)
+    }
+}
+
+/// An edge-function body.
+public typealias FunctionHandler = @Sendable (FunctionCall) throws -> HTTPResponse
+
+/// A parameter of a database function exposed at `/rest/v1/rpc/<name>`.
+public struct RPCParameter: Sendable {
+    /// Parameter name.
+    public var name: String
+    /// Parameter type.
+    public var type: SQLType
+    /// Whether it may be omitted.
+    public var hasDefault: Bool
+
+    /// A parameter.
+    public init(_ name: String, _ type: SQLType, hasDefault: Bool = false) {
+        self.name = name
+        self.type = type
+        self.hasDefault = hasDefault
+    }
+}
+
+/// What a database function returns.
+public enum RPCReturn: Sendable {
+    /// `void`: PostgREST answers 204 (or `null` with 200 for older clients).
+    case void
+    /// A single value of a type (PostgREST prints it as JSON).
+    case scalar(SQLType)
+    /// `SETOF`/`TABLE(...)`: rows with these columns; filters, order and limit apply.
+    case rows([ColumnSchema])
+    /// A single composite row.
+    case row([ColumnSchema])
+}
+
+/// A call of a database function.
+public struct RPCCall: Sendable {
+    /// Arguments by name, coerced to the declared types and printed as JSON.
+    public let arguments: [String: JSONValue]
+    /// Caller (the function runs as the caller unless it is SECURITY DEFINER; use `.serviceRole` then).
+    public let auth: AuthContext
+    /// The database.
+    public let database: Database
+    /// The backend.
+    public let backend: MockSupabase
+}
+
+/// A database function body: returns JSON (scalar, object, or array of objects for row sets).
+public typealias RPCHandler = @Sendable (RPCCall) throws -> JSONValue
+
+/// A registered database function.
+public struct RPCFunction: Sendable {
+    /// Name (`search_cities`).
+    public var name: String
+    /// Parameters.
+    public var parameters: [RPCParameter]
+    /// Result shape.
+    public var returns: RPCReturn
+    /// VOLATILE functions may not be called with GET (PostgREST runs GET read-only: 405).
+    public var volatile: Bool
+    /// The body.
+    public var handler: RPCHandler
+
+    /// A function.
+    public init(name: String, parameters: [RPCParameter], returns: RPCReturn, volatile: Bool = false, handler: @escaping RPCHandler) {
+        self.name = name
+        self.parameters = parameters
+        self.returns = returns
+        self.volatile = volatile
+        self.handler = handler
+    }
+}
+
+/// Configuration of one mock backend.
+public struct MockConfiguration: Sendable {
+    /// The app served.
+    public var spec: AppSpec
+    /// The JWT secret (Supabase's local-development default unless given).
+    public var jwtSecret: String
+    /// The clock for `now()`, JWT `iat`/`exp` and expiry checks.
+    public var clock: Clock
+    /// The id source.
+    public var ids: IDGenerator
+    /// Access-token lifetime in seconds (GoTrue's default: 3600).
+    public var accessTokenLifetime: Int
+    /// Minimum password length (GoTrue's default: 6).
+    public var minimumPasswordLength: Int
+
+    /// A configuration with defaults.
+    public init(spec: AppSpec, jwtSecret: String = "super-secret-jwt-token-with-at-least-32-characters-long",
+                clock: Clock = SystemClock(), ids: IDGenerator = SystemIDGenerator(),
+                accessTokenLifetime: Int = 3600, minimumPasswordLength: Int = 6) {
+        self.spec = spec
+        self.jwtSecret = jwtSecret
+        self.clock = clock
+        self.ids = ids
+        self.accessTokenLifetime = accessTokenLifetime
+        self.minimumPasswordLength = minimumPasswordLength
+    }
+}
+
+/// A fault the mock injects into matching requests, to test client failure handling.
+public struct InjectedFault: Sendable {
+    /// Which requests (method and path prefix) it applies to; nil matches any.
+    public var method: String?
+    /// Path prefix, e.g. `/rest/v1/saved_cities`.
+    public var pathPrefix: String
+    /// What happens.
+    public var kind: Kind
+    /// How many matching requests it affects (nil: until cleared).
+    public var remaining: Int?
+
+    /// What a fault does.
+    public enum Kind: Sendable {
+        /// The transport fails (URLError.notConnectedToInternet through URLProtocol).
+        case networkError
+        /// The server answers with this response instead.
+        case response(HTTPResponse)
+    }
+
+    /// A fault.
+    public init(method: String? = nil, pathPrefix: String, kind: Kind, remaining: Int? = nil) {
+        self.method = method
+        self.pathPrefix = pathPrefix
+        self.kind = kind
+        self.remaining = remaining
+    }
+}
+
+/// Thrown by `handle` when an injected network fault matches: transports turn it into a
+/// connection failure.
+public struct InjectedNetworkError: Error, Sendable {}
+
+/// An in-memory Supabase: PostgREST on `/rest/v1`, GoTrue on `/auth/v1`, Functions on
+/// `/functions/v1`, Storage on `/storage/v1`, configured from an app's contracts.
+///
+/// Instances are independent (no global state): many can run in one process. Apps plug in their
+/// edge functions, database functions, triggers and views through the `register…` methods.
+public final class MockSupabase: @unchecked Sendable {
+    /// The configuration.
+    public let configuration: MockConfiguration
+    /// The database.
+    public private(set) var database: Database
+    /// The anon key (a JWT with role `anon`).
+    public let anonKey: String
+    /// The service-role key (a JWT with role `service_role`; bypasses RLS).
+    public let serviceRoleKey: String
+
+    let lock = NSLock()
+    var functions: [String: (verifyJWT: Bool, handler: FunctionHandler)] = [:]
+    var rpcs: [String: RPCFunction] = [:]
+    var faults: [InjectedFault] = []
+    var tokenCache: [String: [String: JSONValue]] = [:]
+    var setupHooks: [(MockSupabase) -> Void] = []
+    /// GoTrue's state (refresh tokens, OTPs).
+    let auth: GoTrueState
+    /// Storage (buckets and objects).
+    public let storage: StorageService
+    /// Requests served, by kind, for reports.
+    public private(set) var requestCount = 0
+
+    /// A backend for an app, seeded with its fixtures.
+    public init(configuration: MockConfiguration) throws {
+        self.configuration = configuration
+        let c = configuration
+        database = Database(schema: c.spec.schema, policies: c.spec.policies, clock: c.clock, ids: c.ids)
+        let farFuture: JSONValue = .int(4_102_444_800)  // 2100-01-01
+        anonKey = JWT.sign(["iss": "supabase-demo", "role": "anon", "exp": farFuture], secret: c.jwtSecret)
+        serviceRoleKey = JWT.sign(["iss": "supabase-demo", "role": "service_role", "exp": farFuture], secret: c.jwtSecret)
+        auth = GoTrueState()
+        storage = StorageService(buckets: c.spec.buckets)
+        try seedFixtures()
+    }
+
+    /// Loads `Contracts/<app>` and builds a backend for it.
+    public convenience init(contracts folder: URL, clock: Clock = SystemClock(), ids: IDGenerator = SystemIDGenerator()) throws {
+        try self.init(configuration: MockConfiguration(spec: try AppSpec.load(folder: folder), clock: clock, ids: ids))
+    }
+
+    func seedFixtures() throws {
+        let f = configuration.spec.fixtures
+        for p in f.personas {
+            try database.seed("auth.users", rows: [[
+                "id": .string(p.id), "email": .string(p.email.lowercased()),
+                "encrypted_password": .string(GoTrueState.hashPassword(p.password, salt: p.id)),
+                "email_confirmed_at": .string(PGTime.formatTimestamp(PGTime.micros(configuration.clock.now()), withZone: true)),
+                "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
+                "raw_user_meta_data": p.metadata,
+            ]])
+        }
+        for (table, rows) in f.tables { try database.seed(table, rows: rows) }
+    }
+
+    /// Restores the fixtures: every table emptied and re-seeded, sessions and storage cleared.
+    /// Registered functions, triggers and views stay.
+    public func reset() throws {
+        lock.lock()
+        faults = []
+        tokenCache = [:]
+        lock.unlock()
+        auth.reset()
+        storage.reset()
+        database.truncateAll()
+        try seedFixtures()
+    }
+
+    // MARK: Registration
+
+    /// Registers an edge function. With `verifyJWT` (Supabase's default) a call without a valid
+    /// JWT is refused with 401 before the handler runs.
+    public func registerFunction(_ name: String, verifyJWT: Bool = true, _ handler: @escaping FunctionHandler) {
+        lock.lock(); defer { lock.unlock() }
+        functions[name] = (verifyJWT, handler)
+    }
+
+    /// Registers a database function for `/rest/v1/rpc/<name>`.
+    public func registerRPC(_ function: RPCFunction) {
+        lock.lock(); defer { lock.unlock() }
+        rpcs[function.name] = function
+    }
+
+    /// Registers a row trigger.
+    public func registerTrigger(_ name: String, on table: String, timing: TriggerTiming, events: Set<TriggerEvent>, handler: @escaping TriggerHandler) {
+        database.registerTrigger(name, on: table, timing: timing, events: events, handler: handler)
+    }
+
+    /// Registers an app-computed view.
+    public func registerView(_ name: String, provider: @escaping ViewProvider) {
+        database.registerView(name, provider: provider)
+    }
+
+    /// Names of the registered edge functions.
+    public var functionNames: [String] { lock.lock(); defer { lock.unlock() }; return functions.keys.sorted() }
+    /// Names of the registered database functions.
+    public var rpcNames: [String] { lock.lock(); defer { lock.unlock() }; return rpcs.keys.sorted() }
+
+    /// Injects a fault into matching requests.
+    public func inject(_ fault: InjectedFault) { lock.lock(); faults.append(fault); lock.unlock() }
+    /// Removes every injected fault.
+    public func clearFaults() { lock.lock(); faults = []; lock.unlock() }
+
+    // MARK: Tokens
+
+    /// A signed access token for a user, as GoTrue would issue it.
+    public func accessToken(for userID: String, email: String? = nil, expiresIn: Int? = nil, extraClaims: [String: JSONValue] = [:]) -> String {
+        let now = Int64(configuration.clock.now().timeIntervalSince1970)
+        var claims: [String: JSONValue] = [
+            "sub": .string(userID), "role": "authenticated", "aud": "authenticated",
+            "iat": .int(now), "exp": .int(now + Int64(expiresIn ?? configuration.accessTokenLifetime)),
+            "aal": "aal1", "amr": [["method": "password", "timestamp": .int(now)]],
+            "session_id": .string(configuration.ids.uuid()), "is_anonymous": false,
+            "app_metadata": ["provider": "email", "providers": ["email"]], "user_metadata": [:],
+        ]
+        if let email { claims["email"] = .string(email) }
+        for (k, v) in extraClaims { claims[k] = v }
+        return JWT.sign(claims, secret: configuration.jwtSecret)
+    }
+
+    /// An access token for a fixture persona.
+    public func accessToken(persona name: String) -> String? {
+        guard let p = configuration.spec.fixtures.persona(name) else { return nil }
+        return accessToken(for: p.id, email: p.email)
+    }
+
+    /// Verifies a JWT (signature cached per token; expiry checked on every call).
+    public func verify(token: String) throws -> AuthContext {
+        lock.lock()
+        let cached = tokenCache[token]
+        lock.unlock()
+        let claims: [String: JSONValue]
+        if let cached {
+            if let exp = cached["exp"]?.doubleValue, configuration.clock.now().timeIntervalSince1970 >= exp { throw JWTError.expired }
+            claims = cached
+        } else {
+            claims = try JWT.verify(token, secret: configuration.jwtSecret, now: configuration.clock.now())
+            lock.lock()
+            if tokenCache.count > 50_000 { tokenCache.removeAll() }
+            tokenCache[token] = claims
+            lock.unlock()
+        }
+        let role = claims["role"]?.stringValue ?? "anon"
+        return AuthContext(role: role, claims: claims)
+    }
+
+    // MARK: Dispatch
+
+    /// Handles one request. Never throws for bad input: every error is a response in the
+    /// service's own error shape. Throws `InjectedNetworkError` only for an injected network fault.
+    public func handle(_ request: HTTPRequest) throws -> HTTPResponse {
+        if let fault = takeFault(request) {
+            switch fault {
+            case .networkError: throw InjectedNetworkError()
+            case .response(let r): return r
+            }
+        }
+        lock.lock(); requestCount += 1; lock.unlock()
+        let path = request.path
+        if request.method == "OPTIONS" { return corsPreflight(request) }
+        var response: HTTPResponse
+        if path.hasPrefix("/rest/v1") {
+            response = handleREST(request)
+        } else if path.hasPrefix("/auth/v1") {
+            response = handleAuth(request)
+        } else if path.hasPrefix("/functions/v1/") {
+            response = handleFunction(request)
+        } else if path.hasPrefix("/storage/v1") {
+            response = handleStorage(request)
+        } else {
+            response = .json(404, ["message": "no Route matched with those values"])
+        }
+        if request.headers["Origin"] != nil { response.headers["Access-Control-Allow-Origin"] = "*" }
+        return response
+    }
+
+    func takeFault(_ request: HTTPRequest) -> InjectedFault.Kind? {
+        lock.lock(); defer { lock.unlock() }
+        guard !faults.isEmpty else { return nil }
+        for (i, f) in faults.enumerated() where (f.method == nil || f.method == request.method) && request.path.hasPrefix(f.pathPrefix) {
+            if let r = f.remaining {
+                if r <= 1 { faults.remove(at: i) } else { faults[i].remaining = r - 1 }
+            }
+            return f.kind
+        }
+        return nil
+    }
+
+    func corsPreflight(_ request: HTTPRequest) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [
+            "Access-Control-Allow-Origin": "*",
+            "Access-Control-Allow-Methods": "GET, POST, PATCH, PUT, DELETE, OPTIONS, HEAD",
+            "Access-Control-Allow-Headers": request.headers["Access-Control-Request-Headers"] ?? "authorization, apikey, content-type, prefer, range, accept-profile, content-profile, x-client-info",
+            "Access-Control-Max-Age": "3600",
+        ])
+    }
+
+    /// Supabase's API gateway requires an `apikey` header (or query parameter) that is one of the
+    /// project's keys.
+    func checkAPIKey(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let key = request.headers["apikey"] ?? request.queryValue("apikey"), !key.isEmpty else {
+            return .json(401, ["message": "No API key found in request", "hint": "No `apikey` request header or url param was found."])
+        }
+        guard key == anonKey || key == serviceRoleKey || (try? verify(token: key)) != nil else {
+            return .json(401, ["message": "Invalid API key", "hint": "Double check your Supabase `anon` or `service_role` API key."])
+        }
+        return nil
+    }
+
+    /// The bearer token of a request: Authorization, else the apikey.
+    func bearer(_ request: HTTPRequest) -> String? {
+        if let a = request.headers["Authorization"] {
+            let parts = a.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1]).trimmingCharacters(in: .whitespaces) }
+            return ""  // present but not a bearer token
+        }
+        return request.headers["apikey"] ?? request.queryValue("apikey")
+    }
+
+    func handleFunction(_ request: HTTPRequest) -> HTTPResponse {
+        let name = String(request.path.dropFirst("/functions/v1/".count).split(separator: "/").first ?? "")
+        lock.lock()
+        let fn = functions[name]
+        lock.unlock()
+        guard let fn else {
+            return .json(404, ["code": "NOT_FOUND", "message": "Requested function was not found"])
+        }
+        var ctx = AuthContext.anon
+        if fn.verifyJWT {
+            guard let a = request.headers["Authorization"], a.lowercased().hasPrefix("bearer ") else {
+                return .json(401, ["code": 401, "message": "Missing authorization header"])
+            }
+            do { ctx = try verify(token: String(a.dropFirst(7))) } catch {
+                return .json(401, ["code": 401, "message": "Invalid JWT"])
+            }
+        } else if let t = bearer(request), let c = try? verify(token: t) {
+            ctx = c
+        }
+        do {
+            var r = try fn.handler(FunctionCall(request: request, auth: ctx, backend: self))
+            if r.headers["Content-Type"] == nil { r.headers["Content-Type"] = "application/json" }
+            return r
+        } catch let e as PostgresError {
+            return .json(500, ["error": .string(e.message), "code": .string(e.code)])
+        } catch let e as JSONParseError {
+            return .json(400, ["error": .string("Invalid JSON body: \(e.reason)")])
+        } catch {
+            return .json(500, ["error": .string("\(error)")])
+        }
+    }
+}

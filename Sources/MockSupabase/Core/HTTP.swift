@@ -1,0 +1,172 @@
+import Foundation
+
+/// HTTP header fields: case-insensitive names, several values per name, insertion order kept.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in the order they were added, with their original spelling.
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    /// Empty headers.
+    public init() {}
+    /// Headers from name/value pairs.
+    public init(_ pairs: [(String, String)]) { for (n, v) in pairs { add(n, v) } }
+    public init(dictionaryLiteral elements: (String, String)...) { for (n, v) in elements { add(n, v) } }
+
+    /// Appends a field, keeping any existing one of the same name.
+    public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
+
+    /// Replaces every field of this name by one with `value` (or removes them when nil).
+    public mutating func set(_ name: String, _ value: String?) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+        if let value { fields.append((name, value)) }
+    }
+
+    /// The first value of a field, any case.
+    public subscript(name: String) -> String? {
+        get { fields.first { $0.name.caseInsensitiveEquals(name) }?.value }
+        set { set(name, newValue) }
+    }
+
+    /// Every value of a field, any case, in order.
+    public func values(_ name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+
+    public static func == (a: HTTPHeaders, b: HTTPHeaders) -> Bool {
+        a.fields.count == b.fields.count && zip(a.fields, b.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive equality, as HTTP field names compare.
+    @inlinable
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        let a = utf8, b = other.utf8
+        guard a.count == b.count else { return false }
+        for (x, y) in zip(a, b) where x != y {
+            let lx = (x >= 65 && x <= 90) ? x + 32 : x
+            let ly = (y >= 65 && y <= 90) ? y + 32 : y
+            if lx != ly { return false }
+        }
+        return true
+    }
+}
+
+/// A request as any transport hands it to the mock.
+public struct HTTPRequest: Sendable {
+    /// Upper-case method: GET, HEAD, POST, PATCH, PUT, DELETE, OPTIONS.
+    public var method: String
+    /// The percent-decoded path, e.g. `/rest/v1/cities`.
+    public var path: String
+    /// Query items in order, percent-decoded (`+` is not a space, as in PostgREST).
+    public var query: [(name: String, value: String)]
+    /// Header fields.
+    public var headers: HTTPHeaders
+    /// The body bytes (empty when none).
+    public var body: Data
+
+    /// A request from its parts.
+    public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: HTTPHeaders = [:], body: Data = Data()) {
+        self.method = method.uppercased()
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A request from a method and a path-and-query string such as `/rest/v1/cities?id=eq.berlin`.
+    public init(method: String, target: String, headers: HTTPHeaders = [:], body: Data = Data()) {
+        let (p, q) = HTTPRequest.splitTarget(target)
+        self.init(method: method, path: p, query: q, headers: headers, body: body)
+    }
+
+    /// The first query value of a name.
+    public func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
+
+    /// Splits and percent-decodes a request target.
+    public static func splitTarget(_ target: String) -> (String, [(name: String, value: String)]) {
+        var pathPart = Substring(target)
+        var queryPart: Substring = ""
+        if let q = target.firstIndex(of: "?") {
+            pathPart = target[..<q]
+            queryPart = target[target.index(after: q)...]
+        }
+        if let h = queryPart.firstIndex(of: "#") { queryPart = queryPart[..<h] }
+        let path = String(pathPart).removingPercentEncoding ?? String(pathPart)
+        var items: [(name: String, value: String)] = []
+        if !queryPart.isEmpty {
+            for part in queryPart.split(separator: "&", omittingEmptySubsequences: true) {
+                let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let k = String(kv[0]).removingPercentEncoding ?? String(kv[0])
+                let v = kv.count > 1 ? (String(kv[1]).removingPercentEncoding ?? String(kv[1])) : ""
+                items.append((k, v))
+            }
+        }
+        return (path, items)
+    }
+}
+
+/// A response from the mock.
+public struct HTTPResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// Header fields.
+    public var headers: HTTPHeaders
+    /// The body bytes.
+    public var body: Data
+
+    /// A response from its parts.
+    public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response (`application/json; charset=utf-8`).
+    public static func json(_ status: Int, _ value: JSONValue, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        var h = headers
+        if h["Content-Type"] == nil { h["Content-Type"] = "application/json; charset=utf-8" }
+        return HTTPResponse(status: status, headers: h, body: value.data())
+    }
+
+    /// A JSON response from already-serialised text.
+    public static func jsonText(_ status: Int, _ text: String, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        var h = headers
+        if h["Content-Type"] == nil { h["Content-Type"] = "application/json; charset=utf-8" }
+        return HTTPResponse(status: status, headers: h, body: Data(text.utf8))
+    }
+
+    /// The body parsed as JSON, or nil.
+    public var jsonBody: JSONValue? { try? JSONValue.parse(body) }
+    /// The body as UTF-8 text.
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// The standard reason phrase for a status code.
+public func httpReasonPhrase(_ status: Int) -> String {
+    switch status {
+    case 200: return "OK"
+    case 201: return "Created"
+    case 204: return "No Content"
+    case 206: return "Partial Content"
+    case 400: return "Bad Request"
+    case 401: return "Unauthorized"
+    case 403: return "Forbidden"
+    case 404: return "Not Found"
+    case 405: return "Method Not Allowed"
+    case 406: return "Not Acceptable"
+    case 408: return "Request Timeout"
+    case 409: return "Conflict"
+    case 413: return "Payload Too Large"
+    case 415: return "Unsupported Media Type"
+    case 416: return "Range Not Satisfiable"
+    case 422: return "Unprocessable Entity"
+    case 429: return "Too Many Requests"
+    case 431: return "Request Header Fields Too Large"
+    case 500: return "Internal Server Error"
+    case 501: return "Not Implemented"
+    case 503: return "Service Unavailable"
+    default: return "Status \(status)"
+    }
+}

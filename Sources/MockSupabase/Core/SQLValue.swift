@@ -1,0 +1,583 @@
+import Foundation
+
+/// A PostgreSQL error as PostgREST reports it: SQLSTATE or PGRST code, message, details, hint.
+public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// SQLSTATE (`23505`) or PostgREST code (`PGRST116`).
+    public var code: String
+    /// The primary message.
+    public var message: String
+    /// The DETAIL line, if any.
+    public var details: String?
+    /// The HINT line, if any.
+    public var hint: String?
+
+    /// An error from its parts.
+    public init(_ code: String, _ message: String, details: String? = nil, hint: String? = nil) {
+        self.code = code
+        self.message = message
+        self.details = details
+        self.hint = hint
+    }
+
+    public var description: String { "\(code): \(message)" + (details.map { " (\($0))" } ?? "") }
+
+    /// The PostgREST error body `{"code","details","hint","message"}`.
+    public var json: JSONValue {
+        ["code": .string(code), "details": details.map(JSONValue.string) ?? .null,
+         "hint": hint.map(JSONValue.string) ?? .null, "message": .string(message)]
+    }
+}
+
+/// A PostgreSQL column type, as far as the apps use them.
+public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
+    case uuid, text, smallint, integer, bigint, real, double, numeric, boolean
+    case timestamptz, timestamp, date, time, jsonb, json
+    /// A user-defined enum type with its labels in order.
+    case enumeration(name: String, labels: [String])
+    /// `T[]`.
+    case array(SQLType)
+
+    /// The name PostgreSQL's `format_type` prints (`double precision`, `timestamp with time zone`, `ride_status`, `text[]`).
+    public var description: String {
+        switch self {
+        case .uuid: return "uuid"
+        case .text: return "text"
+        case .smallint: return "smallint"
+        case .integer: return "integer"
+        case .bigint: return "bigint"
+        case .real: return "real"
+        case .double: return "double precision"
+        case .numeric: return "numeric"
+        case .boolean: return "boolean"
+        case .timestamptz: return "timestamp with time zone"
+        case .timestamp: return "timestamp without time zone"
+        case .date: return "date"
+        case .time: return "time without time zone"
+        case .jsonb: return "jsonb"
+        case .json: return "json"
+        case .enumeration(let n, _): return n
+        case .array(let t): return "\(t)[]"
+        }
+    }
+
+    /// Parses a type name as written in schema.json (`text`, `double precision`, `timestamptz`, `uuid[]`, or an enum name).
+    public static func parse(_ raw: String, enums: [String: [String]]) -> SQLType? {
+        let s = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        if s.hasSuffix("[]") { return parse(String(s.dropLast(2)), enums: enums).map { .array($0) } }
+        switch s {
+        case "uuid": return .uuid
+        case "text", "varchar", "character varying", "citext": return .text
+        case "smallint", "int2": return .smallint
+        case "integer", "int", "int4", "serial": return .integer
+        case "bigint", "int8", "bigserial": return .bigint
+        case "real", "float4": return .real
+        case "double precision", "double", "float8": return .double
+        case "numeric", "decimal": return .numeric
+        case "boolean", "bool": return .boolean
+        case "timestamptz", "timestamp with time zone": return .timestamptz
+        case "timestamp", "timestamp without time zone": return .timestamp
+        case "date": return .date
+        case "time", "time without time zone": return .time
+        case "jsonb": return .jsonb
+        case "json": return .json
+        default:
+            let name = s.hasPrefix("public.") ? String(s.dropFirst(7)) : s
+            if let labels = enums[name] { return .enumeration(name: name, labels: labels) }
+            return nil
+        }
+    }
+
+    var pgInputName: String {
+        switch self {
+        case .enumeration(let n, _): return n
+        case .array(let t): return t.pgInputName
+        default: return description
+        }
+    }
+}
+
+/// A stored value. Text, uuid and enum labels are `.text`; timestamps are microseconds since the
+/// Unix epoch (UTC); dates are days since the epoch; times are microseconds since midnight.
+public enum SQLValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case text(String)
+    case timestamp(Int64)
+    case date(Int32)
+    case time(Int64)
+    case json(JSONValue)
+    case array([SQLValue])
+
+    /// Whether this is SQL NULL.
+    public var isNull: Bool { if case .null = self { return true }; return false }
+
+    /// The text payload for text-like values.
+    public var textValue: String? { if case .text(let s) = self { return s }; return nil }
+}
+
+// MARK: - Ordering and comparison (SQL semantics; NULL handled by callers)
+
+extension SQLValue {
+    /// Compares two non-null values of the same column type. Returns nil when incomparable.
+    public static func compare(_ a: SQLValue, _ b: SQLValue, type: SQLType? = nil) -> Int? {
+        switch (a, b) {
+        case (.bool(let x), .bool(let y)): return x == y ? 0 : (x ? 1 : -1)
+        case (.int(let x), .int(let y)): return x == y ? 0 : (x < y ? -1 : 1)
+        case (.int(let x), .double(let y)): return cmp(Double(x), y)
+        case (.double(let x), .int(let y)): return cmp(x, Double(y))
+        case (.double(let x), .double(let y)): return cmp(x, y)
+        case (.text(let x), .text(let y)):
+            if case .enumeration(_, let labels)? = type, let i = labels.firstIndex(of: x), let j = labels.firstIndex(of: y) {
+                return i == j ? 0 : (i < j ? -1 : 1)
+            }
+            if x == y { return 0 }
+            // C collation: bytewise, as Supabase's databases sort by default.
+            return x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : 1
+        case (.timestamp(let x), .timestamp(let y)): return x == y ? 0 : (x < y ? -1 : 1)
+        case (.date(let x), .date(let y)): return x == y ? 0 : (x < y ? -1 : 1)
+        case (.time(let x), .time(let y)): return x == y ? 0 : (x < y ? -1 : 1)
+        case (.json(let x), .json(let y)): return x == y ? 0 : (x.serialized(.jsonb) < y.serialized(.jsonb) ? -1 : 1)
+        case (.array(let x), .array(let y)):
+            let elem: SQLType? = { if case .array(let t)? = type { return t }; return nil }()
+            for (p, q) in zip(x, y) {
+                guard let c = compare(p, q, type: elem) else { return nil }
+                if c != 0 { return c }
+            }
+            return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+        default: return nil
+        }
+    }
+
+    private static func cmp(_ x: Double, _ y: Double) -> Int { x == y ? 0 : (x < y ? -1 : 1) }
+}
+
+// MARK: - Output (what PostgREST prints)
+
+extension SQLValue {
+    /// The JSON PostgREST prints for this value in a column of `type`.
+    public func json(as type: SQLType) -> JSONValue {
+        switch self {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .text(let s): return .string(s)
+        case .timestamp(let us):
+            if case .timestamp = type { return .string(PGTime.formatTimestamp(us, withZone: false)) }
+            return .string(PGTime.formatTimestamp(us, withZone: true))
+        case .date(let d): return .string(PGTime.formatDate(d))
+        case .time(let t): return .string(PGTime.formatTime(t))
+        case .json(let j): return j
+        case .array(let a):
+            let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
+            return .array(a.map { $0.json(as: elem) })
+        }
+    }
+
+    /// Writes the value as PostgREST's `json_agg(row)` does (jsonb members in jsonb style).
+    func write(to out: inout String, as type: SQLType) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d): out += JSONValue.formatDouble(d)
+        case .text(let s): JSONValue.writeString(s, to: &out)
+        case .json(let j): j.write(to: &out, style: .jsonb, indent: 0)
+        case .array(let a):
+            let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
+            out += "["
+            for (i, v) in a.enumerated() {
+                if i > 0 { out += "," }
+                v.write(to: &out, as: elem)
+            }
+            out += "]"
+        default: json(as: type).write(to: &out, style: .compact, indent: 0)
+        }
+    }
+
+    /// The value as PostgreSQL's text output (used in error details such as `Key (id)=(…)`).
+    public func pgText(as type: SQLType) -> String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "t" : "f"
+        case .int(let i): return String(i)
+        case .double(let d): return JSONValue.formatDouble(d)
+        case .text(let s): return s
+        case .timestamp(let us):
+            if case .timestamp = type { return PGTime.formatTimestamp(us, withZone: false, sqlStyle: true) }
+            return PGTime.formatTimestamp(us, withZone: true, sqlStyle: true)
+        case .date(let d): return PGTime.formatDate(d)
+        case .time(let t): return PGTime.formatTime(t)
+        case .json(let j): return j.serialized(.jsonb)
+        case .array(let a):
+            let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
+            return "{" + a.map { $0.pgText(as: elem) }.joined(separator: ",") + "}"
+        }
+    }
+}
+
+// MARK: - Input (coercion from JSON bodies and from query-string text)
+
+extension SQLValue {
+    /// Coerces a JSON body value into a column of `type`, as `json_populate_record` does.
+    public static func coerce(json: JSONValue, to type: SQLType) throws -> SQLValue {
+        switch json {
+        case .null: return .null
+        case .string(let s):
+            if case .jsonb = type { return .json(json) }
+            if case .json = type { return .json(json) }
+            return try parse(text: s, as: type)
+        case .bool(let b):
+            switch type {
+            case .boolean: return .bool(b)
+            case .jsonb, .json: return .json(json)
+            case .text: return .text(b ? "true" : "false")
+            default: return try parse(text: b ? "true" : "false", as: type)
+            }
+        case .int(let i):
+            switch type {
+            case .smallint, .integer, .bigint: return try checkRange(i, type)
+            case .real, .double, .numeric: return .double(Double(i))
+            case .jsonb, .json: return .json(json)
+            default: return try parse(text: String(i), as: type)
+            }
+        case .double(let d):
+            switch type {
+            case .real, .double, .numeric: return .double(d)
+            case .jsonb, .json: return .json(json)
+            default: return try parse(text: JSONValue.formatDouble(d), as: type)
+            }
+        case .array(let a):
+            switch type {
+            case .array(let elem): return .array(try a.map { try coerce(json: $0, to: elem) })
+            case .jsonb, .json: return .json(json)
+            default:
+                throw PostgresError("22P02", "invalid input syntax for type \(type.pgInputName): \"\(json.serialized(.jsonb))\"")
+            }
+        case .object:
+            switch type {
+            case .jsonb, .json: return .json(json)
+            case .text: return .text(json.serialized(.jsonb))
+            default:
+                if case .array = type {
+                    throw PostgresError("22P02", "malformed array literal: \"\(json.serialized(.jsonb))\"", details: "Array value must start with \"{\" or dimension information.")
+                }
+                throw PostgresError("22P02", "invalid input syntax for type \(type.pgInputName): \"\(json.serialized(.jsonb))\"")
+            }
+        }
+    }
+
+    static func checkRange(_ i: Int64, _ type: SQLType) throws -> SQLValue {
+        switch type {
+        case .smallint where i < Int64(Int16.min) || i > Int64(Int16.max):
+            throw PostgresError("22003", "value \"\(i)\" is out of range for type smallint")
+        case .integer where i < Int64(Int32.min) || i > Int64(Int32.max):
+            throw PostgresError("22003", "value \"\(i)\" is out of range for type integer")
+        default: return .int(i)
+        }
+    }
+
+    /// Parses PostgreSQL text input (query-string filter values, JSON strings) as `type`.
+    public static func parse(text s: String, as type: SQLType) throws -> SQLValue {
+        func bad(_ code: String = "22P02") -> PostgresError {
+            PostgresError(code, "invalid input syntax for type \(type.pgInputName): \"\(s)\"")
+        }
+        switch type {
+        case .text: return .text(s)
+        case .uuid:
+            guard let u = canonicalUUID(s) else { throw bad() }
+            return .text(u)
+        case .enumeration(let name, let labels):
+            guard labels.contains(s) else { throw PostgresError("22P02", "invalid input value for enum \(name): \"\(s)\"") }
+            return .text(s)
+        case .smallint, .integer, .bigint:
+            let t = s.trimmingCharacters(in: .whitespaces)
+            guard !t.isEmpty, t.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }) else { throw bad() }
+            guard let i = Int64(t) else {
+                throw PostgresError("22003", "value \"\(s)\" is out of range for type \(type.pgInputName)")
+            }
+            return try checkRange(i, type)
+        case .real, .double, .numeric:
+            let t = s.trimmingCharacters(in: .whitespaces)
+            switch t.lowercased() {
+            case "nan": return .double(.nan)
+            case "infinity", "+infinity": return .double(.infinity)
+            case "-infinity": return .double(-.infinity)
+            default: break
+            }
+            guard !t.isEmpty, t.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let d = Double(t) else { throw bad() }
+            return .double(d)
+        case .boolean:
+            switch s.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "t", "true", "yes", "y", "on", "1": return .bool(true)
+            case "f", "false", "no", "n", "off", "0": return .bool(false)
+            default: throw bad()
+            }
+        case .timestamptz, .timestamp:
+            guard let us = PGTime.parseTimestamp(s, assumeUTC: true) else { throw bad("22007") }
+            return .timestamp(us)
+        case .date:
+            guard let d = PGTime.parseDate(s) else { throw bad("22007") }
+            return .date(d)
+        case .time:
+            guard let t = PGTime.parseTime(s) else { throw bad("22007") }
+            return .time(t)
+        case .jsonb, .json:
+            guard let j = try? JSONValue.parse(s) else {
+                throw PostgresError("22P02", "invalid input syntax for type json", details: "Token \"\(s.prefix(20))\" is invalid.")
+            }
+            return .json(j)
+        case .array(let elem):
+            guard let items = parseArrayLiteral(s) else {
+                throw PostgresError("22P02", "malformed array literal: \"\(s)\"", details: "Array value must start with \"{\" or dimension information.")
+            }
+            return .array(try items.map { $0 == nil ? .null : try parse(text: $0!, as: elem) })
+        }
+    }
+
+    /// Canonical lower-case hyphenated form of a UUID in any of PostgreSQL's accepted spellings.
+    public static func canonicalUUID(_ s: String) -> String? {
+        var hex: [UInt8] = []
+        hex.reserveCapacity(32)
+        var body = Substring(s)
+        if body.hasPrefix("{") && body.hasSuffix("}") { body = body.dropFirst().dropLast() }
+        for u in body.utf8 {
+            switch u {
+            case 0x30...0x39, 0x61...0x66: hex.append(u)
+            case 0x41...0x46: hex.append(u + 32)
+            case 0x2D: continue
+            default: return nil
+            }
+        }
+        guard hex.count == 32 else { return nil }
+        // Hyphens only at group boundaries (PostgreSQL accepts them after any group of 4).
+        if body.utf8.count != 32 {
+            var groups = 0
+            var run = 0
+            var prevHyphen = true
+            for u in body.utf8 {
+                if u == 0x2D {
+                    if prevHyphen || run % 4 != 0 { return nil }
+                    prevHyphen = true
+                    groups += 1
+                } else { run += 1; prevHyphen = false }
+            }
+            if prevHyphen { return nil }
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(36)
+        for (i, c) in hex.enumerated() {
+            if i == 8 || i == 12 || i == 16 || i == 20 { out.append(0x2D) }
+            out.append(c)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Parses `{a,b,"c d",NULL}`; nil when malformed.
+    static func parseArrayLiteral(_ s: String) -> [String?]? {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        guard t.hasPrefix("{"), t.hasSuffix("}") else { return nil }
+        let inner = t.dropFirst().dropLast()
+        if inner.trimmingCharacters(in: .whitespaces).isEmpty { return [] }
+        var items: [String?] = []
+        var cur = ""
+        var quoted = false
+        var wasQuoted = false
+        var escape = false
+        for ch in inner {
+            if escape { cur.append(ch); escape = false; continue }
+            if ch == "\\" { escape = true; continue }
+            if ch == "\"" { quoted.toggle(); wasQuoted = true; continue }
+            if ch == "," && !quoted {
+                let v = wasQuoted ? cur : cur.trimmingCharacters(in: .whitespaces)
+                items.append(!wasQuoted && v.uppercased() == "NULL" ? nil : v)
+                cur = ""
+                wasQuoted = false
+                continue
+            }
+            if ch == "{" && !quoted { return nil }
+            cur.append(ch)
+        }
+        if quoted || escape { return nil }
+        let v = wasQuoted ? cur : cur.trimmingCharacters(in: .whitespaces)
+        items.append(!wasQuoted && v.uppercased() == "NULL" ? nil : v)
+        return items
+    }
+}
+
+// MARK: - Time formatting and parsing
+
+/// PostgreSQL's date and time text formats.
+public enum PGTime {
+    static let usPerSecond: Int64 = 1_000_000
+    static let usPerDay: Int64 = 86_400_000_000
+
+    /// Days from 1970-01-01 to a civil date (proleptic Gregorian).
+    public static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (m + 9) % 12
+        let doy = (153 * mp + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    /// The civil date of a day count.
+    public static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
+        let z = z0 + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+
+    static func pad(_ v: Int, _ w: Int) -> String {
+        let s = String(v)
+        return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
+    }
+
+    static func fraction(_ us: Int64) -> String {
+        guard us != 0 else { return "" }
+        var s = pad(Int(us), 6)
+        while s.hasSuffix("0") { s.removeLast() }
+        return "." + s
+    }
+
+    /// `2024-01-15T10:30:00.123456+00:00` (JSON) or `2024-01-15 10:30:00.123456+00` (SQL text).
+    public static func formatTimestamp(_ us: Int64, withZone: Bool, sqlStyle: Bool = false) -> String {
+        var days = us / usPerDay
+        var rem = us % usPerDay
+        if rem < 0 { rem += usPerDay; days -= 1 }
+        let (y, m, d) = civilFromDays(Int(days))
+        let secs = Int(rem / usPerSecond)
+        let frac = rem % usPerSecond
+        let year = y > 0 ? pad(y, 4) : pad(1 - y, 4)
+        var s = "\(year)-\(pad(m, 2))-\(pad(d, 2))\(sqlStyle ? " " : "T")\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))\(fraction(frac))"
+        if withZone { s += sqlStyle ? "+00" : "+00:00" }
+        if y <= 0 { s += " BC" }
+        return s
+    }
+
+    /// `2024-01-15`.
+    public static func formatDate(_ days: Int32) -> String {
+        let (y, m, d) = civilFromDays(Int(days))
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
+    }
+
+    /// `10:30:00` or `10:30:00.5`.
+    public static func formatTime(_ us: Int64) -> String {
+        let secs = Int(us / usPerSecond)
+        return "\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))\(fraction(us % usPerSecond))"
+    }
+
+    /// Microseconds since the epoch for a `Date`.
+    public static func micros(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
+
+    /// The `Date` of a microsecond timestamp.
+    public static func date(micros: Int64) -> Date { Date(timeIntervalSince1970: Double(micros) / 1_000_000) }
+
+    /// Parses `YYYY-MM-DD`.
+    public static func parseDate(_ s: String) -> Int32? {
+        var sc = Scanner(Array(s.trimmingCharacters(in: .whitespaces).utf8))
+        guard let (y, m, d) = sc.date(), sc.atEnd else { return nil }
+        return Int32(daysFromCivil(y, m, d))
+    }
+
+    /// Parses `HH:MM[:SS[.ffffff]]`.
+    public static func parseTime(_ s: String) -> Int64? {
+        var sc = Scanner(Array(s.trimmingCharacters(in: .whitespaces).utf8))
+        guard let t = sc.time(), sc.atEnd else { return nil }
+        return t
+    }
+
+    /// Parses ISO 8601 and PostgreSQL timestamps: `T` or space separator, optional fraction,
+    /// `Z`, `+HH`, `+HH:MM`, `+HHMM` offsets; a bare date is midnight; no zone means UTC.
+    public static func parseTimestamp(_ s: String, assumeUTC: Bool) -> Int64? {
+        var sc = Scanner(Array(s.trimmingCharacters(in: .whitespaces).utf8))
+        guard let (y, m, d) = sc.date() else { return nil }
+        var us = Int64(daysFromCivil(y, m, d)) * usPerDay
+        if sc.atEnd { return us }
+        guard sc.peek == UInt8(ascii: "T") || sc.peek == UInt8(ascii: " ") || sc.peek == UInt8(ascii: "t") else { return nil }
+        sc.i += 1
+        guard let t = sc.time() else { return nil }
+        us += t
+        if sc.peek == UInt8(ascii: " ") { sc.i += 1 }
+        if sc.atEnd { return us }
+        if sc.peek == UInt8(ascii: "Z") || sc.peek == UInt8(ascii: "z") { sc.i += 1; return sc.atEnd ? us : nil }
+        if sc.rest == "UTC" || sc.rest == "utc" { return us }
+        guard let sign = sc.peek, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
+        sc.i += 1
+        guard let hh = sc.digits(2) else { return nil }
+        var mm = 0
+        if sc.peek == UInt8(ascii: ":") { sc.i += 1; guard let v = sc.digits(2) else { return nil }; mm = v }
+        else if let v = sc.digits(2) { mm = v }
+        guard sc.atEnd, hh <= 15, mm < 60 else { return nil }
+        let off = Int64(hh * 3600 + mm * 60) * usPerSecond
+        return sign == UInt8(ascii: "+") ? us - off : us + off
+    }
+
+    struct Scanner {
+        let b: [UInt8]
+        var i = 0
+        init(_ b: [UInt8]) { self.b = b }
+        var atEnd: Bool { i >= b.count }
+        var peek: UInt8? { i < b.count ? b[i] : nil }
+        var rest: String { String(decoding: b[min(i, b.count)...], as: UTF8.self) }
+        mutating func digits(_ n: Int) -> Int? {
+            guard i + n <= b.count else { return nil }
+            var v = 0
+            for k in 0..<n {
+                let c = b[i + k]
+                guard c >= 0x30, c <= 0x39 else { return nil }
+                v = v * 10 + Int(c - 0x30)
+            }
+            i += n
+            return v
+        }
+        mutating func date() -> (Int, Int, Int)? {
+            guard let y = digits(4), peek == UInt8(ascii: "-") else { return nil }
+            i += 1
+            guard let m = digits(2), peek == UInt8(ascii: "-") else { return nil }
+            i += 1
+            guard let d = digits(2), (1...12).contains(m), d >= 1 else { return nil }
+            let dim = [31, (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
+            guard d <= dim else { return nil }
+            return (y, m, d)
+        }
+        mutating func time() -> Int64? {
+            guard let h = digits(2), peek == UInt8(ascii: ":") else { return nil }
+            i += 1
+            guard let mi = digits(2) else { return nil }
+            var sec = 0
+            var frac: Int64 = 0
+            if peek == UInt8(ascii: ":") {
+                i += 1
+                guard let s = digits(2) else { return nil }
+                sec = s
+                if peek == UInt8(ascii: ".") {
+                    i += 1
+                    var n = 0
+                    var f: Int64 = 0
+                    while let c = peek, c >= 0x30, c <= 0x39 {
+                        if n < 6 { f = f * 10 + Int64(c - 0x30) } else if n == 6, c >= 0x35 { f += 1 }
+                        n += 1
+                        i += 1
+                    }
+                    guard n > 0 else { return nil }
+                    if n < 6 { for _ in n..<6 { f *= 10 } }
+                    frac = f
+                }
+            }
+            guard h < 24 || (h == 24 && mi == 0 && sec == 0 && frac == 0), mi < 60, sec < 60 else { return nil }
+            return Int64(h * 3600 + mi * 60 + sec) * PGTime.usPerSecond + frac
+        }
+    }
+}

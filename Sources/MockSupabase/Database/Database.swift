@@ -1,0 +1,659 @@
+import Foundation
+
+/// When a trigger fires relative to the row change.
+public enum TriggerTiming: Sendable { case before, after }
+
+/// Which change fires a trigger.
+public enum TriggerEvent: String, Sendable { case insert = "INSERT", update = "UPDATE", delete = "DELETE" }
+
+/// What a trigger sees and may change.
+public struct TriggerContext {
+    /// The table.
+    public let table: String
+    /// INSERT, UPDATE or DELETE.
+    public let event: TriggerEvent
+    /// BEFORE or AFTER.
+    public let timing: TriggerTiming
+    /// OLD (UPDATE, DELETE), as PostgREST would print it.
+    public let old: [String: JSONValue]?
+    /// NEW (INSERT, UPDATE); a BEFORE trigger may change it.
+    public var new: [String: JSONValue]?
+    /// The role and claims of the statement (`auth.uid()` inside the trigger).
+    public let auth: AuthContext
+    /// The database, for side effects (runs as the definer: RLS bypassed).
+    public let database: Database
+    /// The clock's time of the statement.
+    public let now: Date
+}
+
+/// A trigger body. Throw a `PostgresError` to abort the statement (all its changes undone).
+public typealias TriggerHandler = (inout TriggerContext) throws -> Void
+
+/// Rows of a read-only view the app computes (e.g. a leaderboard).
+public typealias ViewProvider = (Database, AuthContext) throws -> [[String: JSONValue]]
+
+/// The in-memory database behind the mock: tables, constraints as PostgreSQL enforces them,
+/// row-level security from the app's policies, triggers, and statement atomicity.
+///
+/// Thread-safe: every statement runs under one recursive lock; a failed statement leaves no trace.
+public final class Database: @unchecked Sendable {
+    /// The schema served.
+    public let schema: DatabaseSchema
+    /// The clock (`now()`).
+    public let clock: Clock
+    /// The id source (`gen_random_uuid()`).
+    public let ids: IDGenerator
+
+    struct Table {
+        let schema: TableSchema
+        let colIndex: [String: Int]
+        var rows: [[SQLValue]]
+        var pkIndex: [[SQLValue]: Int]?
+    }
+
+    struct Trigger {
+        let timing: TriggerTiming
+        let events: Set<TriggerEvent>
+        let name: String
+        let handler: TriggerHandler
+    }
+
+    let lock = NSRecursiveLock()
+    var tables: [String: Table] = [:]
+    var triggers: [String: [Trigger]] = [:]
+    var views: [String: (columns: [ColumnSchema], provider: ViewProvider)] = [:]
+    private var depth = 0
+    var triggersEnabled = true
+    private var policiesStorage: PolicySet
+    var compiledPolicies: [String: CompiledTablePolicies] = [:]
+
+    /// The RLS policies in force. Setting them (e.g. to flip one matrix cell) recompiles.
+    public var policies: PolicySet {
+        get { lock.lock(); defer { lock.unlock() }; return policiesStorage }
+        set { lock.lock(); policiesStorage = newValue; compiledPolicies = [:]; lock.unlock() }
+    }
+
+    /// An empty database for a schema.
+    public init(schema: DatabaseSchema, policies: PolicySet, clock: Clock, ids: IDGenerator) {
+        self.schema = schema
+        self.policiesStorage = policies
+        self.clock = clock
+        self.ids = ids
+        for t in schema.tables {
+            tables[t.qualifiedName] = Table(schema: t, colIndex: Dictionary(uniqueKeysWithValues: t.columns.enumerated().map { ($1.name, $0) }), rows: [])
+        }
+    }
+
+    // MARK: Registration
+
+    /// Registers a row trigger on a table (`profiles`, `auth.users`).
+    public func registerTrigger(_ name: String, on table: String, timing: TriggerTiming, events: Set<TriggerEvent>, handler: @escaping TriggerHandler) {
+        lock.lock(); defer { lock.unlock() }
+        let key = qualified(table)
+        triggers[key, default: []].append(Trigger(timing: timing, events: events, name: name, handler: handler))
+        triggers[key]!.sort { $0.name < $1.name }  // PostgreSQL fires same-timing triggers in name order
+    }
+
+    /// Registers a read-only view computed by the app; it must be declared in schema.json with `"view": true`.
+    public func registerView(_ name: String, provider: @escaping ViewProvider) {
+        lock.lock(); defer { lock.unlock() }
+        guard let t = schema.table(name) else { return }
+        views[t.qualifiedName] = (t.columns, provider)
+    }
+
+    func qualified(_ name: String) -> String {
+        name.contains(".") ? name : "public.\(name)"
+    }
+
+    func table(_ name: String) throws -> Table {
+        guard let t = tables[qualified(name)] else {
+            throw PostgresError("42P01", "relation \"\(name)\" does not exist")
+        }
+        return t
+    }
+
+    /// Whether a table exists in the schema (`public` unless qualified).
+    public func hasTable(_ name: String) -> Bool { tables[qualified(name)] != nil }
+
+    // MARK: Statements
+
+    /// Runs `body` as one statement: on error every change it made is undone.
+    public func atomically<T>(_ body: () throws -> T) throws -> T {
+        lock.lock(); defer { lock.unlock() }
+        if depth > 0 {
+            depth += 1; defer { depth -= 1 }
+            return try body()
+        }
+        let snapshot = tables
+        depth = 1
+        defer { depth = 0 }
+        do { return try body() } catch {
+            tables = snapshot
+            throw error
+        }
+    }
+
+    /// Loads rows without triggers or RLS (fixtures), as `session_replication_role = replica` does;
+    /// constraints still apply.
+    public func seed(_ table: String, rows: [JSONValue]) throws {
+        try atomically {
+            let was = triggersEnabled
+            triggersEnabled = false
+            defer { triggersEnabled = was }
+            _ = try insert(into: table, rows: rows.map { r in
+                guard case .object(let o) = r else { throw PostgresError("PGRST102", "Empty or invalid json") }
+                return o
+            }, as: .serviceRole)
+        }
+    }
+
+    /// Removes every row of every table.
+    public func truncateAll() {
+        lock.lock(); defer { lock.unlock() }
+        for k in tables.keys { tables[k]!.rows = []; tables[k]!.pkIndex = nil }
+    }
+
+    /// Total rows in a table, ignoring RLS (for reports and tests).
+    public func count(_ table: String) -> Int {
+        lock.lock(); defer { lock.unlock() }
+        return tables[qualified(table)]?.rows.count ?? 0
+    }
+
+    // MARK: SELECT
+
+    /// The result of a read: rows in the table's column order plus the column list.
+    public struct ResultSet: Sendable {
+        /// The columns of each row.
+        public var columns: [ColumnSchema]
+        /// The rows.
+        public var rows: [[SQLValue]]
+        /// The total count before limit/offset, when asked.
+        public var total: Int?
+
+        /// Rows as JSON objects keyed by column name.
+        public var objects: [[String: JSONValue]] {
+            rows.map { r in Dictionary(uniqueKeysWithValues: zip(columns, r).map { ($0.name, $1.json(as: $0.type)) }) }
+        }
+    }
+
+    /// SELECT with RLS: rows the role may see, filtered, ordered and paged.
+    public func select(from table: String, as auth: AuthContext, where filter: RowFilter? = nil,
+                       order: [OrderTerm] = [], limit: Int? = nil, offset: Int = 0, count: Bool = false) throws -> ResultSet {
+        lock.lock(); defer { lock.unlock() }
+        let key = qualified(table)
+        if let view = views[key] {
+            return try selectView(table, view.columns, try view.provider(self, auth), filter: filter, order: order, limit: limit, offset: offset, count: count)
+        }
+        let t = try self.table(table)
+        try checkGrant(t, .select, auth)
+        let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
+        let rls = try policyTest(t, .select, auth)
+        var out: [[SQLValue]] = []
+        for row in t.rows where rls(row) && f.test(row) { out.append(row) }
+        if !order.isEmpty { out = try sort(out, order, t) }
+        let total = count ? out.count : nil
+        let start = min(max(offset, 0), out.count)
+        let end = limit.map { min(start + max($0, 0), out.count) } ?? out.count
+        if start != 0 || end != out.count { out = Array(out[start..<end]) }
+        return ResultSet(columns: t.schema.columns, rows: out, total: total)
+    }
+
+    private func selectView(_ name: String, _ columns: [ColumnSchema], _ objects: [[String: JSONValue]], filter: RowFilter?, order: [OrderTerm], limit: Int?, offset: Int, count: Bool) throws -> ResultSet {
+        let ts = schema.table(name)!
+        let idx = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
+        var rows = try objects.map { o in try columns.map { c in try SQLValue.coerce(json: o[c.name] ?? .null, to: c.type) } }
+        let f = try CompiledFilter.compile(filter, table: ts, colIndex: idx)
+        rows = rows.filter(f.test)
+        if !order.isEmpty { rows = try sort(rows, order, Table(schema: ts, colIndex: idx, rows: [])) }
+        let total = count ? rows.count : nil
+        let start = min(max(offset, 0), rows.count)
+        let end = limit.map { min(start + max($0, 0), rows.count) } ?? rows.count
+        return ResultSet(columns: columns, rows: Array(rows[start..<end]), total: total)
+    }
+
+    func sort(_ rows: [[SQLValue]], _ order: [OrderTerm], _ t: Table) throws -> [[SQLValue]] {
+        let keys = try order.map { term -> (Int, SQLType, Bool, Bool) in
+            guard let i = t.colIndex[term.column] else { throw CompiledFilter.unknownColumn(term.column, t.schema) }
+            return (i, t.schema.columns[i].type, term.descending, term.nullsFirst ?? term.descending)
+        }
+        // Stable sort keeps insertion (heap) order among equals, as a sequential scan would.
+        return rows.enumerated().sorted { a, b in
+            for (i, type, desc, nullsFirst) in keys {
+                let x = a.element[i], y = b.element[i]
+                if x.isNull && y.isNull { continue }
+                if x.isNull { return nullsFirst }
+                if y.isNull { return !nullsFirst }
+                let c = SQLValue.compare(x, y, type: type) ?? 0
+                if c != 0 { return desc ? c > 0 : c < 0 }
+            }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    // MARK: INSERT
+
+    /// How an insert treats rows that collide with a unique key.
+    public enum ConflictResolution: Sendable {
+        /// Error 23505.
+        case error
+        /// `ON CONFLICT DO UPDATE` (Prefer: resolution=merge-duplicates).
+        case merge
+        /// `ON CONFLICT DO NOTHING` (Prefer: resolution=ignore-duplicates).
+        case ignore
+    }
+
+    /// INSERT with RLS, defaults, triggers and constraints. Returns the rows written.
+    ///
+    /// - Parameters:
+    ///   - columns: the column list (`columns=` or the union of the body's keys); columns not listed
+    ///     take their defaults. Keys present in a row but absent from `columns` are ignored.
+    ///   - missingAsDefault: `Prefer: missing=default` — a listed column a row lacks takes its
+    ///     default instead of NULL.
+    ///   - onConflict: the unique key for upserts (primary key when nil).
+    ///   - returning: whether the rows are returned (RETURNING needs SELECT visibility).
+    public func insert(into table: String, rows input: [[String: JSONValue]], columns: [String]? = nil,
+                       missingAsDefault: Bool = true, as auth: AuthContext,
+                       resolution: ConflictResolution = .error, onConflict: [String]? = nil,
+                       returning: Bool = false) throws -> [[SQLValue]] {
+        try atomically {
+            var t = try self.table(table)
+            if views[t.schema.qualifiedName] != nil || t.schema.isView {
+                throw PostgresError("55000", "cannot insert into view \"\(t.schema.name)\"", details: "Views that do not select from a single table or view are not automatically updatable.")
+            }
+            try checkGrant(t, .insert, auth)
+            let cols = columns ?? Array(Set(input.flatMap(\.keys)))
+            for c in cols where t.colIndex[c] == nil {
+                throw PostgresError("PGRST204", "Could not find the '\(c)' column of '\(t.schema.name)' in the schema cache")
+            }
+            let listed = Set(cols)
+            let conflictCols = onConflict ?? t.schema.primaryKey
+            if resolution != .error {
+                let allKeys = [t.schema.primaryKey] + t.schema.uniques.map(\.columns)
+                guard allKeys.contains(where: { Set($0) == Set(conflictCols) }) else {
+                    throw PostgresError("42P10", "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+                }
+            }
+            let insertCheck = try policyTest(t, .insert, auth, check: true)
+            let selectTest = try policyTest(t, .select, auth)
+            var written: [[SQLValue]] = []
+            for obj in input {
+                var row = [SQLValue](repeating: .null, count: t.schema.columns.count)
+                for (i, c) in t.schema.columns.enumerated() {
+                    if listed.contains(c.name), let v = obj[c.name] {
+                        row[i] = try SQLValue.coerce(json: v, to: c.type)
+                    } else if listed.contains(c.name) && !missingAsDefault {
+                        row[i] = .null
+                    } else {
+                        row[i] = try defaultValue(c, auth)
+                    }
+                }
+                row = try fire(.before, .insert, t, old: nil, new: row, auth) ?? row
+                // Conflict handling (ON CONFLICT) before RLS/constraints of the insert path.
+                if resolution != .error, let existingIdx = findConflict(t, row, conflictCols) {
+                    if resolution == .ignore { continue }
+                    var merged = t.rows[existingIdx]
+                    for (i, c) in t.schema.columns.enumerated() where listed.contains(c.name) && obj[c.name] != nil {
+                        merged[i] = row[i]
+                    }
+                    let updated = try applyUpdate(&t, index: existingIdx, newRow: merged, auth: auth, returning: returning, upsert: true)
+                    tables[t.schema.qualifiedName] = t
+                    written.append(updated)
+                    t = try self.table(table)
+                    continue
+                }
+                if !insertCheck(row) || (returning && !selectTest(row)) {
+                    throw rlsViolation(t.schema.name)
+                }
+                try checkConstraints(t, row)
+                try checkUnique(t, row, ignoring: nil)
+                try checkForeignKeys(t, row)
+                t.rows.append(row)
+                t.pkIndex = nil
+                tables[t.schema.qualifiedName] = t
+                _ = try fire(.after, .insert, t, old: nil, new: row, auth)
+                t = try self.table(table)
+                written.append(row)
+            }
+            return written
+        }
+    }
+
+    func findConflict(_ t: Table, _ row: [SQLValue], _ cols: [String]) -> Int? {
+        let idx = cols.compactMap { t.colIndex[$0] }
+        guard idx.count == cols.count else { return nil }
+        let key = idx.map { row[$0] }
+        if key.contains(where: \.isNull) { return nil }
+        return t.rows.firstIndex { r in idx.map { r[$0] } == key }
+    }
+
+    func defaultValue(_ c: ColumnSchema, _ auth: AuthContext) throws -> SQLValue {
+        guard let d = c.defaultValue else { return .null }
+        switch d {
+        case .value(let v): return try SQLValue.coerce(json: v, to: c.type)
+        case .genRandomUUID: return .text(ids.uuid())
+        case .now: return .timestamp(PGTime.micros(clock.now()))
+        case .currentDate: return .date(Int32(PGTime.micros(clock.now()) / PGTime.usPerDay))
+        case .authUID: return auth.userID.map(SQLValue.text) ?? .null
+        }
+    }
+
+    // MARK: UPDATE
+
+    /// UPDATE with RLS: only rows visible to the role and allowed by the UPDATE policy are
+    /// changed; a changed row that fails WITH CHECK aborts the statement with 42501.
+    public func update(_ table: String, set values: [String: JSONValue], as auth: AuthContext,
+                       where filter: RowFilter? = nil, returning: Bool = false,
+                       limit: Int? = nil) throws -> [[SQLValue]] {
+        try atomically {
+            var t = try self.table(table)
+            if views[t.schema.qualifiedName] != nil || t.schema.isView {
+                throw PostgresError("55000", "cannot update view \"\(t.schema.name)\"")
+            }
+            try checkGrant(t, .update, auth)
+            var assignments: [(Int, SQLValue)] = []
+            for (k, v) in values.sorted(by: { $0.key < $1.key }) {
+                guard let i = t.colIndex[k] else {
+                    throw PostgresError("PGRST204", "Could not find the '\(k)' column of '\(t.schema.name)' in the schema cache")
+                }
+                assignments.append((i, try SQLValue.coerce(json: v, to: t.schema.columns[i].type)))
+            }
+            let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
+            let using = try policyTest(t, .update, auth)
+            let visible = try policyTest(t, .select, auth)
+            var targets: [Int] = []
+            for (i, row) in t.rows.enumerated() where f.test(row) && using(row) && visible(row) { targets.append(i) }
+            if let limit { targets = Array(targets.prefix(limit)) }
+            var out: [[SQLValue]] = []
+            for i in targets {
+                t = try self.table(table)
+                guard i < t.rows.count else { continue }
+                var newRow = t.rows[i]
+                for (c, v) in assignments { newRow[c] = v }
+                out.append(try applyUpdate(&t, index: i, newRow: newRow, auth: auth, returning: returning, upsert: false))
+                tables[t.schema.qualifiedName] = t
+            }
+            return out
+        }
+    }
+
+    /// Applies one row update: BEFORE triggers, WITH CHECK, constraints, cascades, AFTER triggers.
+    func applyUpdate(_ t: inout Table, index i: Int, newRow proposed: [SQLValue], auth: AuthContext, returning: Bool, upsert: Bool) throws -> [SQLValue] {
+        let old = t.rows[i]
+        if upsert {
+            let using = try policyTest(t, .update, auth)
+            if !using(old) {
+                throw PostgresError("42501", "new row violates row-level security policy (USING expression) for table \"\(t.schema.name)\"")
+            }
+        }
+        var newRow = try fire(.before, .update, t, old: old, new: proposed, auth) ?? proposed
+        t = try self.table(t.schema.qualifiedName)
+        let check = try policyTest(t, .update, auth, check: true)
+        if !check(newRow) { throw rlsViolation(t.schema.name) }
+        if returning {
+            let visible = try policyTest(t, .select, auth)
+            if !visible(newRow) {
+                throw PostgresError("42501", "new row violates row-level security policy (USING expression) for table \"\(t.schema.name)\"")
+            }
+        }
+        try checkConstraints(t, newRow)
+        try checkUnique(t, newRow, ignoring: i)
+        try checkForeignKeys(t, newRow)
+        t.rows[i] = newRow
+        t.pkIndex = nil
+        tables[t.schema.qualifiedName] = t
+        try cascadeUpdate(t, old: old, new: newRow)
+        if let after = try fire(.after, .update, t, old: old, new: newRow, auth) { newRow = after }
+        t = try self.table(t.schema.qualifiedName)
+        return newRow
+    }
+
+    // MARK: DELETE
+
+    /// DELETE with RLS: only rows visible and allowed by the DELETE policy are removed.
+    public func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil) throws -> [[SQLValue]] {
+        try atomically {
+            let t = try self.table(table)
+            if views[t.schema.qualifiedName] != nil || t.schema.isView {
+                throw PostgresError("55000", "cannot delete from view \"\(t.schema.name)\"")
+            }
+            try checkGrant(t, .delete, auth)
+            let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
+            let using = try policyTest(t, .delete, auth)
+            let visible = try policyTest(t, .select, auth)
+            var victims = t.rows.filter { f.test($0) && using($0) && visible($0) }
+            if let limit { victims = Array(victims.prefix(limit)) }
+            var out: [[SQLValue]] = []
+            for row in victims {
+                if try deleteRow(t.schema.qualifiedName, row, auth) { out.append(row) }
+            }
+            return out
+        }
+    }
+
+    /// Deletes one row (by value), firing triggers and applying ON DELETE actions. Returns false
+    /// when a BEFORE trigger cancelled it.
+    @discardableResult
+    func deleteRow(_ table: String, _ row: [SQLValue], _ auth: AuthContext) throws -> Bool {
+        var t = try self.table(table)
+        if triggersEnabled, try fireBeforeDelete(t, row, auth) == false { return false }
+        t = try self.table(table)
+        guard let i = t.rows.firstIndex(of: row) else { return false }
+        t.rows.remove(at: i)
+        t.pkIndex = nil
+        tables[t.schema.qualifiedName] = t
+        try cascadeDelete(t, row, auth)
+        _ = try fire(.after, .delete, t, old: row, new: nil, auth)
+        return true
+    }
+
+    // MARK: Constraints
+
+    func failingRow(_ t: Table, _ row: [SQLValue]) -> String {
+        "Failing row contains (" + zip(t.schema.columns, row).map { c, v in v.pgText(as: c.type) }.joined(separator: ", ") + ")."
+    }
+
+    func checkConstraints(_ t: Table, _ row: [SQLValue]) throws {
+        for (i, c) in t.schema.columns.enumerated() where !c.nullable && row[i].isNull {
+            throw PostgresError("23502", "null value in column \"\(c.name)\" of relation \"\(t.schema.name)\" violates not-null constraint", details: failingRow(t, row))
+        }
+        for c in t.schema.columns {
+            guard let check = c.check else { continue }
+            if evalCheck(check, t, row) == false {
+                throw PostgresError("23514", "new row for relation \"\(t.schema.name)\" violates check constraint \"\(t.schema.name)_\(c.name)_check\"", details: failingRow(t, row))
+            }
+        }
+        for ch in t.schema.checks where evalCheck(ch.expr, t, row) == false {
+            throw PostgresError("23514", "new row for relation \"\(t.schema.name)\" violates check constraint \"\(ch.name)\"", details: failingRow(t, row))
+        }
+    }
+
+    func evalCheck(_ e: Expr, _ t: Table, _ row: [SQLValue]) -> Bool? {
+        let ev = PolicyEvaluator(db: self, auth: .serviceRole, definitions: [:])
+        guard let fn = try? ev.compile(e, t, outer: nil) else { return nil }
+        return fn(row, nil)
+    }
+
+    func checkUnique(_ t: Table, _ row: [SQLValue], ignoring: Int?) throws {
+        let keys = [(t.schema.name + "_pkey", t.schema.primaryKey)] + t.schema.uniques.map { ($0.name, $0.columns) }
+        for (name, cols) in keys where !cols.isEmpty {
+            let idx = cols.compactMap { t.colIndex[$0] }
+            let key = idx.map { row[$0] }
+            if key.contains(where: \.isNull) { continue }
+            for (n, r) in t.rows.enumerated() where n != ignoring {
+                if idx.allSatisfy({ r[$0] == row[$0] || SQLValue.compare(r[$0], row[$0], type: t.schema.columns[$0].type) == 0 }) {
+                    let vals = idx.map { row[$0].pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
+                    throw PostgresError("23505", "duplicate key value violates unique constraint \"\(name)\"",
+                                        details: "Key (\(cols.joined(separator: ", ")))=(\(vals)) already exists.")
+                }
+            }
+        }
+    }
+
+    func checkForeignKeys(_ t: Table, _ row: [SQLValue]) throws {
+        for fk in t.schema.foreignKeys {
+            let idx = fk.columns.compactMap { t.colIndex[$0] }
+            let key = idx.map { row[$0] }
+            if key.contains(where: \.isNull) { continue }
+            let ref = try self.table(fk.refTable)
+            let ridx = fk.refColumns.compactMap { ref.colIndex[$0] }
+            let found = ref.rows.contains { r in zip(ridx, key).allSatisfy { r[$0] == $1 } }
+            if !found {
+                let vals = zip(idx, key).map { $1.pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
+                throw PostgresError("23503", "insert or update on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\"",
+                                    details: "Key (\(fk.columns.joined(separator: ", ")))=(\(vals)) is not present in table \"\(ref.schema.name)\".")
+            }
+        }
+    }
+
+    /// Tables with a foreign key into `t`.
+    func referencing(_ t: Table) -> [(Table, ForeignKey)] {
+        var out: [(Table, ForeignKey)] = []
+        for (_, other) in tables.sorted(by: { $0.key < $1.key }) {
+            for fk in other.schema.foreignKeys where qualified(fk.refTable) == t.schema.qualifiedName {
+                out.append((other, fk))
+            }
+        }
+        return out
+    }
+
+    func cascadeDelete(_ t: Table, _ row: [SQLValue], _ auth: AuthContext) throws {
+        for (child, fk) in referencing(t) {
+            let ridx = fk.refColumns.compactMap { t.colIndex[$0] }
+            let key = ridx.map { row[$0] }
+            let cidx = fk.columns.compactMap { child.colIndex[$0] }
+            let current = try self.table(child.schema.qualifiedName)
+            let hits = current.rows.filter { r in zip(cidx, key).allSatisfy { r[$0] == $1 } }
+            if hits.isEmpty { continue }
+            switch fk.onDelete {
+            case .cascade:
+                for h in hits { try deleteRow(child.schema.qualifiedName, h, .serviceRole) }
+            case .setNull, .setDefault:
+                var c = try self.table(child.schema.qualifiedName)
+                for (n, r) in c.rows.enumerated() where hits.contains(r) {
+                    var nr = r
+                    for ci in cidx {
+                        nr[ci] = fk.onDelete == .setNull ? .null : try defaultValue(c.schema.columns[ci], auth)
+                    }
+                    try checkConstraints(c, nr)
+                    c.rows[n] = nr
+                }
+                tables[c.schema.qualifiedName] = c
+            case .restrict, .noAction:
+                let vals = zip(ridx, key).map { $1.pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
+                throw PostgresError("23503", "update or delete on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\" on table \"\(child.schema.name)\"",
+                                    details: "Key (\(fk.refColumns.joined(separator: ", ")))=(\(vals)) is still referenced from table \"\(child.schema.name)\".")
+            }
+        }
+    }
+
+    func cascadeUpdate(_ t: Table, old: [SQLValue], new: [SQLValue]) throws {
+        for (child, fk) in referencing(t) {
+            let ridx = fk.refColumns.compactMap { t.colIndex[$0] }
+            let oldKey = ridx.map { old[$0] }, newKey = ridx.map { new[$0] }
+            if oldKey == newKey { continue }
+            let cidx = fk.columns.compactMap { child.colIndex[$0] }
+            let current = try self.table(child.schema.qualifiedName)
+            if current.rows.contains(where: { r in zip(cidx, oldKey).allSatisfy { r[$0] == $1 } }) {
+                let vals = zip(ridx, oldKey).map { $1.pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
+                throw PostgresError("23503", "update or delete on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\" on table \"\(child.schema.name)\"",
+                                    details: "Key (\(fk.refColumns.joined(separator: ", ")))=(\(vals)) is still referenced from table \"\(child.schema.name)\".")
+            }
+        }
+    }
+
+    // MARK: Grants and RLS
+
+    func checkGrant(_ t: Table, _ cmd: PolicyCommand, _ auth: AuthContext) throws {
+        if t.schema.schema != "public" && !auth.bypassesRLS {
+            throw PostgresError("42501", "permission denied for schema \(t.schema.schema)")
+        }
+        if let tp = policies.table(t.schema.name), tp.revoked[auth.role]?.contains(cmd) == true {
+            throw PostgresError("42501", "permission denied for table \(t.schema.name)")
+        }
+    }
+
+    func rlsViolation(_ table: String) -> PostgresError {
+        PostgresError("42501", "new row violates row-level security policy for table \"\(table)\"")
+    }
+
+    /// A row test for a command under RLS (USING, or WITH CHECK when `check`).
+    func policyTest(_ t: Table, _ cmd: PolicyCommand, _ auth: AuthContext, check: Bool = false) throws -> ([SQLValue]) -> Bool {
+        if auth.bypassesRLS || t.schema.schema != "public" { return { _ in true } }
+        guard let tp = policies.table(t.schema.name), tp.rlsEnabled else { return { _ in true } }
+        let cell = tp.cell(cmd)
+        let expr = check ? cell.effectiveCheck(for: cmd) : cell.effectiveUsing
+        let ev = PolicyEvaluator(db: self, auth: auth, definitions: policies.definitions)
+        let fn = try ev.compile(expr, t, outer: nil)
+        return { row in fn(row, nil) == true }
+    }
+
+    /// Whether a role may see / change a row under a command, for reports and the flip test.
+    public func allows(_ cmd: PolicyCommand, table: String, row: [String: JSONValue], as auth: AuthContext, check: Bool = false) throws -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        let t = try self.table(table)
+        let r = try t.schema.columns.map { try SQLValue.coerce(json: row[$0.name] ?? .null, to: $0.type) }
+        return try policyTest(t, cmd, auth, check: check)(r)
+    }
+
+    // MARK: Triggers
+
+    func jsonRow(_ t: Table, _ row: [SQLValue]) -> [String: JSONValue] {
+        Dictionary(uniqueKeysWithValues: zip(t.schema.columns, row).map { ($0.name, $1.json(as: $0.type)) })
+    }
+
+    /// Fires the triggers of a timing; returns the (possibly changed) NEW row.
+    func fire(_ timing: TriggerTiming, _ event: TriggerEvent, _ t: Table, old: [SQLValue]?, new: [SQLValue]?, _ auth: AuthContext) throws -> [SQLValue]? {
+        guard triggersEnabled, let list = triggers[t.schema.qualifiedName], !list.isEmpty else { return new }
+        var current = new
+        for trig in list where trig.timing == timing && trig.events.contains(event) {
+            var ctx = TriggerContext(table: t.schema.name, event: event, timing: timing,
+                                     old: old.map { jsonRow(t, $0) }, new: current.map { jsonRow(t, $0) },
+                                     auth: auth, database: self, now: clock.now())
+            try trig.handler(&ctx)
+            if timing == .before, let n = ctx.new {
+                current = try t.schema.columns.map { try SQLValue.coerce(json: n[$0.name] ?? .null, to: $0.type) }
+            }
+        }
+        return current
+    }
+
+    func fireBeforeDelete(_ t: Table, _ row: [SQLValue], _ auth: AuthContext) throws -> Bool {
+        guard let list = triggers[t.schema.qualifiedName] else { return true }
+        for trig in list where trig.timing == .before && trig.events.contains(.delete) {
+            var ctx = TriggerContext(table: t.schema.name, event: .delete, timing: .before, old: jsonRow(t, row), new: nil,
+                                     auth: auth, database: self, now: clock.now())
+            try trig.handler(&ctx)
+        }
+        return true
+    }
+}
+
+extension Database {
+    /// Rows as JSON objects, for handlers: SELECT as `auth` with an optional filter.
+    public func rows(_ table: String, as auth: AuthContext = .serviceRole, where filter: RowFilter? = nil,
+                     order: [OrderTerm] = []) throws -> [[String: JSONValue]] {
+        try select(from: table, as: auth, where: filter, order: order).objects
+    }
+
+    /// INSERT from JSON objects, returning the written rows as JSON objects.
+    @discardableResult
+    public func insert(_ table: String, _ rows: [[String: JSONValue]], as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
+        let t = try self.table(table)
+        let written = try insert(into: table, rows: rows, as: auth, returning: auth.role != "service_role")
+        return written.map { jsonRow(t, $0) }
+    }
+
+    /// UPDATE from a JSON patch, returning the changed rows as JSON objects.
+    @discardableResult
+    public func update(_ table: String, set values: [String: JSONValue], where filter: RowFilter?, as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
+        let t = try self.table(table)
+        return try update(table, set: values, as: auth, where: filter).map { jsonRow(t, $0) }
+    }
+
+    /// DELETE, returning the removed rows as JSON objects.
+    @discardableResult
+    public func delete(_ table: String, where filter: RowFilter?, as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
+        let t = try self.table(table)
+        return try delete(from: table, as: auth, where: filter).map { jsonRow(t, $0) }
+    }
+}

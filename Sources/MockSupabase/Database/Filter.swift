@@ -1,0 +1,283 @@
+import Foundation
+
+/// A PostgREST row filter, parsed from the query string or built by a handler.
+public indirect enum RowFilter: Sendable, Equatable {
+    /// `column=op.value` (negated for `not.op`).
+    case condition(column: String, op: FilterOp, value: FilterOperand, negated: Bool)
+    /// All must hold.
+    case and([RowFilter])
+    /// Any must hold.
+    case or([RowFilter])
+    /// Negation of a group (`not.or(…)`).
+    case not(RowFilter)
+
+    /// `column = value`.
+    public static func eq(_ column: String, _ value: String) -> RowFilter {
+        .condition(column: column, op: .eq, value: .text(value), negated: false)
+    }
+}
+
+/// PostgREST comparison operators.
+public enum FilterOp: String, Sendable, CaseIterable {
+    case eq, neq, gt, gte, lt, lte, like, ilike, match, imatch, `in`, `is`, cs, cd, ov, isdistinct
+}
+
+/// The right-hand side of a filter.
+public enum FilterOperand: Sendable, Equatable {
+    /// A scalar in PostgreSQL text form.
+    case text(String)
+    /// A list (`in.(a,b)`), elements in text form; nil is NULL.
+    case list([String?])
+    /// `is.null`, `is.true`, `is.false`, `is.unknown`.
+    case isValue(String)
+}
+
+/// One `order=` term.
+public struct OrderTerm: Sendable, Equatable {
+    /// Column name.
+    public var column: String
+    /// Descending when true.
+    public var descending: Bool
+    /// NULLS FIRST when true, NULLS LAST when false, the PostgreSQL default when nil
+    /// (last for ascending, first for descending).
+    public var nullsFirst: Bool?
+
+    /// A term.
+    public init(column: String, descending: Bool = false, nullsFirst: Bool? = nil) {
+        self.column = column
+        self.descending = descending
+        self.nullsFirst = nullsFirst
+    }
+}
+
+// MARK: - Compilation against a table
+
+/// A filter bound to a table: column indexes resolved and operands parsed to the column type.
+struct CompiledFilter {
+    let test: ([SQLValue]) -> Bool
+
+    static func compile(_ f: RowFilter?, table: TableSchema, colIndex: [String: Int]) throws -> CompiledFilter {
+        guard let f else { return CompiledFilter { _ in true } }
+        let fn = try build(f, table, colIndex)
+        return CompiledFilter { row in fn(row) == true }
+    }
+
+    /// Three-valued: nil is unknown.
+    private static func build(_ f: RowFilter, _ t: TableSchema, _ idx: [String: Int]) throws -> ([SQLValue]) -> Bool? {
+        switch f {
+        case .and(let fs):
+            let parts = try fs.map { try build($0, t, idx) }
+            return { row in
+                var unknown = false
+                for p in parts {
+                    switch p(row) {
+                    case false?: return false
+                    case nil: unknown = true
+                    default: break
+                    }
+                }
+                return unknown ? nil : true
+            }
+        case .or(let fs):
+            let parts = try fs.map { try build($0, t, idx) }
+            return { row in
+                var unknown = false
+                for p in parts {
+                    switch p(row) {
+                    case true?: return true
+                    case nil: unknown = true
+                    default: break
+                    }
+                }
+                return unknown ? nil : false
+            }
+        case .not(let g):
+            let inner = try build(g, t, idx)
+            return { row in inner(row).map { !$0 } }
+        case .condition(let column, let op, let operand, let negated):
+            let base = try condition(column, op, operand, t, idx)
+            if negated { return { row in base(row).map { !$0 } } }
+            return base
+        }
+    }
+
+    static func columnRef(_ name: String, _ t: TableSchema, _ idx: [String: Int]) throws -> (Int, SQLType, JSONPathStep?) {
+        // Supports `col->>key` / `col->key` on json columns minimally.
+        if let r = name.range(of: "->>") ?? name.range(of: "->") {
+            let base = String(name[..<r.lowerBound])
+            let key = String(name[r.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+            guard let i = idx[base] else { throw unknownColumn(base, t) }
+            return (i, .text, JSONPathStep(key: key, asText: name[r] == "->>"))
+        }
+        guard let i = idx[name] else { throw unknownColumn(name, t) }
+        return (i, t.columns[i].type, nil)
+    }
+
+    struct JSONPathStep { let key: String; let asText: Bool }
+
+    static func unknownColumn(_ c: String, _ t: TableSchema) -> PostgresError {
+        PostgresError("42703", "column \(t.name).\(c) does not exist")
+    }
+
+    private static func condition(_ column: String, _ op: FilterOp, _ operand: FilterOperand, _ t: TableSchema, _ idx: [String: Int]) throws -> ([SQLValue]) -> Bool? {
+        let (i, type, jsonStep) = try columnRef(column, t, idx)
+        func value(_ row: [SQLValue]) -> SQLValue {
+            let v = row[i]
+            guard let step = jsonStep else { return v }
+            guard case .json(let j) = v, let m = j[step.key] else { return .null }
+            if m.isNull { return .null }
+            if step.asText, case .string(let s) = m { return .text(s) }
+            return .text(m.serialized(.jsonb))
+        }
+        func parse(_ s: String) throws -> SQLValue { try SQLValue.parse(text: s, as: type) }
+
+        switch op {
+        case .is:
+            guard case .isValue(let w) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter (is.\(operand))\"") }
+            switch w {
+            case "null": return { row in value(row).isNull }
+            case "true": return { row in value(row) == .bool(true) }
+            case "false": return { row in value(row) == .bool(false) }
+            case "unknown": return { row in value(row).isNull }
+            default: throw PostgresError("PGRST100", "\"failed to parse filter (is.\(w))\" (line 1, column 4)", details: "unexpected \"\(w.prefix(1))\" expecting null or trilean value (unknown, true, false)")
+            }
+        case .in:
+            guard case .list(let items) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter (in)\"") }
+            let vals = try items.map { try $0.map(parse) }
+            let nonNull = vals.compactMap { $0 }
+            let hasNull = nonNull.count != vals.count
+            return { row in
+                let v = value(row)
+                if v.isNull { return nil }
+                for x in nonNull where SQLValue.compare(v, x, type: type) == 0 { return true }
+                return hasNull ? nil : false
+            }
+        case .like, .ilike:
+            guard case .text(let pat) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
+            // PostgREST accepts `*` as `%` in like patterns.
+            let pattern = pat.replacingOccurrences(of: "*", with: "%")
+            let ci = op == .ilike
+            let m = LikeMatcher(pattern: ci ? pattern.lowercased() : pattern)
+            return { row in
+                let v = value(row)
+                if v.isNull { return nil }
+                guard let s = v.textValue ?? Optional(v.pgText(as: type)) else { return nil }
+                return m.matches(ci ? s.lowercased() : s)
+            }
+        case .match, .imatch:
+            guard case .text(let pat) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
+            let re: NSRegularExpression
+            do { re = try NSRegularExpression(pattern: pat, options: op == .imatch ? [.caseInsensitive] : []) } catch {
+                throw PostgresError("2201B", "invalid regular expression: \(pat)")
+            }
+            return { row in
+                let v = value(row)
+                if v.isNull { return nil }
+                let s = v.textValue ?? v.pgText(as: type)
+                return re.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+            }
+        case .cs, .cd, .ov:
+            guard case .text(let lit) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
+            if case .jsonb = type {
+                guard let j = try? JSONValue.parse(lit) else { throw PostgresError("22P02", "invalid input syntax for type json") }
+                return { row in
+                    guard case .json(let v) = value(row) else { return nil }
+                    return op == .cs ? jsonContains(v, j) : jsonContains(j, v)
+                }
+            }
+            guard case .array = type else { throw PostgresError("42883", "operator does not exist: \(type) @> unknown") }
+            let rhs = try parse(lit)
+            guard case .array(let r) = rhs else { return { _ in nil } }
+            return { row in
+                guard case .array(let l) = value(row) else { return nil }
+                switch op {
+                case .cs: return r.allSatisfy { x in l.contains(x) }
+                case .cd: return l.allSatisfy { x in r.contains(x) }
+                default: return l.contains { x in r.contains(x) }
+                }
+            }
+        case .isdistinct:
+            guard case .text(let s) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
+            let rhs = try parse(s)
+            return { row in
+                let v = value(row)
+                if v.isNull { return !rhs.isNull }
+                if rhs.isNull { return true }
+                return SQLValue.compare(v, rhs, type: type) != 0
+            }
+        case .eq, .neq, .gt, .gte, .lt, .lte:
+            guard case .text(let s) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
+            let rhs = try parse(s)
+            return { row in
+                let v = value(row)
+                if v.isNull || rhs.isNull { return nil }
+                guard let c = SQLValue.compare(v, rhs, type: type) else { return nil }
+                switch op {
+                case .eq: return c == 0
+                case .neq: return c != 0
+                case .gt: return c > 0
+                case .gte: return c >= 0
+                case .lt: return c < 0
+                default: return c <= 0
+                }
+            }
+        }
+    }
+}
+
+/// `@>` on jsonb.
+func jsonContains(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    switch (a, b) {
+    case (.object(let x), .object(let y)):
+        return y.allSatisfy { k, v in x[k].map { jsonContains($0, v) } ?? false }
+    case (.array(let x), .array(let y)):
+        return y.allSatisfy { v in x.contains { jsonContains($0, v) } }
+    case (.array(let x), _):
+        return x.contains(b)
+    default:
+        if let p = a.doubleValue, let q = b.doubleValue { return p == q }
+        return a == b
+    }
+}
+
+/// SQL LIKE with `%` and `_`, backslash escapes.
+struct LikeMatcher {
+    enum Token: Equatable { case lit(Character), one, any }
+    let tokens: [Token]
+
+    init(pattern: String) {
+        var t: [Token] = []
+        var esc = false
+        for ch in pattern {
+            if esc { t.append(.lit(ch)); esc = false; continue }
+            switch ch {
+            case "\\": esc = true
+            case "%": if t.last != .any { t.append(.any) }
+            case "_": t.append(.one)
+            default: t.append(.lit(ch))
+            }
+        }
+        tokens = t
+    }
+
+    func matches(_ s: String) -> Bool {
+        let chars = Array(s)
+        // Iterative wildcard matching with backtracking to the last `%`.
+        var ti = 0, si = 0
+        var star = -1, mark = 0
+        while si < chars.count {
+            if ti < tokens.count {
+                switch tokens[ti] {
+                case .lit(let c) where c == chars[si]: ti += 1; si += 1; continue
+                case .one: ti += 1; si += 1; continue
+                case .any: star = ti; mark = si; ti += 1; continue
+                default: break
+                }
+            }
+            if star >= 0 { ti = star + 1; mark += 1; si = mark; continue }
+            return false
+        }
+        while ti < tokens.count, tokens[ti] == .any { ti += 1 }
+        return ti == tokens.count
+    }
+}

@@ -1,0 +1,284 @@
+import Foundation
+
+/// A SQL command a policy governs.
+public enum PolicyCommand: String, Sendable, CaseIterable, Codable {
+    case select = "SELECT", insert = "INSERT", update = "UPDATE", delete = "DELETE"
+
+    /// The key used in policies.json.
+    public var key: String { rawValue.lowercased() }
+}
+
+/// One cell of an RLS matrix: the document's words and the machine-readable rule.
+public struct PolicyCell: Sendable, Equatable {
+    /// The document's own words for the cell ("Own only", "Participants only", "-").
+    public var doc: String
+    /// Which rows are visible / targetable (SELECT, UPDATE, DELETE). Nil for INSERT.
+    public var using: Expr?
+    /// What a new row must satisfy (INSERT, UPDATE). For UPDATE, absent means `using`.
+    public var check: Expr?
+    /// Why the cell says what it says where the document is open.
+    public var decision: String?
+    /// Personas the case expansion should exercise as "allowed" witnesses (optional hints).
+    public var notes: [String]
+
+    /// The effective USING expression (nobody when absent).
+    public var effectiveUsing: Expr { using ?? .constant(false) }
+    /// The effective WITH CHECK expression (`using` for UPDATE when absent, nobody otherwise).
+    public func effectiveCheck(for command: PolicyCommand) -> Expr {
+        if let check { return check }
+        if command == .update, let using { return using }
+        return .constant(false)
+    }
+}
+
+/// The RLS matrix of one table.
+public struct TablePolicies: Sendable, Equatable {
+    /// Table name.
+    public var table: String
+    /// Whether row-level security is enabled (the documents require it everywhere).
+    public var rlsEnabled: Bool
+    /// Cells by command.
+    public var cells: [PolicyCommand: PolicyCell]
+    /// Commands a role is not even granted (gives 42501 "permission denied for table").
+    public var revoked: [String: Set<PolicyCommand>]
+
+    /// The cell of a command (a "nobody" cell when absent).
+    public func cell(_ c: PolicyCommand) -> PolicyCell {
+        cells[c] ?? PolicyCell(doc: "-", using: .constant(false), check: .constant(false), decision: nil, notes: [])
+    }
+}
+
+/// An app's policies.json.
+public struct PolicySet: Sendable, Equatable {
+    /// Named expressions (`is_admin`, `approved_user`) that cells refer to with `{"ref": name}`.
+    public var definitions: [String: Expr]
+    /// Document words for each definition.
+    public var definitionDocs: [String: String]
+    /// Per-table matrices, in file order.
+    public var tables: [TablePolicies]
+
+    /// No policies: every table without RLS.
+    public static let empty = PolicySet(definitions: [:], definitionDocs: [:], tables: [])
+
+    /// The matrix of a table.
+    public func table(_ name: String) -> TablePolicies? { tables.first { $0.table == name } }
+
+    /// Decodes policies.json, checking every table and column reference against the schema.
+    public static func decode(_ root: SpecNode, schema: DatabaseSchema) throws -> PolicySet {
+        try root.object { o in
+            _ = o.optional("app")
+            _ = o.optional("source")
+            _ = o.optional("decisions")
+            var defs: [String: Expr] = [:]
+            var docs: [String: String] = [:]
+            if let d = o.optional("definitions") {
+                for (k, v) in try d.map() {
+                    try v.object { dobj in
+                        defs[k] = try Expr.decode(try dobj.required("expr"))
+                        docs[k] = try dobj.optional("doc")?.string() ?? k
+                        _ = dobj.optional("sql")
+                        _ = dobj.optional("decision")
+                    }
+                }
+            }
+            var tables: [TablePolicies] = []
+            for t in try o.required("tables").array() {
+                let tp = try t.object { to -> TablePolicies in
+                    let nameNode = try to.required("table")
+                    let name = try nameNode.string()
+                    guard let ts = schema.table(name) else { throw nameNode.fail("unknown table '\(name)'") }
+                    var cells: [PolicyCommand: PolicyCell] = [:]
+                    for cmd in PolicyCommand.allCases {
+                        guard let cn = to.optional(cmd.key) else { continue }
+                        cells[cmd] = try cn.object { co in
+                            let doc = try co.required("doc").string()
+                            var using: Expr?
+                            var check: Expr?
+                            if let u = co.optional("using") {
+                                if cmd == .insert { throw u.fail("INSERT has no USING expression; use 'check'") }
+                                using = try Expr.decode(u)
+                                try validate(using!, table: ts, schema: schema, defs: defs, node: u)
+                            }
+                            if let c = co.optional("check") {
+                                if cmd == .select || cmd == .delete { throw c.fail("\(cmd.rawValue) has no WITH CHECK expression; use 'using'") }
+                                check = try Expr.decode(c)
+                                try validate(check!, table: ts, schema: schema, defs: defs, node: c)
+                            }
+                            if cmd != .insert && using == nil { throw co.this.fail("\(cmd.rawValue) needs 'using' (write \"nobody\" for a '-' cell)") }
+                            if cmd == .insert && check == nil { throw co.this.fail("INSERT needs 'check' (write \"nobody\" for a '-' cell)") }
+                            return PolicyCell(doc: doc, using: using, check: check,
+                                              decision: try co.optional("decision")?.string(),
+                                              notes: try co.optional("notes")?.strings() ?? [])
+                        }
+                    }
+                    var revoked: [String: Set<PolicyCommand>] = [:]
+                    if let r = to.optional("revoke") {
+                        for (role, cmds) in try r.map() {
+                            revoked[role] = Set(try cmds.array().map { n in
+                                guard let c = PolicyCommand(rawValue: try n.string().uppercased()) else { throw n.fail("unknown command") }
+                                return c
+                            })
+                        }
+                    }
+                    _ = to.optional("decision")
+                    _ = to.optional("doc")
+                    return TablePolicies(table: name, rlsEnabled: try to.optional("rls")?.bool() ?? true, cells: cells, revoked: revoked)
+                }
+                tables.append(tp)
+            }
+            return PolicySet(definitions: defs, definitionDocs: docs, tables: tables)
+        }
+    }
+
+    static func validate(_ e: Expr, table: TableSchema, schema: DatabaseSchema, defs: [String: Expr], node: SpecNode, outer: TableSchema? = nil) throws {
+        func checkOperand(_ op: Expr.Operand, _ t: TableSchema) throws {
+            switch op {
+            case .column(let c) where t.columnIndex(c) == nil: throw node.fail("unknown column '\(c)' of table '\(t.name)'")
+            case .outer(let c):
+                guard let o = outer else { throw node.fail("'outer' used outside 'exists'") }
+                if o.columnIndex(c) == nil { throw node.fail("unknown column '\(c)' of table '\(o.name)'") }
+            default: break
+            }
+        }
+        switch e {
+        case .compare(_, let a, let b): try checkOperand(a, table); try checkOperand(b, table)
+        case .inList(let a, _), .isNull(let a, _): try checkOperand(a, table)
+        case .exists(let t, let w):
+            guard let inner = schema.table(t) else { throw node.fail("'exists' names unknown table '\(t)'") }
+            try validate(w, table: inner, schema: schema, defs: defs, node: node, outer: table)
+        case .any(let es), .all(let es): for x in es { try validate(x, table: table, schema: schema, defs: defs, node: node, outer: outer) }
+        case .not(let x): try validate(x, table: table, schema: schema, defs: defs, node: node, outer: outer)
+        case .ref(let r): if defs[r] == nil { throw node.fail("unknown definition '\(r)'") }
+        default: break
+        }
+    }
+}
+
+/// A named user of an app's fixtures: an `auth.users` row plus a label for reports.
+public struct Persona: Sendable, Equatable {
+    /// Short name ("alice").
+    public var name: String
+    /// The user's id.
+    public var id: String
+    /// Email address.
+    public var email: String
+    /// Password for `grant_type=password`.
+    public var password: String
+    /// What the persona stands for ("admin", "pending", "tier 2, north").
+    public var label: String
+    /// `raw_user_meta_data`.
+    public var metadata: JSONValue
+}
+
+/// Seed data: personas and rows in insertion order.
+public struct Fixtures: Sendable, Equatable {
+    /// Users of the app.
+    public var personas: [Persona]
+    /// Rows per table in insertion order.
+    public var tables: [(table: String, rows: [JSONValue])]
+
+    /// No fixtures.
+    public static let empty = Fixtures(personas: [], tables: [])
+
+    public static func == (a: Fixtures, b: Fixtures) -> Bool {
+        a.personas == b.personas && a.tables.map(\.table) == b.tables.map(\.table) && a.tables.map(\.rows) == b.tables.map(\.rows)
+    }
+
+    /// The persona of a name.
+    public func persona(_ name: String) -> Persona? { personas.first { $0.name == name } }
+
+    /// Rows of a table.
+    public func rows(_ table: String) -> [JSONValue] { tables.filter { $0.table == table }.flatMap(\.rows) }
+
+    /// Decodes fixtures.json; `file` entries are resolved relative to `folder`.
+    public static func decode(_ root: SpecNode, folder: URL, schema: DatabaseSchema) throws -> Fixtures {
+        try root.object { o in
+            _ = o.optional("app")
+            _ = o.optional("source")
+            _ = o.optional("decisions")
+            var personas: [Persona] = []
+            if let ps = o.optional("personas") {
+                for p in try ps.array() {
+                    personas.append(try p.object { po in
+                        let idNode = try po.required("id")
+                        guard let id = SQLValue.canonicalUUID(try idNode.string()) else { throw idNode.fail("not a uuid") }
+                        return Persona(name: try po.required("name").string(), id: id,
+                                       email: try po.required("email").string(),
+                                       password: try po.required("password").string(),
+                                       label: try po.optional("label")?.string() ?? "",
+                                       metadata: po.optional("metadata")?.value ?? .object([:]))
+                    })
+                }
+            }
+            var tables: [(String, [JSONValue])] = []
+            if let ts = o.optional("tables") {
+                for t in try ts.array() {
+                    let entry = try t.object { to -> (String, [JSONValue]) in
+                        let nameNode = try to.required("table")
+                        let name = try nameNode.string()
+                        guard schema.table(name) != nil else { throw nameNode.fail("unknown table '\(name)'") }
+                        if let f = to.optional("file") {
+                            let rel = try f.string()
+                            let node = try SpecNode.load(folder.appendingPathComponent(rel), displayName: (root.file as NSString).deletingLastPathComponent + "/" + rel)
+                            return (name, try node.array().map(\.value))
+                        }
+                        return (name, try to.required("rows").array().map(\.value))
+                    }
+                    tables.append(entry)
+                }
+            }
+            return Fixtures(personas: personas, tables: tables)
+        }
+    }
+}
+
+/// Everything the mock needs to serve one app, read from `Contracts/<app>/`.
+public struct AppSpec: Sendable {
+    /// Folder name (`teleportme`).
+    public var app: String
+    /// The folder it was read from.
+    public var folder: URL
+    /// schema.json.
+    public var schema: DatabaseSchema
+    /// policies.json (empty when absent).
+    public var policies: PolicySet
+    /// fixtures.json (empty when absent).
+    public var fixtures: Fixtures
+    /// storage.json's buckets (empty when absent).
+    public var buckets: [JSONValue]
+
+    /// An app from its parts.
+    public init(app: String, folder: URL, schema: DatabaseSchema, policies: PolicySet, fixtures: Fixtures, buckets: [JSONValue] = []) {
+        self.app = app
+        self.folder = folder
+        self.schema = schema
+        self.policies = policies
+        self.fixtures = fixtures
+        self.buckets = buckets
+    }
+
+    /// Loads `folder/schema.json`, `policies.json`, `fixtures.json` and `storage.json`.
+    public static func load(folder: URL) throws -> AppSpec {
+        let app = folder.lastPathComponent
+        let fm = FileManager.default
+        func node(_ name: String) throws -> SpecNode? {
+            let url = folder.appendingPathComponent(name)
+            guard fm.fileExists(atPath: url.path) else { return nil }
+            return try SpecNode.load(url, displayName: "Contracts/\(app)/\(name)")
+        }
+        guard let s = try node("schema.json") else {
+            throw SpecError(file: "Contracts/\(app)/schema.json", path: "$", message: "missing file")
+        }
+        let schema = try DatabaseSchema.decode(s)
+        let policies = try node("policies.json").map { try PolicySet.decode($0, schema: schema) } ?? .empty
+        let fixtures = try node("fixtures.json").map { try Fixtures.decode($0, folder: folder, schema: schema) } ?? .empty
+        var buckets: [JSONValue] = []
+        if let st = try node("storage.json") {
+            buckets = try st.object { o in
+                _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
+                return try o.required("buckets").array().map(\.value)
+            }
+        }
+        return AppSpec(app: app, folder: folder, schema: schema, policies: policies, fixtures: fixtures, buckets: buckets)
+    }
+}

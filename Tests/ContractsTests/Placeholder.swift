@@ -1,0 +1,2 @@
+import XCTest
+final class ContractsPlaceholder: XCTestCase { func testBuilds() {} }
