@@ -1,0 +1,94 @@
+import Foundation
+@_exported import MockSupabase
+
+/// Finds the package's folders (`Contracts/`, `Golden/`) from the environment, the current
+/// directory or this source file's location.
+public enum ContractsLocator {
+    /// The package root: `$SUPACONTRACTS_ROOT`, else the first ancestor of the current directory
+    /// holding `Contracts/`, else the one holding this source file.
+    public static var root: URL {
+        if let env = ProcessInfo.processInfo.environment["SUPACONTRACTS_ROOT"], !env.isEmpty {
+            return URL(fileURLWithPath: env)
+        }
+        let fm = FileManager.default
+        var dir = URL(fileURLWithPath: fm.currentDirectoryPath)
+        for _ in 0..<8 {
+            if fm.fileExists(atPath: dir.appendingPathComponent("Contracts/FORMAT.md").path) { return dir }
+            dir.deleteLastPathComponent()
+        }
+        // Sources/ContractKit/Core/Core.swift -> package root
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// `Contracts/`.
+    public static var contracts: URL { root.appendingPathComponent("Contracts") }
+    /// `Contracts/<app>/`.
+    public static func app(_ name: String) -> URL { contracts.appendingPathComponent(name) }
+    /// `Golden/`.
+    public static var golden: URL { root.appendingPathComponent("Golden") }
+}
+
+/// An app module: its name and the server-side pieces it plugs into the mock.
+public protocol AppModule {
+    /// The folder name under Contracts/ (`teleportme`).
+    static var name: String { get }
+    /// The display name (`TeleportMe`).
+    static var title: String { get }
+    /// Registers the app's edge functions, database functions, triggers and views.
+    static func register(on backend: MockSupabase)
+}
+
+extension AppModule {
+    /// Loads the app's contracts and returns a backend with the app's pieces registered.
+    public static func makeBackend(clock: Clock = SystemClock(), ids: IDGenerator = SystemIDGenerator()) throws -> MockSupabase {
+        let backend = try MockSupabase(contracts: ContractsLocator.app(name), clock: clock, ids: ids)
+        register(on: backend)
+        return backend
+    }
+
+    /// The app's parsed contracts.
+    public static func spec() throws -> AppSpec { try AppSpec.load(folder: ContractsLocator.app(name)) }
+}
+
+/// The outcome of one concrete case of a rule.
+public struct CaseResult: Sendable, CustomStringConvertible {
+    /// The app (`naarscars`).
+    public var app: String
+    /// The rule kind (`rls`, `interactions`, `models`, `client-rules`, `goldens`, `postgres`).
+    public var kind: String
+    /// The case's trace of labels, e.g. `rides · UPDATE · as dave (claimer)`.
+    public var name: String
+    /// Whether the outcome matched the expectation.
+    public var passed: Bool
+    /// What was expected and what happened, for a failure.
+    public var message: String
+
+    /// A result.
+    public init(app: String, kind: String, name: String, passed: Bool, message: String = "") {
+        self.app = app
+        self.kind = kind
+        self.name = name
+        self.passed = passed
+        self.message = message
+    }
+
+    /// `naarscars · rides · UPDATE · as dave (claimer) · expected allowed, got 0 rows`.
+    public var description: String {
+        "\(app) · \(name)" + (passed ? "" : " · \(message)")
+    }
+}
+
+/// A rule kind that can check every app: contributes rows to `contracts verify`.
+public struct VerifySuite: Sendable {
+    /// The column name in the verify table.
+    public var kind: String
+    /// Runs every case of this kind for one app (an empty result means the kind does not apply).
+    public var run: @Sendable (_ app: any AppModule.Type) throws -> [CaseResult]
+
+    /// A suite.
+    public init(kind: String, run: @escaping @Sendable (_ app: any AppModule.Type) throws -> [CaseResult]) {
+        self.kind = kind
+        self.run = run
+    }
+}

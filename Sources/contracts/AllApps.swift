@@ -1,0 +1,11 @@
+import ContractKit
+import TeleportMe
+import NaarsCars
+import CivicForge
+import Aura
+import Shvil
+
+/// Every app, in the README's order.
+let allApps: [any AppModule.Type] = [TeleportMeApp.self, NaarsCarsApp.self, CivicForgeApp.self, AuraApp.self, ShvilApp.self]
+
+func app(named name: String) -> (any AppModule.Type)? { allApps.first { $0.name == name } }

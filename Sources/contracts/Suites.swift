@@ -1,0 +1,5 @@
+import ContractKit
+
+/// Every rule kind `verify` runs, one line each.
+let allSuites: [VerifySuite] = [
+]
