@@ -5,13 +5,27 @@ public struct StepTranscript: Sendable {
     /// The step.
     public var step: InteractionStep
     /// The request as sent (templates filled).
-    public var request: HTTPRequest
+    public var request: InteractionCall
     /// The request body as JSON, when it had one.
     public var requestBody: JSONValue?
     /// The response.
     public var response: HTTPResponse
     /// The response body as JSON, when it parsed.
     public var responseBody: JSONValue?
+}
+
+/// A request as the replay sent it (templates filled, before the transport adds credentials).
+public struct InteractionCall: Sendable {
+    /// Method.
+    public var method: String
+    /// Path.
+    public var path: String
+    /// Query string without `?`.
+    public var query: String?
+    /// Header fields of the step.
+    public var headers: HTTPHeaders
+    /// Body bytes.
+    public var body: Data?
 }
 
 /// The outcome of replaying one interaction file.
@@ -30,9 +44,9 @@ public struct InteractionResult: Sendable {
 /// Replays documented interactions against a backend and compares every response with the
 /// document.
 public enum InteractionReplay {
-    /// The transport every replay uses. Switching the engine from in-process dispatch to real
-    /// wire requests is this one line.
-    public static func transport(for backend: MockSupabase) -> any InteractionTransport { InProcessTransport(backend) }
+    /// The transport every replay uses: over the wire (URLSession through the mock's URLProtocol).
+    /// Switching to in-process dispatch (`InProcessTransport`) is this one line.
+    public static func transport(for backend: MockSupabase) -> any InteractionTransport { WireTransport(backend) }
 
     /// `Contracts/<app>/interactions/*.json`, sorted by file name (none: empty).
     public static func load(folder: URL, displayPrefix: String) throws -> [InteractionFile] {
@@ -48,10 +62,14 @@ public enum InteractionReplay {
         try load(folder: ContractsLocator.app(app.name), displayPrefix: "Contracts/\(app.name)")
     }
 
-    /// A fresh backend for one file: fixed clock (2026-01-01T00:00:00Z) and seeded ids, so a
+    /// The time every replay runs at: 2026-03-01T12:00:00Z, after every fixture timestamp, so a
+    /// `now()` written during a replay is told apart from seeded values.
+    public static let replayTime = Date(timeIntervalSince1970: 1_772_366_400)
+
+    /// A fresh backend for one file: the clock stopped at `replayTime` and seeded ids, so a
     /// replay is reproducible.
     public static func makeBackend(_ app: any AppModule.Type) throws -> MockSupabase {
-        try app.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 0x1D_7E2A_C710))
+        try app.makeBackend(clock: ManualClock(replayTime), ids: SeededIDGenerator(seed: 0x1D_7E2A_C710))
     }
 
     /// Replays every file of an app, each on a fresh backend.
@@ -64,10 +82,11 @@ public enum InteractionReplay {
         var templates = InteractionTemplates(personas: transport.personas)
         var transcript: [StepTranscript] = []
         for (n, step) in file.steps.enumerated() {
-            let label = "\(file.file): \(step.path) (step \(n + 1) of \(file.steps.count), \(step.request.method) \(step.request.path) as \(step.actor))"
+            let label = "\(file.file): step \(n + 1) of \(file.steps.count) (\(step.request.method) \(step.request.path) as \(step.actor))"
             do {
                 let (request, requestBody) = try build(step, templates)
-                let response = try transport.send(request, as: step.actor)
+                let response = try transport.send(method: request.method, path: request.path, query: request.query,
+                                                  headers: request.headers, body: request.body, as: step.actor)
                 let responseBody = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
                 transcript.append(StepTranscript(step: step, request: request, requestBody: requestBody, response: response, responseBody: responseBody))
                 let problems = try compare(step, response, responseBody, templates)
@@ -93,28 +112,24 @@ public enum InteractionReplay {
     }
 
     /// The request of a step with its templates filled.
-    static func build(_ step: InteractionStep, _ t: InteractionTemplates) throws -> (HTTPRequest, JSONValue?) {
+    static func build(_ step: InteractionStep, _ t: InteractionTemplates) throws -> (InteractionCall, JSONValue?) {
         let r = step.request
         let p = step.path + ".request"
         let path = try t.fillText(r.path, at: p + ".path")
-        var query: [(name: String, value: String)] = []
-        if let q = r.query {
-            query = HTTPRequest.splitTarget("/?" + (try t.fillText(q, at: p + ".query"))).1
-        }
+        let query = try r.query.map { try t.fillText($0, at: p + ".query") }
         var headers = HTTPHeaders()
         for (name, value) in r.headers { headers.add(name, try t.fillText(value, at: SpecNodePath.child(p + ".headers", name))) }
-        var body = Data()
+        var body: Data?
         var json: JSONValue?
         if let b = r.body {
             let filled = try t.fill(b, at: p + ".body")
             json = filled
             body = filled.data()
-            if headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
         } else if let raw = r.rawBody {
             body = Data(try t.fillText(raw, at: p + ".rawBody").utf8)
-            if headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
         }
-        return (HTTPRequest(method: r.method, path: path, query: query, headers: headers, body: body), json)
+        if body != nil, headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
+        return (InteractionCall(method: r.method, path: path, query: query, headers: headers, body: body), json)
     }
 
     /// Differences between a response and the step's expectation.

@@ -1,13 +1,13 @@
 import Foundation
 
 /// How the replay engine reaches a backend: sends one request as an actor (persona name, `anon`,
-/// `service_role`, or `none`) and returns the response.
+/// `service_role`, or `none`) and returns the response. The shape is `WireClient.send`'s.
 public protocol InteractionTransport {
-    /// The personas the actor names and `{{persona.…}}` templates refer to.
+    /// The personas actors and `{{persona.…}}` templates refer to.
     var personas: [Persona] { get }
-    /// Sends a request; the transport adds the actor's `apikey` and `Authorization` headers
-    /// unless the request already names them.
-    func send(_ request: HTTPRequest, as actor: String) throws -> HTTPResponse
+    /// Sends a request; the actor's `apikey` and `Authorization` headers are added unless
+    /// `headers` names them. `query` is the query string without `?`.
+    func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse
 }
 
 /// An actor the transport does not know.
@@ -19,8 +19,33 @@ public struct UnknownActorError: Error, CustomStringConvertible, Sendable {
     public var description: String { "unknown actor '\(actor)' (known: \(known.joined(separator: ", ")))" }
 }
 
-/// Dispatches in process through `MockSupabase.handle`, signing the actor's tokens with the
-/// backend's keys.
+extension InteractionTransport {
+    /// Fails for an actor that is neither a persona nor `anon`, `service_role`, `none`.
+    func checkActor(_ actor: String) throws {
+        if ["anon", "service_role", "none"].contains(actor) || personas.contains(where: { $0.name == actor }) { return }
+        throw UnknownActorError(actor: actor, known: ["anon", "service_role", "none"] + personas.map(\.name))
+    }
+}
+
+/// Sends over the wire: a real `URLSession` through the mock's URLProtocol transport
+/// (`WireClient`), as a client app's networking stack would.
+public struct WireTransport: InteractionTransport {
+    /// The client.
+    public let client: WireClient
+
+    /// A transport to `backend`.
+    public init(_ backend: MockSupabase) { client = WireClient(backend) }
+
+    public var personas: [Persona] { client.backend.configuration.spec.fixtures.personas }
+
+    public func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
+        try checkActor(actor)
+        return try client.send(method: method, path: path, query: query, headers: headers, body: body, as: actor == "none" ? nil : actor)
+    }
+}
+
+/// Dispatches in process through `MockSupabase.handle`, with the actor's credentials signed by
+/// the backend's keys (no URLSession; for debugging the engine itself).
 public struct InProcessTransport: InteractionTransport {
     /// The backend.
     public let backend: MockSupabase
@@ -30,26 +55,23 @@ public struct InProcessTransport: InteractionTransport {
 
     public var personas: [Persona] { backend.configuration.spec.fixtures.personas }
 
-    /// The `apikey` and bearer token of an actor (nil for `none`).
-    public func credentials(_ actor: String) throws -> (apikey: String, bearer: String)? {
+    public func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
+        try checkActor(actor)
+        var h = HTTPHeaders()
+        let creds: (String, String)?
         switch actor {
-        case "none": return nil
-        case "anon": return (backend.anonKey, backend.anonKey)
-        case "service_role": return (backend.serviceRoleKey, backend.serviceRoleKey)
-        default:
-            guard let token = backend.accessToken(persona: actor) else {
-                throw UnknownActorError(actor: actor, known: ["anon", "service_role", "none"] + personas.map(\.name))
-            }
-            return (backend.anonKey, token)
+        case "none": creds = nil
+        case "anon": creds = (backend.anonKey, backend.anonKey)
+        case "service_role": creds = (backend.serviceRoleKey, backend.serviceRoleKey)
+        default: creds = (backend.anonKey, backend.accessToken(persona: actor)!)
         }
-    }
-
-    public func send(_ request: HTTPRequest, as actor: String) throws -> HTTPResponse {
-        var r = request
-        if let c = try credentials(actor) {
-            if r.headers["apikey"] == nil { r.headers["apikey"] = c.apikey }
-            if r.headers["Authorization"] == nil { r.headers["Authorization"] = "Bearer \(c.bearer)" }
+        if let (key, token) = creds {
+            if headers["apikey"] == nil { h["apikey"] = key }
+            if headers["Authorization"] == nil { h["Authorization"] = "Bearer \(token)" }
         }
-        return try backend.handle(r)
+        for f in headers { h.add(f.name, f.value) }
+        if body != nil, h["Content-Type"] == nil { h["Content-Type"] = "application/json" }
+        let target = path + (query.map { $0.isEmpty ? "" : "?" + $0 } ?? "")
+        return try backend.handle(HTTPRequest(method: method, target: target, headers: h, body: body ?? Data()))
     }
 }
