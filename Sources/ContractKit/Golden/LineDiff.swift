@@ -14,10 +14,15 @@ public enum LineDiff {
 
     /// The lines of a text; a final newline does not start an empty last line.
     public static func lines(_ text: String) -> [String] {
+        if text.isEmpty { return [] }
         var out = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if text.hasSuffix("\n") { out.removeLast() }
         return out
     }
+
+    /// The most differing lines searched for a shortest script; beyond it (texts with nothing in
+    /// common) the middle is shown as one block replaced, keeping time and memory bounded.
+    public static let maxSearchedDifferences = 2_000
 
     /// A shortest edit script turning `a` into `b` (deletions before insertions within a change).
     public static func edits(_ a: [String], _ b: [String]) -> [Edit] {
@@ -36,11 +41,13 @@ public enum LineDiff {
         if n == 0 { return b.map(Edit.insert) }
         if m == 0 { return a.map(Edit.delete) }
         let maxD = n + m
+        // Texts without a line in common need no search.
+        if maxD > maxSearchedDifferences, Set(a).isDisjoint(with: b) { return a.map(Edit.delete) + b.map(Edit.insert) }
         let offset = maxD + 1
         var v = [Int](repeating: 0, count: 2 * maxD + 3)
         var trace: [[Int]] = []  // trace[d] = v[-d...d] before step d
-        var finalD = 0
-        search: for d in 0...maxD {
+        var finalD = -1
+        search: for d in 0...min(maxD, maxSearchedDifferences) {
             trace.append(Array(v[(offset - d)...(offset + d)]))
             for k in stride(from: -d, through: d, by: 2) {
                 var x: Int
@@ -55,6 +62,7 @@ public enum LineDiff {
                 if x >= n && y >= m { finalD = d; break search }
             }
         }
+        if finalD < 0 { return a.map(Edit.delete) + b.map(Edit.insert) }
         var out: [Edit] = []
         var x = n, y = m
         for d in stride(from: finalD, through: 0, by: -1) {

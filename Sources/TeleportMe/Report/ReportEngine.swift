@@ -317,10 +317,8 @@ public struct ReportEngine: Sendable {
     func parse(_ reply: String, pool: [ScoredCandidate]) -> ParseResult {
         var text = reply.trimmingCharacters(in: .whitespacesAndNewlines)
         if rules.stripCodeFences, text.hasPrefix("```"), text.hasSuffix("```"), text.count >= 6 {
-            text = String(text.dropFirst(3).dropLast(3))
-            if let nl = text.firstIndex(of: "\n"), text[..<nl].allSatisfy({ $0.isLetter || $0.isNumber }) {
-                text = String(text[text.index(after: nl)...])  // the info string (`json`)
-            }
+            // The fence, then its info string (`json`), if any.
+            text = String(text.dropFirst(3).dropLast(3).drop { $0.isLetter || $0.isNumber })
             text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let json: JSONValue

@@ -211,7 +211,7 @@ public struct ReportRules: Sendable, Equatable {
                 }
                 let minNode = try p.required("min"), maxNode = try p.required("max")
                 let lo = try minNode.double(), hi = try maxNode.double()
-                if !(lo < hi) { throw maxNode.fail("max (\(hi)) must be greater than min (\(lo))") }
+                if !(lo < hi) { throw maxNode.fail("max (\(JSONValue.formatDouble(hi))) must be greater than min (\(JSONValue.formatDouble(lo)))") }
                 return (keys, lo, hi)
             }
             let primaryNode = try o.required("primary")
@@ -239,7 +239,7 @@ public struct ReportRules: Sendable, Equatable {
                 let w = try wNode.double()
                 let f = try choice(try b.required("formula"), BonusFormula.self)
                 if w < 0 || (f == .blend && Double(cats.count) * w > 1) {
-                    throw wNode.fail("weights must be non-negative and, for 'blend', sum to at most 1 (\(cats.count) x \(w))")
+                    throw wNode.fail("weights must be non-negative and, for 'blend', sum to at most 1 (\(cats.count) x \(JSONValue.formatDouble(w)))")
                 }
                 return (cats, w, f)
             }
@@ -248,7 +248,7 @@ public struct ReportRules: Sendable, Equatable {
                 let lo = try c.required("min").double()
                 let hiNode = try c.required("max")
                 let hi = try hiNode.double()
-                if !(lo <= hi) { throw hiNode.fail("max (\(hi)) must not be below min (\(lo))") }
+                if !(lo <= hi) { throw hiNode.fail("max (\(JSONValue.formatDouble(hi))) must not be below min (\(JSONValue.formatDouble(lo)))") }
                 return (lo, hi)
             }
             let rounding = try o.required("rounding").object { r in
