@@ -122,7 +122,7 @@ extension InteractionFile {
                             match = bm
                         }
                         return ExpectedResponse(status: status, headers: try pairs(r.optional("headers")),
-                                                body: r.has("body") ? (r.optional("body")?.value ?? .null) : nil, bodyMatch: match)
+                                                body: r.has("body") ? (r.optional("body")?.value ?? .null) : JSONValue?.none, bodyMatch: match)
                     }
                     var captures: [(String, String)] = []
                     if let c = so.optional("capture") {
