@@ -10,9 +10,11 @@ final class TeleportMeGoldenTests: XCTestCase {
         GoldenStore(root: ContractsLocator.golden, artifacts: try TeleportMeTestSupport.temporaryFolder(self))
     }
 
+    /// Honours SUPACONTRACTS_RECORD (default never), so `SUPACONTRACTS_RECORD=failed swift test
+    /// --filter TeleportMeGoldenTests` re-records; the mutant tests below always use never.
     func testReportGoldensMatchAndReplayThroughTheMock() throws {
         let cases = try TeleportMeGoldens.goldenCases()
-        let results = try GoldenSuite.run(app: "teleportme", cases: cases, store: try store(), mode: .never)
+        let results = try GoldenSuite.run(app: "teleportme", cases: cases, store: try store(), mode: try GoldenRecordMode.from())
         assertAllPassed(results, minimum: 24)
         XCTAssertEqual(results.filter { $0.name.hasSuffix("mock replay") }.count, cases.count, "every case is replayed")
     }
