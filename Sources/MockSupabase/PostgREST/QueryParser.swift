@@ -74,7 +74,7 @@ enum QueryParser {
                     continue
                 }
                 let f = try parseFilter(column: name, value)
-                if let dot = name.lastIndex(of: "."), !name.contains("->") {
+                if name.utf8.contains(0x2E), let dot = name.lastIndex(of: "."), !name.utf8.contains(0x3E) {
                     let rel = String(name[..<dot])
                     let col = String(name[name.index(after: dot)...])
                     if case .condition(_, let op, let v, let neg) = f {
