@@ -221,10 +221,13 @@ public struct ReportEngine: Sendable {
             let x = catalog.cities[a.i].id.utf8, y = catalog.cities[b.i].id.utf8
             return ascendingIDs ? x.lexicographicallyPrecedes(y) : y.lexicographicallyPrecedes(x)
         }
+        // The current city is excluded by index: the hot loop touches only the score arrays.
+        let currentIndex = catalog.index[current] ?? -1
+        let duplicates = catalog.index.count != catalog.cities.count
         catalog.primaryValues.withUnsafeBufferPointer { pv in
-            for i in catalog.cities.indices {
+            for i in 0..<catalog.bonusParts.count {
+                if k == 0 || i == currentIndex || (duplicates && catalog.cities[i].id == current) { continue }
                 let raw = rawScore(primaryValues: pv, offset: i * n, bonus: catalog.bonusParts[i], weights: w, weightSum: wsum)
-                if k == 0 || catalog.cities[i].id == current { continue }
                 let cand = (i: i, key: byPercent ? Double(matchPercent(raw)) : raw, raw: raw)
                 if best.count == k, !beats(cand, best[k - 1]) { continue }
                 var pos = best.count
