@@ -50,7 +50,8 @@ public enum ReportCatalogs {
     /// 0-10 (4 decimals, like the dataset), reproducible from `seed`.
     public static func synthetic(count: Int, seed: UInt64) -> [ReportCity] {
         var rng = SeededRandom(seed: seed)
-        return (1...max(count, 1)).prefix(count).map { i in
+        return (0..<max(count, 0)).map { n in
+            let i = n + 1
             let id = "synthetic-" + String(repeating: "0", count: max(0, 6 - String(i).count)) + String(i)
             var scores: [String: Double] = [:]
             for c in categories { scores[c] = (Double(rng.next() % 100_001) / 10_000) }

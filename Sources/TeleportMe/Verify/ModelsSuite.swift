@@ -53,8 +53,7 @@ public enum TeleportMeModels {
         return out
     }
 
-    /// A complete row of each table, as the mock prints it (the fixture row with the most
-    /// non-null columns).
+    /// Every row of each table, as the mock prints it (complete: every column, NULLs included).
     static func sampleRows(_ backend: MockSupabase) throws -> [String: [[String: JSONValue]]] {
         var out: [String: [[String: JSONValue]]] = [:]
         for m in teleportMeTableModels {
