@@ -196,7 +196,7 @@ extension MockSupabase {
     func storagePolicy(_ expr: Expr?, _ table: TableSchema, _ row: [SQLValue], _ auth: AuthContext) throws -> Bool {
         if auth.bypassesRLS { return true }
         guard let expr else { return false }
-        let t = Database.Table(schema: table, colIndex: Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, $0) }), rows: [], pkIndex: nil)
+        let t = Database.Table(schema: table, colIndex: Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, $0) }), rows: [])
         let ev = PolicyEvaluator(db: database, auth: auth, definitions: database.policies.definitions)
         return try ev.compile(expr, t, outer: nil)(row, nil) == true
     }
