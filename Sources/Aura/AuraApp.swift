@@ -20,7 +20,12 @@ public enum AuraApp: AppModule {
 
     /// Registers the app's pieces with a chosen seed for the stand-in text generator.
     public static func register(on backend: MockSupabase, seed: UInt64) {
-        let loaded = Result { try AuraRules.load(folder: backend.configuration.spec.folder) }
+        register(on: backend, rules: Result { try AuraRules.load(folder: backend.configuration.spec.folder) }, seed: seed)
+    }
+
+    /// Registers the app's pieces with explicit rules (to run the suites against changed rules).
+    /// When the rules failed to load, both functions answer 500 with the load error.
+    public static func register(on backend: MockSupabase, rules loaded: Result<AuraRules, any Error>, seed: UInt64 = 0) {
         if case .success(let rules) = loaded {
             for t in rules.triggers {
                 let column = t.column
