@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import ContractKit
 @testable import MockSupabase
 
 /// A backend with in-test buckets: the mock's Storage, independent of any app.
@@ -422,7 +423,7 @@ final class StorageConfigurationTests: XCTestCase {
         let r = try StorageClient(backend: b, actor: "ana").send("GET", "/bucket")
         XCTAssertEqual(r.status, 500)
         XCTAssertEqual(r.jsonBody, ["statusCode": "500", "code": "InternalError", "error": "Internal",
-                                    "message": "storage.json: $.buckets[0].policies.select: 'exists' names unknown table 'teams'"])
+                                    "message": "Contracts/storagetest/storage.json: $.buckets[0].policies.select: 'exists' names unknown table 'teams'"])
     }
 
     func testMD5MatchesRFC1321() {
@@ -469,5 +470,36 @@ final class StorageFolderRuleTests: XCTestCase {
         XCTAssertFalse(try mutant { $0["delete"] = "authenticated"; $0["select"] = "authenticated" }.isEmpty, "delete and select open")
         // DELETE reads rows through the SELECT policy (as PostgreSQL does): opening DELETE alone lets bob delete nothing.
         XCTAssertEqual(try mutant { $0["delete"] = "authenticated" }, [])
+    }
+}
+
+/// Storage over the wire: a real URLSession through the URLProtocol transport carries binary and
+/// multipart bodies and binary responses unchanged.
+final class StorageWireTests: XCTestCase {
+    func testMultipartUploadAndBinaryDownloadOverURLSession() throws {
+        let backend = try StorageFixture.backend()
+        let wire = WireClient(backend)
+        let bytes = Data((0..<512).map { UInt8($0 % 256) })
+        let boundary = "Boundary-7MA4YWxkTrZu0gW"
+        var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"cacheControl\"\r\n\r\n60\r\n".utf8)
+        body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n".utf8))
+        body.append(bytes)
+        body.append(Data("\r\n--\(boundary)--\r\n".utf8))
+        var h = HTTPHeaders()
+        h.add("Content-Type", "multipart/form-data; boundary=\(boundary)")
+        h.add("Authorization", "Bearer \(backend.accessToken(for: StorageFixture.ana))")
+        let up = try wire.send(method: "POST", path: "/storage/v1/object/avatars/\(StorageFixture.ana)/a b.png", headers: h, body: body)
+        XCTAssertEqual(up.status, 200, up.text)
+        XCTAssertEqual(up.jsonBody?["Key"], .string("avatars/\(StorageFixture.ana)/a b.png"), "percent-encoded names arrive decoded")
+        let down = try wire.send(method: "GET", path: "/storage/v1/object/public/avatars/\(StorageFixture.ana)/a b.png")
+        XCTAssertEqual(down.status, 200)
+        XCTAssertEqual(down.body, bytes)
+        XCTAssertEqual(down.headers["Cache-Control"], "max-age=60")
+        XCTAssertEqual(down.headers["Content-Type"], "image/png")
+        let tooBig = try wire.send(method: "POST", path: "/storage/v1/object/avatars/\(StorageFixture.ana)/big.png",
+                                   headers: ["Content-Type": "image/png", "Authorization": "Bearer \(backend.accessToken(for: StorageFixture.ana))"],
+                                   body: Data(count: 4096))
+        XCTAssertEqual(tooBig.status, 400)
+        XCTAssertEqual(tooBig.jsonBody, ["statusCode": "413", "code": "EntityTooLarge", "error": "Payload too large", "message": "The object exceeded the maximum allowed size"])
     }
 }

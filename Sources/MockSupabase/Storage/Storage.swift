@@ -46,14 +46,14 @@ public final class StorageService: @unchecked Sendable {
         self.buckets = StorageService.decode(buckets, schema: nil, definitions: nil)
     }
 
-    static func decode(_ buckets: [JSONValue], schema: DatabaseSchema?, definitions: [String: Expr]?) -> Result<[BucketConfig], SpecError> {
+    static func decode(_ buckets: [JSONValue], schema: DatabaseSchema?, definitions: [String: Expr]?, file: String = "storage.json") -> Result<[BucketConfig], SpecError> {
         do {
-            return .success(try StorageConfiguration.decode(SpecNode(value: .array(buckets), file: "storage.json", path: "$.buckets"),
+            return .success(try StorageConfiguration.decode(SpecNode(value: .array(buckets), file: file, path: "$.buckets"),
                                                             schema: schema, definitions: definitions))
         } catch let e as SpecError {
             return .failure(e)
         } catch {
-            return .failure(SpecError(file: "storage.json", path: "$.buckets", message: "\(error)"))
+            return .failure(SpecError(file: file, path: "$.buckets", message: "\(error)"))
         }
     }
 
@@ -112,7 +112,8 @@ extension MockSupabase {
         storage.lock.lock()
         defer { storage.lock.unlock() }
         if storage.validated == nil {
-            storage.validated = StorageService.decode(storage.bucketSpecs, schema: database.schema, definitions: database.policies.definitions)
+            storage.validated = StorageService.decode(storage.bucketSpecs, schema: database.schema, definitions: database.policies.definitions,
+                                                      file: "Contracts/\(configuration.spec.app)/storage.json")
         }
         switch storage.validated! {
         case .success(let b): return b
