@@ -6,15 +6,11 @@ import ContractKit
 /// (grammar-shaped and raw noise) against a TeleportMe backend. Every error response has the
 /// service's error shape, and a request answered with an error changes nothing.
 final class RobustnessTests: XCTestCase {
+    /// A seeded generator built on the backend's own SplitMix64 id source.
     struct RNG: RandomNumberGenerator {
-        var s: UInt64
-        mutating func next() -> UInt64 {
-            s &+= 0x9E37_79B9_7F4A_7C15
-            var z = s
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        let source: SeededIDGenerator
+        init(s: UInt64) { source = SeededIDGenerator(seed: s) }
+        mutating func next() -> UInt64 { source.bytes(8).reduce(0) { $0 << 8 | UInt64($1) } }
     }
 
     /// The stored rows of every table. Row arrays are copy-on-write, so comparing an unchanged
