@@ -19,7 +19,7 @@ final class InteractionFormatTests: XCTestCase {
         XCTAssertEqual(ok.steps.count, 1)
         XCTAssertNil(ok.steps[0].response.body, "no body key: the body is not checked")
         XCTAssertEqual(error(["name": "n", "source": "s", "steps": [step], "extra": 1]),
-                       "Contracts/app/interactions/x.json: $.extra: unknown key 'extra' (known here: decision, name, source, steps)")
+                       "Contracts/app/interactions/x.json: $.extra: unknown key 'extra' (known here: decision, name, source, startTime, steps)")
         XCTAssertEqual(error(["name": "n", "source": "s", "steps": []]), "Contracts/app/interactions/x.json: $.steps: an interaction has at least one step")
         var bad = step.objectValue!
         bad["request"] = ["method": "FETCH", "path": "/x"]
@@ -34,6 +34,11 @@ final class InteractionFormatTests: XCTestCase {
         bad = step.objectValue!
         bad["capture"] = ["id": "body[0].id"]
         XCTAssertTrue(error(["name": "n", "source": "s", "steps": [.object(bad)]]).hasSuffix("$.steps[0].capture.id: invalid JSONPath 'body[0].id': must start with '$'"))
+        XCTAssertEqual(error(["name": "n", "source": "s", "startTime": "yesterday", "steps": [step]]), "Contracts/app/interactions/x.json: $.startTime: not a timestamp: \"yesterday\"")
+        XCTAssertEqual(try decode(["name": "n", "source": "s", "startTime": "2026-03-01T12:00:00+00:00", "steps": [step]]).startTime, Date(timeIntervalSince1970: 1_772_366_400))
+        bad = step.objectValue!
+        bad["advanceClock"] = -5
+        XCTAssertTrue(error(["name": "n", "source": "s", "steps": [.object(bad)]]).hasSuffix("$.steps[0].advanceClock: the clock only moves forward (seconds >= 0)"))
         bad = step.objectValue!
         bad["response"] = ["status": 200, "body": nil]
         XCTAssertEqual(try decode(["name": "n", "source": "s", "steps": [.object(bad)]]).steps[0].response.body, .null, "\"body\": null expects JSON null")

@@ -96,10 +96,18 @@ final class InteractionReplayTests: XCTestCase {
             ["as": "ana", "request": ["method": "GET", "path": "/rest/v1/notes", "query": "select=text&id=eq.{{capture.id}}&text=eq.hi there"],
              "response": ["status": 200, "body": [["text": "hi there"]]]],
             ["as": "none", "request": ["method": "GET", "path": "/rest/v1/notes"], "response": ["status": 401, "bodyMatch": "subset", "body": ["message": "No API key found in request"]]],
+            ["as": "ana", "advanceClock": 90, "request": ["method": "POST", "path": "/rest/v1/notes", "query": "select=created_at", "headers": ["Prefer": "return=representation"], "body": ["text": "later"]],
+             "response": ["status": 201, "body": [["created_at": "2026-01-01T00:01:30+00:00"]]]],
         ])
-        func backend() throws -> MockSupabase { try MockSupabase(contracts: folder, clock: ManualClock(), ids: SeededIDGenerator(seed: 1)) }
-        let wire = InteractionReplay.replay(flow, over: WireTransport(try backend()))
-        let local = InteractionReplay.replay(flow, over: InProcessTransport(try backend()))
+        var clocks: [ManualClock] = []
+        func backend() throws -> MockSupabase {
+            clocks.append(ManualClock())
+            return try MockSupabase(contracts: folder, clock: clocks.last!, ids: SeededIDGenerator(seed: 1))
+        }
+        let wire = InteractionReplay.replay(flow, over: WireTransport(try backend()), clock: clocks.last!)
+        let local = InteractionReplay.replay(flow, over: InProcessTransport(try backend()), clock: clocks.last!)
+        let noClock = InteractionReplay.replay(flow, over: InProcessTransport(try backend()))
+        XCTAssertEqual(noClock.failures.first?.hasSuffix("advanceClock needs the backend's ManualClock (pass clock: to replay)"), true, "\(noClock.failures)")
         XCTAssertTrue(wire.passed, wire.failures.joined(separator: "\n"))
         XCTAssertTrue(local.passed, local.failures.joined(separator: "\n"))
         XCTAssertEqual(wire.transcript.map(\.responseBody), local.transcript.map(\.responseBody))

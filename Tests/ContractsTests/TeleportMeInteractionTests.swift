@@ -29,11 +29,11 @@ final class TeleportMeInteractionTests: XCTestCase {
 
     /// Mutant: a backend whose saved_cities answers a duplicate save with 201 instead of 409.
     func testReplayRejectsAWrongResponse() throws {
-        let backend = try InteractionReplay.makeBackend(TeleportMeApp.self)
+        let f = try file("saved-cities")
+        let (backend, _) = try InteractionReplay.makeBackend(TeleportMeApp.self, for: f)
         let wrong = HTTPResponse.json(201, [["id": "5a000000-0000-4000-8000-00000000a009", "user_id": .string(TeleportMeTestSupport.ana),
                                              "city_id": "berlin", "created_at": "2026-03-01T12:00:00+00:00"]])
         // Steps 1 and 2 reach the real table; the duplicate save (step 3) gets the wrong answer.
-        let f = try file("saved-cities")
         var result = InteractionReplay.replay(f, over: FaultAfter(base: InteractionReplay.transport(for: backend), backend: backend, after: 2, fault: wrong))
         XCTAssertFalse(result.passed)
         XCTAssertEqual(result.transcript.count, 3, "the replay stops at the failing step")
@@ -46,7 +46,7 @@ final class TeleportMeInteractionTests: XCTestCase {
         let i = try XCTUnwrap(schema.tables.firstIndex { $0.name == "saved_cities" })
         schema.tables[i].uniques = []
         let loose = try MockSupabase(configuration: MockConfiguration(spec: AppSpec(app: "teleportme", folder: spec.folder, schema: schema, policies: spec.policies, fixtures: spec.fixtures),
-                                                                      clock: ManualClock(InteractionReplay.replayTime), ids: SeededIDGenerator(seed: 3)))
+                                                                      clock: ManualClock(try XCTUnwrap(f.startTime)), ids: SeededIDGenerator(seed: 3)))
         TeleportMeApp.register(on: loose)
         result = InteractionReplay.replay(f, over: InteractionReplay.transport(for: loose))
         XCTAssertFalse(result.passed)
@@ -56,16 +56,18 @@ final class TeleportMeInteractionTests: XCTestCase {
     /// Mutants of the app's server pieces: without triggers sign-up has no profile; a
     /// generate-report that answers the wrong shape fails the §4.6 example.
     func testReplayRejectsMissingTriggersAndAWrongReportShape() throws {
-        let bare = try MockSupabase(contracts: ContractsLocator.app("teleportme"), clock: ManualClock(InteractionReplay.replayTime), ids: SeededIDGenerator(seed: 3))
-        let signup = InteractionReplay.replay(try file("sign-up-creates-profile"), over: InteractionReplay.transport(for: bare))
+        let signupFile = try file("sign-up-creates-profile")
+        let bare = try MockSupabase(contracts: ContractsLocator.app("teleportme"), clock: ManualClock(try XCTUnwrap(signupFile.startTime)), ids: SeededIDGenerator(seed: 3))
+        let signup = InteractionReplay.replay(signupFile, over: InteractionReplay.transport(for: bare))
         XCTAssertFalse(signup.passed)
         XCTAssertTrue(signup.failures[0].contains("step 2 of 2"), signup.failures[0])
 
-        let backend = try InteractionReplay.makeBackend(TeleportMeApp.self)
+        let exampleFile = try file("generate-report-example")
+        let (backend, _) = try InteractionReplay.makeBackend(TeleportMeApp.self, for: exampleFile)
         backend.registerFunction("generate-report") { _ in
             .json(200, ["report_id": nil, "current_city": ["id": "san-francisco", "name": "San Francisco", "scores": [:]], "matches": []])
         }
-        let example = InteractionReplay.replay(try file("generate-report-example"), over: InteractionReplay.transport(for: backend))
+        let example = InteractionReplay.replay(exampleFile, over: InteractionReplay.transport(for: backend))
         XCTAssertFalse(example.passed)
         let text = example.failures.joined(separator: "\n")
         XCTAssertTrue(text.contains("$.steps[0].response.body.report_id: expected <uuid>, got null"), text)

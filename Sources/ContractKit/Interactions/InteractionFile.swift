@@ -9,6 +9,9 @@ public struct InteractionFile: Sendable {
     public var name: String
     /// Where the document states it (`000 §5.3`).
     public var source: String
+    /// Where the backend's clock stands when the file starts (`"startTime"`; nil: the replay's
+    /// default, 2026-01-01T00:00:00Z).
+    public var startTime: Date?
     /// The steps, in order; later steps see earlier steps' captures.
     public var steps: [InteractionStep]
 }
@@ -30,6 +33,8 @@ public struct InteractionStep: Sendable {
     public var model: String?
     /// The model that must decode the request body and re-encode it to an equal JSON.
     public var requestModel: String?
+    /// Seconds the backend's clock moves forward before this step is sent (`"advanceClock"`).
+    public var advanceClock: Double?
 }
 
 /// A request of a step.
@@ -86,6 +91,11 @@ extension InteractionFile {
             _ = o.optional("decision")
             let name = try o.required("name").string()
             let source = try o.required("source").string()
+            var start: Date?
+            if let t = o.optional("startTime") {
+                guard let us = PGTime.parseTimestamp(try t.string(), assumeUTC: true) else { throw t.fail("not a timestamp: \(t.value)") }
+                start = PGTime.date(micros: us)
+            }
             let stepsNode = try o.required("steps")
             let steps = try stepsNode.array().map { s in
                 try s.object { so -> InteractionStep in
@@ -132,12 +142,19 @@ extension InteractionFile {
                             captures.append((k, p))
                         }
                     }
+                    var advance: Double?
+                    if let a = so.optional("advanceClock") {
+                        let v = try a.double()
+                        if v < 0 { throw a.fail("the clock only moves forward (seconds >= 0)") }
+                        advance = v
+                    }
                     return InteractionStep(path: s.path, actor: actor, request: request, response: response, captures: captures,
-                                           model: try so.optional("model")?.string(), requestModel: try so.optional("requestModel")?.string())
+                                           model: try so.optional("model")?.string(), requestModel: try so.optional("requestModel")?.string(),
+                                           advanceClock: advance)
                 }
             }
             if steps.isEmpty { throw stepsNode.fail("an interaction has at least one step") }
-            return InteractionFile(file: root.file, name: name, source: source, steps: steps)
+            return InteractionFile(file: root.file, name: name, source: source, startTime: start, steps: steps)
         }
     }
 }

@@ -14,6 +14,11 @@ public struct StepTranscript: Sendable {
     public var responseBody: JSONValue?
 }
 
+/// A step asked to move a clock the replay was not given.
+struct ClockError: Error, CustomStringConvertible {
+    var description: String { "advanceClock needs the backend's ManualClock (pass clock: to replay)" }
+}
+
 /// A request as the replay sent it (templates filled, before the transport adds credentials).
 public struct InteractionCall: Sendable {
     /// Method.
@@ -62,28 +67,38 @@ public enum InteractionReplay {
         try load(folder: ContractsLocator.app(app.name), displayPrefix: "Contracts/\(app.name)")
     }
 
-    /// The time every replay runs at: 2026-03-01T12:00:00Z, after every fixture timestamp, so a
-    /// `now()` written during a replay is told apart from seeded values.
-    public static let replayTime = Date(timeIntervalSince1970: 1_772_366_400)
+    /// Where a replay's clock starts unless the file sets `startTime`: 2026-01-01T00:00:00Z
+    /// (`ManualClock`'s default, the fixtures' time).
+    public static let defaultStartTime = ManualClock().now()
 
-    /// A fresh backend for one file: the clock stopped at `replayTime` and seeded ids, so a
-    /// replay is reproducible.
-    public static func makeBackend(_ app: any AppModule.Type) throws -> MockSupabase {
-        try app.makeBackend(clock: ManualClock(replayTime), ids: SeededIDGenerator(seed: 0x1D_7E2A_C710))
+    /// A fresh backend for one file: a stopped clock at the file's start time and seeded ids,
+    /// so a replay is reproducible. Returns the clock too, for `advanceClock`.
+    public static func makeBackend(_ app: any AppModule.Type, for file: InteractionFile) throws -> (MockSupabase, ManualClock) {
+        let clock = ManualClock(file.startTime ?? defaultStartTime)
+        return (try app.makeBackend(clock: clock, ids: SeededIDGenerator(seed: 0x1D_7E2A_C710)), clock)
     }
 
     /// Replays every file of an app, each on a fresh backend.
     public static func run(app: any AppModule.Type) throws -> [InteractionResult] {
-        try load(app: app).map { file in replay(file, over: transport(for: try makeBackend(app))) }
+        try load(app: app).map { file in
+            let (backend, clock) = try makeBackend(app, for: file)
+            return replay(file, over: transport(for: backend), clock: clock)
+        }
     }
 
     /// Replays one file step by step; stops at the first step that differs (later steps build on it).
-    public static func replay(_ file: InteractionFile, over transport: any InteractionTransport) -> InteractionResult {
+    /// - Parameter clock: the backend's clock, moved by steps' `advanceClock` (a step that asks
+    ///   for it without a clock fails).
+    public static func replay(_ file: InteractionFile, over transport: any InteractionTransport, clock: ManualClock? = nil) -> InteractionResult {
         var templates = InteractionTemplates(personas: transport.personas)
         var transcript: [StepTranscript] = []
         for (n, step) in file.steps.enumerated() {
             let label = "\(file.file): step \(n + 1) of \(file.steps.count) (\(step.request.method) \(step.request.path) as \(step.actor))"
             do {
+                if let seconds = step.advanceClock {
+                    guard let clock else { throw ClockError() }
+                    clock.advance(by: seconds)
+                }
                 let (request, requestBody) = try build(step, templates)
                 let response = try transport.send(method: request.method, path: request.path, query: request.query,
                                                   headers: request.headers, body: request.body, as: step.actor)
