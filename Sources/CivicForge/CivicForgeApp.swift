@@ -6,6 +6,62 @@ public enum CivicForgeApp: AppModule {
     public static let name = "civicforge"
     public static let title = "CivicForge"
 
-    /// Registers the app's edge functions, database functions, triggers and views.
-    public static func register(on backend: MockSupabase) {}
+    /// Registers the app's database function and triggers with the rules of
+    /// Contracts/civicforge/rules.json. A broken rules file stops here with its file and path.
+    public static func register(on backend: MockSupabase) {
+        do { try install(on: backend, rules: CivicForgeRules.load()) } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// The triggers, in the order the SQL migration creates them.
+    public static func triggers(_ rules: CivicForgeRules, schema: DatabaseSchema) throws -> [CivicForgeTrigger] {
+        try rules.validate(against: schema)
+        var out: [CivicForgeTrigger] = []
+        for g in rules.serverManaged {
+            out.append(CivicForgeTrigger("\(g.table)_guard_server_columns", g.table, .before, [.insert, .update],
+                        CivicForgeTriggers.guardServerColumns(g, table: schema.table(g.table)!, error: rules.serverManagedError)))
+        }
+        for t in schema.tables where t.schema == "public" && t.columnIndex("updated_at") != nil {
+            out.append(CivicForgeTrigger("\(t.name)_set_updated_at", t.name, .before, [.update], CivicForgeTriggers.setUpdatedAt()))
+        }
+        out.append(CivicForgeTrigger("profiles_create_companions", "profiles", .after, [.insert], CivicForgeTriggers.createCompanions()))
+        out.append(CivicForgeTrigger("posts_fill_neighborhood", "posts", .before, [.insert], CivicForgeTriggers.fillPostNeighborhood()))
+        out.append(CivicForgeTrigger("post_flags_auto_hide", "post_flags", .after, [.insert], CivicForgeTriggers.autoHide(rules)))
+        out.append(CivicForgeTrigger("thanks_add_reputation", "thanks", .after, [.insert], CivicForgeTriggers.addReputation(rules)))
+        out.append(CivicForgeTrigger("invitations_fill_defaults", "invitations", .before, [.insert], CivicForgeTriggers.fillInvitationDefaults(rules)))
+        return out
+    }
+
+    /// Registers everything with explicit rules (tests pass altered rules to show they matter).
+    public static func install(on backend: MockSupabase, rules: CivicForgeRules) throws {
+        let schema = backend.configuration.spec.schema
+        for t in try triggers(rules, schema: schema) {
+            backend.registerTrigger(t.name, on: t.table, timing: t.timing, events: t.events, handler: t.handler)
+        }
+        backend.registerRPC(CivicForgeInvitations.function(rules, profileColumns: schema.table("profiles")!.columns))
+    }
+}
+
+/// A row trigger of CivicForge: where and when it fires, and its body.
+public struct CivicForgeTrigger {
+    /// The trigger's name (as in the SQL migration).
+    public var name: String
+    /// The table it is on.
+    public var table: String
+    /// BEFORE or AFTER.
+    public var timing: TriggerTiming
+    /// The events that fire it.
+    public var events: Set<TriggerEvent>
+    /// The body.
+    public var handler: TriggerHandler
+
+    /// A trigger.
+    public init(_ name: String, _ table: String, _ timing: TriggerTiming, _ events: Set<TriggerEvent>, _ handler: @escaping TriggerHandler) {
+        self.name = name
+        self.table = table
+        self.timing = timing
+        self.events = events
+        self.handler = handler
+    }
 }
