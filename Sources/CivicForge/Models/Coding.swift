@@ -1,31 +1,17 @@
 import Foundation
 import MockSupabase
 
-/// JSON coding of CivicForge rows as PostgREST prints them: timestamps in PostgreSQL's JSON form
-/// (`2026-01-01T09:00:00.5+00:00`), enums as their labels, `text[]` as arrays, NULL as `null`.
+/// JSON coding of CivicForge rows as PostgREST prints them. The models carry their own coding
+/// (timestamps as PostgreSQL text, NULL as `null`), so any `JSONDecoder`/`JSONEncoder` works,
+/// a supabase-swift client's included; these helpers add sorted keys for stable output.
 public enum CivicForgeCoding {
-    /// A decoder accepting PostgreSQL and ISO 8601 timestamps (`T` or space, fraction, `Z`/offset).
-    public static func decoder() -> JSONDecoder {
-        let d = JSONDecoder()
-        d.dateDecodingStrategy = .custom { dec in
-            let c = try dec.singleValueContainer()
-            let s = try c.decode(String.self)
-            guard let us = PGTime.parseTimestamp(s, assumeUTC: true) else {
-                throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a PostgreSQL timestamp: \(s)")
-            }
-            return PGTime.date(micros: us)
-        }
-        return d
-    }
+    /// A plain decoder (the models decode timestamps themselves).
+    public static func decoder() -> JSONDecoder { JSONDecoder() }
 
-    /// An encoder writing timestamps as PostgREST prints `timestamptz` (UTC, `+00:00`, microseconds).
+    /// An encoder with sorted keys.
     public static func encoder() -> JSONEncoder {
         let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        e.dateEncodingStrategy = .custom { date, enc in
-            var c = enc.singleValueContainer()
-            try c.encode(PGTime.formatTimestamp(PGTime.micros(date), withZone: true))
-        }
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return e
     }
 
@@ -37,6 +23,36 @@ public enum CivicForgeCoding {
     /// Encodes a value to a JSON value.
     public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         try JSONValue.parse(encoder().encode(value))
+    }
+
+    /// `timestamptz` as PostgREST prints it in a UTC session: `2026-01-01T09:00:00.5+00:00`.
+    public static func timestampText(_ date: Date) -> String { PGTime.formatTimestamp(PGTime.micros(date), withZone: true) }
+
+    /// Parses PostgreSQL and ISO 8601 timestamps (`T` or space, fraction, `Z` or offset).
+    public static func parseTimestamp(_ text: String) -> Date? { PGTime.parseTimestamp(text, assumeUTC: true).map { PGTime.date(micros: $0) } }
+}
+
+extension KeyedDecodingContainer {
+    func decodeTimestamp(forKey key: Key) throws -> Date {
+        let text = try decode(String.self, forKey: key)
+        guard let d = CivicForgeCoding.parseTimestamp(text) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not a timestamptz: \"\(text)\"")
+        }
+        return d
+    }
+
+    func decodeTimestampIfPresent(forKey key: Key) throws -> Date? {
+        guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let d = CivicForgeCoding.parseTimestamp(text) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not a timestamptz: \"\(text)\"")
+        }
+        return d
+    }
+}
+
+extension KeyedEncodingContainer {
+    mutating func encodeTimestamp(_ date: Date?, forKey key: Key) throws {
+        try encode(date.map(CivicForgeCoding.timestampText), forKey: key)
     }
 }
 

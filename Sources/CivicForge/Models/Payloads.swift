@@ -21,6 +21,24 @@ public struct NewProfile: Codable, Equatable, Sendable {
         self.id = id; self.displayName = displayName; self.neighborhoodId = neighborhoodId; self.termsAcceptedAt = termsAcceptedAt
     }
     enum CodingKeys: String, CodingKey { case id, displayName = "display_name", neighborhoodId = "neighborhood_id", termsAcceptedAt = "terms_accepted_at" }
+
+    /// Decodes the payload (timestamp as PostgreSQL text).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        displayName = try c.decode(String.self, forKey: .displayName)
+        neighborhoodId = try c.decodeIfPresent(String.self, forKey: .neighborhoodId)
+        termsAcceptedAt = try c.decodeTimestampIfPresent(forKey: .termsAcceptedAt)
+    }
+
+    /// Encodes what is set; the timestamp as PostgREST prints it.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(displayName, forKey: .displayName)
+        try c.encodeIfPresent(neighborhoodId, forKey: .neighborhoodId)
+        if let termsAcceptedAt { try c.encodeTimestamp(termsAcceptedAt, forKey: .termsAcceptedAt) }
+    }
 }
 
 /// CreatePostView's form: `POST /rest/v1/posts`.

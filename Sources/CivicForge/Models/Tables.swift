@@ -105,6 +105,17 @@ public struct Neighborhood: CivicForgeRow {
         case updatedAt = "updated_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        name = try c.decode(String.self, forKey: .name)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        createdBy = try c.decodeIfPresent(String.self, forKey: .createdBy)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -112,8 +123,8 @@ public struct Neighborhood: CivicForgeRow {
         try c.encode(name, forKey: .name)
         try c.encode(description, forKey: .description)
         try c.encode(createdBy, forKey: .createdBy)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -176,6 +187,22 @@ public struct Profile: CivicForgeRow {
         case updatedAt = "updated_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        displayName = try c.decode(String.self, forKey: .displayName)
+        bio = try c.decodeIfPresent(String.self, forKey: .bio)
+        skills = try c.decode([String].self, forKey: .skills)
+        avatarUrl = try c.decodeIfPresent(String.self, forKey: .avatarUrl)
+        neighborhoodId = try c.decodeIfPresent(String.self, forKey: .neighborhoodId)
+        trustTier = try c.decode(Int.self, forKey: .trustTier)
+        phoneVerified = try c.decode(Bool.self, forKey: .phoneVerified)
+        termsAcceptedAt = try c.decodeTimestampIfPresent(forKey: .termsAcceptedAt)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -187,9 +214,9 @@ public struct Profile: CivicForgeRow {
         try c.encode(neighborhoodId, forKey: .neighborhoodId)
         try c.encode(trustTier, forKey: .trustTier)
         try c.encode(phoneVerified, forKey: .phoneVerified)
-        try c.encode(termsAcceptedAt, forKey: .termsAcceptedAt)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeTimestamp(termsAcceptedAt, forKey: .termsAcceptedAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -224,13 +251,22 @@ public struct Reputation: CivicForgeRow {
         case updatedAt = "updated_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        userId = try c.decode(String.self, forKey: .userId)
+        score = try c.decode(Int.self, forKey: .score)
+        thanksReceived = try c.decode(Int.self, forKey: .thanksReceived)
+        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(userId, forKey: .userId)
         try c.encode(score, forKey: .score)
         try c.encode(thanksReceived, forKey: .thanksReceived)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -273,6 +309,17 @@ public struct NotificationPreferences: CivicForgeRow {
         case updatedAt = "updated_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        userId = try c.decode(String.self, forKey: .userId)
+        newResponse = try c.decode(Bool.self, forKey: .newResponse)
+        responseStatus = try c.decode(Bool.self, forKey: .responseStatus)
+        thanks = try c.decode(Bool.self, forKey: .thanks)
+        aiMatch = try c.decode(Bool.self, forKey: .aiMatch)
+        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -281,7 +328,7 @@ public struct NotificationPreferences: CivicForgeRow {
         try c.encode(responseStatus, forKey: .responseStatus)
         try c.encode(thanks, forKey: .thanks)
         try c.encode(aiMatch, forKey: .aiMatch)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -368,6 +415,28 @@ public struct Post: CivicForgeRow {
         case updatedAt = "updated_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        authorId = try c.decode(String.self, forKey: .authorId)
+        neighborhoodId = try c.decode(String.self, forKey: .neighborhoodId)
+        type = try c.decode(PostType.self, forKey: .type)
+        title = try c.decode(String.self, forKey: .title)
+        description = try c.decode(String.self, forKey: .description)
+        category = try c.decode(String.self, forKey: .category)
+        urgency = try c.decode(UrgencyLevel.self, forKey: .urgency)
+        status = try c.decode(PostStatus.self, forKey: .status)
+        availableTimes = try c.decodeIfPresent(String.self, forKey: .availableTimes)
+        locationHint = try c.decodeIfPresent(String.self, forKey: .locationHint)
+        aiAssisted = try c.decode(Bool.self, forKey: .aiAssisted)
+        hidden = try c.decode(Bool.self, forKey: .hidden)
+        reviewStatus = try c.decode(ReviewStatus.self, forKey: .reviewStatus)
+        flagCount = try c.decode(Int.self, forKey: .flagCount)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -386,8 +455,8 @@ public struct Post: CivicForgeRow {
         try c.encode(hidden, forKey: .hidden)
         try c.encode(reviewStatus, forKey: .reviewStatus)
         try c.encode(flagCount, forKey: .flagCount)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -438,6 +507,19 @@ public struct PostPhoto: CivicForgeRow {
         case createdAt = "created_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        postId = try c.decode(String.self, forKey: .postId)
+        storagePath = try c.decode(String.self, forKey: .storagePath)
+        thumbnailPath = try c.decode(String.self, forKey: .thumbnailPath)
+        position = try c.decode(Int.self, forKey: .position)
+        width = try c.decode(Int.self, forKey: .width)
+        height = try c.decode(Int.self, forKey: .height)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -448,7 +530,7 @@ public struct PostPhoto: CivicForgeRow {
         try c.encode(position, forKey: .position)
         try c.encode(width, forKey: .width)
         try c.encode(height, forKey: .height)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }
 
@@ -495,6 +577,18 @@ public struct Response: CivicForgeRow {
         case updatedAt = "updated_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        postId = try c.decode(String.self, forKey: .postId)
+        responderId = try c.decode(String.self, forKey: .responderId)
+        message = try c.decode(String.self, forKey: .message)
+        status = try c.decode(ResponseStatus.self, forKey: .status)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -503,8 +597,8 @@ public struct Response: CivicForgeRow {
         try c.encode(responderId, forKey: .responderId)
         try c.encode(message, forKey: .message)
         try c.encode(status, forKey: .status)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -547,6 +641,17 @@ public struct Thanks: CivicForgeRow {
         case createdAt = "created_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        postId = try c.decode(String.self, forKey: .postId)
+        fromUserId = try c.decode(String.self, forKey: .fromUserId)
+        toUserId = try c.decode(String.self, forKey: .toUserId)
+        message = try c.decodeIfPresent(String.self, forKey: .message)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -555,7 +660,7 @@ public struct Thanks: CivicForgeRow {
         try c.encode(fromUserId, forKey: .fromUserId)
         try c.encode(toUserId, forKey: .toUserId)
         try c.encode(message, forKey: .message)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }
 
@@ -594,6 +699,16 @@ public struct PostFlag: CivicForgeRow {
         case createdAt = "created_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        postId = try c.decode(String.self, forKey: .postId)
+        flaggerId = try c.decode(String.self, forKey: .flaggerId)
+        reason = try c.decodeIfPresent(String.self, forKey: .reason)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -601,7 +716,7 @@ public struct PostFlag: CivicForgeRow {
         try c.encode(postId, forKey: .postId)
         try c.encode(flaggerId, forKey: .flaggerId)
         try c.encode(reason, forKey: .reason)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }
 
@@ -644,6 +759,17 @@ public struct AIMatch: CivicForgeRow {
         case createdAt = "created_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        postId = try c.decode(String.self, forKey: .postId)
+        matchedPostId = try c.decode(String.self, forKey: .matchedPostId)
+        score = try c.decode(Double.self, forKey: .score)
+        reason = try c.decodeIfPresent(String.self, forKey: .reason)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -652,7 +778,7 @@ public struct AIMatch: CivicForgeRow {
         try c.encode(matchedPostId, forKey: .matchedPostId)
         try c.encode(score, forKey: .score)
         try c.encode(reason, forKey: .reason)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }
 
@@ -703,6 +829,19 @@ public struct Invitation: CivicForgeRow {
         case createdAt = "created_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        code = try c.decode(String.self, forKey: .code)
+        inviterId = try c.decode(String.self, forKey: .inviterId)
+        neighborhoodId = try c.decode(String.self, forKey: .neighborhoodId)
+        redeemedBy = try c.decodeIfPresent(String.self, forKey: .redeemedBy)
+        redeemedAt = try c.decodeTimestampIfPresent(forKey: .redeemedAt)
+        expiresAt = try c.decodeTimestamp(forKey: .expiresAt)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -711,9 +850,9 @@ public struct Invitation: CivicForgeRow {
         try c.encode(inviterId, forKey: .inviterId)
         try c.encode(neighborhoodId, forKey: .neighborhoodId)
         try c.encode(redeemedBy, forKey: .redeemedBy)
-        try c.encode(redeemedAt, forKey: .redeemedAt)
-        try c.encode(expiresAt, forKey: .expiresAt)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(redeemedAt, forKey: .redeemedAt)
+        try c.encodeTimestamp(expiresAt, forKey: .expiresAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }
 
@@ -752,6 +891,16 @@ public struct DeviceToken: CivicForgeRow {
         case createdAt = "created_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        userId = try c.decode(String.self, forKey: .userId)
+        token = try c.decode(String.self, forKey: .token)
+        platform = try c.decode(DevicePlatform.self, forKey: .platform)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -759,6 +908,6 @@ public struct DeviceToken: CivicForgeRow {
         try c.encode(userId, forKey: .userId)
         try c.encode(token, forKey: .token)
         try c.encode(platform, forKey: .platform)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }

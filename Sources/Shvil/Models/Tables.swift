@@ -71,14 +71,24 @@ public struct ShvilUser: ShvilRow {
         case updatedAt = "updated_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        email = try c.decodeIfPresent(String.self, forKey: .email)
+        displayName = try c.decodeIfPresent(String.self, forKey: .displayName)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(email, forKey: .email)
         try c.encode(displayName, forKey: .displayName)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -129,6 +139,19 @@ public struct Adventure: ShvilRow {
         case updatedAt = "updated_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        userId = try c.decode(String.self, forKey: .userId)
+        title = try c.decode(String.self, forKey: .title)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        routeData = try c.decode(JSONValue.self, forKey: .routeData)
+        status = try c.decode(AdventureStatus.self, forKey: .status)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -138,8 +161,8 @@ public struct Adventure: ShvilRow {
         try c.encode(description, forKey: .description)
         try c.encode(routeData, forKey: .routeData)
         try c.encode(status, forKey: .status)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -190,6 +213,19 @@ public struct Place: ShvilRow {
         case createdAt = "created_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        name = try c.decode(String.self, forKey: .name)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        latitude = try c.decode(Double.self, forKey: .latitude)
+        longitude = try c.decode(Double.self, forKey: .longitude)
+        metadata = try c.decode(JSONValue.self, forKey: .metadata)
+        createdBy = try c.decodeIfPresent(String.self, forKey: .createdBy)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -200,7 +236,7 @@ public struct Place: ShvilRow {
         try c.encode(longitude, forKey: .longitude)
         try c.encode(metadata, forKey: .metadata)
         try c.encode(createdBy, forKey: .createdBy)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }
 
@@ -247,6 +283,18 @@ public struct AdventureStop: ShvilRow {
         case updatedAt = "updated_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        adventureId = try c.decode(String.self, forKey: .adventureId)
+        placeId = try c.decode(String.self, forKey: .placeId)
+        orderIndex = try c.decode(Int.self, forKey: .orderIndex)
+        customData = try c.decode(JSONValue.self, forKey: .customData)
+        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -255,8 +303,8 @@ public struct AdventureStop: ShvilRow {
         try c.encode(placeId, forKey: .placeId)
         try c.encode(orderIndex, forKey: .orderIndex)
         try c.encode(customData, forKey: .customData)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -299,6 +347,17 @@ public struct FeatureFlagRow: ShvilRow {
         case updatedAt = "updated_at"
     }
 
+    /// Decodes a row as PostgREST prints it (timestamps in PostgreSQL's text forms).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        key = try c.decode(String.self, forKey: .key)
+        environment = try c.decode(AppEnvironment.self, forKey: .environment)
+        enabled = try c.decode(Bool.self, forKey: .enabled)
+        stage = try c.decode(FeatureStage.self, forKey: .stage)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
+    }
+
     /// Encodes every column, NULL as `null`, as PostgREST prints a row.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -307,6 +366,6 @@ public struct FeatureFlagRow: ShvilRow {
         try c.encode(enabled, forKey: .enabled)
         try c.encode(stage, forKey: .stage)
         try c.encode(description, forKey: .description)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
