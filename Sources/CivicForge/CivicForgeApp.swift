@@ -6,10 +6,10 @@ public enum CivicForgeApp: AppModule {
     public static let name = "civicforge"
     public static let title = "CivicForge"
 
-    /// Registers the app's database function and triggers with the rules of
-    /// Contracts/civicforge/rules.json. A broken rules file stops here with its file and path.
+    /// Registers the app's database function, triggers and push-notifications Edge Function
+    /// with the rules of Contracts/civicforge/rules.json and notifications.json. A broken rules file stops here with its file and path.
     public static func register(on backend: MockSupabase) {
-        do { try install(on: backend, rules: CivicForgeRules.load()) } catch {
+        do { try install(on: backend, rules: CivicForgeRules.load(), notifications: NotificationRules.load()) } catch {
             preconditionFailure("\(error)")
         }
     }
@@ -34,12 +34,14 @@ public enum CivicForgeApp: AppModule {
     }
 
     /// Registers everything with explicit rules (tests pass altered rules to show they matter).
-    public static func install(on backend: MockSupabase, rules: CivicForgeRules) throws {
+    public static func install(on backend: MockSupabase, rules: CivicForgeRules, notifications: NotificationRules? = nil) throws {
         let schema = backend.configuration.spec.schema
         for t in try triggers(rules, schema: schema) {
             backend.registerTrigger(t.name, on: t.table, timing: t.timing, events: t.events, handler: t.handler)
         }
         backend.registerRPC(CivicForgeInvitations.function(rules, profileColumns: schema.table("profiles")!.columns))
+        let n = try notifications ?? NotificationRules.load()
+        backend.registerFunction(n.function, verifyJWT: true, CivicForgePush.handler(n))
     }
 }
 

@@ -11,6 +11,7 @@ final class CivicForgeWireTests: XCTestCase {
         r.register(Neighborhood.self); r.register(Profile.self); r.register(Reputation.self); r.register(NotificationPreferences.self)
         r.register(Post.self); r.register(PostPhoto.self); r.register(Response.self); r.register(Thanks.self); r.register(PostFlag.self)
         r.register(AIMatch.self); r.register(Invitation.self); r.register(DeviceToken.self); r.register(AuthSession.self)
+        r.register(PushDispatch.self); r.register(WebhookPayload.self)
         return r
     }
 
@@ -20,7 +21,7 @@ final class CivicForgeWireTests: XCTestCase {
 
     func testDocumentedInteractionsReplay() throws {
         let (files, problems) = try Self.replayer.replayAll(app: CivicForgeApp.name, makeBackend: Self.backend)
-        XCTAssertGreaterThanOrEqual(files, 14)
+        XCTAssertGreaterThanOrEqual(files, 15)
         XCTAssertEqual(problems, [], problems.joined(separator: "\n"))
     }
 
@@ -49,6 +50,25 @@ final class CivicForgeWireTests: XCTestCase {
         let unguarded = try MockSupabase(contracts: ContractsLocator.app(CivicForgeApp.name), clock: ManualClock(civicShvilReplayTime), ids: SeededIDGenerator(seed: 1))
         try CivicForgeApp.install(on: unguarded, rules: rules)
         XCTAssertFalse(r.replay(folder.appendingPathComponent("profile-trust-tier-guard.json"), display: "guard", on: unguarded).isEmpty)
+    }
+
+    /// Mutants of the push function: notifying the responder of a new response; ignoring
+    /// notification preferences; one priority for every event.
+    func testPushInteractionsRejectMutantRules() throws {
+        let r = Self.replayer
+        let file = ContractsLocator.app(CivicForgeApp.name).appendingPathComponent("interactions/push-notifications.json")
+        let real = try NotificationRules.load()
+        var wrongRecipient = real
+        wrongRecipient.events[0].recipient = .responder
+        var noPreferences = real
+        noPreferences.events = noPreferences.events.map { var e = $0; e.preference = "ignored"; return e }
+        var flat = real
+        flat.apnsPriority = flat.apnsPriority.mapValues { _ in 10 }
+        for (name, rules) in [("recipient", wrongRecipient), ("preferences", noPreferences), ("priority", flat)] {
+            let b = try MockSupabase(contracts: ContractsLocator.app(CivicForgeApp.name), clock: ManualClock(civicShvilReplayTime), ids: SeededIDGenerator(seed: 1))
+            try CivicForgeApp.install(on: b, rules: try CivicForgeRules.load(), notifications: rules)
+            XCTAssertFalse(r.replay(file, display: name, on: b).isEmpty, "mutant '\(name)' passed")
+        }
     }
 
     /// §3 Magic Link: request a code, verify it (the mock's inbox stands in for email), then act
