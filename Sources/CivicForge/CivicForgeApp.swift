@@ -7,11 +7,30 @@ public enum CivicForgeApp: AppModule {
     public static let title = "CivicForge"
 
     /// Registers the app's database function, triggers and push-notifications Edge Function
-    /// with the rules of Contracts/civicforge/rules.json and notifications.json. A broken rules file stops here with its file and path.
+    /// with the rules of Contracts/civicforge/rules.json and notifications.json.
+    ///
+    /// If a rules file cannot be read, nothing half-configured is served: every write to a table
+    /// with a trigger, the database function and the Edge Function answer with the file, JSON
+    /// path and problem (XX000 / HTTP 500), so the error surfaces on the first call, not as a crash.
     public static func register(on backend: MockSupabase) {
-        do { try install(on: backend, rules: CivicForgeRules.load(), notifications: NotificationRules.load()) } catch {
-            preconditionFailure("\(error)")
+        do {
+            try install(on: backend, rules: CivicForgeRules.load(folder: backend.configuration.spec.folder),
+                        notifications: NotificationRules.load(folder: backend.configuration.spec.folder))
+        } catch {
+            registerUnreadable("\(error)", on: backend)
         }
+    }
+
+    static func registerUnreadable(_ message: String, on backend: MockSupabase) {
+        for table in ["profiles", "posts", "responses", "post_flags", "thanks", "invitations"] {
+            backend.registerTrigger("\(table)_contracts_unreadable", on: table, timing: .before, events: [.insert, .update, .delete]) { _ in
+                throw PostgresError("XX000", message)
+            }
+        }
+        backend.registerRPC(RPCFunction(name: CivicForgeInvitations.functionName, parameters: [RPCParameter("invite_code", .text)], returns: .scalar(.text), volatile: true) { _ in
+            throw PostgresError("XX000", message)
+        })
+        backend.registerFunction("push-notifications") { _ in .json(500, ["error": .string(message), "code": "contracts_unreadable"]) }
     }
 
     /// The triggers, in the order the SQL migration creates them.
@@ -40,7 +59,7 @@ public enum CivicForgeApp: AppModule {
             backend.registerTrigger(t.name, on: t.table, timing: t.timing, events: t.events, handler: t.handler)
         }
         backend.registerRPC(CivicForgeInvitations.function(rules, profileColumns: schema.table("profiles")!.columns))
-        let n = try notifications ?? NotificationRules.load()
+        let n = try notifications ?? NotificationRules.load(folder: backend.configuration.spec.folder)
         backend.registerFunction(n.function, verifyJWT: true, CivicForgePush.handler(n))
     }
 }

@@ -6,11 +6,13 @@ public enum ShvilApp: AppModule {
     public static let name = "shvil"
     public static let title = "Shvil"
 
-    /// Registers the app's database function and triggers. A broken rules file stops here with
-    /// its file and path.
+    /// Registers the app's database function and triggers. If rules.json cannot be read, the
+    /// function answers with the file, JSON path and problem (XX000), not a crash.
     public static func register(on backend: MockSupabase) {
-        do { try install(on: backend, rules: ShvilRules.load()) } catch {
-            preconditionFailure("\(error)")
+        do { try install(on: backend, rules: ShvilRules.load(folder: backend.configuration.spec.folder)) } catch {
+            let message = "\(error)"
+            backend.registerRPC(RPCFunction(name: "reorder_adventure_stops", parameters: [RPCParameter("p_adventure_id", .uuid), RPCParameter("p_stop_ids", .array(.uuid))],
+                                            returns: .scalar(.text), volatile: true) { _ in throw PostgresError("XX000", message) })
         }
     }
 

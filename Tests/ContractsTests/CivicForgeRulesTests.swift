@@ -92,3 +92,27 @@ final class CivicForgeRulesTests: XCTestCase {
         }
     }
 }
+
+/// A broken rules file surfaces as a precise error on the first call, not as a crash.
+final class CivicForgeUnreadableRulesTests: XCTestCase {
+    func testBrokenRulesFileAnswersWithFileAndPath() throws {
+        let fm = FileManager.default
+        let tmp = fm.temporaryDirectory.appendingPathComponent("civicforge-broken-\(ProcessInfo.processInfo.processIdentifier)")
+        try? fm.removeItem(at: tmp)
+        try fm.copyItem(at: ContractsLocator.app(CivicForgeApp.name), to: tmp)
+        defer { try? fm.removeItem(at: tmp) }
+        var text = try String(contentsOf: tmp.appendingPathComponent("rules.json"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"flagThresholdHide\": 3", with: "\"flagThresholdHide\": \"three\"")
+        try text.write(to: tmp.appendingPathComponent("rules.json"), atomically: true, encoding: .utf8)
+        let b = try MockSupabase(contracts: tmp, clock: ManualClock(civicShvilReplayTime), ids: SeededIDGenerator(seed: 1))
+        CivicForgeApp.register(on: b)
+        let expected = "Contracts/civicforge/rules.json: $.moderation.flagThresholdHide: expected an integer, found string"
+        let wire = WireClient(b)
+        let rpc = try wire.send(method: "POST", path: "/rest/v1/rpc/redeem_invitation", json: ["invite_code": "A1B2C3D4"], as: "tova")
+        XCTAssertEqual(rpc.status, 500)
+        XCTAssertEqual(rpc.jsonBody?["message"], .string(expected))
+        let post = try wire.send(method: "POST", path: "/rest/v1/posts", json: ["type": "need", "title": "x", "description": "x", "category": "x"], as: "ben")
+        XCTAssertEqual(post.jsonBody?["message"], .string(expected))
+        XCTAssertEqual(try wire.send(method: "GET", path: "/rest/v1/posts", query: "select=id", as: "ben").status, 200, "reads still work")
+    }
+}
