@@ -3,7 +3,9 @@ import ContractKit
 
 /// CivicForge: its contracts folder and the server-side pieces it plugs into the mock.
 public enum CivicForgeApp: AppModule {
+    /// The contracts folder name.
     public static let name = "civicforge"
+    /// The display name.
     public static let title = "CivicForge"
 
     /// Registers the app's database function, triggers and push-notifications Edge Function

@@ -3,7 +3,9 @@ import ContractKit
 
 /// Shvil: its contracts folder and the server-side pieces it plugs into the mock.
 public enum ShvilApp: AppModule {
+    /// The contracts folder name.
     public static let name = "shvil"
+    /// The display name.
     public static let title = "Shvil"
 
     /// Registers the app's database function and triggers. If rules.json cannot be read, the

@@ -60,6 +60,7 @@ public struct PhotoLimits: Sendable, Equatable {
         public var height: Int
         /// A size.
         public init(width: Int, height: Int) { self.width = width; self.height = height }
+        /// A readable form.
         public var description: String { "\(width)x\(height)" }
     }
 
@@ -75,6 +76,7 @@ public struct PhotoLimits: Sendable, Equatable {
         public var height: Int
         /// A rectangle.
         public init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
+        /// A readable form.
         public var description: String { "(\(x),\(y)) \(width)x\(height)" }
     }
 

@@ -121,6 +121,7 @@ public struct FeatureFlagTable: FeatureFlagResolving, Sendable {
     public var rows: [FeatureFlagRow]
     /// A resolver over rows; a missing row is off.
     public init(rows: [FeatureFlagRow]) { self.rows = rows }
+    /// Whether the feature is on in the environment.
     public func isEnabled(_ feature: Feature, in environment: AppEnvironment) -> Bool {
         rows.first { $0.key == feature.rawValue && $0.environment == environment }?.enabled ?? false
     }

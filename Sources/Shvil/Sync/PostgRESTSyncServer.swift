@@ -35,19 +35,23 @@ public struct PostgRESTSyncServer: SyncServer {
         return res
     }
 
+    /// GET the row by id (RLS applies).
     public func fetch(table: String, id: String) throws -> [String: JSONValue]? {
         let res = try request("GET", table, [("select", "*"), ("id", "eq.\(id)")])
         return res.jsonBody?.arrayValue?.first?.objectValue
     }
 
+    /// POST the row.
     public func insert(table: String, values: [String: JSONValue]) throws {
         _ = try request("POST", table, [], body: .object(values))
     }
 
+    /// PATCH the row by id.
     public func update(table: String, id: String, values: [String: JSONValue]) throws {
         _ = try request("PATCH", table, [("id", "eq.\(id)")], body: .object(values))
     }
 
+    /// DELETE the row by id.
     public func delete(table: String, id: String) throws {
         _ = try request("DELETE", table, [("id", "eq.\(id)")])
     }

@@ -55,6 +55,7 @@ public enum SyncDecision: Equatable, Sendable, CustomStringConvertible {
         case alreadyDeleted
     }
 
+    /// A readable form.
     public var description: String {
         switch self {
         case .apply: return "apply"
@@ -70,6 +71,7 @@ public enum SyncError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A table sync.json does not list.
     case unsyncedTable(String)
 
+    /// A readable form.
     public var description: String {
         switch self {
         case .changeAfterDelete(let t, let id, let op): return "\(op.rawValue) of \(t) \(id) after its delete (sync.json coalesce)"
@@ -162,6 +164,7 @@ public struct LastWriteWins: ConflictResolver, Sendable {
     /// A resolver.
     public init(rules: SyncRules) { self.rules = rules }
 
+    /// Later timestamp wins; ties go to `rules.tie`; absent rows follow `rules.resolution`.
     public func decide(_ change: SyncChange, serverRow: [String: JSONValue]?) -> SyncDecision {
         let present = serverRow != nil
         switch rules.resolution[change.operation]?[present] ?? .drop {
@@ -229,6 +232,7 @@ public struct SyncTransportError: Error, CustomStringConvertible, Sendable {
     public var reason: String
     /// An error.
     public init(_ reason: String) { self.reason = reason }
+    /// A readable form.
     public var description: String { "transport failure: \(reason)" }
 }
 
