@@ -67,9 +67,11 @@ public enum InteractionReplay {
         try load(folder: ContractsLocator.app(app.name), displayPrefix: "Contracts/\(app.name)")
     }
 
-    /// Where a replay's clock starts unless the file sets `startTime`: 2026-01-01T00:00:00Z
-    /// (`ManualClock`'s default, the fixtures' time).
-    public static let defaultStartTime = ManualClock().now()
+    /// Where a replay's clock starts unless the file sets `startTime`: 2026-03-01T12:00:00Z,
+    /// after every fixture timestamp, so a `now()` written during a replay is told apart from
+    /// seeded values. Files written against the fixtures' own time set
+    /// `"startTime": "2026-01-01T00:00:00+00:00"` (`ManualClock`'s default).
+    public static let defaultStartTime = Date(timeIntervalSince1970: 1_772_366_400)
 
     /// A fresh backend for one file: a stopped clock at the file's start time and seeded ids,
     /// so a replay is reproducible. Returns the clock too, for `advanceClock`.
