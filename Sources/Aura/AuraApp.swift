@@ -12,6 +12,19 @@ public enum AuraApp: AppModule {
     public static let name = "aura"
     public static let title = "Aura"
 
+    /// The row models of §6.1's four tables.
+    public static var tableModels: [any TableModel.Type] { [AuraUser.self, DailyReading.self, MBTIResult.self, Subscription.self] }
+
+    /// The edge functions' payloads, coded as `AuraJSON` codes them (timestamps as PostgreSQL
+    /// prints them); the table models are added by name.
+    public static var modelRegistry: ModelRegistry {
+        var r = ModelRegistry(coder: ModelCoder(decoder: AuraJSON.decoder, encoder: AuraJSON.encoder))
+        r.register(GenerateHoroscopeRequest.self); r.register(GenerateHoroscopeResponse.self)
+        r.register(MBTICalculateRequest.self); r.register(MBTICalculateResponse.self)
+        r.register(UserProfileUpdate.self); r.register(FunctionError.self)
+        return r
+    }
+
     /// Registers the app's edge functions and triggers, reading rules.json from the backend's
     /// contracts folder. The stand-in text generator uses seed 0.
     public static func register(on backend: MockSupabase) {

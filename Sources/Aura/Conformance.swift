@@ -1,55 +1,10 @@
 import Foundation
 import ContractKit
 
-/// Aura's conformance checks: public functions that take an implementation (models, a
+/// Aura's conformance checks: public functions that take an implementation (a
 /// calculator, a generator) and return the violations found, empty when it conforms.
 /// The gate's XCTest adapters live in Tests/ContractsTests.
 public enum AuraConformance {
-    /// The row models of the app, by table.
-    public static let rowModels: [any AuraRow.Type] = [AuraUser.self, DailyReading.self, MBTIResult.self, Subscription.self]
-
-    /// Models must code exactly the columns of their table: none missing, none extra.
-    public static func modelColumnViolations(schema: DatabaseSchema, models: [(table: String, columns: [String])]) -> [String] {
-        var out: [String] = []
-        let appTables = schema.tables.filter { $0.schema == "public" }.map(\.name)
-        for t in appTables where !models.contains(where: { $0.table == t }) { out.append("\(t): no model") }
-        for m in models {
-            guard let t = schema.table(m.table) else { out.append("\(m.table): model of a table not in schema.json"); continue }
-            let want = t.columns.map(\.name)
-            for c in want where !m.columns.contains(c) { out.append("\(m.table).\(c): column missing from the model") }
-            for c in m.columns where !want.contains(c) { out.append("\(m.table).\(c): model codes a column the table lacks") }
-        }
-        return out
-    }
-
-    /// Rows as PostgreSQL prints them must decode and re-encode to equal JSON.
-    public static func roundTripViolations<T: Codable>(_ type: T.Type, rows: [JSONValue], label: String) -> [String] {
-        var out: [String] = []
-        for (i, row) in rows.enumerated() {
-            do {
-                let back = try AuraJSON.encode(try AuraJSON.decode(T.self, from: row))
-                if back != row { out.append("\(label)[\(i)]: round trip changed the row: \(row) -> \(back)") }
-            } catch {
-                out.append("\(label)[\(i)]: does not decode as \(T.self): \(error)")
-            }
-        }
-        return out
-    }
-
-    /// A model's optionality must match the table's nullability: NULL in a nullable column
-    /// decodes, NULL in a NOT NULL column is refused. `sample` is a complete valid row.
-    public static func nullabilityViolations<T: Codable>(_ type: T.Type, table: TableSchema, sample: [String: JSONValue]) -> [String] {
-        var out: [String] = []
-        for c in table.columns {
-            var row = sample
-            row[c.name] = .null
-            let decodes = (try? AuraJSON.decode(T.self, from: .object(row))) != nil
-            if c.nullable && !decodes { out.append("\(table.name).\(c.name): nullable column, but the model refuses NULL") }
-            if !c.nullable && decodes { out.append("\(table.name).\(c.name): NOT NULL column, but the model accepts NULL") }
-        }
-        return out
-    }
-
     /// The zodiac calculator must give every documented case its sign and cover each day of a
     /// leap year exactly once; every boundary of the table must be a documented case.
     public static func zodiacViolations(_ calc: ZodiacCalculator, rules: AuraRules) -> [String] {

@@ -53,18 +53,10 @@ public struct LowercaseUUID: Codable, Hashable, Sendable {
     }
 }
 
-/// A model of one table row: its coding keys are exactly the table's columns.
-public protocol AuraRow: Codable, Equatable, Sendable {
-    /// The table (`daily_readings`).
-    static var table: String { get }
-    /// The column names the model codes, in declaration order.
-    static var columns: [String] { get }
-}
-
 // MARK: - Table rows (§6.1)
 
 /// A row of `public.users` (§6.1): the profile of a GoTrue user.
-public struct AuraUser: AuraRow {
+public struct AuraUser: TableModel {
     public static let table = "users"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
 
@@ -114,7 +106,7 @@ public struct AuraUser: AuraRow {
 }
 
 /// A row of `public.daily_readings` (§6.1).
-public struct DailyReading: AuraRow {
+public struct DailyReading: TableModel {
     public static let table = "daily_readings"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
 
@@ -205,7 +197,7 @@ public struct CognitiveFunction: Codable, Equatable, Sendable {
 }
 
 /// A row of `public.mbti_results` (§6.1).
-public struct MBTIResult: AuraRow {
+public struct MBTIResult: TableModel {
     public static let table = "mbti_results"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
 
@@ -259,7 +251,7 @@ public struct MBTIResult: AuraRow {
 }
 
 /// A row of `public.subscriptions` (§6.1).
-public struct Subscription: AuraRow {
+public struct Subscription: TableModel {
     public static let table = "subscriptions"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
 

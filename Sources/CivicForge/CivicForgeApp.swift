@@ -8,6 +8,24 @@ public enum CivicForgeApp: AppModule {
     /// The display name.
     public static let title = "CivicForge"
 
+    /// The row models of the twelve tables.
+    public static var tableModels: [any TableModel.Type] {
+        [Neighborhood.self, Profile.self, Reputation.self, NotificationPreferences.self, Post.self, PostPhoto.self,
+         Response.self, Thanks.self, PostFlag.self, AIMatch.self, Invitation.self, DeviceToken.self]
+    }
+
+    /// The payloads, GoTrue's session and the push function's bodies (the table models are
+    /// added by name); the models code their own timestamps, so Foundation's plain coders do.
+    public static var modelRegistry: ModelRegistry {
+        var r = ModelRegistry()
+        r.register(AuthSession.self); r.register(PushDispatch.self); r.register(WebhookPayload.self)
+        r.register(NewProfile.self); r.register(NewPost.self); r.register(NewPostPhoto.self); r.register(NewResponse.self)
+        r.register(ResponseDecision.self); r.register(NewThanks.self); r.register(NewFlag.self)
+        r.register(RedeemInvitationRequest.self); r.register(DeviceTokenRegistration.self)
+        r.register(OTPRequest.self); r.register(VerifyOTPRequest.self)
+        return r
+    }
+
     /// Registers the app's database function, triggers and push-notifications Edge Function
     /// with the rules of Contracts/civicforge/rules.json and notifications.json.
     ///

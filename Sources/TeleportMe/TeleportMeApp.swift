@@ -6,6 +6,23 @@ public enum TeleportMeApp: AppModule {
     public static let name = "teleportme"
     public static let title = "TeleportMe"
 
+    /// The row models of the 9 tables.
+    public static var tableModels: [any TableModel.Type] {
+        [City.self, CityScore.self, VibeTag.self, CityVibeTag.self, Profile.self,
+         UserPreferences.self, CityReport.self, SavedCity.self, EngagementEvent.self]
+    }
+
+    /// The payload models interaction files name (the table models are added by name).
+    public static var modelRegistry: ModelRegistry {
+        var r = ModelRegistry()
+        r.register(GenerateReportRequest.self); r.register(GenerateReportResponse.self); r.register(ReportErrorBody.self)
+        r.register(CityMatch.self); r.register(ReportCurrentCity.self); r.register(ComparisonEntry.self)
+        r.register(ReportPreferences.self)
+        r.register(SavedCityInsert.self); r.register(UserPreferencesUpsert.self); r.register(ProfileUpdate.self)
+        r.register(CityReportInsert.self); r.register(EngagementEventInsert.self)
+        return r
+    }
+
     /// Registers the `generate-report` edge function (with the deterministic refiner), the
     /// `search_cities` RPC and the `handle_new_user` / `update_updated_at` triggers, with rules
     /// read from the backend's contracts folder (report.json, functions.json).

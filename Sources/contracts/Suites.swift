@@ -1,8 +1,7 @@
 import ContractKit
-import TeleportMe
 
 /// Every rule kind `verify` runs, one line each.
 let allSuites: [VerifySuite] = [
     FixtureSuite.suite,
-    InteractionReplay.verifySuite(), TeleportMeModels.verifySuite(), GoldenSuite.verifySuite(),
+    InteractionReplay.verifySuite(), ModelSuite.verifySuite(), GoldenSuite.verifySuite(),
 ]

@@ -75,11 +75,10 @@ final class InteractionReplayTests: XCTestCase {
         XCTAssertEqual(r.failures, ["Contracts/app/interactions/flow.json: step 1 of 1 (DELETE /rest/v1/t as anon): $.steps[0].response.body: expected no body, got {}"])
     }
 
-    /// A tiny app served by the mock: the same file replays alike in process and over the wire,
-    /// and an unknown actor is an error, not a silent anonymous call.
-    func testWireAndInProcessTransportsAgree() throws {
+    /// A tiny app's contracts folder (`notes`, owner-only; persona ana), removed after the test.
+    func tinyApp() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try #"{"tables": [{"name": "notes", "columns": [{"name": "id", "type": "uuid", "primaryKey": true, "default": {"fn": "gen_random_uuid()"}}, {"name": "owner", "type": "uuid", "nullable": false, "default": {"fn": "auth.uid()"}}, {"name": "text", "type": "text"}, {"name": "created_at", "type": "timestamptz", "default": {"fn": "now()"}}]}]}"#
             .write(to: folder.appendingPathComponent("schema.json"), atomically: true, encoding: .utf8)
@@ -87,6 +86,13 @@ final class InteractionReplayTests: XCTestCase {
             .write(to: folder.appendingPathComponent("policies.json"), atomically: true, encoding: .utf8)
         try #"{"personas": [{"name": "ana", "id": "a11ce000-0000-4000-8000-000000000001", "email": "ana@x.test", "password": "secret-1"}]}"#
             .write(to: folder.appendingPathComponent("fixtures.json"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    /// A tiny app served by the mock: the same file replays alike in process and over the wire,
+    /// and an unknown actor is an error, not a silent anonymous call.
+    func testWireAndInProcessTransportsAgree() throws {
+        let folder = try tinyApp()
         let flow = try file([
             ["as": "ana", "request": ["method": "POST", "path": "/rest/v1/notes", "query": "select=id,owner,text,created_at", "headers": ["Prefer": "return=representation"], "body": ["text": "hi there"]],
              "response": ["status": 201, "headers": ["Content-Type": "application/json; charset=utf-8"],
@@ -117,5 +123,33 @@ final class InteractionReplayTests: XCTestCase {
             let r = InteractionReplay.replay(unknown, over: t)
             XCTAssertEqual(r.failures.first?.hasSuffix("unknown actor 'eve' (known: anon, service_role, none, ana)"), true, "\(r.failures)")
         }
+    }
+
+    /// `{{otp.EMAIL}}` reads the code the mock last emailed: a magic-link sign-in completes; a used
+    /// code, an address never mailed and a transport without a mailbox fail naming the template.
+    func testOTPTemplateReadsTheEmailedCode() throws {
+        let folder = try tinyApp()
+        let email = "zoe@x.test"
+        let verify: JSONValue = ["as": "anon", "request": ["method": "POST", "path": "/auth/v1/verify",
+                                                          "body": ["type": "email", "email": .string(email), "token": .string("{{otp.\(email)}}")]],
+                                 "response": ["status": 200, "bodyMatch": "subset", "body": ["access_token": "<jwt>", "user": ["email": .string(email)]]],
+                                 "capture": ["token": "$.body.access_token"]]
+        let flow = try file([
+            ["as": "anon", "request": ["method": "POST", "path": "/auth/v1/otp", "body": ["email": .string(email), "create_user": true]],
+             "response": ["status": 200, "body": [:]]],
+            verify,
+            ["as": "anon", "request": ["method": "GET", "path": "/auth/v1/user", "headers": ["Authorization": "Bearer {{capture.token}}"]],
+             "response": ["status": 200, "bodyMatch": "subset", "body": ["email": .string(email)]]],
+        ])
+        let backend = try MockSupabase(contracts: folder, clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
+        let r = InteractionReplay.replay(flow, over: InProcessTransport(backend))
+        XCTAssertTrue(r.passed, r.failures.joined(separator: "\n"))
+        XCTAssertEqual(r.transcript[1].requestBody?["token"]?.stringValue?.count, 6)
+
+        // The code was used: it is gone from the outbox, and an address never mailed has none.
+        let gone = "Contracts/app/interactions/flow.json: step 1 of 1 (POST /auth/v1/verify as anon): $.steps[0].request.body.token: no one-time code was emailed to 'zoe@x.test' before {{otp.zoe@x.test}}"
+        XCTAssertEqual(InteractionReplay.replay(try file([verify]), over: WireTransport(backend)).failures, [gone])
+        XCTAssertEqual(InteractionReplay.replay(try file([verify]), over: WireTransport(try MockSupabase(contracts: folder, clock: ManualClock(), ids: SeededIDGenerator(seed: 1)))).failures, [gone])
+        XCTAssertEqual(InteractionReplay.replay(try file([verify]), over: Scripted([])).failures, ["Contracts/app/interactions/flow.json: step 1 of 1 (POST /auth/v1/verify as anon): $.steps[0].request.body.token: {{otp.zoe@x.test}} needs a transport that reads the backend's emailed codes"])
     }
 }

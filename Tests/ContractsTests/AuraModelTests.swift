@@ -4,7 +4,8 @@ import ContractKit
 import MockSupabase
 @testable import Aura
 
-/// Aura's models against schema.json and the rows the mock prints (§6.1).
+/// Aura's models beyond the generic `models` kind (ModelContractsTests): rows PostgreSQL prints
+/// with microseconds and NULLs, mutant models, the edge functions' payload keys.
 final class AuraModelTests: XCTestCase {
     func testContractsLoad() throws {
         let spec = try AuraApp.spec()
@@ -16,72 +17,53 @@ final class AuraModelTests: XCTestCase {
         }
     }
 
-    func testModelsCodeExactlyTheSchemaColumns() throws {
-        let schema = try AuraApp.spec().schema
-        let models = AuraConformance.rowModels.map { (table: $0.table, columns: $0.columns) }
-        AuraTestSupport.assertNoViolations(AuraConformance.modelColumnViolations(schema: schema, models: models), "models vs schema.json")
-
-        // Mutants: a model that forgot a column, one with an extra column, a missing model.
-        var dropped = models
-        dropped[1].columns.removeAll { $0 == "power_colors" }
-        AuraTestSupport.assertViolations(AuraConformance.modelColumnViolations(schema: schema, models: dropped), "model without power_colors")
-        var extra = models
-        extra[3].columns.append("plan")
-        AuraTestSupport.assertViolations(AuraConformance.modelColumnViolations(schema: schema, models: extra), "model with an extra column")
-        AuraTestSupport.assertViolations(AuraConformance.modelColumnViolations(schema: schema, models: Array(models.dropLast())), "no subscription model")
-    }
-
-    /// Every fixture row, as the mock prints it, decodes and re-encodes to equal JSON.
+    /// The models suite on a backend whose rows carry microseconds and NULLs, as PostgreSQL
+    /// stores and prints them.
     func testRowsRoundTripAsPostgresPrintsThem() throws {
         let b = try AuraTestSupport.backend()
-        let db = b.database
-        // A row with microseconds and NULLs, as PostgreSQL stores and prints them.
-        try db.update("subscriptions", set: ["expires_at": "2026-03-04T05:06:07.123456+00:00", "revenuecat_customer_id": .null],
-                      where: .eq("user_id", AuraTestSupport.persona(b, "omar").id))
-        var v: [String] = []
-        v += AuraConformance.roundTripViolations(AuraUser.self, rows: try db.rows("users").map(JSONValue.object), label: "users")
-        v += AuraConformance.roundTripViolations(DailyReading.self, rows: try db.rows("daily_readings").map(JSONValue.object), label: "daily_readings")
-        v += AuraConformance.roundTripViolations(MBTIResult.self, rows: try db.rows("mbti_results").map(JSONValue.object), label: "mbti_results")
-        v += AuraConformance.roundTripViolations(Subscription.self, rows: try db.rows("subscriptions").map(JSONValue.object), label: "subscriptions")
-        AuraTestSupport.assertNoViolations(v, "round trip")
-        XCTAssertTrue(try db.rows("subscriptions").contains { $0["expires_at"] == "2026-03-04T05:06:07.123456+00:00" })
+        try b.database.update("subscriptions", set: ["expires_at": "2026-03-04T05:06:07.123456+00:00", "revenuecat_customer_id": .null],
+                              where: .eq("user_id", AuraTestSupport.persona(b, "omar").id))
+        XCTAssertTrue(try b.database.rows("subscriptions").contains { $0["expires_at"] == "2026-03-04T05:06:07.123456+00:00" })
+        let results = try ModelSuite.tableResults(app: AuraApp.name, backend: b, models: AuraApp.tableModels, registry: ModelSuite.registry(for: AuraApp.self))
+        XCTAssertEqual(results.count, 8)
+        for r in results where !r.passed { XCTFail("\(r)") }
     }
 
-    /// A model that codes uuids the Foundation way (upper case) or drops NULL columns is rejected.
-    func testRoundTripRejectsMutantModels() throws {
+    /// A model that codes uuids the Foundation way (upper case), one that drops NULL columns, and
+    /// one whose fortune score is optional although the column is NOT NULL are rejected.
+    func testModelsSuiteRejectsMutantModels() throws {
         let b = try AuraTestSupport.backend()
-        let rows = try b.database.rows("users").map(JSONValue.object)
+        let registry = ModelSuite.registry(for: AuraApp.self)
         struct UpperCaseUUIDUser: Codable {
             var id: UUID, name: String, birthdate: String, zodiac_sign: String, mbti_type: String, created_at: String?, updated_at: String?
         }
-        AuraTestSupport.assertViolations(AuraConformance.roundTripViolations(UpperCaseUUIDUser.self, rows: rows, label: "users"), "upper-case uuid model")
+        let users = try b.database.rows("users")
+        XCTAssertTrue(users.allSatisfy { !registry.check(UpperCaseUUIDUser.self, .object($0)).isEmpty }, "upper-case uuid model")
         struct SecondsOnlySubscription: Codable {
             var id: String, user_id: String, tier: String, revenuecat_customer_id: String?, original_purchase_date: String?
             var expires_at: String?, is_active: Bool?, updated_at: String?
         }
-        let subs = try b.database.rows("subscriptions").map(JSONValue.object)
-        AuraTestSupport.assertViolations(AuraConformance.roundTripViolations(SecondsOnlySubscription.self, rows: subs, label: "subscriptions"),
-                                         "model that omits NULL columns when encoding")
-    }
+        let subs = try b.database.rows("subscriptions")
+        XCTAssertTrue(subs.contains { !registry.check(SecondsOnlySubscription.self, .object($0)).isEmpty }, "model that omits NULL columns when encoding")
 
-    func testOptionalityMatchesNullability() throws {
-        let b = try AuraTestSupport.backend()
-        let schema = try AuraApp.spec().schema
-        func sample(_ t: String) throws -> [String: JSONValue] { try XCTUnwrap(try b.database.rows(t).first) }
-        var v: [String] = []
-        v += AuraConformance.nullabilityViolations(AuraUser.self, table: schema.table("users")!, sample: try sample("users"))
-        v += AuraConformance.nullabilityViolations(DailyReading.self, table: schema.table("daily_readings")!, sample: try sample("daily_readings"))
-        v += AuraConformance.nullabilityViolations(MBTIResult.self, table: schema.table("mbti_results")!, sample: try sample("mbti_results"))
-        v += AuraConformance.nullabilityViolations(Subscription.self, table: schema.table("subscriptions")!, sample: try sample("subscriptions"))
-        AuraTestSupport.assertNoViolations(v, "optionality vs nullability")
-
-        // Mutant: a reading model whose fortune score is optional although the column is NOT NULL.
-        struct LaxReading: Codable {
+        struct LaxReading: TableModel {
+            static var table: String { "daily_readings" }
+            static var columns: [String] { ["id", "user_id", "date", "category", "content", "fortune_score", "lucky_numbers", "power_colors", "is_premium", "created_at"] }
             var id: String, user_id: String, date: String, category: String, content: String, fortune_score: Int?
             var lucky_numbers: [Int]?, power_colors: [String]?, is_premium: Bool?, created_at: String?
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(id, forKey: .id); try c.encode(user_id, forKey: .user_id); try c.encode(date, forKey: .date)
+                try c.encode(category, forKey: .category); try c.encode(content, forKey: .content); try c.encode(fortune_score, forKey: .fortune_score)
+                try c.encode(lucky_numbers, forKey: .lucky_numbers); try c.encode(power_colors, forKey: .power_colors)
+                try c.encode(is_premium, forKey: .is_premium); try c.encode(created_at, forKey: .created_at)
+            }
         }
-        AuraTestSupport.assertViolations(AuraConformance.nullabilityViolations(LaxReading.self, table: schema.table("daily_readings")!,
-                                                                                sample: try sample("daily_readings")), "optional fortune_score")
+        let table = try XCTUnwrap(try AuraApp.spec().schema.table("daily_readings"))
+        let reading = try XCTUnwrap(try b.database.rows("daily_readings").first)
+        XCTAssertEqual(ModelSuite.coverage(DailyReading.self, table: table, row: reading, coder: registry.coder), [])
+        XCTAssertEqual(ModelSuite.coverage(LaxReading.self, table: table, row: reading, coder: registry.coder),
+                       ["LaxReading.fortune_score accepts NULL but the column is NOT NULL"])
     }
 
     /// The generate-horoscope request codes exactly the keys §3.2 destructures.

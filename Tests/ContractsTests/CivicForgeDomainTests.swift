@@ -14,12 +14,12 @@ struct CivicForgeWorld {
 
     /// A backend with the app's pieces registered as shipped.
     static func shipped() throws -> CivicForgeWorld {
-        CivicForgeWorld(backend: try CivicForgeApp.makeBackend(clock: ManualClock(civicShvilReplayTime), ids: SeededIDGenerator(seed: 2)))
+        CivicForgeWorld(backend: try CivicForgeApp.makeBackend(clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 2)))
     }
 
     /// A backend with fixtures but the app's pieces installed by `install` (a mutant).
     static func with(_ install: (MockSupabase) throws -> Void) throws -> CivicForgeWorld {
-        let b = try MockSupabase(contracts: ContractsLocator.app(CivicForgeApp.name), clock: ManualClock(civicShvilReplayTime), ids: SeededIDGenerator(seed: 2))
+        let b = try MockSupabase(contracts: ContractsLocator.app(CivicForgeApp.name), clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 2))
         try install(b)
         return CivicForgeWorld(backend: b)
     }

@@ -3,77 +3,30 @@ import ContractKit
 import MockSupabase
 @testable import CivicForge
 
-/// JSON equality where numbers compare by value (1 == 1.0), as PostgreSQL's json printing and
-/// Foundation's encoder may differ only there.
-func civicShvilJSONEquivalent(_ a: JSONValue, _ b: JSONValue) -> Bool {
-    switch (a, b) {
-    case (.object(let x), .object(let y)):
-        return x.count == y.count && x.allSatisfy { k, v in y[k].map { civicShvilJSONEquivalent(v, $0) } ?? false }
-    case (.array(let x), .array(let y)):
-        return x.count == y.count && zip(x, y).allSatisfy(civicShvilJSONEquivalent)
-    default:
-        if let p = a.doubleValue, let q = b.doubleValue { return p == q }
-        return a == b
-    }
-}
-
-/// Decodes each row with `T`, re-encodes it and compares; returns the differences.
-func civicShvilRoundTrip<T: Codable>(_ type: T.Type, _ rows: [[String: JSONValue]], decode: (JSONValue) throws -> T, encode: (T) throws -> JSONValue) -> [String] {
-    var out: [String] = []
-    for row in rows {
-        do {
-            let back = try encode(try decode(.object(row)))
-            if !civicShvilJSONEquivalent(back, .object(row)) {
-                out.append("\(T.self): \(JSONValue.object(row).serialized()) came back as \(back.serialized())")
-            }
-        } catch { out.append("\(T.self): \(JSONValue.object(row).serialized()): \(error)") }
-    }
-    return out
-}
-
-/// The gate: the Codable models match schema.json exactly and read and write rows as
-/// PostgREST prints them.
+/// CivicForge's models beyond the generic `models` kind (ModelContractsTests): timestamps with
+/// fractional seconds and PostgreSQL's other spellings, payloads that send only what is set.
 final class CivicForgeModelTests: XCTestCase {
-    func testEveryTableHasExactlyOneModelWithItsColumns() throws {
-        let schema = try CivicForgeApp.spec().schema
-        let tables = schema.tables.filter { $0.schema == "public" }
-        var byTable: [String: [String]] = [:]
-        for m in CivicForgeModels.rows {
-            XCTAssertNil(byTable[m.table], "two models for \(m.table)")
-            byTable[m.table] = m.columns
-        }
-        XCTAssertEqual(Set(byTable.keys), Set(tables.map(\.name)))
-        for t in tables {
-            XCTAssertEqual(byTable[t.name], t.columns.map(\.name), "columns of \(t.name)")
-        }
-    }
-
-    func testFixtureRowsRoundTripThroughTheModels() throws {
+    /// Every model round-trips a row whose timestamp has fractional seconds, as PostgreSQL prints
+    /// them (trailing zeros dropped); a model that omits NULLs does not round-trip.
+    func testRowsWithFractionalSecondsRoundTrip() throws {
         let backend = try CivicForgeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 3))
-        func check<T: CivicForgeRow>(_ type: T.Type) throws -> [String] {
-            var rows = try backend.database.rows(T.table)
-            XCTAssertFalse(rows.isEmpty, "no fixture rows for \(T.table)")
-            // Fractional seconds as PostgreSQL prints them (trailing zeros dropped).
-            if var r = rows.first, let k = r.keys.sorted().first(where: { r[$0]?.stringValue?.hasSuffix("+00:00") == true }) {
-                r[k] = "2025-12-31T23:59:59.12345+00:00"
-                rows.append(r)
-            }
-            return civicShvilRoundTrip(T.self, rows, decode: { try CivicForgeCoding.decode(T.self, from: $0) }, encode: { try CivicForgeCoding.encode($0) })
+        let registry = ModelSuite.registry(for: CivicForgeApp.self)
+        var checked = 0
+        func check<T: TableModel>(_ type: T.Type) throws -> [String] {
+            let rows = try backend.database.rows(T.table)
+            guard var r = rows.first,
+                  let k = r.keys.sorted().first(where: { r[$0]?.stringValue?.hasSuffix("+00:00") == true }) else { return [] }
+            r[k] = "2025-12-31T23:59:59.12345+00:00"
+            checked += 1
+            return registry.check(T.self, .object(r), path: "\(T.table)[0]")
         }
         var problems: [String] = []
-        for m in CivicForgeModels.rows { problems += try check(m) }
+        for m in CivicForgeApp.tableModels { problems += try check(m) }
         XCTAssertEqual(problems, [], problems.joined(separator: "\n"))
-    }
+        XCTAssertEqual(checked, CivicForgeApp.tableModels.count, "every table has a timestamp column")
 
-    /// Mutant: a model that drops a column is caught by the coverage check's comparison.
-    func testMutantModelMissingAColumnIsCaught() throws {
-        let schema = try CivicForgeApp.spec().schema
-        let columns = Array(Post.columns.dropLast())
-        XCTAssertNotEqual(columns, schema.table("posts")!.columns.map(\.name))
-        // And a model that omits nulls does not round-trip a row with a NULL.
         struct LossyPhoto: Codable { var id: String; var reason: String? }
-        let problems = civicShvilRoundTrip(LossyPhoto.self, [["id": "x", "reason": .null]], decode: { try CivicForgeCoding.decode(LossyPhoto.self, from: $0) }, encode: { try CivicForgeCoding.encode($0) })
-        XCTAssertEqual(problems.count, 1)
+        XCTAssertEqual(registry.check(LossyPhoto.self, ["id": "x", "reason": nil]), ["LossyPhoto round trip: $.reason: missing (expected null)"])
     }
 
     func testTimestampsKeepMicroseconds() throws {

@@ -30,7 +30,7 @@ final class CivicForgeRulesTests: XCTestCase {
     /// The fixtures are what the triggers would have produced (they load with triggers off).
     func testFixturesAgreeWithTheRules() throws {
         let rules = try CivicForgeRules.load()
-        let db = try CivicForgeApp.makeBackend(clock: ManualClock(civicShvilReplayTime), ids: SeededIDGenerator(seed: 12)).database
+        let db = try CivicForgeApp.makeBackend(clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 12)).database
         let flags = try db.rows("post_flags")
         for p in try db.rows("posts") {
             let n = flags.filter { $0["post_id"] == p["id"] }.count
@@ -104,7 +104,7 @@ final class CivicForgeUnreadableRulesTests: XCTestCase {
         var text = try String(contentsOf: tmp.appendingPathComponent("rules.json"), encoding: .utf8)
         text = text.replacingOccurrences(of: "\"flagThresholdHide\": 3", with: "\"flagThresholdHide\": \"three\"")
         try text.write(to: tmp.appendingPathComponent("rules.json"), atomically: true, encoding: .utf8)
-        let b = try MockSupabase(contracts: tmp, clock: ManualClock(civicShvilReplayTime), ids: SeededIDGenerator(seed: 1))
+        let b = try MockSupabase(contracts: tmp, clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 1))
         CivicForgeApp.register(on: b)
         let expected = "Contracts/civicforge/rules.json: $.moderation.flagThresholdHide: expected an integer, found string"
         let wire = WireClient(b)

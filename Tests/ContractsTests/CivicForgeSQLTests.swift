@@ -116,7 +116,7 @@ final class CivicForgeSQLTests: XCTestCase {
     /// photos.json's maxPhotosPerPost and maxWidth are what the post_photos CHECKs enforce.
     func testPhotoLimitsAgreeWithTheSchemaChecks() throws {
         let limits = try PhotoLimits.load()
-        let b = try CivicForgeApp.makeBackend(clock: ManualClock(civicShvilReplayTime), ids: SeededIDGenerator(seed: 11))
+        let b = try CivicForgeApp.makeBackend(clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 11))
         let post = try XCTUnwrap(b.database.rows("posts").first { $0["title"] == "Ladder to lend" }?["id"])
         func insert(position: Int, width: Int) -> String? {
             do {

@@ -68,7 +68,7 @@ final class CivicForgeStorageTests: XCTestCase {
         policies["insert"] = "authenticated"
         bucket["policies"] = .object(policies)
         spec.buckets[0] = .object(bucket)
-        let b = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: ManualClock(civicShvilReplayTime), ids: SeededIDGenerator(seed: 3)))
+        let b = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 3)))
         XCTAssertEqual(try folderViolations(b), ["tova uploaded into ana's folder", "tova uploaded at the bucket root"])
     }
 }

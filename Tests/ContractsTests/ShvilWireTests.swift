@@ -3,36 +3,27 @@ import ContractKit
 import MockSupabase
 @testable import Shvil
 
-/// The gate: Shvil's documented interactions replay over the wire; the sync engine flushes
-/// through PostgREST; transport failures and HTTP errors map to AppError.
+/// Shvil's documented interactions (replayed for every app by InteractionContractsTests) reject
+/// mutant backends; the sync engine flushes through PostgREST; transport failures and HTTP
+/// errors map to AppError.
 final class ShvilWireTests: XCTestCase {
-    static var replayer: CivicForgeInteractionReplayer {
-        var r = CivicForgeInteractionReplayer()
-        r.register(ShvilUser.self); r.register(Adventure.self); r.register(Place.self); r.register(AdventureStop.self); r.register(FeatureFlagRow.self)
-        return r
-    }
-
     static func backend() throws -> MockSupabase {
-        try ShvilApp.makeBackend(clock: ManualClock(civicShvilReplayTime), ids: SeededIDGenerator(seed: 0x1D_7E2A_C710))
-    }
-
-    func testDocumentedInteractionsReplay() throws {
-        let (files, problems) = try Self.replayer.replayAll(app: ShvilApp.name, makeBackend: Self.backend)
-        XCTAssertGreaterThanOrEqual(files, 6)
-        XCTAssertEqual(problems, [], problems.joined(separator: "\n"))
+        try ShvilApp.makeBackend(clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 0x1D_7E2A_C710))
     }
 
     /// Mutants: own-only adventures opened to everyone; no reorder function.
     func testInteractionsRejectMutantBackends() throws {
-        let folder = ContractsLocator.app(ShvilApp.name).appendingPathComponent("interactions")
-        let open = try Self.backend()
-        var p = open.database.policies
-        let i = p.tables.firstIndex { $0.table == "adventures" }!
-        p.tables[i].cells[.select]!.using = .role("authenticated")
-        open.database.policies = p
-        XCTAssertFalse(Self.replayer.replay(folder.appendingPathComponent("adventures-own-only.json"), display: "own", on: open).isEmpty)
-        let bare = try MockSupabase(contracts: ContractsLocator.app(ShvilApp.name), clock: ManualClock(civicShvilReplayTime), ids: SeededIDGenerator(seed: 1))
-        XCTAssertFalse(Self.replayer.replay(folder.appendingPathComponent("stops-order-and-reorder.json"), display: "reorder", on: bare).isEmpty)
+        InteractionTestSupport.assertRejected(try InteractionTestSupport.replay(ShvilApp.self, "adventures-own-only.json") { clock in
+            let open = try ShvilApp.makeBackend(clock: clock, ids: SeededIDGenerator(seed: 1))
+            var p = open.database.policies
+            let i = p.tables.firstIndex { $0.table == "adventures" }!
+            p.tables[i].cells[.select]!.using = .role("authenticated")
+            open.database.policies = p
+            return open
+        }, "adventures readable by every user")
+        InteractionTestSupport.assertRejected(try InteractionTestSupport.replay(ShvilApp.self, "stops-order-and-reorder.json") {
+            try MockSupabase(contracts: ContractsLocator.app(ShvilApp.name), clock: $0, ids: SeededIDGenerator(seed: 1))
+        }, "no reorder function")
     }
 
     /// The sync engine over PostgREST (every request through `backend.handle`), then through an
@@ -44,7 +35,7 @@ final class ShvilWireTests: XCTestCase {
         let server = PostgRESTSyncServer(apiKey: b.anonKey, accessToken: noa) { try b.handle($0) }
         let oldCity = "5a000000-0000-4000-8000-000000000001"
         var q = SyncQueue()
-        let later = civicShvilReplayTime.addingTimeInterval(-60)
+        let later = InteractionReplay.defaultStartTime.addingTimeInterval(-60)
         try q.enqueue(SyncChange(id: "1", table: "adventures", rowID: oldCity, operation: .update, values: ["status": "completed"], timestamp: later, deviceID: "ipad"), rules: rules)
         try q.enqueue(SyncChange(id: "2", table: "adventures", rowID: "5a000000-0000-4000-8000-000000000003", operation: .update, values: ["title": "x"], timestamp: later, deviceID: "ipad"), rules: rules)
         try q.enqueue(SyncChange(id: "3", table: "adventure_stops", rowID: "5c000000-0000-4000-8000-000000000009", operation: .insert,
@@ -68,7 +59,7 @@ final class ShvilWireTests: XCTestCase {
 
     /// AppError from real mock responses: an expired session, a wrong password.
     func testBackendErrorsMapToAppErrors() throws {
-        let clock = ManualClock(civicShvilReplayTime)
+        let clock = ManualClock(InteractionReplay.defaultStartTime)
         let b = try ShvilApp.makeBackend(clock: clock, ids: SeededIDGenerator(seed: 9))
         let catalog = try ErrorCatalog.load()
         let wire = WireClient(b)

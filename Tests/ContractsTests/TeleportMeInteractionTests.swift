@@ -2,29 +2,23 @@ import XCTest
 import ContractKit
 import TeleportMe
 
-/// Every documented interaction of Contracts/teleportme/interactions/ replays over the wire,
-/// its bodies round-trip through the models it names, and wrong backends are rejected.
+/// TeleportMe's documented interactions (Contracts/teleportme/interactions/) name its payload
+/// models, and their replays reject wrong backends.
 final class TeleportMeInteractionTests: XCTestCase {
     func file(_ name: String) throws -> InteractionFile {
         try XCTUnwrap(try InteractionReplay.load(app: TeleportMeApp.self).first { $0.file.hasSuffix("/\(name).json") }, name)
     }
 
-    func testEveryInteractionReplaysAndItsModelsRoundTrip() throws {
-        let results = try InteractionReplay.run(app: TeleportMeApp.self)
-        XCTAssertGreaterThanOrEqual(results.count, 9)
-        for r in results { XCTAssertTrue(r.passed, r.failures.joined(separator: "\n")) }
-        let models = TeleportMeModels.interactionResults(results)
-        assertAllPassed(models, minimum: 20)
-        let named = Set(results.flatMap { $0.file.steps.compactMap(\.model) + $0.file.steps.compactMap(\.requestModel) })
+    /// The replays and round trips themselves run in the gate (InteractionContractsTests,
+    /// ModelContractsTests); here: the files exercise every payload model of §4.6 and §5.
+    func testInteractionsNameEveryPayloadModel() throws {
+        let files = try InteractionReplay.load(app: TeleportMeApp.self)
+        XCTAssertGreaterThanOrEqual(files.count, 9)
+        let named = Set(files.flatMap { $0.steps.compactMap(\.model) + $0.steps.compactMap(\.requestModel) })
         for m in ["GenerateReportResponse", "GenerateReportRequest", "SavedCity[]", "SavedCityInsert", "UserPreferences[]", "UserPreferencesUpsert",
                   "Profile", "ProfileUpdate", "CityReport[]", "City[]", "ReportErrorBody"] {
             XCTAssertTrue(named.contains(m), "no interaction decodes \(m)")
         }
-    }
-
-    func testTheVerifySuitesRunForTeleportMe() throws {
-        assertAllPassed(try InteractionReplay.verifySuite().run(TeleportMeApp.self), minimum: 9)
-        assertAllPassed(try TeleportMeModels.verifySuite().run(TeleportMeApp.self), minimum: 40)
     }
 
     /// Mutant: a backend whose saved_cities answers a duplicate save with 201 instead of 409.

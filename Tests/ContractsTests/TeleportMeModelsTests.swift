@@ -2,26 +2,10 @@ import XCTest
 import ContractKit
 import TeleportMe
 
-/// Models: every table model covers exactly its table's columns and nullability, decodes what
-/// PostgreSQL prints and encodes what PostgREST accepts.
+/// Models beyond the generic `models` kind (ModelContractsTests): the kind rejects mutant
+/// TeleportMe models, and the models decode what PostgreSQL prints and encode what PostgREST
+/// accepts.
 final class TeleportMeModelsTests: XCTestCase {
-    func testEveryTableOfTheSchemaHasAModelWithExactlyItsColumns() throws {
-        let schema = try AppSpec.load(folder: ContractsLocator.app("teleportme")).schema
-        let publicTables = schema.tables.filter { $0.schema == "public" }.map(\.name)
-        XCTAssertEqual(Set(teleportMeTableModels.map { $0.table }), Set(publicTables))
-        XCTAssertEqual(teleportMeTableModels.count, publicTables.count)
-        for m in teleportMeTableModels {
-            let table = try XCTUnwrap(schema.table(m.table))
-            XCTAssertEqual(m.columns, table.columns.map(\.name), "\(m) ↔ \(m.table)")
-        }
-    }
-
-    func testModelsSuiteCoverageAndFixtureRoundTripsPass() throws {
-        let backend = try TeleportMeTestSupport.backend()
-        let results = try TeleportMeModels.tableResults(backend: backend)
-        assertAllPassed(results, minimum: 18)
-    }
-
     /// Mutants: a model missing a column, one with an extra key, one whose optionality disagrees
     /// with the column's nullability, and one that omits NULL columns when encoding.
     func testCoverageRejectsWrongModels() throws {
@@ -29,14 +13,14 @@ final class TeleportMeModelsTests: XCTestCase {
         let table = try XCTUnwrap(schema.table("saved_cities"))
         let row: [String: JSONValue] = ["id": "5a000000-0000-4000-8000-00000000a001", "user_id": .string(TeleportMeTestSupport.ana),
                                         "city_id": "berlin", "created_at": "2026-01-01T00:00:00+00:00"]
-        XCTAssertEqual(TeleportMeModels.coverage(SavedCity.self, table: table, row: row), [])
-        let missing = TeleportMeModels.coverage(MutantSavedCityMissingColumn.self, table: table, row: row)
+        XCTAssertEqual(ModelSuite.coverage(SavedCity.self, table: table, row: row), [])
+        let missing = ModelSuite.coverage(MutantSavedCityMissingColumn.self, table: table, row: row)
         XCTAssertTrue(missing.contains { $0.contains("no key for column saved_cities.created_at") }, "\(missing)")
-        let extra = TeleportMeModels.coverage(MutantSavedCityExtraKey.self, table: table, row: row)
+        let extra = ModelSuite.coverage(MutantSavedCityExtraKey.self, table: table, row: row)
         XCTAssertTrue(extra.contains { $0.contains("has key 'note'") }, "\(extra)")
-        let nullable = TeleportMeModels.coverage(MutantSavedCityOptionalCity.self, table: table, row: row)
+        let nullable = ModelSuite.coverage(MutantSavedCityOptionalCity.self, table: table, row: row)
         XCTAssertTrue(nullable.contains { $0.contains("city_id accepts NULL but the column is NOT NULL") }, "\(nullable)")
-        let omits = TeleportMeModels.coverage(MutantSavedCityOmitsNulls.self, table: table, row: row.merging(["created_at": .null]) { $1 })
+        let omits = ModelSuite.coverage(MutantSavedCityOmitsNulls.self, table: table, row: row.merging(["created_at": .null]) { $1 })
         XCTAssertTrue(omits.contains { $0.contains("does not write created_at") }, "\(omits)")
     }
 
@@ -114,7 +98,7 @@ final class TeleportMeModelsTests: XCTestCase {
     }
 
     func testRegistryRoundTripRejectsLossyModel() {
-        var registry = TeleportMeModels.registry
+        var registry = ModelSuite.registry(for: TeleportMeApp.self)
         registry.register(MutantSavedCityOmitsNulls.self, as: "Lossy")
         let body: JSONValue = [["id": "5a000000-0000-4000-8000-00000000a001", "user_id": .string(TeleportMeTestSupport.ana),
                                 "city_id": "berlin", "created_at": nil]]

@@ -55,20 +55,3 @@ extension KeyedEncodingContainer {
         try encode(date.map(CivicForgeCoding.timestampText), forKey: key)
     }
 }
-
-/// A Codable model of one table: its name and its columns (the coding keys, in table order).
-public protocol CivicForgeRow: Codable, Equatable, Sendable {
-    /// The table (`posts`).
-    static var table: String { get }
-    /// The columns the model reads and writes, as in schema.json.
-    static var columns: [String] { get }
-}
-
-/// Every table model of CivicForge.
-public enum CivicForgeModels {
-    /// One model per table of schema.json.
-    public static var rows: [any CivicForgeRow.Type] {
-        [Neighborhood.self, Profile.self, Reputation.self, NotificationPreferences.self, Post.self, PostPhoto.self,
-         Response.self, Thanks.self, PostFlag.self, AIMatch.self, Invitation.self, DeviceToken.self]
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import MockSupabase
+import ContractKit
 
 // Codable models of every CivicForge table (Contracts/civicforge/schema.json), as §8's
 // Shared/Models names them. Ids are lower-case uuid strings, as PostgREST prints them.
@@ -67,7 +68,7 @@ public enum DevicePlatform: String, Codable, CaseIterable, Sendable {
 }
 
 /// A row of `neighborhoods`.
-public struct Neighborhood: CivicForgeRow {
+public struct Neighborhood: TableModel {
     /// `neighborhoods`.
     public static let table = "neighborhoods"
     /// The columns, in table order.
@@ -129,7 +130,7 @@ public struct Neighborhood: CivicForgeRow {
 }
 
 /// A row of `profiles`.
-public struct Profile: CivicForgeRow {
+public struct Profile: TableModel {
     /// `profiles`.
     public static let table = "profiles"
     /// The columns, in table order.
@@ -221,7 +222,7 @@ public struct Profile: CivicForgeRow {
 }
 
 /// A row of `reputation`.
-public struct Reputation: CivicForgeRow {
+public struct Reputation: TableModel {
     /// `reputation`.
     public static let table = "reputation"
     /// The columns, in table order.
@@ -271,7 +272,7 @@ public struct Reputation: CivicForgeRow {
 }
 
 /// A row of `notification_preferences`.
-public struct NotificationPreferences: CivicForgeRow {
+public struct NotificationPreferences: TableModel {
     /// `notification_preferences`.
     public static let table = "notification_preferences"
     /// The columns, in table order.
@@ -333,7 +334,7 @@ public struct NotificationPreferences: CivicForgeRow {
 }
 
 /// A row of `posts`.
-public struct Post: CivicForgeRow {
+public struct Post: TableModel {
     /// `posts`.
     public static let table = "posts"
     /// The columns, in table order.
@@ -461,7 +462,7 @@ public struct Post: CivicForgeRow {
 }
 
 /// A row of `post_photos`.
-public struct PostPhoto: CivicForgeRow {
+public struct PostPhoto: TableModel {
     /// `post_photos`.
     public static let table = "post_photos"
     /// The columns, in table order.
@@ -535,7 +536,7 @@ public struct PostPhoto: CivicForgeRow {
 }
 
 /// A row of `responses`.
-public struct Response: CivicForgeRow {
+public struct Response: TableModel {
     /// `responses`.
     public static let table = "responses"
     /// The columns, in table order.
@@ -603,7 +604,7 @@ public struct Response: CivicForgeRow {
 }
 
 /// A row of `thanks`.
-public struct Thanks: CivicForgeRow {
+public struct Thanks: TableModel {
     /// `thanks`.
     public static let table = "thanks"
     /// The columns, in table order.
@@ -665,7 +666,7 @@ public struct Thanks: CivicForgeRow {
 }
 
 /// A row of `post_flags`.
-public struct PostFlag: CivicForgeRow {
+public struct PostFlag: TableModel {
     /// `post_flags`.
     public static let table = "post_flags"
     /// The columns, in table order.
@@ -721,7 +722,7 @@ public struct PostFlag: CivicForgeRow {
 }
 
 /// A row of `ai_matches`.
-public struct AIMatch: CivicForgeRow {
+public struct AIMatch: TableModel {
     /// `ai_matches`.
     public static let table = "ai_matches"
     /// The columns, in table order.
@@ -783,7 +784,7 @@ public struct AIMatch: CivicForgeRow {
 }
 
 /// A row of `invitations`.
-public struct Invitation: CivicForgeRow {
+public struct Invitation: TableModel {
     /// `invitations`.
     public static let table = "invitations"
     /// The columns, in table order.
@@ -857,7 +858,7 @@ public struct Invitation: CivicForgeRow {
 }
 
 /// A row of `device_tokens`.
-public struct DeviceToken: CivicForgeRow {
+public struct DeviceToken: TableModel {
     /// `device_tokens`.
     public static let table = "device_tokens"
     /// The columns, in table order.

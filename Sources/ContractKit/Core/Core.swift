@@ -37,9 +37,22 @@ public protocol AppModule: Sendable {
     static var title: String { get }
     /// Registers the app's edge functions, database functions, triggers and views.
     static func register(on backend: MockSupabase)
+    /// The row model of every public table of schema.json, checked by the `models` rule kind
+    /// (`ModelSuite`). Default: none.
+    static var tableModels: [any TableModel.Type] { get }
+    /// The models interaction steps name in `model` and `requestModel`, with the app's JSON
+    /// coding (`ModelRegistry.coder`); table models are added under their type names by
+    /// `ModelSuite.registry(for:)`. Default: empty, plain Foundation coders.
+    static var modelRegistry: ModelRegistry { get }
 }
 
 extension AppModule {
+    /// No table models.
+    public static var tableModels: [any TableModel.Type] { [] }
+
+    /// An empty registry.
+    public static var modelRegistry: ModelRegistry { ModelRegistry() }
+
     /// Loads the app's contracts and returns a backend with the app's pieces registered.
     public static func makeBackend(clock: Clock = SystemClock(), ids: IDGenerator = SystemIDGenerator()) throws -> MockSupabase {
         let backend = try MockSupabase(contracts: ContractsLocator.app(name), clock: clock, ids: ids)

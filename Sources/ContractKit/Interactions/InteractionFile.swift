@@ -1,7 +1,7 @@
 import Foundation
 
 /// A documented interaction: one file of `Contracts/<app>/interactions/`, a request/response pair
-/// or a short flow of them (format in the common brief and docs/teleportme.md).
+/// or a short flow of them (format in Contracts/FORMAT.md, "interactions/*.json").
 public struct InteractionFile: Sendable {
     /// The file, for messages (`Contracts/teleportme/interactions/saved-city-duplicate.json`).
     public var file: String
@@ -10,7 +10,7 @@ public struct InteractionFile: Sendable {
     /// Where the document states it (`000 §5.3`).
     public var source: String
     /// Where the backend's clock stands when the file starts (`"startTime"`; nil: the replay's
-    /// default, 2026-01-01T00:00:00Z).
+    /// default, `InteractionReplay.defaultStartTime`, 2026-03-01T12:00:00Z).
     public var startTime: Date?
     /// The steps, in order; later steps see earlier steps' captures.
     public var steps: [InteractionStep]

@@ -92,7 +92,7 @@ public enum InteractionReplay {
     /// - Parameter clock: the backend's clock, moved by steps' `advanceClock` (a step that asks
     ///   for it without a clock fails).
     public static func replay(_ file: InteractionFile, over transport: any InteractionTransport, clock: ManualClock? = nil) -> InteractionResult {
-        var templates = InteractionTemplates(personas: transport.personas)
+        var templates = InteractionTemplates(personas: transport.personas, mailbox: transport.mailbox)
         var transcript: [StepTranscript] = []
         for (n, step) in file.steps.enumerated() {
             let label = "\(file.file): step \(n + 1) of \(file.steps.count) (\(step.request.method) \(step.request.path) as \(step.actor))"

@@ -8,6 +8,9 @@ public protocol InteractionTransport {
     /// Sends a request; the actor's `apikey` and `Authorization` headers are added unless
     /// `headers` names them. `query` is the query string without `?`.
     func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse
+    /// Reads the one-time code GoTrue last emailed to an address (`{{otp.EMAIL}}`); nil when the
+    /// transport cannot read the backend's mail (the default).
+    var mailbox: (@Sendable (_ email: String) -> String?)? { get }
 }
 
 /// An actor the transport does not know.
@@ -20,6 +23,9 @@ public struct UnknownActorError: Error, CustomStringConvertible, Sendable {
 }
 
 extension InteractionTransport {
+    /// No mailbox.
+    public var mailbox: (@Sendable (_ email: String) -> String?)? { nil }
+
     /// Fails for an actor that is neither a persona nor `anon`, `service_role`, `none`.
     func checkActor(_ actor: String) throws {
         if ["anon", "service_role", "none"].contains(actor) || personas.contains(where: { $0.name == actor }) { return }
@@ -38,6 +44,9 @@ public struct WireTransport: InteractionTransport {
 
     public var personas: [Persona] { client.backend.configuration.spec.fixtures.personas }
 
+    /// The mock's outbox (`MockSupabase.lastOTP(for:)`).
+    public var mailbox: (@Sendable (_ email: String) -> String?)? { { [backend = client.backend] in backend.lastOTP(for: $0) } }
+
     public func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
         try checkActor(actor)
         return try client.send(method: method, path: path, query: query, headers: headers, body: body, as: actor == "none" ? nil : actor)
@@ -54,6 +63,9 @@ public struct InProcessTransport: InteractionTransport {
     public init(_ backend: MockSupabase) { self.backend = backend }
 
     public var personas: [Persona] { backend.configuration.spec.fixtures.personas }
+
+    /// The mock's outbox (`MockSupabase.lastOTP(for:)`).
+    public var mailbox: (@Sendable (_ email: String) -> String?)? { { [backend] in backend.lastOTP(for: $0) } }
 
     public func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
         try checkActor(actor)

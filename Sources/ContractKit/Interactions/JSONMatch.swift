@@ -91,18 +91,22 @@ enum SpecNodePath {
     }
 }
 
-/// `{{persona.NAME.id}}`, `{{persona.NAME.email}}` and `{{capture.NAME}}` in requests and
-/// expectations.
+/// `{{persona.NAME.id}}`, `{{persona.NAME.email}}`, `{{capture.NAME}}` and `{{otp.EMAIL}}` in
+/// requests and expectations.
 public struct InteractionTemplates: Sendable {
     /// Personas by name.
     public var personas: [String: Persona]
     /// Captured values by name.
     public var captures: [String: JSONValue]
+    /// Reads the one-time code last emailed to an address, for `{{otp.EMAIL}}` (nil: no mailbox
+    /// to read, and the template fails).
+    public var mailbox: (@Sendable (_ email: String) -> String?)?
 
-    /// Templates over personas and captures.
-    public init(personas: [Persona], captures: [String: JSONValue] = [:]) {
+    /// Templates over personas, captures and a mailbox.
+    public init(personas: [Persona], captures: [String: JSONValue] = [:], mailbox: (@Sendable (_ email: String) -> String?)? = nil) {
         self.personas = Dictionary(personas.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         self.captures = captures
+        self.mailbox = mailbox
     }
 
     /// A template that cannot be filled.
@@ -115,6 +119,12 @@ public struct InteractionTemplates: Sendable {
     }
 
     func lookup(_ name: String, at path: String) throws -> JSONValue {
+        if name.hasPrefix("otp.") {
+            let email = String(name.dropFirst(4))
+            guard let mailbox else { throw Failure(path: path, reason: "{{\(name)}} needs a transport that reads the backend's emailed codes") }
+            guard let code = mailbox(email) else { throw Failure(path: path, reason: "no one-time code was emailed to '\(email)' before {{\(name)}}") }
+            return .string(code)
+        }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if parts.count == 3, parts[0] == "persona" {
             guard let p = personas[parts[1]] else {
@@ -132,7 +142,7 @@ public struct InteractionTemplates: Sendable {
             }
             return v
         }
-        throw Failure(path: path, reason: "unknown template {{\(name)}} (persona.NAME.id, persona.NAME.email, capture.NAME)")
+        throw Failure(path: path, reason: "unknown template {{\(name)}} (persona.NAME.id, persona.NAME.email, capture.NAME, otp.EMAIL)")
     }
 
     /// Fills the templates of a string. A string that is exactly one template of a captured

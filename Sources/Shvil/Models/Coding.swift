@@ -50,24 +50,19 @@ extension KeyedDecodingContainer {
     }
 }
 
-extension KeyedEncodingContainer {
-    mutating func encodeTimestamp(_ date: Date?, forKey key: Key) throws {
-        try encode(date.map(ShvilCoding.timestampText), forKey: key)
+extension KeyedDecodingContainer {
+    /// A NOT NULL `jsonb` column: any JSON value but null (`JSONValue` alone accepts null).
+    func decodeJSONNotNull(forKey key: Key) throws -> JSONValue {
+        let v = try decode(JSONValue.self, forKey: key)
+        if v == .null {
+            throw DecodingError.valueNotFound(JSONValue.self, .init(codingPath: codingPath + [key], debugDescription: "NULL in a NOT NULL jsonb column"))
+        }
+        return v
     }
 }
 
-/// A Codable model of one table: its name and its columns (the coding keys, in table order).
-public protocol ShvilRow: Codable, Equatable, Sendable {
-    /// The table (`adventures`).
-    static var table: String { get }
-    /// The columns the model reads and writes, as in schema.json.
-    static var columns: [String] { get }
-}
-
-/// Every table model of Shvil.
-public enum ShvilModels {
-    /// One model per table of schema.json.
-    public static var rows: [any ShvilRow.Type] {
-        [ShvilUser.self, Adventure.self, Place.self, AdventureStop.self, FeatureFlagRow.self]
+extension KeyedEncodingContainer {
+    mutating func encodeTimestamp(_ date: Date?, forKey key: Key) throws {
+        try encode(date.map(ShvilCoding.timestampText), forKey: key)
     }
 }

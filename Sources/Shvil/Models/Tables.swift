@@ -1,5 +1,6 @@
 import Foundation
 import MockSupabase
+import ContractKit
 
 // Codable models of every Shvil table (Contracts/shvil/schema.json). Ids are lower-case uuid
 // strings, jsonb columns are JSONValue, as PostgREST prints them.
@@ -37,7 +38,7 @@ public enum FeatureStage: String, Codable, CaseIterable, Sendable {
 }
 
 /// A row of `users`.
-public struct ShvilUser: ShvilRow {
+public struct ShvilUser: TableModel {
     /// `users`.
     public static let table = "users"
     /// The columns, in table order.
@@ -93,7 +94,7 @@ public struct ShvilUser: ShvilRow {
 }
 
 /// A row of `adventures`.
-public struct Adventure: ShvilRow {
+public struct Adventure: TableModel {
     /// `adventures`.
     public static let table = "adventures"
     /// The columns, in table order.
@@ -146,7 +147,7 @@ public struct Adventure: ShvilRow {
         userId = try c.decode(String.self, forKey: .userId)
         title = try c.decode(String.self, forKey: .title)
         description = try c.decodeIfPresent(String.self, forKey: .description)
-        routeData = try c.decode(JSONValue.self, forKey: .routeData)
+        routeData = try c.decodeJSONNotNull(forKey: .routeData)
         status = try c.decode(AdventureStatus.self, forKey: .status)
         createdAt = try c.decodeTimestamp(forKey: .createdAt)
         updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
@@ -167,7 +168,7 @@ public struct Adventure: ShvilRow {
 }
 
 /// A row of `places`.
-public struct Place: ShvilRow {
+public struct Place: TableModel {
     /// `places`.
     public static let table = "places"
     /// The columns, in table order.
@@ -221,7 +222,7 @@ public struct Place: ShvilRow {
         description = try c.decodeIfPresent(String.self, forKey: .description)
         latitude = try c.decode(Double.self, forKey: .latitude)
         longitude = try c.decode(Double.self, forKey: .longitude)
-        metadata = try c.decode(JSONValue.self, forKey: .metadata)
+        metadata = try c.decodeJSONNotNull(forKey: .metadata)
         createdBy = try c.decodeIfPresent(String.self, forKey: .createdBy)
         createdAt = try c.decodeTimestamp(forKey: .createdAt)
     }
@@ -241,7 +242,7 @@ public struct Place: ShvilRow {
 }
 
 /// A row of `adventure_stops`.
-public struct AdventureStop: ShvilRow {
+public struct AdventureStop: TableModel {
     /// `adventure_stops`.
     public static let table = "adventure_stops"
     /// The columns, in table order.
@@ -290,7 +291,7 @@ public struct AdventureStop: ShvilRow {
         adventureId = try c.decode(String.self, forKey: .adventureId)
         placeId = try c.decode(String.self, forKey: .placeId)
         orderIndex = try c.decode(Int.self, forKey: .orderIndex)
-        customData = try c.decode(JSONValue.self, forKey: .customData)
+        customData = try c.decodeJSONNotNull(forKey: .customData)
         createdAt = try c.decodeTimestamp(forKey: .createdAt)
         updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
     }
@@ -309,7 +310,7 @@ public struct AdventureStop: ShvilRow {
 }
 
 /// A row of `feature_flags`.
-public struct FeatureFlagRow: ShvilRow {
+public struct FeatureFlagRow: TableModel {
     /// `feature_flags`.
     public static let table = "feature_flags"
     /// The columns, in table order.

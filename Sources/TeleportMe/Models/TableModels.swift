@@ -1,17 +1,9 @@
 import Foundation
 import ContractKit
 
-/// A row model of one table of `Contracts/teleportme/schema.json`.
-///
-/// Every column is a coding key (checked against the schema by the models suite); optional
-/// properties are exactly the nullable columns; `encode(to:)` writes every column, NULL as `null`,
-/// as PostgREST prints a row.
-public protocol TableModel: Codable, Sendable, Equatable {
-    /// The table (`saved_cities`).
-    static var table: String { get }
-    /// The column names, in the schema's order.
-    static var columns: [String] { get }
-}
+// Row models of the tables of Contracts/teleportme/schema.json (ContractKit's `TableModel`:
+// every column a coding key in the schema's order, optional exactly when nullable, NULL written
+// as null), checked by the `models` rule kind.
 
 /// A row of `cities` (reference data, public read).
 public struct City: TableModel {
@@ -396,9 +388,3 @@ public struct EngagementEvent: TableModel {
         try c.encode(createdAt, forKey: .createdAt)
     }
 }
-
-/// Every table model, for the schema-coverage check.
-public let teleportMeTableModels: [any TableModel.Type] = [
-    City.self, CityScore.self, VibeTag.self, CityVibeTag.self, Profile.self,
-    UserPreferences.self, CityReport.self, SavedCity.self, EngagementEvent.self,
-]
