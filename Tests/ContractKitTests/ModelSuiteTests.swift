@@ -5,11 +5,13 @@ import ContractKit
 /// The generic `models` rule kind on a tiny schema: coverage, row round trips, tables without a
 /// model, interaction bodies, and an app's own JSON coding, each shown rejecting a wrong model.
 final class ModelSuiteTests: XCTestCase {
-    /// `notes(id uuid pk, owner uuid not null, text text, created_at timestamptz)`.
-    struct Note: TableModel {
-        static let table = "notes"
+    /// `notes(id uuid pk, owner uuid not null, text text, created_at timestamptz)`, with
+    /// `created_at` as text (`Note`) or as a `Date` (`DatedNote`: decodes only with a coder that
+    /// reads PostgreSQL's timestamps).
+    struct NoteModel<Stamp: Codable & Sendable & Equatable>: TableModel {
+        static var table: String { "notes" }
         static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-        var id: String; var owner: String; var text: String?; var createdAt: String?
+        var id: String; var owner: String; var text: String?; var createdAt: Stamp?
         enum CodingKeys: String, CodingKey, CaseIterable { case id, owner, text, createdAt = "created_at" }
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -17,18 +19,16 @@ final class ModelSuiteTests: XCTestCase {
             try c.encode(text, forKey: .text); try c.encode(createdAt, forKey: .createdAt)
         }
     }
+    typealias Note = NoteModel<String>
+    typealias DatedNote = NoteModel<Date>
 
-    /// Keys in another order than the table's columns.
+    /// Declares its keys in another order than the table's columns.
     struct ShuffledNote: TableModel {
         static let table = "notes"
-        static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-        var owner: String; var id: String; var text: String?; var createdAt: String?
-        enum CodingKeys: String, CodingKey, CaseIterable { case owner, id, text, createdAt = "created_at" }
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(owner, forKey: .owner); try c.encode(id, forKey: .id)
-            try c.encode(text, forKey: .text); try c.encode(createdAt, forKey: .createdAt)
-        }
+        static var columns: [String] { ["owner", "id", "text", "created_at"] }
+        var note: Note
+        init(from decoder: Decoder) throws { note = try Note(from: decoder) }
+        func encode(to encoder: Encoder) throws { try note.encode(to: encoder) }
     }
 
     /// Synthesised encoding: leaves NULL columns out; `text` required although nullable.
@@ -44,19 +44,6 @@ final class ModelSuiteTests: XCTestCase {
         static let table = "ghosts"
         static var columns: [String] { ["id"] }
         var id: String
-    }
-
-    /// `created_at` as a `Date`: decodes only with a coder that reads PostgreSQL's timestamps.
-    struct DatedNote: TableModel {
-        static let table = "notes"
-        static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-        var id: String; var owner: String; var text: String?; var createdAt: Date?
-        enum CodingKeys: String, CodingKey, CaseIterable { case id, owner, text, createdAt = "created_at" }
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id); try c.encode(owner, forKey: .owner)
-            try c.encode(text, forKey: .text); try c.encode(createdAt, forKey: .createdAt)
-        }
     }
 
     static let pgCoder = ModelCoder(decoder: {
@@ -101,8 +88,8 @@ final class ModelSuiteTests: XCTestCase {
 
     func testACorrectModelPassesAndATableWithoutRowsOrModelFails() throws {
         let r = try results([Note.self])
-        XCTAssertEqual(r["Note ↔ notes columns"]?.passed, true, r["Note ↔ notes columns"]?.message ?? "missing")
-        XCTAssertEqual(r["Note round-trips 2 notes rows"]?.passed, true, r["Note round-trips 2 notes rows"]?.message ?? "missing")
+        XCTAssertEqual(r["NoteModel<String> ↔ notes columns"]?.passed, true, r["NoteModel<String> ↔ notes columns"]?.message ?? "missing")
+        XCTAssertEqual(r["NoteModel<String> round-trips 2 notes rows"]?.passed, true, r["NoteModel<String> round-trips 2 notes rows"]?.message ?? "missing")
         XCTAssertEqual(r["table tags"]?.message, "no model for table tags")
         XCTAssertEqual(r.count, 3)
     }
@@ -136,10 +123,10 @@ final class ModelSuiteTests: XCTestCase {
     /// The registry's coder is the app's: a `Date` model fails with plain coders and passes with
     /// the one that reads PostgreSQL's timestamps.
     func testTheAppsCoderIsUsed() throws {
-        XCTAssertFalse(try results([DatedNote.self])["DatedNote round-trips 2 notes rows"]!.passed)
+        XCTAssertFalse(try results([DatedNote.self])["NoteModel<Date> round-trips 2 notes rows"]!.passed)
         let r = try results([DatedNote.self], coder: Self.pgCoder)
-        XCTAssertEqual(r["DatedNote ↔ notes columns"]?.passed, true, r["DatedNote ↔ notes columns"]?.message ?? "")
-        XCTAssertEqual(r["DatedNote round-trips 2 notes rows"]?.passed, true, r["DatedNote round-trips 2 notes rows"]?.message ?? "")
+        XCTAssertEqual(r["NoteModel<Date> ↔ notes columns"]?.passed, true, r["NoteModel<Date> ↔ notes columns"]?.message ?? "")
+        XCTAssertEqual(r["NoteModel<Date> round-trips 2 notes rows"]?.passed, true, r["NoteModel<Date> round-trips 2 notes rows"]?.message ?? "")
     }
 
     enum TinyApp: AppModule {
@@ -157,7 +144,7 @@ final class ModelSuiteTests: XCTestCase {
     /// Table models join the app's registry by type name, unless the app registered the name.
     func testTheRegistryOfAnApp() {
         let r = ModelSuite.registry(for: TinyApp.self)
-        XCTAssertEqual(r.names, ["Note", "Note[]", "StrictNote", "StrictNote[]"])
+        XCTAssertEqual(r.names, ["NoteModel<String>", "NoteModel<String>[]", "StrictNote", "StrictNote[]"])
         XCTAssertEqual(r.check("StrictNote", ["id": "x", "owner": "y", "text": nil, "created_at": nil]), [], "the app's entry wins")
         XCTAssertNotNil(try? r.coder.decode(DatedNote.self, from: ["id": "x", "owner": "y", "created_at": "2026-01-01 00:00:00+00"]))
     }
@@ -173,7 +160,7 @@ final class ModelSuiteTests: XCTestCase {
         let replayed = InteractionReplay.replay(file, over: InProcessTransport(try backend()))
         XCTAssertEqual(replayed.transcript.count, 2, replayed.failures.joined(separator: "\n"))
         var registry = ModelRegistry()
-        registry.register(Note.self)
+        registry.register(Note.self, as: "Note")
         registry.register(StrictNote.self, as: "Lossy")
         let r = ModelSuite.interactionResults(app: "x", [replayed], registry: registry)
         XCTAssertEqual(r.map(\.name), ["notes.json step 1 response as Note[]", "notes.json step 2 response as Note", "notes.json step 2 request as Lossy"])
