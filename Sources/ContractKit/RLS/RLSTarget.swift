@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Something RLS cases run against: the mock over the wire, the mock's database engine, a real
 /// PostgreSQL with the app's migrations.
@@ -55,23 +58,40 @@ private func isolated<T>(_ db: Database, _ body: () throws -> T) throws -> T {
 /// client sends (`apikey` + `Authorization: Bearer <JWT>`, PostgREST path, query, `Prefer`,
 /// JSON body) and the outcome is read back from the HTTP response.
 ///
-/// Isolation is a rollback: each case (setup and statement) runs inside one
-/// `Database.atomically` block that is then undone, which costs about a tenth of a millisecond,
-/// where `backend.reset()` re-seeds every table. The rollback needs the transport to dispatch on
-/// the calling thread (`backend.handle`, the same entry point the URLProtocol transport calls).
+/// Two transports, one line apart (`MockTarget(backend: b, transport: .inProcess)`):
+/// - `.urlSession` (default): a real `URLSession` through the `MockURLProtocol` transport, as a
+///   client app's networking stack sends it. The handler runs on the session's thread, so a case
+///   cannot be rolled back; instead the backend is reset (`backend.reset()`) before the next case
+///   whenever a case may have changed the data (a write that succeeded, or a setup step). Reads
+///   and refused writes need no reset.
+/// - `.inProcess`: `backend.handle`, the entry point the URLProtocol calls, on the calling
+///   thread. Each case (setup and statement) runs inside one `Database.atomically` block that is
+///   then undone: about a tenth of a millisecond instead of a reset.
 public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
+    /// How requests reach the backend.
+    public enum Transport: Sendable {
+        /// `URLSession` → `MockURLProtocol` → backend; isolation by reset after a change.
+        case urlSession
+        /// `backend.handle` on the calling thread; isolation by rollback.
+        case inProcess
+    }
+
     /// The backend under test.
     public let backend: MockSupabase
-    /// Sends one request and returns the response: the in-process dispatch `backend.handle` by
-    /// default (the transport's own entry point).
-    public let transport: (HTTPRequest) throws -> HTTPResponse
+    /// The transport used.
+    public let transport: Transport
+    private let session: URLSession?
     private let lock = NSLock()
     private var tokens: [String: String] = [:]
+    private var dirty = false
+    /// How many times the backend was reset between cases (for reports and benchmarks).
+    public private(set) var resets = 0
 
-    /// A target for a backend; `transport` must answer on the calling thread.
-    public init(backend: MockSupabase, transport: ((HTTPRequest) throws -> HTTPResponse)? = nil) {
+    /// A target for a backend.
+    public init(backend: MockSupabase, transport: Transport = .urlSession) {
         self.backend = backend
-        self.transport = transport ?? { try backend.handle($0) }
+        self.transport = transport
+        session = transport == .urlSession ? WireClient(backend).session : nil
     }
 
     /// The bearer token of an actor: the anon key, the service-role key, or a persona's JWT.
@@ -98,17 +118,64 @@ public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
         return HTTPRequest(method: r.method, path: r.path, query: r.query, headers: headers, body: r.body.map { $0.data() } ?? Data())
     }
 
+    /// Characters left as they are in a query name or value; everything else is percent-encoded
+    /// (so `&`, `=`, `+`, `#` and `%` inside a value cannot be misread).
+    private static let queryValueAllowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~,()*:")
+
+    /// Sends one request over the chosen transport.
+    public func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let session else { return try backend.handle(request) }
+        var comps = URLComponents(url: backend.baseURL, resolvingAgainstBaseURL: false)!
+        comps.percentEncodedPath = request.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? request.path
+        if !request.query.isEmpty {
+            comps.percentEncodedQuery = request.query.map { item in
+                (item.name.addingPercentEncoding(withAllowedCharacters: MockTarget.queryValueAllowed) ?? item.name) + "=" +
+                    (item.value.addingPercentEncoding(withAllowedCharacters: MockTarget.queryValueAllowed) ?? item.value)
+            }.joined(separator: "&")
+        }
+        var req = URLRequest(url: comps.url!)
+        req.httpMethod = request.method
+        for f in request.headers { req.setValue(f.value, forHTTPHeaderField: f.name) }
+        if !request.body.isEmpty { req.httpBody = request.body }
+        final class Box: @unchecked Sendable { var result: Result<HTTPResponse, Error>? }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        session.dataTask(with: req) { data, response, error in
+            if let error { box.result = .failure(RLSTargetError("transport: \(error)")) }
+            else if let http = response as? HTTPURLResponse {
+                var h = HTTPHeaders()
+                for (k, v) in http.allHeaderFields { h.add("\(k)", "\(v)") }
+                box.result = .success(HTTPResponse(status: http.statusCode, headers: h, body: data ?? Data()))
+            } else { box.result = .failure(RLSTargetError("transport: no HTTP response")) }
+            done.signal()
+        }.resume()
+        done.wait()
+        return try box.result!.get()
+    }
+
+    private func runCase(_ rlsCase: RLSCase, _ setup: [HTTPRequest], _ main: HTTPRequest) throws -> RLSOutcome {
+        for (step, request) in zip(rlsCase.setup, setup) {
+            let r = try send(request)
+            guard (200..<300).contains(r.status), let rows = r.jsonBody?.arrayValue, rows.count == 1 else {
+                throw RLSTargetError("setup of '\(rlsCase.name)': deleting \(step.table) \(step.deleteKey) as service_role gave \(r.status) \(r.text)")
+            }
+        }
+        return RLSOutcome(response: try send(main))
+    }
+
     public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
         let main = try httpRequest(rlsCase.operation, table: rlsCase.table, as: rlsCase.actor)
         let setup = try rlsCase.setup.map { try httpRequest(.delete(key: $0.deleteKey), table: $0.table, as: .serviceRole) }
-        return try isolated(backend.database) {
-            for (step, request) in zip(rlsCase.setup, setup) {
-                let r = try transport(request)
-                guard (200..<300).contains(r.status), let rows = r.jsonBody?.arrayValue, rows.count == 1 else {
-                    throw RLSTargetError("setup of '\(rlsCase.name)': deleting \(step.table) \(step.deleteKey) as service_role gave \(r.status) \(r.text)")
-                }
-            }
-            return RLSOutcome(response: try transport(main))
+        switch transport {
+        case .inProcess:
+            return try isolated(backend.database) { try runCase(rlsCase, setup, main) }
+        case .urlSession:
+            lock.lock(); defer { lock.unlock() }
+            if dirty { try backend.reset(); resets += 1; dirty = false }
+            dirty = !setup.isEmpty
+            let outcome = try runCase(rlsCase, setup, main)
+            if rlsCase.operation.command != .select && (200..<300).contains(outcome.status) && outcome.rows?.isEmpty != true { dirty = true }
+            return outcome
         }
     }
 
