@@ -259,6 +259,11 @@ public struct RLSCase: Sendable, Equatable {
 
     /// Column types used to compare returned values (filled by the expansion).
     public var columnTypes: [String: SQLType] = [:]
+    /// Whether the app's own code (triggers, constraints) runs for this statement: an INSERT
+    /// that gets past the grant, an UPDATE or DELETE that reaches its row. A refusal by that
+    /// code (an error other than RLS's) makes the case inconclusive, not failed: the app may
+    /// guard the same row for its own reasons.
+    public var appCodeRuns: Bool = false
 }
 
 extension RLSCase {

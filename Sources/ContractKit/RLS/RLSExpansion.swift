@@ -32,8 +32,9 @@ public struct RLSCell: Sendable, Equatable {
 /// - INSERT: a new row derived from a fixture row (fresh key, unique columns made unique, foreign
 ///   keys kept valid) with the owner columns set to the actor's id, to another user's, or to the
 ///   other values the rule distinguishes → 201, or 42501 (403; 401 for anon).
-/// - UPDATE: a harmless column of the row (one no policy reads) → the changed row or `[]`; and
-///   changes of the columns the WITH CHECK reads → the row or 42501.
+/// - UPDATE: a harmless column of the row (one no policy reads) set to its own value → the row
+///   or `[]` (or 42501 when the unchanged row fails WITH CHECK); and changes of the columns the
+///   WITH CHECK reads → the row or 42501.
 /// - DELETE: the row → the deleted row, `[]`, or the foreign-key error when children restrict it.
 /// Expected outcomes come from `RLSOracle`, never from the implementation under test.
 public struct RLSExpansion: Sendable {
@@ -41,6 +42,8 @@ public struct RLSExpansion: Sendable {
     public var app: String
     /// The policies expanded.
     public var policies: PolicySet
+    /// The schema of the app.
+    public var schema: DatabaseSchema
     /// Every case, cell by cell.
     public var cases: [RLSCase]
     /// The cells in matrix order (tables in file order, then SELECT, INSERT, UPDATE, DELETE).
@@ -49,6 +52,9 @@ public struct RLSExpansion: Sendable {
     public var tablesWithoutPolicies: [String]
     /// What the expansion could not cover and why ("rides: no fixture rows").
     public var notes: [String]
+    /// What each case does in the oracle's terms, to recompute its expectation under another
+    /// matrix (the flip test).
+    var shapes: [RLSCaseShape]
 
     /// Expands an app's matrix against its fixtures, at statement time `now`.
     public init(spec: AppSpec, now: Date) {
@@ -67,9 +73,25 @@ public struct RLSExpansion: Sendable {
                                      cases: byCommand[cmd] ?? []))
             }
         }
+        // Flips no case notices get a witness from a wider search when one exists.
+        for flip in RLSFlip.all(spec.policies, schema: spec.schema) {
+            guard let tp = spec.policies.table(flip.table), let t = spec.schema.table(flip.table), !t.isView,
+                  let ci = cells.firstIndex(where: { $0.table == flip.table && $0.command == flip.command }) else { continue }
+            let noticed = zip(ex.cases, ex.shapes).contains { c, shape in
+                c.table == flip.table && RLSJudge.expectation(shape, flip.policies).expected != c.expected
+            }
+            if noticed { continue }
+            if let i = ex.witness(for: flip, tp, t) {
+                let cmd = ex.cases[i].command
+                let target = cells.firstIndex { $0.table == flip.table && $0.command == cmd } ?? ci
+                cells[target].cases.append(i)
+            }
+        }
         app = spec.app
         policies = spec.policies
+        schema = spec.schema
         cases = ex.cases
+        shapes = ex.shapes
         self.cells = cells
         let listed = Set(spec.policies.tables.map(\.table))
         tablesWithoutPolicies = spec.schema.tables.filter { $0.schema == "public" && !$0.isView && !listed.contains($0.name) }.map(\.name)
@@ -78,6 +100,20 @@ public struct RLSExpansion: Sendable {
 
     /// The cases of a cell.
     public func cases(of cell: RLSCell) -> [RLSCase] { cell.cases.map { cases[$0] } }
+
+    /// What each case's outcome would be if `policies` were enforced instead of the matrix it
+    /// was derived from (same statements, same actors): the flip test's way of knowing which
+    /// cases must notice a flipped cell.
+    public func expectations(under policies: PolicySet) -> [RLSExpected] {
+        shapes.map { RLSJudge.expectation($0, policies).expected }
+    }
+
+    /// The same for the cases of one table, by case index.
+    public func expectations(under policies: PolicySet, table: String) -> [Int: RLSExpected] {
+        var out: [Int: RLSExpected] = [:]
+        for (i, s) in shapes.enumerated() where s.table.name == table { out[i] = RLSJudge.expectation(s, policies).expected }
+        return out
+    }
 }
 
 /// A column reference found in an expression: which scope (0 = the row under test, 1 = the row
@@ -126,6 +162,70 @@ struct ExprWalker {
     }
 }
 
+/// What a case does, in the oracle's terms.
+struct RLSCaseShape: Sendable {
+    enum Kind: Sendable {
+        /// Read `row`; a visible row must come back with `match`'s values.
+        case select(row: RLSRow, match: [String: JSONValue])
+        /// Insert `row` (defaults applied as the database would), RETURNING it when `returning`.
+        case insert(row: RLSRow, returning: Bool, match: [String: JSONValue])
+        /// Update `old` into `new`.
+        case update(old: RLSRow, new: RLSRow, match: [String: JSONValue])
+        /// Delete `row`; `effect` is the SQLSTATE its foreign keys raise, if any.
+        case delete(row: RLSRow, match: [String: JSONValue], effect: String?)
+    }
+
+    let table: TableSchema
+    let actor: RLSActor
+    let kind: Kind
+    /// The oracle over the state the statement starts from (after the setup steps).
+    let oracle: RLSOracle
+}
+
+/// Computes what PostgREST answers for a case shape under a matrix, with PostgreSQL's rules:
+/// grants first; SELECT shows rows passing its USING; INSERT's row (after defaults) must pass
+/// WITH CHECK, and with RETURNING also the SELECT policy; UPDATE and DELETE reach rows passing
+/// their USING and the SELECT policy (PostgREST's filter reads columns), the new row of an
+/// UPDATE must pass WITH CHECK and the SELECT policy; the service role bypasses RLS.
+enum RLSJudge {
+    static func expectation(_ s: RLSCaseShape, _ policies: PolicySet) -> (expected: RLSExpected, appCodeRuns: Bool) {
+        let t = s.table, a = s.actor
+        // A table missing from the matrix is treated as RLS off (as the mock serves it).
+        let tp = policies.table(t.name)
+        let rls = tp?.rlsEnabled ?? false
+        func using(_ c: PolicyCommand) -> Expr { tp?.cell(c).effectiveUsing ?? .constant(true) }
+        func check(_ c: PolicyCommand) -> Expr { tp?.cell(c).effectiveCheck(for: c) ?? .constant(true) }
+        func revoked(_ cmds: PolicyCommand...) -> Bool { cmds.contains { tp?.revoked[a.role]?.contains($0) == true } }
+        func passes(_ e: Expr, _ row: RLSRow) -> Bool {
+            a.kind == .serviceRole || !rls || s.oracle.passes(e, table: t, row: row, actor: a)
+        }
+        let status42501 = RLSOutcome.status(forSQLState: "42501", anonymous: a.kind == .anon)
+        let denied = RLSExpected.error(status: status42501, code: "42501", message: "permission denied for table \(t.name)")
+        let violation = RLSExpected.error(status: status42501, code: "42501", message: "new row violates row-level security policy for table \"\(t.name)\"")
+        let select = using(.select)
+        switch s.kind {
+        case .select(let row, let match):
+            if revoked(.select) { return (denied, false) }
+            return (.rows(status: 200, rows: passes(select, row) ? [match] : []), false)
+        case .insert(let row, let returning, let match):
+            if revoked(.insert) || (returning && revoked(.select)) { return (denied, false) }
+            guard passes(check(.insert), row) else { return (violation, true) }
+            if !returning { return (.empty(status: 201), true) }
+            return (passes(select, row) ? .rows(status: 201, rows: [match]) : violation, true)
+        case .update(let old, let new, let match):
+            if revoked(.update, .select) { return (denied, false) }
+            guard passes(using(.update), old), passes(select, old) else { return (.rows(status: 200, rows: []), false) }
+            guard passes(check(.update), new), passes(select, new) else { return (violation, true) }
+            return (.rows(status: 200, rows: [match]), true)
+        case .delete(let row, let match, let effect):
+            if revoked(.delete, .select) { return (denied, false) }
+            guard passes(using(.delete), row), passes(select, row) else { return (.rows(status: 200, rows: []), false) }
+            if let effect { return (.error(status: RLSOutcome.status(forSQLState: effect, anonymous: false), code: effect, message: nil), true) }
+            return (.rows(status: 200, rows: [match]), true)
+        }
+    }
+}
+
 /// The working state of one expansion.
 struct Expander {
     let spec: AppSpec
@@ -136,6 +236,7 @@ struct Expander {
     /// Columns any policy of the app reads, per table (never chosen as the harmless column).
     let policyColumns: [String: Set<String>]
     var cases: [RLSCase] = []
+    var shapes: [RLSCaseShape] = []
     var notes: [String] = []
     var counter = 0
 
@@ -143,6 +244,8 @@ struct Expander {
     static let maxRows = 12
     /// Derived rows per actor and cell at most (INSERT candidates, UPDATE check variants).
     static let maxVariants = 6
+    /// Fixture rows an INSERT derives its candidates from.
+    static let maxSources = 4
     /// Candidate values tried per column.
     static let maxValues = 40
 
@@ -173,8 +276,8 @@ struct Expander {
         Dictionary(uniqueKeysWithValues: t.columns.map { ($0.name, $0.type) })
     }
 
-    /// Whether a policy reaches the row for the actor (service role and RLS-off tables: always).
-    func reaches(_ e: Expr, _ tp: TablePolicies, _ t: TableSchema, _ row: RLSRow, _ a: RLSActor, _ o: RLSOracle) -> Bool {
+    /// Whether a policy lets the row through for the actor (service role, RLS off: always).
+    func passes(_ e: Expr, _ tp: TablePolicies, _ t: TableSchema, _ row: RLSRow, _ a: RLSActor, _ o: RLSOracle) -> Bool {
         if a.kind == .serviceRole || !tp.rlsEnabled { return true }
         return o.passes(e, table: t, row: row, actor: a)
     }
@@ -183,32 +286,18 @@ struct Expander {
         cmds.contains { tp.revoked[a.role]?.contains($0) == true }
     }
 
-    func permissionDenied(_ t: TableSchema, _ a: RLSActor) -> RLSExpected {
-        .error(status: RLSOutcome.status(forSQLState: "42501", anonymous: a.kind == .anon), code: "42501",
-               message: "permission denied for table \(t.name)")
-    }
-
-    func rlsViolation(_ t: TableSchema, _ a: RLSActor) -> RLSExpected {
-        .error(status: RLSOutcome.status(forSQLState: "42501", anonymous: a.kind == .anon), code: "42501",
-               message: "new row violates row-level security policy for table \"\(t.name)\"")
-    }
-
-    static func locatableTypes(_ type: SQLType) -> Bool {
+    static func locatableType(_ type: SQLType) -> Bool {
         switch type {
         case .jsonb, .json, .array, .real, .double, .numeric: return false
         default: return true
         }
     }
 
-    /// The columns and values that identify a row over the wire: its primary key, else a unique
-    /// key, else every scalar column the fixture gave (when no other fixture row shares them).
+    /// The columns and values that identify a stored row over the wire: its primary key, else a
+    /// unique key, else every scalar column the fixture gave (when no other row shares them).
     func locator(_ row: RLSRow, _ t: TableSchema, _ o: RLSOracle) -> [String: JSONValue]? {
-        let usable: ([String]) -> Bool = { cols in
-            !cols.isEmpty && cols.allSatisfy { !row[$0].isNull && !row.generated.contains($0) }
-        }
-        if usable(t.primaryKey) { return Dictionary(uniqueKeysWithValues: t.primaryKey.map { ($0, row[$0]) }) }
-        for u in t.uniques where usable(u.columns) { return Dictionary(uniqueKeysWithValues: u.columns.map { ($0, row[$0]) }) }
-        let cols = t.columns.filter { row.given.contains($0.name) && !row[$0.name].isNull && Expander.locatableTypes($0.type) }.map(\.name)
+        if let k = declaredKey(row, t) { return k }
+        let cols = t.columns.filter { row.given.contains($0.name) && !row[$0.name].isNull && Expander.locatableType($0.type) }.map(\.name)
         guard !cols.isEmpty else { return nil }
         let matches = o.state.rows(t).filter { other in
             cols.allSatisfy { c in RLSOracle.compare(row[c], other[c], type: column(t, c)?.type) == 0 }
@@ -216,7 +305,17 @@ struct Expander {
         return matches.count == 1 ? Dictionary(uniqueKeysWithValues: cols.map { ($0, row[$0]) }) : nil
     }
 
-    /// The expected-row matcher: the given columns (SELECT) or the key only.
+    /// The primary key's (else a unique key's) values, when all are known and not null.
+    func declaredKey(_ row: RLSRow, _ t: TableSchema) -> [String: JSONValue]? {
+        let usable: ([String]) -> Bool = { cols in
+            !cols.isEmpty && cols.allSatisfy { !row[$0].isNull && !row.generated.contains($0) }
+        }
+        if usable(t.primaryKey) { return Dictionary(uniqueKeysWithValues: t.primaryKey.map { ($0, row[$0]) }) }
+        for u in t.uniques where usable(u.columns) { return Dictionary(uniqueKeysWithValues: u.columns.map { ($0, row[$0]) }) }
+        return nil
+    }
+
+    /// The values a returned row must show: the columns the fixture gave.
     func givenColumns(_ row: RLSRow) -> [String: JSONValue] {
         var out: [String: JSONValue] = [:]
         for c in row.given where !row.generated.contains(c) { out[c] = row[c] }
@@ -248,6 +347,8 @@ struct Expander {
         return column
     }
 
+    func signature(_ bits: [Bool?]) -> String { String(bits.map { $0.map { $0 ? "1" : "0" } ?? "?" }) }
+
     /// One witness row per distinct pattern of the expressions' atomic tests across all actors.
     mutating func witnesses(_ t: TableSchema, _ exprs: [Expr], extra: (Int) -> String = { _ in "" }, cell: String) -> [Int] {
         var seen = Set<String>()
@@ -257,7 +358,7 @@ struct Expander {
             guard locator(r, t, base) != nil else { continue }
             var sig = extra(i)
             for a in actors {
-                for e in exprs { sig += base.atoms(e, table: t, row: r, actor: a).map { $0.map { $0 ? "1" : "0" } ?? "?" }.joined() + "|" }
+                for e in exprs { sig += signature(base.atoms(e, table: t, row: r, actor: a)) + "|" }
             }
             if seen.insert(sig).inserted {
                 if out.count < Expander.maxRows { out.append(i) } else { dropped += 1 }
@@ -281,7 +382,7 @@ struct Expander {
         }
     }
 
-    /// Candidate values for a column: values in the table, parent key values, persona ids,
+    /// Candidate values for a column: persona ids, parent key values, values in the table,
     /// booleans, enum labels, NULL.
     func candidates(_ t: TableSchema, _ c: String) -> [JSONValue] {
         guard let col = column(t, c) else { return [] }
@@ -290,12 +391,17 @@ struct Expander {
             if out.count >= Expander.maxValues { return }
             if !out.contains(where: { RLSOracle.sameValue($0, v, type: col.type) }) { out.append(v) }
         }
-        if col.type == .uuid { for p in spec.fixtures.personas { add(.string(p.id)) } }
-        for fk in t.foreignKeys where fk.columns == [c] {
-            if let parent = spec.schema.table(fk.refTable) {
-                for r in base.state.rows(parent) where !r.generated.contains(fk.refColumns[0]) { add(r[fk.refColumns[0]]) }
-            }
+        let fks = t.foreignKeys.filter { $0.columns.contains(c) }
+        if fks.isEmpty && col.type == .uuid { for p in spec.fixtures.personas { add(.string(p.id)) } }
+        for fk in fks {
+            // A foreign key column takes its parents' keys (persona ids first, when the parent
+            // holds them), so a changed value still finds its parent.
+            guard let parent = spec.schema.table(fk.refTable), let k = fk.columns.firstIndex(of: c) else { continue }
+            let parentRows = base.state.rows(parent).filter { !$0.generated.contains(fk.refColumns[k]) }
+            for p in spec.fixtures.personas where parentRows.contains(where: { RLSOracle.compare($0[fk.refColumns[k]], .string(p.id), type: col.type) == 0 }) { add(.string(p.id)) }
+            for r in parentRows { add(r[fk.refColumns[k]]) }
         }
+        if !fks.isEmpty { if col.nullable { add(.null) }; return out }
         for r in base.state.rows(t) where !r.generated.contains(c) && !r[c].isNull { add(r[c]) }
         switch col.type {
         case .boolean: add(true); add(false)
@@ -315,112 +421,228 @@ struct Expander {
         key.sorted { $0.key < $1.key }.map { "\($0.key)=\(CaseText.scalar($0.value))" }.joined(separator: ",")
     }
 
-    mutating func add(_ c: RLSCase) -> Int {
+    /// Records a case: its expectation is the judge's verdict under the app's own matrix.
+    mutating func add(_ shape: RLSCaseShape, operation: RLSOperation, setup: [RLSSetupStep] = [], role: String?, detail: String,
+                      dependsOn: Set<PolicyCommand>) -> Int {
+        let (expected, appCode) = RLSJudge.expectation(shape, spec.policies)
+        var c = RLSCase(app: spec.app, table: shape.table.name, command: operation.command, actor: shape.actor, role: role,
+                        operation: operation, setup: setup, expected: expected, detail: detail, dependsOn: dependsOn,
+                        columnTypes: types(shape.table))
+        c.appCodeRuns = appCode
         cases.append(c)
+        shapes.append(shape)
         return cases.count - 1
+    }
+
+    // MARK: Builders (one candidate case each)
+
+    /// A case under construction: the shape the judge reads and how it goes on the wire.
+    struct Prepared {
+        var shape: RLSCaseShape
+        var operation: RLSOperation
+        var setup: [RLSSetupStep] = []
+        var role: String?
+        var detail: String
+        var dependsOn: Set<PolicyCommand>
+    }
+
+    func selectCase(_ t: TableSchema, _ i: Int, _ a: RLSActor) -> Prepared? {
+        let row = base.state.rows(t)[i]
+        guard let key = locator(row, t, base) else { return nil }
+        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .select(row: row, match: givenColumns(row)), oracle: base),
+                        operation: .select(key: key), role: roleTag(a, row, t), detail: "row \(keyText(key))", dependsOn: [.select])
+    }
+
+    func harmlessUpdateCase(_ t: TableSchema, _ i: Int, _ a: RLSActor, column: String) -> Prepared? {
+        let row = base.state.rows(t)[i]
+        guard let key = locator(row, t, base) else { return nil }
+        let value = row[column]
+        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .update(old: row, new: row, match: key), oracle: base),
+                        operation: .update(key: key, set: [column: value]), role: roleTag(a, row, t),
+                        detail: "row \(keyText(key)), PATCH \(short(.object([column: value]))) (its own value)", dependsOn: [.update, .select])
+    }
+
+    /// An UPDATE changing one column; nil when the change would break a constraint or touch a
+    /// key while the matrix lets it through (the outcome would be the constraint's, not RLS's).
+    func checkUpdateCase(_ tp: TablePolicies, _ t: TableSchema, _ i: Int, _ a: RLSActor, column c: String, value v: JSONValue) -> Prepared? {
+        let row = base.state.rows(t)[i]
+        guard let key = locator(row, t, base), !RLSOracle.sameValue(v, row[c], type: column(t, c)?.type) else { return nil }
+        var newRow = row
+        newRow.values[c] = v
+        newRow.given.insert(c)
+        let allowed = passes(tp.cell(.update).effectiveCheck(for: .update), tp, t, newRow, a, base) && passes(tp.cell(.select).effectiveUsing, tp, t, newRow, a, base)
+        if allowed && (t.primaryKey.contains(c) || referencedColumns(t).contains(c) || base.violation(newRow, in: t, replacing: i) != nil) { return nil }
+        var match = key
+        match[c] = v
+        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .update(old: row, new: newRow, match: match), oracle: base),
+                        operation: .update(key: key, set: [c: v]), role: "\(roleTag(a, row, t) ?? "row"), sets \(c)",
+                        detail: "row \(keyText(key)), PATCH \(short(.object([c: v])))", dependsOn: [.update, .select])
+    }
+
+    func deleteCase(_ t: TableSchema, _ i: Int, _ a: RLSActor) -> Prepared? {
+        let row = base.state.rows(t)[i]
+        guard let key = locator(row, t, base) else { return nil }
+        let effect = base.deleteError(t, index: i)
+        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .delete(row: row, match: key, effect: effect), oracle: base),
+                        operation: .delete(key: key), role: roleTag(a, row, t),
+                        detail: "row \(keyText(key))" + (effect.map { " (its foreign keys refuse the delete: \($0))" } ?? ""),
+                        dependsOn: [.delete, .select])
+    }
+
+    /// An INSERT of `sent` (fresh keys; room made first when only the rule's own columns collide).
+    /// `valid` is false when the row would break a constraint (kept only as a refused witness).
+    mutating func insertCase(_ tp: TablePolicies, _ t: TableSchema, _ a: RLSActor, sent: [String: JSONValue], tag: String?,
+                             relevant: Set<String>, body: Set<String>) -> (Prepared, valid: Bool, allowed: Bool)? {
+        let check = tp.cell(.insert).effectiveCheck(for: .insert), select = tp.cell(.select).effectiveUsing
+        var s = makeUnique(sent, t, relevant: relevant, actor: a)
+        var oracle = base
+        var setup: [RLSSetupStep] = []
+        var row = RLSState.withDefaults(s, t, now: now, uid: a.userID)
+        var allowed = !revoked(tp, a, .insert) && passes(check, tp, t, row, a, oracle)
+        if allowed, let (_, j) = oracle.uniqueConflict(row, in: t) {
+            // Only the rule's own columns collide (one row per user): make room first.
+            guard let key = locator(oracle.state.rows(t)[j], t, oracle), let next = oracle.simulateDelete(t, index: j).state else { return nil }
+            setup.append(RLSSetupStep(table: t.name, deleteKey: key))
+            oracle.state = next
+            row = RLSState.withDefaults(s, t, now: now, uid: a.userID)
+            allowed = passes(check, tp, t, row, a, oracle)
+            if !allowed { return nil }
+        }
+        let valid = oracle.violation(row, in: t) == nil
+        if allowed && !valid { return nil }
+        s = s.filter { body.contains($0.key) || sent[$0.key] != nil }
+        row = RLSState.withDefaults(s, t, now: now, uid: a.userID)
+        let visible = !revoked(tp, a, .select) && passes(select, tp, t, row, a, oracle)
+        let setupText = setup.isEmpty ? "" : " after deleting \(setup.map { keyText($0.deleteKey) }.joined(separator: "; "))"
+        // RETURNING (return=representation) when the caller may read the row back, as client
+        // libraries do after .insert().select(); return=minimal otherwise.
+        let returning = allowed && visible
+        let prepared = Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .insert(row: row, returning: returning, match: declaredKey(row, t) ?? [:]), oracle: oracle),
+                                operation: .insert(row: s, returning: returning), setup: setup, role: tag ?? roleTag(a, row, t),
+                                detail: "POST \(short(.object(s)))\(setupText)", dependsOn: [.insert, .select])
+        return (prepared, valid, allowed)
+    }
+
+    /// The same insert with RETURNING, for a row the caller may insert but not read back.
+    func returningVariant(_ p: Prepared) -> Prepared? {
+        guard case .insert(let row, false, let match) = p.shape.kind, case .insert(let sent, _) = p.operation else { return nil }
+        var q = p
+        q.shape = RLSCaseShape(table: p.shape.table, actor: p.shape.actor, kind: .insert(row: row, returning: true, match: match), oracle: p.shape.oracle)
+        q.operation = .insert(row: sent, returning: true)
+        q.role = (p.role.map { $0 + ", " } ?? "") + "RETURNING"
+        q.detail = p.detail + " with return=representation: a row the caller cannot read back"
+        return q
+    }
+
+    mutating func record(_ p: Prepared) -> Int {
+        add(p.shape, operation: p.operation, setup: p.setup, role: p.role, detail: p.detail, dependsOn: p.dependsOn)
+    }
+
+    func referencedColumns(_ t: TableSchema) -> Set<String> {
+        Set(spec.schema.tables.flatMap { o in o.foreignKeys.filter { spec.schema.table($0.refTable)?.qualifiedName == t.qualifiedName }.flatMap(\.refColumns) })
+    }
+
+    /// Columns of the row under test that the UPDATE check or the SELECT policy read.
+    func checkColumns(_ tp: TablePolicies, _ t: TableSchema) -> [String] {
+        walker.refs(tp.cell(.update).effectiveCheck(for: .update), table: t.name).all
+            .union(walker.refs(tp.cell(.select).effectiveUsing, table: t.name).all)
+            .filter { $0.scope == 0 }.map(\.column).sorted()
+    }
+
+    /// The INSERT policy's columns of the row under test, those compared with `auth.uid()`, and
+    /// the columns an INSERT body carries.
+    func insertPlan(_ tp: TablePolicies, _ t: TableSchema) -> (relevant: Set<String>, uid: [String], body: Set<String>) {
+        let refs = walker.refs(tp.cell(.insert).effectiveCheck(for: .insert), table: t.name)
+        let relevant = Set(refs.all.filter { $0.scope == 0 }.map(\.column))
+        return (relevant, refs.uid.filter { $0.scope == 0 }.map(\.column).sorted(), insertColumns(t, relevant: relevant))
+    }
+
+    /// INSERT candidates for an actor: from each source, the owner columns set to the actor's id
+    /// and to another persona's, the source as is, then each rule column at each candidate value.
+    func insertVariants(_ t: TableSchema, _ a: RLSActor, sources: [[String: JSONValue]], relevant: Set<String>, uid: [String]) -> [(sent: [String: JSONValue], tag: String?)] {
+        var variants: [(sent: [String: JSONValue], tag: String?)] = []
+        for sent in sources {
+            if !uid.isEmpty {
+                if let id = a.userID { variants.append((sent.merging(uid.map { ($0, .string(id)) }) { $1 }, "own row")) }
+                if let other = spec.fixtures.personas.first(where: { $0.id != a.userID }) {
+                    variants.append((sent.merging(uid.map { ($0, .string(other.id)) }) { $1 }, "\(other.name)'s row"))
+                }
+            }
+            variants.append((sent, nil))
+            if a.kind == .serviceRole { continue }
+            for c in relevant.sorted() {
+                for v in candidates(t, c) { variants.append((sent.merging([c: v]) { $1 }, nil)) }
+            }
+        }
+        return variants
+    }
+
+    func insertSources(_ t: TableSchema, rows indexes: [Int], body: Set<String>) -> [[String: JSONValue]] {
+        let rows = base.state.rows(t)
+        return indexes.map { i in
+            var sent: [String: JSONValue] = [:]
+            for c in rows[i].given where body.contains(c) && !rows[i].generated.contains(c) { sent[c] = rows[i][c] }
+            return sent
+        }
     }
 
     // MARK: Cells
 
     mutating func expand(_ tp: TablePolicies, _ t: TableSchema) -> [PolicyCommand: [Int]] {
-        let rowsCount = base.state.rows(t).count
-        if rowsCount == 0 { notes.append("\(spec.app) · \(t.name): no fixture rows, so no SELECT, UPDATE, DELETE or INSERT cases") }
+        if base.state.rows(t).isEmpty {
+            notes.append("\(spec.app) · \(t.name): no fixture rows, so no SELECT, UPDATE or DELETE cases (INSERT derives a row from the schema)")
+        }
         return [.select: expandSelect(tp, t), .insert: expandInsert(tp, t),
                 .update: expandUpdate(tp, t), .delete: expandDelete(tp, t)]
     }
 
-    func cellExprs(_ tp: TablePolicies) -> (select: Expr, insert: Expr, updateUsing: Expr, updateCheck: Expr, delete: Expr) {
-        (tp.cell(.select).effectiveUsing, tp.cell(.insert).effectiveCheck(for: .insert),
-         tp.cell(.update).effectiveUsing, tp.cell(.update).effectiveCheck(for: .update), tp.cell(.delete).effectiveUsing)
-    }
-
     mutating func expandSelect(_ tp: TablePolicies, _ t: TableSchema) -> [Int] {
-        let e = cellExprs(tp)
         var out: [Int] = []
-        for i in witnesses(t, [e.select], cell: "\(t.name) · SELECT") {
-            let row = base.state.rows(t)[i]
-            let key = locator(row, t, base)!
-            for a in actors {
-                let expected: RLSExpected
-                if revoked(tp, a, .select) { expected = permissionDenied(t, a) }
-                else { expected = .rows(status: 200, rows: reaches(e.select, tp, t, row, a, base) ? [givenColumns(row)] : []) }
-                out.append(add(RLSCase(app: spec.app, table: t.name, command: .select, actor: a, role: roleTag(a, row, t),
-                                       operation: .select(key: key), setup: [], expected: expected,
-                                       detail: "row \(keyText(key))", dependsOn: [.select], columnTypes: types(t))))
-            }
+        for i in witnesses(t, [tp.cell(.select).effectiveUsing], cell: "\(t.name) · SELECT") {
+            for a in actors { if let p = selectCase(t, i, a) { out.append(record(p)) } }
         }
         return out
     }
 
-    /// A column an UPDATE may change without changing any policy's decision: not read by any
-    /// policy, not a key, not under a CHECK or foreign key; a text column when there is one.
-    func harmlessColumn(_ t: TableSchema) -> (column: String, changes: Bool)? {
+    /// The column an UPDATE sets to its own value: one no policy reads and no key holds, text
+    /// first; timestamps (often trigger-managed) and keys only when nothing else is left. Setting
+    /// a column to its own value leaves every policy's verdict unchanged and passes the guard
+    /// triggers apps put on columns (they compare OLD and NEW).
+    func harmlessColumn(_ t: TableSchema) -> String? {
         let read = policyColumns[t.name] ?? []
         var keyed = Set(t.primaryKey + t.uniques.flatMap(\.columns) + t.foreignKeys.flatMap(\.columns))
-        for other in spec.schema.tables {
-            for fk in other.foreignKeys where spec.schema.table(fk.refTable)?.qualifiedName == t.qualifiedName { keyed.formUnion(fk.refColumns) }
-        }
-        for ch in t.checks { keyed.formUnion(walker.refs(ch.expr, table: t.name).all.map(\.column)) }
+        keyed.formUnion(referencedColumns(t))
         let timestamps: Set<String> = ["created_at", "updated_at"]
-        let free = t.columns.filter { !read.contains($0.name) && !keyed.contains($0.name) && $0.check == nil && !timestamps.contains($0.name) }
-        if let c = free.first(where: { $0.type == .text }) { return (c.name, true) }
-        if let c = free.first { return (c.name, false) }
-        // Nothing free: set a column to its own value (timestamps first, keys last).
         let unread = t.columns.filter { !read.contains($0.name) && !t.primaryKey.contains($0.name) }
-        if let c = unread.first(where: { timestamps.contains($0.name) }) ?? unread.first(where: { !keyed.contains($0.name) }) ?? unread.first { return (c.name, false) }
-        return t.columns.first.map { ($0.name, false) }
+        let free = unread.filter { !keyed.contains($0.name) && !timestamps.contains($0.name) }
+        let pick = free.first { $0.type == .text } ?? free.first ?? unread.first { timestamps.contains($0.name) } ?? unread.first ?? t.columns.first
+        return pick?.name
     }
 
     mutating func expandUpdate(_ tp: TablePolicies, _ t: TableSchema) -> [Int] {
-        let e = cellExprs(tp)
-        let rows = base.state.rows(t)
+        let using = tp.cell(.update).effectiveUsing, check = tp.cell(.update).effectiveCheck(for: .update)
+        let select = tp.cell(.select).effectiveUsing
         guard let harmless = harmlessColumn(t) else { return [] }
         var out: [Int] = []
-        let witnessRows = witnesses(t, [e.updateUsing, e.select, e.updateCheck], cell: "\(t.name) · UPDATE")
+        let witnessRows = witnesses(t, [using, select, check], cell: "\(t.name) · UPDATE")
         for i in witnessRows {
-            let row = rows[i]
-            let key = locator(row, t, base)!
-            let n = fresh()
-            let value: JSONValue = harmless.changes ? .string("rls probe \(n)") : row[harmless.column]
-            var newRow = row
-            newRow.values[harmless.column] = value
-            for a in actors {
-                let expected = updateExpectation(tp, t, e, row, newRow, index: i, a, patched: [harmless.column])
-                out.append(add(RLSCase(app: spec.app, table: t.name, command: .update, actor: a, role: roleTag(a, row, t),
-                                       operation: .update(key: key, set: [harmless.column: value]), setup: [], expected: expected,
-                                       detail: "row \(keyText(key)), PATCH \(short(.object([harmless.column: value])))",
-                                       dependsOn: [.update, .select], columnTypes: types(t))))
-            }
+            for a in actors { if let p = harmlessUpdateCase(t, i, a, column: harmless) { out.append(record(p)) } }
         }
-        // WITH CHECK variants: change the columns the check (and the SELECT policy, which the new
-        // row must also pass) read, on rows the actor reaches.
-        let checkCols = (walker.refs(e.updateCheck, table: t.name).all.union(walker.refs(e.select, table: t.name).all))
-            .filter { $0.scope == 0 && $0.column != harmless.column }.map(\.column).sorted()
+        // WITH CHECK variants: change one column the check (or the SELECT policy, which the new
+        // row must also pass) reads, on rows the actor reaches; one per decision pattern.
+        let checkCols = checkColumns(tp, t)
         guard !checkCols.isEmpty else { return out }
-        let referenced = Set(spec.schema.tables.flatMap { o in o.foreignKeys.filter { spec.schema.table($0.refTable)?.qualifiedName == t.qualifiedName }.flatMap(\.refColumns) })
-        for a in actors where a.kind != .serviceRole {
+        let rows = base.state.rows(t)
+        for a in actors where a.kind != .serviceRole && !revoked(tp, a, .update, .select) {
             var seen = Set<String>()
-            var picked = 0
-            for i in witnessRows {
-                let row = rows[i]
-                guard !revoked(tp, a, .update, .select), reaches(e.updateUsing, tp, t, row, a, base), reaches(e.select, tp, t, row, a, base) else { continue }
-                let key = locator(row, t, base)!
+            for i in witnessRows where seen.count < Expander.maxVariants {
+                guard passes(using, tp, t, rows[i], a, base), passes(select, tp, t, rows[i], a, base) else { continue }
                 for c in checkCols {
-                    for v in candidates(t, c) where !RLSOracle.sameValue(v, row[c], type: column(t, c)?.type) {
-                        var newRow = row
-                        newRow.values[c] = v
-                        newRow.given.insert(c)
-                        let allowed = reaches(e.updateCheck, tp, t, newRow, a, base) && reaches(e.select, tp, t, newRow, a, base)
-                        if allowed && (t.primaryKey.contains(c) || referenced.contains(c) || base.violation(newRow, in: t, replacing: i) != nil) { continue }
-                        let sig = (allowed ? "+" : "-") + base.atoms(.all([e.updateCheck, e.select]), table: t, row: newRow, actor: a).map { $0.map { $0 ? "1" : "0" } ?? "?" }.joined()
-                        guard seen.insert(sig).inserted, picked < Expander.maxVariants else { continue }
-                        picked += 1
-                        let expected = updateExpectation(tp, t, e, row, newRow, index: i, a, patched: [c])
-                        out.append(add(RLSCase(app: spec.app, table: t.name, command: .update, actor: a,
-                                               role: "\(roleTag(a, row, t) ?? "row"), sets \(c)",
-                                               operation: .update(key: key, set: [c: v]), setup: [], expected: expected,
-                                               detail: "row \(keyText(key)), PATCH \(short(.object([c: v])))",
-                                               dependsOn: [.update, .select], columnTypes: types(t))))
+                    for v in candidates(t, c) where seen.count < Expander.maxVariants {
+                        guard let p = checkUpdateCase(tp, t, i, a, column: c, value: v), case .update(_, let newRow, _) = p.shape.kind else { continue }
+                        let allowed = RLSJudge.expectation(p.shape, spec.policies).expected.allowed
+                        let sig = (allowed ? "+" : "-") + signature(base.atoms(.all([check, select]), table: t, row: newRow, actor: a))
+                        if seen.insert(sig).inserted { out.append(record(p)) }
                     }
                 }
             }
@@ -428,139 +650,139 @@ struct Expander {
         return out
     }
 
-    func updateExpectation(_ tp: TablePolicies, _ t: TableSchema, _ e: (select: Expr, insert: Expr, updateUsing: Expr, updateCheck: Expr, delete: Expr),
-                           _ row: RLSRow, _ newRow: RLSRow, index: Int, _ a: RLSActor, patched: [String]) -> RLSExpected {
-        // PostgreSQL needs SELECT on the columns of the WHERE clause PostgREST sends.
-        if revoked(tp, a, .update, .select) { return permissionDenied(t, a) }
-        guard reaches(e.updateUsing, tp, t, row, a, base), reaches(e.select, tp, t, row, a, base) else { return .rows(status: 200, rows: []) }
-        guard reaches(e.updateCheck, tp, t, newRow, a, base), reaches(e.select, tp, t, newRow, a, base) else { return rlsViolation(t, a) }
-        var match = locator(newRow, t, base) ?? [:]
-        for c in patched { match[c] = newRow[c] }
-        return .rows(status: 200, rows: [match])
-    }
-
     mutating func expandDelete(_ tp: TablePolicies, _ t: TableSchema) -> [Int] {
-        let e = cellExprs(tp)
-        let rows = base.state.rows(t)
-        var effects: [Int: String] = [:]
         let oracle = base
-        let witnessRows = witnesses(t, [e.delete, e.select], extra: { i in oracle.deleteError(t, index: i) ?? "ok" },
-                                    cell: "\(t.name) · DELETE")
-        for i in witnessRows { effects[i] = base.deleteError(t, index: i) }
+        let witnessRows = witnesses(t, [tp.cell(.delete).effectiveUsing, tp.cell(.select).effectiveUsing],
+                                    extra: { i in oracle.deleteError(t, index: i) ?? "ok" }, cell: "\(t.name) · DELETE")
         var out: [Int] = []
         for i in witnessRows {
-            let row = rows[i]
-            let key = locator(row, t, base)!
-            for a in actors {
-                let expected: RLSExpected
-                if revoked(tp, a, .delete, .select) { expected = permissionDenied(t, a) }
-                else if !(reaches(e.delete, tp, t, row, a, base) && reaches(e.select, tp, t, row, a, base)) { expected = .rows(status: 200, rows: []) }
-                else if let code = effects[i] ?? nil { expected = .error(status: RLSOutcome.status(forSQLState: code, anonymous: false), code: code, message: nil) }
-                else { expected = .rows(status: 200, rows: [key]) }
-                out.append(add(RLSCase(app: spec.app, table: t.name, command: .delete, actor: a, role: roleTag(a, row, t),
-                                       operation: .delete(key: key), setup: [], expected: expected,
-                                       detail: "row \(keyText(key))" + ((effects[i] ?? nil).map { " (children restrict it: \($0))" } ?? ""),
-                                       dependsOn: [.delete, .select], columnTypes: types(t))))
-            }
+            for a in actors { if let p = deleteCase(t, i, a) { out.append(record(p)) } }
         }
         return out
     }
 
     // MARK: INSERT
 
-    /// A candidate row for an insert and what running it needs.
-    struct Candidate {
-        var sent: [String: JSONValue]
-        var setup: [RLSSetupStep] = []
+    /// The columns an INSERT body carries: keys, NOT NULL columns without a default, and the
+    /// columns the INSERT policy reads. Everything else takes its default, so columns the server
+    /// manages (counters, flags, trust levels, timestamps) are not sent.
+    func insertColumns(_ t: TableSchema, relevant: Set<String>) -> Set<String> {
+        var cols = Set(t.primaryKey + t.uniques.flatMap(\.columns)).union(relevant)
+        for c in t.columns where !c.nullable && c.defaultValue == nil { cols.insert(c.name) }
+        return cols
+    }
+
+    /// A row made from the schema alone, for a table without fixture rows: NOT NULL columns
+    /// without defaults get a parent's key or a plain value of their type.
+    mutating func synthesizedRow(_ t: TableSchema) -> [String: JSONValue] {
+        var row: [String: JSONValue] = [:]
+        let today = String(RLSOracle.timestampText(now).prefix(10))
+        for c in t.columns where !c.nullable && c.defaultValue == nil {
+            if let fk = t.foreignKeys.first(where: { $0.columns.contains(c.name) }), let parent = spec.schema.table(fk.refTable),
+               let i = fk.columns.firstIndex(of: c.name), let p = base.state.rows(parent).first {
+                row[c.name] = p[fk.refColumns[i]]
+                continue
+            }
+            switch c.type {
+            case .uuid: row[c.name] = .string(String(format: "5eed0000-0000-4000-8000-%012x", fresh()))
+            case .text: row[c.name] = .string("rls")
+            case .smallint, .integer, .bigint: row[c.name] = 1
+            case .real, .double, .numeric: row[c.name] = 1.0
+            case .boolean: row[c.name] = false
+            case .timestamptz, .timestamp: row[c.name] = .string(RLSOracle.timestampText(now))
+            case .date: row[c.name] = .string(today)
+            case .time: row[c.name] = "12:00:00"
+            case .jsonb, .json: row[c.name] = .object([:])
+            case .array: row[c.name] = .array([])
+            case .enumeration(_, let labels): row[c.name] = labels.first.map(JSONValue.string) ?? .null
+            }
+        }
+        return row
     }
 
     mutating func expandInsert(_ tp: TablePolicies, _ t: TableSchema) -> [Int] {
-        let e = cellExprs(tp)
-        let refs = walker.refs(e.insert, table: t.name)
-        let relevant = Set(refs.all.filter { $0.scope == 0 }.map(\.column))
-        let uidCols = refs.uid.filter { $0.scope == 0 }.map(\.column).sorted()
-        let rows = base.state.rows(t)
-        let sources = witnesses(t, [e.insert], cell: "\(t.name) · INSERT").prefix(4)
+        let check = tp.cell(.insert).effectiveCheck(for: .insert)
+        let plan = insertPlan(tp, t)
+        var sources = insertSources(t, rows: Array(witnesses(t, [check], cell: "\(t.name) · INSERT").prefix(Expander.maxSources)), body: plan.body)
+        if sources.isEmpty { sources = [synthesizedRow(t)] }
         var out: [Int] = []
         for a in actors {
-            var variants: [(sent: [String: JSONValue], tag: String?)] = []
-            for i in sources {
-                var sent: [String: JSONValue] = [:]
-                for c in rows[i].given where !rows[i].generated.contains(c) { sent[c] = rows[i][c] }
-                if !uidCols.isEmpty {
-                    if let id = a.userID { variants.append((sent.merging(uidCols.map { ($0, .string(id)) }) { $1 }, "own row")) }
-                    if let other = spec.fixtures.personas.first(where: { $0.id != a.userID }) {
-                        variants.append((sent.merging(uidCols.map { ($0, .string(other.id)) }) { $1 }, "\(other.name)'s row"))
-                    }
-                }
-                variants.append((sent, nil))
-                for c in relevant.sorted() {
-                    for v in candidates(t, c) { variants.append((sent.merging([c: v]) { $1 }, nil)) }
-                }
+            var order: [String] = []
+            var best: [String: (Prepared, Bool)] = [:]
+            for (sent, tag) in insertVariants(t, a, sources: sources, relevant: plan.relevant, uid: plan.uid) {
+                let draft = RLSState.withDefaults(sent, t, now: now, uid: a.userID)
+                let draftAllowed = !revoked(tp, a, .insert) && passes(check, tp, t, draft, a, base)
+                let draftSig = (draftAllowed ? "+" : "-") + signature(base.atoms(check, table: t, row: draft, actor: a))
+                if best[draftSig]?.1 == true { continue }
+                guard let (p, valid, allowed) = insertCase(tp, t, a, sent: sent, tag: tag, relevant: plan.relevant, body: plan.body),
+                      case .insert(let row, _, _) = p.shape.kind else { continue }
+                let sig = (allowed ? "+" : "-") + signature(p.shape.oracle.atoms(check, table: t, row: row, actor: a))
+                if best[sig]?.1 == true || (!valid && best[sig] != nil) { continue }
+                if best[sig] == nil { order.append(sig) }
+                best[sig] = (p, valid)
+                if a.kind == .serviceRole && valid { break }
             }
-            var seen = Set<String>()
-            var kept: [(Candidate, RLSExpected, RLSOracle, String?, Bool)] = []
-            var pendingDenied: [String: (Candidate, RLSExpected, RLSOracle, String?, Bool)] = [:]
-            for (sent, tag) in variants {
-                guard var cand = makeUnique(sent, t, relevant: relevant, actor: a) else { continue }
-                var oracle = base
-                var row = RLSState.withDefaults(cand.sent, t, now: now, uid: a.userID)
-                var allowed = !revoked(tp, a, .insert) && reaches(e.insert, tp, t, row, a, oracle)
-                if allowed, let (_, j) = oracle.uniqueConflict(row, in: t) {
-                    // Only the rule's own columns collide (one row per user): make room first.
-                    guard let key = locator(oracle.state.rows(t)[j], t, oracle), let next = oracle.simulateDelete(t, index: j).state else { continue }
-                    cand.setup.append(RLSSetupStep(table: t.name, deleteKey: key))
-                    oracle.state = next
-                    row = RLSState.withDefaults(cand.sent, t, now: now, uid: a.userID)
-                    allowed = reaches(e.insert, tp, t, row, a, oracle)
-                    if !allowed { continue }
-                }
-                let valid = oracle.violation(row, in: t) == nil
-                if allowed && !valid { continue }
-                let sig = (allowed ? "+" : "-") + oracle.atoms(e.insert, table: t, row: row, actor: a).map { $0.map { $0 ? "1" : "0" } ?? "?" }.joined()
-                let expected: RLSExpected = revoked(tp, a, .insert) ? permissionDenied(t, a) : (allowed ? .empty(status: 201) : rlsViolation(t, a))
-                if !valid {
-                    if pendingDenied[sig] == nil && !seen.contains(sig) { pendingDenied[sig] = (cand, expected, oracle, tag, allowed) }
-                    continue
-                }
-                guard seen.insert(sig).inserted else { continue }
-                pendingDenied[sig] = nil
-                kept.append((cand, expected, oracle, tag, allowed))
-                if a.kind == .serviceRole { break }
-            }
-            // Denied candidates that break a constraint still witness the rule (RLS is checked
-            // first); use them only when no valid candidate shows the same pattern.
-            for (sig, v) in pendingDenied.sorted(by: { $0.key < $1.key }) where !seen.contains(sig) { kept.append(v) }
             var returningShown = false
-            for (cand, expected, oracle, tag, allowed) in kept.prefix(Expander.maxVariants) {
-                let row = RLSState.withDefaults(cand.sent, t, now: now, uid: a.userID)
-                let key = locator(row, t, oracle) ?? [:]
-                let visible = !revoked(tp, a, .select) && reaches(e.select, tp, t, row, a, oracle)
-                let role = tag ?? roleTag(a, row, t)
-                var exp = expected
-                var returning = false
-                if allowed && visible { returning = true; exp = .rows(status: 201, rows: [key]) }
-                out.append(add(RLSCase(app: spec.app, table: t.name, command: .insert, actor: a, role: role,
-                                       operation: .insert(row: cand.sent, returning: returning), setup: cand.setup, expected: exp,
-                                       detail: "POST \(short(.object(cand.sent)))" + (cand.setup.isEmpty ? "" : " after deleting \(cand.setup.map { keyText($0.deleteKey) }.joined(separator: "; "))"),
-                                       dependsOn: [.insert, .select], columnTypes: types(t))))
-                if allowed && !visible && !returningShown {
+            for sig in order.prefix(Expander.maxVariants) {
+                let p = best[sig]!.0
+                out.append(record(p))
+                if !returningShown, case .insert(_, false, _) = p.shape.kind, RLSJudge.expectation(p.shape, spec.policies).expected.allowed,
+                   let q = returningVariant(p) {
                     // RETURNING needs the SELECT policy too: return=representation is refused.
                     returningShown = true
-                    out.append(add(RLSCase(app: spec.app, table: t.name, command: .insert, actor: a, role: (role.map { $0 + ", " } ?? "") + "RETURNING",
-                                           operation: .insert(row: cand.sent, returning: true), setup: cand.setup,
-                                           expected: revoked(tp, a, .select) ? permissionDenied(t, a) : rlsViolation(t, a),
-                                           detail: "POST \(short(.object(cand.sent))) with return=representation, a row the caller cannot SELECT",
-                                           dependsOn: [.insert, .select], columnTypes: types(t))))
+                    out.append(record(q))
                 }
             }
         }
         return out
     }
 
-    /// Gives a candidate a fresh key and unique values in the columns the rule does not read;
-    /// returns nil when a foreign key column would have to change and cannot.
-    mutating func makeUnique(_ sent: [String: JSONValue], _ t: TableSchema, relevant: Set<String>, actor: RLSActor) -> Candidate? {
+    // MARK: Witnesses for flips
+
+    /// For a flipped matrix no case notices, looks through every row, actor and derived
+    /// statement of the table for one whose expected outcome the flip changes, and adds it as a
+    /// case of the flipped cell. Returns the new case's index, nil when there is none (the
+    /// fixtures lack a witness).
+    mutating func witness(for flip: RLSFlip, _ tp: TablePolicies, _ t: TableSchema) -> Int? {
+        func differs(_ p: Prepared) -> Bool {
+            RLSJudge.expectation(p.shape, spec.policies).expected != RLSJudge.expectation(p.shape, flip.policies).expected
+        }
+        let n = base.state.rows(t).count
+        let cmds: [PolicyCommand] = flip.command == .select ? PolicyCommand.allCases : [flip.command]
+        for cmd in cmds {
+            switch cmd {
+            case .select:
+                for i in 0..<n { for a in actors { if let p = selectCase(t, i, a), differs(p) { return record(p) } } }
+            case .delete:
+                for i in 0..<n { for a in actors { if let p = deleteCase(t, i, a), differs(p) { return record(p) } } }
+            case .update:
+                if let h = harmlessColumn(t) {
+                    for i in 0..<n { for a in actors { if let p = harmlessUpdateCase(t, i, a, column: h), differs(p) { return record(p) } } }
+                }
+                let cols = checkColumns(tp, t)
+                for i in 0..<n {
+                    for a in actors where a.kind != .serviceRole {
+                        for c in cols { for v in candidates(t, c) { if let p = checkUpdateCase(tp, t, i, a, column: c, value: v), differs(p) { return record(p) } } }
+                    }
+                }
+            case .insert:
+                let plan = insertPlan(tp, t)
+                var sources = insertSources(t, rows: Array(0..<n), body: plan.body)
+                if sources.isEmpty { sources = [synthesizedRow(t)] }
+                for a in actors {
+                    for (sent, tag) in insertVariants(t, a, sources: sources, relevant: plan.relevant, uid: plan.uid) {
+                        guard let (p, valid, _) = insertCase(tp, t, a, sent: sent, tag: tag, relevant: plan.relevant, body: plan.body), valid else { continue }
+                        if differs(p) { return record(p) }
+                        if let q = returningVariant(p), differs(q) { return record(q) }
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Gives a candidate a fresh key and unique values in the columns the rule does not read.
+    mutating func makeUnique(_ sent: [String: JSONValue], _ t: TableSchema, relevant: Set<String>, actor: RLSActor) -> [String: JSONValue] {
         var s = sent
         let fkCols = Set(t.foreignKeys.flatMap(\.columns))
         for c in t.primaryKey where !fkCols.contains(c) && !relevant.contains(c) {
@@ -575,19 +797,19 @@ struct Expander {
                 s[c] = v
                 continue
             }
-            // A foreign key column of the unique key: another parent value that does not collide.
+            // A foreign key column of the unique key: another parent value (or NULL) that does
+            // not collide.
             var fixed = false
             for c in free where fkCols.contains(c) {
-                for v in candidates(t, c) where !v.isNull {
+                for v in candidates(t, c) {
                     var trial = s
                     trial[c] = v
-                    let r = RLSState.withDefaults(trial, t, now: now, uid: actor.userID)
-                    if base.violation(r, in: t) == nil { s = trial; fixed = true; break }
+                    if base.uniqueConflict(RLSState.withDefaults(trial, t, now: now, uid: actor.userID), in: t) == nil { s = trial; fixed = true; break }
                 }
                 if fixed { break }
             }
             if !fixed { break }
         }
-        return Candidate(sent: s)
+        return s
     }
 }
