@@ -344,7 +344,7 @@ struct Expander {
             return verb + "er"
         }
         if column.hasSuffix("_id") { return String(column.dropLast(3)).replacingOccurrences(of: "_", with: " ") }
-        return column
+        return column.replacingOccurrences(of: "_", with: " ")
     }
 
     func signature(_ bits: [Bool?]) -> String { String(bits.map { $0.map { $0 ? "1" : "0" } ?? "?" }) }

@@ -11,7 +11,8 @@ public struct RLSFlip: Sendable {
     public var kind: String
     /// The whole matrix with this one cell flipped.
     public var policies: PolicySet
-    /// Whether the flip cannot change any outcome under PostgreSQL's rules (an UPDATE or DELETE
+    /// Whether the flip cannot change any outcome under PostgreSQL's rules (a table with RLS off
+    /// ignores its cells; an UPDATE or DELETE
     /// reaches only rows the SELECT policy shows, so dropping a USING the SELECT policy already
     /// implies changes nothing; a WITH CHECK behind `USING (false)` is never evaluated).
     public var equivalent: Bool
@@ -37,7 +38,7 @@ public struct RLSFlip: Sendable {
                     let n = normalized(flipped, cmd)
                     if seen.contains(n) { continue }
                     seen.append(n)
-                    let equivalent = tp.rlsEnabled && ctx.effect(flipped, cmd, select: cmd == .select ? flipped.effectiveUsing : select) == meaning
+                    let equivalent = !tp.rlsEnabled || ctx.effect(flipped, cmd, select: cmd == .select ? flipped.effectiveUsing : select) == meaning
                     if equivalent && !includeEquivalent { continue }
                     var p = policies
                     p.tables[ti].cells[cmd] = flipped
