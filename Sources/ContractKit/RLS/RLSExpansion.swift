@@ -663,12 +663,14 @@ struct Expander {
 
     // MARK: INSERT
 
-    /// The columns an INSERT body carries: keys, NOT NULL columns without a default, and the
-    /// columns the INSERT policy reads. Everything else takes its default, so columns the server
+    /// The columns an INSERT body carries: keys, NOT NULL columns without a default, the columns
+    /// the INSERT policy and the table's CHECK constraints read. Everything else takes its default, so columns the server
     /// manages (counters, flags, trust levels, timestamps) are not sent.
     func insertColumns(_ t: TableSchema, relevant: Set<String>) -> Set<String> {
         var cols = Set(t.primaryKey + t.uniques.flatMap(\.columns)).union(relevant)
         for c in t.columns where !c.nullable && c.defaultValue == nil { cols.insert(c.name) }
+        // Multi-column invariants ("exactly one of ride_id, favor_id") need the source's values.
+        for ch in t.checks { cols.formUnion(walker.refs(ch.expr, table: t.name).all.map(\.column)) }
         return cols
     }
 

@@ -61,9 +61,9 @@ private func isolated<T>(_ db: Database, _ body: () throws -> T) throws -> T {
 /// Two transports, one line apart (`MockTarget(backend: b, transport: .inProcess)`):
 /// - `.urlSession` (default): a real `URLSession` through the `MockURLProtocol` transport, as a
 ///   client app's networking stack sends it. The handler runs on the session's thread, so a case
-///   cannot be rolled back; instead the backend is reset (`backend.reset()`) before the next case
-///   whenever a case may have changed the data (a write that succeeded, or a setup step). Reads
-///   and refused writes need no reset.
+///   cannot be rolled back; instead the backend is reset (`backend.reset()`) right after a case
+///   that may have changed the data (a write that succeeded, or a setup step). Reads and refused
+///   writes need no reset.
 /// - `.inProcess`: `backend.handle`, the entry point the URLProtocol calls, on the calling
 ///   thread. Each case (setup and statement) runs inside one `Database.atomically` block that is
 ///   then undone: about a tenth of a millisecond instead of a reset.
@@ -171,12 +171,21 @@ public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
             return try isolated(backend.database) { try runCase(rlsCase, setup, main) }
         case .urlSession:
             lock.lock(); defer { lock.unlock() }
-            if dirty { try backend.reset(); resets += 1; dirty = false }
+            if dirty { try settle() }
+            // Reset right after a case that may have changed the data, so the backend is left
+            // with its fixtures whatever runs next.
             dirty = !setup.isEmpty
+            defer { if dirty { try? settle() } }
             let outcome = try runCase(rlsCase, setup, main)
             if rlsCase.operation.command != .select && (200..<300).contains(outcome.status) && outcome.rows?.isEmpty != true { dirty = true }
             return outcome
         }
+    }
+
+    private func settle() throws {
+        try backend.reset()
+        resets += 1
+        dirty = false
     }
 
     public func install(_ policies: PolicySet) throws { backend.database.policies = policies }
