@@ -63,8 +63,8 @@ final class RLSMutantTests: XCTestCase {
 
     func failures(_ app: String, _ wrap: (MockTarget) throws -> RLSTarget) throws -> Int {
         let module = try XCTUnwrap(RLSGate.module(app))
-        let (backend, now) = try RLSSuite.makeBackend(module)
-        let expansion = RLSExpansion(spec: backend.configuration.spec, now: now)
+        let (backend, _) = try RLSSuite.makeBackend(module)
+        let expansion = try RLSGate.report(app).expansion
         let statuses = RLSSuite.run(expansion, on: try wrap(MockTarget(backend: backend, transport: .inProcess)))
         return statuses.filter(\.isFailure).count
     }
