@@ -51,7 +51,7 @@ final class RLSExpansionTests: XCTestCase {
     func testOneRowPerUserInsertMakesRoomFirst() throws {
         let (_, e) = try A.backend()
         let c = try find(e, "prefs", .insert, as: "amy", where: { $0.role == "own row" })
-        XCTAssertEqual(c.setup, [RLSSetupStep(table: "prefs", deleteKey: ["id": "20000000-0000-4000-8000-000000000001"])])
+        XCTAssertEqual(c.setup, [RLSSetupStep.delete("prefs", key: ["id": "20000000-0000-4000-8000-000000000001"])])
         XCTAssertTrue(c.expected.allowed)
         let bo = try find(e, "prefs", .insert, as: "bo", where: { $0.role == "own row" })
         XCTAssertEqual(bo.setup, [], "bo has no prefs row yet")

@@ -84,13 +84,33 @@ public enum RLSOperation: Sendable, Equatable {
     }
 }
 
-/// A statement run as the service role before the case (to make room for an allowed insert,
-/// e.g. removing the persona's existing one-per-user row). Expected to succeed.
+/// A statement run as the service role before the case, in the same isolated state: deleting
+/// the actor's existing row of a one-row-per-user table to make room for an allowed INSERT, or
+/// inserting a witness row the fixtures lack.
 public struct RLSSetupStep: Sendable, Equatable {
     /// The table.
     public var table: String
-    /// The row to delete, by its key columns.
-    public var deleteKey: [String: JSONValue]
+    /// For a delete: the key values of the row (exactly one row must go).
+    public var deleteKey: [String: JSONValue]?
+    /// For an insert: the row (201 expected; a refusal by the app's own code makes the case
+    /// inconclusive).
+    public var insertRow: [String: JSONValue]?
+
+    /// Deletes the row with these key values.
+    public static func delete(_ table: String, key: [String: JSONValue]) -> RLSSetupStep {
+        RLSSetupStep(table: table, deleteKey: key, insertRow: nil)
+    }
+
+    /// Inserts a row.
+    public static func insert(_ table: String, row: [String: JSONValue]) -> RLSSetupStep {
+        RLSSetupStep(table: table, deleteKey: nil, insertRow: row)
+    }
+
+    /// The statement as an operation.
+    public var operation: RLSOperation {
+        if let row = insertRow { return .insert(row: row, returning: false) }
+        return .delete(key: deleteKey ?? [:])
+    }
 }
 
 /// What PostgREST answers for a case, as the oracle computes it.

@@ -428,7 +428,8 @@ struct Expander {
         var c = RLSCase(app: spec.app, table: shape.table.name, command: operation.command, actor: shape.actor, role: role,
                         operation: operation, setup: setup, expected: expected, detail: detail, dependsOn: dependsOn,
                         columnTypes: types(shape.table))
-        c.appCodeRuns = appCode
+        // A witness row inserted first runs the app's code too (its triggers may refuse it).
+        c.appCodeRuns = appCode || setup.contains { $0.insertRow != nil }
         cases.append(c)
         shapes.append(shape)
         return cases.count - 1
@@ -446,44 +447,48 @@ struct Expander {
         var dependsOn: Set<PolicyCommand>
     }
 
-    func selectCase(_ t: TableSchema, _ i: Int, _ a: RLSActor) -> Prepared? {
-        let row = base.state.rows(t)[i]
-        guard let key = locator(row, t, base) else { return nil }
-        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .select(row: row, match: givenColumns(row)), oracle: base),
+    func selectCase(_ t: TableSchema, _ i: Int, _ a: RLSActor, _ o: RLSOracle? = nil) -> Prepared? {
+        let o = o ?? base
+        let row = o.state.rows(t)[i]
+        guard let key = locator(row, t, o) else { return nil }
+        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .select(row: row, match: givenColumns(row)), oracle: o),
                         operation: .select(key: key), role: roleTag(a, row, t), detail: "row \(keyText(key))", dependsOn: [.select])
     }
 
-    func harmlessUpdateCase(_ t: TableSchema, _ i: Int, _ a: RLSActor, column: String) -> Prepared? {
-        let row = base.state.rows(t)[i]
-        guard let key = locator(row, t, base) else { return nil }
+    func harmlessUpdateCase(_ t: TableSchema, _ i: Int, _ a: RLSActor, column: String, _ o: RLSOracle? = nil) -> Prepared? {
+        let o = o ?? base
+        let row = o.state.rows(t)[i]
+        guard let key = locator(row, t, o) else { return nil }
         let value = row[column]
-        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .update(old: row, new: row, match: key), oracle: base),
+        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .update(old: row, new: row, match: key), oracle: o),
                         operation: .update(key: key, set: [column: value]), role: roleTag(a, row, t),
                         detail: "row \(keyText(key)), PATCH \(short(.object([column: value]))) (its own value)", dependsOn: [.update, .select])
     }
 
     /// An UPDATE changing one column; nil when the change would break a constraint or touch a
     /// key while the matrix lets it through (the outcome would be the constraint's, not RLS's).
-    func checkUpdateCase(_ tp: TablePolicies, _ t: TableSchema, _ i: Int, _ a: RLSActor, column c: String, value v: JSONValue) -> Prepared? {
-        let row = base.state.rows(t)[i]
-        guard let key = locator(row, t, base), !RLSOracle.sameValue(v, row[c], type: column(t, c)?.type) else { return nil }
+    func checkUpdateCase(_ tp: TablePolicies, _ t: TableSchema, _ i: Int, _ a: RLSActor, column c: String, value v: JSONValue, _ o: RLSOracle? = nil) -> Prepared? {
+        let o = o ?? base
+        let row = o.state.rows(t)[i]
+        guard let key = locator(row, t, o), !RLSOracle.sameValue(v, row[c], type: column(t, c)?.type) else { return nil }
         var newRow = row
         newRow.values[c] = v
         newRow.given.insert(c)
-        let allowed = passes(tp.cell(.update).effectiveCheck(for: .update), tp, t, newRow, a, base) && passes(tp.cell(.select).effectiveUsing, tp, t, newRow, a, base)
-        if allowed && (t.primaryKey.contains(c) || referencedColumns(t).contains(c) || base.violation(newRow, in: t, replacing: i) != nil) { return nil }
+        let allowed = passes(tp.cell(.update).effectiveCheck(for: .update), tp, t, newRow, a, o) && passes(tp.cell(.select).effectiveUsing, tp, t, newRow, a, o)
+        if allowed && (t.primaryKey.contains(c) || referencedColumns(t).contains(c) || o.violation(newRow, in: t, replacing: i) != nil) { return nil }
         var match = key
         match[c] = v
-        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .update(old: row, new: newRow, match: match), oracle: base),
+        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .update(old: row, new: newRow, match: match), oracle: o),
                         operation: .update(key: key, set: [c: v]), role: "\(roleTag(a, row, t) ?? "row"), sets \(c)",
                         detail: "row \(keyText(key)), PATCH \(short(.object([c: v])))", dependsOn: [.update, .select])
     }
 
-    func deleteCase(_ t: TableSchema, _ i: Int, _ a: RLSActor) -> Prepared? {
-        let row = base.state.rows(t)[i]
-        guard let key = locator(row, t, base) else { return nil }
-        let effect = base.deleteError(t, index: i)
-        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .delete(row: row, match: key, effect: effect), oracle: base),
+    func deleteCase(_ t: TableSchema, _ i: Int, _ a: RLSActor, _ o: RLSOracle? = nil) -> Prepared? {
+        let o = o ?? base
+        let row = o.state.rows(t)[i]
+        guard let key = locator(row, t, o) else { return nil }
+        let effect = o.deleteError(t, index: i)
+        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .delete(row: row, match: key, effect: effect), oracle: o),
                         operation: .delete(key: key), role: roleTag(a, row, t),
                         detail: "row \(keyText(key))" + (effect.map { " (its foreign keys refuse the delete: \($0))" } ?? ""),
                         dependsOn: [.delete, .select])
@@ -502,7 +507,7 @@ struct Expander {
         if allowed, let (_, j) = oracle.uniqueConflict(row, in: t) {
             // Only the rule's own columns collide (one row per user): make room first.
             guard let key = locator(oracle.state.rows(t)[j], t, oracle), let next = oracle.simulateDelete(t, index: j).state else { return nil }
-            setup.append(RLSSetupStep(table: t.name, deleteKey: key))
+            setup.append(.delete(t.name, key: key))
             oracle.state = next
             row = RLSState.withDefaults(s, t, now: now, uid: a.userID)
             allowed = passes(check, tp, t, row, a, oracle)
@@ -513,7 +518,7 @@ struct Expander {
         s = s.filter { body.contains($0.key) || sent[$0.key] != nil }
         row = RLSState.withDefaults(s, t, now: now, uid: a.userID)
         let visible = !revoked(tp, a, .select) && passes(select, tp, t, row, a, oracle)
-        let setupText = setup.isEmpty ? "" : " after deleting \(setup.map { keyText($0.deleteKey) }.joined(separator: "; "))"
+        let setupText = setup.isEmpty ? "" : " after deleting \(setup.map { keyText($0.deleteKey ?? [:]) }.joined(separator: "; "))"
         // RETURNING (return=representation) when the caller may read the row back, as client
         // libraries do after .insert().select(); return=minimal otherwise.
         let returning = allowed && visible
@@ -746,8 +751,9 @@ struct Expander {
     /// case of the flipped cell. Returns the new case's index, nil when there is none (the
     /// fixtures lack a witness).
     mutating func witness(for flip: RLSFlip, _ tp: TablePolicies, _ t: TableSchema) -> Int? {
-        func differs(_ p: Prepared) -> Bool {
-            RLSJudge.expectation(p.shape, spec.policies).expected != RLSJudge.expectation(p.shape, flip.policies).expected
+        let original = spec.policies
+        let differs: (Prepared) -> Bool = { p in
+            RLSJudge.expectation(p.shape, original).expected != RLSJudge.expectation(p.shape, flip.policies).expected
         }
         let n = base.state.rows(t).count
         let cmds: [PolicyCommand] = flip.command == .select ? PolicyCommand.allCases : [flip.command]
@@ -776,6 +782,63 @@ struct Expander {
                         guard let (p, valid, _) = insertCase(tp, t, a, sent: sent, tag: tag, relevant: plan.relevant, body: plan.body), valid else { continue }
                         if differs(p) { return record(p) }
                         if let q = returningVariant(p), differs(q) { return record(q) }
+                    }
+                }
+            }
+        }
+        return syntheticWitness(for: flip, tp, t, cmds: cmds.filter { $0 != .insert }, differs: differs)
+    }
+
+    /// The fixtures hold no witness: a row made for the purpose (a fixture row, or one made from
+    /// the schema, with one column the rules read set to each candidate value, fresh keys),
+    /// inserted first by the service role. The case's detail says so.
+    mutating func syntheticWitness(for flip: RLSFlip, _ tp: TablePolicies, _ t: TableSchema, cmds: [PolicyCommand],
+                                   differs: (Prepared) -> Bool) -> Int? {
+        guard !cmds.isEmpty else { return nil }
+        var cols = Set<String>()
+        for cmd in PolicyCommand.allCases {
+            for e in [tp.cell(cmd).using, tp.cell(cmd).check].compactMap({ $0 }) {
+                cols.formUnion(walker.refs(e, table: t.name).all.filter { $0.scope == 0 }.map(\.column))
+            }
+        }
+        let rows = base.state.rows(t)
+        var templates: [[String: JSONValue]] = rows.prefix(Expander.maxSources).map { r in
+            var v: [String: JSONValue] = [:]
+            for c in r.given where !r.generated.contains(c) { v[c] = r[c] }
+            return v
+        }
+        if templates.isEmpty { templates = [synthesizedRow(t)] }
+        let harmless = harmlessColumn(t)
+        let checkCols = checkColumns(tp, t)
+        for template in templates {
+            var variants: [[String: JSONValue]] = [template]
+            for c in cols.sorted() { for v in candidates(t, c) { variants.append(template.merging([c: v]) { $1 }) } }
+            for variant in variants {
+                let sent = makeUnique(variant, t, relevant: cols, actor: .serviceRole)
+                let row = RLSState.withDefaults(sent, t, now: now)
+                guard base.violation(row, in: t) == nil else { continue }
+                var o = base
+                o.state.tables[t.qualifiedName, default: []].append(row)
+                let i = o.state.rows(t).count - 1
+                for cmd in cmds {
+                    for a in actors {
+                        var found: [Prepared] = []
+                        switch cmd {
+                        case .select: found = [selectCase(t, i, a, o)].compactMap { $0 }
+                        case .delete: found = [deleteCase(t, i, a, o)].compactMap { $0 }
+                        case .update:
+                            found = [harmless.flatMap { harmlessUpdateCase(t, i, a, column: $0, o) }].compactMap { $0 }
+                            if a.kind != .serviceRole {
+                                for c in checkCols { for v in candidates(t, c) { if let p = checkUpdateCase(tp, t, i, a, column: c, value: v, o) { found.append(p) } } }
+                            }
+                        case .insert: break
+                        }
+                        if var p = found.first(where: differs) {
+                            p.setup = [.insert(t.name, row: sent)] + p.setup
+                            p.detail += "; the fixtures hold no witness row, so the case first inserts one as the service role: \(short(.object(sent)))"
+                            notes.append("\(spec.app) · \(t.name) · \(flip.command.rawValue): the fixtures lack a witness row for the flip '\(flip.kind)'; a case inserts one first")
+                            return record(p)
+                        }
                     }
                 }
             }

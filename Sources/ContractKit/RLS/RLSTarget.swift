@@ -156,8 +156,13 @@ public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
     private func runCase(_ rlsCase: RLSCase, _ setup: [HTTPRequest], _ main: HTTPRequest) throws -> RLSOutcome {
         for (step, request) in zip(rlsCase.setup, setup) {
             let r = try send(request)
+            if step.insertRow != nil {
+                // A witness row the app's own code refuses: that refusal is the case's outcome.
+                if r.status != 201 { return RLSOutcome(response: r) }
+                continue
+            }
             guard (200..<300).contains(r.status), let rows = r.jsonBody?.arrayValue, rows.count == 1 else {
-                throw RLSTargetError("setup of '\(rlsCase.name)': deleting \(step.table) \(step.deleteKey) as service_role gave \(r.status) \(r.text)")
+                throw RLSTargetError("setup of '\(rlsCase.name)': \(request.method) \(step.table) as service_role gave \(r.status) \(r.text)")
             }
         }
         return RLSOutcome(response: try send(main))
@@ -165,7 +170,7 @@ public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
 
     public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
         let main = try httpRequest(rlsCase.operation, table: rlsCase.table, as: rlsCase.actor)
-        let setup = try rlsCase.setup.map { try httpRequest(.delete(key: $0.deleteKey), table: $0.table, as: .serviceRole) }
+        let setup = try rlsCase.setup.map { try httpRequest($0.operation, table: $0.table, as: .serviceRole) }
         switch transport {
         case .inProcess:
             return try isolated(backend.database) { try runCase(rlsCase, setup, main) }
@@ -215,12 +220,16 @@ public final class EngineTarget: RLSPolicyInstalling, @unchecked Sendable {
 
     public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
         try isolated(database) {
-            for step in rlsCase.setup {
-                let n = try database.delete(step.table, where: filter(step.deleteKey), as: .serviceRole).count
-                guard n == 1 else { throw RLSTargetError("setup of '\(rlsCase.name)': deleting \(step.table) \(step.deleteKey) removed \(n) rows") }
-            }
             let a = auth(rlsCase.actor)
             do {
+                for step in rlsCase.setup {
+                    if let row = step.insertRow {
+                        _ = try database.insert(into: step.table, rows: [row], as: .serviceRole)
+                        continue
+                    }
+                    let n = try database.delete(step.table, where: filter(step.deleteKey ?? [:]), as: .serviceRole).count
+                    guard n == 1 else { throw RLSTargetError("setup of '\(rlsCase.name)': deleting \(step.table) \(step.deleteKey ?? [:]) removed \(n) rows") }
+                }
                 switch rlsCase.operation {
                 case .select(let key):
                     return RLSOutcome(status: 200, rows: try database.select(from: rlsCase.table, as: a, where: filter(key)).objects)
