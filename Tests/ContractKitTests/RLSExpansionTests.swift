@@ -123,3 +123,24 @@ final class RLSExpansionTests: XCTestCase {
         XCTAssertEqual(backend.database.policies, e.policies, "the original matrix is reinstalled")
     }
 }
+
+/// An UPDATE's new row must stay visible under the SELECT policy; PostgreSQL refuses it with the
+/// plain WITH CHECK message (the SELECT policies become WCO_RLS_UPDATE_CHECK options).
+final class RLSNewRowVisibilityTests: XCTestCase {
+    func testAnUpdateMovingARowOutOfSightIsRefusedWithTheWithCheckMessage() throws {
+        var spec = try RLSTestApp.spec()
+        let ti = try XCTUnwrap(spec.policies.tables.firstIndex { $0.table == "prefs" })
+        spec.policies.tables[ti].cells[.update]?.check = .constant(true)
+        let clock = ManualClock()
+        let backend = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: clock, ids: SeededIDGenerator(seed: 9)))
+        let e = RLSExpansion(spec: spec, now: clock.now())
+        let moving = try XCTUnwrap(e.cases.first { c in
+            guard c.table == "prefs", c.actor.name == "amy", case .update(_, let set) = c.operation else { return false }
+            return set["user_id"] == .string(RLSTestApp.bo)
+        }, "amy hands her prefs row to bo: WITH CHECK passes, the SELECT policy does not")
+        XCTAssertEqual(moving.expected, .error(status: 403, code: "42501", message: "new row violates row-level security policy for table \"prefs\""))
+        for (c, s) in zip(e.cases, RLSSuite.run(e, on: MockTarget(backend: backend, transport: .inProcess))) {
+            if case .failed(let why) = s { XCTFail("\(c.name) · \(why)") }
+        }
+    }
+}
