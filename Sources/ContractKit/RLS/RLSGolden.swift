@@ -8,13 +8,21 @@ import Foundation
 public enum RLSGolden {
     /// When golden files are written.
     public enum Mode: String, Sendable, CaseIterable {
-        case all, missing, failed, never
+        /// Rewrite every file.
+        case all
+        /// Write files that do not exist yet.
+        case missing
+        /// Write missing files and rewrite those that differ.
+        case failed
+        /// Write nothing (CI, and the default).
+        case never
     }
 
     /// A record mode that is not one of the four.
     public struct InvalidMode: Error, CustomStringConvertible, Sendable {
         /// The value found.
         public var value: String
+        /// The error message.
         public var description: String { "SUPACONTRACTS_RECORD='\(value)' is not a record mode (all, missing, failed, never)" }
     }
 
@@ -27,7 +35,16 @@ public enum RLSGolden {
 
     /// What a check found or did.
     public enum Status: String, Sendable {
-        case matched, recorded, updated, mismatch, missing
+        /// The file equals the output.
+        case matched
+        /// The file was missing and was written.
+        case recorded
+        /// The file differed and was rewritten.
+        case updated
+        /// The file differs (not rewritten).
+        case mismatch
+        /// The file is missing (not written).
+        case missing
 
         /// Nothing is left different on disk.
         public var passed: Bool { self == .matched || self == .recorded || self == .updated }

@@ -35,7 +35,12 @@ public struct RLSCellSummary: Sendable {
 
     /// Green, red or grey in the report.
     public enum Status: String, Sendable {
-        case passed, failed, noCases = "no-cases"
+        /// Every case passed and every flip was caught or masked.
+        case passed
+        /// A case failed or a flip went unnoticed.
+        case failed
+        /// The cell has no cases.
+        case noCases = "no-cases"
     }
 
     /// The cell's colour: every case passed, some failed (or a flip went unnoticed), or there

@@ -36,6 +36,7 @@ public struct RLSTargetError: Error, CustomStringConvertible, Sendable {
     public var message: String
     /// An error with a message.
     public init(_ message: String) { self.message = message }
+    /// `RLS target: <message>`.
     public var description: String { "RLS target: \(message)" }
 }
 
@@ -168,6 +169,8 @@ public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
         return RLSOutcome(response: try send(main))
     }
 
+    /// Sends the case's setup steps as the service role, then its request as its actor, and
+    /// leaves the backend with its fixtures.
     public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
         let main = try httpRequest(rlsCase.operation, table: rlsCase.table, as: rlsCase.actor)
         let setup = try rlsCase.setup.map { try httpRequest($0.operation, table: $0.table, as: .serviceRole) }
@@ -193,6 +196,7 @@ public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
         dirty = false
     }
 
+    /// Installs a matrix in the backend's database (`backend.database.policies`).
     public func install(_ policies: PolicySet) throws { backend.database.policies = policies }
 }
 
@@ -218,6 +222,7 @@ public final class EngineTarget: RLSPolicyInstalling, @unchecked Sendable {
         return rows.map { r in Dictionary(uniqueKeysWithValues: zip(t.columns, r).map { ($0.name, $1.json(as: $0.type)) }) }
     }
 
+    /// Runs the case's setup and statement as database calls in one rolled-back block.
     public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
         try isolated(database) {
             let a = auth(rlsCase.actor)
@@ -249,5 +254,6 @@ public final class EngineTarget: RLSPolicyInstalling, @unchecked Sendable {
         }
     }
 
+    /// Installs a matrix in the database.
     public func install(_ policies: PolicySet) throws { database.policies = policies }
 }
