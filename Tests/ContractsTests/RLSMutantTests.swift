@@ -36,6 +36,18 @@ final class RLSMutantTests: XCTestCase {
         }
     }
 
+    /// Refuses every write the way an app's trigger does (400 P0001): the suite may call the
+    /// refusal of an allowed write inconclusive, but not the refusal of a write that should have
+    /// reached no row at all.
+    final class RefusesEveryWrite: RLSTarget {
+        let inner: MockTarget
+        init(_ inner: MockTarget) { self.inner = inner }
+        func execute(_ c: RLSCase) throws -> RLSOutcome {
+            if case .select = c.operation { return try inner.execute(c) }
+            return RLSOutcome(status: 400, code: "P0001", message: "refused")
+        }
+    }
+
     /// A backend whose matrix lost every owner test (`col = auth.uid()` replaced by true) and
     /// every WITH CHECK: the classic "USING (true)" and "forgot WITH CHECK" bugs, all at once.
     static func weakened(_ p: PolicySet) -> PolicySet {
@@ -84,6 +96,12 @@ final class RLSMutantTests: XCTestCase {
     func testATargetThatAnswers403ToAnonIsRejected() throws {
         for app in RLSGate.appsWithMatrix() {
             XCTAssertGreaterThan(try failures(app) { ForbiddenForAnon($0) }, 0, "\(app): 403 instead of 401 for anon went unnoticed")
+        }
+    }
+
+    func testATargetRefusingEveryWriteIsRejected() throws {
+        for app in RLSGate.appsWithMatrix() {
+            XCTAssertGreaterThan(try failures(app) { RefusesEveryWrite($0) }, 0, "\(app): refusing every write passed every case")
         }
     }
 
