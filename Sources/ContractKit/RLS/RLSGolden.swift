@@ -1,104 +1,56 @@
 import Foundation
 
 /// Golden files of the RLS pages: `Golden/<app>/rls/matrix.md` and `matrix.html`, text compared
-/// byte for byte. `SUPACONTRACTS_RECORD` decides what is written: `all` rewrites, `missing`
-/// writes absent files, `failed` writes absent and different files, `never` (unset; CI) writes
-/// nothing. A mismatch reports the first differing lines and writes the actual text to
-/// `artifacts/golden/<app>/rls/`.
+/// byte for byte, with the golden machinery's record modes (`SUPACONTRACTS_RECORD`, default
+/// never), statuses, line diff and artifacts folder. (`GoldenStore.check` compares JSON files;
+/// the pages are Markdown and HTML.)
 public enum RLSGolden {
-    /// When golden files are written.
-    public enum Mode: String, Sendable, CaseIterable {
-        /// Rewrite every file.
-        case all
-        /// Write files that do not exist yet.
-        case missing
-        /// Write missing files and rewrite those that differ.
-        case failed
-        /// Write nothing (CI, and the default).
-        case never
+    /// The golden file of a page.
+    public static func url(app: String, name: String, store: GoldenStore = GoldenStore()) -> URL {
+        store.root.appendingPathComponent(app).appendingPathComponent("rls").appendingPathComponent(name)
     }
 
-    /// A record mode that is not one of the four.
-    public struct InvalidMode: Error, CustomStringConvertible, Sendable {
-        /// The value found.
-        public var value: String
-        /// The error message.
-        public var description: String { "SUPACONTRACTS_RECORD='\(value)' is not a record mode (all, missing, failed, never)" }
-    }
-
-    /// The mode of an environment (unset or empty: `never`).
-    public static func mode(_ env: [String: String] = ProcessInfo.processInfo.environment) throws -> Mode {
-        guard let raw = env["SUPACONTRACTS_RECORD"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return .never }
-        guard let m = Mode(rawValue: raw.lowercased()) else { throw InvalidMode(value: raw) }
-        return m
-    }
-
-    /// What a check found or did.
-    public enum Status: String, Sendable {
-        /// The file equals the output.
-        case matched
-        /// The file was missing and was written.
-        case recorded
-        /// The file differed and was rewritten.
-        case updated
-        /// The file differs (not rewritten).
-        case mismatch
-        /// The file is missing (not written).
-        case missing
-
-        /// Nothing is left different on disk.
-        public var passed: Bool { self == .matched || self == .recorded || self == .updated }
-    }
-
-    /// The outcome of one check: the status, the file, and a description of the difference.
-    public struct Result: Sendable {
-        /// What happened.
-        public var status: Status
-        /// The golden file.
-        public var file: URL
-        /// The first differing lines, or why the file is missing, with the command that records it.
-        public var message: String
-    }
-
-    /// Compares `actual` with `Golden/<app>/rls/<name>` under `mode`.
-    public static func check(app: String, name: String, actual: String, mode: Mode,
-                             root: URL = ContractsLocator.golden,
-                             artifacts: URL = ContractsLocator.root.appendingPathComponent("artifacts/golden")) throws -> Result {
-        let file = root.appendingPathComponent(app).appendingPathComponent("rls").appendingPathComponent(name)
-        let record = "re-record with: SUPACONTRACTS_RECORD=failed swift test --filter RLSMatrixGoldenTests"
+    /// Compares `actual` with `Golden/<app>/rls/<name>` under `mode`, writing what the mode allows;
+    /// a mismatch writes the actual page to `<artifacts>/<app>/rls/<name>`.
+    public static func check(app: String, name: String, actual: String, mode: GoldenRecordMode,
+                             store: GoldenStore = GoldenStore()) throws -> GoldenResult {
+        let file = url(app: app, name: name, store: store)
+        let artifact = store.artifacts.appendingPathComponent(app).appendingPathComponent("rls").appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: file.path) else {
             if mode == .never {
-                try write(actual, artifacts.appendingPathComponent(app).appendingPathComponent("rls").appendingPathComponent(name))
-                return Result(status: .missing, file: file, message: "missing golden file Golden/\(app)/rls/\(name); \(record)")
+                try write(actual, artifact, store)
+                return GoldenResult(status: .missing, file: file, diff: "", artifact: artifact)
             }
-            try write(actual, file)
-            return Result(status: .recorded, file: file, message: "recorded Golden/\(app)/rls/\(name)")
+            try write(actual, file, store)
+            return GoldenResult(status: .recorded, file: file, diff: "")
         }
         let expected = String(decoding: data, as: UTF8.self)
-        if expected == actual { return Result(status: .matched, file: file, message: "") }
-        let message = "Golden/\(app)/rls/\(name) differs:\n" + firstDifference(expected, actual) + "\n" + record
+        if expected == actual { return GoldenResult(status: .matched, file: file, diff: "") }
+        let diff = LineDiff.unified(from: expected, to: actual, fromLabel: store.display(file), toLabel: "actual")
         if mode == .all || mode == .failed {
-            try write(actual, file)
-            return Result(status: .updated, file: file, message: message)
+            try write(actual, file, store)
+            return GoldenResult(status: .updated, file: file, diff: diff)
         }
-        try write(actual, artifacts.appendingPathComponent(app).appendingPathComponent("rls").appendingPathComponent(name))
-        return Result(status: .mismatch, file: file, message: message)
+        try write(actual, artifact, store)
+        return GoldenResult(status: .mismatch, file: file, diff: diff, artifact: artifact)
     }
 
-    /// The first differing line with two lines of context, as `-expected` / `+actual`.
-    static func firstDifference(_ a: String, _ b: String) -> String {
-        let x = a.components(separatedBy: "\n"), y = b.components(separatedBy: "\n")
-        var i = 0
-        while i < min(x.count, y.count) && x[i] == y[i] { i += 1 }
-        var out = "@@ line \(i + 1) @@"
-        for k in max(0, i - 2)..<i { out += "\n " + x[k] }
-        for k in i..<min(x.count, i + 3) { out += "\n-" + x[k] }
-        for k in i..<min(y.count, i + 3) { out += "\n+" + y[k] }
-        return out
+    /// A failure message for a result: what happened, the diff, and the command that re-records.
+    public static func message(_ r: GoldenResult, store: GoldenStore = GoldenStore()) -> String {
+        let record = "if intended, re-record: SUPACONTRACTS_RECORD=failed swift test --filter RLSMatrixGoldenTests"
+        switch r.status {
+        case .matched, .recorded, .updated: return ""
+        case .missing: return "missing golden file \(store.display(r.file)); \(record)"
+        case .mismatch: return "\(store.display(r.file)) differs (actual page: \(r.artifact.map(store.display) ?? "-")):\n\(r.diff)\n\(record)"
+        }
     }
 
-    static func write(_ text: String, _ file: URL) throws {
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file, options: .atomic)
+    static func write(_ text: String, _ file: URL, _ store: GoldenStore) throws {
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file, options: .atomic)
+        } catch {
+            throw GoldenError.writeFailed(path: store.display(file), reason: "\(error)")
+        }
     }
 }
