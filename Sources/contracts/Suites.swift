@@ -4,4 +4,5 @@ import ContractKit
 let allSuites: [VerifySuite] = [
     FixtureSuite.suite,
     InteractionReplay.verifySuite(), ModelSuite.verifySuite(), GoldenSuite.verifySuite(),
+    RLSSuite.verifySuite,
 ]
