@@ -1,0 +1,97 @@
+import Foundation
+
+/// One behaviour check of an app's SQL functions and triggers (`Contracts/<app>/sql/checks.json`):
+/// setup as the superuser, steps and a query as an actor, the query's rows compared with the
+/// document's expectation; all in one rolled-back transaction.
+public struct SQLBehaviourCheck: Sendable {
+    /// What is checked.
+    public var name: String
+    /// Where the document says so.
+    public var source: String
+    /// SQL run first as the superuser (what GoTrue or an admin does).
+    public var setup: [String]
+    /// Who runs the steps and the query; nil is the superuser.
+    public var actor: CaseActor?
+    /// SQL run as the actor before the query.
+    public var steps: [String]
+    /// The query whose rows are compared.
+    public var query: String
+    /// The expected rows, in order.
+    public var expect: [JSONValue]
+
+    /// Decodes `checks.json`, resolving `{{persona.NAME.id}}` / `{{persona.NAME.email}}`.
+    public static func load(_ node: SpecNode, fixtures: Fixtures) throws -> [SQLBehaviourCheck] {
+        func resolve(_ s: String, _ at: SpecNode) throws -> String {
+            var out = s
+            while let open = out.range(of: "{{persona."), let close = out.range(of: "}}", range: open.upperBound..<out.endIndex) {
+                let ref = out[open.upperBound..<close.lowerBound].split(separator: ".")
+                guard ref.count == 2, let p = fixtures.persona(String(ref[0])) else { throw at.fail("unknown template {{persona.\(ref.joined(separator: "."))}}") }
+                let v: String
+                switch ref[1] {
+                case "id": v = p.id
+                case "email": v = p.email
+                default: throw at.fail("unknown persona field '\(ref[1])' (id, email)")
+                }
+                out.replaceSubrange(open.lowerBound..<close.upperBound, with: v)
+            }
+            return out
+        }
+        return try node.object { o in
+            _ = o.optional("app")
+            _ = o.optional("source")
+            _ = o.optional("decisions")
+            return try o.required("checks").array().map { c in
+                try c.object { co in
+                    var actor: CaseActor?
+                    if let a = co.optional("as") {
+                        if case .object = a.value {
+                            actor = try a.object { ao in
+                                let id = try ao.required("id").string()
+                                let email = try ao.optional("email")?.string()
+                                return CaseActor(name: id, auth: .user(id, email: email))
+                            }
+                        } else {
+                            let n = try a.string()
+                            switch n {
+                            case "anon": actor = .anon
+                            case "service_role": actor = .serviceRole
+                            default:
+                                guard let p = fixtures.persona(n) else { throw a.fail("unknown persona '\(n)' (a persona of fixtures.json, anon, service_role, or {\"id\", \"email\"})") }
+                                actor = .persona(p)
+                            }
+                        }
+                    }
+                    _ = co.optional("decision")
+                    return SQLBehaviourCheck(
+                        name: try co.required("name").string(),
+                        source: try co.optional("source")?.string() ?? "",
+                        setup: try (co.optional("setup")?.array() ?? []).map { try resolve(try $0.string(), $0) },
+                        actor: actor,
+                        steps: try (co.optional("steps")?.array() ?? []).map { try resolve(try $0.string(), $0) },
+                        query: try resolve(try co.required("query").string(), co.this),
+                        expect: try co.required("expect").array().map(\.value))
+                }
+            }
+        }
+    }
+
+    /// Loads `Contracts/<app>/sql/checks.json`; an app without one has no checks.
+    public static func load(app spec: AppSpec) throws -> [SQLBehaviourCheck] {
+        let url = spec.folder.appendingPathComponent("sql/checks.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        return try load(SpecNode.load(url, displayName: "Contracts/\(spec.app)/sql/checks.json"), fixtures: spec.fixtures)
+    }
+
+    /// Runs the check; `prelude` (superuser SQL in the same transaction) lets a test break the
+    /// implementation first. Returns nil when it passes, else what went wrong.
+    public func failure(on target: PostgresTarget, prelude: [String] = []) throws -> String? {
+        let r = try target.query(query, as: actor?.auth, prelude: prelude + setup, steps: steps)
+        switch r {
+        case .failure(let e): return "error \(e.code): \(e.message)"
+        case .success(let rows):
+            let got = rows.map(RLSOutcome.normalizeValue), want = expect.map(RLSOutcome.normalizeValue)
+            if got == want { return nil }
+            return "expected \(JSONValue.array(expect).serialized(.compact)), got \(JSONValue.array(rows).serialized(.compact))"
+        }
+    }
+}
