@@ -206,13 +206,30 @@ public final class PostgresCluster: @unchecked Sendable {
         if stopped { lock.unlock(); return }
         stopped = true
         lock.unlock()
-        if FileManager.default.fileExists(atPath: directory.path + "/data/postmaster.pid") {
+        let pidFile = directory.path + "/data/postmaster.pid"
+        if let text = try? String(contentsOfFile: pidFile, encoding: .utf8) {
             _ = try? runServerTool("pg_ctl", ["-D", directory.path + "/data", "-m", "immediate", "-w", "stop"])
+            // pg_ctl returns once the pid file is gone; wait (bounded) until the process is too.
+            if let pid = Int32(text.split(separator: "\n").first ?? "") {
+                var waited = 0
+                while PostgresCluster.isAlive(pid), waited < 500 { usleep(10_000); waited += 1 }
+                if PostgresCluster.isAlive(pid) { kill(pid, SIGKILL) }
+            }
         }
         try? FileManager.default.removeItem(at: directory)
         PostgresCluster.liveLock.lock()
         PostgresCluster.live[ObjectIdentifier(self)] = nil
         PostgresCluster.liveLock.unlock()
+    }
+
+    /// Whether a process exists and is not a zombie.
+    public static func isAlive(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+           let close = stat.lastIndex(of: ")") {
+            return !stat[close...].dropFirst(2).hasPrefix("Z")
+        }
+        return true
     }
 
     /// The socket folder (`PGHOST`).
