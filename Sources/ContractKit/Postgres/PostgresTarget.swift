@@ -74,20 +74,27 @@ public final class PostgresTarget: RLSCaseTarget {
     }
 
     /// The role switch PostgREST performs for an actor, valid until the transaction ends.
-    static func actAs(_ auth: AuthContext) -> String {
+    static func actAsStatements(_ auth: AuthContext) -> [String] {
         let claims = JSONValue.object(auth.claims.isEmpty ? ["role": .string(auth.role)] : auth.claims).serialized(.compact)
-        return "set local role \(auth.role.sqlIdentifier);\nset local request.jwt.claims to \(claims.sqlLiteral);\n"
+        return ["set local role \(auth.role.sqlIdentifier)", "set local request.jwt.claims to \(claims.sqlLiteral)"]
     }
 
-    /// The whole psql script of a case.
+    /// The role switch as script lines.
+    static func actAs(_ auth: AuthContext) -> String {
+        actAsStatements(auth).map { $0 + ";\n" }.joined()
+    }
+
+    /// The whole psql script of a case: `begin`, the optional removal of the original row, the
+    /// role switch and the statement go to the server as one query string (psql's `\;`), so a
+    /// case costs two round trips (that and `rollback`).
     public func script(_ c: RLSCase) -> String {
-        var s = "begin;\n"
+        var parts = ["begin"]
         if case .insert(_, true) = c.operation, !c.key.isEmpty {
-            s += "delete from \(PostgresTarget.qualified(c.table)) as t\(PostgresTarget.condition(c.key));\n"
+            parts.append("delete from \(PostgresTarget.qualified(c.table)) as t\(PostgresTarget.condition(c.key))")
         }
-        s += PostgresTarget.actAs(c.actor.auth)
-        s += statement(c) + ";\n" + PsqlSession.statusProbe + "rollback;\n"
-        return s
+        parts += PostgresTarget.actAsStatements(c.actor.auth)
+        parts.append(statement(c))
+        return parts.joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + "rollback;\n"
     }
 
     public func run(_ c: RLSCase) throws -> RLSOutcome {
