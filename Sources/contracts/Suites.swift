@@ -2,5 +2,6 @@ import ContractKit
 
 /// Every rule kind `verify` runs, one line each.
 let allSuites: [VerifySuite] = [
+    FixtureSuite.suite,
     PostgresChecks.suite,
 ]
