@@ -123,8 +123,28 @@ public enum PostgresCatalog {
         case .authUID: return a == "auth.uid()"
         case .value(let v):
             guard let want = try? SQLValue.coerce(json: v, to: type) else { return false }
-            // `'text'::type`, `(-1)`, `5.0`, `true`.
+            // `'text'::type`, `(-1)`, `5.0`, `true`, `ARRAY[]::text[]`, `ARRAY['a'::text, 'b'::text]`.
             while a.hasPrefix("("), a.hasSuffix(")") { a = String(a.dropFirst().dropLast()) }
+            if a.hasPrefix("ARRAY["), case .array(let elem) = type {
+                let open = a.index(a.startIndex, offsetBy: 6)
+                var close = open, depth = 1, quoted = false
+                while close < a.endIndex {
+                    let ch = a[close]
+                    if ch == "'" { quoted.toggle() }
+                    if !quoted && ch == "[" { depth += 1 }
+                    if !quoted && ch == "]" { depth -= 1; if depth == 0 { break } }
+                    close = a.index(after: close)
+                }
+                guard close < a.endIndex else { return false }
+                let inner = String(a[open..<close])
+                guard case .array(let items) = want else { return false }
+                let parts = splitTopLevel(inner)
+                guard parts.count == items.count else { return false }
+                for (p, item) in zip(parts, items) {
+                    guard defaultMatches(.value(item.json(as: elem)), p, type: elem) else { return false }
+                }
+                return true
+            }
             var literal = a
             if a.hasPrefix("'"), let close = a.dropFirst().range(of: "'::") {
                 literal = String(a[a.index(after: a.startIndex)..<close.lowerBound]).replacingOccurrences(of: "''", with: "'")
@@ -136,6 +156,23 @@ public enum PostgresCatalog {
             if case .double(let x) = want, case .double(let y) = got { return x == y }
             return want == got
         }
+    }
+
+    /// Splits `a, 'b, c'::text, (1)` at top-level commas (outside quotes and brackets).
+    static func splitTopLevel(_ s: String) -> [String] {
+        var parts: [String] = [], cur = "", depth = 0, quoted = false
+        for ch in s {
+            if ch == "'" { quoted.toggle() }
+            if !quoted {
+                if ch == "(" || ch == "[" { depth += 1 }
+                if ch == ")" || ch == "]" { depth -= 1 }
+                if ch == "," && depth == 0 { parts.append(cur.trimmingCharacters(in: .whitespaces)); cur = ""; continue }
+            }
+            cur.append(ch)
+        }
+        let last = cur.trimmingCharacters(in: .whitespaces)
+        if !last.isEmpty || !parts.isEmpty { parts.append(last) }
+        return parts
     }
 
     /// Every difference between schema.json and the catalog, per relation (`public.cities`),
