@@ -213,6 +213,25 @@ final class PostgresFunctionGateTests: XCTestCase {
         XCTAssertGreaterThan(ran, 0)
     }
 
+    func testEveryAppsSQLVerifyScripts() throws {
+        for app in try PostgresGate.appsWithSQL() {
+            let results = try PostgresChecks.verifyScriptResults(try app.spec(), cluster: try PostgresGate.cluster())
+            XCTAssertTrue(results.allSatisfy(\.passed), "\(app.name):\n\(PostgresGate.failures(results))")
+        }
+    }
+
+    func testVerifyScriptFailureIsReported() throws {
+        let app = TeleportMeApp.self
+        guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no TeleportMe SQL") }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("postgres-gate-\(UUID().uuidString).sql")
+        try Data("do $$ begin if (select count(*) from public.cities) <> 56 then raise exception 'FAIL: % cities', (select count(*) from public.cities); end if; end $$;\n".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let r = try PostgresChecks.verifyScriptResults(try app.spec(), cluster: try PostgresGate.cluster(), scripts: [url])
+        XCTAssertEqual(r.count, 1)
+        XCTAssertFalse(r[0].passed)
+        XCTAssertTrue(r[0].message.contains("FAIL: 55 cities"), r[0].message)
+    }
+
     func testTeleportMeChecksCoverTheDocumentedFunctions() throws {
         guard PostgresCluster.hasSQL(app: TeleportMeApp.name) else { throw XCTSkip("no TeleportMe SQL") }
         let names = try SQLBehaviourCheck.load(app: try TeleportMeApp.spec()).map(\.name)

@@ -62,6 +62,32 @@ public enum PostgresChecks {
         }
     }
 
+    /// The app's own psql check scripts, `Contracts/<app>/sql/verify/*.sql`, in name order.
+    public static func verifyScripts(app: String, contracts: URL = ContractsLocator.contracts) -> [URL] {
+        let dir = contracts.appendingPathComponent(app).appendingPathComponent("sql/verify")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".sql") }.sorted()
+            .map { dir.appendingPathComponent($0) }
+    }
+
+    /// Runs each `sql/verify/*.sql` script with `ON_ERROR_STOP=1` against a freshly migrated and
+    /// seeded database of its own; a script passes when psql exits 0.
+    public static func verifyScriptResults(_ spec: AppSpec, cluster: PostgresCluster, scripts given: [URL]? = nil) throws -> [CaseResult] {
+        let scripts = given ?? verifyScripts(app: spec.app)
+        guard !scripts.isEmpty else { return [] }
+        let files = try PostgresCluster.migrationFiles(app: spec.app)
+        let fixtures = PostgresFixtures.sql(spec.fixtures, schema: spec.schema)
+        return try scripts.map { script in
+            let db = "script_\(spec.app)"
+            try cluster.createDatabase(db, applying: files, extraSQL: [fixtures])
+            do {
+                try cluster.psql(database: db, file: script)
+                return CaseResult(app: spec.app, kind: "postgres", name: "sql script · verify/\(script.lastPathComponent)", passed: true)
+            } catch let e as PostgresUnavailable {
+                return CaseResult(app: spec.app, kind: "postgres", name: "sql script · verify/\(script.lastPathComponent)", passed: false, message: e.reason)
+            }
+        }
+    }
+
     /// Every PostgreSQL check of an app; empty when it has no SQL. `randomCases` seeded cases
     /// run after the full expansion.
     public static func run(_ app: any AppModule.Type, randomCases: Int = 400, seed: UInt64 = PostgresChecks.seed) throws -> [CaseResult] {
@@ -79,6 +105,7 @@ public enum PostgresChecks {
                                   passed: d.isEmpty,
                                   message: d.isEmpty ? "" : "\(d.count) disagreements (rerun with \(seedVariable)=\(seed)):\n" + d.prefix(8).map { "  \($0)" }.joined(separator: "\n")))
         results += try functionResults(spec, target)
+        results += try verifyScriptResults(spec, cluster: cluster)
         return results
     }
 
