@@ -123,8 +123,8 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 
 /// Random cases over an app's personas (plus anon and the service role), tables, operations and
 /// fixture rows. Inserts copy a fixture row and change some columns to values of the same column
-/// in other rows or to persona ids; updates set a column to another row's value; reads and
-/// deletes target one row or, sometimes, the whole table.
+/// in other rows or to persona ids; updates set a column to another row's value; reads, updates
+/// and deletes target one row or, sometimes, the whole table.
 public enum RandomizedCases {
     /// `count` cases from `seed`.
     public static func generate(_ spec: AppSpec, seed: UInt64, count: Int) -> [RLSCase] {
@@ -170,9 +170,11 @@ public enum RandomizedCases {
             case 2:
                 let changeable = t.columns.filter { !keyCols.contains($0.name) }
                 guard let c = changeable.randomElement(using: &rng) ?? t.columns.first else { continue }
-                out.append(RLSCase(table: t.name, actor: actor, operation: .update(set: [c.name: otherValue(c)]), key: key, returning: returning))
+                let whole = Int.random(in: 0..<10, using: &rng) == 0
+                out.append(RLSCase(table: t.name, actor: actor, operation: .update(set: [c.name: otherValue(c)]), key: whole ? [:] : key, returning: returning))
             default:
-                out.append(RLSCase(table: t.name, actor: actor, operation: .delete, key: key, returning: returning))
+                let whole = Int.random(in: 0..<10, using: &rng) == 0
+                out.append(RLSCase(table: t.name, actor: actor, operation: .delete, key: whole ? [:] : key, returning: returning))
             }
         }
         return out
