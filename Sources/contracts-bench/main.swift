@@ -1,6 +1,3 @@
-<<<<<<< HEAD
-print("bench")
-=======
 import Foundation
 import ContractKit
 
@@ -16,4 +13,3 @@ default:
     FileHandle.standardError.write(Data("usage: contracts-bench [rest|report|all]\n".utf8))
     exit(2)
 }
->>>>>>> main
