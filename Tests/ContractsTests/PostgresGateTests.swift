@@ -206,7 +206,7 @@ final class PostgresFunctionGateTests: XCTestCase {
     func testEveryAppsSQLBehaviourChecks() throws {
         var ran = 0
         for app in try PostgresGate.appsWithSQL() {
-            let results = try PostgresChecks.functionResults(try app.spec(), try PostgresGate.target(app))
+            let results = try PostgresChecks.functionResults(try app.spec(), try PostgresGate.target(app), mock: try PostgresChecks.mockBackend(app))
             ran += results.count
             XCTAssertTrue(results.allSatisfy(\.passed), "\(app.name):\n\(PostgresGate.failures(results))")
         }
@@ -243,7 +243,21 @@ final class PostgresFunctionGateTests: XCTestCase {
     private func failing(_ prelude: String) throws -> [String] {
         let app = TeleportMeApp.self
         guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no TeleportMe SQL") }
-        return try PostgresChecks.functionResults(try app.spec(), try PostgresGate.target(app), prelude: [prelude]).filter { !$0.passed }.map(\.name)
+        return try PostgresChecks.functionResults(try app.spec(), try PostgresGate.target(app), mock: try PostgresChecks.mockBackend(app),
+                                                  prelude: [prelude]).filter { !$0.passed }.map(\.name)
+    }
+
+    func testRPCComparisonRejectsADifferentTieBreak() throws {
+        let f = try failing("""
+            create or replace function public.search_cities(search_term text) returns setof public.cities language sql stable
+            set search_path = public, extensions as $$
+              select c.* from public.cities c
+              where similarity(c.name, search_term) > 0.15 or similarity(c.full_name, search_term) > 0.15 or similarity(c.country, search_term) > 0.15
+              order by greatest(similarity(c.name, search_term), similarity(c.full_name, search_term), similarity(c.country, search_term)) desc, c.id desc
+              limit 20 $$
+            """)
+        XCTAssertTrue(f.contains("function · search_cities('germany'): mock and PostgreSQL return the same cities in the same order"), "\(f)")
+        XCTAssertFalse(f.contains("function · search_cities('qxzvqxzv'): mock and PostgreSQL return the same cities in the same order"), "\(f)")
     }
 
     func testChecksRejectANoOpUpdatedAtTrigger() throws {

@@ -22,9 +22,10 @@ drop trigger if exists update_user_preferences_updated_at on public.user_prefere
 create trigger update_user_preferences_updated_at before update on public.user_preferences
   for each row execute function public.update_updated_at();
 
--- handle_new_user(): a new auth.users row gets its profiles row. Runs as the definer (the
--- profile insert is not the signing-up client's, so RLS does not apply to it); the name comes
--- from the sign-up metadata when given.
+-- handle_new_user(): a new auth.users row gets its profiles row with the user's id and email.
+-- Runs as the definer (the profile insert is not the signing-up client's, so RLS does not apply
+-- to it). The name is the first of raw_user_meta_data's 'name', 'full_name' that is a string,
+-- else NULL (Contracts/teleportme/functions.json handle_new_user.nameKeys).
 create or replace function public.handle_new_user() returns trigger
   language plpgsql
   security definer
@@ -32,7 +33,10 @@ create or replace function public.handle_new_user() returns trigger
   as $$
 begin
   insert into public.profiles (id, email, name)
-  values (new.id, new.email, new.raw_user_meta_data ->> 'name');
+  values (new.id, new.email,
+          case when jsonb_typeof(new.raw_user_meta_data -> 'name') = 'string' then new.raw_user_meta_data ->> 'name'
+               when jsonb_typeof(new.raw_user_meta_data -> 'full_name') = 'string' then new.raw_user_meta_data ->> 'full_name'
+          end);
   return new;
 end
 $$;
@@ -41,20 +45,21 @@ drop trigger if exists on_auth_user_created on auth.users;
 create trigger on_auth_user_created after insert on auth.users
   for each row execute function public.handle_new_user();
 
--- search_cities(search_term): fuzzy search with pg_trgm. A city matches when the best of
--- similarity(name), similarity(full_name), similarity(country) reaches 0.15 (pg_trgm's own
--- threshold semantics: >=); the top 20 by that best similarity are returned, ties by name then
--- id so the order is total.
+-- search_cities(search_term): fuzzy search with pg_trgm, as Contracts/teleportme/functions.json
+-- decides it: a city matches when the similarity of the term with any of name, full_name,
+-- country is greater than 0.15 (strictly); the best of the three ranks, highest first, ties by
+-- name then id; at most 20 whole cities rows.
 create or replace function public.search_cities(search_term text) returns setof public.cities
   language sql stable
   set search_path = public, extensions
   as $$
   select c.*
   from public.cities c
-  where greatest(similarity(c.name, search_term), similarity(c.full_name, search_term),
-                 similarity(c.country, search_term)) >= 0.15
+  where similarity(c.name, search_term) > 0.15
+     or similarity(c.full_name, search_term) > 0.15
+     or similarity(c.country, search_term) > 0.15
   order by greatest(similarity(c.name, search_term), similarity(c.full_name, search_term),
-                    similarity(c.country, search_term)) desc, c.name, c.id
+                    similarity(c.country, search_term)) desc, c.name collate "C", c.id collate "C"
   limit 20
 $$;
 

@@ -55,9 +55,9 @@ public enum PostgresChecks {
     }
 
     /// Function and trigger results of `sql/checks.json`.
-    public static func functionResults(_ spec: AppSpec, _ target: PostgresTarget, prelude: [String] = []) throws -> [CaseResult] {
+    public static func functionResults(_ spec: AppSpec, _ target: PostgresTarget, mock: MockSupabase? = nil, prelude: [String] = []) throws -> [CaseResult] {
         try SQLBehaviourCheck.load(app: spec).map { c in
-            let f = try c.failure(on: target, prelude: prelude)
+            let f = try c.failure(on: target, mock: mock, prelude: prelude)
             return CaseResult(app: spec.app, kind: "postgres", name: "function · \(c.name)", passed: f == nil, message: f ?? "")
         }
     }
@@ -104,7 +104,7 @@ public enum PostgresChecks {
         results.append(CaseResult(app: spec.app, kind: "postgres", name: "randomized differential · seed \(seed) · \(random.count) cases",
                                   passed: d.isEmpty,
                                   message: d.isEmpty ? "" : "\(d.count) disagreements (rerun with \(seedVariable)=\(seed)):\n" + d.prefix(8).map { "  \($0)" }.joined(separator: "\n")))
-        results += try functionResults(spec, target)
+        results += try functionResults(spec, target, mock: try mockBackend(app))
         results += try verifyScriptResults(spec, cluster: cluster)
         return results
     }

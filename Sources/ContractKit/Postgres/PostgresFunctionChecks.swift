@@ -2,7 +2,10 @@ import Foundation
 
 /// One behaviour check of an app's SQL functions and triggers (`Contracts/<app>/sql/checks.json`):
 /// setup as the superuser, steps and a query as an actor, the query's rows compared with the
-/// document's expectation; all in one rolled-back transaction.
+/// document's expectation; all in one rolled-back transaction. An `rpc` check calls a database
+/// function on PostgreSQL (`select * from f(arg => …)`) and through the mock's PostgREST
+/// (`POST /rest/v1/rpc/f`) as the same actor, and the two answers must be equal row for row
+/// (and equal `expect` when given).
 public struct SQLBehaviourCheck: Sendable {
     /// What is checked.
     public var name: String
@@ -14,10 +17,12 @@ public struct SQLBehaviourCheck: Sendable {
     public var actor: CaseActor?
     /// SQL run as the actor before the query.
     public var steps: [String]
-    /// The query whose rows are compared.
-    public var query: String
-    /// The expected rows, in order.
-    public var expect: [JSONValue]
+    /// The query whose rows are compared (nil for an `rpc` check).
+    public var query: String?
+    /// A database function and its arguments, called on both backends.
+    public var rpc: (name: String, arguments: [String: JSONValue])?
+    /// The expected rows, in order (optional for an `rpc` check).
+    public var expect: [JSONValue]?
 
     /// Decodes `checks.json`, resolving `{{persona.NAME.id}}` / `{{persona.NAME.email}}`.
     public static func load(_ node: SpecNode, fixtures: Fixtures) throws -> [SQLBehaviourCheck] {
@@ -62,14 +67,23 @@ public struct SQLBehaviourCheck: Sendable {
                         }
                     }
                     _ = co.optional("decision")
+                    var rpc: (String, [String: JSONValue])?
+                    if let r = co.optional("rpc") {
+                        var args: [String: JSONValue] = [:]
+                        for (k, v) in try co.optional("args")?.map() ?? [] { args[k] = v.value }
+                        rpc = (try r.string(), args)
+                    }
+                    if rpc == nil && co.optional("query") == nil { throw co.this.fail("a check needs 'query' or 'rpc'") }
+                    if rpc == nil && co.optional("expect") == nil { throw co.this.fail("a 'query' check needs 'expect'") }
                     return SQLBehaviourCheck(
                         name: try co.required("name").string(),
                         source: try co.optional("source")?.string() ?? "",
                         setup: try (co.optional("setup")?.array() ?? []).map { try resolve(try $0.string(), $0) },
                         actor: actor,
                         steps: try (co.optional("steps")?.array() ?? []).map { try resolve(try $0.string(), $0) },
-                        query: try resolve(try co.required("query").string(), co.this),
-                        expect: try co.required("expect").array().map(\.value))
+                        query: try co.optional("query").map { try resolve(try $0.string(), $0) },
+                        rpc: rpc,
+                        expect: try co.optional("expect")?.array().map(\.value))
                 }
             }
         }
@@ -83,8 +97,31 @@ public struct SQLBehaviourCheck: Sendable {
     }
 
     /// Runs the check; `prelude` (superuser SQL in the same transaction) lets a test break the
-    /// implementation first. Returns nil when it passes, else what went wrong.
-    public func failure(on target: PostgresTarget, prelude: [String] = []) throws -> String? {
+    /// implementation first; `mock` answers `rpc` checks. Returns nil when it passes, else what
+    /// went wrong.
+    public func failure(on target: PostgresTarget, mock: MockSupabase? = nil, prelude: [String] = []) throws -> String? {
+        if let rpc {
+            let args = rpc.arguments.sorted { $0.key < $1.key }.map { "\($0.key.sqlIdentifier) => \(PostgresTarget.literal($0.value))" }.joined(separator: ", ")
+            let sql = "select * from public.\(rpc.name.sqlIdentifier)(\(args))"
+            let pg: [JSONValue]
+            switch try target.query(sql, as: actor?.auth, prelude: prelude + setup, steps: steps) {
+            case .failure(let e): return "PostgreSQL: error \(e.code): \(e.message)"
+            case .success(let rows): pg = rows
+            }
+            if let expect, pg.map(RLSOutcome.normalizeValue) != expect.map(RLSOutcome.normalizeValue) {
+                return "PostgreSQL: expected \(JSONValue.array(expect).serialized(.compact)), got \(JSONValue.array(pg).serialized(.compact))"
+            }
+            guard let mock else { return nil }
+            let r = try WireClient(mock).send(method: "POST", path: "/rest/v1/rpc/\(rpc.name)", json: .object(rpc.arguments), as: actor?.name ?? "service_role")
+            guard r.status == 200, case .array(let rows) = try JSONValue.parse(r.body) else {
+                return "mock: HTTP \(r.status) \(String(decoding: r.body, as: UTF8.self).prefix(300))"
+            }
+            let a = rows.map(RLSOutcome.normalizeValue), b = pg.map(RLSOutcome.normalizeValue)
+            if a == b { return nil }
+            func ids(_ xs: [JSONValue]) -> String { xs.map { $0["id"]?.plainText ?? $0.serialized(.compact) }.joined(separator: ",") }
+            return "mock and PostgreSQL differ: mock [\(ids(rows))], PostgreSQL [\(ids(pg))]"
+        }
+        guard let query, let expect else { return "check has no query" }
         let r = try target.query(query, as: actor?.auth, prelude: prelude + setup, steps: steps)
         switch r {
         case .failure(let e): return "error \(e.code): \(e.message)"
