@@ -17,8 +17,7 @@ enum PostgresGate {
     static func cluster() throws -> PostgresCluster {
         do { return try PostgresChecks.sharedCluster() } catch let e as PostgresUnavailable {
             if PostgresChecks.required {
-                XCTFail("\(PostgresChecks.requireVariable)=1 but PostgreSQL is unavailable: \(e.reason)")
-                throw e
+                throw PostgresUnavailable("\(PostgresChecks.requireVariable)=1 but PostgreSQL is unavailable: \(e.reason)")
             }
             throw XCTSkip("PostgreSQL not available (\(e.reason)); set \(PostgresChecks.requireVariable)=1 to make this a failure")
         }
