@@ -8,13 +8,13 @@ import TeleportMe
 func runPostgresBenchmark() {
     do {
         let spec = try TeleportMeApp.spec()
-        let cases = RLSCaseExpansion.cases(spec)
+        let cases = DifferentialExpansion.cases(spec)
         let cluster = try PostgresCluster.start()
         defer { cluster.stop() }
         let pg = try PostgresTarget.open(cluster: cluster, spec: spec, database: "bench_teleportme")
         defer { pg.session.close() }
-        let mock = MockRLSTarget(database: try TeleportMeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1)).database)
-        func measure(_ target: RLSCaseTarget) throws -> Double {
+        let mock = MockDifferentialTarget(database: try TeleportMeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1)).database)
+        func measure(_ target: DifferentialTarget) throws -> Double {
             for c in cases.prefix(200) { _ = try target.run(c) }  // warm-up
             let start = DispatchTime.now().uptimeNanoseconds
             for c in cases { _ = try target.run(c) }

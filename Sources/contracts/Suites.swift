@@ -5,5 +5,5 @@ import TeleportMe
 let allSuites: [VerifySuite] = [
     FixtureSuite.suite,
     InteractionReplay.verifySuite(), TeleportMeModels.verifySuite(), GoldenSuite.verifySuite(),
-    PostgresChecks.suite,
+    RLSSuite.verifySuite,
 ]

@@ -57,12 +57,12 @@ final class PostgresMachineryTests: XCTestCase {
     }
 
     func testOutcomeComparison() {
-        let a = RLSOutcome.ok(count: 1, rows: [["x": 1]])
+        let a = DifferentialOutcome.ok(count: 1, rows: [["x": 1]])
         XCTAssertTrue(a.agrees(with: .ok(count: 1, rows: [["x": 1.0]])), "numbers compare by value")
         XCTAssertFalse(a.agrees(with: .ok(count: 1, rows: [["x": 2]])))
         XCTAssertFalse(a.agrees(with: .ok(count: 0, rows: [])))
-        XCTAssertTrue(RLSOutcome.ok(count: 1).agrees(with: .ok(count: 1)))
-        let rls = RLSOutcome.failed(PostgresError("42501", "new row violates row-level security policy for table \"t\""))
+        XCTAssertTrue(DifferentialOutcome.ok(count: 1).agrees(with: .ok(count: 1)))
+        let rls = DifferentialOutcome.failed(PostgresError("42501", "new row violates row-level security policy for table \"t\""))
         XCTAssertFalse(rls.agrees(with: .failed(PostgresError("42501", "permission denied for table t"))), "RLS and grant refusals differ")
         XCTAssertFalse(rls.agrees(with: .ok(count: 0)))
         XCTAssertEqual(rls.statusClass, "error")
@@ -70,9 +70,9 @@ final class PostgresMachineryTests: XCTestCase {
 
     func testWriteEchoesAreComparedOnWrittenColumnsOnly() throws {
         let spec = try AppSpec.load(folder: ContractsLocator.app("teleportme"))
-        let c = RLSCase(table: "profiles", actor: .serviceRole, operation: .update(set: ["name": "X", "updated_at": "2026-01-01T00:00:00+00:00"]), key: ["id": "a"], returning: true)
+        let c = DifferentialCase(table: "profiles", actor: .serviceRole, operation: .update(set: ["name": "X", "updated_at": "2026-01-01T00:00:00+00:00"]), key: ["id": "a"], returning: true)
         XCTAssertEqual(c.comparedColumns(in: spec.schema), ["id", "name"])
-        XCTAssertNil(RLSCase(table: "profiles", actor: .anon, operation: .select, key: [:]).comparedColumns(in: spec.schema))
+        XCTAssertNil(DifferentialCase(table: "profiles", actor: .anon, operation: .select, key: [:]).comparedColumns(in: spec.schema))
     }
 
     func testFixtureSQLDisablesUserTriggersOnly() throws {

@@ -132,9 +132,9 @@ final class PostgresDifferentialGateTests: XCTestCase {
     func testMockAgreesWithPostgresOnEveryCase() throws {
         for app in try PostgresGate.appsWithSQL() {
             let spec = try app.spec()
-            let cases = RLSCaseExpansion.cases(spec)
+            let cases = DifferentialExpansion.cases(spec)
             XCTAssertFalse(cases.isEmpty, "\(app.name): no cases (fixtures without rows?)")
-            let mock = MockRLSTarget(database: try PostgresChecks.mockBackend(app).database)
+            let mock = MockDifferentialTarget(database: try PostgresChecks.mockBackend(app).database)
             let results = try RLSDifferential.compare(cases, mock: mock, postgres: try PostgresGate.target(app), schema: spec.schema, app: app.name)
             XCTAssertTrue(results.allSatisfy(\.passed), "\(app.name):\n\(PostgresGate.failures(results))")
         }
@@ -145,7 +145,7 @@ final class PostgresDifferentialGateTests: XCTestCase {
         for app in try PostgresGate.appsWithSQL() {
             let spec = try app.spec()
             let cases = RandomizedCases.generate(spec, seed: seed, count: 500)
-            let mock = MockRLSTarget(database: try PostgresChecks.mockBackend(app).database)
+            let mock = MockDifferentialTarget(database: try PostgresChecks.mockBackend(app).database)
             let d = try RLSDifferential.disagreements(cases, mock: mock, postgres: try PostgresGate.target(app), schema: spec.schema)
             XCTAssertEqual(d.count, 0, "\(app.name), seed \(seed) (rerun with \(PostgresChecks.seedVariable)=\(seed)):\n" + d.prefix(10).map { "\($0)" }.joined(separator: "\n"))
         }
@@ -168,15 +168,15 @@ final class PostgresDifferentialGateTests: XCTestCase {
         let i = try XCTUnwrap(policies.tables.firstIndex { $0.table == "saved_cities" })
         policies.tables[i].cells[.select]?.using = .constant(true)
         backend.database.policies = policies
-        let cases = RLSCaseExpansion.cases(spec).filter { $0.table == "saved_cities" }
-        let d = try RLSDifferential.disagreements(cases, mock: MockRLSTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema)
+        let cases = DifferentialExpansion.cases(spec).filter { $0.table == "saved_cities" }
+        let d = try RLSDifferential.disagreements(cases, mock: MockDifferentialTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema)
         XCTAssertFalse(d.isEmpty)
         let ben = try XCTUnwrap(d.first { $0.testCase.actor.name == "ben" && $0.testCase.operation == .select })
         XCTAssertEqual(ben.mock.count, 1)
         XCTAssertEqual(ben.postgres.count, 0)
         XCTAssertTrue(ben.description.contains("mock ok, 1 row, PostgreSQL ok, 0 rows"), ben.description)
         let random = RandomizedCases.generate(spec, seed: PostgresChecks.seed, count: 500)
-        XCTAssertFalse(try RLSDifferential.disagreements(random, mock: MockRLSTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema).isEmpty,
+        XCTAssertFalse(try RLSDifferential.disagreements(random, mock: MockDifferentialTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema).isEmpty,
                        "the randomized test misses a flipped SELECT policy")
     }
 
@@ -189,8 +189,8 @@ final class PostgresDifferentialGateTests: XCTestCase {
             create policy "engagement_events: insert any" on public.engagement_events for insert to authenticated with check (true);
             """)
         defer { pg.session.close() }
-        let mock = MockRLSTarget(database: try PostgresChecks.mockBackend(app).database)
-        let cases = RLSCaseExpansion.cases(spec).filter { $0.table == "engagement_events" }
+        let mock = MockDifferentialTarget(database: try PostgresChecks.mockBackend(app).database)
+        let cases = DifferentialExpansion.cases(spec).filter { $0.table == "engagement_events" }
         let d = try RLSDifferential.disagreements(cases, mock: mock, postgres: pg, schema: spec.schema)
         let wrong = try XCTUnwrap(d.first { $0.testCase.operation.command == .insert })
         XCTAssertEqual(wrong.mock.error?.code, "42501")

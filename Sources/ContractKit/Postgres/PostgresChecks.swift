@@ -96,9 +96,9 @@ public enum PostgresChecks {
         let cluster = try sharedCluster()
         let target = try PostgresTarget.open(cluster: cluster, spec: spec, database: "verify_\(app.name)")
         defer { target.session.close() }
-        let mock = MockRLSTarget(database: try mockBackend(app).database)
+        let mock = MockDifferentialTarget(database: try mockBackend(app).database)
         var results = try catalogResults(spec, target)
-        results += try RLSDifferential.compare(RLSCaseExpansion.cases(spec), mock: mock, postgres: target, schema: spec.schema, app: spec.app)
+        results += try RLSDifferential.compare(DifferentialExpansion.cases(spec), mock: mock, postgres: target, schema: spec.schema, app: spec.app)
         let random = RandomizedCases.generate(spec, seed: seed, count: randomCases)
         let d = try RLSDifferential.disagreements(random, mock: mock, postgres: target, schema: spec.schema)
         results.append(CaseResult(app: spec.app, kind: "postgres", name: "randomized differential · seed \(seed) · \(random.count) cases",

@@ -108,7 +108,7 @@ public struct SQLBehaviourCheck: Sendable {
             case .failure(let e): return "PostgreSQL: error \(e.code): \(e.message)"
             case .success(let rows): pg = rows
             }
-            if let expect, pg.map(RLSOutcome.normalizeValue) != expect.map(RLSOutcome.normalizeValue) {
+            if let expect, pg.map(DifferentialOutcome.normalizeValue) != expect.map(DifferentialOutcome.normalizeValue) {
                 return "PostgreSQL: expected \(JSONValue.array(expect).serialized(.compact)), got \(JSONValue.array(pg).serialized(.compact))"
             }
             guard let mock else { return nil }
@@ -116,7 +116,7 @@ public struct SQLBehaviourCheck: Sendable {
             guard r.status == 200, case .array(let rows) = try JSONValue.parse(r.body) else {
                 return "mock: HTTP \(r.status) \(String(decoding: r.body, as: UTF8.self).prefix(300))"
             }
-            let a = rows.map(RLSOutcome.normalizeValue), b = pg.map(RLSOutcome.normalizeValue)
+            let a = rows.map(DifferentialOutcome.normalizeValue), b = pg.map(DifferentialOutcome.normalizeValue)
             if a == b { return nil }
             func ids(_ xs: [JSONValue]) -> String { xs.map { $0["id"]?.plainText ?? $0.serialized(.compact) }.joined(separator: ",") }
             return "mock and PostgreSQL differ: mock [\(ids(rows))], PostgreSQL [\(ids(pg))]"
@@ -126,7 +126,7 @@ public struct SQLBehaviourCheck: Sendable {
         switch r {
         case .failure(let e): return "error \(e.code): \(e.message)"
         case .success(let rows):
-            let got = rows.map(RLSOutcome.normalizeValue), want = expect.map(RLSOutcome.normalizeValue)
+            let got = rows.map(DifferentialOutcome.normalizeValue), want = expect.map(DifferentialOutcome.normalizeValue)
             if got == want { return nil }
             return "expected \(JSONValue.array(expect).serialized(.compact)), got \(JSONValue.array(rows).serialized(.compact))"
         }

@@ -4,7 +4,7 @@ import Foundation
 /// session: each case is a transaction that switches to the actor's role
 /// (`set local role authenticated`), sets `request.jwt.claims` as PostgREST does, runs one
 /// statement, reports its outcome and rolls back.
-public final class PostgresTarget: RLSCaseTarget {
+public final class PostgresTarget: DifferentialTarget {
     /// The psql session (connected as the superuser; cases switch role inside their transaction).
     public let session: PsqlSession
     /// The app's schema (for column types and names).
@@ -51,7 +51,7 @@ public final class PostgresTarget: RLSCaseTarget {
     }
 
     /// The SQL statement of a case (without the role switch).
-    public func statement(_ c: RLSCase) -> String {
+    public func statement(_ c: DifferentialCase) -> String {
         let qt = PostgresTarget.qualified(c.table)
         let cond = PostgresTarget.condition(c.key)
         func returningWrap(_ dml: String) -> String {
@@ -87,7 +87,7 @@ public final class PostgresTarget: RLSCaseTarget {
     /// The whole psql script of a case: `begin`, the optional removal of the original row, the
     /// role switch and the statement go to the server as one query string (psql's `\;`), so a
     /// case costs two round trips (that and `rollback`).
-    public func script(_ c: RLSCase) -> String {
+    public func script(_ c: DifferentialCase) -> String {
         var parts = ["begin"]
         if case .insert(_, true) = c.operation, !c.key.isEmpty {
             parts.append("delete from \(PostgresTarget.qualified(c.table)) as t\(PostgresTarget.condition(c.key))")
@@ -97,7 +97,7 @@ public final class PostgresTarget: RLSCaseTarget {
         return parts.joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + "rollback;\n"
     }
 
-    public func run(_ c: RLSCase) throws -> RLSOutcome {
+    public func run(_ c: DifferentialCase) throws -> DifferentialOutcome {
         let lines = try session.run(script(c))
         let (rows, status) = PsqlSession.split(lines)
         switch status {

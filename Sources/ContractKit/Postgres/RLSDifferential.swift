@@ -2,8 +2,8 @@ import Foundation
 
 /// The minimal RLS case expansion the differential check runs: every table × command × actor
 /// (the fixture personas and anon) × fixture row. A different expansion (the shared RLS matrix
-/// expansion) plugs in by producing `[RLSCase]` and calling `RLSDifferential.compare`.
-public enum RLSCaseExpansion {
+/// expansion) plugs in by producing `[DifferentialCase]` and calling `RLSDifferential.compare`.
+public enum DifferentialExpansion {
     /// The fixture personas, then anon.
     public static func actors(_ spec: AppSpec) -> [CaseActor] {
         spec.fixtures.personas.map(CaseActor.persona) + [.anon]
@@ -37,8 +37,8 @@ public enum RLSCaseExpansion {
     /// For each table, actor and fixture row (at most `rowsPerTable` rows per table, all when
     /// nil): SELECT the row; re-INSERT it after removing it (so only policies decide); UPDATE it
     /// setting its first non-key column to its own value; DELETE it.
-    public static func cases(_ spec: AppSpec, rowsPerTable: Int? = nil) -> [RLSCase] {
-        var out: [RLSCase] = []
+    public static func cases(_ spec: AppSpec, rowsPerTable: Int? = nil) -> [DifferentialCase] {
+        var out: [DifferentialCase] = []
         for t in tables(spec) {
             var rs = rows(spec, t)
             if let n = rowsPerTable { rs = Array(rs.prefix(n)) }
@@ -47,10 +47,10 @@ public enum RLSCaseExpansion {
                 for r in rs {
                     let key = key(of: r, in: t)!
                     let setCol = t.columns.first { !keyCols.contains($0.name) && r[$0.name] != nil }?.name ?? keyColumns(t)[0]
-                    out.append(RLSCase(table: t.name, actor: actor, operation: .select, key: key))
-                    out.append(RLSCase(table: t.name, actor: actor, operation: .insert(row: r, replaceOriginal: true), key: key))
-                    out.append(RLSCase(table: t.name, actor: actor, operation: .update(set: [setCol: r[setCol] ?? .null]), key: key))
-                    out.append(RLSCase(table: t.name, actor: actor, operation: .delete, key: key))
+                    out.append(DifferentialCase(table: t.name, actor: actor, operation: .select, key: key))
+                    out.append(DifferentialCase(table: t.name, actor: actor, operation: .insert(row: r, replaceOriginal: true), key: key))
+                    out.append(DifferentialCase(table: t.name, actor: actor, operation: .update(set: [setCol: r[setCol] ?? .null]), key: key))
+                    out.append(DifferentialCase(table: t.name, actor: actor, operation: .delete, key: key))
                 }
             }
         }
@@ -61,11 +61,11 @@ public enum RLSCaseExpansion {
 /// One case on which the mock and PostgreSQL disagree.
 public struct Disagreement: Sendable, CustomStringConvertible {
     /// The case.
-    public var testCase: RLSCase
+    public var testCase: DifferentialCase
     /// What the mock did.
-    public var mock: RLSOutcome
+    public var mock: DifferentialOutcome
     /// What PostgreSQL did.
-    public var postgres: RLSOutcome
+    public var postgres: DifferentialOutcome
 
     public var description: String {
         var s = "\(testCase): mock \(mock), PostgreSQL \(postgres)"
@@ -77,7 +77,7 @@ public struct Disagreement: Sendable, CustomStringConvertible {
 /// Runs the same cases on two targets and compares the outcomes.
 public enum RLSDifferential {
     /// Outcomes of every case on both targets, the disagreements in case order.
-    public static func disagreements(_ cases: [RLSCase], mock: RLSCaseTarget, postgres: RLSCaseTarget, schema: DatabaseSchema) throws -> [Disagreement] {
+    public static func disagreements(_ cases: [DifferentialCase], mock: DifferentialTarget, postgres: DifferentialTarget, schema: DatabaseSchema) throws -> [Disagreement] {
         var out: [Disagreement] = []
         for c in cases {
             let cols = c.comparedColumns(in: schema)
@@ -89,8 +89,8 @@ public enum RLSDifferential {
 
     /// One result per table × command: passed when the mock and PostgreSQL agree on every case
     /// of it; a failure lists the first disagreements with both outcomes.
-    public static func compare(_ cases: [RLSCase], mock: RLSCaseTarget, postgres: RLSCaseTarget, schema: DatabaseSchema, app: String, label: String = "rls differential") throws -> [CaseResult] {
-        var groups: [(String, [RLSCase])] = []
+    public static func compare(_ cases: [DifferentialCase], mock: DifferentialTarget, postgres: DifferentialTarget, schema: DatabaseSchema, app: String, label: String = "rls differential") throws -> [CaseResult] {
+        var groups: [(String, [DifferentialCase])] = []
         var index: [String: Int] = [:]
         for c in cases {
             let g = "\(c.table) · \(c.operation.command.rawValue)"
@@ -127,20 +127,20 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 /// and deletes target one row or, sometimes, the whole table.
 public enum RandomizedCases {
     /// `count` cases from `seed`.
-    public static func generate(_ spec: AppSpec, seed: UInt64, count: Int) -> [RLSCase] {
+    public static func generate(_ spec: AppSpec, seed: UInt64, count: Int) -> [DifferentialCase] {
         var rng = SeededRandom(seed: seed)
-        let actors = RLSCaseExpansion.actors(spec) + [.serviceRole]
-        let tables = RLSCaseExpansion.tables(spec).filter { !RLSCaseExpansion.rows(spec, $0).isEmpty }
+        let actors = DifferentialExpansion.actors(spec) + [.serviceRole]
+        let tables = DifferentialExpansion.tables(spec).filter { !DifferentialExpansion.rows(spec, $0).isEmpty }
         guard !tables.isEmpty else { return [] }
         let personaIDs = spec.fixtures.personas.map { JSONValue.string($0.id) }
-        var out: [RLSCase] = []
+        var out: [DifferentialCase] = []
         for n in 0..<count {
             let t = tables.randomElement(using: &rng)!
-            let rows = RLSCaseExpansion.rows(spec, t)
+            let rows = DifferentialExpansion.rows(spec, t)
             let row = rows.randomElement(using: &rng)!
-            let key = RLSCaseExpansion.key(of: row, in: t)!
+            let key = DifferentialExpansion.key(of: row, in: t)!
             let actor = actors.randomElement(using: &rng)!
-            let keyCols = Set(RLSCaseExpansion.keyColumns(t))
+            let keyCols = Set(DifferentialExpansion.keyColumns(t))
             func otherValue(_ col: ColumnSchema) -> JSONValue {
                 var pool = rows.compactMap { $0[col.name] }
                 if col.type == .uuid { pool += personaIDs }
@@ -150,7 +150,7 @@ public enum RandomizedCases {
             switch Int.random(in: 0..<4, using: &rng) {
             case 0:
                 let whole = Int.random(in: 0..<8, using: &rng) == 0
-                out.append(RLSCase(table: t.name, actor: actor, operation: .select, key: whole ? [:] : key))
+                out.append(DifferentialCase(table: t.name, actor: actor, operation: .select, key: whole ? [:] : key))
             case 1:
                 var copy = row
                 let replace = Bool.random(using: &rng)
@@ -166,15 +166,15 @@ public enum RandomizedCases {
                     guard let c = changeable.randomElement(using: &rng) else { break }
                     copy[c.name] = otherValue(c)
                 }
-                out.append(RLSCase(table: t.name, actor: actor, operation: .insert(row: copy, replaceOriginal: replace), key: replace ? key : [:], returning: returning))
+                out.append(DifferentialCase(table: t.name, actor: actor, operation: .insert(row: copy, replaceOriginal: replace), key: replace ? key : [:], returning: returning))
             case 2:
                 let changeable = t.columns.filter { !keyCols.contains($0.name) }
                 guard let c = changeable.randomElement(using: &rng) ?? t.columns.first else { continue }
                 let whole = Int.random(in: 0..<10, using: &rng) == 0
-                out.append(RLSCase(table: t.name, actor: actor, operation: .update(set: [c.name: otherValue(c)]), key: whole ? [:] : key, returning: returning))
+                out.append(DifferentialCase(table: t.name, actor: actor, operation: .update(set: [c.name: otherValue(c)]), key: whole ? [:] : key, returning: returning))
             default:
                 let whole = Int.random(in: 0..<10, using: &rng) == 0
-                out.append(RLSCase(table: t.name, actor: actor, operation: .delete, key: whole ? [:] : key, returning: returning))
+                out.append(DifferentialCase(table: t.name, actor: actor, operation: .delete, key: whole ? [:] : key, returning: returning))
             }
         }
         return out

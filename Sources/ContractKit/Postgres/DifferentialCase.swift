@@ -25,7 +25,7 @@ public struct CaseActor: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What a case does to its table.
-public enum RLSOperation: Sendable, Equatable {
+public enum DifferentialOperation: Sendable, Equatable {
     /// Reads the rows matching the key (every row when the key is empty).
     case select
     /// Inserts a row; with `replaceOriginal` the row holding the case's key is removed first (as
@@ -50,13 +50,13 @@ public enum RLSOperation: Sendable, Equatable {
 
 /// One concrete RLS case: an actor runs one statement on one table, in a transaction that is
 /// rolled back afterwards, so every case starts from the fixtures.
-public struct RLSCase: Sendable, Equatable, CustomStringConvertible {
+public struct DifferentialCase: Sendable, Equatable, CustomStringConvertible {
     /// The table (`saved_cities`).
     public var table: String
     /// Who acts.
     public var actor: CaseActor
     /// What is done.
-    public var operation: RLSOperation
+    public var operation: DifferentialOperation
     /// Equality conditions selecting the target rows (the primary key of a fixture row); empty
     /// means the whole table. For an insert with `replaceOriginal`, the row removed first.
     public var key: [String: JSONValue]
@@ -65,7 +65,7 @@ public struct RLSCase: Sendable, Equatable, CustomStringConvertible {
     public var returning: Bool
 
     /// A case.
-    public init(table: String, actor: CaseActor, operation: RLSOperation, key: [String: JSONValue], returning: Bool = false) {
+    public init(table: String, actor: CaseActor, operation: DifferentialOperation, key: [String: JSONValue], returning: Bool = false) {
         self.table = table
         self.actor = actor
         self.operation = operation
@@ -91,7 +91,7 @@ public struct RLSCase: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-extension RLSCase {
+extension DifferentialCase {
     /// The columns whose values a write's returned rows are compared on: the key and the
     /// columns the case writes, less time-valued ones. Other columns hold defaults and trigger
     /// results (`gen_random_uuid()`, `now()`, `updated_at` maintenance) that legitimately differ
@@ -115,7 +115,7 @@ extension RLSCase {
 
 /// What a backend did with a case: success with the rows affected (and, for reads and
 /// `returning`, the rows), or an error with SQLSTATE and message.
-public struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
+public struct DifferentialOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The error, nil on success.
     public var error: PostgresError?
     /// Rows read, written or removed.
@@ -124,11 +124,11 @@ public struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
     public var rows: [JSONValue]?
 
     /// Success.
-    public static func ok(count: Int, rows: [JSONValue]? = nil) -> RLSOutcome {
-        RLSOutcome(error: nil, count: count, rows: rows.map(RLSOutcome.normalize))
+    public static func ok(count: Int, rows: [JSONValue]? = nil) -> DifferentialOutcome {
+        DifferentialOutcome(error: nil, count: count, rows: rows.map(DifferentialOutcome.normalize))
     }
     /// Failure.
-    public static func failed(_ e: PostgresError) -> RLSOutcome { RLSOutcome(error: e, count: 0, rows: nil) }
+    public static func failed(_ e: PostgresError) -> DifferentialOutcome { DifferentialOutcome(error: e, count: 0, rows: nil) }
 
     /// `ok` or `error`.
     public var statusClass: String { error == nil ? "ok" : "error" }
@@ -153,16 +153,16 @@ public struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The outcome with its rows reduced to some columns (all when nil).
-    public func projected(_ columns: Set<String>?) -> RLSOutcome {
+    public func projected(_ columns: Set<String>?) -> DifferentialOutcome {
         guard let columns, let rows else { return self }
         var o = self
-        o.rows = RLSOutcome.normalize(rows.map { r in .object((r.objectValue ?? [:]).filter { columns.contains($0.key) }) })
+        o.rows = DifferentialOutcome.normalize(rows.map { r in .object((r.objectValue ?? [:]).filter { columns.contains($0.key) }) })
         return o
     }
 
     /// Whether two outcomes are the same: same status class, same SQLSTATE and message on
     /// error; same count, and the same rows when both report rows.
-    public func agrees(with other: RLSOutcome) -> Bool {
+    public func agrees(with other: DifferentialOutcome) -> Bool {
         switch (error, other.error) {
         case (nil, nil):
             if count != other.count { return false }
@@ -174,7 +174,7 @@ public struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The first difference between two outcomes' rows, for a readable report.
-    public func rowDifference(_ other: RLSOutcome) -> String? {
+    public func rowDifference(_ other: DifferentialOutcome) -> String? {
         guard let a = rows, let b = other.rows, a != b else { return nil }
         let sa = Set(a.map { $0.serialized(.compact) }), sb = Set(b.map { $0.serialized(.compact) })
         let onlyA = sa.subtracting(sb).sorted(), onlyB = sb.subtracting(sa).sorted()
@@ -183,11 +183,11 @@ public struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Something that runs RLS cases: the mock's database engine or a PostgreSQL.
-public protocol RLSCaseTarget: AnyObject {
+public protocol DifferentialTarget: AnyObject {
     /// `mock` or `postgres`.
     var name: String { get }
     /// Runs one case and rolls back its effects.
-    func run(_ c: RLSCase) throws -> RLSOutcome
+    func run(_ c: DifferentialCase) throws -> DifferentialOutcome
 }
 
 extension JSONValue {
@@ -204,7 +204,7 @@ extension JSONValue {
 
 /// Runs cases on the mock's `Database` directly (the engine PostgREST uses), each inside a
 /// statement that is undone afterwards.
-public final class MockRLSTarget: RLSCaseTarget {
+public final class MockDifferentialTarget: DifferentialTarget {
     /// The mock database.
     public let database: Database
     public let name = "mock"
@@ -218,14 +218,14 @@ public final class MockRLSTarget: RLSCaseTarget {
         key.isEmpty ? nil : .and(key.sorted { $0.key < $1.key }.map { .condition(column: $0.key, op: .eq, value: .text($0.value.plainText), negated: false) })
     }
 
-    public func run(_ c: RLSCase) throws -> RLSOutcome {
+    public func run(_ c: DifferentialCase) throws -> DifferentialOutcome {
         let db = database
         guard let ts = db.schema.table(c.table) else { throw PostgresError("42P01", "relation \"\(c.table)\" does not exist") }
-        let f = MockRLSTarget.filter(c.key)
+        let f = MockDifferentialTarget.filter(c.key)
         func objects(_ rows: [[SQLValue]]) -> [JSONValue] {
             rows.map { r in .object(Dictionary(uniqueKeysWithValues: zip(ts.columns, r).map { ($0.name, $1.json(as: $0.type)) })) }
         }
-        var outcome = RLSOutcome.ok(count: 0)
+        var outcome = DifferentialOutcome.ok(count: 0)
         do {
             try db.atomically {
                 do {
