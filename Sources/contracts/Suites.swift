@@ -6,4 +6,5 @@ let allSuites: [VerifySuite] = [
     FixtureSuite.suite,
     InteractionReplay.verifySuite(), TeleportMeModels.verifySuite(), GoldenSuite.verifySuite(),
     RLSSuite.verifySuite,
+    PostgresChecks.suite,
 ]

@@ -140,6 +140,25 @@ final class PostgresDifferentialGateTests: XCTestCase {
         }
     }
 
+    func testSharedRLSMatrixHoldsOnPostgres() throws {
+        for app in try PostgresGate.appsWithSQL() where RLSSuite.hasMatrix(app.name) {
+            let results = PostgresChecks.matrixResults(try app.spec(), try PostgresGate.target(app))
+            XCTAssertFalse(results.isEmpty, app.name)
+            XCTAssertTrue(results.allSatisfy(\.passed), "\(app.name):\n\(PostgresGate.failures(results))")
+        }
+    }
+
+    func testSharedRLSMatrixRejectsSQLWithAMissingPolicy() throws {
+        let app = TeleportMeApp.self
+        guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no TeleportMe SQL") }
+        let pg = try PostgresGate.mutantTarget(app, name: "no_delete", sql: "drop policy \"saved_cities: delete own\" on public.saved_cities;")
+        defer { pg.session.close() }
+        let results = PostgresChecks.matrixResults(try app.spec(), pg)
+        let failed = results.filter { !$0.passed }.map(\.name)
+        XCTAssertEqual(failed.count, 1, "\(failed)")
+        XCTAssertTrue(failed.first?.hasPrefix("rls matrix on PostgreSQL · saved_cities · DELETE") == true, "\(failed)")
+    }
+
     func testRandomizedDifferential() throws {
         let seed = PostgresChecks.seed
         for app in try PostgresGate.appsWithSQL() {

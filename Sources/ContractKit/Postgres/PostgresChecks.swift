@@ -54,6 +54,32 @@ public enum PostgresChecks {
         return out
     }
 
+    /// The shared RLS matrix expansion (`RLSExpansion`, the cases `contracts verify --kind rls`
+    /// runs on the mock, with the oracle's expected answers) run on PostgreSQL: one result per
+    /// table × command. Cases the app's own code refuses (a trigger's error) are inconclusive,
+    /// as on the mock.
+    public static func matrixResults(_ spec: AppSpec, _ target: PostgresTarget, now: Date = Date()) -> [CaseResult] {
+        let expansion = RLSExpansion(spec: spec, now: now)
+        var out: [CaseResult] = []
+        for cell in expansion.cells where !cell.cases.isEmpty {
+            var failed: [String] = []
+            var inconclusive = 0
+            for i in cell.cases {
+                let c = expansion.cases[i]
+                switch RLSSuite.run(c, on: target) {
+                case .passed: break
+                case .inconclusive: inconclusive += 1
+                case .failed(let why): failed.append("\(c.name) · \(why)")
+                }
+            }
+            let note = inconclusive > 0 ? ", \(inconclusive) inconclusive" : ""
+            out.append(CaseResult(app: spec.app, kind: "postgres", name: "rls matrix on PostgreSQL · \(cell.table) · \(cell.command.rawValue) (\(cell.cases.count) cases\(note))",
+                                  passed: failed.isEmpty,
+                                  message: failed.isEmpty ? "" : "\(failed.count) cases differ from the matrix:\n" + failed.prefix(5).map { "  \($0)" }.joined(separator: "\n")))
+        }
+        return out
+    }
+
     /// Function and trigger results of `sql/checks.json`.
     public static func functionResults(_ spec: AppSpec, _ target: PostgresTarget, mock: MockSupabase? = nil, prelude: [String] = []) throws -> [CaseResult] {
         try SQLBehaviourCheck.load(app: spec).map { c in
@@ -98,6 +124,7 @@ public enum PostgresChecks {
         defer { target.session.close() }
         let mock = MockDifferentialTarget(database: try mockBackend(app).database)
         var results = try catalogResults(spec, target)
+        if RLSSuite.hasMatrix(spec.app) { results += matrixResults(spec, target) }
         results += try RLSDifferential.compare(DifferentialExpansion.cases(spec), mock: mock, postgres: target, schema: spec.schema, app: spec.app)
         let random = RandomizedCases.generate(spec, seed: seed, count: randomCases)
         let d = try RLSDifferential.disagreements(random, mock: mock, postgres: target, schema: spec.schema)

@@ -4,7 +4,7 @@ import Foundation
 /// session: each case is a transaction that switches to the actor's role
 /// (`set local role authenticated`), sets `request.jwt.claims` as PostgREST does, runs one
 /// statement, reports its outcome and rolls back.
-public final class PostgresTarget: DifferentialTarget {
+public final class PostgresTarget: DifferentialTarget, RLSTarget {
     /// The psql session (connected as the superuser; cases switch role inside their transaction).
     public let session: PsqlSession
     /// The app's schema (for column types and names).
@@ -112,6 +112,63 @@ public final class PostgresTarget: DifferentialTarget {
                 throw PostgresUnavailable("unexpected reply to \(c): \(rows)")
             }
             return .ok(count: items.count, rows: items)
+        }
+    }
+
+    /// Runs a case of the shared RLS expansion (`RLSExpansion`): its setup steps as the
+    /// superuser, then its statement as its actor, in one rolled-back transaction; the outcome as
+    /// PostgREST shows it (SQLSTATE mapped to the HTTP status by
+    /// `RLSOutcome.status(forSQLState:anonymous:)`; updates and deletes return their rows, as
+    /// PostgREST's `return=representation`).
+    public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
+        let qt = PostgresTarget.qualified(rlsCase.table)
+        func insert(_ table: String, _ row: [String: JSONValue]) -> String {
+            let q = PostgresTarget.qualified(table)
+            let cols = row.keys.sorted().map(\.sqlIdentifier).joined(separator: ", ")
+            return "insert into \(q) as t (\(cols)) select \(cols) from jsonb_populate_record(null::\(q), \(JSONValue.object(row).serialized(.compact).sqlLiteral)::jsonb)"
+        }
+        var s = "begin;\n"
+        for step in rlsCase.setup {
+            if let row = step.insertRow { s += insert(step.table, row) }
+            else { s += "delete from \(PostgresTarget.qualified(step.table)) as t\(PostgresTarget.condition(step.deleteKey ?? [:]))" }
+            s += ";\n" + PsqlSession.statusProbe
+        }
+        func rows(_ dml: String) -> String { "with w as (\(dml) returning t.*) select coalesce(jsonb_agg(to_jsonb(w)), '[]'::jsonb) from w" }
+        let statement: String
+        var returnsRows = true
+        var okStatus = 200
+        switch rlsCase.operation {
+        case .select(let key):
+            statement = "select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) from \(qt) as t\(PostgresTarget.condition(key))"
+        case .insert(let row, let returning):
+            statement = returning ? rows(insert(rlsCase.table, row)) : insert(rlsCase.table, row)
+            returnsRows = returning
+            okStatus = 201
+        case .update(let key, let set):
+            let assigns = set.keys.sorted().map { "\($0.sqlIdentifier) = s.\($0.sqlIdentifier)" }.joined(separator: ", ")
+            statement = rows("update \(qt) as t set \(assigns) from jsonb_populate_record(null::\(qt), \(JSONValue.object(set).serialized(.compact).sqlLiteral)::jsonb) as s\(PostgresTarget.condition(key))")
+        case .delete(let key):
+            statement = rows("delete from \(qt) as t\(PostgresTarget.condition(key))")
+        }
+        let auth = AuthContext(role: rlsCase.actor.role, claims: rlsCase.actor.claims)
+        s += (PostgresTarget.actAsStatements(auth) + [statement]).joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + "rollback;\n"
+        var lines = try session.run(s)
+        for step in rlsCase.setup {
+            guard let idx = lines.firstIndex(where: { $0.hasPrefix("@@supacontracts-") }) else { break }
+            let (_, status) = PsqlSession.split(Array(lines[...idx]))
+            lines.removeFirst(idx + 1)
+            if case .failure(let e) = status { throw RLSTargetError("setup of '\(rlsCase.name)' on \(step.table) refused: \(e)") }
+        }
+        let (out, status) = PsqlSession.split(lines)
+        switch status {
+        case .failure(let e):
+            return RLSOutcome(status: RLSOutcome.status(forSQLState: e.code, anonymous: auth.role == "anon"), code: e.code, message: e.message)
+        case .success:
+            guard returnsRows else { return RLSOutcome(status: okStatus) }
+            guard let line = out.last, case .array(let items) = try JSONValue.parse(line) else {
+                throw RLSTargetError("unexpected reply to \(rlsCase.name): \(out)")
+            }
+            return RLSOutcome(status: okStatus, rows: items.map { $0.objectValue ?? [:] })
         }
     }
 
