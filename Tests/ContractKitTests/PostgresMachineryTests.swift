@@ -113,3 +113,30 @@ final class PostgresMachineryTests: XCTestCase {
         XCTAssertFalse(PostgresCluster.isAlive(pid), "server stopped")
     }
 }
+
+/// The sweep of clusters left by a process that died.
+final class PostgresClusterSweepTests: XCTestCase {
+    func testFoldersOfDeadOwnersAreRemovedAndLiveOnesKept() throws {
+        let inst: PostgresInstallation
+        do { inst = try PostgresInstallation.find() } catch let e as PostgresUnavailable {
+            if ProcessInfo.processInfo.environment["SUPACONTRACTS_REQUIRE_POSTGRES"] == "1" { return XCTFail(e.reason) }
+            throw XCTSkip("PostgreSQL not available (\(e.reason))")
+        }
+        // A pid that has exited: a finished child's.
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "exit 0"]
+        try p.run()
+        p.waitUntilExit()
+        let deadPID = p.processIdentifier
+        XCTAssertFalse(PostgresCluster.isAlive(deadPID))
+        let tmp = URL(fileURLWithPath: NSTemporaryDirectory())
+        let dead = tmp.appendingPathComponent("\(PostgresCluster.prefix)\(deadPID).sweeptest")
+        let live = tmp.appendingPathComponent("\(PostgresCluster.prefix)1.sweeptest")  // pid 1 is alive
+        for d in [dead, live] { try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(at: live) }
+        PostgresCluster.sweepStale(inst)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dead.path), "a dead owner's cluster folder is swept")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: live.path), "a live owner's cluster folder is kept")
+    }
+}

@@ -21,6 +21,7 @@ public struct CaseActor: Sendable, Equatable, CustomStringConvertible {
     /// A signed-in fixture persona.
     public static func persona(_ p: Persona) -> CaseActor { CaseActor(name: p.name, auth: .user(p.id, email: p.email)) }
 
+    /// The actor's name.
     public var description: String { name }
 }
 
@@ -73,7 +74,7 @@ public struct DifferentialCase: Sendable, Equatable, CustomStringConvertible {
         self.returning = returning
     }
 
-    /// `saved_cities · INSERT · as ben · id=5a00…`.
+    /// `saved_cities · INSERT · as ben · id=… · re-insert {…}`.
     public var description: String {
         var s = "\(table) · \(operation.command.rawValue) · as \(actor.name)"
         if !key.isEmpty { s += " · " + key.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: ",") }
@@ -133,6 +134,7 @@ public struct DifferentialOutcome: Sendable, Equatable, CustomStringConvertible 
     /// `ok` or `error`.
     public var statusClass: String { error == nil ? "ok" : "error" }
 
+    /// `ok, 1 row` or `error 42501 "…"`.
     public var description: String {
         if let error { return "error \(error.code) \"\(error.message)\"" }
         return "ok, \(count) row\(count == 1 ? "" : "s")"
@@ -207,6 +209,7 @@ extension JSONValue {
 public final class MockDifferentialTarget: DifferentialTarget {
     /// The mock database.
     public let database: Database
+    /// `mock`.
     public let name = "mock"
 
     /// A target over a database (seeded with the app's fixtures).
@@ -218,6 +221,7 @@ public final class MockDifferentialTarget: DifferentialTarget {
         key.isEmpty ? nil : .and(key.sorted { $0.key < $1.key }.map { .condition(column: $0.key, op: .eq, value: .text($0.value.plainText), negated: false) })
     }
 
+    /// Runs the case inside a statement of the database that is undone afterwards.
     public func run(_ c: DifferentialCase) throws -> DifferentialOutcome {
         let db = database
         guard let ts = db.schema.table(c.table) else { throw PostgresError("42P01", "relation \"\(c.table)\" does not exist") }

@@ -11,6 +11,7 @@ public struct PostgresUnavailable: Error, CustomStringConvertible, Sendable {
     public var reason: String
     /// A reason.
     public init(_ reason: String) { self.reason = reason }
+    /// The reason.
     public var description: String { reason }
 }
 

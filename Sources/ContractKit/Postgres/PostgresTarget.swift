@@ -9,6 +9,7 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
     public let session: PsqlSession
     /// The app's schema (for column types and names).
     public let schema: DatabaseSchema
+    /// `postgres`.
     public let name = "postgres"
 
     /// A target over an open session.
@@ -97,6 +98,7 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
         return parts.joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + "rollback;\n"
     }
 
+    /// Runs a differential case in a rolled-back transaction under the actor's role and claims.
     public func run(_ c: DifferentialCase) throws -> DifferentialOutcome {
         let lines = try session.run(script(c))
         let (rows, status) = PsqlSession.split(lines)

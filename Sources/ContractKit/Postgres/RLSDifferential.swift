@@ -67,6 +67,7 @@ public struct Disagreement: Sendable, CustomStringConvertible {
     /// What PostgreSQL did.
     public var postgres: DifferentialOutcome
 
+    /// The case and both outcomes.
     public var description: String {
         var s = "\(testCase): mock \(mock), PostgreSQL \(postgres)"
         if let d = mock.rowDifference(postgres) { s += " (rows differ: \(d))" }
