@@ -56,6 +56,14 @@ final class PostgresMachineryTests: XCTestCase {
         XCTAssertTrue(t.actAs(.anon).contains("set local role \"anon\""))
     }
 
+    func testErrorStatusesFollowPostgREST() {
+        XCTAssertEqual(PostgresTarget.postgrestStatus("P0001", anonymous: false), 400)
+        XCTAssertEqual(PostgresTarget.postgrestStatus("PT409", anonymous: false), 409)
+        XCTAssertEqual(PostgresTarget.postgrestStatus("42501", anonymous: true), 401)
+        XCTAssertEqual(PostgresTarget.postgrestStatus("42501", anonymous: false), 403)
+        XCTAssertEqual(PostgresTarget.postgrestStatus("23505", anonymous: false), 409)
+    }
+
     func testOutcomeComparison() {
         let a = DifferentialOutcome.ok(count: 1, rows: [["x": 1]])
         XCTAssertTrue(a.agrees(with: .ok(count: 1, rows: [["x": 1.0]])), "numbers compare by value")

@@ -117,6 +117,15 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
         }
     }
 
+    /// The HTTP status PostgREST gives an error: `RLSOutcome.status(forSQLState:anonymous:)`, plus
+    /// PostgREST's rules for errors raised by the app's own functions: `P0001` (`raise
+    /// exception`) is 400 and a custom `PTxyz` code is status xyz.
+    public static func postgrestStatus(_ code: String, anonymous: Bool) -> Int {
+        if code == "P0001" { return 400 }
+        if code.hasPrefix("PT"), let n = Int(code.dropFirst(2)), (100..<600).contains(n) { return n }
+        return RLSOutcome.status(forSQLState: code, anonymous: anonymous)
+    }
+
     /// Runs a case of the shared RLS expansion (`RLSExpansion`): its setup steps as the
     /// superuser, then its statement as its actor, in one rolled-back transaction; the outcome as
     /// PostgREST shows it (SQLSTATE mapped to the HTTP status by
@@ -164,7 +173,7 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
         let (out, status) = PsqlSession.split(lines)
         switch status {
         case .failure(let e):
-            return RLSOutcome(status: RLSOutcome.status(forSQLState: e.code, anonymous: auth.role == "anon"), code: e.code, message: e.message)
+            return RLSOutcome(status: PostgresTarget.postgrestStatus(e.code, anonymous: auth.role == "anon"), code: e.code, message: e.message)
         case .success:
             guard returnsRows else { return RLSOutcome(status: okStatus) }
             guard let line = out.last, case .array(let items) = try JSONValue.parse(line) else {
