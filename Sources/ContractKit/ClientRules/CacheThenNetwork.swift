@@ -145,6 +145,7 @@ public enum LoaderSuite {
         do { backend = try makeBackend() } catch { r.fail(resource.id, "the backend could not be built: \(error)"); return }
         let userID = backend.configuration.spec.fixtures.persona(resource.persona)?.id
         let key = entry.key(user: userID, freshness: cacheRules.freshness)
+        guard let timeout = rules.timeout("timeout.rest") else { r.fail(resource.id, "\(rules.file) has no timeout.rest rule"); return }
         // What the server holds for the persona, read directly (not through the loader's network).
         let serverItems: [L.Item]
         do {
@@ -196,7 +197,7 @@ public enum LoaderSuite {
             }
             let timeline = Timeline()
             let spy: SpyTransport
-            do { spy = SpyTransport(inner: try MockBackendTransport(backend: backend, persona: resource.persona), timeline: timeline) } catch {
+            do { spy = SpyTransport(inner: try URLSessionTransport(backend: backend, persona: resource.persona, timeout: timeout), timeline: timeline) } catch {
                 r.fail(resource.id, "\(error)"); return nil
             }
             let env = Environment(backend: backend, transport: spy, cache: cache, clock: clock, resource: resource, key: key, userID: userID)

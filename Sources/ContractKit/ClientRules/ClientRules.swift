@@ -649,6 +649,10 @@ public struct ClientRules: Sendable, Equatable {
                     return TimeoutRule(id: id, operation: try to.required("operation").string(), seconds: try positive(s))
                 }
             } ?? []
+            let needsNetwork = !(rules.loader?.resources.isEmpty ?? true) || rules.optimistic != nil
+            if needsNetwork && rules.timeout("timeout.rest") == nil {
+                throw (o.optional("timeouts") ?? o.this).fail("loader resources and optimistic updates send REST requests: a 'timeout.rest' rule is required")
+            }
             return rules
         }
     }

@@ -46,16 +46,25 @@ public enum ClientRulesReference {
                                       transport: env.transport, clock: env.clock)
             })
         }
-        if !rules.images.isEmpty { reports.append(try imagePresetsFitBuckets(rules, spec: app.spec())) }
+        if !rules.images.isEmpty { reports.append(try imagePresetsFitBuckets(rules, buckets: storageBuckets(app.name))) }
         return reports
+    }
+
+    /// The buckets of `Contracts/<app>/storage.json` (none when the app has no such file).
+    public static func storageBuckets(_ app: String) throws -> [JSONValue] {
+        let url = ContractsLocator.app(app).appendingPathComponent("storage.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        let node = try SpecNode.load(url, displayName: "Contracts/\(app)/storage.json")
+        guard let buckets = node.value["buckets"]?.arrayValue else { throw node.fail("expected a 'buckets' array") }
+        return buckets
     }
 
     /// Each image preset's byte budget fits the storage buckets it is uploaded to (storage.json).
     /// Not applicable (no rules checked) while the app declares no buckets.
-    public static func imagePresetsFitBuckets(_ rules: ClientRules, spec: AppSpec) throws -> SuiteReport {
+    public static func imagePresetsFitBuckets(_ rules: ClientRules, buckets declared: [JSONValue]) throws -> SuiteReport {
         let r = SuiteRecorder(suite: "images")
-        guard !spec.buckets.isEmpty else { return r.report }
-        let buckets = Dictionary(spec.buckets.compactMap { b in b["id"]?.stringValue.map { ($0, b) } }, uniquingKeysWith: { a, _ in a })
+        guard !declared.isEmpty else { return r.report }
+        let buckets = Dictionary(declared.compactMap { b in b["id"]?.stringValue.map { ($0, b) } }, uniquingKeysWith: { a, _ in a })
         for preset in rules.images {
             for name in preset.buckets {
                 guard let bucket = buckets[name] else {

@@ -137,6 +137,7 @@ public enum OptimisticSuite {
         guard let o = rules.optimistic, let cacheRules = rules.cache, let entry = cacheRules.entry(o.resource.cacheKey) else { return r.report }
         let res = o.resource
         let makeCache = makeCache ?? ClientRulesReference.cacheFactory(cacheRules)
+        guard let timeout = rules.timeout("timeout.rest") else { r.fail(res.id, "\(rules.file) has no timeout.rest rule"); return r.report }
 
         /// One tap against a fresh backend and cache.
         func tap(save: Bool, failure: OptimisticFailure?) async -> (OptimisticRun, String)? {
@@ -183,7 +184,7 @@ public enum OptimisticSuite {
             }
             let timeline = Timeline()
             let spy: SpyTransport
-            do { spy = SpyTransport(inner: try MockBackendTransport(backend: backend, persona: res.persona), timeline: timeline) } catch {
+            do { spy = SpyTransport(inner: try URLSessionTransport(backend: backend, persona: res.persona, timeout: timeout), timeline: timeline) } catch {
                 r.fail(res.id, "\(error)"); return nil
             }
             let box = OptimisticRunBox()

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The network side of the client components: one HTTP exchange with the backend. The reference
 /// loader and optimistic service speak PostgREST through it; the suites wrap it to watch and
@@ -54,6 +57,66 @@ public struct MockBackendTransport: RESTTransport {
         if r.headers["Authorization"] == nil { r.headers["Authorization"] = "Bearer \(token)" }
         do { return try backend.handle(r) } catch is InjectedNetworkError {
             throw RESTError.network("The Internet connection appears to be offline.")
+        }
+    }
+}
+
+/// Requests sent over the wire: a real `URLSession` (for the mock, `backend.makeURLSession()`,
+/// whose URLProtocol answers in process), signed with an API key and a bearer token, each with a
+/// deadline (TeleportMe §3.7 `timeout.rest`). A transport failure arrives as `RESTError.network`.
+public struct URLSessionTransport: RESTTransport {
+    /// The session.
+    public let session: URLSession
+    /// The project URL (`https://<ref>.supabase.co`).
+    public let baseURL: URL
+    /// The `apikey` header.
+    public let apiKey: String
+    /// The bearer token.
+    public let token: String
+    /// The per-request deadline in seconds.
+    public let timeout: TimeInterval
+
+    /// A transport over `session` to `baseURL`.
+    public init(session: URLSession, baseURL: URL, apiKey: String, token: String, timeout: TimeInterval) {
+        self.session = session
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.token = token
+        self.timeout = timeout
+    }
+
+    /// A transport to a mock backend over its URLProtocol, acting as a persona (or `anon`).
+    public init(backend: MockSupabase, persona: String, timeout: TimeInterval) throws {
+        let inProcess = try MockBackendTransport(backend: backend, persona: persona)
+        self.init(session: backend.makeURLSession(), baseURL: backend.baseURL, apiKey: backend.anonKey, token: inProcess.token, timeout: timeout)
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var comps = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
+        comps.percentEncodedPath = request.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? request.path
+        if !request.query.isEmpty {
+            var allowed = CharacterSet.urlQueryAllowed
+            allowed.remove(charactersIn: "+&=#\"")
+            comps.percentEncodedQuery = request.query.map {
+                "\($0.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.name)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.value)"
+            }.joined(separator: "&")
+        }
+        guard let url = comps.url else { throw RESTError.unexpectedBody("cannot form a URL for \(request.path)") }
+        var req = URLRequest(url: url, timeoutInterval: timeout)
+        req.httpMethod = request.method
+        req.setValue(apiKey, forHTTPHeaderField: "apikey")
+        req.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        for f in request.headers { req.setValue(f.value, forHTTPHeaderField: f.name) }
+        if !request.body.isEmpty { req.httpBody = request.body }
+        let session = self.session
+        return try await withCheckedThrowingContinuation { (k: CheckedContinuation<HTTPResponse, Error>) in
+            session.dataTask(with: req) { data, response, error in
+                if let error { return k.resume(throwing: RESTError.network(error.localizedDescription)) }
+                guard let http = response as? HTTPURLResponse else { return k.resume(throwing: RESTError.network("no HTTP response")) }
+                var h = HTTPHeaders()
+                for (name, value) in http.allHeaderFields { h.add("\(name)", "\(value)") }
+                k.resume(returning: HTTPResponse(status: http.statusCode, headers: h, body: data ?? Data()))
+            }.resume()
         }
     }
 }
