@@ -139,16 +139,24 @@ public enum OptimisticSuite {
         let makeCache = makeCache ?? ClientRulesReference.cacheFactory(cacheRules)
         guard let timeout = rules.timeout("timeout.rest") else { r.fail(res.id, "\(rules.file) has no timeout.rest rule"); return r.report }
 
-        /// One tap against a fresh backend and cache.
+        let backend: MockSupabase
+        do { backend = try makeBackend() } catch { r.fail(res.id, "the backend could not be built: \(error)"); return r.report }
+        guard let userID = backend.configuration.spec.fixtures.persona(res.persona)?.id else {
+            r.fail(res.id, "no persona '\(res.persona)' in the fixtures"); return r.report
+        }
+        let serverRows = { () -> [JSONValue] in
+            ((try? backend.database.rows(res.table, where: .eq(res.ownerColumn, userID))) ?? []).map { JSONValue.object($0) }
+        }
+        let fixtureRows = serverRows()
+
+        /// One tap against a fresh cache, the persona's rows restored to the fixtures' first.
         func tap(save: Bool, failure: OptimisticFailure?) async -> (OptimisticRun, String)? {
-            let backend: MockSupabase
-            do { backend = try makeBackend() } catch { r.fail(res.id, "the backend could not be built: \(error)"); return nil }
-            guard let userID = backend.configuration.spec.fixtures.persona(res.persona)?.id else {
-                r.fail(res.id, "no persona '\(res.persona)' in the fixtures"); return nil
-            }
-            let serverRows = { () -> [JSONValue] in
-                ((try? backend.database.rows(res.table, where: .eq(res.ownerColumn, userID))) ?? []).map { JSONValue.object($0) }
-            }
+            backend.clearFaults()
+            defer { backend.clearFaults() }
+            do {
+                try backend.database.delete(res.table, where: .eq(res.ownerColumn, userID))
+                try backend.database.insert(res.table, fixtureRows.compactMap(\.objectValue))
+            } catch { r.fail(res.id, "the persona's rows could not be restored: \(error)"); return nil }
             let initial = serverRows()
             let savedItems = Set(initial.compactMap { $0[res.itemColumn]?.stringValue })
             // The item: one the persona has saved (unsave) or a referenced item it has not (save).
