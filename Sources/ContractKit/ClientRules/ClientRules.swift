@@ -96,8 +96,19 @@ public struct CacheLayout: Sendable, Equatable {
 
 /// A speed target, measured by a benchmark (never by a unit test).
 public struct PerformanceRule: Sendable, Equatable {
+    /// What is timed.
+    public enum Operation: String, Sendable, Equatable {
+        /// Loading an entry that is there (a cache hit).
+        case hit
+        /// Reading an entry's file.
+        case read
+        /// Writing an entry's file (atomically).
+        case write
+    }
     /// Rule id.
     public var id: String
+    /// What is timed.
+    public var operation: Operation
     /// The target in milliseconds.
     public var maxMilliseconds: Double
     /// The command that measures it.
@@ -125,8 +136,8 @@ public struct CacheRules: Sendable, Equatable {
     public var invalidation: [InvalidationRule]
     /// Behaviours the suite checks.
     public var behaviours: [BehaviourRule]
-    /// A speed target, if the document states one.
-    public var performance: PerformanceRule?
+    /// Speed targets the document states.
+    public var performance: [PerformanceRule]
 
     /// The entry of a key name.
     public func entry(_ key: String) -> CacheEntryRule? { entries.first { $0.key == key } }
@@ -334,7 +345,7 @@ public struct ClientRules: Sendable, Equatable {
         var ids: [String] = []
         if let c = cache {
             ids += c.entries.map(\.id) + c.invalidation.map(\.id) + c.behaviours.map(\.id)
-            if let p = c.performance { ids.append(p.id) }
+            ids += c.performance.map(\.id)
         }
         if let l = loader { ids += l.resources.map(\.id) + l.behaviours.map(\.id) }
         if let o = optimistic { ids += [o.resource.id] + o.behaviours.map(\.id) }
@@ -481,11 +492,15 @@ public struct ClientRules: Sendable, Equatable {
                     for b in bs where storage == .memory && CacheStoreSuite.fileBehaviourIDs.contains(b.id) {
                         throw try co.required("behaviours").fail("'\(b.id)' applies to storage 'files' only")
                     }
-                    let perf: PerformanceRule? = try co.optional("performance")?.object { po in
-                        try meta(po)
-                        return PerformanceRule(id: try claim(try po.required("id")), maxMilliseconds: try positive(try po.required("maxMilliseconds")),
-                                               measuredBy: try po.required("measuredBy").string())
-                    }
+                    let perf: [PerformanceRule] = try co.optional("performance")?.array().map { p in
+                        try p.object { po in
+                            try meta(po)
+                            return PerformanceRule(id: try claim(try po.required("id")),
+                                                   operation: try enumValue(try po.required("operation"), PerformanceRule.Operation.self, ["hit", "read", "write"]),
+                                                   maxMilliseconds: try positive(try po.required("maxMilliseconds")),
+                                                   measuredBy: try po.required("measuredBy").string())
+                        }
+                    } ?? []
                     return CacheRules(storage: storage, layout: layout, freshness: freshness, entries: entries,
                                       invalidation: invalidation, behaviours: bs, performance: perf)
                 }
