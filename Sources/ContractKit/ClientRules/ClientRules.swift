@@ -309,6 +309,51 @@ public struct ImagePreset: Sendable, Equatable {
     }
 }
 
+/// Offline mutation queue (CivicForge §4, Shvil sync queue). Documented rules; no suite checks
+/// them yet.
+public struct OfflineQueueRules: Sendable, Equatable {
+    /// What a network error during a flush does.
+    public enum OnNetworkError: String, Sendable, Equatable {
+        /// Keep the item and stop flushing (order preserved).
+        case keepAndStop
+    }
+    /// What a refusal by the server does.
+    public enum OnRejected: String, Sendable, Equatable {
+        /// Drop the item and tell the user.
+        case dropAndReport
+    }
+    /// How conflicts are resolved.
+    public enum Conflicts: String, Sendable, Equatable {
+        /// No conflicts can arise (create-only queues).
+        case none
+        /// The later timestamp wins.
+        case lastWriteWins
+    }
+    /// Exponential backoff between retries.
+    public struct Retry: Sendable, Equatable {
+        /// First delay in seconds.
+        public var baseSeconds: TimeInterval
+        /// Growth factor.
+        public var factor: Double
+        /// Cap in seconds.
+        public var maxSeconds: TimeInterval
+    }
+    /// Queued operations (or tables).
+    public var operations: [String]
+    /// The cache entry holding the queue.
+    public var cacheKey: String
+    /// Network-error rule.
+    public var onNetworkError: OnNetworkError
+    /// Rejection rule.
+    public var onRejected: OnRejected
+    /// Conflict rule.
+    public var conflicts: Conflicts
+    /// The timestamp column compared under last-write-wins.
+    public var conflictTimestamp: String?
+    /// Backoff, if stated.
+    public var retry: Retry?
+}
+
 /// A network deadline (TeleportMe §3.7).
 public struct TimeoutRule: Sendable, Equatable {
     /// Rule id.
@@ -339,6 +384,8 @@ public struct ClientRules: Sendable, Equatable {
     public var images: [ImagePreset]
     /// Network deadlines.
     public var timeouts: [TimeoutRule]
+    /// Offline mutation queue.
+    public var offlineQueue: OfflineQueueRules?
 
     /// Every rule id in the file (entries, behaviours, actions, presets, timeouts, …).
     public var ruleIDs: [String] {
@@ -413,7 +460,7 @@ public struct ClientRules: Sendable, Equatable {
             let app = try o.required("app").string()
             _ = try o.required("source").string()
             var rules = ClientRules(app: app, file: root.file, cache: nil, loader: nil, optimistic: nil, rateLimits: nil,
-                                    realtime: nil, images: [], timeouts: [])
+                                    realtime: nil, images: [], timeouts: [], offlineQueue: nil)
 
             if let c = o.optional("cache") {
                 rules.cache = try c.object { co in
@@ -653,6 +700,32 @@ public struct ClientRules: Sendable, Equatable {
                             return preset
                         }
                     }
+                }
+            }
+
+            if let q = o.optional("offlineQueue") {
+                rules.offlineQueue = try q.object { qo in
+                    try meta(qo)
+                    let keyNode = try qo.required("cacheKey")
+                    let key = try keyNode.string()
+                    guard let entry = rules.cache?.entry(key) else { throw keyNode.fail("unknown cache key '\(key)'") }
+                    guard entry.scope == .user, entry.ttlSeconds == nil else { throw keyNode.fail("the queue's entry '\(key)' must be per user with no TTL (unsent work never expires)") }
+                    let order = try qo.required("order")
+                    guard try order.string() == "fifo" else { throw order.fail("only 'fifo' is defined") }
+                    let conflicts = try enumValue(try qo.required("conflicts"), OfflineQueueRules.Conflicts.self, ["none", "lastWriteWins"])
+                    let stamp = try qo.optional("conflictTimestamp")?.string()
+                    if conflicts == .lastWriteWins && stamp == nil { throw qo.this.fail("lastWriteWins needs a 'conflictTimestamp' column") }
+                    let retry: OfflineQueueRules.Retry? = try qo.optional("retry")?.object { ro in
+                        try meta(ro)
+                        let r = OfflineQueueRules.Retry(baseSeconds: try positive(try ro.required("baseSeconds")), factor: try positive(try ro.required("factor")),
+                                                        maxSeconds: try positive(try ro.required("maxSeconds")))
+                        guard r.factor >= 1, r.maxSeconds >= r.baseSeconds else { throw ro.this.fail("backoff needs factor >= 1 and maxSeconds >= baseSeconds") }
+                        return r
+                    }
+                    return OfflineQueueRules(operations: try qo.required("operations").strings(), cacheKey: key,
+                                             onNetworkError: try enumValue(try qo.required("onNetworkError"), OfflineQueueRules.OnNetworkError.self, ["keepAndStop"]),
+                                             onRejected: try enumValue(try qo.required("onRejected"), OfflineQueueRules.OnRejected.self, ["dropAndReport"]),
+                                             conflicts: conflicts, conflictTimestamp: stamp, retry: retry)
                 }
             }
 
