@@ -93,7 +93,9 @@ final class ClientRulesCacheTests: XCTestCase {
 
     /// A violation names the rule and what happened.
     func testViolationMessagesNameTheRuleAndWhatHappened() async throws {
-        let cache = try rules("teleportme")
+        var cache = try rules("teleportme")
+        cache.behaviours = []
+        cache.invalidation = []
         let report = await CacheStoreSuite.run(cache) { env in MutantFileCache(root: env.directory, clock: env.clock, flaw: .staleOnlyAfterTTL) }
         let v = try XCTUnwrap(report.violations(of: "cache.savedCities").first)
         XCTAssertTrue(v.description.hasPrefix("cache.savedCities: TTL 300 s: savedCities(user "), v.description)

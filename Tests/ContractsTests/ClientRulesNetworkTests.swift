@@ -1,6 +1,7 @@
 import XCTest
 import ContractKit
 import TeleportMe
+import CivicForge
 
 /// The cache-then-network suite (TeleportMe §3.6) and the optimistic save/unsave suite (§5.3)
 /// over the TeleportMe mock (cities, saved_cities over REST through URLSession): references
@@ -66,6 +67,27 @@ final class ClientRulesLoaderTests: XCTestCase {
     func testSilentFailureOnEmptyCacheIsRejected() async throws { try await assertRejected(.silentWhenEmpty, "loader.error-only-when-empty") }
     func testEmptyCacheTreatedAsFreshIsRejected() async throws { try await assertRejected(.emptyCountsAsFresh, "loader.stale-or-empty-fetches") }
     func testStaleCacheTreatedAsFreshIsRejected() async throws { try await assertRejected(.ignoresStaleness, "loader.stale-or-empty-fetches") }
+
+    /// CivicForge's board (TTL 0, stale banner): the reference conforms; hiding the banner or
+    /// trusting the cache breaks its rules.
+    func testCivicForgeBoard() async throws {
+        let rules = try XCTUnwrap(try ClientRules.load(app: "civicforge"))
+        let makeBackend: @Sendable () throws -> MockSupabase = { try CivicForgeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 3)) }
+        func run(banner: Bool, trustCache: Bool = false) async -> SuiteReport {
+            await LoaderSuite.run(rules, makeBackend: makeBackend) { env in
+                let key = trustCache ? CacheKey(name: env.key.name, userID: env.key.userID, ttl: nil) : env.key
+                return CacheThenNetworkLoader<JSONValue>(cache: env.cache, key: key, staleBanner: banner) {
+                    try await PostgRESTClient(transport: env.transport).rows(path: env.resource.path, query: env.resource.query)
+                }
+            }
+        }
+        let reference = await run(banner: true)
+        XCTAssertTrue(reference.passed, "\(reference)")
+        let noBanner = await run(banner: false)
+        XCTAssertTrue(noBanner.violated("loader.stale-banner"), "\(noBanner)")
+        let trusting = await run(banner: true, trustCache: true)
+        XCTAssertTrue(trusting.violated("loader.stale-or-empty-fetches"), "\(trusting)")
+    }
 
     /// The failure injected by the mock arrives through URLSession as a transport error.
     func testInjectedFaultReachesTheClientAsANetworkError() async throws {

@@ -276,37 +276,18 @@ public struct RealtimeRules: Sendable, Equatable {
     public func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
 }
 
-/// An image preset (Naar's Cars FR-047, CivicForge photo processing).
+/// An image preset (Naar's Cars FR-047 `ImageCompressor`).
 public struct ImagePreset: Sendable, Equatable {
     /// Rule id.
     public var id: String
-    /// Preset name.
+    /// Preset name (`avatar`).
     public var name: String
-    /// Longest side bound, if any.
-    public var maxDimensionPixels: Int?
-    /// Width bound, if any.
-    public var maxWidthPixels: Int?
-    /// Exact output size (thumbnails), if any.
-    public var exactSize: (width: Int, height: Int)?
-    /// Byte budget, if any.
-    public var maxBytes: Int?
-    /// JPEG quality, if fixed.
-    public var jpegQuality: Int?
-    /// Whether metadata (EXIF, GPS) is stripped.
-    public var stripMetadata: Bool
-    /// Buckets it is uploaded to.
+    /// Bound of the longer side, in pixels.
+    public var maxDimensionPixels: Int
+    /// Byte budget of the compressed output.
+    public var maxBytes: Int
+    /// Storage buckets it is uploaded to.
     public var buckets: [String]
-    /// Upload path template.
-    public var pathTemplate: String?
-    /// Maximum number per post, if bounded.
-    public var maxPerPost: Int?
-
-    public static func == (a: ImagePreset, b: ImagePreset) -> Bool {
-        a.id == b.id && a.name == b.name && a.maxDimensionPixels == b.maxDimensionPixels && a.maxWidthPixels == b.maxWidthPixels
-            && a.exactSize?.width == b.exactSize?.width && a.exactSize?.height == b.exactSize?.height && a.maxBytes == b.maxBytes
-            && a.jpegQuality == b.jpegQuality && a.stripMetadata == b.stripMetadata && a.buckets == b.buckets
-            && a.pathTemplate == b.pathTemplate && a.maxPerPost == b.maxPerPost
-    }
 }
 
 /// Offline mutation queue (CivicForge §4, Shvil sync queue). Documented rules; no suite checks
@@ -329,15 +310,6 @@ public struct OfflineQueueRules: Sendable, Equatable {
         /// The later timestamp wins.
         case lastWriteWins
     }
-    /// Exponential backoff between retries.
-    public struct Retry: Sendable, Equatable {
-        /// First delay in seconds.
-        public var baseSeconds: TimeInterval
-        /// Growth factor.
-        public var factor: Double
-        /// Cap in seconds.
-        public var maxSeconds: TimeInterval
-    }
     /// Queued operations (or tables).
     public var operations: [String]
     /// The cache entry holding the queue.
@@ -350,8 +322,6 @@ public struct OfflineQueueRules: Sendable, Equatable {
     public var conflicts: Conflicts
     /// The timestamp column compared under last-write-wins.
     public var conflictTimestamp: String?
-    /// Backoff, if stated.
-    public var retry: Retry?
 }
 
 /// A network deadline (TeleportMe §3.7).
@@ -671,33 +641,15 @@ public struct ClientRules: Sendable, Equatable {
                     return try io.required("presets").array().map { p in
                         try p.object { po in
                             try meta(po)
-                            let id = try claim(try po.required("id"))
-                            func int(_ k: String) throws -> Int? {
-                                guard let n = po.optional(k) else { return nil }
+                            func positiveInt(_ k: String) throws -> Int {
+                                let n = try po.required(k)
                                 let v = try n.int()
                                 guard v > 0 else { throw n.fail("expected a positive integer, found \(v)") }
                                 return v
                             }
-                            var exact: (Int, Int)?
-                            if let w = try int("widthPixels") {
-                                guard let h = try int("heightPixels") else { throw po.this.fail("widthPixels needs heightPixels") }
-                                exact = (w, h)
-                            } else if po.has("heightPixels") {
-                                throw try po.required("heightPixels").fail("heightPixels needs widthPixels")
-                            }
-                            if let c = po.optional("crop"), try c.string() != "center" { throw c.fail("only 'center' crop is defined") }
-                            let quality = try int("jpegQuality")
-                            if let q = quality, q > 100 { throw try po.required("jpegQuality").fail("jpegQuality is 1-100, found \(q)") }
-                            let preset = ImagePreset(id: id, name: try po.required("name").string(), maxDimensionPixels: try int("maxDimensionPixels"),
-                                                     maxWidthPixels: try int("maxWidthPixels"), exactSize: exact.map { (width: $0.0, height: $0.1) },
-                                                     maxBytes: try int("maxBytes"), jpegQuality: quality,
-                                                     stripMetadata: try po.optional("stripMetadata")?.bool() ?? false,
-                                                     buckets: try po.optional("buckets")?.strings() ?? [],
-                                                     pathTemplate: try po.optional("pathTemplate")?.string(), maxPerPost: try int("maxPerPost"))
-                            if preset.maxDimensionPixels == nil && preset.maxWidthPixels == nil && preset.exactSize == nil {
-                                throw po.this.fail("a preset needs maxDimensionPixels, maxWidthPixels or widthPixels/heightPixels")
-                            }
-                            return preset
+                            return ImagePreset(id: try claim(try po.required("id")), name: try po.required("name").string(),
+                                               maxDimensionPixels: try positiveInt("maxDimensionPixels"), maxBytes: try positiveInt("maxBytes"),
+                                               buckets: try po.optional("buckets")?.strings() ?? [])
                         }
                     }
                 }
@@ -715,17 +667,10 @@ public struct ClientRules: Sendable, Equatable {
                     let conflicts = try enumValue(try qo.required("conflicts"), OfflineQueueRules.Conflicts.self, ["none", "lastWriteWins"])
                     let stamp = try qo.optional("conflictTimestamp")?.string()
                     if conflicts == .lastWriteWins && stamp == nil { throw qo.this.fail("lastWriteWins needs a 'conflictTimestamp' column") }
-                    let retry: OfflineQueueRules.Retry? = try qo.optional("retry")?.object { ro in
-                        try meta(ro)
-                        let r = OfflineQueueRules.Retry(baseSeconds: try positive(try ro.required("baseSeconds")), factor: try positive(try ro.required("factor")),
-                                                        maxSeconds: try positive(try ro.required("maxSeconds")))
-                        guard r.factor >= 1, r.maxSeconds >= r.baseSeconds else { throw ro.this.fail("backoff needs factor >= 1 and maxSeconds >= baseSeconds") }
-                        return r
-                    }
                     return OfflineQueueRules(operations: try qo.required("operations").strings(), cacheKey: key,
                                              onNetworkError: try enumValue(try qo.required("onNetworkError"), OfflineQueueRules.OnNetworkError.self, ["keepAndStop"]),
                                              onRejected: try enumValue(try qo.required("onRejected"), OfflineQueueRules.OnRejected.self, ["dropAndReport"]),
-                                             conflicts: conflicts, conflictTimestamp: stamp, retry: retry)
+                                             conflicts: conflicts, conflictTimestamp: stamp)
                 }
             }
 

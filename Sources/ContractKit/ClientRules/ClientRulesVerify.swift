@@ -70,13 +70,10 @@ public enum ClientRulesReference {
                 guard let bucket = buckets[name] else {
                     r.fail(preset.id, "\(preset.name) uploads to bucket '\(name)', which storage.json does not declare"); continue
                 }
-                if let limit = bucket["fileSizeLimit"]?.intValue, let max = preset.maxBytes {
-                    r.expect(Int64(max) <= limit, preset.id, "\(preset.name) allows \(max) bytes but bucket '\(name)' accepts at most \(limit)")
+                if let limit = bucket["fileSizeLimit"]?.intValue {
+                    r.expect(Int64(preset.maxBytes) <= limit, preset.id, "\(preset.name) allows \(preset.maxBytes) bytes but bucket '\(name)' accepts at most \(limit)")
                 } else {
                     r.checking(preset.id)
-                }
-                if let types = bucket["allowedMimeTypes"]?.arrayValue?.compactMap(\.stringValue), !types.isEmpty, preset.jpegQuality != nil {
-                    r.expect(types.contains("image/jpeg"), preset.id, "\(preset.name) produces JPEG but bucket '\(name)' accepts only \(types.joined(separator: ", "))")
                 }
             }
         }
