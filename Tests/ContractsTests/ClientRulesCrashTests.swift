@@ -24,6 +24,7 @@ final class ClientRulesCrashTests: XCTestCase {
         var torn: [String] = []
         var rounds = 0
         var killsMidRun = 0
+        var spinChecksum = 0  // keeps the seeded work from being optimised away
     }
 
     /// The helper, built next to the test bundle by `swift build` / `swift test`.
@@ -82,7 +83,7 @@ final class ClientRulesCrashTests: XCTestCase {
             for i in 0..<spin { work &+= i &* 31 }
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
-            XCTAssertTrue(work >= 0)
+            outcome.spinChecksum &+= work
             // Saves reported before the process died were complete.
             while true {
                 let chunk = pipe.fileHandleForReading.availableData
