@@ -75,7 +75,7 @@ final class ClientRulesLoaderTests: XCTestCase {
         let makeBackend: @Sendable () throws -> MockSupabase = { try CivicForgeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 3)) }
         func run(banner: Bool, trustCache: Bool = false) async -> SuiteReport {
             await LoaderSuite.run(rules, makeBackend: makeBackend) { env in
-                let key = trustCache ? CacheKey(name: env.key.name, userID: env.key.userID, ttl: nil) : env.key
+                let key = trustCache ? CacheKey(name: env.key.name, userID: env.key.userID, ttl: nil, boundary: env.key.boundary) : env.key
                 return CacheThenNetworkLoader<JSONValue>(cache: env.cache, key: key, staleBanner: banner) {
                     try await PostgRESTClient(transport: env.transport).rows(path: env.resource.path, query: env.resource.query)
                 }

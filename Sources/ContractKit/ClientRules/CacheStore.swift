@@ -15,7 +15,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     public var boundary: StalenessBoundary
 
     /// A key. Names, qualifiers and user ids become file names: see `isSafeComponent`.
-    public init(name: String, qualifier: String? = nil, userID: String? = nil, ttl: TimeInterval?, boundary: StalenessBoundary = .atLeastTTL) {
+    public init(name: String, qualifier: String? = nil, userID: String? = nil, ttl: TimeInterval?, boundary: StalenessBoundary) {
         self.name = name
         self.qualifier = qualifier
         self.userID = userID
