@@ -5,5 +5,6 @@ import TeleportMe
 let allSuites: [VerifySuite] = [
     FixtureSuite.suite,
     InteractionReplay.verifySuite(), TeleportMeModels.verifySuite(), GoldenSuite.verifySuite(),
+    RLSSuite.verifySuite,
     ClientRulesReference.verifySuite,
 ]
