@@ -21,6 +21,7 @@ let package = Package(
     ] + apps.map { .target(name: $0, dependencies: ["ContractKit", "MockSupabase"]) } + [
         .executableTarget(name: "contracts", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "contracts-bench", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
+        .executableTarget(name: "fuzz-http", dependencies: ["MockSupabase"], path: "Sources/fuzz-http"),
         .testTarget(name: "ContractsTests", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
         .testTarget(name: "MockSupabaseTests", dependencies: ["MockSupabase"]),
         .testTarget(name: "ContractKitTests", dependencies: ["ContractKit", "MockSupabase"]),
