@@ -1,1 +1,14 @@
-print("bench")
+import Foundation
+import ContractKit
+
+// `swift run -c release contracts-bench [rest|all]` — the package's speed measurements.
+// Figures are side by side in one run and reported as ratios (the machine is shared and noisy).
+let args = Array(CommandLine.arguments.dropFirst())
+let which = args.first ?? "all"
+switch which {
+case "rest": runRESTBenchmark()
+case "all": runRESTBenchmark()
+default:
+    FileHandle.standardError.write(Data("usage: contracts-bench [rest|all]\n".utf8))
+    exit(2)
+}

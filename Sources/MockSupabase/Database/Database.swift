@@ -44,11 +44,52 @@ public final class Database: @unchecked Sendable {
     /// The id source (`gen_random_uuid()`).
     public let ids: IDGenerator
 
-    struct Table {
+    /// A table's storage. A reference type so statements mutate in place; `atomically` snapshots
+    /// by cloning (the row arrays are shared copy-on-write, so a statement copies a table at most
+    /// once, on its first change).
+    final class Table {
         let schema: TableSchema
         let colIndex: [String: Int]
         var rows: [[SQLValue]]
-        var pkIndex: [[SQLValue]: Int]?
+        /// Hash indexes of unique keys (column list → key → row index), rebuilt lazily after
+        /// any change other than an append.
+        var keyIndexes: [[Int]: [[SQLValue]: Int]] = [:]
+
+        init(schema: TableSchema, colIndex: [String: Int], rows: [[SQLValue]]) {
+            self.schema = schema
+            self.colIndex = colIndex
+            self.rows = rows
+        }
+
+        /// The index of a unique key, built on first use.
+        func index(_ cols: [Int]) -> [[SQLValue]: Int] {
+            if let ix = keyIndexes[cols] { return ix }
+            var ix: [[SQLValue]: Int] = [:]
+            ix.reserveCapacity(rows.count)
+            for (n, r) in rows.enumerated() {
+                let key = cols.map { r[$0] }
+                if !key.contains(where: \.isNull) { ix[key] = n }
+            }
+            keyIndexes[cols] = ix
+            return ix
+        }
+
+        func invalidate() { keyIndexes = [:] }
+
+        func clone() -> Table {
+            let t = Table(schema: schema, colIndex: colIndex, rows: rows)
+            t.keyIndexes = keyIndexes
+            return t
+        }
+
+        func append(_ row: [SQLValue]) {
+            let n = rows.count
+            rows.append(row)
+            for cols in Array(keyIndexes.keys) {
+                let key = cols.map { row[$0] }
+                if !key.contains(where: \.isNull) { keyIndexes[cols]![key] = n }
+            }
+        }
     }
 
     struct Trigger {
@@ -65,12 +106,34 @@ public final class Database: @unchecked Sendable {
     private var depth = 0
     var triggersEnabled = true
     private var policiesStorage: PolicySet
-    var compiledPolicies: [String: CompiledTablePolicies] = [:]
+    var policyCache: [PolicyCacheKey: ([SQLValue]) -> Bool] = [:]
+
+    struct PolicyCacheKey: Hashable {
+        let table: String
+        let command: PolicyCommand
+        let check: Bool
+        let role: String
+        let sub: String
+    }
+
+    /// Whether an expression reads JWT claims other than `sub` and `role` (the cache key).
+    func usesClaimsBeyondSubAndRole(_ e: Expr) -> Bool {
+        func op(_ o: Expr.Operand) -> Bool { if case .claim(let c) = o { return c != "sub" && c != "role" }; return false }
+        switch e {
+        case .compare(_, let a, let b): return op(a) || op(b)
+        case .inList(let a, _), .isNull(let a, _): return op(a)
+        case .any(let xs), .all(let xs): return xs.contains(where: usesClaimsBeyondSubAndRole)
+        case .not(let x): return usesClaimsBeyondSubAndRole(x)
+        case .ref(let r): return policiesStorage.definitions[r].map(usesClaimsBeyondSubAndRole) ?? false
+        case .exists: return true
+        default: return false
+        }
+    }
 
     /// The RLS policies in force. Setting them (e.g. to flip one matrix cell) recompiles.
     public var policies: PolicySet {
         get { lock.lock(); defer { lock.unlock() }; return policiesStorage }
-        set { lock.lock(); policiesStorage = newValue; compiledPolicies = [:]; lock.unlock() }
+        set { lock.lock(); policiesStorage = newValue; policyCache = [:]; lock.unlock() }
     }
 
     /// An empty database for a schema.
@@ -102,7 +165,7 @@ public final class Database: @unchecked Sendable {
     }
 
     func qualified(_ name: String) -> String {
-        name.contains(".") ? name : "public.\(name)"
+        name.utf8.contains(0x2E) ? name : "public.\(name)"
     }
 
     func table(_ name: String) throws -> Table {
@@ -113,7 +176,13 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Whether a table exists in the schema (`public` unless qualified).
-    public func hasTable(_ name: String) -> Bool { tables[qualified(name)] != nil }
+    public func hasTable(_ name: String) -> Bool { tableSchema(name) != nil }
+
+    /// The schema of a table (`public` unless qualified), by hash lookup.
+    public func tableSchema(_ name: String) -> TableSchema? {
+        lock.lock(); defer { lock.unlock() }
+        return tables[qualified(name)]?.schema
+    }
 
     // MARK: Statements
 
@@ -124,7 +193,7 @@ public final class Database: @unchecked Sendable {
             depth += 1; defer { depth -= 1 }
             return try body()
         }
-        let snapshot = tables
+        let snapshot = tables.mapValues { $0.clone() }
         depth = 1
         defer { depth = 0 }
         do { return try body() } catch {
@@ -150,7 +219,7 @@ public final class Database: @unchecked Sendable {
     /// Removes every row of every table.
     public func truncateAll() {
         lock.lock(); defer { lock.unlock() }
-        for k in tables.keys { tables[k]!.rows = []; tables[k]!.pkIndex = nil }
+        for k in tables.keys { tables[k]!.rows = []; tables[k]!.invalidate() }
     }
 
     /// Total rows in a table, ignoring RLS (for reports and tests).
@@ -189,7 +258,8 @@ public final class Database: @unchecked Sendable {
         let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
         let rls = try policyTest(t, .select, auth)
         var out: [[SQLValue]] = []
-        for row in t.rows where rls(row) && f.test(row) { out.append(row) }
+        // The request filter runs first (cheaper and usually more selective); the result is the same.
+        for row in t.rows where f.test(row) && rls(row) { out.append(row) }
         if !order.isEmpty { out = try sort(out, order, t) }
         let total = count ? out.count : nil
         let start = min(max(offset, 0), out.count)
@@ -307,8 +377,7 @@ public final class Database: @unchecked Sendable {
                 try checkConstraints(t, row)
                 try checkUnique(t, row, ignoring: nil)
                 try checkForeignKeys(t, row)
-                t.rows.append(row)
-                t.pkIndex = nil
+                t.append(row)
                 tables[t.schema.qualifiedName] = t
                 _ = try fire(.after, .insert, t, old: nil, new: row, auth)
                 t = try self.table(table)
@@ -399,7 +468,7 @@ public final class Database: @unchecked Sendable {
         try checkUnique(t, newRow, ignoring: i)
         try checkForeignKeys(t, newRow)
         t.rows[i] = newRow
-        t.pkIndex = nil
+        t.invalidate()
         tables[t.schema.qualifiedName] = t
         try cascadeUpdate(t, old: old, new: newRow)
         if let after = try fire(.after, .update, t, old: old, new: newRow, auth) { newRow = after }
@@ -439,7 +508,7 @@ public final class Database: @unchecked Sendable {
         t = try self.table(table)
         guard let i = t.rows.firstIndex(of: row) else { return false }
         t.rows.remove(at: i)
-        t.pkIndex = nil
+        t.invalidate()
         tables[t.schema.qualifiedName] = t
         try cascadeDelete(t, row, auth)
         _ = try fire(.after, .delete, t, old: row, new: nil, auth)
@@ -479,12 +548,10 @@ public final class Database: @unchecked Sendable {
             let idx = cols.compactMap { t.colIndex[$0] }
             let key = idx.map { row[$0] }
             if key.contains(where: \.isNull) { continue }
-            for (n, r) in t.rows.enumerated() where n != ignoring {
-                if idx.allSatisfy({ r[$0] == row[$0] || SQLValue.compare(r[$0], row[$0], type: t.schema.columns[$0].type) == 0 }) {
-                    let vals = idx.map { row[$0].pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
-                    throw PostgresError("23505", "duplicate key value violates unique constraint \"\(name)\"",
-                                        details: "Key (\(cols.joined(separator: ", ")))=(\(vals)) already exists.")
-                }
+            if let hit = t.index(idx)[key], hit != ignoring {
+                let vals = idx.map { row[$0].pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
+                throw PostgresError("23505", "duplicate key value violates unique constraint \"\(name)\"",
+                                    details: "Key (\(cols.joined(separator: ", ")))=(\(vals)) already exists.")
             }
         }
     }
@@ -496,7 +563,12 @@ public final class Database: @unchecked Sendable {
             if key.contains(where: \.isNull) { continue }
             let ref = try self.table(fk.refTable)
             let ridx = fk.refColumns.compactMap { ref.colIndex[$0] }
-            let found = ref.rows.contains { r in zip(ridx, key).allSatisfy { r[$0] == $1 } }
+            let found: Bool
+            if ref.schema.qualifiedName == t.schema.qualifiedName {
+                found = t.rows.contains { r in zip(ridx, key).allSatisfy { r[$0] == $1 } } || zip(ridx, key).allSatisfy { row[$0] == $1 }
+            } else {
+                found = ref.index(ridx)[key] != nil
+            }
             if !found {
                 let vals = zip(idx, key).map { $1.pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
                 throw PostgresError("23503", "insert or update on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\"",
@@ -528,7 +600,7 @@ public final class Database: @unchecked Sendable {
             case .cascade:
                 for h in hits { try deleteRow(child.schema.qualifiedName, h, .serviceRole) }
             case .setNull, .setDefault:
-                var c = try self.table(child.schema.qualifiedName)
+                let c = try self.table(child.schema.qualifiedName)
                 for (n, r) in c.rows.enumerated() where hits.contains(r) {
                     var nr = r
                     for ci in cidx {
@@ -537,6 +609,7 @@ public final class Database: @unchecked Sendable {
                     try checkConstraints(c, nr)
                     c.rows[n] = nr
                 }
+                c.invalidate()
                 tables[c.schema.qualifiedName] = c
             case .restrict, .noAction:
                 let vals = zip(ridx, key).map { $1.pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
@@ -567,7 +640,7 @@ public final class Database: @unchecked Sendable {
         if t.schema.schema != "public" && !auth.bypassesRLS {
             throw PostgresError("42501", "permission denied for schema \(t.schema.schema)")
         }
-        if let tp = policies.table(t.schema.name), tp.revoked[auth.role]?.contains(cmd) == true {
+        if let tp = policiesStorage.table(t.schema.name), tp.revoked[auth.role]?.contains(cmd) == true {
             throw PostgresError("42501", "permission denied for table \(t.schema.name)")
         }
     }
@@ -579,12 +652,21 @@ public final class Database: @unchecked Sendable {
     /// A row test for a command under RLS (USING, or WITH CHECK when `check`).
     func policyTest(_ t: Table, _ cmd: PolicyCommand, _ auth: AuthContext, check: Bool = false) throws -> ([SQLValue]) -> Bool {
         if auth.bypassesRLS || t.schema.schema != "public" { return { _ in true } }
-        guard let tp = policies.table(t.schema.name), tp.rlsEnabled else { return { _ in true } }
+        guard let tp = policiesStorage.table(t.schema.name), tp.rlsEnabled else { return { _ in true } }
+        let key = PolicyCacheKey(table: t.schema.qualifiedName, command: cmd, check: check, role: auth.role, sub: auth.claims["sub"]?.stringValue ?? "")
+        if let cached = policyCache[key] { return cached }
         let cell = tp.cell(cmd)
         let expr = check ? cell.effectiveCheck(for: cmd) : cell.effectiveUsing
-        let ev = PolicyEvaluator(db: self, auth: auth, definitions: policies.definitions)
+        let ev = PolicyEvaluator(db: self, auth: auth, definitions: policiesStorage.definitions)
         let fn = try ev.compile(expr, t, outer: nil)
-        return { row in fn(row, nil) == true }
+        let test: ([SQLValue]) -> Bool = { row in fn(row, nil) == true }
+        // Expressions without lookups depend only on the row and the caller: safe to reuse. Those
+        // with `exists` memoise per statement and are compiled afresh each time.
+        if expr.referencedTables(definitions: policiesStorage.definitions).isEmpty, !usesClaimsBeyondSubAndRole(expr) {
+            if policyCache.count > 10_000 { policyCache.removeAll() }
+            policyCache[key] = test
+        }
+        return test
     }
 
     /// Whether a role may see / change a row under a command, for reports and the flip test.

@@ -58,7 +58,9 @@ struct CompiledFilter {
 
     static func compile(_ f: RowFilter?, table: TableSchema, colIndex: [String: Int]) throws -> CompiledFilter {
         guard let f else { return CompiledFilter { _ in true } }
-        let fn = try build(f, table, colIndex)
+        var g = f
+        while case .and(let parts) = g, parts.count == 1 { g = parts[0] }
+        let fn = try build(g, table, colIndex)
         return CompiledFilter { row in fn(row) == true }
     }
 
@@ -103,7 +105,7 @@ struct CompiledFilter {
 
     static func columnRef(_ name: String, _ t: TableSchema, _ idx: [String: Int]) throws -> (Int, SQLType, JSONPathStep?) {
         // Supports `col->>key` / `col->key` on json columns minimally.
-        if let r = name.range(of: "->>") ?? name.range(of: "->") {
+        if name.utf8.contains(0x3E), let r = name.range(of: "->>") ?? name.range(of: "->") {
             let base = String(name[..<r.lowerBound])
             let key = String(name[r.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
             guard let i = idx[base] else { throw unknownColumn(base, t) }
@@ -208,6 +210,20 @@ struct CompiledFilter {
         case .eq, .neq, .gt, .gte, .lt, .lte:
             guard case .text(let s) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
             let rhs = try parse(s)
+            if jsonStep == nil, op == .eq || op == .neq, !rhs.isNull {
+                // Equality fast path: values of one column type compare equal exactly when they
+                // are equal as stored (floating point excepted: -0 = 0, NaN = NaN in PostgreSQL).
+                let wantEqual = op == .eq
+                switch type {
+                case .real, .double, .numeric: break
+                default:
+                    return { row in
+                        let v = row[i]
+                        if v.isNull { return nil }
+                        return (v == rhs) == wantEqual
+                    }
+                }
+            }
             return { row in
                 let v = value(row)
                 if v.isNull || rhs.isNull { return nil }

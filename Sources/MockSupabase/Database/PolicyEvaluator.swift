@@ -1,8 +1,5 @@
 import Foundation
 
-/// Compiled policies are rebuilt per statement (they close over the caller's claims).
-struct CompiledTablePolicies {}
-
 /// Compiles policy and CHECK expressions into row tests under SQL three-valued logic.
 ///
 /// `exists` lookups read the inner table directly (RLS not applied), as the SECURITY DEFINER
