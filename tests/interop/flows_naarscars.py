@@ -59,14 +59,21 @@ def rides_insert(ctx: Context) -> None:
     assert pending.code == "42501", "a pending user cannot post (inserting needs an approved profile)"
 
 
-@flow(APP, "update: own ride yes, another user's ride silently no", "001 FR-010 rides UPDATE own or claimed")
+@flow(APP, "update: own ride yes, another user's ride unchanged", "001 FR-010 rides UPDATE own or claimed")
 def rides_update(ctx: Context) -> None:
+    from postgrest.exceptions import APIError
+
     bob = ctx.app.persona("bob")
     mine = ctx.signed_in("bob").table("rides").insert(_ride(bob.id)).execute().data[0]
     changed = ctx.signed_in("bob").table("rides").update({"notes": "two bags"}).eq("id", mine["id"]).execute().data
     assert len(changed) == 1 and changed[0]["notes"] == "two bags", changed
+    # Carol is neither owner nor claimer: RLS hides the row (no rows) or a guard refuses (42501);
+    # either way nothing changes.
     carol = ctx.signed_in("carol")
-    assert carol.table("rides").update({"notes": "carol was here"}).eq("id", mine["id"]).execute().data == []
+    try:
+        assert carol.table("rides").update({"notes": "carol was here"}).eq("id", mine["id"]).execute().data == []
+    except APIError as e:
+        assert e.code == "42501", (e.code, e.message)
     now = ctx.service().table("rides").select("notes").eq("id", mine["id"]).single().execute().data
     assert now["notes"] == "two bags", now
 

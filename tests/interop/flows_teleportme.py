@@ -175,6 +175,7 @@ def auth_lifecycle(ctx: Context) -> None:
 
 @flow(APP, "sign-up creates the profile row (handle_new_user trigger)", "000 §4.4 handle_new_user")
 def signup_profile(ctx: Context) -> None:
+    ctx.need_server_pieces("handle_new_user trigger")
     c = ctx.client()
     email = ctx.unique_email("profiled")
     up = c.auth.sign_up({"email": email, "password": "secret-123"})

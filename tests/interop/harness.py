@@ -188,6 +188,20 @@ class Context:
     def need_bucket(self, name: str) -> None:
         if name not in self.served.buckets:
             raise Skip(f"storage bucket '{name}' is not in Contracts/{self.app.name}/storage.json yet")
+        # The bucket is configured; is Storage itself served? Its stub answers every request 404
+        # "Storage is not configured". Any other answer is Storage's own, and is tested.
+        import httpx
+
+        r = httpx.get(f"{self.served.url}/storage/v1/bucket", headers={
+            "apikey": self.served.service_role_key, "Authorization": f"Bearer {self.served.service_role_key}"})
+        if r.status_code == 404 and "not configured" in r.text:
+            raise Skip(f"Storage is not served yet (GET /storage/v1/bucket answers 404: {r.json().get('message')})")
+
+    def need_server_pieces(self, what: str) -> None:
+        """For behaviour that lives in the app module's triggers: skip while the module registers
+        nothing at all (no edge function, no database function), i.e. has not landed."""
+        if not self.served.functions and not self.served.rpcs:
+            raise Skip(f"{what}: the {self.app.name} module registers no server-side pieces yet")
 
     @staticmethod
     def unique_email(prefix: str) -> str:
