@@ -125,6 +125,15 @@ final class HTTPServerParserTests: XCTestCase {
         XCTAssertEqual(r.httpRequest.queryValue("name"), "ilike.%ber%")
     }
 
+    func testFieldValuesAreUTF8OrElseLatin1SoNoByteIsLost() throws {
+        let utf8 = Array("GET / HTTP/1.1\r\nHost: h\r\nX-Name: caf".utf8) + [0xC3, 0xA9] + Array("\r\n\r\n".utf8)
+        XCTAssertEqual(try XCTUnwrap(requests(events(utf8)).first).headers["X-Name"], "café")
+        let latin1 = Array("GET / HTTP/1.1\r\nHost: h\r\nX-Name: caf".utf8) + [0xE9, 0xFF] + Array("\r\n\r\n".utf8)
+        let value = try XCTUnwrap(requests(events(latin1)).first?.headers["X-Name"])
+        XCTAssertEqual(value, "caf\u{E9}\u{FF}")
+        XCTAssertEqual(value.unicodeScalars.map { UInt8($0.value) }, Array("caf".utf8) + [0xE9, 0xFF], "every byte kept")
+    }
+
     // MARK: Limits
 
     func testHeadLimitBoundary() {

@@ -444,7 +444,17 @@ public struct HTTPRequestParser: Sendable {
         for b in value where (b < 0x20 && b != htab) || b == 0x7F {
             return .failure(HTTPParseError(.malformedHeader, "control character 0x\(String(b, radix: 16)) in the value of '\(String(decoding: name, as: UTF8.self))'"))
         }
-        return .success((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        return .success((String(decoding: name, as: UTF8.self), fieldValue(value)))
+    }
+
+    /// A field value as text: UTF-8 when the bytes are valid UTF-8, else ISO-8859-1 (RFC 9110
+    /// §5.5 obs-text), so that no byte is lost or replaced.
+    static func fieldValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if bytes.allSatisfy({ $0 < 0x80 }) || text.utf8.elementsEqual(bytes) { return text }
+        var scalars = String.UnicodeScalarView()
+        for b in bytes { scalars.append(Unicode.Scalar(b)) }
+        return String(scalars)
     }
 
     private static func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
