@@ -80,10 +80,10 @@ func runRESTBenchmark() {
             return
         }
         var a: [Double] = [], b: [Double] = [], c: [Double] = []
-        for _ in 0..<5 {
-            a.append(measure(0.4) { _ = try? backend.handle(request) })
-            b.append(measure(0.4) { _ = syncRequest(session, urlReq) })
-            c.append(measure(0.4) { _ = syncRequest(noop, urlReq) })
+        for _ in 0..<9 {
+            a.append(measure(0.3) { _ = try? backend.handle(request) })
+            b.append(measure(0.3) { _ = syncRequest(session, urlReq) })
+            c.append(measure(0.3) { _ = syncRequest(noop, urlReq) })
         }
         let ma = median(a), mb = median(b), mc = median(c)
         print("REST benchmark: GET /rest/v1/saved_cities?city_id=eq.barcelona as an authenticated user (RLS: own only; 55 rows, 1 returned)")

@@ -236,7 +236,7 @@ private struct JSONParser {
                     } else if (0xDC00...0xDFFF).contains(scalar) {
                         throw fail("unpaired surrogate")
                     }
-                    guard scalar != 0, let u = Unicode.Scalar(scalar) else { throw fail("invalid unicode escape") }
+                    guard let u = Unicode.Scalar(scalar) else { throw fail("invalid unicode escape") }
                     out.append(contentsOf: Array(String(Character(u)).utf8))
                 default: throw fail("invalid escape")
                 }

@@ -263,7 +263,7 @@ public final class Database: @unchecked Sendable {
         if !order.isEmpty { out = try sort(out, order, t) }
         let total = count ? out.count : nil
         let start = min(max(offset, 0), out.count)
-        let end = limit.map { min(start + max($0, 0), out.count) } ?? out.count
+        let end = limit.map { start + min(max($0, 0), out.count - start) } ?? out.count
         if start != 0 || end != out.count { out = Array(out[start..<end]) }
         return ResultSet(columns: t.schema.columns, rows: out, total: total)
     }
@@ -277,7 +277,7 @@ public final class Database: @unchecked Sendable {
         if !order.isEmpty { rows = try sort(rows, order, Table(schema: ts, colIndex: idx, rows: [])) }
         let total = count ? rows.count : nil
         let start = min(max(offset, 0), rows.count)
-        let end = limit.map { min(start + max($0, 0), rows.count) } ?? rows.count
+        let end = limit.map { start + min(max($0, 0), rows.count - start) } ?? rows.count
         return ResultSet(columns: columns, rows: Array(rows[start..<end]), total: total)
     }
 

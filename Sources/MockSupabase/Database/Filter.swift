@@ -69,30 +69,10 @@ struct CompiledFilter {
         switch f {
         case .and(let fs):
             let parts = try fs.map { try build($0, t, idx) }
-            return { row in
-                var unknown = false
-                for p in parts {
-                    switch p(row) {
-                    case false?: return false
-                    case nil: unknown = true
-                    default: break
-                    }
-                }
-                return unknown ? nil : true
-            }
+            return { row in Kleene.all(parts.count) { parts[$0](row) } }
         case .or(let fs):
             let parts = try fs.map { try build($0, t, idx) }
-            return { row in
-                var unknown = false
-                for p in parts {
-                    switch p(row) {
-                    case true?: return true
-                    case nil: unknown = true
-                    default: break
-                    }
-                }
-                return unknown ? nil : false
-            }
+            return { row in Kleene.any(parts.count) { parts[$0](row) } }
         case .not(let g):
             let inner = try build(g, t, idx)
             return { row in inner(row).map { !$0 } }
@@ -228,14 +208,7 @@ struct CompiledFilter {
                 let v = value(row)
                 if v.isNull || rhs.isNull { return nil }
                 guard let c = SQLValue.compare(v, rhs, type: type) else { return nil }
-                switch op {
-                case .eq: return c == 0
-                case .neq: return c != 0
-                case .gt: return c > 0
-                case .gte: return c >= 0
-                case .lt: return c < 0
-                default: return c <= 0
-                }
+                return Expr.CompareOp(rawValue: op.rawValue)!.holds(c)
             }
         }
     }
@@ -295,5 +268,48 @@ struct LikeMatcher {
         }
         while ti < tokens.count, tokens[ti] == .any { ti += 1 }
         return ti == tokens.count
+    }
+}
+
+/// SQL's three-valued logic (nil is unknown), short-circuiting.
+enum Kleene {
+    /// AND over `count` lazily evaluated operands: false wins, then unknown.
+    static func all(_ count: Int, _ operand: (Int) -> Bool?) -> Bool? {
+        var unknown = false
+        for i in 0..<count {
+            switch operand(i) {
+            case false?: return false
+            case nil: unknown = true
+            default: break
+            }
+        }
+        return unknown ? nil : true
+    }
+
+    /// OR over `count` lazily evaluated operands: true wins, then unknown.
+    static func any(_ count: Int, _ operand: (Int) -> Bool?) -> Bool? {
+        var unknown = false
+        for i in 0..<count {
+            switch operand(i) {
+            case true?: return true
+            case nil: unknown = true
+            default: break
+            }
+        }
+        return unknown ? nil : false
+    }
+}
+
+extension Expr.CompareOp {
+    /// Whether the operator holds for a three-way comparison result (<0, 0, >0).
+    func holds(_ c: Int) -> Bool {
+        switch self {
+        case .eq: return c == 0
+        case .neq: return c != 0
+        case .lt: return c < 0
+        case .lte: return c <= 0
+        case .gt: return c > 0
+        case .gte: return c >= 0
+        }
     }
 }

@@ -157,7 +157,7 @@ extension MockSupabase {
         if needsEmbedFilter {
             if prefs.count { total = rows.count }
             let start = min(q.offset, rows.count)
-            let end = q.limit.map { min(start + $0, rows.count) } ?? rows.count
+            let end = q.limit.map { start + min($0, rows.count - start) } ?? rows.count
             rows = Array(rows[start..<end])
         }
         if let total, q.offset > total {
@@ -195,8 +195,9 @@ extension MockSupabase {
 
     func parseRange(_ s: String) -> (Int, Int?)? {
         let parts = s.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, let a = Int(parts[0].trimmingCharacters(in: .whitespaces)) else { return nil }
+        guard parts.count == 2, let a = Int(parts[0].trimmingCharacters(in: .whitespaces)), a >= 0, a < 1 << 40 else { return nil }
         let b = Int(parts[1].trimmingCharacters(in: .whitespaces))
+        if let b, b < a || b >= 1 << 40 { return nil }
         return (a, b)
     }
 
@@ -461,7 +462,7 @@ extension MockSupabase {
             if !q.order.isEmpty { rows = try database.sort(rows, q.order, Database.Table(schema: ts, colIndex: idx, rows: [])) }
             let total = rows.count
             let start = min(q.offset, rows.count)
-            let end = q.limit.map { min(start + $0, rows.count) } ?? rows.count
+            let end = q.limit.map { start + min($0, rows.count - start) } ?? rows.count
             rows = Array(rows[start..<end])
             let plan = try SelectPlan.build(q.select, table: ts, schema: database.schema, embeddedFilters: [:], allowEmbedding: false)
             let rendered = try plan.render(rows, database: database, auth: auth)

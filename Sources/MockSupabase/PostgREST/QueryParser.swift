@@ -46,7 +46,7 @@ enum QueryParser {
                 }
                 q.limit = n
             case "offset":
-                guard let n = Int(value), n >= 0 else {
+                guard let n = Int(value), n >= 0, n < 1 << 40 else {
                     throw PostgresError("PGRST100", "\"failed to parse offset parameter (\(value))\" (line 1, column 1)", details: "unexpected \"\(value.prefix(1))\" expecting digit")
                 }
                 q.offset = n
