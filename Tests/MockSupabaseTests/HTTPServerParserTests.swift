@@ -134,6 +134,34 @@ final class HTTPServerParserTests: XCTestCase {
         XCTAssertEqual(value.unicodeScalars.map { UInt8($0.value) }, Array("caf".utf8) + [0xE9, 0xFF], "every byte kept")
     }
 
+    func testHandlerViewMatchesHTTPRequestTargetParsing() throws {
+        let targets = ["/", "/a%20b", "/rest/v1/x?", "/x?a", "/x?=v", "/x?a=b=c", "/x?&&a=1&&b=2&", "/x?a=1#frag&b=2", "/p#h?q=1",
+                       "/x?name=ilike.%25ber%25&or=(a.eq.1,b.eq.%E2%82%AC)", "/x?bad=%zz%4", "/%C3%28?%FF=%00",
+                       "http://h:1/abs?x=1", "HTTP://h?q=1", "*"]
+        for t in targets {
+            let r = try XCTUnwrap(requests(events("GET \(t) HTTP/1.1\r\nHost: h\r\n\r\n")).first, t)
+            let fast = r.httpRequest, reference = HTTPRequest(method: "GET", target: r.pathAndQuery)
+            XCTAssertEqual(fast.path, reference.path, t)
+            XCTAssertEqual(fast.query.map { "\($0.name)=\($0.value)" }, reference.query.map { "\($0.name)=\($0.value)" }, t)
+        }
+    }
+
+    func testPropertyCheckRejectsAWrongHandlerView() {
+        // Mutant: splits `a=b=c` at every '=' and keeps empty items, as a naive split would.
+        let naive: HTTPParserProperties.HandlerView = { r in
+            let parts = r.pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+            let query = parts.count > 1 ? parts[1].split(separator: "&", omittingEmptySubsequences: false).map { item -> (name: String, value: String) in
+                let kv = item.split(separator: "=")
+                return (kv.first.map(String.init) ?? "", kv.count > 1 ? String(kv[1]) : "")
+            } : []
+            return HTTPRequest(method: r.method, path: String(parts[0]), query: query)
+        }
+        let input = Array("GET /x?a=b=c&&d HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
+        XCTAssertEqual(HTTPParserProperties.violations(of: input), [])
+        let problems = HTTPParserProperties.violations(of: input, view: naive)
+        XCTAssertTrue(problems.contains { $0.contains("handler view") }, "\(problems)")
+    }
+
     // MARK: Limits
 
     func testHeadLimitBoundary() {

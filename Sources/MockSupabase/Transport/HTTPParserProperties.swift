@@ -19,6 +19,12 @@ public enum HTTPParserProperties {
         return events
     }
 
+    /// How the server turns a parsed request into the handler's `HTTPRequest`.
+    public typealias HandlerView = @Sendable (HTTPParsedRequest) -> HTTPRequest
+
+    /// `HTTPParsedRequest.httpRequest`.
+    public static let standardView: HandlerView = { $0.httpRequest }
+
     /// Limits small enough for a fuzzer to reach every limit path with short inputs.
     public static let smallLimits = HTTPParserLimits(maxHeadBytes: 256, maxBodyBytes: 512, maxChunkLineBytes: 32)
 
@@ -28,10 +34,11 @@ public enum HTTPParserProperties {
     ///    same requests and failure (`continueRequested` aside, which depends on timing).
     /// 2. A failure is the last event, and at most one.
     /// 3. Every request is within the limits and well formed: token method, visible-ASCII target,
-    ///    HTTP/1.x, token field names, no CR, LF or NUL in values.
+    ///    HTTP/1.x, token field names, no CR, LF or NUL in values; its handler view (path and
+    ///    query) equals `HTTPRequest(method:target:)`'s.
     /// 4. Round trip: a request re-serialised with Content-Length framing parses back equal.
     public static func violations(of input: [UInt8], limits: HTTPParserLimits = HTTPParserLimits(), seed: UInt64 = 0x5EED,
-                                  parse: Parse = standardParse) -> [String] {
+                                  parse: Parse = standardParse, view: HandlerView = standardView) -> [String] {
         var problems: [String] = []
         let whole = parse([input], limits).filter { $0 != .continueRequested }
         let bytewise = parse(input.map { [$0] }, limits).filter { $0 != .continueRequested }
@@ -44,7 +51,7 @@ public enum HTTPParserProperties {
                 if i != whole.count - 1 { problems.append("event \(i): a failure is followed by \(whole.count - 1 - i) more event(s)") }
                 continue
             }
-            problems += requestProblems(r, limits: limits).map { "request \(i): \($0)" }
+            problems += requestProblems(r, limits: limits, view: view).map { "request \(i): \($0)" }
             // The round trip checks meaning, not limits: re-encoding may lengthen the head
             // (CRLF for LF, a space after colons, ISO-8859-1 bytes as two-byte UTF-8).
             let canonical = canonicalBytes(r)
@@ -63,7 +70,7 @@ public enum HTTPParserProperties {
         return problems
     }
 
-    static func requestProblems(_ r: HTTPParsedRequest, limits: HTTPParserLimits) -> [String] {
+    static func requestProblems(_ r: HTTPParsedRequest, limits: HTTPParserLimits, view: HandlerView) -> [String] {
         var p: [String] = []
         if r.body.count > limits.maxBodyBytes { p.append("body of \(r.body.count) bytes over the limit \(limits.maxBodyBytes)") }
         if r.method.isEmpty || !r.method.utf8.allSatisfy(HTTPRequestParser.isTokenByte) { p.append("method '\(r.method)' is not a token") }
@@ -73,6 +80,12 @@ public enum HTTPParserProperties {
             if name.isEmpty || !name.utf8.allSatisfy(HTTPRequestParser.isTokenByte) { p.append("field name '\(name)' is not a token") }
             if value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) { p.append("field '\(name)' holds CR, LF or NUL") }
             if value.first == " " || value.last == " " { p.append("field '\(name)' keeps surrounding whitespace") }
+        }
+        // The handler's view matches the one every transport builds from a target string.
+        let fast = view(r), reference = HTTPRequest(method: r.method, target: r.pathAndQuery)
+        if fast.path != reference.path || fast.method != reference.method
+            || !fast.query.elementsEqual(reference.query, by: { $0.name == $1.name && $0.value == $1.value }) {
+            p.append("handler view of '\(r.target)': path '\(fast.path)' query \(fast.query), HTTPRequest(target:) gives '\(reference.path)' \(reference.query)")
         }
         return p
     }

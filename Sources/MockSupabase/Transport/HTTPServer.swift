@@ -109,10 +109,17 @@ public final class HTTPServer: @unchecked Sendable {
     /// pass; returns whether the count was reached.
     @discardableResult
     public func waitForOpenConnections(atMost count: Int, timeout: Double) -> Bool {
+        wait(timeout: timeout) { _, open in open <= count }
+    }
+
+    /// Waits (without polling) until `condition` holds for the counters and the number of open
+    /// connections, or `timeout` seconds pass; returns whether it held.
+    @discardableResult
+    public func wait(timeout: Double, until condition: (_ statistics: Statistics, _ openConnections: Int) -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         state.lock(); defer { state.unlock() }
-        while connections.count > count {
-            if !state.wait(until: deadline) { return connections.count <= count }
+        while !condition(counters, connections.count) {
+            if !state.wait(until: deadline) { return condition(counters, connections.count) }
         }
         return true
     }
@@ -207,6 +214,7 @@ public final class HTTPServer: @unchecked Sendable {
         Socket.configureConnection(fd, timeout: configuration.idleTimeout)
         state.lock()
         counters.connectionsAccepted += 1
+        state.broadcast()
         if phase != .running {
             state.unlock()
             close(fd)
@@ -243,6 +251,7 @@ public final class HTTPServer: @unchecked Sendable {
     private func count(_ path: WritableKeyPath<Statistics, Int>) {
         state.lock()
         counters[keyPath: path] += 1
+        state.broadcast()
         state.unlock()
     }
 
