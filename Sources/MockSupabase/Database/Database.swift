@@ -459,10 +459,10 @@ public final class Database: @unchecked Sendable {
         let check = try policyTest(t, .update, auth, check: true)
         if !check(newRow) { throw rlsViolation(t.schema.name) }
         if returning {
+            // PostgreSQL adds the SELECT policies as WCO_RLS_UPDATE_CHECK for the new row (also on
+            // the UPDATE path of ON CONFLICT): the plain WITH CHECK message, not "(USING expression)".
             let visible = try policyTest(t, .select, auth)
-            if !visible(newRow) {
-                throw PostgresError("42501", "new row violates row-level security policy (USING expression) for table \"\(t.schema.name)\"")
-            }
+            if !visible(newRow) { throw rlsViolation(t.schema.name) }
         }
         try checkConstraints(t, newRow)
         try checkUnique(t, newRow, ignoring: i)
