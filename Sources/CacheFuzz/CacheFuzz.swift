@@ -33,7 +33,7 @@ public func cacheFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     return 0
 }
 
-#if !LIBFUZZER
+#if !FUZZING
 @main
 struct CacheFuzzReplay {
     static func main() {
