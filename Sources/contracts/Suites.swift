@@ -5,4 +5,6 @@ let allSuites: [VerifySuite] = [
     FixtureSuite.suite,
     InteractionReplay.verifySuite(), ModelSuite.verifySuite(), GoldenSuite.verifySuite(),
     RLSSuite.verifySuite,
+    ClientRulesReference.verifySuite,
+    PostgresChecks.suite,
 ]
