@@ -22,7 +22,7 @@ let package = Package(
         .executableTarget(name: "contracts", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "contracts-bench", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
         .testTarget(name: "ContractsTests", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
-        .testTarget(name: "MockSupabaseTests", dependencies: ["MockSupabase"]),
+        .testTarget(name: "MockSupabaseTests", dependencies: ["MockSupabase", "ContractKit"]),
         .testTarget(name: "ContractKitTests", dependencies: ["ContractKit", "MockSupabase"]),
     ]
 )

@@ -30,7 +30,7 @@ public enum ContractsLocator {
 }
 
 /// An app module: its name and the server-side pieces it plugs into the mock.
-public protocol AppModule {
+public protocol AppModule: Sendable {
     /// The folder name under Contracts/ (`teleportme`).
     static var name: String { get }
     /// The display name (`TeleportMe`).

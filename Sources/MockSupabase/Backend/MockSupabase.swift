@@ -166,13 +166,17 @@ public final class MockSupabase: @unchecked Sendable {
     var rpcs: [String: RPCFunction] = [:]
     var faults: [InjectedFault] = []
     var tokenCache: [String: [String: JSONValue]] = [:]
-    var setupHooks: [(MockSupabase) -> Void] = []
+    var registeredHost: String?
     /// GoTrue's state (refresh tokens, OTPs).
     let auth: GoTrueState
     /// Storage (buckets and objects).
     public let storage: StorageService
-    /// Requests served, by kind, for reports.
+    /// Requests served, for reports.
     public private(set) var requestCount = 0
+
+    deinit {
+        if let h = registeredHost { MockURLProtocol.unregister(host: h) }
+    }
 
     /// A backend for an app, seeded with its fixtures.
     public init(configuration: MockConfiguration) throws {

@@ -44,11 +44,52 @@ public final class Database: @unchecked Sendable {
     /// The id source (`gen_random_uuid()`).
     public let ids: IDGenerator
 
-    struct Table {
+    /// A table's storage. A reference type so statements mutate in place; `atomically` snapshots
+    /// by cloning (the row arrays are shared copy-on-write, so a statement copies a table at most
+    /// once, on its first change).
+    final class Table {
         let schema: TableSchema
         let colIndex: [String: Int]
         var rows: [[SQLValue]]
-        var pkIndex: [[SQLValue]: Int]?
+        /// Hash indexes of unique keys (column list → key → row index), rebuilt lazily after
+        /// any change other than an append.
+        var keyIndexes: [[Int]: [[SQLValue]: Int]] = [:]
+
+        init(schema: TableSchema, colIndex: [String: Int], rows: [[SQLValue]]) {
+            self.schema = schema
+            self.colIndex = colIndex
+            self.rows = rows
+        }
+
+        /// The index of a unique key, built on first use.
+        func index(_ cols: [Int]) -> [[SQLValue]: Int] {
+            if let ix = keyIndexes[cols] { return ix }
+            var ix: [[SQLValue]: Int] = [:]
+            ix.reserveCapacity(rows.count)
+            for (n, r) in rows.enumerated() {
+                let key = cols.map { r[$0] }
+                if !key.contains(where: \.isNull) { ix[key] = n }
+            }
+            keyIndexes[cols] = ix
+            return ix
+        }
+
+        func invalidate() { keyIndexes = [:] }
+
+        func clone() -> Table {
+            let t = Table(schema: schema, colIndex: colIndex, rows: rows)
+            t.keyIndexes = keyIndexes
+            return t
+        }
+
+        func append(_ row: [SQLValue]) {
+            let n = rows.count
+            rows.append(row)
+            for cols in Array(keyIndexes.keys) {
+                let key = cols.map { row[$0] }
+                if !key.contains(where: \.isNull) { keyIndexes[cols]![key] = n }
+            }
+        }
     }
 
     struct Trigger {
@@ -124,7 +165,7 @@ public final class Database: @unchecked Sendable {
             depth += 1; defer { depth -= 1 }
             return try body()
         }
-        let snapshot = tables
+        let snapshot = tables.mapValues { $0.clone() }
         depth = 1
         defer { depth = 0 }
         do { return try body() } catch {
@@ -150,7 +191,7 @@ public final class Database: @unchecked Sendable {
     /// Removes every row of every table.
     public func truncateAll() {
         lock.lock(); defer { lock.unlock() }
-        for k in tables.keys { tables[k]!.rows = []; tables[k]!.pkIndex = nil }
+        for k in tables.keys { tables[k]!.rows = []; tables[k]!.invalidate() }
     }
 
     /// Total rows in a table, ignoring RLS (for reports and tests).
@@ -307,8 +348,7 @@ public final class Database: @unchecked Sendable {
                 try checkConstraints(t, row)
                 try checkUnique(t, row, ignoring: nil)
                 try checkForeignKeys(t, row)
-                t.rows.append(row)
-                t.pkIndex = nil
+                t.append(row)
                 tables[t.schema.qualifiedName] = t
                 _ = try fire(.after, .insert, t, old: nil, new: row, auth)
                 t = try self.table(table)
@@ -399,7 +439,7 @@ public final class Database: @unchecked Sendable {
         try checkUnique(t, newRow, ignoring: i)
         try checkForeignKeys(t, newRow)
         t.rows[i] = newRow
-        t.pkIndex = nil
+        t.invalidate()
         tables[t.schema.qualifiedName] = t
         try cascadeUpdate(t, old: old, new: newRow)
         if let after = try fire(.after, .update, t, old: old, new: newRow, auth) { newRow = after }
@@ -439,7 +479,7 @@ public final class Database: @unchecked Sendable {
         t = try self.table(table)
         guard let i = t.rows.firstIndex(of: row) else { return false }
         t.rows.remove(at: i)
-        t.pkIndex = nil
+        t.invalidate()
         tables[t.schema.qualifiedName] = t
         try cascadeDelete(t, row, auth)
         _ = try fire(.after, .delete, t, old: row, new: nil, auth)
@@ -479,12 +519,10 @@ public final class Database: @unchecked Sendable {
             let idx = cols.compactMap { t.colIndex[$0] }
             let key = idx.map { row[$0] }
             if key.contains(where: \.isNull) { continue }
-            for (n, r) in t.rows.enumerated() where n != ignoring {
-                if idx.allSatisfy({ r[$0] == row[$0] || SQLValue.compare(r[$0], row[$0], type: t.schema.columns[$0].type) == 0 }) {
-                    let vals = idx.map { row[$0].pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
-                    throw PostgresError("23505", "duplicate key value violates unique constraint \"\(name)\"",
-                                        details: "Key (\(cols.joined(separator: ", ")))=(\(vals)) already exists.")
-                }
+            if let hit = t.index(idx)[key], hit != ignoring {
+                let vals = idx.map { row[$0].pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
+                throw PostgresError("23505", "duplicate key value violates unique constraint \"\(name)\"",
+                                    details: "Key (\(cols.joined(separator: ", ")))=(\(vals)) already exists.")
             }
         }
     }
@@ -496,7 +534,12 @@ public final class Database: @unchecked Sendable {
             if key.contains(where: \.isNull) { continue }
             let ref = try self.table(fk.refTable)
             let ridx = fk.refColumns.compactMap { ref.colIndex[$0] }
-            let found = ref.rows.contains { r in zip(ridx, key).allSatisfy { r[$0] == $1 } }
+            let found: Bool
+            if ref.schema.qualifiedName == t.schema.qualifiedName {
+                found = t.rows.contains { r in zip(ridx, key).allSatisfy { r[$0] == $1 } } || zip(ridx, key).allSatisfy { row[$0] == $1 }
+            } else {
+                found = ref.index(ridx)[key] != nil
+            }
             if !found {
                 let vals = zip(idx, key).map { $1.pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
                 throw PostgresError("23503", "insert or update on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\"",
@@ -528,7 +571,7 @@ public final class Database: @unchecked Sendable {
             case .cascade:
                 for h in hits { try deleteRow(child.schema.qualifiedName, h, .serviceRole) }
             case .setNull, .setDefault:
-                var c = try self.table(child.schema.qualifiedName)
+                let c = try self.table(child.schema.qualifiedName)
                 for (n, r) in c.rows.enumerated() where hits.contains(r) {
                     var nr = r
                     for ci in cidx {
@@ -537,6 +580,7 @@ public final class Database: @unchecked Sendable {
                     try checkConstraints(c, nr)
                     c.rows[n] = nr
                 }
+                c.invalidate()
                 tables[c.schema.qualifiedName] = c
             case .restrict, .noAction:
                 let vals = zip(ridx, key).map { $1.pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")

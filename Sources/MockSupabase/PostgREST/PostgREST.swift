@@ -1,7 +1,500 @@
 import Foundation
 
-extension MockSupabase {
-    func handleREST(_ request: HTTPRequest) -> HTTPResponse {
-        .json(501, ["message": "not yet"])
+/// PostgREST's mapping of SQLSTATE / PGRST codes to HTTP status.
+public func postgrestStatus(for code: String, anonymous: Bool) -> Int {
+    switch code {
+    case "42501": return anonymous ? 401 : 403
+    case "23503", "23505": return 409
+    case "25006": return 405
+    case "P0001": return 400
+    case "42883", "42P01": return 404
+    case "53400": return 500
+    case "PGRST116", "PGRST106", "PGRST107": return 406
+    case "PGRST103": return 416
+    case "PGRST201": return 300
+    case "PGRST202", "PGRST205": return 404
+    case "PGRST301", "PGRST302", "PGRST303": return 401
+    default: break
     }
+    let prefix = code.prefix(2)
+    switch prefix {
+    case "08", "53": return 503
+    case "09", "25", "2D", "38", "39", "3B", "40", "54", "55", "57", "58", "F0", "HV", "P0", "XX": return 500
+    case "0L", "0P", "28": return 403
+    default: return 400
+    }
+}
+
+extension MockSupabase {
+    static let objectMediaType = "application/vnd.pgrst.object+json"
+
+    /// An error response in PostgREST's shape with its status.
+    func restError(_ e: PostgresError, anonymous: Bool, singular: Bool = false) -> HTTPResponse {
+        var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
+        let status = postgrestStatus(for: e.code, anonymous: anonymous)
+        if status == 401 {
+            let desc = e.code.hasPrefix("PGRST3") ? e.message : "permission denied"
+            headers["WWW-Authenticate"] = e.code.hasPrefix("PGRST3") ? "Bearer error=\"invalid_token\", error_description=\"\(desc)\"" : "Bearer"
+        }
+        return HTTPResponse(status: status, headers: headers, body: e.json.data())
+    }
+
+    /// Resolves the request's role from its JWT (PGRST301/303 on a bad one).
+    func restAuth(_ request: HTTPRequest) throws -> AuthContext {
+        guard let token = bearer(request) else { return .anon }
+        if token.isEmpty { throw PostgresError("PGRST301", "Expected 3 parts in JWT; got 1") }
+        do {
+            return try verify(token: token)
+        } catch let e as JWTError {
+            switch e {
+            case .expired: throw PostgresError("PGRST303", "JWT expired")
+            case .malformed:
+                let n = token.split(separator: ".", omittingEmptySubsequences: false).count
+                throw PostgresError("PGRST301", "Expected 3 parts in JWT; got \(n)")
+            case .algorithmNotAllowed: throw PostgresError("PGRST301", "Wrong or unsupported encoding algorithm")
+            default: throw PostgresError("PGRST301", e.description)
+            }
+        }
+    }
+
+    func handleREST(_ request: HTTPRequest) -> HTTPResponse {
+        if let denied = checkAPIKey(request) { return denied }
+        var anonymous = true
+        do {
+            let auth = try restAuth(request)
+            anonymous = auth.role == "anon"
+            // Schema profiles: only `public` is exposed.
+            let profileHeader = ["GET", "HEAD"].contains(request.method) ? "Accept-Profile" : "Content-Profile"
+            if let profile = request.headers[profileHeader], profile != "public" {
+                throw PostgresError("PGRST106", "Invalid schema: \(profile)", hint: "Only the following schemas are exposed: public")
+            }
+            var rest = String(request.path.dropFirst("/rest/v1".count))
+            while rest.hasPrefix("/") { rest.removeFirst() }
+            while rest.hasSuffix("/") { rest.removeLast() }
+            if rest.isEmpty { return openAPIRoot() }
+            if rest.hasPrefix("rpc/") {
+                return try handleRPC(String(rest.dropFirst(4)), request, auth)
+            }
+            if rest.contains("/") {
+                throw PostgresError("PGRST125", "Invalid path specified in request URL")
+            }
+            guard database.hasTable(rest), database.schema.table(rest)?.schema == "public" else {
+                let similar = database.schema.tables.filter { $0.schema == "public" }.map(\.name)
+                    .min { levenshtein($0, rest) < levenshtein($1, rest) }
+                let hint = similar.flatMap { levenshtein($0, rest) <= max(2, rest.count / 3) ? "Perhaps you meant the table 'public.\($0)'" : nil }
+                throw PostgresError("PGRST205", "Could not find the table 'public.\(rest)' in the schema cache", hint: hint)
+            }
+            switch request.method {
+            case "GET", "HEAD": return try restRead(rest, request, auth)
+            case "POST": return try restInsert(rest, request, auth)
+            case "PATCH": return try restUpdate(rest, request, auth)
+            case "DELETE": return try restDelete(rest, request, auth)
+            case "PUT": return try restPut(rest, request, auth)
+            default:
+                return HTTPResponse(status: 405, headers: ["Content-Type": "application/json; charset=utf-8", "Allow": "OPTIONS,GET,HEAD,POST,PUT,PATCH,DELETE"],
+                                    body: PostgresError("PGRST117", "Unsupported HTTP method: \(request.method)").json.data())
+            }
+        } catch let e as PostgresError {
+            return restError(e, anonymous: anonymous, singular: wantsObject(request))
+        } catch {
+            return restError(PostgresError("XX000", "\(error)"), anonymous: anonymous)
+        }
+    }
+
+    func openAPIRoot() -> HTTPResponse {
+        var paths: [String: JSONValue] = ["/": ["get": ["summary": "OpenAPI description (this document)"]]]
+        for t in database.schema.tables where t.schema == "public" {
+            paths["/\(t.name)"] = ["get": [:], "post": [:], "patch": [:], "delete": [:]]
+        }
+        for n in rpcNames { paths["/rpc/\(n)"] = ["post": [:], "get": [:]] }
+        var defs: [String: JSONValue] = [:]
+        for t in database.schema.tables where t.schema == "public" {
+            var props: [String: JSONValue] = [:]
+            for c in t.columns { props[c.name] = ["format": .string(c.type.description)] }
+            defs[t.name] = ["type": "object", "properties": .object(props), "required": .array(t.columns.filter { !$0.nullable && $0.defaultValue == nil }.map { .string($0.name) })]
+        }
+        return .json(200, ["swagger": "2.0", "info": ["title": "SupaContracts mock PostgREST", "version": "12"], "paths": .object(paths), "definitions": .object(defs)],
+                     headers: ["Content-Type": "application/openapi+json; charset=utf-8"])
+    }
+
+    func wantsObject(_ request: HTTPRequest) -> Bool {
+        request.headers["Accept"]?.lowercased().contains(MockSupabase.objectMediaType) == true
+    }
+
+    /// Validates `Accept`: JSON, the singular object type, CSV or anything.
+    func negotiate(_ request: HTTPRequest) throws -> String {
+        guard let accept = request.headers["Accept"]?.lowercased(), !accept.isEmpty else { return "application/json" }
+        for part in accept.split(separator: ",") {
+            let t = part.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            switch t {
+            case MockSupabase.objectMediaType: return MockSupabase.objectMediaType
+            case "application/json", "*/*", "application/*": return "application/json"
+            case "text/csv": return "text/csv"
+            default: continue
+            }
+        }
+        throw PostgresError("PGRST107", "None of these media types are available: \(accept)")
+    }
+
+    // MARK: Reads
+
+    func restRead(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
+        let media = try negotiate(request)
+        var q = try QueryParser.parse(request.query)
+        let prefs = Preferences(request.headers)
+        if let range = request.headers["Range"], let (from, to) = parseRange(range) {
+            q.offset = from
+            if let to { q.limit = max(0, to - from + 1) }
+        }
+        let table = database.schema.table(tableName)!
+        let plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters)
+        let needsEmbedFilter = plan.hasInnerFilter
+        let result = try database.select(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter),
+                                         order: q.order, limit: needsEmbedFilter ? nil : q.limit, offset: needsEmbedFilter ? 0 : q.offset,
+                                         count: prefs.count && !needsEmbedFilter)
+        var rows = try plan.render(result.rows, database: database, auth: auth)
+        var total = result.total
+        if needsEmbedFilter {
+            if prefs.count { total = rows.count }
+            let start = min(q.offset, rows.count)
+            let end = q.limit.map { min(start + $0, rows.count) } ?? rows.count
+            rows = Array(rows[start..<end])
+        }
+        if let total, q.offset > total {
+            throw PostgresError("PGRST103", "Requested range not satisfiable",
+                                details: "An offset of \(q.offset) was requested, but there are only \(total) rows.")
+        }
+        var headers: HTTPHeaders = [:]
+        let rangeText = rows.isEmpty ? "*" : "\(q.offset)-\(q.offset + rows.count - 1)"
+        headers["Content-Range"] = "\(rangeText)/\(total.map(String.init) ?? "*")"
+        if !prefs.applied.isEmpty, prefs.count { headers["Preference-Applied"] = prefs.applied.filter { $0.hasPrefix("count") }.joined(separator: ", ") }
+        var status = 200
+        if let total, rows.count < total { status = 206 }
+        let body: String
+        switch media {
+        case MockSupabase.objectMediaType:
+            guard rows.count == 1 else {
+                throw PostgresError("PGRST116", "Cannot coerce the result to a single JSON object", details: "The result contains \(rows.count) rows")
+            }
+            body = rows[0]
+            headers["Content-Type"] = "\(MockSupabase.objectMediaType); charset=utf-8"
+            status = 200
+        case "text/csv":
+            body = csv(rows)
+            headers["Content-Type"] = "text/csv; charset=utf-8"
+        default:
+            body = aggregate(rows)
+            headers["Content-Type"] = "application/json; charset=utf-8"
+        }
+        if request.method == "HEAD" {
+            headers["Content-Length"] = String(body.utf8.count)
+            return HTTPResponse(status: status, headers: headers)
+        }
+        return HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
+    }
+
+    func parseRange(_ s: String) -> (Int, Int?)? {
+        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Int(parts[0].trimmingCharacters(in: .whitespaces)) else { return nil }
+        let b = Int(parts[1].trimmingCharacters(in: .whitespaces))
+        return (a, b)
+    }
+
+    /// `json_agg` framing: `[{…}, \n {…}]`.
+    func aggregate(_ rows: [String]) -> String {
+        if rows.isEmpty { return "[]" }
+        var out = "["
+        out.reserveCapacity(rows.reduce(2) { $0 + $1.utf8.count + 4 })
+        for (i, r) in rows.enumerated() {
+            if i > 0 { out += ", \n " }
+            out += r
+        }
+        out += "]"
+        return out
+    }
+
+    func csv(_ rows: [String]) -> String {
+        let objects = rows.compactMap { try? JSONValue.parse($0).objectValue }
+        guard let first = objects.first else { return "" }
+        let keys = first.keys.sorted()
+        func cell(_ v: JSONValue?) -> String {
+            guard let v, !v.isNull else { return "" }
+            let s = v.stringValue ?? v.serialized()
+            return s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+        }
+        return ([keys.joined(separator: ",")] + objects.map { o in keys.map { cell(o[$0]) }.joined(separator: ",") }).joined(separator: "\n")
+    }
+
+    // MARK: Writes
+
+    func parseBody(_ request: HTTPRequest, allowEmpty: Bool) throws -> JSONValue {
+        let ct = request.headers["Content-Type"]?.lowercased() ?? "application/json"
+        if ct.hasPrefix("application/x-www-form-urlencoded") {
+            let (_, items) = HTTPRequest.splitTarget("?" + String(decoding: request.body, as: UTF8.self).replacingOccurrences(of: "+", with: " "))
+            return .object(Dictionary(items.map { ($0.name, JSONValue.string($0.value)) }, uniquingKeysWith: { _, b in b }))
+        }
+        if ct.hasPrefix("text/csv") {
+            return try parseCSV(String(decoding: request.body, as: UTF8.self))
+        }
+        let trimmed = request.body.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if trimmed.isEmpty {
+            if allowEmpty { return .object([:]) }
+            throw PostgresError("PGRST102", "Empty or invalid json")
+        }
+        do { return try JSONValue.parse(request.body) } catch {
+            throw PostgresError("PGRST102", "Empty or invalid json")
+        }
+    }
+
+    func parseCSV(_ text: String) throws -> JSONValue {
+        let lines = text.split(whereSeparator: \.isNewline).map(String.init)
+        guard let header = lines.first else { throw PostgresError("PGRST102", "Empty or invalid csv") }
+        let keys = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return .array(lines.dropFirst().map { line in
+            let vals = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            return .object(Dictionary(zip(keys, vals).map { ($0, $1 == "NULL" ? JSONValue.null : .string($1)) }, uniquingKeysWith: { a, _ in a }))
+        })
+    }
+
+    func restInsert(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
+        let media = try negotiate(request)
+        let q = try QueryParser.parse(request.query)
+        let prefs = Preferences(request.headers)
+        let body = try parseBody(request, allowEmpty: false)
+        var objects: [[String: JSONValue]]
+        var isArray = false
+        switch body {
+        case .object(let o): objects = [o]
+        case .array(let a):
+            isArray = true
+            objects = try a.map { v in
+                guard case .object(let o) = v else { throw PostgresError("PGRST102", "All object keys must match") }
+                return o
+            }
+        default: throw PostgresError("PGRST102", "Empty or invalid json")
+        }
+        var columns = q.columns
+        if columns == nil && isArray && objects.count > 1 {
+            let first = Set(objects[0].keys)
+            if objects.contains(where: { Set($0.keys) != first }) { throw PostgresError("PGRST102", "All object keys must match") }
+        }
+        if columns == nil { columns = Array(Set(objects.flatMap(\.keys))).sorted() }
+        let table = database.schema.table(tableName)!
+        if table.isView {
+            throw PostgresError("55000", "cannot insert into view \"\(tableName)\"")
+        }
+        let returning = prefs.returning == .representation
+        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        var resolution = prefs.resolution
+        if resolution == .error && q.onConflict != nil && request.method == "PUT" { resolution = .merge }
+        let written = try database.insert(into: tableName, rows: objects, columns: columns, missingAsDefault: prefs.missingDefault,
+                                          as: auth, resolution: resolution, onConflict: q.onConflict, returning: returning)
+        var headers: HTTPHeaders = ["Content-Range": "*/\(prefs.count ? String(written.count) : "*")"]
+        if !prefs.applied.isEmpty { headers["Preference-Applied"] = prefs.applied.filter { !$0.hasPrefix("return") || true }.joined(separator: ", ") }
+        if prefs.returning == .headersOnly, let last = written.last, !table.primaryKey.isEmpty {
+            let pk = table.primaryKey.map { c -> String in
+                let i = table.columnIndex(c)!
+                return "\(c)=eq.\(last[i].pgText(as: table.columns[i].type))"
+            }.joined(separator: "&")
+            headers["Location"] = "/\(tableName)?\(pk)"
+        }
+        guard let plan else { return HTTPResponse(status: 201, headers: headers) }
+        let rows = try plan.render(written, database: database, auth: auth)
+        return try representation(rows, media: media, status: 201, headers: headers)
+    }
+
+    func representation(_ rows: [String], media: String, status: Int, headers: HTTPHeaders) throws -> HTTPResponse {
+        var h = headers
+        if media == MockSupabase.objectMediaType {
+            guard rows.count == 1 else {
+                throw PostgresError("PGRST116", "Cannot coerce the result to a single JSON object", details: "The result contains \(rows.count) rows")
+            }
+            h["Content-Type"] = "\(MockSupabase.objectMediaType); charset=utf-8"
+            return HTTPResponse(status: status, headers: h, body: Data(rows[0].utf8))
+        }
+        if media == "text/csv" {
+            h["Content-Type"] = "text/csv; charset=utf-8"
+            return HTTPResponse(status: status, headers: h, body: Data(csv(rows).utf8))
+        }
+        h["Content-Type"] = "application/json; charset=utf-8"
+        return HTTPResponse(status: status, headers: h, body: Data(aggregate(rows).utf8))
+    }
+
+    func restUpdate(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
+        let media = try negotiate(request)
+        let q = try QueryParser.parse(request.query)
+        let prefs = Preferences(request.headers)
+        let body = try parseBody(request, allowEmpty: true)
+        guard case .object(let patch) = body else { throw PostgresError("PGRST102", "Empty or invalid json") }
+        if !q.hasFilters && !auth.bypassesRLS {
+            // Supabase loads pg-safeupdate for API roles.
+            throw PostgresError("21000", "UPDATE requires a WHERE clause")
+        }
+        let table = database.schema.table(tableName)!
+        let returning = prefs.returning == .representation
+        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        if patch.isEmpty {
+            // PostgREST answers an empty patch without touching the table.
+            let headers: HTTPHeaders = ["Content-Range": "*/*"]
+            return returning ? try representation([], media: media, status: 200, headers: headers) : HTTPResponse(status: 204, headers: headers)
+        }
+        let changed = try database.update(tableName, set: patch, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), returning: returning, limit: q.limit)
+        var headers: HTTPHeaders = ["Content-Range": changed.isEmpty ? "*/*" : "0-\(changed.count - 1)/\(prefs.count ? String(changed.count) : "*")"]
+        if !prefs.applied.isEmpty { headers["Preference-Applied"] = prefs.applied.joined(separator: ", ") }
+        guard let plan else { return HTTPResponse(status: 204, headers: headers) }
+        return try representation(try plan.render(changed, database: database, auth: auth), media: media, status: 200, headers: headers)
+    }
+
+    func restDelete(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
+        let media = try negotiate(request)
+        let q = try QueryParser.parse(request.query)
+        let prefs = Preferences(request.headers)
+        if !q.hasFilters && !auth.bypassesRLS {
+            throw PostgresError("21000", "DELETE requires a WHERE clause")
+        }
+        let table = database.schema.table(tableName)!
+        let returning = prefs.returning == .representation
+        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        // Render before deleting so embedded resources are still there.
+        let removed = try database.delete(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), limit: q.limit)
+        var headers: HTTPHeaders = ["Content-Range": removed.isEmpty ? "*/*" : "0-\(removed.count - 1)/\(prefs.count ? String(removed.count) : "*")"]
+        if !prefs.applied.isEmpty { headers["Preference-Applied"] = prefs.applied.joined(separator: ", ") }
+        guard let plan else { return HTTPResponse(status: 204, headers: headers) }
+        return try representation(try plan.render(removed, database: database, auth: auth), media: media, status: 200, headers: headers)
+    }
+
+    /// PUT upserts one row identified by primary-key filters (`?id=eq.X`), as PostgREST does.
+    func restPut(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
+        let q = try QueryParser.parse(request.query)
+        let table = database.schema.table(tableName)!
+        let body = try parseBody(request, allowEmpty: false)
+        guard case .object(let o) = body else { throw PostgresError("PGRST102", "Empty or invalid json") }
+        var pkFilters: [String: String] = [:]
+        for f in q.filter {
+            if case .condition(let c, .eq, .text(let v), false) = f { pkFilters[c] = v }
+        }
+        guard Set(pkFilters.keys) == Set(table.primaryKey), q.filter.count == table.primaryKey.count else {
+            throw PostgresError("PGRST105", "Filters must include all and only primary key columns with 'eq' operators")
+        }
+        for (k, v) in pkFilters {
+            guard let bv = o[k], (bv.stringValue ?? bv.serialized()) == v else {
+                throw PostgresError("PGRST115", "Payload values do not match URL in primary key column(s)")
+            }
+        }
+        var r = request
+        r.query = request.query.filter { QueryParser.reserved.contains($0.name) } + [("on_conflict", table.primaryKey.joined(separator: ","))]
+        r.headers.add("Prefer", "resolution=merge-duplicates")
+        var resp = try restInsert(tableName, r, auth)
+        if resp.status == 201 { resp.status = Preferences(request.headers).returning == .representation ? 200 : 204 }
+        return resp
+    }
+
+    // MARK: RPC
+
+    func handleRPC(_ name: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
+        lock.lock()
+        let fn = rpcs[name]
+        lock.unlock()
+        var args: [String: JSONValue] = [:]
+        let isRead = request.method == "GET" || request.method == "HEAD"
+        var q = ParsedQuery()
+        if isRead {
+            q = try QueryParser.parse(request.query, forRPC: true)
+            for (k, v) in q.others { args[k] = .string(v) }
+        } else if request.method == "POST" {
+            q = try QueryParser.parse(request.query)
+            let body = try parseBody(request, allowEmpty: true)
+            guard case .object(let o) = body else {
+                throw PostgresError("PGRST102", "Empty or invalid json")
+            }
+            args = o
+        } else {
+            return HTTPResponse(status: 405, headers: ["Content-Type": "application/json; charset=utf-8"],
+                                body: PostgresError("PGRST101", "Only GET and POST verbs are allowed for RPC calls").json.data())
+        }
+        let given = args.keys.sorted()
+        guard let fn, Set(given).isSubset(of: Set(fn.parameters.map(\.name))),
+              fn.parameters.allSatisfy({ $0.hasDefault || args[$0.name] != nil })
+        else {
+            let sig = given.joined(separator: ", ")
+            let message = given.isEmpty ? "Could not find the function public.\(name) without parameters in the schema cache"
+                : "Could not find the function public.\(name)(\(sig)) in the schema cache"
+            let details = given.isEmpty ? "Searched for the function public.\(name) without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache."
+                : "Searched for the function public.\(name) with parameter\(given.count > 1 ? "s" : "") \(sig) or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache."
+            let hint = fn.map { f in "Perhaps you meant to call the function public.\(name)(\(f.parameters.map(\.name).joined(separator: ", ")))" }
+            throw PostgresError("PGRST202", message, details: details, hint: hint)
+        }
+        if isRead && fn.volatile {
+            throw PostgresError("25006", "cannot execute INSERT in a read-only transaction")
+        }
+        var coerced: [String: JSONValue] = [:]
+        for p in fn.parameters {
+            guard let v = args[p.name] else { continue }
+            let sql: SQLValue
+            if case .string(let s) = v, isRead { sql = try SQLValue.parse(text: s, as: p.type) } else { sql = try SQLValue.coerce(json: v, to: p.type) }
+            coerced[p.name] = sql.json(as: p.type)
+        }
+        let call = RPCCall(arguments: coerced, auth: auth, database: database, backend: self)
+        let result = try database.atomically { try fn.handler(call) }
+        let media = try negotiate(request)
+        var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
+        switch fn.returns {
+        case .void:
+            return HTTPResponse(status: 204, headers: [:])
+        case .scalar(let t):
+            let text = (try? SQLValue.coerce(json: result, to: t).json(as: t)) ?? result
+            return HTTPResponse(status: 200, headers: headers, body: text.data())
+        case .row(let cols):
+            let obj = result.objectValue ?? [:]
+            let line = rowJSON(cols.map { (c: $0, v: (try? SQLValue.coerce(json: obj[$0.name] ?? .null, to: $0.type)) ?? .null) })
+            return HTTPResponse(status: 200, headers: headers, body: Data(line.utf8))
+        case .rows(let cols):
+            guard case .array(let items) = result else { return HTTPResponse(status: 200, headers: headers, body: Data("[]".utf8)) }
+            let ts = TableSchema(name: name, schema: "public", columns: cols, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true, decisions: [])
+            let idx = Dictionary(uniqueKeysWithValues: cols.enumerated().map { ($1.name, $0) })
+            var rows = try items.map { item -> [SQLValue] in
+                let o = item.objectValue ?? [:]
+                return try cols.map { try SQLValue.coerce(json: o[$0.name] ?? .null, to: $0.type) }
+            }
+            let f = try CompiledFilter.compile(q.filter.isEmpty ? nil : .and(q.filter), table: ts, colIndex: idx)
+            rows = rows.filter(f.test)
+            if !q.order.isEmpty { rows = try database.sort(rows, q.order, Database.Table(schema: ts, colIndex: idx, rows: [])) }
+            let total = rows.count
+            let start = min(q.offset, rows.count)
+            let end = q.limit.map { min(start + $0, rows.count) } ?? rows.count
+            rows = Array(rows[start..<end])
+            let plan = try SelectPlan.build(q.select, table: ts, schema: database.schema, embeddedFilters: [:], allowEmbedding: false)
+            let rendered = try plan.render(rows, database: database, auth: auth)
+            headers["Content-Range"] = rendered.isEmpty ? "*/\(total)" : "\(q.offset)-\(q.offset + rendered.count - 1)/\(Preferences(request.headers).count ? String(total) : "*")"
+            return try representation(rendered, media: media, status: 200, headers: headers)
+        }
+    }
+}
+
+/// Writes `{"col":value,…}` with row_to_json framing.
+func rowJSON(_ cells: [(c: ColumnSchema, v: SQLValue)]) -> String {
+    var out = "{"
+    for (i, cell) in cells.enumerated() {
+        if i > 0 { out += "," }
+        JSONValue.writeString(cell.c.name, to: &out)
+        out += ":"
+        cell.v.write(to: &out, as: cell.c.type)
+    }
+    return out + "}"
+}
+
+/// Edit distance for "Perhaps you meant" hints.
+func levenshtein(_ a: String, _ b: String) -> Int {
+    let x = Array(a), y = Array(b)
+    if x.isEmpty { return y.count }
+    if y.isEmpty { return x.count }
+    var prev = Array(0...y.count)
+    for i in 1...x.count {
+        var cur = [i] + Array(repeating: 0, count: y.count)
+        for j in 1...y.count {
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+        }
+        prev = cur
+    }
+    return prev[y.count]
 }

@@ -1,0 +1,98 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Routes `URLSession` requests to in-process mock backends by host. Sessions made with
+/// `MockSupabase.makeURLSession()` answer every request here: a host with no backend gets a
+/// connection error instead of reaching the network.
+public final class MockURLProtocol: URLProtocol {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var backends: [String: WeakBackend] = [:]
+    struct WeakBackend { weak var backend: MockSupabase? }
+
+    /// Makes `backend` answer requests to `host`.
+    public static func register(_ backend: MockSupabase, host: String) {
+        lock.lock(); backends[host.lowercased()] = WeakBackend(backend: backend); lock.unlock()
+    }
+
+    /// Stops routing `host`.
+    public static func unregister(host: String) {
+        lock.lock(); backends[host.lowercased()] = nil; lock.unlock()
+    }
+
+    static func backend(for host: String) -> MockSupabase? {
+        lock.lock(); defer { lock.unlock() }
+        return backends[host.lowercased()]?.backend
+    }
+
+    public override class func canInit(with request: URLRequest) -> Bool { true }
+    public override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    public override func startLoading() {
+        guard let url = request.url, let host = url.host, let backend = MockURLProtocol.backend(for: host) else {
+            client?.urlProtocol(self, didFailWithError: URLError(.cannotFindHost))
+            return
+        }
+        var body = request.httpBody ?? Data()
+        if body.isEmpty, let stream = request.httpBodyStream {
+            stream.open()
+            var buf = [UInt8](repeating: 0, count: 65536)
+            while stream.hasBytesAvailable {
+                let n = stream.read(&buf, maxLength: buf.count)
+                if n <= 0 { break }
+                body.append(buf, count: n)
+            }
+            stream.close()
+        }
+        var headers = HTTPHeaders()
+        for (k, v) in request.allHTTPHeaderFields ?? [:] { headers.add(k, v) }
+        let comps = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let rawPath = comps?.percentEncodedPath ?? url.path
+        let target = rawPath + (comps?.percentEncodedQuery.map { "?" + $0 } ?? "")
+        let req = HTTPRequest(method: request.httpMethod ?? "GET", target: target, headers: headers, body: body)
+        do {
+            let resp = try backend.handle(req)
+            var fields: [String: String] = [:]
+            for f in resp.headers {
+                if let existing = fields[f.name] { fields[f.name] = existing + ", " + f.value } else { fields[f.name] = f.value }
+            }
+            guard let http = HTTPURLResponse(url: url, statusCode: resp.status, httpVersion: "HTTP/1.1", headerFields: fields) else {
+                client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
+                return
+            }
+            client?.urlProtocol(self, didReceive: http, cacheStoragePolicy: .notAllowed)
+            if !resp.body.isEmpty && req.method != "HEAD" { client?.urlProtocol(self, didLoad: resp.body) }
+            client?.urlProtocolDidFinishLoading(self)
+        } catch {
+            client?.urlProtocol(self, didFailWithError: URLError(.notConnectedToInternet))
+        }
+    }
+
+    public override func stopLoading() {}
+}
+
+extension MockSupabase {
+    /// The base URL this backend answers on in-process (a host unique to this instance).
+    public var baseURL: URL { URL(string: "https://\(host)")! }
+
+    /// The host name this backend is registered under.
+    public var host: String {
+        lock.lock(); defer { lock.unlock() }
+        if let h = registeredHost { return h }
+        let h = "mock-\(ObjectIdentifier(self).hashValue & 0x7fff_ffff).supabase.test"
+        registeredHost = h
+        MockURLProtocol.register(self, host: h)
+        return h
+    }
+
+    /// A `URLSession` whose every request is answered in-process by this backend (requests to
+    /// other hosts fail instead of reaching the network). Hand it to any client that accepts one.
+    public func makeURLSession(configuration base: URLSessionConfiguration = .ephemeral) -> URLSession {
+        _ = host
+        let c = base
+        c.protocolClasses = [MockURLProtocol.self]
+        c.timeoutIntervalForRequest = 30
+        return URLSession(configuration: c)
+    }
+}

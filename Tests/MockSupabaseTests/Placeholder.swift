@@ -1,2 +1,0 @@
-import XCTest
-final class MockSupabasePlaceholder: XCTestCase { func testBuilds() {} }
