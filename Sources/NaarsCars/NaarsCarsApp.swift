@@ -13,13 +13,27 @@ public enum NaarsCarsApp: AppModule {
         register(on: backend, apns: FakeAPNs())
     }
 
+    /// Database functions and edge functions the app serves (names only; signatures and rules
+    /// are in functions.json).
+    public static let functionNames = ["get_user_stats", "get_unread_counts", "mark_messages_read", "get_or_create_request_conversation",
+                                       "validate_invite_code", "get_leaderboard", "get_pending_reviews", "cleanup_stale_push_tokens"]
+    /// Edge function names.
+    public static let edgeFunctionNames = ["send-push-notification", "cleanup-tokens", "refresh-leaderboard"]
+
     /// Registers everything, sending pushes through `apns` (inspect a `FakeAPNs` in tests).
-    /// A contracts file that cannot be read is a programming error of the package: it stops here
-    /// with the file and JSON path (the gate loads the same files strictly).
+    ///
+    /// If a rules file cannot be read, every function and edge function answers 500 naming the
+    /// file and JSON path, so the error surfaces on the first call (the gate loads the same files
+    /// strictly and fails first).
     public static func register(on backend: MockSupabase, apns: any APNsClient) {
         let contracts: NaarsCarsContracts
         do { contracts = try NaarsCarsContracts.load(folder: backend.configuration.spec.folder) } catch {
-            preconditionFailure("Contracts/naarscars: \(error)")
+            let message = "\(error)"
+            for n in functionNames {
+                backend.registerRPC(RPCFunction(name: n, parameters: [], returns: .void) { _ in throw PostgresError("XX000", message) })
+            }
+            for n in edgeFunctionNames { backend.registerFunction(n) { _ in .json(500, ["error": .string(message)]) } }
+            return
         }
         let server = NaarsCarsServer(contracts: contracts, schema: backend.configuration.spec.schema, apns: apns)
         server.registerTriggers(on: backend)

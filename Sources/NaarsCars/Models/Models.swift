@@ -89,6 +89,28 @@ public struct Profile: NaarsCarsRow {
         case updatedAt = "updated_at"
     }
 
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeColumn(name, forKey: .name)
+        try c.encodeColumn(email, forKey: .email)
+        try c.encodeColumn(car, forKey: .car)
+        try c.encodeColumn(phoneNumber, forKey: .phoneNumber)
+        try c.encodeColumn(avatarUrl, forKey: .avatarUrl)
+        try c.encodeColumn(isAdmin, forKey: .isAdmin)
+        try c.encodeColumn(approved, forKey: .approved)
+        try c.encodeUUID(invitedBy, forKey: .invitedBy)
+        try c.encodeColumn(notifyRideUpdates, forKey: .notifyRideUpdates)
+        try c.encodeColumn(notifyMessages, forKey: .notifyMessages)
+        try c.encodeColumn(notifyAnnouncements, forKey: .notifyAnnouncements)
+        try c.encodeColumn(notifyNewRequests, forKey: .notifyNewRequests)
+        try c.encodeColumn(notifyQaActivity, forKey: .notifyQaActivity)
+        try c.encodeColumn(notifyReviewReminders, forKey: .notifyReviewReminders)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
+        try c.encodeColumn(updatedAt, forKey: .updatedAt)
+    }
+
     /// A row from its columns.
     public init(id: UUID, name: String, email: String, car: String? = nil, phoneNumber: String? = nil, avatarUrl: String? = nil, isAdmin: Bool, approved: Bool, invitedBy: UUID? = nil, notifyRideUpdates: Bool? = nil, notifyMessages: Bool? = nil, notifyAnnouncements: Bool? = nil, notifyNewRequests: Bool? = nil, notifyQaActivity: Bool? = nil, notifyReviewReminders: Bool? = nil, createdAt: Timestamp, updatedAt: Timestamp) {
         self.id = id
@@ -139,6 +161,18 @@ public struct InviteCode: NaarsCarsRow {
         case usedAt = "used_at"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+    }
+
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeColumn(code, forKey: .code)
+        try c.encodeUUID(createdBy, forKey: .createdBy)
+        try c.encodeUUID(usedBy, forKey: .usedBy)
+        try c.encodeColumn(usedAt, forKey: .usedAt)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
+        try c.encodeColumn(updatedAt, forKey: .updatedAt)
     }
 
     /// A row from its columns.
@@ -213,6 +247,28 @@ public struct Ride: NaarsCarsRow {
         case updatedAt = "updated_at"
     }
 
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeUUID(userId, forKey: .userId)
+        try c.encodeColumn(type, forKey: .type)
+        try c.encodeColumn(date, forKey: .date)
+        try c.encodeColumn(time, forKey: .time)
+        try c.encodeColumn(pickup, forKey: .pickup)
+        try c.encodeColumn(destination, forKey: .destination)
+        try c.encodeColumn(seats, forKey: .seats)
+        try c.encodeColumn(notes, forKey: .notes)
+        try c.encodeColumn(gift, forKey: .gift)
+        try c.encodeColumn(status, forKey: .status)
+        try c.encodeUUID(claimedBy, forKey: .claimedBy)
+        try c.encodeColumn(reviewed, forKey: .reviewed)
+        try c.encodeColumn(reviewSkipped, forKey: .reviewSkipped)
+        try c.encodeColumn(reviewSkippedAt, forKey: .reviewSkippedAt)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
+        try c.encodeColumn(updatedAt, forKey: .updatedAt)
+    }
+
     /// A row from its columns.
     public init(id: UUID, userId: UUID, type: String, date: CalendarDate, time: TimeOfDay, pickup: String, destination: String, seats: Int? = nil, notes: String? = nil, gift: String? = nil, status: RideStatus, claimedBy: UUID? = nil, reviewed: Bool, reviewSkipped: Bool? = nil, reviewSkippedAt: Timestamp? = nil, createdAt: Timestamp, updatedAt: Timestamp) {
         self.id = id
@@ -254,6 +310,15 @@ public struct RideParticipant: NaarsCarsRow {
         case rideId = "ride_id"
         case userId = "user_id"
         case createdAt = "created_at"
+    }
+
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeUUID(rideId, forKey: .rideId)
+        try c.encodeUUID(userId, forKey: .userId)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
     }
 
     /// A row from its columns.
@@ -325,6 +390,28 @@ public struct Favor: NaarsCarsRow {
         case updatedAt = "updated_at"
     }
 
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeUUID(userId, forKey: .userId)
+        try c.encodeColumn(title, forKey: .title)
+        try c.encodeColumn(description, forKey: .description)
+        try c.encodeColumn(location, forKey: .location)
+        try c.encodeColumn(duration, forKey: .duration)
+        try c.encodeColumn(requirements, forKey: .requirements)
+        try c.encodeColumn(date, forKey: .date)
+        try c.encodeColumn(time, forKey: .time)
+        try c.encodeColumn(gift, forKey: .gift)
+        try c.encodeColumn(status, forKey: .status)
+        try c.encodeUUID(claimedBy, forKey: .claimedBy)
+        try c.encodeColumn(reviewed, forKey: .reviewed)
+        try c.encodeColumn(reviewSkipped, forKey: .reviewSkipped)
+        try c.encodeColumn(reviewSkippedAt, forKey: .reviewSkippedAt)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
+        try c.encodeColumn(updatedAt, forKey: .updatedAt)
+    }
+
     /// A row from its columns.
     public init(id: UUID, userId: UUID, title: String, description: String? = nil, location: String, duration: FavorDuration, requirements: String? = nil, date: CalendarDate, time: TimeOfDay? = nil, gift: String? = nil, status: FavorStatus, claimedBy: UUID? = nil, reviewed: Bool, reviewSkipped: Bool? = nil, reviewSkippedAt: Timestamp? = nil, createdAt: Timestamp, updatedAt: Timestamp) {
         self.id = id
@@ -368,6 +455,15 @@ public struct FavorParticipant: NaarsCarsRow {
         case createdAt = "created_at"
     }
 
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeUUID(favorId, forKey: .favorId)
+        try c.encodeUUID(userId, forKey: .userId)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
+    }
+
     /// A row from its columns.
     public init(id: UUID, favorId: UUID, userId: UUID, createdAt: Timestamp) {
         self.id = id
@@ -405,6 +501,18 @@ public struct RequestQA: NaarsCarsRow {
         case parentId = "parent_id"
         case content
         case createdAt = "created_at"
+    }
+
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeUUID(rideId, forKey: .rideId)
+        try c.encodeUUID(favorId, forKey: .favorId)
+        try c.encodeUUID(userId, forKey: .userId)
+        try c.encodeUUID(parentId, forKey: .parentId)
+        try c.encodeColumn(content, forKey: .content)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
     }
 
     /// A row from its columns.
@@ -446,6 +554,17 @@ public struct Conversation: NaarsCarsRow {
         case updatedAt = "updated_at"
     }
 
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeUUID(rideId, forKey: .rideId)
+        try c.encodeUUID(favorId, forKey: .favorId)
+        try c.encodeUUID(createdBy, forKey: .createdBy)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
+        try c.encodeColumn(updatedAt, forKey: .updatedAt)
+    }
+
     /// A row from its columns.
     public init(id: UUID, rideId: UUID? = nil, favorId: UUID? = nil, createdBy: UUID? = nil, createdAt: Timestamp, updatedAt: Timestamp) {
         self.id = id
@@ -482,6 +601,17 @@ public struct ConversationParticipant: NaarsCarsRow {
         case lastReadAt = "last_read_at"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+    }
+
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeUUID(conversationId, forKey: .conversationId)
+        try c.encodeUUID(userId, forKey: .userId)
+        try c.encodeColumn(lastReadAt, forKey: .lastReadAt)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
+        try c.encodeColumn(updatedAt, forKey: .updatedAt)
     }
 
     /// A row from its columns.
@@ -526,6 +656,19 @@ public struct Message: NaarsCarsRow {
         case readBy = "read_by"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+    }
+
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeUUID(conversationId, forKey: .conversationId)
+        try c.encodeUUID(fromId, forKey: .fromId)
+        try c.encodeColumn(content, forKey: .content)
+        try c.encodeColumn(imageUrl, forKey: .imageUrl)
+        try c.encodeUUIDs(readBy, forKey: .readBy)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
+        try c.encodeColumn(updatedAt, forKey: .updatedAt)
     }
 
     /// A row from its columns.
@@ -583,6 +726,22 @@ public struct AppNotification: NaarsCarsRow {
         case updatedAt = "updated_at"
     }
 
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeUUID(userId, forKey: .userId)
+        try c.encodeColumn(type, forKey: .type)
+        try c.encodeColumn(title, forKey: .title)
+        try c.encodeColumn(body, forKey: .body)
+        try c.encodeUUID(rideId, forKey: .rideId)
+        try c.encodeUUID(favorId, forKey: .favorId)
+        try c.encodeColumn(read, forKey: .read)
+        try c.encodeColumn(pinned, forKey: .pinned)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
+        try c.encodeColumn(updatedAt, forKey: .updatedAt)
+    }
+
     /// A row from its columns.
     public init(id: UUID, userId: UUID, type: String, title: String, body: String? = nil, rideId: UUID? = nil, favorId: UUID? = nil, read: Bool, pinned: Bool, createdAt: Timestamp, updatedAt: Timestamp) {
         self.id = id
@@ -629,6 +788,18 @@ public struct PushToken: NaarsCarsRow {
         case updatedAt = "updated_at"
     }
 
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeUUID(userId, forKey: .userId)
+        try c.encodeColumn(token, forKey: .token)
+        try c.encodeColumn(deviceId, forKey: .deviceId)
+        try c.encodeColumn(platform, forKey: .platform)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
+        try c.encodeColumn(updatedAt, forKey: .updatedAt)
+    }
+
     /// A row from its columns.
     public init(id: UUID, userId: UUID, token: String, deviceId: String, platform: String, createdAt: Timestamp, updatedAt: Timestamp) {
         self.id = id
@@ -666,6 +837,17 @@ public struct TownHallPost: NaarsCarsRow {
         case content
         case imageUrl = "image_url"
         case createdAt = "created_at"
+    }
+
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeUUID(userId, forKey: .userId)
+        try c.encodeColumn(title, forKey: .title)
+        try c.encodeColumn(content, forKey: .content)
+        try c.encodeColumn(imageUrl, forKey: .imageUrl)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
     }
 
     /// A row from its columns.
@@ -715,6 +897,20 @@ public struct Review: NaarsCarsRow {
         case createdAt = "created_at"
     }
 
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(id, forKey: .id)
+        try c.encodeUUID(reviewerId, forKey: .reviewerId)
+        try c.encodeUUID(fulfillerId, forKey: .fulfillerId)
+        try c.encodeUUID(rideId, forKey: .rideId)
+        try c.encodeUUID(favorId, forKey: .favorId)
+        try c.encodeColumn(rating, forKey: .rating)
+        try c.encodeColumn(comment, forKey: .comment)
+        try c.encodeUUID(townHallPostId, forKey: .townHallPostId)
+        try c.encodeColumn(createdAt, forKey: .createdAt)
+    }
+
     /// A row from its columns.
     public init(id: UUID, reviewerId: UUID, fulfillerId: UUID, rideId: UUID? = nil, favorId: UUID? = nil, rating: Int, comment: String? = nil, townHallPostId: UUID? = nil, createdAt: Timestamp) {
         self.id = id
@@ -759,6 +955,18 @@ public struct LeaderboardEntry: NaarsCarsRow {
         case averageRating = "average_rating"
         case reviewCount = "review_count"
         case rank
+    }
+
+    /// Writes every column as PostgREST prints a row: NULL as `null`, uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(userId, forKey: .userId)
+        try c.encodeColumn(name, forKey: .name)
+        try c.encodeColumn(avatarUrl, forKey: .avatarUrl)
+        try c.encodeColumn(fulfilledCount, forKey: .fulfilledCount)
+        try c.encodeColumn(averageRating, forKey: .averageRating)
+        try c.encodeColumn(reviewCount, forKey: .reviewCount)
+        try c.encodeColumn(rank, forKey: .rank)
     }
 
     /// A row from its columns.

@@ -37,6 +37,40 @@ public enum NaarsCarsModels {
         "validate_invite_code": InviteCodeValidation.self, "get_leaderboard": LeaderboardEntry.self,
         "get_pending_reviews": PendingReview.self,
     ]
+    /// Every model type interaction files may name (`Ride`, `Ride[]` for arrays of it).
+    public static let named: [String: any NaarsCarsPayload.Type] = {
+        var out: [String: any NaarsCarsPayload.Type] = [:]
+        let all: [any NaarsCarsPayload.Type] = rows.map { $0 as any NaarsCarsPayload.Type } + [
+            NoArguments.self, UserIDArgument.self, MarkMessagesReadArguments.self, RequestConversationArguments.self,
+            ValidateInviteCodeArguments.self, LeaderboardArguments.self, UserStats.self, UnreadCounts.self,
+            InviteCodeValidation.self, PendingReview.self, PushNotificationRequest.self, PushDelivery.self,
+            PushNotificationResult.self, CleanupTokensResult.self, RefreshLeaderboardResult.self, EdgeFunctionError.self,
+        ]
+        for t in all { out[String(describing: t)] = t }
+        return out
+    }()
+
+    /// A model name nobody declared.
+    public struct UnknownModel: Error, CustomStringConvertible {
+        /// The name.
+        public var name: String
+        public var description: String { "unknown model '\(name)' (known: \(NaarsCarsModels.named.keys.sorted().joined(separator: ", ")))" }
+    }
+
+    /// Decodes `json` as the named model (`Ride`, or `Ride[]` for an array) and encodes it back.
+    public static func roundTrip(_ name: String, _ json: JSONValue) throws -> JSONValue {
+        let isArray = name.hasSuffix("[]")
+        let base = isArray ? String(name.dropLast(2)) : name
+        guard let t = named[base] else { throw UnknownModel(name: name) }
+        func one<T: NaarsCarsPayload>(_ type: T.Type) throws -> JSONValue {
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.sortedKeys]
+            if isArray { return try JSONValue.parse(enc.encode(try JSONDecoder().decode([T].self, from: json.data()))) }
+            return try JSONValue.parse(enc.encode(try JSONDecoder().decode(T.self, from: json.data())))
+        }
+        return try one(t)
+    }
+
     /// Argument models of the database functions, by function name.
     public static let rpcArguments: [String: any NaarsCarsPayload.Type] = [
         "get_user_stats": UserIDArgument.self, "get_unread_counts": UserIDArgument.self,
@@ -65,6 +99,11 @@ public struct UserIDArgument: NaarsCarsPayload {
     public var userId: UUID
     /// Field names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id" }
+    /// Encodes uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(userId, forKey: .userId)
+    }
     /// Arguments for a user.
     public init(userId: UUID) { self.userId = userId }
 }
@@ -77,6 +116,12 @@ public struct MarkMessagesReadArguments: NaarsCarsPayload {
     public var userId: UUID
     /// Field names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case conversationId = "conversation_id", userId = "user_id" }
+    /// Encodes uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(conversationId, forKey: .conversationId)
+        try c.encodeUUID(userId, forKey: .userId)
+    }
     /// Arguments.
     public init(conversationId: UUID, userId: UUID) { self.conversationId = conversationId; self.userId = userId }
 }
@@ -89,6 +134,12 @@ public struct RequestConversationArguments: NaarsCarsPayload {
     public var favorId: UUID?
     /// Field names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case rideId = "ride_id", favorId = "favor_id" }
+    /// Encodes uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUIDIfPresent(rideId, forKey: .rideId)
+        try c.encodeUUIDIfPresent(favorId, forKey: .favorId)
+    }
     /// Arguments.
     public init(rideId: UUID? = nil, favorId: UUID? = nil) { self.rideId = rideId; self.favorId = favorId }
 }
@@ -159,6 +210,13 @@ public struct InviteCodeValidation: NaarsCarsPayload {
     public var createdBy: UUID?
     /// Field names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case isValid = "is_valid", codeId = "code_id", createdBy = "created_by" }
+    /// Encodes uuids in lower case and NULL as `null`.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(isValid, forKey: .isValid)
+        try c.encodeUUID(codeId, forKey: .codeId)
+        try c.encodeUUID(createdBy, forKey: .createdBy)
+    }
     /// A result.
     public init(isValid: Bool, codeId: UUID? = nil, createdBy: UUID? = nil) { self.isValid = isValid; self.codeId = codeId; self.createdBy = createdBy }
 }
@@ -187,6 +245,16 @@ public struct PendingReview: NaarsCarsPayload {
         case requestType = "request_type", requestId = "request_id", fulfillerId = "fulfiller_id"
         case fulfillerName = "fulfiller_name", title, date
     }
+    /// Encodes uuids in lower case and NULL as `null`.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(requestType, forKey: .requestType)
+        try c.encodeUUID(requestId, forKey: .requestId)
+        try c.encodeUUID(fulfillerId, forKey: .fulfillerId)
+        try c.encode(fulfillerName, forKey: .fulfillerName)
+        try c.encode(title, forKey: .title)
+        try c.encode(date, forKey: .date)
+    }
     /// A row.
     public init(requestType: RequestType, requestId: UUID, fulfillerId: UUID, fulfillerName: String, title: String, date: CalendarDate) {
         self.requestType = requestType; self.requestId = requestId; self.fulfillerId = fulfillerId
@@ -210,6 +278,15 @@ public struct PushNotificationRequest: NaarsCarsPayload {
     public var badge: Int?
     /// Field names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id", title, body, data, badge }
+    /// Encodes uuids in lower case.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(userId, forKey: .userId)
+        try c.encode(title, forKey: .title)
+        try c.encode(body, forKey: .body)
+        try c.encodeIfPresent(data, forKey: .data)
+        try c.encodeIfPresent(badge, forKey: .badge)
+    }
     /// A request.
     public init(userId: UUID, title: String, body: String, data: [String: JSONValue]? = nil, badge: Int? = nil) {
         self.userId = userId; self.title = title; self.body = body; self.data = data; self.badge = badge
@@ -230,6 +307,15 @@ public struct PushDelivery: NaarsCarsPayload {
     public var removed: Bool
     /// Field names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case tokenId = "token_id", deviceId = "device_id", status, reason, removed }
+    /// Encodes uuids in lower case and NULL as `null`.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(tokenId, forKey: .tokenId)
+        try c.encode(deviceId, forKey: .deviceId)
+        try c.encode(status, forKey: .status)
+        try c.encodeColumn(reason, forKey: .reason)
+        try c.encode(removed, forKey: .removed)
+    }
     /// A delivery.
     public init(tokenId: UUID, deviceId: String, status: Int, reason: String?, removed: Bool) {
         self.tokenId = tokenId; self.deviceId = deviceId; self.status = status; self.reason = reason; self.removed = removed
@@ -250,6 +336,15 @@ public struct PushNotificationResult: NaarsCarsPayload {
     public var results: [PushDelivery]
     /// Field names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id", sent, failed, removed, results }
+    /// Encodes uuids in lower case and NULL as `null`.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(userId, forKey: .userId)
+        try c.encode(sent, forKey: .sent)
+        try c.encode(failed, forKey: .failed)
+        try c.encode(removed, forKey: .removed)
+        try c.encode(results, forKey: .results)
+    }
     /// A result.
     public init(userId: UUID, sent: Int, failed: Int, removed: Int, results: [PushDelivery]) {
         self.userId = userId; self.sent = sent; self.failed = failed; self.removed = removed; self.results = results

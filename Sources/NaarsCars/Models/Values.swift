@@ -84,3 +84,25 @@ public struct TimeOfDay: Codable, Hashable, Comparable, Sendable, CustomStringCo
     public init(from decoder: Decoder) throws { self = try PGText.decode(decoder, "time") { TimeOfDay($0) } }
     public func encode(to encoder: Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(description) }
 }
+
+extension KeyedEncodingContainer {
+    /// Encodes a value, or `null` for nil (PostgREST prints every column of a row).
+    mutating func encodeColumn<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+
+    /// Encodes a uuid as PostgreSQL prints it (lower case), or `null`.
+    mutating func encodeUUID(_ value: UUID?, forKey key: Key) throws {
+        if let value { try encode(value.uuidString.lowercased(), forKey: key) } else { try encodeNil(forKey: key) }
+    }
+
+    /// Encodes a `uuid[]` in lower case.
+    mutating func encodeUUIDs(_ value: [UUID], forKey key: Key) throws {
+        try encode(value.map { $0.uuidString.lowercased() }, forKey: key)
+    }
+
+    /// Encodes a uuid in lower case when present (request bodies omit absent fields).
+    mutating func encodeUUIDIfPresent(_ value: UUID?, forKey key: Key) throws {
+        if let value { try encode(value.uuidString.lowercased(), forKey: key) }
+    }
+}

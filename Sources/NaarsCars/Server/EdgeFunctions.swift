@@ -15,7 +15,10 @@ extension NaarsCarsServer {
             },
         ]
         for f in functions.edgeFunctions {
-            guard let body = bodies[f.name] else { preconditionFailure("functions.json: no implementation of edge function \(f.name)") }
+            guard let body = bodies[f.name] else {
+                backend.registerFunction(f.name) { _ in .json(501, ["error": .string("\(f.name) is declared in functions.json but not implemented")]) }
+                continue
+            }
             backend.registerFunction(f.name, verifyJWT: f.verifyJWT) { call in
                 if let refusal = try server.refuse(f, call) { return refusal }
                 return try body(call)

@@ -23,7 +23,12 @@ extension NaarsCarsServer {
     func registerFunctions(on backend: MockSupabase) {
         let handlers = self.handlers
         for c in functions.rpcs {
-            guard let h = handlers[c.name] else { preconditionFailure("functions.json: no implementation of \(c.name)") }
+            guard let h = handlers[c.name] else {
+                backend.registerRPC(RPCFunction(name: c.name, parameters: [], returns: .void) { _ in
+                    throw PostgresError("42883", "function public.\(c.name) is declared in functions.json but not implemented")
+                })
+                continue
+            }
             let params = c.params.map { RPCParameter($0.name, SQLType.parse($0.type, enums: schema.enums) ?? .text, hasDefault: $0.hasDefault) }
             let returns: RPCReturn
             switch c.returns {
