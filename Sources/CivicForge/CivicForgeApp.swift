@@ -3,9 +3,88 @@ import ContractKit
 
 /// CivicForge: its contracts folder and the server-side pieces it plugs into the mock.
 public enum CivicForgeApp: AppModule {
+    /// The contracts folder name.
     public static let name = "civicforge"
+    /// The display name.
     public static let title = "CivicForge"
 
-    /// Registers the app's edge functions, database functions, triggers and views.
-    public static func register(on backend: MockSupabase) {}
+    /// Registers the app's database function, triggers and push-notifications Edge Function
+    /// with the rules of Contracts/civicforge/rules.json and notifications.json.
+    ///
+    /// If a rules file cannot be read, nothing half-configured is served: every write to a table
+    /// with a trigger, the database function and the Edge Function answer with the file, JSON
+    /// path and problem (XX000 / HTTP 500), so the error surfaces on the first call, not as a crash.
+    public static func register(on backend: MockSupabase) {
+        do {
+            try install(on: backend, rules: CivicForgeRules.load(folder: backend.configuration.spec.folder),
+                        notifications: NotificationRules.load(folder: backend.configuration.spec.folder))
+        } catch {
+            registerUnreadable("\(error)", on: backend)
+        }
+    }
+
+    static func registerUnreadable(_ message: String, on backend: MockSupabase) {
+        for table in ["profiles", "posts", "responses", "post_flags", "thanks", "invitations"] {
+            backend.registerTrigger("\(table)_contracts_unreadable", on: table, timing: .before, events: [.insert, .update, .delete]) { _ in
+                throw PostgresError("XX000", message)
+            }
+        }
+        backend.registerRPC(RPCFunction(name: CivicForgeInvitations.functionName, parameters: [RPCParameter("invite_code", .text)], returns: .scalar(.text), volatile: true) { _ in
+            throw PostgresError("XX000", message)
+        })
+        backend.registerFunction("push-notifications") { _ in .json(500, ["error": .string(message), "code": "contracts_unreadable"]) }
+    }
+
+    /// The triggers, in the order the SQL migration creates them.
+    public static func triggers(_ rules: CivicForgeRules, schema: DatabaseSchema) throws -> [CivicForgeTrigger] {
+        try rules.validate(against: schema)
+        var out: [CivicForgeTrigger] = []
+        for g in rules.serverManaged {
+            out.append(CivicForgeTrigger("\(g.table)_guard_server_columns", g.table, .before, [.insert, .update],
+                        CivicForgeTriggers.guardServerColumns(g, table: schema.table(g.table)!, error: rules.serverManagedError)))
+        }
+        for t in schema.tables where t.schema == "public" && t.columnIndex("updated_at") != nil {
+            out.append(CivicForgeTrigger("\(t.name)_set_updated_at", t.name, .before, [.update], CivicForgeTriggers.setUpdatedAt()))
+        }
+        out.append(CivicForgeTrigger("profiles_create_companions", "profiles", .after, [.insert], CivicForgeTriggers.createCompanions()))
+        out.append(CivicForgeTrigger("posts_fill_neighborhood", "posts", .before, [.insert], CivicForgeTriggers.fillPostNeighborhood()))
+        out.append(CivicForgeTrigger("post_flags_auto_hide", "post_flags", .after, [.insert], CivicForgeTriggers.autoHide(rules)))
+        out.append(CivicForgeTrigger("thanks_add_reputation", "thanks", .after, [.insert], CivicForgeTriggers.addReputation(rules)))
+        out.append(CivicForgeTrigger("invitations_fill_defaults", "invitations", .before, [.insert], CivicForgeTriggers.fillInvitationDefaults(rules)))
+        return out
+    }
+
+    /// Registers everything with explicit rules (tests pass altered rules to show they matter).
+    public static func install(on backend: MockSupabase, rules: CivicForgeRules, notifications: NotificationRules? = nil) throws {
+        let schema = backend.configuration.spec.schema
+        for t in try triggers(rules, schema: schema) {
+            backend.registerTrigger(t.name, on: t.table, timing: t.timing, events: t.events, handler: t.handler)
+        }
+        backend.registerRPC(CivicForgeInvitations.function(rules, profileColumns: schema.table("profiles")!.columns))
+        let n = try notifications ?? NotificationRules.load(folder: backend.configuration.spec.folder)
+        backend.registerFunction(n.function, verifyJWT: true, CivicForgePush.handler(n))
+    }
+}
+
+/// A row trigger of CivicForge: where and when it fires, and its body.
+public struct CivicForgeTrigger {
+    /// The trigger's name (as in the SQL migration).
+    public var name: String
+    /// The table it is on.
+    public var table: String
+    /// BEFORE or AFTER.
+    public var timing: TriggerTiming
+    /// The events that fire it.
+    public var events: Set<TriggerEvent>
+    /// The body.
+    public var handler: TriggerHandler
+
+    /// A trigger.
+    public init(_ name: String, _ table: String, _ timing: TriggerTiming, _ events: Set<TriggerEvent>, _ handler: @escaping TriggerHandler) {
+        self.name = name
+        self.table = table
+        self.timing = timing
+        self.events = events
+        self.handler = handler
+    }
 }

@@ -367,9 +367,15 @@ public final class MockSupabase: @unchecked Sendable {
     /// The bearer token of a request: Authorization, else the apikey.
     func bearer(_ request: HTTPRequest) -> String? {
         if let a = request.headers["Authorization"] {
-            let parts = a.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1]).trimmingCharacters(in: .whitespaces) }
-            return ""  // present but not a bearer token
+            // ASCII-only scanning: this runs on every request (Foundation's trimming bridges to NSString).
+            let u = a.utf8
+            guard u.count > 7, let space = u.firstIndex(of: 0x20) else { return "" }
+            let scheme = a[..<space]
+            guard scheme.utf8.count == 6, scheme.lowercased() == "bearer" else { return "" }
+            var start = u.index(after: space), end = u.endIndex
+            while start < end, u[start] == 0x20 || u[start] == 0x09 { start = u.index(after: start) }
+            while end > start, u[u.index(before: end)] == 0x20 || u[u.index(before: end)] == 0x09 { end = u.index(before: end) }
+            return String(a[start..<end])  // present but not a bearer token gives ""
         }
         return request.headers["apikey"] ?? request.queryValue("apikey")
     }

@@ -93,17 +93,50 @@ public struct HTTPRequest: Sendable {
             queryPart = target[target.index(after: q)...]
         }
         if let h = queryPart.firstIndex(of: "#") { queryPart = queryPart[..<h] }
-        let path = String(pathPart).removingPercentEncoding ?? String(pathPart)
+        let path = percentDecoded(pathPart)
         var items: [(name: String, value: String)] = []
         if !queryPart.isEmpty {
             for part in queryPart.split(separator: "&", omittingEmptySubsequences: true) {
                 let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let k = String(kv[0]).removingPercentEncoding ?? String(kv[0])
-                let v = kv.count > 1 ? (String(kv[1]).removingPercentEncoding ?? String(kv[1])) : ""
-                items.append((k, v))
+                items.append((percentDecoded(kv[0]), kv.count > 1 ? percentDecoded(kv[1]) : ""))
             }
         }
         return (path, items)
+    }
+
+    /// Decodes `%XX` escapes (a malformed escape is kept literally, as PostgREST's parser sees
+    /// it); invalid UTF-8 after decoding is repaired with U+FFFD rather than rejected.
+    public static func percentDecoded(_ s: Substring) -> String {
+        let u = s.utf8
+        guard u.contains(0x25) else { return String(s) }
+        var out: [UInt8] = []
+        out.reserveCapacity(u.count)
+        var i = u.startIndex
+        func hex(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: return c - 0x30
+            case 0x41...0x46: return c - 0x41 + 10
+            case 0x61...0x66: return c - 0x61 + 10
+            default: return nil
+            }
+        }
+        while i < u.endIndex {
+            let c = u[i]
+            if c == 0x25 {
+                let j = u.index(after: i)
+                if j < u.endIndex, let hi = hex(u[j]) {
+                    let k = u.index(after: j)
+                    if k < u.endIndex, let lo = hex(u[k]) {
+                        out.append(hi << 4 | lo)
+                        i = u.index(after: k)
+                        continue
+                    }
+                }
+            }
+            out.append(c)
+            i = u.index(after: i)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -236,7 +236,7 @@ private struct JSONParser {
                     } else if (0xDC00...0xDFFF).contains(scalar) {
                         throw fail("unpaired surrogate")
                     }
-                    guard scalar != 0, let u = Unicode.Scalar(scalar) else { throw fail("invalid unicode escape") }
+                    guard let u = Unicode.Scalar(scalar) else { throw fail("invalid unicode escape") }
                     out.append(contentsOf: Array(String(Character(u)).utf8))
                 default: throw fail("invalid escape")
                 }
@@ -297,7 +297,10 @@ extension JSONValue {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
-        case .double(let d): out += JSONValue.formatDouble(d)
+        case .double(let d):
+            out += JSONValue.formatDouble(d)
+            // jsonb keeps numbers as numeric, which keeps the scale: 7.0 stays 7.0 (float8 prints 7).
+            if style != .compact, d.isFinite, d == d.rounded(), abs(d) < 1e15 { out += ".0" }
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let a):
             if a.isEmpty { out += "[]"; return }

@@ -226,8 +226,12 @@ extension SQLValue {
         switch json {
         case .null: return .null
         case .string(let s):
-            if case .jsonb = type { return .json(json) }
+            if case .jsonb = type {
+                if containsNUL(json) { throw PostgresError("22P05", "unsupported Unicode escape sequence", details: "\\u0000 cannot be converted to text.") }
+                return .json(json)
+            }
             if case .json = type { return .json(json) }
+            if s.utf8.contains(0) { throw PostgresError("22021", "invalid byte sequence for encoding \"UTF8\": 0x00") }
             return try parse(text: s, as: type)
         case .bool(let b):
             switch type {
@@ -252,13 +256,19 @@ extension SQLValue {
         case .array(let a):
             switch type {
             case .array(let elem): return .array(try a.map { try coerce(json: $0, to: elem) })
-            case .jsonb, .json: return .json(json)
+            case .jsonb:
+                if containsNUL(json) { throw PostgresError("22P05", "unsupported Unicode escape sequence", details: "\\u0000 cannot be converted to text.") }
+                return .json(json)
+            case .json: return .json(json)
             default:
                 throw PostgresError("22P02", "invalid input syntax for type \(type.pgInputName): \"\(json.serialized(.jsonb))\"")
             }
         case .object:
             switch type {
-            case .jsonb, .json: return .json(json)
+            case .jsonb:
+                if containsNUL(json) { throw PostgresError("22P05", "unsupported Unicode escape sequence", details: "\\u0000 cannot be converted to text.") }
+                return .json(json)
+            case .json: return .json(json)
             case .text: return .text(json.serialized(.jsonb))
             default:
                 if case .array = type {
@@ -266,6 +276,15 @@ extension SQLValue {
                 }
                 throw PostgresError("22P02", "invalid input syntax for type \(type.pgInputName): \"\(json.serialized(.jsonb))\"")
             }
+        }
+    }
+
+    static func containsNUL(_ j: JSONValue) -> Bool {
+        switch j {
+        case .string(let s): return s.utf8.contains(0)
+        case .array(let a): return a.contains(where: containsNUL)
+        case .object(let o): return o.contains { $0.key.utf8.contains(0) || containsNUL($0.value) }
+        default: return false
         }
     }
 

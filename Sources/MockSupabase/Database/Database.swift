@@ -106,12 +106,34 @@ public final class Database: @unchecked Sendable {
     private var depth = 0
     var triggersEnabled = true
     private var policiesStorage: PolicySet
-    var compiledPolicies: [String: CompiledTablePolicies] = [:]
+    var policyCache: [PolicyCacheKey: ([SQLValue]) -> Bool] = [:]
+
+    struct PolicyCacheKey: Hashable {
+        let table: String
+        let command: PolicyCommand
+        let check: Bool
+        let role: String
+        let sub: String
+    }
+
+    /// Whether an expression reads JWT claims other than `sub` and `role` (the cache key).
+    func usesClaimsBeyondSubAndRole(_ e: Expr) -> Bool {
+        func op(_ o: Expr.Operand) -> Bool { if case .claim(let c) = o { return c != "sub" && c != "role" }; return false }
+        switch e {
+        case .compare(_, let a, let b): return op(a) || op(b)
+        case .inList(let a, _), .isNull(let a, _): return op(a)
+        case .any(let xs), .all(let xs): return xs.contains(where: usesClaimsBeyondSubAndRole)
+        case .not(let x): return usesClaimsBeyondSubAndRole(x)
+        case .ref(let r): return policiesStorage.definitions[r].map(usesClaimsBeyondSubAndRole) ?? false
+        case .exists: return true
+        default: return false
+        }
+    }
 
     /// The RLS policies in force. Setting them (e.g. to flip one matrix cell) recompiles.
     public var policies: PolicySet {
         get { lock.lock(); defer { lock.unlock() }; return policiesStorage }
-        set { lock.lock(); policiesStorage = newValue; compiledPolicies = [:]; lock.unlock() }
+        set { lock.lock(); policiesStorage = newValue; policyCache = [:]; lock.unlock() }
     }
 
     /// An empty database for a schema.
@@ -143,7 +165,7 @@ public final class Database: @unchecked Sendable {
     }
 
     func qualified(_ name: String) -> String {
-        name.contains(".") ? name : "public.\(name)"
+        name.utf8.contains(0x2E) ? name : "public.\(name)"
     }
 
     func table(_ name: String) throws -> Table {
@@ -154,7 +176,13 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Whether a table exists in the schema (`public` unless qualified).
-    public func hasTable(_ name: String) -> Bool { tables[qualified(name)] != nil }
+    public func hasTable(_ name: String) -> Bool { tableSchema(name) != nil }
+
+    /// The schema of a table (`public` unless qualified), by hash lookup.
+    public func tableSchema(_ name: String) -> TableSchema? {
+        lock.lock(); defer { lock.unlock() }
+        return tables[qualified(name)]?.schema
+    }
 
     // MARK: Statements
 
@@ -230,11 +258,12 @@ public final class Database: @unchecked Sendable {
         let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
         let rls = try policyTest(t, .select, auth)
         var out: [[SQLValue]] = []
-        for row in t.rows where rls(row) && f.test(row) { out.append(row) }
+        // The request filter runs first (cheaper and usually more selective); the result is the same.
+        for row in t.rows where f.test(row) && rls(row) { out.append(row) }
         if !order.isEmpty { out = try sort(out, order, t) }
         let total = count ? out.count : nil
         let start = min(max(offset, 0), out.count)
-        let end = limit.map { min(start + max($0, 0), out.count) } ?? out.count
+        let end = limit.map { start + min(max($0, 0), out.count - start) } ?? out.count
         if start != 0 || end != out.count { out = Array(out[start..<end]) }
         return ResultSet(columns: t.schema.columns, rows: out, total: total)
     }
@@ -248,7 +277,7 @@ public final class Database: @unchecked Sendable {
         if !order.isEmpty { rows = try sort(rows, order, Table(schema: ts, colIndex: idx, rows: [])) }
         let total = count ? rows.count : nil
         let start = min(max(offset, 0), rows.count)
-        let end = limit.map { min(start + max($0, 0), rows.count) } ?? rows.count
+        let end = limit.map { start + min(max($0, 0), rows.count - start) } ?? rows.count
         return ResultSet(columns: columns, rows: Array(rows[start..<end]), total: total)
     }
 
@@ -430,10 +459,10 @@ public final class Database: @unchecked Sendable {
         let check = try policyTest(t, .update, auth, check: true)
         if !check(newRow) { throw rlsViolation(t.schema.name) }
         if returning {
+            // PostgreSQL adds the SELECT policies as WCO_RLS_UPDATE_CHECK for the new row (also on
+            // the UPDATE path of ON CONFLICT): the plain WITH CHECK message, not "(USING expression)".
             let visible = try policyTest(t, .select, auth)
-            if !visible(newRow) {
-                throw PostgresError("42501", "new row violates row-level security policy (USING expression) for table \"\(t.schema.name)\"")
-            }
+            if !visible(newRow) { throw rlsViolation(t.schema.name) }
         }
         try checkConstraints(t, newRow)
         try checkUnique(t, newRow, ignoring: i)
@@ -611,7 +640,7 @@ public final class Database: @unchecked Sendable {
         if t.schema.schema != "public" && !auth.bypassesRLS {
             throw PostgresError("42501", "permission denied for schema \(t.schema.schema)")
         }
-        if let tp = policies.table(t.schema.name), tp.revoked[auth.role]?.contains(cmd) == true {
+        if let tp = policiesStorage.table(t.schema.name), tp.revoked[auth.role]?.contains(cmd) == true {
             throw PostgresError("42501", "permission denied for table \(t.schema.name)")
         }
     }
@@ -623,12 +652,21 @@ public final class Database: @unchecked Sendable {
     /// A row test for a command under RLS (USING, or WITH CHECK when `check`).
     func policyTest(_ t: Table, _ cmd: PolicyCommand, _ auth: AuthContext, check: Bool = false) throws -> ([SQLValue]) -> Bool {
         if auth.bypassesRLS || t.schema.schema != "public" { return { _ in true } }
-        guard let tp = policies.table(t.schema.name), tp.rlsEnabled else { return { _ in true } }
+        guard let tp = policiesStorage.table(t.schema.name), tp.rlsEnabled else { return { _ in true } }
+        let key = PolicyCacheKey(table: t.schema.qualifiedName, command: cmd, check: check, role: auth.role, sub: auth.claims["sub"]?.stringValue ?? "")
+        if let cached = policyCache[key] { return cached }
         let cell = tp.cell(cmd)
         let expr = check ? cell.effectiveCheck(for: cmd) : cell.effectiveUsing
-        let ev = PolicyEvaluator(db: self, auth: auth, definitions: policies.definitions)
+        let ev = PolicyEvaluator(db: self, auth: auth, definitions: policiesStorage.definitions)
         let fn = try ev.compile(expr, t, outer: nil)
-        return { row in fn(row, nil) == true }
+        let test: ([SQLValue]) -> Bool = { row in fn(row, nil) == true }
+        // Expressions without lookups depend only on the row and the caller: safe to reuse. Those
+        // with `exists` memoise per statement and are compiled afresh each time.
+        if expr.referencedTables(definitions: policiesStorage.definitions).isEmpty, !usesClaimsBeyondSubAndRole(expr) {
+            if policyCache.count > 10_000 { policyCache.removeAll() }
+            policyCache[key] = test
+        }
+        return test
     }
 
     /// Whether a role may see / change a row under a command, for reports and the flip test.

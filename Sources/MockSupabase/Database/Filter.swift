@@ -58,7 +58,9 @@ struct CompiledFilter {
 
     static func compile(_ f: RowFilter?, table: TableSchema, colIndex: [String: Int]) throws -> CompiledFilter {
         guard let f else { return CompiledFilter { _ in true } }
-        let fn = try build(f, table, colIndex)
+        var g = f
+        while case .and(let parts) = g, parts.count == 1 { g = parts[0] }
+        let fn = try build(g, table, colIndex)
         return CompiledFilter { row in fn(row) == true }
     }
 
@@ -67,30 +69,10 @@ struct CompiledFilter {
         switch f {
         case .and(let fs):
             let parts = try fs.map { try build($0, t, idx) }
-            return { row in
-                var unknown = false
-                for p in parts {
-                    switch p(row) {
-                    case false?: return false
-                    case nil: unknown = true
-                    default: break
-                    }
-                }
-                return unknown ? nil : true
-            }
+            return { row in Kleene.all(parts.count) { parts[$0](row) } }
         case .or(let fs):
             let parts = try fs.map { try build($0, t, idx) }
-            return { row in
-                var unknown = false
-                for p in parts {
-                    switch p(row) {
-                    case true?: return true
-                    case nil: unknown = true
-                    default: break
-                    }
-                }
-                return unknown ? nil : false
-            }
+            return { row in Kleene.any(parts.count) { parts[$0](row) } }
         case .not(let g):
             let inner = try build(g, t, idx)
             return { row in inner(row).map { !$0 } }
@@ -103,7 +85,7 @@ struct CompiledFilter {
 
     static func columnRef(_ name: String, _ t: TableSchema, _ idx: [String: Int]) throws -> (Int, SQLType, JSONPathStep?) {
         // Supports `col->>key` / `col->key` on json columns minimally.
-        if let r = name.range(of: "->>") ?? name.range(of: "->") {
+        if name.utf8.contains(0x3E), let r = name.range(of: "->>") ?? name.range(of: "->") {
             let base = String(name[..<r.lowerBound])
             let key = String(name[r.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
             guard let i = idx[base] else { throw unknownColumn(base, t) }
@@ -208,18 +190,25 @@ struct CompiledFilter {
         case .eq, .neq, .gt, .gte, .lt, .lte:
             guard case .text(let s) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
             let rhs = try parse(s)
+            if jsonStep == nil, op == .eq || op == .neq, !rhs.isNull {
+                // Equality fast path: values of one column type compare equal exactly when they
+                // are equal as stored (floating point excepted: -0 = 0, NaN = NaN in PostgreSQL).
+                let wantEqual = op == .eq
+                switch type {
+                case .real, .double, .numeric: break
+                default:
+                    return { row in
+                        let v = row[i]
+                        if v.isNull { return nil }
+                        return (v == rhs) == wantEqual
+                    }
+                }
+            }
             return { row in
                 let v = value(row)
                 if v.isNull || rhs.isNull { return nil }
                 guard let c = SQLValue.compare(v, rhs, type: type) else { return nil }
-                switch op {
-                case .eq: return c == 0
-                case .neq: return c != 0
-                case .gt: return c > 0
-                case .gte: return c >= 0
-                case .lt: return c < 0
-                default: return c <= 0
-                }
+                return Expr.CompareOp(rawValue: op.rawValue)!.holds(c)
             }
         }
     }
@@ -279,5 +268,48 @@ struct LikeMatcher {
         }
         while ti < tokens.count, tokens[ti] == .any { ti += 1 }
         return ti == tokens.count
+    }
+}
+
+/// SQL's three-valued logic (nil is unknown), short-circuiting.
+enum Kleene {
+    /// AND over `count` lazily evaluated operands: false wins, then unknown.
+    static func all(_ count: Int, _ operand: (Int) -> Bool?) -> Bool? {
+        var unknown = false
+        for i in 0..<count {
+            switch operand(i) {
+            case false?: return false
+            case nil: unknown = true
+            default: break
+            }
+        }
+        return unknown ? nil : true
+    }
+
+    /// OR over `count` lazily evaluated operands: true wins, then unknown.
+    static func any(_ count: Int, _ operand: (Int) -> Bool?) -> Bool? {
+        var unknown = false
+        for i in 0..<count {
+            switch operand(i) {
+            case true?: return true
+            case nil: unknown = true
+            default: break
+            }
+        }
+        return unknown ? nil : false
+    }
+}
+
+extension Expr.CompareOp {
+    /// Whether the operator holds for a three-way comparison result (<0, 0, >0).
+    func holds(_ c: Int) -> Bool {
+        switch self {
+        case .eq: return c == 0
+        case .neq: return c != 0
+        case .lt: return c < 0
+        case .lte: return c <= 0
+        case .gt: return c > 0
+        case .gte: return c >= 0
+        }
     }
 }

@@ -1,8 +1,5 @@
 import Foundation
 
-/// Compiled policies are rebuilt per statement (they close over the caller's claims).
-struct CompiledTablePolicies {}
-
 /// Compiles policy and CHECK expressions into row tests under SQL three-valued logic.
 ///
 /// `exists` lookups read the inner table directly (RLS not applied), as the SECURITY DEFINER
@@ -32,30 +29,10 @@ struct PolicyEvaluator {
             return { r, o in f(r, o).map { !$0 } }
         case .any(let xs):
             let fs = try xs.map { try compile($0, t, outer: outer, depth: depth + 1) }
-            return { r, o in
-                var unknown = false
-                for f in fs {
-                    switch f(r, o) {
-                    case true?: return true
-                    case nil: unknown = true
-                    default: break
-                    }
-                }
-                return unknown ? nil : false
-            }
+            return { r, o in Kleene.any(fs.count) { fs[$0](r, o) } }
         case .all(let xs):
             let fs = try xs.map { try compile($0, t, outer: outer, depth: depth + 1) }
-            return { r, o in
-                var unknown = false
-                for f in fs {
-                    switch f(r, o) {
-                    case false?: return false
-                    case nil: unknown = true
-                    default: break
-                    }
-                }
-                return unknown ? nil : true
-            }
+            return { r, o in Kleene.all(fs.count) { fs[$0](r, o) } }
         case .isNull(let a, let negated):
             let (get, _) = try operand(a, t, outer)
             return { r, o in get(r, o).isNull != negated }
@@ -83,14 +60,7 @@ struct PolicyEvaluator {
                 let x = ga(r, o), y = gb(r, o)
                 if x.isNull || y.isNull { return nil }
                 guard let c = SQLValue.compare(x, y, type: type) else { return nil }
-                switch op {
-                case .eq: return c == 0
-                case .neq: return c != 0
-                case .lt: return c < 0
-                case .lte: return c <= 0
-                case .gt: return c > 0
-                case .gte: return c >= 0
-                }
+                return op.holds(c)
             }
         case .exists(let tableName, let whereExpr):
             let inner = try db.table(tableName)

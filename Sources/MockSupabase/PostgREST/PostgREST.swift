@@ -75,10 +75,10 @@ extension MockSupabase {
             if rest.hasPrefix("rpc/") {
                 return try handleRPC(String(rest.dropFirst(4)), request, auth)
             }
-            if rest.contains("/") {
+            if rest.utf8.contains(0x2F) {
                 throw PostgresError("PGRST125", "Invalid path specified in request URL")
             }
-            guard database.hasTable(rest), database.schema.table(rest)?.schema == "public" else {
+            guard let restTable = database.tableSchema(rest), restTable.schema == "public" else {
                 let similar = database.schema.tables.filter { $0.schema == "public" }.map(\.name)
                     .min { levenshtein($0, rest) < levenshtein($1, rest) }
                 let hint = similar.flatMap { levenshtein($0, rest) <= max(2, rest.count / 3) ? "Perhaps you meant the table 'public.\($0)'" : nil }
@@ -146,7 +146,7 @@ extension MockSupabase {
             q.offset = from
             if let to { q.limit = max(0, to - from + 1) }
         }
-        let table = database.schema.table(tableName)!
+        let table = database.tableSchema(tableName)!
         let plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters)
         let needsEmbedFilter = plan.hasInnerFilter
         let result = try database.select(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter),
@@ -157,7 +157,7 @@ extension MockSupabase {
         if needsEmbedFilter {
             if prefs.count { total = rows.count }
             let start = min(q.offset, rows.count)
-            let end = q.limit.map { min(start + $0, rows.count) } ?? rows.count
+            let end = q.limit.map { start + min($0, rows.count - start) } ?? rows.count
             rows = Array(rows[start..<end])
         }
         if let total, q.offset > total {
@@ -195,8 +195,9 @@ extension MockSupabase {
 
     func parseRange(_ s: String) -> (Int, Int?)? {
         let parts = s.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, let a = Int(parts[0].trimmingCharacters(in: .whitespaces)) else { return nil }
+        guard parts.count == 2, let a = Int(parts[0].trimmingCharacters(in: .whitespaces)), a >= 0, a < 1 << 40 else { return nil }
         let b = Int(parts[1].trimmingCharacters(in: .whitespaces))
+        if let b, b < a || b >= 1 << 40 { return nil }
         return (a, b)
     }
 
@@ -279,7 +280,7 @@ extension MockSupabase {
             if objects.contains(where: { Set($0.keys) != first }) { throw PostgresError("PGRST102", "All object keys must match") }
         }
         if columns == nil { columns = Array(Set(objects.flatMap(\.keys))).sorted() }
-        let table = database.schema.table(tableName)!
+        let table = database.tableSchema(tableName)!
         if table.isView {
             throw PostgresError("55000", "cannot insert into view \"\(tableName)\"")
         }
@@ -330,7 +331,7 @@ extension MockSupabase {
             // Supabase loads pg-safeupdate for API roles.
             throw PostgresError("21000", "UPDATE requires a WHERE clause")
         }
-        let table = database.schema.table(tableName)!
+        let table = database.tableSchema(tableName)!
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
         if patch.isEmpty {
@@ -352,7 +353,7 @@ extension MockSupabase {
         if !q.hasFilters && !auth.bypassesRLS {
             throw PostgresError("21000", "DELETE requires a WHERE clause")
         }
-        let table = database.schema.table(tableName)!
+        let table = database.tableSchema(tableName)!
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
         // Render before deleting so embedded resources are still there.
@@ -366,7 +367,7 @@ extension MockSupabase {
     /// PUT upserts one row identified by primary-key filters (`?id=eq.X`), as PostgREST does.
     func restPut(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
         let q = try QueryParser.parse(request.query)
-        let table = database.schema.table(tableName)!
+        let table = database.tableSchema(tableName)!
         let body = try parseBody(request, allowEmpty: false)
         guard case .object(let o) = body else { throw PostgresError("PGRST102", "Empty or invalid json") }
         var pkFilters: [String: String] = [:]
@@ -461,7 +462,7 @@ extension MockSupabase {
             if !q.order.isEmpty { rows = try database.sort(rows, q.order, Database.Table(schema: ts, colIndex: idx, rows: [])) }
             let total = rows.count
             let start = min(q.offset, rows.count)
-            let end = q.limit.map { min(start + $0, rows.count) } ?? rows.count
+            let end = q.limit.map { start + min($0, rows.count - start) } ?? rows.count
             rows = Array(rows[start..<end])
             let plan = try SelectPlan.build(q.select, table: ts, schema: database.schema, embeddedFilters: [:], allowEmbedding: false)
             let rendered = try plan.render(rows, database: database, auth: auth)

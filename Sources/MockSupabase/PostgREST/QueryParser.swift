@@ -46,7 +46,7 @@ enum QueryParser {
                 }
                 q.limit = n
             case "offset":
-                guard let n = Int(value), n >= 0 else {
+                guard let n = Int(value), n >= 0, n < 1 << 40 else {
                     throw PostgresError("PGRST100", "\"failed to parse offset parameter (\(value))\" (line 1, column 1)", details: "unexpected \"\(value.prefix(1))\" expecting digit")
                 }
                 q.offset = n
@@ -74,7 +74,7 @@ enum QueryParser {
                     continue
                 }
                 let f = try parseFilter(column: name, value)
-                if let dot = name.lastIndex(of: "."), !name.contains("->") {
+                if name.utf8.contains(0x2E), let dot = name.lastIndex(of: "."), !name.utf8.contains(0x3E) {
                     let rel = String(name[..<dot])
                     let col = String(name[name.index(after: dot)...])
                     if case .condition(_, let op, let v, let neg) = f {

@@ -36,7 +36,7 @@ struct SelectPlan {
             case .star:
                 for (i, c) in table.columns.enumerated() { fields.append(.column(out: c.name, index: i, type: c.type, castText: false)) }
             case .column(let name, let alias, let cast):
-                if let r = name.range(of: "->>") ?? name.range(of: "->") {
+                if name.utf8.contains(0x3E), let r = name.range(of: "->>") ?? name.range(of: "->") {
                     let base = String(name[..<r.lowerBound])
                     guard let i = table.columnIndex(base) else { throw PostgresError("42703", "column \(table.name).\(base) does not exist") }
                     let key = String(name[r.upperBound...])

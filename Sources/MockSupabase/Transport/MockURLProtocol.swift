@@ -47,9 +47,15 @@ public final class MockURLProtocol: URLProtocol {
         }
         var headers = HTTPHeaders()
         for (k, v) in request.allHTTPHeaderFields ?? [:] { headers.add(k, v) }
-        let comps = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let rawPath = comps?.percentEncodedPath ?? url.path
-        let target = rawPath + (comps?.percentEncodedQuery.map { "?" + $0 } ?? "")
+        // The request target is everything after "scheme://authority", still percent-encoded.
+        let absolute = url.absoluteString
+        var target = "/"
+        if let schemeEnd = absolute.range(of: "://") {
+            let afterAuthority = absolute[schemeEnd.upperBound...]
+            if let slash = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }) {
+                target = afterAuthority[slash] == "?" ? "/" + afterAuthority[slash...] : String(afterAuthority[slash...])
+            }
+        }
         let req = HTTPRequest(method: request.httpMethod ?? "GET", target: target, headers: headers, body: body)
         do {
             let resp = try backend.handle(req)

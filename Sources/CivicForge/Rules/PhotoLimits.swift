@@ -1,0 +1,140 @@
+import Foundation
+import MockSupabase
+import ContractKit
+
+/// The photo processing limits of Contracts/civicforge/photos.json (§7 Spike 2, M3), and the
+/// checks a client's PhotoProcessor output must pass.
+public struct PhotoLimits: Sendable, Equatable {
+    /// Photos a post may carry.
+    public var maxPhotosPerPost: Int
+    /// Maximum output width in pixels.
+    public var maxWidth: Int
+    /// Whether smaller photos may be enlarged.
+    public var upscale: Bool
+    /// JPEG quality (0-100).
+    public var jpegQuality: Int
+    /// The only content type uploaded.
+    public var contentType: String
+    /// ImageIO metadata dictionaries that must be absent from the output.
+    public var strippedMetadata: [String]
+    /// Thumbnail width.
+    public var thumbnailWidth: Int
+    /// Thumbnail height.
+    public var thumbnailHeight: Int
+
+    /// Loads photos.json.
+    public static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> PhotoLimits {
+        try decode(SpecNode.load(folder.appendingPathComponent("photos.json"), displayName: "Contracts/civicforge/photos.json"))
+    }
+
+    /// Decodes photos.json strictly.
+    public static func decode(_ root: SpecNode) throws -> PhotoLimits {
+        try root.object { o in
+            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
+            func positive(_ key: String) throws -> Int {
+                let n = try o.required(key)
+                let v = try n.int()
+                guard v > 0 else { throw n.fail("must be positive") }
+                return v
+            }
+            let q = try o.required("jpegQuality")
+            guard (1...100).contains(try q.int()) else { throw q.fail("must be 1-100") }
+            let (tw, th) = try o.required("thumbnail").object { t -> (Int, Int) in
+                let crop = try t.required("crop")
+                guard try crop.string() == "center" else { throw crop.fail("only 'center' is defined") }
+                return (try t.required("width").int(), try t.required("height").int())
+            }
+            return PhotoLimits(maxPhotosPerPost: try positive("maxPhotosPerPost"), maxWidth: try positive("maxWidth"),
+                               upscale: try o.required("upscale").bool(), jpegQuality: try q.int(),
+                               contentType: try o.required("contentType").string(),
+                               strippedMetadata: try o.required("strippedMetadata").strings(),
+                               thumbnailWidth: tw, thumbnailHeight: th)
+        }
+    }
+
+    /// Pixel size.
+    public struct Size: Sendable, Equatable, CustomStringConvertible {
+        /// Width in pixels.
+        public var width: Int
+        /// Height in pixels.
+        public var height: Int
+        /// A size.
+        public init(width: Int, height: Int) { self.width = width; self.height = height }
+        /// A readable form.
+        public var description: String { "\(width)x\(height)" }
+    }
+
+    /// A crop rectangle in source pixels.
+    public struct Rect: Sendable, Equatable, CustomStringConvertible {
+        /// Left edge.
+        public var x: Int
+        /// Top edge.
+        public var y: Int
+        /// Width.
+        public var width: Int
+        /// Height.
+        public var height: Int
+        /// A rectangle.
+        public init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
+        /// A readable form.
+        public var description: String { "(\(x),\(y)) \(width)x\(height)" }
+    }
+
+    /// What the processor must produce for a source photo.
+    public struct Plan: Sendable, Equatable {
+        /// The resized photo.
+        public var output: Size
+        /// The part of the source the thumbnail shows.
+        public var thumbnailCrop: Rect
+        /// The thumbnail size.
+        public var thumbnail: Size
+    }
+
+    /// The expected output of the processor for a source of `source` pixels (width bounded by
+    /// maxWidth, aspect kept, no upscaling; thumbnail from the centred largest square).
+    public func plan(source: Size) -> Plan {
+        var out = source
+        if source.width > maxWidth || (upscale && source.width < maxWidth) {
+            out = Size(width: maxWidth, height: max(1, Int((Double(source.height) * Double(maxWidth) / Double(source.width)).rounded())))
+        }
+        let side = min(source.width, source.height)
+        let crop = Rect(x: (source.width - side) / 2, y: (source.height - side) / 2, width: side, height: side)
+        return Plan(output: out, thumbnailCrop: crop, thumbnail: Size(width: thumbnailWidth, height: thumbnailHeight))
+    }
+
+    /// A processed photo as the client is about to upload it.
+    public struct ProcessedPhoto: Sendable, Equatable {
+        /// The source size.
+        public var source: Size
+        /// The output size.
+        public var output: Size
+        /// The thumbnail size.
+        public var thumbnail: Size
+        /// The JPEG quality used.
+        public var quality: Int
+        /// The upload content type.
+        public var contentType: String
+        /// ImageIO metadata dictionary keys present in the output (`{Exif}`, `{GPS}`, …).
+        public var metadataKeys: [String]
+        /// A processed photo.
+        public init(source: Size, output: Size, thumbnail: Size, quality: Int, contentType: String, metadataKeys: [String]) {
+            self.source = source; self.output = output; self.thumbnail = thumbnail
+            self.quality = quality; self.contentType = contentType; self.metadataKeys = metadataKeys
+        }
+    }
+
+    /// Every way a processed photo set breaks the limits (empty when it conforms).
+    public func violations(of photos: [ProcessedPhoto]) -> [String] {
+        var out: [String] = []
+        if photos.count > maxPhotosPerPost { out.append("\(photos.count) photos, at most \(maxPhotosPerPost) per post") }
+        for (i, p) in photos.enumerated() {
+            let plan = plan(source: p.source)
+            if p.output != plan.output { out.append("photo \(i): output \(p.output), expected \(plan.output) for source \(p.source)") }
+            if p.thumbnail != plan.thumbnail { out.append("photo \(i): thumbnail \(p.thumbnail), expected \(plan.thumbnail)") }
+            if p.quality != jpegQuality { out.append("photo \(i): JPEG quality \(p.quality), expected \(jpegQuality)") }
+            if p.contentType != contentType { out.append("photo \(i): content type \(p.contentType), expected \(contentType)") }
+            for k in p.metadataKeys where strippedMetadata.contains(k) { out.append("photo \(i): metadata \(k) not stripped") }
+        }
+        return out
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import MockSupabase
+import ContractKit
+
+/// Contracts/civicforge/notifications.json: which database events notify whom, how urgently.
+public struct NotificationRules: Sendable, Equatable {
+    /// Who receives an event.
+    public enum Recipient: String, Sendable {
+        /// The author of the record's post (`post_id`).
+        case postAuthor = "post_author"
+        /// The record's responder (`responder_id`).
+        case responder
+        /// The record's thanks recipient (`to_user_id`).
+        case thanksRecipient = "thanks_recipient"
+    }
+
+    /// One row of §4's notification table.
+    public struct Event: Sendable, Equatable {
+        /// The event's name (also its notification_preferences column).
+        public var name: String
+        /// The table whose change fires it.
+        public var table: String
+        /// INSERT or UPDATE.
+        public var operation: String
+        /// For UPDATE: the new status values that fire it (the status must change).
+        public var statusIn: [String]
+        /// Who receives it.
+        public var recipient: Recipient
+        /// High, medium or low.
+        public var priority: String
+        /// The notification_preferences column that switches it.
+        public var preference: String
+    }
+
+    /// The Edge Function's name.
+    public var function: String
+    /// Events in file order.
+    public var events: [Event]
+    /// apns-priority by priority name.
+    public var apnsPriority: [String: Int]
+    /// Deep link template with `{post_id}`.
+    public var deepLink: String
+
+    /// Loads notifications.json.
+    public static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> NotificationRules {
+        let root = try SpecNode.load(folder.appendingPathComponent("notifications.json"), displayName: "Contracts/civicforge/notifications.json")
+        return try root.object { o in
+            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
+            var priorities: [String: Int] = [:]
+            for (k, n) in try o.required("apnsPriority").map() { priorities[k] = try n.int() }
+            let events = try o.required("events").array().map { e in
+                try e.object { eo -> Event in
+                    _ = eo.optional("doc")
+                    let rNode = try eo.required("recipient")
+                    guard let r = Recipient(rawValue: try rNode.string()) else { throw rNode.fail("unknown recipient '\(try rNode.string())' (post_author, responder, thanks_recipient)") }
+                    let pNode = try eo.required("priority")
+                    guard priorities[try pNode.string()] != nil else { throw pNode.fail("no apnsPriority for '\(try pNode.string())'") }
+                    let opNode = try eo.required("operation")
+                    guard ["INSERT", "UPDATE"].contains(try opNode.string()) else { throw opNode.fail("expected INSERT or UPDATE") }
+                    return Event(name: try eo.required("event").string(), table: try eo.required("table").string(), operation: try opNode.string(),
+                                 statusIn: try eo.optional("statusIn")?.strings() ?? [], recipient: r, priority: try pNode.string(),
+                                 preference: try eo.required("preference").string())
+                }
+            }
+            return NotificationRules(function: try o.required("function").string(), events: events, apnsPriority: priorities,
+                                     deepLink: try o.required("deepLink").string())
+        }
+    }
+}
+
+/// Supabase's database-webhook body.
+public struct WebhookPayload: Codable, Equatable, Sendable {
+    /// INSERT, UPDATE or DELETE.
+    public var type: String
+    /// The table.
+    public var table: String
+    /// `public`.
+    public var schema: String
+    /// NEW.
+    public var record: JSONValue?
+    /// OLD.
+    public var oldRecord: JSONValue?
+
+    /// A payload.
+    public init(type: String, table: String, schema: String = "public", record: JSONValue?, oldRecord: JSONValue?) {
+        self.type = type; self.table = table; self.schema = schema; self.record = record; self.oldRecord = oldRecord
+    }
+    enum CodingKeys: String, CodingKey { case type, table, schema, record, oldRecord = "old_record" }
+
+    /// Encodes every key (null for an absent record), as the webhook sends it.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type); try c.encode(table, forKey: .table); try c.encode(schema, forKey: .schema)
+        try c.encode(record ?? .null, forKey: .record); try c.encode(oldRecord ?? .null, forKey: .oldRecord)
+    }
+}
+
+/// One APNs delivery the function makes.
+public struct PushDelivery: Codable, Equatable, Sendable {
+    /// The recipient.
+    public var userId: String
+    /// The device token.
+    public var token: String
+    /// ios, android, web.
+    public var platform: DevicePlatform
+    /// apns-priority.
+    public var apnsPriority: Int
+    /// The universal link the tap opens.
+    public var deepLink: String
+    enum CodingKeys: String, CodingKey { case userId = "user_id", token, platform, apnsPriority = "apns_priority", deepLink = "deep_link" }
+}
+
+/// The function's answer: the event recognised (null for none) and its deliveries.
+public struct PushDispatch: Codable, Equatable, Sendable {
+    /// The event's name.
+    public var event: String?
+    /// Deliveries, by token.
+    public var deliveries: [PushDelivery]
+    /// Encodes `event` as null when there is none.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(event, forKey: .event)
+        try c.encode(deliveries, forKey: .deliveries)
+    }
+    enum CodingKeys: String, CodingKey { case event, deliveries }
+}
+
+/// The `push-notifications` Edge Function (§4): webhook payload in, APNs deliveries out.
+public enum CivicForgePush {
+    /// The event a payload is, if any.
+    public static func event(of p: WebhookPayload, rules: NotificationRules) -> NotificationRules.Event? {
+        rules.events.first { e in
+            guard e.table == p.table, e.operation == p.type else { return false }
+            guard e.operation == "UPDATE" else { return true }
+            let new = p.record?["status"]?.stringValue, old = p.oldRecord?["status"]?.stringValue
+            return new != old && e.statusIn.contains(new ?? "")
+        }
+    }
+
+    /// Deliveries for a payload, read from the database as the service role.
+    public static func dispatch(_ p: WebhookPayload, rules: NotificationRules, database db: Database) throws -> PushDispatch {
+        guard let e = event(of: p, rules: rules), let record = p.record else { return PushDispatch(event: nil, deliveries: []) }
+        let postID = record["post_id"]?.stringValue ?? ""
+        let recipient: String?
+        switch e.recipient {
+        case .postAuthor: recipient = try db.rows("posts", where: .eq("id", postID)).first?["author_id"]?.stringValue
+        case .responder: recipient = record["responder_id"]?.stringValue
+        case .thanksRecipient: recipient = record["to_user_id"]?.stringValue
+        }
+        guard let user = recipient else { return PushDispatch(event: e.name, deliveries: []) }
+        let prefs = try db.rows("notification_preferences", where: .eq("user_id", user)).first
+        if prefs?[e.preference] == .bool(false) { return PushDispatch(event: e.name, deliveries: []) }
+        let link = rules.deepLink.replacingOccurrences(of: "{post_id}", with: postID)
+        let tokens = try db.rows("device_tokens", where: .eq("user_id", user), order: [OrderTerm(column: "token")])
+        return PushDispatch(event: e.name, deliveries: tokens.map { t in
+            PushDelivery(userId: user, token: t["token"]?.stringValue ?? "", platform: DevicePlatform(rawValue: t["platform"]?.stringValue ?? "") ?? .ios,
+                         apnsPriority: rules.apnsPriority[e.priority] ?? 0, deepLink: link)
+        })
+    }
+
+    /// The function for the mock: service role only (403 otherwise), 400 for a body that is not a webhook payload.
+    public static func handler(_ rules: NotificationRules) -> FunctionHandler {
+        { call in
+            guard call.auth.role == "service_role" else {
+                return .json(403, ["error": "push-notifications is called by database webhooks with the service role"])
+            }
+            let payload: WebhookPayload
+            do { payload = try JSONDecoder().decode(WebhookPayload.self, from: call.request.body) } catch {
+                return .json(400, ["error": .string("not a database webhook payload: \(error)")])
+            }
+            let out = try dispatch(payload, rules: rules, database: call.backend.database)
+            return .json(200, try JSONValue.parse(JSONEncoder().encode(out)))
+        }
+    }
+}

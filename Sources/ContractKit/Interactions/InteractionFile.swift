@@ -1,0 +1,232 @@
+import Foundation
+
+/// A documented interaction: one file of `Contracts/<app>/interactions/`, a request/response pair
+/// or a short flow of them (format in the common brief and docs/teleportme.md).
+public struct InteractionFile: Sendable {
+    /// The file, for messages (`Contracts/teleportme/interactions/saved-city-duplicate.json`).
+    public var file: String
+    /// What it documents.
+    public var name: String
+    /// Where the document states it (`000 §5.3`).
+    public var source: String
+    /// Where the backend's clock stands when the file starts (`"startTime"`; nil: the replay's
+    /// default, 2026-01-01T00:00:00Z).
+    public var startTime: Date?
+    /// The steps, in order; later steps see earlier steps' captures.
+    public var steps: [InteractionStep]
+}
+
+/// One request and the response it must get.
+public struct InteractionStep: Sendable {
+    /// JSON path of the step in its file (`$.steps[1]`).
+    public var path: String
+    /// Who sends it: a persona name of fixtures.json, `anon`, `service_role`, or `none` (no
+    /// apikey and no Authorization header).
+    public var actor: String
+    /// The request (templates not yet expanded).
+    public var request: InteractionRequest
+    /// The expected response (templates not yet expanded).
+    public var response: ExpectedResponse
+    /// Values to remember: name → JSONPath into `{status, headers, body}` (`$.body[0].id`).
+    public var captures: [(name: String, path: String)]
+    /// The model that must decode the response body and re-encode it to an equal JSON.
+    public var model: String?
+    /// The model that must decode the request body and re-encode it to an equal JSON.
+    public var requestModel: String?
+    /// Seconds the backend's clock moves forward before this step is sent (`"advanceClock"`).
+    public var advanceClock: Double?
+}
+
+/// A request of a step.
+public struct InteractionRequest: Sendable {
+    /// `GET`, `POST`, …
+    public var method: String
+    /// `/rest/v1/saved_cities`.
+    public var path: String
+    /// The query string without `?` (`select=*&order=created_at.desc`).
+    public var query: String?
+    /// Header fields sent in addition to the actor's `apikey` and `Authorization` (and
+    /// overriding them when named).
+    public var headers: [(name: String, value: String)]
+    /// A JSON body, serialised compactly.
+    public var body: JSONValue?
+    /// A body sent byte for byte (for malformed-JSON cases); exclusive with `body`.
+    public var rawBody: String?
+}
+
+/// How an expected body compares with the actual one.
+public enum BodyMatch: String, Sendable, CaseIterable {
+    /// Objects must have exactly the expected keys.
+    case exact
+    /// Objects may have keys the expectation does not list (at every depth).
+    case subset
+}
+
+/// The response a step must get.
+public struct ExpectedResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// Header fields that must be present (names case-insensitive; values may be matchers).
+    public var headers: [(name: String, value: String)]
+    /// The body (nil: not checked; `"<empty>"`: no body bytes).
+    public var body: JSONValue?
+    /// Object comparison.
+    public var bodyMatch: BodyMatch
+}
+
+extension InteractionFile {
+    /// Reads an interaction file strictly: unknown keys, wrong types and unknown `bodyMatch`
+    /// values are errors naming the file and JSON path.
+    public static func load(_ url: URL, displayName: String) throws -> InteractionFile {
+        try decode(SpecNode.load(url, displayName: displayName))
+    }
+
+    /// Decodes a parsed interaction file.
+    public static func decode(_ root: SpecNode) throws -> InteractionFile {
+        func pairs(_ node: SpecNode?) throws -> [(name: String, value: String)] {
+            guard let node else { return [] }
+            return try node.map().map { ($0.key, try $0.node.string()) }
+        }
+        return try root.object { o in
+            _ = o.optional("decision")
+            let name = try o.required("name").string()
+            let source = try o.required("source").string()
+            var start: Date?
+            if let t = o.optional("startTime") {
+                guard let us = PGTime.parseTimestamp(try t.string(), assumeUTC: true) else { throw t.fail("not a timestamp: \(t.value)") }
+                start = PGTime.date(micros: us)
+            }
+            let stepsNode = try o.required("steps")
+            let steps = try stepsNode.array().map { s in
+                try s.object { so -> InteractionStep in
+                    _ = so.optional("decision")
+                    _ = so.optional("doc")
+                    let actor = try so.required("as").string()
+                    let request = try so.required("request").object { r -> InteractionRequest in
+                        let methodNode = try r.required("method")
+                        let method = try methodNode.string()
+                        guard ["GET", "HEAD", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"].contains(method) else {
+                            throw methodNode.fail("unknown method '\(method)'")
+                        }
+                        let pathNode = try r.required("path")
+                        let path = try pathNode.string()
+                        if !path.hasPrefix("/") || path.contains("?") {
+                            throw pathNode.fail("a path starts with '/' and has no query (put it in \"query\")")
+                        }
+                        let body = r.optional("body")?.value
+                        let rawNode = r.optional("rawBody")
+                        if body != nil, let rawNode { throw rawNode.fail("give either body or rawBody, not both") }
+                        return InteractionRequest(method: method, path: path, query: try r.optional("query")?.string(),
+                                                  headers: try pairs(r.optional("headers")), body: body, rawBody: try rawNode?.string())
+                    }
+                    let response = try so.required("response").object { r -> ExpectedResponse in
+                        let statusNode = try r.required("status")
+                        let status = try statusNode.int()
+                        if !(100...599).contains(status) { throw statusNode.fail("not an HTTP status: \(status)") }
+                        var match = BodyMatch.exact
+                        if let m = r.optional("bodyMatch") {
+                            let v = try m.string()
+                            guard let bm = BodyMatch(rawValue: v) else {
+                                throw m.fail("unknown bodyMatch '\(v)' (one of: \(BodyMatch.allCases.map(\.rawValue).joined(separator: ", ")))")
+                            }
+                            match = bm
+                        }
+                        return ExpectedResponse(status: status, headers: try pairs(r.optional("headers")),
+                                                body: r.has("body") ? (r.optional("body")?.value ?? .null) : JSONValue?.none, bodyMatch: match)
+                    }
+                    var captures: [(String, String)] = []
+                    if let c = so.optional("capture") {
+                        for (k, n) in try c.map() {
+                            let p = try n.string()
+                            do { _ = try JSONPath.parse(p) } catch let e as JSONPath.SyntaxError { throw n.fail(e.description) }
+                            captures.append((k, p))
+                        }
+                    }
+                    var advance: Double?
+                    if let a = so.optional("advanceClock") {
+                        let v = try a.double()
+                        if v < 0 { throw a.fail("the clock only moves forward (seconds >= 0)") }
+                        advance = v
+                    }
+                    return InteractionStep(path: s.path, actor: actor, request: request, response: response, captures: captures,
+                                           model: try so.optional("model")?.string(), requestModel: try so.optional("requestModel")?.string(),
+                                           advanceClock: advance)
+                }
+            }
+            if steps.isEmpty { throw stepsNode.fail("an interaction has at least one step") }
+            return InteractionFile(file: root.file, name: name, source: source, startTime: start, steps: steps)
+        }
+    }
+}
+
+/// The subset of JSONPath captures use: `$`, `.name`, `[n]`, `["name"]`.
+public enum JSONPath {
+    /// One step of a path.
+    public enum Segment: Equatable, Sendable {
+        /// An object member.
+        case key(String)
+        /// An array element.
+        case index(Int)
+    }
+
+    /// A path that does not parse.
+    public struct SyntaxError: Error, CustomStringConvertible, Sendable {
+        /// The path.
+        public var path: String
+        /// What is wrong.
+        public var reason: String
+        public var description: String { "invalid JSONPath '\(path)': \(reason)" }
+    }
+
+    /// Parses a path.
+    public static func parse(_ path: String) throws -> [Segment] {
+        let chars = Array(path)
+        guard chars.first == "$" else { throw SyntaxError(path: path, reason: "must start with '$'") }
+        var i = 1
+        var out: [Segment] = []
+        while i < chars.count {
+            if chars[i] == "." {
+                i += 1
+                var name = ""
+                while i < chars.count, chars[i] != ".", chars[i] != "[" { name.append(chars[i]); i += 1 }
+                if name.isEmpty { throw SyntaxError(path: path, reason: "empty member name") }
+                out.append(.key(name))
+            } else if chars[i] == "[" {
+                guard let close = chars[i...].firstIndex(of: "]") else { throw SyntaxError(path: path, reason: "unclosed '['") }
+                let inner = String(chars[(i + 1)..<close])
+                if inner.count >= 2, inner.hasPrefix("\""), inner.hasSuffix("\"") {
+                    out.append(.key(String(inner.dropFirst().dropLast())))
+                } else if let n = Int(inner), n >= 0 {
+                    out.append(.index(n))
+                } else {
+                    throw SyntaxError(path: path, reason: "'[\(inner)]' is neither an index nor a quoted name")
+                }
+                i = close + 1
+            } else {
+                throw SyntaxError(path: path, reason: "unexpected '\(chars[i])'")
+            }
+        }
+        return out
+    }
+
+    /// The value at a path; a key under `headers` matches case-insensitively.
+    public static func value(at path: String, in root: JSONValue) throws -> JSONValue? {
+        var cur = root
+        var parentKey: String?
+        for seg in try parse(path) {
+            switch seg {
+            case .key(let k):
+                guard case .object(let o) = cur else { return nil }
+                if let v = o[k] { cur = v } else if parentKey == "headers", let hit = o.first(where: { $0.key.lowercased() == k.lowercased() }) {
+                    cur = hit.value
+                } else { return nil }
+                parentKey = k
+            case .index(let n):
+                guard case .array(let a) = cur, n < a.count else { return nil }
+                cur = a[n]
+                parentKey = nil
+            }
+        }
+        return cur
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// How the replay engine reaches a backend: sends one request as an actor (persona name, `anon`,
+/// `service_role`, or `none`) and returns the response. The shape is `WireClient.send`'s.
+public protocol InteractionTransport {
+    /// The personas actors and `{{persona.…}}` templates refer to.
+    var personas: [Persona] { get }
+    /// Sends a request; the actor's `apikey` and `Authorization` headers are added unless
+    /// `headers` names them. `query` is the query string without `?`.
+    func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse
+}
+
+/// An actor the transport does not know.
+public struct UnknownActorError: Error, CustomStringConvertible, Sendable {
+    /// The name.
+    public var actor: String
+    /// Known names.
+    public var known: [String]
+    public var description: String { "unknown actor '\(actor)' (known: \(known.joined(separator: ", ")))" }
+}
+
+extension InteractionTransport {
+    /// Fails for an actor that is neither a persona nor `anon`, `service_role`, `none`.
+    func checkActor(_ actor: String) throws {
+        if ["anon", "service_role", "none"].contains(actor) || personas.contains(where: { $0.name == actor }) { return }
+        throw UnknownActorError(actor: actor, known: ["anon", "service_role", "none"] + personas.map(\.name))
+    }
+}
+
+/// Sends over the wire: a real `URLSession` through the mock's URLProtocol transport
+/// (`WireClient`), as a client app's networking stack would.
+public struct WireTransport: InteractionTransport {
+    /// The client.
+    public let client: WireClient
+
+    /// A transport to `backend`.
+    public init(_ backend: MockSupabase) { client = WireClient(backend) }
+
+    public var personas: [Persona] { client.backend.configuration.spec.fixtures.personas }
+
+    public func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
+        try checkActor(actor)
+        return try client.send(method: method, path: path, query: query, headers: headers, body: body, as: actor == "none" ? nil : actor)
+    }
+}
+
+/// Dispatches in process through `MockSupabase.handle`, with the actor's credentials signed by
+/// the backend's keys (no URLSession; for debugging the engine itself).
+public struct InProcessTransport: InteractionTransport {
+    /// The backend.
+    public let backend: MockSupabase
+
+    /// A transport to `backend`.
+    public init(_ backend: MockSupabase) { self.backend = backend }
+
+    public var personas: [Persona] { backend.configuration.spec.fixtures.personas }
+
+    public func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
+        try checkActor(actor)
+        var h = HTTPHeaders()
+        let creds: (String, String)?
+        switch actor {
+        case "none": creds = nil
+        case "anon": creds = (backend.anonKey, backend.anonKey)
+        case "service_role": creds = (backend.serviceRoleKey, backend.serviceRoleKey)
+        default: creds = (backend.anonKey, backend.accessToken(persona: actor)!)
+        }
+        if let (key, token) = creds {
+            if headers["apikey"] == nil { h["apikey"] = key }
+            if headers["Authorization"] == nil { h["Authorization"] = "Bearer \(token)" }
+        }
+        for f in headers { h.add(f.name, f.value) }
+        if body != nil, h["Content-Type"] == nil { h["Content-Type"] = "application/json" }
+        let target = path + (query.map { $0.isEmpty ? "" : "?" + $0 } ?? "")
+        return try backend.handle(HTTPRequest(method: method, target: target, headers: h, body: body ?? Data()))
+    }
+}

@@ -1,0 +1,327 @@
+import Foundation
+
+/// Who a case acts as: a fixture persona, the anonymous role or the service role.
+public struct RLSActor: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of caller this is.
+    public enum Kind: Sendable, Hashable {
+        /// The anon key, no user (`auth.uid()` is NULL).
+        case anon
+        /// The service-role key (bypasses RLS).
+        case serviceRole
+        /// A signed-in fixture persona.
+        case persona(id: String, email: String)
+    }
+
+    /// `anon`, `service_role` or the persona's name (`dave`).
+    public var name: String
+    /// The kind of caller.
+    public var kind: Kind
+    /// The persona's label from fixtures.json ("admin", "pending"); empty for the roles.
+    public var label: String
+
+    /// The anonymous caller.
+    public static let anon = RLSActor(name: "anon", kind: .anon, label: "")
+    /// The service-role caller.
+    public static let serviceRole = RLSActor(name: "service_role", kind: .serviceRole, label: "")
+    /// A persona of the fixtures.
+    public static func persona(_ p: Persona) -> RLSActor {
+        RLSActor(name: p.name, kind: .persona(id: p.id, email: p.email), label: p.label)
+    }
+
+    /// PostgreSQL's role for the request: `anon`, `authenticated` or `service_role`.
+    public var role: String {
+        switch kind {
+        case .anon: return "anon"
+        case .serviceRole: return "service_role"
+        case .persona: return "authenticated"
+        }
+    }
+
+    /// The user id (`auth.uid()`), nil for the roles.
+    public var userID: String? {
+        if case .persona(let id, _) = kind { return id }
+        return nil
+    }
+
+    /// The JWT claims a policy can read (`request.jwt.claims`), as GoTrue issues them for this
+    /// caller: `role`, and for a persona `sub`, `email`, `aud`, `aal`, `is_anonymous`.
+    /// Time- and session-dependent claims (`iat`, `exp`, `session_id`) are left out: a policy that
+    /// reads them cannot be expanded into fixed cases.
+    public var claims: [String: JSONValue] {
+        switch kind {
+        case .anon: return ["role": "anon"]
+        case .serviceRole: return ["role": "service_role"]
+        case .persona(let id, let email):
+            return ["role": "authenticated", "sub": .string(id), "email": .string(email),
+                    "aud": "authenticated", "aal": "aal1", "is_anonymous": false]
+        }
+    }
+
+    /// `dave`.
+    public var description: String { name }
+}
+
+/// The statement a case runs, in a form every target can render (PostgREST request, SQL).
+public enum RLSOperation: Sendable, Equatable {
+    /// Read the row `key` identifies.
+    case select(key: [String: JSONValue])
+    /// Insert one row (only the columns given; the rest take their defaults). With
+    /// `returning`, PostgREST is asked for `return=representation` (RETURNING *).
+    case insert(row: [String: JSONValue], returning: Bool)
+    /// Update the row `key` identifies with `set`, RETURNING the changed rows.
+    case update(key: [String: JSONValue], set: [String: JSONValue])
+    /// Delete the row `key` identifies, RETURNING the deleted rows.
+    case delete(key: [String: JSONValue])
+
+    /// The command.
+    public var command: PolicyCommand {
+        switch self {
+        case .select: return .select
+        case .insert: return .insert
+        case .update: return .update
+        case .delete: return .delete
+        }
+    }
+}
+
+/// A statement run as the service role before the case, in the same isolated state: deleting
+/// the actor's existing row of a one-row-per-user table to make room for an allowed INSERT, or
+/// inserting a witness row the fixtures lack.
+public struct RLSSetupStep: Sendable, Equatable {
+    /// The table.
+    public var table: String
+    /// For a delete: the key values of the row (exactly one row must go).
+    public var deleteKey: [String: JSONValue]?
+    /// For an insert: the row (201 expected; a refusal by the app's own code makes the case
+    /// inconclusive).
+    public var insertRow: [String: JSONValue]?
+
+    /// Deletes the row with these key values.
+    public static func delete(_ table: String, key: [String: JSONValue]) -> RLSSetupStep {
+        RLSSetupStep(table: table, deleteKey: key, insertRow: nil)
+    }
+
+    /// Inserts a row.
+    public static func insert(_ table: String, row: [String: JSONValue]) -> RLSSetupStep {
+        RLSSetupStep(table: table, deleteKey: nil, insertRow: row)
+    }
+
+    /// The statement as an operation.
+    public var operation: RLSOperation {
+        if let row = insertRow { return .insert(row: row, returning: false) }
+        return .delete(key: deleteKey ?? [:])
+    }
+}
+
+/// What PostgREST answers for a case, as the oracle computes it.
+public enum RLSExpected: Sendable, Equatable {
+    /// A success with a JSON array body: exactly these rows, each matched on the given columns
+    /// (key columns and any column the case wrote).
+    case rows(status: Int, rows: [[String: JSONValue]])
+    /// A success without a body (`return=minimal`).
+    case empty(status: Int)
+    /// An error body `{code, message, details, hint}`; `message` nil means any message
+    /// (constraint errors whose wording depends on the constraint met first).
+    case error(status: Int, code: String, message: String?)
+
+    /// The status code.
+    public var status: Int {
+        switch self {
+        case .rows(let s, _), .empty(let s), .error(let s, _, _): return s
+        }
+    }
+
+    /// Whether the statement is expected to reach (read, write) a row.
+    public var allowed: Bool {
+        switch self {
+        case .rows(_, let rows): return !rows.isEmpty
+        case .empty: return true
+        case .error: return false
+        }
+    }
+}
+
+/// What a target observed: the wire outcome of one case.
+public struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
+    /// The HTTP status PostgREST gives (a SQL target maps SQLSTATE as PostgREST does:
+    /// `RLSOutcome.status(forSQLState:anonymous:)`).
+    public var status: Int
+    /// The rows returned, when the body is a JSON array (SELECT, RETURNING); nil otherwise.
+    public var rows: [[String: JSONValue]]?
+    /// The SQLSTATE or PGRST code of an error body.
+    public var code: String?
+    /// The error message.
+    public var message: String?
+    /// The error details.
+    public var details: String?
+    /// The error hint.
+    public var hint: String?
+
+    /// An outcome from its parts.
+    public init(status: Int, rows: [[String: JSONValue]]? = nil, code: String? = nil, message: String? = nil,
+                details: String? = nil, hint: String? = nil) {
+        self.status = status
+        self.rows = rows
+        self.code = code
+        self.message = message
+        self.details = details
+        self.hint = hint
+    }
+
+    /// Rows affected or returned (nil when the body carried no rows).
+    public var rowsAffected: Int? { rows?.count }
+
+    /// The outcome of a PostgREST response: a JSON array body gives rows, an object with a `code`
+    /// gives an error.
+    public init(response: HTTPResponse) {
+        self.init(status: response.status)
+        guard !response.body.isEmpty, let json = response.jsonBody else { return }
+        switch json {
+        case .array(let items): rows = items.map { $0.objectValue ?? [:] }
+        case .object(let o):
+            code = o["code"]?.stringValue
+            message = o["message"]?.stringValue
+            details = o["details"]?.stringValue
+            hint = o["hint"]?.stringValue
+        default: break
+        }
+    }
+
+    /// The HTTP status PostgREST maps a SQLSTATE to (the codes RLS cases meet).
+    public static func status(forSQLState code: String, anonymous: Bool) -> Int {
+        switch code {
+        case "42501": return anonymous ? 401 : 403
+        case "23505", "23503": return 409
+        case "23502", "23514", "22P02", "22007", "22003", "PGRST204", "PGRST102": return 400
+        case "42P01", "42883": return 404
+        default: return code.hasPrefix("PGRST") ? 400 : 500
+        }
+    }
+
+    /// `403 42501 new row violates …` / `200, 1 row`.
+    public var description: String {
+        if let code { return "\(status) \(code)" + (message.map { ": \($0)" } ?? "") }
+        if let rows { return "\(status), \(rows.count) row\(rows.count == 1 ? "" : "s")" }
+        return "\(status)"
+    }
+}
+
+/// One concrete case of an RLS matrix cell: an actor, a statement, and the outcome PostgREST
+/// gives when the database enforces the cell (computed by `RLSOracle`, not by the mock).
+public struct RLSCase: Sendable, Equatable {
+    /// The app (`naarscars`).
+    public var app: String
+    /// The table.
+    public var table: String
+    /// The cell's command.
+    public var command: PolicyCommand
+    /// Who runs it.
+    public var actor: RLSActor
+    /// How the actor relates to the row (`claimer`, `owner`), or the variant (`another user's row`).
+    public var role: String?
+    /// The statement.
+    public var operation: RLSOperation
+    /// Service-role statements run first (in the same isolated state).
+    public var setup: [RLSSetupStep]
+    /// The outcome the matrix requires.
+    public var expected: RLSExpected
+    /// A short description of the row and the change (`row id=…, PATCH {"notes":…}`).
+    public var detail: String
+    /// Which cells' expressions the expectation depends on (its own and, for UPDATE, DELETE and
+    /// INSERT … RETURNING, the table's SELECT cell), so a flipped cell re-runs only these.
+    public var dependsOn: Set<PolicyCommand>
+
+    /// `rides · UPDATE · as dave (claimer)`.
+    public var name: String {
+        let who = role ?? (actor.label.isEmpty ? nil : actor.label)
+        return "\(table) · \(command.rawValue) · as \(actor.name)" + (who.map { " (\($0))" } ?? "")
+    }
+
+    /// Compares an observed outcome with the expectation; nil when they agree, else the reason
+    /// (`expected allowed, got 0 rows`).
+    public func mismatch(_ outcome: RLSOutcome) -> String? {
+        switch expected {
+        case .rows(let status, let rows):
+            if let code = outcome.code, outcome.status >= 400 {
+                return (rows.isEmpty ? "expected 0 rows" : "expected allowed") + ", got \(outcome.status) \(code)" + (outcome.message.map { ": \($0)" } ?? "")
+            }
+            guard let got = outcome.rows else {
+                return "expected \(status) with \(rows.count) row\(rows.count == 1 ? "" : "s"), got \(outcome.status) without rows"
+            }
+            if got.count != rows.count {
+                if rows.isEmpty { return "expected denied (0 rows), got \(got.count) row\(got.count == 1 ? "" : "s")" }
+                return "expected allowed, got \(got.count) row\(got.count == 1 ? "" : "s")"
+            }
+            for (e, g) in zip(rows, got) {
+                for (column, value) in e.sorted(by: { $0.key < $1.key }) {
+                    let type = columnTypes[column]
+                    guard let actual = g[column] else { return "returned row lacks column \(column)" }
+                    if !RLSOracle.sameValue(value, actual, type: type) {
+                        return "returned row has \(column) = \(actual.serialized()), expected \(value.serialized())"
+                    }
+                }
+            }
+            if outcome.status != status { return "expected status \(status), got \(outcome.status)" }
+            return nil
+        case .empty(let status):
+            if outcome.status == status && outcome.code == nil { return nil }
+            return "expected allowed (\(status)), got \(outcome)"
+        case .error(let status, let code, let message):
+            if outcome.status == status && outcome.code == code && (message == nil || outcome.message == message) { return nil }
+            let want = "\(status) \(code)" + (message.map { " (\($0))" } ?? "")
+            if outcome.code == nil {
+                if let n = outcome.rows?.count { return "expected denied with \(want), got \(outcome.status) with \(n) row\(n == 1 ? "" : "s")" }
+                return "expected denied with \(want), got \(outcome.status)"
+            }
+            return "expected \(want), got \(outcome)"
+        }
+    }
+
+    /// Column types used to compare returned values (filled by the expansion).
+    public var columnTypes: [String: SQLType] = [:]
+    /// Whether the app's own code (triggers, constraints) runs for this statement: an INSERT
+    /// that gets past the grant, an UPDATE or DELETE that reaches its row. A refusal by that
+    /// code (an error other than RLS's) makes the case inconclusive, not failed: the app may
+    /// guard the same row for its own reasons.
+    public var appCodeRuns: Bool = false
+}
+
+extension RLSCase {
+    /// The PostgREST request of the case (path, query, headers except the caller's keys, body).
+    public var request: (method: String, path: String, query: [(name: String, value: String)], headers: [(String, String)], body: JSONValue?) {
+        RLSCase.request(for: operation, table: table)
+    }
+
+    /// The PostgREST request for an operation.
+    public static func request(for op: RLSOperation, table: String) -> (method: String, path: String, query: [(name: String, value: String)], headers: [(String, String)], body: JSONValue?) {
+        let path = "/rest/v1/\(table)"
+        func filters(_ key: [String: JSONValue]) -> [(name: String, value: String)] {
+            key.sorted { $0.key < $1.key }.map { ($0.key, "eq." + filterText($0.value)) }
+        }
+        switch op {
+        case .select(let key):
+            return ("GET", path, [("select", "*")] + filters(key), [], nil)
+        case .insert(let row, let returning):
+            return ("POST", path, returning ? [("select", "*")] : [],
+                    [("Content-Type", "application/json"), ("Prefer", returning ? "return=representation" : "return=minimal")],
+                    .object(row))
+        case .update(let key, let set):
+            return ("PATCH", path, [("select", "*")] + filters(key),
+                    [("Content-Type", "application/json"), ("Prefer", "return=representation")], .object(set))
+        case .delete(let key):
+            return ("DELETE", path, [("select", "*")] + filters(key), [("Prefer", "return=representation")], nil)
+        }
+    }
+
+    /// A JSON scalar as the text of a PostgREST filter value.
+    static func filterText(_ v: JSONValue) -> String {
+        switch v {
+        case .string(let s): return s
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .double(let d): return JSONValue.formatDouble(d)
+        default: return v.serialized()
+        }
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Something RLS cases run against: the mock over the wire, the mock's database engine, a real
+/// PostgreSQL with the app's migrations.
+///
+/// The contract is small on purpose: a case in, what happened out.
+/// - Start from the fixture state (fixtures.json loaded, triggers off while loading).
+/// - Run `rlsCase.setup` as the service role, then `rlsCase.operation` as `rlsCase.actor`
+///   (anon key; a persona's JWT with `sub`, `email`, `role = authenticated`; the service-role
+///   key). `RLSCase.request` is the PostgREST rendering; a SQL target runs the equivalent
+///   statement under the actor's role and `request.jwt.claims`.
+/// - Report the outcome as PostgREST shows it: status, rows returned (a JSON array body, or the
+///   rows of RETURNING), and for an error its SQLSTATE and message. A SQL target maps SQLSTATE to
+///   the status with `RLSOutcome.status(forSQLState:anonymous:)`.
+/// - Leave the state as found (roll back, or reset), so cases are independent and can run in
+///   any order.
+public protocol RLSTarget {
+    /// Runs one case from the fixture state and returns what was observed. Throws only when the
+    /// target itself fails (transport down, setup statement refused), not for a refused case.
+    func execute(_ rlsCase: RLSCase) throws -> RLSOutcome
+}
+
+/// A target whose policies can be replaced: the flip test installs a matrix with one cell
+/// flipped and checks that some case notices.
+public protocol RLSPolicyInstalling: RLSTarget {
+    /// Enforces `policies` from now on (until the next install).
+    func install(_ policies: PolicySet) throws
+}
+
+/// A target failure (not a case failure): a setup step refused, a transport error.
+public struct RLSTargetError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong.
+    public var message: String
+    /// An error with a message.
+    public init(_ message: String) { self.message = message }
+    /// `RLS target: <message>`.
+    public var description: String { "RLS target: \(message)" }
+}
+
+/// Undoes a case's changes: thrown out of `Database.atomically` after the case ran.
+private struct RollbackCase: Error {}
+
+/// Runs `body` as one statement of the database and undoes every change it made.
+private func isolated<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+    var result: Result<T, Error>?
+    do {
+        _ = try db.atomically { () throws -> Int in
+            result = Result { try body() }
+            throw RollbackCase()
+        }
+    } catch is RollbackCase {}
+    return try result!.get()
+}
+
+/// The mock backend over its wire protocol: every case becomes the HTTP request a Supabase
+/// client sends (`apikey` + `Authorization: Bearer <JWT>`, PostgREST path, query, `Prefer`,
+/// JSON body) and the outcome is read back from the HTTP response.
+///
+/// Two transports, one line apart (`MockTarget(backend: b, transport: .inProcess)`):
+/// - `.urlSession` (default): a real `URLSession` through the `MockURLProtocol` transport, as a
+///   client app's networking stack sends it. The handler runs on the session's thread, so a case
+///   cannot be rolled back; instead the backend is reset (`backend.reset()`) right after a case
+///   that may have changed the data (a write that succeeded, or a setup step). Reads and refused
+///   writes need no reset.
+/// - `.inProcess`: `backend.handle`, the entry point the URLProtocol calls, on the calling
+///   thread. Each case (setup and statement) runs inside one `Database.atomically` block that is
+///   then undone: about a tenth of a millisecond instead of a reset.
+public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
+    /// How requests reach the backend.
+    public enum Transport: Sendable {
+        /// `URLSession` → `MockURLProtocol` → backend; isolation by reset after a change.
+        case urlSession
+        /// `backend.handle` on the calling thread; isolation by rollback.
+        case inProcess
+    }
+
+    /// The backend under test.
+    public let backend: MockSupabase
+    /// The transport used.
+    public let transport: Transport
+    private let session: URLSession?
+    private let lock = NSLock()
+    private var tokens: [String: String] = [:]
+    private var dirty = false
+    /// How many times the backend was reset between cases (for reports and benchmarks).
+    public private(set) var resets = 0
+
+    /// A target for a backend.
+    public init(backend: MockSupabase, transport: Transport = .urlSession) {
+        self.backend = backend
+        self.transport = transport
+        session = transport == .urlSession ? WireClient(backend).session : nil
+    }
+
+    /// The bearer token of an actor: the anon key, the service-role key, or a persona's JWT.
+    public func token(for actor: RLSActor) throws -> String {
+        switch actor.kind {
+        case .anon: return backend.anonKey
+        case .serviceRole: return backend.serviceRoleKey
+        case .persona:
+            lock.lock(); defer { lock.unlock() }
+            if let t = tokens[actor.name] { return t }
+            guard let t = backend.accessToken(persona: actor.name) else { throw RLSTargetError("no persona '\(actor.name)' in the backend's fixtures") }
+            tokens[actor.name] = t
+            return t
+        }
+    }
+
+    /// The HTTP request of an operation as an actor.
+    public func httpRequest(_ op: RLSOperation, table: String, as actor: RLSActor) throws -> HTTPRequest {
+        let r = RLSCase.request(for: op, table: table)
+        var headers = HTTPHeaders()
+        headers.add("apikey", actor.kind == .serviceRole ? backend.serviceRoleKey : backend.anonKey)
+        headers.add("Authorization", "Bearer " + (try token(for: actor)))
+        for (n, v) in r.headers { headers.add(n, v) }
+        return HTTPRequest(method: r.method, path: r.path, query: r.query, headers: headers, body: r.body.map { $0.data() } ?? Data())
+    }
+
+    /// Characters left as they are in a query name or value; everything else is percent-encoded
+    /// (so `&`, `=`, `+`, `#` and `%` inside a value cannot be misread).
+    private static let queryValueAllowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~,()*:")
+
+    /// Sends one request over the chosen transport.
+    public func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let session else { return try backend.handle(request) }
+        var comps = URLComponents(url: backend.baseURL, resolvingAgainstBaseURL: false)!
+        comps.percentEncodedPath = request.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? request.path
+        if !request.query.isEmpty {
+            comps.percentEncodedQuery = request.query.map { item in
+                (item.name.addingPercentEncoding(withAllowedCharacters: MockTarget.queryValueAllowed) ?? item.name) + "=" +
+                    (item.value.addingPercentEncoding(withAllowedCharacters: MockTarget.queryValueAllowed) ?? item.value)
+            }.joined(separator: "&")
+        }
+        var req = URLRequest(url: comps.url!)
+        req.httpMethod = request.method
+        for f in request.headers { req.setValue(f.value, forHTTPHeaderField: f.name) }
+        if !request.body.isEmpty { req.httpBody = request.body }
+        final class Box: @unchecked Sendable { var result: Result<HTTPResponse, Error>? }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        session.dataTask(with: req) { data, response, error in
+            if let error { box.result = .failure(RLSTargetError("transport: \(error)")) }
+            else if let http = response as? HTTPURLResponse {
+                var h = HTTPHeaders()
+                for (k, v) in http.allHeaderFields { h.add("\(k)", "\(v)") }
+                box.result = .success(HTTPResponse(status: http.statusCode, headers: h, body: data ?? Data()))
+            } else { box.result = .failure(RLSTargetError("transport: no HTTP response")) }
+            done.signal()
+        }.resume()
+        done.wait()
+        return try box.result!.get()
+    }
+
+    private func runCase(_ rlsCase: RLSCase, _ setup: [HTTPRequest], _ main: HTTPRequest) throws -> RLSOutcome {
+        for (step, request) in zip(rlsCase.setup, setup) {
+            let r = try send(request)
+            if step.insertRow != nil {
+                // A witness row the app's own code refuses: that refusal is the case's outcome.
+                if r.status != 201 { return RLSOutcome(response: r) }
+                continue
+            }
+            guard (200..<300).contains(r.status), let rows = r.jsonBody?.arrayValue, rows.count == 1 else {
+                throw RLSTargetError("setup of '\(rlsCase.name)': \(request.method) \(step.table) as service_role gave \(r.status) \(r.text)")
+            }
+        }
+        return RLSOutcome(response: try send(main))
+    }
+
+    /// Sends the case's setup steps as the service role, then its request as its actor, and
+    /// leaves the backend with its fixtures.
+    public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
+        let main = try httpRequest(rlsCase.operation, table: rlsCase.table, as: rlsCase.actor)
+        let setup = try rlsCase.setup.map { try httpRequest($0.operation, table: $0.table, as: .serviceRole) }
+        switch transport {
+        case .inProcess:
+            return try isolated(backend.database) { try runCase(rlsCase, setup, main) }
+        case .urlSession:
+            lock.lock(); defer { lock.unlock() }
+            if dirty { try settle() }
+            // Reset right after a case that may have changed the data, so the backend is left
+            // with its fixtures whatever runs next.
+            dirty = !setup.isEmpty
+            defer { if dirty { try? settle() } }
+            let outcome = try runCase(rlsCase, setup, main)
+            if rlsCase.operation.command != .select && (200..<300).contains(outcome.status) && outcome.rows?.isEmpty != true { dirty = true }
+            return outcome
+        }
+    }
+
+    private func settle() throws {
+        try backend.reset()
+        resets += 1
+        dirty = false
+    }
+
+    /// Installs a matrix in the backend's database (`backend.database.policies`).
+    public func install(_ policies: PolicySet) throws { backend.database.policies = policies }
+}
+
+/// The mock's database engine without PostgREST: cases become `Database` calls under the actor's
+/// role and claims, errors are mapped to statuses as PostgREST maps them. Faster than the wire
+/// and independent of the REST layer, so a disagreement can be placed in the engine or in
+/// PostgREST.
+public final class EngineTarget: RLSPolicyInstalling, @unchecked Sendable {
+    /// The database under test.
+    public let database: Database
+
+    /// A target for a database (usually `backend.database`).
+    public init(database: Database) { self.database = database }
+
+    func auth(_ a: RLSActor) -> AuthContext { AuthContext(role: a.role, claims: a.claims) }
+
+    func filter(_ key: [String: JSONValue]) -> RowFilter {
+        .and(key.sorted { $0.key < $1.key }.map { .eq($0.key, RLSCase.filterText($0.value)) })
+    }
+
+    func objects(_ table: String, _ rows: [[SQLValue]]) -> [[String: JSONValue]] {
+        guard let t = database.schema.table(table) else { return [] }
+        return rows.map { r in Dictionary(uniqueKeysWithValues: zip(t.columns, r).map { ($0.name, $1.json(as: $0.type)) }) }
+    }
+
+    /// Runs the case's setup and statement as database calls in one rolled-back block.
+    public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
+        try isolated(database) {
+            let a = auth(rlsCase.actor)
+            do {
+                for step in rlsCase.setup {
+                    if let row = step.insertRow {
+                        _ = try database.insert(into: step.table, rows: [row], as: .serviceRole)
+                        continue
+                    }
+                    let n = try database.delete(step.table, where: filter(step.deleteKey ?? [:]), as: .serviceRole).count
+                    guard n == 1 else { throw RLSTargetError("setup of '\(rlsCase.name)': deleting \(step.table) \(step.deleteKey ?? [:]) removed \(n) rows") }
+                }
+                switch rlsCase.operation {
+                case .select(let key):
+                    return RLSOutcome(status: 200, rows: try database.select(from: rlsCase.table, as: a, where: filter(key)).objects)
+                case .insert(let row, let returning):
+                    let written = try database.insert(into: rlsCase.table, rows: [row], as: a, returning: returning)
+                    return RLSOutcome(status: 201, rows: returning ? objects(rlsCase.table, written) : nil)
+                case .update(let key, let set):
+                    let rows = try database.update(rlsCase.table, set: set, as: a, where: filter(key), returning: true)
+                    return RLSOutcome(status: 200, rows: objects(rlsCase.table, rows))
+                case .delete(let key):
+                    return RLSOutcome(status: 200, rows: objects(rlsCase.table, try database.delete(from: rlsCase.table, as: a, where: filter(key))))
+                }
+            } catch let e as PostgresError {
+                return RLSOutcome(status: RLSOutcome.status(forSQLState: e.code, anonymous: a.role == "anon"),
+                                  code: e.code, message: e.message, details: e.details, hint: e.hint)
+            }
+        }
+    }
+
+    /// Installs a matrix in the database.
+    public func install(_ policies: PolicySet) throws { database.policies = policies }
+}

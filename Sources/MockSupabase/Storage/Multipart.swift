@@ -1,0 +1,132 @@
+import Foundation
+
+/// MD5 (RFC 1321), for S3-style ETags of stored objects.
+enum MD5 {
+    static let s: [UInt32] = [7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
+                              5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
+                              4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
+                              6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21]
+    static let k: [UInt32] = (0..<64).map { UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296)) }
+
+    /// The digest of some bytes.
+    static func digest(_ data: Data) -> [UInt8] {
+        var msg = [UInt8](data)
+        let bitLength = UInt64(msg.count) &* 8
+        msg.append(0x80)
+        while msg.count % 64 != 56 { msg.append(0) }
+        for i in 0..<8 { msg.append(UInt8((bitLength >> (8 * UInt64(i))) & 0xFF)) }
+        var a0: UInt32 = 0x6745_2301, b0: UInt32 = 0xefcd_ab89, c0: UInt32 = 0x98ba_dcfe, d0: UInt32 = 0x1032_5476
+        var m = [UInt32](repeating: 0, count: 16)
+        for chunk in stride(from: 0, to: msg.count, by: 64) {
+            for i in 0..<16 {
+                let j = chunk + i * 4
+                m[i] = UInt32(msg[j]) | UInt32(msg[j + 1]) << 8 | UInt32(msg[j + 2]) << 16 | UInt32(msg[j + 3]) << 24
+            }
+            var a = a0, b = b0, c = c0, d = d0
+            for i in 0..<64 {
+                var f: UInt32
+                let g: Int
+                switch i {
+                case 0..<16: f = (b & c) | (~b & d); g = i
+                case 16..<32: f = (d & b) | (~d & c); g = (5 * i + 1) % 16
+                case 32..<48: f = b ^ c ^ d; g = (3 * i + 5) % 16
+                default: f = c ^ (b | ~d); g = (7 * i) % 16
+                }
+                f = f &+ a &+ k[i] &+ m[g]
+                a = d; d = c; c = b
+                b = b &+ ((f << s[i]) | (f >> (32 - s[i])))
+            }
+            a0 = a0 &+ a; b0 = b0 &+ b; c0 = c0 &+ c; d0 = d0 &+ d
+        }
+        return [a0, b0, c0, d0].flatMap { v in (0..<4).map { UInt8((v >> (8 * UInt32($0))) & 0xFF) } }
+    }
+
+    /// The lower-case hex digest.
+    static func hex(_ data: Data) -> String { digest(data).map { String(format: "%02x", $0) }.joined() }
+}
+
+/// One part of a `multipart/form-data` body.
+struct FormPart {
+    /// The `name` of its Content-Disposition.
+    var name: String
+    /// The `filename`, for file parts.
+    var filename: String?
+    /// The part's Content-Type header.
+    var contentType: String?
+    /// The content.
+    var data: Data
+}
+
+/// Why a multipart body could not be read (the messages of busboy, Storage's parser).
+struct MultipartError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A `multipart/form-data` reader (RFC 7578): parts separated by `--boundary`, CRLF line ends.
+enum Multipart {
+    /// The boundary parameter of a Content-Type header.
+    static func boundary(_ contentType: String) -> String? {
+        for param in contentType.split(separator: ";").dropFirst() {
+            let kv = param.split(separator: "=", maxSplits: 1)
+            guard kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" else { continue }
+            var v = kv[1].trimmingCharacters(in: .whitespaces)
+            if v.hasPrefix("\""), v.hasSuffix("\""), v.count >= 2 { v = String(v.dropFirst().dropLast()) }
+            return v.isEmpty ? nil : v
+        }
+        return nil
+    }
+
+    static func find(_ needle: [UInt8], in hay: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty, hay.count >= needle.count else { return nil }
+        var i = start
+        let last = hay.count - needle.count
+        while i <= last {
+            if hay[i] == needle[0] {
+                var j = 1
+                while j < needle.count && hay[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Parses a body; throws with busboy's messages on a malformed one.
+    static func parse(_ body: Data, contentType: String) throws -> [FormPart] {
+        guard let b = boundary(contentType) else { throw MultipartError(description: "Multipart: Boundary not found") }
+        let bytes = [UInt8](body)
+        let delimiter = Array("--\(b)".utf8)
+        guard var pos = find(delimiter, in: bytes, from: 0) else { throw MultipartError(description: "Unexpected end of form") }
+        var parts: [FormPart] = []
+        while true {
+            pos += delimiter.count
+            if pos + 2 <= bytes.count, bytes[pos] == 0x2D, bytes[pos + 1] == 0x2D { return parts }  // closing "--"
+            guard pos + 2 <= bytes.count, bytes[pos] == 0x0D, bytes[pos + 1] == 0x0A else { throw MultipartError(description: "Unexpected end of form") }
+            pos += 2
+            guard let headerEnd = find([0x0D, 0x0A, 0x0D, 0x0A], in: bytes, from: pos) else { throw MultipartError(description: "Unexpected end of form") }
+            let headerText = String(decoding: bytes[pos..<headerEnd], as: UTF8.self)
+            let contentStart = headerEnd + 4
+            guard let next = find([0x0D, 0x0A] + delimiter, in: bytes, from: contentStart) else { throw MultipartError(description: "Unexpected end of form") }
+            var part = FormPart(name: "", filename: nil, contentType: nil, data: Data(bytes[contentStart..<next]))
+            for line in headerText.components(separatedBy: "\r\n") {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                if name == "content-type" { part.contentType = value }
+                if name == "content-disposition" {
+                    for p in value.split(separator: ";").dropFirst() {
+                        let kv = p.split(separator: "=", maxSplits: 1)
+                        guard kv.count == 2 else { continue }
+                        let k = kv[0].trimmingCharacters(in: .whitespaces).lowercased()
+                        var v = kv[1].trimmingCharacters(in: .whitespaces)
+                        if v.hasPrefix("\""), v.hasSuffix("\""), v.count >= 2 { v = String(v.dropFirst().dropLast()) }
+                        if k == "name" { part.name = v }
+                        if k == "filename" { part.filename = v }
+                    }
+                }
+            }
+            parts.append(part)
+            pos = next + 2
+        }
+    }
+}

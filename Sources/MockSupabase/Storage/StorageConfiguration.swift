@@ -1,0 +1,211 @@
+import Foundation
+
+/// One cell of a bucket's policy matrix on `storage.objects`: the words it stands for and the
+/// rule, in the expression language of policies.json.
+public struct StoragePolicyCell: Sendable, Equatable {
+    /// The document's words, if given.
+    public var doc: String
+    /// Which existing objects the role reaches (SELECT, UPDATE, DELETE).
+    public var using: Expr?
+    /// What a new or changed object must satisfy (INSERT, UPDATE; UPDATE's defaults to `using`).
+    public var check: Expr?
+    /// Why the cell says what it says.
+    public var decision: String?
+}
+
+/// A bucket of storage.json.
+public struct BucketConfig: Sendable, Equatable {
+    /// Bucket id (also its name).
+    public var id: String
+    /// Display name (the id unless given).
+    public var name: String
+    /// Whether `/object/public/<bucket>/…` serves its objects without authorization.
+    public var isPublic: Bool
+    /// Largest object in bytes; nil for the global limit only.
+    public var fileSizeLimit: Int?
+    /// Accepted MIME types (`image/png`, `image/*`); nil or empty accepts any.
+    public var allowedMimeTypes: [String]?
+    /// Policy cells on `storage.objects` rows of this bucket; a missing command is "nobody".
+    public var policies: [PolicyCommand: StoragePolicyCell]
+    /// Who may see the bucket itself through `/bucket` (default nobody: Supabase enables RLS on
+    /// `storage.buckets` without a policy, so only the service role lists buckets).
+    public var bucketSelect: Expr
+
+    /// The cell of a command, nil when the bucket grants it to nobody.
+    public func cell(_ command: PolicyCommand) -> StoragePolicyCell? { policies[command] }
+}
+
+/// The storage.json model: buckets, their limits and their policies. Every policy expression is
+/// evaluated against a virtual `storage.objects` row (see `StorageConfiguration.objectColumns`).
+public enum StorageConfiguration {
+    /// The columns of the virtual `storage.objects` row a policy can read.
+    ///
+    /// `bucket_id`, `name`, `owner`, `owner_id`, `id`, `version`, `created_at`, `updated_at`,
+    /// `last_accessed_at`, `metadata`, `user_metadata` and `path_tokens` are Supabase's columns;
+    /// the others stand for Supabase's helper functions: `folder` = `(storage.foldername(name))[1]`
+    /// (NULL at the bucket root), `folders` = `storage.foldername(name)`, `filename` =
+    /// `storage.filename(name)`, `extension` = `storage.extension(name)`, and `size` and
+    /// `mimetype` = `metadata->>'size'` and `metadata->>'mimetype'` (of the upload being checked,
+    /// for INSERT and UPDATE).
+    public static let objectColumns: [ColumnSchema] = [
+        ColumnSchema(name: "id", type: .uuid, nullable: false),
+        ColumnSchema(name: "bucket_id", type: .text, nullable: true),
+        ColumnSchema(name: "name", type: .text, nullable: true),
+        ColumnSchema(name: "owner", type: .uuid, nullable: true),
+        ColumnSchema(name: "owner_id", type: .text, nullable: true),
+        ColumnSchema(name: "version", type: .text, nullable: true),
+        ColumnSchema(name: "path_tokens", type: .array(.text), nullable: true),
+        ColumnSchema(name: "folder", type: .text, nullable: true),
+        ColumnSchema(name: "folders", type: .array(.text), nullable: true),
+        ColumnSchema(name: "filename", type: .text, nullable: true),
+        ColumnSchema(name: "extension", type: .text, nullable: true),
+        ColumnSchema(name: "size", type: .bigint, nullable: true),
+        ColumnSchema(name: "mimetype", type: .text, nullable: true),
+        ColumnSchema(name: "metadata", type: .jsonb, nullable: true),
+        ColumnSchema(name: "user_metadata", type: .jsonb, nullable: true),
+        ColumnSchema(name: "created_at", type: .timestamptz, nullable: true),
+        ColumnSchema(name: "updated_at", type: .timestamptz, nullable: true),
+        ColumnSchema(name: "last_accessed_at", type: .timestamptz, nullable: true),
+    ]
+
+    /// The columns of the virtual `storage.buckets` row `bucketSelect` reads.
+    public static let bucketColumns: [ColumnSchema] = [
+        ColumnSchema(name: "id", type: .text, nullable: false),
+        ColumnSchema(name: "name", type: .text, nullable: false),
+        ColumnSchema(name: "owner", type: .uuid, nullable: true),
+        ColumnSchema(name: "public", type: .boolean, nullable: true),
+        ColumnSchema(name: "file_size_limit", type: .bigint, nullable: true),
+        ColumnSchema(name: "allowed_mime_types", type: .array(.text), nullable: true),
+        ColumnSchema(name: "created_at", type: .timestamptz, nullable: true),
+        ColumnSchema(name: "updated_at", type: .timestamptz, nullable: true),
+    ]
+
+    static func table(_ name: String, _ columns: [ColumnSchema]) -> TableSchema {
+        TableSchema(name: name, schema: "storage", columns: columns, primaryKey: ["id"], uniques: [], foreignKeys: [], checks: [], isView: false, decisions: [])
+    }
+
+    /// `storage.objects` as policies see it.
+    public static let objectsTable = table("objects", objectColumns)
+    /// `storage.buckets` as `bucketSelect` sees it.
+    public static let bucketsTable = table("buckets", bucketColumns)
+
+    /// Decodes the `buckets` array of storage.json. Unknown keys, bad limits, unknown MIME
+    /// patterns and references to unknown columns of the virtual rows are errors naming the file
+    /// and JSON path. With a schema, tables named by `exists` and `ref` definitions are checked too.
+    public static func decode(_ node: SpecNode, schema: DatabaseSchema? = nil, definitions: [String: Expr]? = nil) throws -> [BucketConfig] {
+        var seen: Set<String> = []
+        return try node.array().map { b in
+            let bucket = try b.object { o -> BucketConfig in
+                _ = o.optional("doc"); _ = o.optional("decision"); _ = o.optional("decisions"); _ = o.optional("source")
+                let idNode = try o.required("id")
+                let id = try idNode.string()
+                guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+                    throw idNode.fail("invalid bucket id '\(id)' (letters, digits, '-', '_', '.')")
+                }
+                guard seen.insert(id).inserted else { throw idNode.fail("duplicate bucket id '\(id)'") }
+                var limit: Int?
+                if let l = o.optional("fileSizeLimit") { limit = try parseSize(l) }
+                var mimes: [String]?
+                if let m = o.optional("allowedMimeTypes") {
+                    mimes = try m.array().map { n in
+                        let s = try n.string()
+                        let parts = s.split(separator: "/", omittingEmptySubsequences: false)
+                        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, parts[0] != "*" else {
+                            throw n.fail("invalid MIME type '\(s)' (type/subtype or type/*)")
+                        }
+                        return s
+                    }
+                }
+                var cells: [PolicyCommand: StoragePolicyCell] = [:]
+                if let p = o.optional("policies") {
+                    try p.object { po in
+                        for cmd in PolicyCommand.allCases {
+                            guard let c = po.optional(cmd.key) else { continue }
+                            cells[cmd] = try decodeCell(c, cmd, schema: schema, definitions: definitions)
+                        }
+                    }
+                }
+                var bucketSelect: Expr = .constant(false)
+                if let bs = o.optional("bucketSelect") {
+                    bucketSelect = try Expr.decode(bs)
+                    try validate(bucketSelect, table: bucketsTable, node: bs, schema: schema, definitions: definitions)
+                }
+                return BucketConfig(id: id, name: try o.optional("name")?.string() ?? id, isPublic: try o.optional("public")?.bool() ?? false,
+                                    fileSizeLimit: limit, allowedMimeTypes: mimes, policies: cells, bucketSelect: bucketSelect)
+            }
+            return bucket
+        }
+    }
+
+    /// A cell is a bare expression (SELECT, DELETE: `using`; INSERT: `check`; UPDATE: both) or an
+    /// object `{doc, using, check, decision}` in the style of policies.json.
+    static func decodeCell(_ n: SpecNode, _ cmd: PolicyCommand, schema: DatabaseSchema?, definitions: [String: Expr]?) throws -> StoragePolicyCell {
+        var cell: StoragePolicyCell
+        if case .object(let o) = n.value, o.keys.contains(where: { ["doc", "using", "check", "decision"].contains($0) }) {
+            cell = try n.object { co in
+                var c = StoragePolicyCell(doc: try co.optional("doc")?.string() ?? "", using: nil, check: nil, decision: try co.optional("decision")?.string())
+                if let u = co.optional("using") {
+                    if cmd == .insert { throw u.fail("INSERT has no USING expression; use 'check'") }
+                    c.using = try Expr.decode(u)
+                    try validate(c.using!, table: objectsTable, node: u, schema: schema, definitions: definitions)
+                }
+                if let k = co.optional("check") {
+                    if cmd == .select || cmd == .delete { throw k.fail("\(cmd.rawValue) has no WITH CHECK expression; use 'using'") }
+                    c.check = try Expr.decode(k)
+                    try validate(c.check!, table: objectsTable, node: k, schema: schema, definitions: definitions)
+                }
+                if cmd != .insert && c.using == nil { throw co.this.fail("\(cmd.rawValue) needs 'using'") }
+                if cmd == .insert && c.check == nil { throw co.this.fail("INSERT needs 'check'") }
+                return c
+            }
+        } else {
+            let e = try Expr.decode(n)
+            try validate(e, table: objectsTable, node: n, schema: schema, definitions: definitions)
+            cell = StoragePolicyCell(doc: "", using: cmd == .insert ? nil : e, check: cmd == .select || cmd == .delete ? nil : e, decision: nil)
+        }
+        return cell
+    }
+
+    static func validate(_ e: Expr, table: TableSchema, node: SpecNode, schema: DatabaseSchema?, definitions: [String: Expr]?) throws {
+        if let schema {
+            try PolicySet.validate(e, table: table, schema: schema, defs: definitions ?? [:], node: node)
+            return
+        }
+        // Without the app's schema: the virtual row's columns only (inside `exists` the inner
+        // table is unknown here; it is checked when the backend first serves storage).
+        func operand(_ o: Expr.Operand, inner: Bool) throws {
+            if case .column(let c) = o, !inner, table.columnIndex(c) == nil {
+                throw node.fail("unknown column '\(c)' of \(table.qualifiedName) (known: \(table.columns.map(\.name).joined(separator: ", ")))")
+            }
+            if case .outer(let c) = o, table.columnIndex(c) == nil {
+                throw node.fail("unknown column '\(c)' of \(table.qualifiedName)")
+            }
+        }
+        func walk(_ e: Expr, inner: Bool) throws {
+            switch e {
+            case .compare(_, let a, let b): try operand(a, inner: inner); try operand(b, inner: inner)
+            case .inList(let a, _), .isNull(let a, _): try operand(a, inner: inner)
+            case .exists(_, let w): try walk(w, inner: true)
+            case .any(let es), .all(let es): for x in es { try walk(x, inner: inner) }
+            case .not(let x): try walk(x, inner: inner)
+            default: break
+            }
+        }
+        try walk(e, inner: false)
+    }
+
+    /// A size: bytes as an integer, or a string with a unit as Supabase writes them
+    /// (`"5MB"`, `"50MiB"`, `"200KB"`, `"3B"`; KB/MB/GB are powers of 1000, KiB/MiB/GiB of 1024).
+    public static func parseSize(_ n: SpecNode) throws -> Int {
+        if let i = n.value.intValue {
+            guard i >= 0 else { throw n.fail("a size cannot be negative") }
+            return Int(i)
+        }
+        let s = try n.string().trimmingCharacters(in: .whitespaces)
+        let digits = s.prefix { $0.isASCII && $0.isNumber }
+        let unit = s.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()
+        let mult: [String: Int] = ["b": 1, "kb": 1000, "mb": 1_000_000, "gb": 1_000_000_000, "kib": 1024, "mib": 1 << 20, "gib": 1 << 30]
+        guard let v = Int(digits), let m = mult[unit] else { throw n.fail("invalid size '\(s)' (bytes, or a number with B, KB, MB, GB, KiB, MiB, GiB)") }
+        return v * m
+    }
+}

@@ -1,0 +1,284 @@
+import Foundation
+import MockSupabase
+import ContractKit
+
+/// Network failures (`AppError.networkError`).
+public enum NetworkError: String, CaseIterable, Sendable, Codable {
+    /// No connection.
+    case offline
+    /// The request timed out.
+    case timeout
+    /// HTTP 429.
+    case rateLimited
+    /// HTTP 5xx.
+    case server
+}
+
+/// Authentication failures (`AppError.authenticationError`).
+public enum AuthError: String, CaseIterable, Sendable, Codable {
+    /// The access token expired or was rejected.
+    case sessionExpired
+    /// Wrong email or password.
+    case invalidCredentials
+    /// No session.
+    case notSignedIn
+}
+
+/// Core Location failures (`AppError.locationError`).
+public enum LocationError: String, CaseIterable, Sendable, Codable {
+    /// The user denied location access.
+    case permissionDenied
+    /// No fix available.
+    case unavailable
+}
+
+/// Data failures (`AppError.dataCorruption`).
+public enum DataError: String, CaseIterable, Sendable, Codable {
+    /// A response body could not be decoded.
+    case decodingFailed
+    /// The on-device cache is damaged.
+    case cacheCorrupted
+}
+
+/// The app's error type (§Error Handling Strategy): four categories with their payloads.
+/// `id` is `category.kind` (`networkError.offline`), the key of Contracts/shvil/errors.json.
+public enum AppError: Error, Identifiable, Hashable, Sendable, CustomStringConvertible {
+    /// A network failure.
+    case networkError(NetworkError)
+    /// An authentication failure.
+    case authenticationError(AuthError)
+    /// A location failure.
+    case locationError(LocationError)
+    /// A data failure.
+    case dataCorruption(DataError)
+
+    /// `category.kind`.
+    public var id: String {
+        switch self {
+        case .networkError(let e): return "networkError.\(e.rawValue)"
+        case .authenticationError(let e): return "authenticationError.\(e.rawValue)"
+        case .locationError(let e): return "locationError.\(e.rawValue)"
+        case .dataCorruption(let e): return "dataCorruption.\(e.rawValue)"
+        }
+    }
+
+    /// A readable form.
+    public var description: String { id }
+
+    /// Every error.
+    public static var allCases: [AppError] {
+        NetworkError.allCases.map(AppError.networkError) + AuthError.allCases.map(AppError.authenticationError)
+            + LocationError.allCases.map(AppError.locationError) + DataError.allCases.map(AppError.dataCorruption)
+    }
+
+    /// The error of an id, if any.
+    public init?(id: String) {
+        guard let e = AppError.allCases.first(where: { $0.id == id }) else { return nil }
+        self = e
+    }
+}
+
+/// What a view offers the user (the document's `recoveryAction`).
+public enum RecoveryAction: String, CaseIterable, Sendable, Codable {
+    /// Try the same thing again.
+    case retry
+    /// Go to the sign-in screen.
+    case signIn
+    /// Open the app's page in Settings.
+    case openSettings
+    /// Discard the local cache and download again.
+    case resetCache
+}
+
+/// Where an error is handled (§Error Boundaries).
+public enum ErrorBoundary: String, CaseIterable, Sendable, Codable {
+    /// A view's local error state with a retry action.
+    case view
+    /// A service's automatic retry with exponential backoff.
+    case service
+    /// The global handler (sign-out, crash reporting).
+    case app
+}
+
+/// Exponential backoff of the service boundary.
+public struct RetryPolicy: Sendable, Equatable {
+    /// Retries after the first failure.
+    public var maxRetries: Int
+    /// Delay before the first retry, in seconds.
+    public var initialDelay: Double
+    /// Growth factor between retries.
+    public var multiplier: Double
+    /// Cap of a single delay, in seconds.
+    public var maxDelay: Double
+
+    /// The delay before retry `n` (1-based), or nil when no retry is left.
+    public func delay(beforeRetry n: Int) -> Double? {
+        guard n >= 1, n <= maxRetries else { return nil }
+        return min(initialDelay * pow(multiplier, Double(n - 1)), maxDelay)
+    }
+
+    /// Every delay, in order.
+    public var schedule: [Double] { (1...max(maxRetries, 1)).compactMap { delay(beforeRetry: $0) } }
+}
+
+/// A transport failure (no HTTP response).
+public enum TransportFailure: String, Sendable, CaseIterable {
+    /// Not connected (URLError.notConnectedToInternet, an injected network fault).
+    case offline
+    /// Timed out (URLError.timedOut).
+    case timeout
+}
+
+/// Contracts/shvil/errors.json: messages, recoveries, boundaries, retry policy and how HTTP
+/// responses become `AppError`s.
+public struct ErrorCatalog: Sendable, Equatable {
+    /// One error's entry.
+    public struct Entry: Sendable, Equatable {
+        /// The recovery a view offers.
+        public var recovery: RecoveryAction
+        /// Where it is handled.
+        public var boundary: ErrorBoundary
+        /// Whether the service level retries it automatically.
+        public var retryable: Bool
+        /// userMessage by language code.
+        public var messages: [String: String]
+    }
+
+    /// One response-mapping rule.
+    public struct Rule: Sendable, Equatable {
+        /// Lowest matching status.
+        public var statusFrom: Int
+        /// Highest matching status.
+        public var statusTo: Int
+        /// Error codes one of which the body must carry (`code`, `error_code` or `error`); empty matches any body.
+        public var bodyCodes: [String]
+        /// The resulting error.
+        public var error: AppError
+    }
+
+    /// Supported languages; the first is the fallback.
+    public var languages: [String]
+    /// Entries by error id.
+    public var entries: [String: Entry]
+    /// The service-level backoff.
+    public var retry: RetryPolicy
+    /// Transport failures.
+    public var transport: [TransportFailure: AppError]
+    /// Response rules, first match wins.
+    public var rules: [Rule]
+    /// The error of a body that cannot be decoded.
+    public var undecodableBody: AppError
+
+    /// Loads errors.json.
+    public static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> ErrorCatalog {
+        try decode(SpecNode.load(folder.appendingPathComponent("errors.json"), displayName: "Contracts/shvil/errors.json"))
+    }
+
+    /// Decodes errors.json strictly; an id that is not an `AppError` case is an error naming its path.
+    public static func decode(_ root: SpecNode) throws -> ErrorCatalog {
+        func appError(_ n: SpecNode) throws -> AppError {
+            guard let e = AppError(id: try n.string()) else { throw n.fail("'\(try n.string())' is not an AppError (category.kind)") }
+            return e
+        }
+        return try root.object { o in
+            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
+            let languages = try o.required("languages").strings()
+            var entries: [String: Entry] = [:]
+            for c in try o.required("categories").array() {
+                try c.object { co in
+                    let category = try co.required("case").string()
+                    _ = try co.required("type").string()
+                    for k in try co.required("kinds").array() {
+                        try k.object { ko in
+                            let caseNode = try ko.required("case")
+                            let id = "\(category).\(try caseNode.string())"
+                            guard AppError(id: id) != nil else { throw caseNode.fail("'\(id)' is not an AppError case") }
+                            guard entries[id] == nil else { throw caseNode.fail("duplicate '\(id)'") }
+                            let rNode = try ko.required("recovery"), bNode = try ko.required("boundary")
+                            guard let r = RecoveryAction(rawValue: try rNode.string()) else { throw rNode.fail("unknown recovery '\(try rNode.string())'") }
+                            guard let b = ErrorBoundary(rawValue: try bNode.string()) else { throw bNode.fail("unknown boundary '\(try bNode.string())'") }
+                            var messages: [String: String] = [:]
+                            for (lang, m) in try ko.required("message").map() { messages[lang] = try m.string() }
+                            entries[id] = Entry(recovery: r, boundary: b, retryable: try ko.required("retryable").bool(), messages: messages)
+                        }
+                    }
+                }
+            }
+            let retry = try o.required("retry").object { r in
+                _ = r.optional("decision")
+                return RetryPolicy(maxRetries: try r.required("maxRetries").int(), initialDelay: try r.required("initialDelaySeconds").double(),
+                                   multiplier: try r.required("multiplier").double(), maxDelay: try r.required("maxDelaySeconds").double())
+            }
+            let (transport, rules, undecodable) = try o.required("mapping").object { m -> ([TransportFailure: AppError], [Rule], AppError) in
+                _ = m.optional("decision")
+                var t: [TransportFailure: AppError] = [:]
+                for (k, n) in try m.required("transport").map() {
+                    guard let f = TransportFailure(rawValue: k) else { throw n.fail("unknown transport failure '\(k)'") }
+                    t[f] = try appError(n)
+                }
+                let rules = try m.required("rules").array().map { r in
+                    try r.object { ro -> Rule in
+                        let from = try ro.optional("status")?.int() ?? ro.required("statusFrom").int()
+                        let to = try ro.optional("status")?.int() ?? ro.required("statusTo").int()
+                        return Rule(statusFrom: from, statusTo: to, bodyCodes: try ro.optional("bodyCodes")?.strings() ?? [], error: try appError(try ro.required("error")))
+                    }
+                }
+                return (t, rules, try appError(try m.required("undecodableBody")))
+            }
+            return ErrorCatalog(languages: languages, entries: entries, retry: retry, transport: transport, rules: rules, undecodableBody: undecodable)
+        }
+    }
+
+    /// The localized message (the first language when `language` has none).
+    public func userMessage(_ error: AppError, language: String) -> String {
+        let e = entries[error.id]
+        return e?.messages[language] ?? languages.first.flatMap { e?.messages[$0] } ?? error.id
+    }
+
+    /// The recovery a view offers.
+    public func recovery(_ error: AppError) -> RecoveryAction? { entries[error.id]?.recovery }
+
+    /// The delays before automatic retries of `error` (empty when it is not retried).
+    public func retrySchedule(_ error: AppError) -> [Double] { entries[error.id]?.retryable == true ? retry.schedule : [] }
+
+    /// The error of a transport failure.
+    public func error(for failure: TransportFailure) -> AppError? { transport[failure] }
+
+    /// The error of an HTTP response, or nil for a success. A 2xx whose body does not decode as
+    /// `expecting` gives `undecodableBody`.
+    public func error<T: Decodable>(status: Int, body: Data, expecting: T.Type, decoder: JSONDecoder = ShvilCoding.decoder()) -> AppError? {
+        if (200..<300).contains(status) {
+            if body.isEmpty || T.self == JSONValue.self { return nil }
+            return (try? decoder.decode(T.self, from: body)) == nil ? undecodableBody : nil
+        }
+        let json = try? JSONValue.parse(body)
+        let codes = ["code", "error_code", "error"].compactMap { json?[$0]?.stringValue }
+        for r in rules where (r.statusFrom...r.statusTo).contains(status) {
+            if r.bodyCodes.isEmpty || r.bodyCodes.contains(where: codes.contains) { return r.error }
+        }
+        return nil
+    }
+}
+
+/// The conformance suite of the error catalog.
+public enum ShvilErrorCatalogConformance {
+    /// Every `AppError` has an entry with a non-empty message in every language, no entry is
+    /// unknown, retryable errors are handled at the service or view level and the backoff grows
+    /// and is capped.
+    public static func violations(of catalog: ErrorCatalog) -> [String] {
+        var out: [String] = []
+        for e in AppError.allCases {
+            guard let entry = catalog.entries[e.id] else { out.append("\(e.id): no entry"); continue }
+            for l in catalog.languages where (entry.messages[l] ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+                out.append("\(e.id): no \(l) message")
+            }
+            if entry.boundary == .service && !entry.retryable { out.append("\(e.id): handled by the service boundary but not retryable") }
+        }
+        for id in catalog.entries.keys where AppError(id: id) == nil { out.append("\(id): not an AppError") }
+        let s = catalog.retry.schedule
+        if s.count != catalog.retry.maxRetries { out.append("retry: \(s.count) delays for maxRetries \(catalog.retry.maxRetries)") }
+        for (a, b) in zip(s, s.dropFirst()) where b < a { out.append("retry: delays shrink (\(s))") }
+        if let m = s.max(), m > catalog.retry.maxDelay { out.append("retry: delay \(m) above the cap") }
+        return out
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import MockSupabase
+import ContractKit
+
+/// Contracts/shvil/rules.json: the stop-reordering function's errors.
+public struct ShvilRules: Sendable, Equatable {
+    /// The function's name.
+    public var reorderFunction: String
+    /// Error when the adventure does not exist or is not the caller's.
+    public var notFound: PostgresError
+    /// Error when the ids are not exactly the adventure's stops.
+    public var notPermutation: PostgresError
+
+    /// Loads rules.json.
+    public static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> ShvilRules {
+        let root = try SpecNode.load(folder.appendingPathComponent("rules.json"), displayName: "Contracts/shvil/rules.json")
+        return try root.object { o in
+            _ = o.optional("app"); _ = o.optional("source")
+            return try o.required("reorder").object { r in
+                _ = r.optional("decision")
+                func err(_ n: SpecNode) throws -> PostgresError {
+                    try n.object { e in PostgresError(try e.required("code").string(), try e.required("message").string()) }
+                }
+                let (nf, np) = try r.required("errors").object { e in (try err(try e.required("notFound")), try err(try e.required("notPermutation"))) }
+                return ShvilRules(reorderFunction: try r.required("function").string(), notFound: nf, notPermutation: np)
+            }
+        }
+    }
+}
+
+/// Shvil's server-side pieces for the mock, mirroring the SQL migration.
+public enum ShvilServer {
+    /// `on_auth_user_created` (AFTER INSERT on auth.users, SECURITY DEFINER): the public.users
+    /// row, display name from the sign-up metadata.
+    public static func handleNewUser() -> TriggerHandler {
+        { ctx in
+            guard let new = ctx.new, let id = new["id"] else { return }
+            let name = new["raw_user_meta_data"]?["display_name"] ?? .null
+            _ = try ctx.database.insert(into: "users", rows: [["id": id, "email": new["email"] ?? .null, "display_name": name]],
+                                        as: .serviceRole, resolution: .ignore)
+        }
+    }
+
+    /// `users_set_updated_at` (BEFORE UPDATE on users). The synced tables keep the writer's
+    /// updated_at (the last-write-wins key) and have no such trigger.
+    public static func setUpdatedAt() -> TriggerHandler {
+        { ctx in ctx.new?["updated_at"] = .string(PGTime.formatTimestamp(PGTime.micros(ctx.now), withZone: true)) }
+    }
+
+    /// `reorder_adventure_stops(p_adventure_id uuid, p_stop_ids uuid[]) returns setof adventure_stops`.
+    public static func reorderFunction(_ rules: ShvilRules, stopColumns: [ColumnSchema]) -> RPCFunction {
+        RPCFunction(name: rules.reorderFunction, parameters: [RPCParameter("p_adventure_id", .uuid), RPCParameter("p_stop_ids", .array(.uuid))],
+                    returns: .rows(stopColumns), volatile: true) { call in
+            let ids = call.arguments["p_stop_ids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            return .array(try reorder(adventureID: call.arguments["p_adventure_id"]?.stringValue ?? "", stopIDs: ids,
+                                      auth: call.auth, database: call.database, rules: rules).map(JSONValue.object))
+        }
+    }
+
+    /// Gives the listed stops positions 0..n-1 in list order, atomically; returns them in order.
+    public static func reorder(adventureID: String, stopIDs: [String], auth: AuthContext, database db: Database, rules: ShvilRules) throws -> [[String: JSONValue]] {
+        guard auth.role == "authenticated", auth.userID != nil else {
+            throw PostgresError("42501", "permission denied for function \(rules.reorderFunction)")
+        }
+        return try db.atomically {
+            guard try !db.rows("adventures", as: auth, where: .eq("id", adventureID)).isEmpty else { throw rules.notFound }
+            let stops = try db.rows("adventure_stops", as: .serviceRole, where: .eq("adventure_id", adventureID))
+            let current = Set(stops.compactMap { $0["id"]?.stringValue })
+            guard stopIDs.count == current.count, Set(stopIDs) == current else { throw rules.notPermutation }
+            let top = stops.compactMap { $0["order_index"]?.intValue }.max() ?? -1
+            for (i, id) in stopIDs.enumerated() {
+                try db.update("adventure_stops", set: ["order_index": .int(top + 1 + Int64(i))], where: .eq("id", id), as: .serviceRole)
+            }
+            let now = JSONValue.string(PGTime.formatTimestamp(PGTime.micros(db.clock.now()), withZone: true))
+            for (i, id) in stopIDs.enumerated() {
+                try db.update("adventure_stops", set: ["order_index": .int(Int64(i)), "updated_at": now], where: .eq("id", id), as: .serviceRole)
+            }
+            return try db.rows("adventure_stops", as: .serviceRole, where: .eq("adventure_id", adventureID), order: [OrderTerm(column: "order_index")])
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import ContractKit
+
+/// The four preference sliders of a `generate-report` request (each 0-10), also the `jsonb`
+/// snapshot in `city_reports.preferences`.
+public struct ReportPreferences: Codable, Sendable, Equatable, Hashable {
+    /// How much cost of living matters.
+    public var cost: Double
+    /// How much climate matters.
+    public var climate: Double
+    /// How much culture matters.
+    public var culture: Double
+    /// How much the job market matters.
+    public var jobMarket: Double
+
+    /// The keys.
+    public enum CodingKeys: String, CodingKey, CaseIterable { case cost, climate, culture, jobMarket = "job_market" }
+
+    /// Preferences.
+    public init(cost: Double, climate: Double, culture: Double, jobMarket: Double) {
+        self.cost = cost; self.climate = climate; self.culture = culture; self.jobMarket = jobMarket
+    }
+
+    /// The weight of a request key (`cost`, `climate`, `culture`, `job_market`).
+    public func weight(_ key: String) -> Double? {
+        switch key {
+        case "cost": return cost
+        case "climate": return climate
+        case "culture": return culture
+        case "job_market": return jobMarket
+        default: return nil
+        }
+    }
+}
+
+/// The body of a `generate-report` call (§4.6).
+public struct GenerateReportRequest: Codable, Sendable, Equatable {
+    /// The user's current city (`san-francisco`).
+    public var currentCityID: String
+    /// The sliders.
+    public var preferences: ReportPreferences
+
+    /// The keys.
+    public enum CodingKeys: String, CodingKey, CaseIterable { case currentCityID = "current_city_id", preferences }
+
+    /// A request.
+    public init(currentCityID: String, preferences: ReportPreferences) {
+        self.currentCityID = currentCityID
+        self.preferences = preferences
+    }
+}
+
+/// One display category of a match compared with the current city (§4.6 step 9).
+public struct ComparisonEntry: Codable, Sendable, Equatable {
+    /// The match's score (0-10).
+    public var matchScore: Double
+    /// The current city's score (0-10).
+    public var currentScore: Double
+    /// `match_score - current_score`.
+    public var delta: Double
+
+    /// The keys.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case matchScore = "match_score", currentScore = "current_score", delta
+    }
+
+    /// An entry.
+    public init(matchScore: Double, currentScore: Double, delta: Double) {
+        self.matchScore = matchScore; self.currentScore = currentScore; self.delta = delta
+    }
+}
+
+/// A recommended city (§4.6 response `matches[]`, also `city_reports.results[]`).
+public struct CityMatch: Codable, Sendable, Equatable {
+    /// The city's id.
+    public var cityID: String
+    /// `Berlin`.
+    public var cityName: String
+    /// `Berlin, Germany`.
+    public var cityFullName: String
+    /// `Germany`.
+    public var cityCountry: String
+    /// The city's image, if any.
+    public var cityImageURL: String?
+    /// 40-99.
+    public var matchPercent: Int
+    /// 1…n.
+    public var rank: Int
+    /// Display categories keyed by score category (`Cost of Living`).
+    public var comparison: [String: ComparisonEntry]
+    /// One sentence about the city for this user.
+    public var aiInsight: String
+    /// All the city's scores by category.
+    public var scores: [String: Double]
+
+    /// The keys.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case cityID = "city_id", cityName = "city_name", cityFullName = "city_full_name"
+        case cityCountry = "city_country", cityImageURL = "city_image_url", matchPercent = "match_percent"
+        case rank, comparison, aiInsight = "ai_insight", scores
+    }
+
+    /// A match.
+    public init(cityID: String, cityName: String, cityFullName: String, cityCountry: String, cityImageURL: String?,
+                matchPercent: Int, rank: Int, comparison: [String: ComparisonEntry], aiInsight: String, scores: [String: Double]) {
+        self.cityID = cityID; self.cityName = cityName; self.cityFullName = cityFullName
+        self.cityCountry = cityCountry; self.cityImageURL = cityImageURL; self.matchPercent = matchPercent
+        self.rank = rank; self.comparison = comparison; self.aiInsight = aiInsight; self.scores = scores
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(cityID, forKey: .cityID)
+        try c.encode(cityName, forKey: .cityName)
+        try c.encode(cityFullName, forKey: .cityFullName)
+        try c.encode(cityCountry, forKey: .cityCountry)
+        try c.encode(cityImageURL, forKey: .cityImageURL)
+        try c.encode(matchPercent, forKey: .matchPercent)
+        try c.encode(rank, forKey: .rank)
+        try c.encode(comparison, forKey: .comparison)
+        try c.encode(aiInsight, forKey: .aiInsight)
+        try c.encode(scores, forKey: .scores)
+    }
+}
+
+/// The current city of a report (§4.6 response `current_city`).
+public struct ReportCurrentCity: Codable, Sendable, Equatable {
+    /// Its id.
+    public var id: String
+    /// Its name.
+    public var name: String
+    /// All its scores by category.
+    public var scores: [String: Double]
+
+    /// The keys.
+    public enum CodingKeys: String, CodingKey, CaseIterable { case id, name, scores }
+
+    /// A current city.
+    public init(id: String, name: String, scores: [String: Double]) {
+        self.id = id; self.name = name; self.scores = scores
+    }
+}
+
+/// The response of `generate-report` (§4.6).
+public struct GenerateReportResponse: Codable, Sendable, Equatable {
+    /// The saved `city_reports` row, or null when the caller is not signed in.
+    public var reportID: PGUUID?
+    /// The city compared against.
+    public var currentCity: ReportCurrentCity
+    /// 3-5 matches (4 on fallback), rank order.
+    public var matches: [CityMatch]
+
+    /// The keys.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case reportID = "report_id", currentCity = "current_city", matches
+    }
+
+    /// A response.
+    public init(reportID: PGUUID?, currentCity: ReportCurrentCity, matches: [CityMatch]) {
+        self.reportID = reportID; self.currentCity = currentCity; self.matches = matches
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(reportID, forKey: .reportID)
+        try c.encode(currentCity, forKey: .currentCity)
+        try c.encode(matches, forKey: .matches)
+    }
+}
+
+/// The body of a `generate-report` 400: `{"error": message, "code": code}`.
+public struct ReportErrorBody: Codable, Sendable, Equatable {
+    /// Human-readable message naming the field or city.
+    public var error: String
+    /// Machine code from functions.json (`unknown_city`, `invalid_preference`, `invalid_request`).
+    public var code: String
+
+    /// An error body.
+    public init(error: String, code: String) { self.error = error; self.code = code }
+}

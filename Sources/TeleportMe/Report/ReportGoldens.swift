@@ -1,0 +1,170 @@
+import Foundation
+import ContractKit
+
+/// Which refiner a golden case uses.
+public enum RefinerSpec: Sendable, Equatable {
+    /// The mock's deterministic refiner (report.json `mockRefiner`).
+    case deterministic
+    /// A fixed raw reply.
+    case reply(String)
+    /// A fixed reply of this JSON (serialised compactly).
+    case replyJSON(JSONValue)
+    /// A refiner that throws this message.
+    case failing(String)
+
+    /// The refiner under `rules`.
+    public func make(_ rules: ReportRules) -> any Refiner {
+        switch self {
+        case .deterministic: return DeterministicRefiner(rules: rules)
+        case .reply(let text): return FixedRefiner(reply: text)
+        case .replyJSON(let json): return FixedRefiner(reply: json.serialized())
+        case .failing(let message): return FailingRefiner(message)
+        }
+    }
+
+    /// How the golden file records it.
+    public var json: JSONValue {
+        switch self {
+        case .deterministic: return ["kind": "deterministic"]
+        case .reply(let text): return ["kind": "reply", "text": .string(text)]
+        case .replyJSON(let json): return ["kind": "reply", "json": json]
+        case .failing(let message): return ["kind": "throws", "error": .string(message)]
+        }
+    }
+}
+
+/// One report golden case of `Contracts/teleportme/report-cases.json`.
+public struct ReportGoldenCase: Sendable, Equatable {
+    /// File name under Golden/teleportme/report/.
+    public var name: String
+    /// What it shows.
+    public var doc: String
+    /// The request.
+    public var request: GenerateReportRequest
+    /// The refiner.
+    public var refiner: RefinerSpec
+}
+
+/// TeleportMe's report goldens: inputs from report-cases.json, the catalog of the 55 fixture
+/// cities, outputs in Golden/teleportme/report/, each also replayed through the mock's
+/// generate-report.
+public enum TeleportMeGoldens {
+    /// The suite folder.
+    public static let suite = "report"
+
+    /// `Contracts/teleportme/report-cases.json`.
+    public static var casesURL: URL { ContractsLocator.app(TeleportMeApp.name).appendingPathComponent("report-cases.json") }
+
+    /// Reads the cases strictly.
+    public static func loadCases(_ url: URL = casesURL) throws -> [ReportGoldenCase] {
+        let root = try SpecNode.load(url, displayName: "Contracts/teleportme/report-cases.json")
+        return try root.object { o in
+            _ = o.optional("app"); _ = o.optional("source")
+            return try o.required("cases").array().map { n in
+                try n.object { c -> ReportGoldenCase in
+                    let prefs = try c.required("preferences").object { p in
+                        ReportPreferences(cost: try p.required("cost").double(), climate: try p.required("climate").double(),
+                                          culture: try p.required("culture").double(), jobMarket: try p.required("job_market").double())
+                    }
+                    let refiner = try c.required("refiner").object { r -> RefinerSpec in
+                        let kindNode = try r.required("kind")
+                        switch try kindNode.string() {
+                        case "deterministic": return .deterministic
+                        case "reply":
+                            if let j = r.optional("json") { return .replyJSON(j.value) }
+                            return .reply(try r.required("text").string())
+                        case "throws": return .failing(try r.required("error").string())
+                        case let k: throw kindNode.fail("unknown refiner kind '\(k)' (deterministic, reply, throws)")
+                        }
+                    }
+                    return ReportGoldenCase(name: try c.required("name").string(), doc: try c.required("doc").string(),
+                                            request: GenerateReportRequest(currentCityID: try c.required("current_city_id").string(), preferences: prefs),
+                                            refiner: refiner)
+                }
+            }
+        }
+    }
+
+    /// The catalog of the fixture cities, as the mock's database holds them.
+    public static func fixtureCatalog(spec: AppSpec, rules: ReportRules) throws -> ReportCatalog {
+        let cities = try spec.fixtures.rows("cities").map { try ModelCoding.decode(City.self, from: $0) }
+        let scores = try spec.fixtures.rows("city_scores").map { try ModelCoding.decode(CityScore.self, from: $0) }
+        let byCity = Dictionary(grouping: scores, by: { $0.cityID ?? "" })
+        return ReportCatalog(cities: cities.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }.map { ReportCity(city: $0, scores: byCity[$0.id] ?? []) }, rules: rules)
+    }
+
+    /// The golden content of a case: inputs, the candidates and their scores, how the matches
+    /// were chosen, and the §4.6 response.
+    public static func output(_ c: ReportGoldenCase, rules: ReportRules, catalog: ReportCatalog) throws -> JSONValue {
+        let outcome = try ReportEngine(rules: rules).generate(currentCityID: c.request.currentCityID, preferences: c.request.preferences,
+                                                              catalog: catalog, refiner: c.refiner.make(rules))
+        let refinement: JSONValue
+        switch outcome.refinement {
+        case .refined: refinement = ["outcome": "refined"]
+        case .fallback(let reason): refinement = ["outcome": "fallback", "reason": .string(reason.description)]
+        }
+        return [
+            "case": .string(c.name),
+            "doc": .string(c.doc),
+            "request": try ModelCoding.json(c.request),
+            "refiner": c.refiner.json,
+            "candidates": .array(outcome.candidates.map {
+                ["city_id": .string($0.cityID), "raw_score": .double(ReportRules.Rounding.halfAwayFromZero.apply($0.rawScore, decimals: 4)),
+                 "match_percent": .int(Int64($0.matchPercent))]
+            }),
+            "refinement": refinement,
+            "dropped": .array(outcome.dropped.map { ["entry": .string($0.entry), "reason": .string($0.reason)] }),
+            "ai_summary": outcome.aiSummary.map(JSONValue.string) ?? .null,
+            "response": try ModelCoding.json(outcome.response),
+        ]
+    }
+
+    /// Calls the mock's generate-report for a case as persona `ana` (so the save path runs too)
+    /// and returns the golden's response beside the mock's, report_id aligned.
+    public static func replay(_ c: ReportGoldenCase, golden: JSONValue) throws -> GoldenReplay {
+        let backend = try MockSupabase(contracts: ContractsLocator.app(TeleportMeApp.name), clock: ManualClock(), ids: SeededIDGenerator(seed: 7))
+        let report = try ReportRules.load(backend.configuration.spec.folder.appendingPathComponent("report.json"))
+        TeleportMeApp.register(on: backend, refiner: c.refiner.make(report))
+        let transport = InteractionReplay.transport(for: backend)
+        let response = try transport.send(method: "POST", path: "/functions/v1/generate-report", query: nil,
+                                          headers: ["Content-Type": "application/json"], body: try ModelCoding.json(c.request).data(), as: "ana")
+        var problems: [String] = []
+        if response.status != 200 { problems.append("generate-report answered \(response.status): \(response.text)") }
+        var actual = response.jsonBody ?? .string(response.text)
+        var expected = golden["response"] ?? .null
+        if case .object(var a) = actual, case .object(var e) = expected {
+            let id = a["report_id"]?.stringValue
+            if let id, PGUUID(id)?.rawValue == id {
+                let saved = try backend.database.rows("city_reports", as: .serviceRole, where: .eq("id", id))
+                if saved.first?["user_id"]?.stringValue != backend.configuration.spec.fixtures.persona("ana")?.id {
+                    problems.append("report \(id) was not saved to city_reports for ana")
+                }
+                a["report_id"] = "<saved report id>"
+                e["report_id"] = "<saved report id>"
+            } else {
+                problems.append("report_id is \(a["report_id"].map { $0.serialized() } ?? "missing"), expected the saved row's uuid")
+            }
+            actual = .object(a)
+            expected = .object(e)
+        }
+        return GoldenReplay(expected: expected, actual: actual, problems: problems)
+    }
+
+    /// The golden cases under `rules` (default: report.json); `replay` adds the mock replay.
+    public static func goldenCases(rules: ReportRules? = nil, replay withReplay: Bool = true) throws -> [GoldenCase] {
+        let r = try rules ?? ReportRules.load()
+        let spec = try TeleportMeApp.spec()
+        let catalog = try fixtureCatalog(spec: spec, rules: r)
+        return try loadCases().map { c -> GoldenCase in
+            let produce: @Sendable () throws -> JSONValue = { try output(c, rules: r, catalog: catalog) }
+            var replayer: (@Sendable (JSONValue) throws -> GoldenReplay)?
+            if withReplay { replayer = { golden in try replay(c, golden: golden) } }
+            return GoldenCase(suite: suite, name: c.name, produce: produce, replay: replayer)
+        }
+    }
+}
+
+extension TeleportMeApp: GoldenSource {
+    /// The report goldens (Golden/teleportme/report/).
+    public static func goldenCases() throws -> [GoldenCase] { try TeleportMeGoldens.goldenCases() }
+}

@@ -1,0 +1,99 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ContractKit
+import TeleportMe
+
+/// Answers every request with a constant body: the floor of URLSession + URLProtocol cost.
+final class NoOpURLProtocol: URLProtocol {
+    nonisolated(unsafe) static var body = Data()
+    override class func canInit(with request: URLRequest) -> Bool { true }
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+    override func startLoading() {
+        let r = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1",
+                                headerFields: ["Content-Type": "application/json; charset=utf-8", "Content-Range": "0-0/*"])!
+        client?.urlProtocol(self, didReceive: r, cacheStoragePolicy: .notAllowed)
+        client?.urlProtocol(self, didLoad: NoOpURLProtocol.body)
+        client?.urlProtocolDidFinishLoading(self)
+    }
+    override func stopLoading() {}
+}
+
+func measure(_ seconds: Double, _ body: () -> Void) -> Double {
+    var n = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    var elapsed = 0.0
+    repeat {
+        for _ in 0..<50 { body() }
+        n += 50
+        elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    } while elapsed < seconds
+    return Double(n) / elapsed
+}
+
+func syncRequest(_ session: URLSession, _ req: URLRequest) -> Int {
+    let sem = DispatchSemaphore(value: 0)
+    final class Box: @unchecked Sendable { var status = 0 }
+    let box = Box()
+    session.dataTask(with: req) { _, r, _ in box.status = (r as? HTTPURLResponse)?.statusCode ?? -1; sem.signal() }.resume()
+    sem.wait()
+    return box.status
+}
+
+func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
+
+/// (a) RLS-filtered PostgREST select straight into the backend, (b) the same request through
+/// URLSession + MockURLProtocol, (c) a no-op URLProtocol answering a constant body of the same
+/// size through the same kind of session. Prints requests/s and the ratio (b)/(c).
+func runRESTBenchmark() {
+    do {
+        let backend = try TeleportMeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 7))
+        // A 55-row per-user table: every city saved by ana or ben, alternately (RLS keeps ana's 28).
+        _ = try backend.database.delete(from: "saved_cities", as: .serviceRole)
+        let personas = backend.configuration.spec.fixtures.personas
+        let cities = try backend.database.rows("cities", order: [OrderTerm(column: "id")])
+        let rows: [[String: JSONValue]] = cities.enumerated().map { i, c in ["user_id": .string(personas[i % 2].id), "city_id": c["id"]!] }
+        try backend.database.insert("saved_cities", rows)
+        precondition(backend.database.count("saved_cities") == 55)
+        let token = backend.accessToken(persona: personas[0].name)!
+        let headers: HTTPHeaders = ["apikey": backend.anonKey, "Authorization": "Bearer \(token)"]
+        let request = HTTPRequest(method: "GET", target: "/rest/v1/saved_cities?city_id=eq.barcelona&select=*", headers: headers)
+        let sample = try backend.handle(request)
+        precondition(sample.status == 200 && sample.jsonBody?.arrayValue?.count == 1, "bench request must return ana's one row: \(sample.text)")
+        NoOpURLProtocol.body = sample.body
+
+        let session = backend.makeURLSession()
+        var urlReq = URLRequest(url: URL(string: backend.baseURL.absoluteString + "/rest/v1/saved_cities?city_id=eq.barcelona&select=*")!)
+        for f in headers { urlReq.setValue(f.value, forHTTPHeaderField: f.name) }
+        let noopConfig = URLSessionConfiguration.ephemeral
+        noopConfig.protocolClasses = [NoOpURLProtocol.self]
+        let noop = URLSession(configuration: noopConfig)
+        precondition(syncRequest(session, urlReq) == 200 && syncRequest(noop, urlReq) == 200)
+
+        if ProcessInfo.processInfo.environment["BENCH_DIRECT_ONLY"] != nil {
+            print(measure(3) { _ = try? backend.handle(request) })
+            return
+        }
+        if ProcessInfo.processInfo.environment["BENCH_WIRE_ONLY"] != nil {
+            print(measure(3) { _ = syncRequest(session, urlReq) })
+            return
+        }
+        var a: [Double] = [], b: [Double] = [], c: [Double] = []
+        for _ in 0..<9 {
+            a.append(measure(0.3) { _ = try? backend.handle(request) })
+            b.append(measure(0.3) { _ = syncRequest(session, urlReq) })
+            c.append(measure(0.3) { _ = syncRequest(noop, urlReq) })
+        }
+        let ma = median(a), mb = median(b), mc = median(c)
+        print("REST benchmark: GET /rest/v1/saved_cities?city_id=eq.barcelona as an authenticated user (RLS: own only; 55 rows, 1 returned)")
+        print(String(format: "  (a) backend.handle directly            %10.0f requests/s", ma))
+        print(String(format: "  (b) URLSession + MockURLProtocol       %10.0f requests/s", mb))
+        print(String(format: "  (c) URLSession + no-op URLProtocol     %10.0f requests/s  (transport floor)", mc))
+        print(String(format: "  ratio (b)/(c) = %.2f   (target >= 0.80)", mb / mc))
+        print(String(format: "  (a) target >= 100000 requests/s on one core: %@", ma >= 100_000 ? "met" : "NOT met"))
+    } catch {
+        FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+        exit(1)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import ContractKit
+import TeleportMe
+
+/// Measures TeleportMe's report engine (§4.6 steps 3-9 and 11, deterministic refiner) over the
+/// 266 real urban areas and synthetic catalogs of 1k, 10k and 100k cities, and the mock's
+/// generate-report end to end over the wire (55 fixture cities). Prints milliseconds per report
+/// and how time grows with the catalog. Run with a release build:
+/// `swift run -c release contracts-bench` once main.swift calls `runReportBenchmark()`.
+func runReportBenchmark() {
+    func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    func ms(_ ns: UInt64) -> Double { Double(ns) / 1_000_000 }
+    func fmt(_ v: Double, _ decimals: Int = 3) -> String { String(format: "%.\(decimals)f", v) }
+    do {
+        let rules = try ReportRules.load()
+        let engine = ReportEngine(rules: rules)
+        let refiner = DeterministicRefiner(rules: rules)
+        let prefs = ReportPreferences(cost: 7, climate: 6, culture: 8, jobMarket: 5)
+        let sizes: [(String, [ReportCity])] = [
+            ("real 266", try ReportCatalogs.urbanAreas()),
+            ("synthetic 1k", ReportCatalogs.synthetic(count: 1_000, seed: 1)),
+            ("synthetic 10k", ReportCatalogs.synthetic(count: 10_000, seed: 2)),
+            ("synthetic 100k", ReportCatalogs.synthetic(count: 100_000, seed: 3)),
+        ]
+        print("TeleportMe report engine (one report = steps 3-9 + response, deterministic refiner)")
+        print("catalog          cities   prepare ms   ms/report   ns/city   growth (time / size)")
+        var previous: (Int, Double)?
+        for (label, cities) in sizes {
+            let t0 = now()
+            let catalog = ReportCatalog(cities: cities, rules: rules)
+            let prepare = ms(now() - t0)
+            let runs = max(20, min(2_000, 2_000_000 / cities.count))
+            var checksum = 0
+            for i in 0..<3 { checksum &+= try engine.generate(current: cities[i], preferences: prefs, catalog: catalog, refiner: refiner).response.matches.count }
+            var samples: [Double] = []
+            samples.reserveCapacity(runs)
+            for i in 0..<runs {
+                let s = now()
+                let out = try engine.generate(current: cities[i % cities.count], preferences: prefs, catalog: catalog, refiner: refiner)
+                samples.append(ms(now() - s))
+                checksum &+= out.response.matches.count
+            }
+            samples.sort()
+            let median = samples[samples.count / 2]
+            var growth = "-"
+            if let (n, t) = previous {
+                growth = "x\(fmt(median / t, 1)) for x\(fmt(Double(cities.count) / Double(n), 1))"
+            }
+            previous = (cities.count, median)
+            print("\(label.padding(toLength: 15, withPad: " ", startingAt: 0))  \(String(cities.count).leftPad(6))  \(fmt(prepare, 2).leftPad(11))  \(fmt(median).leftPad(10))  \(fmt(median * 1_000_000 / Double(cities.count), 1).leftPad(8))   \(growth)   (median of \(runs), checksum \(checksum))")
+        }
+        // The mock end to end: request over URLSession, catalog read from the database, save as the user.
+        let backend = try TeleportMeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
+        let wire = WireClient(backend)
+        let body: JSONValue = ["current_city_id": "san-francisco", "preferences": ["cost": 7, "climate": 6, "culture": 8, "job_market": 5]]
+        for actor in ["anon", "ana"] {
+            var samples: [Double] = []
+            for _ in 0..<200 {
+                let s = now()
+                let r = try wire.send(method: "POST", path: "/functions/v1/generate-report", json: body, as: actor)
+                samples.append(ms(now() - s))
+                if r.status != 200 { print("generate-report answered \(r.status): \(r.text)"); return }
+            }
+            samples.sort()
+            print("mock generate-report over the wire as \(actor) (55 cities\(actor == "anon" ? "" : ", saved")): \(fmt(samples[samples.count / 2])) ms median of 200")
+        }
+    } catch {
+        print("report benchmark failed: \(error)")
+    }
+}
+
+private extension String {
+    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+}

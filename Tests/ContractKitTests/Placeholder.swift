@@ -1,2 +1,0 @@
-import XCTest
-final class ContractKitPlaceholder: XCTestCase { func testBuilds() {} }

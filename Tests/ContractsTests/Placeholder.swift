@@ -1,2 +1,0 @@
-import XCTest
-final class ContractsPlaceholder: XCTestCase { func testBuilds() {} }

@@ -1,0 +1,18 @@
+import XCTest
+import ContractKit
+
+/// The rendered matrices (Markdown and HTML) are golden files: `Golden/<app>/rls/matrix.md` and
+/// `matrix.html`. Re-record with `SUPACONTRACTS_RECORD=failed swift test --filter RLSMatrixGoldenTests`.
+final class RLSMatrixGoldenTests: XCTestCase {
+    func testRenderedMatricesMatchTheirGoldenFiles() throws {
+        let mode = try GoldenRecordMode.from()
+        for app in RLSGate.appsWithMatrix() {
+            let report = try RLSGate.report(app)
+            let title = RLSGate.module(app)?.title ?? app
+            for (name, text) in [("matrix.md", RLSMatrixPage.markdown(report, title: title)), ("matrix.html", RLSMatrixPage.html(report, title: title))] {
+                let r = try RLSGolden.check(app: app, name: name, actual: text, mode: mode)
+                XCTAssertTrue(r.status.passed, RLSGolden.message(r))
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import XCTest
+import ContractKit
+
+/// Deliberately broken backends the RLS suite must reject: each runs every app's cases and must
+/// fail some of them.
+final class RLSMutantTests: XCTestCase {
+    /// Runs every case as the service role: RLS ignored, every row returned, every write allowed.
+    final class IgnoresRLS: RLSTarget {
+        let inner: MockTarget
+        init(_ inner: MockTarget) { self.inner = inner }
+        func execute(_ c: RLSCase) throws -> RLSOutcome {
+            var asService = c
+            asService.actor = .serviceRole
+            return try inner.execute(asService)
+        }
+    }
+
+    /// Answers every read with `[]` (hides every row) and runs writes normally.
+    final class HidesRows: RLSTarget {
+        let inner: MockTarget
+        init(_ inner: MockTarget) { self.inner = inner }
+        func execute(_ c: RLSCase) throws -> RLSOutcome {
+            if case .select = c.operation { return RLSOutcome(status: 200, rows: []) }
+            return try inner.execute(c)
+        }
+    }
+
+    /// Reports every refusal as 403, also for anon (PostgREST answers 401 without a JWT).
+    final class ForbiddenForAnon: RLSTarget {
+        let inner: MockTarget
+        init(_ inner: MockTarget) { self.inner = inner }
+        func execute(_ c: RLSCase) throws -> RLSOutcome {
+            var o = try inner.execute(c)
+            if o.status == 401 { o.status = 403 }
+            return o
+        }
+    }
+
+    /// Refuses every write the way an app's trigger does (400 P0001): the suite may call the
+    /// refusal of an allowed write inconclusive, but not the refusal of a write that should have
+    /// reached no row at all.
+    final class RefusesEveryWrite: RLSTarget {
+        let inner: MockTarget
+        init(_ inner: MockTarget) { self.inner = inner }
+        func execute(_ c: RLSCase) throws -> RLSOutcome {
+            if case .select = c.operation { return try inner.execute(c) }
+            return RLSOutcome(status: 400, code: "P0001", message: "refused")
+        }
+    }
+
+    /// A backend whose matrix lost every owner test (`col = auth.uid()` replaced by true) and
+    /// every WITH CHECK: the classic "USING (true)" and "forgot WITH CHECK" bugs, all at once.
+    static func weakened(_ p: PolicySet) -> PolicySet {
+        func drop(_ e: Expr) -> Expr {
+            switch e {
+            case .compare(.eq, _, .claim("sub")), .compare(.eq, .claim("sub"), _): return .constant(true)
+            case .any(let xs): return .any(xs.map(drop))
+            case .all(let xs): return .all(xs.map(drop))
+            case .not(let x): return .not(drop(x))
+            case .exists(let t, let w): return .exists(table: t, where: drop(w))
+            default: return e
+            }
+        }
+        var q = p
+        for ti in q.tables.indices {
+            for (cmd, cell) in q.tables[ti].cells {
+                var c = cell
+                c.using = c.using.map(drop)
+                c.check = cmd == .select || cmd == .delete ? nil : .constant(true)
+                q.tables[ti].cells[cmd] = c
+            }
+        }
+        return q
+    }
+
+    func failures(_ app: String, _ wrap: (MockTarget) throws -> RLSTarget) throws -> Int {
+        let module = try XCTUnwrap(RLSGate.module(app))
+        let (backend, _) = try RLSSuite.makeBackend(module)
+        let expansion = try RLSGate.report(app).expansion
+        let statuses = RLSSuite.run(expansion, on: try wrap(MockTarget(backend: backend, transport: .inProcess)))
+        return statuses.filter(\.isFailure).count
+    }
+
+    func testATargetThatIgnoresRLSIsRejected() throws {
+        for app in RLSGate.appsWithMatrix() {
+            XCTAssertGreaterThan(try failures(app) { IgnoresRLS($0) }, 0, "\(app): a target ignoring RLS passed every case")
+        }
+    }
+
+    func testATargetThatHidesEveryRowIsRejected() throws {
+        for app in RLSGate.appsWithMatrix() {
+            XCTAssertGreaterThan(try failures(app) { HidesRows($0) }, 0, "\(app): a target hiding every row passed every case")
+        }
+    }
+
+    func testATargetThatAnswers403ToAnonIsRejected() throws {
+        for app in RLSGate.appsWithMatrix() {
+            XCTAssertGreaterThan(try failures(app) { ForbiddenForAnon($0) }, 0, "\(app): 403 instead of 401 for anon went unnoticed")
+        }
+    }
+
+    func testATargetRefusingEveryWriteIsRejected() throws {
+        for app in RLSGate.appsWithMatrix() {
+            XCTAssertGreaterThan(try failures(app) { RefusesEveryWrite($0) }, 0, "\(app): refusing every write passed every case")
+        }
+    }
+
+    func testAMockWithOwnerTestsAndChecksDroppedIsRejected() throws {
+        for app in RLSGate.appsWithMatrix() {
+            let n = try failures(app) { t in
+                try t.install(RLSMutantTests.weakened(t.backend.database.policies))
+                return t
+            }
+            XCTAssertGreaterThan(n, 0, "\(app): a matrix without owner tests and WITH CHECK passed every case")
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import XCTest
+import ContractKit
+import TeleportMe
+
+/// Models: every table model covers exactly its table's columns and nullability, decodes what
+/// PostgreSQL prints and encodes what PostgREST accepts.
+final class TeleportMeModelsTests: XCTestCase {
+    func testEveryTableOfTheSchemaHasAModelWithExactlyItsColumns() throws {
+        let schema = try AppSpec.load(folder: ContractsLocator.app("teleportme")).schema
+        let publicTables = schema.tables.filter { $0.schema == "public" }.map(\.name)
+        XCTAssertEqual(Set(teleportMeTableModels.map { $0.table }), Set(publicTables))
+        XCTAssertEqual(teleportMeTableModels.count, publicTables.count)
+        for m in teleportMeTableModels {
+            let table = try XCTUnwrap(schema.table(m.table))
+            XCTAssertEqual(m.columns, table.columns.map(\.name), "\(m) ↔ \(m.table)")
+        }
+    }
+
+    func testModelsSuiteCoverageAndFixtureRoundTripsPass() throws {
+        let backend = try TeleportMeTestSupport.backend()
+        let results = try TeleportMeModels.tableResults(backend: backend)
+        assertAllPassed(results, minimum: 18)
+    }
+
+    /// Mutants: a model missing a column, one with an extra key, one whose optionality disagrees
+    /// with the column's nullability, and one that omits NULL columns when encoding.
+    func testCoverageRejectsWrongModels() throws {
+        let schema = try AppSpec.load(folder: ContractsLocator.app("teleportme")).schema
+        let table = try XCTUnwrap(schema.table("saved_cities"))
+        let row: [String: JSONValue] = ["id": "5a000000-0000-4000-8000-00000000a001", "user_id": .string(TeleportMeTestSupport.ana),
+                                        "city_id": "berlin", "created_at": "2026-01-01T00:00:00+00:00"]
+        XCTAssertEqual(TeleportMeModels.coverage(SavedCity.self, table: table, row: row), [])
+        let missing = TeleportMeModels.coverage(MutantSavedCityMissingColumn.self, table: table, row: row)
+        XCTAssertTrue(missing.contains { $0.contains("no key for column saved_cities.created_at") }, "\(missing)")
+        let extra = TeleportMeModels.coverage(MutantSavedCityExtraKey.self, table: table, row: row)
+        XCTAssertTrue(extra.contains { $0.contains("has key 'note'") }, "\(extra)")
+        let nullable = TeleportMeModels.coverage(MutantSavedCityOptionalCity.self, table: table, row: row)
+        XCTAssertTrue(nullable.contains { $0.contains("city_id accepts NULL but the column is NOT NULL") }, "\(nullable)")
+        let omits = TeleportMeModels.coverage(MutantSavedCityOmitsNulls.self, table: table, row: row.merging(["created_at": .null]) { $1 })
+        XCTAssertTrue(omits.contains { $0.contains("does not write created_at") }, "\(omits)")
+    }
+
+    func testTimestamptzDecodesEveryPostgreSQLSpelling() throws {
+        let cases: [(String, Int64)] = [
+            ("2026-01-02T09:30:00+00:00", 1_767_346_200_000_000),
+            ("2026-01-02T09:30:00.5+00:00", 1_767_346_200_500_000),
+            ("2026-01-02T09:30:00.123456Z", 1_767_346_200_123_456),
+            ("2026-01-02T15:00:00+05:30", 1_767_346_200_000_000),
+            ("2026-01-02 04:30:00-05", 1_767_346_200_000_000),
+            ("2026-01-02T09:30:00Z", 1_767_346_200_000_000),
+        ]
+        for (text, micros) in cases {
+            let row: JSONValue = ["id": "5a000000-0000-4000-8000-00000000a001", "user_id": .string(TeleportMeTestSupport.ana),
+                                  "city_id": "berlin", "created_at": .string(text)]
+            let saved = try ModelCoding.decode(SavedCity.self, from: row)
+            XCTAssertEqual(saved.createdAt?.microseconds, micros, text)
+        }
+        XCTAssertEqual(PGTimestamp(microseconds: 1_767_346_200_500_000).description, "2026-01-02T09:30:00.5+00:00")
+        XCTAssertEqual(PGTimestamp(microseconds: 1_767_346_200_000_000).description, "2026-01-02T09:30:00+00:00")
+        XCTAssertThrowsError(try ModelCoding.decode(PGTimestamp.self, from: .string("yesterday")))
+        XCTAssertThrowsError(try ModelCoding.decode(PGTimestamp.self, from: .string("2026-02-30T00:00:00Z")))
+    }
+
+    func testUUIDArraysAndJSONBDecodeAndEncodeCanonically() throws {
+        let row: JSONValue = [
+            "id": "0F000000-0000-4000-8000-00000000A001", "user_id": .string(TeleportMeTestSupport.ana), "start_type": "city_i_love",
+            "cost_preference": 7, "climate_preference": 6.5, "culture_preference": 8, "job_market_preference": 5,
+            "selected_vibe_tags": ["E3798AA8-08DC-562D-82F9-018791AF1BC6", "{72fc273b-15fa-5a4b-b534-ca4176daea88}"],
+            "dealbreakers": ["high crime", "no \"quotes\""], "created_at": "2026-01-01T00:00:00+00:00", "updated_at": nil,
+        ]
+        let prefs = try ModelCoding.decode(UserPreferences.self, from: row)
+        XCTAssertEqual(prefs.selectedVibeTags?.map(\.rawValue), ["e3798aa8-08dc-562d-82f9-018791af1bc6", "72fc273b-15fa-5a4b-b534-ca4176daea88"])
+        let back = try ModelCoding.json(prefs)
+        XCTAssertEqual(back["id"], "0f000000-0000-4000-8000-00000000a001")
+        XCTAssertEqual(back["updated_at"], .null, "NULL columns are written as null")
+        XCTAssertThrowsError(try ModelCoding.decode(UserPreferences.self, from: .object(row.objectValue!.merging(["selected_vibe_tags": ["not-a-uuid"]]) { $1 })))
+
+        let event: JSONValue = ["id": "ee000000-0000-4000-8000-00000000a001", "user_id": .string(TeleportMeTestSupport.ana),
+                                "event_type": "city_viewed", "metadata": ["city_id": "berlin", "nested": ["n": [1, 2.5, nil, true]]],
+                                "created_at": "2026-01-01T00:00:00+00:00"]
+        let decoded = try ModelCoding.decode(EngagementEvent.self, from: event)
+        XCTAssertEqual(decoded.metadata?["nested"]?["n"], [1, 2.5, nil, true])
+        XCTAssertEqual(JSONMatch.differences(expected: event, actual: try ModelCoding.json(decoded), useMatchers: false), [])
+
+        let report: JSONValue = ["id": "4e000000-0000-4000-8000-00000000a001", "user_id": .string(TeleportMeTestSupport.ana),
+                                 "current_city_id": "san-francisco", "preferences": ["cost": 7, "climate": 6, "culture": 8, "job_market": 5],
+                                 "results": [], "ai_summary": nil, "created_at": "2026-01-01T00:00:00+00:00"]
+        XCTAssertEqual(try ModelCoding.decode(CityReport.self, from: report).preferences, ReportPreferences(cost: 7, climate: 6, culture: 8, jobMarket: 5))
+    }
+
+    /// Payload models encode what PostgREST accepts: the mock takes them as they are.
+    func testPayloadModelsAreAcceptedByPostgREST() throws {
+        let backend = try TeleportMeTestSupport.backend()
+        let wire = WireClient(backend)
+        let ana = try XCTUnwrap(PGUUID(TeleportMeTestSupport.ana))
+        let insert = try wire.send(method: "POST", path: "/rest/v1/saved_cities", query: "select=*", headers: ["Prefer": "return=representation"],
+                                   json: try ModelCoding.json(SavedCityInsert(userID: ana, cityID: "paris")), as: "ana")
+        XCTAssertEqual(insert.status, 201, insert.text)
+        let saved = try ModelCoding.decode([SavedCity].self, from: insert.body)
+        XCTAssertEqual(saved.first?.cityID, "paris")
+
+        let upsert = UserPreferencesUpsert(userID: ana, costPreference: 2, selectedVibeTags: [try XCTUnwrap(PGUUID("306c0735-b174-568e-9b60-b99f0f39d997"))])
+        XCTAssertNil(try ModelCoding.json(upsert)["start_type"], "absent fields are left out so stored values stay")
+        let up = try wire.send(method: "POST", path: "/rest/v1/user_preferences", query: "on_conflict=user_id&select=*",
+                               headers: ["Prefer": "resolution=merge-duplicates,return=representation"], json: try ModelCoding.json(upsert), as: "ana")
+        XCTAssertEqual(up.status, 201, up.text)
+        let row = try XCTUnwrap(try ModelCoding.decode([UserPreferences].self, from: up.body).first)
+        XCTAssertEqual(row.costPreference, 2)
+        XCTAssertEqual(row.culturePreference, 8, "merge keeps columns not sent")
+
+        let patch = try wire.send(method: "PATCH", path: "/rest/v1/profiles", query: "id=eq.\(TeleportMeTestSupport.ana)&select=*",
+                                  headers: ["Prefer": "return=representation"], json: try ModelCoding.json(ProfileUpdate(avatarURL: "https://a.example/p.png")), as: "ana")
+        XCTAssertEqual(try ModelCoding.decode([Profile].self, from: patch.body).first?.avatarURL, "https://a.example/p.png")
+    }
+
+    func testRegistryRoundTripRejectsLossyModel() {
+        var registry = TeleportMeModels.registry
+        registry.register(MutantSavedCityOmitsNulls.self, as: "Lossy")
+        let body: JSONValue = [["id": "5a000000-0000-4000-8000-00000000a001", "user_id": .string(TeleportMeTestSupport.ana),
+                                "city_id": "berlin", "created_at": nil]]
+        XCTAssertEqual(registry.check("SavedCity[]", body), [])
+        XCTAssertEqual(registry.check("Lossy[]", body), ["Lossy[] round trip: $[0].created_at: missing (expected null)"])
+        XCTAssertEqual(registry.check("Nope", body).first?.hasPrefix("unknown model 'Nope'"), true)
+    }
+}
+
+// MARK: - Mutant models
+
+struct MutantSavedCityMissingColumn: TableModel {
+    static let table = "saved_cities"
+    static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
+    var id: PGUUID; var userID: PGUUID; var cityID: String
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, userID = "user_id", cityID = "city_id" }
+}
+
+struct MutantSavedCityExtraKey: TableModel {
+    static let table = "saved_cities"
+    static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
+    var id: PGUUID; var userID: PGUUID; var cityID: String; var createdAt: PGTimestamp?; var note: String?
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, userID = "user_id", cityID = "city_id", createdAt = "created_at", note }
+}
+
+struct MutantSavedCityOptionalCity: TableModel {
+    static let table = "saved_cities"
+    static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
+    var id: PGUUID; var userID: PGUUID; var cityID: String?; var createdAt: PGTimestamp?
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, userID = "user_id", cityID = "city_id", createdAt = "created_at" }
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID)
+        try c.encode(cityID, forKey: .cityID); try c.encode(createdAt, forKey: .createdAt)
+    }
+}
+
+/// Synthesised encoding: NULL columns are left out instead of written as null.
+struct MutantSavedCityOmitsNulls: TableModel {
+    static let table = "saved_cities"
+    static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
+    var id: PGUUID; var userID: PGUUID; var cityID: String; var createdAt: PGTimestamp?
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, userID = "user_id", cityID = "city_id", createdAt = "created_at" }
+}
