@@ -1,6 +1,9 @@
 import XCTest
 import ContractKit
 import NaarsCars
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Contracts/naarscars/sql on a real PostgreSQL (skipped when no server binaries are installed):
 /// a throwaway cluster, the Supabase shim, the migrations applied twice with an unchanged schema
@@ -22,41 +25,39 @@ final class NaarsCarsPostgresTests: XCTestCase {
             return nil
         }
 
-        /// Runs a tool and returns its status and output. `detached`: output discarded (pg_ctl start,
-        /// whose server would keep a pipe open forever).
+        /// Runs a tool to completion and returns its status and output. The child is spawned with
+        /// only descriptors 0-2 (output into a file read after exit): `pg_ctl start` leaves a server
+        /// behind, and a server holding an inherited pipe or Foundation's child-exit descriptor
+        /// would keep a reader or `Process.waitUntilExit` waiting forever.
         @discardableResult
-        func run(_ tool: String, _ args: [String], owner: Bool = false, input: String? = nil, detached: Bool = false) throws -> (Int32, String) {
-            let p = Process()
+        func run(_ tool: String, _ args: [String], owner: Bool = false) throws -> (Int32, String) {
             let path = tool.hasPrefix("/") ? tool : bin.appendingPathComponent(tool).path
-            if owner && asPostgres {
-                p.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-                p.arguments = ["-u", "postgres", "--", path] + args
-            } else {
-                p.executableURL = URL(fileURLWithPath: path)
-                p.arguments = args
+            let argv0 = owner && asPostgres ? "/usr/sbin/runuser" : path
+            let all = owner && asPostgres ? ["-u", "postgres", "--", path] + args : args
+            let log = dir.path + "/.run-\(UUID().uuidString).log"
+            defer { try? FileManager.default.removeItem(atPath: log) }
+            var fa = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&fa)
+            defer { posix_spawn_file_actions_destroy(&fa) }
+            posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&fa, 1, 2)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+                if let fd = Int32(name), fd > 2 { posix_spawn_file_actions_addclose(&fa, fd) }
             }
             var env = ProcessInfo.processInfo.environment
             env["PGTZ"] = "UTC"
             env["PGOPTIONS"] = "-c client_min_messages=warning"
-            p.environment = env
-            if detached {
-                p.standardOutput = FileHandle.nullDevice
-                p.standardError = FileHandle.nullDevice
-                p.standardInput = FileHandle.nullDevice
-                try p.run()
-                p.waitUntilExit()
-                return (p.terminationStatus, "")
-            }
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = out
-            let inPipe = Pipe()
-            if input != nil { p.standardInput = inPipe }
-            try p.run()
-            if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)); try inPipe.fileHandleForWriting.close() }
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+            var argv: [UnsafeMutablePointer<CChar>?] = ([argv0] + all).map { strdup($0) } + [nil]
+            var envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { for p in argv { free(p) }; for p in envp { free(p) } }
+            var pid: pid_t = 0
+            let rc = posix_spawn(&pid, argv0, &fa, nil, &argv, &envp)
+            guard rc == 0 else { return (127, "cannot run \(argv0): error \(rc)") }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 { if errno != EINTR { break } }
+            let code: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+            return (code, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
         }
 
         func psql(_ args: [String], database: String = "naarscars") throws -> (Int32, String) {
@@ -69,7 +70,7 @@ final class NaarsCarsPostgresTests: XCTestCase {
         }
 
         func stop() {
-            _ = try? run("pg_ctl", ["-D", dir.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], owner: true, detached: true)
+            _ = try? run("pg_ctl", ["-D", dir.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], owner: true)
             try? FileManager.default.removeItem(at: dir)
         }
     }
@@ -85,7 +86,7 @@ final class NaarsCarsPostgresTests: XCTestCase {
         let (rc, out) = try c.run("initdb", ["-D", dir.appendingPathComponent("data").path, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"], owner: true)
         guard rc == 0 else { c.stop(); throw XCTSkip("initdb failed: \(out)") }
         let (rc2, out2) = try c.run("pg_ctl", ["-D", dir.appendingPathComponent("data").path, "-l", dir.appendingPathComponent("server.log").path, "-w", "-t", "30",
-                                               "-o", "-k \(dir.path) -c listen_addresses= -c fsync=off -c synchronous_commit=off -c timezone=UTC", "start"], owner: true, detached: true)
+                                               "-o", "-k \(dir.path) -c listen_addresses= -c fsync=off -c synchronous_commit=off -c timezone=UTC", "start"], owner: true)
         guard rc2 == 0 else {
             let log = (try? String(contentsOf: dir.appendingPathComponent("server.log"), encoding: .utf8)) ?? out2
             c.stop()

@@ -314,9 +314,15 @@ final class NaarsCarsSQLTests: XCTestCase {
             let id = try XCTUnwrap(b["id"]?.stringValue)
             let mimes = (b["allowedMimeTypes"]?.arrayValue ?? []).compactMap(\.stringValue).map { "'\($0)'" }.joined(separator: ", ")
             XCTAssertTrue(sql.contains("('\(id)', '\(id)', \(b["public"] == true), \(b["fileSizeLimit"]?.intValue ?? -1), array[\(mimes)])"), "bucket \(id)")
-            if b["pathPattern"]?.stringValue == "{auth.uid}/*" {
-                XCTAssertTrue(sql.contains("bucket_id = '\(id)'") && sql.contains("(storage.foldername(name))[1] = auth.uid()::text"), "\(id) path rule")
+            // The folder rule of the insert cell ({"eq": [{"column": "folder"}, "auth.uid"]}) is the SQL's foldername test.
+            let insert = b["policies"]?["insert"]?["check"]?.serialized() ?? ""
+            if insert.contains("{\"eq\":[{\"column\":\"folder\"},\"auth.uid\"]}") {
+                XCTAssertTrue(sql.contains("on storage.objects for insert to authenticated with check (bucket_id = '\(id)'") &&
+                              sql.contains("(bucket_id = '\(id)' and") && sql.contains("(storage.foldername(name))[1] = auth.uid()::text"), "\(id) folder rule")
+            } else {
+                XCTFail("\(id): insert has no folder rule")
             }
+            XCTAssertEqual(insert.contains("\"approved\""), sql.contains("with check (bucket_id = '\(id)' and public.is_approved()"), "\(id) approved-only upload")
         }
     }
 }

@@ -161,7 +161,7 @@ create policy "conversations: insert approved users" on public.conversations for
   with check (public.is_approved() and created_by = auth.uid());
 drop policy if exists "conversations: update admins" on public.conversations;
 create policy "conversations: update admins" on public.conversations for update
-  using (public.is_admin()) with check (public.is_admin());
+  using (public.is_admin()) with check (true);
 
 -- conversation_participants: Participants | Creator or self | Own participation | N/A -------
 drop policy if exists "conversation_participants: select participants" on public.conversation_participants;
