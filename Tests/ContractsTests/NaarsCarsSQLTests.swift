@@ -266,6 +266,11 @@ final class NaarsCarsSQLTests: XCTestCase {
             "('\(t.from)', '\(t.to)', array[\(t.by.map { "'\($0.rawValue)'" }.joined(separator: ", "))], '\(t.claimedBy.rawValue)')"
         }.joined(separator: ", ")
         XCTAssertTrue(triggers.contains("from (values \(values) ) as t("), "lifecycle transitions in 005 = rules.json")
+        let done = contracts.rules.completedStatus
+        XCTAssertTrue(functions.contains("status = '\(done)'") && !functions.replacingOccurrences(of: "status = '\(done)'", with: "").contains("status = '"),
+                      "006 counts and reviews only '\(done)' requests")
+        XCTAssertTrue(Self.normalized(try Self.sql("004_rls_policies.sql")).contains("r.status = '\(done)'"), "can_review")
+        XCTAssertTrue(Self.normalized(try Self.sql("007_views.sql")).contains("where status = '\(done)'"), "leaderboard_stats")
         XCTAssertTrue(triggers.contains("foreach col in array array[\(contracts.rules.immutableColumns.map { "'\($0)'" }.joined(separator: ", "))] loop"))
         XCTAssertTrue(triggers.contains("if col not in (\(contracts.rules.nonOwnerMayChange.sorted { a, b in ["status", "claimed_by", "updated_at"].firstIndex(of: a) ?? 9 < ["status", "claimed_by", "updated_at"].firstIndex(of: b) ?? 9 }.map { "'\($0)'" }.joined(separator: ", ")))"))
     }

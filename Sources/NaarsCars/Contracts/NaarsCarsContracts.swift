@@ -81,6 +81,8 @@ public struct NaarsCarsRules: Sendable {
     public var lifecycleTables: [String]
     /// Status of a new request.
     public var initialStatus: String
+    /// The final status: the request was fulfilled.
+    public var completedStatus: String
     /// Columns someone other than the owner may change.
     public var nonOwnerMayChange: Set<String>
     /// Columns no client changes.
@@ -129,13 +131,15 @@ public struct NaarsCarsRules: Sendable {
         try root.object { o in
             _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
             let lc = try o.required("requestLifecycle")
-            let (tables, initial, nonOwner, immutable, transitions) = try lc.object { l -> ([String], String, Set<String>, [String], [StatusTransition]) in
+            let (tables, initial, completed, nonOwner, immutable, transitions) = try lc.object { l -> ([String], String, String, Set<String>, [String], [StatusTransition]) in
                 let tables = try l.required("tables").strings()
                 for (k, v) in [("statusColumn", "status"), ("ownerColumn", "user_id"), ("claimerColumn", "claimed_by")] {
                     let n = try l.required(k)
                     guard try n.string() == v else { throw n.fail("expected '\(v)' (the column names are fixed by FR-003/FR-004)") }
                 }
                 let initial = try l.required("initialStatus").string()
+                let completed = try l.required("completedStatus").string()
+                _ = l.optional("completedDecision")
                 let nonOwner = Set(try l.required("nonOwnerMayChange").strings())
                 let immutable = try l.required("immutableColumns").strings()
                 let ts = try l.required("transitions").array().map { t in
@@ -152,7 +156,8 @@ public struct NaarsCarsRules: Sendable {
                                                 by: by, claimedBy: cb, doc: try to.optional("doc")?.string() ?? "")
                     }
                 }
-                return (tables, initial, nonOwner, immutable, ts)
+                if ts.contains(where: { $0.from == completed }) { throw try l.required("completedStatus").fail("'\(completed)' has outgoing transitions; it must be final") }
+                return (tables, initial, completed, nonOwner, immutable, ts)
             }
             let admin = try o.required("adminFields").object { a -> [String] in
                 _ = a.optional("decision"); _ = try a.required("table").string()
@@ -182,7 +187,7 @@ public struct NaarsCarsRules: Sendable {
                 errors[k] = try v.object { e in RuleError(code: try e.required("code").string(), message: try e.required("message").string()) }
             }
             for k in requiredErrors where errors[k] == nil { throw errNode.fail("missing error '\(k)'") }
-            return NaarsCarsRules(lifecycleTables: tables, initialStatus: initial, nonOwnerMayChange: nonOwner, immutableColumns: immutable,
+            return NaarsCarsRules(lifecycleTables: tables, initialStatus: initial, completedStatus: completed, nonOwnerMayChange: nonOwner, immutableColumns: immutable,
                                   transitions: transitions, adminColumns: admin, messageClientColumns: msg, inviteImmutableColumns: invite,
                                   nameMetadataKey: nameKey,
                                   reviewPostTitle: post.0, reviewPostContent: post.1, reviewStar: post.2,

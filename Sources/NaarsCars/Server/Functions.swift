@@ -89,7 +89,7 @@ extension NaarsCarsServer {
         let ratings = try db.rows("reviews", as: auth, where: Self.eq("fulfiller_id", user)).compactMap { $0["rating"]?.intValue }
         var fulfilled = 0
         for t in ["rides", "favors"] {
-            fulfilled += try db.rows(t, as: auth, where: .and([Self.eq("claimed_by", user), Self.eq("status", "completed")])).count
+            fulfilled += try db.rows(t, as: auth, where: .and([Self.eq("claimed_by", user), Self.eq("status", rules.completedStatus)])).count
         }
         let avg = Self.roundedMean(sum: ratings.reduce(0, +), count: Int64(ratings.count), decimals: functions.ratingDecimals)
         return [["avg_rating": .double(avg), "review_count": .int(Int64(ratings.count)), "fulfilled_count": .int(Int64(fulfilled))]]
@@ -223,7 +223,7 @@ extension NaarsCarsServer {
         }
         var fulfilled: [String: Int] = [:]
         for t in ["rides", "favors"] {
-            for r in try db.rows(t, as: auth, where: Self.eq("status", "completed")) where inWindow(date: r["date"]) {
+            for r in try db.rows(t, as: auth, where: Self.eq("status", rules.completedStatus)) where inWindow(date: r["date"]) {
                 if let u = r["claimed_by"]?.stringValue { fulfilled[u, default: 0] += 1 }
             }
         }
@@ -257,7 +257,7 @@ extension NaarsCarsServer {
         let db = call.database
         var out: [(date: Int32, id: String, row: JSONValue)] = []
         for (type, table) in [("ride", "rides"), ("favor", "favors")] {
-            let rows = try db.rows(table, where: .and([Self.eq("user_id", user), Self.eq("status", "completed"), Self.eq("reviewed", "false")]))
+            let rows = try db.rows(table, where: .and([Self.eq("user_id", user), Self.eq("status", rules.completedStatus), Self.eq("reviewed", "false")]))
             for r in rows where r["review_skipped"]?.boolValue != true {
                 guard let fulfiller = r["claimed_by"]?.stringValue, let id = r["id"]?.stringValue else { continue }
                 let name = try db.rows("profiles", where: Self.eq("id", fulfiller)).first?["name"]?.stringValue ?? ""
