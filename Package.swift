@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "SupaContracts", targets: ["ContractKit", "MockSupabase"] + apps),
         .executable(name: "contracts", targets: ["contracts"]),
         .executable(name: "contracts-bench", targets: ["contracts-bench"]),
+        .executable(name: "cache-fuzz", targets: ["CacheFuzz"]),
+        .executable(name: "clientrules-tool", targets: ["ClientRulesTool"]),
     ],
     targets: [
         .target(name: "MockSupabase"),
@@ -21,6 +23,11 @@ let package = Package(
     ] + apps.map { .target(name: $0, dependencies: ["ContractKit", "MockSupabase"]) } + [
         .executableTarget(name: "contracts", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "contracts-bench", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
+        .executableTarget(name: "fuzz-http", dependencies: ["MockSupabase"], path: "Sources/fuzz-http"),
+        // libFuzzer target of the cache (scripts/fuzz-cache); a replayer in ordinary builds.
+        .executableTarget(name: "CacheFuzz", dependencies: ["ContractKit"]),
+        // Crash-consistency writer and cache benchmark of the client rules.
+        .executableTarget(name: "ClientRulesTool", dependencies: ["ContractKit"]),
         .testTarget(name: "ContractsTests", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
         .testTarget(name: "MockSupabaseTests", dependencies: ["MockSupabase", "ContractKit"]),
         .testTarget(name: "ContractKitTests", dependencies: ["ContractKit", "MockSupabase"]),

@@ -6,4 +6,6 @@ let allSuites: [VerifySuite] = [
     FixtureSuite.suite,
     InteractionReplay.verifySuite(), TeleportMeModels.verifySuite(), GoldenSuite.verifySuite(),
     RLSSuite.verifySuite,
+    ClientRulesReference.verifySuite,
+    PostgresChecks.suite,
 ]

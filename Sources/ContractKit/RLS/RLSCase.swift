@@ -189,13 +189,8 @@ public struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
 
     /// The HTTP status PostgREST maps a SQLSTATE to (the codes RLS cases meet).
     public static func status(forSQLState code: String, anonymous: Bool) -> Int {
-        switch code {
-        case "42501": return anonymous ? 401 : 403
-        case "23505", "23503": return 409
-        case "23502", "23514", "22P02", "22007", "22003", "PGRST204", "PGRST102": return 400
-        case "42P01", "42883": return 404
-        default: return code.hasPrefix("PGRST") ? 400 : 500
-        }
+        // PostgREST's documented SQLSTATE → HTTP table, kept in one place.
+        postgrestStatus(for: code, anonymous: anonymous)
     }
 
     /// `403 42501 new row violates …` / `200, 1 row`.

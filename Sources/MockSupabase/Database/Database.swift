@@ -346,6 +346,9 @@ public final class Database: @unchecked Sendable {
             let insertCheck = try policyTest(t, .insert, auth, check: true)
             let selectTest = try policyTest(t, .select, auth)
             var written: [[SQLValue]] = []
+            // Foreign keys are checked when the statement's rows are all written, as PostgreSQL's
+            // RI triggers do (unique keys are checked row by row).
+            var pendingForeignKeys: [[SQLValue]] = []
             for obj in input {
                 var row = [SQLValue](repeating: .null, count: t.schema.columns.count)
                 for (i, c) in t.schema.columns.enumerated() {
@@ -365,7 +368,8 @@ public final class Database: @unchecked Sendable {
                     for (i, c) in t.schema.columns.enumerated() where listed.contains(c.name) && obj[c.name] != nil {
                         merged[i] = row[i]
                     }
-                    let updated = try applyUpdate(&t, index: existingIdx, newRow: merged, auth: auth, returning: returning, upsert: true)
+                    let updated = try applyUpdate(&t, index: existingIdx, newRow: merged, auth: auth, readsRows: returning, upsert: true)
+                    pendingForeignKeys.append(updated)
                     tables[t.schema.qualifiedName] = t
                     written.append(updated)
                     t = try self.table(table)
@@ -376,13 +380,14 @@ public final class Database: @unchecked Sendable {
                 }
                 try checkConstraints(t, row)
                 try checkUnique(t, row, ignoring: nil)
-                try checkForeignKeys(t, row)
+                pendingForeignKeys.append(row)
                 t.append(row)
                 tables[t.schema.qualifiedName] = t
                 _ = try fire(.after, .insert, t, old: nil, new: row, auth)
                 t = try self.table(table)
                 written.append(row)
             }
+            for row in pendingForeignKeys { try checkForeignKeys(try self.table(table), row) }
             return written
         }
     }
@@ -428,7 +433,10 @@ public final class Database: @unchecked Sendable {
             }
             let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
             let using = try policyTest(t, .update, auth)
-            let visible = try policyTest(t, .select, auth)
+            // SELECT policies apply when the statement reads rows (a WHERE or RETURNING clause),
+            // to the existing rows and to the new ones.
+            let readsRows = filter != nil || returning
+            let visible = readsRows ? try policyTest(t, .select, auth) : { _ in true }
             var targets: [Int] = []
             for (i, row) in t.rows.enumerated() where f.test(row) && using(row) && visible(row) { targets.append(i) }
             if let limit { targets = Array(targets.prefix(limit)) }
@@ -438,15 +446,19 @@ public final class Database: @unchecked Sendable {
                 guard i < t.rows.count else { continue }
                 var newRow = t.rows[i]
                 for (c, v) in assignments { newRow[c] = v }
-                out.append(try applyUpdate(&t, index: i, newRow: newRow, auth: auth, returning: returning, upsert: false))
+                out.append(try applyUpdate(&t, index: i, newRow: newRow, auth: auth, readsRows: readsRows, upsert: false))
                 tables[t.schema.qualifiedName] = t
             }
+            for row in out { try checkForeignKeys(try self.table(table), row) }
             return out
         }
     }
 
     /// Applies one row update: BEFORE triggers, WITH CHECK, constraints, cascades, AFTER triggers.
-    func applyUpdate(_ t: inout Table, index i: Int, newRow proposed: [SQLValue], auth: AuthContext, returning: Bool, upsert: Bool) throws -> [SQLValue] {
+    /// Applies one row update: BEFORE triggers, WITH CHECK (and SELECT visibility of the new row
+    /// when the statement reads rows), constraints, cascades, AFTER triggers. Foreign keys are
+    /// left to the caller, which checks them once the statement's rows are written.
+    func applyUpdate(_ t: inout Table, index i: Int, newRow proposed: [SQLValue], auth: AuthContext, readsRows: Bool, upsert: Bool) throws -> [SQLValue] {
         let old = t.rows[i]
         if upsert {
             let using = try policyTest(t, .update, auth)
@@ -458,7 +470,7 @@ public final class Database: @unchecked Sendable {
         t = try self.table(t.schema.qualifiedName)
         let check = try policyTest(t, .update, auth, check: true)
         if !check(newRow) { throw rlsViolation(t.schema.name) }
-        if returning {
+        if readsRows {
             // PostgreSQL adds the SELECT policies as WCO_RLS_UPDATE_CHECK for the new row (also on
             // the UPDATE path of ON CONFLICT): the plain WITH CHECK message, not "(USING expression)".
             let visible = try policyTest(t, .select, auth)
@@ -466,7 +478,6 @@ public final class Database: @unchecked Sendable {
         }
         try checkConstraints(t, newRow)
         try checkUnique(t, newRow, ignoring: i)
-        try checkForeignKeys(t, newRow)
         t.rows[i] = newRow
         t.invalidate()
         tables[t.schema.qualifiedName] = t
@@ -479,7 +490,7 @@ public final class Database: @unchecked Sendable {
     // MARK: DELETE
 
     /// DELETE with RLS: only rows visible and allowed by the DELETE policy are removed.
-    public func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil) throws -> [[SQLValue]] {
+    public func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false) throws -> [[SQLValue]] {
         try atomically {
             let t = try self.table(table)
             if views[t.schema.qualifiedName] != nil || t.schema.isView {
@@ -488,7 +499,7 @@ public final class Database: @unchecked Sendable {
             try checkGrant(t, .delete, auth)
             let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
             let using = try policyTest(t, .delete, auth)
-            let visible = try policyTest(t, .select, auth)
+            let visible = filter != nil || returning ? try policyTest(t, .select, auth) : { _ in true }
             var victims = t.rows.filter { f.test($0) && using($0) && visible($0) }
             if let limit { victims = Array(victims.prefix(limit)) }
             var out: [[SQLValue]] = []

@@ -357,7 +357,7 @@ extension MockSupabase {
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
         // Render before deleting so embedded resources are still there.
-        let removed = try database.delete(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), limit: q.limit)
+        let removed = try database.delete(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), limit: q.limit, returning: returning)
         var headers: HTTPHeaders = ["Content-Range": removed.isEmpty ? "*/*" : "0-\(removed.count - 1)/\(prefs.count ? String(removed.count) : "*")"]
         if !prefs.applied.isEmpty { headers["Preference-Applied"] = prefs.applied.joined(separator: ", ") }
         guard let plan else { return HTTPResponse(status: 204, headers: headers) }

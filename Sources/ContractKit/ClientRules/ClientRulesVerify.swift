@@ -1,0 +1,104 @@
+import Foundation
+
+/// The package's reference client components, wired to an app's client-rules.json, and the
+/// `client-rules` kind of `contracts verify` that runs every suite against them.
+public enum ClientRulesReference {
+    /// The reference store for an app's cache rules: `FileCacheManager` for storage `files`,
+    /// `MemoryCacheStore` for `memory`.
+    public static func cacheFactory(_ rules: CacheRules, durable: Bool = false) -> CacheStoreSuite.Factory {
+        { env in
+            switch rules.storage {
+            case .files: return try FileCacheManager(root: env.directory, rules: rules, clock: env.clock, durable: durable)
+            case .memory: return MemoryCacheStore(clock: env.clock)
+            }
+        }
+    }
+
+    /// Runs every suite an app's rules call for against the references; empty without rules.
+    public static func verify(_ app: any AppModule.Type) async throws -> [SuiteReport] {
+        let appRef = AppRef(type: app)
+        guard let rules = try ClientRules.load(app: app.name) else { return [] }
+        var reports: [SuiteReport] = []
+        let makeBackend: @Sendable () throws -> MockSupabase = {
+            try appRef.type.makeBackend(clock: ManualClock(suiteEpoch), ids: SeededIDGenerator(seed: 0x5EED))
+        }
+        if let cache = rules.cache {
+            reports.append(await CacheStoreSuite.run(cache, make: cacheFactory(cache)))
+        }
+        if let limits = rules.rateLimits {
+            reports.append(await RateLimiterSuite.run(limits) { clock in RateLimiter(rules: limits, clock: clock) })
+        }
+        if let realtime = rules.realtime {
+            reports.append(await RealtimeSuite.run(realtime) { env in
+                RealtimeManager(rules: realtime, transport: env.transport, scheduler: env.scheduler)
+            })
+        }
+        if let loader = rules.loader, !loader.resources.isEmpty {
+            reports.append(await LoaderSuite.run(rules, makeBackend: makeBackend) { env in
+                CacheThenNetworkLoader<JSONValue>(cache: env.cache, key: env.key, staleBanner: loader.staleBanner) {
+                    try await PostgRESTClient(transport: env.transport).rows(path: env.resource.path, query: env.resource.query)
+                }
+            })
+        }
+        if let optimistic = rules.optimistic, let cache = rules.cache {
+            reports.append(await OptimisticSuite.run(rules, makeBackend: makeBackend) { env in
+                OptimisticListService(resource: optimistic.resource, rules: cache, userID: env.userID, cache: env.cache,
+                                      transport: env.transport, clock: env.clock)
+            })
+        }
+        if !rules.images.isEmpty { reports.append(try imagePresetsFitBuckets(rules, buckets: storageBuckets(app.name))) }
+        return reports
+    }
+
+    /// The buckets of `Contracts/<app>/storage.json` (none when the app has no such file).
+    public static func storageBuckets(_ app: String) throws -> [JSONValue] {
+        let url = ContractsLocator.app(app).appendingPathComponent("storage.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        let node = try SpecNode.load(url, displayName: "Contracts/\(app)/storage.json")
+        guard let buckets = node.value["buckets"]?.arrayValue else { throw node.fail("expected a 'buckets' array") }
+        return buckets
+    }
+
+    /// Each image preset's byte budget fits the storage buckets it is uploaded to (storage.json).
+    /// Not applicable (no rules checked) while the app declares no buckets.
+    public static func imagePresetsFitBuckets(_ rules: ClientRules, buckets declared: [JSONValue]) throws -> SuiteReport {
+        let r = SuiteRecorder(suite: "images")
+        guard !declared.isEmpty else { return r.report }
+        let buckets = Dictionary(declared.compactMap { b in b["id"]?.stringValue.map { ($0, b) } }, uniquingKeysWith: { a, _ in a })
+        for preset in rules.images {
+            for name in preset.buckets {
+                guard let bucket = buckets[name] else {
+                    r.fail(preset.id, "\(preset.name) uploads to bucket '\(name)', which storage.json does not declare"); continue
+                }
+                if let limit = bucket["fileSizeLimit"]?.intValue {
+                    r.expect(Int64(preset.maxBytes) <= limit, preset.id, "\(preset.name) allows \(preset.maxBytes) bytes but bucket '\(name)' accepts at most \(limit)")
+                } else {
+                    r.checking(preset.id)
+                }
+            }
+        }
+        return r.report
+    }
+
+    /// The `client-rules` kind of `contracts verify`: one case per rule checked.
+    public static let verifySuite = VerifySuite(kind: "client-rules") { app in
+        let appRef = AppRef(type: app)
+        let outcome: Result<[SuiteReport], SpecOrRunError> = runBlocking {
+            do { return .success(try await verify(appRef.type)) } catch { return .failure(SpecOrRunError(underlying: "\(error)")) }
+        }
+        switch outcome {
+        case .success(let reports): return reports.flatMap { $0.caseResults(app: app.name) }
+        case .failure(let e): throw e
+        }
+    }
+
+    /// An app module type carried into concurrent code (metatypes are immutable).
+    struct AppRef: @unchecked Sendable { let type: any AppModule.Type }
+
+    /// A failure to load rules or build a reference, carried out of the async runner.
+    public struct SpecOrRunError: Error, CustomStringConvertible, Sendable {
+        /// The error's text.
+        public var underlying: String
+        public var description: String { underlying }
+    }
+}

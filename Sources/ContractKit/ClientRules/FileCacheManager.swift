@@ -1,0 +1,259 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The reference cache of TeleportMe §3.2: JSON files under a root folder, global entries in one
+/// folder and each user's in their own, every file a `CachedData<T>` envelope with its save time,
+/// writes atomic (complete temporary file, then `rename(2)` over the entry), and any file that is
+/// not a valid envelope deleted when met.
+///
+/// Thread-safe (one lock serialises the process's operations). One process owns a cache folder:
+/// opening a store sweeps temporary files left by a writer that died mid-write.
+public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
+    /// The root folder.
+    public let root: URL
+    /// The layout (folders, format version).
+    public let layout: CacheLayout
+    /// Whether each write is flushed to disk (`fsync`) before it replaces the entry.
+    public let durable: Bool
+    /// Files larger than this are treated as corrupt instead of being read.
+    public let maxEntryBytes: Int
+
+    private let clock: Clock
+    private let lock = NSLock()
+    private var counter: UInt64 = 0
+    private var deletions = 0
+
+    /// A store over `root` laid out as `layout`, timestamping with `clock`.
+    public init(root: URL, layout: CacheLayout, clock: Clock, durable: Bool = true, maxEntryBytes: Int = 64 << 20) {
+        self.root = root
+        self.layout = layout
+        self.clock = clock
+        self.durable = durable
+        self.maxEntryBytes = maxEntryBytes
+        sweep()
+    }
+
+    /// A store for an app's cache rules (which must use storage `files`).
+    public convenience init(root: URL, rules: CacheRules, clock: Clock, durable: Bool = true) throws {
+        guard let layout = rules.layout else { throw ClientCacheError.io("the cache rules have no file layout (storage '\(rules.storage.rawValue)')") }
+        self.init(root: root, layout: layout, clock: clock, durable: durable)
+    }
+
+    /// How many unreadable entries this store has deleted.
+    public var deletedCorruptEntries: Int { lock.lock(); defer { lock.unlock() }; return deletions }
+
+    // MARK: Layout
+
+    /// The folder of a user's entries, or of the global ones.
+    public func folder(userID: String?) -> URL {
+        guard let userID else { return root.appendingPathComponent(layout.global, isDirectory: true) }
+        return root.appendingPathComponent(layout.perUser.replacingOccurrences(of: "{userId}", with: userID), isDirectory: true)
+    }
+
+    /// The file of an entry (whether or not it exists).
+    public func path(for key: CacheKey) -> URL {
+        folder(userID: key.userID).appendingPathComponent(key.stem + ".json", isDirectory: false)
+    }
+
+    public func fileURL(for key: CacheKey) async -> URL? { path(for: key) }
+
+    // MARK: ClientCacheStore
+
+    public func save<T: Codable & Sendable>(_ value: T, for key: CacheKey) async throws { try saveSynchronously(value, for: key) }
+
+    public func load<T: Codable & Sendable>(_ type: T.Type, for key: CacheKey) async -> CachedData<T>? { loadSynchronously(type, for: key) }
+
+    public func remove(_ key: CacheKey) async { removeSynchronously(key) }
+
+    public func removeAll(userID: String) async { removeAllSynchronously(userID: userID) }
+
+    // MARK: Synchronous API
+
+    private struct WrittenEnvelope<T: Encodable>: Encodable {
+        var formatVersion: Int
+        var key: String
+        var userId: String?
+        var savedAt: Double
+        var ttlSeconds: Double?
+        var value: T
+    }
+
+    private struct ReadEnvelope<T: Decodable>: Decodable {
+        var formatVersion: Int
+        var key: String
+        var userId: String?
+        var savedAt: Double
+        var ttlSeconds: Double?
+        var value: T
+    }
+
+    /// Saves a value atomically: the entry is either the old one or the new one, never a mix.
+    public func saveSynchronously<T: Encodable>(_ value: T, for key: CacheKey) throws {
+        guard key.isValid else { throw ClientCacheError.invalidKey(key.description) }
+        let envelope = WrittenEnvelope(formatVersion: layout.formatVersion, key: key.stem, userId: key.userID,
+                                savedAt: clock.now().timeIntervalSince1970, ttlSeconds: key.ttl, value: value)
+        let data: Data
+        do { data = try JSONEncoder().encode(envelope) } catch { throw ClientCacheError.encoding("\(error)") }
+        lock.lock(); defer { lock.unlock() }
+        let dir = folder(userID: key.userID)
+        try makeDirectory(dir)
+        let final = dir.appendingPathComponent(key.stem + ".json")
+        let temp = try writeTemporary(data, in: dir, stem: key.stem)
+        if rename(temp.path, final.path) != 0 {
+            let err = errno
+            // Something that is not a file sits where the entry goes (a directory): clear it, retry once.
+            if err == EISDIR || err == ENOTEMPTY || err == EEXIST || err == ENOTDIR {
+                try? FileManager.default.removeItem(at: final)
+                if rename(temp.path, final.path) == 0 { return }
+            }
+            let e2 = errno
+            unlink(temp.path)
+            throw ClientCacheError.io("rename to \(final.lastPathComponent): \(String(cString: strerror(e2)))")
+        }
+    }
+
+    /// Loads an entry; a file that is not a valid envelope of this key, version and type is deleted.
+    public func loadSynchronously<T: Decodable>(_ type: T.Type, for key: CacheKey) -> CachedData<T>? {
+        guard key.isValid else { return nil }
+        lock.lock(); defer { lock.unlock() }
+        let file = path(for: key)
+        var st = stat()
+        guard lstat(file.path, &st) == 0 else { return nil }  // absent (or an unreachable folder)
+        guard (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= maxEntryBytes,
+              let data = readRegularFile(file, expected: st),
+              let envelope = try? JSONDecoder().decode(ReadEnvelope<T>.self, from: data),
+              envelope.formatVersion == layout.formatVersion, envelope.key == key.stem, envelope.userId == key.userID,
+              envelope.savedAt.isFinite
+        else {
+            discard(file, identity: st)
+            return nil
+        }
+        let savedAt = Date(timeIntervalSince1970: envelope.savedAt)
+        return CachedData(value: envelope.value, savedAt: savedAt, isStale: key.isStale(savedAt: savedAt, now: clock.now()))
+    }
+
+    /// Removes one entry (whatever sits at its path).
+    public func removeSynchronously(_ key: CacheKey) {
+        guard key.isValid else { return }
+        lock.lock(); defer { lock.unlock() }
+        let file = path(for: key)
+        if unlink(file.path) != 0 && errno != ENOENT { try? FileManager.default.removeItem(at: file) }
+    }
+
+    /// Removes a user's folder: renamed aside first, so a crash never leaves it half-cleared.
+    public func removeAllSynchronously(userID: String) {
+        guard CacheKey.isSafeComponent(userID) else { return }
+        lock.lock(); defer { lock.unlock() }
+        let dir = folder(userID: userID)
+        counter += 1
+        let trash = dir.deletingLastPathComponent().appendingPathComponent(".trash-\(getpid())-\(counter)")
+        if rename(dir.path, trash.path) == 0 {
+            try? FileManager.default.removeItem(at: trash)
+        } else if errno != ENOENT {
+            try? FileManager.default.removeItem(at: dir)
+        }
+    }
+
+    // MARK: Files
+
+    private func makeDirectory(_ dir: URL) throws {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        if fm.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue { return }
+        do {
+            try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+        } catch {
+            // A file sits where a folder goes: remove the obstacles along the path and retry once.
+            var p = root
+            for c in dir.path.dropFirst(root.path.count).split(separator: "/") {
+                p.appendPathComponent(String(c))
+                var st = stat()
+                if lstat(p.path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFDIR { try? fm.removeItem(at: p) }
+            }
+            do { try fm.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
+                throw ClientCacheError.io("cannot create \(dir.path): \(error.localizedDescription)")
+            }
+        }
+    }
+
+    private func writeTemporary(_ data: Data, in dir: URL, stem: String) throws -> URL {
+        while true {
+            counter += 1
+            let temp = dir.appendingPathComponent(".tmp-\(stem)-\(getpid())-\(counter)")
+            let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                throw ClientCacheError.io("cannot create a temporary file in \(dir.lastPathComponent): \(String(cString: strerror(errno)))")
+            }
+            var ok = data.withUnsafeBytes { raw -> Bool in
+                var offset = 0
+                while offset < raw.count {
+                    let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0 { if errno == EINTR { continue }; return false }
+                    offset += n
+                }
+                return true
+            }
+            if ok && durable { ok = fsync(fd) == 0 }
+            close(fd)
+            guard ok else {
+                let e = errno
+                unlink(temp.path)
+                throw ClientCacheError.io("write failed: \(String(cString: strerror(e)))")
+            }
+            return temp
+        }
+    }
+
+    /// Reads a regular file without following links; nil if it changed under us or cannot be read.
+    private func readRegularFile(_ file: URL, expected: stat) -> Data? {
+        let fd = open(file.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= maxEntryBytes else { return nil }
+        var out = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { break }
+            out.append(contentsOf: buffer[0..<n])
+            if out.count > maxEntryBytes { return nil }
+        }
+        return out
+    }
+
+    /// Deletes an unreadable entry, unless it was replaced since it was examined.
+    private func discard(_ file: URL, identity: stat) {
+        var now = stat()
+        guard lstat(file.path, &now) == 0, now.st_ino == identity.st_ino, now.st_dev == identity.st_dev else { return }
+        if (now.st_mode & S_IFMT) == S_IFDIR {
+            try? FileManager.default.removeItem(at: file)
+        } else {
+            unlink(file.path)
+        }
+        deletions += 1
+    }
+
+    /// Removes temporary files and trash folders left by an interrupted process.
+    private func sweep() {
+        let fm = FileManager.default
+        var folders = [root.appendingPathComponent(layout.global)]
+        let userParent = folder(userID: "x").deletingLastPathComponent()
+        if let users = try? fm.contentsOfDirectory(atPath: userParent.path) {
+            for u in users {
+                if u.hasPrefix(".trash-") { try? fm.removeItem(at: userParent.appendingPathComponent(u)) } else { folders.append(userParent.appendingPathComponent(u)) }
+            }
+        }
+        for f in folders {
+            for name in (try? fm.contentsOfDirectory(atPath: f.path)) ?? [] where name.hasPrefix(".tmp-") {
+                unlink(f.appendingPathComponent(name).path)
+            }
+        }
+    }
+}

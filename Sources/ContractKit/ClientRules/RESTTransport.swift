@@ -1,0 +1,216 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The network side of the client components: one HTTP exchange with the backend. The reference
+/// loader and optimistic service speak PostgREST through it; the suites wrap it to watch and
+/// time every request, and the mock injects failures behind it.
+public protocol RESTTransport: Sendable {
+    /// Sends a request; throws `RESTError.network` when no answer arrives.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+/// A failed exchange, as a client sees it.
+public enum RESTError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// No answer (offline, connection lost, timeout).
+    case network(String)
+    /// The server answered with an error status.
+    case status(Int, String)
+    /// The answer was not what was asked for.
+    case unexpectedBody(String)
+
+    public var description: String {
+        switch self {
+        case .network(let m): return "network error: \(m)"
+        case .status(let s, let body): return "HTTP \(s): \(body)"
+        case .unexpectedBody(let m): return "unexpected response: \(m)"
+        }
+    }
+}
+
+/// Requests answered in process by a `MockSupabase`, signed as one of its personas (or anon).
+/// An injected network fault arrives as `RESTError.network`, as a dropped connection would.
+public struct MockBackendTransport: RESTTransport {
+    /// The backend.
+    public let backend: MockSupabase
+    /// The bearer token sent (a persona's access token, or the anon key).
+    public let token: String
+
+    /// A transport acting as a fixture persona (`ana`), `anon` or `service_role`.
+    public init(backend: MockSupabase, persona: String) throws {
+        self.backend = backend
+        switch persona {
+        case "anon": token = backend.anonKey
+        case "service_role": token = backend.serviceRoleKey
+        default:
+            guard let t = backend.accessToken(persona: persona) else {
+                throw RESTError.unexpectedBody("no persona '\(persona)' in the fixtures")
+            }
+            token = t
+        }
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var r = request
+        if r.headers["apikey"] == nil { r.headers["apikey"] = backend.anonKey }
+        if r.headers["Authorization"] == nil { r.headers["Authorization"] = "Bearer \(token)" }
+        do { return try backend.handle(r) } catch is InjectedNetworkError {
+            throw RESTError.network("The Internet connection appears to be offline.")
+        }
+    }
+}
+
+/// Requests sent over the wire: a real `URLSession` (for the mock, `backend.makeURLSession()`,
+/// whose URLProtocol answers in process), signed with an API key and a bearer token, each with a
+/// deadline (TeleportMe §3.7 `timeout.rest`). A transport failure arrives as `RESTError.network`.
+public struct URLSessionTransport: RESTTransport {
+    /// The session.
+    public let session: URLSession
+    /// The project URL (`https://<ref>.supabase.co`).
+    public let baseURL: URL
+    /// The `apikey` header.
+    public let apiKey: String
+    /// The bearer token.
+    public let token: String
+    /// The per-request deadline in seconds.
+    public let timeout: TimeInterval
+
+    /// A transport over `session` to `baseURL`.
+    public init(session: URLSession, baseURL: URL, apiKey: String, token: String, timeout: TimeInterval) {
+        self.session = session
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.token = token
+        self.timeout = timeout
+    }
+
+    /// A transport to a mock backend over its URLProtocol, acting as a persona (or `anon`).
+    public init(backend: MockSupabase, persona: String, timeout: TimeInterval) throws {
+        let inProcess = try MockBackendTransport(backend: backend, persona: persona)
+        self.init(session: backend.makeURLSession(), baseURL: backend.baseURL, apiKey: backend.anonKey, token: inProcess.token, timeout: timeout)
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var comps = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
+        comps.percentEncodedPath = request.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? request.path
+        if !request.query.isEmpty {
+            var allowed = CharacterSet.urlQueryAllowed
+            allowed.remove(charactersIn: "+&=#\"")
+            comps.percentEncodedQuery = request.query.map {
+                "\($0.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.name)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.value)"
+            }.joined(separator: "&")
+        }
+        guard let url = comps.url else { throw RESTError.unexpectedBody("cannot form a URL for \(request.path)") }
+        var req = URLRequest(url: url, timeoutInterval: timeout)
+        req.httpMethod = request.method
+        req.setValue(apiKey, forHTTPHeaderField: "apikey")
+        req.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        for f in request.headers { req.setValue(f.value, forHTTPHeaderField: f.name) }
+        if !request.body.isEmpty { req.httpBody = request.body }
+        let session = self.session
+        return try await withCheckedThrowingContinuation { (k: CheckedContinuation<HTTPResponse, Error>) in
+            session.dataTask(with: req) { data, response, error in
+                if let error { return k.resume(throwing: RESTError.network(error.localizedDescription)) }
+                guard let http = response as? HTTPURLResponse else { return k.resume(throwing: RESTError.network("no HTTP response")) }
+                var h = HTTPHeaders()
+                for (name, value) in http.allHeaderFields { h.add("\(name)", "\(value)") }
+                k.resume(returning: HTTPResponse(status: http.statusCode, headers: h, body: data ?? Data()))
+            }.resume()
+        }
+    }
+}
+
+/// The few PostgREST calls the reference client components make.
+public struct PostgRESTClient: Sendable {
+    /// The transport.
+    public let transport: any RESTTransport
+
+    /// A client over a transport.
+    public init(transport: any RESTTransport) { self.transport = transport }
+
+    /// `GET path?query`: the rows.
+    public func rows(path: String, query: String) async throws -> [JSONValue] {
+        let target = query.isEmpty ? path : "\(path)?\(query)"
+        let response = try await transport.send(HTTPRequest(method: "GET", target: target, headers: ["Accept": "application/json"]))
+        guard (200..<300).contains(response.status) else { throw RESTError.status(response.status, response.text) }
+        guard case .array(let rows)? = response.jsonBody else { throw RESTError.unexpectedBody("expected a JSON array from \(path)") }
+        return rows
+    }
+
+    /// `POST /rest/v1/<table>` with `return=representation`: the inserted row.
+    public func insert(table: String, row: JSONValue) async throws -> JSONValue {
+        let response = try await transport.send(HTTPRequest(
+            method: "POST", target: "/rest/v1/\(table)?select=*",
+            headers: ["Content-Type": "application/json", "Prefer": "return=representation", "Accept": "application/json"],
+            body: row.data()))
+        guard (200..<300).contains(response.status) else { throw RESTError.status(response.status, response.text) }
+        guard case .array(let rows)? = response.jsonBody, rows.count == 1 else {
+            throw RESTError.unexpectedBody("expected one inserted row from \(table), got \(response.text.prefix(200))")
+        }
+        return rows[0]
+    }
+
+    /// `DELETE /rest/v1/<table>?col=eq.value&…`.
+    public func delete(table: String, matching: [(String, String)]) async throws {
+        let filters = matching.map { "\($0.0)=eq.\($0.1.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? $0.1)" }
+        let response = try await transport.send(HTTPRequest(method: "DELETE", target: "/rest/v1/\(table)?" + filters.joined(separator: "&")))
+        guard (200..<300).contains(response.status) else { throw RESTError.status(response.status, response.text) }
+    }
+}
+
+/// Wraps a transport: logs every request to a shared timeline and can run a probe as each one
+/// is sent (what the client showed and cached at that moment).
+final class SpyTransport: RESTTransport, @unchecked Sendable {
+    let inner: any RESTTransport
+    let timeline: Timeline
+    private let lock = NSLock()
+    private var onSend: (@Sendable (HTTPRequest) async -> Void)?
+
+    init(inner: any RESTTransport, timeline: Timeline) {
+        self.inner = inner
+        self.timeline = timeline
+    }
+
+    func setProbe(_ probe: (@Sendable (HTTPRequest) async -> Void)?) { lock.lock(); onSend = probe; lock.unlock() }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        timeline.append(.request("\(request.method) \(request.path)"))
+        let probe = lock.withLock { onSend }
+        if let probe { await probe(request) }
+        return try await inner.send(request)
+    }
+}
+
+/// What happened, in order: requests sent and states shown.
+final class Timeline: @unchecked Sendable {
+    enum Event: Sendable {
+        case request(String)
+        case shown(JSONValue, String?)
+    }
+
+    private let lock = NSLock()
+    private var events: [Event] = []
+
+    func append(_ e: Event) { lock.lock(); events.append(e); lock.unlock() }
+    var all: [Event] { lock.lock(); defer { lock.unlock() }; return events }
+    var requests: [String] { all.compactMap { if case .request(let r) = $0 { return r }; return nil } }
+    /// States shown before the first request (all of them when there was none).
+    var shownBeforeFirstRequest: [(JSONValue, String?)] {
+        var out: [(JSONValue, String?)] = []
+        for e in all {
+            switch e {
+            case .request: return out
+            case .shown(let v, let err): out.append((v, err))
+            }
+        }
+        return out
+    }
+    var shown: [(JSONValue, String?)] { all.compactMap { if case .shown(let v, let e) = $0 { return (v, e) }; return nil } }
+}
+
+/// Encodes any Encodable as a `JSONValue` (how the suites look at a client's own models).
+func jsonValue<T: Encodable>(_ value: T) -> JSONValue? {
+    guard let data = try? JSONEncoder().encode(value) else { return nil }
+    return try? JSONValue.parse(data)
+}

@@ -1,0 +1,259 @@
+import Foundation
+
+/// Who acts in a case: a fixture persona, `anon` or `service_role`, with the role and JWT claims
+/// both backends see.
+public struct CaseActor: Sendable, Equatable, CustomStringConvertible {
+    /// The persona name, `anon` or `service_role`.
+    public var name: String
+    /// Role and claims.
+    public var auth: AuthContext
+
+    /// An actor.
+    public init(name: String, auth: AuthContext) {
+        self.name = name
+        self.auth = auth
+    }
+
+    /// The anonymous caller.
+    public static let anon = CaseActor(name: "anon", auth: .anon)
+    /// The service role (bypasses RLS).
+    public static let serviceRole = CaseActor(name: "service_role", auth: .serviceRole)
+    /// A signed-in fixture persona.
+    public static func persona(_ p: Persona) -> CaseActor { CaseActor(name: p.name, auth: .user(p.id, email: p.email)) }
+
+    /// The actor's name.
+    public var description: String { name }
+}
+
+/// What a case does to its table.
+public enum DifferentialOperation: Sendable, Equatable {
+    /// Reads the rows matching the key (every row when the key is empty).
+    case select
+    /// Inserts a row; with `replaceOriginal` the row holding the case's key is removed first (as
+    /// the service role, in the same rolled-back transaction) so keys and foreign keys hold and
+    /// the policies alone decide.
+    case insert(row: [String: JSONValue], replaceOriginal: Bool)
+    /// Sets columns on the rows matching the key.
+    case update(set: [String: JSONValue])
+    /// Deletes the rows matching the key.
+    case delete
+
+    /// The SQL command.
+    public var command: PolicyCommand {
+        switch self {
+        case .select: return .select
+        case .insert: return .insert
+        case .update: return .update
+        case .delete: return .delete
+        }
+    }
+}
+
+/// One concrete RLS case: an actor runs one statement on one table, in a transaction that is
+/// rolled back afterwards, so every case starts from the fixtures.
+public struct DifferentialCase: Sendable, Equatable, CustomStringConvertible {
+    /// The table (`saved_cities`).
+    public var table: String
+    /// Who acts.
+    public var actor: CaseActor
+    /// What is done.
+    public var operation: DifferentialOperation
+    /// Equality conditions selecting the target rows (the primary key of a fixture row); empty
+    /// means the whole table. For an insert with `replaceOriginal`, the row removed first.
+    public var key: [String: JSONValue]
+    /// Whether the statement returns the rows it wrote (PostgREST's `return=representation`,
+    /// which makes PostgreSQL apply the SELECT policies to them).
+    public var returning: Bool
+
+    /// A case.
+    public init(table: String, actor: CaseActor, operation: DifferentialOperation, key: [String: JSONValue], returning: Bool = false) {
+        self.table = table
+        self.actor = actor
+        self.operation = operation
+        self.key = key
+        self.returning = returning
+    }
+
+    /// `saved_cities · INSERT · as ben · id=… · re-insert {…}`.
+    public var description: String {
+        var s = "\(table) · \(operation.command.rawValue) · as \(actor.name)"
+        if !key.isEmpty { s += " · " + key.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: ",") }
+        else if operation.command != .insert { s += " · all rows" }
+        switch operation {
+        case .insert(let row, let replace):
+            let shown = row.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: ",")
+            s += replace ? " · re-insert {\(shown)}" : " · insert {\(shown)}"
+        case .update(let set):
+            s += " · set " + set.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: ",")
+        default: break
+        }
+        if returning { s += " · returning" }
+        return s
+    }
+}
+
+extension DifferentialCase {
+    /// The columns whose values a write's returned rows are compared on: the key and the
+    /// columns the case writes, less time-valued ones. Other columns hold defaults and trigger
+    /// results (`gen_random_uuid()`, `now()`, `updated_at` maintenance) that legitimately differ
+    /// between two backends with different clocks and id sources. Nil: every column (reads).
+    public func comparedColumns(in schema: DatabaseSchema) -> Set<String>? {
+        let written: Set<String>
+        switch operation {
+        case .select, .delete: return nil
+        case .insert(let row, _): written = Set(row.keys)
+        case .update(let set): written = Set(key.keys).union(set.keys)
+        }
+        let timeColumns = Set((schema.table(table)?.columns ?? []).filter {
+            switch $0.type {
+            case .timestamptz, .timestamp, .date, .time: return true
+            default: return false
+            }
+        }.map(\.name))
+        return written.subtracting(timeColumns)
+    }
+}
+
+/// What a backend did with a case: success with the rows affected (and, for reads and
+/// `returning`, the rows), or an error with SQLSTATE and message.
+public struct DifferentialOutcome: Sendable, Equatable, CustomStringConvertible {
+    /// The error, nil on success.
+    public var error: PostgresError?
+    /// Rows read, written or removed.
+    public var count: Int
+    /// The rows (SELECT, or a write with `returning`), normalized and sorted; nil otherwise.
+    public var rows: [JSONValue]?
+
+    /// Success.
+    public static func ok(count: Int, rows: [JSONValue]? = nil) -> DifferentialOutcome {
+        DifferentialOutcome(error: nil, count: count, rows: rows.map(DifferentialOutcome.normalize))
+    }
+    /// Failure.
+    public static func failed(_ e: PostgresError) -> DifferentialOutcome { DifferentialOutcome(error: e, count: 0, rows: nil) }
+
+    /// `ok` or `error`.
+    public var statusClass: String { error == nil ? "ok" : "error" }
+
+    /// `ok, 1 row` or `error 42501 "…"`.
+    public var description: String {
+        if let error { return "error \(error.code) \"\(error.message)\"" }
+        return "ok, \(count) row\(count == 1 ? "" : "s")"
+    }
+
+    /// Rows in a form both backends agree on: numbers as doubles, rows sorted.
+    static func normalize(_ rows: [JSONValue]) -> [JSONValue] {
+        rows.map(normalizeValue).sorted { $0.serialized(.compact) < $1.serialized(.compact) }
+    }
+
+    static func normalizeValue(_ v: JSONValue) -> JSONValue {
+        switch v {
+        case .int(let i): return .double(Double(i))
+        case .array(let a): return .array(a.map(normalizeValue))
+        case .object(let o): return .object(o.mapValues(normalizeValue))
+        default: return v
+        }
+    }
+
+    /// The outcome with its rows reduced to some columns (all when nil).
+    public func projected(_ columns: Set<String>?) -> DifferentialOutcome {
+        guard let columns, let rows else { return self }
+        var o = self
+        o.rows = DifferentialOutcome.normalize(rows.map { r in .object((r.objectValue ?? [:]).filter { columns.contains($0.key) }) })
+        return o
+    }
+
+    /// Whether two outcomes are the same: same status class, same SQLSTATE and message on
+    /// error; same count, and the same rows when both report rows.
+    public func agrees(with other: DifferentialOutcome) -> Bool {
+        switch (error, other.error) {
+        case (nil, nil):
+            if count != other.count { return false }
+            if let a = rows, let b = other.rows { return a == b }
+            return true
+        case (let a?, let b?): return a.code == b.code && a.message == b.message
+        default: return false
+        }
+    }
+
+    /// The first difference between two outcomes' rows, for a readable report.
+    public func rowDifference(_ other: DifferentialOutcome) -> String? {
+        guard let a = rows, let b = other.rows, a != b else { return nil }
+        let sa = Set(a.map { $0.serialized(.compact) }), sb = Set(b.map { $0.serialized(.compact) })
+        let onlyA = sa.subtracting(sb).sorted(), onlyB = sb.subtracting(sa).sorted()
+        return "only in first: \(onlyA.prefix(2).joined(separator: " "))\(onlyA.count > 2 ? " …" : ""); only in second: \(onlyB.prefix(2).joined(separator: " "))\(onlyB.count > 2 ? " …" : "")"
+    }
+}
+
+/// Something that runs RLS cases: the mock's database engine or a PostgreSQL.
+public protocol DifferentialTarget: AnyObject {
+    /// `mock` or `postgres`.
+    var name: String { get }
+    /// Runs one case and rolls back its effects.
+    func run(_ c: DifferentialCase) throws -> DifferentialOutcome
+}
+
+extension JSONValue {
+    /// The value as PostgreSQL text input (strings unquoted, numbers and booleans as printed,
+    /// arrays and objects as JSON).
+    var plainText: String {
+        switch self {
+        case .string(let s): return s
+        case .null: return "null"
+        default: return serialized(.compact)
+        }
+    }
+}
+
+/// Runs cases on the mock's `Database` directly (the engine PostgREST uses), each inside a
+/// statement that is undone afterwards.
+public final class MockDifferentialTarget: DifferentialTarget {
+    /// The mock database.
+    public let database: Database
+    /// `mock`.
+    public let name = "mock"
+
+    /// A target over a database (seeded with the app's fixtures).
+    public init(database: Database) { self.database = database }
+
+    private struct Undo: Error {}
+
+    static func filter(_ key: [String: JSONValue]) -> RowFilter? {
+        key.isEmpty ? nil : .and(key.sorted { $0.key < $1.key }.map { .condition(column: $0.key, op: .eq, value: .text($0.value.plainText), negated: false) })
+    }
+
+    /// Runs the case inside a statement of the database that is undone afterwards.
+    public func run(_ c: DifferentialCase) throws -> DifferentialOutcome {
+        let db = database
+        guard let ts = db.schema.table(c.table) else { throw PostgresError("42P01", "relation \"\(c.table)\" does not exist") }
+        let f = MockDifferentialTarget.filter(c.key)
+        func objects(_ rows: [[SQLValue]]) -> [JSONValue] {
+            rows.map { r in .object(Dictionary(uniqueKeysWithValues: zip(ts.columns, r).map { ($0.name, $1.json(as: $0.type)) })) }
+        }
+        var outcome = DifferentialOutcome.ok(count: 0)
+        do {
+            try db.atomically {
+                do {
+                    switch c.operation {
+                    case .select:
+                        let rs = try db.select(from: c.table, as: c.actor.auth, where: f)
+                        outcome = .ok(count: rs.rows.count, rows: rs.objects.map(JSONValue.object))
+                    case .insert(let row, let replace):
+                        if replace, let f { _ = try db.delete(from: c.table, as: .serviceRole, where: f) }
+                        let w = try db.insert(into: c.table, rows: [row], as: c.actor.auth, returning: c.returning)
+                        outcome = .ok(count: w.count, rows: c.returning ? objects(w) : nil)
+                    case .update(let set):
+                        let w = try db.update(c.table, set: set, as: c.actor.auth, where: f, returning: c.returning)
+                        outcome = .ok(count: w.count, rows: c.returning ? objects(w) : nil)
+                    case .delete:
+                        let w = try db.delete(from: c.table, as: c.actor.auth, where: f)
+                        outcome = .ok(count: w.count, rows: c.returning ? objects(w) : nil)
+                    }
+                } catch let e as PostgresError {
+                    outcome = .failed(e)
+                }
+                throw Undo()
+            }
+        } catch is Undo {}
+        return outcome
+    }
+}

@@ -1,0 +1,283 @@
+import Foundation
+
+/// What PostgreSQL's catalog says about a relation, in the terms of schema.json.
+public struct CatalogRelation: Sendable, Equatable {
+    /// One column.
+    public struct Column: Sendable, Equatable {
+        /// Name.
+        public var name: String
+        /// `format_type` of the column.
+        public var type: String
+        /// Whether NULL is allowed.
+        public var nullable: Bool
+        /// The default expression as `pg_get_expr` prints it.
+        public var defaultSQL: String?
+    }
+    /// One constraint (primary key, unique, foreign key, check) or unique index.
+    public struct Constraint: Sendable, Equatable {
+        /// Name.
+        public var name: String
+        /// `p`, `u`, `f`, `c`, or `i` for a unique index that is not a constraint.
+        public var type: String
+        /// Columns in order.
+        public var columns: [String]
+        /// Foreign keys: the referenced table (`public.cities`, `auth.users`).
+        public var refTable: String?
+        /// Foreign keys: the referenced columns.
+        public var refColumns: [String]
+        /// Foreign keys: `a` no action, `r` restrict, `c` cascade, `n` set null, `d` set default.
+        public var onDelete: String?
+    }
+    /// Schema.
+    public var schema: String
+    /// Name.
+    public var name: String
+    /// `r` table, `p` partitioned table, `v` view, `m` materialized view.
+    public var kind: String
+    /// Whether row-level security is enabled.
+    public var rlsEnabled: Bool
+    /// Columns in order.
+    public var columns: [Column]
+    /// Constraints and unique indexes, by name.
+    public var constraints: [Constraint]
+}
+
+/// Reads an app's relations from PostgreSQL's catalog and compares them with schema.json.
+public enum PostgresCatalog {
+    /// The catalog query: one JSON document with every relation of `public` and `auth` and the
+    /// enum types of `public`.
+    public static let query = """
+    select jsonb_build_object(
+      'relations', coalesce((select jsonb_agg(jsonb_build_object(
+          'schema', n.nspname, 'name', c.relname, 'kind', c.relkind::text, 'rls', c.relrowsecurity,
+          'columns', coalesce((select jsonb_agg(jsonb_build_object(
+              'name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'notnull', a.attnotnull,
+              'default', pg_get_expr(d.adbin, d.adrelid)) order by a.attnum)
+            from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+            where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped), '[]'::jsonb),
+          'constraints', coalesce((select jsonb_agg(x order by x->>'name') from (
+              select jsonb_build_object('name', con.conname, 'type', con.contype::text,
+                'columns', (select jsonb_agg(att.attname order by k.ord) from unnest(con.conkey) with ordinality k(num, ord)
+                            join pg_attribute att on att.attrelid = con.conrelid and att.attnum = k.num),
+                'refTable', (select rn.nspname || '.' || rc.relname from pg_class rc join pg_namespace rn on rn.oid = rc.relnamespace where rc.oid = con.confrelid),
+                'refColumns', (select jsonb_agg(att.attname order by k.ord) from unnest(con.confkey) with ordinality k(num, ord)
+                            join pg_attribute att on att.attrelid = con.confrelid and att.attnum = k.num),
+                'onDelete', case when con.contype = 'f' then con.confdeltype::text end) as x
+              from pg_constraint con where con.conrelid = c.oid and con.contype in ('p', 'u', 'f', 'c')
+              union all
+              select jsonb_build_object('name', ic.relname, 'type', 'i',
+                'columns', (select jsonb_agg(att.attname order by k.ord) from unnest(i.indkey::int2[]) with ordinality k(num, ord)
+                            join pg_attribute att on att.attrelid = i.indrelid and att.attnum = k.num))
+              from pg_index i join pg_class ic on ic.oid = i.indexrelid
+              where i.indrelid = c.oid and i.indisunique and not exists (select 1 from pg_constraint pc where pc.conindid = i.indexrelid)
+            ) s), '[]'::jsonb))
+        order by n.nspname, c.relname)
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname in ('public', 'auth') and c.relkind in ('r', 'p', 'v', 'm')), '[]'::jsonb),
+      'enums', coalesce((select jsonb_object_agg(t.typname, (select jsonb_agg(e.enumlabel order by e.enumsortorder) from pg_enum e where e.enumtypid = t.oid))
+        from pg_type t join pg_namespace n on n.oid = t.typnamespace where n.nspname = 'public' and t.typtype = 'e'), '{}'::jsonb))
+    """
+
+    /// The relations and enums of the database a target is connected to. `prelude` runs first in
+    /// the same (rolled-back) transaction, e.g. a mutant's DDL.
+    public static func read(_ target: PostgresTarget, prelude: [String] = []) throws -> (relations: [CatalogRelation], enums: [String: [String]]) {
+        let result = try target.query("select (\(query)) as doc", prelude: prelude)
+        let rows: [JSONValue]
+        switch result {
+        case .success(let r): rows = r
+        case .failure(let e): throw e
+        }
+        guard let doc = rows.first?["doc"] else { throw PostgresUnavailable("catalog query returned nothing") }
+        var relations: [CatalogRelation] = []
+        for r in doc["relations"]?.arrayValue ?? [] {
+            let cols = (r["columns"]?.arrayValue ?? []).map { c in
+                CatalogRelation.Column(name: c["name"]?.stringValue ?? "", type: c["type"]?.stringValue ?? "",
+                                       nullable: !(c["notnull"]?.boolValue ?? false), defaultSQL: c["default"]?.stringValue)
+            }
+            let cons = (r["constraints"]?.arrayValue ?? []).map { k in
+                CatalogRelation.Constraint(name: k["name"]?.stringValue ?? "", type: k["type"]?.stringValue ?? "",
+                                           columns: (k["columns"]?.arrayValue ?? []).compactMap(\.stringValue),
+                                           refTable: k["refTable"]?.stringValue,
+                                           refColumns: (k["refColumns"]?.arrayValue ?? []).compactMap(\.stringValue),
+                                           onDelete: k["onDelete"]?.stringValue)
+            }
+            relations.append(CatalogRelation(schema: r["schema"]?.stringValue ?? "", name: r["name"]?.stringValue ?? "",
+                                             kind: r["kind"]?.stringValue ?? "", rlsEnabled: r["rls"]?.boolValue ?? false,
+                                             columns: cols, constraints: cons))
+        }
+        var enums: [String: [String]] = [:]
+        for (k, v) in doc["enums"]?.objectValue ?? [:] { enums[k] = (v.arrayValue ?? []).compactMap(\.stringValue) }
+        return (relations, enums)
+    }
+
+    static let onDeleteCodes: [String: OnDelete] = ["a": .noAction, "r": .restrict, "c": .cascade, "n": .setNull, "d": .setDefault]
+
+    /// Whether PostgreSQL's default expression is the contract's default.
+    public static func defaultMatches(_ expected: ColumnDefault?, _ actual: String?, type: SQLType) -> Bool {
+        guard let expected else { return actual == nil }
+        guard var a = actual?.trimmingCharacters(in: .whitespaces) else { return false }
+        switch expected {
+        case .genRandomUUID: return ["gen_random_uuid()", "extensions.uuid_generate_v4()", "uuid_generate_v4()"].contains(a)
+        case .now: return ["now()", "CURRENT_TIMESTAMP", "statement_timestamp()", "transaction_timestamp()"].contains(a)
+        case .currentDate: return a == "CURRENT_DATE"
+        case .authUID: return a == "auth.uid()"
+        case .value(let v):
+            guard let want = try? SQLValue.coerce(json: v, to: type) else { return false }
+            // `'text'::type`, `(-1)`, `5.0`, `true`, `ARRAY[]::text[]`, `ARRAY['a'::text, 'b'::text]`.
+            while a.hasPrefix("("), a.hasSuffix(")") { a = String(a.dropFirst().dropLast()) }
+            if a.hasPrefix("ARRAY["), case .array(let elem) = type {
+                let open = a.index(a.startIndex, offsetBy: 6)
+                var close = open, depth = 1, quoted = false
+                while close < a.endIndex {
+                    let ch = a[close]
+                    if ch == "'" { quoted.toggle() }
+                    if !quoted && ch == "[" { depth += 1 }
+                    if !quoted && ch == "]" { depth -= 1; if depth == 0 { break } }
+                    close = a.index(after: close)
+                }
+                guard close < a.endIndex else { return false }
+                let inner = String(a[open..<close])
+                guard case .array(let items) = want else { return false }
+                let parts = splitTopLevel(inner)
+                guard parts.count == items.count else { return false }
+                for (p, item) in zip(parts, items) {
+                    guard defaultMatches(.value(item.json(as: elem)), p, type: elem) else { return false }
+                }
+                return true
+            }
+            var literal = a
+            if a.hasPrefix("'"), let close = a.dropFirst().range(of: "'::") {
+                literal = String(a[a.index(after: a.startIndex)..<close.lowerBound]).replacingOccurrences(of: "''", with: "'")
+            } else if let cast = a.range(of: "::") {
+                literal = String(a[..<cast.lowerBound])
+            }
+            while literal.hasPrefix("("), literal.hasSuffix(")") { literal = String(literal.dropFirst().dropLast()) }
+            guard let got = try? SQLValue.parse(text: literal, as: type) else { return false }
+            if case .double(let x) = want, case .double(let y) = got { return x == y }
+            return want == got
+        }
+    }
+
+    /// Splits `a, 'b, c'::text, (1)` at top-level commas (outside quotes and brackets).
+    static func splitTopLevel(_ s: String) -> [String] {
+        var parts: [String] = [], cur = "", depth = 0, quoted = false
+        for ch in s {
+            if ch == "'" { quoted.toggle() }
+            if !quoted {
+                if ch == "(" || ch == "[" { depth += 1 }
+                if ch == ")" || ch == "]" { depth -= 1 }
+                if ch == "," && depth == 0 { parts.append(cur.trimmingCharacters(in: .whitespaces)); cur = ""; continue }
+            }
+            cur.append(ch)
+        }
+        let last = cur.trimmingCharacters(in: .whitespaces)
+        if !last.isEmpty || !parts.isEmpty { parts.append(last) }
+        return parts
+    }
+
+    /// Every difference between schema.json and the catalog, per relation (`public.cities`),
+    /// one readable line each; a relation with no differences maps to an empty list.
+    public static func compare(_ schema: DatabaseSchema, relations: [CatalogRelation], enums: [String: [String]]) -> [(relation: String, differences: [String])] {
+        var out: [(String, [String])] = []
+        let byName = Dictionary(relations.map { ("\($0.schema).\($0.name)", $0) }, uniquingKeysWith: { a, _ in a })
+        for t in schema.tables {
+            var diffs: [String] = []
+            let q = t.qualifiedName
+            guard let r = byName[q] else {
+                out.append((q, ["missing in PostgreSQL: schema.json declares \(t.isView ? "view" : "table") \(q)"]))
+                continue
+            }
+            let isView = r.kind == "v" || r.kind == "m"
+            if isView != t.isView { diffs.append("kind: schema.json says \(t.isView ? "view" : "table"), PostgreSQL has a \(isView ? "view" : "table")") }
+            let want = t.columns.map(\.name), have = r.columns.map(\.name)
+            for c in want where !have.contains(c) { diffs.append("column \(c): missing in PostgreSQL") }
+            for c in have where !want.contains(c) { diffs.append("column \(c): in PostgreSQL, not in schema.json") }
+            let common = want.filter(have.contains)
+            if common != have.filter(want.contains) {
+                diffs.append("column order: schema.json \(common.joined(separator: ", ")); PostgreSQL \(have.filter(want.contains).joined(separator: ", "))")
+            }
+            for c in t.columns {
+                guard let pc = r.columns.first(where: { $0.name == c.name }) else { continue }
+                if c.type.description != pc.type { diffs.append("column \(c.name): type: schema.json \(c.type), PostgreSQL \(pc.type)") }
+                if !isView && c.nullable != pc.nullable {
+                    diffs.append("column \(c.name): schema.json says \(c.nullable ? "nullable" : "NOT NULL"), PostgreSQL \(pc.nullable ? "nullable" : "NOT NULL")")
+                }
+                if !isView && !defaultMatches(c.defaultValue, pc.defaultSQL, type: c.type) {
+                    diffs.append("column \(c.name): default: schema.json \(c.defaultValue?.sql ?? "none"), PostgreSQL \(pc.defaultSQL ?? "none")")
+                }
+            }
+            if !isView {
+                diffs += compareConstraints(t, r)
+                if t.schema == "public" && !r.rlsEnabled { diffs.append("row-level security is not enabled") }
+            }
+            out.append((q, diffs))
+        }
+        let declared = Set(schema.tables.map(\.qualifiedName))
+        for r in relations where r.schema == "public" && !declared.contains("\(r.schema).\(r.name)") {
+            out.append(("\(r.schema).\(r.name)", ["in PostgreSQL, not declared in schema.json"]))
+        }
+        var enumDiffs: [String] = []
+        for (name, labels) in schema.enums.sorted(by: { $0.key < $1.key }) {
+            if let have = enums[name] {
+                if have != labels { enumDiffs.append("enum \(name): schema.json \(labels), PostgreSQL \(have)") }
+            } else { enumDiffs.append("enum \(name): missing in PostgreSQL") }
+        }
+        for name in enums.keys.sorted() where schema.enums[name] == nil { enumDiffs.append("enum \(name): in PostgreSQL, not in schema.json") }
+        if !schema.enums.isEmpty || !enums.isEmpty { out.append(("enums", enumDiffs)) }
+        return out
+    }
+
+    static func compareConstraints(_ t: TableSchema, _ r: CatalogRelation) -> [String] {
+        var diffs: [String] = []
+        let pk = r.constraints.first { $0.type == "p" }
+        if t.primaryKey.isEmpty {
+            if let pk { diffs.append("primary key: schema.json declares none, PostgreSQL has \(pk.name) (\(pk.columns.joined(separator: ", ")))") }
+        } else if let pk {
+            if pk.columns != t.primaryKey { diffs.append("primary key: schema.json (\(t.primaryKey.joined(separator: ", "))), PostgreSQL (\(pk.columns.joined(separator: ", ")))") }
+            if pk.name != "\(t.name)_pkey" { diffs.append("primary key name: expected \(t.name)_pkey, PostgreSQL \(pk.name)") }
+        } else {
+            diffs.append("primary key (\(t.primaryKey.joined(separator: ", "))): missing in PostgreSQL")
+        }
+        let uniques = r.constraints.filter { $0.type == "u" || $0.type == "i" }
+        for u in t.uniques {
+            if let have = uniques.first(where: { $0.name == u.name }) {
+                if have.columns != u.columns { diffs.append("unique \(u.name): schema.json (\(u.columns.joined(separator: ", "))), PostgreSQL (\(have.columns.joined(separator: ", ")))") }
+            } else if let other = uniques.first(where: { $0.columns == u.columns }) {
+                diffs.append("unique (\(u.columns.joined(separator: ", "))): named \(u.name) in schema.json, \(other.name) in PostgreSQL (errors quote the name)")
+            } else {
+                diffs.append("unique \(u.name) (\(u.columns.joined(separator: ", "))): missing in PostgreSQL")
+            }
+        }
+        for u in uniques where !t.uniques.contains(where: { $0.name == u.name || $0.columns == u.columns }) {
+            diffs.append("unique \(u.name) (\(u.columns.joined(separator: ", "))): in PostgreSQL, not in schema.json")
+        }
+        let fks = r.constraints.filter { $0.type == "f" }
+        for fk in t.foreignKeys {
+            let ref = fk.refTable.contains(".") ? fk.refTable : "public.\(fk.refTable)"
+            guard let have = fks.first(where: { $0.name == fk.name }) ?? fks.first(where: { $0.columns == fk.columns }) else {
+                diffs.append("foreign key \(fk.name) (\(fk.columns.joined(separator: ", "))) → \(ref): missing in PostgreSQL")
+                continue
+            }
+            if have.name != fk.name { diffs.append("foreign key (\(fk.columns.joined(separator: ", "))): named \(fk.name) in schema.json, \(have.name) in PostgreSQL") }
+            if have.columns != fk.columns { diffs.append("foreign key \(fk.name): columns schema.json (\(fk.columns.joined(separator: ", "))), PostgreSQL (\(have.columns.joined(separator: ", ")))") }
+            if have.refTable != ref || have.refColumns != fk.refColumns {
+                diffs.append("foreign key \(fk.name): references schema.json \(ref)(\(fk.refColumns.joined(separator: ", "))), PostgreSQL \(have.refTable ?? "?")(\(have.refColumns.joined(separator: ", ")))")
+            }
+            let od = have.onDelete.flatMap { onDeleteCodes[$0] }
+            if od != fk.onDelete { diffs.append("foreign key \(fk.name): ON DELETE schema.json \(fk.onDelete.rawValue), PostgreSQL \(od?.rawValue ?? "?")") }
+        }
+        for have in fks where !t.foreignKeys.contains(where: { $0.name == have.name || $0.columns == have.columns }) {
+            diffs.append("foreign key \(have.name) (\(have.columns.joined(separator: ", "))) → \(have.refTable ?? "?"): in PostgreSQL, not in schema.json")
+        }
+        let wantChecks = Set(t.columns.filter { $0.check != nil }.map { "\(t.name)_\($0.name)_check" } + t.checks.map(\.name))
+        let haveChecks = Set(r.constraints.filter { $0.type == "c" }.map(\.name))
+        for c in wantChecks.subtracting(haveChecks).sorted() { diffs.append("check \(c): missing in PostgreSQL") }
+        for c in haveChecks.subtracting(wantChecks).sorted() { diffs.append("check \(c): in PostgreSQL, not in schema.json") }
+        return diffs
+    }
+
+    /// Public tables (not views) without row-level security enabled.
+    public static func tablesWithoutRLS(_ relations: [CatalogRelation]) -> [String] {
+        relations.filter { $0.schema == "public" && ($0.kind == "r" || $0.kind == "p") && !$0.rlsEnabled }.map(\.name)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// The checks that run an app's contracts against a real PostgreSQL, for any app with
+/// `Contracts/<app>/sql/`: the catalog equals schema.json, RLS is enabled on every table, the
+/// mock and PostgreSQL agree on every RLS case and on seeded random cases, and the app's SQL
+/// functions and triggers behave as `sql/checks.json` says.
+public enum PostgresChecks {
+    /// Set to `1` to make a missing PostgreSQL a failure instead of a skip.
+    public static let requireVariable = "SUPACONTRACTS_REQUIRE_POSTGRES"
+    /// Overrides the randomized test's seed.
+    public static let seedVariable = "SUPACONTRACTS_SEED"
+    /// The randomized test's seed unless overridden.
+    public static let defaultSeed: UInt64 = 20_260_101
+
+    /// Whether a missing PostgreSQL must fail.
+    public static var required: Bool { ProcessInfo.processInfo.environment[requireVariable] == "1" }
+
+    /// The randomized test's seed: `$SUPACONTRACTS_SEED` or the default.
+    public static var seed: UInt64 {
+        ProcessInfo.processInfo.environment[seedVariable].flatMap { UInt64($0) } ?? defaultSeed
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cluster: Result<PostgresCluster, PostgresUnavailable>?
+
+    /// One cluster for the whole process, started on first use (stopped at exit).
+    public static func sharedCluster() throws -> PostgresCluster {
+        lock.lock(); defer { lock.unlock() }
+        if cluster == nil {
+            do { cluster = .success(try PostgresCluster.start()) } catch let e as PostgresUnavailable {
+                cluster = .failure(e)
+            } catch { cluster = .failure(PostgresUnavailable("\(error)")) }
+        }
+        return try cluster!.get()
+    }
+
+    /// A seeded mock backend of the app (fixed clock and ids), as the differential check uses.
+    public static func mockBackend(_ app: any AppModule.Type) throws -> MockSupabase {
+        try app.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
+    }
+
+    /// Catalog results: one per relation (and one for enums), failing with the differences.
+    public static func catalogResults(_ spec: AppSpec, _ target: PostgresTarget, prelude: [String] = []) throws -> [CaseResult] {
+        let (relations, enums) = try PostgresCatalog.read(target, prelude: prelude)
+        var out = PostgresCatalog.compare(spec.schema, relations: relations, enums: enums).map { rel, diffs in
+            CaseResult(app: spec.app, kind: "postgres", name: "catalog · \(rel)", passed: diffs.isEmpty,
+                       message: diffs.isEmpty ? "" : "schema.json and PostgreSQL differ:\n" + diffs.map { "  - \($0)" }.joined(separator: "\n"))
+        }
+        let tables = relations.filter { $0.schema == "public" && ($0.kind == "r" || $0.kind == "p") }
+        let without = PostgresCatalog.tablesWithoutRLS(relations)
+        out.append(CaseResult(app: spec.app, kind: "postgres", name: "rls enabled on \(tables.count - without.count)/\(tables.count) tables",
+                              passed: without.isEmpty && !tables.isEmpty,
+                              message: tables.isEmpty ? "no tables in schema public" : "row-level security is off on: \(without.joined(separator: ", "))"))
+        return out
+    }
+
+    /// The shared RLS matrix expansion (`RLSExpansion`, the cases `contracts verify --kind rls`
+    /// runs on the mock, with the oracle's expected answers) run on PostgreSQL: one result per
+    /// table × command. Cases the app's own code refuses (a trigger's error) are inconclusive,
+    /// as on the mock.
+    public static func matrixResults(_ spec: AppSpec, _ target: PostgresTarget, now: Date = Date()) -> [CaseResult] {
+        let expansion = RLSExpansion(spec: spec, now: now)
+        var out: [CaseResult] = []
+        for cell in expansion.cells where !cell.cases.isEmpty {
+            var failed: [String] = []
+            var inconclusive = 0
+            for i in cell.cases {
+                let c = expansion.cases[i]
+                switch RLSSuite.run(c, on: target) {
+                case .passed: break
+                case .inconclusive: inconclusive += 1
+                case .failed(let why): failed.append("\(c.name) · \(why)")
+                }
+            }
+            let note = inconclusive > 0 ? ", \(inconclusive) inconclusive" : ""
+            out.append(CaseResult(app: spec.app, kind: "postgres", name: "rls matrix on PostgreSQL · \(cell.table) · \(cell.command.rawValue) (\(cell.cases.count) cases\(note))",
+                                  passed: failed.isEmpty,
+                                  message: failed.isEmpty ? "" : "\(failed.count) cases differ from the matrix:\n" + failed.prefix(5).map { "  \($0)" }.joined(separator: "\n")))
+        }
+        return out
+    }
+
+    /// Function and trigger results of `sql/checks.json`.
+    public static func functionResults(_ spec: AppSpec, _ target: PostgresTarget, mock: MockSupabase? = nil, prelude: [String] = []) throws -> [CaseResult] {
+        try SQLBehaviourCheck.load(app: spec).map { c in
+            let f = try c.failure(on: target, mock: mock, prelude: prelude)
+            return CaseResult(app: spec.app, kind: "postgres", name: "function · \(c.name)", passed: f == nil, message: f ?? "")
+        }
+    }
+
+    /// The app's own psql check scripts, `Contracts/<app>/sql/verify/*.sql`, in name order.
+    public static func verifyScripts(app: String, contracts: URL = ContractsLocator.contracts) -> [URL] {
+        let dir = contracts.appendingPathComponent(app).appendingPathComponent("sql/verify")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".sql") }.sorted()
+            .map { dir.appendingPathComponent($0) }
+    }
+
+    /// Runs each `sql/verify/*.sql` script with `ON_ERROR_STOP=1` against a freshly migrated and
+    /// seeded database of its own; a script passes when psql exits 0.
+    public static func verifyScriptResults(_ spec: AppSpec, cluster: PostgresCluster, scripts given: [URL]? = nil) throws -> [CaseResult] {
+        let scripts = given ?? verifyScripts(app: spec.app)
+        guard !scripts.isEmpty else { return [] }
+        let files = try PostgresCluster.migrationFiles(app: spec.app)
+        let fixtures = PostgresFixtures.sql(spec.fixtures, schema: spec.schema)
+        return try scripts.map { script in
+            let db = "script_\(spec.app)"
+            try cluster.createDatabase(db, applying: files, extraSQL: [fixtures])
+            do {
+                try cluster.psql(database: db, file: script)
+                return CaseResult(app: spec.app, kind: "postgres", name: "sql script · verify/\(script.lastPathComponent)", passed: true)
+            } catch let e as PostgresUnavailable {
+                return CaseResult(app: spec.app, kind: "postgres", name: "sql script · verify/\(script.lastPathComponent)", passed: false, message: e.reason)
+            }
+        }
+    }
+
+    /// Every PostgreSQL check of an app; empty when it has no SQL. `randomCases` seeded cases
+    /// run after the full expansion.
+    public static func run(_ app: any AppModule.Type, randomCases: Int = 400, seed: UInt64 = PostgresChecks.seed) throws -> [CaseResult] {
+        guard PostgresCluster.hasSQL(app: app.name) else { return [] }
+        let spec = try app.spec()
+        let cluster = try sharedCluster()
+        let target = try PostgresTarget.open(cluster: cluster, spec: spec, database: "verify_\(app.name)")
+        defer { target.session.close() }
+        let mock = MockDifferentialTarget(database: try mockBackend(app).database)
+        var results = try catalogResults(spec, target)
+        if RLSSuite.hasMatrix(spec.app) { results += matrixResults(spec, target) }
+        results += try RLSDifferential.compare(DifferentialExpansion.cases(spec), mock: mock, postgres: target, schema: spec.schema, app: spec.app)
+        let random = RandomizedCases.generate(spec, seed: seed, count: randomCases)
+        let d = try RLSDifferential.disagreements(random, mock: mock, postgres: target, schema: spec.schema)
+        results.append(CaseResult(app: spec.app, kind: "postgres", name: "randomized differential · seed \(seed) · \(random.count) cases",
+                                  passed: d.isEmpty,
+                                  message: d.isEmpty ? "" : "\(d.count) disagreements (rerun with \(seedVariable)=\(seed)):\n" + d.prefix(8).map { "  \($0)" }.joined(separator: "\n")))
+        results += try functionResults(spec, target, mock: try mockBackend(app))
+        results += try verifyScriptResults(spec, cluster: cluster)
+        return results
+    }
+
+    /// `contracts verify --kind postgres`: skipped (no rows) when PostgreSQL is not installed,
+    /// unless `SUPACONTRACTS_REQUIRE_POSTGRES=1`.
+    public static let suite = VerifySuite(kind: "postgres") { app in
+        guard PostgresCluster.hasSQL(app: app.name) else { return [] }
+        do { _ = try sharedCluster() } catch let e as PostgresUnavailable {
+            if required { return [CaseResult(app: app.name, kind: "postgres", name: "postgres unavailable", passed: false, message: e.reason)] }
+            return []
+        }
+        return try run(app)
+    }
+}

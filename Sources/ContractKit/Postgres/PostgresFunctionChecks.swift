@@ -1,0 +1,134 @@
+import Foundation
+
+/// One behaviour check of an app's SQL functions and triggers (`Contracts/<app>/sql/checks.json`):
+/// setup as the superuser, steps and a query as an actor, the query's rows compared with the
+/// document's expectation; all in one rolled-back transaction. An `rpc` check calls a database
+/// function on PostgreSQL (`select * from f(arg => …)`) and through the mock's PostgREST
+/// (`POST /rest/v1/rpc/f`) as the same actor, and the two answers must be equal row for row
+/// (and equal `expect` when given).
+public struct SQLBehaviourCheck: Sendable {
+    /// What is checked.
+    public var name: String
+    /// Where the document says so.
+    public var source: String
+    /// SQL run first as the superuser (what GoTrue or an admin does).
+    public var setup: [String]
+    /// Who runs the steps and the query; nil is the superuser.
+    public var actor: CaseActor?
+    /// SQL run as the actor before the query.
+    public var steps: [String]
+    /// The query whose rows are compared (nil for an `rpc` check).
+    public var query: String?
+    /// A database function and its arguments, called on both backends.
+    public var rpc: (name: String, arguments: [String: JSONValue])?
+    /// The expected rows, in order (optional for an `rpc` check).
+    public var expect: [JSONValue]?
+
+    /// Decodes `checks.json`, resolving `{{persona.NAME.id}}` / `{{persona.NAME.email}}`.
+    public static func load(_ node: SpecNode, fixtures: Fixtures) throws -> [SQLBehaviourCheck] {
+        func resolve(_ s: String, _ at: SpecNode) throws -> String {
+            var out = s
+            while let open = out.range(of: "{{persona."), let close = out.range(of: "}}", range: open.upperBound..<out.endIndex) {
+                let ref = out[open.upperBound..<close.lowerBound].split(separator: ".")
+                guard ref.count == 2, let p = fixtures.persona(String(ref[0])) else { throw at.fail("unknown template {{persona.\(ref.joined(separator: "."))}}") }
+                let v: String
+                switch ref[1] {
+                case "id": v = p.id
+                case "email": v = p.email
+                default: throw at.fail("unknown persona field '\(ref[1])' (id, email)")
+                }
+                out.replaceSubrange(open.lowerBound..<close.upperBound, with: v)
+            }
+            return out
+        }
+        return try node.object { o in
+            _ = o.optional("app")
+            _ = o.optional("source")
+            _ = o.optional("decisions")
+            return try o.required("checks").array().map { c in
+                try c.object { co in
+                    var actor: CaseActor?
+                    if let a = co.optional("as") {
+                        if case .object = a.value {
+                            actor = try a.object { ao in
+                                let id = try ao.required("id").string()
+                                let email = try ao.optional("email")?.string()
+                                return CaseActor(name: id, auth: .user(id, email: email))
+                            }
+                        } else {
+                            let n = try a.string()
+                            switch n {
+                            case "anon": actor = .anon
+                            case "service_role": actor = .serviceRole
+                            default:
+                                guard let p = fixtures.persona(n) else { throw a.fail("unknown persona '\(n)' (a persona of fixtures.json, anon, service_role, or {\"id\", \"email\"})") }
+                                actor = .persona(p)
+                            }
+                        }
+                    }
+                    _ = co.optional("decision")
+                    var rpc: (String, [String: JSONValue])?
+                    if let r = co.optional("rpc") {
+                        var args: [String: JSONValue] = [:]
+                        for (k, v) in try co.optional("args")?.map() ?? [] { args[k] = v.value }
+                        rpc = (try r.string(), args)
+                    }
+                    if rpc == nil && co.optional("query") == nil { throw co.this.fail("a check needs 'query' or 'rpc'") }
+                    if rpc == nil && co.optional("expect") == nil { throw co.this.fail("a 'query' check needs 'expect'") }
+                    return SQLBehaviourCheck(
+                        name: try co.required("name").string(),
+                        source: try co.optional("source")?.string() ?? "",
+                        setup: try (co.optional("setup")?.array() ?? []).map { try resolve(try $0.string(), $0) },
+                        actor: actor,
+                        steps: try (co.optional("steps")?.array() ?? []).map { try resolve(try $0.string(), $0) },
+                        query: try co.optional("query").map { try resolve(try $0.string(), $0) },
+                        rpc: rpc,
+                        expect: try co.optional("expect")?.array().map(\.value))
+                }
+            }
+        }
+    }
+
+    /// Loads `Contracts/<app>/sql/checks.json`; an app without one has no checks.
+    public static func load(app spec: AppSpec) throws -> [SQLBehaviourCheck] {
+        let url = spec.folder.appendingPathComponent("sql/checks.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        return try load(SpecNode.load(url, displayName: "Contracts/\(spec.app)/sql/checks.json"), fixtures: spec.fixtures)
+    }
+
+    /// Runs the check; `prelude` (superuser SQL in the same transaction) lets a test break the
+    /// implementation first; `mock` answers `rpc` checks. Returns nil when it passes, else what
+    /// went wrong.
+    public func failure(on target: PostgresTarget, mock: MockSupabase? = nil, prelude: [String] = []) throws -> String? {
+        if let rpc {
+            let args = rpc.arguments.sorted { $0.key < $1.key }.map { "\($0.key.sqlIdentifier) => \(PostgresTarget.literal($0.value))" }.joined(separator: ", ")
+            let sql = "select * from public.\(rpc.name.sqlIdentifier)(\(args))"
+            let pg: [JSONValue]
+            switch try target.query(sql, as: actor?.auth, prelude: prelude + setup, steps: steps) {
+            case .failure(let e): return "PostgreSQL: error \(e.code): \(e.message)"
+            case .success(let rows): pg = rows
+            }
+            if let expect, pg.map(DifferentialOutcome.normalizeValue) != expect.map(DifferentialOutcome.normalizeValue) {
+                return "PostgreSQL: expected \(JSONValue.array(expect).serialized(.compact)), got \(JSONValue.array(pg).serialized(.compact))"
+            }
+            guard let mock else { return nil }
+            let r = try WireClient(mock).send(method: "POST", path: "/rest/v1/rpc/\(rpc.name)", json: .object(rpc.arguments), as: actor?.name ?? "service_role")
+            guard r.status == 200, case .array(let rows) = try JSONValue.parse(r.body) else {
+                return "mock: HTTP \(r.status) \(String(decoding: r.body, as: UTF8.self).prefix(300))"
+            }
+            let a = rows.map(DifferentialOutcome.normalizeValue), b = pg.map(DifferentialOutcome.normalizeValue)
+            if a == b { return nil }
+            func ids(_ xs: [JSONValue]) -> String { xs.map { $0["id"]?.plainText ?? $0.serialized(.compact) }.joined(separator: ",") }
+            return "mock and PostgreSQL differ: mock [\(ids(rows))], PostgreSQL [\(ids(pg))]"
+        }
+        guard let query, let expect else { return "check has no query" }
+        let r = try target.query(query, as: actor?.auth, prelude: prelude + setup, steps: steps)
+        switch r {
+        case .failure(let e): return "error \(e.code): \(e.message)"
+        case .success(let rows):
+            let got = rows.map(DifferentialOutcome.normalizeValue), want = expect.map(DifferentialOutcome.normalizeValue)
+            if got == want { return nil }
+            return "expected \(JSONValue.array(expect).serialized(.compact)), got \(JSONValue.array(rows).serialized(.compact))"
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+
+/// Runs cases against a real PostgreSQL with an app's SQL applied, through one long-lived psql
+/// session: each case is a transaction that switches to the actor's role
+/// (`set local role authenticated`), sets `request.jwt.claims` as PostgREST does, runs one
+/// statement, reports its outcome and rolls back.
+public final class PostgresTarget: DifferentialTarget, RLSTarget {
+    /// The psql session (connected as the superuser; cases switch role inside their transaction).
+    public let session: PsqlSession
+    /// The app's schema (for column types and names).
+    public let schema: DatabaseSchema
+    /// `postgres`.
+    public let name = "postgres"
+
+    /// A target over an open session.
+    public init(session: PsqlSession, schema: DatabaseSchema) {
+        self.session = session
+        self.schema = schema
+    }
+
+    /// Creates database `database` in the cluster, applies the shim and the app's migrations,
+    /// then `extraSQL` (a mutant's change), loads the fixtures (unless `seed` is false) and
+    /// connects.
+    public static func open(cluster: PostgresCluster, spec: AppSpec, database: String? = nil,
+                            extraSQL: [String] = [], seed: Bool = true) throws -> PostgresTarget {
+        let db = database ?? spec.app
+        let files = try PostgresCluster.migrationFiles(app: spec.app)
+        try cluster.createDatabase(db, applying: files, extraSQL: extraSQL + (seed ? [PostgresFixtures.sql(spec.fixtures, schema: spec.schema)] : []))
+        let session = try PsqlSession(installation: cluster.installation, host: cluster.host, database: db)
+        return PostgresTarget(session: session, schema: spec.schema)
+    }
+
+    /// `"public"."cities"` for `cities`, `"auth"."users"` for `auth.users`.
+    static func qualified(_ table: String) -> String {
+        let parts = table.split(separator: ".", maxSplits: 1).map(String.init)
+        return parts.count == 2 ? "\(parts[0].sqlIdentifier).\(parts[1].sqlIdentifier)" : "\"public\".\(table.sqlIdentifier)"
+    }
+
+    /// A JSON value as a SQL literal of unknown type (PostgreSQL coerces it to the column's type).
+    static func literal(_ v: JSONValue) -> String {
+        switch v {
+        case .null: return "null"
+        case .string(let s): return s.sqlLiteral
+        case .array, .object: return v.serialized(.compact).sqlLiteral
+        default: return v.serialized(.compact).sqlLiteral
+        }
+    }
+
+    static func condition(_ key: [String: JSONValue], alias: String = "t") -> String {
+        if key.isEmpty { return "" }
+        return " where " + key.sorted { $0.key < $1.key }.map { "\(alias).\($0.key.sqlIdentifier) = \(literal($0.value))" }.joined(separator: " and ")
+    }
+
+    /// The SQL statement of a case (without the role switch).
+    public func statement(_ c: DifferentialCase) -> String {
+        let qt = PostgresTarget.qualified(c.table)
+        let cond = PostgresTarget.condition(c.key)
+        func returningWrap(_ dml: String) -> String {
+            c.returning ? "with w as (\(dml) returning t.*) select coalesce(jsonb_agg(to_jsonb(w)), '[]'::jsonb) from w" : dml
+        }
+        switch c.operation {
+        case .select:
+            return "select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) from \(qt) as t\(cond)"
+        case .insert(let row, _):
+            let cols = row.keys.sorted().map(\.sqlIdentifier).joined(separator: ", ")
+            let json = JSONValue.object(row).serialized(.compact).sqlLiteral
+            return returningWrap("insert into \(qt) as t (\(cols)) select \(cols) from jsonb_populate_record(null::\(qt), \(json)::jsonb)")
+        case .update(let set):
+            let assigns = set.keys.sorted().map { "\($0.sqlIdentifier) = s.\($0.sqlIdentifier)" }.joined(separator: ", ")
+            let json = JSONValue.object(set).serialized(.compact).sqlLiteral
+            return returningWrap("update \(qt) as t set \(assigns) from jsonb_populate_record(null::\(qt), \(json)::jsonb) as s\(cond)")
+        case .delete:
+            return returningWrap("delete from \(qt) as t\(cond)")
+        }
+    }
+
+    /// The role switch PostgREST performs for an actor, valid until the transaction ends.
+    static func actAsStatements(_ auth: AuthContext) -> [String] {
+        let claims = JSONValue.object(auth.claims.isEmpty ? ["role": .string(auth.role)] : auth.claims).serialized(.compact)
+        return ["set local role \(auth.role.sqlIdentifier)", "set local request.jwt.claims to \(claims.sqlLiteral)"]
+    }
+
+    /// The role switch as script lines.
+    static func actAs(_ auth: AuthContext) -> String {
+        actAsStatements(auth).map { $0 + ";\n" }.joined()
+    }
+
+    /// The whole psql script of a case: `begin`, the optional removal of the original row, the
+    /// role switch and the statement go to the server as one query string (psql's `\;`), so a
+    /// case costs two round trips (that and `rollback`).
+    public func script(_ c: DifferentialCase) -> String {
+        var parts = ["begin"]
+        if case .insert(_, true) = c.operation, !c.key.isEmpty {
+            parts.append("delete from \(PostgresTarget.qualified(c.table)) as t\(PostgresTarget.condition(c.key))")
+        }
+        parts += PostgresTarget.actAsStatements(c.actor.auth)
+        parts.append(statement(c))
+        return parts.joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + "rollback;\n"
+    }
+
+    /// Runs a differential case in a rolled-back transaction under the actor's role and claims.
+    public func run(_ c: DifferentialCase) throws -> DifferentialOutcome {
+        let lines = try session.run(script(c))
+        let (rows, status) = PsqlSession.split(lines)
+        switch status {
+        case .failure(let e): return .failed(e)
+        case .success(let n):
+            let producesRows: Bool = {
+                if case .select = c.operation { return true }
+                return c.returning
+            }()
+            guard producesRows else { return .ok(count: n) }
+            guard let line = rows.last, case .array(let items) = try JSONValue.parse(line) else {
+                throw PostgresUnavailable("unexpected reply to \(c): \(rows)")
+            }
+            return .ok(count: items.count, rows: items)
+        }
+    }
+
+    /// The HTTP status PostgREST gives an error: `RLSOutcome.status(forSQLState:anonymous:)`, plus
+    /// PostgREST's rules for errors raised by the app's own functions: `P0001` (`raise
+    /// exception`) is 400 and a custom `PTxyz` code is status xyz.
+    public static func postgrestStatus(_ code: String, anonymous: Bool) -> Int {
+        if code == "P0001" { return 400 }
+        if code.hasPrefix("PT"), let n = Int(code.dropFirst(2)), (100..<600).contains(n) { return n }
+        return RLSOutcome.status(forSQLState: code, anonymous: anonymous)
+    }
+
+    /// Runs a case of the shared RLS expansion (`RLSExpansion`): its setup steps as the
+    /// superuser, then its statement as its actor, in one rolled-back transaction; the outcome as
+    /// PostgREST shows it (SQLSTATE mapped to the HTTP status by
+    /// `RLSOutcome.status(forSQLState:anonymous:)`; updates and deletes return their rows, as
+    /// PostgREST's `return=representation`).
+    public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
+        let qt = PostgresTarget.qualified(rlsCase.table)
+        func insert(_ table: String, _ row: [String: JSONValue]) -> String {
+            let q = PostgresTarget.qualified(table)
+            let cols = row.keys.sorted().map(\.sqlIdentifier).joined(separator: ", ")
+            return "insert into \(q) as t (\(cols)) select \(cols) from jsonb_populate_record(null::\(q), \(JSONValue.object(row).serialized(.compact).sqlLiteral)::jsonb)"
+        }
+        var s = "begin;\n"
+        for step in rlsCase.setup {
+            if let row = step.insertRow { s += insert(step.table, row) }
+            else { s += "delete from \(PostgresTarget.qualified(step.table)) as t\(PostgresTarget.condition(step.deleteKey ?? [:]))" }
+            s += ";\n" + PsqlSession.statusProbe
+        }
+        func rows(_ dml: String) -> String { "with w as (\(dml) returning t.*) select coalesce(jsonb_agg(to_jsonb(w)), '[]'::jsonb) from w" }
+        let statement: String
+        var returnsRows = true
+        var okStatus = 200
+        switch rlsCase.operation {
+        case .select(let key):
+            statement = "select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) from \(qt) as t\(PostgresTarget.condition(key))"
+        case .insert(let row, let returning):
+            statement = returning ? rows(insert(rlsCase.table, row)) : insert(rlsCase.table, row)
+            returnsRows = returning
+            okStatus = 201
+        case .update(let key, let set):
+            let assigns = set.keys.sorted().map { "\($0.sqlIdentifier) = s.\($0.sqlIdentifier)" }.joined(separator: ", ")
+            statement = rows("update \(qt) as t set \(assigns) from jsonb_populate_record(null::\(qt), \(JSONValue.object(set).serialized(.compact).sqlLiteral)::jsonb) as s\(PostgresTarget.condition(key))")
+        case .delete(let key):
+            statement = rows("delete from \(qt) as t\(PostgresTarget.condition(key))")
+        }
+        let auth = AuthContext(role: rlsCase.actor.role, claims: rlsCase.actor.claims)
+        s += (PostgresTarget.actAsStatements(auth) + [statement]).joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + "rollback;\n"
+        var lines = try session.run(s)
+        for step in rlsCase.setup {
+            guard let idx = lines.firstIndex(where: { $0.hasPrefix("@@supacontracts-") }) else { break }
+            let (_, status) = PsqlSession.split(Array(lines[...idx]))
+            lines.removeFirst(idx + 1)
+            if case .failure(let e) = status { throw RLSTargetError("setup of '\(rlsCase.name)' on \(step.table) refused: \(e)") }
+        }
+        let (out, status) = PsqlSession.split(lines)
+        switch status {
+        case .failure(let e):
+            return RLSOutcome(status: PostgresTarget.postgrestStatus(e.code, anonymous: auth.role == "anon"), code: e.code, message: e.message)
+        case .success:
+            guard returnsRows else { return RLSOutcome(status: okStatus) }
+            guard let line = out.last, case .array(let items) = try JSONValue.parse(line) else {
+                throw RLSTargetError("unexpected reply to \(rlsCase.name): \(out)")
+            }
+            return RLSOutcome(status: okStatus, rows: items.map { $0.objectValue ?? [:] })
+        }
+    }
+
+    /// Runs SQL in a transaction as an actor (or as the superuser when nil) after `prelude`
+    /// (run as the superuser), returns the JSON rows of the final query, then rolls back.
+    public func query(_ sql: String, as auth: AuthContext? = nil, prelude: [String] = [], steps: [String] = []) throws -> Result<[JSONValue], PostgresError> {
+        var s = "begin;\n"
+        for p in prelude { s += p.trimmingSemicolon + ";\n" + PsqlSession.statusProbe }
+        if let auth { s += PostgresTarget.actAs(auth) }
+        for st in steps { s += st.trimmingSemicolon + ";\n" + PsqlSession.statusProbe }
+        s += "select coalesce(jsonb_agg(to_jsonb(q)), '[]'::jsonb) from (\(sql.trimmingSemicolon)) as q;\n" + PsqlSession.statusProbe + "rollback;\n"
+        var lines = try session.run(s)
+        // Every statement reports; the first failure decides.
+        var last: [String] = []
+        while !lines.isEmpty {
+            guard let idx = lines.firstIndex(where: { $0.hasPrefix("@@supacontracts-") }) else { break }
+            let chunk = Array(lines[...idx])
+            lines.removeFirst(idx + 1)
+            let (rows, status) = PsqlSession.split(chunk)
+            if case .failure(let e) = status {
+                // A multi-line message's continuation lines were left in `lines`.
+                return .failure(e)
+            }
+            last = rows
+        }
+        guard let line = last.last, case .array(let items) = try JSONValue.parse(line) else {
+            throw PostgresUnavailable("unexpected reply to \(sql.prefix(120)): \(last)")
+        }
+        return .success(items)
+    }
+}
+
+extension String {
+    var trimmingSemicolon: String {
+        var s = trimmingCharacters(in: .whitespacesAndNewlines)
+        while s.hasSuffix(";") { s.removeLast(); s = s.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return s
+    }
+}
+
+/// The SQL that loads an app's fixtures: personas as `auth.users` rows, then each table's rows
+/// in order, with user triggers disabled and constraints (foreign keys included) enforced — the
+/// same SQL `scripts/postgres seed-sql APP` prints.
+public enum PostgresFixtures {
+    /// The loading script (one transaction).
+    public static func sql(_ fixtures: Fixtures, schema: DatabaseSchema) -> String {
+        var tables: [String] = []
+        var groups: [(table: String, cols: [String], rows: [JSONValue])] = []
+        if !fixtures.personas.isEmpty {
+            tables.append("auth.users")
+            let rows: [JSONValue] = fixtures.personas.map { p in
+                ["id": .string(p.id), "email": .string(p.email.lowercased()), "email_confirmed_at": "2026-01-01T00:00:00+00:00",
+                 "raw_app_meta_data": ["provider": "email", "providers": ["email"]], "raw_user_meta_data": p.metadata]
+            }
+            groups.append(("auth.users", ["email", "email_confirmed_at", "id", "raw_app_meta_data", "raw_user_meta_data"], rows))
+        }
+        for (table, rows) in fixtures.tables {
+            let name = table.contains(".") ? table : "public.\(table)"
+            if !tables.contains(name) { tables.append(name) }
+            for r in rows {
+                let cols = (r.objectValue ?? [:]).keys.sorted()
+                if let lastG = groups.last, lastG.table == name, lastG.cols == cols { groups[groups.count - 1].rows.append(r) }
+                else { groups.append((name, cols, [r])) }
+            }
+        }
+        var s = "begin;\n"
+        for t in tables { s += "alter table \(t) disable trigger user;\n" }
+        for g in groups {
+            let cl = g.cols.map(\.sqlIdentifier).joined(separator: ", ")
+            let json = JSONValue.array(g.rows).serialized(.compact)
+            s += "insert into \(g.table) (\(cl)) select \(cl) from jsonb_populate_recordset(null::\(g.table), \(json.sqlLiteral)::jsonb);\n"
+        }
+        for t in tables { s += "alter table \(t) enable trigger user;\n" }
+        return s + "commit;\n"
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A failure to set up the loopback server's socket.
+public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The system call that failed (`bind`, `listen`, …).
+    public var operation: String
+    /// `errno` after the call.
+    public var code: Int32
+    /// The port asked for.
+    public var port: UInt16
+
+    /// An error.
+    public init(operation: String, code: Int32, port: UInt16) {
+        self.operation = operation
+        self.code = code
+        self.port = port
+    }
+
+    /// `bind 127.0.0.1:54321: Address already in use (pass port 0 for any free port)`.
+    public var description: String {
+        var text = "\(operation) 127.0.0.1:\(port): \(String(cString: strerror(code)))"
+        if code == EADDRINUSE { text += " (use port 0 for any free port)" }
+        return text
+    }
+}
+
+/// Thin wrappers over the POSIX socket calls the server needs (Linux and Darwin).
+enum Socket {
+    #if canImport(Darwin)
+    static let streamType = SOCK_STREAM
+    static let sendFlags: Int32 = 0
+    #else
+    static let streamType = Int32(SOCK_STREAM.rawValue)
+    static let sendFlags = Int32(MSG_NOSIGNAL)
+    #endif
+
+    /// A listening TCP socket on 127.0.0.1:`port`; returns the descriptor and the bound port.
+    static func listen(port: UInt16, backlog: Int32) throws -> (fd: Int32, port: UInt16) {
+        let fd = socket(AF_INET, streamType, 0)
+        guard fd >= 0 else { throw HTTPServerError(operation: "socket", code: errno, port: port) }
+        var ok = false
+        defer { if !ok { close(fd) } }
+        setCloseOnExec(fd)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        #if canImport(Darwin)
+        addr.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian  // 127.0.0.1 only
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw HTTPServerError(operation: "bind", code: errno, port: port) }
+        guard systemListen(fd, backlog) == 0 else { throw HTTPServerError(operation: "listen", code: errno, port: port) }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw HTTPServerError(operation: "getsockname", code: errno, port: port) }
+        ok = true
+        return (fd, UInt16(bigEndian: actual.sin_port))
+    }
+
+    @inline(__always)
+    private static func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
+        #if canImport(Darwin)
+        return Darwin.listen(fd, backlog)
+        #elseif canImport(Musl)
+        return Musl.listen(fd, backlog)
+        #else
+        return Glibc.listen(fd, backlog)
+        #endif
+    }
+
+    static func setCloseOnExec(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFD)
+        if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+    }
+
+    /// Options of an accepted connection: no Nagle delay, no SIGPIPE, receive and send timeouts.
+    static func configureConnection(_ fd: Int32, timeout: Double) {
+        setCloseOnExec(fd)
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        setTimeout(fd, timeout)
+    }
+
+    static func setTimeout(_ fd: Int32, _ seconds: Double) {
+        let s = max(seconds, 0.001)
+        var tv = timeval()
+        tv.tv_sec = Int(s)
+        #if canImport(Darwin)
+        tv.tv_usec = Int32((s - Double(Int(s))) * 1_000_000)
+        #else
+        tv.tv_usec = Int((s - Double(Int(s))) * 1_000_000)
+        #endif
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Writes every byte; false when the peer is gone or the send timeout passed.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard var p = bytes.baseAddress else { return true }
+        var left = bytes.count
+        while left > 0 {
+            let n = send(fd, p, left, sendFlags)
+            if n > 0 {
+                p += n
+                left -= n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// A pipe for waking the accept loop; both ends close-on-exec.
+    static func makePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw HTTPServerError(operation: "pipe", code: errno, port: 0) }
+        setCloseOnExec(fds[0])
+        setCloseOnExec(fds[1])
+        return (fds[0], fds[1])
+    }
+}
