@@ -1,8 +1,10 @@
--- Naar's Cars: checks of the SQL on a real PostgreSQL, after the migrations and the seed
--- (sql/seed/009_seed_data.sql). Run with psql -v ON_ERROR_STOP=1 as the database owner; every
--- check runs in a transaction that is rolled back, as a role with JWT claims like PostgREST sets
--- them, and raises an exception naming itself when it fails. Covers §8 SEC-DB-001..010 and each
--- FR-013 trigger and FR-014 function. NaarsCarsPostgresTests runs it.
+-- Naar's Cars: checks of the SQL on a real PostgreSQL, after the migrations and either seed (the
+-- shared runner loads fixtures.json; NaarsCarsPostgresTests loads sql/seed/009_seed_data.sql,
+-- whose dates are relative to today): no check depends on today's date. Run with psql
+-- -v ON_ERROR_STOP=1 as the database owner; every check runs in a transaction that is rolled
+-- back, as a role with JWT claims like PostgREST sets them, and raises an exception naming itself
+-- when it fails. Covers FR-021's counts, §8 SEC-DB-001..010, the lifecycle, each FR-013 trigger,
+-- each FR-014 function, the view and, when Storage's schema is present, the bucket policies.
 
 \set alice 'a11ce000-0000-4000-8000-000000000001'
 \set bob 'b0b00000-0000-4000-8000-000000000002'
@@ -42,8 +44,9 @@ end $$;
 -- FR-021 seed counts ----------------------------------------------------------------------
 select pg_temp.expect('FR-021 users', (select count(*) from public.profiles) = 5);
 select pg_temp.expect('FR-021 invite codes', (select count(*) filter (where used_by is not null) = 3 and count(*) filter (where used_by is null) = 3 from public.invite_codes));
-select pg_temp.expect('FR-021 rides', (select count(*) filter (where status = 'open' and date > current_date) = 3 and count(*) filter (where status = 'confirmed') = 1
+select pg_temp.expect('FR-021 rides', (select count(*) filter (where status = 'open') = 3 and count(*) filter (where status = 'confirmed') = 1
                                           and count(*) filter (where status = 'completed') = 2 and count(*) = 6 from public.rides));
+select pg_temp.expect('FR-021 open rides come after the completed ones', (select min(date) from public.rides where status = 'open') > (select max(date) from public.rides where status = 'completed'));
 select pg_temp.expect('FR-021 favors', (select count(*) filter (where status = 'open') = 3 and count(*) filter (where status = 'confirmed') = 1
                                            and count(*) filter (where status = 'completed') = 1 and count(*) = 5 from public.favors));
 select pg_temp.expect('FR-021 pinned announcement', (select count(*) from public.notifications where pinned and type = 'announcement') = 1);
@@ -188,8 +191,12 @@ select pg_temp.expect_error('get_or_create stranger', $s$select public.get_or_cr
   '42501', 'permission denied: not involved in this request');
 select pg_temp.expect('get_leaderboard all_time', (select array_agg(name || ':' || rank || ':' || fulfilled_count || ':' || average_rating::float8 order by rank, name)
   from public.get_leaderboard()) = array['Bob Brown:1:1:0', 'Carol Chen:1:1:5', 'Dave Davis:1:1:4', 'Alice Anderson:4:0:0']);
-select pg_temp.expect('get_leaderboard week', (select array_agg(name || ':' || rank) from public.get_leaderboard('week'))
-  = array['Bob Brown:1', 'Alice Anderson:2', 'Carol Chen:2', 'Dave Davis:2']);
+select pg_temp.expect('get_leaderboard week: RANK() over the window', not exists (
+  select 1 from public.get_leaderboard('week') w
+   where w.rank <> 1 + (select count(*) from public.get_leaderboard('week') o where o.fulfilled_count > w.fulfilled_count)));
+select pg_temp.expect('get_leaderboard week within all_time', (select count(*) from public.get_leaderboard('week')) = 4 and not exists (
+  select 1 from public.get_leaderboard('week') w join public.get_leaderboard() a using (user_id) where w.fulfilled_count > a.fulfilled_count));
+select pg_temp.expect('get_leaderboard limit', (select count(*) from public.get_leaderboard('all_time', 2)) = 2);
 select pg_temp.expect_error('get_leaderboard filter', $s$select * from public.get_leaderboard('decade')$s$, '22023', 'invalid time_filter: decade');
 select pg_temp.expect('leaderboard_stats = get_leaderboard', (select array_agg(l order by l) from (select row(user_id, name, avatar_url, fulfilled_count, average_rating, review_count, rank)::text l from public.leaderboard_stats) x)
   = (select array_agg(l order by l) from (select row(user_id, name, avatar_url, fulfilled_count, average_rating, review_count, rank)::text l from public.get_leaderboard()) y));
