@@ -165,3 +165,13 @@ final class NaarsCarsModelTests: XCTestCase {
         XCTAssertEqual(NaarsCarsModelConformance.check(PushToken.self, table: try XCTUnwrap(schema.table("push_tokens")), rows: try rows("push_tokens")), [])
     }
 }
+
+/// The `models` verify kind reports one passing result per model for Naar's Cars and nothing for
+/// other apps.
+final class NaarsCarsModelSuiteTests: XCTestCase {
+    func testVerifySuite() throws {
+        let results = try NaarsCarsModelConformance.verifySuite().run(NaarsCarsApp.self)
+        XCTAssertEqual(results.count, NaarsCarsModels.rows.count)
+        for r in results { XCTAssertTrue(r.passed, r.description) }
+    }
+}

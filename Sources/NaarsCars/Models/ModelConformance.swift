@@ -77,3 +77,23 @@ public enum NaarsCarsModelConformance {
         }
     }
 }
+
+extension NaarsCarsModelConformance {
+    /// The `models` rule kind for `contracts verify`: one result per model (coverage, nullability,
+    /// round trip of the fixture rows); applies to Naar's Cars only.
+    public static func verifySuite() -> VerifySuite {
+        VerifySuite(kind: "models") { app in
+            guard app == NaarsCarsApp.self else { return [] }
+            let backend = try NaarsCarsApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
+            let schema = backend.configuration.spec.schema
+            return NaarsCarsModels.rows.map { m in
+                func one<T: NaarsCarsRow>(_ type: T.Type) -> [String] {
+                    guard let table = schema.table(T.table) else { return ["no table \(T.table)"] }
+                    return check(type, table: table, rows: (try? backend.database.rows(T.table)) ?? [])
+                }
+                let problems = one(m)
+                return CaseResult(app: app.name, kind: "models", name: "\(m) · \(m.table)", passed: problems.isEmpty, message: problems.joined(separator: "\n"))
+            }
+        }
+    }
+}
