@@ -3,7 +3,9 @@ import ContractKit
 
 /// NaarsCars: its contracts folder and the server-side pieces it plugs into the mock.
 public enum NaarsCarsApp: AppModule {
+    /// The folder under Contracts/.
     public static let name = "naarscars"
+    /// The display name.
     public static let title = "NaarsCars"
 
     /// Registers the app's triggers (FR-013 and the request lifecycle), database functions

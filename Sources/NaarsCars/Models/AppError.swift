@@ -4,14 +4,23 @@ import ContractKit
 /// FR-040's user-facing errors. The messages live in `Contracts/naarscars/errors.json`
 /// (`AppErrorCatalog`), not in code.
 public enum AppError: Error, LocalizedError, Equatable, Sendable, CustomStringConvertible {
+    /// No connection (FR-040).
     case networkUnavailable
+    /// The server failed (5xx); the detail is its message.
     case serverError(String)
+    /// Wrong email or password (FR-040).
     case invalidCredentials
+    /// The access token expired.
     case sessionExpired
+    /// No valid session.
     case notAuthenticated
+    /// The invite code is unknown or used.
     case invalidInviteCode
+    /// Something (the detail) does not exist or is not visible.
     case notFound(String)
+    /// RLS, a trigger or a function refused the caller.
     case unauthorized
+    /// Anything else; the detail is the backend's message.
     case unknown(String)
 
     /// The case names FR-040 lists, in its order.

@@ -7,25 +7,37 @@ import ContractKit
 
 /// `public.ride_status`.
 public enum RideStatus: String, Codable, CaseIterable, Sendable {
+    /// Posted, nobody has claimed it.
     case open
+    /// Claimed, waiting for the requester to confirm.
     case pending
+    /// The requester accepted the claim.
     case confirmed
+    /// Done (final).
     case completed
 }
 
 /// `public.favor_status`.
 public enum FavorStatus: String, Codable, CaseIterable, Sendable {
+    /// Posted, nobody has claimed it.
     case open
+    /// Claimed, waiting for the requester to confirm.
     case pending
+    /// The requester accepted the claim.
     case confirmed
+    /// Done (final).
     case completed
 }
 
 /// `public.favor_duration`.
 public enum FavorDuration: String, Codable, CaseIterable, Sendable {
+    /// Under an hour.
     case underHour = "under_hour"
+    /// A couple of hours.
     case coupleHours = "couple_hours"
+    /// A couple of days.
     case coupleDays = "couple_days"
+    /// Not sure (the default).
     case notSure = "not_sure"
 }
 

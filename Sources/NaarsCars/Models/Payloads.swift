@@ -223,7 +223,10 @@ public struct InviteCodeValidation: NaarsCarsPayload {
 
 /// `ride` or `favor`.
 public enum RequestType: String, Codable, CaseIterable, Sendable {
-    case ride, favor
+    /// A row of rides.
+    case ride
+    /// A row of favors.
+    case favor
 }
 
 /// A row of `get_pending_reviews(user_id)`.
