@@ -39,6 +39,13 @@ final class ModelSuiteTests: XCTestCase {
         enum CodingKeys: String, CodingKey, CaseIterable { case id, owner, text, createdAt = "created_at" }
     }
 
+    /// `tags(id uuid pk)`, which the fixtures leave empty.
+    struct Tag: TableModel {
+        static let table = "tags"
+        static var columns: [String] { ["id"] }
+        var id: String
+    }
+
     /// A model of a table the schema does not have.
     struct Ghost: TableModel {
         static let table = "ghosts"
@@ -107,6 +114,37 @@ final class ModelSuiteTests: XCTestCase {
         XCTAssertTrue(trips.message.hasPrefix("StrictNote does not decode notes[0]"), trips.message)
         XCTAssertEqual(r["table notes"]?.message, "2 models for table notes: ShuffledNote, StrictNote")
         XCTAssertEqual(r["Ghost ↔ ghosts"]?.message, "no table ghosts in schema.json")
+    }
+
+    /// A table the fixtures leave empty is checked with the complete rows interaction responses
+    /// returned for its model; without any, the model fails.
+    func testEmptyTablesAreCheckedWithInteractionResponses() throws {
+        XCTAssertEqual(try results([Tag.self])["Tag ↔ tags"]?.message, "no row of tags in the fixtures or in interaction responses (Tag[]) to check the model with")
+        let b = try backend()
+        let file = try InteractionFile.decode(SpecNode(value: ["name": "n", "source": "s", "steps": [
+            ["as": "service_role", "request": ["method": "POST", "path": "/rest/v1/tags", "headers": ["Prefer": "return=representation"],
+                                               "body": [["id": "7a000000-0000-4000-8000-000000000001"], ["id": "7a000000-0000-4000-8000-000000000002"]]],
+             "response": ["status": 201], "model": "Tag[]"],
+            ["as": "service_role", "request": ["method": "GET", "path": "/rest/v1/tags", "query": "select=id,id2:id"], "response": ["status": 200], "model": "Tag[]"],
+        ]], file: "Contracts/x/interactions/tags.json"))
+        let replayed = InteractionReplay.replay(file, over: InProcessTransport(b))
+        XCTAssertTrue(replayed.passed, replayed.failures.joined(separator: "\n"))
+        let rows = ModelSuite.responseRows([replayed], models: [Tag.self], schema: b.configuration.spec.schema)
+        XCTAssertEqual(rows, ["tags": [["id": "7a000000-0000-4000-8000-000000000001"], ["id": "7a000000-0000-4000-8000-000000000002"]]],
+                       "complete rows only: the aliased select is not a tags row")
+        let r = try ModelSuite.tableResults(app: "x", backend: try backend(), models: [Tag.self], registry: ModelRegistry(), responseRows: rows)
+        XCTAssertEqual(r.map(\.name), ["Tag ↔ tags columns", "Tag round-trips 2 tags rows from interaction responses", "table notes"])
+        XCTAssertEqual(r.map(\.passed), [true, true, false])
+    }
+
+    /// A view's columns are all nullable to PostgreSQL, so a view model's optionality is not
+    /// checked; its keys and the columns it writes are.
+    func testViewsSkipTheNullabilityCheck() throws {
+        var view = try XCTUnwrap(try backend().configuration.spec.schema.table("notes"))
+        view.isView = true
+        let row: [String: JSONValue] = ["id": "0f000000-0000-4000-8000-000000000002", "owner": "a11ce000-0000-4000-8000-000000000001", "text": "hi", "created_at": nil]
+        XCTAssertEqual(ModelSuite.coverage(StrictNote.self, table: view, row: row),
+                       ["StrictNote does not write created_at (NULL must be written as null, as PostgREST prints a row)"])
     }
 
     func testCoverageNamesEveryProblem() throws {

@@ -26,8 +26,9 @@ public enum ModelSuite {
         guard FileManager.default.fileExists(atPath: ContractsLocator.app(app.name).appendingPathComponent("schema.json").path) else { return [] }
         let backend = try app.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
         let registry = registry(for: app)
-        var out = try tableResults(app: app.name, backend: backend, models: app.tableModels, registry: registry)
         let replays = try InteractionReplay.run(app: app)
+        let responses = responseRows(replays, models: app.tableModels, schema: backend.configuration.spec.schema)
+        var out = try tableResults(app: app.name, backend: backend, models: app.tableModels, registry: registry, responseRows: responses)
         out += interactionResults(app: app.name, replays, registry: registry)
         for r in replays where !r.passed {
             out.append(CaseResult(app: app.name, kind: "models", name: "\(r.file.name) (replay)", passed: false,
@@ -37,8 +38,9 @@ public enum ModelSuite {
     }
 
     /// Problems of one model against its table: coding keys vs columns, keys written, and for
-    /// each column whether NULL decodes exactly when the column is nullable. `row` is a complete
-    /// row as PostgREST prints it.
+    /// each column whether NULL decodes exactly when the column is nullable (not for a view:
+    /// PostgreSQL cannot declare a view column NOT NULL, so a view model's optionality is the
+    /// app's choice). `row` is a complete row as PostgREST prints it.
     public static func coverage<T: TableModel>(_ model: T.Type, table: TableSchema, row: [String: JSONValue], coder: ModelCoder = ModelCoder()) -> [String] {
         var out: [String] = []
         let cols = table.columns.map(\.name)
@@ -55,7 +57,7 @@ public enum ModelSuite {
         } catch {
             return out + ["\(T.self) does not decode a complete \(table.name) row: \(error)"]
         }
-        for c in table.columns {
+        for c in table.columns where !table.isView {
             var r = row
             r[c.name] = .null
             let decodes = (try? coder.decode(T.self, from: .object(r))) != nil
@@ -65,34 +67,41 @@ public enum ModelSuite {
         return out
     }
 
-    /// The cases of one model: its coverage of the table (checked with the fixture row that has
-    /// the fewest NULLs) and the round trip of every row.
-    static func check<T: TableModel>(_ m: T.Type, app: String, schema: DatabaseSchema, rows: [[String: JSONValue]], coder: ModelCoder) -> [CaseResult] {
+    /// The cases of one model: its coverage of the table (checked with the row that has the
+    /// fewest NULLs) and the round trip of every row. `rows` are the fixture rows, or when the
+    /// fixtures leave the table empty, complete rows interaction responses returned (`source`
+    /// says which, for the case's name).
+    static func check<T: TableModel>(_ m: T.Type, app: String, schema: DatabaseSchema, rows: [[String: JSONValue]], source: String, coder: ModelCoder) -> [CaseResult] {
         let name = "\(T.self) ↔ \(T.table)"
         guard let table = schema.table(T.table) else {
             return [CaseResult(app: app, kind: "models", name: name, passed: false, message: "no table \(T.table) in schema.json")]
         }
         guard let fullest = rows.max(by: { a, b in a.values.filter { !$0.isNull }.count < b.values.filter { !$0.isNull }.count }) else {
-            return [CaseResult(app: app, kind: "models", name: name, passed: false, message: "no fixture rows of \(T.table) to check the model with")]
+            return [CaseResult(app: app, kind: "models", name: name, passed: false,
+                               message: "no row of \(T.table) in the fixtures or in interaction responses (\(T.self)[]) to check the model with")]
         }
         let cov = coverage(T.self, table: table, row: fullest, coder: coder)
         let registry = ModelRegistry(coder: coder)
         let trips = rows.enumerated().flatMap { i, r in registry.check(T.self, .object(r), path: "\(T.table)[\(i)]") }
         return [
             CaseResult(app: app, kind: "models", name: "\(name) columns", passed: cov.isEmpty, message: cov.joined(separator: "\n")),
-            CaseResult(app: app, kind: "models", name: "\(T.self) round-trips \(rows.count) \(T.table) rows", passed: trips.isEmpty,
+            CaseResult(app: app, kind: "models", name: "\(T.self) round-trips \(rows.count) \(T.table) rows\(source)", passed: trips.isEmpty,
                        message: trips.prefix(10).joined(separator: "\n")),
         ]
     }
 
     /// Table-model cases against a backend's schema and rows (every row of each table, as the
-    /// service role reads it): each model's cases, one failing case per public table without a
-    /// model, and one per table with more than one.
-    public static func tableResults(app: String, backend: MockSupabase, models: [any TableModel.Type], registry: ModelRegistry) throws -> [CaseResult] {
+    /// service role reads it; for a table without rows, its `responseRows`): each model's cases,
+    /// one failing case per public table without a model, and one per table with more than one.
+    public static func tableResults(app: String, backend: MockSupabase, models: [any TableModel.Type], registry: ModelRegistry,
+                                    responseRows: [String: [[String: JSONValue]]] = [:]) throws -> [CaseResult] {
         let schema = backend.configuration.spec.schema
         func run<T: TableModel>(_ m: T.Type) throws -> [CaseResult] {
             let rows = schema.table(T.table) == nil ? [] : try backend.database.rows(T.table, as: .serviceRole)
-            return check(m, app: app, schema: schema, rows: rows, coder: registry.coder)
+            if rows.isEmpty, let answered = responseRows[T.table], !answered.isEmpty {
+                return check(m, app: app, schema: schema, rows: answered, source: " from interaction responses", coder: registry.coder)
+            }
+            return check(m, app: app, schema: schema, rows: rows, source: "", coder: registry.coder)
         }
         var out: [CaseResult] = []
         for m in models { out += try run(m) }
@@ -105,6 +114,19 @@ public enum ModelSuite {
                 out.append(CaseResult(app: app, kind: "models", name: "table \(t.name)", passed: false,
                                       message: "\(names.count) models for table \(t.name): \(names.joined(separator: ", "))"))
             }
+        }
+        return out
+    }
+
+    /// Complete rows (exactly the table's columns) in the response bodies of replayed steps
+    /// whose `model` is a table model (`RideParticipant`, `RideParticipant[]`), by table.
+    public static func responseRows(_ results: [InteractionResult], models: [any TableModel.Type], schema: DatabaseSchema) -> [String: [[String: JSONValue]]] {
+        let tables = Dictionary(models.map { (String(describing: $0), $0.table) }, uniquingKeysWith: { a, _ in a })
+        var out: [String: [[String: JSONValue]]] = [:]
+        for t in results.flatMap(\.transcript) {
+            guard let m = t.step.model, let name = tables[m.hasSuffix("[]") ? String(m.dropLast(2)) : m],
+                  let columns = schema.table(name).map({ Set($0.columns.map(\.name)) }), let body = t.responseBody else { continue }
+            for case .object(let row) in body.arrayValue ?? [body] where Set(row.keys) == columns { out[name, default: []].append(row) }
         }
         return out
     }

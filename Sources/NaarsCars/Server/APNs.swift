@@ -1,0 +1,79 @@
+import Foundation
+import ContractKit
+
+/// APNs' answer to one push.
+public struct APNsResponse: Sendable, Equatable {
+    /// HTTP status (200 delivered; 400, 410, … refused).
+    public var status: Int
+    /// Apple's `reason` for a refusal (`BadDeviceToken`, `Unregistered`).
+    public var reason: String?
+
+    /// An answer.
+    public init(status: Int, reason: String? = nil) {
+        self.status = status
+        self.reason = reason
+    }
+}
+
+/// Sends one push to APNs. send-push-notification uses it; tests inject `FakeAPNs`.
+public protocol APNsClient: Sendable {
+    /// Sends `payload` to a device token with the APNs request headers.
+    func send(deviceToken: String, payload: JSONValue, headers: [String: String]) -> APNsResponse
+}
+
+/// A deterministic APNs (functions.json `apns.fake`): a token that is not `tokenHexLength`
+/// lowercase hex digits gets 400 BadDeviceToken, a well-formed one starting with
+/// `unregisteredPrefix` 410 Unregistered, any other is delivered and recorded.
+public final class FakeAPNs: APNsClient, @unchecked Sendable {
+    /// One push APNs accepted.
+    public struct Delivery: Sendable, Equatable {
+        /// The device token.
+        public var deviceToken: String
+        /// The JSON payload (`aps` and custom keys).
+        public var payload: JSONValue
+        /// apns-topic, apns-push-type, apns-priority.
+        public var headers: [String: String]
+    }
+
+    private let lock = NSLock()
+    private var log: [Delivery] = []
+    private var attempts: [(token: String, response: APNsResponse)] = []
+    private let hexLength: Int
+    private let unregisteredPrefix: String
+
+    /// A fake with the rules of functions.json (`apns.fake`).
+    public convenience init() {
+        let apns = (try? NaarsCarsContracts.load().functions.apns)
+        self.init(tokenHexLength: apns?.fakeTokenHexLength ?? 0, unregisteredPrefix: apns?.fakeUnregisteredPrefix ?? "")
+    }
+
+    /// A fake with explicit rules.
+    public init(tokenHexLength: Int, unregisteredPrefix: String) {
+        hexLength = tokenHexLength
+        self.unregisteredPrefix = unregisteredPrefix
+    }
+
+    public func send(deviceToken: String, payload: JSONValue, headers: [String: String]) -> APNsResponse {
+        let wellFormed = deviceToken.utf8.count == hexLength && deviceToken.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        let response: APNsResponse
+        if !wellFormed {
+            response = APNsResponse(status: 400, reason: "BadDeviceToken")
+        } else if !unregisteredPrefix.isEmpty && deviceToken.hasPrefix(unregisteredPrefix) {
+            response = APNsResponse(status: 410, reason: "Unregistered")
+        } else {
+            response = APNsResponse(status: 200)
+        }
+        lock.lock()
+        attempts.append((deviceToken, response))
+        if response.status == 200 { log.append(Delivery(deviceToken: deviceToken, payload: payload, headers: headers)) }
+        lock.unlock()
+        return response
+    }
+
+    /// Pushes delivered so far ("notification received", EDGE-001).
+    public var deliveries: [Delivery] { lock.lock(); defer { lock.unlock() }; return log }
+    /// Every attempt with its answer.
+    public var responses: [(token: String, response: APNsResponse)] { lock.lock(); defer { lock.unlock() }; return attempts }
+    /// Forgets the log.
+    public func reset() { lock.lock(); log = []; attempts = []; lock.unlock() }
+}
