@@ -20,9 +20,8 @@ func runGoldens(_ args: [String]) -> Int32 {
     let store = GoldenStore()
     var total = 0, failed = 0, changed = 0
     for app in apps {
-        guard let source = app as? any GoldenSource.Type else { continue }
         let results: [CaseResult]
-        do { results = try GoldenSuite.run(app: app.name, cases: source.goldenCases(), store: store, mode: mode) } catch {
+        do { results = try GoldenSuite.results(app, store: store, mode: mode) } catch {
             print("FAIL \(app.name) · load · \(error)")
             total += 1; failed += 1
             continue

@@ -2,7 +2,7 @@ import XCTest
 import ContractKit
 
 /// The rendered matrices (Markdown and HTML) are golden files: `Golden/<app>/rls/matrix.md` and
-/// `matrix.html`. Re-record with `SUPACONTRACTS_RECORD=failed swift test --filter RLSMatrixGoldenTests`.
+/// `matrix.html`. Re-record with `swift run contracts goldens --update` (or `SUPACONTRACTS_RECORD=failed swift test --filter RLSMatrixGoldenTests`).
 final class RLSMatrixGoldenTests: XCTestCase {
     func testRenderedMatricesMatchTheirGoldenFiles() throws {
         let mode = try GoldenRecordMode.from()

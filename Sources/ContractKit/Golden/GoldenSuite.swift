@@ -50,10 +50,16 @@ public enum GoldenSuite {
     /// The `goldens` rule kind of `contracts verify`: every app that is a `GoldenSource`, in the
     /// mode of `SUPACONTRACTS_RECORD` (default never).
     public static func verifySuite(store: GoldenStore = GoldenStore()) -> VerifySuite {
-        VerifySuite(kind: "goldens") { app in
-            guard let source = app as? any GoldenSource.Type else { return [] }
-            return try run(app: app.name, cases: source.goldenCases(), store: store, mode: GoldenRecordMode.from())
+        VerifySuite(kind: "goldens") { app in try results(app, store: store, mode: GoldenRecordMode.from()) }
+    }
+
+    /// Every golden of an app: its own cases (a `GoldenSource`) and its RLS matrix pages.
+    public static func results(_ app: any AppModule.Type, store: GoldenStore, mode: GoldenRecordMode) throws -> [CaseResult] {
+        var out: [CaseResult] = []
+        if let source = app as? any GoldenSource.Type {
+            out += try run(app: app.name, cases: source.goldenCases(), store: store, mode: mode)
         }
+        return out + (try RLSGolden.results(app, mode: mode, store: store))
     }
 
     /// Checks every case: one result per golden file, one per replay, one per orphan file (a

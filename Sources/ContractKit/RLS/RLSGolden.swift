@@ -35,11 +35,23 @@ public enum RLSGolden {
         return GoldenResult(status: .mismatch, file: file, diff: diff, artifact: artifact)
     }
 
+    /// The `goldens` results of an app's matrix pages (`matrix.md`, `matrix.html`); none when the
+    /// app has no policies.json.
+    public static func results(_ app: any AppModule.Type, mode: GoldenRecordMode, store: GoldenStore = GoldenStore()) throws -> [CaseResult] {
+        guard RLSSuite.hasMatrix(app.name) else { return [] }
+        let report = try RLSSuite.sharedReport(app)
+        return try [("matrix.md", RLSMatrixPage.markdown(report, title: app.title)), ("matrix.html", RLSMatrixPage.html(report, title: app.title))].map { name, text in
+            let r = try check(app: app.name, name: name, actual: text, mode: mode, store: store)
+            return CaseResult(app: app.name, kind: "goldens", name: "rls · \(name)", passed: r.status.passed, message: message(r, store: store, status: r.status))
+        }
+    }
+
     /// A failure message for a result: what happened, the diff, and the command that re-records.
-    public static func message(_ r: GoldenResult, store: GoldenStore = GoldenStore()) -> String {
-        let record = "if intended, re-record: SUPACONTRACTS_RECORD=failed swift test --filter RLSMatrixGoldenTests"
+    public static func message(_ r: GoldenResult, store: GoldenStore = GoldenStore(), status: GoldenStatus? = nil) -> String {
+        let record = "if intended, re-record: swift run contracts goldens --update"
         switch r.status {
-        case .matched, .recorded, .updated: return ""
+        case .matched: return ""
+        case .recorded, .updated: return status == nil ? "" : "re-recorded \(store.display(r.file))" + (r.diff.isEmpty ? "" : ":\n\(r.diff)")
         case .missing: return "missing golden file \(store.display(r.file)); \(record)"
         case .mismatch: return "\(store.display(r.file)) differs (actual page: \(r.artifact.map(store.display) ?? "-")):\n\(r.diff)\n\(record)"
         }

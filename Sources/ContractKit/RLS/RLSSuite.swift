@@ -214,9 +214,22 @@ public enum RLSSuite {
         return RLSReport(expansion: expansion, statuses: statuses, flips: flipResults)
     }
 
+    /// `check(app)` once per process: the report is a pure function of the app's contracts, and
+    /// both `verify`'s `rls` and `goldens` kinds need it.
+    public static func sharedReport(_ app: any AppModule.Type) throws -> RLSReport {
+        reportLock.lock(); defer { reportLock.unlock() }
+        if let r = reports[app.name] { return r }
+        let r = try check(app)
+        reports[app.name] = r
+        return r
+    }
+
+    private static let reportLock = NSLock()
+    nonisolated(unsafe) private static var reports: [String: RLSReport] = [:]
+
     /// `contracts verify --kind rls`: every case and every flip of an app with a matrix.
     public static let verifySuite = VerifySuite(kind: kind) { app in
         guard hasMatrix(app.name) else { return [] }
-        return try check(app).caseResults
+        return try sharedReport(app).caseResults
     }
 }
