@@ -30,6 +30,8 @@ public final class MockURLProtocol: URLProtocol {
     public override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     public override func startLoading() {
+        // Read the request once: on Linux every `self.request` access bridges and copies it.
+        let request = self.request
         guard let url = request.url, let host = url.host, let backend = MockURLProtocol.backend(for: host) else {
             client?.urlProtocol(self, didFailWithError: URLError(.cannotFindHost))
             return
