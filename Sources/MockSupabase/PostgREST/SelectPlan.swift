@@ -22,6 +22,20 @@ struct SelectPlan {
 
     let table: TableSchema
     let fields: [Field]
+    /// Each field's `"name":` (with its leading comma after the first), escaped once per plan.
+    let keyPrefixes: [String]
+
+    init(table: TableSchema, fields: [Field]) {
+        self.table = table
+        self.fields = fields
+        keyPrefixes = fields.enumerated().map { n, f in
+            var k = n > 0 ? "," : ""
+            switch f {
+            case .column(let out, _, _, _), .jsonPath(let out, _, _, _), .embed(let out, _): JSONValue.writeString(out, to: &k)
+            }
+            return k + ":"
+        }
+    }
 
     /// Whether rendering may drop parent rows (an `!inner` embed).
     var hasInnerFilter: Bool {
@@ -123,28 +137,25 @@ struct SelectPlan {
         out.reserveCapacity(rows.count)
         rowLoop: for row in rows {
             var s = "{"
+            s.reserveCapacity(32 * fields.count)
             for (n, f) in fields.enumerated() {
-                if n > 0 { s += "," }
                 switch f {
-                case .column(let name, let i, let type, let castText):
-                    JSONValue.writeString(name, to: &s)
-                    s += ":"
+                case .column(_, let i, let type, let castText):
+                    s += keyPrefixes[n]
                     if castText && !row[i].isNull { JSONValue.writeString(row[i].pgText(as: type), to: &s) } else { row[i].write(to: &s, as: type) }
-                case .jsonPath(let name, let i, let key, let asText):
-                    JSONValue.writeString(name, to: &s)
-                    s += ":"
+                case .jsonPath(_, let i, let key, let asText):
+                    s += keyPrefixes[n]
                     if case .json(let j) = row[i], let m = j[key] {
                         if asText, case .string(let str) = m { JSONValue.writeString(str, to: &s) }
                         else if asText, !m.isNull { JSONValue.writeString(m.serialized(.jsonb), to: &s) }
                         else { m.write(to: &s, style: .jsonb, indent: 0) }
                     } else { s += "null" }
-                case .embed(let name, let e):
+                case .embed(_, let e):
                     let key = e.parentCols.map { row[$0] }
                     let matches = key.contains(where: \.isNull) ? [] : (embedRows[n] ?? []).filter { r in zip(e.childCols, key).allSatisfy { r[$0] == $1 } }
                     let rendered = try e.plan.render(matches, database: database, auth: auth)
                     if e.inner && rendered.isEmpty { continue rowLoop }
-                    JSONValue.writeString(name, to: &s)
-                    s += ":"
+                    s += keyPrefixes[n]
                     if e.toMany {
                         s += "[" + rendered.joined(separator: ",") + "]"
                     } else {
