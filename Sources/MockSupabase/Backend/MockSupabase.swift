@@ -171,9 +171,6 @@ public final class MockSupabase: @unchecked Sendable {
     let auth: GoTrueState
     /// Storage (buckets and objects).
     public let storage: StorageService
-    /// Requests served, for reports.
-    public private(set) var requestCount = 0
-
     deinit {
         if let h = registeredHost { MockURLProtocol.unregister(host: h) }
     }
@@ -312,7 +309,6 @@ public final class MockSupabase: @unchecked Sendable {
             case .response(let r): return r
             }
         }
-        lock.lock(); requestCount += 1; lock.unlock()
         let path = request.path
         if request.method == "OPTIONS" { return corsPreflight(request) }
         var response: HTTPResponse
