@@ -29,6 +29,7 @@ let verifySpec = CommandSpec(
         .value("kind", "KIND", repeatable: true, "only this rule kind (one of: \(allSuites.map(\.kind).joined(separator: ", ")))"),
         .value("require", "KIND", repeatable: true, "fail, instead of skipping, when this kind cannot run (CI: --require postgres); 'all' for every kind"),
         .value("format", "FORMAT", "text (default: the table), json (every row and case) or junit (JUnit XML, a testcase per case), on standard output"),
+        .value("junit", "FILE", "also write the JUnit XML to FILE (CI: the table on the log, the XML for the test report)"),
         .value("max-failures", "N", "text format: list at most N failing cases (default 50; 0 = all)"),
         .value("check-coverage", "FILE", "exit 1 unless FILE's coverage table (between the coverage:begin/end markers) matches this run; needs every app and kind"),
         .value("write-coverage", "FILE", "rewrite FILE's coverage table from this run; needs every app and kind"),
@@ -118,6 +119,12 @@ func runVerify(_ args: [String]) -> Int32 {
     default: print(VerifyOutput.text(outcome, maxFailures: maxFailures, style: style))
     }
 
+    if let path = opts.value("junit") {
+        do { try Data(VerifyOutput.junit(outcome).utf8).write(to: URL(fileURLWithPath: path)) } catch {
+            _ = fail("verify: cannot write \(path): \(FileErrorText.describe(error: error, path: path, writing: true))")
+            return 1
+        }
+    }
     if let path = coveragePath {
         let code = coverage(outcome, path: path, write: opts.value("write-coverage") != nil)
         if code != 0 { return code }

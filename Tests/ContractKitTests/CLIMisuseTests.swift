@@ -67,7 +67,7 @@ final class CLIMisuseTests: XCTestCase {
     func testHelpOnEveryCommandListsEveryOptionAndVariable() throws {
         let expected: [String: [String]] = [
             "verify": ["--app NAME", "--kind KIND", "--require KIND", "--format FORMAT", "--max-failures N", "--check-coverage FILE",
-                       "--write-coverage FILE", "--no-progress", "SUPACONTRACTS_ROOT", "PG_BIN", "SUPACONTRACTS_REQUIRE_POSTGRES",
+                       "--write-coverage FILE", "--junit FILE", "--no-progress", "SUPACONTRACTS_ROOT", "PG_BIN", "SUPACONTRACTS_REQUIRE_POSTGRES",
                        "SUPACONTRACTS_SEED", "SUPACONTRACTS_RECORD", "NO_COLOR"],
             "serve": ["--app NAME", "--port P", "--idle-timeout SECONDS", "SUPACONTRACTS_ROOT"],
             "goldens": ["--update", "--app NAME", "SUPACONTRACTS_RECORD", "SUPACONTRACTS_ROOT"],

@@ -107,9 +107,9 @@ public enum RLSMatrixPage {
     body{font:14px/1.45 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;margin:2em;color:#202124;background:#fff}
     h1{font-size:1.5em;margin:0 0 .3em}p.summary{margin:0 0 1em;color:#3c4043}
     table.matrix{border-collapse:separate;border-spacing:4px;width:100%;table-layout:fixed}
-    table.matrix col.name{width:11em}
+    table.matrix col.name{width:14em}
     th{font-weight:600;text-align:left;padding:4px 8px;color:#5f6368;overflow-wrap:anywhere}
-    th.table{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;color:#202124}
+    th.table{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;color:#202124;vertical-align:top;padding-top:10px}
     td{vertical-align:top;padding:8px 10px;border-radius:6px;border:1px solid;overflow-wrap:anywhere;min-width:0}
     td.passed{background:#e6f4ea;border-color:#81c995}td.failed{background:#fce8e6;border-color:#ee675c}
     td.partial{background:#fef7e0;border:2px dashed #e37400}
