@@ -92,6 +92,27 @@ final class CLIMisuseTests: XCTestCase {
         XCTAssertTrue(r.err.contains("--format 'nope'"), r.err)
     }
 
+    /// Without PostgreSQL the postgres kind is a visible skipped row naming the fix: verify passes
+    /// on a developer's machine, `--require postgres` (CI) fails, and a run of only skipped kinds
+    /// says no case ran.
+    func testMissingPostgresIsAVisibleSkip() throws {
+        let env = ["PG_BIN": "/nonexistent-pg-bin", "SUPACONTRACTS_REQUIRE_POSTGRES": "0"]
+        let dev = try run(["verify", "--app", "shvil", "--kind", "app-rules,postgres", "--no-progress"], environment: env)
+        XCTAssertEqual(dev.status, 0, dev.out + dev.err)
+        XCTAssertTrue(dev.out.contains("skipped: PG_BIN=/nonexistent-pg-bin holds no initdb/pg_ctl/psql; install PostgreSQL"), dev.out)
+        XCTAssertTrue(dev.out.contains("1 rule kind skipped (postgres)"), dev.out)
+        let ci = try run(["verify", "--app", "shvil", "--kind", "app-rules,postgres", "--require", "postgres", "--no-progress"], environment: env)
+        XCTAssertEqual(ci.status, 1, ci.out)
+        XCTAssertTrue(ci.out.contains("required (--require postgres) but skipped"), ci.out)
+        let only = try run(["verify", "--app", "shvil", "--kind", "postgres", "--no-progress"], environment: env)
+        XCTAssertEqual(only.status, 1, only.out)
+        XCTAssertTrue(only.out.contains("no case ran"), only.out)
+        let junit = try run(["verify", "--app", "shvil", "--kind", "app-rules,postgres", "--format", "junit"], environment: env)
+        XCTAssertTrue(junit.out.hasPrefix("<?xml"), junit.out)
+        XCTAssertTrue(junit.out.contains("<skipped message=\"PG_BIN=/nonexistent-pg-bin"), junit.out)
+        XCTAssertEqual(junit.err, "", "no progress lines when standard error is not a terminal")
+    }
+
     func testMissingPoliciesIsALoadErrorAndServeRefuses() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("cli-misuse-\(UUID().uuidString)")
         let contracts = root.appendingPathComponent("Contracts")
