@@ -41,7 +41,9 @@ public enum RLSRuleText {
         case .column(let c): return c
         case .outer(let c): return "outer.\(c)"
         case .claim("sub"): return "auth.uid()"
-        case .claim(let c): return "jwt.\(c)"
+        case .claim("role"): return "auth.role()"
+        case .claim("email"): return "auth.email()"
+        case .claim(let c): return "auth.jwt()->>'\(c)'"
         case .now: return "now()"
         case .value(let v): return literal(v)
         }
