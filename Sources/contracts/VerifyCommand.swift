@@ -73,6 +73,9 @@ func runVerify(_ args: [String]) -> Int32 {
         guard let n = Int(m), n >= 0 else { return usageFail(verifySpec.usage("--max-failures '\(m)' is not a count (0 = all)")) }
         maxFailures = n == 0 ? nil : n
     }
+    if let j = opts.value("junit"), let why = FileErrorText.problemWriting(j) {
+        return usageFail(verifySpec.usage("--junit \(j): cannot write there: \(why)"))
+    }
     let coveragePath = opts.value("write-coverage") ?? opts.value("check-coverage")
     if opts.value("write-coverage") != nil && opts.value("check-coverage") != nil {
         return usageFail(verifySpec.usage("--write-coverage and --check-coverage exclude each other"))

@@ -50,6 +50,8 @@ final class CLIMisuseTests: XCTestCase {
             (["serve", "--app", "aura", "--verbose"], "unknown option '--verbose'"),
             (["goldens", "--app"], "option --app needs a value (NAME)"),
             (["report", "rls", "--out", "/etc/passwd"], "--out /etc/passwd is a file, not a folder"),
+            (["report", "rls", "--out", "/etc/passwd/pages"], "cannot create the folder /etc/passwd/pages: /etc/passwd is a file, not a folder"),
+            (["verify", "--junit", "/nonexistent-folder/v.xml"], "--junit /nonexistent-folder/v.xml: cannot write there: no such folder /nonexistent-folder"),
             (["report", "rls"], "--out DIR is required"),
             (["report"], "missing rls"),
             (["frobnicate"], "unknown command 'frobnicate'"),

@@ -26,6 +26,9 @@ public enum FileErrorText {
         return inspect(path, writing: writing) ?? (error.map { ($0 as NSError).localizedDescription } ?? "cannot access it")
     }
 
+    /// Why writing a file at `path` would fail, checked before any work (nil: it looks writable).
+    public static func problemWriting(_ path: String) -> String? { inspect(path, writing: true) }
+
     /// `strerror` in lower case, with the folder named where it is the one missing.
     static func words(errno code: Int32, path: String) -> String {
         if code == ENOENT, let why = inspect(path, writing: true) { return why }
