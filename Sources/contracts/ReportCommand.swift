@@ -10,7 +10,7 @@ let reportSpec = CommandSpec(
     """,
     positionals: ["rls"],
     options: [
-        .value("out", "DIR", "the folder to write (required)"),
+        .value("out", "DIR", required: true, "the folder to write (required)"),
         .value("app", "NAME", repeatable: true, "only this app (one of: \(appList); case-insensitive)"),
         .flag("no-flips", "skip the flip test (faster; cells show only their cases)"),
     ],

@@ -14,7 +14,7 @@ let serveSpec = CommandSpec(
     SUPABASE_SERVICE_ROLE_KEY as KEY=value lines, then the app's personas, functions and buckets.
     """,
     options: [
-        .value("app", "NAME", "the app to serve (required; one of: \(appList); case-insensitive)"),
+        .value("app", "NAME", required: true, "the app to serve (required; one of: \(appList); case-insensitive)"),
         .value("port", "P", "TCP port on 127.0.0.1 (default 54321; 0 = any free port, printed in SUPABASE_URL)"),
         .value("idle-timeout", "SECONDS", "close a keep-alive connection idle this long (default 60)"),
     ],

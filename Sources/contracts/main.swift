@@ -16,6 +16,7 @@ commands:
 
 options: -h, --help (this text), --version (print the version)
 apps: \(appList) (case-insensitive)
+environment: SUPACONTRACTS_ROOT (the package root holding Contracts/); per command: contracts <command> --help
 """
 
 var arguments = Array(CommandLine.arguments.dropFirst())

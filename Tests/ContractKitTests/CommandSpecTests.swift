@@ -32,6 +32,14 @@ final class CommandSpecTests: XCTestCase {
         XCTAssertEqual(message(["-x"]), "unknown option '-x'")
     }
 
+    func testRequiredOptionsAndPositionals() throws {
+        let serve = CommandSpec(name: "report", summary: "", positionals: ["rls"], options: [.value("out", "DIR", required: true, "the folder")])
+        XCTAssertEqual(serve.usageLine, "usage: contracts report rls --out DIR")
+        XCTAssertThrowsError(try serve.parse([])) { XCTAssertEqual(($0 as? UsageError)?.message, "missing rls") }
+        XCTAssertThrowsError(try serve.parse(["rls"])) { XCTAssertEqual(($0 as? UsageError)?.message, "--out DIR is required: the folder") }
+        XCTAssertEqual(try serve.parse(["rls", "--out", "x"]).value("out"), "x")
+    }
+
     func testHelpWinsAndListsEveryOptionAndVariable() throws {
         XCTAssertTrue(try spec.parse(["--apps", "-h"]).help, "-h anywhere asks for help, even after a mistake")
         XCTAssertTrue(try spec.parse(["--help"]).help)

@@ -12,10 +12,12 @@ public struct CommandOption: Sendable {
     public var repeatable: Bool
     /// One line of help.
     public var help: String
+    /// Whether the command refuses to run without it.
+    public var required: Bool = false
 
     /// An option taking a value.
-    public static func value(_ name: String, _ placeholder: String, repeatable: Bool = false, _ help: String) -> CommandOption {
-        CommandOption(name: name, short: nil, value: placeholder, repeatable: repeatable, help: help)
+    public static func value(_ name: String, _ placeholder: String, repeatable: Bool = false, required: Bool = false, _ help: String) -> CommandOption {
+        CommandOption(name: name, short: nil, value: placeholder, repeatable: repeatable, help: help, required: required)
     }
 
     /// A switch.
@@ -59,7 +61,7 @@ public struct CommandSpec: Sendable {
         var parts = ["usage: contracts \(name)"] + positionals
         for o in options {
             let text = "--\(o.name)" + (o.value.map { " \($0)" } ?? "")
-            parts.append("[\(text)]" + (o.repeatable ? "..." : ""))
+            parts.append((o.required ? text : "[\(text)]") + (o.repeatable ? "..." : ""))
         }
         return parts.joined(separator: " ")
     }
@@ -130,6 +132,9 @@ public struct CommandSpec: Sendable {
                 throw usage("unexpected argument '\(parsed.positionals[positionals.count])'")
             }
             throw usage("missing \(positionals[parsed.positionals.count])")
+        }
+        if let missing = options.first(where: { $0.required && parsed.values[$0.name] == nil }) {
+            throw usage("--\(missing.name) \(missing.value ?? "") is required: \(missing.help)")
         }
         return parsed
     }
