@@ -70,7 +70,7 @@ public enum VerifyOutput {
         if !skipped.isEmpty { summary += ", \(skipped.count) rule kind\(skipped.count == 1 ? "" : "s") skipped (\(Set(skipped.map(\.kind)).sorted().joined(separator: ", ")))" }
         if !errors.isEmpty { summary += ", \(errors.count) rule kind error\(errors.count == 1 ? "" : "s")" }
         if !notRun.isEmpty { summary += ", \(notRun.count) not run (load errors)" }
-        if cases.isEmpty { summary += "; no case ran" }
+        if cases.isEmpty { summary += "; no case ran" + (outcome.rows.isEmpty ? " (the rule kinds asked for do not apply to the apps asked for)" : "") }
         out += ["", outcome.passed ? style.green(summary) : style.bold(summary)]
         let shown = maxFailures.map { Array(failures.prefix($0)) } ?? failures
         for f in shown { out.append(style.red("FAIL") + " \(f.app) · \(f.kind) · \(f.name) · \(f.message)") }
