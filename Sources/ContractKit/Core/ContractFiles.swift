@@ -31,6 +31,9 @@ public struct ContractFile: Sendable {
         ContractFile("storage.json", kind: "client-rules", required: false),
         ContractFile("client-rules.json", kind: "client-rules", required: false),
         ContractFile("interactions/", kind: "interactions", required: false),
+        // GoTrue settings (read with the app's spec; its sign-up, e-mail and redirect rules are
+        // exercised by the app's documented interactions).
+        ContractFile("auth.json", kind: "interactions", required: false),
         ContractFile("sql/", kind: "postgres", required: false),
     ]
 }
