@@ -40,6 +40,18 @@ final class VerifyRunTests: XCTestCase {
         XCTAssertEqual(text.components(separatedBy: "not run: the app's contracts did not load").count - 1, 2, "each kind says it did not run")
     }
 
+    /// A broken file two kinds read is one error naming both kinds, not a "1 case" row each.
+    func testTheSameErrorOfSeveralKindsIsPrintedOnce() {
+        struct Broken: Error, CustomStringConvertible { var description: String { "Contracts/fake/interactions/a.json: $: invalid JSON" } }
+        let a = VerifySuite(kind: "interactions") { _ in throw Broken() }
+        let b = VerifySuite(kind: "models") { _ in throw Broken() }
+        let text = VerifyOutput.text(VerifyRunner.run(apps: [FakeApp.self], suites: [a, b], check: { _ in [] }), maxFailures: 50)
+        XCTAssertEqual(text.components(separatedBy: "invalid JSON").count - 1, 1, text)
+        XCTAssertTrue(text.contains("fake · interactions, fake · models: Contracts/fake/interactions/a.json"), text)
+        XCTAssertTrue(text.contains("2 rule kinds failed as a whole"), text)
+        XCTAssertFalse(text.contains("  1  "), "no kind collapses to one case:\n\(text)")
+    }
+
     func testJUnitHasATestcasePerCaseAndFailuresNameTheCell() {
         let o = VerifyRunner.run(apps: [FakeApp.self], suites: [passing, skipping], check: { _ in [] })
         let xml = VerifyOutput.junit(o)

@@ -57,18 +57,23 @@ public enum VerifyOutput {
         out.append(line(header))
         out.append(line(widths.map { String(repeating: "-", count: $0) } + ["-----"]))
         out += table.map(line)
-        var seen = Set<String>()
-        let errors = outcome.rows.compactMap { r -> String? in
-            guard case .error(let m) = r.status else { return nil }
-            return seen.insert(m).inserted ? "  \(r.app) · \(r.kind): \(m)" : nil
+        // Each distinct error once, with every app · kind it stopped.
+        var order: [String] = [], holders: [String: [String]] = [:]
+        var errorRows = 0
+        for r in outcome.rows {
+            guard case .error(let m) = r.status else { continue }
+            errorRows += 1
+            if holders[m] == nil { order.append(m) }
+            holders[m, default: []].append("\(r.app) · \(r.kind)")
         }
+        let errors = order.map { "  \(holders[$0]!.joined(separator: ", ")): \($0)" }
         if !errors.isEmpty { out += ["", style.red("rule kinds that failed as a whole:")] + errors }
         let cases = outcome.cases, failures = outcome.failures
         let skipped = outcome.rows.filter { if case .skipped = $0.status { return true } else { return false } }
         let notRun = outcome.rows.filter { if case .notRun = $0.status { return true } else { return false } }
         var summary = "\(cases.count) cases, \(cases.count - failures.count) passed, \(failures.count) failed"
         if !skipped.isEmpty { summary += ", \(skipped.count) rule kind\(skipped.count == 1 ? "" : "s") skipped (\(Set(skipped.map(\.kind)).sorted().joined(separator: ", ")))" }
-        if !errors.isEmpty { summary += ", \(errors.count) rule kind error\(errors.count == 1 ? "" : "s")" }
+        if errorRows > 0 { summary += ", \(errorRows) rule kind\(errorRows == 1 ? "" : "s") failed as a whole" }
         if !notRun.isEmpty { summary += ", \(notRun.count) not run (load errors)" }
         if cases.isEmpty { summary += "; no case ran" + (outcome.rows.isEmpty ? " (the rule kinds asked for do not apply to the apps asked for)" : "") }
         out += ["", outcome.passed ? style.green(summary) : style.bold(summary)]
