@@ -197,7 +197,7 @@ extension MockSupabase {
             case .invalidSignature: throw StorageError.invalidJWT("invalid signature")
             case .algorithmNotAllowed: throw StorageError.invalidJWT("invalid algorithm")
             case .malformed: throw StorageError.invalidJWT("jwt malformed")
-            case .invalidClaim: throw StorageError.invalidJWT("invalid token")
+            case .invalidClaim, .unsupportedCritical: throw StorageError.invalidJWT("invalid token")
             }
         } catch let e as StorageError {
             if !required { return nil }
