@@ -110,7 +110,7 @@ final class GoTrueWireTests: XCTestCase {
         XCTAssertNotEqual(rt1, rt)
         let r2 = try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": .string(rt1)])
         XCTAssertEqual(r2.status, 200)
-        // Reusing a grandparent after GoTrue's reuse interval (RefreshTokenGrantSuite has the rest).
+        // Reusing a grandparent after GoTrue's reuse interval (RefreshTokenRotationTests has the rest).
         f.clock.advance(by: 11)
         assertGoTrueError(try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": .string(rt)]), 400, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
         assertGoTrueError(try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": "nope"]), 400, "validation_failed", "Refresh token is not valid")
