@@ -166,8 +166,25 @@ enum QueryParser {
     /// `(a.eq.1,and(b.gt.2,c.is.null),not.d.eq.3)`.
     static func parseLogicBody(_ raw: String, op: String) throws -> [RowFilter] {
         let s = raw.trimmingCharacters(in: .whitespaces)
-        guard s.hasPrefix("("), s.hasSuffix(")") else {
-            throw PostgresError("PGRST100", "\"failed to parse logic tree (\(raw))\" (line 1, column 1)", details: "unexpected \"\(raw.prefix(1))\" expecting \"(\"")
+        // PostgREST parses `op + value` (`or(…`), so columns count from the operator; see
+        // pRequestLogicTree / pLogicTree in src/PostgREST/ApiRequest/QueryParams.hs.
+        func treeError(_ column: Int, _ found: Character?, _ expecting: String) -> PostgresError {
+            PostgresError("PGRST100", "\"failed to parse logic tree (\(raw))\" (line 1, column \(column))",
+                          details: "unexpected \(found.map { "\"\($0)\"" } ?? "end of input") expecting \(expecting)")
+        }
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        let lead = raw.prefix(while: isSpace).count
+        guard s.hasPrefix("(") else { throw treeError(op.count + lead + 1, s.first, "\"(\"") }
+        let afterParen = raw.dropFirst(lead + 1)
+        let gap = afterParen.prefix(while: isSpace).count
+        if let first = afterParen.dropFirst(gap).first, first != ")" && first != "," {
+            // an element starts here; the rest is checked below
+        } else {
+            throw treeError(op.count + lead + 2 + gap, afterParen.dropFirst(gap).first,
+                            "field name (* or [a..z0..9_$]), negation operator (not) or logic operator (and, or)")
+        }
+        guard s.hasSuffix(")") else {
+            throw PostgresError("PGRST100", "\"failed to parse logic tree (\(raw))\" (line 1, column \(op.count + raw.count + 1))", details: "unexpected end of input expecting \")\"")
         }
         let inner = String(s.dropFirst().dropLast())
         var parts: [String] = []
