@@ -35,6 +35,13 @@ final class RestSpecFixture {
         {"name": "name", "type": "text", "nullable": false},
         {"name": "parent", "type": "integer"}],
        "foreignKeys": [{"name": "people_parent_fkey", "columns": ["parent"], "references": {"table": "people", "columns": ["id"]}}]},
+      {"name": "transfers", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "from_client", "type": "integer"},
+        {"name": "to_client", "type": "integer"}],
+       "foreignKeys": [
+        {"name": "transfers_from_client_fkey", "columns": ["from_client"], "references": {"table": "clients", "columns": ["id"]}},
+        {"name": "transfers_to_client_fkey", "columns": ["to_client"], "references": {"table": "clients", "columns": ["id"]}}]},
       {"name": "items", "columns": [
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "label", "type": "text"},
@@ -58,6 +65,7 @@ final class RestSpecFixture {
         try db.seed("users", rows: [["id": 1, "name": "Ada"], ["id": 2, "name": "Brian"], ["id": 3, "name": "Cleo"]])
         try db.seed("assignments", rows: [["user_id": 1, "task_id": 1], ["user_id": 1, "task_id": 2], ["user_id": 2, "task_id": 1], ["user_id": 3, "task_id": 4]])
         try db.seed("people", rows: [["id": 1, "name": "Root", "parent": nil], ["id": 2, "name": "Kid A", "parent": 1], ["id": 3, "name": "Kid B", "parent": 1], ["id": 4, "name": "Grandkid", "parent": 2]])
+        try db.seed("transfers", rows: [["id": 1, "from_client": 1, "to_client": 2]])
         try db.seed("items", rows: [["id": 1, "label": "a", "doc": ["tags": ["x", "y", "z"], "n": 3, "inner": ["k": "v", "deep": ["leaf": 1]]]],
                                     ["id": 2, "label": "b", "doc": ["tags": ["y"], "n": 10, "inner": ["k": "w"]]],
                                     ["id": 3, "label": nil, "doc": nil]])
@@ -71,6 +79,13 @@ final class RestSpecFixture {
         h["Authorization"] = "Bearer \(backend.serviceRoleKey)"
         if body != nil && h["Content-Type"] == nil { h["Content-Type"] = "application/json" }
         return try backend.handle(HTTPRequest(method: method, target: "/rest/v1/" + pathAndQuery, headers: h, body: Data((body ?? "").utf8)))
+    }
+
+    /// `GET`, asserting 200, and the body's text.
+    func text(_ pathAndQuery: String, headers: HTTPHeaders = [:], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let r = try send("GET", pathAndQuery, headers: headers)
+        XCTAssertEqual(r.status, 200, "GET \(pathAndQuery): \(r.text)", file: file, line: line)
+        return r.text
     }
 
     /// `GET` and the body's JSON.

@@ -159,33 +159,29 @@ struct CompiledFilter {
         }
     }
 
-    static func columnRef(_ name: String, _ t: TableSchema, _ idx: [String: Int]) throws -> (Int, SQLType, JSONPathStep?) {
-        // Supports `col->>key` / `col->key` on json columns minimally.
-        if name.utf8.contains(0x3E), let r = name.range(of: "->>") ?? name.range(of: "->") {
-            let base = String(name[..<r.lowerBound])
-            let key = String(name[r.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+    static func columnRef(_ name: String, _ t: TableSchema, _ idx: [String: Int]) throws -> (Int, SQLType, JSONPath?) {
+        // `col->a->>0`: a JSON path at any depth (see `JSONPath`); compared as text.
+        if name.utf8.contains(0x3E), let (base, path) = JSONPath.split(name) {
             guard let i = idx[base] else { throw unknownColumn(base, t) }
-            return (i, .text, JSONPathStep(key: key, asText: name[r] == "->>"))
+            return (i, .text, path)
         }
         guard let i = idx[name] else { throw unknownColumn(name, t) }
         return (i, t.columns[i].type, nil)
     }
-
-    struct JSONPathStep { let key: String; let asText: Bool }
 
     static func unknownColumn(_ c: String, _ t: TableSchema) -> PostgresError {
         PostgresError("42703", "column \(t.name).\(c) does not exist")
     }
 
     private static func condition(_ column: String, _ op: FilterOp, _ operand: FilterOperand, _ t: TableSchema, _ idx: [String: Int]) throws -> ([SQLValue]) -> Bool? {
-        let (i, type, jsonStep) = try columnRef(column, t, idx)
+        let (i, type, jsonPath) = try columnRef(column, t, idx)
+        let baseType = t.columns[i].type
         func value(_ row: [SQLValue]) -> SQLValue {
             let v = row[i]
-            guard let step = jsonStep else { return v }
-            guard case .json(let j) = v, let m = j[step.key] else { return .null }
-            if m.isNull { return .null }
-            if step.asText, case .string(let s) = m { return .text(s) }
-            return .text(m.serialized(.jsonb))
+            guard let path = jsonPath else { return v }
+            let r = path.evaluate(v, type: baseType)
+            if case .json(let j) = r.value { return j.isNull ? .null : .text(j.serialized(.jsonb)) }
+            return r.value
         }
         func parse(_ s: String) throws -> SQLValue { try SQLValue.parse(text: s, as: type) }
 
@@ -266,7 +262,7 @@ struct CompiledFilter {
         case .eq, .neq, .gt, .gte, .lt, .lte:
             guard case .text(let s) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
             let rhs = try parse(s)
-            if jsonStep == nil, op == .eq || op == .neq, !rhs.isNull {
+            if jsonPath == nil, op == .eq || op == .neq, !rhs.isNull {
                 // Equality fast path: values of one column type compare equal exactly when they
                 // are equal as stored (floating point excepted: -0 = 0, NaN = NaN in PostgreSQL).
                 let wantEqual = op == .eq

@@ -147,18 +147,25 @@ extension MockSupabase {
             if let to { q.limit = max(0, to - from + 1) }
         }
         let table = database.tableSchema(tableName)!
-        let plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters)
-        let needsEmbedFilter = plan.hasInnerFilter
-        let result = try database.select(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter),
-                                         order: q.order, limit: needsEmbedFilter ? nil : q.limit, offset: needsEmbedFilter ? 0 : q.offset,
-                                         count: prefs.count && !needsEmbedFilter)
-        var rows = try plan.render(result.rows, database: database, auth: auth)
+        let plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges)
+        let filters = plan.takeNullFilters(q.filter)
+        // `order=rel(col)` sorts by a to-one embed's column, known only once rows are rendered.
+        let relatedOrder = q.order.contains { $0.column.contains("(") }
+        let inMemory = plan.hasInnerFilter || relatedOrder
+        let result = try database.select(from: tableName, as: auth, where: filters.isEmpty ? nil : .and(filters),
+                                         order: relatedOrder ? [] : q.order, limit: inMemory ? nil : q.limit, offset: inMemory ? 0 : q.offset,
+                                         count: prefs.count && !inMemory)
+        var rows: [String]
         var total = result.total
-        if needsEmbedFilter {
-            if prefs.count { total = rows.count }
-            let start = min(q.offset, rows.count)
-            let end = q.limit.map { start + min($0, rows.count - start) } ?? rows.count
-            rows = Array(rows[start..<end])
+        if inMemory {
+            var rendered = try plan.renderRows(result.rows, database: database, auth: auth, jsonb: false)
+            if relatedOrder { rendered = try sortByRelated(rendered, q.order, plan: plan) }
+            if prefs.count { total = rendered.count }
+            let start = min(q.offset, rendered.count)
+            let end = q.limit.map { start + min($0, rendered.count - start) } ?? rendered.count
+            rows = rendered[start..<end].map(\.text)
+        } else {
+            rows = try plan.render(result.rows, database: database, auth: auth)
         }
         if let total, q.offset > total {
             throw PostgresError("PGRST103", "Requested range not satisfiable",
@@ -191,6 +198,39 @@ extension MockSupabase {
             return HTTPResponse(status: status, headers: headers)
         }
         return HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
+    }
+
+    /// Sorts rendered rows by `order` terms where `rel(col)` names a column of a to-one embed
+    /// (PostgREST's `OrderRelationTerm`; the embed must be in `select` and to-one).
+    func sortByRelated(_ rows: [SelectPlan.Rendered], _ order: [OrderTerm], plan: SelectPlan) throws -> [SelectPlan.Rendered] {
+        var columns = plan.table.columns
+        var extra: [(rel: String, index: Int)] = []
+        var terms: [OrderTerm] = []
+        for term in order {
+            guard let open = term.column.firstIndex(of: "("), term.column.hasSuffix(")") else { terms.append(term); continue }
+            let rel = String(term.column[..<open])
+            let col = String(term.column[term.column.index(after: open)..<term.column.index(before: term.column.endIndex)])
+            guard let e = plan.embeds.first(where: { $0.0 == rel })?.1 else {
+                throw PostgresError("PGRST108", "'\(rel)' is not an embedded resource in this request",
+                                    hint: "Verify that '\(rel)' is included in the 'select' query parameter.")
+            }
+            guard !e.toMany else {
+                throw PostgresError("PGRST118", "A related order on '\(rel)' is not possible",
+                                    details: "'\(plan.table.name)' and '\(rel)' do not form a many-to-one or one-to-one relationship")
+            }
+            guard let i = e.rel.target.columnIndex(col) else { throw PostgresError("42703", "column \(rel).\(col) does not exist") }
+            let synthetic = "\u{1}\(extra.count)"
+            columns.append(ColumnSchema(name: synthetic, type: e.rel.target.columns[i].type, nullable: true))
+            extra.append((rel, i))
+            var t = term
+            t.column = synthetic
+            terms.append(t)
+        }
+        let ts = TableSchema(name: plan.table.name, schema: plan.table.schema, columns: columns, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true, decisions: [])
+        let idx = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
+        let keyed = rows.enumerated().map { n, r in r.source + extra.map { x in (r.related[x.rel] ?? nil)?[x.index] ?? .null } + [.int(Int64(n))] }
+        let sorted = try database.sort(keyed, terms, Database.Table(schema: ts, colIndex: idx, rows: []))
+        return sorted.map { r in if case .int(let n) = r.last! { return rows[Int(n)] }; return rows[0] }
     }
 
     func parseRange(_ s: String) -> (Int, Int?)? {

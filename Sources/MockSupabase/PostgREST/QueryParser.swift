@@ -6,8 +6,18 @@ indirect enum SelectItem: Equatable {
     case star
     /// `alias:column::cast` (alias and cast optional); `col->key`/`col->>key` allowed.
     case column(name: String, alias: String?, cast: String?)
-    /// `alias:relation!hint!inner(items)`.
+    /// `alias:relation!hint!inner(items)`; `items` is empty for `relation()`, an embed used
+    /// only to filter (not printed).
     case embed(relation: String, alias: String?, hint: String?, inner: Bool, items: [SelectItem])
+    /// `...relation!hint(items)`: the related row's fields spliced into the parent.
+    case spread(relation: String, hint: String?, inner: Bool, items: [SelectItem])
+}
+
+/// `order`, `limit` and `offset` of one embedded resource (`tasks.order=name`, `tasks.limit=2`).
+struct EmbedRange: Equatable {
+    var order: [OrderTerm] = []
+    var limit: Int?
+    var offset = 0
 }
 
 /// The parsed query string of a PostgREST request.
@@ -16,6 +26,8 @@ struct ParsedQuery {
     var filter: [RowFilter] = []
     /// Filters on embedded resources: relation path → filters.
     var embeddedFilters: [String: [RowFilter]] = [:]
+    /// Order, limit and offset of embedded resources: relation path → range.
+    var embeddedRanges: [String: EmbedRange] = [:]
     var order: [OrderTerm] = []
     var limit: Int?
     var offset: Int = 0
@@ -57,6 +69,23 @@ enum QueryParser {
             case "or", "and", "not.or", "not.and":
                 q.filter.append(try parseLogicTree(op: name, value))
             default:
+                if let dot = name.lastIndex(of: "."), ["order", "limit", "offset"].contains(name[name.index(after: dot)...]) {
+                    let rel = String(name[..<dot])
+                    switch name[name.index(after: dot)...] {
+                    case "order": q.embeddedRanges[rel, default: EmbedRange()].order = try parseOrder(value)
+                    case "limit":
+                        guard let n = Int(value), n >= 0 else {
+                            throw PostgresError("PGRST100", "\"failed to parse limit parameter (\(value))\" (line 1, column 1)", details: "unexpected \"\(value.prefix(1))\" expecting digit")
+                        }
+                        q.embeddedRanges[rel, default: EmbedRange()].limit = n
+                    default:
+                        guard let n = Int(value), n >= 0 else {
+                            throw PostgresError("PGRST100", "\"failed to parse offset parameter (\(value))\" (line 1, column 1)", details: "unexpected \"\(value.prefix(1))\" expecting digit")
+                        }
+                        q.embeddedRanges[rel, default: EmbedRange()].offset = n
+                    }
+                    continue
+                }
                 if name.hasSuffix(".or") || name.hasSuffix(".and") {
                     // Logic tree on an embedded resource: `rel.or=(…)`.
                     let isOr = name.hasSuffix(".or")
@@ -173,8 +202,17 @@ enum QueryParser {
     /// `col.desc.nullslast,other`.
     static func parseOrder(_ raw: String) throws -> [OrderTerm] {
         var out: [OrderTerm] = []
-        for term in raw.split(separator: ",", omittingEmptySubsequences: false) {
-            let parts = term.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for rawTerm in raw.split(separator: ",", omittingEmptySubsequences: false) {
+            // `relation(column)` orders by a to-one embedded resource's column.
+            var term = Substring(rawTerm.trimmingCharacters(in: CharacterSet(charactersIn: " \t")))
+            var related = ""
+            if let open = term.firstIndex(of: "("), let close = term.firstIndex(of: ")"), open < close {
+                related = String(term[...close])
+                term = term[term.index(after: close)...]
+                if term.hasPrefix(".") { term = term.dropFirst() }
+            }
+            var parts = term.isEmpty ? [] : term.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            if !related.isEmpty { parts.insert(related, at: 0) }
             guard let col = parts.first, !col.isEmpty, parts.count <= 3 else {
                 throw PostgresError("PGRST100", "\"failed to parse order (\(raw))\" (line 1, column 1)", details: "unexpected \"\(raw.prefix(1))\" expecting field name (* or [a..z0..9_$])")
             }
@@ -223,6 +261,7 @@ enum QueryParser {
             var items: [SelectItem] = []
             skipSpaces()
             if i >= chars.count { return items }
+            if !topLevel && chars[i] == ")" { return items }
             while true {
                 skipSpaces()
                 items.append(try item())
@@ -249,8 +288,35 @@ enum QueryParser {
             return s
         }
 
+        /// `pJsonOperand`: an index (`0`, `-1`), a quoted key, or key characters (none of
+        /// `(-:.,>)`) joined by dashes not starting an arrow.
+        mutating func jsonKey() -> String {
+            if i < chars.count, chars[i] == "\"" {
+                var s = ""
+                i += 1
+                while i < chars.count, chars[i] != "\"" { s.append(chars[i]); i += 1 }
+                if i < chars.count { i += 1 }
+                return s
+            }
+            var s = ""
+            if i < chars.count, chars[i] == "-" { s = "-"; i += 1 }
+            while i < chars.count {
+                let c = chars[i]
+                if "(:.,>)".contains(c) { break }
+                if c == "-" {
+                    if i + 1 < chars.count, chars[i + 1] == ">" { break }
+                    if s.isEmpty || s == "-" { break }
+                }
+                s.append(c)
+                i += 1
+            }
+            return s == "-" ? "" : s
+        }
+
         mutating func item() throws -> SelectItem {
             if i < chars.count, chars[i] == "*" { i += 1; return .star }
+            var spread = false
+            if i + 2 < chars.count, chars[i] == ".", chars[i + 1] == ".", chars[i + 2] == "." { spread = true; i += 3 }
             var name = identifier()
             guard !name.isEmpty else { throw fail("field name (* or [a..z0..9_$])") }
             var alias: String?
@@ -265,8 +331,8 @@ enum QueryParser {
                 var arrow = "->"
                 i += 2
                 if i < chars.count, chars[i] == ">" { arrow = "->>"; i += 1 }
-                let key = identifier()
-                guard !key.isEmpty else { throw fail("field name") }
+                let key = jsonKey()
+                guard !key.isEmpty else { throw fail("digit or any non reserved character different from: .,>()") }
                 name += arrow + key
             }
             var hint: String?
@@ -284,8 +350,10 @@ enum QueryParser {
                 depth -= 1
                 guard i < chars.count, chars[i] == ")" else { throw fail("\")\"") }
                 i += 1
-                return .embed(relation: name, alias: alias, hint: hint, inner: inner, items: sub.isEmpty ? [.star] : sub)
+                if spread { return .spread(relation: name, hint: hint, inner: inner, items: sub) }
+                return .embed(relation: name, alias: alias, hint: hint, inner: inner, items: sub)
             }
+            if spread { throw fail("\"(\"") }
             var cast: String?
             if i + 1 < chars.count, chars[i] == ":", chars[i + 1] == ":" {
                 i += 2
