@@ -12,6 +12,7 @@ public func postgrestStatus(for code: String, anonymous: Bool) -> Int {
     case "PGRST116", "PGRST106", "PGRST107": return 406
     case "PGRST103": return 416
     case "PGRST201": return 300
+    case "PGRST105": return 405
     case "PGRST202", "PGRST205": return 404
     case "PGRST301", "PGRST302", "PGRST303": return 401
     default: break
@@ -142,7 +143,7 @@ extension MockSupabase {
         let media = try negotiate(request)
         var q = try QueryParser.parse(request.query)
         let prefs = Preferences(request.headers)
-        if let range = request.headers["Range"], let (from, to) = parseRange(range) {
+        if let range = request.headers["Range"], let (from, to) = try parseRange(range) {
             q.offset = from
             if let to { q.limit = max(0, to - from + 1) }
         }
@@ -168,8 +169,11 @@ extension MockSupabase {
             rows = try plan.render(result.rows, database: database, auth: auth)
         }
         if let total, q.offset > total {
-            throw PostgresError("PGRST103", "Requested range not satisfiable",
-                                details: "An offset of \(q.offset) was requested, but there are only \(total) rows.")
+            // Response.hs answers 416 with `Content-Range: */total`.
+            var r = restError(PostgresError("PGRST103", "Requested range not satisfiable",
+                                            details: "An offset of \(q.offset) was requested, but there are only \(total) rows."), anonymous: auth.role == "anon")
+            r.headers["Content-Range"] = "*/\(total)"
+            return r
         }
         var headers: HTTPHeaders = [:]
         let rangeText = rows.isEmpty ? "*" : "\(q.offset)-\(q.offset + rows.count - 1)"
@@ -233,11 +237,18 @@ extension MockSupabase {
         return sorted.map { r in if case .int(let n) = r.last! { return rows[Int(n)] }; return rows[0] }
     }
 
-    func parseRange(_ s: String) -> (Int, Int?)? {
-        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+    /// `Range: a-b` (an optional `items=` unit); a lower bound above the upper one is PGRST103.
+    func parseRange(_ s: String) throws -> (Int, Int?)? {
+        var t = Substring(s.trimmingCharacters(in: .whitespaces))
+        if let eq = t.firstIndex(of: "=") { t = t[t.index(after: eq)...] }
+        let parts = t.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let a = Int(parts[0].trimmingCharacters(in: .whitespaces)), a >= 0, a < 1 << 40 else { return nil }
         let b = Int(parts[1].trimmingCharacters(in: .whitespaces))
-        if let b, b < a || b >= 1 << 40 { return nil }
+        if let b, b < a {
+            throw PostgresError("PGRST103", "Requested range not satisfiable",
+                                details: "The lower boundary must be lower than or equal to the upper boundary in the Range header.")
+        }
+        if let b, b >= 1 << 40 { return nil }
         return (a, b)
     }
 
@@ -326,12 +337,19 @@ extension MockSupabase {
         }
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
-        var resolution = prefs.resolution
-        if resolution == .error && q.onConflict != nil && request.method == "PUT" { resolution = .merge }
-        let written = try database.insert(into: tableName, rows: objects, columns: columns, missingAsDefault: prefs.missingDefault,
-                                          as: auth, resolution: resolution, onConflict: q.onConflict, returning: returning)
+        let resolution = prefs.resolution
+        // One statement: a singular Accept that does not get exactly one row undoes the write
+        // (PostgREST's failNotSingular condemns the transaction).
+        let (written, inserted, rows) = try database.atomically { () throws -> ([[SQLValue]], Int, [String]) in
+            let before = database.count(tableName)
+            let written = try database.insert(into: tableName, rows: objects, columns: columns, missingAsDefault: prefs.missingDefault,
+                                              as: auth, resolution: resolution, onConflict: q.onConflict, returning: returning)
+            let inserted = database.count(tableName) - before
+            if media == MockSupabase.objectMediaType && written.count != 1 { throw singularity(written.count) }
+            return (written, inserted, try plan?.render(written, database: database, auth: auth) ?? [])
+        }
         var headers: HTTPHeaders = ["Content-Range": "*/\(prefs.count ? String(written.count) : "*")"]
-        if !prefs.applied.isEmpty { headers["Preference-Applied"] = prefs.applied.filter { !$0.hasPrefix("return") || true }.joined(separator: ", ") }
+        if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
         if prefs.returning == .headersOnly, let last = written.last, !table.primaryKey.isEmpty {
             let pk = table.primaryKey.map { c -> String in
                 let i = table.columnIndex(c)!
@@ -339,9 +357,14 @@ extension MockSupabase {
             }.joined(separator: "&")
             headers["Location"] = "/\(tableName)?\(pk)"
         }
-        guard let plan else { return HTTPResponse(status: 201, headers: headers) }
-        let rows = try plan.render(written, database: database, auth: auth)
-        return try representation(rows, media: media, status: 201, headers: headers)
+        // An upsert that only updated answers 200 (Response.hs `isInsertIfGTZero`).
+        let status = inserted <= 0 && resolution == .merge ? 200 : 201
+        guard plan != nil else { return HTTPResponse(status: status, headers: headers) }
+        return try representation(rows, media: media, status: status, headers: headers)
+    }
+
+    func singularity(_ n: Int) -> PostgresError {
+        PostgresError("PGRST116", "Cannot coerce the result to a single JSON object", details: "The result contains \(n) rows")
     }
 
     func representation(_ rows: [String], media: String, status: Int, headers: HTTPHeaders) throws -> HTTPResponse {
@@ -379,11 +402,17 @@ extension MockSupabase {
             let headers: HTTPHeaders = ["Content-Range": "*/*"]
             return returning ? try representation([], media: media, status: 200, headers: headers) : HTTPResponse(status: 204, headers: headers)
         }
-        let changed = try database.update(tableName, set: patch, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), returning: returning, limit: q.limit)
-        var headers: HTTPHeaders = ["Content-Range": changed.isEmpty ? "*/*" : "0-\(changed.count - 1)/\(prefs.count ? String(changed.count) : "*")"]
-        if !prefs.applied.isEmpty { headers["Preference-Applied"] = prefs.applied.joined(separator: ", ") }
-        guard let plan else { return HTTPResponse(status: 204, headers: headers) }
-        return try representation(try plan.render(changed, database: database, auth: auth), media: media, status: 200, headers: headers)
+        let (changed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
+            let changed = try database.update(tableName, set: patch, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), returning: returning, limit: q.limit)
+            if media == MockSupabase.objectMediaType && changed.count != 1 { throw singularity(changed.count) }
+            return (changed, try plan?.render(changed, database: database, auth: auth) ?? [])
+        }
+        // `contentRangeH 0 (n-1) total`: `*` when nothing changed.
+        let total = prefs.count ? String(changed.count) : "*"
+        var headers: HTTPHeaders = ["Content-Range": changed.isEmpty ? "*/\(total)" : "0-\(changed.count - 1)/\(total)"]
+        if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
+        guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
+        return try representation(rows, media: media, status: 200, headers: headers)
     }
 
     func restDelete(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
@@ -396,38 +425,68 @@ extension MockSupabase {
         let table = database.tableSchema(tableName)!
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
-        // Render before deleting so embedded resources are still there.
-        let removed = try database.delete(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), limit: q.limit, returning: returning)
-        var headers: HTTPHeaders = ["Content-Range": removed.isEmpty ? "*/*" : "0-\(removed.count - 1)/\(prefs.count ? String(removed.count) : "*")"]
-        if !prefs.applied.isEmpty { headers["Preference-Applied"] = prefs.applied.joined(separator: ", ") }
-        guard let plan else { return HTTPResponse(status: 204, headers: headers) }
-        return try representation(try plan.render(removed, database: database, auth: auth), media: media, status: 200, headers: headers)
+        let (removed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
+            let removed = try database.delete(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), limit: q.limit, returning: returning)
+            if media == MockSupabase.objectMediaType && removed.count != 1 { throw singularity(removed.count) }
+            return (removed, try plan?.render(removed, database: database, auth: auth) ?? [])
+        }
+        // A DELETE's range is `contentRangeH 1 0 total`: always `*`, the count when asked.
+        var headers: HTTPHeaders = ["Content-Range": "*/\(prefs.count ? String(removed.count) : "*")"]
+        if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
+        guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
+        return try representation(rows, media: media, status: 200, headers: headers)
     }
 
-    /// PUT upserts one row identified by primary-key filters (`?id=eq.X`), as PostgREST does.
+    /// PUT upserts one row identified by primary-key filters (`?id=eq.X`), as PostgREST does
+    /// (Plan.hs `MutationSingleUpsert`, MainTx.hs `failPut`): limit/offset are refused (PGRST114),
+    /// the filters must be exactly `eq` on every primary-key column (PGRST105, 405), and the
+    /// payload rows that match the filters must be exactly one (PGRST115, nothing written).
+    /// 201 when the row was inserted, 200 when it was updated; no Content-Range.
     func restPut(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
         let q = try QueryParser.parse(request.query)
+        if request.query.contains(where: { $0.name == "limit" || $0.name == "offset" }) || request.headers["Range"] != nil {
+            throw PostgresError("PGRST114", "limit/offset querystring parameters are not allowed for PUT")
+        }
+        let media = try negotiate(request)
+        let prefs = Preferences(request.headers)
         let table = database.tableSchema(tableName)!
-        let body = try parseBody(request, allowEmpty: false)
-        guard case .object(let o) = body else { throw PostgresError("PGRST102", "Empty or invalid json") }
         var pkFilters: [String: String] = [:]
         for f in q.filter {
             if case .condition(let c, .eq, .text(let v), false) = f { pkFilters[c] = v }
         }
-        guard Set(pkFilters.keys) == Set(table.primaryKey), q.filter.count == table.primaryKey.count else {
+        guard !table.primaryKey.isEmpty, Set(pkFilters.keys) == Set(table.primaryKey), q.filter.count == pkFilters.count, q.embeddedFilters.isEmpty else {
             throw PostgresError("PGRST105", "Filters must include all and only primary key columns with 'eq' operators")
         }
-        for (k, v) in pkFilters {
-            guard let bv = o[k], (bv.stringValue ?? bv.serialized()) == v else {
-                throw PostgresError("PGRST115", "Payload values do not match URL in primary key column(s)")
+        let body = try parseBody(request, allowEmpty: false)
+        var objects: [[String: JSONValue]]
+        switch body {
+        case .object(let o): objects = [o]
+        case .array(let a): objects = a.compactMap(\.objectValue)
+        default: throw PostgresError("PGRST102", "Empty or invalid json")
+        }
+        // The payload rows the URL's key selects (`WHERE pgrst_body.pk = value`).
+        objects = try objects.filter { o in
+            try pkFilters.allSatisfy { k, v in
+                let i = table.columnIndex(k)!
+                let type = table.columns[i].type
+                guard let bv = o[k], !bv.isNull else { return false }
+                return try SQLValue.coerce(json: bv, to: type) == SQLValue.parse(text: v, as: type)
             }
         }
-        var r = request
-        r.query = request.query.filter { QueryParser.reserved.contains($0.name) } + [("on_conflict", table.primaryKey.joined(separator: ","))]
-        r.headers.add("Prefer", "resolution=merge-duplicates")
-        var resp = try restInsert(tableName, r, auth)
-        if resp.status == 201 { resp.status = Preferences(request.headers).returning == .representation ? 200 : 204 }
-        return resp
+        guard objects.count == 1 else { throw PostgresError("PGRST115", "Payload values do not match URL in primary key column(s)") }
+        let returning = prefs.returning == .representation
+        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        let (inserted, rows) = try database.atomically { () throws -> (Int, [String]) in
+            let before = database.count(tableName)
+            let written = try database.insert(into: tableName, rows: objects, columns: Array(objects[0].keys).sorted(), as: auth,
+                                              resolution: .merge, onConflict: table.primaryKey, returning: returning)
+            if media == MockSupabase.objectMediaType && written.count != 1 { throw singularity(written.count) }
+            return (database.count(tableName) - before, try plan?.render(written, database: database, auth: auth) ?? [])
+        }
+        var headers: HTTPHeaders = [:]
+        if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
+        guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
+        return try representation(rows, media: media, status: inserted > 0 ? 201 : 200, headers: headers)
     }
 
     // MARK: RPC

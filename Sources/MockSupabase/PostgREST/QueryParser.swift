@@ -373,6 +373,19 @@ struct Preferences {
     var missingDefault = false
     var applied: [String] = []
 
+    /// `Preference-Applied` in PostgREST's order (Preferences.hs `prefAppliedHeader`):
+    /// resolution, missing, return, count.
+    var appliedHeader: String? {
+        let rank = ["resolution", "missing", "return", "count"]
+        let sorted = applied.enumerated().sorted { a, b in
+            let x = rank.firstIndex { a.element.hasPrefix($0) } ?? 9, y = rank.firstIndex { b.element.hasPrefix($0) } ?? 9
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
+        var seen = Set<String>()
+        let unique = sorted.filter { seen.insert(String($0.prefix { $0 != "=" })).inserted }
+        return unique.isEmpty ? nil : unique.joined(separator: ", ")
+    }
+
     init(_ headers: HTTPHeaders) {
         for value in headers.values("Prefer") {
             for part in value.split(separator: ",") {
