@@ -122,13 +122,22 @@ extension MockSupabase {
         request.headers["Accept"]?.lowercased().contains(MockSupabase.objectMediaType) == true
     }
 
-    /// Validates `Accept`: JSON, the singular object type, CSV or anything.
+    static let arrayStripMediaType = "application/vnd.pgrst.array+json;nulls=stripped"
+    static let objectStripMediaType = "application/vnd.pgrst.object+json;nulls=stripped"
+
+    /// Validates `Accept` as PostgREST's MediaType.hs decodes it: JSON (also
+    /// `vnd.pgrst.array+json`), the singular object type, either with `nulls=stripped`, CSV or
+    /// anything.
     func negotiate(_ request: HTTPRequest) throws -> String {
         guard let accept = request.headers["Accept"]?.lowercased(), !accept.isEmpty else { return "application/json" }
         for part in accept.split(separator: ",") {
-            let t = part.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let t = pieces.first ?? ""
+            let stripped = pieces.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "") == "nulls=stripped" }
             switch t {
-            case MockSupabase.objectMediaType: return MockSupabase.objectMediaType
+            case MockSupabase.objectMediaType: return stripped ? MockSupabase.objectStripMediaType : MockSupabase.objectMediaType
+            case "application/vnd.pgrst.array+json", "application/vnd.pgrst.array":
+                return stripped ? MockSupabase.arrayStripMediaType : "application/json"
             case "application/json", "*/*", "application/*": return "application/json"
             case "text/csv": return "text/csv"
             default: continue
@@ -136,6 +145,9 @@ extension MockSupabase {
         }
         throw PostgresError("PGRST107", "None of these media types are available: \(accept)")
     }
+
+    /// Whether a negotiated type is a singular object.
+    static func isObject(_ media: String) -> Bool { media == objectMediaType || media == objectStripMediaType }
 
     // MARK: Reads
 
@@ -157,6 +169,7 @@ extension MockSupabase {
                                          order: relatedOrder ? [] : q.order, limit: inMemory ? nil : q.limit, offset: inMemory ? 0 : q.offset,
                                          count: prefs.count && !inMemory)
         var rows: [String]
+        var csvSource: [[SQLValue]]
         var total = result.total
         if inMemory {
             var rendered = try plan.renderRows(result.rows, database: database, auth: auth, jsonb: false)
@@ -165,8 +178,10 @@ extension MockSupabase {
             let start = min(q.offset, rendered.count)
             let end = q.limit.map { start + min($0, rendered.count - start) } ?? rendered.count
             rows = rendered[start..<end].map(\.text)
+            csvSource = rendered[start..<end].map(\.source)
         } else {
             rows = try plan.render(result.rows, database: database, auth: auth)
+            csvSource = result.rows
         }
         if let total, q.offset > total {
             // Response.hs answers 416 with `Content-Range: */total`.
@@ -183,15 +198,18 @@ extension MockSupabase {
         if let total, rows.count < total { status = 206 }
         let body: String
         switch media {
-        case MockSupabase.objectMediaType:
+        case MockSupabase.objectMediaType, MockSupabase.objectStripMediaType:
             guard rows.count == 1 else {
                 throw PostgresError("PGRST116", "Cannot coerce the result to a single JSON object", details: "The result contains \(rows.count) rows")
             }
-            body = rows[0]
-            headers["Content-Type"] = "\(MockSupabase.objectMediaType); charset=utf-8"
+            body = media == MockSupabase.objectStripMediaType ? NullStripping.strip(rows[0]) : rows[0]
+            headers["Content-Type"] = "\(media); charset=utf-8"
             status = 200
+        case MockSupabase.arrayStripMediaType:
+            body = NullStripping.strip(aggregate(rows))
+            headers["Content-Type"] = "\(media); charset=utf-8"
         case "text/csv":
-            body = csv(rows)
+            body = plan.csv(csvSource)
             headers["Content-Type"] = "text/csv; charset=utf-8"
         default:
             body = aggregate(rows)
@@ -345,9 +363,10 @@ extension MockSupabase {
             let written = try database.insert(into: tableName, rows: objects, columns: columns, missingAsDefault: prefs.missingDefault,
                                               as: auth, resolution: resolution, onConflict: q.onConflict, returning: returning)
             let inserted = database.count(tableName) - before
-            if media == MockSupabase.objectMediaType && written.count != 1 { throw singularity(written.count) }
+            if MockSupabase.isObject(media) && written.count != 1 { throw singularity(written.count) }
             return (written, inserted, try plan?.render(written, database: database, auth: auth) ?? [])
         }
+        let csvText = media == "text/csv" ? plan?.csv(written) : nil
         var headers: HTTPHeaders = ["Content-Range": "*/\(prefs.count ? String(written.count) : "*")"]
         if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
         if prefs.returning == .headersOnly, let last = written.last, !table.primaryKey.isEmpty {
@@ -360,25 +379,29 @@ extension MockSupabase {
         // An upsert that only updated answers 200 (Response.hs `isInsertIfGTZero`).
         let status = inserted <= 0 && resolution == .merge ? 200 : 201
         guard plan != nil else { return HTTPResponse(status: status, headers: headers) }
-        return try representation(rows, media: media, status: status, headers: headers)
+        return try representation(rows, media: media, status: status, headers: headers, csv: csvText)
     }
 
     func singularity(_ n: Int) -> PostgresError {
         PostgresError("PGRST116", "Cannot coerce the result to a single JSON object", details: "The result contains \(n) rows")
     }
 
-    func representation(_ rows: [String], media: String, status: Int, headers: HTTPHeaders) throws -> HTTPResponse {
+    func representation(_ rows: [String], media: String, status: Int, headers: HTTPHeaders, csv csvText: String? = nil) throws -> HTTPResponse {
         var h = headers
-        if media == MockSupabase.objectMediaType {
+        if MockSupabase.isObject(media) {
             guard rows.count == 1 else {
                 throw PostgresError("PGRST116", "Cannot coerce the result to a single JSON object", details: "The result contains \(rows.count) rows")
             }
-            h["Content-Type"] = "\(MockSupabase.objectMediaType); charset=utf-8"
-            return HTTPResponse(status: status, headers: h, body: Data(rows[0].utf8))
+            h["Content-Type"] = "\(media); charset=utf-8"
+            return HTTPResponse(status: status, headers: h, body: Data((media == MockSupabase.objectStripMediaType ? NullStripping.strip(rows[0]) : rows[0]).utf8))
+        }
+        if media == MockSupabase.arrayStripMediaType {
+            h["Content-Type"] = "\(media); charset=utf-8"
+            return HTTPResponse(status: status, headers: h, body: Data(NullStripping.strip(aggregate(rows)).utf8))
         }
         if media == "text/csv" {
             h["Content-Type"] = "text/csv; charset=utf-8"
-            return HTTPResponse(status: status, headers: h, body: Data(csv(rows).utf8))
+            return HTTPResponse(status: status, headers: h, body: Data((csvText ?? csv(rows)).utf8))
         }
         h["Content-Type"] = "application/json; charset=utf-8"
         return HTTPResponse(status: status, headers: h, body: Data(aggregate(rows).utf8))
@@ -404,15 +427,16 @@ extension MockSupabase {
         }
         let (changed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
             let changed = try database.update(tableName, set: patch, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), returning: returning, limit: q.limit)
-            if media == MockSupabase.objectMediaType && changed.count != 1 { throw singularity(changed.count) }
+            if MockSupabase.isObject(media) && changed.count != 1 { throw singularity(changed.count) }
             return (changed, try plan?.render(changed, database: database, auth: auth) ?? [])
         }
+        let csvText = media == "text/csv" ? plan?.csv(changed) : nil
         // `contentRangeH 0 (n-1) total`: `*` when nothing changed.
         let total = prefs.count ? String(changed.count) : "*"
         var headers: HTTPHeaders = ["Content-Range": changed.isEmpty ? "*/\(total)" : "0-\(changed.count - 1)/\(total)"]
         if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
         guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
-        return try representation(rows, media: media, status: 200, headers: headers)
+        return try representation(rows, media: media, status: 200, headers: headers, csv: csvText)
     }
 
     func restDelete(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
@@ -427,14 +451,15 @@ extension MockSupabase {
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
         let (removed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
             let removed = try database.delete(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), limit: q.limit, returning: returning)
-            if media == MockSupabase.objectMediaType && removed.count != 1 { throw singularity(removed.count) }
+            if MockSupabase.isObject(media) && removed.count != 1 { throw singularity(removed.count) }
             return (removed, try plan?.render(removed, database: database, auth: auth) ?? [])
         }
+        let csvText = media == "text/csv" ? plan?.csv(removed) : nil
         // A DELETE's range is `contentRangeH 1 0 total`: always `*`, the count when asked.
         var headers: HTTPHeaders = ["Content-Range": "*/\(prefs.count ? String(removed.count) : "*")"]
         if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
         guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
-        return try representation(rows, media: media, status: 200, headers: headers)
+        return try representation(rows, media: media, status: 200, headers: headers, csv: csvText)
     }
 
     /// PUT upserts one row identified by primary-key filters (`?id=eq.X`), as PostgREST does
@@ -480,7 +505,7 @@ extension MockSupabase {
             let before = database.count(tableName)
             let written = try database.insert(into: tableName, rows: objects, columns: Array(objects[0].keys).sorted(), as: auth,
                                               resolution: .merge, onConflict: table.primaryKey, returning: returning)
-            if media == MockSupabase.objectMediaType && written.count != 1 { throw singularity(written.count) }
+            if MockSupabase.isObject(media) && written.count != 1 { throw singularity(written.count) }
             return (database.count(tableName) - before, try plan?.render(written, database: database, auth: auth) ?? [])
         }
         var headers: HTTPHeaders = [:]

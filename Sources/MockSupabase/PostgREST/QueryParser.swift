@@ -138,6 +138,8 @@ enum QueryParser {
     static func rowFilter(column: String, _ e: LogicTreeParser.OpExpr) throws -> RowFilter {
         switch e.value {
         case .list(let items):
+            // `in.()` is the list `[""]`, which PostgREST sends as `= ANY('{}')` (SqlFragment.hs).
+            if items.count == 1, items[0].text.isEmpty { return .condition(column: column, op: .in, value: .list([]), negated: e.negated) }
             return .condition(column: column, op: .in, value: .list(items.map { $0.quoted ? $0.text : ($0.text.lowercased() == "null" ? nil : $0.text) }), negated: e.negated)
         case .isValue(let w):
             if w == "not_null" { return .condition(column: column, op: .is, value: .isValue("null"), negated: !e.negated) }

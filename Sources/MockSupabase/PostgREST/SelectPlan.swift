@@ -334,6 +334,36 @@ struct SelectPlan {
         }
     }
 
+    /// PostgREST's CSV (SqlFragment.hs `asCsvF`): the first row's keys as the header, then each
+    /// row as its record text without the parentheses (NULL empty; values with a quote, a
+    /// backslash, a comma, a parenthesis or white space, and empty strings, double-quoted with
+    /// `"` and `\` doubled), lines joined by `\n`; no rows give a lone line feed.
+    func csv(_ rows: [[SQLValue]]) -> String {
+        let header = rows.isEmpty ? "" : outputNames.joined(separator: ",")
+        func quote(_ s: String) -> String {
+            let special = s.isEmpty || s.contains { "\"\\(),".contains($0) || $0.isWhitespace }
+            guard special else { return s }
+            return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        let lines = rows.map { row in
+            fields.flatMap { f -> [String] in
+                switch f {
+                case .column(_, let i, let type, let cast):
+                    if row[i].isNull { return [""] }
+                    if let cast, let v = try? SQLValue.parse(text: row[i].pgText(as: type), as: cast) { return [quote(v.pgText(as: cast))] }
+                    return [quote(row[i].pgText(as: type))]
+                case .jsonPath(_, let i, let type, let path, _):
+                    let v = path.evaluate(row[i], type: type)
+                    if v.value.isNull { return [""] }
+                    if case .json(let j) = v.value { return [quote(j.serialized(.jsonb))] }
+                    return [quote(v.value.pgText(as: v.type))]
+                case .embed, .spread: return []
+                }
+            }.joined(separator: ",")
+        }
+        return header + "\n" + lines.joined(separator: "\n")
+    }
+
     /// One cell as `row_to_json` (json) or `::jsonb` prints it, after an optional cast.
     static func cell(_ v: SQLValue, type: SQLType, cast: SQLType?, jsonb: Bool) -> String {
         var s = ""
