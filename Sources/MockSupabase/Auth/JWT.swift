@@ -98,23 +98,63 @@ public enum HMACSHA256 {
     }
 }
 
-/// Base64url without padding (RFC 7515 §2).
+/// Base64url without padding (RFC 7515 §2), canonical only: a decoder accepts exactly the texts
+/// the encoder produces (RFC 4648 §3.5: the unused low bits of the last character must be zero),
+/// as the JOSE libraries behind GoTrue and PostgREST do, so one token has one spelling.
 public enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// The 6-bit value of each byte, or 0xFF for a byte outside the alphabet.
+    private static let values: [UInt8] = {
+        var t = [UInt8](repeating: 0xFF, count: 256)
+        for (i, c) in alphabet.enumerated() { t[Int(c)] = UInt8(i) }
+        return t
+    }()
+
     /// Encodes bytes.
     public static func encode<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let input = Array(bytes)
+        var out = [UInt8]()
+        out.reserveCapacity((input.count * 4 + 2) / 3)
+        var i = 0
+        while i + 3 <= input.count {
+            let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+            out += [alphabet[Int(n >> 18)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], alphabet[Int(n & 63)]]
+            i += 3
+        }
+        switch input.count - i {
+        case 1:
+            let n = UInt32(input[i]) << 16
+            out += [alphabet[Int(n >> 18)], alphabet[Int(n >> 12 & 63)]]
+        case 2:
+            let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8
+            out += [alphabet[Int(n >> 18)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)]]
+        default: break
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// Decodes; nil on any character outside the alphabet or on impossible lengths.
+    /// Decodes; nil on any character outside the alphabet (padding included), on impossible
+    /// lengths, or when the last character has unused bits set (a non-canonical spelling).
     public static func decode(_ s: Substring) -> [UInt8]? {
-        guard s.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }) else { return nil }
-        if s.count % 4 == 1 { return nil }
-        var b = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while b.count % 4 != 0 { b += "=" }
-        return Data(base64Encoded: b).map { [UInt8]($0) }
+        let text = s.utf8
+        if text.count % 4 == 1 { return nil }
+        var out = [UInt8]()
+        out.reserveCapacity(text.count * 3 / 4)
+        var acc: UInt32 = 0
+        var bits = 0
+        for c in text {
+            let v = values[Int(c)]
+            if v == 0xFF { return nil }
+            acc = acc << 6 | UInt32(v)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: acc >> UInt32(bits)))
+                acc &= (1 << UInt32(bits)) - 1
+            }
+        }
+        return acc == 0 ? out : nil  // the leftover bits (2 or 4) must be zero
     }
 }
 

@@ -83,7 +83,7 @@ public enum JWTFuzzProperties {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return ["\(parts.count) parts"] }
         for (name, part) in zip(["header", "payload", "signature"], parts) {
-            guard let bytes = Base64URL.decode(part) else { problems.append("\(name) does not decode"); continue }
+            guard let bytes = Base64URL.decode(part) else { problems.append("\(name) is not canonical base64url (it does not decode)"); continue }
             if Base64URL.encode(bytes) != part { problems.append("\(name) is not canonical base64url (\(part.suffix(8)) re-encodes as \(Base64URL.encode(bytes).suffix(8)))") }
         }
         let header = Base64URL.decode(parts[0]).flatMap { try? JSONValue.parse(Data($0)) }
