@@ -169,6 +169,8 @@ public final class MockSupabase: @unchecked Sendable {
     var registeredHost: String?
     /// GoTrue's state (refresh tokens, OTPs).
     let auth: GoTrueState
+    /// GoTrue's e-mail tokens, PKCE flow states and external sign-ins in progress.
+    let flows = GoTrueFlows()
     /// Storage (buckets and objects).
     public let storage: StorageService
     deinit {
@@ -215,6 +217,7 @@ public final class MockSupabase: @unchecked Sendable {
         tokenCache = [:]
         lock.unlock()
         auth.reset()
+        flows.reset()
         storage.reset()
         database.truncateAll()
         try seedFixtures()
