@@ -171,6 +171,8 @@ public final class MockSupabase: @unchecked Sendable {
     let auth: GoTrueState
     /// GoTrue's e-mail tokens, PKCE flow states and external sign-ins in progress.
     let flows = GoTrueFlows()
+    /// Buckets created, changed or deleted through the Storage API.
+    let bucketEdits = StorageBucketEdits()
     /// Storage (buckets and objects).
     public let storage: StorageService
     deinit {
@@ -218,6 +220,7 @@ public final class MockSupabase: @unchecked Sendable {
         lock.unlock()
         auth.reset()
         flows.reset()
+        bucketEdits.reset()
         storage.reset()
         database.truncateAll()
         try seedFixtures()

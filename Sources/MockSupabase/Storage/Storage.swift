@@ -116,13 +116,15 @@ extension MockSupabase {
                                                       file: "Contracts/\(configuration.spec.app)/storage.json")
         }
         switch storage.validated! {
-        case .success(let b): return b
+        case .success(let b): return bucketEdits.apply(b)
         case .failure(let e): throw StorageError.configuration("\(e)")
         }
     }
 
     func routeStorage(_ request: HTTPRequest, path: String, buckets: [BucketConfig]) throws -> HTTPResponse {
         let m = request.method
+        if let r = try routeStorageObjects(request, path: path, buckets: buckets) { return r }
+        if let r = try routeStorageBuckets(request, path: path, buckets: buckets) { return r }
         func bucketAndName(_ rest: Substring) -> (String, String)? {
             guard let slash = rest.firstIndex(of: "/") else { return nil }
             return (String(rest[..<slash]), String(rest[rest.index(after: slash)...]))
@@ -328,8 +330,11 @@ extension MockSupabase {
         }
     }
 
-    func upload(_ request: HTTPRequest, bucket bucketID: String, name: String, buckets: [BucketConfig], upsert: Bool) throws -> HTTPResponse {
-        let auth = try storageCaller(request, required: true)!
+    /// Uploads an object. `signedOwner` is set for a signed upload URL: the upload runs as the
+    /// service role and records the token's owner.
+    func upload(_ request: HTTPRequest, bucket bucketID: String, name: String, buckets: [BucketConfig], upsert: Bool,
+                signedOwner: String?? = nil) throws -> HTTPResponse {
+        let auth = signedOwner != nil ? AuthContext.serviceRole : try storageCaller(request, required: true)!
         guard let b = bucket(bucketID, buckets) else { throw StorageError.noSuchBucket }
         let emptyFolder = name.hasSuffix(".emptyFolderPlaceholder")
         let limit = emptyFolder ? 0 : min(b.fileSizeLimit ?? storage.globalFileSizeLimit, storage.globalFileSizeLimit)
@@ -368,7 +373,7 @@ extension MockSupabase {
         // Row-level security on storage.objects, then the unique (bucket_id, name) key.
         let now = PGTime.micros(configuration.clock.now())
         let existing = storage.object(bucket: bucketID, name: name)
-        let owner = auth.userID
+        let owner = signedOwner ?? auth.userID
         let version = configuration.ids.uuid()
         let newID = existing?.id ?? configuration.ids.uuid()
         let object = StoredObject(id: newID, bucketID: bucketID, name: name, owner: owner, data: data, mimetype: mimetype,
@@ -387,6 +392,7 @@ extension MockSupabase {
             }
         }
         if multipart && data.count > limit { throw StorageError.entityTooLarge }
+        try checkDotSegments(bucket: bucketID, name: name, version: version)
         storage.lock.lock()
         storage.objects[bucketID, default: [:]][name] = object
         storage.lock.unlock()
