@@ -245,6 +245,26 @@ final class GoTrueFlowTests: XCTestCase {
         XCTAssertNotEqual(mutant(challenge, "s256", verifier + "x") == nil, GoTrueFlows.verifyPKCE(challenge: challenge, method: "s256", verifier: verifier + "x") == nil)
     }
 
+    /// auth.json is strict: every setting names its source or decision; unknown keys and a
+    /// flow-state expiry GoTrue would raise are load errors naming the path.
+    func testAuthSettingsFileIsStrict() throws {
+        func decode(_ text: String) throws -> AuthSettings {
+            try AuthSettings.decode(SpecNode(value: try JSONValue.parse(Data(text.utf8)), file: "auth.json"))
+        }
+        let ok = try decode(#"{"redirect_urls": {"value": ["myapp://**"], "source": "§3"}, "mailer_autoconfirm": {"value": false, "decision": "why"}}"#)
+        XCTAssertEqual(ok.redirectURLs, ["myapp://**"])
+        XCTAssertFalse(ok.mailerAutoconfirm)
+        XCTAssertEqual(ok.flowStateExpirySeconds, 300)
+        XCTAssertThrowsError(try decode(#"{"mailer_autoconfirm": {"value": false}}"#)) { XCTAssertTrue("\($0)".contains("source"), "\($0)") }
+        XCTAssertThrowsError(try decode(#"{"mailer_autoconfim": {"value": false, "source": "x"}}"#)) { XCTAssertTrue("\($0)".contains("mailer_autoconfim"), "\($0)") }
+        XCTAssertThrowsError(try decode(#"{"flow_state_expiry_seconds": {"value": 60, "source": "x"}}"#)) { XCTAssertTrue("\($0)".contains("300"), "\($0)") }
+        for app in ["aura", "civicforge", "naarscars"] {
+            XCTAssertNoThrow(try AppSpec.load(folder: ContractsLocator.app(app)), app)
+        }
+        XCTAssertEqual(try AppSpec.load(folder: ContractsLocator.app("civicforge")).auth.redirectURLs, ["https://civicforge.org/auth/callback"])
+        XCTAssertFalse(try AppSpec.load(folder: ContractsLocator.app("aura")).auth.mailerAutoconfirm)
+    }
+
     func testGoQueryEncodingMatchesGo() {
         XCTAssertEqual(GoQuery.encode([("b", "x y"), ("a", "https://h/p?q=1")]), "a=https%3A%2F%2Fh%2Fp%3Fq%3D1&b=x+y")
         XCTAssertEqual(GoQuery.settingQuery("https://h/p?z=1&code=old#frag", [("code", "new")]), "https://h/p?code=new&z=1")

@@ -359,8 +359,13 @@ extension MockSupabase {
         }
     }
 
-    /// The last one-time password e-mailed to an address (the mock's stand-in for an inbox).
-    public func lastOTP(for email: String) -> String? { lastEmail(to: email)?.otp }
+    /// The last one-time password e-mailed to an address while it is still unused (the mock's
+    /// stand-in for an inbox; a code used or replaced by a later e-mail is gone).
+    public func lastOTP(for email: String) -> String? {
+        guard let e = lastEmail(to: email) else { return nil }
+        let pending = flows.withLock { flows.tokens.values.contains { $0.values.contains { $0.token == e.tokenHash } } }
+        return pending ? e.otp : nil
+    }
 }
 
 /// A response carried through `Result`'s failure side.
