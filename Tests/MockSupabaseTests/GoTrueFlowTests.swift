@@ -265,6 +265,26 @@ final class GoTrueFlowTests: XCTestCase {
         XCTAssertFalse(try AppSpec.load(folder: ContractsLocator.app("aura")).auth.mailerAutoconfirm)
     }
 
+    func testAdminGenerateLinkGivesTheCodeAndLinkWithoutSending() throws {
+        let f = try fixture()
+        var admin: HTTPHeaders = ["Authorization": "Bearer \(f.backend.serviceRoleKey)"]
+        admin["Host"] = "127.0.0.1:54321"
+        let r = try f.auth("POST", "/admin/generate_link", json: ["type": "magiclink", "email": "gen@example.com", "redirect_to": .string(callback)], headers: admin)
+        XCTAssertEqual(r.status, 200, r.text)
+        let otp = try XCTUnwrap(r.json()["email_otp"]?.stringValue)
+        XCTAssertEqual(r.json()["verification_type"], "magiclink")
+        XCTAssertEqual(r.json()["redirect_to"], .string(callback))
+        XCTAssertEqual(r.json()["email"], "gen@example.com")
+        XCTAssertTrue(r.json()["action_link"]?.stringValue?.hasPrefix("http://127.0.0.1:54321/auth/v1/verify?redirect_to=") ?? false)
+        XCTAssertNil(f.backend.lastEmail(to: "gen@example.com"), "nothing is sent")
+        XCTAssertEqual(try f.auth("POST", "/verify", json: ["type": "email", "email": "gen@example.com", "token": .string(otp)]).status, 200)
+        let user = try XCTUnwrap(try f.session("plain@example.com")["access_token"]?.stringValue)
+        let refused = try f.auth("POST", "/admin/generate_link", json: ["type": "magiclink", "email": "gen@example.com"], token: user, version: "2024-01-01")
+        XCTAssertEqual(goTrueErrorViolations(refused, version: .v20240101, status: 403, code: "not_admin", message: "User not allowed"), [])
+        let unknown = try f.auth("POST", "/admin/generate_link", json: ["type": "recovery", "email": "none@example.com"], headers: admin)
+        XCTAssertEqual(goTrueErrorViolations(unknown, version: .initial, status: 404, code: "user_not_found", message: "User with this email not found"), [])
+    }
+
     func testGoQueryEncodingMatchesGo() {
         XCTAssertEqual(GoQuery.encode([("b", "x y"), ("a", "https://h/p?q=1")]), "a=https%3A%2F%2Fh%2Fp%3Fq%3D1&b=x+y")
         XCTAssertEqual(GoQuery.settingQuery("https://h/p?z=1&code=old#frag", [("code", "new")]), "https://h/p?code=new&z=1")

@@ -175,13 +175,21 @@ extension MockSupabase {
     /// `sendPasswordRecovery`, `sendReauthenticationOtp`), refusing with 429
     /// `over_email_send_rate_limit` inside `SMTP_MAX_FREQUENCY` of the previous one of its kind.
     func sendEmail(user: [String: JSONValue], kind: GoTrueFlows.TokenKind, type: String, pkce: Bool, redirectTo: String) -> HTTPResponse? {
+        if case .failure(let e) = issueEmailToken(user: user, kind: kind, type: type, pkce: pkce, redirectTo: redirectTo, deliver: true) { return e.response }
+        return nil
+    }
+
+    /// Stores a fresh e-mail token; `deliver` puts the e-mail in the outbox under the send rate
+    /// limit (`admin/generate_link` does neither).
+    func issueEmailToken(user: [String: JSONValue], kind: GoTrueFlows.TokenKind, type: String, pkce: Bool, redirectTo: String,
+                         deliver: Bool) -> Result<SentEmail, HTTPResponseBox> {
         let id = user["id"]?.stringValue ?? "", email = user["email"]?.stringValue ?? ""
         let now = configuration.clock.now()
         let freq = TimeInterval(authSettings.emailMaxFrequencySeconds)
-        return flows.withLock { () -> HTTPResponse? in
-            if let prev = flows.tokens[id]?[kind], prev.sentAt.addingTimeInterval(freq) > now {
+        return flows.withLock { () -> Result<SentEmail, HTTPResponseBox> in
+            if deliver, let prev = flows.tokens[id]?[kind], prev.sentAt.addingTimeInterval(freq) > now {
                 let left = Int(prev.sentAt.addingTimeInterval(freq).timeIntervalSince(now))
-                return authError(429, "over_email_send_rate_limit", "For security purposes, you can only request this after \(left) seconds.")
+                return .failure(HTTPResponseBox(authError(429, "over_email_send_rate_limit", "For security purposes, you can only request this after \(left) seconds.")))
             }
             let otp = configuration.ids.bytes(6).map { String(Int($0) % 10) }.joined()
             let hash = GoTrueFlows.tokenHash(email, otp)
@@ -189,8 +197,9 @@ extension MockSupabase {
             flows.tokens[id, default: [:]][kind] = GoTrueFlows.EmailToken(token: token, sentAt: now)
             let link = kind == .reauthentication ? nil
                 : "/auth/v1/verify?" + GoQuery.encode([("token", token), ("type", type), ("redirect_to", redirectTo)])
-            flows.outbox[email, default: []].append(SentEmail(to: email, type: type, otp: otp, tokenHash: token, actionLink: link))
-            return nil
+            let sent = SentEmail(to: email, type: type, otp: otp, tokenHash: token, actionLink: link)
+            if deliver { flows.outbox[email, default: []].append(sent) }
+            return .success(sent)
         }
     }
 
