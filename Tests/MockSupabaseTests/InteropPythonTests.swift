@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Runs `scripts/interop-python`: TeleportMe and Naar's Cars flows through the official Supabase
+/// Runs `scripts/interop-python`: TeleportMe, Naar's Cars, CivicForge and Aura flows through the official Supabase
 /// Python client against `contracts serve`.
 ///
 /// Skips, naming the reason, where python3, venv or PyPI is missing (exit 3 or 4 of the script),

@@ -39,9 +39,11 @@ extension MockSupabase {
         return nil
     }
 
-    /// `expiresIn`: an integer ≥ 1 (the route's JSON schema), else the framework's 400.
+    /// `expiresIn`: an integer ≥ 1 (the route's JSON schema), else the framework's 400. Fastify's
+    /// validator coerces types, so the string `"60"` (what supabase-py sends) is 60.
     func expiresIn(_ body: [String: JSONValue]) throws -> Int64 {
-        guard let v = body["expiresIn"] else { throw StorageError.validation("body must have required property 'expiresIn'") }
+        guard var v = body["expiresIn"] else { throw StorageError.validation("body must have required property 'expiresIn'") }
+        if case .string(let s) = v, let i = Int64(s) { v = .int(i) }
         guard let i = v.intValue, v.doubleValue == Double(i) else { throw StorageError.validation("body/expiresIn must be integer") }
         guard i >= 1 else { throw StorageError.validation("body/expiresIn must be >= 1") }
         return i
