@@ -177,6 +177,25 @@ final class GoTrueFlowTests: XCTestCase {
         XCTAssertEqual(try f.auth("POST", "/resend", json: ["type": "signup", "email": "new@example.com"]).jsonBody, [:])
     }
 
+    func testSignupConfirmationLinkInThePKCEFlow() throws {
+        let f = try fixture { $0.mailerAutoconfirm = false }
+        let r = try f.auth("POST", "/signup?redirect_to=\(callback)",
+                           json: ["email": "pk@example.com", "password": "secret-123", "code_challenge": .string(challenge), "code_challenge_method": "s256"])
+        XCTAssertEqual(r.status, 200, r.text)
+        XCTAssertNil(r.json()["access_token"])
+        let mail = try XCTUnwrap(f.backend.lastEmail(to: "pk@example.com"))
+        XCTAssertEqual(mail.type, "signup")
+        XCTAssertTrue(mail.tokenHash.hasPrefix("pkce_"))
+        let loc = location(try f.backend.handle(HTTPRequest(method: "GET", target: try XCTUnwrap(mail.actionLink), headers: [:])))
+        XCTAssertEqual(loc.base, callback)
+        let code = try XCTUnwrap(loc.query["code"])
+        let s = try f.auth("POST", "/token?grant_type=pkce", json: ["auth_code": .string(code), "code_verifier": .string(verifier)])
+        XCTAssertEqual(s.status, 200, s.text)
+        XCTAssertNotNil(s.json()["user"]?["email_confirmed_at"]?.stringValue)
+        let claims = try JWT.verify(try XCTUnwrap(s.json()["access_token"]?.stringValue), secret: f.backend.configuration.jwtSecret, now: f.clock.now())
+        XCTAssertEqual(claims["amr"]?.arrayValue?.first?["method"], "email/signup")
+    }
+
     func testAnonymousSignInsFollowTheAppSetting() throws {
         let off = try fixture()
         let refused = try off.auth("POST", "/signup", json: [:], version: "2024-01-01")
