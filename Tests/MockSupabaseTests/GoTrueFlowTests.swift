@@ -254,6 +254,28 @@ final class GoTrueFlowTests: XCTestCase {
                                              message: "Unsupported provider: provider is not enabled"), [])
     }
 
+    func testNativeGoogleSignInWithAnIDToken() throws {
+        let f = try fixture { $0.externalProviders = ["google"] }
+        let token = f.backend.testProviderIDToken(email: "native@example.com", nonce: "raw-nonce")
+        let ok = try f.auth("POST", "/token?grant_type=id_token", json: ["provider": "google", "id_token": .string(token), "nonce": "raw-nonce"])
+        XCTAssertEqual(ok.status, 200, ok.text)
+        XCTAssertEqual(ok.json()["user"]?["email"], "native@example.com")
+        XCTAssertEqual(ok.json()["user"]?["app_metadata"]?["provider"], "google")
+        let wrongNonce = try f.auth("POST", "/token?grant_type=id_token", json: ["provider": "google", "id_token": .string(token), "nonce": "other"],
+                                    version: "2024-01-01")
+        XCTAssertEqual(wrongNonce.status, 400)
+        XCTAssertEqual(wrongNonce.jsonBody, ["error": "invalid nonce", "error_description": "Nonces mismatch"])
+        XCTAssertEqual(wrongNonce.headers["X-Supabase-Api-Version"], "2024-01-01")
+        XCTAssertEqual(try f.auth("POST", "/token?grant_type=id_token", json: ["provider": "google", "id_token": "a.b.c"]).jsonBody,
+                       ["error": "invalid request", "error_description": "Bad ID token"])
+        XCTAssertEqual(try f.auth("POST", "/token?grant_type=id_token", json: ["provider": "google"]).jsonBody,
+                       ["error": "invalid request", "error_description": "id_token required"])
+        let off = try fixture()
+        let disabled = try off.auth("POST", "/token?grant_type=id_token", json: ["provider": "google", "id_token": .string(token)], version: "2024-01-01")
+        XCTAssertEqual(goTrueErrorViolations(disabled, version: .v20240101, status: 400, code: "provider_disabled",
+                                             message: "Provider (issuer \"https://accounts.google.com\") is not enabled"), [])
+    }
+
     /// Mutant: a PKCE check that accepts any verifier must fail the suite's verifier assertion.
     func testMutantVerifierCheckIsRejected() {
         XCTAssertNil(GoTrueFlows.verifyPKCE(challenge: challenge, method: "s256", verifier: verifier))

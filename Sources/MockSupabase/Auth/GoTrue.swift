@@ -252,6 +252,8 @@ extension MockSupabase {
             return issueSession(user)
         case "pkce":
             return pkceGrant(body)
+        case "id_token":
+            return idTokenGrant(body)
         case "refresh_token":
             guard let rt = body["refresh_token"]?.stringValue, !rt.isEmpty else {
                 return authError(400, "validation_failed", "refresh_token required")

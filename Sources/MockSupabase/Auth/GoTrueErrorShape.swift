@@ -114,7 +114,15 @@ extension MockSupabase {
     /// Renders the legacy error responses the GoTrue handlers build in the shape the request's
     /// `X-Supabase-Api-Version` selects; other responses pass through.
     func shapeAuthError(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
-        guard response.status >= 400, let e = GoTrueError(legacy: response) else { return response }
+        guard response.status >= 400, let e = GoTrueError(legacy: response) else {
+            // OAuthError bodies keep their shape; HandleResponseError still echoes the version.
+            var r = response
+            if response.status >= 400, response.headers["Content-Type"] == "application/json",
+               GoTrueAPIVersion(header: request.headers["X-Supabase-Api-Version"]) == .v20240101 {
+                r.headers["X-Supabase-Api-Version"] = "2024-01-01"
+            }
+            return r
+        }
         var r = e.response(GoTrueAPIVersion(header: request.headers["X-Supabase-Api-Version"]))
         for (n, v) in response.headers where r.headers[n] == nil && !n.caseInsensitiveEquals("x-sb-error-code") { r.headers.add(n, v) }
         return r

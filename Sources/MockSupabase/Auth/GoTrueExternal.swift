@@ -106,3 +106,69 @@ extension MockSupabase {
         return HTTPResponse(status: 302, headers: ["Location": state.redirectTo + "#" + fragment])
     }
 }
+
+/// `POST /token?grant_type=id_token` (`token_oidc.go`): a native sign-in SDK's ID token (Google
+/// Sign-In, Sign in with Apple) exchanged for a session. The test provider's ID tokens are HS256
+/// JWTs signed with the project's JWT secret (`testProviderIDToken`); the issuer names the provider.
+extension MockSupabase {
+    static let providerIssuers: [String: String] = [
+        "google": "https://accounts.google.com", "apple": "https://appleid.apple.com", "azure": "https://login.microsoftonline.com",
+        "facebook": "https://www.facebook.com", "keycloak": "", "kakao": "https://kauth.kakao.com",
+    ]
+
+    /// An ID token as the deterministic test provider would issue it to a native SDK.
+    public func testProviderIDToken(provider: String = "google", email: String, nonce: String? = nil) -> String {
+        let now = Int64(configuration.clock.now().timeIntervalSince1970)
+        var claims: [String: JSONValue] = [
+            "iss": .string(MockSupabase.providerIssuers[provider] ?? provider), "aud": "supacontracts-test-client",
+            "sub": .string(String(GoTrueFlows.tokenHash(provider, email.lowercased()).prefix(21))), "email": .string(email.lowercased()),
+            "email_verified": true, "iat": .int(now), "exp": .int(now + 3600),
+        ]
+        if let nonce { claims["nonce"] = .string(SHA256.hash(Array(nonce.utf8)).map { String(format: "%02x", $0) }.joined()) }
+        return JWT.sign(claims, secret: configuration.jwtSecret)
+    }
+
+    /// An `apierrors.OAuthError`: 400 `{"error", "error_description"}`.
+    func oauthError(_ error: String, _ description: String) -> HTTPResponse {
+        .json(400, ["error": .string(error), "error_description": .string(description)], headers: ["Content-Type": "application/json"])
+    }
+
+    func idTokenGrant(_ body: [String: JSONValue]) -> HTTPResponse {
+        let idToken = body["id_token"]?.stringValue ?? ""
+        guard !idToken.isEmpty else { return oauthError("invalid request", "id_token required") }
+        let provider = (body["provider"]?.stringValue ?? "").lowercased()
+        guard !provider.isEmpty else { return oauthError("invalid request", "provider or client_id and issuer required") }
+        guard let issuer = MockSupabase.providerIssuers[provider] else {
+            return authError(400, "validation_failed", "Custom OIDC provider \"\(provider)\" not allowed")
+        }
+        guard authSettings.externalProviders.contains(provider) else {
+            return authError(400, "provider_disabled", "Provider (issuer \"\(issuer)\") is not enabled")
+        }
+        guard let claims = try? JWT.verify(idToken, secret: configuration.jwtSecret, now: configuration.clock.now()),
+              claims["iss"]?.stringValue == issuer else { return oauthError("invalid request", "Bad ID token") }
+        guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else { return oauthError("invalid request", "Missing sub claim in id_token") }
+        let nonce = body["nonce"]?.stringValue ?? "", claimed = claims["nonce"]?.stringValue ?? ""
+        if nonce.isEmpty != claimed.isEmpty { return oauthError("invalid request", "Passed nonce and nonce in id_token should either both exist or not.") }
+        if !nonce.isEmpty {
+            let hash = SHA256.hash(Array(nonce.utf8)).map { String(format: "%02x", $0) }.joined()
+            if hash != claimed && nonce != claimed { return oauthError("invalid nonce", "Nonces mismatch") }
+        }
+        guard let email = claims["email"]?.stringValue?.lowercased(), MockSupabase.validEmail(email) else {
+            return authError(500, "unexpected_failure", "Error getting user email from external provider")
+        }
+        var user = findUser(email: email)
+        if user == nil {
+            let id = configuration.ids.uuid()
+            do {
+                _ = try database.insert("auth.users", [[
+                    "id": .string(id), "email": .string(email), "email_confirmed_at": .string(nowTimestamp()),
+                    "raw_app_meta_data": ["provider": .string(provider), "providers": [.string(provider)]],
+                    "raw_user_meta_data": ["email": .string(email), "email_verified": true, "iss": .string(issuer), "provider_id": .string(sub), "sub": .string(sub)],
+                ]], as: .serviceRole)
+            } catch { return authError(500, "unexpected_failure", "Database error saving new user") }
+            user = findUser(id: id)
+        }
+        guard let user else { return authError(500, "unexpected_failure", "Database error finding user") }
+        return issueSession(user, method: "oauth")
+    }
+}
