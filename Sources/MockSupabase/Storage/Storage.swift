@@ -525,11 +525,14 @@ extension MockSupabase {
         if !prefix.isEmpty && !prefix.hasSuffix("/") { prefix += "/" }
         let level = prefix.components(separatedBy: "/").count  // storage.search's `levels`
         let b = (try? storageBuckets())?.first { $0.id == bucketID }
-        let pattern = prefix + search + "%"
         var folders = Set<String>()
         var files: [(name: String, object: StoredObject)] = []
         let all = storage.lock.withLock { Array((storage.objects[bucketID] ?? [:]).values) }
-        for o in all where MockSupabase.ilike(o.name, pattern) {
+        // storage.search (migrations 0050-0063, pg.ts searchObjects): a case-insensitive prefix
+        // match of prefix + search, `%` and `_` taken literally (escaped for ILIKE, a range scan
+        // when sorting by name).
+        let literal = (prefix + search).lowercased()
+        for o in all where o.name.lowercased().hasPrefix(literal) {
             guard let b, try storagePolicy(b.cell(.select)?.using, StorageConfiguration.objectsTable, objectRow(o), auth) else { continue }
             let tokens = MockSupabase.pathTokens(o.name)
             guard tokens.count >= level else { continue }
@@ -543,11 +546,24 @@ extension MockSupabase {
             let (a, c) = (key(x.object), key(y.object))
             return ascending ? a < c : a > c
         }
-        var out: [JSONValue] = sortedFolders.map { ["name": .string($0), "id": .null, "updated_at": .null, "created_at": .null, "last_accessed_at": .null, "metadata": .null] }
-        out += files.map { f in
-            ["name": .string(f.name), "id": .string(f.object.id), "updated_at": .string(MockSupabase.isoTime(f.object.updatedAt)),
+        let folderRows: [(String, JSONValue)] = sortedFolders.map {
+            ($0, ["name": .string($0), "id": .null, "updated_at": .null, "created_at": .null, "last_accessed_at": .null, "metadata": .null])
+        }
+        let fileRows: [(String, JSONValue)] = files.map { f in
+            (f.name, ["name": .string(f.name), "id": .string(f.object.id), "updated_at": .string(MockSupabase.isoTime(f.object.updatedAt)),
              "created_at": .string(MockSupabase.isoTime(f.object.createdAt)), "last_accessed_at": .string(MockSupabase.isoTime(f.object.lastAccessedAt)),
-             "metadata": objectMetadata(f.object)]
+             "metadata": objectMetadata(f.object)])
+        }
+        var out: [JSONValue]
+        if column == "name" {
+            // One walk over lower(name) COLLATE "C": folders and files interleave by name.
+            let merged = (folderRows + fileRows).sorted { x, y in
+                let (a, b) = (x.0.lowercased(), y.0.lowercased())
+                return ascending ? less(a, b) : less(b, a)
+            }
+            out = merged.map(\.1)
+        } else {
+            out = folderRows.map(\.1) + fileRows.map(\.1)
         }
         let page = Array(out.dropFirst(offset).prefix(limit))
         return .json(200, .array(page))
