@@ -27,22 +27,26 @@ extension MockSupabase {
         let pkce: (challenge: String, method: String)?
         switch pkceParameters(body) { case .failure(let e): return e.response; case .success(let p): pkce = p }
         let create = body["create_user"]?.boolValue ?? true
-        var user = findUser(email: email)
-        var newUser = false
-        if user == nil {
-            guard create else { return authError(422, "otp_disabled", "Signups not allowed for otp") }
-            let id = configuration.ids.uuid()
-            var row: [String: JSONValue] = ["id": .string(id), "email": .string(email),
-                                            "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
-                                            "raw_user_meta_data": body["data"] ?? [:]]
-            if authSettings.mailerAutoconfirm { row["email_confirmed_at"] = .string(nowTimestamp()) }
-            do { _ = try database.insert("auth.users", [row], as: .serviceRole) } catch {
-                return authError(500, "unexpected_failure", "Database error saving new user")
+        let newID = configuration.ids.uuid()
+        var row: [String: JSONValue] = ["id": .string(newID), "email": .string(email),
+                                        "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
+                                        "raw_user_meta_data": body["data"] ?? [:]]
+        if authSettings.mailerAutoconfirm { row["email_confirmed_at"] = .string(nowTimestamp()) }
+        let found: [String: JSONValue]?
+        do {
+            // Looked up and, when allowed, created in one statement (concurrent requests make one user).
+            found = try database.atomically { () throws -> [String: JSONValue]? in
+                if let existing = findUser(email: email) { return existing }
+                guard create else { return nil }
+                _ = try database.insert("auth.users", [row], as: .serviceRole)
+                return findUser(id: newID)
             }
-            user = findUser(id: id)
-            newUser = true
+        } catch { return authError(500, "unexpected_failure", "Database error saving new user") }
+        guard let user = found else {
+            return create ? authError(500, "unexpected_failure", "Database error finding user")
+                : authError(422, "otp_disabled", "Signups not allowed for otp")
         }
-        guard let user else { return authError(500, "unexpected_failure", "Database error finding user") }
+        let newUser = user["id"]?.stringValue == newID
         let id = user["id"]?.stringValue ?? ""
         let redirect = referrer(request)
         if newUser && !isConfirmed(user) {

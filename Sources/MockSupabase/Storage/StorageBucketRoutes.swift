@@ -145,9 +145,9 @@ extension MockSupabase {
     func emptyBucket(_ request: HTTPRequest, _ id: String, _ buckets: [BucketConfig]) throws -> HTTPResponse {
         let auth = try storageCaller(request, required: true)!
         guard let b = bucket(id, buckets) else { throw StorageError.noSuchBucket }
-        let all = storage.lock.withLock { Array((storage.objects[id] ?? [:]).values) }
+        let all = storage.state.withLock { Array(($0.objects[id] ?? [:]).values) }
         for o in all where try mayDelete(o, b, auth) {
-            storage.lock.withLock { _ = storage.objects[id]?.removeValue(forKey: o.name) }
+            storage.state.withLock { _ = $0.objects[id]?.removeValue(forKey: o.name) }
         }
         return .json(200, ["message": "Empty bucket has been queued. Completion may take up to an hour."])
     }

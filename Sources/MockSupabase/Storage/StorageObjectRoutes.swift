@@ -253,10 +253,18 @@ extension MockSupabase {
             }
             if existing != nil && !(dstBucket == srcBucket && dst == src) { throw StorageError.alreadyExists }
         }
-        storage.lock.withLock {
-            if !copy { storage.objects[srcBucket]?.removeValue(forKey: src) }
-            storage.objects[dstBucket, default: [:]][dst] = moved
+        // Checked again and written under one lock: a concurrent write to the destination, or a
+        // concurrent move of the source, loses cleanly.
+        let outcome: StorageError? = storage.state.withLock { s in
+            if !copy, s.objects[srcBucket]?[src]?.version != source.version { return StorageError.noSuchKey }
+            let replacing = s.objects[dstBucket]?[dst]
+            let sameObject = !copy && dstBucket == srcBucket && dst == src
+            if replacing != nil, !sameObject, !(copy && upsert) { return StorageError.alreadyExists }
+            if !copy { s.objects[srcBucket]?.removeValue(forKey: src) }
+            s.objects[dstBucket, default: [:]][dst] = moved
+            return nil
         }
+        if let outcome { throw outcome }
         if !copy { return .json(200, ["message": "Successfully moved", "Id": .string(moved.id), "Key": .string(dst)]) }
         guard case .object(var row) = objectJSON(moved) else { return .json(500, [:]) }
         row["Id"] = .string(moved.id)
