@@ -29,7 +29,8 @@ let package = Package(
         // Crash-consistency writer and cache benchmark of the client rules.
         .executableTarget(name: "ClientRulesTool", dependencies: ["ContractKit"]),
         .testTarget(name: "ContractsTests", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
-        .testTarget(name: "MockSupabaseTests", dependencies: ["MockSupabase", "ContractKit"]),
+        // The concurrency suite drives the apps' server-side functions too (generate-report, NaarsCars' RPCs and edge functions).
+        .testTarget(name: "MockSupabaseTests", dependencies: ["MockSupabase", "ContractKit", "TeleportMe", "NaarsCars"]),
         .testTarget(name: "ContractKitTests", dependencies: ["ContractKit", "MockSupabase"]),
     ]
 )

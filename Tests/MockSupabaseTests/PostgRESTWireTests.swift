@@ -360,3 +360,21 @@ final class PostgRESTWireTests: XCTestCase {
         XCTAssertEqual(empty.status, 204)
     }
 }
+
+/// Logic-tree parse errors worded as PostgREST's parser words them (QueryParams.hs pLogicTree:
+/// the value is parsed as `op + value`, so columns count from the operator).
+final class PostgRESTLogicTreeErrorTests: XCTestCase {
+    func testEmptyAndUnopenedTreesAreReportedAsPostgRESTReportsThem() throws {
+        let f = try WireFixture()
+        let element = "field name (* or [a..z0..9_$]), negation operator (not) or logic operator (and, or)"
+        // test/spec/Feature/Query/AndOrParamsSpec.hs, "cannot have zero conditions".
+        try f.send("GET", "/rest/v1/cities", "or=()").assertPostgrestError(400, "PGRST100", "\"failed to parse logic tree (())\" (line 1, column 4)",
+                                                                          details: .some("unexpected \")\" expecting \(element)"))
+        try f.send("GET", "/rest/v1/cities", "or=(").assertPostgrestError(400, "PGRST100", "\"failed to parse logic tree (()\" (line 1, column 4)",
+                                                                         details: .some("unexpected end of input expecting \(element)"))
+        try f.send("GET", "/rest/v1/cities", "and=(").assertPostgrestError(400, "PGRST100", "\"failed to parse logic tree (()\" (line 1, column 5)",
+                                                                          details: .some("unexpected end of input expecting \(element)"))
+        try f.send("GET", "/rest/v1/cities", "not.or=x").assertPostgrestError(400, "PGRST100", "\"failed to parse logic tree (x)\" (line 1, column 7)",
+                                                                             details: .some("unexpected \"x\" expecting \"(\""))
+    }
+}

@@ -1,20 +1,14 @@
 import Foundation
 
-/// GoTrue's mutable state: sessions, refresh tokens and one-time passwords.
-final class GoTrueState: @unchecked Sendable {
-    struct RefreshToken { let userID: String; let sessionID: String; var revoked: Bool }
-    let lock = NSLock()
-    var refreshTokens: [String: RefreshToken] = [:]
-    var sessions: [String: String] = [:]  // session id -> user id (active)
-    var otps: [String: (token: String, expires: Date, userID: String?)] = [:]  // email -> otp
+/// GoTrue's mutable state: sessions, refresh tokens and one-time passwords, in a `SessionStore`
+/// reachable only through its `Guarded` lock (a leaf: nothing else is called while it is held).
+final class GoTrueState: Sendable {
+    /// Sessions, refresh tokens and OTPs.
+    let store: Guarded<SessionStore>
 
-    func reset() {
-        lock.lock()
-        refreshTokens = [:]
-        sessions = [:]
-        otps = [:]
-        lock.unlock()
-    }
+    init(settings: SessionStore.Settings) { store = Guarded(SessionStore(settings: settings)) }
+
+    func reset() { store.withLock { $0 = SessionStore(settings: $0.settings) } }
 
     /// A salted SHA-256 stand-in for bcrypt (the mock never stores plain passwords).
     static func hashPassword(_ password: String, salt: String) -> String {
@@ -108,12 +102,13 @@ extension MockSupabase {
         return (try? database.rows("auth.users", where: .eq("id", id)))?.first
     }
 
-    /// Issues a session (access + single-use refresh token) for a user row.
-    func issueSession(_ user: [String: JSONValue], method: String = "password") -> HTTPResponse {
+    /// Issues a session (access + single-use refresh token) for a user row: a new session, or
+    /// `refreshed` (the session and refresh token a refresh-token grant settled on).
+    func issueSession(_ user: [String: JSONValue], method: String = "password", refreshed: (sessionID: String, token: String)? = nil) -> HTTPResponse {
         let id = user["id"]?.stringValue ?? ""
         let now = configuration.clock.now()
         let nowS = Int64(now.timeIntervalSince1970)
-        let sessionID = configuration.ids.uuid()
+        let sessionID = refreshed?.sessionID ?? configuration.ids.uuid()
         let life = Int64(configuration.accessTokenLifetime)
         let claims: [String: JSONValue] = [
             "sub": .string(id), "aud": "authenticated", "role": "authenticated", "email": user["email"] ?? .null,
@@ -123,7 +118,13 @@ extension MockSupabase {
             "iss": "http://127.0.0.1/auth/v1",
         ]
         let access = JWT.sign(claims, secret: configuration.jwtSecret)
-        let refresh = newRefreshToken(userID: id, sessionID: sessionID)
+        let refresh: String
+        if let refreshed {
+            refresh = refreshed.token
+        } else {
+            refresh = newRefreshTokenValue()
+            auth.store.withLock { $0.startSession(id: sessionID, userID: id, token: refresh, now: now) }
+        }
         _ = try? database.update("auth.users", set: ["last_sign_in_at": .string(PGTime.formatTimestamp(PGTime.micros(now), withZone: true))],
                                  where: .eq("id", id))
         let fresh = findUser(id: id) ?? user
@@ -133,14 +134,18 @@ extension MockSupabase {
         ], headers: ["Content-Type": "application/json"])
     }
 
-    func newRefreshToken(userID: String, sessionID: String) -> String {
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        let token = String(configuration.ids.bytes(12).map { alphabet[Int($0) % alphabet.count] })
-        auth.lock.lock()
-        auth.refreshTokens[token] = GoTrueState.RefreshToken(userID: userID, sessionID: sessionID, revoked: false)
-        auth.sessions[sessionID] = userID
-        auth.lock.unlock()
-        return token
+    /// A new v1 refresh token: 12 characters of lower-case base32, as GoTrue's
+    /// `crypto.SecureAlphanumeric(12)` makes them (supabase/auth internal/crypto/crypto.go).
+    func newRefreshTokenValue() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz234567".utf8)
+        return String(decoding: configuration.ids.bytes(12).map { alphabet[Int($0) & 31] }, as: UTF8.self)
+    }
+
+    /// Whether a refresh token has the only shape this GoTrue issues: `^[a-z0-9]{12}$`
+    /// (supabase/auth internal/api/token_refresh.go, `legacyRefreshTokenPattern`; longer tokens
+    /// must parse as v2 tokens, which this mock never issues).
+    static func wellFormedRefreshToken(_ s: String) -> Bool {
+        s.utf8.count == 12 && s.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }
     }
 
     func signup(_ request: HTTPRequest) -> HTTPResponse {
@@ -158,17 +163,22 @@ extension MockSupabase {
             return authError(422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
                              extra: ["weak_password": ["reasons": ["length"]]])
         }
-        if findUser(email: email) != nil {
-            return authError(422, "user_already_exists", "User already registered")
-        }
         let id = configuration.ids.uuid()
         let now = PGTime.formatTimestamp(PGTime.micros(configuration.clock.now()), withZone: true)
+        let hash = GoTrueState.hashPassword(password, salt: id)
         do {
-            _ = try database.insert("auth.users", [[
-                "id": .string(id), "email": .string(email), "encrypted_password": .string(GoTrueState.hashPassword(password, salt: id)),
-                "email_confirmed_at": .string(now), "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
-                "raw_user_meta_data": body["data"] ?? body["options"]?["data"] ?? [:],
-            ]], as: .serviceRole)
+            // The existence check and the insert are one statement, so two sign-ups racing for
+            // one email give one user and one `user_already_exists`.
+            let created = try database.atomically { () throws -> Bool in
+                if findUser(email: email) != nil { return false }
+                _ = try database.insert("auth.users", [[
+                    "id": .string(id), "email": .string(email), "encrypted_password": .string(hash),
+                    "email_confirmed_at": .string(now), "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
+                    "raw_user_meta_data": body["data"] ?? body["options"]?["data"] ?? [:],
+                ]], as: .serviceRole)
+                return true
+            }
+            if !created { return authError(422, "user_already_exists", "User already registered") }
         } catch let e as PostgresError {
             // A failing trigger on auth.users surfaces as GoTrue's generic database error.
             return authError(500, "unexpected_failure", "Database error saving new user", extra: ["details": .string(e.description)])
@@ -192,17 +202,21 @@ extension MockSupabase {
             }
             return issueSession(user)
         case "refresh_token":
-            guard let rt = body["refresh_token"]?.stringValue, !rt.isEmpty else {
-                return authError(400, "validation_failed", "refresh_token required")
+            // RefreshTokenGrantParams.Validate runs before any lookup (token_refresh.go).
+            guard let rt = body["refresh_token"]?.stringValue, MockSupabase.wellFormedRefreshToken(rt) else {
+                return authError(400, "validation_failed", "Refresh token is not valid")
             }
-            auth.lock.lock()
-            let entry = auth.refreshTokens[rt]
-            if entry != nil, entry?.revoked == false { auth.refreshTokens[rt]?.revoked = true }
-            auth.lock.unlock()
-            guard let entry else { return authError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found") }
-            if entry.revoked { return authError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used") }
-            guard let user = findUser(id: entry.userID) else { return authError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found") }
-            return issueSession(user)
+            let fresh = newRefreshTokenValue()
+            let now = configuration.clock.now()
+            switch auth.store.withLock({ $0.refresh(rt, fresh: fresh, now: now) }) {
+            case .notFound:
+                return authError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
+            case .alreadyUsed:
+                return authError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
+            case .issue(let userID, let sessionID, let token):
+                guard let user = findUser(id: userID) else { return authError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found") }
+                return issueSession(user, refreshed: (sessionID, token))
+            }
         case let other:
             return authError(400, "validation_failed", other.isEmpty ? "unsupported_grant_type" : "unsupported_grant_type: \(other)")
         }
@@ -224,13 +238,9 @@ extension MockSupabase {
             return .failure(HTTPResponseBox(authError(403, "user_not_found", "User from sub claim in JWT does not exist")))
         }
         if let sid = ctx.claims["session_id"]?.stringValue {
-            auth.lock.lock()
-            let active = auth.sessions[sid] != nil
-            let issued = auth.refreshTokens.values.contains { $0.sessionID == sid }
-            auth.lock.unlock()
             // Tokens minted directly by tests (`accessToken(for:)`) carry a session id GoTrue never
             // issued; those are accepted. A session GoTrue issued and then ended is refused.
-            if issued && !active { return .failure(HTTPResponseBox(authError(403, "session_not_found", "Session from session_id claim in JWT does not exist"))) }
+            if auth.store.withLock({ $0.hasEnded(sid) }) { return .failure(HTTPResponseBox(authError(403, "session_not_found", "Session from session_id claim in JWT does not exist"))) }
         }
         return .success((ctx, user))
     }
@@ -241,12 +251,13 @@ extension MockSupabase {
         case .success(let (ctx, _)):
             let scope = request.queryValue("scope") ?? "global"
             let sid = ctx.claims["session_id"]?.stringValue
-            auth.lock.lock()
-            for (k, v) in auth.refreshTokens where v.userID == ctx.userID && (scope == "global" || (scope == "local" && v.sessionID == sid) || (scope == "others" && v.sessionID != sid)) {
-                auth.refreshTokens[k]?.revoked = true
-                auth.sessions[v.sessionID] = nil
+            let now = configuration.clock.now()
+            // Logging out deletes the sessions, and their refresh tokens with them (logout.go).
+            if let uid = ctx.userID {
+                auth.store.withLock {
+                    $0.endSessions(ofUser: uid, now: now) { id in scope == "global" || (scope == "local" && id == sid) || (scope == "others" && id != sid) }
+                }
             }
-            auth.lock.unlock()
             return HTTPResponse(status: 204)
         }
     }
@@ -298,8 +309,7 @@ extension MockSupabase {
 
     /// The last one-time password sent to an email (the mock's stand-in for an inbox).
     public func lastOTP(for email: String) -> String? {
-        auth.lock.lock(); defer { auth.lock.unlock() }
-        return auth.otps[email.lowercased()]?.token
+        auth.store.withLock { $0.otps[email.lowercased()]?.token }
     }
 
     func sendOTP(_ request: HTTPRequest) -> HTTPResponse {
@@ -308,21 +318,23 @@ extension MockSupabase {
             return authError(400, "validation_failed", "Unable to validate email address: invalid format")
         }
         let create = body["create_user"]?.boolValue ?? true
-        var user = findUser(email: email)
-        if user == nil {
-            guard create else { return authError(422, "otp_disabled", "Signups not allowed for otp") }
-            let id = configuration.ids.uuid()
-            do {
-                _ = try database.insert("auth.users", [["id": .string(id), "email": .string(email),
+        let newID = configuration.ids.uuid()
+        let user: [String: JSONValue]?
+        do {
+            // Looked up and, when allowed, created in one statement (concurrent requests make one user).
+            user = try database.atomically { () throws -> [String: JSONValue]? in
+                if let existing = findUser(email: email) { return existing }
+                guard create else { return nil }
+                _ = try database.insert("auth.users", [["id": .string(newID), "email": .string(email),
                                                          "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
                                                          "raw_user_meta_data": body["data"] ?? [:]]], as: .serviceRole)
-            } catch { return authError(500, "unexpected_failure", "Database error saving new user") }
-            user = findUser(id: id)
-        }
+                return findUser(id: newID)
+            }
+        } catch { return authError(500, "unexpected_failure", "Database error saving new user") }
+        if user == nil, !create { return authError(422, "otp_disabled", "Signups not allowed for otp") }
         let digits = configuration.ids.bytes(6).map { String(Int($0) % 10) }.joined()
-        auth.lock.lock()
-        auth.otps[email] = (digits, configuration.clock.now().addingTimeInterval(3600), user?["id"]?.stringValue)
-        auth.lock.unlock()
+        let otp = SessionStore.OTP(token: digits, expires: configuration.clock.now().addingTimeInterval(3600), userID: user?["id"]?.stringValue)
+        auth.store.withLock { $0.otps[email] = otp }
         return .json(200, [:], headers: ["Content-Type": "application/json"])
     }
 
@@ -335,11 +347,12 @@ extension MockSupabase {
         guard let email = body["email"]?.stringValue?.lowercased(), let token = body["token"]?.stringValue else {
             return authError(400, "validation_failed", "Verify requires either a token or a token hash")
         }
-        auth.lock.lock()
-        let entry = auth.otps[email]
-        let ok = entry.map { $0.token == token && configuration.clock.now() < $0.expires } ?? false
-        if ok { auth.otps[email] = nil }
-        auth.lock.unlock()
+        let now = configuration.clock.now()
+        let ok = auth.store.withLock { s in
+            let ok = s.otps[email].map { $0.token == token && now < $0.expires } ?? false
+            if ok { s.otps[email] = nil }
+            return ok
+        }
         guard ok, let user = findUser(email: email) else {
             return authError(403, "otp_expired", "Token has expired or is invalid")
         }

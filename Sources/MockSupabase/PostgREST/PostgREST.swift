@@ -520,9 +520,7 @@ extension MockSupabase {
     // MARK: RPC
 
     func handleRPC(_ name: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
-        lock.lock()
-        let fn = rpcs[name]
-        lock.unlock()
+        let fn = state.withLock { $0.rpcs[name] }
         var args: [String: JSONValue] = [:]
         let isRead = request.method == "GET" || request.method == "HEAD"
         var q = ParsedQuery()
