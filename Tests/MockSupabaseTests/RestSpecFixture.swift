@@ -49,7 +49,9 @@ final class RestSpecFixture {
        "foreignKeys": [{"name": "labels_item_id_fkey", "columns": ["item_id"], "references": {"table": "items", "columns": ["id"]}, "onDelete": "cascade"}]},
       {"name": "tickets", "columns": [
         {"name": "id", "type": "bigint", "primaryKey": true, "identity": "always"},
-        {"name": "title", "type": "text"}]},
+        {"name": "title", "type": "text"},
+        {"name": "code", "type": "varchar(4)"},
+        {"name": "grade", "type": "char(3)"}]},
       {"name": "logs", "columns": [
         {"name": "id", "type": "serial", "primaryKey": true},
         {"name": "msg", "type": "text"}]},
