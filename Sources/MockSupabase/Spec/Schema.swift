@@ -176,6 +176,7 @@ public struct DatabaseSchema: Sendable, Equatable {
             ColumnSchema(name: "raw_app_meta_data", type: .jsonb, nullable: true),
             ColumnSchema(name: "raw_user_meta_data", type: .jsonb, nullable: true),
             ColumnSchema(name: "phone", type: .text, nullable: true),
+            ColumnSchema(name: "is_anonymous", type: .boolean, nullable: false, defaultValue: .value(false)),
             ColumnSchema(name: "created_at", type: .timestamptz, nullable: true, defaultValue: .now),
             ColumnSchema(name: "updated_at", type: .timestamptz, nullable: true, defaultValue: .now),
         ],
