@@ -18,12 +18,18 @@ let package = Package(
         .executable(name: "clientrules-tool", targets: ["ClientRulesTool"]),
     ],
     targets: [
-        .target(name: "MockSupabase"),
+        // epoll and malloc_trim for the loopback server on Linux (a header only; empty elsewhere).
+        .target(name: "CEventPoll"),
+        .target(name: "MockSupabase", dependencies: ["CEventPoll"]),
         .target(name: "ContractKit", dependencies: ["MockSupabase"]),
     ] + apps.map { .target(name: $0, dependencies: ["ContractKit", "MockSupabase"]) } + [
         .executableTarget(name: "contracts", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "contracts-bench", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "fuzz-http", dependencies: ["MockSupabase"], path: "Sources/fuzz-http"),
+        // libFuzzer targets of the query string, JSON bodies and JWTs (scripts/fuzz-all); replayers in ordinary builds.
+        .executableTarget(name: "fuzz-query", dependencies: ["MockSupabase"], path: "Sources/fuzz-query"),
+        .executableTarget(name: "fuzz-json", dependencies: ["MockSupabase"], path: "Sources/fuzz-json"),
+        .executableTarget(name: "fuzz-jwt", dependencies: ["MockSupabase"], path: "Sources/fuzz-jwt"),
         // libFuzzer target of the cache (scripts/fuzz-cache); a replayer in ordinary builds.
         .executableTarget(name: "CacheFuzz", dependencies: ["ContractKit"]),
         // Crash-consistency writer and cache benchmark of the client rules.
