@@ -10,6 +10,9 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
     public var details: String?
     /// The HINT line, if any.
     public var hint: String?
+    /// Details that are a JSON document rather than a line (PostgREST's PGRST201 lists the
+    /// candidate relationships); written instead of `details` when set.
+    public var detailsJSON: JSONValue?
 
     /// An error from its parts.
     public init(_ code: String, _ message: String, details: String? = nil, hint: String? = nil) {
@@ -23,7 +26,7 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
 
     /// The PostgREST error body `{"code","details","hint","message"}`.
     public var json: JSONValue {
-        ["code": .string(code), "details": details.map(JSONValue.string) ?? .null,
+        ["code": .string(code), "details": detailsJSON ?? details.map(JSONValue.string) ?? .null,
          "hint": hint.map(JSONValue.string) ?? .null, "message": .string(message)]
     }
 }

@@ -263,14 +263,25 @@ final class DatabaseEngine {
     }
 
     func sort(_ rows: [[SQLValue]], _ order: [OrderTerm], _ t: Table) throws -> [[SQLValue]] {
-        let keys = try order.map { term -> (Int, SQLType, Bool, Bool) in
+        let keys = try order.map { term -> (Int, SQLType, Bool, Bool, JSONPath?) in
+            if t.colIndex[term.column] == nil, let (base, path) = JSONPath.split(term.column) {
+                // `order=col->a->>b`: ordered by the path's value (jsonb order for `->`, text for `->>`).
+                guard let i = t.colIndex[base] else { throw CompiledFilter.unknownColumn(base, t.schema) }
+                return (i, path.steps.last!.asText ? .text : .jsonb, term.descending, term.nullsFirst ?? term.descending, path)
+            }
             guard let i = t.colIndex[term.column] else { throw CompiledFilter.unknownColumn(term.column, t.schema) }
-            return (i, t.schema.columns[i].type, term.descending, term.nullsFirst ?? term.descending)
+            return (i, t.schema.columns[i].type, term.descending, term.nullsFirst ?? term.descending, nil)
+        }
+        func cell(_ row: [SQLValue], _ i: Int, _ path: JSONPath?) -> SQLValue {
+            guard let path else { return row[i] }
+            let v = path.evaluate(row[i], type: t.schema.columns[i].type).value
+            if case .json(let j) = v, j.isNull { return .null }
+            return v
         }
         // Stable sort keeps insertion (heap) order among equals, as a sequential scan would.
         return rows.enumerated().sorted { a, b in
-            for (i, type, desc, nullsFirst) in keys {
-                let x = a.element[i], y = b.element[i]
+            for (i, type, desc, nullsFirst, path) in keys {
+                let x = cell(a.element, i, path), y = cell(b.element, i, path)
                 if x.isNull && y.isNull { continue }
                 if x.isNull { return nullsFirst }
                 if y.isNull { return !nullsFirst }

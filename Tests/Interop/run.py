@@ -1,4 +1,4 @@
-"""Runs the interop flows: python tests/interop/run.py --contracts-bin PATH [--app NAME ...] [--only TEXT]."""
+"""Runs the interop flows: python Tests/Interop/run.py --contracts-bin PATH [--app NAME ...] [--only TEXT]."""
 from __future__ import annotations
 
 import argparse
