@@ -18,7 +18,9 @@ let package = Package(
         .executable(name: "clientrules-tool", targets: ["ClientRulesTool"]),
     ],
     targets: [
-        .target(name: "MockSupabase"),
+        // epoll and malloc_trim for the loopback server on Linux (a header only; empty elsewhere).
+        .target(name: "CEventPoll"),
+        .target(name: "MockSupabase", dependencies: ["CEventPoll"]),
         .target(name: "ContractKit", dependencies: ["MockSupabase"]),
     ] + apps.map { .target(name: $0, dependencies: ["ContractKit", "MockSupabase"]) } + [
         .executableTarget(name: "contracts", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),

@@ -75,7 +75,8 @@ func runServe(_ args: [String]) -> Int32 {
     lines.append("database functions: " + (backend.rpcNames.isEmpty ? "(none)" : backend.rpcNames.joined(separator: ", ")))
     let buckets = spec.buckets.compactMap { $0["id"]?.stringValue }
     lines.append("storage buckets: " + (buckets.isEmpty ? "(none)" : buckets.joined(separator: ", ")))
-    lines.append("limits: request head 16 KiB (431), body 10 MiB (413), idle connections closed after \(idleText) s")
+    let c = server.configuration
+    lines.append("limits: request head 16 KiB (431), body 10 MiB (413), head within \(Int(c.headTimeout)) s and body within \(Int(c.bodyTimeout)) s (408), idle connections closed after \(idleText) s")
     // Written unbuffered: a parent process reads these lines from a pipe while the server runs.
     FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
 

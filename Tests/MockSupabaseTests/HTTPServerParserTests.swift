@@ -80,9 +80,36 @@ final class HTTPServerParserTests: XCTestCase {
         XCTAssertNil(r.headers["X-Checksum"], "trailer fields are not merged into the header fields")
     }
 
-    func testBareLineFeedsAreAccepted() throws {
-        let e = events("POST /lf HTTP/1.1\nHost: h\nTransfer-Encoding: chunked\n\n3\nabc\n0\n\n")
-        XCTAssertEqual(try XCTUnwrap(requests(e).first).body, Data("abc".utf8))
+    func testBareLineFeedsAreRefusedWherever() throws {
+        // Lines end with CRLF only: a bare LF anywhere in the framing is a 400, never a guess.
+        let chunked = "POST /lf HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let cases: [(String, HTTPParseError.Kind)] = [
+            ("POST /lf HTTP/1.1\nHost: h\nTransfer-Encoding: chunked\n\n3\nabc\n0\n\n", .malformedHeader),
+            ("GET / HTTP/1.1\r\nHost: h\n\r\n", .malformedHeader),
+            ("GET / HTTP/1.1\r\nHost: h\r\n\n", .malformedHeader),
+            ("\nGET / HTTP/1.1\r\nHost: h\r\n\r\n", .malformedRequestLine),
+            (chunked + "3\nabc\r\n0\r\n\r\n", .malformedChunk),
+            (chunked + "3\r\nabc\n0\r\n\r\n", .malformedChunk),
+            (chunked + "0\r\nX-T: 1\n\r\n", .malformedChunk),
+            (chunked + "0\r\n\n", .malformedChunk),
+        ]
+        for (input, kind) in cases {
+            let f = failure(events(input))
+            XCTAssertEqual(f?.kind, kind, input.debugDescription)
+            XCTAssertEqual(f?.status, 400, input.debugDescription)
+        }
+        XCTAssertEqual(try XCTUnwrap(requests(events(chunked + "3\r\nabc\r\n0\r\n\r\n")).first).body, Data("abc".utf8),
+                       "the same body framed with CRLF is accepted")
+    }
+
+    func testMethodsAreCaseSensitive() throws {
+        for method in ["get", "Get", "gET", "post"] {
+            let f = failure(events("\(method) / HTTP/1.1\r\nHost: h\r\n\r\n"))
+            XCTAssertEqual(f?.kind, .malformedRequestLine, method)
+            XCTAssertEqual(f?.status, 400, method)
+        }
+        XCTAssertEqual(try XCTUnwrap(requests(events("PROPFIND / HTTP/1.1\r\nHost: h\r\n\r\n")).first).method, "PROPFIND",
+                       "an unknown uppercase method reaches the handler, which answers it")
     }
 
     func testLeadingEmptyLinesAreIgnored() {

@@ -186,7 +186,7 @@ final class HTTPServerSocketTests: XCTestCase {
         XCTAssertEqual(server.statistics.connectionsAccepted, clients)
     }
 
-    func testConnectionsOverTheMaximumGet503() throws {
+    func testAtTheMaximumTheConnectionIdleLongestMakesRoomElse503() throws {
         let server = try makeServer(HTTPServer.Configuration(maxConnections: 2))
         let a = try HTTPServerTestClient(port: server.port)
         let b = try HTTPServerTestClient(port: server.port)
@@ -194,14 +194,126 @@ final class HTTPServerSocketTests: XCTestCase {
             c.send("GET /x HTTP/1.1\r\nHost: h\r\n\r\n")
             XCTAssertEqual(try c.readResponse().status, 200)
         }
+        // As nginx reuses keep-alive connections: the one idle longest is closed for a newcomer.
+        let c = try HTTPServerTestClient(port: server.port)
+        c.send("GET /x HTTP/1.1\r\nHost: h\r\n\r\n")
+        XCTAssertEqual(try c.readResponse().status, 200)
+        XCTAssertTrue(try a.isClosedByPeer(), "the connection idle longest was closed")
+        XCTAssertEqual(server.statistics.connectionsEvicted, 1)
+        // Both open connections now receive bodies: neither is idle, so a newcomer gets 503.
+        for client in [b, c] { client.send("POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\nhalf") }
+        XCTAssertTrue(server.wait(timeout: 10) { stats, _ in stats.bodyBytesInFlight == 20 })
         let third = try HTTPServerTestClient(port: server.port)
         let r = try third.readResponse()
         XCTAssertEqual(r.status, 503)
         XCTAssertEqual(r.header("Retry-After"), "1")
         XCTAssertTrue(try third.isClosedByPeer())
         XCTAssertEqual(server.statistics.connectionsRefused, 1)
-        a.send("GET /x HTTP/1.1\r\nHost: h\r\n\r\n")
-        XCTAssertEqual(try a.readResponse().status, 200, "open connections are unaffected")
+        b.send("-of-it")
+        XCTAssertEqual(try b.readResponse().text, "half-of-it", "connections receiving bodies are unaffected")
+    }
+
+    // MARK: Slow and hostile clients
+
+    func testTricklingHeadIsCutOffByTheHeadDeadlineWith408() throws {
+        // A byte every 50 ms never trips the silence limit, only the whole-head deadline.
+        let server = try makeServer(HTTPServer.Configuration(idleTimeout: 5, headTimeout: 0.4))
+        let slow = try HTTPServerTestClient(port: server.port)
+        let head = Array("GET /x HTTP/1.1\r\nHost: h\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 200)
+        var sent = 0
+        while sent < head.count, slow.send([head[sent]]) {
+            sent += 1
+            if server.statistics.requestsRejected > 0 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let r = try slow.readResponse()
+        XCTAssertEqual(r.status, 408)
+        XCTAssertTrue(r.text.contains("request head"), r.text)
+        XCTAssertLessThan(sent, head.count, "cut off before the head was complete")
+        XCTAssertTrue(try slow.isClosedByPeer())
+    }
+
+    func testTricklingBodyIsCutOffByTheBodyDeadlineWith408() throws {
+        let server = try makeServer(HTTPServer.Configuration(idleTimeout: 5, bodyTimeout: 0.4))
+        let slow = try HTTPServerTestClient(port: server.port)
+        slow.send("POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 1000\r\n\r\n")
+        var sent = 0
+        while sent < 1000, server.statistics.requestsRejected == 0, slow.send("b") {
+            sent += 1
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let r = try slow.readResponse()
+        XCTAssertEqual(r.status, 408)
+        XCTAssertTrue(r.text.contains("request body"), r.text)
+        XCTAssertTrue(server.waitForOpenConnections(atMost: 0, timeout: 10))
+        XCTAssertEqual(server.bodyBytesInFlight, 0, "the reservation is returned")
+    }
+
+    func testAFreshClientIsAnsweredWhileHundredsOfSlowClientsAreHeld() throws {
+        let server = try makeServer(HTTPServer.Configuration(threads: 2))
+        var slow: [HTTPServerTestClient] = []
+        for i in 0..<600 {
+            let client = try HTTPServerTestClient(port: server.port)
+            switch i % 3 {
+            case 0: break  // connected, silent
+            case 1: client.send("GET /x HTTP/1.1\r\nHost: h\r\nX-Slow")  // a head never finished
+            default: client.send("POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 100\r\n\r\nab")  // a body never finished
+            }
+            slow.append(client)
+        }
+        XCTAssertTrue(server.wait(timeout: 20) { stats, open in stats.connectionsAccepted == 600 && open == 600 })
+        let fresh = try HTTPServerTestClient(port: server.port)
+        fresh.send("GET /x HTTP/1.1\r\nHost: h\r\n\r\n")
+        XCTAssertEqual(try fresh.readResponse().text, "hello")
+        XCTAssertEqual(server.statistics.connectionsRefused, 0)
+        XCTAssertEqual(server.bodyBytesInFlight, 200 * 100, "each unfinished body reserved its declared length")
+        withExtendedLifetime(slow) {}
+    }
+
+    func testBodiesInFlightAreCappedAndRefusedBeforeTheyAreRead() throws {
+        let server = try makeServer(HTTPServer.Configuration(maxInFlightBodyBytes: 1000))
+        let a = try HTTPServerTestClient(port: server.port)
+        a.send("POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 800\r\n\r\n")
+        XCTAssertTrue(server.wait(timeout: 10) { stats, _ in stats.bodyBytesInFlight == 800 })
+        // A second 800-byte body would pass the budget: refused on its head alone.
+        let b = try HTTPServerTestClient(port: server.port)
+        b.send("POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 800\r\n\r\n")
+        let refused = try b.readResponse()
+        XCTAssertEqual(refused.status, 503)
+        XCTAssertEqual(refused.header("Retry-After"), "1")
+        XCTAssertEqual(refused.header("Connection"), "close")
+        // With Expect: 100-continue the refusal comes instead of 100 Continue.
+        let c = try HTTPServerTestClient(port: server.port)
+        c.send("POST /echo HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 800\r\n\r\n")
+        XCTAssertEqual(try c.readResponse().status, 503)
+        // A chunked body is counted as it grows.
+        let d = try HTTPServerTestClient(port: server.port)
+        d.send("POST /echo HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + "12c\r\n" + String(repeating: "x", count: 300) + "\r\n")
+        XCTAssertEqual(try d.readResponse().status, 503)
+        a.send(String(repeating: "a", count: 800))
+        XCTAssertEqual(try a.readResponse().body.count, 800, "the admitted body completes")
+        XCTAssertTrue(server.wait(timeout: 10) { stats, _ in stats.bodyBytesInFlight == 0 })
+        let e = try HTTPServerTestClient(port: server.port)
+        e.send("POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 800\r\n\r\n" + String(repeating: "e", count: 800))
+        XCTAssertEqual(try e.readResponse().status, 200, "room again once the first body was handled")
+        XCTAssertEqual(server.statistics.bodiesRefused, 3)
+    }
+
+    func testBytesWithNoLineEndGet408AtTheHeadDeadline() throws {
+        let server = try makeServer(HTTPServer.Configuration(headTimeout: 0.3))
+        let client = try HTTPServerTestClient(port: server.port)
+        client.send("GET /no-line-end-ever")
+        let r = try client.readResponse()
+        XCTAssertEqual(r.status, 408)
+        XCTAssertTrue(try client.isClosedByPeer())
+    }
+
+    func testLowercaseMethodsAndBareLineFeedsAre400OnTheWire() throws {
+        let server = try makeServer()
+        try assertRejected(server, Array("get /x HTTP/1.1\r\nHost: h\r\n\r\n".utf8), status: 400, messageContains: "lowercase")
+        try assertRejected(server, Array("GET /x HTTP/1.1\nHost: h\n\n".utf8), status: 400, messageContains: "bare LF")
+        try assertRejected(server, Array("POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\nabc\r\n0\r\n\r\n".utf8),
+                           status: 400, messageContains: "bare LF")
     }
 
     func testStopClosesOpenConnectionsAndTheListener() throws {

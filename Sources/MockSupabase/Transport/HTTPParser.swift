@@ -244,6 +244,25 @@ public struct HTTPRequestParser: Sendable {
         }
     }
 
+    /// Whether the head of the current request is complete and its body is being received.
+    public var isReadingBody: Bool {
+        switch state {
+        case .fixedBody, .chunkedBody: return true
+        case .head, .failed: return false
+        }
+    }
+
+    /// The memory the body being received will hold at the least: the whole declared length of a
+    /// Content-Length body (known before any of it arrives, so a server can refuse it up front),
+    /// or what a chunked body has decoded and buffered so far. Zero outside a body.
+    public var bodyBytesCommitted: Int {
+        switch state {
+        case .fixedBody(_, let length, _): return max(length, buffer.count - start)
+        case .chunkedBody(_, _, let body, _): return body.count + buffer.count - start
+        case .head, .failed: return 0
+        }
+    }
+
     /// Whether the parser has failed and takes no more input.
     public var hasFailed: Bool {
         if case .failed = state { return true }
@@ -336,40 +355,50 @@ public struct HTTPRequestParser: Sendable {
 
     private static let cr: UInt8 = 13, lf: UInt8 = 10, sp: UInt8 = 32, htab: UInt8 = 9, colon: UInt8 = 58
 
-    /// Finds the line feed ending an empty line from `scanFrom`; returns the index after it.
-    private mutating func findHeadEnd() -> Int? {
+    /// Where the head ends, scanning from `scanFrom`.
+    private enum HeadEnd { case found(Int), needMore, bareLineFeed }
+
+    /// Finds the CRLF ending an empty line from `scanFrom`; `.found` holds the index after it.
+    /// Every line must end with CRLF: a line feed without its carriage return is refused at once
+    /// (lenient parsers that accept bare LF disagree with strict ones about where a request ends,
+    /// the root of request smuggling; Supabase's gateway and this server answer 400).
+    private mutating func findHeadEnd() -> HeadEnd {
         let count = buffer.count
         var i = max(scanFrom, start)
-        let found: Int? = buffer.withUnsafeBufferPointer { p in
+        let first = start
+        let found: HeadEnd = buffer.withUnsafeBufferPointer { p in
             while i < count {
                 if p[i] == Self.lf {
-                    // An empty line: LF LF, or LF CR LF.
-                    if i >= start + 1 && p[i - 1] == Self.lf { return i + 1 }
-                    if i >= start + 2 && p[i - 1] == Self.cr && p[i - 2] == Self.lf { return i + 1 }
+                    guard i > first && p[i - 1] == Self.cr else { return .bareLineFeed }
+                    // An empty line: CRLF CRLF.
+                    if i >= first + 3 && p[i - 2] == Self.lf { return .found(i + 1) }
                 }
                 i += 1
             }
-            return nil
+            return .needMore
         }
-        scanFrom = found ?? count
+        if case .found(let end) = found { scanFrom = end } else { scanFrom = count }
         return found
     }
 
     private mutating func parseHead() -> HTTPParserEvent? {
-        // RFC 9112 §2.2: ignore empty lines received before the request line.
+        // RFC 9112 §2.2: ignore empty lines (CRLF) received before the request line.
         while start < buffer.count && (buffer[start] == Self.cr || buffer[start] == Self.lf) {
-            if buffer[start] == Self.cr {
-                guard start + 1 < buffer.count else { return nil }
-                guard buffer[start + 1] == Self.lf else {
-                    return fail(.malformedRequestLine, "bare CR before the request line")
-                }
-                start += 2
-            } else {
-                start += 1
+            guard buffer[start] == Self.cr else {
+                return fail(.malformedRequestLine, "bare LF before the request line (lines end with CRLF)")
             }
+            guard start + 1 < buffer.count else { return nil }
+            guard buffer[start + 1] == Self.lf else {
+                return fail(.malformedRequestLine, "bare CR before the request line")
+            }
+            start += 2
         }
         scanFrom = max(scanFrom, start)
-        guard let end = findHeadEnd() else {
+        let end: Int
+        switch findHeadEnd() {
+        case .found(let e): end = e
+        case .bareLineFeed: return fail(.malformedHeader, "a line of the head ends with a bare LF (lines end with CRLF)")
+        case .needMore:
             if buffer.count - start > limits.maxHeadBytes {
                 return fail(.headTooLarge, "the request line and header fields exceed \(limits.maxHeadBytes) bytes")
             }
@@ -392,7 +421,8 @@ public struct HTTPRequestParser: Sendable {
         return frame(head)
     }
 
-    /// Splits the head into lines (CRLF or LF), parses the request line and the fields.
+    /// Splits the head into lines (CRLF; `findHeadEnd` refused bare LF), parses the request line
+    /// and the fields.
     private static func parseHeadLines(_ p: UnsafeBufferPointer<UInt8>) -> Result<Head, HTTPParseError> {
         var lines: [Range<Int>] = []
         var lineStart = 0
@@ -423,6 +453,12 @@ public struct HTTPRequestParser: Sendable {
         let versionBytes = UnsafeBufferPointer(rebasing: rl[(spaces[1] + 1)...])
         guard !methodBytes.isEmpty, methodBytes.allSatisfy(isTokenByte) else {
             return .failure(HTTPParseError(.malformedRequestLine, "the method is not a token"))
+        }
+        // Methods are case-sensitive (RFC 9110 §9.1): `get` is not GET. nginx, in front of every
+        // Supabase service, refuses a method with a lowercase letter with 400
+        // (ngx_http_parse_request_line accepts 'A'-'Z', '_' and '-' only).
+        if methodBytes.contains(where: { $0 >= 97 && $0 <= 122 }) {
+            return .failure(HTTPParseError(.malformedRequestLine, "the method '\(String(decoding: methodBytes, as: UTF8.self))' has a lowercase letter (methods are case-sensitive)"))
         }
         guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 >= 0x21 && $0 < 0x7F }) else {
             return .failure(HTTPParseError(.malformedRequestLine, "the request target is empty or holds a byte outside visible ASCII"))
@@ -597,8 +633,10 @@ public struct HTTPRequestParser: Sendable {
                 if over { return .failed(fail(.malformedChunk, "chunk-size line longer than \(limits.maxChunkLineBytes) bytes")) }
                 return .needMore(.size)
             }
-            var lineEnd = lf
-            if lineEnd > start && buffer[lineEnd - 1] == Self.cr { lineEnd -= 1 }
+            guard lf > start && buffer[lf - 1] == Self.cr else {
+                return .failed(fail(.malformedChunk, "chunk-size line ends with a bare LF (lines end with CRLF)"))
+            }
+            let lineEnd = lf - 1
             var i = start
             var size = 0
             var digits = 0
@@ -636,7 +674,6 @@ public struct HTTPRequestParser: Sendable {
             return take == remaining ? .progressed(.dataEnd) : .needMore(.data(remaining: remaining - take))
         case .dataEnd:
             guard start < buffer.count else { return .needMore(.dataEnd) }
-            if buffer[start] == Self.lf { start += 1; scanFrom = start; return .progressed(.size) }
             guard buffer[start] == Self.cr else { return .failed(fail(.malformedChunk, "chunk data not followed by CRLF")) }
             guard start + 1 < buffer.count else { return .needMore(.dataEnd) }
             guard buffer[start + 1] == Self.lf else { return .failed(fail(.malformedChunk, "chunk data not followed by CRLF")) }
@@ -652,8 +689,10 @@ public struct HTTPRequestParser: Sendable {
             }
             let lineLength = lf + 1 - start
             if lineLength > room { return .failed(fail(.headTooLarge, "the trailer section exceeds \(limits.maxHeadBytes) bytes")) }
-            var lineEnd = lf
-            if lineEnd > start && buffer[lineEnd - 1] == Self.cr { lineEnd -= 1 }
+            guard lf > start && buffer[lf - 1] == Self.cr else {
+                return .failed(fail(.malformedChunk, "trailer line ends with a bare LF (lines end with CRLF)"))
+            }
+            let lineEnd = lf - 1
             let lineStart = start
             start = lf + 1
             scanFrom = start

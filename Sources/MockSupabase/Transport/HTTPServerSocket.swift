@@ -88,46 +88,31 @@ enum Socket {
         if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
     }
 
-    /// Options of an accepted connection: no Nagle delay, no SIGPIPE, receive and send timeouts.
-    static func configureConnection(_ fd: Int32, timeout: Double) {
+    /// Options of an accepted connection: non-blocking, close-on-exec, no Nagle delay, no SIGPIPE.
+    static func configureConnection(_ fd: Int32) {
+        setNonBlocking(fd)
         setCloseOnExec(fd)
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         #if canImport(Darwin)
         setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        setTimeout(fd, timeout)
     }
 
-    static func setTimeout(_ fd: Int32, _ seconds: Double) {
-        let s = max(seconds, 0.001)
-        var tv = timeval()
-        tv.tv_sec = Int(s)
+    static func setNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// The process's soft limit on open descriptors.
+    static func descriptorLimit() -> Int {
+        var limit = rlimit()
         #if canImport(Darwin)
-        tv.tv_usec = Int32((s - Double(Int(s))) * 1_000_000)
+        let resource = RLIMIT_NOFILE
         #else
-        tv.tv_usec = Int((s - Double(Int(s))) * 1_000_000)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         #endif
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    /// Writes every byte; false when the peer is gone or the send timeout passed.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard var p = bytes.baseAddress else { return true }
-        var left = bytes.count
-        while left > 0 {
-            let n = send(fd, p, left, sendFlags)
-            if n > 0 {
-                p += n
-                left -= n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                return false
-            }
-        }
-        return true
+        guard getrlimit(resource, &limit) == 0 else { return 1024 }
+        return limit.rlim_cur > UInt64(Int32.max) ? Int(Int32.max) : Int(limit.rlim_cur)
     }
 
     /// A pipe for waking the accept loop; both ends close-on-exec.
