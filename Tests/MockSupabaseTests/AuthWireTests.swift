@@ -123,7 +123,7 @@ final class GoTrueWireTests: XCTestCase {
         XCTAssertEqual(try auth("POST", "/logout", token: token).status, 204)
         XCTAssertEqual(try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": .string(rt)]).status, 400)
         assertGoTrueError(try auth("GET", "/user", token: token), 403, "session_not_found", "Session from session_id claim in JWT does not exist")
-        assertGoTrueError(try auth("GET", "/user"), 401, "no_authorization", "This endpoint requires a Bearer token")
+        assertGoTrueError(try auth("GET", "/user"), 401, "no_authorization", "This endpoint requires a valid Bearer token")
     }
 
     func testUpdateUser() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Runs `scripts/interop-python`: TeleportMe and Naar's Cars flows through the official Supabase
+/// Runs `scripts/interop-python`: TeleportMe, Naar's Cars, CivicForge and Aura flows through the official Supabase
 /// Python client against `contracts serve`.
 ///
 /// Runs only when asked or when its environment already exists, so `swift test` needs no network:

@@ -42,6 +42,12 @@ final class RestSpecFixture {
        "foreignKeys": [
         {"name": "transfers_from_client_fkey", "columns": ["from_client"], "references": {"table": "clients", "columns": ["id"]}},
         {"name": "transfers_to_client_fkey", "columns": ["to_client"], "references": {"table": "clients", "columns": ["id"]}}]},
+      {"name": "tickets", "columns": [
+        {"name": "id", "type": "bigint", "primaryKey": true, "identity": "always"},
+        {"name": "title", "type": "text"}]},
+      {"name": "logs", "columns": [
+        {"name": "id", "type": "serial", "primaryKey": true},
+        {"name": "msg", "type": "text"}]},
       {"name": "items", "columns": [
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "label", "type": "text"},
@@ -65,6 +71,7 @@ final class RestSpecFixture {
         try db.seed("users", rows: [["id": 1, "name": "Ada"], ["id": 2, "name": "Brian"], ["id": 3, "name": "Cleo"]])
         try db.seed("assignments", rows: [["user_id": 1, "task_id": 1], ["user_id": 1, "task_id": 2], ["user_id": 2, "task_id": 1], ["user_id": 3, "task_id": 4]])
         try db.seed("people", rows: [["id": 1, "name": "Root", "parent": nil], ["id": 2, "name": "Kid A", "parent": 1], ["id": 3, "name": "Kid B", "parent": 1], ["id": 4, "name": "Grandkid", "parent": 2]])
+        try db.seed("logs", rows: [["id": 1, "msg": "seeded"]])
         try db.seed("transfers", rows: [["id": 1, "from_client": 1, "to_client": 2]])
         try db.seed("items", rows: [["id": 1, "label": "a", "doc": ["tags": ["x", "y", "z"], "n": 3, "inner": ["k": "v", "deep": ["leaf": 1]]]],
                                     ["id": 2, "label": "b", "doc": ["tags": ["y"], "n": 10, "inner": ["k": "w"]]],

@@ -23,21 +23,27 @@ final class GoTrueState: Sendable {
 }
 
 extension MockSupabase {
-    /// A GoTrue error body `{"code","error_code","msg"}`.
+    /// A GoTrue error, built in the legacy shape `{"code","error_code","msg"}` with `x-sb-error-code`;
+    /// `handleAuth` re-renders it in the shape the request's API version selects
+    /// (`GoTrueError.response`). `extra` carries only `weak_password`.
     func authError(_ status: Int, _ errorCode: String, _ msg: String, extra: [String: JSONValue] = [:]) -> HTTPResponse {
-        var o: [String: JSONValue] = ["code": .int(Int64(status)), "error_code": .string(errorCode), "msg": .string(msg)]
-        for (k, v) in extra { o[k] = v }
-        return .json(status, .object(o), headers: ["Content-Type": "application/json"])
+        let reasons = extra["weak_password"]?["reasons"]?.arrayValue?.compactMap(\.stringValue)
+        return GoTrueError(status: status, code: errorCode, message: msg, weakPasswordReasons: reasons).response(.initial)
     }
 
     func handleAuth(_ request: HTTPRequest) -> HTTPResponse {
+        shapeAuthError(routeAuth(request), for: request)
+    }
+
+    func routeAuth(_ request: HTTPRequest) -> HTTPResponse {
         let path = String(request.path.dropFirst("/auth/v1".count))
         if path == "/health" { return .json(200, ["version": "v2.170.0", "name": "GoTrue", "description": "SupaContracts mock GoTrue"]) }
-        if let denied = checkAPIKey(request) { return denied }
+        // Supabase's gateway (kong.yml: auth-v1-open, -open-callback, -open-authorize) lets the
+        // e-mail link, the OAuth start and the provider's callback through without an apikey.
+        let open = request.method == "GET" && ["/verify", "/authorize", "/callback"].contains(path)
+        if !open, let denied = checkAPIKey(request) { return denied }
         switch (request.method, path) {
-        case ("GET", "/settings"):
-            return .json(200, ["external": ["email": true, "phone": false], "disable_signup": false, "mailer_autoconfirm": true,
-                               "phone_autoconfirm": false, "sms_provider": "", "saml_enabled": false])
+        case ("GET", "/settings"): return settings()
         case ("POST", "/signup"): return signup(request)
         case ("POST", "/token"): return token(request)
         case ("POST", "/logout"): return logout(request)
@@ -45,8 +51,16 @@ extension MockSupabase {
         case ("PUT", "/user"): return updateUser(request)
         case ("POST", "/otp"), ("POST", "/magiclink"): return sendOTP(request)
         case ("POST", "/verify"): return verifyOTP(request)
+        case ("GET", "/verify"): return verifyLink(request)
+        case ("POST", "/recover"): return recover(request)
+        case ("POST", "/resend"): return resend(request)
+        case ("GET", "/reauthenticate"): return reauthenticate(request)
+        case ("GET", "/authorize"): return authorize(request)
+        case ("GET", "/callback"), ("POST", "/callback"): return externalCallback(request)
+        case ("POST", "/admin/generate_link"): return adminGenerateLink(request)
         default:
-            return authError(404, "not_found", "Not Found")
+            // An unknown route reaches chi's default NotFound handler: plain text, no GoTrue body.
+            return HTTPResponse(status: 404, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data("404 page not found\n".utf8))
         }
     }
 
@@ -78,7 +92,8 @@ extension MockSupabase {
         }
         let id = row["id"] ?? .null
         let email = row["email"] ?? .null
-        return [
+        let anonymous = row["is_anonymous"]?.boolValue ?? false
+        var user: JSONValue = [
             "id": id, "aud": row["aud"] ?? "authenticated", "role": row["role"] ?? "authenticated",
             "email": email, "email_confirmed_at": ts("email_confirmed_at"), "phone": .string(row["phone"]?.stringValue ?? ""),
             "confirmed_at": ts("email_confirmed_at"), "last_sign_in_at": ts("last_sign_in_at"),
@@ -89,8 +104,17 @@ extension MockSupabase {
                 "identity_data": ["email": email, "email_verified": true, "phone_verified": false, "sub": id],
                 "created_at": ts("created_at"), "updated_at": ts("updated_at"), "last_sign_in_at": ts("last_sign_in_at"), "email": email,
             ]],
-            "created_at": ts("created_at"), "updated_at": ts("updated_at"), "is_anonymous": false,
+            "created_at": ts("created_at"), "updated_at": ts("updated_at"), "is_anonymous": .bool(anonymous),
         ]
+        if case .object(var o) = user {
+            if anonymous { o["identities"] = []; o["email"] = ""; o["app_metadata"] = row["raw_app_meta_data"] ?? [:] }
+            let uid = id.stringValue ?? ""
+            if let d = emailSentAt(userID: uid, kind: .confirmation) { o["confirmation_sent_at"] = .string(iso(d)) }
+            if let d = emailSentAt(userID: uid, kind: .recovery) { o["recovery_sent_at"] = .string(iso(d)) }
+            if let d = emailSentAt(userID: uid, kind: .reauthentication) { o["reauthentication_sent_at"] = .string(iso(d)) }
+            user = .object(o)
+        }
+        return user
     }
 
     func findUser(email: String) -> [String: JSONValue]? {
@@ -113,7 +137,7 @@ extension MockSupabase {
         let claims: [String: JSONValue] = [
             "sub": .string(id), "aud": "authenticated", "role": "authenticated", "email": user["email"] ?? .null,
             "phone": "", "iat": .int(nowS), "exp": .int(nowS + life), "session_id": .string(sessionID),
-            "aal": "aal1", "amr": [["method": .string(method), "timestamp": .int(nowS)]], "is_anonymous": false,
+            "aal": "aal1", "amr": [["method": .string(method), "timestamp": .int(nowS)]], "is_anonymous": .bool(user["is_anonymous"]?.boolValue ?? false),
             "app_metadata": user["raw_app_meta_data"] ?? [:], "user_metadata": user["raw_user_meta_data"] ?? [:],
             "iss": "http://127.0.0.1/auth/v1",
         ]
@@ -148,45 +172,81 @@ extension MockSupabase {
         s.utf8.count == 12 && s.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }
     }
 
+    /// `POST /signup` (`signup.go`): without e-mail and phone an anonymous sign-in; with
+    /// auto-confirm a session at once, otherwise the user (no session) and a confirmation e-mail.
     func signup(_ request: HTTPRequest) -> HTTPResponse {
         guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
-        guard let email = body["email"]?.stringValue?.trimmingCharacters(in: .whitespaces).lowercased(), !email.isEmpty else {
-            return authError(400, "validation_failed", "To signup, please provide your email")
+        let rawEmail = body["email"]?.stringValue?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        if rawEmail.isEmpty && (body["phone"]?.stringValue ?? "").isEmpty { return signupAnonymously(body) }
+        guard let password = body["password"]?.stringValue, !password.isEmpty else {
+            return authError(400, "validation_failed", "Signup requires a valid password")
         }
+        let pkce: (challenge: String, method: String)?
+        switch pkceParameters(body) { case .failure(let e): return e.response; case .success(let p): pkce = p }
+        let email = rawEmail
         guard MockSupabase.validEmail(email) else {
             return authError(400, "validation_failed", "Unable to validate email address: invalid format")
-        }
-        guard let password = body["password"]?.stringValue, !password.isEmpty else {
-            return authError(422, "validation_failed", "Signup requires a valid password")
         }
         if password.count < configuration.minimumPasswordLength {
             return authError(422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
                              extra: ["weak_password": ["reasons": ["length"]]])
         }
-        let id = configuration.ids.uuid()
-        let now = PGTime.formatTimestamp(PGTime.micros(configuration.clock.now()), withZone: true)
-        let hash = GoTrueState.hashPassword(password, salt: id)
-        do {
-            // The existence check and the insert are one statement, so two sign-ups racing for
-            // one email give one user and one `user_already_exists`.
-            let created = try database.atomically { () throws -> Bool in
-                if findUser(email: email) != nil { return false }
-                _ = try database.insert("auth.users", [[
-                    "id": .string(id), "email": .string(email), "encrypted_password": .string(hash),
-                    "email_confirmed_at": .string(now), "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
-                    "raw_user_meta_data": body["data"] ?? body["options"]?["data"] ?? [:],
-                ]], as: .serviceRole)
-                return true
+        let autoconfirm = authSettings.mailerAutoconfirm
+        var user = findUser(email: email)
+        if let existing = user {
+            if autoconfirm { return authError(422, "user_already_exists", "User already registered") }
+            if isConfirmed(existing) {
+                // sanitizeUser: a look-alike user so the answer does not reveal the address is taken.
+                let now = iso(configuration.clock.now())
+                return .json(200, [
+                    "id": .string(configuration.ids.uuid()), "aud": "authenticated", "role": "authenticated", "email": .string(email),
+                    "phone": "", "confirmation_sent_at": .string(now), "app_metadata": ["provider": "email", "providers": ["email"]],
+                    "user_metadata": body["data"] ?? [:], "identities": [], "created_at": .string(now), "updated_at": .string(now),
+                    "is_anonymous": false,
+                ], headers: ["Content-Type": "application/json"])
             }
-            if !created { return authError(422, "user_already_exists", "User already registered") }
-        } catch let e as PostgresError {
-            // A failing trigger on auth.users surfaces as GoTrue's generic database error.
-            return authError(500, "unexpected_failure", "Database error saving new user", extra: ["details": .string(e.description)])
-        } catch {
-            return authError(500, "unexpected_failure", "Database error saving new user")
+        } else {
+            let id = configuration.ids.uuid()
+            var row: [String: JSONValue] = [
+                "id": .string(id), "email": .string(email), "encrypted_password": .string(GoTrueState.hashPassword(password, salt: id)),
+                "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
+                "raw_user_meta_data": body["data"] ?? body["options"]?["data"] ?? [:],
+            ]
+            if autoconfirm { row["email_confirmed_at"] = .string(nowTimestamp()) }
+            do {
+                // The existence check and the insert are one statement, so two sign-ups racing for
+                // one email give one user and one `user_already_exists`.
+                let created = try database.atomically { () throws -> Bool in
+                    if findUser(email: email) != nil { return false }
+                    _ = try database.insert("auth.users", [row], as: .serviceRole)
+                    return true
+                }
+                if !created { return authError(422, "user_already_exists", "User already registered") }
+            } catch {
+                // A failing trigger on auth.users surfaces as GoTrue's generic database error.
+                return authError(500, "unexpected_failure", "Database error saving new user")
+            }
+            user = findUser(id: id)
         }
-        guard let user = findUser(id: id) else { return authError(500, "unexpected_failure", "Database error saving new user") }
-        return issueSession(user)
+        guard let user, let id = user["id"]?.stringValue else { return authError(500, "unexpected_failure", "Database error saving new user") }
+        if autoconfirm { return issueSession(user) }
+        if let p = pkce { createFlowState(userID: id, pkce: p, method: "email/signup", provider: "email") }
+        if let e = sendEmail(user: user, kind: .confirmation, type: "signup", pkce: pkce != nil, redirectTo: referrer(request)) { return e }
+        return .json(200, userJSON(findUser(id: id) ?? user), headers: ["Content-Type": "application/json"])
+    }
+
+    /// `SignupAnonymously`: a user with no e-mail and a session, when the app enables it.
+    func signupAnonymously(_ body: [String: JSONValue]) -> HTTPResponse {
+        guard authSettings.anonymousSignIns else { return authError(422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled") }
+        let id = configuration.ids.uuid()
+        do {
+            _ = try database.insert("auth.users", [[
+                "id": .string(id), "is_anonymous": true, "raw_app_meta_data": [:],
+                "raw_user_meta_data": body["data"] ?? body["options"]?["data"] ?? [:],
+            ]], as: .serviceRole)
+        } catch { return authError(500, "unexpected_failure", "Database error creating anonymous user") }
+        guard let user = findUser(id: id) else { return authError(500, "unexpected_failure", "Database error creating anonymous user") }
+        return issueSession(user, method: "anonymous")
     }
 
     func token(_ request: HTTPRequest) -> HTTPResponse {
@@ -200,7 +260,12 @@ extension MockSupabase {
                   GoTrueState.checkPassword(password, hash: hash) else {
                 return authError(400, "invalid_credentials", "Invalid login credentials")
             }
+            if !isConfirmed(user) { return authError(400, "email_not_confirmed", "Email not confirmed") }
             return issueSession(user)
+        case "pkce":
+            return pkceGrant(body)
+        case "id_token":
+            return idTokenGrant(body)
         case "refresh_token":
             // RefreshTokenGrantParams.Validate runs before any lookup (token_refresh.go).
             guard let rt = body["refresh_token"]?.stringValue, MockSupabase.wellFormedRefreshToken(rt) else {
@@ -218,14 +283,16 @@ extension MockSupabase {
                 return issueSession(user, refreshed: (sessionID, token))
             }
         case let other:
-            return authError(400, "validation_failed", other.isEmpty ? "unsupported_grant_type" : "unsupported_grant_type: \(other)")
+            // token.go: every grant type it does not know is 400 invalid_credentials "unsupported_grant_type".
+            _ = other
+            return authError(400, "invalid_credentials", "unsupported_grant_type")
         }
     }
 
     /// The user of a request's bearer token, or GoTrue's error response.
     func authedUser(_ request: HTTPRequest) -> Result<(AuthContext, [String: JSONValue]), HTTPResponseBox> {
         guard let a = request.headers["Authorization"], a.lowercased().hasPrefix("bearer "), a.count > 7 else {
-            return .failure(HTTPResponseBox(authError(401, "no_authorization", "This endpoint requires a Bearer token")))
+            return .failure(HTTPResponseBox(authError(401, "no_authorization", "This endpoint requires a valid Bearer token")))
         }
         let ctx: AuthContext
         do { ctx = try verify(token: String(a.dropFirst(7))) } catch let e as JWTError {
@@ -272,8 +339,9 @@ extension MockSupabase {
     func updateUser(_ request: HTTPRequest) -> HTTPResponse {
         switch authedUser(request) {
         case .failure(let r): return r.response
-        case .success(let (_, user)):
+        case .success(let (ctx, user)):
             guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
+            if let needed = checkReauthentication(body, ctx: ctx, user: user) { return needed }
             var set: [String: JSONValue] = [:]
             let id = user["id"]?.stringValue ?? ""
             if let email = body["email"]?.stringValue?.lowercased() {
@@ -307,60 +375,12 @@ extension MockSupabase {
         }
     }
 
-    /// The last one-time password sent to an email (the mock's stand-in for an inbox).
+    /// The last one-time password e-mailed to an address while it is still unused (the mock's
+    /// stand-in for an inbox; a code used or replaced by a later e-mail is gone).
     public func lastOTP(for email: String) -> String? {
-        auth.store.withLock { $0.otps[email.lowercased()]?.token }
-    }
-
-    func sendOTP(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
-        guard let email = body["email"]?.stringValue?.lowercased(), MockSupabase.validEmail(email) else {
-            return authError(400, "validation_failed", "Unable to validate email address: invalid format")
-        }
-        let create = body["create_user"]?.boolValue ?? true
-        let newID = configuration.ids.uuid()
-        let user: [String: JSONValue]?
-        do {
-            // Looked up and, when allowed, created in one statement (concurrent requests make one user).
-            user = try database.atomically { () throws -> [String: JSONValue]? in
-                if let existing = findUser(email: email) { return existing }
-                guard create else { return nil }
-                _ = try database.insert("auth.users", [["id": .string(newID), "email": .string(email),
-                                                         "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
-                                                         "raw_user_meta_data": body["data"] ?? [:]]], as: .serviceRole)
-                return findUser(id: newID)
-            }
-        } catch { return authError(500, "unexpected_failure", "Database error saving new user") }
-        if user == nil, !create { return authError(422, "otp_disabled", "Signups not allowed for otp") }
-        let digits = configuration.ids.bytes(6).map { String(Int($0) % 10) }.joined()
-        let otp = SessionStore.OTP(token: digits, expires: configuration.clock.now().addingTimeInterval(3600), userID: user?["id"]?.stringValue)
-        auth.store.withLock { $0.otps[email] = otp }
-        return .json(200, [:], headers: ["Content-Type": "application/json"])
-    }
-
-    func verifyOTP(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
-        let type = body["type"]?.stringValue ?? ""
-        guard ["email", "magiclink", "signup", "recovery", "invite"].contains(type) else {
-            return authError(400, "validation_failed", "Verify requires a verification type")
-        }
-        guard let email = body["email"]?.stringValue?.lowercased(), let token = body["token"]?.stringValue else {
-            return authError(400, "validation_failed", "Verify requires either a token or a token hash")
-        }
-        let now = configuration.clock.now()
-        let ok = auth.store.withLock { s in
-            let ok = s.otps[email].map { $0.token == token && now < $0.expires } ?? false
-            if ok { s.otps[email] = nil }
-            return ok
-        }
-        guard ok, let user = findUser(email: email) else {
-            return authError(403, "otp_expired", "Token has expired or is invalid")
-        }
-        if user["email_confirmed_at"]?.isNull != false {
-            _ = try? database.update("auth.users", set: ["email_confirmed_at": .string(PGTime.formatTimestamp(PGTime.micros(configuration.clock.now()), withZone: true))],
-                                     where: .eq("id", user["id"]?.stringValue ?? ""))
-        }
-        return issueSession(findUser(email: email) ?? user, method: "otp")
+        guard let e = lastEmail(to: email) else { return nil }
+        let pending = flows.withLock { flows.tokens.values.contains { $0.values.contains { $0.token == e.tokenHash } } }
+        return pending ? e.otp : nil
     }
 }
 

@@ -198,6 +198,10 @@ public final class MockSupabase: Sendable {
     }
     /// GoTrue's state (refresh tokens, OTPs).
     let auth: GoTrueState
+    /// GoTrue's e-mail tokens, PKCE flow states and external sign-ins in progress.
+    let flows = GoTrueFlows()
+    /// Buckets created, changed or deleted through the Storage API.
+    let bucketEdits = StorageBucketEdits()
     /// Storage (buckets and objects).
     public let storage: StorageService
     deinit {
@@ -246,6 +250,8 @@ public final class MockSupabase: Sendable {
             $0.tokenCache = [:]
         }
         auth.reset()
+        flows.reset()
+        bucketEdits.reset()
         storage.reset()
         database.truncateAll()
         try seedFixtures()

@@ -109,6 +109,11 @@ final class DatabaseEngine {
     var views: [String: (columns: [ColumnSchema], provider: ViewProvider)] = [:]
     private var depth = 0
     var triggersEnabled = true
+    /// Identity and serial sequences by `schema.table.column`: the last value handed out. Like
+    /// PostgreSQL's sequences they are not rolled back with a failed statement.
+    var sequences: [String: Int64] = [:]
+    /// Set while fixtures load: explicit values go into `GENERATED ALWAYS` columns.
+    var overridingSystemValue = false
     private var policiesStorage: PolicySet
     var policyCache: [PolicyCacheKey: ([SQLValue]) -> Bool] = [:]
 
@@ -206,10 +211,20 @@ final class DatabaseEngine {
             let was = triggersEnabled
             triggersEnabled = false
             defer { triggersEnabled = was }
+            overridingSystemValue = true
+            defer { overridingSystemValue = false }
             _ = try insert(into: table, rows: rows.map { r in
                 guard case .object(let o) = r else { throw PostgresError("PGRST102", "Empty or invalid json") }
                 return o
             }, as: .serviceRole)
+            // Fixtures load as a dump does: `OVERRIDING SYSTEM VALUE`, then each sequence set
+            // past the largest value loaded (`setval`), so later inserts get fresh keys.
+            let t = try self.table(table)
+            for (i, c) in t.schema.columns.enumerated() where c.defaultValue?.isSequence == true {
+                let top: Int64 = t.rows.compactMap { r -> Int64? in if case .int(let n) = r[i] { return Int64(n) }; return nil }.max() ?? 0
+                let key = t.schema.qualifiedName + "." + c.name
+                sequences[key] = max(sequences[key] ?? 0, top)
+            }
         }
     }
 
@@ -337,11 +352,16 @@ final class DatabaseEngine {
                 var row = [SQLValue](repeating: .null, count: t.schema.columns.count)
                 for (i, c) in t.schema.columns.enumerated() {
                     if listed.contains(c.name), let v = obj[c.name] {
+                        if case .identity(always: true)? = c.defaultValue, !overridingSystemValue {
+                            throw PostgresError("428C9", "cannot insert a non-DEFAULT value into column \"\(c.name)\"",
+                                                details: "Column \"\(c.name)\" is an identity column defined as GENERATED ALWAYS.",
+                                                hint: "Use OVERRIDING SYSTEM VALUE to override.")
+                        }
                         row[i] = try SQLValue.coerce(json: v, to: c.type)
                     } else if listed.contains(c.name) && !missingAsDefault {
                         row[i] = .null
                     } else {
-                        row[i] = try defaultValue(c, auth)
+                        row[i] = try defaultValue(c, auth, table: t.schema.qualifiedName)
                     }
                 }
                 row = try fire(.before, .insert, t, old: nil, new: row, auth) ?? row
@@ -384,9 +404,14 @@ final class DatabaseEngine {
         return t.rows.firstIndex { r in idx.map { r[$0] } == key }
     }
 
-    func defaultValue(_ c: ColumnSchema, _ auth: AuthContext) throws -> SQLValue {
+    func defaultValue(_ c: ColumnSchema, _ auth: AuthContext, table: String = "") throws -> SQLValue {
         guard let d = c.defaultValue else { return .null }
         switch d {
+        case .identity, .serial:
+            let key = table + "." + c.name
+            let next = (sequences[key] ?? 0) + 1
+            sequences[key] = next
+            return .int(next)
         case .value(let v): return try SQLValue.coerce(json: v, to: c.type)
         case .genRandomUUID: return .text(ids.uuid())
         case .now: return .timestamp(PGTime.micros(clock.now()))
@@ -599,7 +624,7 @@ final class DatabaseEngine {
                 for (n, r) in c.rows.enumerated() where hits.contains(r) {
                     var nr = r
                     for ci in cidx {
-                        nr[ci] = fk.onDelete == .setNull ? .null : try defaultValue(c.schema.columns[ci], auth)
+                        nr[ci] = fk.onDelete == .setNull ? .null : try defaultValue(c.schema.columns[ci], auth, table: c.schema.qualifiedName)
                     }
                     try checkConstraints(c, nr)
                     c.rows[n] = nr

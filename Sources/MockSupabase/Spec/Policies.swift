@@ -252,9 +252,13 @@ public struct AppSpec: Sendable {
     public var fixtures: Fixtures
     /// storage.json's buckets (empty when absent).
     public var buckets: [JSONValue]
+    /// auth.json (GoTrue's defaults when absent).
+    public var auth: AuthSettings
 
     /// An app from its parts.
-    public init(app: String, folder: URL, schema: DatabaseSchema, policies: PolicySet, fixtures: Fixtures, buckets: [JSONValue] = []) {
+    public init(app: String, folder: URL, schema: DatabaseSchema, policies: PolicySet, fixtures: Fixtures, buckets: [JSONValue] = [],
+                auth: AuthSettings = AuthSettings()) {
+        self.auth = auth
         self.app = app
         self.folder = folder
         self.schema = schema
@@ -289,6 +293,7 @@ public struct AppSpec: Sendable {
                 return try o.required("buckets").array().map(\.value)
             }
         }
-        return AppSpec(app: app, folder: folder, schema: schema, policies: policies, fixtures: fixtures, buckets: buckets)
+        let auth = try node("auth.json").map(AuthSettings.decode) ?? AuthSettings()
+        return AppSpec(app: app, folder: folder, schema: schema, policies: policies, fixtures: fixtures, buckets: buckets, auth: auth)
     }
 }

@@ -130,13 +130,15 @@ extension MockSupabase {
             }
         }
         switch validated {
-        case .success(let b): return b
+        case .success(let b): return bucketEdits.apply(b)
         case .failure(let e): throw StorageError.configuration("\(e)")
         }
     }
 
     func routeStorage(_ request: HTTPRequest, path: String, buckets: [BucketConfig]) throws -> HTTPResponse {
         let m = request.method
+        if let r = try routeStorageObjects(request, path: path, buckets: buckets) { return r }
+        if let r = try routeStorageBuckets(request, path: path, buckets: buckets) { return r }
         func bucketAndName(_ rest: Substring) -> (String, String)? {
             guard let slash = rest.firstIndex(of: "/") else { return nil }
             return (String(rest[..<slash]), String(rest[rest.index(after: slash)...]))
@@ -341,8 +343,11 @@ extension MockSupabase {
         }
     }
 
-    func upload(_ request: HTTPRequest, bucket bucketID: String, name: String, buckets: [BucketConfig], upsert: Bool) throws -> HTTPResponse {
-        let auth = try storageCaller(request, required: true)!
+    /// Uploads an object. `signedOwner` is set for a signed upload URL: the upload runs as the
+    /// service role and records the token's owner.
+    func upload(_ request: HTTPRequest, bucket bucketID: String, name: String, buckets: [BucketConfig], upsert: Bool,
+                signedOwner: String?? = nil) throws -> HTTPResponse {
+        let auth = signedOwner != nil ? AuthContext.serviceRole : try storageCaller(request, required: true)!
         guard let b = bucket(bucketID, buckets) else { throw StorageError.noSuchBucket }
         let emptyFolder = name.hasSuffix(".emptyFolderPlaceholder")
         let limit = emptyFolder ? 0 : min(b.fileSizeLimit ?? storage.globalFileSizeLimit, storage.globalFileSizeLimit)
@@ -381,7 +386,7 @@ extension MockSupabase {
         // Row-level security on storage.objects, then the unique (bucket_id, name) key.
         let now = PGTime.micros(configuration.clock.now())
         let existing = storage.object(bucket: bucketID, name: name)
-        let owner = auth.userID
+        let owner = signedOwner ?? auth.userID
         let version = configuration.ids.uuid()
         let newID = existing?.id ?? configuration.ids.uuid()
         let object = StoredObject(id: newID, bucketID: bucketID, name: name, owner: owner, data: data, mimetype: mimetype,
@@ -400,6 +405,7 @@ extension MockSupabase {
             }
         }
         if multipart && data.count > limit { throw StorageError.entityTooLarge }
+        try checkDotSegments(bucket: bucketID, name: name, version: version)
         storage.state.withLock { $0.objects[bucketID, default: [:]][name] = object }
         return .json(200, ["Id": .string(object.id), "Key": .string("\(bucketID)/\(name)")])
     }
@@ -530,11 +536,14 @@ extension MockSupabase {
         if !prefix.isEmpty && !prefix.hasSuffix("/") { prefix += "/" }
         let level = prefix.components(separatedBy: "/").count  // storage.search's `levels`
         let b = (try? storageBuckets())?.first { $0.id == bucketID }
-        let pattern = prefix + search + "%"
         var folders = Set<String>()
         var files: [(name: String, object: StoredObject)] = []
         let all = storage.state.withLock { Array(($0.objects[bucketID] ?? [:]).values) }
-        for o in all where MockSupabase.ilike(o.name, pattern) {
+        // storage.search (migrations 0050-0063, pg.ts searchObjects): a case-insensitive prefix
+        // match of prefix + search, `%` and `_` taken literally (escaped for ILIKE, a range scan
+        // when sorting by name).
+        let literal = (prefix + search).lowercased()
+        for o in all where o.name.lowercased().hasPrefix(literal) {
             guard let b, try storagePolicy(b.cell(.select)?.using, StorageConfiguration.objectsTable, objectRow(o), auth) else { continue }
             let tokens = MockSupabase.pathTokens(o.name)
             guard tokens.count >= level else { continue }
@@ -548,11 +557,24 @@ extension MockSupabase {
             let (a, c) = (key(x.object), key(y.object))
             return ascending ? a < c : a > c
         }
-        var out: [JSONValue] = sortedFolders.map { ["name": .string($0), "id": .null, "updated_at": .null, "created_at": .null, "last_accessed_at": .null, "metadata": .null] }
-        out += files.map { f in
-            ["name": .string(f.name), "id": .string(f.object.id), "updated_at": .string(MockSupabase.isoTime(f.object.updatedAt)),
+        let folderRows: [(String, JSONValue)] = sortedFolders.map {
+            ($0, ["name": .string($0), "id": .null, "updated_at": .null, "created_at": .null, "last_accessed_at": .null, "metadata": .null])
+        }
+        let fileRows: [(String, JSONValue)] = files.map { f in
+            (f.name, ["name": .string(f.name), "id": .string(f.object.id), "updated_at": .string(MockSupabase.isoTime(f.object.updatedAt)),
              "created_at": .string(MockSupabase.isoTime(f.object.createdAt)), "last_accessed_at": .string(MockSupabase.isoTime(f.object.lastAccessedAt)),
-             "metadata": objectMetadata(f.object)]
+             "metadata": objectMetadata(f.object)])
+        }
+        var out: [JSONValue]
+        if column == "name" {
+            // One walk over lower(name) COLLATE "C": folders and files interleave by name.
+            let merged = (folderRows + fileRows).sorted { x, y in
+                let (a, b) = (x.0.lowercased(), y.0.lowercased())
+                return ascending ? less(a, b) : less(b, a)
+            }
+            out = merged.map(\.1)
+        } else {
+            out = folderRows.map(\.1) + fileRows.map(\.1)
         }
         let page = Array(out.dropFirst(offset).prefix(limit))
         return .json(200, .array(page))
