@@ -141,11 +141,11 @@ extension MockSupabase {
         if pkce {
             // issueAuthCode: the user's latest flow state of this authentication method.
             let now = configuration.clock.now()
-            let code: String? = flows.withLock {
-                guard var fs = flows.flowStates.values.filter({ $0.userID == id && $0.authenticationMethod == method })
+            let code: String? = flows.withLock { held in
+                guard var fs = held.flowStates.values.filter({ $0.userID == id && $0.authenticationMethod == method })
                     .max(by: { $0.createdAt < $1.createdAt }) else { return nil }
                 fs.authCodeIssuedAt = now
-                flows.flowStates[fs.id] = fs
+                held.flowStates[fs.id] = fs
                 return fs.authCode
             }
             guard let code else {
@@ -172,11 +172,11 @@ extension MockSupabase {
         let now = configuration.clock.now()
         let expiry = TimeInterval(authSettings.flowStateExpirySeconds)
         enum Outcome { case notFound, expired, bad(String), ok(GoTrueFlows.FlowState) }
-        let outcome: Outcome = flows.withLock {
-            guard let fs = flows.flowStates.values.first(where: { $0.authCode == code }), fs.userID != nil else { return .notFound }
+        let outcome: Outcome = flows.withLock { held in
+            guard let fs = held.flowStates.values.first(where: { $0.authCode == code }), fs.userID != nil else { return .notFound }
             if now > (fs.authCodeIssuedAt ?? fs.createdAt).addingTimeInterval(expiry) { return .expired }
             if let why = GoTrueFlows.verifyPKCE(challenge: fs.codeChallenge, method: fs.codeChallengeMethod, verifier: verifier) { return .bad(why) }
-            flows.flowStates[fs.id] = nil
+            held.flowStates[fs.id] = nil
             return .ok(fs)
         }
         switch outcome {

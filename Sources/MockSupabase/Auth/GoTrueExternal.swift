@@ -33,8 +33,8 @@ extension MockSupabase {
         }
         let state = configuration.ids.uuid()
         let email = (request.queryValue("login_hint") ?? "\(provider)-user@example.com").lowercased()
-        flows.withLock {
-            flows.oauthStates[state] = GoTrueFlows.OAuthState(provider: provider, redirectTo: referrer(request), flowStateID: flowID,
+        flows.withLock { held in
+            held.oauthStates[state] = GoTrueFlows.OAuthState(provider: provider, redirectTo: referrer(request), flowStateID: flowID,
                                                              createdAt: configuration.clock.now())
         }
         let code = "test-" + provider + "." + Base64URL.encode(Array(email.utf8))
@@ -48,7 +48,7 @@ extension MockSupabase {
         let stateID = request.queryValue("state") ?? ""
         let now = configuration.clock.now()
         let expiry = TimeInterval(authSettings.flowStateExpirySeconds)
-        let state: GoTrueFlows.OAuthState? = flows.withLock { flows.oauthStates.removeValue(forKey: stateID) }
+        let state: GoTrueFlows.OAuthState? = flows.withLock { held in held.oauthStates.removeValue(forKey: stateID) }
         guard !stateID.isEmpty else { return authError(400, "bad_oauth_callback", "OAuth state parameter missing") }
         guard let state else { return authError(400, "bad_oauth_state", "OAuth state not found or expired") }
         guard state.createdAt.addingTimeInterval(expiry) >= now else { return authError(400, "bad_oauth_state", "OAuth state has expired") }
@@ -85,12 +85,12 @@ extension MockSupabase {
         }
         guard let user, let uid = user["id"]?.stringValue else { return fail("server_error", "unexpected_failure", "Database error finding user") }
         if let fid = state.flowStateID {
-            let authCode: String? = flows.withLock {
-                guard let fs = flows.flowStates[fid] else { return nil }
+            let authCode: String? = flows.withLock { held in
+                guard let fs = held.flowStates[fid] else { return nil }
                 let bound = GoTrueFlows.FlowState(id: fs.id, userID: uid, authCode: fs.authCode, codeChallenge: fs.codeChallenge,
                                                   codeChallengeMethod: fs.codeChallengeMethod, authenticationMethod: fs.authenticationMethod,
                                                   providerType: fs.providerType, createdAt: fs.createdAt, authCodeIssuedAt: now)
-                flows.flowStates[fid] = bound
+                held.flowStates[fid] = bound
                 return fs.authCode
             }
             guard let authCode else { return fail("invalid_request", "flow_state_not_found", "Flow state not found") }

@@ -18,7 +18,10 @@ public struct SentEmail: Sendable, Equatable {
 /// GoTrue's per-user e-mail tokens, PKCE flow states, e-mails sent and external-provider states
 /// (`confirmation_token`, `recovery_token`, `reauthentication_token` columns and `auth.flow_state`
 /// upstream). Kept apart from sessions and refresh tokens.
-final class GoTrueFlows: @unchecked Sendable {
+///
+/// Its mutable state is a `State` behind a `Guarded` lock (the backend's one discipline), reached
+/// only through `withLock`.
+final class GoTrueFlows: Sendable {
     /// Which column a token lives in.
     enum TokenKind: Hashable { case confirmation, recovery, reauthentication }
     /// A stored token: the hash (with `pkce_` when the flow is PKCE) and when it was sent.
@@ -39,19 +42,19 @@ final class GoTrueFlows: @unchecked Sendable {
     /// An external sign-in in progress (`/authorize` → provider → `/callback`).
     struct OAuthState { let provider: String; let redirectTo: String; let flowStateID: String?; let createdAt: Date }
 
-    let lock = NSLock()
-    var tokens: [String: [TokenKind: EmailToken]] = [:]
-    var flowStates: [String: FlowState] = [:]
-    var outbox: [String: [SentEmail]] = [:]
-    var oauthStates: [String: OAuthState] = [:]
-
-    func reset() {
-        lock.lock()
-        tokens = [:]; flowStates = [:]; outbox = [:]; oauthStates = [:]
-        lock.unlock()
+    /// The tokens, flow states, outbox and OAuth states.
+    struct State {
+        var tokens: [String: [TokenKind: EmailToken]] = [:]
+        var flowStates: [String: FlowState] = [:]
+        var outbox: [String: [SentEmail]] = [:]
+        var oauthStates: [String: OAuthState] = [:]
     }
+    private let state = Guarded(State())
 
-    func withLock<T>(_ body: () throws -> T) rethrows -> T { lock.lock(); defer { lock.unlock() }; return try body() }
+    func reset() { state.withLock { $0 = State() } }
+
+    /// Runs `body` with exclusive access to the state (a leaf lock: `body` calls no other service).
+    func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T { try state.withLock(body) }
 
     /// `crypto.GenerateTokenHash`: upstream hex(SHA-224(email + otp)); the mock uses the first 56 hex
     /// digits of SHA-256 (same length and alphabet; the value is opaque to clients).
@@ -117,7 +120,7 @@ enum GoQuery {
 extension MockSupabase {
     /// The e-mails sent to an address, oldest first.
     public func sentEmails(to email: String) -> [SentEmail] {
-        flows.withLock { flows.outbox[email.lowercased()] ?? [] }
+        flows.withLock { held in held.outbox[email.lowercased()] ?? [] }
     }
 
     /// The last e-mail sent to an address.
@@ -167,7 +170,7 @@ extension MockSupabase {
                                       codeChallenge: pkce.challenge, codeChallengeMethod: pkce.method,
                                       authenticationMethod: method, providerType: provider, createdAt: configuration.clock.now(),
                                       authCodeIssuedAt: nil)
-        flows.withLock { flows.flowStates[fs.id] = fs }
+        flows.withLock { held in held.flowStates[fs.id] = fs }
         return fs.id
     }
 
@@ -186,26 +189,26 @@ extension MockSupabase {
         let id = user["id"]?.stringValue ?? "", email = user["email"]?.stringValue ?? ""
         let now = configuration.clock.now()
         let freq = TimeInterval(authSettings.emailMaxFrequencySeconds)
-        return flows.withLock { () -> Result<SentEmail, HTTPResponseBox> in
-            if deliver, let prev = flows.tokens[id]?[kind], prev.sentAt.addingTimeInterval(freq) > now {
+        return flows.withLock { (held: inout GoTrueFlows.State) -> Result<SentEmail, HTTPResponseBox> in
+            if deliver, let prev = held.tokens[id]?[kind], prev.sentAt.addingTimeInterval(freq) > now {
                 let left = Int(prev.sentAt.addingTimeInterval(freq).timeIntervalSince(now))
                 return .failure(HTTPResponseBox(authError(429, "over_email_send_rate_limit", "For security purposes, you can only request this after \(left) seconds.")))
             }
             let otp = configuration.ids.bytes(6).map { String(Int($0) % 10) }.joined()
             let hash = GoTrueFlows.tokenHash(email, otp)
             let token = pkce ? "pkce_" + hash : hash
-            flows.tokens[id, default: [:]][kind] = GoTrueFlows.EmailToken(token: token, sentAt: now)
+            held.tokens[id, default: [:]][kind] = GoTrueFlows.EmailToken(token: token, sentAt: now)
             let link = kind == .reauthentication ? nil
                 : "/auth/v1/verify?" + GoQuery.encode([("token", token), ("type", type), ("redirect_to", redirectTo)])
             let sent = SentEmail(to: email, type: type, otp: otp, tokenHash: token, actionLink: link)
-            if deliver { flows.outbox[email, default: []].append(sent) }
+            if deliver { held.outbox[email, default: []].append(sent) }
             return .success(sent)
         }
     }
 
     /// When the last e-mail of a kind went to a user (for `confirmation_sent_at` / `recovery_sent_at`).
     func emailSentAt(userID: String, kind: GoTrueFlows.TokenKind) -> Date? {
-        flows.withLock { flows.tokens[userID]?[kind]?.sentAt }
+        flows.withLock { held in held.tokens[userID]?[kind]?.sentAt }
     }
 
     func isConfirmed(_ user: [String: JSONValue]) -> Bool { user["email_confirmed_at"].map { !$0.isNull } ?? false }
@@ -223,14 +226,14 @@ extension MockSupabase {
         var candidates: [[String: JSONValue]] = []
         if let email { if let u = findUser(email: email) { candidates = [u] } }
         else { candidates = (try? database.rows("auth.users", where: nil)) ?? [] }
-        return flows.withLock { () -> (user: [String: JSONValue], kind: GoTrueFlows.TokenKind, pkce: Bool)? in
+        return flows.withLock { (held: inout GoTrueFlows.State) -> (user: [String: JSONValue], kind: GoTrueFlows.TokenKind, pkce: Bool)? in
             for u in candidates {
                 let id = u["id"]?.stringValue ?? ""
                 for k in kinds {
-                    guard let t = flows.tokens[id]?[k], t.sentAt.addingTimeInterval(exp) >= now else { continue }
+                    guard let t = held.tokens[id]?[k], t.sentAt.addingTimeInterval(exp) >= now else { continue }
                     let actual = tokenIsHash ? token : GoTrueFlows.tokenHash(u["email"]?.stringValue ?? "", token)
                     if t.token == actual || t.token == "pkce_" + actual {
-                        flows.tokens[id]?[k] = nil
+                        held.tokens[id]?[k] = nil
                         return (u, k, t.token.hasPrefix("pkce_"))
                     }
                 }

@@ -384,7 +384,9 @@ public final class MockSupabase: Sendable {
 
     /// Supabase's API gateway requires an `apikey` header (or query parameter) that is one of the
     /// project's keys: the anon or the service-role key, compared as strings (the gateway's
-    /// key-auth knows the keys, not JWTs), so another validly signed JWT is refused too.
+    /// key-auth knows the keys, not JWTs), so another validly signed JWT is refused too. The 401
+    /// body is the gateway's, as `supabase start` and hosted projects answer it (quoted in
+    /// nuxt-modules/supabase#195 and supabase-community/supabase-csharp#108).
     func checkAPIKey(_ request: HTTPRequest) -> HTTPResponse? {
         guard let key = request.headers["apikey"] ?? request.queryValue("apikey"), !key.isEmpty else {
             return .json(401, ["message": "No API key found in request", "hint": "No `apikey` request header or url param was found."])

@@ -2,19 +2,27 @@ import Foundation
 
 /// Buckets created, changed or deleted through the API since the last reset (the buckets of
 /// storage.json stay the base).
-final class StorageBucketEdits: @unchecked Sendable {
-    let lock = NSLock()
-    var created: [BucketConfig] = []
-    var changed: [String: BucketConfig] = [:]
-    var deleted: Set<String> = []
+///
+/// The edits are a `State` behind a `Guarded` lock (the backend's one discipline).
+final class StorageBucketEdits: Sendable {
+    /// Buckets created, changed and deleted.
+    struct State {
+        var created: [BucketConfig] = []
+        var changed: [String: BucketConfig] = [:]
+        var deleted: Set<String> = []
+    }
+    private let state = Guarded(State())
 
-    func reset() { lock.withLock { created = []; changed = [:]; deleted = [] } }
+    /// Runs `body` with exclusive access to the edits (a leaf lock).
+    func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T { try state.withLock(body) }
+
+    func reset() { state.withLock { $0 = State() } }
 
     /// The configured buckets with the edits applied.
     func apply(_ base: [BucketConfig]) -> [BucketConfig] {
-        lock.withLock {
-            if created.isEmpty && changed.isEmpty && deleted.isEmpty { return base }
-            return (base + created).filter { !deleted.contains($0.id) }.map { changed[$0.id] ?? $0 }
+        state.withLock { e in
+            if e.created.isEmpty && e.changed.isEmpty && e.deleted.isEmpty { return base }
+            return (base + e.created).filter { !e.deleted.contains($0.id) }.map { e.changed[$0.id] ?? $0 }
         }
     }
 }
@@ -97,11 +105,11 @@ extension MockSupabase {
         guard bucket(id, buckets) == nil else { throw StorageError.alreadyExists }
         let b = BucketConfig(id: id, name: name, isPublic: body["public"]?.boolValue ?? false, fileSizeLimit: limit,
                              allowedMimeTypes: mimes, policies: [:], bucketSelect: .constant(false))
-        bucketEdits.lock.withLock {
-            bucketEdits.deleted.remove(id)
-            bucketEdits.changed[id] = nil
-            bucketEdits.created.removeAll { $0.id == id }
-            bucketEdits.created.append(b)
+        bucketEdits.withLock { edits in
+            edits.deleted.remove(id)
+            edits.changed[id] = nil
+            edits.created.removeAll { $0.id == id }
+            edits.created.append(b)
         }
         return .json(200, ["name": .string(name)])
     }
@@ -122,7 +130,7 @@ extension MockSupabase {
         }
         if let l = body["file_size_limit"] { b.fileSizeLimit = try parseSizeLimit(l) }
         if let m = body["allowed_mime_types"] { b.allowedMimeTypes = try mimeTypes(m) }
-        bucketEdits.lock.withLock { bucketEdits.changed[id] = b }
+        bucketEdits.withLock { edits in edits.changed[id] = b }
         return .json(200, ["message": "Successfully updated"])
     }
 
@@ -133,9 +141,9 @@ extension MockSupabase {
             throw StorageError(409, code: "ResourceNotEmpty", error: "ResourceNotEmpty", message: "The bucket you tried to delete is not empty")
         }
         guard auth.bypassesRLS else { throw StorageError.noSuchBucket }
-        bucketEdits.lock.withLock {
-            bucketEdits.deleted.insert(id)
-            bucketEdits.changed[id] = nil
+        bucketEdits.withLock { edits in
+            edits.deleted.insert(id)
+            edits.changed[id] = nil
         }
         return .json(200, ["message": "Successfully deleted"])
     }
