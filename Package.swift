@@ -26,12 +26,17 @@ let package = Package(
         .executableTarget(name: "contracts", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "contracts-bench", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "fuzz-http", dependencies: ["MockSupabase"], path: "Sources/fuzz-http"),
+        // libFuzzer targets of the query string, JSON bodies and JWTs (scripts/fuzz-all); replayers in ordinary builds.
+        .executableTarget(name: "fuzz-query", dependencies: ["MockSupabase"], path: "Sources/fuzz-query"),
+        .executableTarget(name: "fuzz-json", dependencies: ["MockSupabase"], path: "Sources/fuzz-json"),
+        .executableTarget(name: "fuzz-jwt", dependencies: ["MockSupabase"], path: "Sources/fuzz-jwt"),
         // libFuzzer target of the cache (scripts/fuzz-cache); a replayer in ordinary builds.
         .executableTarget(name: "CacheFuzz", dependencies: ["ContractKit"]),
         // Crash-consistency writer and cache benchmark of the client rules.
         .executableTarget(name: "ClientRulesTool", dependencies: ["ContractKit"]),
         .testTarget(name: "ContractsTests", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
-        .testTarget(name: "MockSupabaseTests", dependencies: ["MockSupabase", "ContractKit"]),
+        // The concurrency suite drives the apps' server-side functions too (generate-report, NaarsCars' RPCs and edge functions).
+        .testTarget(name: "MockSupabaseTests", dependencies: ["MockSupabase", "ContractKit", "TeleportMe", "NaarsCars"]),
         .testTarget(name: "ContractKitTests", dependencies: ["ContractKit", "MockSupabase"]),
     ]
 )

@@ -64,9 +64,10 @@ class Client:
                 if expect is not None and r.status not in expect:
                     self.tally.add("unexpected status")
                     with self.tally.lock:
-                        samples = self.tally.counts.setdefault("_samples", [])
-                        if len(samples) < 10:
-                            samples.append("%s %s -> %d %s" % (method, path.split("?")[0], r.status, data[:160]))
+                        samples = self.tally.counts.setdefault("_samples", {})
+                        key = "%s %s -> %d" % (method, path.split("?")[0], r.status)
+                        if key not in samples and len(samples) < 10:
+                            samples[key] = data[:160].decode("utf-8", "replace")
                 return r.status, data
             except (OSError, http.client.HTTPException) as e:
                 self.tally.add("transport error: " + type(e).__name__)
@@ -111,7 +112,7 @@ def user_worker(port, anon, persona, stop_at, tally, acked, sent, seed):
                 with tally.lock:
                     acked.append(marker)
         elif op < 0.60:
-            c.request("POST", "/rest/v1/rpc/get_leaderboard", {"time_filter": "all", "limit_count": 10}, token=token, expect=[200])
+            c.request("POST", "/rest/v1/rpc/get_leaderboard", {"time_filter": "month", "limit_count": 10}, token=token, expect=[200])
         elif op < 0.68:
             st, data = c.request("POST", "/auth/v1/token?grant_type=refresh_token", {"refresh_token": refresh}, expect=[200])
             if st == 200:
@@ -143,6 +144,23 @@ def signup_worker(port, anon, stop_at, tally, seed):
         email = "soak-%x@soak.test" % rnd.getrandbits(64)
         c.request("POST", "/auth/v1/signup", {"email": email, "password": "Soak-password-1"}, expect=[200])
         time.sleep(0.2)  # paced: each sign-up adds a user
+
+
+def fresh_client_probe(port, anon, stop_at, tally, latencies):
+    """Every 2 s a brand-new connection asks for one page: how long a newcomer waits."""
+    while time.time() < stop_at:
+        t0 = time.time()
+        try:
+            conn = http.client.HTTPConnection(HOST, port, timeout=30)
+            conn.request("GET", "/rest/v1/rides?select=id&limit=1", headers={"apikey": anon})
+            status = conn.getresponse().status
+            conn.close()
+            latencies.append(time.time() - t0)
+            if status != 200:
+                tally.add("fresh client status %d" % status)
+        except (OSError, http.client.HTTPException) as e:
+            tally.add("transport error: fresh client " + type(e).__name__)
+        time.sleep(2)
 
 
 def hostile_loop(port, stop_at, tally, idle, slowloris, slowbody, interval):
@@ -214,6 +232,8 @@ def main():
     for i, p in enumerate(personas):
         threads.append(threading.Thread(target=user_worker, args=(port, anon, p, stop_at, tally, acked, sent, 1000 + i)))
     threads.append(threading.Thread(target=signup_worker, args=(port, anon, stop_at, tally, 7)))
+    latencies = []
+    threads.append(threading.Thread(target=fresh_client_probe, args=(port, anon, stop_at, tally, latencies)))
     threads.append(threading.Thread(target=hostile_loop, args=(port, stop_at, tally, idle, slowloris, slowbody, 5.0)))
     for t in threads:
         t.start()
@@ -230,10 +250,11 @@ def main():
     duplicated = [m for m, k in seen.items() if k > 1]
     unsent = [m for m in seen if m not in sent]
     counts = dict(tally.counts)
-    samples = counts.pop("_samples", [])
+    samples = ["%s %s" % kv for kv in counts.pop("_samples", {}).items()]
     print(json.dumps({
         "counts": counts, "samples": samples, "acknowledged_writes": len(acked), "rows_found": len(rows),
         "lost": len(lost), "duplicated": len(duplicated), "never_sent": len(unsent), "reconcile_status": st,
+        "fresh_client_max_seconds": max(latencies) if latencies else None, "fresh_client_probes": len(latencies),
     }))
 
 

@@ -6,15 +6,18 @@ import Glibc
 
 // clientrules-tool — helpers of the client-rule suites that need a process of their own.
 //
-//   clientrules-tool crash-writer DIR [--impl reference|in-place] [--start N]
-//       saves entries to the TeleportMe cache in DIR forever, printing "saved K SEQ" after each
-//       completed save; the crash-consistency test kills it with SIGKILL. `--impl in-place` is a
-//       deliberately wrong writer that streams each entry straight into its file.
+//   clientrules-tool crash-rounds DIR [--impl reference|in-place] [--items N]
+//       the crash-consistency test's writers: reads "batch START DELAY_US…" lines on stdin; for
+//       each delay W it forks writer W, which opens the TeleportMe cache in DIR/wW, prints
+//       "W ready", and saves entries from sequence START on (printing "W begin K SEQ" before and
+//       "W saved K SEQ" after each save) until SIGKILL ends it DELAY_US microseconds after it was
+//       ready; then the tool reaps every writer, prints "W killed SIGNAL" for each, and "done".
+//       `--impl in-place` is a deliberately wrong writer that streams each entry into its file.
 //   clientrules-tool bench [--iterations N]
 //       times the reference stores against the speed targets in client-rules.json.
 
 let usage = """
-usage: clientrules-tool crash-writer DIR [--impl reference|in-place] [--start N]
+usage: clientrules-tool crash-rounds DIR [--impl reference|in-place] [--items N]
        clientrules-tool bench [--iterations N]
 """
 
@@ -36,18 +39,15 @@ func crashKeys(_ rules: CacheRules) -> [CacheKey] {
     ]
 }
 
-/// Items per saved value.
-let crashItems = 1500
-
-/// A value whose every part names its sequence number, so a mix of two saves is visible.
-func crashValue(_ seq: Int) -> JSONValue {
-    ["seq": .int(Int64(seq)), "items": .array((0..<crashItems).map { .string("\(seq)-\($0)-" + String(repeating: "p", count: 48)) })]
+/// A value of `items` items whose every part names its sequence number, so a mix of two saves is visible.
+func crashValue(_ seq: Int, items: Int) -> JSONValue {
+    ["seq": .int(Int64(seq)), "items": .array((0..<items).map { .string("\(seq)-\($0)-" + String(repeating: "p", count: 48)) })]
 }
 
 /// The deliberately wrong writer: opens the entry's file in place (truncating it) and streams
 /// the envelope piece by piece while producing it, as a naive streaming encoder would (the same
-/// bytes `crashValue(seq)` saved by the reference would hold).
-func writeInPlace(seq: Int, key: CacheKey, store: FileCacheManager, clock: Clock) throws {
+/// bytes `crashValue(seq, items:)` saved by the reference would hold).
+func writeInPlace(seq: Int, items: Int, key: CacheKey, store: FileCacheManager, clock: Clock) throws {
     let file = store.path(for: key)
     try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
     let fd = open(file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -59,32 +59,80 @@ func writeInPlace(seq: Int, key: CacheKey, store: FileCacheManager, clock: Clock
     head += ",\"savedAt\":\(JSONValue.double(clock.now().timeIntervalSince1970).serialized())"
     head += ",\"ttlSeconds\":\(key.ttl.map { JSONValue.double($0).serialized() } ?? "null"),\"value\":{\"seq\":\(seq),\"items\":["
     put(head)
-    for i in 0..<crashItems {
+    for i in 0..<items {
         let item = JSONValue.string("\(seq)-\(i)-" + String(repeating: "p", count: 48))
         put((i == 0 ? "" : ",") + item.serialized())
     }
     put("]}}")
 }
 
-func crashWriter(_ args: [String]) -> Never {
-    guard let dir = args.first else { fail(usage) }
-    let impl = option("--impl", in: args) ?? "reference"
-    guard impl == "reference" || impl == "in-place" else { fail("unknown --impl '\(impl)'") }
-    var seq = Int(option("--start", in: args) ?? "1") ?? 1
-    guard let rules = try? ClientRules.load(app: "teleportme")?.cache else { fail("cannot load Contracts/teleportme/client-rules.json") }
+/// Writes a line with one `write(2)` (no buffering: a line printed before a kill is not lost,
+/// and lines of the writer and of the tool never interleave).
+func emit(_ s: String) {
+    var bytes = Array((s + "\n").utf8)
+    bytes.withUnsafeMutableBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+            let n = write(1, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 { if errno == EINTR { continue }; return }
+            offset += n
+        }
+    }
+}
+
+/// The forked writer: opens the store as a relaunched app would (sweeping what the killed one
+/// left), arms a timer, and saves until the timer's SIGKILL (or until its parent is gone).
+func writerChild(_ w: Int, dir: String, impl: String, items: Int, start: Int, delay: Int, rules: CacheRules, parent: pid_t) -> Never {
     let clock = SystemClock()
-    let store: FileCacheManager
-    do { store = try FileCacheManager(root: URL(fileURLWithPath: dir), rules: rules, clock: clock, durable: false) } catch { fail("\(error)") }
+    guard let store = try? FileCacheManager(root: URL(fileURLWithPath: dir).appendingPathComponent("w\(w)"), rules: rules, clock: clock) else { _exit(3) }
     let keys = crashKeys(rules)
-    while true {
+    emit("\(w) ready")
+    // SIGKILL `delay` µs from now, wherever the loop below is: the timer's signal handler sends
+    // it, so the moment does not depend on when the scheduler runs the parent.
+    signal(SIGALRM) { _ in kill(getpid(), SIGKILL) }
+    var timer = itimerval(it_interval: timeval(tv_sec: 0, tv_usec: 0), it_value: timeval(tv_sec: delay / 1_000_000, tv_usec: .init(max(delay % 1_000_000, 1))))
+    setitimer(__itimer_which_t(ITIMER_REAL.rawValue), &timer, nil)
+    var seq = start
+    while getppid() == parent {
         for (k, key) in keys.enumerated() {
+            emit("\(w) begin \(k) \(seq)")
             do {
-                if impl == "reference" { try store.saveSynchronously(crashValue(seq), for: key) } else { try writeInPlace(seq: seq, key: key, store: store, clock: clock) }
-            } catch { fail("save failed: \(error)") }
-            out("saved \(k) \(seq)")
+                if impl == "reference" { try store.saveSynchronously(crashValue(seq, items: items), for: key) } else { try writeInPlace(seq: seq, items: items, key: key, store: store, clock: clock) }
+            } catch { emit("\(w) failed \(error)"); _exit(4) }
+            emit("\(w) saved \(k) \(seq)")
             seq += 1
         }
     }
+    _exit(0)
+}
+
+func crashRounds(_ args: [String]) -> Never {
+    guard let dir = args.first else { fail(usage) }
+    let impl = option("--impl", in: args) ?? "reference"
+    guard impl == "reference" || impl == "in-place" else { fail("unknown --impl '\(impl)'") }
+    let items = Int(option("--items", in: args) ?? "200") ?? 200
+    guard let rules = try? ClientRules.load(app: "teleportme")?.cache else { fail("cannot load Contracts/teleportme/client-rules.json") }
+    let me = getpid()
+    while let line = readLine() {
+        let parts = line.split(separator: " ")
+        guard parts.count >= 3, parts[0] == "batch", let start = Int(parts[1]) else { fail("bad command '\(line)'") }
+        let delays = parts.dropFirst(2).compactMap { Int($0) }
+        var children: [pid_t] = []
+        for (w, delay) in delays.enumerated() {
+            let pid = fork()
+            if pid < 0 { fail("fork: \(String(cString: strerror(errno)))") }
+            if pid == 0 { writerChild(w, dir: dir, impl: impl, items: items, start: start, delay: delay, rules: rules, parent: me) }
+            children.append(pid)
+        }
+        for (w, pid) in children.enumerated() {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let signalled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
+            emit("\(w) killed \(signalled ? Int(status & 0x7f) : -Int((status >> 8) & 0xff))")
+        }
+        emit("done")
+    }
+    exit(0)
 }
 
 // MARK: Benchmark
@@ -154,7 +202,7 @@ final class TimesBox: @unchecked Sendable { var times: [Double] = [] }
 var args = Array(CommandLine.arguments.dropFirst())
 let command = args.isEmpty ? "help" : args.removeFirst()
 switch command {
-case "crash-writer": crashWriter(args)
+case "crash-rounds": crashRounds(args)
 case "bench": exit(bench(args))
 default: print(usage); exit(command == "help" ? 0 : 2)
 }

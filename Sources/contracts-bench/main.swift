@@ -1,7 +1,7 @@
 import Foundation
 import ContractKit
 
-// `swift run -c release contracts-bench [rest|report|postgres|all]` — the package's speed measurements.
+// `swift run -c release contracts-bench [rest|parser|report|postgres|sessions [count]|all]` — the package's speed measurements.
 // Figures are side by side in one run and reported as ratios (the machine is shared and noisy).
 let args = Array(CommandLine.arguments.dropFirst())
 let which = args.first ?? "all"
@@ -9,8 +9,10 @@ switch which {
 case "rest": runRESTBenchmark()
 case "report": runReportBenchmark()
 case "postgres": runPostgresBenchmark()
-case "all": runRESTBenchmark(); runReportBenchmark(); runPostgresBenchmark()
+case "sessions": runSessionBenchmark(count: args.dropFirst().first.flatMap { Int($0) } ?? 200_000)
+case "parser": runParserBenchmark()
+case "all": runRESTBenchmark(); runParserBenchmark(); runReportBenchmark(); runPostgresBenchmark(); runSessionBenchmark()
 default:
-    FileHandle.standardError.write(Data("usage: contracts-bench [rest|report|postgres|all]\n".utf8))
+    FileHandle.standardError.write(Data("usage: contracts-bench [rest|parser|report|postgres|sessions [count]|all]\n".utf8))
     exit(2)
 }

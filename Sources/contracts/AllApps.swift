@@ -8,4 +8,5 @@ import Shvil
 /// Every app, in the README's order.
 let allApps: [any AppModule.Type] = [TeleportMeApp.self, NaarsCarsApp.self, CivicForgeApp.self, AuraApp.self, ShvilApp.self]
 
-func app(named name: String) -> (any AppModule.Type)? { allApps.first { $0.name == name } }
+/// Every command's spec, for `contracts help COMMAND`.
+let commandSpecs: [String: CommandSpec] = ["verify": verifySpec, "serve": serveSpec, "goldens": goldensSpec, "report": reportSpec]

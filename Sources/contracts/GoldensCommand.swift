@@ -1,16 +1,28 @@
 import Foundation
 import ContractKit
 
+let goldensSpec = CommandSpec(
+    name: "goldens",
+    summary: """
+    Compares every app's golden files (Golden/<app>/) with the current output and prints a unified diff
+    for each mismatch (the actual output is written under artifacts/golden/). With --update, re-records
+    them and prints the diff of each file that changed, for review before committing.
+    """,
+    options: [
+        .flag("update", "re-record every golden file (record mode all) instead of comparing"),
+        .value("app", "NAME", repeatable: true, "only this app (one of: \(appList); case-insensitive)"),
+    ],
+    environment: commonEnvironment + [("SUPACONTRACTS_RECORD", "record mode without --update: never (default) | missing | failed | all")],
+    exitStatus: [(0, "every golden matches (or was written)"), (1, "a golden differs or cannot be produced"), (2, "usage error")])
+
 /// `contracts goldens [--update] [--app NAME]`: compares every app's golden files with the
 /// current output (mode from SUPACONTRACTS_RECORD, default never) or, with `--update`, rewrites
 /// them (mode all) and prints the diff of each file that changed, for review.
 func runGoldens(_ args: [String]) -> Int32 {
-    let opts = Options(args, flags: ["update"])
-    if let unknown = opts.values.keys.first(where: { $0 != "app" }) ?? opts.flags.first(where: { $0 != "update" }) ?? opts.positional.first {
-        return fail("goldens: unknown argument '\(unknown)' (usage: contracts goldens [--update] [--app NAME])")
-    }
-    let apps = opts.values["app"].map { n in allApps.filter { $0.name == n } } ?? allApps
-    if apps.isEmpty { return fail("goldens: unknown app '\(opts.values["app"]!)' (one of: \(allApps.map { $0.name }.joined(separator: ", ")))") }
+    var status: Int32 = 0
+    guard let opts = parse(goldensSpec, args, status: &status) else { return status }
+    let apps: [any AppModule.Type]
+    switch resolveApps(opts.values["app"], among: allApps, command: goldensSpec) { case .success(let a): apps = a; case .failure(let e): return usageFail(e) }
     let mode: GoldenRecordMode
     if opts.flags.contains("update") {
         mode = .all

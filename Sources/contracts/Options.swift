@@ -1,34 +1,51 @@
 import Foundation
+import ContractKit
 
-/// Minimal option parsing: `--name value` pairs and `--flag` switches.
-struct Options {
-    var values: [String: String] = [:]
-    var flags: Set<String> = []
-    var positional: [String] = []
-
-    init(_ args: [String], flags known: Set<String> = []) {
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            if a.hasPrefix("--") {
-                let name = String(a.dropFirst(2))
-                if let eq = name.firstIndex(of: "=") {
-                    values[String(name[..<eq])] = String(name[name.index(after: eq)...])
-                } else if known.contains(name) || i + 1 >= args.count || args[i + 1].hasPrefix("--") {
-                    flags.insert(name)
-                } else {
-                    values[name] = args[i + 1]
-                    i += 1
-                }
-            } else {
-                positional.append(a)
-            }
-            i += 1
-        }
-    }
-}
-
+/// Prints a usage error (exit 2) or other command-line problem to standard error.
 func fail(_ message: String) -> Int32 {
     FileHandle.standardError.write(Data("contracts: \(message)\n".utf8))
     return 2
 }
+
+/// Prints a usage error (with the usage line) to standard error; exit status 2.
+func usageFail(_ error: UsageError) -> Int32 {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    return 2
+}
+
+/// Parses a command's arguments against its spec. Nil with `status` set means: stop now (help
+/// printed, exit 0; or a usage error printed, exit 2).
+func parse(_ spec: CommandSpec, _ args: [String], status: inout Int32) -> ParsedCommand? {
+    do {
+        let p = try spec.parse(args)
+        if p.help { print(spec.help); status = 0; return nil }
+        return p
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        status = 2
+        return nil
+    }
+}
+
+/// The apps named by `--app` values (case-insensitive, by folder name or title; comma-separated
+/// lists allowed), or every app when none is given; a usage error names the valid ones.
+func resolveApps(_ names: [String]?, among apps: [any AppModule.Type], command: CommandSpec) -> Result<[any AppModule.Type], UsageError> {
+    guard let names else { return .success(apps) }
+    let catalog = apps.map { a -> (name: String, title: String) in (a.name, a.title) }
+    var indices: [Int] = []
+    for n in names.flatMap({ $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }) where !n.isEmpty {
+        guard let i = catalog.firstIndex(where: { $0.name.caseInsensitiveCompare(n) == .orderedSame || $0.title.caseInsensitiveCompare(n) == .orderedSame }) else {
+            return .failure(command.usage("unknown app '\(n)' (one of: \(catalog.map(\.name).joined(separator: ", ")))"))
+        }
+        if !indices.contains(i) { indices.append(i) }
+    }
+    return .success(indices.map { apps[$0] })
+}
+
+/// The app list for help texts.
+var appList: String { allApps.map { $0.name }.joined(separator: ", ") }
+
+/// Environment variables every command reads.
+let commonEnvironment: [(name: String, help: String)] = [
+    ("SUPACONTRACTS_ROOT", "the package root holding Contracts/ and Golden/ (default: the nearest ancestor of the current directory holding Contracts/FORMAT.md)"),
+]

@@ -6,30 +6,46 @@ import Glibc
 import Darwin
 #endif
 
+let serveSpec = CommandSpec(
+    name: "serve",
+    summary: """
+    Serves an app's mock backend (PostgREST, GoTrue, Functions, Storage) over loopback HTTP/1.1 on
+    127.0.0.1 until Ctrl-C (SIGINT) or SIGTERM. Prints SUPABASE_URL, SUPABASE_ANON_KEY and
+    SUPABASE_SERVICE_ROLE_KEY as KEY=value lines, then the app's personas, functions and buckets.
+    """,
+    options: [
+        .value("app", "NAME", required: true, "the app to serve (required; one of: \(appList); case-insensitive)"),
+        .value("port", "P", "TCP port on 127.0.0.1 (default 54321; 0 = any free port, printed in SUPABASE_URL)"),
+        .value("idle-timeout", "SECONDS", "close a keep-alive connection idle this long (default 60)"),
+    ],
+    environment: commonEnvironment,
+    exitStatus: [(0, "stopped by a signal"), (2, "usage error, contracts that do not load, or the port is in use")])
+
 /// `contracts serve --app NAME [--port P] [--idle-timeout S]`: serves an app's mock backend over
 /// loopback HTTP/1.1 until SIGINT or SIGTERM.
 ///
 /// Prints the settings a client needs as `KEY=value` lines (URL, anon key, service-role key), then
 /// the app's personas, edge functions, database functions and buckets. Exit status 0 after a
-/// signal, 2 for bad options or a port in use.
+/// signal, 2 for bad options, contracts that do not load, or a port in use.
 func runServe(_ args: [String]) -> Int32 {
-    let options = Options(args)
-    let serveUsage = "usage: contracts serve --app NAME [--port P (default 54321; 0 = any free port)] [--idle-timeout SECONDS (default 60)]"
-    guard let name = options.values["app"] else {
-        return fail("serve: --app is required (one of: \(allApps.map { $0.name }.joined(separator: ", ")))\n\(serveUsage)")
+    var status: Int32 = 0
+    guard let options = parse(serveSpec, args, status: &status) else { return status }
+    guard let name = options.value("app") else {
+        return usageFail(serveSpec.usage("--app NAME is required (one of: \(appList))"))
     }
-    guard let module = app(named: name) else {
-        return fail("serve: unknown app '\(name)' (one of: \(allApps.map { $0.name }.joined(separator: ", ")))")
-    }
-    let portText = options.values["port"] ?? "54321"
-    guard let port = UInt16(portText) else { return fail("serve: --port '\(portText)' is not a port number (0-65535)\n\(serveUsage)") }
-    let idleText = options.values["idle-timeout"] ?? "60"
+    let module: any AppModule.Type
+    switch resolveApps([name], among: allApps, command: serveSpec) { case .success(let a): module = a[0]; case .failure(let e): return usageFail(e) }
+    let portText = options.value("port") ?? "54321"
+    guard let port = UInt16(portText) else { return usageFail(serveSpec.usage("--port '\(portText)' is not a port number (0-65535)")) }
+    let idleText = options.value("idle-timeout") ?? "60"
     guard let idle = Double(idleText), idle > 0, idle.isFinite else {
-        return fail("serve: --idle-timeout '\(idleText)' is not a positive number of seconds\n\(serveUsage)")
+        return usageFail(serveSpec.usage("--idle-timeout '\(idleText)' is not a positive number of seconds"))
     }
-    let unknown = Set(options.values.keys).union(options.flags).subtracting(["app", "port", "idle-timeout"])
-    if !unknown.isEmpty || !options.positional.isEmpty {
-        return fail("serve: unknown argument(s) \((unknown.sorted().map { "--" + $0 } + options.positional).joined(separator: " "))\n\(serveUsage)")
+    // Every problem of the contracts, once, before serving anything: a missing policies.json
+    // would otherwise serve every row to anyone.
+    let problems = ContractFolderCheck.problems(module)
+    if !problems.isEmpty {
+        return fail("serve: the \(module.title) contracts do not load:\n" + problems.map { "  " + $0 }.joined(separator: "\n"))
     }
 
     let backend: MockSupabase

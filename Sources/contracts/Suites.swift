@@ -6,5 +6,6 @@ let allSuites: [VerifySuite] = [
     InteractionReplay.verifySuite(), ModelSuite.verifySuite(), GoldenSuite.verifySuite(),
     RLSSuite.verifySuite,
     ClientRulesReference.verifySuite,
+    AppRulesSuite.suite,
     PostgresChecks.suite,
 ]

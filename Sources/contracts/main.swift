@@ -1,17 +1,22 @@
 import Foundation
 import ContractKit
 
-// `contracts` — the command-line front of SupaContracts. Each command lives in its own file.
+// `contracts` — the command-line front of SupaContracts. Each command lives in its own file and
+// declares its options in a `CommandSpec`: anything else is a usage error (exit 2) before any work.
 let usage = """
-usage: contracts <command> [options]
+usage: contracts <command> [options]        (contracts <command> --help for every option)
 
 commands:
-  verify [--app NAME] [--kind KIND]   run every contract suite against the embedded mock; prints
-                                      app × rule kind (cases, passed, failed); exit 1 on any failure
-  serve --app NAME [--port P]         serve an app's mock over loopback HTTP/1.1
-  goldens [--update] [--app NAME]     compare golden files (or re-record them with --update)
-  report rls --out DIR                write the RLS matrices as Markdown and self-contained HTML
-  help                                this text
+  verify     run every rule kind of every app against the embedded mock; prints app × rule kind
+             (cases, passed, failed, state); exit 1 on any failure
+  serve      serve an app's mock over loopback HTTP/1.1
+  goldens    compare golden files (or re-record them with --update)
+  report     report rls: write the RLS matrices as Markdown and self-contained HTML
+  help       this text
+
+options: -h, --help (this text), --version (print the version)
+apps: \(appList) (case-insensitive)
+environment: SUPACONTRACTS_ROOT (the package root holding Contracts/); per command: contracts <command> --help
 """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -22,7 +27,10 @@ case "verify": status = runVerify(arguments)
 case "serve": status = runServe(arguments)
 case "goldens": status = runGoldens(arguments)
 case "report": status = runReport(arguments)
-case "help", "--help", "-h": print(usage); status = 0
+case "help", "--help", "-h":
+    if let topic = arguments.first, let spec = commandSpecs[topic] { print(spec.help) } else { print(usage) }
+    status = 0
+case "--version", "version": print("contracts \(contractsVersion)"); status = 0
 default:
     FileHandle.standardError.write(Data("contracts: unknown command '\(command)'\n\n\(usage)\n".utf8))
     status = 2

@@ -126,6 +126,7 @@ final class NaarsCarsSQLTests: XCTestCase {
         case .now: return "now()"
         case .currentDate: return "current_date"
         case .authUID: return "auth.uid()"
+        case .identity, .serial: return nil
         case .value(let v):
             switch v {
             case .string(let s): return "'\(s)'"

@@ -3,23 +3,35 @@ import XCTest
 import FoundationNetworking
 #endif
 import ContractKit
-import TeleportMe
 
-/// The README's adoption sample, compiled and run: a client's own URLSession code talks to the
-/// mock in-process. Keep it in sync with README.md ("Use it from a client project").
+/// The README's adoption sample: `ReadmeSample.swift` is compiled as part of this target and must
+/// be the README's block (after "Point your networking at the mock") byte for byte; then it runs.
 final class ReadmeSampleContractsTests: XCTestCase {
-    func testReadmeSample() async throws {
-        // --- README sample begins
-        let backend = try TeleportMeApp.makeBackend()            // Contracts/teleportme + its functions
-        let session = backend.makeURLSession()                   // every request answered in-process
+    static let marker = "<!-- compiled: Tests/ContractsTests/ReadmeSample.swift -->"
 
-        var request = URLRequest(url: backend.baseURL.appendingPathComponent("rest/v1/cities"))
-        request.url = URL(string: request.url!.absoluteString + "?select=id,name&continent=eq.Oceania&order=name")
-        request.setValue(backend.anonKey, forHTTPHeaderField: "apikey")
-        let (data, response) = try await session.data(for: request)
+    /// The fenced block following `marker` in README.md.
+    static func readmeBlock() throws -> String {
+        let readme = try String(contentsOf: ContractsLocator.root.appendingPathComponent("README.md"), encoding: .utf8)
+        guard let m = readme.range(of: marker),
+              let open = readme.range(of: "```swift\n", range: m.upperBound..<readme.endIndex),
+              let close = readme.range(of: "\n```\n", range: open.upperBound..<readme.endIndex) else {
+            throw XCTSkip("README.md has no block after \(marker)")
+        }
+        return String(readme[open.upperBound..<close.lowerBound]) + "\n"
+    }
+
+    func testReadmeBlockIsTheCompiledFileByteForByte() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ReadmeSample.swift")
+        let compiled = try String(contentsOf: file, encoding: .utf8)
+        let block = try Self.readmeBlock()
+        XCTAssertEqual(Data(block.utf8), Data(compiled.utf8),
+                       "README.md's sample and Tests/ContractsTests/ReadmeSample.swift differ; keep them identical\n--- README\n\(block)\n--- file\n\(compiled)")
+    }
+
+    func testReadmeSampleRuns() async throws {
+        let (data, response) = try await fetchOceaniaCities()
         XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
         let cities = try JSONDecoder().decode([[String: String]].self, from: data)
         XCTAssertEqual(cities.map { $0["name"] }, ["Brisbane", "Melbourne", "Perth", "Sydney"])
-        // --- README sample ends
     }
 }

@@ -106,9 +106,15 @@ final class GoTrueWireTests: XCTestCase {
         let rt = try XCTUnwrap(s["refresh_token"]?.stringValue)
         let r1 = try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": .string(rt)])
         XCTAssertEqual(r1.status, 200)
-        XCTAssertNotEqual(r1.json()["refresh_token"]?.stringValue, rt)
+        let rt1 = try XCTUnwrap(r1.json()["refresh_token"]?.stringValue)
+        XCTAssertNotEqual(rt1, rt)
+        let r2 = try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": .string(rt1)])
+        XCTAssertEqual(r2.status, 200)
+        // Reusing a grandparent after GoTrue's reuse interval (RefreshTokenRotationTests has the rest).
+        f.clock.advance(by: 11)
         assertGoTrueError(try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": .string(rt)]), 400, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
-        assertGoTrueError(try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": "nope"]), 400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
+        assertGoTrueError(try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": "nope"]), 400, "validation_failed", "Refresh token is not valid")
+        assertGoTrueError(try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": "abcdefghijkl"]), 400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
     }
 
     func testLogoutEndsTheSession() throws {
@@ -117,7 +123,7 @@ final class GoTrueWireTests: XCTestCase {
         XCTAssertEqual(try auth("POST", "/logout", token: token).status, 204)
         XCTAssertEqual(try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": .string(rt)]).status, 400)
         assertGoTrueError(try auth("GET", "/user", token: token), 403, "session_not_found", "Session from session_id claim in JWT does not exist")
-        assertGoTrueError(try auth("GET", "/user"), 401, "no_authorization", "This endpoint requires a Bearer token")
+        assertGoTrueError(try auth("GET", "/user"), 401, "no_authorization", "This endpoint requires a valid Bearer token")
     }
 
     func testUpdateUser() throws {

@@ -16,8 +16,7 @@ final class RobustnessTests: XCTestCase {
     /// The stored rows of every table. Row arrays are copy-on-write, so comparing an unchanged
     /// snapshot is cheap.
     func snapshot(_ db: Database) throws -> [String: [[SQLValue]]] {
-        db.lock.lock(); defer { db.lock.unlock() }
-        return db.tables.mapValues { $0.rows }
+        db.exclusive { $0.tables.mapValues { $0.rows } }
     }
 
     func testRandomRequestsNeverCrashAndErrorsChangeNothing() throws {

@@ -15,7 +15,7 @@ final class StatementSemanticsTests: XCTestCase {
        "foreignKeys": [{"columns": ["parent_id"], "references": {"table": "parents", "columns": ["id"]}}]}]}
     """#
     let policiesJSON = #"""
-    {"tables": [{"table": "notes",
+    {"tables": [{"table": "parents", "rls": false}, {"table": "notes",
       "select": {"doc": "public notes", "using": {"eq": [{"column": "public"}, true]}},
       "insert": {"doc": "anyone", "check": "public"},
       "update": {"doc": "owner", "using": {"owner": "owner"}, "check": {"owner": "owner"}},

@@ -308,7 +308,7 @@ final class StorageReadTests: XCTestCase {
         XCTAssertEqual(try bob.send("GET", "/object/authenticated/team/blue/plan.txt").status, 200)
     }
 
-    func testListShowsFoldersThenFilesUnderRLS() throws {
+    func testListShowsOneLevelUnderRLS() throws {
         let a = StorageFixture.ana
         for n in ["b.pdf", "a.pdf", "sub/x.pdf", "sub/y.pdf", "Zed/z.pdf"] {
             (backend.configuration.clock as! ManualClock).advance(by: 1)
@@ -324,8 +324,9 @@ final class StorageReadTests: XCTestCase {
                        "bob's folder is hidden by RLS")
         let r = try list(ana, ["prefix": .string(a), "limit": 100, "offset": 0, "sortBy": ["column": "name", "order": "asc"]])
         let names = r.jsonBody?.arrayValue?.compactMap { $0["name"]?.stringValue }
-        XCTAssertEqual(names, ["Zed", "sub", "a.pdf", "b.pdf", "cv.pdf"], "folders first, then files, by name")
-        let file = try XCTUnwrap(r.jsonBody?.arrayValue?.last)
+        XCTAssertEqual(names, ["a.pdf", "b.pdf", "cv.pdf", "sub", "Zed"],
+                       "sorted by name, storage.search walks lower(name) COLLATE \"C\": folders and files interleave")
+        let file = try XCTUnwrap(r.jsonBody?.arrayValue?.first { $0["name"] == "cv.pdf" })
         XCTAssertEqual(file["created_at"], "2026-01-01T00:00:00.000Z")
         XCTAssertEqual(file["metadata"], ["eTag": .string("\"\(MD5.hex(doc))\""), "size": 14, "mimetype": "application/pdf", "cacheControl": "max-age=3600",
                                           "lastModified": "2026-01-01T00:00:00.000Z", "contentLength": 14, "httpStatusCode": 200])
@@ -336,6 +337,8 @@ final class StorageReadTests: XCTestCase {
         XCTAssertEqual(search.jsonBody?.arrayValue?.compactMap { $0["name"]?.stringValue }, ["sub"], "search is a case-insensitive prefix")
         XCTAssertEqual(try list(bob, ["prefix": .string(a)]).jsonBody, [])
         XCTAssertEqual(try list(ana, ["prefix": "", "search": "x"]).jsonBody, [])
+        XCTAssertEqual(try list(ana, ["prefix": .string(a), "search": "_.pdf"]).jsonBody, [], "_ is a plain character, not ILIKE's wildcard")
+        XCTAssertEqual(try list(ana, ["prefix": .string(a), "search": "%"]).jsonBody, [], "% is a plain character")
 
         let bad = try list(ana, ["limit": 10])
         XCTAssertEqual(bad.status, 400)

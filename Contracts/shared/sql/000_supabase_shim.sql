@@ -58,11 +58,15 @@ create table if not exists auth.users (
   raw_app_meta_data jsonb,
   raw_user_meta_data jsonb,
   phone text,
+  is_anonymous boolean not null default false,
   created_at timestamptz default now(),
   updated_at timestamptz default now(),
   constraint users_pkey primary key (id),
   constraint users_email_partial_key unique (email)
 );
+-- GoTrue's anonymous sign-ins (migration 20240306115329) add this column; a cluster set up
+-- before it gets it here.
+alter table auth.users add column if not exists is_anonymous boolean not null default false;
 grant all on table auth.users to service_role;
 
 -- Claim helpers ------------------------------------------------------------------------------

@@ -8,7 +8,9 @@ import Darwin
 /// The reference cache of TeleportMe §3.2: JSON files under a root folder, global entries in one
 /// folder and each user's in their own, every file a `CachedData<T>` envelope with its save time,
 /// writes atomic (complete temporary file, then `rename(2)` over the entry), and any file that is
-/// not a valid envelope deleted when met.
+/// not a valid envelope deleted when met. When `durable` (the default) the temporary file is
+/// flushed (`fsync`) before the rename and the folder after it, so a save that returned survives
+/// a power loss (docs/clientrules.md, "Durability", says exactly what is and is not guaranteed).
 ///
 /// Thread-safe (one lock serialises the process's operations). One process owns a cache folder:
 /// opening a store sweeps temporary files left by a writer that died mid-write.
@@ -17,7 +19,8 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     public let root: URL
     /// The layout (folders, format version).
     public let layout: CacheLayout
-    /// Whether each write is flushed to disk (`fsync`) before it replaces the entry.
+    /// Whether each write is flushed to disk: the file (`fsync`) before it replaces the entry, the
+    /// folder after.
     public let durable: Bool
     /// Files larger than this are treated as corrupt instead of being read.
     public let maxEntryBytes: Int
@@ -108,11 +111,27 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
             // Something that is not a file sits where the entry goes (a directory): clear it, retry once.
             if err == EISDIR || err == ENOTEMPTY || err == EEXIST || err == ENOTDIR {
                 try? FileManager.default.removeItem(at: final)
-                if rename(temp.path, final.path) == 0 { return }
+                if rename(temp.path, final.path) == 0 { try syncDirectory(dir); return }
             }
             let e2 = errno
             unlink(temp.path)
             throw ClientCacheError.io("rename to \(final.lastPathComponent): \(String(cString: strerror(e2)))")
+        }
+        try syncDirectory(dir)
+    }
+
+    /// When durable, flushes a folder's entries (the rename that just replaced an entry, or a new
+    /// subfolder) to disk, so after a power loss the entry is the new one, not the old one or
+    /// none. File systems that cannot sync a folder (`EINVAL`) are left as they are.
+    private func syncDirectory(_ dir: URL) throws {
+        guard durable else { return }
+        let fd = open(dir.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        while fsync(fd) != 0 {
+            if errno == EINTR { continue }
+            if errno == EINVAL || errno == EROFS { return }
+            throw ClientCacheError.io("the entry was replaced but \(dir.lastPathComponent) could not be flushed: \(String(cString: strerror(errno)))")
         }
     }
 
@@ -152,6 +171,7 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
         counter += 1
         let trash = dir.deletingLastPathComponent().appendingPathComponent(".trash-\(getpid())-\(counter)")
         if rename(dir.path, trash.path) == 0 {
+            try? syncDirectory(dir.deletingLastPathComponent())
             try? FileManager.default.removeItem(at: trash)
         } else if errno != ENOENT {
             try? FileManager.default.removeItem(at: dir)
@@ -164,6 +184,15 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
         let fm = FileManager.default
         var isDir: ObjCBool = false
         if fm.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue { return }
+        defer {
+            // New folders are entries of their parents: flush each parent up to the root's.
+            var child = dir
+            while child.path.count >= root.path.count, child.path != "/" {
+                let parent = child.deletingLastPathComponent()
+                try? syncDirectory(parent)
+                child = parent
+            }
+        }
         do {
             try fm.createDirectory(at: dir, withIntermediateDirectories: true)
         } catch {

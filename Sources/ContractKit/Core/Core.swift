@@ -44,6 +44,10 @@ public protocol AppModule: Sendable {
     /// coding (`ModelRegistry.coder`); table models are added under their type names by
     /// `ModelSuite.registry(for:)`. Default: empty, plain Foundation coders.
     static var modelRegistry: ModelRegistry { get }
+    /// The app's own files in `Contracts/<app>/` beyond the common ones (`ContractFile.common`),
+    /// each with the rule kind that reads it and, for `app-rules`, its checks. A file no claim
+    /// names is a load error of `contracts verify`. Default: none.
+    static var contractFiles: [ContractFile] { get }
 }
 
 extension AppModule {
@@ -52,6 +56,9 @@ extension AppModule {
 
     /// An empty registry.
     public static var modelRegistry: ModelRegistry { ModelRegistry() }
+
+    /// No files beyond the common ones.
+    public static var contractFiles: [ContractFile] { [] }
 
     /// Loads the app's contracts and returns a backend with the app's pieces registered.
     public static func makeBackend(clock: Clock = SystemClock(), ids: IDGenerator = SystemIDGenerator()) throws -> MockSupabase {
@@ -90,6 +97,18 @@ public struct CaseResult: Sendable, CustomStringConvertible {
     public var description: String {
         "\(app) · \(name)" + (passed ? "" : " · \(message)")
     }
+}
+
+/// Thrown by a `VerifySuite` that cannot run here (a tool is missing): `contracts verify` shows
+/// a row "skipped: <reason>" and passes, unless `--require KIND` makes it a failure.
+public struct VerifySkip: Error, Sendable, CustomStringConvertible {
+    /// Why, and how to make the kind run (`PostgreSQL … not found; apt-get install postgresql-15 or set PG_BIN`).
+    public var reason: String
+
+    /// A skip.
+    public init(_ reason: String) { self.reason = reason }
+
+    public var description: String { "skipped: \(reason)" }
 }
 
 /// A rule kind that can check every app: contributes rows to `contracts verify`.

@@ -158,7 +158,7 @@ public struct GoldenStore: Sendable {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: file, options: .atomic)
         } catch {
-            throw GoldenError.writeFailed(path: display(file), reason: "\(error)")
+            throw GoldenError.writeFailed(path: display(file), reason: FileErrorText.describe(error: error, path: file.path, writing: true))
         }
     }
 

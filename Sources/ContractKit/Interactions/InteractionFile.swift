@@ -138,7 +138,7 @@ extension InteractionFile {
                     if let c = so.optional("capture") {
                         for (k, n) in try c.map() {
                             let p = try n.string()
-                            do { _ = try JSONPath.parse(p) } catch let e as JSONPath.SyntaxError { throw n.fail(e.description) }
+                            do { _ = try JSONPath.parse(String(p.prefix { $0 != "?" })) } catch let e as JSONPath.SyntaxError { throw n.fail(e.description) }
                             captures.append((k, p))
                         }
                     }

@@ -92,7 +92,7 @@ public enum InteractionReplay {
     /// - Parameter clock: the backend's clock, moved by steps' `advanceClock` (a step that asks
     ///   for it without a clock fails).
     public static func replay(_ file: InteractionFile, over transport: any InteractionTransport, clock: ManualClock? = nil) -> InteractionResult {
-        var templates = InteractionTemplates(personas: transport.personas, mailbox: transport.mailbox)
+        var templates = InteractionTemplates(personas: transport.personas, mailbox: transport.mailbox, emailTokens: transport.emailTokens)
         var transcript: [StepTranscript] = []
         for (n, step) in file.steps.enumerated() {
             let label = "\(file.file): step \(n + 1) of \(file.steps.count) (\(step.request.method) \(step.request.path) as \(step.actor))"
@@ -110,13 +110,15 @@ public enum InteractionReplay {
                 if !problems.isEmpty {
                     return InteractionResult(file: file, failures: problems.map { "\(label): \($0)" }, transcript: transcript)
                 }
-                let root: JSONValue = .object([
+                var rootObject: [String: JSONValue] = [
                     "status": .int(Int64(response.status)),
                     "headers": .object(Dictionary(response.headers.map { ($0.name, JSONValue.string($0.value)) }, uniquingKeysWith: { a, _ in a })),
                     "body": responseBody ?? .null,
-                ])
+                ]
+                if let location = response.headers["Location"] { rootObject["location"] = RedirectLocation.parse(location) }
+                let root: JSONValue = .object(rootObject)
                 for (name, path) in step.captures {
-                    guard let v = try JSONPath.value(at: path, in: root) else {
+                    guard let v = try RedirectLocation.capture(path, in: root) else {
                         return InteractionResult(file: file, failures: ["\(label): capture '\(name)': nothing at \(path)"], transcript: transcript)
                     }
                     templates.captures[name] = v

@@ -11,6 +11,9 @@ public protocol InteractionTransport {
     /// Reads the one-time code GoTrue last emailed to an address (`{{otp.EMAIL}}`); nil when the
     /// transport cannot read the backend's mail (the default).
     var mailbox: (@Sendable (_ email: String) -> String?)? { get }
+    /// Reads the token of the link GoTrue last e-mailed to an address (`{{emailToken.EMAIL}}`,
+    /// `pkce_`-prefixed in the PKCE flow); nil when the transport cannot read the backend's mail.
+    var emailTokens: (@Sendable (_ email: String) -> String?)? { get }
 }
 
 /// An actor the transport does not know.
@@ -25,6 +28,8 @@ public struct UnknownActorError: Error, CustomStringConvertible, Sendable {
 extension InteractionTransport {
     /// No mailbox.
     public var mailbox: (@Sendable (_ email: String) -> String?)? { nil }
+    /// No mailbox.
+    public var emailTokens: (@Sendable (_ email: String) -> String?)? { nil }
 
     /// Fails for an actor that is neither a persona nor `anon`, `service_role`, `none`.
     func checkActor(_ actor: String) throws {
@@ -46,6 +51,8 @@ public struct WireTransport: InteractionTransport {
 
     /// The mock's outbox (`MockSupabase.lastOTP(for:)`).
     public var mailbox: (@Sendable (_ email: String) -> String?)? { { [backend = client.backend] in backend.lastOTP(for: $0) } }
+    /// The mock's outbox (`MockSupabase.lastEmail(to:)`).
+    public var emailTokens: (@Sendable (_ email: String) -> String?)? { { [backend = client.backend] in backend.lastEmail(to: $0)?.tokenHash } }
 
     public func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
         try checkActor(actor)
@@ -66,6 +73,8 @@ public struct InProcessTransport: InteractionTransport {
 
     /// The mock's outbox (`MockSupabase.lastOTP(for:)`).
     public var mailbox: (@Sendable (_ email: String) -> String?)? { { [backend] in backend.lastOTP(for: $0) } }
+    /// The mock's outbox (`MockSupabase.lastEmail(to:)`).
+    public var emailTokens: (@Sendable (_ email: String) -> String?)? { { [backend] in backend.lastEmail(to: $0)?.tokenHash } }
 
     public func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
         try checkActor(actor)

@@ -101,12 +101,16 @@ public struct InteractionTemplates: Sendable {
     /// Reads the one-time code last emailed to an address, for `{{otp.EMAIL}}` (nil: no mailbox
     /// to read, and the template fails).
     public var mailbox: (@Sendable (_ email: String) -> String?)?
+    /// Reads the token of the link last e-mailed to an address, for `{{emailToken.EMAIL}}`.
+    public var emailTokens: (@Sendable (_ email: String) -> String?)?
 
     /// Templates over personas, captures and a mailbox.
-    public init(personas: [Persona], captures: [String: JSONValue] = [:], mailbox: (@Sendable (_ email: String) -> String?)? = nil) {
+    public init(personas: [Persona], captures: [String: JSONValue] = [:], mailbox: (@Sendable (_ email: String) -> String?)? = nil,
+                emailTokens: (@Sendable (_ email: String) -> String?)? = nil) {
         self.personas = Dictionary(personas.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         self.captures = captures
         self.mailbox = mailbox
+        self.emailTokens = emailTokens
     }
 
     /// A template that cannot be filled.
@@ -125,6 +129,12 @@ public struct InteractionTemplates: Sendable {
             guard let code = mailbox(email) else { throw Failure(path: path, reason: "no one-time code was emailed to '\(email)' before {{\(name)}}") }
             return .string(code)
         }
+        if name.hasPrefix("emailToken.") {
+            let email = String(name.dropFirst("emailToken.".count))
+            guard let emailTokens else { throw Failure(path: path, reason: "{{\(name)}} needs a transport that reads the backend's e-mails") }
+            guard let token = emailTokens(email) else { throw Failure(path: path, reason: "no link was e-mailed to '\(email)' before {{\(name)}}") }
+            return .string(token)
+        }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if parts.count == 3, parts[0] == "persona" {
             guard let p = personas[parts[1]] else {
@@ -142,7 +152,7 @@ public struct InteractionTemplates: Sendable {
             }
             return v
         }
-        throw Failure(path: path, reason: "unknown template {{\(name)}} (persona.NAME.id, persona.NAME.email, capture.NAME, otp.EMAIL)")
+        throw Failure(path: path, reason: "unknown template {{\(name)}} (persona.NAME.id, persona.NAME.email, capture.NAME, otp.EMAIL, emailToken.EMAIL)")
     }
 
     /// Fills the templates of a string. A string that is exactly one template of a captured

@@ -115,12 +115,16 @@ public enum PostgresCatalog {
     /// Whether PostgreSQL's default expression is the contract's default.
     public static func defaultMatches(_ expected: ColumnDefault?, _ actual: String?, type: SQLType) -> Bool {
         guard let expected else { return actual == nil }
+        // An identity column has no default expression in the catalog (`attidentity` holds it).
+        if case .identity = expected { return actual == nil }
         guard var a = actual?.trimmingCharacters(in: .whitespaces) else { return false }
         switch expected {
         case .genRandomUUID: return ["gen_random_uuid()", "extensions.uuid_generate_v4()", "uuid_generate_v4()"].contains(a)
         case .now: return ["now()", "CURRENT_TIMESTAMP", "statement_timestamp()", "transaction_timestamp()"].contains(a)
         case .currentDate: return a == "CURRENT_DATE"
         case .authUID: return a == "auth.uid()"
+        case .serial: return a.hasPrefix("nextval(") && a.hasSuffix("::regclass)")
+        case .identity: return false
         case .value(let v):
             guard let want = try? SQLValue.coerce(json: v, to: type) else { return false }
             // `'text'::type`, `(-1)`, `5.0`, `true`, `ARRAY[]::text[]`, `ARRAY['a'::text, 'b'::text]`.

@@ -136,13 +136,12 @@ public enum PostgresChecks {
         return results
     }
 
-    /// `contracts verify --kind postgres`: skipped (no rows) when PostgreSQL is not installed,
-    /// unless `SUPACONTRACTS_REQUIRE_POSTGRES=1`.
+    /// `contracts verify --kind postgres`: throws `VerifySkip` with the reason and the fix when
+    /// PostgreSQL is not installed (`contracts verify --require postgres` makes that a failure).
     public static let suite = VerifySuite(kind: "postgres") { app in
         guard PostgresCluster.hasSQL(app: app.name) else { return [] }
         do { _ = try sharedCluster() } catch let e as PostgresUnavailable {
-            if required { return [CaseResult(app: app.name, kind: "postgres", name: "postgres unavailable", passed: false, message: e.reason)] }
-            return []
+            throw VerifySkip(e.reason)
         }
         return try run(app)
     }

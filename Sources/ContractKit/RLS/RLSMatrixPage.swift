@@ -2,8 +2,8 @@ import Foundation
 
 /// Renders an app's RLS matrix with its results: a Markdown table and a self-contained HTML page
 /// (inline CSS, no external assets), rows = tables, columns = SELECT / INSERT / UPDATE / DELETE,
-/// each cell showing the document's words coloured by its result (all cases passed, some failed,
-/// no cases) with the number of cases and flips behind it. Output is deterministic (no times),
+/// each cell showing the document's words coloured by its result (fully checked, partly checked
+/// — inconclusive cases or masked flips —, failed, no cases) with the number of cases and flips behind it. Output is deterministic (no times),
 /// so it is golden-tested.
 public enum RLSMatrixPage {
     static let commands = PolicyCommand.allCases
@@ -33,6 +33,7 @@ public enum RLSMatrixPage {
     static func mark(_ s: RLSCellSummary.Status) -> String {
         switch s {
         case .passed: return "✅"
+        case .partial: return "🟡"
         case .failed: return "❌"
         case .noCases: return "⚪"
         }
@@ -64,7 +65,7 @@ public enum RLSMatrixPage {
     public static func markdown(_ r: RLSReport, title: String) -> String {
         var out = "# \(title) — RLS matrix\n\n"
         out += summary(r) + "\n\n"
-        out += "✅ every case passed · ❌ a case failed or a flip went unnoticed · ⚪ no cases\n\n"
+        out += "✅ fully checked: every case passed, every flip caught · 🟡 partly checked: no failure, but some cases inconclusive or flips masked by the app's own code · ❌ a case failed or a flip went unnoticed · ⚪ no cases\n\n"
         out += "| table | " + commands.map(\.rawValue).joined(separator: " | ") + " |\n"
         out += "|---|" + commands.map { _ in "---" }.joined(separator: "|") + "|\n"
         let cells = r.cells
@@ -105,44 +106,75 @@ public enum RLSMatrixPage {
     static let style = """
     body{font:14px/1.45 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;margin:2em;color:#202124;background:#fff}
     h1{font-size:1.5em;margin:0 0 .3em}p.summary{margin:0 0 1em;color:#3c4043}
-    table.matrix{border-collapse:separate;border-spacing:4px}
-    th{font-weight:600;text-align:left;padding:4px 8px;color:#5f6368}
-    th.table{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;color:#202124}
-    td{vertical-align:top;padding:8px 10px;border-radius:6px;min-width:11em;border:1px solid}
+    table.matrix{border-collapse:separate;border-spacing:4px;width:100%;table-layout:fixed}
+    table.matrix col.name{width:14em}
+    th{font-weight:600;text-align:left;padding:4px 8px;color:#5f6368;overflow-wrap:anywhere}
+    th.table{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;color:#202124;vertical-align:top;padding-top:10px}
+    td{vertical-align:top;padding:8px 10px;border-radius:6px;border:1px solid;overflow-wrap:anywhere;min-width:0}
     td.passed{background:#e6f4ea;border-color:#81c995}td.failed{background:#fce8e6;border-color:#ee675c}
+    td.partial{background:#fef7e0;border:2px dashed #e37400}
     td.no-cases{background:#f1f3f4;border-color:#dadce0;color:#5f6368}
     .doc{font-weight:600}.counts{font-size:12px;color:#3c4043;margin-top:2px}
+    td.partial .counts{color:#b06000;font-weight:600}
     details{margin-top:4px;font-size:12px}summary{cursor:pointer;color:#1a73e8}
-    pre{white-space:pre-wrap;margin:4px 0;font:11px/1.35 ui-monospace,SFMono-Regular,Menlo,monospace}
-    .legend span{display:inline-block;padding:2px 8px;border-radius:4px;margin-right:6px;border:1px solid}
-    ul.findings{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;padding-left:1.2em}
+    .rule{margin:4px 0;font:11px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre-wrap;overflow-wrap:anywhere}
+    .rule b{font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;font-weight:600}
+    .legend span{display:inline-block;padding:2px 8px;border-radius:4px;margin:0 6px 4px 0;border:1px solid}
+    ul.findings{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;padding-left:1.2em;overflow-wrap:anywhere}
     a{color:#1a73e8}
     """
 
     static func legend() -> String {
-        "<p class=\"legend\"><span style=\"background:#e6f4ea;border-color:#81c995\">every case passed</span>"
+        "<p class=\"legend\"><span style=\"background:#e6f4ea;border-color:#81c995\">fully checked: every case passed, every flip caught</span>"
+            + "<span style=\"background:#fef7e0;border:2px dashed #e37400\">partly checked: no failure, but some cases inconclusive or flips masked by the app's own code</span>"
             + "<span style=\"background:#fce8e6;border-color:#ee675c\">a case failed or a flip went unnoticed</span>"
             + "<span style=\"background:#f1f3f4;border-color:#dadce0\">no cases</span></p>"
+    }
+
+    /// The rule behind a cell as readable lines: USING / WITH CHECK as text, the named
+    /// definitions they use, revocations, the decision, flips not caught.
+    static func ruleLines(_ c: RLSCellSummary, definitions: [String: Expr], docs: [String: String]) -> [(label: String, text: String)] {
+        var out: [(String, String)] = []
+        if let u = c.cell.using { out.append(("USING", RLSRuleText.describe(u))) }
+        if let ch = c.cell.check, c.cell.command == .insert || c.cell.using != ch { out.append(("WITH CHECK", RLSRuleText.describe(ch))) }
+        var refs: [String] = []
+        func walk(_ e: Expr) {
+            switch e {
+            case .ref(let n): if !refs.contains(n) { refs.append(n); if let d = definitions[n] { walk(d) } }
+            case .exists(_, let w), .not(let w): walk(w)
+            case .any(let l), .all(let l): l.forEach(walk)
+            default: break
+            }
+        }
+        [c.cell.using, c.cell.check].compactMap { $0 }.forEach(walk)
+        for n in refs {
+            guard let d = definitions[n] else { continue }
+            let doc = docs[n].flatMap { $0 == n ? nil : " — \($0)" } ?? ""
+            out.append(("where \(n)", RLSRuleText.describe(d) + doc))
+        }
+        if !c.cell.revokedFor.isEmpty { out.append(("revoked for", c.cell.revokedFor.joined(separator: ", "))) }
+        if let d = c.cell.decision { out.append(("decision", d)) }
+        if c.inconclusive > 0 { out.append(("partly checked", "\(c.inconclusive) of \(c.cases) cases inconclusive (the app's own code refused them before RLS decided)")) }
+        if c.flipsMasked > 0 { out.append(("partly checked", "\(c.flipsMasked) of \(c.flips) flips masked by the app's own code")) }
+        if !c.uncaughtFlips.isEmpty { out.append(("flips not caught", c.uncaughtFlips.joined(separator: ", "))) }
+        return out
     }
 
     /// The HTML page of one app.
     public static func html(_ r: RLSReport, title: String) -> String {
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>\(html(title)) — RLS matrix</title>\n<style>\n\(style)\n</style>\n</head>\n<body>\n"
         out += "<h1>\(html(title)) — RLS matrix</h1>\n<p class=\"summary\">\(html(summary(r)))</p>\n\(legend())\n"
-        out += "<table class=\"matrix\">\n<tr><th></th>" + commands.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr>\n"
+        out += "<table class=\"matrix\">\n<colgroup><col class=\"name\">" + commands.map { _ in "<col>" }.joined() + "</colgroup>\n"
+        out += "<tr><th></th>" + commands.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr>\n"
         let cells = r.cells
+        let definitions = r.expansion.policies.definitions, docs = r.expansion.policies.definitionDocs
         for table in tables(r) {
             out += "<tr><th class=\"table\">\(html(table))</th>"
             for cmd in commands {
                 guard let c = cells.first(where: { $0.cell.table == table && $0.cell.command == cmd }) else { out += "<td></td>"; continue }
                 out += "<td class=\"\(c.status.rawValue)\"><div class=\"doc\">\(html(c.cell.doc))</div><div class=\"counts\">\(html(cellLine(c)))</div>"
-                var rule: [String] = []
-                if let u = c.cell.using { rule.append("using: " + u.json.serialized()) }
-                if let ch = c.cell.check, c.cell.command == .insert || c.cell.using != ch { rule.append("check: " + ch.json.serialized()) }
-                if !c.cell.revokedFor.isEmpty { rule.append("revoked for: " + c.cell.revokedFor.joined(separator: ", ")) }
-                if let d = c.cell.decision { rule.append("decision: " + d) }
-                if !c.uncaughtFlips.isEmpty { rule.append("flips not caught: " + c.uncaughtFlips.joined(separator: ", ")) }
-                out += "<details><summary>rule</summary><pre>\(html(rule.joined(separator: "\n")))</pre></details></td>"
+                let rule = ruleLines(c, definitions: definitions, docs: docs)
+                out += "<details><summary>rule</summary>" + rule.map { "<div class=\"rule\"><b>\(html($0.label))</b> \(html($0.text))</div>" }.joined() + "</details></td>"
             }
             out += "</tr>\n"
         }
@@ -159,7 +191,8 @@ public enum RLSMatrixPage {
     public static func indexHTML(_ reports: [(title: String, report: RLSReport)]) -> String {
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>RLS matrices</title>\n<style>\n\(style)\n</style>\n</head>\n<body>\n<h1>RLS matrices</h1>\n<table class=\"matrix\">\n"
         for (title, r) in reports {
-            let status: RLSCellSummary.Status = r.cells.contains { $0.status == .failed } ? .failed : (r.statuses.isEmpty ? .noCases : .passed)
+            let status: RLSCellSummary.Status = r.cells.contains { $0.status == .failed } ? .failed
+                : (r.statuses.isEmpty ? .noCases : (r.cells.contains { $0.status == .partial } ? .partial : .passed))
             out += "<tr><th class=\"table\"><a href=\"\(html(r.app)).html\">\(html(title))</a></th><td class=\"\(status.rawValue)\">\(html(summary(r)))</td></tr>\n"
         }
         out += "</table>\n</body>\n</html>\n"
@@ -170,8 +203,8 @@ public enum RLSMatrixPage {
     public static func indexMarkdown(_ reports: [(title: String, report: RLSReport)]) -> String {
         var out = "# RLS matrices\n\n| app | result |\n|---|---|\n"
         for (title, r) in reports {
-            let failed = r.cells.contains { $0.status == .failed }
-            out += "| [\(title)](\(r.app).md) | \(failed ? "❌" : "✅") \(mdEscape(summary(r))) |\n"
+            let mark = r.cells.contains { $0.status == .failed } ? "❌" : (r.cells.contains { $0.status == .partial } ? "🟡" : "✅")
+            out += "| [\(title)](\(r.app).md) | \(mark) \(mdEscape(summary(r))) |\n"
         }
         return out
     }

@@ -61,7 +61,7 @@ public struct RLSState: Sendable, Equatable {
             case .now?: values[c.name] = .string(RLSOracle.timestampText(now))
             case .currentDate?: values[c.name] = .string(String(RLSOracle.timestampText(now).prefix(10)))
             case .authUID?: values[c.name] = uid.map(JSONValue.string) ?? .null
-            case .genRandomUUID?: values[c.name] = .null; generated.insert(c.name)
+            case .genRandomUUID?, .identity?, .serial?: values[c.name] = .null; generated.insert(c.name)
             case nil: values[c.name] = .null
             }
         }

@@ -35,19 +35,23 @@ public struct RLSCellSummary: Sendable {
 
     /// Green, red or grey in the report.
     public enum Status: String, Sendable {
-        /// Every case passed and every flip was caught or masked.
+        /// Every case passed and every flip was caught: fully checked.
         case passed
+        /// No case failed, but the cell is only partly checked: some cases were inconclusive
+        /// (refused by the app's own code before RLS decided) or some flips were masked.
+        case partial
         /// A case failed or a flip went unnoticed.
         case failed
         /// The cell has no cases.
         case noCases = "no-cases"
     }
 
-    /// The cell's colour: every case passed, some failed (or a flip went unnoticed), or there
-    /// were no cases.
+    /// The cell's colour: a failure wins; then no cases; then partly checked (inconclusive
+    /// cases or masked flips); else fully checked.
     public var status: Status {
         if failed > 0 || !uncaughtFlips.isEmpty { return .failed }
-        return cases == 0 ? .noCases : .passed
+        if cases == 0 { return .noCases }
+        return inconclusive > 0 || flipsMasked > 0 ? .partial : .passed
     }
 }
 

@@ -1,20 +1,14 @@
 import Foundation
 
-/// GoTrue's mutable state: sessions, refresh tokens and one-time passwords.
-final class GoTrueState: @unchecked Sendable {
-    struct RefreshToken { let userID: String; let sessionID: String; var revoked: Bool }
-    let lock = NSLock()
-    var refreshTokens: [String: RefreshToken] = [:]
-    var sessions: [String: String] = [:]  // session id -> user id (active)
-    var otps: [String: (token: String, expires: Date, userID: String?)] = [:]  // email -> otp
+/// GoTrue's mutable state: sessions, refresh tokens and one-time passwords, in a `SessionStore`
+/// reachable only through its `Guarded` lock (a leaf: nothing else is called while it is held).
+final class GoTrueState: Sendable {
+    /// Sessions, refresh tokens and OTPs.
+    let store: Guarded<SessionStore>
 
-    func reset() {
-        lock.lock()
-        refreshTokens = [:]
-        sessions = [:]
-        otps = [:]
-        lock.unlock()
-    }
+    init(settings: SessionStore.Settings) { store = Guarded(SessionStore(settings: settings)) }
+
+    func reset() { store.withLock { $0 = SessionStore(settings: $0.settings) } }
 
     /// A salted SHA-256 stand-in for bcrypt (the mock never stores plain passwords).
     static func hashPassword(_ password: String, salt: String) -> String {
@@ -29,21 +23,27 @@ final class GoTrueState: @unchecked Sendable {
 }
 
 extension MockSupabase {
-    /// A GoTrue error body `{"code","error_code","msg"}`.
+    /// A GoTrue error, built in the legacy shape `{"code","error_code","msg"}` with `x-sb-error-code`;
+    /// `handleAuth` re-renders it in the shape the request's API version selects
+    /// (`GoTrueError.response`). `extra` carries only `weak_password`.
     func authError(_ status: Int, _ errorCode: String, _ msg: String, extra: [String: JSONValue] = [:]) -> HTTPResponse {
-        var o: [String: JSONValue] = ["code": .int(Int64(status)), "error_code": .string(errorCode), "msg": .string(msg)]
-        for (k, v) in extra { o[k] = v }
-        return .json(status, .object(o), headers: ["Content-Type": "application/json"])
+        let reasons = extra["weak_password"]?["reasons"]?.arrayValue?.compactMap(\.stringValue)
+        return GoTrueError(status: status, code: errorCode, message: msg, weakPasswordReasons: reasons).response(.initial)
     }
 
     func handleAuth(_ request: HTTPRequest) -> HTTPResponse {
+        shapeAuthError(routeAuth(request), for: request)
+    }
+
+    func routeAuth(_ request: HTTPRequest) -> HTTPResponse {
         let path = String(request.path.dropFirst("/auth/v1".count))
         if path == "/health" { return .json(200, ["version": "v2.170.0", "name": "GoTrue", "description": "SupaContracts mock GoTrue"]) }
-        if let denied = checkAPIKey(request) { return denied }
+        // Supabase's gateway (kong.yml: auth-v1-open, -open-callback, -open-authorize) lets the
+        // e-mail link, the OAuth start and the provider's callback through without an apikey.
+        let open = request.method == "GET" && ["/verify", "/authorize", "/callback"].contains(path)
+        if !open, let denied = checkAPIKey(request) { return denied }
         switch (request.method, path) {
-        case ("GET", "/settings"):
-            return .json(200, ["external": ["email": true, "phone": false], "disable_signup": false, "mailer_autoconfirm": true,
-                               "phone_autoconfirm": false, "sms_provider": "", "saml_enabled": false])
+        case ("GET", "/settings"): return settings()
         case ("POST", "/signup"): return signup(request)
         case ("POST", "/token"): return token(request)
         case ("POST", "/logout"): return logout(request)
@@ -51,8 +51,16 @@ extension MockSupabase {
         case ("PUT", "/user"): return updateUser(request)
         case ("POST", "/otp"), ("POST", "/magiclink"): return sendOTP(request)
         case ("POST", "/verify"): return verifyOTP(request)
+        case ("GET", "/verify"): return verifyLink(request)
+        case ("POST", "/recover"): return recover(request)
+        case ("POST", "/resend"): return resend(request)
+        case ("GET", "/reauthenticate"): return reauthenticate(request)
+        case ("GET", "/authorize"): return authorize(request)
+        case ("GET", "/callback"), ("POST", "/callback"): return externalCallback(request)
+        case ("POST", "/admin/generate_link"): return adminGenerateLink(request)
         default:
-            return authError(404, "not_found", "Not Found")
+            // An unknown route reaches chi's default NotFound handler: plain text, no GoTrue body.
+            return HTTPResponse(status: 404, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data("404 page not found\n".utf8))
         }
     }
 
@@ -84,7 +92,8 @@ extension MockSupabase {
         }
         let id = row["id"] ?? .null
         let email = row["email"] ?? .null
-        return [
+        let anonymous = row["is_anonymous"]?.boolValue ?? false
+        var user: JSONValue = [
             "id": id, "aud": row["aud"] ?? "authenticated", "role": row["role"] ?? "authenticated",
             "email": email, "email_confirmed_at": ts("email_confirmed_at"), "phone": .string(row["phone"]?.stringValue ?? ""),
             "confirmed_at": ts("email_confirmed_at"), "last_sign_in_at": ts("last_sign_in_at"),
@@ -95,8 +104,17 @@ extension MockSupabase {
                 "identity_data": ["email": email, "email_verified": true, "phone_verified": false, "sub": id],
                 "created_at": ts("created_at"), "updated_at": ts("updated_at"), "last_sign_in_at": ts("last_sign_in_at"), "email": email,
             ]],
-            "created_at": ts("created_at"), "updated_at": ts("updated_at"), "is_anonymous": false,
+            "created_at": ts("created_at"), "updated_at": ts("updated_at"), "is_anonymous": .bool(anonymous),
         ]
+        if case .object(var o) = user {
+            if anonymous { o["identities"] = []; o["email"] = ""; o["app_metadata"] = row["raw_app_meta_data"] ?? [:] }
+            let uid = id.stringValue ?? ""
+            if let d = emailSentAt(userID: uid, kind: .confirmation) { o["confirmation_sent_at"] = .string(iso(d)) }
+            if let d = emailSentAt(userID: uid, kind: .recovery) { o["recovery_sent_at"] = .string(iso(d)) }
+            if let d = emailSentAt(userID: uid, kind: .reauthentication) { o["reauthentication_sent_at"] = .string(iso(d)) }
+            user = .object(o)
+        }
+        return user
     }
 
     func findUser(email: String) -> [String: JSONValue]? {
@@ -108,22 +126,29 @@ extension MockSupabase {
         return (try? database.rows("auth.users", where: .eq("id", id)))?.first
     }
 
-    /// Issues a session (access + single-use refresh token) for a user row.
-    func issueSession(_ user: [String: JSONValue], method: String = "password") -> HTTPResponse {
+    /// Issues a session (access + single-use refresh token) for a user row: a new session, or
+    /// `refreshed` (the session and refresh token a refresh-token grant settled on).
+    func issueSession(_ user: [String: JSONValue], method: String = "password", refreshed: (sessionID: String, token: String)? = nil) -> HTTPResponse {
         let id = user["id"]?.stringValue ?? ""
         let now = configuration.clock.now()
         let nowS = Int64(now.timeIntervalSince1970)
-        let sessionID = configuration.ids.uuid()
+        let sessionID = refreshed?.sessionID ?? configuration.ids.uuid()
         let life = Int64(configuration.accessTokenLifetime)
         let claims: [String: JSONValue] = [
             "sub": .string(id), "aud": "authenticated", "role": "authenticated", "email": user["email"] ?? .null,
             "phone": "", "iat": .int(nowS), "exp": .int(nowS + life), "session_id": .string(sessionID),
-            "aal": "aal1", "amr": [["method": .string(method), "timestamp": .int(nowS)]], "is_anonymous": false,
+            "aal": "aal1", "amr": [["method": .string(method), "timestamp": .int(nowS)]], "is_anonymous": .bool(user["is_anonymous"]?.boolValue ?? false),
             "app_metadata": user["raw_app_meta_data"] ?? [:], "user_metadata": user["raw_user_meta_data"] ?? [:],
             "iss": "http://127.0.0.1/auth/v1",
         ]
         let access = JWT.sign(claims, secret: configuration.jwtSecret)
-        let refresh = newRefreshToken(userID: id, sessionID: sessionID)
+        let refresh: String
+        if let refreshed {
+            refresh = refreshed.token
+        } else {
+            refresh = newRefreshTokenValue()
+            auth.store.withLock { $0.startSession(id: sessionID, userID: id, token: refresh, now: now) }
+        }
         _ = try? database.update("auth.users", set: ["last_sign_in_at": .string(PGTime.formatTimestamp(PGTime.micros(now), withZone: true))],
                                  where: .eq("id", id))
         let fresh = findUser(id: id) ?? user
@@ -133,50 +158,95 @@ extension MockSupabase {
         ], headers: ["Content-Type": "application/json"])
     }
 
-    func newRefreshToken(userID: String, sessionID: String) -> String {
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        let token = String(configuration.ids.bytes(12).map { alphabet[Int($0) % alphabet.count] })
-        auth.lock.lock()
-        auth.refreshTokens[token] = GoTrueState.RefreshToken(userID: userID, sessionID: sessionID, revoked: false)
-        auth.sessions[sessionID] = userID
-        auth.lock.unlock()
-        return token
+    /// A new v1 refresh token: 12 characters of lower-case base32, as GoTrue's
+    /// `crypto.SecureAlphanumeric(12)` makes them (supabase/auth internal/crypto/crypto.go).
+    func newRefreshTokenValue() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz234567".utf8)
+        return String(decoding: configuration.ids.bytes(12).map { alphabet[Int($0) & 31] }, as: UTF8.self)
     }
 
+    /// Whether a refresh token has the only shape this GoTrue issues: `^[a-z0-9]{12}$`
+    /// (supabase/auth internal/api/token_refresh.go, `legacyRefreshTokenPattern`; longer tokens
+    /// must parse as v2 tokens, which this mock never issues).
+    static func wellFormedRefreshToken(_ s: String) -> Bool {
+        s.utf8.count == 12 && s.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }
+    }
+
+    /// `POST /signup` (`signup.go`): without e-mail and phone an anonymous sign-in; with
+    /// auto-confirm a session at once, otherwise the user (no session) and a confirmation e-mail.
     func signup(_ request: HTTPRequest) -> HTTPResponse {
         guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
-        guard let email = body["email"]?.stringValue?.trimmingCharacters(in: .whitespaces).lowercased(), !email.isEmpty else {
-            return authError(400, "validation_failed", "To signup, please provide your email")
+        let rawEmail = body["email"]?.stringValue?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        if rawEmail.isEmpty && (body["phone"]?.stringValue ?? "").isEmpty { return signupAnonymously(body) }
+        guard let password = body["password"]?.stringValue, !password.isEmpty else {
+            return authError(400, "validation_failed", "Signup requires a valid password")
         }
+        let pkce: (challenge: String, method: String)?
+        switch pkceParameters(body) { case .failure(let e): return e.response; case .success(let p): pkce = p }
+        let email = rawEmail
         guard MockSupabase.validEmail(email) else {
             return authError(400, "validation_failed", "Unable to validate email address: invalid format")
-        }
-        guard let password = body["password"]?.stringValue, !password.isEmpty else {
-            return authError(422, "validation_failed", "Signup requires a valid password")
         }
         if password.count < configuration.minimumPasswordLength {
             return authError(422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
                              extra: ["weak_password": ["reasons": ["length"]]])
         }
-        if findUser(email: email) != nil {
-            return authError(422, "user_already_exists", "User already registered")
+        let autoconfirm = authSettings.mailerAutoconfirm
+        var user = findUser(email: email)
+        if let existing = user {
+            if autoconfirm { return authError(422, "user_already_exists", "User already registered") }
+            if isConfirmed(existing) {
+                // sanitizeUser: a look-alike user so the answer does not reveal the address is taken.
+                let now = iso(configuration.clock.now())
+                return .json(200, [
+                    "id": .string(configuration.ids.uuid()), "aud": "authenticated", "role": "authenticated", "email": .string(email),
+                    "phone": "", "confirmation_sent_at": .string(now), "app_metadata": ["provider": "email", "providers": ["email"]],
+                    "user_metadata": body["data"] ?? [:], "identities": [], "created_at": .string(now), "updated_at": .string(now),
+                    "is_anonymous": false,
+                ], headers: ["Content-Type": "application/json"])
+            }
+        } else {
+            let id = configuration.ids.uuid()
+            var row: [String: JSONValue] = [
+                "id": .string(id), "email": .string(email), "encrypted_password": .string(GoTrueState.hashPassword(password, salt: id)),
+                "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
+                "raw_user_meta_data": body["data"] ?? body["options"]?["data"] ?? [:],
+            ]
+            if autoconfirm { row["email_confirmed_at"] = .string(nowTimestamp()) }
+            do {
+                // The existence check and the insert are one statement, so two sign-ups racing for
+                // one email give one user and one `user_already_exists`.
+                let created = try database.atomically { () throws -> Bool in
+                    if findUser(email: email) != nil { return false }
+                    _ = try database.insert("auth.users", [row], as: .serviceRole)
+                    return true
+                }
+                if !created { return authError(422, "user_already_exists", "User already registered") }
+            } catch {
+                // A failing trigger on auth.users surfaces as GoTrue's generic database error.
+                return authError(500, "unexpected_failure", "Database error saving new user")
+            }
+            user = findUser(id: id)
         }
+        guard let user, let id = user["id"]?.stringValue else { return authError(500, "unexpected_failure", "Database error saving new user") }
+        if autoconfirm { return issueSession(user) }
+        if let p = pkce { createFlowState(userID: id, pkce: p, method: "email/signup", provider: "email") }
+        if let e = sendEmail(user: user, kind: .confirmation, type: "signup", pkce: pkce != nil, redirectTo: referrer(request)) { return e }
+        return .json(200, userJSON(findUser(id: id) ?? user), headers: ["Content-Type": "application/json"])
+    }
+
+    /// `SignupAnonymously`: a user with no e-mail and a session, when the app enables it.
+    func signupAnonymously(_ body: [String: JSONValue]) -> HTTPResponse {
+        guard authSettings.anonymousSignIns else { return authError(422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled") }
         let id = configuration.ids.uuid()
-        let now = PGTime.formatTimestamp(PGTime.micros(configuration.clock.now()), withZone: true)
         do {
             _ = try database.insert("auth.users", [[
-                "id": .string(id), "email": .string(email), "encrypted_password": .string(GoTrueState.hashPassword(password, salt: id)),
-                "email_confirmed_at": .string(now), "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
+                "id": .string(id), "is_anonymous": true, "raw_app_meta_data": [:],
                 "raw_user_meta_data": body["data"] ?? body["options"]?["data"] ?? [:],
             ]], as: .serviceRole)
-        } catch let e as PostgresError {
-            // A failing trigger on auth.users surfaces as GoTrue's generic database error.
-            return authError(500, "unexpected_failure", "Database error saving new user", extra: ["details": .string(e.description)])
-        } catch {
-            return authError(500, "unexpected_failure", "Database error saving new user")
-        }
-        guard let user = findUser(id: id) else { return authError(500, "unexpected_failure", "Database error saving new user") }
-        return issueSession(user)
+        } catch { return authError(500, "unexpected_failure", "Database error creating anonymous user") }
+        guard let user = findUser(id: id) else { return authError(500, "unexpected_failure", "Database error creating anonymous user") }
+        return issueSession(user, method: "anonymous")
     }
 
     func token(_ request: HTTPRequest) -> HTTPResponse {
@@ -190,28 +260,39 @@ extension MockSupabase {
                   GoTrueState.checkPassword(password, hash: hash) else {
                 return authError(400, "invalid_credentials", "Invalid login credentials")
             }
+            if !isConfirmed(user) { return authError(400, "email_not_confirmed", "Email not confirmed") }
             return issueSession(user)
+        case "pkce":
+            return pkceGrant(body)
+        case "id_token":
+            return idTokenGrant(body)
         case "refresh_token":
-            guard let rt = body["refresh_token"]?.stringValue, !rt.isEmpty else {
-                return authError(400, "validation_failed", "refresh_token required")
+            // RefreshTokenGrantParams.Validate runs before any lookup (token_refresh.go).
+            guard let rt = body["refresh_token"]?.stringValue, MockSupabase.wellFormedRefreshToken(rt) else {
+                return authError(400, "validation_failed", "Refresh token is not valid")
             }
-            auth.lock.lock()
-            let entry = auth.refreshTokens[rt]
-            if entry != nil, entry?.revoked == false { auth.refreshTokens[rt]?.revoked = true }
-            auth.lock.unlock()
-            guard let entry else { return authError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found") }
-            if entry.revoked { return authError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used") }
-            guard let user = findUser(id: entry.userID) else { return authError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found") }
-            return issueSession(user)
+            let fresh = newRefreshTokenValue()
+            let now = configuration.clock.now()
+            switch auth.store.withLock({ $0.refresh(rt, fresh: fresh, now: now) }) {
+            case .notFound:
+                return authError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
+            case .alreadyUsed:
+                return authError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
+            case .issue(let userID, let sessionID, let token):
+                guard let user = findUser(id: userID) else { return authError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found") }
+                return issueSession(user, refreshed: (sessionID, token))
+            }
         case let other:
-            return authError(400, "validation_failed", other.isEmpty ? "unsupported_grant_type" : "unsupported_grant_type: \(other)")
+            // token.go: every grant type it does not know is 400 invalid_credentials "unsupported_grant_type".
+            _ = other
+            return authError(400, "invalid_credentials", "unsupported_grant_type")
         }
     }
 
     /// The user of a request's bearer token, or GoTrue's error response.
     func authedUser(_ request: HTTPRequest) -> Result<(AuthContext, [String: JSONValue]), HTTPResponseBox> {
         guard let a = request.headers["Authorization"], a.lowercased().hasPrefix("bearer "), a.count > 7 else {
-            return .failure(HTTPResponseBox(authError(401, "no_authorization", "This endpoint requires a Bearer token")))
+            return .failure(HTTPResponseBox(authError(401, "no_authorization", "This endpoint requires a valid Bearer token")))
         }
         let ctx: AuthContext
         do { ctx = try verify(token: String(a.dropFirst(7))) } catch let e as JWTError {
@@ -224,13 +305,9 @@ extension MockSupabase {
             return .failure(HTTPResponseBox(authError(403, "user_not_found", "User from sub claim in JWT does not exist")))
         }
         if let sid = ctx.claims["session_id"]?.stringValue {
-            auth.lock.lock()
-            let active = auth.sessions[sid] != nil
-            let issued = auth.refreshTokens.values.contains { $0.sessionID == sid }
-            auth.lock.unlock()
             // Tokens minted directly by tests (`accessToken(for:)`) carry a session id GoTrue never
             // issued; those are accepted. A session GoTrue issued and then ended is refused.
-            if issued && !active { return .failure(HTTPResponseBox(authError(403, "session_not_found", "Session from session_id claim in JWT does not exist"))) }
+            if auth.store.withLock({ $0.hasEnded(sid) }) { return .failure(HTTPResponseBox(authError(403, "session_not_found", "Session from session_id claim in JWT does not exist"))) }
         }
         return .success((ctx, user))
     }
@@ -241,12 +318,13 @@ extension MockSupabase {
         case .success(let (ctx, _)):
             let scope = request.queryValue("scope") ?? "global"
             let sid = ctx.claims["session_id"]?.stringValue
-            auth.lock.lock()
-            for (k, v) in auth.refreshTokens where v.userID == ctx.userID && (scope == "global" || (scope == "local" && v.sessionID == sid) || (scope == "others" && v.sessionID != sid)) {
-                auth.refreshTokens[k]?.revoked = true
-                auth.sessions[v.sessionID] = nil
+            let now = configuration.clock.now()
+            // Logging out deletes the sessions, and their refresh tokens with them (logout.go).
+            if let uid = ctx.userID {
+                auth.store.withLock {
+                    $0.endSessions(ofUser: uid, now: now) { id in scope == "global" || (scope == "local" && id == sid) || (scope == "others" && id != sid) }
+                }
             }
-            auth.lock.unlock()
             return HTTPResponse(status: 204)
         }
     }
@@ -261,8 +339,9 @@ extension MockSupabase {
     func updateUser(_ request: HTTPRequest) -> HTTPResponse {
         switch authedUser(request) {
         case .failure(let r): return r.response
-        case .success(let (_, user)):
+        case .success(let (ctx, user)):
             guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
+            if let needed = checkReauthentication(body, ctx: ctx, user: user) { return needed }
             var set: [String: JSONValue] = [:]
             let id = user["id"]?.stringValue ?? ""
             if let email = body["email"]?.stringValue?.lowercased() {
@@ -296,58 +375,12 @@ extension MockSupabase {
         }
     }
 
-    /// The last one-time password sent to an email (the mock's stand-in for an inbox).
+    /// The last one-time password e-mailed to an address while it is still unused (the mock's
+    /// stand-in for an inbox; a code used or replaced by a later e-mail is gone).
     public func lastOTP(for email: String) -> String? {
-        auth.lock.lock(); defer { auth.lock.unlock() }
-        return auth.otps[email.lowercased()]?.token
-    }
-
-    func sendOTP(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
-        guard let email = body["email"]?.stringValue?.lowercased(), MockSupabase.validEmail(email) else {
-            return authError(400, "validation_failed", "Unable to validate email address: invalid format")
-        }
-        let create = body["create_user"]?.boolValue ?? true
-        var user = findUser(email: email)
-        if user == nil {
-            guard create else { return authError(422, "otp_disabled", "Signups not allowed for otp") }
-            let id = configuration.ids.uuid()
-            do {
-                _ = try database.insert("auth.users", [["id": .string(id), "email": .string(email),
-                                                         "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
-                                                         "raw_user_meta_data": body["data"] ?? [:]]], as: .serviceRole)
-            } catch { return authError(500, "unexpected_failure", "Database error saving new user") }
-            user = findUser(id: id)
-        }
-        let digits = configuration.ids.bytes(6).map { String(Int($0) % 10) }.joined()
-        auth.lock.lock()
-        auth.otps[email] = (digits, configuration.clock.now().addingTimeInterval(3600), user?["id"]?.stringValue)
-        auth.lock.unlock()
-        return .json(200, [:], headers: ["Content-Type": "application/json"])
-    }
-
-    func verifyOTP(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
-        let type = body["type"]?.stringValue ?? ""
-        guard ["email", "magiclink", "signup", "recovery", "invite"].contains(type) else {
-            return authError(400, "validation_failed", "Verify requires a verification type")
-        }
-        guard let email = body["email"]?.stringValue?.lowercased(), let token = body["token"]?.stringValue else {
-            return authError(400, "validation_failed", "Verify requires either a token or a token hash")
-        }
-        auth.lock.lock()
-        let entry = auth.otps[email]
-        let ok = entry.map { $0.token == token && configuration.clock.now() < $0.expires } ?? false
-        if ok { auth.otps[email] = nil }
-        auth.lock.unlock()
-        guard ok, let user = findUser(email: email) else {
-            return authError(403, "otp_expired", "Token has expired or is invalid")
-        }
-        if user["email_confirmed_at"]?.isNull != false {
-            _ = try? database.update("auth.users", set: ["email_confirmed_at": .string(PGTime.formatTimestamp(PGTime.micros(configuration.clock.now()), withZone: true))],
-                                     where: .eq("id", user["id"]?.stringValue ?? ""))
-        }
-        return issueSession(findUser(email: email) ?? user, method: "otp")
+        guard let e = lastEmail(to: email) else { return nil }
+        let pending = flows.withLock { flows.tokens.values.contains { $0.values.contains { $0.token == e.tokenHash } } }
+        return pending ? e.otp : nil
     }
 }
 

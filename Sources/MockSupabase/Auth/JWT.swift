@@ -98,23 +98,66 @@ public enum HMACSHA256 {
     }
 }
 
-/// Base64url without padding (RFC 7515 §2).
+/// Base64url without padding (RFC 7515 §2), canonical only: a decoder accepts exactly the texts
+/// the encoder produces (RFC 4648 §3.5: the unused low bits of the last character must be zero),
+/// as the JOSE libraries behind GoTrue and PostgREST do, so one token has one spelling.
 public enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
     /// Encodes bytes.
     public static func encode<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let input = Array(bytes)
+        var out = [UInt8]()
+        out.reserveCapacity((input.count * 4 + 2) / 3)
+        var i = 0
+        while i + 3 <= input.count {
+            let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+            out += [alphabet[Int(n >> 18)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], alphabet[Int(n & 63)]]
+            i += 3
+        }
+        switch input.count - i {
+        case 1:
+            let n = UInt32(input[i]) << 16
+            out += [alphabet[Int(n >> 18)], alphabet[Int(n >> 12 & 63)]]
+        case 2:
+            let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8
+            out += [alphabet[Int(n >> 18)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)]]
+        default: break
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// Decodes; nil on any character outside the alphabet or on impossible lengths.
+    /// Decodes canonical unpadded base64url only; nil on any character outside the URL-safe
+    /// alphabet (`+`, `/` and the `=` padding included), on an impossible length, and on a last
+    /// character whose unused low bits are not zero (a second spelling of the same bytes).
+    ///
+    /// PostgREST verifies JWTs with jose, which decodes with base64-bytestring's strict
+    /// (canonical-only) decoder; RFC 7515 §2 defines the encoding without padding.
     public static func decode(_ s: Substring) -> [UInt8]? {
-        guard s.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }) else { return nil }
-        if s.count % 4 == 1 { return nil }
-        var b = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while b.count % 4 != 0 { b += "=" }
-        return Data(base64Encoded: b).map { [UInt8]($0) }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count * 3 / 4)
+        var acc: UInt32 = 0, bits = 0
+        for c in s.utf8 {
+            let v: UInt32
+            switch c {
+            case 0x41...0x5A: v = UInt32(c - 0x41)
+            case 0x61...0x7A: v = UInt32(c - 0x61 + 26)
+            case 0x30...0x39: v = UInt32(c - 0x30 + 52)
+            case 0x2D: v = 62
+            case 0x5F: v = 63
+            default: return nil
+            }
+            acc = (acc << 6) | v
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: acc >> UInt32(bits)))
+                acc &= (1 << UInt32(bits)) - 1
+            }
+        }
+        // 6 leftover bits: a length of 4n+1 encodes no whole byte. 2 or 4 leftover bits must be zero.
+        if bits == 6 || acc != 0 { return nil }
+        return out
     }
 }
 
@@ -130,6 +173,9 @@ public enum JWTError: Error, CustomStringConvertible, Sendable, Equatable {
     case expired
     /// A claim has the wrong type.
     case invalidClaim(String)
+    /// The header's `crit` names extensions this verifier does not understand (it understands
+    /// none), or is not a non-empty list of names; RFC 7515 §4.1.11 requires rejecting the token.
+    case unsupportedCritical
 
     public var description: String {
         switch self {
@@ -138,6 +184,7 @@ public enum JWTError: Error, CustomStringConvertible, Sendable, Equatable {
         case .invalidSignature: return "JWSError JWSInvalidSignature"
         case .expired: return "JWT expired"
         case .invalidClaim(let c): return "JWT claim \(c) is invalid"
+        case .unsupportedCritical: return "JWSError (JSONDecodeError \"crit key is not understood\")"
         }
     }
 }
@@ -167,6 +214,9 @@ public enum JWT {
         guard parts.count == 3 else { throw JWTError.malformed }
         guard let hb = Base64URL.decode(parts[0]), case .object(let header)? = try? JSONValue.parse(Data(hb)) else { throw JWTError.malformed }
         guard header["alg"] == .string("HS256") else { throw JWTError.algorithmNotAllowed(header["alg"]?.stringValue ?? "?") }
+        // jose (PostgREST) parses `crit` as a non-empty list and fails on any name it does not
+        // know (Crypto.JOSE.Header.parseCrit); it knows no extensions for HS256 JWTs.
+        if header["crit"] != nil { throw JWTError.unsupportedCritical }
         guard let pb = Base64URL.decode(parts[1]), case .object(let claims)? = try? JSONValue.parse(Data(pb)) else { throw JWTError.malformed }
         guard let sig = Base64URL.decode(parts[2]) else { throw JWTError.invalidSignature }
         let expected = HMACSHA256.mac(key: Array(secret.utf8), message: Array((parts[0] + "." + parts[1]).utf8))

@@ -47,18 +47,17 @@ public struct SystemClock: Clock {
 }
 
 /// A clock that moves only when told to.
-public final class ManualClock: Clock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+public final class ManualClock: Clock, Sendable {
+    private let current: Guarded<Date>
 
     /// A clock standing at `start`.
-    public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = start }  // 2026-01-01T00:00:00Z
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = Guarded(start) }  // 2026-01-01T00:00:00Z
 
-    public func now() -> Date { lock.lock(); defer { lock.unlock() }; return current }
+    public func now() -> Date { current.withLock { $0 } }
     /// Moves the clock forward.
-    public func advance(by seconds: TimeInterval) { lock.lock(); current += seconds; lock.unlock() }
+    public func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
     /// Sets the clock.
-    public func set(_ date: Date) { lock.lock(); current = date; lock.unlock() }
+    public func set(_ date: Date) { current.withLock { $0 = date } }
 }
 
 /// A source of ids (uuids, tokens). Inject a seeded one for reproducible runs.
@@ -81,14 +80,13 @@ public struct SystemIDGenerator: IDGenerator {
 }
 
 /// Reproducible ids from a seed (SplitMix64).
-public final class SeededIDGenerator: IDGenerator, @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: UInt64
+public final class SeededIDGenerator: IDGenerator, Sendable {
+    private let state: Guarded<UInt64>
 
     /// A generator from a seed.
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = Guarded(seed) }
 
-    private func next() -> UInt64 {
+    private static func next(_ state: inout UInt64) -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -97,14 +95,15 @@ public final class SeededIDGenerator: IDGenerator, @unchecked Sendable {
     }
 
     public func bytes(_ count: Int) -> [UInt8] {
-        lock.lock(); defer { lock.unlock() }
-        var out: [UInt8] = []
-        out.reserveCapacity(count)
-        while out.count < count {
-            var v = next()
-            for _ in 0..<8 where out.count < count { out.append(UInt8(v & 0xFF)); v >>= 8 }
+        state.withLock { s in
+            var out: [UInt8] = []
+            out.reserveCapacity(count)
+            while out.count < count {
+                var v = SeededIDGenerator.next(&s)
+                for _ in 0..<8 where out.count < count { out.append(UInt8(v & 0xFF)); v >>= 8 }
+            }
+            return out
         }
-        return out
     }
 
     public func uuid() -> String {

@@ -100,17 +100,32 @@ public struct MockConfiguration: Sendable {
     public var accessTokenLifetime: Int
     /// Minimum password length (GoTrue's default: 6).
     public var minimumPasswordLength: Int
+    /// Seconds after its revocation during which a refresh token may still be exchanged
+    /// (`GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`; the Supabase CLI's `config.toml` sets
+    /// `refresh_token_reuse_interval = 10`). A later reuse ends the session.
+    public var refreshTokenReuseInterval: Int
+    /// Seconds a revoked refresh token is kept before it is pruned (GoTrue's cleanup deletes
+    /// revoked tokens older than 24 hours: supabase/auth internal/models/cleanup.go).
+    public var revokedRefreshTokenRetention: Int
+    /// Most revoked refresh tokens kept at once; beyond it the oldest are pruned early, so memory
+    /// stays bounded under heavy refresh traffic.
+    public var revokedRefreshTokenCap: Int
 
     /// A configuration with defaults.
     public init(spec: AppSpec, jwtSecret: String = "super-secret-jwt-token-with-at-least-32-characters-long",
                 clock: Clock = SystemClock(), ids: IDGenerator = SystemIDGenerator(),
-                accessTokenLifetime: Int = 3600, minimumPasswordLength: Int = 6) {
+                accessTokenLifetime: Int = 3600, minimumPasswordLength: Int = 6,
+                refreshTokenReuseInterval: Int = 10, revokedRefreshTokenRetention: Int = 86_400,
+                revokedRefreshTokenCap: Int = 100_000) {
         self.spec = spec
         self.jwtSecret = jwtSecret
         self.clock = clock
         self.ids = ids
         self.accessTokenLifetime = accessTokenLifetime
         self.minimumPasswordLength = minimumPasswordLength
+        self.refreshTokenReuseInterval = refreshTokenReuseInterval
+        self.revokedRefreshTokenRetention = revokedRefreshTokenRetention
+        self.revokedRefreshTokenCap = revokedRefreshTokenCap
     }
 }
 
@@ -151,28 +166,46 @@ public struct InjectedNetworkError: Error, Sendable {}
 ///
 /// Instances are independent (no global state): many can run in one process. Apps plug in their
 /// edge functions, database functions, triggers and views through the `register…` methods.
-public final class MockSupabase: @unchecked Sendable {
+///
+/// Thread-safe: `handle` may be called from any number of threads at once. Every piece of shared
+/// state sits behind a `Guarded` (see there for the discipline): the database, GoTrue's sessions,
+/// storage, and this object's registrations, faults and token cache (`state`).
+public final class MockSupabase: Sendable {
     /// The configuration.
     public let configuration: MockConfiguration
     /// The database.
-    public private(set) var database: Database
+    public let database: Database
     /// The anon key (a JWT with role `anon`).
     public let anonKey: String
     /// The service-role key (a JWT with role `service_role`; bypasses RLS).
     public let serviceRoleKey: String
 
-    let lock = NSLock()
-    var functions: [String: (verifyJWT: Bool, handler: FunctionHandler)] = [:]
-    var rpcs: [String: RPCFunction] = [:]
-    var faults: [InjectedFault] = []
-    var tokenCache: [String: [String: JSONValue]] = [:]
-    var registeredHost: String?
+    /// Registrations, injected faults, the verified-token cache and the URLProtocol host.
+    let state = Guarded(BackendState())
+
+    /// The backend's own mutable state.
+    struct BackendState {
+        /// Edge functions by name.
+        var functions: [String: (verifyJWT: Bool, handler: FunctionHandler)] = [:]
+        /// Database functions by name.
+        var rpcs: [String: RPCFunction] = [:]
+        /// Faults still to inject, in order.
+        var faults: [InjectedFault] = []
+        /// Claims of tokens whose signature was verified (expiry is checked on every use).
+        var tokenCache: [String: [String: JSONValue]] = [:]
+        /// The host this backend answers on in-process, once registered.
+        var registeredHost: String?
+    }
     /// GoTrue's state (refresh tokens, OTPs).
     let auth: GoTrueState
+    /// GoTrue's e-mail tokens, PKCE flow states and external sign-ins in progress.
+    let flows = GoTrueFlows()
+    /// Buckets created, changed or deleted through the Storage API.
+    let bucketEdits = StorageBucketEdits()
     /// Storage (buckets and objects).
     public let storage: StorageService
     deinit {
-        if let h = registeredHost { MockURLProtocol.unregister(host: h) }
+        if let h = state.withLock({ $0.registeredHost }) { MockURLProtocol.unregister(host: h) }
     }
 
     /// A backend for an app, seeded with its fixtures.
@@ -183,7 +216,9 @@ public final class MockSupabase: @unchecked Sendable {
         let farFuture: JSONValue = .int(4_102_444_800)  // 2100-01-01
         anonKey = JWT.sign(["iss": "supabase-demo", "role": "anon", "exp": farFuture], secret: c.jwtSecret)
         serviceRoleKey = JWT.sign(["iss": "supabase-demo", "role": "service_role", "exp": farFuture], secret: c.jwtSecret)
-        auth = GoTrueState()
+        auth = GoTrueState(settings: SessionStore.Settings(
+            reuseInterval: TimeInterval(c.refreshTokenReuseInterval), revokedRetention: TimeInterval(c.revokedRefreshTokenRetention),
+            revokedCap: c.revokedRefreshTokenCap, endedRetention: TimeInterval(c.accessTokenLifetime)))
         storage = StorageService(buckets: c.spec.buckets)
         try seedFixtures()
     }
@@ -210,11 +245,13 @@ public final class MockSupabase: @unchecked Sendable {
     /// Restores the fixtures: every table emptied and re-seeded, sessions and storage cleared.
     /// Registered functions, triggers and views stay.
     public func reset() throws {
-        lock.lock()
-        faults = []
-        tokenCache = [:]
-        lock.unlock()
+        state.withLock {
+            $0.faults = []
+            $0.tokenCache = [:]
+        }
         auth.reset()
+        flows.reset()
+        bucketEdits.reset()
         storage.reset()
         database.truncateAll()
         try seedFixtures()
@@ -225,14 +262,12 @@ public final class MockSupabase: @unchecked Sendable {
     /// Registers an edge function. With `verifyJWT` (Supabase's default) a call without a valid
     /// JWT is refused with 401 before the handler runs.
     public func registerFunction(_ name: String, verifyJWT: Bool = true, _ handler: @escaping FunctionHandler) {
-        lock.lock(); defer { lock.unlock() }
-        functions[name] = (verifyJWT, handler)
+        state.withLock { $0.functions[name] = (verifyJWT, handler) }
     }
 
     /// Registers a database function for `/rest/v1/rpc/<name>`.
     public func registerRPC(_ function: RPCFunction) {
-        lock.lock(); defer { lock.unlock() }
-        rpcs[function.name] = function
+        state.withLock { $0.rpcs[function.name] = function }
     }
 
     /// Registers a row trigger.
@@ -246,14 +281,14 @@ public final class MockSupabase: @unchecked Sendable {
     }
 
     /// Names of the registered edge functions.
-    public var functionNames: [String] { lock.lock(); defer { lock.unlock() }; return functions.keys.sorted() }
+    public var functionNames: [String] { state.withLock { $0.functions.keys.sorted() } }
     /// Names of the registered database functions.
-    public var rpcNames: [String] { lock.lock(); defer { lock.unlock() }; return rpcs.keys.sorted() }
+    public var rpcNames: [String] { state.withLock { $0.rpcs.keys.sorted() } }
 
     /// Injects a fault into matching requests.
-    public func inject(_ fault: InjectedFault) { lock.lock(); faults.append(fault); lock.unlock() }
+    public func inject(_ fault: InjectedFault) { state.withLock { $0.faults.append(fault) } }
     /// Removes every injected fault.
-    public func clearFaults() { lock.lock(); faults = []; lock.unlock() }
+    public func clearFaults() { state.withLock { $0.faults = [] } }
 
     // MARK: Tokens
 
@@ -280,19 +315,17 @@ public final class MockSupabase: @unchecked Sendable {
 
     /// Verifies a JWT (signature cached per token; expiry checked on every call).
     public func verify(token: String) throws -> AuthContext {
-        lock.lock()
-        let cached = tokenCache[token]
-        lock.unlock()
+        let cached = state.withLock { $0.tokenCache[token] }
         let claims: [String: JSONValue]
         if let cached {
             if let exp = cached["exp"]?.doubleValue, configuration.clock.now().timeIntervalSince1970 >= exp { throw JWTError.expired }
             claims = cached
         } else {
             claims = try JWT.verify(token, secret: configuration.jwtSecret, now: configuration.clock.now())
-            lock.lock()
-            if tokenCache.count > 50_000 { tokenCache.removeAll() }
-            tokenCache[token] = claims
-            lock.unlock()
+            state.withLock {
+                if $0.tokenCache.count > 50_000 { $0.tokenCache.removeAll() }
+                $0.tokenCache[token] = claims
+            }
         }
         let role = claims["role"]?.stringValue ?? "anon"
         return AuthContext(role: role, claims: claims)
@@ -328,15 +361,16 @@ public final class MockSupabase: @unchecked Sendable {
     }
 
     func takeFault(_ request: HTTPRequest) -> InjectedFault.Kind? {
-        lock.lock(); defer { lock.unlock() }
-        guard !faults.isEmpty else { return nil }
-        for (i, f) in faults.enumerated() where (f.method == nil || f.method == request.method) && request.path.hasPrefix(f.pathPrefix) {
-            if let r = f.remaining {
-                if r <= 1 { faults.remove(at: i) } else { faults[i].remaining = r - 1 }
+        state.withLock { s in
+            guard !s.faults.isEmpty else { return nil }
+            for (i, f) in s.faults.enumerated() where (f.method == nil || f.method == request.method) && request.path.hasPrefix(f.pathPrefix) {
+                if let r = f.remaining {
+                    if r <= 1 { s.faults.remove(at: i) } else { s.faults[i].remaining = r - 1 }
+                }
+                return f.kind
             }
-            return f.kind
+            return nil
         }
-        return nil
     }
 
     func corsPreflight(_ request: HTTPRequest) -> HTTPResponse {
@@ -349,12 +383,13 @@ public final class MockSupabase: @unchecked Sendable {
     }
 
     /// Supabase's API gateway requires an `apikey` header (or query parameter) that is one of the
-    /// project's keys.
+    /// project's keys: the anon or the service-role key, compared as strings (the gateway's
+    /// key-auth knows the keys, not JWTs), so another validly signed JWT is refused too.
     func checkAPIKey(_ request: HTTPRequest) -> HTTPResponse? {
         guard let key = request.headers["apikey"] ?? request.queryValue("apikey"), !key.isEmpty else {
             return .json(401, ["message": "No API key found in request", "hint": "No `apikey` request header or url param was found."])
         }
-        guard key == anonKey || key == serviceRoleKey || (try? verify(token: key)) != nil else {
+        guard key == anonKey || key == serviceRoleKey else {
             return .json(401, ["message": "Invalid API key", "hint": "Double check your Supabase `anon` or `service_role` API key."])
         }
         return nil
@@ -378,9 +413,7 @@ public final class MockSupabase: @unchecked Sendable {
 
     func handleFunction(_ request: HTTPRequest) -> HTTPResponse {
         let name = String(request.path.dropFirst("/functions/v1/".count).split(separator: "/").first ?? "")
-        lock.lock()
-        let fn = functions[name]
-        lock.unlock()
+        let fn = state.withLock { $0.functions[name] }
         guard let fn else {
             return .json(404, ["code": "NOT_FOUND", "message": "Requested function was not found"])
         }

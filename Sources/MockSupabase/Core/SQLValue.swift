@@ -10,6 +10,9 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
     public var details: String?
     /// The HINT line, if any.
     public var hint: String?
+    /// Details that are a JSON document rather than a line (PostgREST's PGRST201 lists the
+    /// candidate relationships); written instead of `details` when set.
+    public var detailsJSON: JSONValue?
 
     /// An error from its parts.
     public init(_ code: String, _ message: String, details: String? = nil, hint: String? = nil) {
@@ -23,7 +26,7 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
 
     /// The PostgREST error body `{"code","details","hint","message"}`.
     public var json: JSONValue {
-        ["code": .string(code), "details": details.map(JSONValue.string) ?? .null,
+        ["code": .string(code), "details": detailsJSON ?? details.map(JSONValue.string) ?? .null,
          "hint": hint.map(JSONValue.string) ?? .null, "message": .string(message)]
     }
 }
@@ -503,18 +506,33 @@ public enum PGTime {
     /// The `Date` of a microsecond timestamp.
     public static func date(micros: Int64) -> Date { Date(timeIntervalSince1970: Double(micros) / 1_000_000) }
 
-    /// Parses `YYYY-MM-DD`.
+    /// Parses `YYYY-MM-DD`, or a whole timestamp whose date part is kept as written: PostgreSQL's
+    /// `date_in` reads every datetime field and drops the time and the zone without converting,
+    /// so `'1992-08-23T00:00:00Z'::date` and `'1992-08-23T23:30:00-05:00'::date` are 1992-08-23.
     public static func parseDate(_ s: String) -> Int32? {
-        var sc = Scanner(Array(s.trimmingCharacters(in: .whitespaces).utf8))
-        guard let (y, m, d) = sc.date(), sc.atEnd else { return nil }
+        let t = s.trimmingCharacters(in: .whitespaces)
+        var sc = Scanner(Array(t.utf8))
+        guard let (y, m, d) = sc.date() else { return nil }
+        guard sc.atEnd || parseTimestamp(t, assumeUTC: true) != nil else { return nil }
         return Int32(daysFromCivil(y, m, d))
     }
 
-    /// Parses `HH:MM[:SS[.ffffff]]`.
+    /// Parses `HH:MM[:SS[.ffffff]]`, with a zone (`time_in` ignores it for `time without time
+    /// zone`), or a whole timestamp whose time part is kept as written
+    /// (`'2024-01-01T10:30:00Z'::time` is 10:30:00).
     public static func parseTime(_ s: String) -> Int64? {
-        var sc = Scanner(Array(s.trimmingCharacters(in: .whitespaces).utf8))
-        guard let t = sc.time(), sc.atEnd else { return nil }
-        return t
+        let t = s.trimmingCharacters(in: .whitespaces)
+        var sc = Scanner(Array(t.utf8))
+        if let v = sc.time() {
+            if sc.atEnd { return v }
+            // A zone after the time: valid when the same text parses as a timestamp's tail.
+            return parseTimestamp("2000-01-01T" + t, assumeUTC: true) != nil ? v : nil
+        }
+        var ts = Scanner(Array(t.utf8))
+        guard ts.date() != nil, let sep = ts.peek, sep == UInt8(ascii: "T") || sep == UInt8(ascii: " ") || sep == UInt8(ascii: "t") else { return nil }
+        ts.i += 1
+        guard let v = ts.time(), parseTimestamp(t, assumeUTC: true) != nil else { return nil }
+        return v
     }
 
     /// Parses ISO 8601 and PostgreSQL timestamps: `T` or space separator, optional fraction,

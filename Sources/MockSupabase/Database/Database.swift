@@ -32,11 +32,13 @@ public typealias TriggerHandler = (inout TriggerContext) throws -> Void
 /// Rows of a read-only view the app computes (e.g. a leaderboard).
 public typealias ViewProvider = (Database, AuthContext) throws -> [[String: JSONValue]]
 
-/// The in-memory database behind the mock: tables, constraints as PostgreSQL enforces them,
-/// row-level security from the app's policies, triggers, and statement atomicity.
+/// The state and statements of the in-memory database: tables, constraints as PostgreSQL enforces
+/// them, row-level security from the app's policies, triggers, and statement atomicity.
 ///
-/// Thread-safe: every statement runs under one recursive lock; a failed statement leaves no trace.
-public final class Database: @unchecked Sendable {
+/// Not thread-safe by itself, and not reachable without the lock: the only reference is held by
+/// `Database`, which hands it out inside `Guarded.withReentrantLock` (see `Guarded` for the
+/// discipline). Every method here therefore runs under the database lock.
+final class DatabaseEngine {
     /// The schema served.
     public let schema: DatabaseSchema
     /// The clock (`now()`).
@@ -99,12 +101,19 @@ public final class Database: @unchecked Sendable {
         let handler: TriggerHandler
     }
 
-    let lock = NSRecursiveLock()
+    /// The public face whose lock guards this engine: triggers and view providers receive it and
+    /// re-enter through it.
+    weak var owner: Database?
     var tables: [String: Table] = [:]
     var triggers: [String: [Trigger]] = [:]
     var views: [String: (columns: [ColumnSchema], provider: ViewProvider)] = [:]
     private var depth = 0
     var triggersEnabled = true
+    /// Identity and serial sequences by `schema.table.column`: the last value handed out. Like
+    /// PostgreSQL's sequences they are not rolled back with a failed statement.
+    var sequences: [String: Int64] = [:]
+    /// Set while fixtures load: explicit values go into `GENERATED ALWAYS` columns.
+    var overridingSystemValue = false
     private var policiesStorage: PolicySet
     var policyCache: [PolicyCacheKey: ([SQLValue]) -> Bool] = [:]
 
@@ -131,13 +140,13 @@ public final class Database: @unchecked Sendable {
     }
 
     /// The RLS policies in force. Setting them (e.g. to flip one matrix cell) recompiles.
-    public var policies: PolicySet {
-        get { lock.lock(); defer { lock.unlock() }; return policiesStorage }
-        set { lock.lock(); policiesStorage = newValue; policyCache = [:]; lock.unlock() }
+    var policies: PolicySet {
+        get { policiesStorage }
+        set { policiesStorage = newValue; policyCache = [:] }
     }
 
     /// An empty database for a schema.
-    public init(schema: DatabaseSchema, policies: PolicySet, clock: Clock, ids: IDGenerator) {
+    init(schema: DatabaseSchema, policies: PolicySet, clock: Clock, ids: IDGenerator) {
         self.schema = schema
         self.policiesStorage = policies
         self.clock = clock
@@ -150,16 +159,14 @@ public final class Database: @unchecked Sendable {
     // MARK: Registration
 
     /// Registers a row trigger on a table (`profiles`, `auth.users`).
-    public func registerTrigger(_ name: String, on table: String, timing: TriggerTiming, events: Set<TriggerEvent>, handler: @escaping TriggerHandler) {
-        lock.lock(); defer { lock.unlock() }
+    func registerTrigger(_ name: String, on table: String, timing: TriggerTiming, events: Set<TriggerEvent>, handler: @escaping TriggerHandler) {
         let key = qualified(table)
         triggers[key, default: []].append(Trigger(timing: timing, events: events, name: name, handler: handler))
         triggers[key]!.sort { $0.name < $1.name }  // PostgreSQL fires same-timing triggers in name order
     }
 
     /// Registers a read-only view computed by the app; it must be declared in schema.json with `"view": true`.
-    public func registerView(_ name: String, provider: @escaping ViewProvider) {
-        lock.lock(); defer { lock.unlock() }
+    func registerView(_ name: String, provider: @escaping ViewProvider) {
         guard let t = schema.table(name) else { return }
         views[t.qualifiedName] = (t.columns, provider)
     }
@@ -175,20 +182,15 @@ public final class Database: @unchecked Sendable {
         return t
     }
 
-    /// Whether a table exists in the schema (`public` unless qualified).
-    public func hasTable(_ name: String) -> Bool { tableSchema(name) != nil }
-
     /// The schema of a table (`public` unless qualified), by hash lookup.
-    public func tableSchema(_ name: String) -> TableSchema? {
-        lock.lock(); defer { lock.unlock() }
+    func tableSchema(_ name: String) -> TableSchema? {
         return tables[qualified(name)]?.schema
     }
 
     // MARK: Statements
 
     /// Runs `body` as one statement: on error every change it made is undone.
-    public func atomically<T>(_ body: () throws -> T) throws -> T {
-        lock.lock(); defer { lock.unlock() }
+    func atomically<T>(_ body: () throws -> T) throws -> T {
         if depth > 0 {
             depth += 1; defer { depth -= 1 }
             return try body()
@@ -204,54 +206,48 @@ public final class Database: @unchecked Sendable {
 
     /// Loads rows without triggers or RLS (fixtures), as `session_replication_role = replica` does;
     /// constraints still apply.
-    public func seed(_ table: String, rows: [JSONValue]) throws {
+    func seed(_ table: String, rows: [JSONValue]) throws {
         try atomically {
             let was = triggersEnabled
             triggersEnabled = false
             defer { triggersEnabled = was }
+            overridingSystemValue = true
+            defer { overridingSystemValue = false }
             _ = try insert(into: table, rows: rows.map { r in
                 guard case .object(let o) = r else { throw PostgresError("PGRST102", "Empty or invalid json") }
                 return o
             }, as: .serviceRole)
+            // Fixtures load as a dump does: `OVERRIDING SYSTEM VALUE`, then each sequence set
+            // past the largest value loaded (`setval`), so later inserts get fresh keys.
+            let t = try self.table(table)
+            for (i, c) in t.schema.columns.enumerated() where c.defaultValue?.isSequence == true {
+                let top: Int64 = t.rows.compactMap { r -> Int64? in if case .int(let n) = r[i] { return Int64(n) }; return nil }.max() ?? 0
+                let key = t.schema.qualifiedName + "." + c.name
+                sequences[key] = max(sequences[key] ?? 0, top)
+            }
         }
     }
 
     /// Removes every row of every table.
-    public func truncateAll() {
-        lock.lock(); defer { lock.unlock() }
+    func truncateAll() {
         for k in tables.keys { tables[k]!.rows = []; tables[k]!.invalidate() }
     }
 
     /// Total rows in a table, ignoring RLS (for reports and tests).
-    public func count(_ table: String) -> Int {
-        lock.lock(); defer { lock.unlock() }
+    func count(_ table: String) -> Int {
         return tables[qualified(table)]?.rows.count ?? 0
     }
 
     // MARK: SELECT
 
-    /// The result of a read: rows in the table's column order plus the column list.
-    public struct ResultSet: Sendable {
-        /// The columns of each row.
-        public var columns: [ColumnSchema]
-        /// The rows.
-        public var rows: [[SQLValue]]
-        /// The total count before limit/offset, when asked.
-        public var total: Int?
-
-        /// Rows as JSON objects keyed by column name.
-        public var objects: [[String: JSONValue]] {
-            rows.map { r in Dictionary(uniqueKeysWithValues: zip(columns, r).map { ($0.name, $1.json(as: $0.type)) }) }
-        }
-    }
+    typealias ResultSet = Database.ResultSet
 
     /// SELECT with RLS: rows the role may see, filtered, ordered and paged.
-    public func select(from table: String, as auth: AuthContext, where filter: RowFilter? = nil,
-                       order: [OrderTerm] = [], limit: Int? = nil, offset: Int = 0, count: Bool = false) throws -> ResultSet {
-        lock.lock(); defer { lock.unlock() }
+    func select(from table: String, as auth: AuthContext, where filter: RowFilter? = nil,
+                order: [OrderTerm] = [], limit: Int? = nil, offset: Int = 0, count: Bool = false) throws -> ResultSet {
         let key = qualified(table)
         if let view = views[key] {
-            return try selectView(table, view.columns, try view.provider(self, auth), filter: filter, order: order, limit: limit, offset: offset, count: count)
+            return try selectView(table, view.columns, try view.provider(owner!, auth), filter: filter, order: order, limit: limit, offset: offset, count: count)
         }
         let t = try self.table(table)
         try checkGrant(t, .select, auth)
@@ -282,14 +278,25 @@ public final class Database: @unchecked Sendable {
     }
 
     func sort(_ rows: [[SQLValue]], _ order: [OrderTerm], _ t: Table) throws -> [[SQLValue]] {
-        let keys = try order.map { term -> (Int, SQLType, Bool, Bool) in
+        let keys = try order.map { term -> (Int, SQLType, Bool, Bool, JSONPath?) in
+            if t.colIndex[term.column] == nil, let (base, path) = JSONPath.split(term.column) {
+                // `order=col->a->>b`: ordered by the path's value (jsonb order for `->`, text for `->>`).
+                guard let i = t.colIndex[base] else { throw CompiledFilter.unknownColumn(base, t.schema) }
+                return (i, path.steps.last!.asText ? .text : .jsonb, term.descending, term.nullsFirst ?? term.descending, path)
+            }
             guard let i = t.colIndex[term.column] else { throw CompiledFilter.unknownColumn(term.column, t.schema) }
-            return (i, t.schema.columns[i].type, term.descending, term.nullsFirst ?? term.descending)
+            return (i, t.schema.columns[i].type, term.descending, term.nullsFirst ?? term.descending, nil)
+        }
+        func cell(_ row: [SQLValue], _ i: Int, _ path: JSONPath?) -> SQLValue {
+            guard let path else { return row[i] }
+            let v = path.evaluate(row[i], type: t.schema.columns[i].type).value
+            if case .json(let j) = v, j.isNull { return .null }
+            return v
         }
         // Stable sort keeps insertion (heap) order among equals, as a sequential scan would.
         return rows.enumerated().sorted { a, b in
-            for (i, type, desc, nullsFirst) in keys {
-                let x = a.element[i], y = b.element[i]
+            for (i, type, desc, nullsFirst, path) in keys {
+                let x = cell(a.element, i, path), y = cell(b.element, i, path)
                 if x.isNull && y.isNull { continue }
                 if x.isNull { return nullsFirst }
                 if y.isNull { return !nullsFirst }
@@ -302,15 +309,7 @@ public final class Database: @unchecked Sendable {
 
     // MARK: INSERT
 
-    /// How an insert treats rows that collide with a unique key.
-    public enum ConflictResolution: Sendable {
-        /// Error 23505.
-        case error
-        /// `ON CONFLICT DO UPDATE` (Prefer: resolution=merge-duplicates).
-        case merge
-        /// `ON CONFLICT DO NOTHING` (Prefer: resolution=ignore-duplicates).
-        case ignore
-    }
+    typealias ConflictResolution = Database.ConflictResolution
 
     /// INSERT with RLS, defaults, triggers and constraints. Returns the rows written.
     ///
@@ -321,7 +320,7 @@ public final class Database: @unchecked Sendable {
     ///     default instead of NULL.
     ///   - onConflict: the unique key for upserts (primary key when nil).
     ///   - returning: whether the rows are returned (RETURNING needs SELECT visibility).
-    public func insert(into table: String, rows input: [[String: JSONValue]], columns: [String]? = nil,
+    func insert(into table: String, rows input: [[String: JSONValue]], columns: [String]? = nil,
                        missingAsDefault: Bool = true, as auth: AuthContext,
                        resolution: ConflictResolution = .error, onConflict: [String]? = nil,
                        returning: Bool = false) throws -> [[SQLValue]] {
@@ -353,11 +352,16 @@ public final class Database: @unchecked Sendable {
                 var row = [SQLValue](repeating: .null, count: t.schema.columns.count)
                 for (i, c) in t.schema.columns.enumerated() {
                     if listed.contains(c.name), let v = obj[c.name] {
+                        if case .identity(always: true)? = c.defaultValue, !overridingSystemValue {
+                            throw PostgresError("428C9", "cannot insert a non-DEFAULT value into column \"\(c.name)\"",
+                                                details: "Column \"\(c.name)\" is an identity column defined as GENERATED ALWAYS.",
+                                                hint: "Use OVERRIDING SYSTEM VALUE to override.")
+                        }
                         row[i] = try SQLValue.coerce(json: v, to: c.type)
                     } else if listed.contains(c.name) && !missingAsDefault {
                         row[i] = .null
                     } else {
-                        row[i] = try defaultValue(c, auth)
+                        row[i] = try defaultValue(c, auth, table: t.schema.qualifiedName)
                     }
                 }
                 row = try fire(.before, .insert, t, old: nil, new: row, auth) ?? row
@@ -400,9 +404,14 @@ public final class Database: @unchecked Sendable {
         return t.rows.firstIndex { r in idx.map { r[$0] } == key }
     }
 
-    func defaultValue(_ c: ColumnSchema, _ auth: AuthContext) throws -> SQLValue {
+    func defaultValue(_ c: ColumnSchema, _ auth: AuthContext, table: String = "") throws -> SQLValue {
         guard let d = c.defaultValue else { return .null }
         switch d {
+        case .identity, .serial:
+            let key = table + "." + c.name
+            let next = (sequences[key] ?? 0) + 1
+            sequences[key] = next
+            return .int(next)
         case .value(let v): return try SQLValue.coerce(json: v, to: c.type)
         case .genRandomUUID: return .text(ids.uuid())
         case .now: return .timestamp(PGTime.micros(clock.now()))
@@ -415,9 +424,9 @@ public final class Database: @unchecked Sendable {
 
     /// UPDATE with RLS: only rows visible to the role and allowed by the UPDATE policy are
     /// changed; a changed row that fails WITH CHECK aborts the statement with 42501.
-    public func update(_ table: String, set values: [String: JSONValue], as auth: AuthContext,
-                       where filter: RowFilter? = nil, returning: Bool = false,
-                       limit: Int? = nil) throws -> [[SQLValue]] {
+    func update(_ table: String, set values: [String: JSONValue], as auth: AuthContext,
+                where filter: RowFilter? = nil, returning: Bool = false,
+                limit: Int? = nil) throws -> [[SQLValue]] {
         try atomically {
             var t = try self.table(table)
             if views[t.schema.qualifiedName] != nil || t.schema.isView {
@@ -490,7 +499,7 @@ public final class Database: @unchecked Sendable {
     // MARK: DELETE
 
     /// DELETE with RLS: only rows visible and allowed by the DELETE policy are removed.
-    public func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false) throws -> [[SQLValue]] {
+    func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false) throws -> [[SQLValue]] {
         try atomically {
             let t = try self.table(table)
             if views[t.schema.qualifiedName] != nil || t.schema.isView {
@@ -615,7 +624,7 @@ public final class Database: @unchecked Sendable {
                 for (n, r) in c.rows.enumerated() where hits.contains(r) {
                     var nr = r
                     for ci in cidx {
-                        nr[ci] = fk.onDelete == .setNull ? .null : try defaultValue(c.schema.columns[ci], auth)
+                        nr[ci] = fk.onDelete == .setNull ? .null : try defaultValue(c.schema.columns[ci], auth, table: c.schema.qualifiedName)
                     }
                     try checkConstraints(c, nr)
                     c.rows[n] = nr
@@ -681,8 +690,7 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Whether a role may see / change a row under a command, for reports and the flip test.
-    public func allows(_ cmd: PolicyCommand, table: String, row: [String: JSONValue], as auth: AuthContext, check: Bool = false) throws -> Bool {
-        lock.lock(); defer { lock.unlock() }
+    func allows(_ cmd: PolicyCommand, table: String, row: [String: JSONValue], as auth: AuthContext, check: Bool = false) throws -> Bool {
         let t = try self.table(table)
         let r = try t.schema.columns.map { try SQLValue.coerce(json: row[$0.name] ?? .null, to: $0.type) }
         return try policyTest(t, cmd, auth, check: check)(r)
@@ -701,7 +709,7 @@ public final class Database: @unchecked Sendable {
         for trig in list where trig.timing == timing && trig.events.contains(event) {
             var ctx = TriggerContext(table: t.schema.name, event: event, timing: timing,
                                      old: old.map { jsonRow(t, $0) }, new: current.map { jsonRow(t, $0) },
-                                     auth: auth, database: self, now: clock.now())
+                                     auth: auth, database: owner!, now: clock.now())
             try trig.handler(&ctx)
             if timing == .before, let n = ctx.new {
                 current = try t.schema.columns.map { try SQLValue.coerce(json: n[$0.name] ?? .null, to: $0.type) }
@@ -714,39 +722,9 @@ public final class Database: @unchecked Sendable {
         guard let list = triggers[t.schema.qualifiedName] else { return true }
         for trig in list where trig.timing == .before && trig.events.contains(.delete) {
             var ctx = TriggerContext(table: t.schema.name, event: .delete, timing: .before, old: jsonRow(t, row), new: nil,
-                                     auth: auth, database: self, now: clock.now())
+                                     auth: auth, database: owner!, now: clock.now())
             try trig.handler(&ctx)
         }
         return true
-    }
-}
-
-extension Database {
-    /// Rows as JSON objects, for handlers: SELECT as `auth` with an optional filter.
-    public func rows(_ table: String, as auth: AuthContext = .serviceRole, where filter: RowFilter? = nil,
-                     order: [OrderTerm] = []) throws -> [[String: JSONValue]] {
-        try select(from: table, as: auth, where: filter, order: order).objects
-    }
-
-    /// INSERT from JSON objects, returning the written rows as JSON objects.
-    @discardableResult
-    public func insert(_ table: String, _ rows: [[String: JSONValue]], as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
-        let t = try self.table(table)
-        let written = try insert(into: table, rows: rows, as: auth, returning: auth.role != "service_role")
-        return written.map { jsonRow(t, $0) }
-    }
-
-    /// UPDATE from a JSON patch, returning the changed rows as JSON objects.
-    @discardableResult
-    public func update(_ table: String, set values: [String: JSONValue], where filter: RowFilter?, as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
-        let t = try self.table(table)
-        return try update(table, set: values, as: auth, where: filter).map { jsonRow(t, $0) }
-    }
-
-    /// DELETE, returning the removed rows as JSON objects.
-    @discardableResult
-    public func delete(_ table: String, where filter: RowFilter?, as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
-        let t = try self.table(table)
-        return try delete(from: table, as: auth, where: filter).map { jsonRow(t, $0) }
     }
 }

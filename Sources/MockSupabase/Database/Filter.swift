@@ -60,8 +60,84 @@ struct CompiledFilter {
         guard let f else { return CompiledFilter { _ in true } }
         var g = f
         while case .and(let parts) = g, parts.count == 1 { g = parts[0] }
-        let fn = try build(g, table, colIndex)
-        return CompiledFilter { row in fn(row) == true }
+        if depth(g) <= recursionDepth {
+            let fn = try build(g, table, colIndex)
+            return CompiledFilter { row in fn(row) == true }
+        }
+        let program = try postfix(g, table, colIndex)
+        return CompiledFilter { row in evaluate(program, row) == true }
+    }
+
+    /// Trees up to this deep compile to nested closures (lazy, fastest); deeper ones, which only
+    /// hand-written logic trees reach, to a postfix program run on an explicit stack, so no
+    /// nesting a request may carry can exhaust a thread's stack.
+    static let recursionDepth = 32
+
+    /// Nesting depth, measured without recursion.
+    static func depth(_ f: RowFilter) -> Int {
+        var deepest = 0
+        var todo: [(RowFilter, Int)] = [(f, 1)]
+        while let (g, d) = todo.popLast() {
+            deepest = max(deepest, d)
+            switch g {
+            case .and(let fs), .or(let fs): for x in fs { todo.append((x, d + 1)) }
+            case .not(let x): todo.append((x, d + 1))
+            case .condition: break
+            }
+        }
+        return deepest
+    }
+
+    enum Step {
+        case test(([SQLValue]) -> Bool?)
+        case all(Int)
+        case any(Int)
+        case not
+    }
+
+    /// The tree in postfix order (operands before their connective), built without recursion.
+    private static func postfix(_ f: RowFilter, _ t: TableSchema, _ idx: [String: Int]) throws -> [Step] {
+        var out: [Step] = []
+        var todo: [(RowFilter, Bool)] = [(f, false)]
+        while let (g, expanded) = todo.popLast() {
+            switch g {
+            case .condition:
+                out.append(.test(try build(g, t, idx)))
+            case .and(let fs), .or(let fs):
+                if expanded {
+                    if case .and = g { out.append(.all(fs.count)) } else { out.append(.any(fs.count)) }
+                } else {
+                    todo.append((g, true))
+                    for x in fs.reversed() { todo.append((x, false)) }
+                }
+            case .not(let x):
+                if expanded { out.append(.not) } else { todo.append((g, true)); todo.append((x, false)) }
+            }
+        }
+        return out
+    }
+
+    /// Runs a postfix program on one row (three-valued).
+    private static func evaluate(_ program: [Step], _ row: [SQLValue]) -> Bool? {
+        var stack: [Bool?] = []
+        stack.reserveCapacity(16)
+        for step in program {
+            switch step {
+            case .test(let fn): stack.append(fn(row))
+            case .not: stack[stack.count - 1] = stack[stack.count - 1].map { !$0 }
+            case .all(let n):
+                let base = stack.count - n
+                let v = Kleene.all(n) { stack[base + $0] }
+                stack.removeLast(n)
+                stack.append(v)
+            case .any(let n):
+                let base = stack.count - n
+                let v = Kleene.any(n) { stack[base + $0] }
+                stack.removeLast(n)
+                stack.append(v)
+            }
+        }
+        return stack.last ?? true
     }
 
     /// Three-valued: nil is unknown.
@@ -83,33 +159,29 @@ struct CompiledFilter {
         }
     }
 
-    static func columnRef(_ name: String, _ t: TableSchema, _ idx: [String: Int]) throws -> (Int, SQLType, JSONPathStep?) {
-        // Supports `col->>key` / `col->key` on json columns minimally.
-        if name.utf8.contains(0x3E), let r = name.range(of: "->>") ?? name.range(of: "->") {
-            let base = String(name[..<r.lowerBound])
-            let key = String(name[r.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+    static func columnRef(_ name: String, _ t: TableSchema, _ idx: [String: Int]) throws -> (Int, SQLType, JSONPath?) {
+        // `col->a->>0`: a JSON path at any depth (see `JSONPath`); compared as text.
+        if name.utf8.contains(0x3E), let (base, path) = JSONPath.split(name) {
             guard let i = idx[base] else { throw unknownColumn(base, t) }
-            return (i, .text, JSONPathStep(key: key, asText: name[r] == "->>"))
+            return (i, .text, path)
         }
         guard let i = idx[name] else { throw unknownColumn(name, t) }
         return (i, t.columns[i].type, nil)
     }
-
-    struct JSONPathStep { let key: String; let asText: Bool }
 
     static func unknownColumn(_ c: String, _ t: TableSchema) -> PostgresError {
         PostgresError("42703", "column \(t.name).\(c) does not exist")
     }
 
     private static func condition(_ column: String, _ op: FilterOp, _ operand: FilterOperand, _ t: TableSchema, _ idx: [String: Int]) throws -> ([SQLValue]) -> Bool? {
-        let (i, type, jsonStep) = try columnRef(column, t, idx)
+        let (i, type, jsonPath) = try columnRef(column, t, idx)
+        let baseType = t.columns[i].type
         func value(_ row: [SQLValue]) -> SQLValue {
             let v = row[i]
-            guard let step = jsonStep else { return v }
-            guard case .json(let j) = v, let m = j[step.key] else { return .null }
-            if m.isNull { return .null }
-            if step.asText, case .string(let s) = m { return .text(s) }
-            return .text(m.serialized(.jsonb))
+            guard let path = jsonPath else { return v }
+            let r = path.evaluate(v, type: baseType)
+            if case .json(let j) = r.value { return j.isNull ? .null : .text(j.serialized(.jsonb)) }
+            return r.value
         }
         func parse(_ s: String) throws -> SQLValue { try SQLValue.parse(text: s, as: type) }
 
@@ -190,7 +262,7 @@ struct CompiledFilter {
         case .eq, .neq, .gt, .gte, .lt, .lte:
             guard case .text(let s) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
             let rhs = try parse(s)
-            if jsonStep == nil, op == .eq || op == .neq, !rhs.isNull {
+            if jsonPath == nil, op == .eq || op == .neq, !rhs.isNull {
                 // Equality fast path: values of one column type compare equal exactly when they
                 // are equal as stored (floating point excepted: -0 = 0, NaN = NaN in PostgreSQL).
                 let wantEqual = op == .eq

@@ -6,7 +6,7 @@ import Foundation
 /// helper functions of the SQL implementation do. A lookup that does not mention the outer row is
 /// evaluated once per statement, not once per row.
 struct PolicyEvaluator {
-    let db: Database
+    let db: DatabaseEngine
     let auth: AuthContext
     let definitions: [String: Expr]
 

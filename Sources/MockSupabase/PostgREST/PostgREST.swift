@@ -12,6 +12,7 @@ public func postgrestStatus(for code: String, anonymous: Bool) -> Int {
     case "PGRST116", "PGRST106", "PGRST107": return 406
     case "PGRST103": return 416
     case "PGRST201": return 300
+    case "PGRST105": return 405
     case "PGRST202", "PGRST205": return 404
     case "PGRST301", "PGRST302", "PGRST303": return 401
     default: break
@@ -121,13 +122,22 @@ extension MockSupabase {
         request.headers["Accept"]?.lowercased().contains(MockSupabase.objectMediaType) == true
     }
 
-    /// Validates `Accept`: JSON, the singular object type, CSV or anything.
+    static let arrayStripMediaType = "application/vnd.pgrst.array+json;nulls=stripped"
+    static let objectStripMediaType = "application/vnd.pgrst.object+json;nulls=stripped"
+
+    /// Validates `Accept` as PostgREST's MediaType.hs decodes it: JSON (also
+    /// `vnd.pgrst.array+json`), the singular object type, either with `nulls=stripped`, CSV or
+    /// anything.
     func negotiate(_ request: HTTPRequest) throws -> String {
         guard let accept = request.headers["Accept"]?.lowercased(), !accept.isEmpty else { return "application/json" }
         for part in accept.split(separator: ",") {
-            let t = part.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let t = pieces.first ?? ""
+            let stripped = pieces.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "") == "nulls=stripped" }
             switch t {
-            case MockSupabase.objectMediaType: return MockSupabase.objectMediaType
+            case MockSupabase.objectMediaType: return stripped ? MockSupabase.objectStripMediaType : MockSupabase.objectMediaType
+            case "application/vnd.pgrst.array+json", "application/vnd.pgrst.array":
+                return stripped ? MockSupabase.arrayStripMediaType : "application/json"
             case "application/json", "*/*", "application/*": return "application/json"
             case "text/csv": return "text/csv"
             default: continue
@@ -136,33 +146,49 @@ extension MockSupabase {
         throw PostgresError("PGRST107", "None of these media types are available: \(accept)")
     }
 
+    /// Whether a negotiated type is a singular object.
+    static func isObject(_ media: String) -> Bool { media == objectMediaType || media == objectStripMediaType }
+
     // MARK: Reads
 
     func restRead(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
         let media = try negotiate(request)
         var q = try QueryParser.parse(request.query)
         let prefs = Preferences(request.headers)
-        if let range = request.headers["Range"], let (from, to) = parseRange(range) {
+        if let range = request.headers["Range"], let (from, to) = try parseRange(range) {
             q.offset = from
             if let to { q.limit = max(0, to - from + 1) }
         }
         let table = database.tableSchema(tableName)!
-        let plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters)
-        let needsEmbedFilter = plan.hasInnerFilter
-        let result = try database.select(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter),
-                                         order: q.order, limit: needsEmbedFilter ? nil : q.limit, offset: needsEmbedFilter ? 0 : q.offset,
-                                         count: prefs.count && !needsEmbedFilter)
-        var rows = try plan.render(result.rows, database: database, auth: auth)
+        let plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges)
+        let filters = plan.takeNullFilters(q.filter)
+        // `order=rel(col)` sorts by a to-one embed's column, known only once rows are rendered.
+        let relatedOrder = q.order.contains { $0.column.contains("(") }
+        let inMemory = plan.hasInnerFilter || relatedOrder
+        let result = try database.select(from: tableName, as: auth, where: filters.isEmpty ? nil : .and(filters),
+                                         order: relatedOrder ? [] : q.order, limit: inMemory ? nil : q.limit, offset: inMemory ? 0 : q.offset,
+                                         count: prefs.count && !inMemory)
+        var rows: [String]
+        var csvSource: [[SQLValue]]
         var total = result.total
-        if needsEmbedFilter {
-            if prefs.count { total = rows.count }
-            let start = min(q.offset, rows.count)
-            let end = q.limit.map { start + min($0, rows.count - start) } ?? rows.count
-            rows = Array(rows[start..<end])
+        if inMemory {
+            var rendered = try plan.renderRows(result.rows, database: database, auth: auth, jsonb: false)
+            if relatedOrder { rendered = try sortByRelated(rendered, q.order, plan: plan) }
+            if prefs.count { total = rendered.count }
+            let start = min(q.offset, rendered.count)
+            let end = q.limit.map { start + min($0, rendered.count - start) } ?? rendered.count
+            rows = rendered[start..<end].map(\.text)
+            csvSource = rendered[start..<end].map(\.source)
+        } else {
+            rows = try plan.render(result.rows, database: database, auth: auth)
+            csvSource = result.rows
         }
         if let total, q.offset > total {
-            throw PostgresError("PGRST103", "Requested range not satisfiable",
-                                details: "An offset of \(q.offset) was requested, but there are only \(total) rows.")
+            // Response.hs answers 416 with `Content-Range: */total`.
+            var r = restError(PostgresError("PGRST103", "Requested range not satisfiable",
+                                            details: "An offset of \(q.offset) was requested, but there are only \(total) rows."), anonymous: auth.role == "anon")
+            r.headers["Content-Range"] = "*/\(total)"
+            return r
         }
         var headers: HTTPHeaders = [:]
         let rangeText = rows.isEmpty ? "*" : "\(q.offset)-\(q.offset + rows.count - 1)"
@@ -172,15 +198,18 @@ extension MockSupabase {
         if let total, rows.count < total { status = 206 }
         let body: String
         switch media {
-        case MockSupabase.objectMediaType:
+        case MockSupabase.objectMediaType, MockSupabase.objectStripMediaType:
             guard rows.count == 1 else {
                 throw PostgresError("PGRST116", "Cannot coerce the result to a single JSON object", details: "The result contains \(rows.count) rows")
             }
-            body = rows[0]
-            headers["Content-Type"] = "\(MockSupabase.objectMediaType); charset=utf-8"
+            body = media == MockSupabase.objectStripMediaType ? NullStripping.strip(rows[0]) : rows[0]
+            headers["Content-Type"] = "\(media); charset=utf-8"
             status = 200
+        case MockSupabase.arrayStripMediaType:
+            body = NullStripping.strip(aggregate(rows))
+            headers["Content-Type"] = "\(media); charset=utf-8"
         case "text/csv":
-            body = csv(rows)
+            body = plan.csv(csvSource)
             headers["Content-Type"] = "text/csv; charset=utf-8"
         default:
             body = aggregate(rows)
@@ -193,11 +222,51 @@ extension MockSupabase {
         return HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
     }
 
-    func parseRange(_ s: String) -> (Int, Int?)? {
-        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+    /// Sorts rendered rows by `order` terms where `rel(col)` names a column of a to-one embed
+    /// (PostgREST's `OrderRelationTerm`; the embed must be in `select` and to-one).
+    func sortByRelated(_ rows: [SelectPlan.Rendered], _ order: [OrderTerm], plan: SelectPlan) throws -> [SelectPlan.Rendered] {
+        var columns = plan.table.columns
+        var extra: [(rel: String, index: Int)] = []
+        var terms: [OrderTerm] = []
+        for term in order {
+            guard let open = term.column.firstIndex(of: "("), term.column.hasSuffix(")") else { terms.append(term); continue }
+            let rel = String(term.column[..<open])
+            let col = String(term.column[term.column.index(after: open)..<term.column.index(before: term.column.endIndex)])
+            guard let e = plan.embeds.first(where: { $0.0 == rel })?.1 else {
+                throw PostgresError("PGRST108", "'\(rel)' is not an embedded resource in this request",
+                                    hint: "Verify that '\(rel)' is included in the 'select' query parameter.")
+            }
+            guard !e.toMany else {
+                throw PostgresError("PGRST118", "A related order on '\(rel)' is not possible",
+                                    details: "'\(plan.table.name)' and '\(rel)' do not form a many-to-one or one-to-one relationship")
+            }
+            guard let i = e.rel.target.columnIndex(col) else { throw PostgresError("42703", "column \(rel).\(col) does not exist") }
+            let synthetic = "\u{1}\(extra.count)"
+            columns.append(ColumnSchema(name: synthetic, type: e.rel.target.columns[i].type, nullable: true))
+            extra.append((rel, i))
+            var t = term
+            t.column = synthetic
+            terms.append(t)
+        }
+        let ts = TableSchema(name: plan.table.name, schema: plan.table.schema, columns: columns, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true, decisions: [])
+        let idx = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
+        let keyed = rows.enumerated().map { n, r in r.source + extra.map { x in (r.related[x.rel] ?? nil)?[x.index] ?? .null } + [.int(Int64(n))] }
+        let sorted = try database.sort(keyed, terms, Database.Table(schema: ts, colIndex: idx, rows: []))
+        return sorted.map { r in if case .int(let n) = r.last! { return rows[Int(n)] }; return rows[0] }
+    }
+
+    /// `Range: a-b` (an optional `items=` unit); a lower bound above the upper one is PGRST103.
+    func parseRange(_ s: String) throws -> (Int, Int?)? {
+        var t = Substring(s.trimmingCharacters(in: .whitespaces))
+        if let eq = t.firstIndex(of: "=") { t = t[t.index(after: eq)...] }
+        let parts = t.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let a = Int(parts[0].trimmingCharacters(in: .whitespaces)), a >= 0, a < 1 << 40 else { return nil }
         let b = Int(parts[1].trimmingCharacters(in: .whitespaces))
-        if let b, b < a || b >= 1 << 40 { return nil }
+        if let b, b < a {
+            throw PostgresError("PGRST103", "Requested range not satisfiable",
+                                details: "The lower boundary must be lower than or equal to the upper boundary in the Range header.")
+        }
+        if let b, b >= 1 << 40 { return nil }
         return (a, b)
     }
 
@@ -286,12 +355,20 @@ extension MockSupabase {
         }
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
-        var resolution = prefs.resolution
-        if resolution == .error && q.onConflict != nil && request.method == "PUT" { resolution = .merge }
-        let written = try database.insert(into: tableName, rows: objects, columns: columns, missingAsDefault: prefs.missingDefault,
-                                          as: auth, resolution: resolution, onConflict: q.onConflict, returning: returning)
+        let resolution = prefs.resolution
+        // One statement: a singular Accept that does not get exactly one row undoes the write
+        // (PostgREST's failNotSingular condemns the transaction).
+        let (written, inserted, rows) = try database.atomically { () throws -> ([[SQLValue]], Int, [String]) in
+            let before = database.count(tableName)
+            let written = try database.insert(into: tableName, rows: objects, columns: columns, missingAsDefault: prefs.missingDefault,
+                                              as: auth, resolution: resolution, onConflict: q.onConflict, returning: returning)
+            let inserted = database.count(tableName) - before
+            if MockSupabase.isObject(media) && written.count != 1 { throw singularity(written.count) }
+            return (written, inserted, try plan?.render(written, database: database, auth: auth) ?? [])
+        }
+        let csvText = media == "text/csv" ? plan?.csv(written) : nil
         var headers: HTTPHeaders = ["Content-Range": "*/\(prefs.count ? String(written.count) : "*")"]
-        if !prefs.applied.isEmpty { headers["Preference-Applied"] = prefs.applied.filter { !$0.hasPrefix("return") || true }.joined(separator: ", ") }
+        if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
         if prefs.returning == .headersOnly, let last = written.last, !table.primaryKey.isEmpty {
             let pk = table.primaryKey.map { c -> String in
                 let i = table.columnIndex(c)!
@@ -299,23 +376,32 @@ extension MockSupabase {
             }.joined(separator: "&")
             headers["Location"] = "/\(tableName)?\(pk)"
         }
-        guard let plan else { return HTTPResponse(status: 201, headers: headers) }
-        let rows = try plan.render(written, database: database, auth: auth)
-        return try representation(rows, media: media, status: 201, headers: headers)
+        // An upsert that only updated answers 200 (Response.hs `isInsertIfGTZero`).
+        let status = inserted <= 0 && resolution == .merge ? 200 : 201
+        guard plan != nil else { return HTTPResponse(status: status, headers: headers) }
+        return try representation(rows, media: media, status: status, headers: headers, csv: csvText)
     }
 
-    func representation(_ rows: [String], media: String, status: Int, headers: HTTPHeaders) throws -> HTTPResponse {
+    func singularity(_ n: Int) -> PostgresError {
+        PostgresError("PGRST116", "Cannot coerce the result to a single JSON object", details: "The result contains \(n) rows")
+    }
+
+    func representation(_ rows: [String], media: String, status: Int, headers: HTTPHeaders, csv csvText: String? = nil) throws -> HTTPResponse {
         var h = headers
-        if media == MockSupabase.objectMediaType {
+        if MockSupabase.isObject(media) {
             guard rows.count == 1 else {
                 throw PostgresError("PGRST116", "Cannot coerce the result to a single JSON object", details: "The result contains \(rows.count) rows")
             }
-            h["Content-Type"] = "\(MockSupabase.objectMediaType); charset=utf-8"
-            return HTTPResponse(status: status, headers: h, body: Data(rows[0].utf8))
+            h["Content-Type"] = "\(media); charset=utf-8"
+            return HTTPResponse(status: status, headers: h, body: Data((media == MockSupabase.objectStripMediaType ? NullStripping.strip(rows[0]) : rows[0]).utf8))
+        }
+        if media == MockSupabase.arrayStripMediaType {
+            h["Content-Type"] = "\(media); charset=utf-8"
+            return HTTPResponse(status: status, headers: h, body: Data(NullStripping.strip(aggregate(rows)).utf8))
         }
         if media == "text/csv" {
             h["Content-Type"] = "text/csv; charset=utf-8"
-            return HTTPResponse(status: status, headers: h, body: Data(csv(rows).utf8))
+            return HTTPResponse(status: status, headers: h, body: Data((csvText ?? csv(rows)).utf8))
         }
         h["Content-Type"] = "application/json; charset=utf-8"
         return HTTPResponse(status: status, headers: h, body: Data(aggregate(rows).utf8))
@@ -339,11 +425,18 @@ extension MockSupabase {
             let headers: HTTPHeaders = ["Content-Range": "*/*"]
             return returning ? try representation([], media: media, status: 200, headers: headers) : HTTPResponse(status: 204, headers: headers)
         }
-        let changed = try database.update(tableName, set: patch, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), returning: returning, limit: q.limit)
-        var headers: HTTPHeaders = ["Content-Range": changed.isEmpty ? "*/*" : "0-\(changed.count - 1)/\(prefs.count ? String(changed.count) : "*")"]
-        if !prefs.applied.isEmpty { headers["Preference-Applied"] = prefs.applied.joined(separator: ", ") }
-        guard let plan else { return HTTPResponse(status: 204, headers: headers) }
-        return try representation(try plan.render(changed, database: database, auth: auth), media: media, status: 200, headers: headers)
+        let (changed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
+            let changed = try database.update(tableName, set: patch, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), returning: returning, limit: q.limit)
+            if MockSupabase.isObject(media) && changed.count != 1 { throw singularity(changed.count) }
+            return (changed, try plan?.render(changed, database: database, auth: auth) ?? [])
+        }
+        let csvText = media == "text/csv" ? plan?.csv(changed) : nil
+        // `contentRangeH 0 (n-1) total`: `*` when nothing changed.
+        let total = prefs.count ? String(changed.count) : "*"
+        var headers: HTTPHeaders = ["Content-Range": changed.isEmpty ? "*/\(total)" : "0-\(changed.count - 1)/\(total)"]
+        if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
+        guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
+        return try representation(rows, media: media, status: 200, headers: headers, csv: csvText)
     }
 
     func restDelete(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
@@ -356,46 +449,75 @@ extension MockSupabase {
         let table = database.tableSchema(tableName)!
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
-        // Render before deleting so embedded resources are still there.
-        let removed = try database.delete(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), limit: q.limit, returning: returning)
-        var headers: HTTPHeaders = ["Content-Range": removed.isEmpty ? "*/*" : "0-\(removed.count - 1)/\(prefs.count ? String(removed.count) : "*")"]
-        if !prefs.applied.isEmpty { headers["Preference-Applied"] = prefs.applied.joined(separator: ", ") }
-        guard let plan else { return HTTPResponse(status: 204, headers: headers) }
-        return try representation(try plan.render(removed, database: database, auth: auth), media: media, status: 200, headers: headers)
+        let (removed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
+            let removed = try database.delete(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), limit: q.limit, returning: returning)
+            if MockSupabase.isObject(media) && removed.count != 1 { throw singularity(removed.count) }
+            return (removed, try plan?.render(removed, database: database, auth: auth) ?? [])
+        }
+        let csvText = media == "text/csv" ? plan?.csv(removed) : nil
+        // A DELETE's range is `contentRangeH 1 0 total`: always `*`, the count when asked.
+        var headers: HTTPHeaders = ["Content-Range": "*/\(prefs.count ? String(removed.count) : "*")"]
+        if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
+        guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
+        return try representation(rows, media: media, status: 200, headers: headers, csv: csvText)
     }
 
-    /// PUT upserts one row identified by primary-key filters (`?id=eq.X`), as PostgREST does.
+    /// PUT upserts one row identified by primary-key filters (`?id=eq.X`), as PostgREST does
+    /// (Plan.hs `MutationSingleUpsert`, MainTx.hs `failPut`): limit/offset are refused (PGRST114),
+    /// the filters must be exactly `eq` on every primary-key column (PGRST105, 405), and the
+    /// payload rows that match the filters must be exactly one (PGRST115, nothing written).
+    /// 201 when the row was inserted, 200 when it was updated; no Content-Range.
     func restPut(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
         let q = try QueryParser.parse(request.query)
+        if request.query.contains(where: { $0.name == "limit" || $0.name == "offset" }) || request.headers["Range"] != nil {
+            throw PostgresError("PGRST114", "limit/offset querystring parameters are not allowed for PUT")
+        }
+        let media = try negotiate(request)
+        let prefs = Preferences(request.headers)
         let table = database.tableSchema(tableName)!
-        let body = try parseBody(request, allowEmpty: false)
-        guard case .object(let o) = body else { throw PostgresError("PGRST102", "Empty or invalid json") }
         var pkFilters: [String: String] = [:]
         for f in q.filter {
             if case .condition(let c, .eq, .text(let v), false) = f { pkFilters[c] = v }
         }
-        guard Set(pkFilters.keys) == Set(table.primaryKey), q.filter.count == table.primaryKey.count else {
+        guard !table.primaryKey.isEmpty, Set(pkFilters.keys) == Set(table.primaryKey), q.filter.count == pkFilters.count, q.embeddedFilters.isEmpty else {
             throw PostgresError("PGRST105", "Filters must include all and only primary key columns with 'eq' operators")
         }
-        for (k, v) in pkFilters {
-            guard let bv = o[k], (bv.stringValue ?? bv.serialized()) == v else {
-                throw PostgresError("PGRST115", "Payload values do not match URL in primary key column(s)")
+        let body = try parseBody(request, allowEmpty: false)
+        var objects: [[String: JSONValue]]
+        switch body {
+        case .object(let o): objects = [o]
+        case .array(let a): objects = a.compactMap(\.objectValue)
+        default: throw PostgresError("PGRST102", "Empty or invalid json")
+        }
+        // The payload rows the URL's key selects (`WHERE pgrst_body.pk = value`).
+        objects = try objects.filter { o in
+            try pkFilters.allSatisfy { k, v in
+                let i = table.columnIndex(k)!
+                let type = table.columns[i].type
+                guard let bv = o[k], !bv.isNull else { return false }
+                return try SQLValue.coerce(json: bv, to: type) == SQLValue.parse(text: v, as: type)
             }
         }
-        var r = request
-        r.query = request.query.filter { QueryParser.reserved.contains($0.name) } + [("on_conflict", table.primaryKey.joined(separator: ","))]
-        r.headers.add("Prefer", "resolution=merge-duplicates")
-        var resp = try restInsert(tableName, r, auth)
-        if resp.status == 201 { resp.status = Preferences(request.headers).returning == .representation ? 200 : 204 }
-        return resp
+        guard objects.count == 1 else { throw PostgresError("PGRST115", "Payload values do not match URL in primary key column(s)") }
+        let returning = prefs.returning == .representation
+        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        let (inserted, rows) = try database.atomically { () throws -> (Int, [String]) in
+            let before = database.count(tableName)
+            let written = try database.insert(into: tableName, rows: objects, columns: Array(objects[0].keys).sorted(), as: auth,
+                                              resolution: .merge, onConflict: table.primaryKey, returning: returning)
+            if MockSupabase.isObject(media) && written.count != 1 { throw singularity(written.count) }
+            return (database.count(tableName) - before, try plan?.render(written, database: database, auth: auth) ?? [])
+        }
+        var headers: HTTPHeaders = [:]
+        if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
+        guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
+        return try representation(rows, media: media, status: inserted > 0 ? 201 : 200, headers: headers)
     }
 
     // MARK: RPC
 
     func handleRPC(_ name: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
-        lock.lock()
-        let fn = rpcs[name]
-        lock.unlock()
+        let fn = state.withLock { $0.rpcs[name] }
         var args: [String: JSONValue] = [:]
         let isRead = request.method == "GET" || request.method == "HEAD"
         var q = ParsedQuery()

@@ -6,8 +6,18 @@ indirect enum SelectItem: Equatable {
     case star
     /// `alias:column::cast` (alias and cast optional); `col->key`/`col->>key` allowed.
     case column(name: String, alias: String?, cast: String?)
-    /// `alias:relation!hint!inner(items)`.
+    /// `alias:relation!hint!inner(items)`; `items` is empty for `relation()`, an embed used
+    /// only to filter (not printed).
     case embed(relation: String, alias: String?, hint: String?, inner: Bool, items: [SelectItem])
+    /// `...relation!hint(items)`: the related row's fields spliced into the parent.
+    case spread(relation: String, hint: String?, inner: Bool, items: [SelectItem])
+}
+
+/// `order`, `limit` and `offset` of one embedded resource (`tasks.order=name`, `tasks.limit=2`).
+struct EmbedRange: Equatable {
+    var order: [OrderTerm] = []
+    var limit: Int?
+    var offset = 0
 }
 
 /// The parsed query string of a PostgREST request.
@@ -16,6 +26,8 @@ struct ParsedQuery {
     var filter: [RowFilter] = []
     /// Filters on embedded resources: relation path → filters.
     var embeddedFilters: [String: [RowFilter]] = [:]
+    /// Order, limit and offset of embedded resources: relation path → range.
+    var embeddedRanges: [String: EmbedRange] = [:]
     var order: [OrderTerm] = []
     var limit: Int?
     var offset: Int = 0
@@ -55,18 +67,32 @@ enum QueryParser {
             case "columns":
                 q.columns = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
             case "or", "and", "not.or", "not.and":
-                let isOr = name.hasSuffix("or")
-                let parts = try parseLogicBody(value, op: name)
-                var f: RowFilter = isOr ? .or(parts) : .and(parts)
-                if name.hasPrefix("not.") { f = .not(f) }
-                q.filter.append(f)
+                q.filter.append(try parseLogicTree(op: name, value))
             default:
+                if let dot = name.lastIndex(of: "."), ["order", "limit", "offset"].contains(name[name.index(after: dot)...]) {
+                    let rel = String(name[..<dot])
+                    switch name[name.index(after: dot)...] {
+                    case "order": q.embeddedRanges[rel, default: EmbedRange()].order = try parseOrder(value)
+                    case "limit":
+                        guard let n = Int(value), n >= 0 else {
+                            throw PostgresError("PGRST100", "\"failed to parse limit parameter (\(value))\" (line 1, column 1)", details: "unexpected \"\(value.prefix(1))\" expecting digit")
+                        }
+                        q.embeddedRanges[rel, default: EmbedRange()].limit = n
+                    default:
+                        guard let n = Int(value), n >= 0 else {
+                            throw PostgresError("PGRST100", "\"failed to parse offset parameter (\(value))\" (line 1, column 1)", details: "unexpected \"\(value.prefix(1))\" expecting digit")
+                        }
+                        q.embeddedRanges[rel, default: EmbedRange()].offset = n
+                    }
+                    continue
+                }
                 if name.hasSuffix(".or") || name.hasSuffix(".and") {
                     // Logic tree on an embedded resource: `rel.or=(…)`.
                     let isOr = name.hasSuffix(".or")
-                    let rel = String(name.dropLast(isOr ? 3 : 4))
-                    let parts = try parseLogicBody(value, op: isOr ? "or" : "and")
-                    q.embeddedFilters[rel, default: []].append(isOr ? .or(parts) : .and(parts))
+                    var rel = String(name.dropLast(isOr ? 3 : 4))
+                    var op = isOr ? "or" : "and"
+                    if rel.hasSuffix(".not") { rel = String(rel.dropLast(4)); op = "not." + op }
+                    q.embeddedFilters[rel, default: []].append(try parseLogicTree(op: op, value))
                     continue
                 }
                 if forRPC && !looksLikeFilter(value) {
@@ -96,50 +122,53 @@ enum QueryParser {
         return FilterOp(rawValue: op) != nil || ["fts", "plfts", "phfts", "wfts"].contains(op)
     }
 
-    static func filterError(_ text: String, expecting: String = "\"not\" or operator (eq, gt, ...)") -> PostgresError {
-        PostgresError("PGRST100", "\"failed to parse filter (\(text))\" (line 1, column \(min(text.count, 1) + 0))",
-                      details: "unexpected \"\(text.prefix(1))\" expecting \(expecting)")
-    }
-
-    /// `op.value`, `not.op.value`, `in.(a,b)`, `is.null`.
+    /// A top-level filter `column=[not.]op.value`: PostgREST's `pOpExpr pSingleVal`, where the
+    /// value is the rest of the text, quotes and all.
     static func parseFilter(column: String, _ raw: String) throws -> RowFilter {
-        var v = Substring(raw)
-        var negated = false
-        if v.hasPrefix("not.") { negated = true; v = v.dropFirst(4) }
-        guard let dot = v.firstIndex(of: ".") else { throw filterError(raw) }
-        var opText = String(v[..<dot])
-        let rest = String(v[v.index(after: dot)...])
-        // Modifiers like eq(any) are not supported by the apps; reject precisely.
-        if let paren = opText.firstIndex(of: "(") { opText = String(opText[..<paren]) }
-        guard let op = FilterOp(rawValue: opText) else {
-            throw PostgresError("PGRST100", "\"failed to parse filter (\(raw))\" (line 1, column 1)",
-                                details: "unexpected \"\(raw.prefix(1))\" expecting \"not\" or operator (eq, gt, ...)")
-        }
-        switch op {
-        case .in:
-            guard rest.hasPrefix("("), rest.hasSuffix(")") else {
-                throw PostgresError("PGRST100", "\"failed to parse filter (\(raw))\" (line 1, column \(raw.count + 1))", details: "unexpected end of input expecting \"(\"")
-            }
-            let items = try splitList(String(rest.dropFirst().dropLast()), raw: raw)
-            return .condition(column: column, op: .in, value: .list(items.map { $0.quoted ? $0.text : ($0.text.lowercased() == "null" ? nil : $0.text) }), negated: negated)
-        case .is:
-            let w = rest.lowercased()
-            guard ["null", "true", "false", "unknown", "not_null"].contains(w) else {
-                throw PostgresError("PGRST100", "\"failed to parse filter (\(raw))\" (line 1, column 4)", details: "unexpected \"\(rest.prefix(1))\" expecting null or trilean value (unknown, true, false)")
-            }
-            if w == "not_null" { return .condition(column: column, op: .is, value: .isValue("null"), negated: !negated) }
-            return .condition(column: column, op: .is, value: .isValue(w), negated: negated)
-        case .cs, .cd, .ov:
-            // `{a,b}` array literal or a JSON document for jsonb; `(a,b)` ranges are unsupported.
-            return .condition(column: column, op: op, value: .text(rest), negated: negated)
-        default:
-            var text = rest
-            if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
-            return .condition(column: column, op: op, value: .text(text), negated: negated)
+        let p = LogicTreeParser(raw)
+        switch p.opExpr(0, logic: false) {
+        case .failure(let f): throw f.error("filter", value: raw)
+        case .success(let (expr, _)):
+            do { return try rowFilter(column: column, expr) } catch let f as ParseFailure { throw f.error("filter", value: raw) }
         }
     }
 
-    struct ListItem { var text: String; var quoted: Bool }
+    /// Binds an operator expression to a column. Operators PostgREST has and the engine does not
+    /// evaluate (`sl`, `fts`, …) are refused as an unknown operator.
+    static func rowFilter(column: String, _ e: LogicTreeParser.OpExpr) throws -> RowFilter {
+        switch e.value {
+        case .list(let items):
+            // `in.()` is the list `[""]`, which PostgREST sends as `= ANY('{}')` (SqlFragment.hs).
+            if items.count == 1, items[0].text.isEmpty { return .condition(column: column, op: .in, value: .list([]), negated: e.negated) }
+            return .condition(column: column, op: .in, value: .list(items.map { $0.quoted ? $0.text : ($0.text.lowercased() == "null" ? nil : $0.text) }), negated: e.negated)
+        case .isValue(let w):
+            if w == "not_null" { return .condition(column: column, op: .is, value: .isValue("null"), negated: !e.negated) }
+            return .condition(column: column, op: .is, value: .isValue(w), negated: e.negated)
+        case .single(let text):
+            guard let op = FilterOp(rawValue: e.op) else {
+                throw ParseFailure(position: 0, unexpected: "\"\(e.op.prefix(1))\"", expecting: ["\"not\" or operator (eq, gt, ...)"], consumed: true)
+            }
+            if let q = e.quantifier, q == "any" || q == "all" {
+                // `eq(any).{a,b}`: the value is an array literal; any/all of its elements.
+                let elements = try arrayLiteralElements(text)
+                let parts = elements.map { RowFilter.condition(column: column, op: op, value: .text($0), negated: false) }
+                let g: RowFilter = q == "any" ? .or(parts) : .and(parts)
+                return e.negated ? .not(g) : g
+            }
+            return .condition(column: column, op: op, value: .text(text), negated: e.negated)
+        }
+    }
+
+    /// The elements of a PostgreSQL array literal `{a,"b c"}` (as `ANY('{…}')` reads it).
+    static func arrayLiteralElements(_ text: String) throws -> [String] {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard t.hasPrefix("{"), t.hasSuffix("}") else {
+            throw PostgresError("22P02", "malformed array literal: \"\(text)\"", details: "Array value must start with \"{\" or dimension information.")
+        }
+        return try splitList(String(t.dropFirst().dropLast()), raw: text).map(\.text)
+    }
+
+    struct ListItem: Equatable { var text: String; var quoted: Bool }
 
     /// Splits `a,"b,c",d` honouring double quotes and backslash escapes.
     static func splitList(_ s: String, raw: String) throws -> [ListItem] {
@@ -163,49 +192,29 @@ enum QueryParser {
         return out
     }
 
-    /// `(a.eq.1,and(b.gt.2,c.is.null),not.d.eq.3)`.
-    static func parseLogicBody(_ raw: String, op: String) throws -> [RowFilter] {
-        let s = raw.trimmingCharacters(in: .whitespaces)
-        guard s.hasPrefix("("), s.hasSuffix(")") else {
-            throw PostgresError("PGRST100", "\"failed to parse logic tree (\(raw))\" (line 1, column 1)", details: "unexpected \"\(raw.prefix(1))\" expecting \"(\"")
-        }
-        let inner = String(s.dropFirst().dropLast())
-        var parts: [String] = []
-        var depth = 0, quoted = false
-        var cur = ""
-        for ch in inner {
-            if ch == "\"" { quoted.toggle() }
-            if !quoted {
-                if ch == "(" { depth += 1 }
-                if ch == ")" { depth -= 1; if depth < 0 { throw PostgresError("PGRST100", "\"failed to parse logic tree (\(raw))\" (line 1, column 1)", details: "unbalanced parentheses") } }
-                if ch == "," && depth == 0 { parts.append(cur); cur = ""; continue }
-            }
-            cur.append(ch)
-        }
-        if depth != 0 || quoted { throw PostgresError("PGRST100", "\"failed to parse logic tree (\(raw))\" (line 1, column \(raw.count + 1))", details: "unexpected end of input expecting \")\"") }
-        parts.append(cur)
-        return try parts.map { p -> RowFilter in
-            let t = p.trimmingCharacters(in: .whitespaces)
-            for (prefix, isOr, neg) in [("or(", true, false), ("and(", false, false), ("not.or(", true, true), ("not.and(", false, true)] where t.hasPrefix(prefix) {
-                let body = String(t.dropFirst(prefix.count - 1))
-                let sub = try parseLogicBody(body, op: isOr ? "or" : "and")
-                let f: RowFilter = isOr ? .or(sub) : .and(sub)
-                return neg ? .not(f) : f
-            }
-            // column.op.value (column may not contain dots except json arrows)
-            guard let dot = t.firstIndex(of: ".") else {
-                throw PostgresError("PGRST100", "\"failed to parse logic tree (\(raw))\" (line 1, column 1)", details: "unexpected \"\(t.prefix(1))\" expecting field name (* or [a..z0..9_$])")
-            }
-            let col = String(t[..<dot])
-            return try parseFilter(column: col, String(t[t.index(after: dot)...]))
+    /// A logic tree parameter (`or`, `and`, `not.or`, `not.and`) with its value `(…)`, parsed as
+    /// PostgREST parses `op <> value` (see `LogicTreeParser`).
+    static func parseLogicTree(op: String, _ value: String) throws -> RowFilter {
+        switch LogicTreeParser(op + value).tree() {
+        case .success(let f): return f
+        case .failure(let e): throw e.error("logic tree", value: value)
         }
     }
 
     /// `col.desc.nullslast,other`.
     static func parseOrder(_ raw: String) throws -> [OrderTerm] {
         var out: [OrderTerm] = []
-        for term in raw.split(separator: ",", omittingEmptySubsequences: false) {
-            let parts = term.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for rawTerm in raw.split(separator: ",", omittingEmptySubsequences: false) {
+            // `relation(column)` orders by a to-one embedded resource's column.
+            var term = Substring(rawTerm.trimmingCharacters(in: CharacterSet(charactersIn: " \t")))
+            var related = ""
+            if let open = term.firstIndex(of: "("), let close = term.firstIndex(of: ")"), open < close {
+                related = String(term[...close])
+                term = term[term.index(after: close)...]
+                if term.hasPrefix(".") { term = term.dropFirst() }
+            }
+            var parts = term.isEmpty ? [] : term.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            if !related.isEmpty { parts.insert(related, at: 0) }
             guard let col = parts.first, !col.isEmpty, parts.count <= 3 else {
                 throw PostgresError("PGRST100", "\"failed to parse order (\(raw))\" (line 1, column 1)", details: "unexpected \"\(raw.prefix(1))\" expecting field name (* or [a..z0..9_$])")
             }
@@ -236,6 +245,12 @@ enum QueryParser {
         let chars: [Character]
         let raw: String
         var i = 0
+        /// Embedding depth of the list being read.
+        var depth = 0
+        /// Deepest embedding read (a decision, like `LogicTreeParser.maxDepth`: PostgREST has no
+        /// limit, each level is a lateral subquery PostgreSQL plans recursively; the mock refuses
+        /// deeper lists with a PGRST100 before its recursive planning could exhaust a thread's stack).
+        static let maxDepth = 200
 
         func fail(_ expecting: String) -> PostgresError {
             let found = i < chars.count ? "\"\(chars[i])\"" : "end of input"
@@ -248,6 +263,7 @@ enum QueryParser {
             var items: [SelectItem] = []
             skipSpaces()
             if i >= chars.count { return items }
+            if !topLevel && chars[i] == ")" { return items }
             while true {
                 skipSpaces()
                 items.append(try item())
@@ -274,8 +290,35 @@ enum QueryParser {
             return s
         }
 
+        /// `pJsonOperand`: an index (`0`, `-1`), a quoted key, or key characters (none of
+        /// `(-:.,>)`) joined by dashes not starting an arrow.
+        mutating func jsonKey() -> String {
+            if i < chars.count, chars[i] == "\"" {
+                var s = ""
+                i += 1
+                while i < chars.count, chars[i] != "\"" { s.append(chars[i]); i += 1 }
+                if i < chars.count { i += 1 }
+                return s
+            }
+            var s = ""
+            if i < chars.count, chars[i] == "-" { s = "-"; i += 1 }
+            while i < chars.count {
+                let c = chars[i]
+                if "(:.,>)".contains(c) { break }
+                if c == "-" {
+                    if i + 1 < chars.count, chars[i + 1] == ">" { break }
+                    if s.isEmpty || s == "-" { break }
+                }
+                s.append(c)
+                i += 1
+            }
+            return s == "-" ? "" : s
+        }
+
         mutating func item() throws -> SelectItem {
             if i < chars.count, chars[i] == "*" { i += 1; return .star }
+            var spread = false
+            if i + 2 < chars.count, chars[i] == ".", chars[i + 1] == ".", chars[i + 2] == "." { spread = true; i += 3 }
             var name = identifier()
             guard !name.isEmpty else { throw fail("field name (* or [a..z0..9_$])") }
             var alias: String?
@@ -290,8 +333,8 @@ enum QueryParser {
                 var arrow = "->"
                 i += 2
                 if i < chars.count, chars[i] == ">" { arrow = "->>"; i += 1 }
-                let key = identifier()
-                guard !key.isEmpty else { throw fail("field name") }
+                let key = jsonKey()
+                guard !key.isEmpty else { throw fail("digit or any non reserved character different from: .,>()") }
                 name += arrow + key
             }
             var hint: String?
@@ -302,12 +345,17 @@ enum QueryParser {
                 if h == "inner" { inner = true } else if h == "left" { inner = false } else { hint = h }
             }
             if i < chars.count, chars[i] == "(" {
+                guard depth < SelectParser.maxDepth else { throw fail("an embedding nested at most \(SelectParser.maxDepth) levels deep") }
                 i += 1
+                depth += 1
                 let sub = try list(topLevel: false)
+                depth -= 1
                 guard i < chars.count, chars[i] == ")" else { throw fail("\")\"") }
                 i += 1
-                return .embed(relation: name, alias: alias, hint: hint, inner: inner, items: sub.isEmpty ? [.star] : sub)
+                if spread { return .spread(relation: name, hint: hint, inner: inner, items: sub) }
+                return .embed(relation: name, alias: alias, hint: hint, inner: inner, items: sub)
             }
+            if spread { throw fail("\"(\"") }
             var cast: String?
             if i + 1 < chars.count, chars[i] == ":", chars[i + 1] == ":" {
                 i += 2
@@ -326,6 +374,19 @@ struct Preferences {
     var resolution: Database.ConflictResolution = .error
     var missingDefault = false
     var applied: [String] = []
+
+    /// `Preference-Applied` in PostgREST's order (Preferences.hs `prefAppliedHeader`):
+    /// resolution, missing, return, count.
+    var appliedHeader: String? {
+        let rank = ["resolution", "missing", "return", "count"]
+        let sorted = applied.enumerated().sorted { a, b in
+            let x = rank.firstIndex { a.element.hasPrefix($0) } ?? 9, y = rank.firstIndex { b.element.hasPrefix($0) } ?? 9
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
+        var seen = Set<String>()
+        let unique = sorted.filter { seen.insert(String($0.prefix { $0 != "=" })).inserted }
+        return unique.isEmpty ? nil : unique.joined(separator: ", ")
+    }
 
     init(_ headers: HTTPHeaders) {
         for value in headers.values("Prefer") {

@@ -1,23 +1,44 @@
 import Foundation
 
 /// A `select=` list bound to a table: output fields in order, embedded resources resolved
-/// through foreign keys (many-to-one as an object, one-to-many as an array).
+/// through relationships as PostgREST resolves them (`Relationship.swift`), with their own
+/// filters, order, limit and offset.
+///
+/// Printing follows PostgREST's query (src/library/PostgREST/Query/QueryBuilder.hs): the
+/// top-level rows are `json_agg` of the rows (row_to_json framing, keys in select order), while a
+/// to-one embed is `row_to_json(…)::jsonb` and a to-many embed `json_agg(…)::jsonb`, so embedded
+/// rows print as PostgreSQL prints jsonb: `", "`/`": "` separators and keys ordered by length then
+/// bytes, the last of duplicate keys kept.
 struct SelectPlan {
     enum Field {
-        case column(out: String, index: Int, type: SQLType, castText: Bool)
-        case jsonPath(out: String, index: Int, key: String, asText: Bool)
+        case column(out: String, index: Int, type: SQLType, cast: SQLType?)
+        case jsonPath(out: String, index: Int, type: SQLType, path: JSONPath, cast: SQLType?)
         case embed(out: String, Embed)
+        /// `...rel(…)`: the related row's fields spliced in (nulls when there is none).
+        case spread(Embed)
     }
 
-    struct Embed {
-        let table: TableSchema
-        /// Parent columns and child columns that join.
-        let parentCols: [Int]
-        let childCols: [Int]
-        let toMany: Bool
+    final class Embed {
+        let rel: Relationship
         let inner: Bool
+        /// `rel()`: used for filtering only, not printed.
+        let empty: Bool
         let plan: SelectPlan
         let filter: RowFilter?
+        let range: EmbedRange
+        /// `rel=is.null` (true) or `rel=not.is.null` (false) on the parent.
+        var nullFilter: Bool?
+
+        init(rel: Relationship, inner: Bool, empty: Bool, plan: SelectPlan, filter: RowFilter?, range: EmbedRange) {
+            self.rel = rel
+            self.inner = inner
+            self.empty = empty
+            self.plan = plan
+            self.filter = filter
+            self.range = range
+        }
+
+        var toMany: Bool { rel.toMany }
     }
 
     let table: TableSchema
@@ -31,50 +52,82 @@ struct SelectPlan {
         keyPrefixes = fields.enumerated().map { n, f in
             var k = n > 0 ? "," : ""
             switch f {
-            case .column(let out, _, _, _), .jsonPath(let out, _, _, _), .embed(let out, _): JSONValue.writeString(out, to: &k)
+            case .column(let out, _, _, _), .jsonPath(let out, _, _, _, _), .embed(let out, _): JSONValue.writeString(out, to: &k)
+            case .spread: break
             }
             return k + ":"
         }
     }
 
-    /// Whether rendering may drop parent rows (an `!inner` embed).
+    var embeds: [(String?, Embed)] {
+        fields.compactMap {
+            switch $0 {
+            case .embed(let out, let e): return (out, e)
+            case .spread(let e): return (nil, e)
+            default: return nil
+            }
+        }
+    }
+
+    /// Whether rendering may drop parent rows (an `!inner` embed or a null filter on one).
     var hasInnerFilter: Bool {
-        fields.contains { if case .embed(_, let e) = $0 { return e.inner || e.plan.hasInnerFilter }; return false }
+        embeds.contains { $0.1.inner || $0.1.nullFilter != nil || $0.1.plan.hasInnerFilter }
+    }
+
+    /// Parameters of embedded resources keyed by their path below this level (`tasks`, `projects.tasks`).
+    struct EmbedParameters {
+        var filters: [String: [RowFilter]] = [:]
+        var ranges: [String: EmbedRange] = [:]
+
+        func below(_ path: String) -> EmbedParameters {
+            var out = EmbedParameters()
+            let prefix = path + "."
+            for (k, v) in filters where k.hasPrefix(prefix) { out.filters[String(k.dropFirst(prefix.count))] = v }
+            for (k, v) in ranges where k.hasPrefix(prefix) { out.ranges[String(k.dropFirst(prefix.count))] = v }
+            return out
+        }
     }
 
     static func build(_ items: [SelectItem], table: TableSchema, schema: DatabaseSchema,
-                      embeddedFilters: [String: [RowFilter]], prefix: String = "", allowEmbedding: Bool = true) throws -> SelectPlan {
+                      embeddedFilters: [String: [RowFilter]], ranges: [String: EmbedRange] = [:], allowEmbedding: Bool = true) throws -> SelectPlan {
+        try build(items, table: table, schema: schema, params: EmbedParameters(filters: embeddedFilters, ranges: ranges), allowEmbedding: allowEmbedding)
+    }
+
+    static func build(_ items: [SelectItem], table: TableSchema, schema: DatabaseSchema,
+                      params: EmbedParameters, allowEmbedding: Bool = true) throws -> SelectPlan {
         var fields: [Field] = []
+        var names: [String] = []
         for item in items {
             switch item {
             case .star:
-                for (i, c) in table.columns.enumerated() { fields.append(.column(out: c.name, index: i, type: c.type, castText: false)) }
-            case .column(let name, let alias, let cast):
-                if name.utf8.contains(0x3E), let r = name.range(of: "->>") ?? name.range(of: "->") {
-                    let base = String(name[..<r.lowerBound])
+                for (i, c) in table.columns.enumerated() { fields.append(.column(out: c.name, index: i, type: c.type, cast: nil)) }
+            case .column(let name, let alias, let castName):
+                let cast = try castName.map(castType)
+                if let (base, path) = JSONPath.split(name) {
                     guard let i = table.columnIndex(base) else { throw PostgresError("42703", "column \(table.name).\(base) does not exist") }
-                    let key = String(name[r.upperBound...])
-                    fields.append(.jsonPath(out: alias ?? key, index: i, key: key, asText: name[r] == "->>"))
+                    fields.append(.jsonPath(out: alias ?? path.outputName(base), index: i, type: table.columns[i].type, path: path, cast: cast))
                     continue
                 }
                 guard let i = table.columnIndex(name) else {
                     throw PostgresError("42703", "column \(table.name).\(name) does not exist")
                 }
-                fields.append(.column(out: alias ?? name, index: i, type: table.columns[i].type, castText: cast?.lowercased() == "text"))
+                fields.append(.column(out: alias ?? name, index: i, type: table.columns[i].type, cast: cast))
             case .embed(let relation, let alias, let hint, let inner, let sub):
-                guard allowEmbedding else {
-                    throw PostgresError("PGRST200", "Could not find a relationship between '\(table.name)' and '\(relation)' in the schema cache")
-                }
-                let path = prefix.isEmpty ? (alias ?? relation) : prefix + "." + (alias ?? relation)
-                let e = try resolve(relation: relation, hint: hint, inner: inner, items: sub, parent: table, schema: schema,
-                                    embeddedFilters: embeddedFilters, path: path)
-                fields.append(.embed(out: alias ?? relation, e))
+                guard allowEmbedding else { throw noRelationship(table.name, relation, hint: hint, schema: schema) }
+                let out = alias ?? relation
+                let e = try embed(relation: relation, hint: hint, inner: inner, items: sub, parent: table, schema: schema, params: params, path: out)
+                fields.append(.embed(out: out, e))
+                names.append(out)
+            case .spread(let relation, let hint, let inner, let sub):
+                guard allowEmbedding else { throw noRelationship(table.name, relation, hint: hint, schema: schema) }
+                let e = try embed(relation: relation, hint: hint, inner: inner, items: sub, parent: table, schema: schema, params: params, path: relation)
+                fields.append(.spread(e))
+                names.append(relation)
             }
         }
-        for key in embeddedFilters.keys where prefix.isEmpty {
+        for key in Set(params.filters.keys).union(params.ranges.keys) {
             let top = key.split(separator: ".").first.map(String.init) ?? key
-            let known = fields.contains { if case .embed(let out, _) = $0 { return out == top }; return false }
-            if !known {
+            if !names.contains(top) {
                 throw PostgresError("PGRST108", "'\(top)' is not an embedded resource in this request",
                                     hint: "Verify that '\(top)' is included in the 'select' query parameter.")
             }
@@ -82,90 +135,282 @@ struct SelectPlan {
         return SelectPlan(table: table, fields: fields)
     }
 
-    static func resolve(relation: String, hint: String?, inner: Bool, items: [SelectItem], parent: TableSchema, schema: DatabaseSchema,
-                        embeddedFilters: [String: [RowFilter]], path: String) throws -> Embed {
-        struct Candidate { let target: TableSchema; let parentCols: [String]; let childCols: [String]; let toMany: Bool; let name: String; let cardinality: String }
-        var candidates: [Candidate] = []
-        if let target = schema.table(relation), target.schema == "public" {
-            for fk in parent.foreignKeys where schema.table(fk.refTable)?.qualifiedName == target.qualifiedName {
-                candidates.append(Candidate(target: target, parentCols: fk.columns, childCols: fk.refColumns, toMany: false, name: fk.name, cardinality: "many-to-one"))
-            }
-            for fk in target.foreignKeys where schema.table(fk.refTable)?.qualifiedName == parent.qualifiedName {
-                let unique = Set(fk.columns) == Set(target.primaryKey) || target.uniques.contains { Set($0.columns) == Set(fk.columns) }
-                if candidates.contains(where: { $0.name == fk.name }) { continue }
-                candidates.append(Candidate(target: target, parentCols: fk.refColumns, childCols: fk.columns, toMany: !unique, name: fk.name, cardinality: unique ? "one-to-one" : "one-to-many"))
-            }
-        } else if let fk = parent.foreignKeys.first(where: { $0.columns == [relation] }), let target = schema.table(fk.refTable), target.schema == "public" {
-            candidates.append(Candidate(target: target, parentCols: fk.columns, childCols: fk.refColumns, toMany: false, name: fk.name, cardinality: "many-to-one"))
+    static func castType(_ name: String) throws -> SQLType {
+        switch name.lowercased() {
+        case "text", "varchar", "character varying", "char", "bpchar", "name", "citext": return .text
+        case "int", "int4", "integer": return .integer
+        case "int2", "smallint": return .smallint
+        case "int8", "bigint": return .bigint
+        case "numeric", "decimal": return .numeric
+        case "float", "float8", "double precision": return .double
+        case "float4", "real": return .real
+        case "bool", "boolean": return .boolean
+        case "json": return .json
+        case "jsonb": return .jsonb
+        case "uuid": return .uuid
+        case "date": return .date
+        case "timestamptz": return .timestamptz
+        case "timestamp": return .timestamp
+        default: throw PostgresError("42704", "type \"\(name)\" does not exist")
         }
-        if let hint {
-            candidates = candidates.filter { $0.name == hint || $0.parentCols == [hint] || $0.childCols == [hint] }
-        }
-        guard !candidates.isEmpty else {
-            throw PostgresError("PGRST200", "Could not find a relationship between '\(parent.name)' and '\(relation)' in the schema cache",
-                                details: "Searched for a foreign key relationship between '\(parent.name)' and '\(relation)' in the schema 'public', but no matches were found.",
-                                hint: nil)
-        }
-        if candidates.count > 1 {
-            let details: JSONValue = .array(candidates.map { c in
-                ["cardinality": .string(c.cardinality), "embedding": .string("\(parent.name) with \(c.target.name)"), "relationship": .string("\(c.name) using \(parent.name)(\(c.parentCols.joined(separator: ", "))) and \(c.target.name)(\(c.childCols.joined(separator: ", ")))")]
-            })
-            throw PostgresError("PGRST201", "Could not embed because more than one relationship was found for '\(parent.name)' and '\(relation)'",
-                                details: details.serialized(),
-                                hint: "Try changing '\(relation)' to one of the following: \(candidates.map { "'\(relation)!\($0.name)'" }.joined(separator: ", ")). Find the desired relationship in the 'details' key.")
-        }
-        let c = candidates[0]
-        var childFilters: [String: [RowFilter]] = [:]
-        for (k, v) in embeddedFilters where k.hasPrefix(path + ".") { childFilters[String(k.dropFirst(path.count + 1))] = v }
-        let sub = try build(items, table: c.target, schema: schema, embeddedFilters: childFilters.filter { $0.key.contains(".") }, prefix: "")
-        let own = embeddedFilters[path]
-        return Embed(table: c.target, parentCols: c.parentCols.compactMap(parent.columnIndex), childCols: c.childCols.compactMap(c.target.columnIndex),
-                     toMany: c.toMany, inner: inner, plan: sub, filter: own.map { .and($0) })
     }
 
-    /// Renders rows as JSON object texts (row_to_json framing), dropping rows whose `!inner`
-    /// embeds are empty. Embedded rows are read under the same role, so RLS applies to them.
-    func render(_ rows: [[SQLValue]], database: Database, auth: AuthContext) throws -> [String] {
-        // Fetch each embedded table once.
-        var embedRows: [Int: [[SQLValue]]] = [:]
-        for (n, f) in fields.enumerated() {
-            if case .embed(_, let e) = f {
-                embedRows[n] = try database.select(from: e.table.qualifiedName, as: auth, where: e.filter).rows
+    /// Resolves one embed and its subtree.
+    static func embed(relation: String, hint: String?, inner: Bool, items: [SelectItem], parent: TableSchema, schema: DatabaseSchema,
+                      params: EmbedParameters, path: String) throws -> Embed {
+        let rel = try Relationship.find(from: parent, target: relation, hint: hint, schema: schema)
+        let below = params.below(path)
+        let sub = try build(items.isEmpty ? [] : items, table: rel.target, schema: schema, params: below)
+        // Filters on this embed split into its own columns and null filters on its embeds.
+        var own: [RowFilter] = []
+        var nulls: [String: Bool] = [:]
+        for f in params.filters[path] ?? [] {
+            if case .condition(let column, .is, .isValue("null"), let negated) = f, rel.target.columnIndex(column) == nil,
+               sub.embeds.contains(where: { $0.0 == column }) {
+                nulls[column] = !negated
+            } else {
+                own.append(f)
             }
         }
-        var out: [String] = []
-        out.reserveCapacity(rows.count)
-        rowLoop: for row in rows {
-            var s = "{"
-            s.reserveCapacity(32 * fields.count)
-            for (n, f) in fields.enumerated() {
-                switch f {
-                case .column(_, let i, let type, let castText):
-                    s += keyPrefixes[n]
-                    if castText && !row[i].isNull { JSONValue.writeString(row[i].pgText(as: type), to: &s) } else { row[i].write(to: &s, as: type) }
-                case .jsonPath(_, let i, let key, let asText):
-                    s += keyPrefixes[n]
-                    if case .json(let j) = row[i], let m = j[key] {
-                        if asText, case .string(let str) = m { JSONValue.writeString(str, to: &s) }
-                        else if asText, !m.isNull { JSONValue.writeString(m.serialized(.jsonb), to: &s) }
-                        else { m.write(to: &s, style: .jsonb, indent: 0) }
-                    } else { s += "null" }
-                case .embed(_, let e):
-                    let key = e.parentCols.map { row[$0] }
-                    let matches = key.contains(where: \.isNull) ? [] : (embedRows[n] ?? []).filter { r in zip(e.childCols, key).allSatisfy { r[$0] == $1 } }
-                    let rendered = try e.plan.render(matches, database: database, auth: auth)
-                    if e.inner && rendered.isEmpty { continue rowLoop }
-                    s += keyPrefixes[n]
-                    if e.toMany {
-                        s += "[" + rendered.joined(separator: ",") + "]"
-                    } else {
-                        s += rendered.first ?? "null"
+        for (name, e) in sub.embeds where name != nil { if let n = nulls[name!] { e.nullFilter = n } }
+        let e = Embed(rel: rel, inner: inner, empty: items.isEmpty, plan: sub, filter: own.isEmpty ? nil : .and(own), range: params.ranges[path] ?? EmbedRange())
+        return e
+    }
+
+    /// Moves top-level `rel=is.null` / `rel=not.is.null` filters onto their embeds and returns the rest.
+    func takeNullFilters(_ filters: [RowFilter]) -> [RowFilter] {
+        var rest: [RowFilter] = []
+        for f in filters {
+            if case .condition(let column, .is, .isValue("null"), let negated) = f, table.columnIndex(column) == nil,
+               let e = embeds.first(where: { $0.0 == column })?.1 {
+                e.nullFilter = !negated
+            } else {
+                rest.append(f)
+            }
+        }
+        return rest
+    }
+
+    static func noRelationship(_ parent: String, _ child: String, hint: String?, schema: DatabaseSchema) -> PostgresError {
+        Relationship.notFound(parent, child, hint: hint, schema: schema)
+    }
+
+    // MARK: Rendering
+
+    /// Renders rows as JSON object texts (row_to_json framing), dropping rows whose `!inner`
+    /// embeds or null filters exclude them. Embedded rows are read under the same role, so RLS
+    /// applies to them.
+    func render(_ rows: [[SQLValue]], database: Database, auth: AuthContext) throws -> [String] {
+        if embeds.isEmpty, !fields.contains(where: { if case .jsonPath = $0 { return true }; if case .column(_, _, _, let c) = $0 { return c != nil }; return false }) {
+            // Plain columns: keys escaped once per plan, values written straight.
+            return rows.map { row in
+                var s = "{"
+                s.reserveCapacity(32 * fields.count)
+                for (n, f) in fields.enumerated() {
+                    if case .column(_, let i, let type, _) = f {
+                        s += keyPrefixes[n]
+                        row[i].write(to: &s, as: type)
                     }
                 }
+                return s + "}"
             }
-            s += "}"
-            out.append(s)
+        }
+        return try renderRows(rows, database: database, auth: auth, jsonb: false).map { $0.text }
+    }
+
+    /// Rendered rows with, for ordering by related columns, each row's to-one embedded rows.
+    struct Rendered {
+        var text: String
+        var source: [SQLValue]
+        var related: [String: [SQLValue]?]
+    }
+
+    /// The rows of every embed, fetched once per plan level.
+    private func fetch(database: Database, auth: AuthContext) throws -> [Int: (rows: [[SQLValue]], junction: [[SQLValue]])] {
+        var out: [Int: (rows: [[SQLValue]], junction: [[SQLValue]])] = [:]
+        for (n, f) in fields.enumerated() {
+            let e: Embed
+            switch f {
+            case .embed(_, let x), .spread(let x): e = x
+            default: continue
+            }
+            let rows = try database.select(from: e.rel.target.qualifiedName, as: auth, where: e.filter, order: e.range.order).rows
+            var junction: [[SQLValue]] = []
+            if let j = e.rel.junction { junction = try database.select(from: j.table.qualifiedName, as: auth).rows }
+            out[n] = (rows, junction)
         }
         return out
+    }
+
+    /// The embedded rows of one parent row, in the embed's order, before its range.
+    private func matches(_ e: Embed, parent row: [SQLValue], rows: [[SQLValue]], junction: [[SQLValue]]) -> [[SQLValue]] {
+        let rel = e.rel
+        if let j = rel.junction {
+            let key = j.sourceParentCols.map { row[$0] }
+            if key.contains(where: \.isNull) { return [] }
+            let links = junction.filter { jr in zip(j.sourceJunctionCols, key).allSatisfy { jr[$0] == $1 } }
+                .map { jr in j.targetJunctionCols.map { jr[$0] } }
+            return rows.filter { r in links.contains { link in zip(j.targetCols, link).allSatisfy { r[$0] == $1 } } }
+        }
+        let key = rel.parentCols.map { row[$0] }
+        if key.contains(where: \.isNull) { return [] }
+        return rows.filter { r in zip(rel.childCols, key).allSatisfy { r[$0] == $1 } }
+    }
+
+    func renderRows(_ rows: [[SQLValue]], database: Database, auth: AuthContext, jsonb: Bool) throws -> [Rendered] {
+        let fetched = try fetch(database: database, auth: auth)
+        var out: [Rendered] = []
+        out.reserveCapacity(rows.count)
+        rowLoop: for row in rows {
+            // (key, value text) pairs in select order.
+            var pairs: [(String, String)] = []
+            var related: [String: [SQLValue]?] = [:]
+            for (n, f) in fields.enumerated() {
+                switch f {
+                case .column(let name, let i, let type, let cast):
+                    pairs.append((name, Self.cell(row[i], type: type, cast: cast, jsonb: jsonb)))
+                case .jsonPath(let name, let i, let type, let path, let cast):
+                    let v = path.evaluate(row[i], type: type)
+                    pairs.append((name, Self.cell(v.value, type: v.type, cast: cast, jsonb: jsonb)))
+                case .embed(let name, let e):
+                    let (kids, text) = try renderEmbed(e, row: row, fetched: fetched[n]!, database: database, auth: auth)
+                    if e.inner && kids.isEmpty { continue rowLoop }
+                    if let want = e.nullFilter, want != kids.isEmpty { continue rowLoop }
+                    if !e.toMany { related[name] = kids.first?.source }
+                    if !e.empty { pairs.append((name, text)) }
+                case .spread(let e):
+                    let (kids, _) = try renderEmbed(e, row: row, fetched: fetched[n]!, database: database, auth: auth)
+                    if e.inner && kids.isEmpty { continue rowLoop }
+                    pairs += try spreadPairs(e, kids: kids, database: database, auth: auth)
+                }
+            }
+            out.append(Rendered(text: Self.object(pairs, jsonb: jsonb), source: row, related: related))
+        }
+        return out
+    }
+
+    /// An embed's rendered rows for one parent and its printed value (jsonb).
+    private func renderEmbed(_ e: Embed, row: [SQLValue], fetched: (rows: [[SQLValue]], junction: [[SQLValue]]),
+                             database: Database, auth: AuthContext) throws -> ([Rendered], String) {
+        let found = matches(e, parent: row, rows: fetched.rows, junction: fetched.junction)
+        var kids = try e.plan.renderRows(found, database: database, auth: auth, jsonb: true)
+        if e.toMany {
+            let start = min(e.range.offset, kids.count)
+            let end = e.range.limit.map { min(start + $0, kids.count) } ?? kids.count
+            kids = Array(kids[start..<end])
+            return (kids, "[" + kids.map(\.text).joined(separator: ", ") + "]")
+        }
+        return (kids, kids.first?.text ?? "null")
+    }
+
+    /// The fields of a spread embed: to-one gives the related row's values (null without one);
+    /// to-many gives, per field, the array of its values.
+    private func spreadPairs(_ e: Embed, kids: [Rendered], database: Database, auth: AuthContext) throws -> [(String, String)] {
+        let names = e.plan.outputNames
+        if e.toMany {
+            let objects = kids.compactMap { try? JSONValue.parse($0.text).objectValue }
+            return names.map { name in
+                var s = ""
+                JSONValue.array(objects.map { $0[name] ?? .null }).write(to: &s, style: .jsonb, indent: 0)
+                return (name, s)
+            }
+        }
+        guard let kid = kids.first, let o = try? JSONValue.parse(kid.text).objectValue else { return names.map { ($0, "null") } }
+        return names.map { name in
+            var s = ""
+            (o[name] ?? .null).write(to: &s, style: .jsonb, indent: 0)
+            return (name, s)
+        }
+    }
+
+    /// Output names in select order (spreads contribute their own).
+    var outputNames: [String] {
+        fields.flatMap { f -> [String] in
+            switch f {
+            case .column(let o, _, _, _), .jsonPath(let o, _, _, _, _): return [o]
+            case .embed(let o, let e): return e.empty ? [] : [o]
+            case .spread(let e): return e.plan.outputNames
+            }
+        }
+    }
+
+    /// PostgREST's CSV (SqlFragment.hs `asCsvF`): the first row's keys as the header, then each
+    /// row as its record text without the parentheses (NULL empty; values with a quote, a
+    /// backslash, a comma, a parenthesis or white space, and empty strings, double-quoted with
+    /// `"` and `\` doubled), lines joined by `\n`; no rows give a lone line feed.
+    func csv(_ rows: [[SQLValue]]) -> String {
+        let header = rows.isEmpty ? "" : outputNames.joined(separator: ",")
+        func quote(_ s: String) -> String {
+            let special = s.isEmpty || s.contains { "\"\\(),".contains($0) || $0.isWhitespace }
+            guard special else { return s }
+            return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        let lines = rows.map { row in
+            fields.flatMap { f -> [String] in
+                switch f {
+                case .column(_, let i, let type, let cast):
+                    if row[i].isNull { return [""] }
+                    if let cast, let v = try? SQLValue.parse(text: row[i].pgText(as: type), as: cast) { return [quote(v.pgText(as: cast))] }
+                    return [quote(row[i].pgText(as: type))]
+                case .jsonPath(_, let i, let type, let path, _):
+                    let v = path.evaluate(row[i], type: type)
+                    if v.value.isNull { return [""] }
+                    if case .json(let j) = v.value { return [quote(j.serialized(.jsonb))] }
+                    return [quote(v.value.pgText(as: v.type))]
+                case .embed, .spread: return []
+                }
+            }.joined(separator: ",")
+        }
+        return header + "\n" + lines.joined(separator: "\n")
+    }
+
+    /// One cell as `row_to_json` (json) or `::jsonb` prints it, after an optional cast.
+    static func cell(_ v: SQLValue, type: SQLType, cast: SQLType?, jsonb: Bool) -> String {
+        var s = ""
+        var value = v, t = type
+        if let cast, !v.isNull {
+            let text = v.pgText(as: type)
+            if cast == .json || cast == .jsonb, case .json = v {
+                t = cast
+            } else if cast == .json || cast == .jsonb {
+                value = (try? JSONValue.parse(text)).map(SQLValue.json) ?? .text(text)
+                t = cast
+            } else if let parsed = try? SQLValue.parse(text: text, as: cast) {
+                value = parsed
+                t = cast
+            } else {
+                value = .text(text)
+                t = .text
+            }
+        }
+        if jsonb {
+            value.json(as: t).write(to: &s, style: .jsonb, indent: 0)
+        } else {
+            value.write(to: &s, as: t)
+        }
+        return s
+    }
+
+    /// `{…}` from key/value texts: select order for json; for jsonb, keys by length then bytes,
+    /// the last of duplicates kept.
+    static func object(_ pairs: [(String, String)], jsonb: Bool) -> String {
+        var ordered = pairs
+        if jsonb {
+            var last: [String: Int] = [:]
+            for (i, p) in pairs.enumerated() { last[p.0] = i }
+            ordered = pairs.enumerated().filter { last[$0.element.0] == $0.offset }.map(\.element)
+            ordered.sort { a, b in
+                let x = Array(a.0.utf8), y = Array(b.0.utf8)
+                return x.count != y.count ? x.count < y.count : x.lexicographicallyPrecedes(y)
+            }
+        }
+        var s = "{"
+        for (i, p) in ordered.enumerated() {
+            if i > 0 { s += jsonb ? ", " : "," }
+            JSONValue.writeString(p.0, to: &s)
+            s += jsonb ? ": " : ":"
+            s += p.1
+        }
+        return s + "}"
     }
 }

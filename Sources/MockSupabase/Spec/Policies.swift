@@ -126,6 +126,12 @@ public struct PolicySet: Sendable, Equatable {
                 }
                 tables.append(tp)
             }
+            // A public table with no entry would run with no row-level security and no message;
+            // the matrix must say what it means (`"rls": false` for a table RLS leaves open).
+            let listed = Set(tables.map(\.table))
+            if let missing = schema.tables.first(where: { $0.schema == "public" && !$0.isView && !listed.contains($0.name) }) {
+                throw (try o.required("tables")).fail("table '\(missing.name)' of schema.json has no entry (add one, or write \"rls\": false to leave it open on purpose)")
+            }
             return PolicySet(definitions: defs, definitionDocs: docs, tables: tables)
         }
     }
@@ -240,15 +246,19 @@ public struct AppSpec: Sendable {
     public var folder: URL
     /// schema.json.
     public var schema: DatabaseSchema
-    /// policies.json (empty when absent).
+    /// policies.json (required: an entry for every public table of schema.json).
     public var policies: PolicySet
     /// fixtures.json (empty when absent).
     public var fixtures: Fixtures
     /// storage.json's buckets (empty when absent).
     public var buckets: [JSONValue]
+    /// auth.json (GoTrue's defaults when absent).
+    public var auth: AuthSettings
 
     /// An app from its parts.
-    public init(app: String, folder: URL, schema: DatabaseSchema, policies: PolicySet, fixtures: Fixtures, buckets: [JSONValue] = []) {
+    public init(app: String, folder: URL, schema: DatabaseSchema, policies: PolicySet, fixtures: Fixtures, buckets: [JSONValue] = [],
+                auth: AuthSettings = AuthSettings()) {
+        self.auth = auth
         self.app = app
         self.folder = folder
         self.schema = schema
@@ -270,7 +280,11 @@ public struct AppSpec: Sendable {
             throw SpecError(file: "Contracts/\(app)/schema.json", path: "$", message: "missing file")
         }
         let schema = try DatabaseSchema.decode(s)
-        let policies = try node("policies.json").map { try PolicySet.decode($0, schema: schema) } ?? .empty
+        // Without policies.json every row would be open to every caller: a missing file is an error.
+        guard let p = try node("policies.json") else {
+            throw SpecError(file: "Contracts/\(app)/policies.json", path: "$", message: "missing file (every app needs its row-level security matrix; see Contracts/FORMAT.md)")
+        }
+        let policies = try PolicySet.decode(p, schema: schema)
         let fixtures = try node("fixtures.json").map { try Fixtures.decode($0, folder: folder, schema: schema) } ?? .empty
         var buckets: [JSONValue] = []
         if let st = try node("storage.json") {
@@ -279,6 +293,7 @@ public struct AppSpec: Sendable {
                 return try o.required("buckets").array().map(\.value)
             }
         }
-        return AppSpec(app: app, folder: folder, schema: schema, policies: policies, fixtures: fixtures, buckets: buckets)
+        let auth = try node("auth.json").map(AuthSettings.decode) ?? AuthSettings()
+        return AppSpec(app: app, folder: folder, schema: schema, policies: policies, fixtures: fixtures, buckets: buckets, auth: auth)
     }
 }

@@ -31,15 +31,28 @@ public struct StoredObject: Sendable, Equatable {
 }
 
 /// Supabase Storage: buckets from storage.json and the objects uploaded to them.
-public final class StorageService: @unchecked Sendable {
-    let lock = NSLock()
+///
+/// Its mutable state is a `StorageState` behind a `Guarded` (the backend's one concurrency
+/// discipline); requests also run under the database lock, so a check and the write that follows
+/// it see the same objects.
+public final class StorageService: Sendable {
     let bucketSpecs: [JSONValue]
     /// The decoded buckets, or the error naming the bad entry of storage.json.
     public let buckets: Result<[BucketConfig], SpecError>
-    var validated: Result<[BucketConfig], SpecError>?
-    var objects: [String: [String: StoredObject]] = [:]
-    var bucketStamp: Int64?
-    var globalLimit = 52_428_800
+    /// Objects, the validated buckets, and settings; reachable only under its lock.
+    let state = Guarded(StorageState())
+
+    /// Storage's mutable state.
+    struct StorageState {
+        /// The buckets checked against the app's schema and policies (on first request).
+        var validated: Result<[BucketConfig], SpecError>?
+        /// Objects by bucket id, then by name.
+        var objects: [String: [String: StoredObject]] = [:]
+        /// The buckets' `created_at`, fixed on first use.
+        var bucketStamp: Int64?
+        /// Supabase's global file size limit (`FILE_SIZE_LIMIT`, 50 MiB unless changed).
+        var globalLimit = 52_428_800
+    }
 
     init(buckets: [JSONValue]) {
         bucketSpecs = buckets
@@ -60,27 +73,25 @@ public final class StorageService: @unchecked Sendable {
     /// The largest upload any bucket accepts: Supabase's global file size limit
     /// (`FILE_SIZE_LIMIT`, 50 MiB unless changed). A bucket's own limit applies below it.
     public var globalFileSizeLimit: Int {
-        get { lock.lock(); defer { lock.unlock() }; return globalLimit }
-        set { lock.lock(); globalLimit = newValue; lock.unlock() }
+        get { state.withLock { $0.globalLimit } }
+        set { state.withLock { $0.globalLimit = newValue } }
     }
 
     func reset() {
-        lock.lock()
-        objects = [:]
-        bucketStamp = nil
-        lock.unlock()
+        state.withLock {
+            $0.objects = [:]
+            $0.bucketStamp = nil
+        }
     }
 
     /// The object names of a bucket, sorted (for tests and reports).
     public func objectNames(bucket: String) -> [String] {
-        lock.lock(); defer { lock.unlock() }
-        return (objects[bucket] ?? [:]).keys.sorted()
+        state.withLock { ($0.objects[bucket] ?? [:]).keys.sorted() }
     }
 
     /// A stored object (for tests and reports).
     public func object(bucket: String, name: String) -> StoredObject? {
-        lock.lock(); defer { lock.unlock() }
-        return objects[bucket]?[name]
+        state.withLock { $0.objects[bucket]?[name] }
     }
 }
 
@@ -93,11 +104,8 @@ extension MockSupabase {
     /// `/object/authenticated/…`.
     func handleStorage(_ request: HTTPRequest) -> HTTPResponse {
         let path = String(request.path.dropFirst("/storage/v1".count))
-        database.lock.lock()
-        defer { database.lock.unlock() }
         do {
-            let buckets = try storageBuckets()
-            return try routeStorage(request, path: path, buckets: buckets)
+            return try database.exclusive { _ in try routeStorage(request, path: path, buckets: try storageBuckets()) }
         } catch let e as StorageError {
             return e.response
         } catch let e as PostgresError {
@@ -109,20 +117,28 @@ extension MockSupabase {
 
     /// The buckets, checked once against the app's schema and policy definitions.
     func storageBuckets() throws -> [BucketConfig] {
-        storage.lock.lock()
-        defer { storage.lock.unlock() }
-        if storage.validated == nil {
-            storage.validated = StorageService.decode(storage.bucketSpecs, schema: database.schema, definitions: database.policies.definitions,
-                                                      file: "Contracts/\(configuration.spec.app)/storage.json")
+        let validated: Result<[BucketConfig], SpecError>
+        if let v = storage.state.withLock({ $0.validated }) {
+            validated = v
+        } else {
+            // Decoded outside the storage lock: it reads the database's policies.
+            let v = StorageService.decode(storage.bucketSpecs, schema: database.schema, definitions: database.policies.definitions,
+                                          file: "Contracts/\(configuration.spec.app)/storage.json")
+            validated = storage.state.withLock { s in
+                if s.validated == nil { s.validated = v }
+                return s.validated!
+            }
         }
-        switch storage.validated! {
-        case .success(let b): return b
+        switch validated {
+        case .success(let b): return bucketEdits.apply(b)
         case .failure(let e): throw StorageError.configuration("\(e)")
         }
     }
 
     func routeStorage(_ request: HTTPRequest, path: String, buckets: [BucketConfig]) throws -> HTTPResponse {
         let m = request.method
+        if let r = try routeStorageObjects(request, path: path, buckets: buckets) { return r }
+        if let r = try routeStorageBuckets(request, path: path, buckets: buckets) { return r }
         func bucketAndName(_ rest: Substring) -> (String, String)? {
             guard let slash = rest.firstIndex(of: "/") else { return nil }
             return (String(rest[..<slash]), String(rest[rest.index(after: slash)...]))
@@ -183,7 +199,7 @@ extension MockSupabase {
             case .invalidSignature: throw StorageError.invalidJWT("invalid signature")
             case .algorithmNotAllowed: throw StorageError.invalidJWT("invalid algorithm")
             case .malformed: throw StorageError.invalidJWT("jwt malformed")
-            case .invalidClaim: throw StorageError.invalidJWT("invalid token")
+            case .invalidClaim, .unsupportedCritical: throw StorageError.invalidJWT("invalid token")
             }
         } catch let e as StorageError {
             if !required { return nil }
@@ -197,9 +213,7 @@ extension MockSupabase {
     func storagePolicy(_ expr: Expr?, _ table: TableSchema, _ row: [SQLValue], _ auth: AuthContext) throws -> Bool {
         if auth.bypassesRLS { return true }
         guard let expr else { return false }
-        let t = Database.Table(schema: table, colIndex: Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, $0) }), rows: [])
-        let ev = PolicyEvaluator(db: database, auth: auth, definitions: database.policies.definitions)
-        return try ev.compile(expr, t, outer: nil)(row, nil) == true
+        return try database.evaluate(expr, table: table, row: row, as: auth)
     }
 
     // MARK: Rows and JSON
@@ -269,11 +283,12 @@ extension MockSupabase {
     }
 
     func bucketStamp() -> Int64 {
-        storage.lock.lock(); defer { storage.lock.unlock() }
-        if let s = storage.bucketStamp { return s }
-        let s = PGTime.micros(configuration.clock.now())
-        storage.bucketStamp = s
-        return s
+        let now = PGTime.micros(configuration.clock.now())
+        return storage.state.withLock { s in
+            if let stamp = s.bucketStamp { return stamp }
+            s.bucketStamp = now
+            return now
+        }
     }
 
     func bucketRow(_ b: BucketConfig, stamp: Int64) -> [SQLValue] {
@@ -328,8 +343,11 @@ extension MockSupabase {
         }
     }
 
-    func upload(_ request: HTTPRequest, bucket bucketID: String, name: String, buckets: [BucketConfig], upsert: Bool) throws -> HTTPResponse {
-        let auth = try storageCaller(request, required: true)!
+    /// Uploads an object. `signedOwner` is set for a signed upload URL: the upload runs as the
+    /// service role and records the token's owner.
+    func upload(_ request: HTTPRequest, bucket bucketID: String, name: String, buckets: [BucketConfig], upsert: Bool,
+                signedOwner: String?? = nil) throws -> HTTPResponse {
+        let auth = signedOwner != nil ? AuthContext.serviceRole : try storageCaller(request, required: true)!
         guard let b = bucket(bucketID, buckets) else { throw StorageError.noSuchBucket }
         let emptyFolder = name.hasSuffix(".emptyFolderPlaceholder")
         let limit = emptyFolder ? 0 : min(b.fileSizeLimit ?? storage.globalFileSizeLimit, storage.globalFileSizeLimit)
@@ -368,7 +386,7 @@ extension MockSupabase {
         // Row-level security on storage.objects, then the unique (bucket_id, name) key.
         let now = PGTime.micros(configuration.clock.now())
         let existing = storage.object(bucket: bucketID, name: name)
-        let owner = auth.userID
+        let owner = signedOwner ?? auth.userID
         let version = configuration.ids.uuid()
         let newID = existing?.id ?? configuration.ids.uuid()
         let object = StoredObject(id: newID, bucketID: bucketID, name: name, owner: owner, data: data, mimetype: mimetype,
@@ -387,9 +405,8 @@ extension MockSupabase {
             }
         }
         if multipart && data.count > limit { throw StorageError.entityTooLarge }
-        storage.lock.lock()
-        storage.objects[bucketID, default: [:]][name] = object
-        storage.lock.unlock()
+        try checkDotSegments(bucket: bucketID, name: name, version: version)
+        storage.state.withLock { $0.objects[bucketID, default: [:]][name] = object }
         return .json(200, ["Id": .string(object.id), "Key": .string("\(bucketID)/\(name)")])
     }
 
@@ -519,11 +536,14 @@ extension MockSupabase {
         if !prefix.isEmpty && !prefix.hasSuffix("/") { prefix += "/" }
         let level = prefix.components(separatedBy: "/").count  // storage.search's `levels`
         let b = (try? storageBuckets())?.first { $0.id == bucketID }
-        let pattern = prefix + search + "%"
         var folders = Set<String>()
         var files: [(name: String, object: StoredObject)] = []
-        let all = storage.lock.withLock { Array((storage.objects[bucketID] ?? [:]).values) }
-        for o in all where MockSupabase.ilike(o.name, pattern) {
+        let all = storage.state.withLock { Array(($0.objects[bucketID] ?? [:]).values) }
+        // storage.search (migrations 0050-0063, pg.ts searchObjects): a case-insensitive prefix
+        // match of prefix + search, `%` and `_` taken literally (escaped for ILIKE, a range scan
+        // when sorting by name).
+        let literal = (prefix + search).lowercased()
+        for o in all where o.name.lowercased().hasPrefix(literal) {
             guard let b, try storagePolicy(b.cell(.select)?.using, StorageConfiguration.objectsTable, objectRow(o), auth) else { continue }
             let tokens = MockSupabase.pathTokens(o.name)
             guard tokens.count >= level else { continue }
@@ -537,11 +557,24 @@ extension MockSupabase {
             let (a, c) = (key(x.object), key(y.object))
             return ascending ? a < c : a > c
         }
-        var out: [JSONValue] = sortedFolders.map { ["name": .string($0), "id": .null, "updated_at": .null, "created_at": .null, "last_accessed_at": .null, "metadata": .null] }
-        out += files.map { f in
-            ["name": .string(f.name), "id": .string(f.object.id), "updated_at": .string(MockSupabase.isoTime(f.object.updatedAt)),
+        let folderRows: [(String, JSONValue)] = sortedFolders.map {
+            ($0, ["name": .string($0), "id": .null, "updated_at": .null, "created_at": .null, "last_accessed_at": .null, "metadata": .null])
+        }
+        let fileRows: [(String, JSONValue)] = files.map { f in
+            (f.name, ["name": .string(f.name), "id": .string(f.object.id), "updated_at": .string(MockSupabase.isoTime(f.object.updatedAt)),
              "created_at": .string(MockSupabase.isoTime(f.object.createdAt)), "last_accessed_at": .string(MockSupabase.isoTime(f.object.lastAccessedAt)),
-             "metadata": objectMetadata(f.object)]
+             "metadata": objectMetadata(f.object)])
+        }
+        var out: [JSONValue]
+        if column == "name" {
+            // One walk over lower(name) COLLATE "C": folders and files interleave by name.
+            let merged = (folderRows + fileRows).sorted { x, y in
+                let (a, b) = (x.0.lowercased(), y.0.lowercased())
+                return ascending ? less(a, b) : less(b, a)
+            }
+            out = merged.map(\.1)
+        } else {
+            out = folderRows.map(\.1) + fileRows.map(\.1)
         }
         let page = Array(out.dropFirst(offset).prefix(limit))
         return .json(200, .array(page))
@@ -563,7 +596,7 @@ extension MockSupabase {
         let auth = try storageCaller(request, required: true)!
         let b = (try storageBuckets()).first { $0.id == bucketID }
         guard let o = storage.object(bucket: bucketID, name: name), try mayDelete(o, b, auth) else { throw StorageError.noSuchKey }
-        storage.lock.withLock { _ = storage.objects[bucketID]?.removeValue(forKey: name) }
+        storage.state.withLock { _ = $0.objects[bucketID]?.removeValue(forKey: name) }
         return .json(200, ["message": "Successfully deleted"])
     }
 
@@ -584,7 +617,7 @@ extension MockSupabase {
         for n in names where seen.insert(n).inserted {
             guard let o = storage.object(bucket: bucketID, name: n), try mayDelete(o, b, auth) else { continue }
             deleted.append(objectJSON(o))
-            storage.lock.withLock { _ = storage.objects[bucketID]?.removeValue(forKey: n) }
+            storage.state.withLock { _ = $0.objects[bucketID]?.removeValue(forKey: n) }
         }
         return .json(200, .array(deleted))
     }

@@ -7,23 +7,23 @@ import FoundationNetworking
 /// `MockSupabase.makeURLSession()` answer every request here: a host with no backend gets a
 /// connection error instead of reaching the network.
 public final class MockURLProtocol: URLProtocol {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var backends: [String: WeakBackend] = [:]
+    /// Backends by host: the process-wide routing table URLProtocol needs (it is instantiated by
+    /// Foundation, not by us), behind the backend's one lock discipline (`Guarded`).
+    private static let backends = Guarded<[String: WeakBackend]>([:])
     struct WeakBackend { weak var backend: MockSupabase? }
 
     /// Makes `backend` answer requests to `host`.
     public static func register(_ backend: MockSupabase, host: String) {
-        lock.lock(); backends[host.lowercased()] = WeakBackend(backend: backend); lock.unlock()
+        backends.withLock { $0[host.lowercased()] = WeakBackend(backend: backend) }
     }
 
     /// Stops routing `host`.
     public static func unregister(host: String) {
-        lock.lock(); backends[host.lowercased()] = nil; lock.unlock()
+        backends.withLock { $0[host.lowercased()] = nil }
     }
 
     static func backend(for host: String) -> MockSupabase? {
-        lock.lock(); defer { lock.unlock() }
-        return backends[host.lowercased()]?.backend
+        backends.withLock { $0[host.lowercased()]?.backend }
     }
 
     public override class func canInit(with request: URLRequest) -> Bool { true }
@@ -86,12 +86,14 @@ extension MockSupabase {
 
     /// The host name this backend is registered under.
     public var host: String {
-        lock.lock(); defer { lock.unlock() }
-        if let h = registeredHost { return h }
         let h = "mock-\(ObjectIdentifier(self).hashValue & 0x7fff_ffff).supabase.test"
-        registeredHost = h
-        MockURLProtocol.register(self, host: h)
-        return h
+        let (host, isNew) = state.withLock { s -> (String, Bool) in
+            if let existing = s.registeredHost { return (existing, false) }
+            s.registeredHost = h
+            return (h, true)
+        }
+        if isNew { MockURLProtocol.register(self, host: host) }
+        return host
     }
 
     /// A `URLSession` whose every request is answered in-process by this backend (requests to

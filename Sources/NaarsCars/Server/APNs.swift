@@ -24,7 +24,9 @@ public protocol APNsClient: Sendable {
 /// A deterministic APNs (functions.json `apns.fake`): a token that is not `tokenHexLength`
 /// lowercase hex digits gets 400 BadDeviceToken, a well-formed one starting with
 /// `unregisteredPrefix` 410 Unregistered, any other is delivered and recorded.
-public final class FakeAPNs: APNsClient, @unchecked Sendable {
+///
+/// Safe to call from concurrent edge-function calls: its log is behind a `Guarded` lock.
+public final class FakeAPNs: APNsClient, Sendable {
     /// One push APNs accepted.
     public struct Delivery: Sendable, Equatable {
         /// The device token.
@@ -35,9 +37,11 @@ public final class FakeAPNs: APNsClient, @unchecked Sendable {
         public var headers: [String: String]
     }
 
-    private let lock = NSLock()
-    private var log: [Delivery] = []
-    private var attempts: [(token: String, response: APNsResponse)] = []
+    private struct Log {
+        var deliveries: [Delivery] = []
+        var attempts: [(token: String, response: APNsResponse)] = []
+    }
+    private let log = Guarded(Log())
     private let hexLength: Int
     private let unregisteredPrefix: String
 
@@ -63,17 +67,17 @@ public final class FakeAPNs: APNsClient, @unchecked Sendable {
         } else {
             response = APNsResponse(status: 200)
         }
-        lock.lock()
-        attempts.append((deviceToken, response))
-        if response.status == 200 { log.append(Delivery(deviceToken: deviceToken, payload: payload, headers: headers)) }
-        lock.unlock()
+        log.withLock {
+            $0.attempts.append((deviceToken, response))
+            if response.status == 200 { $0.deliveries.append(Delivery(deviceToken: deviceToken, payload: payload, headers: headers)) }
+        }
         return response
     }
 
     /// Pushes delivered so far ("notification received", EDGE-001).
-    public var deliveries: [Delivery] { lock.lock(); defer { lock.unlock() }; return log }
+    public var deliveries: [Delivery] { log.withLock { $0.deliveries } }
     /// Every attempt with its answer.
-    public var responses: [(token: String, response: APNsResponse)] { lock.lock(); defer { lock.unlock() }; return attempts }
+    public var responses: [(token: String, response: APNsResponse)] { log.withLock { $0.attempts } }
     /// Forgets the log.
-    public func reset() { lock.lock(); log = []; attempts = []; lock.unlock() }
+    public func reset() { log.withLock { $0 = Log() } }
 }

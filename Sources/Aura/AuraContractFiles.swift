@@ -1,0 +1,49 @@
+import Foundation
+import ContractKit
+
+extension AuraApp {
+    /// Aura's own rule files, each read and checked by `contracts verify`'s `app-rules` kind with
+    /// the conformance checks the gate tests run, against the shipped implementations.
+    public static var contractFiles: [ContractFile] {
+        [
+            ContractFile("rules.json", kind: AppRulesSuite.kind) { folder in
+                let rules = try AuraRules.load(folder: folder)
+                return [
+                    RuleCheck("zodiac: every documented date and every boundary gives its sign (§2.1, §9.1)",
+                              violations: AuraConformance.zodiacViolations(ZodiacCalculator(rules: rules), rules: rules)),
+                    RuleCheck("MBTI: every documented score sheet gives its type (§9.1)",
+                              violations: AuraConformance.mbtiViolations(MBTICalculator(rules: rules), rules: rules)),
+                    RuleCheck("entitlements: every documented subscription row gives its tier (§8.2)",
+                              violations: AuraConformance.entitlementViolations({ row, now in SubscriptionStatus.tier(row: row, now: now, rules: rules) }, rules: rules)),
+                ]
+            },
+            ContractFile("endpoints.json", kind: AppRulesSuite.kind) { folder in
+                [RuleCheck("every endpoint of §3.3 has a documented interaction",
+                           violations: try AuraConformance.endpointViolations(endpoints: folder.appendingPathComponent("endpoints.json"),
+                                                                              interactions: InteractionReplay.load(app: AuraApp.self)))]
+            },
+        ]
+    }
+}
+
+extension AuraConformance {
+    /// The endpoints of endpoints.json (§3.3) that no interaction step exercises (same method and
+    /// path); a file that does not decode throws naming file and path.
+    public static func endpointViolations(endpoints url: URL, interactions: [InteractionFile]) throws -> [String] {
+        let root = try SpecNode.load(url, displayName: "Contracts/aura/endpoints.json")
+        let endpoints = try root.object { o -> [(String, String)] in
+            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
+            return try o.required("endpoints").array().map { e in
+                try e.object { eo in
+                    for k in ["doc", "auth", "description", "kind", "query", "request", "response"] { _ = eo.optional(k) }
+                    return (try eo.required("method").string(), try eo.required("path").string())
+                }
+            }
+        }
+        if endpoints.isEmpty { return ["endpoints.json lists no endpoint (§3.3 lists seven)"] }
+        let steps = interactions.flatMap(\.steps)
+        return endpoints.compactMap { method, path in
+            steps.contains { $0.request.method == method && $0.request.path == path } ? nil : "\(method) \(path) has no interaction"
+        }
+    }
+}

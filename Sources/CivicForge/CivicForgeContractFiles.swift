@@ -1,0 +1,38 @@
+import Foundation
+import ContractKit
+
+extension CivicForgeApp {
+    /// CivicForge's own rule files, each read and checked by `contracts verify`'s `app-rules`
+    /// kind (the triggers, function and push function that use them are also exercised by the
+    /// interactions kind).
+    public static var contractFiles: [ContractFile] {
+        [
+            ContractFile("rules.json", kind: AppRulesSuite.kind) { folder in
+                let rules = try CivicForgeRules.load(folder: folder)
+                var schemaProblems: [String] = []
+                do { try rules.validate(against: try AppSpec.load(folder: folder).schema) } catch { schemaProblems.append("\(error)") }
+                let keys = Set(rules.invitationErrors.keys), wanted = Set(CivicForgeRules.invitationErrorKeys)
+                return [
+                    RuleCheck("names only tables and columns of schema.json", violations: schemaProblems),
+                    RuleCheck("every invitation error has its message",
+                              violations: wanted.subtracting(keys).sorted().map { "no message for \($0)" } + keys.subtracting(wanted).sorted().map { "unknown invitation error \($0)" }),
+                ]
+            },
+            ContractFile("photos.json", kind: AppRulesSuite.kind) { folder in
+                let l = try PhotoLimits.load(folder: folder)
+                // The reference plan, checked against the limits on a landscape, a portrait and a small photo.
+                let photos = [(4032, 3024), (3024, 4032), (800, 600)].map { w, h -> PhotoLimits.ProcessedPhoto in
+                    let p = l.plan(source: .init(width: w, height: h))
+                    return .init(source: .init(width: w, height: h), output: p.output, thumbnail: p.thumbnail, quality: l.jpegQuality,
+                                 contentType: l.contentType, metadataKeys: ["{JFIF}"])
+                }
+                return [RuleCheck("the reference photo plan meets the limits (size, thumbnail, quality, type, no location metadata)",
+                                  violations: l.violations(of: photos))]
+            },
+            ContractFile("notifications.json", kind: AppRulesSuite.kind) { folder in
+                _ = try NotificationRules.load(folder: folder)
+                return [RuleCheck("loads strictly (the push function reads it; its interactions check the behaviour)", violations: [])]
+            },
+        ]
+    }
+}

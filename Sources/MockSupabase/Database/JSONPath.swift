@@ -1,0 +1,71 @@
+import Foundation
+
+/// A PostgREST JSON path after a column: `->key`, `->>key`, `->0`, `->-1`, at any depth
+/// (QueryParams.hs `pJsonPath`). An integer operand indexes arrays (negative from the end) and
+/// finds nothing in objects; a key finds nothing in arrays, as PostgreSQL's `->`/`->>` do.
+/// Columns of other types are read through `to_jsonb` first.
+public struct JSONPath: Sendable, Equatable {
+    public struct Step: Sendable, Equatable {
+        public var key: String
+        /// An integer operand (`JIdx`).
+        public var index: Int?
+        /// `->>`: the result is text.
+        public var asText: Bool
+    }
+
+    public var steps: [Step]
+
+    /// Splits `col->a->>0` into the column and its path; nil without an arrow.
+    public static func split(_ name: String) -> (String, JSONPath)? {
+        guard let first = name.range(of: "->") else { return nil }
+        let base = String(name[..<first.lowerBound])
+        var steps: [Step] = []
+        var rest = name[first.lowerBound...]
+        while rest.hasPrefix("->") {
+            let asText = rest.hasPrefix("->>")
+            rest = rest.dropFirst(asText ? 3 : 2)
+            let end = rest.range(of: "->")?.lowerBound ?? rest.endIndex
+            var key = String(rest[..<end])
+            rest = rest[end...]
+            if key.count >= 2, key.hasPrefix("'"), key.hasSuffix("'") { key = String(key.dropFirst().dropLast()) }
+            let digits = key.hasPrefix("-") ? key.dropFirst() : Substring(key)
+            let index = !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber) ? Int(key) : nil
+            steps.append(Step(key: key, index: index, asText: asText))
+        }
+        return (base, JSONPath(steps: steps))
+    }
+
+    /// The printed name: the last key, or the column when the path holds only indexes.
+    public func outputName(_ column: String) -> String {
+        steps.last(where: { $0.index == nil })?.key ?? column
+    }
+
+    /// The value at the path: jsonb for `->`, text for `->>`, NULL where nothing is found.
+    public func evaluate(_ v: SQLValue, type: SQLType) -> (value: SQLValue, type: SQLType) {
+        if v.isNull { return (.null, .jsonb) }
+        var j: JSONValue
+        if case .json(let x) = v { j = x } else { j = v.json(as: type) }
+        for (n, step) in steps.enumerated() {
+            let next: JSONValue?
+            switch j {
+            case .object(let o): next = step.index == nil ? o[step.key] : nil
+            case .array(let a):
+                if let i = step.index {
+                    let k = i < 0 ? a.count + i : i
+                    next = k >= 0 && k < a.count ? a[k] : nil
+                } else { next = nil }
+            default: next = nil
+            }
+            guard let found = next else { return (.null, step.asText ? .text : .jsonb) }
+            if n == steps.count - 1 && step.asText {
+                switch found {
+                case .null: return (.null, .text)
+                case .string(let s): return (.text(s), .text)
+                default: return (.text(found.serialized(.jsonb)), .text)
+                }
+            }
+            j = found
+        }
+        return (.json(j), .jsonb)
+    }
+}

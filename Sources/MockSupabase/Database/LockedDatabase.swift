@@ -1,0 +1,207 @@
+import Foundation
+
+/// The in-memory database behind the mock: tables, constraints as PostgreSQL enforces them,
+/// row-level security from the app's policies, triggers, and statement atomicity.
+///
+/// Thread-safe by construction: the state lives in a `DatabaseEngine` that only
+/// `Guarded.withReentrantLock` hands out, and every member below goes through it, so there is no
+/// way to read or change a table without the lock (see `Guarded` for the discipline). Statements
+/// are serialised; triggers, views and database functions re-enter on the same thread. A failed
+/// statement leaves no trace.
+public final class Database: @unchecked Sendable {
+    /// The schema served.
+    public let schema: DatabaseSchema
+    /// The clock (`now()`).
+    public let clock: Clock
+    /// The id source (`gen_random_uuid()`).
+    public let ids: IDGenerator
+    private let engine: Guarded<DatabaseEngine>
+
+    /// A table's storage (for callers that sort or evaluate policies over rows they hold).
+    typealias Table = DatabaseEngine.Table
+
+    /// An empty database for a schema.
+    public init(schema: DatabaseSchema, policies: PolicySet, clock: Clock, ids: IDGenerator) {
+        self.schema = schema
+        self.clock = clock
+        self.ids = ids
+        let e = DatabaseEngine(schema: schema, policies: policies, clock: clock, ids: ids)
+        engine = Guarded(e)
+        engine.withReentrantLock { $0.owner = self }
+    }
+
+    /// Runs `body` with the engine under the database lock (re-entrant). For this module's
+    /// services that must see the database and their own state as one (storage requests).
+    func exclusive<R>(_ body: (DatabaseEngine) throws -> R) rethrows -> R {
+        try engine.withReentrantLock(body)
+    }
+
+    // MARK: Configuration
+
+    /// The RLS policies in force. Setting them (e.g. to flip one matrix cell) recompiles.
+    public var policies: PolicySet {
+        get { engine.withReentrantLock { $0.policies } }
+        set { engine.withReentrantLock { $0.policies = newValue } }
+    }
+
+    /// Registers a row trigger on a table (`profiles`, `auth.users`).
+    public func registerTrigger(_ name: String, on table: String, timing: TriggerTiming, events: Set<TriggerEvent>, handler: @escaping TriggerHandler) {
+        engine.withReentrantLock { $0.registerTrigger(name, on: table, timing: timing, events: events, handler: handler) }
+    }
+
+    /// Registers a read-only view computed by the app; it must be declared in schema.json with `"view": true`.
+    public func registerView(_ name: String, provider: @escaping ViewProvider) {
+        engine.withReentrantLock { $0.registerView(name, provider: provider) }
+    }
+
+    /// Whether a table exists in the schema (`public` unless qualified).
+    public func hasTable(_ name: String) -> Bool { tableSchema(name) != nil }
+
+    /// The schema of a table (`public` unless qualified), by hash lookup.
+    public func tableSchema(_ name: String) -> TableSchema? {
+        engine.withReentrantLock { $0.tableSchema(name) }
+    }
+
+    // MARK: Statements
+
+    /// Runs `body` as one statement: on error every change it made is undone. The database stays
+    /// locked for the whole of `body`, which may call any member of this database.
+    public func atomically<T>(_ body: () throws -> T) throws -> T {
+        try engine.withReentrantLock { try $0.atomically(body) }
+    }
+
+    /// Loads rows without triggers or RLS (fixtures), as `session_replication_role = replica` does;
+    /// constraints still apply.
+    public func seed(_ table: String, rows: [JSONValue]) throws {
+        try engine.withReentrantLock { try $0.seed(table, rows: rows) }
+    }
+
+    /// Removes every row of every table.
+    public func truncateAll() {
+        engine.withReentrantLock { $0.truncateAll() }
+    }
+
+    /// Total rows in a table, ignoring RLS (for reports and tests).
+    public func count(_ table: String) -> Int {
+        engine.withReentrantLock { $0.count(table) }
+    }
+
+    /// The result of a read: rows in the table's column order plus the column list.
+    public struct ResultSet: Sendable {
+        /// The columns of each row.
+        public var columns: [ColumnSchema]
+        /// The rows.
+        public var rows: [[SQLValue]]
+        /// The total count before limit/offset, when asked.
+        public var total: Int?
+
+        /// Rows as JSON objects keyed by column name.
+        public var objects: [[String: JSONValue]] {
+            rows.map { r in Dictionary(uniqueKeysWithValues: zip(columns, r).map { ($0.name, $1.json(as: $0.type)) }) }
+        }
+    }
+
+    /// SELECT with RLS: rows the role may see, filtered, ordered and paged.
+    public func select(from table: String, as auth: AuthContext, where filter: RowFilter? = nil,
+                       order: [OrderTerm] = [], limit: Int? = nil, offset: Int = 0, count: Bool = false) throws -> ResultSet {
+        try engine.withReentrantLock { try $0.select(from: table, as: auth, where: filter, order: order, limit: limit, offset: offset, count: count) }
+    }
+
+    /// How an insert treats rows that collide with a unique key.
+    public enum ConflictResolution: Sendable {
+        /// Error 23505.
+        case error
+        /// `ON CONFLICT DO UPDATE` (Prefer: resolution=merge-duplicates).
+        case merge
+        /// `ON CONFLICT DO NOTHING` (Prefer: resolution=ignore-duplicates).
+        case ignore
+    }
+
+    /// INSERT with RLS, defaults, triggers and constraints. Returns the rows written.
+    ///
+    /// - Parameters:
+    ///   - columns: the column list (`columns=` or the union of the body's keys); columns not listed
+    ///     take their defaults. Keys present in a row but absent from `columns` are ignored.
+    ///   - missingAsDefault: `Prefer: missing=default` — a listed column a row lacks takes its
+    ///     default instead of NULL.
+    ///   - onConflict: the unique key for upserts (primary key when nil).
+    ///   - returning: whether the rows are returned (RETURNING needs SELECT visibility).
+    public func insert(into table: String, rows input: [[String: JSONValue]], columns: [String]? = nil,
+                       missingAsDefault: Bool = true, as auth: AuthContext,
+                       resolution: ConflictResolution = .error, onConflict: [String]? = nil,
+                       returning: Bool = false) throws -> [[SQLValue]] {
+        try engine.withReentrantLock {
+            try $0.insert(into: table, rows: input, columns: columns, missingAsDefault: missingAsDefault, as: auth,
+                          resolution: resolution, onConflict: onConflict, returning: returning)
+        }
+    }
+
+    /// UPDATE with RLS: only rows visible to the role and allowed by the UPDATE policy are
+    /// changed; a changed row that fails WITH CHECK aborts the statement with 42501.
+    public func update(_ table: String, set values: [String: JSONValue], as auth: AuthContext,
+                       where filter: RowFilter? = nil, returning: Bool = false,
+                       limit: Int? = nil) throws -> [[SQLValue]] {
+        try engine.withReentrantLock { try $0.update(table, set: values, as: auth, where: filter, returning: returning, limit: limit) }
+    }
+
+    /// DELETE with RLS: only rows visible and allowed by the DELETE policy are removed.
+    public func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false) throws -> [[SQLValue]] {
+        try engine.withReentrantLock { try $0.delete(from: table, as: auth, where: filter, limit: limit, returning: returning) }
+    }
+
+    /// Whether a role may see / change a row under a command, for reports and the flip test.
+    public func allows(_ cmd: PolicyCommand, table: String, row: [String: JSONValue], as auth: AuthContext, check: Bool = false) throws -> Bool {
+        try engine.withReentrantLock { try $0.allows(cmd, table: table, row: row, as: auth, check: check) }
+    }
+
+    /// Sorts rows of a table's shape by ORDER BY terms (stable, NULLS as asked).
+    func sort(_ rows: [[SQLValue]], _ order: [OrderTerm], _ t: Table) throws -> [[SQLValue]] {
+        try engine.withReentrantLock { try $0.sort(rows, order, t) }
+    }
+
+    /// Evaluates a policy expression for one row of a table shape that is not stored here
+    /// (storage's virtual tables); `exists` lookups read this database's tables.
+    func evaluate(_ expr: Expr, table: TableSchema, row: [SQLValue], as auth: AuthContext) throws -> Bool {
+        try engine.withReentrantLock { e in
+            let t = Table(schema: table, colIndex: Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, $0) }), rows: [])
+            let ev = PolicyEvaluator(db: e, auth: auth, definitions: e.policies.definitions)
+            return try ev.compile(expr, t, outer: nil)(row, nil) == true
+        }
+    }
+}
+
+extension Database {
+    /// Rows as JSON objects, for handlers: SELECT as `auth` with an optional filter.
+    public func rows(_ table: String, as auth: AuthContext = .serviceRole, where filter: RowFilter? = nil,
+                     order: [OrderTerm] = []) throws -> [[String: JSONValue]] {
+        try select(from: table, as: auth, where: filter, order: order).objects
+    }
+
+    /// INSERT from JSON objects, returning the written rows as JSON objects.
+    @discardableResult
+    public func insert(_ table: String, _ rows: [[String: JSONValue]], as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
+        try engine.withReentrantLock { e in
+            let t = try e.table(table)
+            let written = try e.insert(into: table, rows: rows, as: auth, returning: auth.role != "service_role")
+            return written.map { e.jsonRow(t, $0) }
+        }
+    }
+
+    /// UPDATE from a JSON patch, returning the changed rows as JSON objects.
+    @discardableResult
+    public func update(_ table: String, set values: [String: JSONValue], where filter: RowFilter?, as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
+        try engine.withReentrantLock { e in
+            let t = try e.table(table)
+            return try e.update(table, set: values, as: auth, where: filter).map { e.jsonRow(t, $0) }
+        }
+    }
+
+    /// DELETE, returning the removed rows as JSON objects.
+    @discardableResult
+    public func delete(_ table: String, where filter: RowFilter?, as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
+        try engine.withReentrantLock { e in
+            let t = try e.table(table)
+            return try e.delete(from: table, as: auth, where: filter).map { e.jsonRow(t, $0) }
+        }
+    }
+}

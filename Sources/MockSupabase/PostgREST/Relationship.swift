@@ -1,0 +1,141 @@
+import Foundation
+
+/// A relationship PostgREST's schema cache derives from foreign keys
+/// (src/library/PostgREST/SchemaCache.hs): many-to-one from a table's own foreign key, its
+/// inverse one-to-many, one-to-one when the foreign key's columns are unique, and many-to-many
+/// through a junction table holding foreign keys to both sides whose columns are all in the
+/// junction's primary key.
+struct Relationship {
+    enum Cardinality: String { case manyToOne = "many-to-one", oneToMany = "one-to-many", oneToOne = "one-to-one", manyToMany = "many-to-many" }
+
+    /// The junction of a many-to-many relationship.
+    struct Junction {
+        let table: TableSchema
+        let sourceConstraint: String
+        let targetConstraint: String
+        /// Junction columns pointing at the origin, and the origin columns they reference (indexes).
+        let sourceJunctionCols: [Int]
+        let sourceParentCols: [Int]
+        let targetJunctionCols: [Int]
+        let targetCols: [Int]
+        let sourceNames: [String]
+        let targetNames: [String]
+    }
+
+    let origin: TableSchema
+    let target: TableSchema
+    let cardinality: Cardinality
+    /// The foreign key's name (for many-to-many, the junction's table name is the hint).
+    let constraint: String
+    /// (origin column, target column) pairs of a direct relationship.
+    let columns: [(String, String)]
+    let junction: Junction?
+
+    var isSelf: Bool { origin.qualifiedName == target.qualifiedName }
+    var toMany: Bool { cardinality == .oneToMany || cardinality == .manyToMany }
+    var parentCols: [Int] { columns.compactMap { origin.columnIndex($0.0) } }
+    var childCols: [Int] { columns.compactMap { target.columnIndex($0.1) } }
+
+    static func isUnique(_ cols: [String], in t: TableSchema) -> Bool {
+        Set(cols) == Set(t.primaryKey) || t.uniques.contains { Set($0.columns) == Set(cols) }
+    }
+
+    /// Every relationship from `origin` to the exposed tables.
+    static func all(from origin: TableSchema, schema: DatabaseSchema) -> [Relationship] {
+        var out: [Relationship] = []
+        let exposed = schema.tables.filter { $0.schema == "public" }
+        for fk in origin.foreignKeys {
+            guard let t = schema.table(fk.refTable), t.schema == "public" else { continue }
+            let card: Cardinality = isUnique(fk.columns, in: origin) ? .oneToOne : .manyToOne
+            out.append(Relationship(origin: origin, target: t, cardinality: card, constraint: fk.name, columns: Array(zip(fk.columns, fk.refColumns)), junction: nil))
+        }
+        for t in exposed {
+            for fk in t.foreignKeys where schema.table(fk.refTable)?.qualifiedName == origin.qualifiedName {
+                let card: Cardinality = isUnique(fk.columns, in: t) ? .oneToOne : .oneToMany
+                out.append(Relationship(origin: origin, target: t, cardinality: card, constraint: fk.name, columns: Array(zip(fk.refColumns, fk.columns)), junction: nil))
+            }
+        }
+        for j in exposed {
+            for fk1 in j.foreignKeys where schema.table(fk1.refTable)?.qualifiedName == origin.qualifiedName {
+                for fk2 in j.foreignKeys where fk2.name != fk1.name {
+                    guard let t = schema.table(fk2.refTable), t.schema == "public" else { continue }
+                    guard Set(fk1.columns + fk2.columns).isSubset(of: Set(j.primaryKey)) else { continue }
+                    let junction = Junction(table: j, sourceConstraint: fk1.name, targetConstraint: fk2.name,
+                                            sourceJunctionCols: fk1.columns.compactMap(j.columnIndex), sourceParentCols: fk1.refColumns.compactMap(origin.columnIndex),
+                                            targetJunctionCols: fk2.columns.compactMap(j.columnIndex), targetCols: fk2.refColumns.compactMap(t.columnIndex),
+                                            sourceNames: fk1.columns, targetNames: fk2.columns)
+                    out.append(Relationship(origin: origin, target: t, cardinality: .manyToMany, constraint: j.name, columns: [], junction: junction))
+                }
+            }
+        }
+        return out
+    }
+
+    /// PostgREST's `findRel` (src/library/PostgREST/Plan.hs): the target names a table, or (for
+    /// direct relationships) a foreign key or its single origin column; a hint names the foreign
+    /// key, a single column on either side, or a junction table. In a self-relationship the
+    /// table name means the children (one-to-many) and the column name the parent; a hint there
+    /// names the children's column. None found is PGRST200, several PGRST201 (300).
+    static func find(from origin: TableSchema, target name: String, hint: String?, schema: DatabaseSchema) throws -> Relationship {
+        let candidates = all(from: origin, schema: schema).filter { r in
+            let single = r.columns.count == 1 ? r.columns[0] : nil
+            let direct = r.junction == nil
+            if r.isSelf {
+                if let hint {
+                    return name == r.target.name && r.cardinality == .oneToMany && single?.1 == hint
+                }
+                return (name == r.target.name && r.cardinality == .oneToMany) || (direct && single?.0 == name && r.cardinality == .manyToOne)
+            }
+            if let hint {
+                return name == r.target.name && ((direct && r.constraint == hint) || single?.0 == hint || single?.1 == hint || (!direct && r.constraint == hint))
+            }
+            return name == r.target.name || (direct && !r.target.isView && (r.constraint == name || single?.0 == name))
+        }
+        if candidates.count == 1 { return candidates[0] }
+        if candidates.isEmpty { throw notFound(origin.name, name, hint: hint, schema: schema) }
+        throw ambiguous(origin.name, name, candidates)
+    }
+
+    static func notFound(_ parent: String, _ child: String, hint: String?, schema: DatabaseSchema) -> PostgresError {
+        let details = "Searched for a foreign key relationship between '\(parent)' and '\(child)'" + (hint.map { " using the hint '\($0)'" } ?? "")
+            + " in the schema 'public', but no matches were found."
+        // PostgREST's `noRelBetweenHint`: a close name among the parent's related tables, or,
+        // when the parent has no relationships, among the tables that have some.
+        var suggestion: String?
+        let withRels = schema.tables.filter { $0.schema == "public" && !all(from: $0, schema: schema).isEmpty }
+        if let p = withRels.first(where: { $0.name == parent }) {
+            let related = Array(Set(all(from: p, schema: schema).map(\.target.name)))
+            if !related.contains(child), let best = closest(child, related) { suggestion = "Perhaps you meant '\(best)' instead of '\(child)'." }
+        } else if let best = closest(parent, withRels.map(\.name)) {
+            suggestion = "Perhaps you meant '\(best)' instead of '\(parent)'."
+        }
+        return PostgresError("PGRST200", "Could not find a relationship between '\(parent)' and '\(child)' in the schema cache", details: details, hint: suggestion)
+    }
+
+    /// A fuzzy match in the spirit of the `fuzzyset` PostgREST uses: the most similar name by
+    /// edit distance, if at least a third alike.
+    static func closest(_ word: String, _ names: [String]) -> String? {
+        let scored = names.map { n -> (String, Double) in
+            let d = Double(levenshtein(n.lowercased(), word.lowercased()))
+            return (n, 1 - d / Double(max(n.count, word.count, 1)))
+        }.filter { $0.1 >= 0.34 }
+        return scored.max { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 > $1.0) }?.0
+    }
+
+    static func ambiguous(_ parent: String, _ child: String, _ rels: [Relationship]) -> PostgresError {
+        func cols(_ c: [String]) -> String { "(" + c.joined(separator: ", ") + ")" }
+        let details: [JSONValue] = rels.map { r in
+            let text: String
+            if let j = r.junction {
+                text = "\(j.table.name) using \(j.sourceConstraint)\(cols(j.sourceNames)) and \(j.targetConstraint)\(cols(j.targetNames))"
+            } else {
+                text = "\(r.constraint) using \(r.origin.name)\(cols(r.columns.map(\.0))) and \(r.target.name)\(cols(r.columns.map(\.1)))"
+            }
+            return ["cardinality": .string(r.cardinality.rawValue), "embedding": .string("\(r.origin.name) with \(r.target.name)"), "relationship": .string(text)]
+        }
+        var e = PostgresError("PGRST201", "Could not embed because more than one relationship was found for '\(parent)' and '\(child)'",
+                              hint: "Try changing '\(child)' to one of the following: \(rels.map { "'\($0.target.name)!\($0.constraint)'" }.joined(separator: ", ")). Find the desired relationship in the 'details' key.")
+        e.detailsJSON = .array(details)
+        return e
+    }
+}

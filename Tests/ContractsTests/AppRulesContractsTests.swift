@@ -1,0 +1,66 @@
+import XCTest
+import ContractKit
+import TeleportMe
+import NaarsCars
+import CivicForge
+import Aura
+import Shvil
+
+/// The gate: every app's own rule files pass the `app-rules` kind of `contracts verify`, every
+/// file of every contracts folder is read by some rule kind, and broken rule files fail it.
+final class AppRulesContractsTests: XCTestCase {
+    let apps: [any AppModule.Type] = [TeleportMeApp.self, NaarsCarsApp.self, CivicForgeApp.self, AuraApp.self, ShvilApp.self]
+
+    func testEveryContractsFolderLoadsAndEveryFileIsRead() {
+        for app in apps {
+            XCTAssertEqual(ContractFolderCheck.problems(app), [], app.name)
+        }
+    }
+
+    func testEveryAppRuleFilePassesItsChecks() {
+        for app in apps {
+            for r in AppRulesSuite.run(app) { XCTAssertTrue(r.passed, "\(r)") }
+        }
+        XCTAssertEqual(AppRulesSuite.run(ShvilApp.self).count, 6, "flags (3), errors, sync, rules")
+    }
+
+    /// A copy of an app's folder with one file changed.
+    func mutated(_ app: any AppModule.Type, _ file: String, _ change: (inout [String: JSONValue]) -> Void) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("app-rules-\(UUID().uuidString)/\(app.name)")
+        try FileManager.default.createDirectory(at: dir.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: ContractsLocator.app(app.name), to: dir)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
+        let url = dir.appendingPathComponent(file)
+        guard case .object(var o) = try JSONValue.parse(Data(contentsOf: url)) else { throw XCTSkip("\(file) is not an object") }
+        change(&o)
+        try Data(JSONValue.object(o).serialized(.pretty).utf8).write(to: url)
+        return dir
+    }
+
+    func failures(_ app: any AppModule.Type, _ folder: URL) -> [String] {
+        AppRulesSuite.run(app, folder: folder).filter { !$0.passed }.map(\.description)
+    }
+
+    /// Mutants of the data: a dropped flag, beta in production, an emptied error catalog, a
+    /// photo limit that forgets location metadata, an undocumented endpoint, a wrong zodiac case.
+    func testBrokenRuleFilesFailVerify() throws {
+        let shvilFlags = try mutated(ShvilApp.self, "flags.json") { o in
+            if case .array(var flags) = o["flags"] { flags.removeLast(); o["flags"] = .array(flags) }
+        }
+        XCTAssertTrue(failures(ShvilApp.self, shvilFlags).contains { $0.contains("must list every Feature") }, "\(failures(ShvilApp.self, shvilFlags))")
+        let betaInProduction = try mutated(ShvilApp.self, "flags.json") { o in
+            if case .object(var s) = o["stagesEnabled"] { s["production"] = ["stable", "beta"]; o["stagesEnabled"] = .object(s) }
+        }
+        XCTAssertFalse(failures(ShvilApp.self, betaInProduction).isEmpty)
+        let emptyErrors = try mutated(ShvilApp.self, "errors.json") { o in o = [:] }
+        XCTAssertTrue(failures(ShvilApp.self, emptyErrors).contains { $0.contains("errors.json · loads") }, "\(failures(ShvilApp.self, emptyErrors))")
+        let noEndpoint = try mutated(AuraApp.self, "endpoints.json") { o in
+            if case .array(var e) = o["endpoints"], case .object(var first) = e[0] {
+                first["path"] = "/rest/v1/undocumented"; e[0] = .object(first); o["endpoints"] = .array(e)
+            }
+        }
+        XCTAssertTrue(failures(AuraApp.self, noEndpoint).contains { $0.contains("/rest/v1/undocumented has no interaction") }, "\(failures(AuraApp.self, noEndpoint))")
+        let photos = try mutated(CivicForgeApp.self, "photos.json") { o in o["maxPhotosPerPost"] = 1 }
+        XCTAssertFalse(failures(CivicForgeApp.self, photos).isEmpty, "three photos exceed a limit of one")
+    }
+}

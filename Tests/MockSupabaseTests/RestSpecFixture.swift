@@ -1,0 +1,104 @@
+import XCTest
+@testable import MockSupabase
+
+/// A PostgREST test schema of plain tables (no RLS), in the contract format: clients own
+/// projects, projects hold tasks, users work on tasks through the `assignments` junction,
+/// `people` point at themselves (`parent`), and `items` carry JSON documents. Requests are sent
+/// straight to `MockSupabase.handle` as the service role.
+final class RestSpecFixture {
+    static let schemaJSON = #"""
+    {"tables": [
+      {"name": "clients", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "name", "type": "text", "nullable": false}]},
+      {"name": "projects", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "name", "type": "text", "nullable": false},
+        {"name": "client_id", "type": "integer"}],
+       "foreignKeys": [{"name": "projects_client_id_fkey", "columns": ["client_id"], "references": {"table": "clients", "columns": ["id"]}}]},
+      {"name": "tasks", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "name", "type": "text", "nullable": false},
+        {"name": "project_id", "type": "integer"}],
+       "foreignKeys": [{"name": "tasks_project_id_fkey", "columns": ["project_id"], "references": {"table": "projects", "columns": ["id"]}}]},
+      {"name": "users", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "name", "type": "text", "nullable": false}]},
+      {"name": "assignments", "columns": [
+        {"name": "user_id", "type": "integer", "primaryKey": true},
+        {"name": "task_id", "type": "integer", "primaryKey": true}],
+       "foreignKeys": [
+        {"name": "assignments_user_id_fkey", "columns": ["user_id"], "references": {"table": "users", "columns": ["id"]}},
+        {"name": "assignments_task_id_fkey", "columns": ["task_id"], "references": {"table": "tasks", "columns": ["id"]}}]},
+      {"name": "people", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "name", "type": "text", "nullable": false},
+        {"name": "parent", "type": "integer"}],
+       "foreignKeys": [{"name": "people_parent_fkey", "columns": ["parent"], "references": {"table": "people", "columns": ["id"]}}]},
+      {"name": "transfers", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "from_client", "type": "integer"},
+        {"name": "to_client", "type": "integer"}],
+       "foreignKeys": [
+        {"name": "transfers_from_client_fkey", "columns": ["from_client"], "references": {"table": "clients", "columns": ["id"]}},
+        {"name": "transfers_to_client_fkey", "columns": ["to_client"], "references": {"table": "clients", "columns": ["id"]}}]},
+      {"name": "tickets", "columns": [
+        {"name": "id", "type": "bigint", "primaryKey": true, "identity": "always"},
+        {"name": "title", "type": "text"}]},
+      {"name": "logs", "columns": [
+        {"name": "id", "type": "serial", "primaryKey": true},
+        {"name": "msg", "type": "text"}]},
+      {"name": "items", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "label", "type": "text"},
+        {"name": "doc", "type": "jsonb"}]}
+    ]}
+    """#
+
+    let backend: MockSupabase
+
+    init() throws {
+        let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(Self.schemaJSON), file: "inline"))
+        let spec = AppSpec(app: "restspec", folder: URL(fileURLWithPath: "/nonexistent"), schema: schema, policies: PolicySet(definitions: [:], definitionDocs: [:], tables: []), fixtures: .empty)
+        backend = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: ManualClock(), ids: SeededIDGenerator(seed: 7)))
+        let db = backend.database
+        try db.seed("clients", rows: [["id": 1, "name": "Acme"], ["id": 2, "name": "Globex"], ["id": 3, "name": "Initech"]])
+        try db.seed("projects", rows: [["id": 1, "name": "Rocket", "client_id": 1], ["id": 2, "name": "Anvil", "client_id": 1],
+                                       ["id": 3, "name": "Dome", "client_id": 2], ["id": 4, "name": "Orphan", "client_id": nil]])
+        try db.seed("tasks", rows: [["id": 1, "name": "Design rocket", "project_id": 1], ["id": 2, "name": "Build rocket", "project_id": 1],
+                                    ["id": 3, "name": "Design anvil", "project_id": 2], ["id": 4, "name": "Paint dome", "project_id": 3],
+                                    ["id": 5, "name": "Launch", "project_id": 1]])
+        try db.seed("users", rows: [["id": 1, "name": "Ada"], ["id": 2, "name": "Brian"], ["id": 3, "name": "Cleo"]])
+        try db.seed("assignments", rows: [["user_id": 1, "task_id": 1], ["user_id": 1, "task_id": 2], ["user_id": 2, "task_id": 1], ["user_id": 3, "task_id": 4]])
+        try db.seed("people", rows: [["id": 1, "name": "Root", "parent": nil], ["id": 2, "name": "Kid A", "parent": 1], ["id": 3, "name": "Kid B", "parent": 1], ["id": 4, "name": "Grandkid", "parent": 2]])
+        try db.seed("logs", rows: [["id": 1, "msg": "seeded"]])
+        try db.seed("transfers", rows: [["id": 1, "from_client": 1, "to_client": 2]])
+        try db.seed("items", rows: [["id": 1, "label": "a", "doc": ["tags": ["x", "y", "z"], "n": 3, "inner": ["k": "v", "deep": ["leaf": 1]]]],
+                                    ["id": 2, "label": "b", "doc": ["tags": ["y"], "n": 10, "inner": ["k": "w"]]],
+                                    ["id": 3, "label": nil, "doc": nil]])
+    }
+
+    /// Sends `method path?query` (query already percent-encoded or plain) as the service role.
+    @discardableResult
+    func send(_ method: String, _ pathAndQuery: String, headers: HTTPHeaders = [:], body: String? = nil) throws -> HTTPResponse {
+        var h = headers
+        h["apikey"] = backend.serviceRoleKey
+        h["Authorization"] = "Bearer \(backend.serviceRoleKey)"
+        if body != nil && h["Content-Type"] == nil { h["Content-Type"] = "application/json" }
+        return try backend.handle(HTTPRequest(method: method, target: "/rest/v1/" + pathAndQuery, headers: h, body: Data((body ?? "").utf8)))
+    }
+
+    /// `GET`, asserting 200, and the body's text.
+    func text(_ pathAndQuery: String, headers: HTTPHeaders = [:], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let r = try send("GET", pathAndQuery, headers: headers)
+        XCTAssertEqual(r.status, 200, "GET \(pathAndQuery): \(r.text)", file: file, line: line)
+        return r.text
+    }
+
+    /// `GET` and the body's JSON.
+    func get(_ pathAndQuery: String, headers: HTTPHeaders = [:], file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+        let r = try send("GET", pathAndQuery, headers: headers)
+        XCTAssertEqual(r.status, 200, "GET \(pathAndQuery): \(r.text)", file: file, line: line)
+        return r.json(file: file, line: line)
+    }
+}
