@@ -163,9 +163,9 @@ public final class HTTPServer: @unchecked Sendable {
         self.webSocketAcceptor = webSocket
     }
 
-    /// A server for a mock backend.
+    /// A server for a mock backend, with Realtime on `/realtime/v1/websocket`.
     public convenience init(backend: MockSupabase, configuration: Configuration = Configuration()) {
-        self.init(configuration: configuration) { try backend.handle($0) }
+        self.init(configuration: configuration, handler: { try backend.handle($0) }, webSocket: backend.realtime.acceptor)
     }
 
     /// The bound port (valid after `start()`).

@@ -14,6 +14,7 @@ public final class WebSocketClient: @unchecked Sendable {
     /// Why a connection or read failed.
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     private let fd: Int32
