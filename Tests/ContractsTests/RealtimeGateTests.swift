@@ -119,6 +119,35 @@ enum RealtimeGate {
     }
 }
 
+extension RealtimeGate {
+    /// Shvil "Online: Real-time sync": an adventure's changes reach its owner, not another user.
+    static func shvilViolations(visibility: RealtimeService.RowVisibility? = nil) throws -> [String] {
+        let (backend, server) = try serve("shvil", visibility: visibility)
+        defer { server.stop() }
+        var clients: [String: RealtimeClient] = [:]
+        for p in ["noa", "eli"] { clients[p] = try subscribe(backend, server, persona: p, table: "adventures") }
+        let id = "5a000000-0000-4000-8000-0000000000a1"
+        try backend.database.insert("adventures", [row(backend, "adventures", like: "5a000000-0000-4000-8000-000000000001",
+                                                       ["id": .string(id), "title": "Sunset ride"])])
+        var out: [String] = []
+        for (p, want) in [("noa", Set([id])), ("eli", Set<String>())] {
+            let got = try insertedIDs(clients[p]!, p, timeout: 1)
+            if got != want { out.append("\(p) received adventures \(got.sorted()), expected \(want.sorted())") }
+        }
+        return out
+    }
+}
+
+final class ShvilRealtimeTests: XCTestCase {
+    func testAdventureChangesReachTheirOwner() throws {
+        XCTAssertEqual(try RealtimeGate.shvilViolations(), [])
+    }
+
+    func testAFeedThatSkipsRLSIsRejected() throws {
+        XCTAssertFalse(try RealtimeGate.shvilViolations(visibility: { _, _, _, _ in true }).isEmpty)
+    }
+}
+
 final class CivicForgeRealtimeTests: XCTestCase {
     func testNeighbourhoodBoardReachesOnlyWhomRLSAllows() throws {
         XCTAssertEqual(try RealtimeGate.civicForgeViolations(), [])

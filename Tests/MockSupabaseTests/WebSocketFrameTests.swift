@@ -117,3 +117,29 @@ final class WebSocketFrameTests: XCTestCase {
         }
     }
 }
+
+/// Random input never traps the parser, and feeding it in any split gives the same events.
+final class WebSocketFrameParserPropertyTests: XCTestCase {
+    func testRandomBytesAndSplitsAgree() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            var bytes = (0..<Int.random(in: 0...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            // Half the cases start from a valid masked frame with a few bytes changed.
+            if Bool.random(using: &rng) {
+                bytes = WebSocketFrameParser.encode(.text, Array("hello world".utf8), fin: Bool.random(using: &rng), mask: [1, 2, 3, 4])
+                for _ in 0..<Int.random(in: 0...3, using: &rng) { bytes[Int.random(in: 0..<bytes.count, using: &rng)] ^= UInt8.random(in: 1...255, using: &rng) }
+            }
+            func run(_ pieces: [[UInt8]]) -> [Result<WebSocketMessage, WebSocketProtocolError>] {
+                var p = WebSocketFrameParser(peer: .client, maxMessageBytes: 32)
+                var out: [Result<WebSocketMessage, WebSocketProtocolError>] = []
+                for piece in pieces {
+                    p.append(contentsOf: piece)
+                    while let e = p.next() { out.append(e) }
+                }
+                return out
+            }
+            let cut = bytes.isEmpty ? 0 : Int.random(in: 0...bytes.count, using: &rng)
+            XCTAssertEqual(run([bytes]), run([Array(bytes[..<cut]), Array(bytes[cut...])]), "\(bytes)")
+        }
+    }
+}
