@@ -111,4 +111,24 @@ final class RealtimeProtocolTests: XCTestCase {
         XCTAssertEqual(try two.reply(to: leave)?.payload["status"], "ok")
         XCTAssertNotNil(try two.next { $0.event == "phx_close" })
     }
+
+    func testPresenceTrackStateDiffAndLeave() throws {
+        let one = try RealtimeClient(port: server.port, apikey: backend.anonKey)
+        let two = try RealtimeClient(port: server.port, apikey: backend.anonKey)
+        let join1 = one.push(topic: "realtime:lobby", event: "phx_join", payload: ["config": ["presence": ["key": "ana", "enabled": true]]])
+        XCTAssertEqual(try one.reply(to: join1)?.payload["status"], "ok")
+        XCTAssertEqual(try one.next { $0.event == "presence_state" }?.payload, [:])
+        let track = one.push(topic: "realtime:lobby", event: "presence", payload: ["type": "presence", "event": "track", "payload": ["online_at": "now"]])
+        XCTAssertEqual(try one.reply(to: track)?.payload["status"], "ok")
+        let diff = try one.next { $0.event == "presence_diff" }
+        XCTAssertEqual(diff?.payload["joins"]?["ana"]?["metas"]?.arrayValue?.first?["online_at"], "now")
+        let join2 = two.push(topic: "realtime:lobby", event: "phx_join", payload: ["config": ["presence": ["key": "ben", "enabled": true]]])
+        _ = try two.reply(to: join2)
+        let state = try two.next { $0.event == "presence_state" }
+        XCTAssertNotNil(state?.payload["ana"]?["metas"]?.arrayValue?.first?["phx_ref"]?.stringValue)
+        two.socket.disconnect()
+        _ = one.push(topic: "realtime:lobby", event: "presence", payload: ["type": "presence", "event": "untrack"])
+        let left = try one.next { $0.event == "presence_diff" && $0.payload["leaves"]?["ana"] != nil }
+        XCTAssertNotNil(left)
+    }
 }

@@ -36,6 +36,10 @@ public final class RealtimeService: @unchecked Sendable {
         var bindings: [Binding]
         var broadcastSelf: Bool
         var broadcastAck: Bool
+        /// The presence key (`config.presence.key`, else a fresh id) and what is tracked.
+        var presenceKey: String = ""
+        var presenceMeta: [String: JSONValue]?
+        var presenceRef: String = ""
     }
 
     /// One postgres_changes binding with its server-assigned id.
@@ -134,7 +138,10 @@ public final class RealtimeService: @unchecked Sendable {
     }
 
     func closed(_ connection: WebSocketConnection, code: UInt16?) {
-        lock.lock(); clients[connection] = nil; lock.unlock()
+        lock.lock()
+        let gone = clients.removeValue(forKey: connection)
+        lock.unlock()
+        for ch in gone?.channels.values ?? [:].values { presenceLeft(ch) }
     }
 
     func received(_ message: WebSocketMessage, on connection: WebSocketConnection) {
@@ -159,10 +166,12 @@ public final class RealtimeService: @unchecked Sendable {
             lock.lock(); let had = client.channels.removeValue(forKey: m.topic); lock.unlock()
             reply("ok", .object([:]))
             if let had {
+                presenceLeft(had)
                 send(connection, client, PhoenixMessage(topic: m.topic, event: "phx_close", payload: .object([:]), ref: had.joinRef, joinRef: had.joinRef))
             }
         case "access_token": updateToken(m, connection, client)
         case "broadcast": broadcast(m, connection, client, reply)
+        case "presence": presence(m, connection, client, reply)
         default:
             lock.lock(); let joined = client.channels[m.topic] != nil; lock.unlock()
             if !joined { reply("error", ["reason": "unmatched topic"]) }
@@ -221,7 +230,10 @@ public final class RealtimeService: @unchecked Sendable {
         let channel = Channel(topic: m.topic, joinRef: m.joinRef ?? m.ref, auth: auth, bindings: bindings,
                               broadcastSelf: config?["broadcast"]?["self"] == .bool(true),
                               broadcastAck: config?["broadcast"]?["ack"] == .bool(true))
-        lock.lock(); client.channels[m.topic] = channel; lock.unlock()
+        var joined = channel
+        let key = config?["presence"]?["key"]?.stringValue ?? ""
+        joined.presenceKey = key.isEmpty ? UUID().uuidString.lowercased() : key
+        lock.lock(); client.channels[m.topic] = joined; lock.unlock()
         reply("ok", ["postgres_changes": .array(echoed)], nil)
         if !bindings.isEmpty {
             send(connection, client, PhoenixMessage(topic: m.topic, event: "system",
@@ -230,7 +242,7 @@ public final class RealtimeService: @unchecked Sendable {
                                                     joinRef: m.joinRef))
         }
         if config?["presence"]?["enabled"] == .bool(true) {
-            send(connection, client, PhoenixMessage(topic: m.topic, event: "presence_state", payload: .object([:]), joinRef: m.joinRef))
+            send(connection, client, PhoenixMessage(topic: m.topic, event: "presence_state", payload: .object(presenceState(m.topic)), joinRef: m.joinRef))
         }
     }
 
@@ -274,6 +286,66 @@ public final class RealtimeService: @unchecked Sendable {
             send(conn, other, PhoenixMessage(topic: m.topic, event: "broadcast", payload: m.payload, joinRef: ch.joinRef))
         }
         if mine.broadcastAck { reply("ok", .object([:]), nil) }
+    }
+
+    // MARK: Presence
+
+    /// `{key: {metas: [{phx_ref, …meta}]}}` of everyone tracked on a topic.
+    private func presenceState(_ topic: String) -> [String: JSONValue] {
+        lock.lock(); defer { lock.unlock() }
+        var state: [String: [JSONValue]] = [:]
+        for client in clients.values {
+            guard let ch = client.channels[topic], let meta = ch.presenceMeta else { continue }
+            var m = meta
+            m["phx_ref"] = .string(ch.presenceRef)
+            state[ch.presenceKey, default: []].append(.object(m))
+        }
+        return state.mapValues { ["metas": .array($0)] }
+    }
+
+    /// Sends a `presence_diff` to every socket on the topic (the tracker's own included).
+    private func presenceDiff(_ topic: String, joins: [String: JSONValue], leaves: [String: JSONValue]) {
+        lock.lock()
+        let targets = clients.compactMap { conn, client in client.channels[topic].map { (conn, client, $0.joinRef) } }
+        lock.unlock()
+        for (conn, client, joinRef) in targets {
+            send(conn, client, PhoenixMessage(topic: topic, event: "presence_diff", payload: ["joins": .object(joins), "leaves": .object(leaves)], joinRef: joinRef))
+        }
+    }
+
+    private func presenceEntry(_ ch: Channel) -> [String: JSONValue] {
+        var m = ch.presenceMeta ?? [:]
+        m["phx_ref"] = .string(ch.presenceRef)
+        return [ch.presenceKey: ["metas": [.object(m)]]]
+    }
+
+    /// Announces that a channel that tracked presence has gone.
+    private func presenceLeft(_ ch: Channel) {
+        guard ch.presenceMeta != nil else { return }
+        presenceDiff(ch.topic, joins: [:], leaves: presenceEntry(ch))
+    }
+
+    /// `{"type": "presence", "event": "track"|"untrack", "payload": meta}`.
+    private func presence(_ m: PhoenixMessage, _ connection: WebSocketConnection, _ client: Client, _ reply: (String, JSONValue, String?) -> Void) {
+        lock.lock()
+        guard var ch = client.channels[m.topic] else { lock.unlock(); return reply("error", ["reason": "unmatched topic"], nil) }
+        let before = ch.presenceMeta == nil ? nil : ch
+        switch m.payload["event"]?.stringValue {
+        case "track":
+            ch.presenceMeta = m.payload["payload"]?.objectValue ?? [:]
+            ch.presenceRef = String(UInt64.random(in: 1...UInt64(Int64.max)), radix: 36)
+        case "untrack":
+            ch.presenceMeta = nil
+        default:
+            lock.unlock()
+            return reply("error", ["reason": "unknown presence event"], nil)
+        }
+        client.channels[m.topic] = ch
+        lock.unlock()
+        reply("ok", .object([:]), nil)
+        let joins = ch.presenceMeta == nil ? [:] : presenceEntry(ch)
+        let leaves = before.map(presenceEntry) ?? [:]
+        if !joins.isEmpty || !leaves.isEmpty { presenceDiff(m.topic, joins: joins, leaves: leaves) }
     }
 
     // MARK: postgres_changes
