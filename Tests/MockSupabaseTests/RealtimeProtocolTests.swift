@@ -131,4 +131,18 @@ final class RealtimeProtocolTests: XCTestCase {
         let left = try one.next { $0.event == "presence_diff" && $0.payload["leaves"]?["ana"] != nil }
         XCTAssertNotNil(left)
     }
+
+    func testBroadcastOverHTTP() throws {
+        let listener = try RealtimeClient(port: server.port, apikey: backend.anonKey)
+        _ = try listener.join("news")
+        let body = Data(#"{"messages":[{"topic":"news","event":"flash","payload":{"n":1}}]}"#.utf8)
+        let refused = try backend.handle(HTTPRequest(method: "POST", path: "/realtime/v1/api/broadcast", body: body))
+        XCTAssertEqual(refused.status, 401)
+        let sent = try backend.handle(HTTPRequest(method: "POST", path: "/realtime/v1/api/broadcast", headers: ["apikey": backend.serviceRoleKey], body: body))
+        XCTAssertEqual(sent.status, 202)
+        let got = try listener.next { $0.event == "broadcast" }
+        XCTAssertEqual(got?.payload, ["type": "broadcast", "event": "flash", "payload": ["n": 1]])
+        let bad = try backend.handle(HTTPRequest(method: "POST", path: "/realtime/v1/api/broadcast", headers: ["apikey": backend.anonKey], body: Data("{}".utf8)))
+        XCTAssertEqual(bad.status, 400)
+    }
 }

@@ -288,6 +288,34 @@ public final class RealtimeService: @unchecked Sendable {
         if mine.broadcastAck { reply("ok", .object([:]), nil) }
     }
 
+    // MARK: Broadcast over HTTP
+
+    /// `POST /realtime/v1/api/broadcast` with `{"messages": [{"topic", "event", "payload"}]}`:
+    /// each message reaches the sockets joined to `realtime:<topic>` as a `broadcast`; answers 202
+    /// with no body (Realtime's BroadcastController). A missing or invalid apikey is 401.
+    public func handleBroadcastAPI(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "POST" else { return .json(405, ["message": "method not allowed"]) }
+        let bearer = request.headers["Authorization"].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        guard let token = bearer ?? request.headers["apikey"], (try? verify(token)) != nil else {
+            return .json(401, ["message": "Invalid token"])
+        }
+        guard let body = try? JSONValue.parse(request.body), case .array(let messages)? = body["messages"],
+              messages.allSatisfy({ $0["topic"]?.stringValue != nil && $0["event"]?.stringValue != nil }) else {
+            return .json(400, ["message": "messages must be a list of {topic, event, payload}"])
+        }
+        for message in messages {
+            let topic = "realtime:" + (message["topic"]?.stringValue ?? "")
+            lock.lock()
+            let targets = clients.compactMap { conn, client in client.channels[topic].map { (conn, client, $0.joinRef) } }
+            lock.unlock()
+            let payload: JSONValue = ["type": "broadcast", "event": message["event"] ?? .null, "payload": message["payload"] ?? .object([:])]
+            for (conn, client, joinRef) in targets {
+                send(conn, client, PhoenixMessage(topic: topic, event: "broadcast", payload: payload, joinRef: joinRef))
+            }
+        }
+        return HTTPResponse(status: 202)
+    }
+
     // MARK: Presence
 
     /// `{key: {metas: [{phx_ref, …meta}]}}` of everyone tracked on a topic.
