@@ -1,4 +1,5 @@
 import Foundation
+import MockSupabase
 
 /// A file or folder of `Contracts/<app>/` and the rule kind of `contracts verify` that reads and
 /// checks it. Every entry of an app's folder must be claimed by one: a file nothing reads would
@@ -35,6 +36,14 @@ public struct ContractFile: Sendable {
         // exercised by the app's documented interactions).
         ContractFile("auth.json", kind: "interactions", required: false),
         ContractFile("sql/", kind: "postgres", required: false),
+        // What Realtime publishes (MockSupabase.realtime; the apps' realtime gate cases).
+        ContractFile("realtime.json", kind: "app-rules", required: false) { folder in
+            let publication = try RealtimePublication.load(folder: folder)
+            let schema = try AppSpec.load(folder: folder).schema
+            let known = Set(schema.tables.map(\.qualifiedName))
+            let missing = publication.tables.keys.sorted().filter { !known.contains($0) }
+            return [RuleCheck("every published table is in schema.json", violations: missing.map { "\($0) is published but not in schema.json" })]
+        },
     ]
 }
 

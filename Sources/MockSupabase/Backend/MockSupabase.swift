@@ -204,6 +204,8 @@ public final class MockSupabase: Sendable {
     let bucketEdits = StorageBucketEdits()
     /// Storage (buckets and objects).
     public let storage: StorageService
+    /// Realtime (WebSocket, postgres_changes with RLS, broadcast) served by `HTTPServer(backend:)`.
+    public let realtime: RealtimeService
     deinit {
         if let h = state.withLock({ $0.registeredHost }) { MockURLProtocol.unregister(host: h) }
     }
@@ -220,12 +222,14 @@ public final class MockSupabase: Sendable {
             reuseInterval: TimeInterval(c.refreshTokenReuseInterval), revokedRetention: TimeInterval(c.revokedRefreshTokenRetention),
             revokedCap: c.revokedRefreshTokenCap, endedRetention: TimeInterval(c.accessTokenLifetime)))
         storage = StorageService(buckets: c.spec.buckets)
+        realtime = RealtimeService(database: database, jwtSecret: c.jwtSecret, clock: c.clock)
         try seedFixtures()
     }
 
     /// Loads `Contracts/<app>` and builds a backend for it.
     public convenience init(contracts folder: URL, clock: Clock = SystemClock(), ids: IDGenerator = SystemIDGenerator()) throws {
         try self.init(configuration: MockConfiguration(spec: try AppSpec.load(folder: folder), clock: clock, ids: ids))
+        realtime.publish(try RealtimePublication.load(folder: folder))
     }
 
     func seedFixtures() throws {
@@ -353,6 +357,8 @@ public final class MockSupabase: Sendable {
             response = handleFunction(request)
         } else if path.hasPrefix("/storage/v1") {
             response = handleStorage(request)
+        } else if path == "/realtime/v1/api/broadcast" {
+            response = realtime.handleBroadcastAPI(request)
         } else {
             response = .json(404, ["message": "no Route matched with those values"])
         }

@@ -109,6 +109,10 @@ final class DatabaseEngine {
     var views: [String: (columns: [ColumnSchema], provider: ViewProvider)] = [:]
     private var depth = 0
     var triggersEnabled = true
+    /// Listeners of committed row changes (`Database.addChangeListener`), and the changes of the
+    /// statement running now, handed to them when it commits.
+    var changeListeners: [@Sendable ([RowChange]) -> Void] = []
+    var pendingChanges: [RowChange] = []
     /// Identity and serial sequences by `schema.table.column`: the last value handed out. Like
     /// PostgreSQL's sequences they are not rolled back with a failed statement.
     var sequences: [String: Int64] = [:]
@@ -198,8 +202,17 @@ final class DatabaseEngine {
         let snapshot = tables.mapValues { $0.clone() }
         depth = 1
         defer { depth = 0 }
-        do { return try body() } catch {
+        do {
+            let result = try body()
+            if !pendingChanges.isEmpty {
+                let committed = pendingChanges
+                pendingChanges = []
+                for listener in changeListeners { listener(committed) }
+            }
+            return result
+        } catch {
             tables = snapshot
+            pendingChanges = []
             throw error
         }
     }
@@ -386,6 +399,7 @@ final class DatabaseEngine {
                 try checkUnique(t, row, ignoring: nil)
                 pendingForeignKeys.append(row)
                 t.append(row)
+                recordChange(.insert, t, old: nil, new: row)
                 tables[t.schema.qualifiedName] = t
                 _ = try fire(.after, .insert, t, old: nil, new: row, auth)
                 t = try self.table(table)
@@ -488,6 +502,7 @@ final class DatabaseEngine {
         try checkConstraints(t, newRow)
         try checkUnique(t, newRow, ignoring: i)
         t.rows[i] = newRow
+        recordChange(.update, t, old: old, new: newRow)
         t.invalidate()
         tables[t.schema.qualifiedName] = t
         try cascadeUpdate(t, old: old, new: newRow)
@@ -528,6 +543,7 @@ final class DatabaseEngine {
         t = try self.table(table)
         guard let i = t.rows.firstIndex(of: row) else { return false }
         t.rows.remove(at: i)
+        recordChange(.delete, t, old: row, new: nil)
         t.invalidate()
         tables[t.schema.qualifiedName] = t
         try cascadeDelete(t, row, auth)
@@ -694,6 +710,14 @@ final class DatabaseEngine {
         let t = try self.table(table)
         let r = try t.schema.columns.map { try SQLValue.coerce(json: row[$0.name] ?? .null, to: $0.type) }
         return try policyTest(t, cmd, auth, check: check)(r)
+    }
+
+    // MARK: Change feed
+
+    /// Notes a row change of the running statement for the change listeners (none: no cost).
+    func recordChange(_ event: TriggerEvent, _ t: Table, old: [SQLValue]?, new: [SQLValue]?) {
+        guard !changeListeners.isEmpty else { return }
+        pendingChanges.append(RowChange(table: t.schema, event: event, old: old, new: new, commitTime: clock.now()))
     }
 
     // MARK: Triggers

@@ -62,6 +62,15 @@ public final class Database: Sendable {
         engine.withReentrantLock { $0.tableSchema(name) }
     }
 
+    // MARK: Change feed
+
+    /// Calls `listener` with the row changes of every statement that commits, in commit order
+    /// (a failed statement reports nothing). It runs on the writer's thread with the database
+    /// locked, so it must only hand the changes on (enqueue them) and never call the database.
+    public func addChangeListener(_ listener: @escaping @Sendable ([RowChange]) -> Void) {
+        engine.withReentrantLock { $0.changeListeners.append(listener) }
+    }
+
     // MARK: Statements
 
     /// Runs `body` as one statement: on error every change it made is undone. The database stays

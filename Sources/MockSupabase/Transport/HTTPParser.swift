@@ -272,6 +272,16 @@ public struct HTTPRequestParser: Sendable {
     /// Number of bytes buffered and not yet consumed.
     public var bufferedByteCount: Int { buffer.count - start }
 
+    /// Takes the bytes buffered after the last request (the first frames of a connection that
+    /// switched protocols); the parser is empty afterwards.
+    public mutating func takeBufferedBytes() -> [UInt8] {
+        let rest = Array(buffer[start...])
+        buffer = []
+        start = 0
+        scanFrom = 0
+        return rest
+    }
+
     /// Appends received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if case .failed = state { return }

@@ -66,6 +66,11 @@ public final class HTTPServer: @unchecked Sendable {
         /// discarding) what the client still sends, so that the client sees the response instead
         /// of a reset.
         public var lingerTimeout: Double
+        /// Seconds an upgraded WebSocket connection may stay silent (Phoenix clients send a
+        /// heartbeat every 25-30 s, so the default of 60 s outlives two missed ones).
+        public var webSocketIdleTimeout: Double = 60
+        /// The largest WebSocket message accepted (all fragments); a bigger one closes with 1009.
+        public var webSocketMaxMessageBytes: Int = 1 << 20
 
         /// Settings: any free port; 60 s idle, 10 s head, 30 s body and 30 s write deadlines;
         /// 16 KiB heads, 10 MiB bodies, 64 MiB of bodies in flight; 10,000 connections.
@@ -106,24 +111,28 @@ public final class HTTPServer: @unchecked Sendable {
         public var bodiesRefused = 0
         /// Bytes reserved now by request bodies being received (a gauge, not a counter).
         public var bodyBytesInFlight = 0
+        /// Connections switched to WebSocket.
+        public var webSocketsOpened = 0
     }
 
     /// The settings.
     public let configuration: Configuration
     private let handler: Handler
+    let webSocketAcceptor: WebSocketAcceptor?
+    var webSocketIDs: UInt64 = 0
 
-    private enum Phase { case created, running, stopping, stopped }
+    enum Phase { case created, running, stopping, stopped }
     /// Guards everything below, and `busy` of every connection.
-    private let state = NSCondition()
-    private var phase = Phase.created
+    let state = NSCondition()
+    var phase = Phase.created
     private var listenFD: Int32 = -1
     private var wakeRead: Int32 = -1
     private var wakeWrite: Int32 = -1
-    private var poller: EventPoller?
+    var poller: EventPoller?
     private var listenerPaused = false
-    private var connections: [Int32: HTTPConnection] = [:]
+    var connections: [Int32: HTTPConnection] = [:]
     private var generation: UInt64 = 0
-    private var counters = Statistics()
+    var counters = Statistics()
     private var boundPort: UInt16 = 0
     private var runningThreads = 0
     private var inFlightPeak = 0
@@ -141,11 +150,22 @@ public final class HTTPServer: @unchecked Sendable {
     public init(configuration: Configuration = Configuration(), handler: @escaping Handler) {
         self.configuration = configuration
         self.handler = handler
+        self.webSocketAcceptor = nil
     }
 
-    /// A server for a mock backend.
+    /// A server for a handler that also accepts WebSocket upgrades: a `GET` with
+    /// `Upgrade: websocket`, `Connection: Upgrade`, `Sec-WebSocket-Version: 13` and a key goes
+    /// to `webSocket` (a wrong version gets 426, a bad key 400, as RFC 6455 §4.2.2 says); on
+    /// `.accept` the server answers 101 and the connection speaks frames in the same event loop.
+    public init(configuration: Configuration = Configuration(), handler: @escaping Handler, webSocket: @escaping WebSocketAcceptor) {
+        self.configuration = configuration
+        self.handler = handler
+        self.webSocketAcceptor = webSocket
+    }
+
+    /// A server for a mock backend, with Realtime on `/realtime/v1/websocket`.
     public convenience init(backend: MockSupabase, configuration: Configuration = Configuration()) {
-        self.init(configuration: configuration) { try backend.handle($0) }
+        self.init(configuration: configuration, handler: { try backend.handle($0) }, webSocket: backend.realtime.acceptor)
     }
 
     /// The bound port (valid after `start()`).
@@ -258,9 +278,11 @@ public final class HTTPServer: @unchecked Sendable {
         sweeperClock.unlock()
         state.lock()
         while runningThreads > 0 { state.wait() }
+        var sockets: [WebSocketState] = []
         for c in connections.values {
             shutdown(c.fd, Int32(SHUT_RDWR))
             close(c.fd)
+            if let ws = c.webSocket { sockets.append(ws) }
         }
         connections = [:]
         counters.bodyBytesInFlight = 0
@@ -275,6 +297,7 @@ public final class HTTPServer: @unchecked Sendable {
         phase = .stopped
         state.broadcast()
         state.unlock()
+        for ws in sockets where ws.handle.end() { ws.session.closed(ws.handle, code: 1001) }
     }
 
     private func threadEnded() {
@@ -316,11 +339,14 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Hands a connection back to the poller, armed for `interest`, with its next deadline.
-    private func release(_ c: HTTPConnection, _ interest: EventPoller.Interest) {
+    func release(_ c: HTTPConnection, _ interest: EventPoller.Interest) {
         c.deadline = deadline(of: c)
         state.lock()
         guard phase == .running, let poller else { state.unlock(); return }  // stop() closes it
-        // Armed under the lock: the descriptor cannot be closed and reused in between.
+        // Armed under the lock: the descriptor cannot be closed and reused in between. A WebSocket
+        // whose outbox filled while this thread owned it is armed for writing (see `wake`).
+        var interest = interest
+        if let ws = c.webSocket, ws.handle.hasOutput { interest = .write }
         if poller.arm(c.fd, token: c.token, interest: interest) {
             c.busy = false
             state.unlock()
@@ -331,7 +357,8 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Closes a connection the caller owns.
-    private func finish(_ c: HTTPConnection) {
+    func finish(_ c: HTTPConnection) {
+        if let ws = c.webSocket, ws.handle.end() { ws.session.closed(ws.handle, code: ws.closeCode) }
         state.lock()
         if connections[c.fd] === c { connections[c.fd] = nil }
         let trim = returnBodyBytes(c)
@@ -347,6 +374,7 @@ public final class HTTPServer: @unchecked Sendable {
         if c.phase == .lingering { return linger(c, buffer) }
         c.drained = false
         while true {
+            if c.webSocket != nil { return serveWebSocket(c, buffer: buffer) }
             if c.outputOffset < c.output.count {
                 switch c.flush() {
                 case .failed: return finish(c)
@@ -374,7 +402,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    private enum Produced { case nothing, queued, drop }
+    enum Produced { case nothing, queued, drop }
 
     /// Takes the parser's next event and queues what answers it.
     private func produce(_ c: HTTPConnection) -> Produced {
@@ -402,6 +430,9 @@ public final class HTTPServer: @unchecked Sendable {
         case .request(let parsed):
             returnBodyBytesLocked(c)
             let request = parsed.httpRequest
+            if let acceptor = webSocketAcceptor, parsed.version.minor >= 1, let upgraded = upgrade(c, request, acceptor) {
+                return upgraded
+            }
             let response: HTTPResponse
             do {
                 response = try handler(request)
@@ -454,6 +485,10 @@ public final class HTTPServer: @unchecked Sendable {
         case .body: return min(after(c.phaseStart, cfg.bodyTimeout), after(c.lastInput, cfg.idleTimeout))
         case .writing: return after(c.phaseStart, cfg.writeTimeout)
         case .lingering: return after(c.phaseStart, cfg.lingerTimeout)
+        case .webSocket:
+            let idle = after(c.lastInput, cfg.webSocketIdleTimeout)
+            guard let ws = c.webSocket, ws.blockedSince > 0 else { return idle }
+            return min(idle, after(ws.blockedSince, cfg.writeTimeout))
         }
     }
 
@@ -656,14 +691,14 @@ public final class HTTPServer: @unchecked Sendable {
             queueError(c, 408, message)
             _ = c.flush()
             startLingering(c)
-        case .waiting, .writing, .lingering:
+        case .waiting, .writing, .lingering, .webSocket:
             finish(c)
         }
     }
 
     // MARK: Helpers
 
-    private func count(_ path: WritableKeyPath<Statistics, Int>) {
+    func count(_ path: WritableKeyPath<Statistics, Int>) {
         state.lock()
         counters[keyPath: path] += 1
         state.broadcast()
@@ -671,7 +706,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     @inline(__always)
-    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     // MARK: Responses
 

@@ -28,6 +28,9 @@ final class HTTPConnection {
         /// After `Connection: close` or an error: output half-closed, discarding input until the
         /// client closes or the linger time ends, so the client reads the response, not a reset.
         case lingering
+        /// Switched to WebSocket frames (deadline: `webSocketIdleTimeout` of silence, and
+        /// `writeTimeout` while output is blocked).
+        case webSocket
     }
 
     let fd: Int32
@@ -59,6 +62,8 @@ final class HTTPConnection {
     var lingerDrained = 0
     /// Owned by a thread or the sweeper (guarded by the server's lock).
     var busy = false
+    /// Set once the connection switched protocols.
+    var webSocket: WebSocketState?
 
     init(fd: Int32, token: UInt64, limits: HTTPParserLimits, now: UInt64) {
         self.fd = fd

@@ -1,0 +1,60 @@
+import Foundation
+
+/// A Phoenix channel message as Supabase Realtime's clients and server exchange it.
+///
+/// vsn 1.0.0 (Phoenix's V1 JSON serializer) sends objects `{"topic","event","payload","ref"}`
+/// (plus `join_ref` from newer clients); vsn 2.0.0 (V2) sends arrays
+/// `[join_ref, ref, topic, event, payload]`.
+public struct PhoenixMessage: Sendable, Equatable {
+    public var joinRef: String?
+    public var ref: String?
+    public var topic: String
+    public var event: String
+    public var payload: JSONValue
+
+    public init(topic: String, event: String, payload: JSONValue, ref: String? = nil, joinRef: String? = nil) {
+        self.topic = topic
+        self.event = event
+        self.payload = payload
+        self.ref = ref
+        self.joinRef = joinRef
+    }
+
+    /// The serializer versions served.
+    public enum Version: String, Sendable { case v1 = "1.0.0", v2 = "2.0.0" }
+
+    /// Decodes a text frame; nil when it is not a message of that version.
+    public static func decode(_ text: String, version: Version) -> PhoenixMessage? {
+        guard let value = try? JSONValue.parse(text) else { return nil }
+        func ref(_ v: JSONValue?) -> String? {
+            switch v {
+            case .string(let s)?: return s
+            case .int(let i)?: return String(i)
+            default: return nil
+            }
+        }
+        switch (version, value) {
+        case (.v1, .object(let o)):
+            guard let topic = o["topic"]?.stringValue, let event = o["event"]?.stringValue else { return nil }
+            return PhoenixMessage(topic: topic, event: event, payload: o["payload"] ?? .object([:]), ref: ref(o["ref"]), joinRef: ref(o["join_ref"]))
+        case (.v2, .array(let a)) where a.count == 5:
+            guard let topic = a[2].stringValue, let event = a[3].stringValue else { return nil }
+            return PhoenixMessage(topic: topic, event: event, payload: a[4], ref: ref(a[1]), joinRef: ref(a[0]))
+        default:
+            return nil
+        }
+    }
+
+    /// The text frame of this message in `version`.
+    public func encode(_ version: Version) -> String {
+        func ref(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+        switch version {
+        case .v1:
+            var o: [String: JSONValue] = ["topic": .string(topic), "event": .string(event), "payload": payload, "ref": ref(self.ref)]
+            if let joinRef { o["join_ref"] = .string(joinRef) }
+            return JSONValue.object(o).serialized()
+        case .v2:
+            return JSONValue.array([ref(joinRef), ref(self.ref), .string(topic), .string(event), payload]).serialized()
+        }
+    }
+}

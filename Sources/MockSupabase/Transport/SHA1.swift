@@ -1,0 +1,41 @@
+import Foundation
+
+/// SHA-1 (RFC 3174), only for the WebSocket handshake's `Sec-WebSocket-Accept` (RFC 6455 §4.2.2),
+/// which fixes the hash; SHA-1 protects nothing here. Hand-written: Foundation on Linux has no
+/// CryptoKit.
+public enum SHA1 {
+    /// The 20-byte digest of `message`.
+    public static func hash(_ message: [UInt8]) -> [UInt8] {
+        var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
+        var data = message
+        let bitLength = UInt64(message.count) &* 8
+        data.append(0x80)
+        while data.count % 64 != 56 { data.append(0) }
+        for i in (0..<8).reversed() { data.append(UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8))) }
+        var w = [UInt32](repeating: 0, count: 80)
+        for chunk in stride(from: 0, to: data.count, by: 64) {
+            for i in 0..<16 {
+                let b = chunk + i * 4
+                w[i] = UInt32(data[b]) << 24 | UInt32(data[b + 1]) << 16 | UInt32(data[b + 2]) << 8 | UInt32(data[b + 3])
+            }
+            for i in 16..<80 { w[i] = rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1) }
+            var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4]
+            for i in 0..<80 {
+                let f: UInt32, k: UInt32
+                switch i {
+                case 0..<20: f = (b & c) | (~b & d); k = 0x5A82_7999
+                case 20..<40: f = b ^ c ^ d; k = 0x6ED9_EBA1
+                case 40..<60: f = (b & c) | (b & d) | (c & d); k = 0x8F1B_BCDC
+                default: f = b ^ c ^ d; k = 0xCA62_C1D6
+                }
+                let t = rotl(a, 5) &+ f &+ e &+ k &+ w[i]
+                e = d; d = c; c = rotl(b, 30); b = a; a = t
+            }
+            h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d; h[4] = h[4] &+ e
+        }
+        return h.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - UInt32($0) * 8)) } }
+    }
+
+    @inline(__always)
+    private static func rotl(_ x: UInt32, _ n: UInt32) -> UInt32 { (x << n) | (x >> (32 - n)) }
+}

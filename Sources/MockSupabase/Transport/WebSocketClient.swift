@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small blocking WebSocket client for 127.0.0.1, for tests on Linux, where
+/// FoundationNetworking's libcurl has no WebSocket (`URLSessionWebSocketTask` is unavailable).
+/// Frames it sends are masked, as RFC 6455 requires of clients.
+public final class WebSocketClient: @unchecked Sendable {
+    /// Why a connection or read failed.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
+
+    private let fd: Int32
+    private var parser: WebSocketFrameParser
+    private let lock = NSLock()
+    /// The handshake response's status (101 when upgraded) and raw head.
+    public let handshakeStatus: Int
+    public let handshakeHead: String
+
+    /// Connects to `127.0.0.1:port` and sends the upgrade for `target` (path and query).
+    public init(port: UInt16, target: String, headers: [String: String] = [:], maxMessageBytes: Int = 16 << 20) throws {
+        #if canImport(Darwin)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #else
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        self.fd = fd
+        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        let r = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard r == 0 else { close(fd); throw Failure(description: "connect: errno \(errno)") }
+        #if canImport(Darwin)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        parser = WebSocketFrameParser(peer: .server, maxMessageBytes: maxMessageBytes)
+        let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        var head = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
+        for (k, v) in headers { head += "\(k): \(v)\r\n" }
+        head += "\r\n"
+        var received: [UInt8] = []
+        var end: Int?
+        Self.sendAll(fd, Array(head.utf8))
+        Self.setTimeout(fd, 10)
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while end == nil {
+            let n = recv(fd, &chunk, chunk.count, 0)
+            guard n > 0 else { close(fd); throw Failure(description: "no handshake response") }
+            received += chunk[0..<n]
+            if let i = Self.find([13, 10, 13, 10], in: received) { end = i + 4 }
+        }
+        handshakeHead = String(decoding: received[0..<end!], as: UTF8.self)
+        let statusLine = handshakeHead.split(separator: "\r\n").first ?? ""
+        handshakeStatus = Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0
+        if handshakeStatus == 101 {
+            let expected = WebSocketFrameParser.acceptValue(forKey: key)
+            guard handshakeHead.lowercased().contains("sec-websocket-accept: \(expected.lowercased())") else {
+                close(fd)
+                throw Failure(description: "wrong Sec-WebSocket-Accept in \(handshakeHead)")
+            }
+        }
+        parser.append(contentsOf: received[end!...])
+    }
+
+    deinit { close(fd) }
+
+    /// Sends a text message (masked).
+    public func send(text: String) { send(.text(text)) }
+
+    /// Sends any message as one masked frame.
+    public func send(_ message: WebSocketMessage) {
+        sendRaw(WebSocketFrameParser.encode(message, mask: (0..<4).map { _ in UInt8.random(in: 0...255) }))
+    }
+
+    /// Sends bytes as they are (to test how the server treats broken frames).
+    public func sendRaw(_ bytes: [UInt8]) {
+        lock.lock(); defer { lock.unlock() }
+        Self.sendAll(fd, bytes)
+    }
+
+    /// The next message, waiting at most `timeout` seconds; nil on timeout or when the server
+    /// closed the socket. Pings are answered and skipped.
+    public func receive(timeout: Double = 5) throws -> WebSocketMessage? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let event = parser.next() {
+                switch event {
+                case .failure(let e): throw Failure(description: "server sent a bad frame: \(e)")
+                case .success(.ping(let p)): send(.pong(p)); continue
+                case .success(let m): return m
+                }
+            }
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { return nil }
+            Self.setTimeout(fd, left)
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n > 0 { parser.append(contentsOf: chunk[0..<n]) } else if n == 0 { return nil } else if errno != EINTR { return nil }
+        }
+    }
+
+    /// Closes the socket without a close handshake.
+    public func disconnect() { shutdown(fd, Int32(SHUT_RDWR)) }
+
+    private static func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { socketSend(fd, $0.baseAddress! + offset, bytes.count - offset, Socket.sendFlags) }
+            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
+        }
+    }
+
+    private static func setTimeout(_ fd: Int32, _ seconds: Double) {
+        let s = max(seconds, 0.001)
+        var tv = timeval(tv_sec: Int(s), tv_usec: .init(Int((s - Double(Int(s))) * 1_000_000)))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    private static func find(_ needle: [UInt8], in hay: [UInt8]) -> Int? {
+        guard hay.count >= needle.count else { return nil }
+        for i in 0...(hay.count - needle.count) where hay[i..<(i + needle.count)].elementsEqual(needle) { return i }
+        return nil
+    }
+}
+
+private func socketSend(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int, _ flags: Int32) -> Int {
+    send(fd, p, n, flags)
+}
