@@ -216,3 +216,21 @@ def password_reset(ctx: Context) -> None:
     new = fresh.auth.sign_in_with_password({"email": carol.email, "password": "Interop-Reset-77"})
     assert new.user.id == carol.id and new.session is not None
     fresh.auth.update_user({"password": carol.password})  # the fixtures' password again, for later flows
+
+
+@flow("civicforge", "admin: the service role creates, reads, lists, updates and deletes users", "GoTrue admin.go")
+def admin_users(ctx: Context) -> None:
+    admin = ctx.service().auth.admin
+    email = ctx.unique_email("admin")
+    made = admin.create_user({"email": email, "password": "admin-made-1", "email_confirm": True, "user_metadata": {"name": "Ada"}})
+    assert made.user.email == email and made.user.email_confirmed_at is not None and made.user.user_metadata == {"name": "Ada"}, made.user
+    assert admin.get_user_by_id(made.user.id).user.id == made.user.id
+    assert any(u.id == made.user.id for u in admin.list_users(page=1, per_page=1000))
+    updated = admin.update_user_by_id(made.user.id, {"user_metadata": {"plan": "pro"}})
+    assert updated.user.user_metadata == {"name": "Ada", "plan": "pro"}, updated.user.user_metadata
+    dup = _auth_error(lambda: admin.create_user({"email": email, "password": "admin-made-1"}))
+    assert dup.code == "email_exists" and dup.status == 422, dup.code
+    assert ctx.client().auth.sign_in_with_password({"email": email, "password": "admin-made-1"}).session is not None
+    admin.delete_user(made.user.id)
+    gone = _auth_error(lambda: admin.get_user_by_id(made.user.id))
+    assert gone.code == "user_not_found" and gone.status == 404, gone.code

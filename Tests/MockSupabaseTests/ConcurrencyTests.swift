@@ -75,7 +75,7 @@ final class ConcurrencyTests: XCTestCase {
         let ana = try XCTUnwrap(backend.accessToken(persona: "ana")), ben = try XCTUnwrap(backend.accessToken(persona: "ben"))
         let body: JSONValue = ["current_city_id": "san-francisco", "preferences": ["cost": 7, "climate": 6, "culture": 8, "job_market": 5]]
         let before = backend.database.count("city_reports")
-        let rounds = 4
+        let rounds = 3
         onThreads(8) { i in
             let c = HammerClient(backend, findings: findings, label: "report \(i)")
             for _ in 0..<rounds {

@@ -326,6 +326,35 @@ final class GoTrueFlowTests: XCTestCase {
         XCTAssertEqual(goTrueErrorViolations(unknown, version: .initial, status: 404, code: "user_not_found", message: "User with this email not found"), [])
     }
 
+    func testAdminUsersLifecycle() throws {
+        let f = try fixture()
+        let admin: HTTPHeaders = ["Authorization": "Bearer \(f.backend.serviceRoleKey)"]
+        let c = try f.auth("POST", "/admin/users", json: ["email": "Admin-Made@example.com", "password": "secret-123", "email_confirm": true,
+                                                          "user_metadata": ["name": "Ada"]], headers: admin)
+        XCTAssertEqual(c.status, 200, c.text)
+        let id = try XCTUnwrap(c.json()["id"]?.stringValue)
+        XCTAssertEqual(c.json()["email"], "admin-made@example.com")
+        XCTAssertNotNil(c.json()["email_confirmed_at"]?.stringValue)
+        XCTAssertEqual(c.json()["user_metadata"]?["name"], "Ada")
+        XCTAssertEqual(try f.auth("POST", "/token?grant_type=password", json: ["email": "admin-made@example.com", "password": "secret-123"]).status, 200)
+        let dup = try f.auth("POST", "/admin/users", json: ["email": "admin-made@example.com"], version: "2024-01-01", headers: admin)
+        XCTAssertEqual(goTrueErrorViolations(dup, version: .v20240101, status: 422, code: "email_exists",
+                                             message: "A user with this email address has already been registered"), [])
+        let list = try f.auth("GET", "/admin/users?page=1&per_page=1", headers: admin)
+        XCTAssertEqual(list.json()["users"]?.arrayValue?.count, 1)
+        XCTAssertEqual(list.json()["aud"], "authenticated")
+        XCTAssertNotNil(list.headers["X-Total-Count"])
+        let u = try f.auth("PUT", "/admin/users/\(id)", json: ["user_metadata": ["plan": "pro"]], headers: admin)
+        XCTAssertEqual(u.json()["user_metadata"], ["name": "Ada", "plan": "pro"])
+        XCTAssertEqual(try f.auth("DELETE", "/admin/users/\(id)", headers: admin).jsonBody, [:])
+        let gone = try f.auth("GET", "/admin/users/\(id)", headers: admin)
+        XCTAssertEqual(goTrueErrorViolations(gone, version: .initial, status: 404, code: "user_not_found", message: "User not found"), [])
+        let bad = try f.auth("GET", "/admin/users/not-a-uuid", headers: admin)
+        XCTAssertEqual(goTrueErrorViolations(bad, version: .initial, status: 404, code: "validation_failed", message: "user_id must be an UUID"), [])
+        let user = try XCTUnwrap(try f.session("plain2@example.com")["access_token"]?.stringValue)
+        XCTAssertEqual(try f.auth("GET", "/admin/users", token: user).jsonBody?["error_code"], "not_admin")
+    }
+
     func testGoQueryEncodingMatchesGo() {
         XCTAssertEqual(GoQuery.encode([("b", "x y"), ("a", "https://h/p?q=1")]), "a=https%3A%2F%2Fh%2Fp%3Fq%3D1&b=x+y")
         XCTAssertEqual(GoQuery.settingQuery("https://h/p?z=1&code=old#frag", [("code", "new")]), "https://h/p?code=new&z=1")

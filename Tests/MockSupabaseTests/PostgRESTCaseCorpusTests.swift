@@ -52,6 +52,11 @@ final class PostgRESTCaseCorpusTests: XCTestCase {
         Case(name: "range lower>upper", target: "users", headers: ["Range": "3-1"], status: 416),
         Case(name: "empty result range", target: "users?id=eq.99", status: 200, expect: .exact("[]"), expectHeaders: ["Content-Range": "*/*"]),
         Case(name: "bad order", target: "users?order=id.ac", status: 400),
+        Case(name: "negative offset is none", target: "users?select=id&order=id&offset=-2", status: 200, expect: .json(#"[{"id":1},{"id":2},{"id":3}]"#), expectHeaders: ["Content-Range": "0-2/*"]),
+        Case(name: "limit zero", target: "users?select=id&limit=0", status: 200, expect: .exact("[]"), expectHeaders: ["Content-Range": "*/*"]),
+        Case(name: "negative limit", target: "users?limit=-1", status: 416, expect: .json(#"{"code":"PGRST103","details":"Limit should be greater than or equal to zero.","hint":null,"message":"Requested range not satisfiable"}"#)),
+        Case(name: "empty with count", target: "users?id=eq.0", headers: ["Prefer": "count=exact"], status: 200, expect: .exact("[]"), expectHeaders: ["Content-Range": "*/0"]),
+        Case(name: "nested embed ranges", target: "clients?select=id,projects(id,tasks(id))&order=id&limit=1&projects.order=id&projects.limit=1&projects.tasks.order=id.desc&projects.tasks.limit=1", status: 200, expect: .exact(#"[{"id":1,"projects":[{"id": 1, "tasks": [{"id": 5}]}]}]"#), expectHeaders: ["Content-Range": "0-0/*"]),
         // Embedding
         Case(name: "m2o object", target: "projects?select=name,clients(name)&id=eq.3", status: 200, expect: .exact(#"[{"name":"Dome","clients":{"name": "Globex"}}]"#)),
         Case(name: "o2m array", target: "clients?select=name,projects(name)&id=eq.2", status: 200, expect: .exact(#"[{"name":"Globex","projects":[{"name": "Dome"}]}]"#)),

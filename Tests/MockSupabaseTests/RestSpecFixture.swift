@@ -42,9 +42,16 @@ final class RestSpecFixture {
        "foreignKeys": [
         {"name": "transfers_from_client_fkey", "columns": ["from_client"], "references": {"table": "clients", "columns": ["id"]}},
         {"name": "transfers_to_client_fkey", "columns": ["to_client"], "references": {"table": "clients", "columns": ["id"]}}]},
+      {"name": "labels", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "name", "type": "text"},
+        {"name": "item_id", "type": "integer"}],
+       "foreignKeys": [{"name": "labels_item_id_fkey", "columns": ["item_id"], "references": {"table": "items", "columns": ["id"]}, "onDelete": "cascade"}]},
       {"name": "tickets", "columns": [
         {"name": "id", "type": "bigint", "primaryKey": true, "identity": "always"},
-        {"name": "title", "type": "text"}]},
+        {"name": "title", "type": "text"},
+        {"name": "code", "type": "varchar(4)"},
+        {"name": "grade", "type": "char(3)"}]},
       {"name": "logs", "columns": [
         {"name": "id", "type": "serial", "primaryKey": true},
         {"name": "msg", "type": "text"}]},
@@ -76,6 +83,7 @@ final class RestSpecFixture {
         try db.seed("items", rows: [["id": 1, "label": "a", "doc": ["tags": ["x", "y", "z"], "n": 3, "inner": ["k": "v", "deep": ["leaf": 1]]]],
                                     ["id": 2, "label": "b", "doc": ["tags": ["y"], "n": 10, "inner": ["k": "w"]]],
                                     ["id": 3, "label": nil, "doc": nil]])
+        try db.seed("labels", rows: [["id": 1, "name": "red", "item_id": 1], ["id": 2, "name": "blue", "item_id": 1]])
     }
 
     /// Sends `method path?query` (query already percent-encoded or plain) as the service role.

@@ -344,6 +344,8 @@ final class StorageReadTests: XCTestCase {
         XCTAssertEqual(bad.status, 400)
         XCTAssertEqual(bad.jsonBody, ["statusCode": "400", "error": "Error", "message": "body must have required property 'prefix'"])
         XCTAssertEqual(try list(ana, ["prefix": "", "limit": 0]).jsonBody?["message"], "body/limit must be >= 1")
+        XCTAssertEqual(try list(ana, ["prefix": .string(a), "limit": "2"]).jsonBody?.arrayValue?.count, 2, "a numeric string is coerced as Fastify coerces it")
+        XCTAssertEqual(try list(ana, ["prefix": "", "limit": "two"]).jsonBody?["message"], "body/limit must be integer")
         XCTAssertEqual(try list(ana, ["prefix": "", "sortBy": ["column": "size"]]).jsonBody?["message"], "body/sortBy/column must be equal to one of the allowed values")
     }
 

@@ -79,6 +79,17 @@ final class WriteSemanticsWireTests: XCTestCase {
         XCTAssertEqual(try f.json(f.text("users?id=in.(30,31)")), [])
     }
 
+    /// A write's representation reads embeds as they were before the statement (PostgREST's
+    /// data-modifying CTE): children a DELETE cascades away are still shown.
+    func testDeleteRepresentationShowsCascadedChildren() throws {
+        let r = try f.send("DELETE", "items?id=eq.1&select=id,labels(name)", headers: ["Prefer": "return=representation"])
+        XCTAssertEqual(r.status, 200)
+        XCTAssertEqual(r.text, #"[{"id":1,"labels":[{"name": "red"}, {"name": "blue"}]}]"#)
+        XCTAssertEqual(f.backend.database.count("labels"), 0)
+        let ins = try f.send("POST", "items?select=id,labels(name)", headers: ["Prefer": "return=representation"], body: #"{"id":7}"#)
+        XCTAssertEqual(ins.text, #"[{"id":7,"labels":[]}]"#)
+    }
+
     func testRangeNotSatisfiable() throws {
         let r = try f.send("GET", "users?offset=10", headers: ["Prefer": "count=exact"])
         r.assertPostgrestError(416, "PGRST103", "Requested range not satisfiable", details: "An offset of 10 was requested, but there are only 3 rows.")

@@ -58,6 +58,9 @@ extension MockSupabase {
         case ("GET", "/authorize"): return authorize(request)
         case ("GET", "/callback"), ("POST", "/callback"): return externalCallback(request)
         case ("POST", "/admin/generate_link"): return adminGenerateLink(request)
+        case (_, _) where path.hasPrefix("/admin/users"):
+            if let r = routeAdminUsers(request, path: path) { return r }
+            return HTTPResponse(status: 405)
         default:
             // An unknown route reaches chi's default NotFound handler: plain text, no GoTrue body.
             return HTTPResponse(status: 404, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data("404 page not found\n".utf8))

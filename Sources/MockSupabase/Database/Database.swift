@@ -357,7 +357,7 @@ final class DatabaseEngine {
                                                 details: "Column \"\(c.name)\" is an identity column defined as GENERATED ALWAYS.",
                                                 hint: "Use OVERRIDING SYSTEM VALUE to override.")
                         }
-                        row[i] = try SQLValue.coerce(json: v, to: c.type)
+                        row[i] = try c.fitLength(SQLValue.coerce(json: v, to: c.type))
                     } else if listed.contains(c.name) && !missingAsDefault {
                         row[i] = .null
                     } else {
@@ -438,7 +438,7 @@ final class DatabaseEngine {
                 guard let i = t.colIndex[k] else {
                     throw PostgresError("PGRST204", "Could not find the '\(k)' column of '\(t.schema.name)' in the schema cache")
                 }
-                assignments.append((i, try SQLValue.coerce(json: v, to: t.schema.columns[i].type)))
+                assignments.append((i, try t.schema.columns[i].fitLength(SQLValue.coerce(json: v, to: t.schema.columns[i].type))))
             }
             let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
             let using = try policyTest(t, .update, auth)

@@ -8,7 +8,7 @@ import Foundation
 /// way to read or change a table without the lock (see `Guarded` for the discipline). Statements
 /// are serialised; triggers, views and database functions re-enter on the same thread. A failed
 /// statement leaves no trace.
-public final class Database: @unchecked Sendable {
+public final class Database: Sendable {
     /// The schema served.
     public let schema: DatabaseSchema
     /// The clock (`now()`).

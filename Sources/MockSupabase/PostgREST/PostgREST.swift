@@ -359,12 +359,13 @@ extension MockSupabase {
         // One statement: a singular Accept that does not get exactly one row undoes the write
         // (PostgREST's failNotSingular condemns the transaction).
         let (written, inserted, rows) = try database.atomically { () throws -> ([[SQLValue]], Int, [String]) in
+            let snapshot = try plan?.snapshot(database: database, auth: auth)
             let before = database.count(tableName)
             let written = try database.insert(into: tableName, rows: objects, columns: columns, missingAsDefault: prefs.missingDefault,
                                               as: auth, resolution: resolution, onConflict: q.onConflict, returning: returning)
             let inserted = database.count(tableName) - before
             if MockSupabase.isObject(media) && written.count != 1 { throw singularity(written.count) }
-            return (written, inserted, try plan?.render(written, database: database, auth: auth) ?? [])
+            return (written, inserted, try plan?.render(written, database: database, auth: auth, snapshot: snapshot) ?? [])
         }
         let csvText = media == "text/csv" ? plan?.csv(written) : nil
         var headers: HTTPHeaders = ["Content-Range": "*/\(prefs.count ? String(written.count) : "*")"]
@@ -426,9 +427,10 @@ extension MockSupabase {
             return returning ? try representation([], media: media, status: 200, headers: headers) : HTTPResponse(status: 204, headers: headers)
         }
         let (changed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
+            let snapshot = try plan?.snapshot(database: database, auth: auth)
             let changed = try database.update(tableName, set: patch, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), returning: returning, limit: q.limit)
             if MockSupabase.isObject(media) && changed.count != 1 { throw singularity(changed.count) }
-            return (changed, try plan?.render(changed, database: database, auth: auth) ?? [])
+            return (changed, try plan?.render(changed, database: database, auth: auth, snapshot: snapshot) ?? [])
         }
         let csvText = media == "text/csv" ? plan?.csv(changed) : nil
         // `contentRangeH 0 (n-1) total`: `*` when nothing changed.
@@ -450,9 +452,10 @@ extension MockSupabase {
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
         let (removed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
+            let snapshot = try plan?.snapshot(database: database, auth: auth)
             let removed = try database.delete(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), limit: q.limit, returning: returning)
             if MockSupabase.isObject(media) && removed.count != 1 { throw singularity(removed.count) }
-            return (removed, try plan?.render(removed, database: database, auth: auth) ?? [])
+            return (removed, try plan?.render(removed, database: database, auth: auth, snapshot: snapshot) ?? [])
         }
         let csvText = media == "text/csv" ? plan?.csv(removed) : nil
         // A DELETE's range is `contentRangeH 1 0 total`: always `*`, the count when asked.

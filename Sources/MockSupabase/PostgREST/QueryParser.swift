@@ -53,15 +53,9 @@ enum QueryParser {
             case "order":
                 q.order = try parseOrder(value)
             case "limit":
-                guard let n = Int(value), n >= 0 else {
-                    throw PostgresError("PGRST100", "\"failed to parse limit parameter (\(value))\" (line 1, column 1)", details: "unexpected \"\(value.prefix(1))\" expecting digit")
-                }
-                q.limit = n
+                if let n = try limitValue(value) { q.limit = n }
             case "offset":
-                guard let n = Int(value), n >= 0, n < 1 << 40 else {
-                    throw PostgresError("PGRST100", "\"failed to parse offset parameter (\(value))\" (line 1, column 1)", details: "unexpected \"\(value.prefix(1))\" expecting digit")
-                }
-                q.offset = n
+                if let n = offsetValue(value) { q.offset = n }
             case "on_conflict":
                 q.onConflict = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             case "columns":
@@ -74,15 +68,9 @@ enum QueryParser {
                     switch name[name.index(after: dot)...] {
                     case "order": q.embeddedRanges[rel, default: EmbedRange()].order = try parseOrder(value)
                     case "limit":
-                        guard let n = Int(value), n >= 0 else {
-                            throw PostgresError("PGRST100", "\"failed to parse limit parameter (\(value))\" (line 1, column 1)", details: "unexpected \"\(value.prefix(1))\" expecting digit")
-                        }
-                        q.embeddedRanges[rel, default: EmbedRange()].limit = n
+                        if let n = try limitValue(value) { q.embeddedRanges[rel, default: EmbedRange()].limit = n }
                     default:
-                        guard let n = Int(value), n >= 0 else {
-                            throw PostgresError("PGRST100", "\"failed to parse offset parameter (\(value))\" (line 1, column 1)", details: "unexpected \"\(value.prefix(1))\" expecting digit")
-                        }
-                        q.embeddedRanges[rel, default: EmbedRange()].offset = n
+                        if let n = offsetValue(value) { q.embeddedRanges[rel, default: EmbedRange()].offset = n }
                     }
                     continue
                 }
@@ -112,6 +100,22 @@ enum QueryParser {
             }
         }
         return q
+    }
+
+    /// `limit=`: PostgREST reads it with `readMaybe` (QueryParams.hs): text that is not a number
+    /// sets no limit; a negative one is PGRST103 (416).
+    static func limitValue(_ value: String) throws -> Int? {
+        guard let n = Int(value) else { return nil }
+        if n < 0 {
+            throw PostgresError("PGRST103", "Requested range not satisfiable", details: "Limit should be greater than or equal to zero.")
+        }
+        return n
+    }
+
+    /// `offset=`: not a number or negative is no offset (`rangeGeq` of a negative bound).
+    static func offsetValue(_ value: String) -> Int? {
+        guard let n = Int(value) else { return nil }
+        return min(max(n, 0), 1 << 40)
     }
 
     static func looksLikeFilter(_ value: String) -> Bool {

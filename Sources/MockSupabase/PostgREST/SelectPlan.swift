@@ -200,7 +200,7 @@ struct SelectPlan {
     /// Renders rows as JSON object texts (row_to_json framing), dropping rows whose `!inner`
     /// embeds or null filters exclude them. Embedded rows are read under the same role, so RLS
     /// applies to them.
-    func render(_ rows: [[SQLValue]], database: Database, auth: AuthContext) throws -> [String] {
+    func render(_ rows: [[SQLValue]], database: Database, auth: AuthContext, snapshot: Snapshot? = nil) throws -> [String] {
         if embeds.isEmpty, !fields.contains(where: { if case .jsonPath = $0 { return true }; if case .column(_, _, _, let c) = $0 { return c != nil }; return false }) {
             // Plain columns: keys escaped once per plan, values written straight.
             return rows.map { row in
@@ -215,7 +215,7 @@ struct SelectPlan {
                 return s + "}"
             }
         }
-        return try renderRows(rows, database: database, auth: auth, jsonb: false).map { $0.text }
+        return try renderRows(rows, database: database, auth: auth, jsonb: false, snapshot: snapshot).map { $0.text }
     }
 
     /// Rendered rows with, for ordering by related columns, each row's to-one embedded rows.
@@ -225,8 +225,35 @@ struct SelectPlan {
         var related: [String: [SQLValue]?]
     }
 
-    /// The rows of every embed, fetched once per plan level.
-    private func fetch(database: Database, auth: AuthContext) throws -> [Int: (rows: [[SQLValue]], junction: [[SQLValue]])] {
+    /// Embedded rows read ahead of a write. PostgREST renders a write's representation in the
+    /// same statement as the write (a data-modifying CTE), whose outer query sees the tables as
+    /// they were before it: children a DELETE cascades away still appear, rows it inserts do not.
+    final class Snapshot {
+        var fetched: [ObjectIdentifier: (rows: [[SQLValue]], junction: [[SQLValue]])] = [:]
+    }
+
+    /// Reads every embed's rows (all levels) into a snapshot.
+    func snapshot(database: Database, auth: AuthContext) throws -> Snapshot {
+        let snap = Snapshot()
+        var todo = [self]
+        while let plan = todo.popLast() {
+            for (_, e) in plan.embeds {
+                snap.fetched[ObjectIdentifier(e)] = try Self.read(e, database: database, auth: auth)
+                todo.append(e.plan)
+            }
+        }
+        return snap
+    }
+
+    private static func read(_ e: Embed, database: Database, auth: AuthContext) throws -> (rows: [[SQLValue]], junction: [[SQLValue]]) {
+        let rows = try database.select(from: e.rel.target.qualifiedName, as: auth, where: e.filter, order: e.range.order).rows
+        var junction: [[SQLValue]] = []
+        if let j = e.rel.junction { junction = try database.select(from: j.table.qualifiedName, as: auth).rows }
+        return (rows, junction)
+    }
+
+    /// The rows of every embed, fetched once per plan level (or taken from a snapshot).
+    private func fetch(database: Database, auth: AuthContext, snapshot: Snapshot?) throws -> [Int: (rows: [[SQLValue]], junction: [[SQLValue]])] {
         var out: [Int: (rows: [[SQLValue]], junction: [[SQLValue]])] = [:]
         for (n, f) in fields.enumerated() {
             let e: Embed
@@ -234,10 +261,7 @@ struct SelectPlan {
             case .embed(_, let x), .spread(let x): e = x
             default: continue
             }
-            let rows = try database.select(from: e.rel.target.qualifiedName, as: auth, where: e.filter, order: e.range.order).rows
-            var junction: [[SQLValue]] = []
-            if let j = e.rel.junction { junction = try database.select(from: j.table.qualifiedName, as: auth).rows }
-            out[n] = (rows, junction)
+            out[n] = try snapshot?.fetched[ObjectIdentifier(e)] ?? Self.read(e, database: database, auth: auth)
         }
         return out
     }
@@ -257,8 +281,8 @@ struct SelectPlan {
         return rows.filter { r in zip(rel.childCols, key).allSatisfy { r[$0] == $1 } }
     }
 
-    func renderRows(_ rows: [[SQLValue]], database: Database, auth: AuthContext, jsonb: Bool) throws -> [Rendered] {
-        let fetched = try fetch(database: database, auth: auth)
+    func renderRows(_ rows: [[SQLValue]], database: Database, auth: AuthContext, jsonb: Bool, snapshot: Snapshot? = nil) throws -> [Rendered] {
+        let fetched = try fetch(database: database, auth: auth, snapshot: snapshot)
         var out: [Rendered] = []
         out.reserveCapacity(rows.count)
         rowLoop: for row in rows {
@@ -273,13 +297,13 @@ struct SelectPlan {
                     let v = path.evaluate(row[i], type: type)
                     pairs.append((name, Self.cell(v.value, type: v.type, cast: cast, jsonb: jsonb)))
                 case .embed(let name, let e):
-                    let (kids, text) = try renderEmbed(e, row: row, fetched: fetched[n]!, database: database, auth: auth)
+                    let (kids, text) = try renderEmbed(e, row: row, fetched: fetched[n]!, database: database, auth: auth, snapshot: snapshot)
                     if e.inner && kids.isEmpty { continue rowLoop }
                     if let want = e.nullFilter, want != kids.isEmpty { continue rowLoop }
                     if !e.toMany { related[name] = kids.first?.source }
                     if !e.empty { pairs.append((name, text)) }
                 case .spread(let e):
-                    let (kids, _) = try renderEmbed(e, row: row, fetched: fetched[n]!, database: database, auth: auth)
+                    let (kids, _) = try renderEmbed(e, row: row, fetched: fetched[n]!, database: database, auth: auth, snapshot: snapshot)
                     if e.inner && kids.isEmpty { continue rowLoop }
                     pairs += try spreadPairs(e, kids: kids, database: database, auth: auth)
                 }
@@ -291,9 +315,9 @@ struct SelectPlan {
 
     /// An embed's rendered rows for one parent and its printed value (jsonb).
     private func renderEmbed(_ e: Embed, row: [SQLValue], fetched: (rows: [[SQLValue]], junction: [[SQLValue]]),
-                             database: Database, auth: AuthContext) throws -> ([Rendered], String) {
+                             database: Database, auth: AuthContext, snapshot: Snapshot?) throws -> ([Rendered], String) {
         let found = matches(e, parent: row, rows: fetched.rows, junction: fetched.junction)
-        var kids = try e.plan.renderRows(found, database: database, auth: auth, jsonb: true)
+        var kids = try e.plan.renderRows(found, database: database, auth: auth, jsonb: true, snapshot: snapshot)
         if e.toMany {
             let start = min(e.range.offset, kids.count)
             let end = e.range.limit.map { min(start + $0, kids.count) } ?? kids.count

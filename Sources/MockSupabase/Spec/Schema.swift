@@ -56,6 +56,29 @@ public struct ColumnSchema: Sendable, Equatable {
     public var checkSQL: String?
     /// The document's words or the decision behind this column, if recorded.
     public var note: String?
+    /// `varchar(n)` / `char(n)`: the length limit, and whether the type is blank-padded `char`.
+    public var length: (limit: Int, padded: Bool)? = nil
+
+    public static func == (a: ColumnSchema, b: ColumnSchema) -> Bool {
+        a.name == b.name && a.type == b.type && a.nullable == b.nullable && a.defaultValue == b.defaultValue && a.check == b.check
+            && a.checkSQL == b.checkSQL && a.note == b.note && a.length?.limit == b.length?.limit && a.length?.padded == b.length?.padded
+    }
+
+    /// Applies `varchar(n)`/`char(n)` to a stored value as PostgreSQL's input does: a longer value
+    /// is 22001 unless only spaces run past the limit (those are cut); `char(n)` pads with spaces.
+    public func fitLength(_ v: SQLValue) throws -> SQLValue {
+        guard let (n, padded) = length, case .text(let s) = v else { return v }
+        var text = s
+        if text.count > n {
+            let tail = text.dropFirst(n)
+            guard tail.allSatisfy({ $0 == " " }) else {
+                throw PostgresError("22001", "value too long for type \(padded ? "character" : "character varying")(\(n))")
+            }
+            text = String(text.prefix(n))
+        }
+        if padded && text.count < n { text += String(repeating: " ", count: n - text.count) }
+        return .text(text)
+    }
 }
 
 /// A UNIQUE constraint (or the primary key).
@@ -212,7 +235,17 @@ extension DatabaseSchema {
                     let typeNode = try co.required("type")
                     let typeName = try typeNode.string()
                     let serialBase = ["serial": "integer", "bigserial": "bigint", "smallserial": "smallint"][typeName.lowercased()]
-                    guard let type = SQLType.parse(serialBase ?? typeName, enums: enums) else {
+                    // `varchar(n)`, `character varying(n)`, `char(n)`, `character(n)`: text with a limit.
+                    var length: (limit: Int, padded: Bool)?
+                    var baseName = serialBase ?? typeName
+                    let lower = typeName.lowercased().replacingOccurrences(of: " ", with: "")
+                    for (prefix, padded) in [("charactervarying(", false), ("varchar(", false), ("character(", true), ("char(", true)] where lower.hasPrefix(prefix) && lower.hasSuffix(")") {
+                        guard let n = Int(lower.dropFirst(prefix.count).dropLast()), n > 0 else { throw typeNode.fail("bad length in '\(typeName)'") }
+                        length = (n, padded)
+                        baseName = "text"
+                        break
+                    }
+                    guard let type = SQLType.parse(baseName, enums: enums) else {
                         throw typeNode.fail("unknown type '\(typeName)' (declare enums under $.enums)")
                     }
                     var nullable = try co.optional("nullable")?.bool() ?? true
@@ -249,7 +282,9 @@ extension DatabaseSchema {
                     if let ch = co.optional("check") { check = try Expr.decode(ch) }
                     let checkSQL = try co.optional("checkSQL")?.string()
                     let note = try co.optional("note")?.string() ?? co.optional("decision")?.string()
-                    return ColumnSchema(name: cname, type: type, nullable: nullable, defaultValue: def, check: check, checkSQL: checkSQL, note: note)
+                    var column = ColumnSchema(name: cname, type: type, nullable: nullable, defaultValue: def, check: check, checkSQL: checkSQL, note: note)
+                    column.length = length
+                    return column
                 }
                 if columns.contains(where: { $0.name == col.name }) { throw c.fail("duplicate column '\(col.name)'") }
                 columns.append(col)

@@ -506,12 +506,15 @@ extension MockSupabase {
         guard let prefixValue = body["prefix"] else { throw StorageError.validation("body must have required property 'prefix'") }
         guard case .string(var prefix) = prefixValue else { throw StorageError.validation("body/prefix must be string") }
         func int(_ key: String, min: Int) throws -> Int? {
-            guard let v = body[key], !v.isNull else { return nil }
+            guard var v = body[key], !v.isNull else { return nil }
+            // Fastify's validator coerces types: "10" is 10.
+            if case .string(let s) = v, let i = Int64(s) { v = .int(i) }
             guard let i = v.intValue, v.doubleValue == Double(i) else { throw StorageError.validation("body/\(key) must be integer") }
             guard i >= min else { throw StorageError.validation("body/\(key) must be >= \(min)") }
             return Int(i)
         }
-        let limit = try int("limit", min: 1) ?? 100
+        // storage.search: LEAST(coalesce(limits, 100), 1500).
+        let limit = min(try int("limit", min: 1) ?? 100, 1500)
         let offset = try int("offset", min: 0) ?? 0
         var search = ""
         if let s = body["search"] {

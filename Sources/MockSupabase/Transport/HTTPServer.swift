@@ -217,7 +217,8 @@ public final class HTTPServer: @unchecked Sendable {
         self.poller = poller
         boundPort = port
         phase = .running
-        connectionCap = min(configuration.maxConnections, Socket.descriptorLimit() - 64 - threads)
+        // Room under the descriptor limit for the listener, the poller, the wake pipe and the process.
+        connectionCap = max(1, min(configuration.maxConnections, Socket.descriptorLimit() - 64 - threads))
         runningThreads = threads + 1
         state.unlock()
         for n in 0..<threads {
