@@ -6,18 +6,18 @@
 import Foundation
 import MockSupabase
 
+/// The parser's properties under the default and the small limits.
+func httpParserViolations(_ input: [UInt8]) -> [String] {
+    [HTTPParserLimits(), HTTPParserProperties.smallLimits].flatMap {
+        HTTPParserProperties.violations(of: input, limits: $0, seed: UInt64(input.count))
+    }
+}
+
 /// Checks one input under the default and the small limits; traps (a crash libFuzzer records) on
 /// any violated property.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
-    for limits in [HTTPParserLimits(), HTTPParserProperties.smallLimits] {
-        let problems = HTTPParserProperties.violations(of: input, limits: limits, seed: UInt64(size))
-        if !problems.isEmpty {
-            fatalError("HTTP parser property violated:\n" + problems.joined(separator: "\n"))
-        }
-    }
-    return 0
+    FuzzDriver.check(data, size, what: "HTTP parser", httpParserViolations)
 }
 
 #if !FUZZING
@@ -25,22 +25,7 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 @main
 enum FuzzHTTPReplay {
     static func main() {
-        var failed = 0
-        for path in CommandLine.arguments.dropFirst() {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                print("cannot read \(path)")
-                failed += 1
-                continue
-            }
-            let input = [UInt8](data)
-            let problems = [HTTPParserLimits(), HTTPParserProperties.smallLimits].flatMap {
-                HTTPParserProperties.violations(of: input, limits: $0, seed: UInt64(input.count))
-            }
-            print("\(problems.isEmpty ? "ok  " : "FAIL") \(path)")
-            for p in problems { print("     \(p)") }
-            if !problems.isEmpty { failed += 1 }
-        }
-        exit(failed == 0 ? 0 : 1)
+        exit(FuzzDriver.replay(Array(CommandLine.arguments.dropFirst()), httpParserViolations))
     }
 }
 #endif

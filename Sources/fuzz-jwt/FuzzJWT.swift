@@ -14,12 +14,7 @@ let fuzzBackend: MockSupabase = {
 /// Checks one input; traps (a crash libFuzzer records) on any violated property.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJWTTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
-    let problems = JWTFuzzProperties.violations(of: input, backend: fuzzBackend)
-    if !problems.isEmpty {
-        fatalError("JWT property violated:\n" + problems.joined(separator: "\n"))
-    }
-    return 0
+    FuzzDriver.check(data, size, what: "JWT") { JWTFuzzProperties.violations(of: $0, backend: fuzzBackend) }
 }
 
 #if !FUZZING
@@ -27,19 +22,7 @@ public func fuzzJWTTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
 @main
 enum FuzzJWTReplay {
     static func main() {
-        var failed = 0
-        for path in CommandLine.arguments.dropFirst() {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                print("cannot read \(path)")
-                failed += 1
-                continue
-            }
-            let problems = JWTFuzzProperties.violations(of: [UInt8](data), backend: fuzzBackend)
-            print("\(problems.isEmpty ? "ok  " : "FAIL") \(path)")
-            for p in problems { print("     \(p)") }
-            if !problems.isEmpty { failed += 1 }
-        }
-        exit(failed == 0 ? 0 : 1)
+        exit(FuzzDriver.replay(Array(CommandLine.arguments.dropFirst())) { JWTFuzzProperties.violations(of: $0, backend: fuzzBackend) })
     }
 }
 #endif

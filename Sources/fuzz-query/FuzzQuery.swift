@@ -14,12 +14,7 @@ let fuzzBackend: MockSupabase = {
 /// Checks one input; traps (a crash libFuzzer records) on any violated property.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzQueryTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
-    let problems = QueryFuzzProperties.violations(ofQuery: input, backend: fuzzBackend)
-    if !problems.isEmpty {
-        fatalError("PostgREST query property violated:\n" + problems.joined(separator: "\n"))
-    }
-    return 0
+    FuzzDriver.check(data, size, what: "PostgREST query") { QueryFuzzProperties.violations(ofQuery: $0, backend: fuzzBackend) }
 }
 
 #if !FUZZING
@@ -27,19 +22,7 @@ public func fuzzQueryTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
 @main
 enum FuzzQueryReplay {
     static func main() {
-        var failed = 0
-        for path in CommandLine.arguments.dropFirst() {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                print("cannot read \(path)")
-                failed += 1
-                continue
-            }
-            let problems = QueryFuzzProperties.violations(ofQuery: [UInt8](data), backend: fuzzBackend)
-            print("\(problems.isEmpty ? "ok  " : "FAIL") \(path)")
-            for p in problems { print("     \(p)") }
-            if !problems.isEmpty { failed += 1 }
-        }
-        exit(failed == 0 ? 0 : 1)
+        exit(FuzzDriver.replay(Array(CommandLine.arguments.dropFirst())) { QueryFuzzProperties.violations(ofQuery: $0, backend: fuzzBackend) })
     }
 }
 #endif
