@@ -31,7 +31,7 @@ final class AppRulesContractsTests: XCTestCase {
         try FileManager.default.copyItem(at: ContractsLocator.app(app.name), to: dir)
         addTeardownBlock { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
         let url = dir.appendingPathComponent(file)
-        guard case .object(var o) = try JSONValue.parse(Data(contentsOf: url)) else { throw XCTSkip("\(file) is not an object") }
+        guard case .object(var o) = try JSONValue.parse(Data(contentsOf: url)) else { throw TestSetupFailure(description: "\(file) is not a JSON object: the mutation cannot be applied") }
         change(&o)
         try Data(JSONValue.object(o).serialized(.pretty).utf8).write(to: url)
         return dir
@@ -63,4 +63,9 @@ final class AppRulesContractsTests: XCTestCase {
         let photos = try mutated(CivicForgeApp.self, "photos.json") { o in o["maxPhotosPerPost"] = 1 }
         XCTAssertFalse(failures(CivicForgeApp.self, photos).isEmpty, "three photos exceed a limit of one")
     }
+}
+
+/// A precondition of a test that does not hold: a failure (never a skip).
+struct TestSetupFailure: Error, CustomStringConvertible {
+    let description: String
 }
