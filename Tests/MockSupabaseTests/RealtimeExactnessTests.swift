@@ -35,6 +35,15 @@ final class RealtimeExactnessTests: XCTestCase {
         return r
     }
 
+    func testUnjoinedTopicsAnswerAsPhoenixDoes() throws {
+        let c = try client(.v2)
+        XCTAssertEqual(try c.reply(to: c.push(topic: "realtime:nowhere", event: "phx_leave", payload: [:]))?.payload, ["status": "ok", "response": [:]])
+        XCTAssertEqual(try c.reply(to: c.push(topic: "phoenix", event: "ping", payload: [:]))?.payload,
+                       ["status": "error", "response": ["reason": "unmatched topic"]])
+        XCTAssertEqual(try c.reply(to: c.push(topic: "room", event: "phx_join", payload: [:]))?.payload,
+                       ["status": "error", "response": ["reason": "unmatched topic"]])
+    }
+
     func testRefusedUpgradeBodies() throws {
         func refusal(_ target: String) -> (Int, JSONValue?)? {
             guard case .reject(let r) = backend.realtime.acceptor(HTTPRequest(method: "GET", target: target)) else { return nil }
