@@ -93,4 +93,32 @@ extension PostgRESTCaseCorpusTests {
         Case(name: "strict on a write", method: "POST", target: "users", headers: ["Prefer": "return=representation, handling=strict, nope"], body: #"{"id":7,"name":"Q"}"#, status: 400,
              expect: pgError("PGRST122", "Invalid preferences given with handling=strict", details: "Invalid preferences: nope")),
     ]
+
+    /// Refused input: PostgreSQL's own error texts (checked on PostgreSQL 15 with the same
+    /// statements) and PostgREST's schema-cache errors.
+    static let errorCases: [Case] = [
+        Case(name: "unknown column near a real one", target: "clients?select=nam", status: 400,
+             expect: pgError("42703", "column clients.nam does not exist", hint: #"Perhaps you meant to reference the column "clients.name"."#)),
+        Case(name: "unknown column", target: "clients?select=foo", status: 400, expect: pgError("42703", "column clients.foo does not exist")),
+        Case(name: "unknown order column", target: "clients?order=nam", status: 400,
+             expect: pgError("42703", "column clients.nam does not exist", hint: #"Perhaps you meant to reference the column "clients.name"."#)),
+        Case(name: "integer syntax", target: "clients?id=eq.abc", status: 400, expect: pgError("22P02", #"invalid input syntax for type integer: "abc""#)),
+        Case(name: "integer fraction", target: "clients?id=eq.1.5", status: 400, expect: pgError("22P02", #"invalid input syntax for type integer: "1.5""#)),
+        Case(name: "integer range", target: "clients?id=eq.99999999999", status: 400, expect: pgError("22003", #"value "99999999999" is out of range for type integer"#)),
+        Case(name: "json syntax", target: "items?doc=cs.%7B%22a%22:", status: 400, expect: pgError("22P02", "invalid input syntax for type json", details: "The input string ended unexpectedly.")),
+        Case(name: "not null", method: "POST", target: "clients", body: #"{"id":10,"name":null}"#, status: 400,
+             expect: pgError("23502", #"null value in column "name" of relation "clients" violates not-null constraint"#, details: "Failing row contains (10, null).")),
+        Case(name: "foreign key on insert", method: "POST", target: "projects", body: #"{"id":5,"name":"x","client_id":99}"#, status: 409,
+             expect: pgError("23503", #"insert or update on table "projects" violates foreign key constraint "projects_client_id_fkey""#, details: #"Key (client_id)=(99) is not present in table "clients"."#)),
+        Case(name: "foreign key on update", method: "PATCH", target: "projects?id=eq.1", body: #"{"client_id":42}"#, status: 409,
+             expect: pgError("23503", #"insert or update on table "projects" violates foreign key constraint "projects_client_id_fkey""#, details: #"Key (client_id)=(42) is not present in table "clients"."#)),
+        Case(name: "still referenced", method: "DELETE", target: "clients?id=eq.1", status: 409,
+             expect: pgError("23503", #"update or delete on table "clients" violates foreign key constraint "projects_client_id_fkey" on table "projects""#, details: #"Key (id)=(1) is still referenced from table "projects"."#)),
+        Case(name: "duplicate key", method: "POST", target: "clients", body: #"{"id":1,"name":"dup"}"#, status: 409,
+             expect: pgError("23505", #"duplicate key value violates unique constraint "clients_pkey""#, details: "Key (id)=(1) already exists.")),
+        Case(name: "columns names an unknown column", method: "POST", target: "clients?columns=id,nope", body: #"{"id":11,"name":"x"}"#, status: 400,
+             expect: pgError("PGRST204", "Could not find the 'nope' column of 'clients' in the schema cache")),
+        Case(name: "payload names an unknown column", method: "POST", target: "clients", body: #"{"id":12,"nope":1}"#, status: 400,
+             expect: pgError("PGRST204", "Could not find the 'nope' column of 'clients' in the schema cache")),
+    ]
 }

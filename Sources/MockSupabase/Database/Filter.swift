@@ -176,7 +176,24 @@ struct CompiledFilter {
     }
 
     static func unknownColumn(_ c: String, _ t: TableSchema) -> PostgresError {
-        PostgresError("42703", "column \(t.name).\(c) does not exist")
+        PostgresError("42703", "column \(t.name).\(c) does not exist", hint: closestColumn(c, t).map { "Perhaps you meant to reference the column \"\(t.name).\($0)\"." })
+    }
+
+    /// PostgreSQL's suggestion for a missing column (parse_relation.c `updateFuzzyAttrMatchState`):
+    /// the column at the smallest edit distance, at most 3 and at most half the typed name's length;
+    /// two columns equally close suggest nothing.
+    static func closestColumn(_ c: String, _ t: TableSchema) -> String? {
+        var best: (name: String, d: Int)?
+        var tie = false
+        for col in t.columns {
+            let d = levenshtein(col.name, c)
+            guard d <= 3, d <= c.count / 2 else { continue }
+            if let b = best, d > b.d { continue }
+            if let b = best, d == b.d { tie = true; continue }
+            best = (col.name, d)
+            tie = false
+        }
+        return tie ? nil : best?.name
     }
 
     private static func condition(_ column: String, _ op: FilterOp, _ operand: FilterOperand, _ t: TableSchema, _ idx: [String: Int]) throws -> ([SQLValue]) -> Bool? {
@@ -239,7 +256,7 @@ struct CompiledFilter {
         case .cs, .cd, .ov:
             guard case .text(let lit) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
             if case .jsonb = type {
-                guard let j = try? JSONValue.parse(lit) else { throw PostgresError("22P02", "invalid input syntax for type json") }
+                let j = try JSONBOrder.parse(lit)
                 return { row in
                     guard case .json(let v) = value(row) else { return nil }
                     return op == .cs ? jsonContains(v, j) : jsonContains(j, v)
@@ -301,6 +318,17 @@ struct CompiledFilter {
             }
         case .eq, .neq, .gt, .gte, .lt, .lte:
             guard case .text(let s) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
+            if let path = jsonPath, path.steps.last?.asText == false {
+                // `col->key` is jsonb: the literal is read as jsonb and compared in jsonb order
+                // (`"data"->'a' = '{"b":2}'`, SqlFragment.hs `pgFmtFilter`).
+                let rhs = try JSONBOrder.parse(s)
+                let cmp = Expr.CompareOp(rawValue: op.rawValue)!
+                return { row in
+                    // A missing key is SQL NULL; a json `null` is a jsonb value.
+                    guard case .json(let j) = path.evaluate(row[i], type: baseType).value else { return nil }
+                    return cmp.holds(JSONBOrder.compare(j, rhs))
+                }
+            }
             let rhs = try parse(s)
             if jsonPath == nil, op == .eq || op == .neq, !rhs.isNull {
                 // Equality fast path: values of one column type compare equal exactly when they
