@@ -9,10 +9,7 @@ public enum CivicForgeApp: AppModule {
     public static let title = "CivicForge"
 
     /// The row models of the twelve tables.
-    public static var tableModels: [any TableModel.Type] {
-        [Neighborhood.self, Profile.self, Reputation.self, NotificationPreferences.self, Post.self, PostPhoto.self,
-         Response.self, Thanks.self, PostFlag.self, AIMatch.self, Invitation.self, DeviceToken.self]
-    }
+    public static var tableModels: [any TableModel.Type] { CivicForgeTableModels.all }
 
     /// The payloads, GoTrue's session and the push function's bodies (the table models are
     /// added by name); the models code their own timestamps, so Foundation's plain coders do.

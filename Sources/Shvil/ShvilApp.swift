@@ -9,9 +9,7 @@ public enum ShvilApp: AppModule {
     public static let title = "Shvil"
 
     /// The row models of the five tables (interaction files name only table models).
-    public static var tableModels: [any TableModel.Type] {
-        [ShvilUser.self, Adventure.self, Place.self, AdventureStop.self, FeatureFlagRow.self]
-    }
+    public static var tableModels: [any TableModel.Type] { ShvilTableModels.all }
 
     /// Registers the app's database function and triggers. If rules.json cannot be read, the
     /// function answers with the file, JSON path and problem (XX000), not a crash.

@@ -215,7 +215,7 @@ public struct PendingReview: NaarsCarsPayload {
     /// `pickup → destination` or the favor's title.
     public var title: String
     /// The request's date.
-    public var date: CalendarDate
+    public var date: PGDate
     /// Field names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case requestType = "request_type", requestId = "request_id", fulfillerId = "fulfiller_id"
@@ -232,7 +232,7 @@ public struct PendingReview: NaarsCarsPayload {
         try c.encode(date, forKey: .date)
     }
     /// A row.
-    public init(requestType: RequestType, requestId: UUID, fulfillerId: UUID, fulfillerName: String, title: String, date: CalendarDate) {
+    public init(requestType: RequestType, requestId: UUID, fulfillerId: UUID, fulfillerName: String, title: String, date: PGDate) {
         self.requestType = requestType; self.requestId = requestId; self.fulfillerId = fulfillerId
         self.fulfillerName = fulfillerName; self.title = title; self.date = date
     }
@@ -357,4 +357,9 @@ public struct EdgeFunctionError: NaarsCarsPayload {
     public enum CodingKeys: String, CodingKey, CaseIterable { case error }
     /// An error.
     public init(error: String) { self.error = error }
+}
+
+extension LeaderboardEntry {
+    /// The user is the row's identity (the view has no `id` column).
+    public var id: UUID { userId }
 }
