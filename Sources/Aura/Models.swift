@@ -35,38 +35,6 @@ public struct CognitiveFunction: Codable, Equatable, Sendable {
 
 // MARK: - Payloads (§3.2, §3.3)
 
-/// The body of `PATCH /rest/v1/users` (§3.3 "Update user profile"): the columns a user edits.
-public struct UserProfileUpdate: Codable, Equatable, Sendable {
-    /// New name.
-    public var name: String?
-    /// New birth date.
-    public var birthdate: PGDate?
-    /// The sign of the new birth date (the client computes it, §2.1).
-    public var zodiacSign: ZodiacSign?
-    /// New MBTI type.
-    public var mbtiType: MBTIType?
-
-    enum CodingKeys: String, CodingKey {
-        case name, birthdate, zodiacSign = "zodiac_sign", mbtiType = "mbti_type"
-    }
-
-    /// A patch; nil members are not sent.
-    public init(name: String? = nil, birthdate: PGDate? = nil, zodiacSign: ZodiacSign? = nil, mbtiType: MBTIType? = nil) {
-        self.name = name
-        self.birthdate = birthdate
-        self.zodiacSign = zodiacSign
-        self.mbtiType = mbtiType
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(name, forKey: .name)
-        try c.encodeIfPresent(birthdate, forKey: .birthdate)
-        try c.encodeIfPresent(zodiacSign, forKey: .zodiacSign)
-        try c.encodeIfPresent(mbtiType, forKey: .mbtiType)
-    }
-}
-
 /// The body of `POST /functions/v1/generate-horoscope` (§3.2 `req.json()`).
 public struct GenerateHoroscopeRequest: Codable, Equatable, Sendable {
     /// The reading's owner; must be the caller.

@@ -53,6 +53,23 @@ final class ModelGeneratorTests: XCTestCase {
         XCTAssertFalse(out.text.contains("struct City"))
     }
 
+    func testPayloadsAreColumnSubsetsThatLeaveAbsentFieldsOut() throws {
+        let overlay = try ModelOverlay.decode(SpecNode(value: JSONValue.parse(Data("""
+        { "payloads": { "TripInsert": { "table": "trips", "columns": ["state", "fare", "day"], "optional": ["fare", "day"] },
+                        "TripPatch": { "table": "trips", "columns": ["fare"], "optional": ["fare"], "writeNulls": true } } }
+        """.utf8)), file: "models.json"))
+        let out = try ModelGenerator.generate(app: "sixth", module: "Sixth", schema: schema(sixth), overlay: overlay).text
+        for expected in ["public struct TripInsert: Codable, Equatable, Sendable", "public var state: TripState", "public var fare: PGNumeric?",
+                         "try c.encode(state, forKey: .state); if let fare { try c.encode(fare, forKey: .fare) }",
+                         "public struct TripPatch", "try c.encode(fare, forKey: .fare)"] {
+            XCTAssertTrue(out.contains(expected), "missing: \(expected)\n\(out)")
+        }
+        // Mutant: without `optional`, the field is required.
+        var required = overlay
+        required.payloads["TripInsert"]?.optional = []
+        XCTAssertTrue(try ModelGenerator.generate(app: "sixth", module: "Sixth", schema: schema(sixth), overlay: required).text.contains("public var fare: PGNumeric\n"))
+    }
+
     func testOverlayEntriesTheSchemaLacksAreErrors() throws {
         func problem(_ json: String) throws -> String {
             let o = try ModelOverlay.decode(SpecNode(value: JSONValue.parse(Data(json.utf8)), file: "models.json"))
@@ -64,6 +81,9 @@ final class ModelGeneratorTests: XCTestCase {
         XCTAssertTrue(try problem(#"{"tables": {"trips": {"columns": {"tags": {"type": "Tag"}}}}}"#).contains("jsonb"))
         XCTAssertTrue(try problem(#"{"tables": {"trips": {"columns": {"day": {"nullable": false}}}}}"#).contains("only a view"))
         XCTAssertTrue(try problem(#"{"enums": {"nope": {}}}"#).contains("no enum 'nope'"))
+        XCTAssertTrue(try problem(#"{"payloads": {"P": {"table": "trips", "columns": ["nope"]}}}"#).contains("no column 'nope'"))
+        XCTAssertTrue(try problem(#"{"payloads": {"P": {"table": "trips", "columns": ["day"], "optional": ["fare"]}}}"#).contains("not one of the payload's columns"))
+        XCTAssertTrue(try problem(#"{"payloads": {"P": {"table": "trip", "columns": ["day"]}}}"#).contains("no public table 'trip'"))
         XCTAssertThrowsError(try ModelOverlay.decode(SpecNode(value: JSONValue.parse(Data(#"{"tabels": {}}"#.utf8)), file: "models.json")))
         XCTAssertThrowsError(try ModelOverlay.decode(SpecNode(value: JSONValue.parse(Data(#"{"representations": {"uuid": "upper"}}"#.utf8)), file: "models.json")))
     }

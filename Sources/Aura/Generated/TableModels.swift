@@ -103,12 +103,9 @@ public struct AuraUser: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(birthdate, forKey: .birthdate)
-        try c.encode(zodiacSign, forKey: .zodiacSign)
-        try c.encode(mbtiType, forKey: .mbtiType)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encodeUUID(id, forKey: .id); try c.encode(name, forKey: .name)
+        try c.encode(birthdate, forKey: .birthdate); try c.encode(zodiacSign, forKey: .zodiacSign)
+        try c.encode(mbtiType, forKey: .mbtiType); try c.encodeTimestamp(createdAt, forKey: .createdAt)
         try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
@@ -174,15 +171,10 @@ public struct DailyReading: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(userID, forKey: .userID)
-        try c.encode(date, forKey: .date)
-        try c.encode(category, forKey: .category)
-        try c.encode(content, forKey: .content)
-        try c.encode(fortuneScore, forKey: .fortuneScore)
-        try c.encode(luckyNumbers, forKey: .luckyNumbers)
-        try c.encode(powerColors, forKey: .powerColors)
-        try c.encode(isPremium, forKey: .isPremium)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userID, forKey: .userID); try c.encode(date, forKey: .date)
+        try c.encode(category, forKey: .category); try c.encode(content, forKey: .content)
+        try c.encode(fortuneScore, forKey: .fortuneScore); try c.encode(luckyNumbers, forKey: .luckyNumbers)
+        try c.encode(powerColors, forKey: .powerColors); try c.encode(isPremium, forKey: .isPremium)
         try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }
@@ -241,14 +233,10 @@ public struct MBTIResult: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(userID, forKey: .userID)
-        try c.encode(typeCode, forKey: .typeCode)
-        try c.encode(dimensionScores, forKey: .dimensionScores)
-        try c.encode(cognitiveFunctions, forKey: .cognitiveFunctions)
-        try c.encode(strengths, forKey: .strengths)
-        try c.encode(weaknesses, forKey: .weaknesses)
-        try c.encodeTimestamp(takenAt, forKey: .takenAt)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userID, forKey: .userID)
+        try c.encode(typeCode, forKey: .typeCode); try c.encode(dimensionScores, forKey: .dimensionScores)
+        try c.encode(cognitiveFunctions, forKey: .cognitiveFunctions); try c.encode(strengths, forKey: .strengths)
+        try c.encode(weaknesses, forKey: .weaknesses); try c.encodeTimestamp(takenAt, forKey: .takenAt)
     }
 }
 
@@ -307,14 +295,42 @@ public struct Subscription: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(userID, forKey: .userID)
-        try c.encode(tier, forKey: .tier)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userID, forKey: .userID); try c.encode(tier, forKey: .tier)
         try c.encode(revenuecatCustomerID, forKey: .revenuecatCustomerID)
         try c.encodeTimestamp(originalPurchaseDate, forKey: .originalPurchaseDate)
-        try c.encodeTimestamp(expiresAt, forKey: .expiresAt)
-        try c.encode(isActive, forKey: .isActive)
+        try c.encodeTimestamp(expiresAt, forKey: .expiresAt); try c.encode(isActive, forKey: .isActive)
         try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+    }
+}
+
+/// The body of `PATCH /rest/v1/users` (§3.3 "Update user profile"): the columns a user edits; only those set are sent.
+public struct UserProfileUpdate: Codable, Equatable, Sendable {
+    /// `name` (text, not null).
+    public var name: String?
+    /// `birthdate` (date, not null).
+    public var birthdate: PGDate?
+    /// `zodiac_sign` (text, not null).
+    public var zodiacSign: ZodiacSign?
+    /// `mbti_type` (text, not null).
+    public var mbtiType: MBTIType?
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, birthdate, zodiacSign = "zodiac_sign", mbtiType = "mbti_type"
+    }
+
+    /// A body from its fields.
+    public init(name: String? = nil, birthdate: PGDate? = nil, zodiacSign: ZodiacSign? = nil, mbtiType: MBTIType? = nil) {
+        self.name = name; self.birthdate = birthdate; self.zodiacSign = zodiacSign; self.mbtiType = mbtiType
+    }
+
+    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if let name { try c.encode(name, forKey: .name) }
+        if let birthdate { try c.encode(birthdate, forKey: .birthdate) }
+        if let zodiacSign { try c.encode(zodiacSign, forKey: .zodiacSign) }
+        if let mbtiType { try c.encode(mbtiType, forKey: .mbtiType) }
     }
 }
 

@@ -91,12 +91,9 @@ public struct Neighborhood: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(description, forKey: .description)
-        try c.encode(createdBy, forKey: .createdBy)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
-        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name)
+        try c.encode(description, forKey: .description); try c.encode(createdBy, forKey: .createdBy)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt); try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -164,17 +161,12 @@ public struct Profile: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(displayName, forKey: .displayName)
-        try c.encode(bio, forKey: .bio)
-        try c.encode(skills, forKey: .skills)
-        try c.encode(avatarUrl, forKey: .avatarUrl)
-        try c.encode(neighborhoodId, forKey: .neighborhoodId)
-        try c.encode(trustTier, forKey: .trustTier)
+        try c.encode(id, forKey: .id); try c.encode(displayName, forKey: .displayName); try c.encode(bio, forKey: .bio)
+        try c.encode(skills, forKey: .skills); try c.encode(avatarUrl, forKey: .avatarUrl)
+        try c.encode(neighborhoodId, forKey: .neighborhoodId); try c.encode(trustTier, forKey: .trustTier)
         try c.encode(phoneVerified, forKey: .phoneVerified)
         try c.encodeTimestamp(termsAcceptedAt, forKey: .termsAcceptedAt)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
-        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encodeTimestamp(createdAt, forKey: .createdAt); try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -215,10 +207,8 @@ public struct Reputation: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userId, forKey: .userId)
-        try c.encode(score, forKey: .score)
-        try c.encode(thanksReceived, forKey: .thanksReceived)
-        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(userId, forKey: .userId); try c.encode(score, forKey: .score)
+        try c.encode(thanksReceived, forKey: .thanksReceived); try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -267,12 +257,9 @@ public struct NotificationPreferences: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userId, forKey: .userId)
-        try c.encode(newResponse, forKey: .newResponse)
-        try c.encode(responseStatus, forKey: .responseStatus)
-        try c.encode(thanks, forKey: .thanks)
-        try c.encode(aiMatch, forKey: .aiMatch)
-        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(userId, forKey: .userId); try c.encode(newResponse, forKey: .newResponse)
+        try c.encode(responseStatus, forKey: .responseStatus); try c.encode(thanks, forKey: .thanks)
+        try c.encode(aiMatch, forKey: .aiMatch); try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -362,22 +349,14 @@ public struct Post: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(authorId, forKey: .authorId)
-        try c.encode(neighborhoodId, forKey: .neighborhoodId)
-        try c.encode(type, forKey: .type)
-        try c.encode(title, forKey: .title)
-        try c.encode(description, forKey: .description)
-        try c.encode(category, forKey: .category)
-        try c.encode(urgency, forKey: .urgency)
-        try c.encode(status, forKey: .status)
-        try c.encode(availableTimes, forKey: .availableTimes)
-        try c.encode(locationHint, forKey: .locationHint)
-        try c.encode(aiAssisted, forKey: .aiAssisted)
-        try c.encode(hidden, forKey: .hidden)
-        try c.encode(reviewStatus, forKey: .reviewStatus)
-        try c.encode(flagCount, forKey: .flagCount)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(authorId, forKey: .authorId)
+        try c.encode(neighborhoodId, forKey: .neighborhoodId); try c.encode(type, forKey: .type)
+        try c.encode(title, forKey: .title); try c.encode(description, forKey: .description)
+        try c.encode(category, forKey: .category); try c.encode(urgency, forKey: .urgency)
+        try c.encode(status, forKey: .status); try c.encode(availableTimes, forKey: .availableTimes)
+        try c.encode(locationHint, forKey: .locationHint); try c.encode(aiAssisted, forKey: .aiAssisted)
+        try c.encode(hidden, forKey: .hidden); try c.encode(reviewStatus, forKey: .reviewStatus)
+        try c.encode(flagCount, forKey: .flagCount); try c.encodeTimestamp(createdAt, forKey: .createdAt)
         try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
@@ -434,14 +413,10 @@ public struct PostPhoto: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(postId, forKey: .postId)
-        try c.encode(storagePath, forKey: .storagePath)
-        try c.encode(thumbnailPath, forKey: .thumbnailPath)
-        try c.encode(position, forKey: .position)
-        try c.encode(width, forKey: .width)
-        try c.encode(height, forKey: .height)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
+        try c.encode(storagePath, forKey: .storagePath); try c.encode(thumbnailPath, forKey: .thumbnailPath)
+        try c.encode(position, forKey: .position); try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height); try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }
 
@@ -494,12 +469,9 @@ public struct Response: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(postId, forKey: .postId)
-        try c.encode(responderId, forKey: .responderId)
-        try c.encode(message, forKey: .message)
-        try c.encode(status, forKey: .status)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
+        try c.encode(responderId, forKey: .responderId); try c.encode(message, forKey: .message)
+        try c.encode(status, forKey: .status); try c.encodeTimestamp(createdAt, forKey: .createdAt)
         try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
@@ -550,12 +522,9 @@ public struct Thanks: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(postId, forKey: .postId)
-        try c.encode(fromUserId, forKey: .fromUserId)
-        try c.encode(toUserId, forKey: .toUserId)
-        try c.encode(message, forKey: .message)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
+        try c.encode(fromUserId, forKey: .fromUserId); try c.encode(toUserId, forKey: .toUserId)
+        try c.encode(message, forKey: .message); try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }
 
@@ -599,10 +568,8 @@ public struct PostFlag: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(postId, forKey: .postId)
-        try c.encode(flaggerId, forKey: .flaggerId)
-        try c.encode(reason, forKey: .reason)
+        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
+        try c.encode(flaggerId, forKey: .flaggerId); try c.encode(reason, forKey: .reason)
         try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }
@@ -652,12 +619,9 @@ public struct AIMatch: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(postId, forKey: .postId)
-        try c.encode(matchedPostId, forKey: .matchedPostId)
-        try c.encode(score, forKey: .score)
-        try c.encode(reason, forKey: .reason)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
+        try c.encode(matchedPostId, forKey: .matchedPostId); try c.encode(score, forKey: .score)
+        try c.encode(reason, forKey: .reason); try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }
 
@@ -714,13 +678,9 @@ public struct Invitation: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(code, forKey: .code)
-        try c.encode(inviterId, forKey: .inviterId)
-        try c.encode(neighborhoodId, forKey: .neighborhoodId)
-        try c.encode(redeemedBy, forKey: .redeemedBy)
-        try c.encodeTimestamp(redeemedAt, forKey: .redeemedAt)
-        try c.encodeTimestamp(expiresAt, forKey: .expiresAt)
+        try c.encode(id, forKey: .id); try c.encode(code, forKey: .code); try c.encode(inviterId, forKey: .inviterId)
+        try c.encode(neighborhoodId, forKey: .neighborhoodId); try c.encode(redeemedBy, forKey: .redeemedBy)
+        try c.encodeTimestamp(redeemedAt, forKey: .redeemedAt); try c.encodeTimestamp(expiresAt, forKey: .expiresAt)
         try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }
@@ -765,11 +725,249 @@ public struct DeviceToken: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(userId, forKey: .userId)
-        try c.encode(token, forKey: .token)
-        try c.encode(platform, forKey: .platform)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(token, forKey: .token)
+        try c.encode(platform, forKey: .platform); try c.encodeTimestamp(createdAt, forKey: .createdAt)
+    }
+}
+
+/// PushNotificationService: `POST /rest/v1/device_tokens` (Prefer: resolution=ignore-duplicates).
+public struct DeviceTokenRegistration: Codable, Equatable, Sendable {
+    /// `token` (text, not null).
+    public var token: String
+    /// `platform` (device_platform, not null).
+    public var platform: DevicePlatform
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case token, platform
+    }
+
+    /// A body from its fields.
+    public init(token: String, platform: DevicePlatform) {
+        self.token = token; self.platform = platform
+    }
+
+    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(token, forKey: .token); try c.encode(platform, forKey: .platform)
+    }
+}
+
+/// FlagButton: `POST /rest/v1/post_flags`.
+public struct NewFlag: Codable, Equatable, Sendable {
+    /// `post_id` (uuid, not null).
+    public var postId: String
+    /// `reason` (text).
+    public var reason: String?
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case postId = "post_id", reason
+    }
+
+    /// A body from its fields.
+    public init(postId: String, reason: String? = nil) {
+        self.postId = postId; self.reason = reason
+    }
+
+    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(postId, forKey: .postId); if let reason { try c.encode(reason, forKey: .reason) }
+    }
+}
+
+/// CreatePostView's form: `POST /rest/v1/posts` (server defaults for what is left out).
+public struct NewPost: Codable, Equatable, Sendable {
+    /// `type` (post_type, not null).
+    public var type: PostType
+    /// `title` (text, not null).
+    public var title: String
+    /// `description` (text, not null).
+    public var description: String
+    /// `category` (text, not null).
+    public var category: String
+    /// `urgency` (urgency_level, not null).
+    public var urgency: UrgencyLevel?
+    /// `available_times` (text).
+    public var availableTimes: String?
+    /// `location_hint` (text).
+    public var locationHint: String?
+    /// `ai_assisted` (boolean, not null).
+    public var aiAssisted: Bool?
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case type, title, description, category, urgency, availableTimes = "available_times"
+        case locationHint = "location_hint", aiAssisted = "ai_assisted"
+    }
+
+    /// A body from its fields.
+    public init(type: PostType, title: String, description: String, category: String, urgency: UrgencyLevel? = nil,
+                availableTimes: String? = nil, locationHint: String? = nil, aiAssisted: Bool? = nil) {
+        self.type = type; self.title = title; self.description = description; self.category = category
+        self.urgency = urgency; self.availableTimes = availableTimes; self.locationHint = locationHint
+        self.aiAssisted = aiAssisted
+    }
+
+    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type); try c.encode(title, forKey: .title)
+        try c.encode(description, forKey: .description); try c.encode(category, forKey: .category)
+        if let urgency { try c.encode(urgency, forKey: .urgency) }
+        if let availableTimes { try c.encode(availableTimes, forKey: .availableTimes) }
+        if let locationHint { try c.encode(locationHint, forKey: .locationHint) }
+        if let aiAssisted { try c.encode(aiAssisted, forKey: .aiAssisted) }
+    }
+}
+
+/// `POST /rest/v1/post_photos` after both files are uploaded.
+public struct NewPostPhoto: Codable, Equatable, Sendable {
+    /// `post_id` (uuid, not null).
+    public var postId: String
+    /// `storage_path` (text, not null).
+    public var storagePath: String
+    /// `thumbnail_path` (text, not null).
+    public var thumbnailPath: String
+    /// `position` (smallint, not null).
+    public var position: Int
+    /// `width` (integer, not null).
+    public var width: Int
+    /// `height` (integer, not null).
+    public var height: Int
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case postId = "post_id", storagePath = "storage_path", thumbnailPath = "thumbnail_path", position, width, height
+    }
+
+    /// A body from its fields.
+    public init(postId: String, storagePath: String, thumbnailPath: String, position: Int, width: Int, height: Int) {
+        self.postId = postId; self.storagePath = storagePath; self.thumbnailPath = thumbnailPath
+        self.position = position; self.width = width; self.height = height
+    }
+
+    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(postId, forKey: .postId); try c.encode(storagePath, forKey: .storagePath)
+        try c.encode(thumbnailPath, forKey: .thumbnailPath); try c.encode(position, forKey: .position)
+        try c.encode(width, forKey: .width); try c.encode(height, forKey: .height)
+    }
+}
+
+/// Onboarding step 1 (and 2): `POST /rest/v1/profiles`; the id must be the caller's auth uid.
+public struct NewProfile: Codable, Equatable, Sendable {
+    /// `id` (uuid, not null).
+    public var id: String
+    /// `display_name` (text, not null).
+    public var displayName: String
+    /// `neighborhood_id` (uuid).
+    public var neighborhoodId: String?
+    /// `terms_accepted_at` (timestamptz).
+    public var termsAcceptedAt: Date?
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, displayName = "display_name", neighborhoodId = "neighborhood_id", termsAcceptedAt = "terms_accepted_at"
+    }
+
+    /// A body from its fields.
+    public init(id: String, displayName: String, neighborhoodId: String? = nil, termsAcceptedAt: Date? = nil) {
+        self.id = id; self.displayName = displayName; self.neighborhoodId = neighborhoodId
+        self.termsAcceptedAt = termsAcceptedAt
+    }
+
+    /// Decodes the body (NULL only where the field is optional).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        displayName = try c.decode(String.self, forKey: .displayName)
+        neighborhoodId = try c.decodeIfPresent(String.self, forKey: .neighborhoodId)
+        termsAcceptedAt = try c.decodeTimestampIfPresent(forKey: .termsAcceptedAt)
+    }
+
+    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id); try c.encode(displayName, forKey: .displayName)
+        if let neighborhoodId { try c.encode(neighborhoodId, forKey: .neighborhoodId) }
+        if let termsAcceptedAt { try c.encodeTimestamp(termsAcceptedAt, forKey: .termsAcceptedAt) }
+    }
+}
+
+/// `POST /rest/v1/responses`.
+public struct NewResponse: Codable, Equatable, Sendable {
+    /// `post_id` (uuid, not null).
+    public var postId: String
+    /// `message` (text, not null).
+    public var message: String
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case postId = "post_id", message
+    }
+
+    /// A body from its fields.
+    public init(postId: String, message: String) {
+        self.postId = postId; self.message = message
+    }
+
+    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(postId, forKey: .postId); try c.encode(message, forKey: .message)
+    }
+}
+
+/// ThanksButton: `POST /rest/v1/thanks`.
+public struct NewThanks: Codable, Equatable, Sendable {
+    /// `post_id` (uuid, not null).
+    public var postId: String
+    /// `to_user_id` (uuid, not null).
+    public var toUserId: String
+    /// `message` (text).
+    public var message: String?
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case postId = "post_id", toUserId = "to_user_id", message
+    }
+
+    /// A body from its fields.
+    public init(postId: String, toUserId: String, message: String? = nil) {
+        self.postId = postId; self.toUserId = toUserId; self.message = message
+    }
+
+    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(postId, forKey: .postId); try c.encode(toUserId, forKey: .toUserId)
+        if let message { try c.encode(message, forKey: .message) }
+    }
+}
+
+/// The post author's decision: `PATCH /rest/v1/responses?id=eq.…`.
+public struct ResponseDecision: Codable, Equatable, Sendable {
+    /// `status` (response_status, not null).
+    public var status: ResponseStatus
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case status
+    }
+
+    /// A body from its fields.
+    public init(status: ResponseStatus) {
+        self.status = status
+    }
+
+    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(status, forKey: .status)
     }
 }
 

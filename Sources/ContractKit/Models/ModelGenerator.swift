@@ -131,6 +131,16 @@ private struct Writer {
                 if c.nullable != nil, !table.isView { throw fail(path + ".nullable", "nullability comes from schema.json for a table; only a view column's can be chosen") }
             }
         }
+        for (name, p) in overlay.payloads.sorted(by: { $0.key < $1.key }) {
+            guard let table = schema.tables.first(where: { $0.schema == "public" && $0.name == p.table }) else {
+                throw fail("$.payloads.\(name).table", "schema.json has no public table '\(p.table)'")
+            }
+            for col in p.columns + p.optional where table.columns.first(where: { $0.name == col }) == nil {
+                throw fail("$.payloads.\(name)", "\(p.table) has no column '\(col)'")
+            }
+            for col in p.optional where !p.columns.contains(col) { throw fail("$.payloads.\(name).optional", "'\(col)' is not one of the payload's columns") }
+            if p.columns.isEmpty { throw fail("$.payloads.\(name).columns", "a payload needs at least one column") }
+        }
     }
 
     /// The labels of a text column's `in` CHECK (also inside an `all`).
@@ -214,6 +224,7 @@ private struct Writer {
             }
         }
         for t in tables { try emitModel(t) }
+        for (name, p) in overlay.payloads.sorted(by: { $0.key < $1.key }) { try emitPayload(name, p) }
         emit()
         emit("/// Every table model of \(app), in schema.json's order.")
         emit("public enum \(module)TableModels {")
@@ -245,24 +256,45 @@ private struct Writer {
         var doc: String
     }
 
+    /// A column's field as the table's model declares it.
+    func field(_ t: TableSchema, _ c: ColumnSchema) throws -> Field {
+        let n = overlay.tables[t.name]?.columns[c.name]
+        var doc = "`\(c.name)` (\(c.type.schemaSpelling)\(c.nullable ? "" : ", not null"))."
+        if let note = c.note { doc += " \(note)" }
+        return Field(column: c, property: n?.property ?? ModelGenerator.lowerCamel(c.name), type: try swiftType(c.type, column: c, naming: n),
+                     optional: n?.nullable ?? c.nullable, doc: n?.doc ?? doc)
+    }
+
     mutating func emitModel(_ t: TableSchema) throws {
-        let naming = overlay.tables[t.name]
-        let fields: [Field] = try t.columns.map { c in
-            let n = naming?.columns[c.name]
-            let type = try swiftType(c.type, column: c, naming: n)
-            var doc = "`\(c.name)` (\(c.type.schemaSpelling)\(c.nullable ? "" : ", not null"))."
-            if let note = c.note { doc += " \(note)" }
-            return Field(column: c, property: n?.property ?? ModelGenerator.lowerCamel(c.name), type: type,
-                         optional: n?.nullable ?? c.nullable, doc: n?.doc ?? doc)
+        let doc = overlay.tables[t.name]?.doc ?? "A row of `\(t.name)`\(t.isView ? " (a view)" : "")."
+        try emitStruct(typeName(t), doc: doc, conformances: ["TableModel"] + overlay.conformances, table: t.name,
+                       fields: t.columns.map { try field(t, $0) }, omitNil: false)
+    }
+
+    mutating func emitPayload(_ name: String, _ p: ModelOverlay.PayloadNaming) throws {
+        let t = schema.tables.first { $0.schema == "public" && $0.name == p.table }!
+        let fields = try p.columns.map { col in
+            var f = try field(t, t.columns.first { $0.name == col }!)
+            f.optional = p.optional.contains(col)
+            return f
         }
-        let name = typeName(t)
+        try emitStruct(name, doc: p.doc ?? "A body of `\(p.table)` columns.", conformances: ["Codable", "Equatable", "Sendable"] + p.conformances,
+                       table: nil, fields: fields, omitNil: !p.writeNulls)
+    }
+
+    /// A struct of `fields` with coding keys, a memberwise initializer and PostgreSQL's coding.
+    /// A row (`table` set) writes every column, NULL as `null`; a payload with `omitNil` leaves
+    /// absent optionals out so column defaults apply.
+    mutating func emitStruct(_ name: String, doc: String, conformances: [String], table: String?, fields: [Field], omitNil: Bool) throws {
         emit()
-        emit("/// \(naming?.doc ?? "A row of `\(t.name)`\(t.isView ? " (a view)" : "").")")
-        emit("public struct \(name): \((["TableModel"] + overlay.conformances).joined(separator: ", ")) {")
-        emit("    /// `\(t.name)`.")
-        emit("    public static let table = \(JSONValue.string(t.name).serialized())")
-        emit("    /// The columns, in schema.json's order.")
-        emit("    public static var columns: [String] { CodingKeys.allCases.map(\\.rawValue) }")
+        emit("/// \(doc)")
+        emit("public struct \(name): \(conformances.joined(separator: ", ")) {")
+        if let table {
+            emit("    /// `\(table)`.")
+            emit("    public static let table = \(JSONValue.string(table).serialized())")
+            emit("    /// The columns, in schema.json's order.")
+            emit("    public static var columns: [String] { CodingKeys.allCases.map(\\.rawValue) }")
+        }
         for f in fields {
             emit("    /// \(f.doc)")
             emit("    public var \(ModelGenerator.identifier(f.property)): \(f.type)\(f.optional ? "?" : "")")
@@ -276,7 +308,7 @@ private struct Writer {
         }, lead: "        case ", separator: ", ", continuation: "        case ", lineEnd: "")
         emit("    }")
         emit()
-        emit("    /// A row from its columns.")
+        emit("    /// A \(table == nil ? "body from its fields" : "row from its columns").")
         let params = fields.map { "\(ModelGenerator.identifier($0.property)): \($0.type)\($0.optional ? "? = nil" : "")" }
         wrap(params, lead: "    public init(", separator: ", ", continuation: "                ", lineEnd: ",", last: ") {")
         wrap(fields.map { "self.\($0.property) = \(ModelGenerator.identifier($0.property))" }, lead: "        ", separator: "; ",
@@ -286,7 +318,7 @@ private struct Writer {
         // (PostgreSQL's text, not a number) and NOT NULL jsonb (JSONValue accepts null) need more.
         if fields.contains(where: { $0.type == "Date" || ($0.type == "JSONValue" && !$0.optional) }) {
             emit()
-            emit("    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).")
+            emit("    /// Decodes \(table == nil ? "the body" : "a row as PostgREST prints it") (NULL only where the \(table == nil ? "field is optional" : "column is nullable")).")
             emit("    public init(from decoder: Decoder) throws {")
             emit("        let c = try decoder.container(keyedBy: CodingKeys.self)")
             for f in fields {
@@ -304,11 +336,11 @@ private struct Writer {
             emit("    }")
         }
         emit()
-        emit("    /// Encodes every column as PostgREST prints a row: NULL as `null`.")
+        emit(omitNil ? "    /// Encodes the fields set (absent optionals are left out, so column defaults apply)."
+                     : "    /// Encodes every \(table == nil ? "field" : "column") as PostgREST prints a row: NULL as `null`.")
         emit("    public func encode(to encoder: Encoder) throws {")
         emit("        var c = encoder.container(keyedBy: CodingKeys.self)")
-        for f in fields {
-            let key = ModelGenerator.identifier(f.property)
+        wrap(fields.map { f in
             let call: String
             switch f.type {
             case "Date": call = "encodeTimestamp"
@@ -316,8 +348,10 @@ private struct Writer {
             case "[UUID]": call = "encodeUUIDs"
             default: call = "encode"
             }
-            emit("        try c.\(call)(\(f.property), forKey: .\(key))")
-        }
+            let key = ModelGenerator.identifier(f.property)
+            if omitNil && f.optional { return "if let \(key) { try c.\(call)(\(key), forKey: .\(key)) }" }
+            return "try c.\(call)(\(f.property), forKey: .\(key))"
+        }, lead: "        ", separator: "; ", continuation: "        ", lineEnd: "")
         emit("    }")
         emit("}")
     }

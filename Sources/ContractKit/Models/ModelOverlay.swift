@@ -55,6 +55,23 @@ public struct ModelOverlay: Sendable, Equatable {
         public var columns: [String: ColumnNaming] = [:]
     }
 
+    /// A request body made of some of a table's columns (an insert, upsert or update).
+    public struct PayloadNaming: Sendable, Equatable {
+        /// The table whose columns (names, Swift types, property names) the body uses.
+        public var table: String
+        /// The columns, in the body's order.
+        public var columns: [String]
+        /// The columns the client may leave out (optional properties); the others are required.
+        public var optional: [String] = []
+        /// Whether an absent optional is written as `null` (default: left out, so the column's
+        /// default applies on insert and the stored value stays on update).
+        public var writeNulls: Bool = false
+        /// Protocols the payload adopts besides `Codable, Equatable, Sendable`.
+        public var conformances: [String] = []
+        /// The doc comment.
+        public var doc: String?
+    }
+
     /// The Swift module (folder under `Sources/`) the models are written into.
     public var module: String?
     /// Representations by PostgreSQL type (`uuid`, `timestamptz`, `numeric`).
@@ -65,6 +82,8 @@ public struct ModelOverlay: Sendable, Equatable {
     public var enums: [String: EnumNaming] = [:]
     /// Tables by name.
     public var tables: [String: TableNaming] = [:]
+    /// Request bodies to emit, by Swift type name.
+    public var payloads: [String: PayloadNaming] = [:]
 
     /// An empty overlay: every name from the schema.
     public init() {}
@@ -103,6 +122,15 @@ public struct ModelOverlay: Sendable, Equatable {
             }
             if let t = o.optional("tables") {
                 for (name, node) in try t.map() { m.tables[name] = try table(node) }
+            }
+            if let p = o.optional("payloads") {
+                for (name, node) in try p.map() {
+                    m.payloads[name] = try node.object { po in
+                        PayloadNaming(table: try po.required("table").string(), columns: try po.required("columns").strings(),
+                                      optional: try po.optional("optional")?.strings() ?? [], writeNulls: try po.optional("writeNulls")?.bool() ?? false,
+                                      conformances: try po.optional("conformances")?.strings() ?? [], doc: try po.optional("doc")?.string())
+                    }
+                }
             }
             return m
         }

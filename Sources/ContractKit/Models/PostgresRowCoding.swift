@@ -20,6 +20,11 @@ public enum PostgresRowCoding {
         try decoder().decode(T.self, from: json.data())
     }
 
+    /// Decodes a value from JSON bytes.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decoder().decode(T.self, from: data)
+    }
+
     /// Encodes a value to a JSON value.
     public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         try JSONValue.parse(encoder().encode(value))

@@ -94,22 +94,16 @@ public struct Profile: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(email, forKey: .email)
-        try c.encode(car, forKey: .car)
-        try c.encode(phoneNumber, forKey: .phoneNumber)
-        try c.encode(avatarUrl, forKey: .avatarUrl)
-        try c.encode(isAdmin, forKey: .isAdmin)
-        try c.encode(approved, forKey: .approved)
-        try c.encodeUUID(invitedBy, forKey: .invitedBy)
+        try c.encodeUUID(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(email, forKey: .email)
+        try c.encode(car, forKey: .car); try c.encode(phoneNumber, forKey: .phoneNumber)
+        try c.encode(avatarUrl, forKey: .avatarUrl); try c.encode(isAdmin, forKey: .isAdmin)
+        try c.encode(approved, forKey: .approved); try c.encodeUUID(invitedBy, forKey: .invitedBy)
         try c.encode(notifyRideUpdates, forKey: .notifyRideUpdates)
         try c.encode(notifyMessages, forKey: .notifyMessages)
         try c.encode(notifyAnnouncements, forKey: .notifyAnnouncements)
         try c.encode(notifyNewRequests, forKey: .notifyNewRequests)
         try c.encode(notifyQaActivity, forKey: .notifyQaActivity)
-        try c.encode(notifyReviewReminders, forKey: .notifyReviewReminders)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(notifyReviewReminders, forKey: .notifyReviewReminders); try c.encode(createdAt, forKey: .createdAt)
         try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
@@ -151,12 +145,9 @@ public struct InviteCode: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encode(code, forKey: .code)
-        try c.encodeUUID(createdBy, forKey: .createdBy)
-        try c.encodeUUID(usedBy, forKey: .usedBy)
-        try c.encode(usedAt, forKey: .usedAt)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encodeUUID(id, forKey: .id); try c.encode(code, forKey: .code)
+        try c.encodeUUID(createdBy, forKey: .createdBy); try c.encodeUUID(usedBy, forKey: .usedBy)
+        try c.encode(usedAt, forKey: .usedAt); try c.encode(createdAt, forKey: .createdAt)
         try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
@@ -223,23 +214,13 @@ public struct Ride: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(type, forKey: .type)
-        try c.encode(date, forKey: .date)
-        try c.encode(time, forKey: .time)
-        try c.encode(pickup, forKey: .pickup)
-        try c.encode(destination, forKey: .destination)
-        try c.encode(seats, forKey: .seats)
-        try c.encode(notes, forKey: .notes)
-        try c.encode(gift, forKey: .gift)
-        try c.encode(status, forKey: .status)
-        try c.encodeUUID(claimedBy, forKey: .claimedBy)
-        try c.encode(reviewed, forKey: .reviewed)
-        try c.encode(reviewSkipped, forKey: .reviewSkipped)
-        try c.encode(reviewSkippedAt, forKey: .reviewSkippedAt)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userId, forKey: .userId); try c.encode(type, forKey: .type)
+        try c.encode(date, forKey: .date); try c.encode(time, forKey: .time); try c.encode(pickup, forKey: .pickup)
+        try c.encode(destination, forKey: .destination); try c.encode(seats, forKey: .seats)
+        try c.encode(notes, forKey: .notes); try c.encode(gift, forKey: .gift); try c.encode(status, forKey: .status)
+        try c.encodeUUID(claimedBy, forKey: .claimedBy); try c.encode(reviewed, forKey: .reviewed)
+        try c.encode(reviewSkipped, forKey: .reviewSkipped); try c.encode(reviewSkippedAt, forKey: .reviewSkippedAt)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -271,10 +252,8 @@ public struct RideParticipant: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(rideId, forKey: .rideId)
-        try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(rideId, forKey: .rideId)
+        try c.encodeUUID(userId, forKey: .userId); try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -341,23 +320,14 @@ public struct Favor: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(title, forKey: .title)
-        try c.encode(description, forKey: .description)
-        try c.encode(location, forKey: .location)
-        try c.encode(duration, forKey: .duration)
-        try c.encode(requirements, forKey: .requirements)
-        try c.encode(date, forKey: .date)
-        try c.encode(time, forKey: .time)
-        try c.encode(gift, forKey: .gift)
-        try c.encode(status, forKey: .status)
-        try c.encodeUUID(claimedBy, forKey: .claimedBy)
-        try c.encode(reviewed, forKey: .reviewed)
-        try c.encode(reviewSkipped, forKey: .reviewSkipped)
-        try c.encode(reviewSkippedAt, forKey: .reviewSkippedAt)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userId, forKey: .userId)
+        try c.encode(title, forKey: .title); try c.encode(description, forKey: .description)
+        try c.encode(location, forKey: .location); try c.encode(duration, forKey: .duration)
+        try c.encode(requirements, forKey: .requirements); try c.encode(date, forKey: .date)
+        try c.encode(time, forKey: .time); try c.encode(gift, forKey: .gift); try c.encode(status, forKey: .status)
+        try c.encodeUUID(claimedBy, forKey: .claimedBy); try c.encode(reviewed, forKey: .reviewed)
+        try c.encode(reviewSkipped, forKey: .reviewSkipped); try c.encode(reviewSkippedAt, forKey: .reviewSkippedAt)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -389,10 +359,8 @@ public struct FavorParticipant: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(favorId, forKey: .favorId)
-        try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(favorId, forKey: .favorId)
+        try c.encodeUUID(userId, forKey: .userId); try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -433,12 +401,9 @@ public struct RequestQA: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(rideId, forKey: .rideId)
-        try c.encodeUUID(favorId, forKey: .favorId)
-        try c.encodeUUID(userId, forKey: .userId)
-        try c.encodeUUID(parentId, forKey: .parentId)
-        try c.encode(content, forKey: .content)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(rideId, forKey: .rideId)
+        try c.encodeUUID(favorId, forKey: .favorId); try c.encodeUUID(userId, forKey: .userId)
+        try c.encodeUUID(parentId, forKey: .parentId); try c.encode(content, forKey: .content)
         try c.encode(createdAt, forKey: .createdAt)
     }
 }
@@ -478,12 +443,9 @@ public struct Conversation: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(rideId, forKey: .rideId)
-        try c.encodeUUID(favorId, forKey: .favorId)
-        try c.encodeUUID(createdBy, forKey: .createdBy)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(rideId, forKey: .rideId)
+        try c.encodeUUID(favorId, forKey: .favorId); try c.encodeUUID(createdBy, forKey: .createdBy)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -522,12 +484,9 @@ public struct ConversationParticipant: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(conversationId, forKey: .conversationId)
-        try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(lastReadAt, forKey: .lastReadAt)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(conversationId, forKey: .conversationId)
+        try c.encodeUUID(userId, forKey: .userId); try c.encode(lastReadAt, forKey: .lastReadAt)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -570,14 +529,10 @@ public struct Message: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(conversationId, forKey: .conversationId)
-        try c.encodeUUID(fromId, forKey: .fromId)
-        try c.encode(content, forKey: .content)
-        try c.encode(imageUrl, forKey: .imageUrl)
-        try c.encodeUUIDs(readBy, forKey: .readBy)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(conversationId, forKey: .conversationId)
+        try c.encodeUUID(fromId, forKey: .fromId); try c.encode(content, forKey: .content)
+        try c.encode(imageUrl, forKey: .imageUrl); try c.encodeUUIDs(readBy, forKey: .readBy)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -627,17 +582,11 @@ public struct AppNotification: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(type, forKey: .type)
-        try c.encode(title, forKey: .title)
-        try c.encode(body, forKey: .body)
-        try c.encodeUUID(rideId, forKey: .rideId)
-        try c.encodeUUID(favorId, forKey: .favorId)
-        try c.encode(read, forKey: .read)
-        try c.encode(pinned, forKey: .pinned)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userId, forKey: .userId); try c.encode(type, forKey: .type)
+        try c.encode(title, forKey: .title); try c.encode(body, forKey: .body)
+        try c.encodeUUID(rideId, forKey: .rideId); try c.encodeUUID(favorId, forKey: .favorId)
+        try c.encode(read, forKey: .read); try c.encode(pinned, forKey: .pinned)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -678,12 +627,9 @@ public struct PushToken: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(token, forKey: .token)
-        try c.encode(deviceId, forKey: .deviceId)
-        try c.encode(platform, forKey: .platform)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userId, forKey: .userId)
+        try c.encode(token, forKey: .token); try c.encode(deviceId, forKey: .deviceId)
+        try c.encode(platform, forKey: .platform); try c.encode(createdAt, forKey: .createdAt)
         try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
@@ -722,12 +668,9 @@ public struct TownHallPost: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(title, forKey: .title)
-        try c.encode(content, forKey: .content)
-        try c.encode(imageUrl, forKey: .imageUrl)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userId, forKey: .userId)
+        try c.encode(title, forKey: .title); try c.encode(content, forKey: .content)
+        try c.encode(imageUrl, forKey: .imageUrl); try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -773,14 +716,10 @@ public struct Review: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id)
-        try c.encodeUUID(reviewerId, forKey: .reviewerId)
-        try c.encodeUUID(fulfillerId, forKey: .fulfillerId)
-        try c.encodeUUID(rideId, forKey: .rideId)
-        try c.encodeUUID(favorId, forKey: .favorId)
-        try c.encode(rating, forKey: .rating)
-        try c.encode(comment, forKey: .comment)
-        try c.encodeUUID(townHallPostId, forKey: .townHallPostId)
+        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(reviewerId, forKey: .reviewerId)
+        try c.encodeUUID(fulfillerId, forKey: .fulfillerId); try c.encodeUUID(rideId, forKey: .rideId)
+        try c.encodeUUID(favorId, forKey: .favorId); try c.encode(rating, forKey: .rating)
+        try c.encode(comment, forKey: .comment); try c.encodeUUID(townHallPostId, forKey: .townHallPostId)
         try c.encode(createdAt, forKey: .createdAt)
     }
 }
@@ -822,12 +761,9 @@ public struct LeaderboardEntry: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(name, forKey: .name)
-        try c.encode(avatarUrl, forKey: .avatarUrl)
-        try c.encode(fulfilledCount, forKey: .fulfilledCount)
-        try c.encode(averageRating, forKey: .averageRating)
-        try c.encode(reviewCount, forKey: .reviewCount)
+        try c.encodeUUID(userId, forKey: .userId); try c.encode(name, forKey: .name)
+        try c.encode(avatarUrl, forKey: .avatarUrl); try c.encode(fulfilledCount, forKey: .fulfilledCount)
+        try c.encode(averageRating, forKey: .averageRating); try c.encode(reviewCount, forKey: .reviewCount)
         try c.encode(rank, forKey: .rank)
     }
 }

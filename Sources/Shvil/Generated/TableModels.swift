@@ -66,10 +66,8 @@ public struct ShvilUser: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(email, forKey: .email)
-        try c.encode(displayName, forKey: .displayName)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(email, forKey: .email)
+        try c.encode(displayName, forKey: .displayName); try c.encodeTimestamp(createdAt, forKey: .createdAt)
         try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
@@ -126,13 +124,9 @@ public struct Adventure: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(userId, forKey: .userId)
-        try c.encode(title, forKey: .title)
-        try c.encode(description, forKey: .description)
-        try c.encode(routeData, forKey: .routeData)
-        try c.encode(status, forKey: .status)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(title, forKey: .title)
+        try c.encode(description, forKey: .description); try c.encode(routeData, forKey: .routeData)
+        try c.encode(status, forKey: .status); try c.encodeTimestamp(createdAt, forKey: .createdAt)
         try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
@@ -188,14 +182,10 @@ public struct Place: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(description, forKey: .description)
-        try c.encode(latitude, forKey: .latitude)
-        try c.encode(longitude, forKey: .longitude)
-        try c.encode(metadata, forKey: .metadata)
-        try c.encode(createdBy, forKey: .createdBy)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name)
+        try c.encode(description, forKey: .description); try c.encode(latitude, forKey: .latitude)
+        try c.encode(longitude, forKey: .longitude); try c.encode(metadata, forKey: .metadata)
+        try c.encode(createdBy, forKey: .createdBy); try c.encodeTimestamp(createdAt, forKey: .createdAt)
     }
 }
 
@@ -248,12 +238,9 @@ public struct AdventureStop: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(adventureId, forKey: .adventureId)
-        try c.encode(placeId, forKey: .placeId)
-        try c.encode(orderIndex, forKey: .orderIndex)
-        try c.encode(customData, forKey: .customData)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(adventureId, forKey: .adventureId)
+        try c.encode(placeId, forKey: .placeId); try c.encode(orderIndex, forKey: .orderIndex)
+        try c.encode(customData, forKey: .customData); try c.encodeTimestamp(createdAt, forKey: .createdAt)
         try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
@@ -303,12 +290,9 @@ public struct FeatureFlagRow: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(key, forKey: .key)
-        try c.encode(environment, forKey: .environment)
-        try c.encode(enabled, forKey: .enabled)
-        try c.encode(stage, forKey: .stage)
-        try c.encode(description, forKey: .description)
-        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(key, forKey: .key); try c.encode(environment, forKey: .environment)
+        try c.encode(enabled, forKey: .enabled); try c.encode(stage, forKey: .stage)
+        try c.encode(description, forKey: .description); try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
     }
 }
 

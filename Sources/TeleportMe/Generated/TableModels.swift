@@ -57,19 +57,12 @@ public struct City: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(fullName, forKey: .fullName)
-        try c.encode(country, forKey: .country)
-        try c.encode(continent, forKey: .continent)
-        try c.encode(latitude, forKey: .latitude)
-        try c.encode(longitude, forKey: .longitude)
-        try c.encode(population, forKey: .population)
-        try c.encode(teleportCityScore, forKey: .teleportCityScore)
-        try c.encode(summary, forKey: .summary)
-        try c.encode(imageURL, forKey: .imageURL)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(fullName, forKey: .fullName)
+        try c.encode(country, forKey: .country); try c.encode(continent, forKey: .continent)
+        try c.encode(latitude, forKey: .latitude); try c.encode(longitude, forKey: .longitude)
+        try c.encode(population, forKey: .population); try c.encode(teleportCityScore, forKey: .teleportCityScore)
+        try c.encode(summary, forKey: .summary); try c.encode(imageURL, forKey: .imageURL)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -101,9 +94,7 @@ public struct CityScore: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(cityID, forKey: .cityID)
-        try c.encode(category, forKey: .category)
+        try c.encode(id, forKey: .id); try c.encode(cityID, forKey: .cityID); try c.encode(category, forKey: .category)
         try c.encode(score, forKey: .score)
     }
 }
@@ -136,9 +127,7 @@ public struct VibeTag: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(emoji, forKey: .emoji)
+        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(emoji, forKey: .emoji)
         try c.encode(category, forKey: .category)
     }
 }
@@ -169,8 +158,7 @@ public struct CityVibeTag: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(cityID, forKey: .cityID)
-        try c.encode(vibeTagID, forKey: .vibeTagID)
+        try c.encode(cityID, forKey: .cityID); try c.encode(vibeTagID, forKey: .vibeTagID)
         try c.encode(strength, forKey: .strength)
     }
 }
@@ -212,13 +200,9 @@ public struct Profile: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(email, forKey: .email)
-        try c.encode(currentCityID, forKey: .currentCityID)
-        try c.encode(avatarURL, forKey: .avatarURL)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(email, forKey: .email)
+        try c.encode(currentCityID, forKey: .currentCityID); try c.encode(avatarURL, forKey: .avatarURL)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -273,17 +257,13 @@ public struct UserPreferences: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(userID, forKey: .userID)
-        try c.encode(startType, forKey: .startType)
-        try c.encode(costPreference, forKey: .costPreference)
+        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID)
+        try c.encode(startType, forKey: .startType); try c.encode(costPreference, forKey: .costPreference)
         try c.encode(climatePreference, forKey: .climatePreference)
         try c.encode(culturePreference, forKey: .culturePreference)
         try c.encode(jobMarketPreference, forKey: .jobMarketPreference)
-        try c.encode(selectedVibeTags, forKey: .selectedVibeTags)
-        try c.encode(dealbreakers, forKey: .dealbreakers)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(selectedVibeTags, forKey: .selectedVibeTags); try c.encode(dealbreakers, forKey: .dealbreakers)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -324,12 +304,9 @@ public struct CityReport: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(userID, forKey: .userID)
-        try c.encode(currentCityID, forKey: .currentCityID)
-        try c.encode(preferences, forKey: .preferences)
-        try c.encode(results, forKey: .results)
-        try c.encode(aiSummary, forKey: .aiSummary)
+        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID)
+        try c.encode(currentCityID, forKey: .currentCityID); try c.encode(preferences, forKey: .preferences)
+        try c.encode(results, forKey: .results); try c.encode(aiSummary, forKey: .aiSummary)
         try c.encode(createdAt, forKey: .createdAt)
     }
 }
@@ -362,9 +339,7 @@ public struct SavedCity: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(userID, forKey: .userID)
-        try c.encode(cityID, forKey: .cityID)
+        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(cityID, forKey: .cityID)
         try c.encode(createdAt, forKey: .createdAt)
     }
 }
@@ -401,11 +376,179 @@ public struct EngagementEvent: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(userID, forKey: .userID)
-        try c.encode(eventType, forKey: .eventType)
-        try c.encode(metadata, forKey: .metadata)
+        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID)
+        try c.encode(eventType, forKey: .eventType); try c.encode(metadata, forKey: .metadata)
         try c.encode(createdAt, forKey: .createdAt)
+    }
+}
+
+/// The row `generate-report` writes to `city_reports` (§4.6 step 10); a null summary (fallback) is written as null.
+public struct CityReportInsert: Codable, Equatable, Sendable {
+    /// `user_id` (uuid, not null).
+    public var userID: PGUUID
+    /// `current_city_id` (text).
+    public var currentCityID: String
+    /// `preferences` (jsonb). snapshot of user prefs at generation time
+    public var preferences: ReportPreferences
+    /// `results` (jsonb). array of CityMatch objects
+    public var results: [CityMatch]
+    /// `ai_summary` (text).
+    public var aiSummary: String?
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case userID = "user_id", currentCityID = "current_city_id", preferences, results, aiSummary = "ai_summary"
+    }
+
+    /// A body from its fields.
+    public init(userID: PGUUID, currentCityID: String, preferences: ReportPreferences, results: [CityMatch],
+                aiSummary: String? = nil) {
+        self.userID = userID; self.currentCityID = currentCityID; self.preferences = preferences; self.results = results
+        self.aiSummary = aiSummary
+    }
+
+    /// Encodes every field as PostgREST prints a row: NULL as `null`.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(userID, forKey: .userID); try c.encode(currentCityID, forKey: .currentCityID)
+        try c.encode(preferences, forKey: .preferences); try c.encode(results, forKey: .results)
+        try c.encode(aiSummary, forKey: .aiSummary)
+    }
+}
+
+/// The body of `POST /rest/v1/engagement_events`.
+public struct EngagementEventInsert: Codable, Equatable, Sendable {
+    /// `user_id` (uuid, not null).
+    public var userID: PGUUID
+    /// `event_type` (text).
+    public var eventType: String
+    /// `metadata` (jsonb).
+    public var metadata: JSONValue
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case userID = "user_id", eventType = "event_type", metadata
+    }
+
+    /// A body from its fields.
+    public init(userID: PGUUID, eventType: String, metadata: JSONValue) {
+        self.userID = userID; self.eventType = eventType; self.metadata = metadata
+    }
+
+    /// Decodes the body (NULL only where the field is optional).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        userID = try c.decode(PGUUID.self, forKey: .userID)
+        eventType = try c.decode(String.self, forKey: .eventType)
+        metadata = try c.decodeJSONNotNull(forKey: .metadata)
+    }
+
+    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(userID, forKey: .userID); try c.encode(eventType, forKey: .eventType)
+        try c.encode(metadata, forKey: .metadata)
+    }
+}
+
+/// The body of `PATCH /rest/v1/profiles?id=eq.<uid>`: only the fields set are sent.
+public struct ProfileUpdate: Codable, Equatable, Sendable {
+    /// `name` (text).
+    public var name: String?
+    /// `current_city_id` (text).
+    public var currentCityID: String?
+    /// `avatar_url` (text).
+    public var avatarURL: String?
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, currentCityID = "current_city_id", avatarURL = "avatar_url"
+    }
+
+    /// A body from its fields.
+    public init(name: String? = nil, currentCityID: String? = nil, avatarURL: String? = nil) {
+        self.name = name; self.currentCityID = currentCityID; self.avatarURL = avatarURL
+    }
+
+    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if let name { try c.encode(name, forKey: .name) }
+        if let currentCityID { try c.encode(currentCityID, forKey: .currentCityID) }
+        if let avatarURL { try c.encode(avatarURL, forKey: .avatarURL) }
+    }
+}
+
+/// The body of `POST /rest/v1/saved_cities` (§5.3 save).
+public struct SavedCityInsert: Codable, Equatable, Sendable {
+    /// `user_id` (uuid, not null).
+    public var userID: PGUUID
+    /// `city_id` (text, not null).
+    public var cityID: String
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case userID = "user_id", cityID = "city_id"
+    }
+
+    /// A body from its fields.
+    public init(userID: PGUUID, cityID: String) {
+        self.userID = userID; self.cityID = cityID
+    }
+
+    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(userID, forKey: .userID); try c.encode(cityID, forKey: .cityID)
+    }
+}
+
+/// The body of the §5.2 preferences upsert (`POST /rest/v1/user_preferences?on_conflict=user_id` with `Prefer: resolution=merge-duplicates`). Absent fields are left out of the JSON, so the column defaults apply on insert and the stored values stay on merge.
+public struct UserPreferencesUpsert: Codable, Equatable, Sendable {
+    /// `user_id` (uuid, not null).
+    public var userID: PGUUID
+    /// `start_type` (text).
+    public var startType: String?
+    /// `cost_preference` (double precision).
+    public var costPreference: Double?
+    /// `climate_preference` (double precision).
+    public var climatePreference: Double?
+    /// `culture_preference` (double precision).
+    public var culturePreference: Double?
+    /// `job_market_preference` (double precision).
+    public var jobMarketPreference: Double?
+    /// `selected_vibe_tags` (uuid[]).
+    public var selectedVibeTags: [PGUUID]?
+    /// `dealbreakers` (text[]).
+    public var dealbreakers: [String]?
+
+    /// The column names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case userID = "user_id", startType = "start_type", costPreference = "cost_preference"
+        case climatePreference = "climate_preference", culturePreference = "culture_preference"
+        case jobMarketPreference = "job_market_preference", selectedVibeTags = "selected_vibe_tags", dealbreakers
+    }
+
+    /// A body from its fields.
+    public init(userID: PGUUID, startType: String? = nil, costPreference: Double? = nil,
+                climatePreference: Double? = nil, culturePreference: Double? = nil, jobMarketPreference: Double? = nil,
+                selectedVibeTags: [PGUUID]? = nil, dealbreakers: [String]? = nil) {
+        self.userID = userID; self.startType = startType; self.costPreference = costPreference
+        self.climatePreference = climatePreference; self.culturePreference = culturePreference
+        self.jobMarketPreference = jobMarketPreference; self.selectedVibeTags = selectedVibeTags
+        self.dealbreakers = dealbreakers
+    }
+
+    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(userID, forKey: .userID); if let startType { try c.encode(startType, forKey: .startType) }
+        if let costPreference { try c.encode(costPreference, forKey: .costPreference) }
+        if let climatePreference { try c.encode(climatePreference, forKey: .climatePreference) }
+        if let culturePreference { try c.encode(culturePreference, forKey: .culturePreference) }
+        if let jobMarketPreference { try c.encode(jobMarketPreference, forKey: .jobMarketPreference) }
+        if let selectedVibeTags { try c.encode(selectedVibeTags, forKey: .selectedVibeTags) }
+        if let dealbreakers { try c.encode(dealbreakers, forKey: .dealbreakers) }
     }
 }
 
