@@ -12,9 +12,6 @@ public enum AuraApp: AppModule {
     public static let name = "aura"
     public static let title = "Aura"
 
-    /// The row models of §6.1's four tables.
-    public static var tableModels: [any TableModel.Type] { AuraTableModels.all }
-
     /// The edge functions' payloads, coded as `PostgresRowCoding` codes them (timestamps as PostgreSQL
     /// prints them); the table models are added by name.
     public static var modelRegistry: ModelRegistry {

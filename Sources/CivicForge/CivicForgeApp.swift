@@ -8,9 +8,6 @@ public enum CivicForgeApp: AppModule {
     /// The display name.
     public static let title = "CivicForge"
 
-    /// The row models of the twelve tables.
-    public static var tableModels: [any TableModel.Type] { CivicForgeTableModels.all }
-
     /// The payloads, GoTrue's session and the push function's bodies (the table models are
     /// added by name); the models code their own timestamps, so Foundation's plain coders do.
     public static var modelRegistry: ModelRegistry {

@@ -334,9 +334,8 @@ public struct UserProfileUpdate: Codable, Equatable, Sendable {
     }
 }
 
-/// Every table model of aura, in schema.json's order.
-public enum AuraTableModels {
-    /// The models, one per public table.
-    public static let all: [any TableModel.Type] = [AuraUser.self, DailyReading.self, MBTIResult.self,
-        Subscription.self]
+extension AuraApp {
+    /// Every table model of aura, one per public table in schema.json's order (checked by the `models` kind).
+    public static var tableModels: [any TableModel.Type] { [AuraUser.self, DailyReading.self, MBTIResult.self,
+        Subscription.self] }
 }

@@ -971,10 +971,9 @@ public struct ResponseDecision: Codable, Equatable, Sendable {
     }
 }
 
-/// Every table model of civicforge, in schema.json's order.
-public enum CivicForgeTableModels {
-    /// The models, one per public table.
-    public static let all: [any TableModel.Type] = [Neighborhood.self, Profile.self, Reputation.self,
+extension CivicForgeApp {
+    /// Every table model of civicforge, one per public table in schema.json's order (checked by the `models` kind).
+    public static var tableModels: [any TableModel.Type] { [Neighborhood.self, Profile.self, Reputation.self,
         NotificationPreferences.self, Post.self, PostPhoto.self, Response.self, Thanks.self, PostFlag.self,
-        AIMatch.self, Invitation.self, DeviceToken.self]
+        AIMatch.self, Invitation.self, DeviceToken.self] }
 }

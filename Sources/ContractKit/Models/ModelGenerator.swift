@@ -25,8 +25,9 @@ public enum ModelGenerator {
     }
 
     /// The generated file of an app whose Swift module is `module` unless the overlay names one.
-    public static func generate(app: String, module: String, schema: DatabaseSchema, overlay: ModelOverlay) throws -> Output {
-        var g = Writer(app: app, module: overlay.module ?? module, schema: schema, overlay: overlay)
+    /// `appType` is the app module's type (`TeleportMeApp`), whose `tableModels` the file implements.
+    public static func generate(app: String, module: String, appType: String, schema: DatabaseSchema, overlay: ModelOverlay) throws -> Output {
+        var g = Writer(app: app, module: overlay.module ?? module, appType: appType, schema: schema, overlay: overlay)
         try g.validate()
         return Output(path: "Sources/\(g.module)/Generated/TableModels.swift", text: try g.file())
     }
@@ -36,9 +37,9 @@ public enum ModelGenerator {
         let folder = root.appendingPathComponent("Contracts").appendingPathComponent(app.name)
         let spec = try AppSpec.load(folder: folder)
         let overlay = try ModelOverlay.load(folder: folder, app: app.name)
-        var module = String(describing: app)
-        if module.hasSuffix("App") { module.removeLast(3) }
-        return try generate(app: app.name, module: module, schema: spec.schema, overlay: overlay)
+        let appType = String(describing: app)
+        let module = appType.hasSuffix("App") ? String(appType.dropLast(3)) : appType
+        return try generate(app: app.name, module: module, appType: appType, schema: spec.schema, overlay: overlay)
     }
 
     /// Each app's file whose text on disk differs from the generated text (missing counts as
@@ -100,13 +101,15 @@ public enum ModelGenerator {
 private struct Writer {
     let app: String
     let module: String
+    let appType: String
     let schema: DatabaseSchema
     let overlay: ModelOverlay
     var lines: [String] = []
 
-    init(app: String, module: String, schema: DatabaseSchema, overlay: ModelOverlay) {
+    init(app: String, module: String, appType: String, schema: DatabaseSchema, overlay: ModelOverlay) {
         self.app = app
         self.module = module
+        self.appType = appType
         self.schema = schema
         self.overlay = overlay
     }
@@ -226,11 +229,10 @@ private struct Writer {
         for t in tables { try emitModel(t) }
         for (name, p) in overlay.payloads.sorted(by: { $0.key < $1.key }) { try emitPayload(name, p) }
         emit()
-        emit("/// Every table model of \(app), in schema.json's order.")
-        emit("public enum \(module)TableModels {")
-        emit("    /// The models, one per public table.")
-        wrap(tables.map { "\(typeName($0)).self" }, lead: "    public static let all: [any TableModel.Type] = [", separator: ", ",
-             continuation: "        ", lineEnd: ",", last: "]")
+        emit("extension \(appType) {")
+        emit("    /// Every table model of \(app), one per public table in schema.json's order (checked by the `models` kind).")
+        wrap(tables.map { "\(typeName($0)).self" }, lead: "    public static var tableModels: [any TableModel.Type] { [", separator: ", ",
+             continuation: "        ", lineEnd: ",", last: "] }")
         emit("}")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -768,10 +768,10 @@ public struct LeaderboardEntry: TableModel, NaarsCarsRow {
     }
 }
 
-/// Every table model of naarscars, in schema.json's order.
-public enum NaarsCarsTableModels {
-    /// The models, one per public table.
-    public static let all: [any TableModel.Type] = [Profile.self, InviteCode.self, Ride.self, RideParticipant.self,
-        Favor.self, FavorParticipant.self, RequestQA.self, Conversation.self, ConversationParticipant.self,
-        Message.self, AppNotification.self, PushToken.self, TownHallPost.self, Review.self, LeaderboardEntry.self]
+extension NaarsCarsApp {
+    /// Every table model of naarscars, one per public table in schema.json's order (checked by the `models` kind).
+    public static var tableModels: [any TableModel.Type] { [Profile.self, InviteCode.self, Ride.self,
+        RideParticipant.self, Favor.self, FavorParticipant.self, RequestQA.self, Conversation.self,
+        ConversationParticipant.self, Message.self, AppNotification.self, PushToken.self, TownHallPost.self,
+        Review.self, LeaderboardEntry.self] }
 }

@@ -24,11 +24,7 @@ extension NaarsCarsPayload {
 /// Every model of the app: rows, database-function payloads, edge-function payloads.
 public enum NaarsCarsModels {
     /// One model per table and view of schema.json.
-    public static let rows: [any NaarsCarsRow.Type] = [
-        Profile.self, InviteCode.self, Ride.self, RideParticipant.self, Favor.self, FavorParticipant.self,
-        RequestQA.self, Conversation.self, ConversationParticipant.self, Message.self, AppNotification.self,
-        PushToken.self, TownHallPost.self, Review.self, LeaderboardEntry.self,
-    ]
+    public static let rows: [any NaarsCarsRow.Type] = NaarsCarsApp.tableModels.compactMap { $0 as? any NaarsCarsRow.Type }
     /// Result models of the database functions, by function name (void functions have none).
     public static let rpcResults: [String: any NaarsCarsPayload.Type] = [
         "get_user_stats": UserStats.self, "get_unread_counts": UnreadCounts.self,

@@ -296,9 +296,8 @@ public struct FeatureFlagRow: TableModel {
     }
 }
 
-/// Every table model of shvil, in schema.json's order.
-public enum ShvilTableModels {
-    /// The models, one per public table.
-    public static let all: [any TableModel.Type] = [ShvilUser.self, Adventure.self, Place.self, AdventureStop.self,
-        FeatureFlagRow.self]
+extension ShvilApp {
+    /// Every table model of shvil, one per public table in schema.json's order (checked by the `models` kind).
+    public static var tableModels: [any TableModel.Type] { [ShvilUser.self, Adventure.self, Place.self,
+        AdventureStop.self, FeatureFlagRow.self] }
 }

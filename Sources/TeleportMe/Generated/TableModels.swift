@@ -552,9 +552,8 @@ public struct UserPreferencesUpsert: Codable, Equatable, Sendable {
     }
 }
 
-/// Every table model of teleportme, in schema.json's order.
-public enum TeleportMeTableModels {
-    /// The models, one per public table.
-    public static let all: [any TableModel.Type] = [City.self, CityScore.self, VibeTag.self, CityVibeTag.self,
-        Profile.self, UserPreferences.self, CityReport.self, SavedCity.self, EngagementEvent.self]
+extension TeleportMeApp {
+    /// Every table model of teleportme, one per public table in schema.json's order (checked by the `models` kind).
+    public static var tableModels: [any TableModel.Type] { [City.self, CityScore.self, VibeTag.self, CityVibeTag.self,
+        Profile.self, UserPreferences.self, CityReport.self, SavedCity.self, EngagementEvent.self] }
 }
