@@ -32,6 +32,10 @@ final class PostgresValuesTests: XCTestCase {
         let n = try decode(PGNumeric.self, #""12345678901234567890.125""#)
         XCTAssertEqual(try encode(n), "12345678901234567890.125")
         XCTAssertEqual(try decode(PGNumeric.self, "4.5"), PGNumeric(Decimal(string: "4.5")!))
+        XCTAssertEqual(try encode(try decode(PGNumeric.self, "12345678901234567890.125")), "12345678901234567890.125", "a JSON number keeps its digits")
+        let local = try decode(PGLocalTimestamp.self, #""2024-01-02 03:04:05.5""#)
+        XCTAssertEqual(try encode(local), #""2024-01-02T03:04:05.5""#)
+        XCTAssertEqual(try decode(PGLocalTimestamp.self, #""2024-01-02T03:04:05.5+02:00""#), local, "timestamp_in ignores a zone")
         XCTAssertThrowsError(try decode(PGNumeric.self, #""4,5""#))
         XCTAssertEqual(try encode(try decode([PGUUID].self, #"["A11CE000-0000-4000-8000-000000000001"]"#)), #"["a11ce000-0000-4000-8000-000000000001"]"#)
     }

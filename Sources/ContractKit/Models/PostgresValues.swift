@@ -37,6 +37,32 @@ public struct PGTimestamp: Codable, Hashable, Comparable, Sendable, CustomString
     public static func < (a: PGTimestamp, b: PGTimestamp) -> Bool { a.microseconds < b.microseconds }
 }
 
+/// A `timestamp` (without time zone): the wall-clock fields as written, no zone. PostgREST
+/// prints it without an offset (`2024-01-02T03:04:05.5`); a zone on input is ignored, as
+/// PostgreSQL's `timestamp_in` does.
+public struct PGLocalTimestamp: Codable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Microseconds since 1970-01-01T00:00:00 (wall clock, no zone).
+    public var microseconds: Int64
+
+    /// A timestamp from microseconds since the epoch.
+    public init(microseconds: Int64) { self.microseconds = microseconds }
+    /// Parses PostgreSQL or ISO 8601 text; nil when it is not a timestamp.
+    public init?(_ text: String) {
+        var t = text.trimmingCharacters(in: .whitespaces)
+        // Drop a zone: the wall-clock fields are kept as written.
+        if let r = t.range(of: #"(Z|[+-]\d{2}(:?\d{2})?)$"#, options: .regularExpression), t[..<r.lowerBound].contains(":") { t = String(t[..<r.lowerBound]) }
+        guard let us = PGTime.parseTimestamp(t, assumeUTC: true) else { return nil }
+        microseconds = us
+    }
+
+    /// PostgREST's JSON form: `2026-01-02T09:30:00.5`.
+    public var description: String { PGTime.formatTimestamp(microseconds, withZone: false) }
+
+    public init(from decoder: Decoder) throws { self = try PGText.decode(decoder, "timestamp", PGLocalTimestamp.init) }
+    public func encode(to encoder: Encoder) throws { try PGText.encode(encoder, description) }
+    public static func < (a: PGLocalTimestamp, b: PGLocalTimestamp) -> Bool { a.microseconds < b.microseconds }
+}
+
 /// A `date` (no time, no zone): days since 1970-01-01, printed `YYYY-MM-DD`.
 public struct PGDate: Codable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Days since 1970-01-01.
