@@ -11,8 +11,8 @@ import Foundation
 /// ```
 /// Every number written in `quote` must equal a number held by the `holds` members (read at
 /// any depth, strings included), and every number they hold must equal one the quote states,
-/// so editing the value without the words (or the words without the value) is a load error
-/// naming both. A number followed by a unit also matches its value in the unit a contract
+/// so editing the value without the words (or the words without the value) fails the gate and
+/// verify naming both (a loader checks the trace's shape only). A number followed by a unit also matches its value in the unit a contract
 /// stores (`24 hours` is 24 or 86400, `5 min` is 5 or 300, `2MB` is 2, 2000000 or 2097152,
 /// `500ms` is 500 or 0.5, `80%` is 80 or 0.8); a range's unit applies to both ends
 /// (`10–30s`). A quote may join verbatim fragments with `…`; `scripts/check-sources` checks
@@ -28,7 +28,7 @@ public struct SourceTrace: Sendable, Equatable {
     /// The document's words, fragments joined with `…`.
     public var quote: String
     /// Relative paths (`maxWidth`, `thumbnail.width`, `entries[2].ttlSeconds`) of the members
-    /// holding the quoted value.
+    /// holding the quoted value; `list#` is the number of elements of `list`.
     public var holds: [String]
     /// Why the value is read this way, where the words leave room.
     public var decision: String?
@@ -55,13 +55,22 @@ extension SourceTrace {
         return r.traces
     }
 
+    /// Decodes the `trace` member's shape only (what a loader checks: unknown keys, types, a
+    /// `holds` path that names nothing). Whether the quoted numbers equal the held values is the
+    /// gate's and verify's check (`problems(in:file:)`), so a mutant of a value still reaches
+    /// the checks that exercise it.
+    public static func readShape(object: [String: JSONValue], file: String, path: String) throws {
+        let r = try decodeAll(object: object, file: file, path: path, numbers: false)
+        if let first = r.problems.first { throw first }
+    }
+
     /// Like `read`, but every trace is checked and every problem returned (one trace's problems
     /// do not hide another's).
     public static func readAll(object: [String: JSONValue], file: String, path: String) -> (traces: [SourceTrace], problems: [SpecError]) {
-        do { return try decodeAll(object: object, file: file, path: path) } catch let e as SpecError { return ([], [e]) } catch { return ([], []) }
+        do { return try decodeAll(object: object, file: file, path: path, numbers: true) } catch let e as SpecError { return ([], [e]) } catch { return ([], []) }
     }
 
-    static func decodeAll(object: [String: JSONValue], file: String, path: String) throws -> (traces: [SourceTrace], problems: [SpecError]) {
+    static func decodeAll(object: [String: JSONValue], file: String, path: String, numbers: Bool) throws -> (traces: [SourceTrace], problems: [SpecError]) {
         guard let raw = object["trace"] else { return ([], []) }
         let tracePath = SpecNode.childPath(path, "trace")
         let items: [(JSONValue, String)]
@@ -107,7 +116,7 @@ extension SourceTrace {
             let trace = SourceTrace(file: try text("file", required: true)!, section: try text("section", required: true)!,
                                     quote: try text("quote", required: true)!, holds: holds,
                                     decision: try text("decision", required: false), within: within, path: p)
-            let problems = trace.verify(against: object, file: file, objectPath: path)
+            let problems = trace.verify(against: object, file: file, objectPath: path, numbers: numbers)
             if problems.isEmpty { out.append(trace) } else { failed += problems }
         }
         return (out, failed)
@@ -137,7 +146,7 @@ extension SourceTrace {
 
     /// Every problem of this trace against the object carrying it (empty: the words and the
     /// value agree). A held number the words do not state is reported at the held member.
-    func verify(against object: [String: JSONValue], file: String, objectPath: String) -> [SpecError] {
+    func verify(against object: [String: JSONValue], file: String, objectPath: String, numbers checkNumbers: Bool = true) -> [SpecError] {
         let stated = QuotedNumber.scan(quote)
         var held: [(path: String, number: QuotedNumber)] = []
         var out: [SpecError] = []
@@ -152,7 +161,7 @@ extension SourceTrace {
             }
             held += numbers
         }
-        if !out.isEmpty { return out }
+        if !out.isEmpty || !checkNumbers { return out }
         let here = "\(self.file) \(section): \"\(quote)\""
         if holds.isEmpty, let n = stated.first {
             return [SpecError(file: file, path: path, message: "the quote states \(n.text) but the trace names no member holding it (\(here)); add \"holds\"")]
@@ -183,8 +192,18 @@ extension SourceTrace {
         return out
     }
 
-    /// The value at a relative member path (`a.b[2].c`) and its JSONPath.
+    /// The value at a relative member path (`a.b[2].c`) and its JSONPath; a path ending in
+    /// `#` is the number of elements (or members) of what it names (`primary#`: "4 primary
+    /// categories").
     static func resolve(_ rel: String, in root: JSONValue, base: String) -> (JSONValue, String)? {
+        if rel.hasSuffix("#") {
+            guard let (v, p) = resolve(String(rel.dropLast()), in: root, base: base) else { return nil }
+            switch v {
+            case .array(let a): return (.int(Int64(a.count)), "\(p).length")
+            case .object(let o): return (.int(Int64(o.keys.filter { !["trace", "$comment", "decision", "decisions", "doc", "source"].contains($0) }.count)), "\(p).length")
+            default: return nil
+            }
+        }
         var value = root, path = base
         var rest = Substring(rel)
         while !rest.isEmpty {

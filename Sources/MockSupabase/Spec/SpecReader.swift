@@ -90,9 +90,9 @@ public struct SpecNode: Sendable {
         guard case .object(let o) = value else { throw fail("expected an object, found \(value.typeName)") }
         let reader = SpecObject(node: self, members: o)
         let result = try body(reader)
-        // `trace` (the document's words behind the object's values) is allowed on every object
-        // and checked here: its shape, and that every number it quotes is the value held.
-        _ = try SourceTrace.read(object: o, file: file, path: path)
+        // `trace` (the document's words behind the object's values) is allowed on every object;
+        // its shape is checked here, its numbers by the gate and verify (SourceTrace).
+        try SourceTrace.readShape(object: o, file: file, path: path)
         for key in o.keys.sorted() where !reader.read.contains(key) && key != "$comment" && key != "trace" {
             throw SpecError(file: file, path: SpecNode.childPath(path, key), message: "unknown key '\(key)' (known here: \(reader.read.sorted().joined(separator: ", ")))")
         }
