@@ -50,6 +50,8 @@ public final class LiveBackend: @unchecked Sendable {
     public private(set) var adminReset = false
     /// What the run did, in words, for the report (`created 3 users`, `loaded 12 rows`).
     public private(set) var log: [String] = []
+    /// Whether provisioning or seeding wrote anything.
+    private var wrote = false
     /// How many restores ran between cases.
     public private(set) var restores = 0
 
@@ -94,6 +96,7 @@ public final class LiveBackend: @unchecked Sendable {
                                            "user_metadata": p.metadata]
                     _ = try io.check(endpoint.send(method: "POST", path: "/auth/v1/admin/users", json: body, as: "service_role"), "creating user \(p.email)")
                     log.append("created user \(p.email) (\(p.id))")
+                    wrote = true
                 }
                 try signIn(p)
                 out.append(CaseResult(app: app, kind: "provision", name: name, passed: true))
@@ -102,7 +105,7 @@ public final class LiveBackend: @unchecked Sendable {
             }
         }
         out.append(loadFixtures())
-        if adminReset && !log.isEmpty {
+        if adminReset && wrote {
             // The backend's reset goes back to its own fixtures, which lacked what was just
             // written: put it back by differences instead.
             adminReset = false
@@ -138,12 +141,8 @@ public final class LiveBackend: @unchecked Sendable {
                 }
                 if stale.isEmpty { continue }
                 if !options.seed { missing += stale.compactMap { $0.objectValue.map { "\(table) \(LiveStateIO.key($0, t.primaryKey))" } }; continue }
-                for r in stale {
-                    let resp = try endpoint.send(method: "POST", path: "/rest/v1/\(t.name)", query: [("on_conflict", t.primaryKey.joined(separator: ","))],
-                                                 json: .array([r]), headers: ["Prefer": "resolution=merge-duplicates,return=minimal"], as: "service_role")
-                    _ = try io.check(resp, "loading a \(table) fixture row")
-                    written += 1
-                }
+                try io.put(t, rows: stale, present: Set(stale.compactMap { $0.objectValue.map { LiveStateIO.key($0, t.primaryKey) } }.filter { have[$0] != nil }))
+                written += stale.count
             }
         } catch {
             return CaseResult(app: spec.app, kind: "provision", name: name, passed: false, message: "\(error)")
@@ -152,7 +151,7 @@ public final class LiveBackend: @unchecked Sendable {
             return CaseResult(app: spec.app, kind: "provision", name: name, passed: false,
                               message: "\(missing.count) fixture rows are missing or differ (drop --no-seed to load them): \(missing.prefix(5).joined(separator: "; "))")
         }
-        if written > 0 { log.append("loaded \(written) fixture rows") }
+        if written > 0 { log.append("loaded \(written) fixture rows"); wrote = true }
         return CaseResult(app: spec.app, kind: "provision", name: name, passed: true)
     }
 

@@ -106,6 +106,38 @@ struct LiveStateIO {
         return out
     }
 
+    /// Writes rows as they are given. A row already there (its key in `present`) is deleted and
+    /// inserted again rather than updated, so an update trigger (`updated_at = now()`) cannot
+    /// change what is written; when the delete is refused (rows still refer to it) it is upserted
+    /// instead. Inserts go in one request per set of columns (PostgREST's bulk insert needs the
+    /// same keys in every object); identity columns generated always are left to the database.
+    func put(_ t: TableSchema, rows: [JSONValue], present: Set<String>) throws {
+        let identity = Set(t.columns.filter { if case .identity(always: true)? = $0.defaultValue { return true }; return false }.map(\.name))
+        var upsert: [JSONValue] = [], insert: [JSONValue] = []
+        for row in rows {
+            guard var o = row.objectValue else { continue }
+            for c in identity { o[c] = nil }
+            let k = LiveStateIO.key(o, t.primaryKey)
+            if present.contains(k) {
+                let filters = t.primaryKey.map { ($0, "eq." + RLSCase.filterText(o[$0] ?? .null)) }
+                let r = try endpoint.send(HTTPRequest(method: "DELETE", path: "/rest/v1/\(t.name)", query: filters), as: "service_role")
+                if !(200...299).contains(r.status) { upsert.append(.object(o)); continue }
+            }
+            insert.append(.object(o))
+        }
+        var groups: [[String]: [JSONValue]] = [:]
+        for r in insert { groups[(r.objectValue ?? [:]).keys.sorted(), default: []].append(r) }
+        for (_, g) in groups.sorted(by: { $0.key.joined() < $1.key.joined() }) {
+            _ = try check(endpoint.send(method: "POST", path: "/rest/v1/\(t.name)", json: .array(g), headers: ["Prefer": "return=minimal"], as: "service_role"),
+                          "writing \(g.count) \(t.name) rows")
+        }
+        for r in upsert {
+            _ = try check(endpoint.send(method: "POST", path: "/rest/v1/\(t.name)", query: [("on_conflict", t.primaryKey.joined(separator: ","))],
+                                        json: .array([r]), headers: ["Prefer": "resolution=merge-duplicates,return=minimal"], as: "service_role"),
+                          "restoring a \(t.name) row")
+        }
+    }
+
     func snapshot() throws -> LiveSnapshot {
         var s = LiveSnapshot()
         for t in tables { s.rows[t.name] = try rows(t) }
@@ -119,7 +151,7 @@ struct LiveStateIO {
     /// objects added since are deleted. A few passes, since a delete can wait for a child's.
     func restore(to target: LiveSnapshot, users keepUsers: Bool = false) throws {
         var lastError: Error?
-        for _ in 0..<3 {
+        for _ in 0..<4 {
             lastError = nil
             for t in tables.reversed() {
                 let want = target.rows[t.name] ?? [:]
@@ -135,15 +167,9 @@ struct LiveStateIO {
                 let want = target.rows[t.name] ?? [:]
                 let have: [String: JSONValue]
                 do { have = try rows(t) } catch { lastError = error; continue }
-                let identity = Set(t.columns.filter { if case .identity(always: true)? = $0.defaultValue { return true }; return false }.map(\.name))
                 let stale = want.keys.sorted().filter { have[$0] != want[$0] }
-                for k in stale {
-                    guard var row = want[k]?.objectValue else { continue }
-                    for c in identity { row[c] = nil }
-                    let r = try endpoint.send(method: "POST", path: "/rest/v1/\(t.name)", query: [("on_conflict", t.primaryKey.joined(separator: ","))],
-                                              json: .array([.object(row)]), headers: ["Prefer": "resolution=merge-duplicates,return=minimal"], as: "service_role")
-                    if !(200...299).contains(r.status) { lastError = LiveBackendError("restoring \(t.name) \(k): HTTP \(r.status) \(r.text.prefix(200))") }
-                }
+                if stale.isEmpty { continue }
+                do { try put(t, rows: stale.compactMap { want[$0] }, present: Set(stale.filter { have[$0] != nil })) } catch { lastError = error }
             }
             if lastError == nil { break }
         }

@@ -20,7 +20,10 @@ public enum DatabaseVerify {
     ]
 
     /// The rows of one app against a connected session.
+    /// - Parameter connect: runs a psql script (stdin) against the same database in a process of
+    ///   its own, for the app's `sql/verify/*.sql` scripts (nil: they are not run).
     public static func run(_ app: any AppModule.Type, session: PsqlSession,
+                           connect: ((_ stdin: String) throws -> (status: Int32, output: String))? = nil,
                            progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }) -> [VerifyRow] {
         var rows: [VerifyRow] = []
         func timed(_ kind: String, _ body: () throws -> VerifyRow.Status) {
@@ -57,7 +60,11 @@ public enum DatabaseVerify {
                 target.casesAsSavepoints = true
             } catch { loads = false }
         }
-        defer { if target.casesAsSavepoints { _ = try? session.run("rollback;\n") } }
+        // Ends the transaction holding the fixtures (and their table locks).
+        func endCases() {
+            if target.casesAsSavepoints { _ = try? session.run("rollback;\n"); target.casesAsSavepoints = false }
+        }
+        defer { endCases() }
         if loads && RLSSuite.hasMatrix(spec.app) {
             timed(RLSSuite.kind) {
                 let expansion = RLSExpansion(spec: spec, now: Date())
@@ -71,8 +78,50 @@ public enum DatabaseVerify {
                 return r.isEmpty ? .notApplicable("no trigger or function checks: Contracts/\(spec.app)/sql/checks.json lists none") : .ran(r)
             }
         }
+        endCases()
+        let scripts = PostgresChecks.verifyScripts(app: spec.app)
+        if loads && !scripts.isEmpty, let connect {
+            timed("sql scripts") { .ran(try scriptResults(spec, scripts: scripts, fixtures: fixtures, connect: connect)) }
+        }
         for (kind, reason) in notApplicable { timed(kind) { .notApplicable(reason) } }
         return rows
+    }
+
+    /// Runs each `Contracts/<app>/sql/verify/*.sql` script (psql, `ON_ERROR_STOP=1`) in one
+    /// transaction that first loads the fixtures and is rolled back at the end: the script's own
+    /// `begin;` … `rollback;` blocks become savepoints (the scripts are written one case per such
+    /// block), so every case sees the fixtures and nothing is committed. A script passes when psql
+    /// exits 0; a failure carries its `FAIL: …` message, which names the rule.
+    static func scriptResults(_ spec: AppSpec, scripts: [URL], fixtures: [String], connect: (_ stdin: String) throws -> (status: Int32, output: String)) throws -> [CaseResult] {
+        try scripts.map { script in
+            let name = "sql script · verify/\(script.lastPathComponent)"
+            let text = try String(contentsOf: script, encoding: .utf8)
+            let body = "begin;\n" + fixtures.map { $0 + ";\n" }.joined() + savepoints(text) + "\nrollback;\n"
+            let r = try connect(body)
+            if r.status == 0 { return CaseResult(app: spec.app, kind: "sql scripts", name: name, passed: true) }
+            let lines = r.output.split(separator: "\n").map(String.init)
+            let fail = lines.first { $0.contains("FAIL") } ?? lines.first { $0.contains("ERROR") } ?? "psql exited \(r.status)"
+            return CaseResult(app: spec.app, kind: "sql scripts", name: name, passed: false, message: fail.trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// A verify script with its statement-level `begin;` and `rollback;` turned into a savepoint
+    /// and a rollback to it (inside PL/pgSQL, `begin` is never followed by `;`).
+    static func savepoints(_ script: String) -> String {
+        script.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            var l = String(line)
+            for (word, replacement) in [("begin;", "savepoint supacontracts_script;"), ("rollback;", "rollback to savepoint supacontracts_script;")] {
+                var out = "", rest = Substring(l)
+                while let r = rest.range(of: word) {
+                    let before = rest[..<r.lowerBound]
+                    let atStatementStart = (out + before).trimmingCharacters(in: .whitespaces).isEmpty || (out + before).trimmingCharacters(in: .whitespaces).hasSuffix(";")
+                    out += before + (atStatementStart ? replacement : word)
+                    rest = rest[r.upperBound...]
+                }
+                l = out + rest
+            }
+            return l
+        }.joined(separator: "\n")
     }
 
     /// Every app against the database at `url` (a libpq URL or connection string).
@@ -84,7 +133,14 @@ public enum DatabaseVerify {
                 let inst = try installation ?? PostgresInstallation.find()
                 let session = try PsqlSession(installation: inst, connectionString: url, name: redacted(url))
                 defer { session.close() }
-                out.rows += run(app, session: session, progress: progress)
+                let connect: (String) throws -> (status: Int32, output: String) = { stdin in
+                    var env = ProcessInfo.processInfo.environment
+                    env["PGTZ"] = "UTC"
+                    env["PGOPTIONS"] = "-c client_min_messages=warning"
+                    let r = try runProgram(inst.psql.path, ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url], environment: env, stdin: stdin)
+                    return (r.status, r.output)
+                }
+                out.rows += run(app, session: session, connect: connect, progress: progress)
             } catch {
                 out.rows.append(VerifyRow(app: app.name, kind: "catalog", status: .error("cannot connect to \(redacted(url)): \(error)"), seconds: 0))
             }
