@@ -22,8 +22,9 @@ public enum DatabaseVerify {
     /// The rows of one app against a connected session.
     /// - Parameter connect: runs a psql script (stdin) against the same database in a process of
     ///   its own, for the app's `sql/verify/*.sql` scripts (nil: they are not run).
+    /// - Parameter tables: only the RLS cases of these tables (nil: all).
     public static func run(_ app: any AppModule.Type, session: PsqlSession,
-                           connect: ((_ stdin: String) throws -> (status: Int32, output: String))? = nil,
+                           connect: ((_ stdin: String) throws -> (status: Int32, output: String))? = nil, tables: Set<String>? = nil,
                            progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }) -> [VerifyRow] {
         var rows: [VerifyRow] = []
         func timed(_ kind: String, _ body: () throws -> VerifyRow.Status) {
@@ -68,8 +69,14 @@ public enum DatabaseVerify {
         if loads && RLSSuite.hasMatrix(spec.app) {
             timed(RLSSuite.kind) {
                 let expansion = RLSExpansion(spec: spec, now: Date())
-                let statuses = RLSSuite.run(expansion, on: target)
-                return .ran(RLSReport(expansion: expansion, statuses: statuses, flips: nil).caseResults)
+                guard let tables else { return .ran(RLSReport(expansion: expansion, statuses: RLSSuite.run(expansion, on: target), flips: nil).caseResults) }
+                return .ran(expansion.cases.filter { tables.contains($0.table) }.map { c in
+                    switch RLSSuite.run(c, on: target) {
+                    case .passed: return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: true)
+                    case .failed(let m): return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: false, message: m)
+                    case .inconclusive(let m): return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: true, message: "inconclusive: \(m)")
+                    }
+                })
             }
         }
         if loads {
@@ -125,7 +132,7 @@ public enum DatabaseVerify {
     }
 
     /// Every app against the database at `url` (a libpq URL or connection string).
-    public static func outcome(apps: [any AppModule.Type], url: String, installation: PostgresInstallation? = nil,
+    public static func outcome(apps: [any AppModule.Type], url: String, installation: PostgresInstallation? = nil, tables: Set<String>? = nil,
                                progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }) -> VerifyOutcome {
         var out = VerifyOutcome()
         for app in apps {
@@ -140,7 +147,7 @@ public enum DatabaseVerify {
                     let r = try runProgram(inst.psql.path, ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url], environment: env, stdin: stdin)
                     return (r.status, r.output)
                 }
-                out.rows += run(app, session: session, connect: connect, progress: progress)
+                out.rows += run(app, session: session, connect: connect, tables: tables, progress: progress)
             } catch {
                 out.rows.append(VerifyRow(app: app.name, kind: "catalog", status: .error("cannot connect to \(redacted(url)): \(error)"), seconds: 0))
             }
