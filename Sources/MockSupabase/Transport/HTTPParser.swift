@@ -373,7 +373,9 @@ public struct HTTPRequestParser: Sendable {
     /// (lenient parsers that accept bare LF disagree with strict ones about where a request ends,
     /// the root of request smuggling; Supabase's gateway and this server answer 400).
     private mutating func findHeadEnd() -> HeadEnd {
-        let count = buffer.count
+        // Only the first `maxHeadBytes` bytes can hold the head's end: a bare LF further on is
+        // past a head that is already too large (431), whatever pieces the bytes arrived in.
+        let count = min(buffer.count, start + limits.maxHeadBytes)
         var i = max(scanFrom, start)
         let first = start
         let found: HeadEnd = buffer.withUnsafeBufferPointer { p in

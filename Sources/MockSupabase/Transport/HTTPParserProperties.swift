@@ -5,8 +5,9 @@ import Foundation
 /// every saved crash through the same check, and show it rejecting deliberately wrong parsers.
 public enum HTTPParserProperties {
     /// A parser under test: feeds the pieces in order to one parser and collects every event
-    /// (calling `next()` until nil after each piece).
-    public typealias Parse = @Sendable (_ pieces: [[UInt8]], _ limits: HTTPParserLimits) -> [HTTPParserEvent]
+    /// (calling `next()` until nil after each piece). Pieces are slices of the one input, so a
+    /// byte-by-byte split costs no allocation per byte.
+    public typealias Parse = @Sendable (_ pieces: [ArraySlice<UInt8>], _ limits: HTTPParserLimits) -> [HTTPParserEvent]
 
     /// `HTTPRequestParser` driven as the server drives it.
     public static let standardParse: Parse = { pieces, limits in
@@ -40,8 +41,8 @@ public enum HTTPParserProperties {
     public static func violations(of input: [UInt8], limits: HTTPParserLimits = HTTPParserLimits(), seed: UInt64 = 0x5EED,
                                   parse: Parse = standardParse, view: HandlerView = standardView) -> [String] {
         var problems: [String] = []
-        let whole = parse([input], limits).filter { $0 != .continueRequested }
-        let bytewise = parse(input.map { [$0] }, limits).filter { $0 != .continueRequested }
+        let whole = parse([input[...]], limits).filter { $0 != .continueRequested }
+        let bytewise = parse(input.indices.map { input[$0...$0] }, limits).filter { $0 != .continueRequested }
         let random = parse(randomPieces(input, seed: seed), limits).filter { $0 != .continueRequested }
         if bytewise != whole { problems.append("split invariance: byte-by-byte gives \(summary(bytewise)), whole input gives \(summary(whole))") }
         if random != whole { problems.append("split invariance: random pieces give \(summary(random)), whole input gives \(summary(whole))") }
@@ -55,7 +56,7 @@ public enum HTTPParserProperties {
             // The round trip checks meaning, not limits: re-encoding may lengthen the head
             // (CRLF for LF, a space after colons, ISO-8859-1 bytes as two-byte UTF-8).
             let canonical = canonicalBytes(r)
-            let again = parse([canonical], HTTPParserLimits(maxHeadBytes: canonical.count + 1, maxBodyBytes: limits.maxBodyBytes,
+            let again = parse([canonical[...]], HTTPParserLimits(maxHeadBytes: canonical.count + 1, maxBodyBytes: limits.maxBodyBytes,
                                                             maxChunkLineBytes: limits.maxChunkLineBytes))
                 .filter { $0 != .continueRequested }
             let expected = withoutFraming(r)
@@ -114,9 +115,9 @@ public enum HTTPParserProperties {
     }
 
     /// Pieces of random sizes (1 to 64 bytes) from a SplitMix64 stream seeded by `seed`.
-    public static func randomPieces(_ input: [UInt8], seed: UInt64) -> [[UInt8]] {
+    public static func randomPieces(_ input: [UInt8], seed: UInt64) -> [ArraySlice<UInt8>] {
         var state = seed
-        var pieces: [[UInt8]] = []
+        var pieces: [ArraySlice<UInt8>] = []
         var i = 0
         while i < input.count {
             state &+= 0x9E37_79B9_7F4A_7C15
@@ -125,7 +126,7 @@ public enum HTTPParserProperties {
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             z ^= z >> 31
             let n = Int(z % 64) + 1
-            pieces.append(Array(input[i..<min(input.count, i + n)]))
+            pieces.append(input[i..<min(input.count, i + n)])
             i += n
         }
         return pieces

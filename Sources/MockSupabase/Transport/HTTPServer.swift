@@ -76,7 +76,7 @@ public final class HTTPServer: @unchecked Sendable {
         /// 16 KiB heads, 10 MiB bodies, 64 MiB of bodies in flight; 10,000 connections.
         public init(port: UInt16 = 0, idleTimeout: Double = 60, headTimeout: Double = 10, bodyTimeout: Double = 30,
                     writeTimeout: Double = 30, limits: HTTPParserLimits = HTTPParserLimits(), maxConnections: Int = 10_000,
-                    maxInFlightBodyBytes: Int = 64 * 1024 * 1024, threads: Int = 0, backlog: Int32 = 1024,
+                    maxInFlightBodyBytes: Int = 64 * 1024 * 1024, threads: Int = 0, backlog: Int32 = 4096,
                     lingerTimeout: Double = 2) {
             self.port = port
             self.idleTimeout = idleTimeout
