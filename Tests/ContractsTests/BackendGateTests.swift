@@ -137,6 +137,48 @@ final class LiveTargetGateTests: XCTestCase {
         XCTAssertTrue(failures.contains { $0.kind == "functions" && $0.name.hasPrefix("generate-report-example.json") }, ServedMocks.failures(rows))
     }
 
+    /// The command a team runs: `contracts verify --app shvil --target URL` with the keys in the
+    /// environment exits 0 against the served mock, 1 against a served mutant naming the cell.
+    func testTheCommandLineAgainstAServedMockAndAMutant() throws {
+        var dirs = [Bundle(for: Self.self).bundleURL.deletingLastPathComponent()]
+        if let argv0 = CommandLine.arguments.first { dirs.append(URL(fileURLWithPath: argv0).deletingLastPathComponent()) }
+        guard let exe = dirs.map({ $0.appendingPathComponent("contracts") }).first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("the contracts executable is not built beside the test bundle (swift build builds it)")
+        }
+        func verify(_ endpoint: LiveEndpoint) throws -> (Int32, String) {
+            let p = Process()
+            p.executableURL = exe
+            p.arguments = ["verify", "--app", "shvil", "--target", endpoint.baseURL.absoluteString, "--no-progress"]
+            var env = ProcessInfo.processInfo.environment
+            env["SUPABASE_ANON_KEY"] = endpoint.anonKey
+            env["SUPABASE_SERVICE_ROLE_KEY"] = endpoint.serviceRoleKey
+            p.environment = env
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        let (_, endpoint) = try ServedMocks.shared(ShvilApp.self)
+        let (ok, text) = try verify(endpoint)
+        XCTAssertEqual(ok, 0, text)
+        XCTAssertTrue(text.contains("not applicable to --target"), text)
+        let spec = try ShvilApp.spec()
+        let expansion = RLSExpansion(spec: spec, now: Date())
+        let flip = try XCTUnwrap(RLSFlip.all(spec.policies, schema: spec.schema).first { f in
+            expansion.expectations(under: f.policies, table: f.table).contains { i, e in expansion.cases[i].expected != e }
+        })
+        let mutant = try ShvilApp.makeBackend()
+        mutant.database.policies = flip.policies
+        let (server, mutantEndpoint) = try ServedMocks.serve(mutant)
+        defer { server.stop() }
+        let (bad, failing) = try verify(mutantEndpoint)
+        XCTAssertEqual(bad, 1, failing)
+        XCTAssertTrue(failing.contains("FAIL shvil · rls · \(flip.table) · "), failing)
+    }
+
     func testAChangedBucketLimitFailsNamingTheBucketRule() throws {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("supacontracts-bucket-mutant-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: ContractsLocator.app(CivicForgeApp.name), to: copy)
