@@ -39,6 +39,7 @@ let verifySpec = CommandSpec(
         .value("service-role-key", "KEY", "--target: the project's service-role key (default: $SUPABASE_SERVICE_ROLE_KEY)"),
         .flag("no-seed", "--target: do not load the fixtures (the team seeds its own); fails if the fixtures' rows are not there"),
         .flag("keep", "--target: leave the personas, fixture rows and objects the run created"),
+        .value("restore", "HOW", "--target: how the backend is put back after a case that changed it: auto (default: POST /__admin/reset where the backend has it, as contracts serve does; else diff) or diff (read every table, user and object and undo the differences)"),
         .value("database", "URL", "run the PostgreSQL rule kind against your own database (libpq URL, e.g. postgresql://postgres:postgres@127.0.0.1:54322/postgres): catalog, RLS on every table, every RLS case, trigger and function checks; fixtures loaded in each case's transaction and rolled back"),
         .value("migrations", "DIR", "like --database, on a throwaway PostgreSQL built from the .sql files of DIR (e.g. supabase/migrations) after the Supabase shim"),
     ],
@@ -174,7 +175,7 @@ enum VerifyMode {
 func verifyMode(_ opts: ParsedCommand) -> Result<VerifyMode, UsageError> {
     let given = ["target", "database", "migrations"].filter { opts.value($0) != nil }
     if given.count > 1 { return .failure(verifySpec.usage("--\(given[0]) and --\(given[1]) exclude each other: one target per run")) }
-    let liveOnly = ["anon-key", "service-role-key"].filter { opts.value($0) != nil } + ["no-seed", "keep"].filter { opts.flags.contains($0) }
+    let liveOnly = ["anon-key", "service-role-key", "restore"].filter { opts.value($0) != nil } + ["no-seed", "keep"].filter { opts.flags.contains($0) }
     if given.first != "target", let o = liveOnly.first { return .failure(verifySpec.usage("--\(o) goes with --target URL")) }
     if !given.isEmpty {
         for o in ["require", "check-coverage", "write-coverage"] + (given[0] == "target" ? [] : ["kind"]) where opts.value(o) != nil {
@@ -200,8 +201,12 @@ func verifyMode(_ opts: ParsedCommand) -> Result<VerifyMode, UsageError> {
             }
             kinds = wanted
         }
+        let restoreText = opts.value("restore") ?? "auto"
+        guard let restore = ["auto": LiveRestoreMode.automatic, "diff": .diff][restoreText.lowercased()] else {
+            return .failure(verifySpec.usage("--restore '\(restoreText)' is not one of auto, diff"))
+        }
         return .success(.target(LiveEndpoint(baseURL: url, anonKey: anon, serviceRoleKey: service),
-                                LiveOptions(seed: !opts.flags.contains("no-seed"), keep: opts.flags.contains("keep"), kinds: kinds)))
+                                LiveOptions(seed: !opts.flags.contains("no-seed"), keep: opts.flags.contains("keep"), restore: restore, kinds: kinds)))
     }
     if let d = opts.value("database") { return .success(.database(d)) }
     if let m = opts.value("migrations") {
