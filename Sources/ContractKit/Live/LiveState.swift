@@ -12,13 +12,27 @@ public struct LiveSnapshot: Sendable, Equatable {
     /// Object names per bucket.
     public var objects: [String: Set<String>] = [:]
 
+    /// Two stored values alike: numbers by value at any depth (a jsonb `7.0` written back reads
+    /// `7` through JSON), everything else structurally.
+    public static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && x.allSatisfy { k, v in y[k].map { same(v, $0) } ?? false }
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        default:
+            if let x = a.doubleValue, let y = b.doubleValue { return x == y }
+            return a == b
+        }
+    }
+
     /// What `other` holds that this snapshot does not, and what differs, in words (empty: same).
     public func differences(from other: LiveSnapshot) -> [String] {
         var out: [String] = []
         for t in Set(rows.keys).union(other.rows.keys).sorted() {
             let a = rows[t] ?? [:], b = other.rows[t] ?? [:]
             let added = b.keys.filter { a[$0] == nil }.sorted(), removed = a.keys.filter { b[$0] == nil }.sorted()
-            let changed = a.keys.filter { b[$0] != nil && b[$0] != a[$0] }.sorted()
+            let changed = a.keys.filter { k in b[k].map { !LiveSnapshot.same($0, a[k]!) } ?? false }.sorted()
             if !added.isEmpty { out.append("\(t): \(added.count) rows added (\(added.prefix(3).joined(separator: "; ")))") }
             if !removed.isEmpty { out.append("\(t): \(removed.count) rows missing (\(removed.prefix(3).joined(separator: "; ")))") }
             if !changed.isEmpty { out.append("\(t): \(changed.count) rows changed (\(changed.prefix(3).joined(separator: "; ")))") }
@@ -167,7 +181,7 @@ struct LiveStateIO {
                 let want = target.rows[t.name] ?? [:]
                 let have: [String: JSONValue]
                 do { have = try rows(t) } catch { lastError = error; continue }
-                let stale = want.keys.sorted().filter { have[$0] != want[$0] }
+                let stale = want.keys.sorted().filter { k in have[k].map { !LiveSnapshot.same($0, want[k]!) } ?? true }
                 if stale.isEmpty { continue }
                 do { try put(t, rows: stale.compactMap { want[$0] }, present: Set(stale.filter { have[$0] != nil })) } catch { lastError = error }
             }
