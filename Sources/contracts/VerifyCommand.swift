@@ -23,6 +23,8 @@ let verifySpec = CommandSpec(
     each load error is printed once and that app's kinds are shown as not run. A kind that cannot run here
     (postgres without PostgreSQL) is a row "skipped: <reason and fix>" and does not fail verify unless
     --require names it. On a terminal, progress goes to standard error as each app × kind finishes.
+    With --target URL, --database URL or --migrations DIR the contracts run against your own backend
+    instead (kinds that cannot run there are rows "not applicable to --target/--database").
     """,
     options: [
         .value("app", "NAME", repeatable: true, "only this app (one of: \(appList); case-insensitive; NAME,NAME allowed)"),

@@ -55,6 +55,20 @@ final class DatabaseGateTests: XCTestCase {
         }
     }
 
+    /// A database that already holds the fixtures (a team that seeds its own) passes too, and
+    /// keeps exactly its rows.
+    func testADatabaseHoldingTheFixturesAlreadyPassesAndKeepsThem() throws {
+        let app = ShvilApp.self
+        let spec = try app.spec()
+        let (url, cluster) = try database(app, "seeded", extraSQL: [PostgresFixtures.sql(spec.fixtures, schema: spec.schema)])
+        let before = try rowCount(app, url, cluster)
+        XCTAssertGreaterThan(before, 0)
+        let outcome = DatabaseVerify.outcome(apps: [app], url: url, installation: cluster.installation)
+        XCTAssertEqual(ServedMocks.failures(outcome.rows), "")
+        XCTAssertTrue(outcome.passed)
+        XCTAssertEqual(try rowCount(app, url, cluster), before)
+    }
+
     /// The first `create policy "…" on public.T for select` of the app's SQL, replaced by a
     /// policy that lets everyone read T.
     func permissiveSelect(_ app: any AppModule.Type) throws -> (table: String, sql: String) {
