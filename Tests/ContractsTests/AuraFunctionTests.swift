@@ -117,7 +117,7 @@ final class AuraFunctionTests: XCTestCase {
         let stored = try XCTUnwrap(res.result)
         XCTAssertEqual(stored.userID.uuidString.lowercased(), "0a1a0000-0000-4000-8000-000000000003")
         XCTAssertEqual(stored.typeCode, "INTJ")
-        XCTAssertEqual(stored.takenAt, Date(timeIntervalSince1970: 1_767_225_600))
+        XCTAssertEqual(stored.takenAt?.date, Date(timeIntervalSince1970: 1_767_225_600))
         XCTAssertEqual(try backend.database.rows("mbti_results", where: .eq("user_id", "0a1a0000-0000-4000-8000-000000000003")).count, 2)
     }
 
