@@ -61,7 +61,7 @@ public struct AuraUser: TableModel {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null). the auth.users id; no default in §6.1 (§3.1's gen_random_uuid() is superseded)
-    public var id: UUID
+    public var id: PGUUID
     /// `name` (text, not null).
     public var name: String
     /// `birthdate` (date, not null).
@@ -82,7 +82,7 @@ public struct AuraUser: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: UUID, name: String, birthdate: PGDate, zodiacSign: ZodiacSign, mbtiType: MBTIType,
+    public init(id: PGUUID, name: String, birthdate: PGDate, zodiacSign: ZodiacSign, mbtiType: MBTIType,
                 createdAt: PGTimestamp? = nil, updatedAt: PGTimestamp? = nil) {
         self.id = id; self.name = name; self.birthdate = birthdate; self.zodiacSign = zodiacSign
         self.mbtiType = mbtiType; self.createdAt = createdAt; self.updatedAt = updatedAt
@@ -91,10 +91,9 @@ public struct AuraUser: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encode(name, forKey: .name)
-        try c.encode(birthdate, forKey: .birthdate); try c.encode(zodiacSign, forKey: .zodiacSign)
-        try c.encode(mbtiType, forKey: .mbtiType); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(birthdate, forKey: .birthdate)
+        try c.encode(zodiacSign, forKey: .zodiacSign); try c.encode(mbtiType, forKey: .mbtiType)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -105,9 +104,9 @@ public struct DailyReading: TableModel {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `user_id` (uuid, not null).
-    public var userID: UUID
+    public var userID: PGUUID
     /// `date` (date, not null).
     public var date: PGDate
     /// `category` (text, not null).
@@ -133,8 +132,8 @@ public struct DailyReading: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: UUID, userID: UUID, date: PGDate, category: SituationCategory, content: String, fortuneScore: Int,
-                luckyNumbers: [Int]? = nil, powerColors: [String]? = nil, isPremium: Bool? = nil,
+    public init(id: PGUUID, userID: PGUUID, date: PGDate, category: SituationCategory, content: String,
+                fortuneScore: Int, luckyNumbers: [Int]? = nil, powerColors: [String]? = nil, isPremium: Bool? = nil,
                 createdAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.date = date; self.category = category; self.content = content
         self.fortuneScore = fortuneScore; self.luckyNumbers = luckyNumbers; self.powerColors = powerColors
@@ -144,7 +143,7 @@ public struct DailyReading: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userID, forKey: .userID); try c.encode(date, forKey: .date)
+        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(date, forKey: .date)
         try c.encode(category, forKey: .category); try c.encode(content, forKey: .content)
         try c.encode(fortuneScore, forKey: .fortuneScore); try c.encode(luckyNumbers, forKey: .luckyNumbers)
         try c.encode(powerColors, forKey: .powerColors); try c.encode(isPremium, forKey: .isPremium)
@@ -159,9 +158,9 @@ public struct MBTIResult: TableModel {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `user_id` (uuid, not null).
-    public var userID: UUID
+    public var userID: PGUUID
     /// `type_code` (text, not null). e.g. INTJ; no CHECK in §6.1
     public var typeCode: String
     /// `dimension_scores` (jsonb, not null). [DimensionScore] of §2.1: [{dimension: 'E/I', score: -100…100}]
@@ -182,7 +181,7 @@ public struct MBTIResult: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: UUID, userID: UUID, typeCode: String, dimensionScores: [DimensionScore],
+    public init(id: PGUUID, userID: PGUUID, typeCode: String, dimensionScores: [DimensionScore],
                 cognitiveFunctions: [CognitiveFunction], strengths: [String]? = nil, weaknesses: [String]? = nil,
                 takenAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.typeCode = typeCode; self.dimensionScores = dimensionScores
@@ -193,8 +192,8 @@ public struct MBTIResult: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userID, forKey: .userID)
-        try c.encode(typeCode, forKey: .typeCode); try c.encode(dimensionScores, forKey: .dimensionScores)
+        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(typeCode, forKey: .typeCode)
+        try c.encode(dimensionScores, forKey: .dimensionScores)
         try c.encode(cognitiveFunctions, forKey: .cognitiveFunctions); try c.encode(strengths, forKey: .strengths)
         try c.encode(weaknesses, forKey: .weaknesses); try c.encode(takenAt, forKey: .takenAt)
     }
@@ -207,9 +206,9 @@ public struct Subscription: TableModel {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `user_id` (uuid, not null).
-    public var userID: UUID
+    public var userID: PGUUID
     /// `tier` (text, not null).
     public var tier: SubscriptionTier
     /// `revenuecat_customer_id` (text).
@@ -231,7 +230,7 @@ public struct Subscription: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: UUID, userID: UUID, tier: SubscriptionTier, revenuecatCustomerID: String? = nil,
+    public init(id: PGUUID, userID: PGUUID, tier: SubscriptionTier, revenuecatCustomerID: String? = nil,
                 originalPurchaseDate: PGTimestamp? = nil, expiresAt: PGTimestamp? = nil, isActive: Bool? = nil,
                 updatedAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.tier = tier; self.revenuecatCustomerID = revenuecatCustomerID
@@ -242,7 +241,7 @@ public struct Subscription: TableModel {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userID, forKey: .userID); try c.encode(tier, forKey: .tier)
+        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(tier, forKey: .tier)
         try c.encode(revenuecatCustomerID, forKey: .revenuecatCustomerID)
         try c.encode(originalPurchaseDate, forKey: .originalPurchaseDate); try c.encode(expiresAt, forKey: .expiresAt)
         try c.encode(isActive, forKey: .isActive); try c.encode(updatedAt, forKey: .updatedAt)
