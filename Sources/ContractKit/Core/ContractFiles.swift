@@ -124,6 +124,8 @@ public enum AppRulesSuite {
                 out.append(CaseResult(app: app.name, kind: kind, name: "\(file.name) · loads", passed: false, message: "\(error)"))
             }
         }
+        // Every quoted number of the app's files equals the value its rule holds.
+        out += SourceTraceSuite.cases(app: app.name, folder: folder)
         return out
     }
 }
