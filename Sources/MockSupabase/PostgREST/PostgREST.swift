@@ -353,7 +353,7 @@ extension MockSupabase {
         }
         if columns == nil { columns = Array(Set(objects.flatMap(\.keys))).sorted() }
         let table = database.tableSchema(tableName)!
-        if table.isView {
+        if table.isView && table.simpleView == nil {
             throw PostgresError("55000", "cannot insert into view \"\(tableName)\"")
         }
         let returning = prefs.returning == .representation
