@@ -40,6 +40,10 @@ public struct CatalogRelation: Sendable, Equatable {
     public var columns: [Column]
     /// Constraints and unique indexes, by name.
     public var constraints: [Constraint]
+    /// Indexes that back no constraint (`pg_index`), by name.
+    public var indexes: [CatalogIndex] = []
+    /// Triggers that are not internal (`pg_trigger`), by name.
+    public var triggers: [CatalogTrigger] = []
 }
 
 /// Reads an app's relations from PostgreSQL's catalog and compares them with schema.json.
@@ -70,7 +74,21 @@ public enum PostgresCatalog {
                             join pg_attribute att on att.attrelid = i.indrelid and att.attnum = k.num))
               from pg_index i join pg_class ic on ic.oid = i.indexrelid
               where i.indrelid = c.oid and i.indisunique and not exists (select 1 from pg_constraint pc where pc.conindid = i.indexrelid)
-            ) s), '[]'::jsonb))
+            ) s), '[]'::jsonb),
+          'indexes', coalesce((select jsonb_agg(jsonb_build_object(
+              'name', ic.relname, 'method', am.amname, 'unique', i.indisunique,
+              'predicate', pg_get_expr(i.indpred, i.indrelid),
+              'keys', (select jsonb_agg(jsonb_build_object(
+                  'column', pg_get_indexdef(i.indexrelid, k.ord, true),
+                  'desc', (i.indoption[k.ord - 1] & 1) = 1,
+                  'opclass', (select case when oc.opcdefault then null else oc.opcname end from pg_opclass oc where oc.oid = i.indclass[k.ord - 1])
+                ) order by k.ord) from generate_series(1, i.indnkeyatts::int) k(ord))) order by ic.relname)
+            from pg_index i join pg_class ic on ic.oid = i.indexrelid join pg_am am on am.oid = ic.relam
+            where i.indrelid = c.oid and not exists (select 1 from pg_constraint pc where pc.conindid = i.indexrelid)), '[]'::jsonb),
+          'triggers', coalesce((select jsonb_agg(jsonb_build_object('name', tg.tgname, 'type', tg.tgtype::int,
+              'function', case when pn.nspname = 'public' then p.proname else pn.nspname || '.' || p.proname end) order by tg.tgname)
+            from pg_trigger tg join pg_proc p on p.oid = tg.tgfoid join pg_namespace pn on pn.oid = p.pronamespace
+            where tg.tgrelid = c.oid and not tg.tgisinternal), '[]'::jsonb))
         order by n.nspname, c.relname)
         from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where n.nspname in ('public', 'auth') and c.relkind in ('r', 'p', 'v', 'm')), '[]'::jsonb),
@@ -101,9 +119,12 @@ public enum PostgresCatalog {
                                            refColumns: (k["refColumns"]?.arrayValue ?? []).compactMap(\.stringValue),
                                            onDelete: k["onDelete"]?.stringValue)
             }
-            relations.append(CatalogRelation(schema: r["schema"]?.stringValue ?? "", name: r["name"]?.stringValue ?? "",
-                                             kind: r["kind"]?.stringValue ?? "", rlsEnabled: r["rls"]?.boolValue ?? false,
-                                             columns: cols, constraints: cons))
+            var relation = CatalogRelation(schema: r["schema"]?.stringValue ?? "", name: r["name"]?.stringValue ?? "",
+                                           kind: r["kind"]?.stringValue ?? "", rlsEnabled: r["rls"]?.boolValue ?? false,
+                                           columns: cols, constraints: cons)
+            relation.indexes = (r["indexes"]?.arrayValue ?? []).map(CatalogIndex.init(json:))
+            relation.triggers = (r["triggers"]?.arrayValue ?? []).map(CatalogTrigger.init(json:))
+            relations.append(relation)
         }
         var enums: [String: [String]] = [:]
         for (k, v) in doc["enums"]?.objectValue ?? [:] { enums[k] = (v.arrayValue ?? []).compactMap(\.stringValue) }
@@ -214,6 +235,10 @@ public enum PostgresCatalog {
             }
             if !isView {
                 diffs += compareConstraints(t, r)
+                if schema.declaresIndexes { diffs += CatalogIndex.compare(t.indexDefinitions ?? [], r.indexes) }
+                if let triggers = schema.triggers {
+                    diffs += CatalogTrigger.compare(triggers.filter { $0.qualifiedTable == q }, r.triggers)
+                }
                 if t.schema == "public" && !r.rlsEnabled { diffs.append("row-level security is not enabled") }
             }
             out.append((q, diffs))

@@ -223,12 +223,16 @@ public struct Fixtures: Sendable, Equatable {
                         let nameNode = try to.required("table")
                         let name = try nameNode.string()
                         guard schema.table(name) != nil else { throw nameNode.fail("unknown table '\(name)'") }
+                        let rows: [JSONValue]
                         if let f = to.optional("file") {
                             let rel = try f.string()
                             let node = try SpecNode.load(folder.appendingPathComponent(rel), displayName: (root.file as NSString).deletingLastPathComponent + "/" + rel)
-                            return (name, try node.array().map(\.value))
+                            rows = try node.array().map(\.value)
+                        } else {
+                            rows = try to.required("rows").array().map(\.value)
                         }
-                        return (name, try to.required("rows").array().map(\.value))
+                        try FixtureCount.check(rows, table: name, entry: to)
+                        return (name, rows)
                     }
                     tables.append(entry)
                 }

@@ -153,6 +153,8 @@ public struct TableSchema: Sendable, Equatable {
     /// A simple view's definition (`"view": {"from": …}`): rows of one base table, auto-updatable
     /// as PostgreSQL makes such views. Nil for tables and app-computed views.
     public var simpleView: SimpleViewDefinition? = nil
+    /// Structured indexes (`indexDefinitions`), nil when schema.json gives none for the table.
+    public var indexDefinitions: [IndexDefinition]? = nil
 
     /// Index of a column by name.
     public func columnIndex(_ name: String) -> Int? { columns.firstIndex { $0.name == name } }
@@ -167,6 +169,11 @@ public struct DatabaseSchema: Sendable, Equatable {
     public var enums: [String: [String]]
     /// Tables in declaration (and creation) order.
     public var tables: [TableSchema]
+    /// Structured triggers (`triggers`), nil when schema.json gives none.
+    public var triggers: [TriggerDefinition]? = nil
+    /// Whether schema.json states indexes structurally for at least one table: then every
+    /// table's indexes are compared with the catalog (a table without the key has none).
+    public var declaresIndexes: Bool { tables.contains { $0.indexDefinitions != nil } }
 
     /// A table by name (`cities` or `auth.users`).
     public func table(_ name: String) -> TableSchema? {
@@ -246,6 +253,13 @@ extension DatabaseSchema {
                    let k = schema.tables.firstIndex(where: { $0.qualifiedName == table.qualifiedName }) {
                     schema.tables[k].primaryKey = base.primaryKey
                 }
+            }
+            schema.tables = schema.tables.map { $0 }
+            if let ts = o.optional("triggers") {
+                let nodes = try ts.array()
+                var triggers: [TriggerDefinition] = []
+                for n in nodes { triggers.append(try TriggerDefinition.decode(n, schema: schema)) }
+                schema.triggers = triggers
             }
             return schema
         }
@@ -378,8 +392,16 @@ extension DatabaseSchema {
             _ = o.optional("doc")
             _ = o.optional("source")
             _ = o.optional("indexes")
-            return TableSchema(name: name, schema: schemaName, columns: columns, primaryKey: pk, uniques: uniques,
-                               foreignKeys: fks, checks: checks, isView: isView, decisions: decisions, simpleView: simpleView)
+            var indexDefinitions: [IndexDefinition]?
+            if let ids = o.optional("indexDefinitions") {
+                let names = Set(columns.map(\.name))
+                indexDefinitions = try ids.array().map { try IndexDefinition.decode($0, columns: names) }
+            }
+            var table = TableSchema(name: name, schema: schemaName, columns: columns, primaryKey: pk, uniques: uniques,
+                                    foreignKeys: fks, checks: checks, isView: isView, decisions: decisions)
+            table.indexDefinitions = indexDefinitions
+            table.simpleView = simpleView
+            return table
         }
     }
 }

@@ -85,12 +85,15 @@ public struct SpecNode: Sendable {
     public func strings() throws -> [String] { try array().map { try $0.string() } }
 
     /// Decodes an object strictly: `body` reads its keys through the reader; any key it did not
-    /// read (other than `$comment`) is an error naming the key.
+    /// read (other than `$comment` and `trace`, see `SourceTrace`) is an error naming the key.
     public func object<T>(_ body: (SpecObject) throws -> T) throws -> T {
         guard case .object(let o) = value else { throw fail("expected an object, found \(value.typeName)") }
         let reader = SpecObject(node: self, members: o)
         let result = try body(reader)
-        for key in o.keys.sorted() where !reader.read.contains(key) && key != "$comment" {
+        // `trace` (the document's words behind the object's values) is allowed on every object;
+        // its shape is checked here, its numbers by the gate and verify (SourceTrace).
+        try SourceTrace.readShape(object: o, file: file, path: path)
+        for key in o.keys.sorted() where !reader.read.contains(key) && key != "$comment" && key != "trace" {
             throw SpecError(file: file, path: SpecNode.childPath(path, key), message: "unknown key '\(key)' (known here: \(reader.read.sorted().joined(separator: ", ")))")
         }
         return result
