@@ -109,6 +109,10 @@ final class DatabaseEngine {
     var views: [String: (columns: [ColumnSchema], provider: ViewProvider)] = [:]
     private var depth = 0
     var triggersEnabled = true
+    /// AFTER ROW triggers of the statements under way, innermost last: PostgreSQL queues them and
+    /// fires them when their statement ends, in the order the rows were changed (trigger.c
+    /// `AfterTriggerEndQuery`), so they see every row the statement wrote.
+    var afterTriggerQueues: [[() throws -> Void]] = []
     /// Listeners of committed row changes (`Database.addChangeListener`), and the changes of the
     /// statement running now, handed to them when it commits.
     var changeListeners: [@Sendable ([RowChange]) -> Void] = []
@@ -342,7 +346,7 @@ final class DatabaseEngine {
                        missingAsDefault: Bool = true, as auth: AuthContext,
                        resolution: ConflictResolution = .error, onConflict: [String]? = nil,
                        returning: Bool = false) throws -> [[SQLValue]] {
-        try atomically {
+        try atomically { try statement {
             var t = try self.table(table)
             if let def = t.schema.simpleView {
                 return try insertThroughView(t, def, rows: input, columns: columns, missingAsDefault: missingAsDefault, auth: auth,
@@ -416,7 +420,7 @@ final class DatabaseEngine {
             }
             for row in pendingForeignKeys { try checkForeignKeys(try self.table(table), row) }
             return written
-        }
+        } }
     }
 
     func findConflict(_ t: Table, _ row: [SQLValue], _ cols: [String]) -> Int? {
@@ -450,7 +454,7 @@ final class DatabaseEngine {
     func update(_ table: String, set values: [String: JSONValue], as auth: AuthContext,
                 where filter: RowFilter? = nil, returning: Bool = false,
                 limit: Int? = nil, restrict: (([SQLValue]) -> Bool)? = nil) throws -> [[SQLValue]] {
-        try atomically {
+        try atomically { try statement {
             var t = try self.table(table)
             if let def = t.schema.simpleView {
                 // UPDATE through a simple view: the base rows the view shows, by the view's columns.
@@ -493,7 +497,7 @@ final class DatabaseEngine {
             }
             for row in out { try checkForeignKeys(try self.table(table), row) }
             return out
-        }
+        } }
     }
 
     /// Applies one row update: BEFORE triggers, WITH CHECK, constraints, cascades, AFTER triggers.
@@ -535,7 +539,7 @@ final class DatabaseEngine {
     /// DELETE with RLS: only rows visible and allowed by the DELETE policy are removed.
     func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false,
                 restrict: (([SQLValue]) -> Bool)? = nil) throws -> [[SQLValue]] {
-        try atomically {
+        try atomically { try statement {
             let t = try self.table(table)
             if let def = t.schema.simpleView {
                 _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
@@ -558,7 +562,7 @@ final class DatabaseEngine {
                 if try deleteRow(t.schema.qualifiedName, row, auth) { out.append(row) }
             }
             return out
-        }
+        } }
     }
 
     /// Deletes one row (by value), firing triggers and applying ON DELETE actions. Returns false
@@ -669,8 +673,15 @@ final class DatabaseEngine {
                     for ci in cidx {
                         nr[ci] = fk.onDelete == .setNull ? .null : try defaultValue(c.schema.columns[ci], auth, table: c.schema.qualifiedName)
                     }
+                    // The RI action is an UPDATE of the child row: its row triggers fire (ri_triggers.c
+                    // runs `UPDATE child SET col = NULL`), RLS does not apply (it runs as the owner).
+                    nr = try fire(.before, .update, c, old: r, new: nr, auth) ?? nr
                     try checkConstraints(c, nr)
                     c.rows[n] = nr
+                    recordChange(.update, c, old: r, new: nr)
+                    c.invalidate()
+                    tables[c.schema.qualifiedName] = c
+                    _ = try fire(.after, .update, c, old: r, new: nr, auth)
                 }
                 c.invalidate()
                 tables[c.schema.qualifiedName] = c
@@ -753,9 +764,29 @@ final class DatabaseEngine {
         Dictionary(uniqueKeysWithValues: zip(t.schema.columns, row).map { ($0.name, $1.json(as: $0.type)) })
     }
 
-    /// Fires the triggers of a timing; returns the (possibly changed) NEW row.
+    /// Runs one INSERT, UPDATE or DELETE: its AFTER ROW triggers fire once its rows are written.
+    func statement<T>(_ body: () throws -> T) throws -> T {
+        afterTriggerQueues.append([])
+        let result: T
+        do { result = try body() } catch { afterTriggerQueues.removeLast(); throw error }
+        let queued = afterTriggerQueues.removeLast()
+        for f in queued { try f() }
+        return result
+    }
+
+    /// Fires the triggers of a timing; returns the (possibly changed) NEW row. AFTER triggers
+    /// inside a statement are queued to its end.
     func fire(_ timing: TriggerTiming, _ event: TriggerEvent, _ t: Table, old: [SQLValue]?, new: [SQLValue]?, _ auth: AuthContext) throws -> [SQLValue]? {
         guard triggersEnabled, let list = triggers[t.schema.qualifiedName], !list.isEmpty else { return new }
+        if timing == .after, !afterTriggerQueues.isEmpty, list.contains(where: { $0.timing == .after && $0.events.contains(event) }) {
+            afterTriggerQueues[afterTriggerQueues.count - 1].append { [self] in _ = try self.fireNow(.after, event, t, old: old, new: new, auth) }
+            return new
+        }
+        return try fireNow(timing, event, t, old: old, new: new, auth)
+    }
+
+    func fireNow(_ timing: TriggerTiming, _ event: TriggerEvent, _ t: Table, old: [SQLValue]?, new: [SQLValue]?, _ auth: AuthContext) throws -> [SQLValue]? {
+        guard let list = triggers[t.schema.qualifiedName] else { return new }
         var current = new
         for trig in list where trig.timing == timing && trig.events.contains(event) {
             var ctx = TriggerContext(table: t.schema.name, event: event, timing: timing,
