@@ -30,6 +30,8 @@ let package = Package(
         .executableTarget(name: "fuzz-query", dependencies: ["MockSupabase"], path: "Sources/fuzz-query"),
         .executableTarget(name: "fuzz-json", dependencies: ["MockSupabase"], path: "Sources/fuzz-json"),
         .executableTarget(name: "fuzz-jwt", dependencies: ["MockSupabase"], path: "Sources/fuzz-jwt"),
+        // libFuzzer target of the WebSocket frame parser and Realtime's Phoenix messages.
+        .executableTarget(name: "fuzz-ws", dependencies: ["MockSupabase"], path: "Sources/fuzz-ws"),
         // libFuzzer target of the cache (scripts/fuzz-cache); a replayer in ordinary builds.
         .executableTarget(name: "CacheFuzz", dependencies: ["ContractKit"]),
         // Crash-consistency writer and cache benchmark of the client rules.

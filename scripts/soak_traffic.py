@@ -6,6 +6,7 @@ Runs for a fixed time, then stops by itself:
   ride inserts with a unique marker (each acknowledged 201 recorded), RPC, an edge function,
   storage uploads into the user's own folder and downloads back;
 - a sign-up worker (new e-mail each time);
+- a fresh-client probe in a process of its own (a new connection every 2 s);
 - hostile clients in one selector loop: idle sockets, slowloris heads (a byte every few seconds),
   slow bodies (a head, then a byte every few seconds);
 then reconciles every acknowledged write through the service role (each marker present exactly
@@ -15,6 +16,7 @@ Traffic goes to 127.0.0.1 only.
 """
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import selectors
@@ -146,21 +148,29 @@ def signup_worker(port, anon, stop_at, tally, seed):
         time.sleep(0.2)  # paced: each sign-up adds a user
 
 
-def fresh_client_probe(port, anon, stop_at, tally, latencies):
-    """Every 2 s a brand-new connection asks for one page: how long a newcomer waits."""
+def fresh_client_probe(port, anon, stop_at, queue):
+    """Every 2 s a brand-new connection asks for one page: how long a newcomer waits.
+
+    Runs in a process of its own, so that what it measures is the server (and the machine), not
+    this script's other threads holding the interpreter lock while they reopen a thousand sockets.
+    Puts (latencies, {problem: count}) on `queue` at the end."""
+    latencies, problems = [], {}
     while time.time() < stop_at:
-        t0 = time.time()
+        t0 = time.monotonic()
         try:
             conn = http.client.HTTPConnection(HOST, port, timeout=30)
             conn.request("GET", "/rest/v1/rides?select=id&limit=1", headers={"apikey": anon})
             status = conn.getresponse().status
             conn.close()
-            latencies.append(time.time() - t0)
+            latencies.append(time.monotonic() - t0)
             if status != 200:
-                tally.add("fresh client status %d" % status)
+                key = "fresh client status %d" % status
+                problems[key] = problems.get(key, 0) + 1
         except (OSError, http.client.HTTPException) as e:
-            tally.add("transport error: fresh client " + type(e).__name__)
+            key = "transport error: fresh client " + type(e).__name__
+            problems[key] = problems.get(key, 0) + 1
         time.sleep(2)
+    queue.put((latencies, problems))
 
 
 def hostile_loop(port, stop_at, tally, idle, slowloris, slowbody, interval):
@@ -232,13 +242,18 @@ def main():
     for i, p in enumerate(personas):
         threads.append(threading.Thread(target=user_worker, args=(port, anon, p, stop_at, tally, acked, sent, 1000 + i)))
     threads.append(threading.Thread(target=signup_worker, args=(port, anon, stop_at, tally, 7)))
-    latencies = []
-    threads.append(threading.Thread(target=fresh_client_probe, args=(port, anon, stop_at, tally, latencies)))
+    probe_results = multiprocessing.Queue()
+    probe = multiprocessing.Process(target=fresh_client_probe, args=(port, anon, stop_at, probe_results))
+    probe.start()
     threads.append(threading.Thread(target=hostile_loop, args=(port, stop_at, tally, idle, slowloris, slowbody, 5.0)))
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    latencies, probe_problems = probe_results.get()
+    probe.join()
+    for key, n in probe_problems.items():
+        tally.add(key, n)
     # Reconcile through the service role: every acknowledged write exactly once, nothing unsent.
     c = Client(port, service, tally)
     st, data = c.request("GET", "/rest/v1/rides?select=pickup&pickup=like.soak-*", token=service)
@@ -255,6 +270,8 @@ def main():
         "counts": counts, "samples": samples, "acknowledged_writes": len(acked), "rows_found": len(rows),
         "lost": len(lost), "duplicated": len(duplicated), "never_sent": len(unsent), "reconcile_status": st,
         "fresh_client_max_seconds": max(latencies) if latencies else None, "fresh_client_probes": len(latencies),
+        "fresh_client_median_seconds": sorted(latencies)[len(latencies) // 2] if latencies else None,
+        "fresh_client_over_1s": sum(1 for x in latencies if x > 1.0),
     }))
 
 

@@ -12,13 +12,10 @@ public enum AuraApp: AppModule {
     public static let name = "aura"
     public static let title = "Aura"
 
-    /// The row models of §6.1's four tables.
-    public static var tableModels: [any TableModel.Type] { [AuraUser.self, DailyReading.self, MBTIResult.self, Subscription.self] }
-
-    /// The edge functions' payloads, coded as `AuraJSON` codes them (timestamps as PostgreSQL
+    /// The edge functions' payloads, coded as `PostgresRowCoding` codes them (timestamps as PostgreSQL
     /// prints them); the table models are added by name.
     public static var modelRegistry: ModelRegistry {
-        var r = ModelRegistry(coder: ModelCoder(decoder: AuraJSON.decoder, encoder: AuraJSON.encoder))
+        var r = ModelRegistry(coder: ModelCoder(decoder: PostgresRowCoding.decoder, encoder: PostgresRowCoding.encoder))
         r.register(GenerateHoroscopeRequest.self); r.register(GenerateHoroscopeResponse.self)
         r.register(MBTICalculateRequest.self); r.register(MBTICalculateResponse.self)
         r.register(UserProfileUpdate.self); r.register(FunctionError.self)
@@ -129,7 +126,7 @@ public struct AuraFunctions: Sendable {
             guard status.canAccess(category) else {
                 return Self.error(403, "the \(category.rawValue) category needs an active premium subscription")
             }
-            let today = CalendarDate(utc: now)
+            let today = PGDate(utc: now)
             let filter = RowFilter.and([.eq("user_id", userID), .eq("date", today.description), .eq("category", category.rawValue)])
             if let existing = try db.rows("daily_readings", where: filter).first {
                 return Self.json(200, ["content": existing["content"] ?? .null, "reading": .object(existing)])
@@ -176,8 +173,8 @@ public struct AuraFunctions: Sendable {
             return Self.error(400, "\(error)")
         }
         do {
-            let scoresJSON = try AuraJSON.encode(scores)
-            let functionsJSON = try AuraJSON.encode(profile.cognitiveFunctions)
+            let scoresJSON = try PostgresRowCoding.encode(scores)
+            let functionsJSON = try PostgresRowCoding.encode(profile.cognitiveFunctions)
             var stored: JSONValue = .null
             let db = call.backend.database
             if try !db.rows("users", where: .eq("id", caller)).isEmpty {

@@ -30,13 +30,13 @@ public struct ZodiacCalculator: Sendable {
     }
 
     /// The sign of a birth date.
-    public func sign(for date: CalendarDate) -> ZodiacSign? { sign(for: date.monthDay) }
+    public func sign(for date: PGDate) -> ZodiacSign? { sign(for: date.monthDay) }
 
     /// Days of a leap year the table covers zero times or more than once (must be empty).
     public func coverageProblems() -> [String] {
         var out: [String] = []
         for m in 1...12 {
-            for d in 1...CalendarDate.daysInMonth(m, leap: true) {
+            for d in 1...PGDate.daysInMonth(m, leap: true) {
                 let md = MonthDay(month: m, day: d)!
                 let n = signs.filter { r in r.from <= r.to ? (r.from <= md && md <= r.to) : (md >= r.from || md <= r.to) }.count
                 if n != 1 { out.append("\(md) is covered \(n) times") }

@@ -34,7 +34,7 @@ public struct HoroscopeStandIn: Sendable {
     }
 
     /// Generates the reading of one user, day, category and length.
-    public func generate(userID: String, date: CalendarDate, zodiac: ZodiacSign, mbti: MBTIType,
+    public func generate(userID: String, date: PGDate, zodiac: ZodiacSign, mbti: MBTIType,
                          category: SituationCategory, length: SubscriptionTier) -> Output {
         var rng = SplitMix(seed: seed ^ HoroscopeStandIn.fnv1a("\(userID)|\(date)|\(category.rawValue)|\(length.rawValue)|\(zodiac.rawValue)|\(mbti.rawValue)"))
         let range = rules.wordCount[length]!

@@ -1,172 +1,9 @@
 import Foundation
 import ContractKit
 
-// MARK: - Enums of §2.1
+// Table rows and §2.1's enums: Generated/TableModels.swift (contracts generate-models).
 
-/// §2.1 `ZodiacSign`; raw values are the `users.zodiac_sign` CHECK list of §6.1.
-public enum ZodiacSign: String, Codable, CaseIterable, Sendable {
-    case aries, taurus, gemini, cancer, leo, virgo
-    case libra, scorpio, sagittarius, capricorn, aquarius, pisces
-}
-
-/// §2.1 `MBTIType`; raw values are the `users.mbti_type` CHECK list of §6.1.
-public enum MBTIType: String, Codable, CaseIterable, Sendable {
-    case INTJ, INTP, ENTJ, ENTP
-    case INFJ, INFP, ENFJ, ENFP
-    case ISTJ, ISFJ, ESTJ, ESFJ
-    case ISTP, ISFP, ESTP, ESFP
-}
-
-/// §2.1 `SituationCategory`; raw values are the `daily_readings.category` CHECK list of §6.1.
-public enum SituationCategory: String, Codable, CaseIterable, Sendable {
-    case career = "Career"
-    case love = "Love"
-    case social = "Social"
-    case health = "Health"
-    case personalGrowth = "Personal Growth"
-}
-
-/// §2.1 `SubscriptionTier`; raw values are the `subscriptions.tier` CHECK list of §6.1.
-public enum SubscriptionTier: String, Codable, CaseIterable, Sendable {
-    case free
-    case premium
-}
-
-/// A uuid coded in PostgreSQL's canonical lower-case form (Foundation's `UUID` encodes upper case).
-@propertyWrapper
-public struct LowercaseUUID: Codable, Hashable, Sendable {
-    /// The uuid.
-    public var wrappedValue: UUID
-    /// Wraps a uuid.
-    public init(wrappedValue: UUID) { self.wrappedValue = wrappedValue }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        let s = try c.decode(String.self)
-        guard let u = UUID(uuidString: s) else { throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a uuid: \(s)") }
-        wrappedValue = u
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(wrappedValue.uuidString.lowercased())
-    }
-}
-
-// MARK: - Table rows (§6.1)
-
-/// A row of `public.users` (§6.1): the profile of a GoTrue user.
-public struct AuraUser: TableModel {
-    public static let table = "users"
-    public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-
-    /// The auth user's id.
-    @LowercaseUUID public var id: UUID
-    /// Display name.
-    public var name: String
-    /// Birth date.
-    public var birthdate: CalendarDate
-    /// Sign computed from the birth date (§2.1).
-    public var zodiacSign: ZodiacSign
-    /// The user's MBTI type.
-    public var mbtiType: MBTIType
-    /// Creation time.
-    public var createdAt: Date?
-    /// Last update time (trigger `users_updated_at`).
-    public var updatedAt: Date?
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, name, birthdate
-        case zodiacSign = "zodiac_sign", mbtiType = "mbti_type"
-        case createdAt = "created_at", updatedAt = "updated_at"
-    }
-
-    /// Encodes every column, NULL included, as PostgREST prints a row.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(_id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(birthdate, forKey: .birthdate)
-        try c.encode(zodiacSign, forKey: .zodiacSign)
-        try c.encode(mbtiType, forKey: .mbtiType)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
-
-    /// A profile row.
-    public init(id: UUID, name: String, birthdate: CalendarDate, zodiacSign: ZodiacSign, mbtiType: MBTIType, createdAt: Date? = nil, updatedAt: Date? = nil) {
-        self.id = id
-        self.name = name
-        self.birthdate = birthdate
-        self.zodiacSign = zodiacSign
-        self.mbtiType = mbtiType
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
-}
-
-/// A row of `public.daily_readings` (§6.1).
-public struct DailyReading: TableModel {
-    public static let table = "daily_readings"
-    public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-
-    /// Row id.
-    @LowercaseUUID public var id: UUID
-    /// Owner.
-    @LowercaseUUID public var userID: UUID
-    /// The day of the reading.
-    public var date: CalendarDate
-    /// Situation category.
-    public var category: SituationCategory
-    /// The reading text.
-    public var content: String
-    /// 0…100.
-    public var fortuneScore: Int
-    /// Lucky numbers (NULL allowed by the column).
-    public var luckyNumbers: [Int]?
-    /// Power colours (NULL allowed by the column).
-    public var powerColors: [String]?
-    /// Premium-length reading.
-    public var isPremium: Bool?
-    /// Creation time.
-    public var createdAt: Date?
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userID = "user_id", date, category, content
-        case fortuneScore = "fortune_score", luckyNumbers = "lucky_numbers", powerColors = "power_colors"
-        case isPremium = "is_premium", createdAt = "created_at"
-    }
-
-    /// Encodes every column, NULL included, as PostgREST prints a row.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(_id, forKey: .id)
-        try c.encode(_userID, forKey: .userID)
-        try c.encode(date, forKey: .date)
-        try c.encode(category, forKey: .category)
-        try c.encode(content, forKey: .content)
-        try c.encode(fortuneScore, forKey: .fortuneScore)
-        try c.encode(luckyNumbers, forKey: .luckyNumbers)
-        try c.encode(powerColors, forKey: .powerColors)
-        try c.encode(isPremium, forKey: .isPremium)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
-
-    /// A reading row.
-    public init(id: UUID, userID: UUID, date: CalendarDate, category: SituationCategory, content: String, fortuneScore: Int,
-                luckyNumbers: [Int]?, powerColors: [String]?, isPremium: Bool?, createdAt: Date?) {
-        self.id = id
-        self.userID = userID
-        self.date = date
-        self.category = category
-        self.content = content
-        self.fortuneScore = fortuneScore
-        self.luckyNumbers = luckyNumbers
-        self.powerColors = powerColors
-        self.isPremium = isPremium
-        self.createdAt = createdAt
-    }
-}
+// MARK: - jsonb payloads of mbti_results (§2.1)
 
 /// §2.1 `DimensionScore`: a dimension (`E/I`) and its score on -100…100.
 public struct DimensionScore: Codable, Equatable, Sendable {
@@ -196,152 +33,12 @@ public struct CognitiveFunction: Codable, Equatable, Sendable {
     }
 }
 
-/// A row of `public.mbti_results` (§6.1).
-public struct MBTIResult: TableModel {
-    public static let table = "mbti_results"
-    public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-
-    /// Row id.
-    @LowercaseUUID public var id: UUID
-    /// Owner.
-    @LowercaseUUID public var userID: UUID
-    /// `INTJ`.
-    public var typeCode: String
-    /// Scores per dimension.
-    public var dimensionScores: [DimensionScore]
-    /// The type's function stack.
-    public var cognitiveFunctions: [CognitiveFunction]
-    /// Strengths (NULL allowed by the column).
-    public var strengths: [String]?
-    /// Weaknesses (NULL allowed by the column).
-    public var weaknesses: [String]?
-    /// When the test was taken.
-    public var takenAt: Date?
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userID = "user_id", typeCode = "type_code", dimensionScores = "dimension_scores"
-        case cognitiveFunctions = "cognitive_functions", strengths, weaknesses, takenAt = "taken_at"
-    }
-
-    /// Encodes every column, NULL included, as PostgREST prints a row.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(_id, forKey: .id)
-        try c.encode(_userID, forKey: .userID)
-        try c.encode(typeCode, forKey: .typeCode)
-        try c.encode(dimensionScores, forKey: .dimensionScores)
-        try c.encode(cognitiveFunctions, forKey: .cognitiveFunctions)
-        try c.encode(strengths, forKey: .strengths)
-        try c.encode(weaknesses, forKey: .weaknesses)
-        try c.encode(takenAt, forKey: .takenAt)
-    }
-
-    /// A result row.
-    public init(id: UUID, userID: UUID, typeCode: String, dimensionScores: [DimensionScore], cognitiveFunctions: [CognitiveFunction],
-                strengths: [String]?, weaknesses: [String]?, takenAt: Date?) {
-        self.id = id
-        self.userID = userID
-        self.typeCode = typeCode
-        self.dimensionScores = dimensionScores
-        self.cognitiveFunctions = cognitiveFunctions
-        self.strengths = strengths
-        self.weaknesses = weaknesses
-        self.takenAt = takenAt
-    }
-}
-
-/// A row of `public.subscriptions` (§6.1).
-public struct Subscription: TableModel {
-    public static let table = "subscriptions"
-    public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-
-    /// Row id.
-    @LowercaseUUID public var id: UUID
-    /// Owner (one row per user).
-    @LowercaseUUID public var userID: UUID
-    /// `free` or `premium`.
-    public var tier: SubscriptionTier
-    /// RevenueCat's app user id.
-    public var revenuecatCustomerID: String?
-    /// First purchase.
-    public var originalPurchaseDate: Date?
-    /// End of the current period.
-    public var expiresAt: Date?
-    /// Whether the entitlement is active.
-    public var isActive: Bool?
-    /// Last update (trigger `subscriptions_updated_at`).
-    public var updatedAt: Date?
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userID = "user_id", tier, revenuecatCustomerID = "revenuecat_customer_id"
-        case originalPurchaseDate = "original_purchase_date", expiresAt = "expires_at", isActive = "is_active", updatedAt = "updated_at"
-    }
-
-    /// Encodes every column, NULL included, as PostgREST prints a row.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(_id, forKey: .id)
-        try c.encode(_userID, forKey: .userID)
-        try c.encode(tier, forKey: .tier)
-        try c.encode(revenuecatCustomerID, forKey: .revenuecatCustomerID)
-        try c.encode(originalPurchaseDate, forKey: .originalPurchaseDate)
-        try c.encode(expiresAt, forKey: .expiresAt)
-        try c.encode(isActive, forKey: .isActive)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
-
-    /// A subscription row.
-    public init(id: UUID, userID: UUID, tier: SubscriptionTier, revenuecatCustomerID: String?, originalPurchaseDate: Date?,
-                expiresAt: Date?, isActive: Bool?, updatedAt: Date?) {
-        self.id = id
-        self.userID = userID
-        self.tier = tier
-        self.revenuecatCustomerID = revenuecatCustomerID
-        self.originalPurchaseDate = originalPurchaseDate
-        self.expiresAt = expiresAt
-        self.isActive = isActive
-        self.updatedAt = updatedAt
-    }
-}
-
 // MARK: - Payloads (§3.2, §3.3)
-
-/// The body of `PATCH /rest/v1/users` (§3.3 "Update user profile"): the columns a user edits.
-public struct UserProfileUpdate: Codable, Equatable, Sendable {
-    /// New name.
-    public var name: String?
-    /// New birth date.
-    public var birthdate: CalendarDate?
-    /// The sign of the new birth date (the client computes it, §2.1).
-    public var zodiacSign: ZodiacSign?
-    /// New MBTI type.
-    public var mbtiType: MBTIType?
-
-    enum CodingKeys: String, CodingKey {
-        case name, birthdate, zodiacSign = "zodiac_sign", mbtiType = "mbti_type"
-    }
-
-    /// A patch; nil members are not sent.
-    public init(name: String? = nil, birthdate: CalendarDate? = nil, zodiacSign: ZodiacSign? = nil, mbtiType: MBTIType? = nil) {
-        self.name = name
-        self.birthdate = birthdate
-        self.zodiacSign = zodiacSign
-        self.mbtiType = mbtiType
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(name, forKey: .name)
-        try c.encodeIfPresent(birthdate, forKey: .birthdate)
-        try c.encodeIfPresent(zodiacSign, forKey: .zodiacSign)
-        try c.encodeIfPresent(mbtiType, forKey: .mbtiType)
-    }
-}
 
 /// The body of `POST /functions/v1/generate-horoscope` (§3.2 `req.json()`).
 public struct GenerateHoroscopeRequest: Codable, Equatable, Sendable {
     /// The reading's owner; must be the caller.
-    @LowercaseUUID public var userId: UUID
+    public var userId: UUID
     /// The owner's sign.
     public var zodiacSign: ZodiacSign
     /// The owner's type.
@@ -358,6 +55,16 @@ public struct GenerateHoroscopeRequest: Codable, Equatable, Sendable {
         self.mbtiType = mbtiType
         self.category = category
         self.isPremium = isPremium
+    }
+
+    /// Writes the uuid lower case, as PostgreSQL prints it.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(userId, forKey: .userId)
+        try c.encode(zodiacSign, forKey: .zodiacSign)
+        try c.encode(mbtiType, forKey: .mbtiType)
+        try c.encode(category, forKey: .category)
+        try c.encode(isPremium, forKey: .isPremium)
     }
 }
 
@@ -446,45 +153,4 @@ public struct FunctionError: Codable, Equatable, Sendable {
 
     /// An error body.
     public init(error: String) { self.error = error }
-}
-
-// MARK: - JSON as PostgreSQL and PostgREST print it
-
-/// Coders for Aura's wire JSON: timestamps as PostgreSQL prints `timestamptz`
-/// (`2026-01-01T06:00:00+00:00`, microseconds when present), uuids lower case, dates `YYYY-MM-DD`.
-public enum AuraJSON {
-    /// A decoder for rows and payloads.
-    public static func decoder() -> JSONDecoder {
-        let d = JSONDecoder()
-        d.dateDecodingStrategy = .custom { dec in
-            let c = try dec.singleValueContainer()
-            let s = try c.decode(String.self)
-            guard let us = PGTime.parseTimestamp(s, assumeUTC: true) else {
-                throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a timestamp: \(s)")
-            }
-            return PGTime.date(micros: us)
-        }
-        return d
-    }
-
-    /// An encoder writing what PostgREST prints.
-    public static func encoder() -> JSONEncoder {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        e.dateEncodingStrategy = .custom { date, enc in
-            var c = enc.singleValueContainer()
-            try c.encode(PGTime.formatTimestamp(PGTime.micros(date), withZone: true))
-        }
-        return e
-    }
-
-    /// Decodes a JSON value as a model.
-    public static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
-        try decoder().decode(T.self, from: json.data())
-    }
-
-    /// Encodes a model as a JSON value.
-    public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-        try JSONValue.parse(try encoder().encode(value))
-    }
 }

@@ -20,7 +20,7 @@ public struct AuraRules: Sendable, Equatable {
     /// A documented input → expected sign.
     public struct ZodiacCase: Sendable, Equatable {
         /// The birth date.
-        public var date: CalendarDate
+        public var date: PGDate
         /// The expected sign.
         public var sign: ZodiacSign
         /// Where the case comes from.
@@ -335,8 +335,8 @@ public struct AuraRules: Sendable, Equatable {
         guard let md = MonthDay(try n.string()) else { throw n.fail("expected MM-DD, found '\(try n.string())'") }
         return md
     }
-    static func calendarDate(_ n: SpecNode) throws -> CalendarDate {
-        guard let d = CalendarDate(try n.string()) else { throw n.fail("expected YYYY-MM-DD, found '\(try n.string())'") }
+    static func calendarDate(_ n: SpecNode) throws -> PGDate {
+        guard let d = PGDate(try n.string()) else { throw n.fail("expected YYYY-MM-DD, found '\(try n.string())'") }
         return d
     }
     static func intRange(_ n: SpecNode) throws -> IntRange {
@@ -357,7 +357,7 @@ public struct MonthDay: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// A month-day; nil when the day does not exist in a leap year.
     public init?(month: Int, day: Int) {
-        guard (1...12).contains(month), day >= 1, day <= CalendarDate.daysInMonth(month, leap: true) else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= PGDate.daysInMonth(month, leap: true) else { return nil }
         self.month = month
         self.day = day
     }
@@ -373,76 +373,7 @@ public struct MonthDay: Sendable, Hashable, Comparable, CustomStringConvertible 
     public var description: String { String(format: "%02d-%02d", month, day) }
 }
 
-/// A calendar date without time or zone (a PostgreSQL `date`), coded as `YYYY-MM-DD`.
-public struct CalendarDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
-    /// Year.
-    public var year: Int
-    /// Month 1…12.
-    public var month: Int
-    /// Day 1…31.
-    public var day: Int
-
-    /// A date; nil when it does not exist.
-    public init?(year: Int, month: Int, day: Int) {
-        guard (1...12).contains(month), day >= 1, day <= CalendarDate.daysInMonth(month, leap: CalendarDate.isLeap(year)) else { return nil }
-        self.year = year
-        self.month = month
-        self.day = day
-    }
-
-    /// Parses `YYYY-MM-DD` as PostgreSQL prints a date.
-    public init?(_ text: String) {
-        let p = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard p.count == 3, p[0].count == 4, p[1].count == 2, p[2].count == 2,
-              let y = Int(p[0]), let m = Int(p[1]), let d = Int(p[2]) else { return nil }
-        self.init(year: y, month: m, day: d)
-    }
-
-    /// The UTC calendar date of an instant (the server's `CURRENT_DATE`).
-    public init(utc date: Date) {
-        let us = PGTime.micros(date)
-        var days = us / 86_400_000_000
-        if us % 86_400_000_000 < 0 { days -= 1 }
-        let (y, m, d) = PGTime.civilFromDays(Int(days))
-        self.year = y
-        self.month = m
-        self.day = d
-    }
-
-    /// Month and day.
+extension PGDate {
+    /// Month and day (the zodiac's calendar).
     public var monthDay: MonthDay { MonthDay(month: month, day: day)! }
-
-    /// The next calendar day.
-    public var next: CalendarDate {
-        let (y, m, d) = PGTime.civilFromDays(PGTime.daysFromCivil(year, month, day) + 1)
-        return CalendarDate(year: y, month: m, day: d)!
-    }
-
-    /// Leap year in the proleptic Gregorian calendar.
-    public static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
-    /// Days in a month.
-    public static func daysInMonth(_ m: Int, leap: Bool) -> Int {
-        switch m {
-        case 2: return leap ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    public static func < (a: CalendarDate, b: CalendarDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
-    public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        let s = try c.decode(String.self)
-        guard let d = CalendarDate(s) else {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a date (YYYY-MM-DD): \(s)")
-        }
-        self = d
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(description)
-    }
 }

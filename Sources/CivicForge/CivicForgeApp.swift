@@ -8,12 +8,6 @@ public enum CivicForgeApp: AppModule {
     /// The display name.
     public static let title = "CivicForge"
 
-    /// The row models of the twelve tables.
-    public static var tableModels: [any TableModel.Type] {
-        [Neighborhood.self, Profile.self, Reputation.self, NotificationPreferences.self, Post.self, PostPhoto.self,
-         Response.self, Thanks.self, PostFlag.self, AIMatch.self, Invitation.self, DeviceToken.self]
-    }
-
     /// The payloads, GoTrue's session and the push function's bodies (the table models are
     /// added by name); the models code their own timestamps, so Foundation's plain coders do.
     public static var modelRegistry: ModelRegistry {

@@ -8,9 +8,6 @@ public enum NaarsCarsApp: AppModule {
     /// The display name.
     public static let title = "Naar's Cars"
 
-    /// The row models of every table and view.
-    public static var tableModels: [any TableModel.Type] { NaarsCarsModels.rows }
-
     /// The database-function and edge-function payloads (the row models are added by name);
     /// the models code their own values, so Foundation's plain coders do.
     public static var modelRegistry: ModelRegistry {

@@ -8,11 +8,6 @@ public enum ShvilApp: AppModule {
     /// The display name.
     public static let title = "Shvil"
 
-    /// The row models of the five tables (interaction files name only table models).
-    public static var tableModels: [any TableModel.Type] {
-        [ShvilUser.self, Adventure.self, Place.self, AdventureStop.self, FeatureFlagRow.self]
-    }
-
     /// Registers the app's database function and triggers. If rules.json cannot be read, the
     /// function answers with the file, JSON path and problem (XX000), not a crash.
     public static func register(on backend: MockSupabase) {

@@ -10,7 +10,7 @@ extension ShvilApp {
                 let config = try FeatureFlagConfig.load(folder: folder)
                 let named = Set(config.flags.map(\.feature))
                 let backend = try ShvilApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 5))
-                let rows = try backend.database.rows("feature_flags", as: .anon).map { try ShvilCoding.decode(FeatureFlagRow.self, from: .object($0)) }
+                let rows = try backend.database.rows("feature_flags", as: .anon).map { try PostgresRowCoding.decode(FeatureFlagRow.self, from: .object($0)) }
                 return [
                     RuleCheck("every Feature has a flag (§Feature Flag System)",
                               violations: Feature.allCases.filter { !named.contains($0) }.map { "\($0.rawValue): no flag in flags.json" }),

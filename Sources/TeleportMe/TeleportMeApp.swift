@@ -6,12 +6,6 @@ public enum TeleportMeApp: AppModule {
     public static let name = "teleportme"
     public static let title = "TeleportMe"
 
-    /// The row models of the 9 tables.
-    public static var tableModels: [any TableModel.Type] {
-        [City.self, CityScore.self, VibeTag.self, CityVibeTag.self, Profile.self,
-         UserPreferences.self, CityReport.self, SavedCity.self, EngagementEvent.self]
-    }
-
     /// The payload models interaction files name (the table models are added by name).
     public static var modelRegistry: ModelRegistry {
         var r = ModelRegistry()

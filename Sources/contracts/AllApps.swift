@@ -9,4 +9,4 @@ import Shvil
 let allApps: [any AppModule.Type] = [TeleportMeApp.self, NaarsCarsApp.self, CivicForgeApp.self, AuraApp.self, ShvilApp.self]
 
 /// Every command's spec, for `contracts help COMMAND`.
-let commandSpecs: [String: CommandSpec] = ["verify": verifySpec, "serve": serveSpec, "goldens": goldensSpec, "report": reportSpec]
+let commandSpecs: [String: CommandSpec] = ["verify": verifySpec, "serve": serveSpec, "goldens": goldensSpec, "report": reportSpec, "generate-models": generateModelsSpec]

@@ -12,6 +12,8 @@ commands:
   serve      serve an app's mock over loopback HTTP/1.1
   goldens    compare golden files (or re-record them with --update)
   report     report rls: write the RLS matrices as Markdown and self-contained HTML
+  generate-models
+             write each app's table models from schema.json and models.json (--check: exit 1 when stale)
   help       this text
 
 options: -h, --help (this text), --version (print the version)
@@ -27,6 +29,7 @@ case "verify": status = runVerify(arguments)
 case "serve": status = runServe(arguments)
 case "goldens": status = runGoldens(arguments)
 case "report": status = runReport(arguments)
+case "generate-models": status = runGenerateModels(arguments)
 case "help", "--help", "-h":
     if let topic = arguments.first, let spec = commandSpecs[topic] { print(spec.help) } else { print(usage) }
     status = 0

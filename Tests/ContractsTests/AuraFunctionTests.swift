@@ -27,7 +27,7 @@ final class AuraFunctionTests: XCTestCase {
         let r = try generate("fiona", category: "Social")
         XCTAssertEqual(r.status, 200, r.text)
         XCTAssertEqual(r.headers["Content-Type"], "application/json")
-        let body = try AuraJSON.decode(GenerateHoroscopeResponse.self, from: try XCTUnwrap(r.jsonBody))
+        let body = try PostgresRowCoding.decode(GenerateHoroscopeResponse.self, from: try XCTUnwrap(r.jsonBody))
         let words = HoroscopeStandIn.wordCount(body.content)
         XCTAssertTrue((100...150).contains(words), "§3.2 free reading is 100-150 words, got \(words)")
         XCTAssertEqual(body.reading.content, body.content)
@@ -45,7 +45,7 @@ final class AuraFunctionTests: XCTestCase {
     func testPremiumReadingIsPremiumLength() throws {
         let r = try generate("priya", category: "Health", premium: true, zodiac: "capricorn", mbti: "ENFP")
         XCTAssertEqual(r.status, 200, r.text)
-        let body = try AuraJSON.decode(GenerateHoroscopeResponse.self, from: try XCTUnwrap(r.jsonBody))
+        let body = try PostgresRowCoding.decode(GenerateHoroscopeResponse.self, from: try XCTUnwrap(r.jsonBody))
         let words = HoroscopeStandIn.wordCount(body.content)
         XCTAssertTrue((250...350).contains(words), "§3.2 premium reading is 250-350 words, got \(words)")
         XCTAssertEqual(body.reading.isPremium, true)
@@ -111,7 +111,7 @@ final class AuraFunctionTests: XCTestCase {
         ]]
         let r = try AuraTestSupport.send(backend, "POST", "/functions/v1/mbti-calculate", as: "omar", body: body)
         XCTAssertEqual(r.status, 200, r.text)
-        let res = try AuraJSON.decode(MBTICalculateResponse.self, from: try XCTUnwrap(r.jsonBody))
+        let res = try PostgresRowCoding.decode(MBTICalculateResponse.self, from: try XCTUnwrap(r.jsonBody))
         XCTAssertEqual(res.typeCode, "INTJ")
         XCTAssertEqual(res.cognitiveFunctions.map(\.name), ["Ni", "Te", "Fi", "Se"])
         let stored = try XCTUnwrap(res.result)

@@ -70,12 +70,12 @@ final class AuraModelTests: XCTestCase {
     func testFunctionPayloadKeys() throws {
         let req = GenerateHoroscopeRequest(userId: UUID(uuidString: "F10A0000-0000-4000-8000-000000000001")!, zodiacSign: .aries,
                                            mbtiType: .INTJ, category: .personalGrowth, isPremium: false)
-        let json = try AuraJSON.encode(req)
+        let json = try PostgresRowCoding.encode(req)
         XCTAssertEqual(json.objectValue.map { Set($0.keys) }, ["userId", "zodiacSign", "mbtiType", "category", "isPremium"])
         XCTAssertEqual(json["userId"], "f10a0000-0000-4000-8000-000000000001")
         XCTAssertEqual(json["category"], "Personal Growth")
-        XCTAssertEqual(try AuraJSON.decode(GenerateHoroscopeRequest.self, from: json), req)
-        let patch = try AuraJSON.encode(UserProfileUpdate(name: "Fi"))
+        XCTAssertEqual(try PostgresRowCoding.decode(GenerateHoroscopeRequest.self, from: json), req)
+        let patch = try PostgresRowCoding.encode(UserProfileUpdate(name: "Fi"))
         XCTAssertEqual(patch, ["name": "Fi"], "a profile patch sends only the fields it changes")
     }
 }

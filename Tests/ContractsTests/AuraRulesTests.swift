@@ -33,7 +33,7 @@ final class AuraRulesTests: XCTestCase {
             }
         }
         let calc = ZodiacCalculator(rules: try AuraTestSupport.rules())
-        var day = CalendarDate(year: 2024, month: 1, day: 1)!
+        var day = PGDate(year: 2024, month: 1, day: 1)!
         var checked = 0
         while day.year == 2024 {
             XCTAssertEqual(calc.sign(for: day), documentSign(month: day.month, day: day.day), "\(day)")
@@ -188,7 +188,7 @@ final class AuraRulesTests: XCTestCase {
             let g = HoroscopeStandIn(rules: rules, seed: seed)
             for c in SituationCategory.allCases {
                 for length in SubscriptionTier.allCases {
-                    let out = g.generate(userID: "f10a0000-0000-4000-8000-000000000001", date: CalendarDate("2026-01-01")!,
+                    let out = g.generate(userID: "f10a0000-0000-4000-8000-000000000001", date: PGDate("2026-01-01")!,
                                          zodiac: .aries, mbti: .INTJ, category: c, length: length)
                     v += AuraConformance.readingViolations(out, length: length, rules: rules, label: "seed \(seed) \(c.rawValue) \(length.rawValue)")
                     counts[length, default: []].insert(HoroscopeStandIn.wordCount(out.content))
@@ -197,15 +197,15 @@ final class AuraRulesTests: XCTestCase {
         }
         AuraTestSupport.assertNoViolations(v, "stand-in")
         XCTAssertGreaterThan(counts[.free]!.count, 5, "word counts vary within the range")
-        let a = HoroscopeStandIn(rules: rules, seed: 3).generate(userID: "u", date: CalendarDate("2026-01-01")!, zodiac: .leo, mbti: .ENFP, category: .love, length: .free)
-        let b = HoroscopeStandIn(rules: rules, seed: 3).generate(userID: "u", date: CalendarDate("2026-01-01")!, zodiac: .leo, mbti: .ENFP, category: .love, length: .free)
+        let a = HoroscopeStandIn(rules: rules, seed: 3).generate(userID: "u", date: PGDate("2026-01-01")!, zodiac: .leo, mbti: .ENFP, category: .love, length: .free)
+        let b = HoroscopeStandIn(rules: rules, seed: 3).generate(userID: "u", date: PGDate("2026-01-01")!, zodiac: .leo, mbti: .ENFP, category: .love, length: .free)
         XCTAssertEqual(a, b, "deterministic")
         XCTAssertTrue(a.content.contains("Leo") || a.content.contains("ENFP"))
     }
 
     func testReadingChecksRejectWrongOutputs() throws {
         let rules = try AuraTestSupport.rules()
-        let good = HoroscopeStandIn(rules: rules).generate(userID: "u", date: CalendarDate("2026-01-01")!, zodiac: .leo, mbti: .ENFP, category: .love, length: .free)
+        let good = HoroscopeStandIn(rules: rules).generate(userID: "u", date: PGDate("2026-01-01")!, zodiac: .leo, mbti: .ENFP, category: .love, length: .free)
         // A generator that ignores the tier gives premium readings of free length.
         AuraTestSupport.assertViolations(AuraConformance.readingViolations(good, length: .premium, rules: rules, label: "free text as premium"), "tier ignored")
         var bad = good

@@ -32,18 +32,18 @@ final class CivicForgeModelTests: XCTestCase {
     func testTimestampsKeepMicroseconds() throws {
         let row: JSONValue = ["id": "c5000000-0000-4000-8000-000000000009", "post_id": "p", "from_user_id": "a", "to_user_id": "b", "message": .null,
                               "created_at": "2026-01-01T00:00:00.000001+00:00"]
-        let t = try CivicForgeCoding.decode(Thanks.self, from: row)
-        XCTAssertEqual(try CivicForgeCoding.encode(t)["created_at"], "2026-01-01T00:00:00.000001+00:00")
+        let t = try PostgresRowCoding.decode(Thanks.self, from: row)
+        XCTAssertEqual(try PostgresRowCoding.encode(t)["created_at"], "2026-01-01T00:00:00.000001+00:00")
         // PostgreSQL's space-separated text form and Z are read too.
-        let spaced = try CivicForgeCoding.decode(Thanks.self, from: ["id": "x", "post_id": "p", "from_user_id": "a", "to_user_id": "b", "created_at": "2026-01-01 00:00:00+00"])
+        let spaced = try PostgresRowCoding.decode(Thanks.self, from: ["id": "x", "post_id": "p", "from_user_id": "a", "to_user_id": "b", "created_at": "2026-01-01 00:00:00+00"])
         XCTAssertEqual(spaced.createdAt, t.createdAt.addingTimeInterval(-0.000001))
     }
 
     func testPayloadsEncodeOnlyWhatTheClientSets() throws {
-        let p = try CivicForgeCoding.encode(NewPost(type: .need, title: "t", description: "d", category: "c"))
+        let p = try PostgresRowCoding.encode(NewPost(type: .need, title: "t", description: "d", category: "c"))
         XCTAssertEqual(p, ["type": "need", "title": "t", "description": "d", "category": "c"])
-        let r = try CivicForgeCoding.encode(RedeemInvitationRequest(inviteCode: "A1B2C3D4"))
+        let r = try PostgresRowCoding.encode(RedeemInvitationRequest(inviteCode: "A1B2C3D4"))
         XCTAssertEqual(r, ["invite_code": "A1B2C3D4"])
-        XCTAssertEqual(try CivicForgeCoding.encode(OTPRequest(email: "a@b.c")), ["email": "a@b.c", "create_user": true])
+        XCTAssertEqual(try PostgresRowCoding.encode(OTPRequest(email: "a@b.c")), ["email": "a@b.c", "create_user": true])
     }
 }

@@ -60,12 +60,12 @@ final class CivicForgeWireTests: XCTestCase {
         let wire = WireClient(b)
         let email = "zoe@civicforge.test"
         let sent = try wire.send(method: "POST", path: "/auth/v1/otp", query: "redirect_to=https://civicforge.org/auth/callback",
-                                 json: try CivicForgeCoding.encode(OTPRequest(email: email)), as: "anon")
+                                 json: try PostgresRowCoding.encode(OTPRequest(email: email)), as: "anon")
         XCTAssertEqual(sent.status, 200, sent.text)
         let code = try XCTUnwrap(b.lastOTP(for: email))
         XCTAssertEqual(code.count, 6)
         XCTAssertTrue(code.allSatisfy(\.isNumber), code)
-        let verify = try CivicForgeCoding.encode(VerifyOTPRequest(email: email, token: code))
+        let verify = try PostgresRowCoding.encode(VerifyOTPRequest(email: email, token: code))
         let verified = try wire.send(method: "POST", path: "/auth/v1/verify", json: verify, as: "anon")
         XCTAssertEqual(verified.status, 200, verified.text)
         let again = try wire.send(method: "POST", path: "/auth/v1/verify", json: verify, as: "anon")

@@ -70,14 +70,14 @@ final class NaarsCarsModelTests: XCTestCase {
             let json = JSONValue.string(text).data()
             let back: Data
             switch kind {
-            case "timestamptz": back = try JSONEncoder().encode(JSONDecoder().decode(Timestamp.self, from: json))
-            case "date": back = try JSONEncoder().encode(JSONDecoder().decode(CalendarDate.self, from: json))
-            default: back = try JSONEncoder().encode(JSONDecoder().decode(TimeOfDay.self, from: json))
+            case "timestamptz": back = try JSONEncoder().encode(JSONDecoder().decode(PGTimestamp.self, from: json))
+            case "date": back = try JSONEncoder().encode(JSONDecoder().decode(PGDate.self, from: json))
+            default: back = try JSONEncoder().encode(JSONDecoder().decode(PGTimeOfDay.self, from: json))
             }
             XCTAssertEqual(try JSONValue.parse(back), .string(text), kind)
         }
-        XCTAssertThrowsError(try JSONDecoder().decode(CalendarDate.self, from: JSONValue.string("2026-02-30").data()))
-        XCTAssertEqual(Timestamp("2026-01-01T01:00:00+01:00"), Timestamp("2026-01-01T00:00:00Z"))
+        XCTAssertThrowsError(try JSONDecoder().decode(PGDate.self, from: JSONValue.string("2026-02-30").data()))
+        XCTAssertEqual(PGTimestamp("2026-01-01T01:00:00+01:00"), PGTimestamp("2026-01-01T00:00:00Z"))
     }
 
     func testAppErrorMessagesComeFromErrorsJSON() throws {
@@ -119,9 +119,9 @@ final class NaarsCarsModelTests: XCTestCase {
     /// A ride model missing the gift column.
     struct RideWithoutGift: NaarsCarsRow {
         static let table = "rides"
-        var id: UUID, userId: UUID, type: String, date: CalendarDate, time: TimeOfDay, pickup: String, destination: String
+        var id: UUID, userId: UUID, type: String, date: PGDate, time: PGTimeOfDay, pickup: String, destination: String
         var seats: Int?, notes: String?, status: RideStatus, claimedBy: UUID?, reviewed: Bool, reviewSkipped: Bool?
-        var reviewSkippedAt: Timestamp?, createdAt: Timestamp, updatedAt: Timestamp
+        var reviewSkippedAt: PGTimestamp?, createdAt: PGTimestamp, updatedAt: PGTimestamp
         enum CodingKeys: String, CodingKey, CaseIterable {
             case id, userId = "user_id", type, date, time, pickup, destination, seats, notes, status, claimedBy = "claimed_by", reviewed
             case reviewSkipped = "review_skipped", reviewSkippedAt = "review_skipped_at", createdAt = "created_at", updatedAt = "updated_at"
@@ -131,7 +131,7 @@ final class NaarsCarsModelTests: XCTestCase {
     /// A conversation model with the default (upper-case uuid, nil-omitting) encoding.
     struct ConversationDefaultEncoding: NaarsCarsRow {
         static let table = "conversations"
-        var id: UUID, rideId: UUID?, favorId: UUID?, createdBy: UUID?, createdAt: Timestamp, updatedAt: Timestamp
+        var id: UUID, rideId: UUID?, favorId: UUID?, createdBy: UUID?, createdAt: PGTimestamp, updatedAt: PGTimestamp
         enum CodingKeys: String, CodingKey, CaseIterable {
             case id, rideId = "ride_id", favorId = "favor_id", createdBy = "created_by", createdAt = "created_at", updatedAt = "updated_at"
         }
@@ -140,7 +140,7 @@ final class NaarsCarsModelTests: XCTestCase {
     /// A push token model whose device_id is optional though the column is NOT NULL.
     struct PushTokenLoose: NaarsCarsRow {
         static let table = "push_tokens"
-        var id: UUID, userId: UUID, token: String, deviceId: String?, platform: String, createdAt: Timestamp, updatedAt: Timestamp
+        var id: UUID, userId: UUID, token: String, deviceId: String?, platform: String, createdAt: PGTimestamp, updatedAt: PGTimestamp
         enum CodingKeys: String, CodingKey, CaseIterable {
             case id, userId = "user_id", token, deviceId = "device_id", platform, createdAt = "created_at", updatedAt = "updated_at"
         }

@@ -15,7 +15,7 @@ final class ShvilFeatureFlagTests: XCTestCase {
         let config = try FeatureFlagConfig.load()
         XCTAssertEqual(ShvilFeatureFlagConformance.violations(of: config, config: config), [])
         let backend = try ShvilApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 5))
-        let rows = try backend.database.rows("feature_flags", as: .anon).map { try ShvilCoding.decode(FeatureFlagRow.self, from: .object($0)) }
+        let rows = try backend.database.rows("feature_flags", as: .anon).map { try PostgresRowCoding.decode(FeatureFlagRow.self, from: .object($0)) }
         XCTAssertEqual(rows.count, Feature.allCases.count * AppEnvironment.allCases.count, "anon reads every flag row")
         XCTAssertEqual(ShvilFeatureFlagConformance.violations(of: FeatureFlagTable(rows: rows), config: config), [])
     }

@@ -36,13 +36,13 @@ final class TeleportMeModelsTests: XCTestCase {
         for (text, micros) in cases {
             let row: JSONValue = ["id": "5a000000-0000-4000-8000-00000000a001", "user_id": .string(TeleportMeTestSupport.ana),
                                   "city_id": "berlin", "created_at": .string(text)]
-            let saved = try ModelCoding.decode(SavedCity.self, from: row)
+            let saved = try PostgresRowCoding.decode(SavedCity.self, from: row)
             XCTAssertEqual(saved.createdAt?.microseconds, micros, text)
         }
         XCTAssertEqual(PGTimestamp(microseconds: 1_767_346_200_500_000).description, "2026-01-02T09:30:00.5+00:00")
         XCTAssertEqual(PGTimestamp(microseconds: 1_767_346_200_000_000).description, "2026-01-02T09:30:00+00:00")
-        XCTAssertThrowsError(try ModelCoding.decode(PGTimestamp.self, from: .string("yesterday")))
-        XCTAssertThrowsError(try ModelCoding.decode(PGTimestamp.self, from: .string("2026-02-30T00:00:00Z")))
+        XCTAssertThrowsError(try PostgresRowCoding.decode(PGTimestamp.self, from: .string("yesterday")))
+        XCTAssertThrowsError(try PostgresRowCoding.decode(PGTimestamp.self, from: .string("2026-02-30T00:00:00Z")))
     }
 
     func testUUIDArraysAndJSONBDecodeAndEncodeCanonically() throws {
@@ -52,24 +52,24 @@ final class TeleportMeModelsTests: XCTestCase {
             "selected_vibe_tags": ["E3798AA8-08DC-562D-82F9-018791AF1BC6", "{72fc273b-15fa-5a4b-b534-ca4176daea88}"],
             "dealbreakers": ["high crime", "no \"quotes\""], "created_at": "2026-01-01T00:00:00+00:00", "updated_at": nil,
         ]
-        let prefs = try ModelCoding.decode(UserPreferences.self, from: row)
+        let prefs = try PostgresRowCoding.decode(UserPreferences.self, from: row)
         XCTAssertEqual(prefs.selectedVibeTags?.map(\.rawValue), ["e3798aa8-08dc-562d-82f9-018791af1bc6", "72fc273b-15fa-5a4b-b534-ca4176daea88"])
-        let back = try ModelCoding.json(prefs)
+        let back = try PostgresRowCoding.encode(prefs)
         XCTAssertEqual(back["id"], "0f000000-0000-4000-8000-00000000a001")
         XCTAssertEqual(back["updated_at"], .null, "NULL columns are written as null")
-        XCTAssertThrowsError(try ModelCoding.decode(UserPreferences.self, from: .object(row.objectValue!.merging(["selected_vibe_tags": ["not-a-uuid"]]) { $1 })))
+        XCTAssertThrowsError(try PostgresRowCoding.decode(UserPreferences.self, from: .object(row.objectValue!.merging(["selected_vibe_tags": ["not-a-uuid"]]) { $1 })))
 
         let event: JSONValue = ["id": "ee000000-0000-4000-8000-00000000a001", "user_id": .string(TeleportMeTestSupport.ana),
                                 "event_type": "city_viewed", "metadata": ["city_id": "berlin", "nested": ["n": [1, 2.5, nil, true]]],
                                 "created_at": "2026-01-01T00:00:00+00:00"]
-        let decoded = try ModelCoding.decode(EngagementEvent.self, from: event)
+        let decoded = try PostgresRowCoding.decode(EngagementEvent.self, from: event)
         XCTAssertEqual(decoded.metadata?["nested"]?["n"], [1, 2.5, nil, true])
-        XCTAssertEqual(JSONMatch.differences(expected: event, actual: try ModelCoding.json(decoded), useMatchers: false), [])
+        XCTAssertEqual(JSONMatch.differences(expected: event, actual: try PostgresRowCoding.encode(decoded), useMatchers: false), [])
 
         let report: JSONValue = ["id": "4e000000-0000-4000-8000-00000000a001", "user_id": .string(TeleportMeTestSupport.ana),
                                  "current_city_id": "san-francisco", "preferences": ["cost": 7, "climate": 6, "culture": 8, "job_market": 5],
                                  "results": [], "ai_summary": nil, "created_at": "2026-01-01T00:00:00+00:00"]
-        XCTAssertEqual(try ModelCoding.decode(CityReport.self, from: report).preferences, ReportPreferences(cost: 7, climate: 6, culture: 8, jobMarket: 5))
+        XCTAssertEqual(try PostgresRowCoding.decode(CityReport.self, from: report).preferences, ReportPreferences(cost: 7, climate: 6, culture: 8, jobMarket: 5))
     }
 
     /// Payload models encode what PostgREST accepts: the mock takes them as they are.
@@ -78,23 +78,23 @@ final class TeleportMeModelsTests: XCTestCase {
         let wire = WireClient(backend)
         let ana = try XCTUnwrap(PGUUID(TeleportMeTestSupport.ana))
         let insert = try wire.send(method: "POST", path: "/rest/v1/saved_cities", query: "select=*", headers: ["Prefer": "return=representation"],
-                                   json: try ModelCoding.json(SavedCityInsert(userID: ana, cityID: "paris")), as: "ana")
+                                   json: try PostgresRowCoding.encode(SavedCityInsert(userID: ana, cityID: "paris")), as: "ana")
         XCTAssertEqual(insert.status, 201, insert.text)
-        let saved = try ModelCoding.decode([SavedCity].self, from: insert.body)
+        let saved = try PostgresRowCoding.decode([SavedCity].self, from: insert.body)
         XCTAssertEqual(saved.first?.cityID, "paris")
 
         let upsert = UserPreferencesUpsert(userID: ana, costPreference: 2, selectedVibeTags: [try XCTUnwrap(PGUUID("306c0735-b174-568e-9b60-b99f0f39d997"))])
-        XCTAssertNil(try ModelCoding.json(upsert)["start_type"], "absent fields are left out so stored values stay")
+        XCTAssertNil(try PostgresRowCoding.encode(upsert)["start_type"], "absent fields are left out so stored values stay")
         let up = try wire.send(method: "POST", path: "/rest/v1/user_preferences", query: "on_conflict=user_id&select=*",
-                               headers: ["Prefer": "resolution=merge-duplicates,return=representation"], json: try ModelCoding.json(upsert), as: "ana")
+                               headers: ["Prefer": "resolution=merge-duplicates,return=representation"], json: try PostgresRowCoding.encode(upsert), as: "ana")
         XCTAssertEqual(up.status, 200, "an upsert that only updates answers 200: \(up.text)")
-        let row = try XCTUnwrap(try ModelCoding.decode([UserPreferences].self, from: up.body).first)
+        let row = try XCTUnwrap(try PostgresRowCoding.decode([UserPreferences].self, from: up.body).first)
         XCTAssertEqual(row.costPreference, 2)
         XCTAssertEqual(row.culturePreference, 8, "merge keeps columns not sent")
 
         let patch = try wire.send(method: "PATCH", path: "/rest/v1/profiles", query: "id=eq.\(TeleportMeTestSupport.ana)&select=*",
-                                  headers: ["Prefer": "return=representation"], json: try ModelCoding.json(ProfileUpdate(avatarURL: "https://a.example/p.png")), as: "ana")
-        XCTAssertEqual(try ModelCoding.decode([Profile].self, from: patch.body).first?.avatarURL, "https://a.example/p.png")
+                                  headers: ["Prefer": "return=representation"], json: try PostgresRowCoding.encode(ProfileUpdate(avatarURL: "https://a.example/p.png")), as: "ana")
+        XCTAssertEqual(try PostgresRowCoding.decode([Profile].self, from: patch.body).first?.avatarURL, "https://a.example/p.png")
     }
 
     func testRegistryRoundTripRejectsLossyModel() {

@@ -36,7 +36,7 @@ final class TeleportMePropertyTests: XCTestCase {
         }
     }
 
-    func encoded(_ o: ReportOutcome) throws -> Data { try ModelCoding.json(o.response).data(.pretty) }
+    func encoded(_ o: ReportOutcome) throws -> Data { try PostgresRowCoding.encode(o.response).data(.pretty) }
 
     func check(catalog cities: [ReportCity], iterations: Int, seed: UInt64, file: StaticString = #filePath, line: UInt = #line) throws {
         let rules = try ReportRules.load()

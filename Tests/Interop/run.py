@@ -8,6 +8,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import flows_auth_storage  # noqa: E402,F401 — registers flows
+import flows_realtime  # noqa: E402,F401 — registers flows
 import flows_naarscars  # noqa: E402,F401 — registers flows
 import flows_teleportme  # noqa: E402,F401 — registers flows
 from harness import run_all  # noqa: E402

@@ -128,4 +128,26 @@ final class FuzzTargetReplayTests: XCTestCase {
         let problems = JWTFuzzProperties.violations(of: Array(String(chars).utf8), backend: Self.backend, verify: lenient)
         XCTAssertTrue(problems.contains { $0.contains("not canonical base64url") }, "\(problems)")
     }
+
+    func testWebSocketCorpusAndCrashesReplay() throws {
+        let all = try inputs("ws")
+        XCTAssertGreaterThanOrEqual(all.count, 15, "the seed corpus is in Tests/Fuzz/ws-corpus")
+        for (name, input) in all { XCTAssertEqual(WebSocketFuzzProperties.violations(of: input, backend: Self.backend), [], name) }
+    }
+
+    func testWebSocketCheckRejectsAParserThatForgetsPartialFrames() throws {
+        // A parser that starts afresh with every read loses a frame cut in two.
+        let forgetful: WebSocketFuzzProperties.Parse = { peer, pieces, max in
+            pieces.flatMap { WebSocketFuzzProperties.standardParse(peer, [$0], max) }
+        }
+        let input = try XCTUnwrap(try inputs("ws").first { $0.0.hasSuffix("/fragmented-text") }).1
+        XCTAssertFalse(WebSocketFuzzProperties.violations(of: input, backend: Self.backend, parse: forgetful).isEmpty)
+    }
+
+    func testWebSocketCheckRejectsAParserThatIgnoresTheSizeLimit() throws {
+        let unlimited: WebSocketFuzzProperties.Parse = { peer, pieces, _ in WebSocketFuzzProperties.standardParse(peer, pieces, Int.max) }
+        let input = try XCTUnwrap(try inputs("ws").first { $0.0.hasSuffix("/too-big") }).1
+        XCTAssertEqual(WebSocketFuzzProperties.violations(of: input, backend: Self.backend), [])
+        XCTAssertFalse(WebSocketFuzzProperties.violations(of: input, backend: Self.backend, parse: unlimited).isEmpty)
+    }
 }

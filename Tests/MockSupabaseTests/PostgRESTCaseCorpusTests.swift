@@ -17,7 +17,12 @@ final class PostgRESTCaseCorpusTests: XCTestCase {
         var status: Int
         var expect: Body = .none
         var expectHeaders: [String: String] = [:]
+        /// Headers that must not be present.
+        var expectAbsent: [String] = []
     }
+
+    /// Every case of the corpus.
+    static var allCases: [Case] { cases + searchCases + preferenceCases + errorCases }
 
     static let cases: [Case] = [
         // Filters, logic trees, in()
@@ -116,9 +121,11 @@ final class PostgRESTCaseCorpusTests: XCTestCase {
         Case(name: "unknown media", target: "users", headers: ["Accept": "text/unknown"], status: 406),
     ]
 
-    func run(_ c: Case) throws -> String? {
+    /// Runs a case on a fresh fixture; `mutate` lets a test stand in a deliberately wrong
+    /// implementation (it rewrites the request the fixture's backend sees).
+    func run(_ c: Case, mutate: (HTTPHeaders) -> HTTPHeaders = { $0 }) throws -> String? {
         let f = try RestSpecFixture()
-        let r = try f.send(c.method, c.target, headers: c.headers, body: c.body)
+        let r = try f.send(c.method, c.target, headers: mutate(c.headers), body: c.body)
         if r.status != c.status { return "status \(r.status) ≠ \(c.status): \(r.text)" }
         switch c.expect {
         case .exact(let s): if r.text != s { return "body \(r.text) ≠ \(s)" }
@@ -126,16 +133,28 @@ final class PostgRESTCaseCorpusTests: XCTestCase {
         case .none: break
         }
         for (k, v) in c.expectHeaders where r.headers[k] != v { return "header \(k): \(r.headers[k] ?? "absent") ≠ \(v)" }
+        for k in c.expectAbsent where r.headers[k] != nil { return "header \(k) present: \(r.headers[k]!)" }
         return nil
     }
 
     func testCorpus() throws {
         var failures: [String] = []
-        for c in Self.cases {
+        for c in Self.allCases {
             if let why = try run(c) { failures.append("\(c.name): \(why)") }
         }
-        print("PostgREST case corpus: \(Self.cases.count - failures.count) of \(Self.cases.count) match")
+        let n = Self.allCases.count
+        print("PostgREST case corpus: \(n - failures.count) of \(n) match (\(String(format: "%.1f", Double(n - failures.count) * 100 / Double(n)))% agreement)")
         XCTAssertEqual(failures, [])
+    }
+
+    /// A mutant that ignores `Prefer` (the header never reaches the engine) is rejected by the
+    /// preference cases.
+    func testCorpusRejectsAnEngineIgnoringPrefer() throws {
+        var rejected = 0
+        for c in Self.preferenceCases {
+            if try run(c, mutate: { h in HTTPHeaders(h.filter { $0.name.lowercased() != "prefer" }.map { ($0.name, $0.value) }) }) != nil { rejected += 1 }
+        }
+        XCTAssertGreaterThan(rejected, Self.preferenceCases.count / 2)
     }
 
     /// The corpus can fail: a case with a wrong expectation is reported.

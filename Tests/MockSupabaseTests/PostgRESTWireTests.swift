@@ -185,7 +185,11 @@ final class PostgRESTWireTests: XCTestCase {
         XCTAssertEqual(merge.json().arrayValue?.first?["culture_preference"], 8, "unlisted columns keep their values")
         XCTAssertEqual(merge.json().arrayValue?.first?["id"], "0f000000-0000-4000-8000-00000000a001")
         XCTAssertTrue(merge.headers["Preference-Applied"]?.contains("resolution=merge-duplicates") == true)
-        let ignore = try f.send("POST", prefs, "on_conflict=user_id", headers: ["Prefer": "RETURN=REPRESENTATION, Resolution=Ignore-Duplicates"],
+        // Preferences.hs matches preference text exactly: upper case is an unknown preference.
+        let shouted = try f.send("POST", prefs, "on_conflict=user_id", headers: ["Prefer": "RETURN=REPRESENTATION, Resolution=Ignore-Duplicates"],
+                                 json: ["user_id": .string(f.ana), "cost_preference": 1.0])
+        XCTAssertEqual(shouted.status, 409, shouted.text)
+        let ignore = try f.send("POST", prefs, "on_conflict=user_id", headers: ["Prefer": "return=representation, resolution=ignore-duplicates"],
                                 json: ["user_id": .string(f.ana), "cost_preference": 1.0])
         XCTAssertEqual(ignore.status, 201)
         XCTAssertEqual(ignore.text, "[]", "ignored duplicates return nothing")

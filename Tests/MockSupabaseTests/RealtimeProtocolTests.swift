@@ -27,10 +27,13 @@ final class RealtimeProtocolTests: XCTestCase {
     }
 
     func testUpgradeNeedsAnApikey() throws {
+        // RealtimeWeb.UserSocket.handle_error: 401 with {"error": …}; Phoenix refuses an unknown vsn with a bare 403.
         let refused = try WebSocketClient(port: server.port, target: "/realtime/v1/websocket?vsn=1.0.0")
-        XCTAssertEqual(refused.handshakeStatus, 403)
+        XCTAssertEqual(refused.handshakeStatus, 401)
+        let forged = try WebSocketClient(port: server.port, target: "/realtime/v1/websocket?vsn=1.0.0&apikey=a.b.c")
+        XCTAssertEqual(forged.handshakeStatus, 401)
         let wrongVsn = try WebSocketClient(port: server.port, target: "/realtime/v1/websocket?apikey=\(backend.anonKey)&vsn=9.9.9")
-        XCTAssertEqual(wrongVsn.handshakeStatus, 400)
+        XCTAssertEqual(wrongVsn.handshakeStatus, 403)
     }
 
     func testHeartbeatJoinReplyAndSubscribedInBothVersions() throws {
@@ -143,6 +146,11 @@ final class RealtimeProtocolTests: XCTestCase {
         let got = try listener.next { $0.event == "broadcast" }
         XCTAssertEqual(got?.payload, ["type": "broadcast", "event": "flash", "payload": ["n": 1]])
         let bad = try backend.handle(HTTPRequest(method: "POST", path: "/realtime/v1/api/broadcast", headers: ["apikey": backend.anonKey], body: Data("{}".utf8)))
-        XCTAssertEqual(bad.status, 400)
+        XCTAssertEqual(bad.status, 422)
+        XCTAssertEqual(try JSONValue.parse(bad.body), ["errors": ["messages": ["can't be blank"]]])
+        let noTopic = try backend.handle(HTTPRequest(method: "POST", path: "/realtime/v1/api/broadcast", headers: ["apikey": backend.anonKey],
+                                                     body: Data(#"{"messages":[{"event":"e","payload":{}},{"topic":"t","event":"e","payload":{}}]}"#.utf8)))
+        XCTAssertEqual(noTopic.status, 422)
+        XCTAssertEqual(try JSONValue.parse(noTopic.body), ["errors": ["messages": [["topic": ["can't be blank"]], [:]]]])
     }
 }

@@ -58,7 +58,12 @@ final class RestSpecFixture {
       {"name": "items", "columns": [
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "label", "type": "text"},
-        {"name": "doc", "type": "jsonb"}]}
+        {"name": "doc", "type": "jsonb"}]},
+      {"name": "quotes", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "body", "type": "text"},
+        {"name": "meta", "type": "jsonb"},
+        {"name": "n", "type": "integer"}]}
     ]}
     """#
 
@@ -83,6 +88,12 @@ final class RestSpecFixture {
         try db.seed("items", rows: [["id": 1, "label": "a", "doc": ["tags": ["x", "y", "z"], "n": 3, "inner": ["k": "v", "deep": ["leaf": 1]]]],
                                     ["id": 2, "label": "b", "doc": ["tags": ["y"], "n": 10, "inner": ["k": "w"]]],
                                     ["id": 3, "label": nil, "doc": nil]])
+        try db.seed("quotes", rows: [
+            ["id": 1, "body": "The rockets were launched quickly at dawn", "meta": ["title": "The rockets were launched quickly at dawn"], "n": 1],
+            ["id": 2, "body": "Designing better rockets is possibly impossible", "meta": ["title": "Designing better rockets is possibly impossible"], "n": 2],
+            ["id": 3, "body": "Cats and dogs enjoyed running through the park", "meta": ["title": "Cats and dogs enjoyed running through the park"], "n": 3],
+            ["id": 4, "body": "Un chat très amusant dans le jardin", "meta": nil, "n": 4],
+            ["id": 5, "body": "Self-driving cars park themselves", "meta": nil, "n": 5]])
         try db.seed("labels", rows: [["id": 1, "name": "red", "item_id": 1], ["id": 2, "name": "blue", "item_id": 1]])
     }
 

@@ -95,27 +95,12 @@ public struct WebhookPayload: Codable, Equatable, Sendable {
     }
 }
 
-/// One APNs delivery the function makes.
-public struct PushDelivery: Codable, Equatable, Sendable {
-    /// The recipient.
-    public var userId: String
-    /// The device token.
-    public var token: String
-    /// ios, android, web.
-    public var platform: DevicePlatform
-    /// apns-priority.
-    public var apnsPriority: Int
-    /// The universal link the tap opens.
-    public var deepLink: String
-    enum CodingKeys: String, CodingKey { case userId = "user_id", token, platform, apnsPriority = "apns_priority", deepLink = "deep_link" }
-}
-
 /// The function's answer: the event recognised (null for none) and its deliveries.
 public struct PushDispatch: Codable, Equatable, Sendable {
     /// The event's name.
     public var event: String?
     /// Deliveries, by token.
-    public var deliveries: [PushDelivery]
+    public var deliveries: [Delivery]
     /// Encodes `event` as null when there is none.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -123,6 +108,21 @@ public struct PushDispatch: Codable, Equatable, Sendable {
         try c.encode(deliveries, forKey: .deliveries)
     }
     enum CodingKeys: String, CodingKey { case event, deliveries }
+
+    /// One APNs delivery the function makes.
+    public struct Delivery: Codable, Equatable, Sendable {
+        /// The recipient.
+        public var userId: String
+        /// The device token.
+        public var token: String
+        /// ios, android, web.
+        public var platform: DevicePlatform
+        /// apns-priority.
+        public var apnsPriority: Int
+        /// The universal link the tap opens.
+        public var deepLink: String
+        enum CodingKeys: String, CodingKey { case userId = "user_id", token, platform, apnsPriority = "apns_priority", deepLink = "deep_link" }
+    }
 }
 
 /// The `push-notifications` Edge Function (§4): webhook payload in, APNs deliveries out.
@@ -153,7 +153,7 @@ public enum CivicForgePush {
         let link = rules.deepLink.replacingOccurrences(of: "{post_id}", with: postID)
         let tokens = try db.rows("device_tokens", where: .eq("user_id", user), order: [OrderTerm(column: "token")])
         return PushDispatch(event: e.name, deliveries: tokens.map { t in
-            PushDelivery(userId: user, token: t["token"]?.stringValue ?? "", platform: DevicePlatform(rawValue: t["platform"]?.stringValue ?? "") ?? .ios,
+            PushDispatch.Delivery(userId: user, token: t["token"]?.stringValue ?? "", platform: DevicePlatform(rawValue: t["platform"]?.stringValue ?? "") ?? .ios,
                          apnsPriority: rules.apnsPriority[e.priority] ?? 0, deepLink: link)
         })
     }

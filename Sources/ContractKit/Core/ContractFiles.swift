@@ -26,6 +26,9 @@ public struct ContractFile: Sendable {
     /// The files every app's contracts are made of, read by the common machinery.
     public static let common: [ContractFile] = [
         ContractFile("schema.json", kind: "models"),
+        // The naming overlay of the generated table models (ModelOverlay; checked against the
+        // schema by the `models` kind, and the generated files by the freshness test).
+        ContractFile("models.json", kind: "models", required: false),
         ContractFile("policies.json", kind: "rls"),
         ContractFile("fixtures.json", kind: "fixtures"),
         ContractFile("fixtures/", kind: "fixtures", required: false),

@@ -30,11 +30,23 @@ public enum ModelSuite {
         let responses = responseRows(replays, models: app.tableModels, schema: backend.configuration.spec.schema)
         var out = try tableResults(app: app.name, backend: backend, models: app.tableModels, registry: registry, responseRows: responses)
         out += interactionResults(app: app.name, replays, registry: registry)
+        out.append(overlayResult(app))
         for r in replays where !r.passed {
             out.append(CaseResult(app: app.name, kind: "models", name: "\(r.file.name) (replay)", passed: false,
                                   message: "the interaction did not replay, so its later bodies were not checked: \(r.failures.first ?? "")"))
         }
         return out
+    }
+
+    /// The case of the app's naming overlay (models.json): it decodes and names only tables,
+    /// columns and enums schema.json has, so the generated models can be written.
+    public static func overlayResult(_ app: any AppModule.Type) -> CaseResult {
+        do {
+            _ = try ModelGenerator.generate(app, root: ContractsLocator.root)
+            return CaseResult(app: app.name, kind: "models", name: "models.json fits schema.json", passed: true, message: "")
+        } catch {
+            return CaseResult(app: app.name, kind: "models", name: "models.json fits schema.json", passed: false, message: "\(error)")
+        }
     }
 
     /// Problems of one model against its table: coding keys vs columns, keys written, and for

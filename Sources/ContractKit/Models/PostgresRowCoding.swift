@@ -20,6 +20,11 @@ public enum PostgresRowCoding {
         try decoder().decode(T.self, from: json.data())
     }
 
+    /// Decodes a value from JSON bytes.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decoder().decode(T.self, from: data)
+    }
+
     /// Encodes a value to a JSON value.
     public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         try JSONValue.parse(encoder().encode(value))
@@ -65,5 +70,25 @@ extension KeyedEncodingContainer {
     /// A `timestamptz` column, written as PostgREST prints it (NULL as `null`).
     public mutating func encodeTimestamp(_ date: Date?, forKey key: Key) throws {
         try encode(date.map(PostgresRowCoding.timestampText), forKey: key)
+    }
+
+    /// A value, or `null` for nil (PostgREST prints every column of a row).
+    public mutating func encodeColumn<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+
+    /// A uuid as PostgreSQL prints it (lower case; Foundation writes upper case), or `null`.
+    public mutating func encodeUUID(_ value: UUID?, forKey key: Key) throws {
+        if let value { try encode(value.uuidString.lowercased(), forKey: key) } else { try encodeNil(forKey: key) }
+    }
+
+    /// A `uuid[]` in lower case, or `null`.
+    public mutating func encodeUUIDs(_ value: [UUID]?, forKey key: Key) throws {
+        if let value { try encode(value.map { $0.uuidString.lowercased() }, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+
+    /// A uuid in lower case when present (request bodies omit absent fields).
+    public mutating func encodeUUIDIfPresent(_ value: UUID?, forKey key: Key) throws {
+        if let value { try encode(value.uuidString.lowercased(), forKey: key) }
     }
 }

@@ -313,7 +313,8 @@ final class DatabaseEngine {
                 if x.isNull && y.isNull { continue }
                 if x.isNull { return nullsFirst }
                 if y.isNull { return !nullsFirst }
-                let c = SQLValue.compare(x, y, type: type) ?? 0
+                let c: Int
+                if case .json(let p) = x, case .json(let q) = y, type == .jsonb || type == .json { c = JSONBOrder.compare(p, q) } else { c = SQLValue.compare(x, y, type: type) ?? 0 }
                 if c != 0 { return desc ? c > 0 : c < 0 }
             }
             return a.offset < b.offset

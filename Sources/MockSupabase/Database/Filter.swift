@@ -20,6 +20,10 @@ public indirect enum RowFilter: Sendable, Equatable {
 /// PostgREST comparison operators.
 public enum FilterOp: String, Sendable, CaseIterable {
     case eq, neq, gt, gte, lt, lte, like, ilike, match, imatch, `in`, `is`, cs, cd, ov, isdistinct
+    /// Range operators `<<`, `>>`, `&<`, `&>`, `-|-` (PostgREST SqlFragment.hs `simpleOperator`).
+    case sl, sr, nxr, nxl, adj
+    /// Full-text search: `to_tsquery`, `plainto_`, `phraseto_`, `websearch_to_tsquery`.
+    case fts, plfts, phfts, wfts
 }
 
 /// The right-hand side of a filter.
@@ -30,6 +34,8 @@ public enum FilterOperand: Sendable, Equatable {
     case list([String?])
     /// `is.null`, `is.true`, `is.false`, `is.unknown`.
     case isValue(String)
+    /// A full-text query with its optional configuration (`fts(french).amusant`).
+    case search(language: String?, query: String)
 }
 
 /// One `order=` term.
@@ -170,7 +176,24 @@ struct CompiledFilter {
     }
 
     static func unknownColumn(_ c: String, _ t: TableSchema) -> PostgresError {
-        PostgresError("42703", "column \(t.name).\(c) does not exist")
+        PostgresError("42703", "column \(t.name).\(c) does not exist", hint: closestColumn(c, t).map { "Perhaps you meant to reference the column \"\(t.name).\($0)\"." })
+    }
+
+    /// PostgreSQL's suggestion for a missing column (parse_relation.c `updateFuzzyAttrMatchState`):
+    /// the column at the smallest edit distance, at most 3 and at most half the typed name's length;
+    /// two columns equally close suggest nothing.
+    static func closestColumn(_ c: String, _ t: TableSchema) -> String? {
+        var best: (name: String, d: Int)?
+        var tie = false
+        for col in t.columns {
+            let d = levenshtein(col.name, c)
+            guard d <= 3, d <= c.count / 2 else { continue }
+            if let b = best, d > b.d { continue }
+            if let b = best, d == b.d { tie = true; continue }
+            best = (col.name, d)
+            tie = false
+        }
+        return tie ? nil : best?.name
     }
 
     private static func condition(_ column: String, _ op: FilterOp, _ operand: FilterOperand, _ t: TableSchema, _ idx: [String: Int]) throws -> ([SQLValue]) -> Bool? {
@@ -233,13 +256,17 @@ struct CompiledFilter {
         case .cs, .cd, .ov:
             guard case .text(let lit) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
             if case .jsonb = type {
-                guard let j = try? JSONValue.parse(lit) else { throw PostgresError("22P02", "invalid input syntax for type json") }
+                let j = try JSONBOrder.parse(lit)
                 return { row in
                     guard case .json(let v) = value(row) else { return nil }
                     return op == .cs ? jsonContains(v, j) : jsonContains(j, v)
                 }
             }
-            guard case .array = type else { throw PostgresError("42883", "operator does not exist: \(type) @> unknown") }
+            guard case .array = type else {
+                let sym = op == .cs ? "@>" : op == .cd ? "<@" : "&&"
+                throw PostgresError("42883", "operator does not exist: \(type) \(sym) unknown",
+                                    hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
+            }
             let rhs = try parse(lit)
             guard case .array(let r) = rhs else { return { _ in nil } }
             return { row in
@@ -250,6 +277,36 @@ struct CompiledFilter {
                 default: return l.contains { x in r.contains(x) }
                 }
             }
+        case .fts, .plfts, .phfts, .wfts:
+            guard case .search(let language, let text) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
+            // Plan.hs `cfToTsVector`: a text or json column becomes `to_tsvector([lang,] col)`.
+            switch type {
+            case .text, .json, .jsonb: break
+            default:
+                throw PostgresError("42883", "function to_tsvector(\(language == nil ? "" : "unknown, ")\(type)) does not exist",
+                                    hint: "No function matches the given name and argument types. You might need to add explicit type casts.")
+            }
+            let config = try TextSearch.configuration(language)
+            let query = try TextSearch.query(TextSearch.Function(rawValue: op.rawValue)!, text, config)
+            return { row in
+                let v = value(row)
+                if v.isNull { return nil }
+                guard let query else { return false }
+                let vector: TextSearch.Vector
+                if case .json(let j) = v { vector = TextSearch.vector(json: j, config) } else { vector = TextSearch.vector(v.textValue ?? v.pgText(as: type), config) }
+                return TextSearch.matches(vector, query)
+            }
+        case .sl, .sr, .nxr, .nxl, .adj:
+            // The contract format holds no range types: on the columns it can hold PostgreSQL
+            // finds no such operator (`<<`/`>>` on integers are bit shifts, not a condition).
+            let sym = ["sl": "<<", "sr": ">>", "nxr": "&<", "nxl": "&>", "adj": "-|-"][op.rawValue]!
+            if [.smallint, .integer, .bigint].contains(type) && (op == .sl || op == .sr) {
+                // `int << int` is a shift: the literal is read as an integer first.
+                if case .text(let lit) = operand { _ = try parse(lit) }
+                throw PostgresError("42804", "argument of WHERE must be type boolean, not type \(type)")
+            }
+            throw PostgresError("42883", "operator does not exist: \(type) \(sym) unknown",
+                                hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
         case .isdistinct:
             guard case .text(let s) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
             let rhs = try parse(s)
@@ -261,6 +318,17 @@ struct CompiledFilter {
             }
         case .eq, .neq, .gt, .gte, .lt, .lte:
             guard case .text(let s) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
+            if let path = jsonPath, path.steps.last?.asText == false {
+                // `col->key` is jsonb: the literal is read as jsonb and compared in jsonb order
+                // (`"data"->'a' = '{"b":2}'`, SqlFragment.hs `pgFmtFilter`).
+                let rhs = try JSONBOrder.parse(s)
+                let cmp = Expr.CompareOp(rawValue: op.rawValue)!
+                return { row in
+                    // A missing key is SQL NULL; a json `null` is a jsonb value.
+                    guard case .json(let j) = path.evaluate(row[i], type: baseType).value else { return nil }
+                    return cmp.holds(JSONBOrder.compare(j, rhs))
+                }
+            }
             let rhs = try parse(s)
             if jsonPath == nil, op == .eq || op == .neq, !rhs.isNull {
                 // Equality fast path: values of one column type compare equal exactly when they

@@ -8,6 +8,7 @@ public func postgrestStatus(for code: String, anonymous: Bool) -> Int {
     case "25006": return 405
     case "P0001": return 400
     case "42883", "42P01": return 404
+    case "42P17": return 500
     case "53400": return 500
     case "PGRST116", "PGRST106", "PGRST107": return 406
     case "PGRST103": return 416
@@ -85,6 +86,8 @@ extension MockSupabase {
                 let hint = similar.flatMap { levenshtein($0, rest) <= max(2, rest.count / 3) ? "Perhaps you meant the table 'public.\($0)'" : nil }
                 throw PostgresError("PGRST205", "Could not find the table 'public.\(rest)' in the schema cache", hint: hint)
             }
+            // Plan.hs: preferences are judged once the target is known.
+            try Preferences(request.headers).validate()
             switch request.method {
             case "GET", "HEAD": return try restRead(rest, request, auth)
             case "POST": return try restInsert(rest, request, auth)
@@ -193,7 +196,7 @@ extension MockSupabase {
         var headers: HTTPHeaders = [:]
         let rangeText = rows.isEmpty ? "*" : "\(q.offset)-\(q.offset + rows.count - 1)"
         headers["Content-Range"] = "\(rangeText)/\(total.map(String.init) ?? "*")"
-        if !prefs.applied.isEmpty, prefs.count { headers["Preference-Applied"] = prefs.applied.filter { $0.hasPrefix("count") }.joined(separator: ", ") }
+        if let applied = prefs.appliedHeader(.read) { headers["Preference-Applied"] = applied }
         var status = 200
         if let total, rows.count < total { status = 206 }
         let body: String
@@ -369,7 +372,7 @@ extension MockSupabase {
         }
         let csvText = media == "text/csv" ? plan?.csv(written) : nil
         var headers: HTTPHeaders = ["Content-Range": "*/\(prefs.count ? String(written.count) : "*")"]
-        if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
+        if let applied = prefs.appliedHeader(.create(keyed: !table.primaryKey.isEmpty || q.onConflict != nil)) { headers["Preference-Applied"] = applied }
         if prefs.returning == .headersOnly, let last = written.last, !table.primaryKey.isEmpty {
             let pk = table.primaryKey.map { c -> String in
                 let i = table.columnIndex(c)!
@@ -429,6 +432,7 @@ extension MockSupabase {
         let (changed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
             let snapshot = try plan?.snapshot(database: database, auth: auth)
             let changed = try database.update(tableName, set: patch, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), returning: returning, limit: q.limit)
+            try prefs.checkMaxAffected(changed.count)
             if MockSupabase.isObject(media) && changed.count != 1 { throw singularity(changed.count) }
             return (changed, try plan?.render(changed, database: database, auth: auth, snapshot: snapshot) ?? [])
         }
@@ -436,7 +440,7 @@ extension MockSupabase {
         // `contentRangeH 0 (n-1) total`: `*` when nothing changed.
         let total = prefs.count ? String(changed.count) : "*"
         var headers: HTTPHeaders = ["Content-Range": changed.isEmpty ? "*/\(total)" : "0-\(changed.count - 1)/\(total)"]
-        if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
+        if let applied = prefs.appliedHeader(.update) { headers["Preference-Applied"] = applied }
         guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
         return try representation(rows, media: media, status: 200, headers: headers, csv: csvText)
     }
@@ -454,13 +458,14 @@ extension MockSupabase {
         let (removed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
             let snapshot = try plan?.snapshot(database: database, auth: auth)
             let removed = try database.delete(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), limit: q.limit, returning: returning)
+            try prefs.checkMaxAffected(removed.count)
             if MockSupabase.isObject(media) && removed.count != 1 { throw singularity(removed.count) }
             return (removed, try plan?.render(removed, database: database, auth: auth, snapshot: snapshot) ?? [])
         }
         let csvText = media == "text/csv" ? plan?.csv(removed) : nil
         // A DELETE's range is `contentRangeH 1 0 total`: always `*`, the count when asked.
         var headers: HTTPHeaders = ["Content-Range": "*/\(prefs.count ? String(removed.count) : "*")"]
-        if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
+        if let applied = prefs.appliedHeader(.delete) { headers["Preference-Applied"] = applied }
         guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
         return try representation(rows, media: media, status: 200, headers: headers, csv: csvText)
     }
@@ -512,7 +517,7 @@ extension MockSupabase {
             return (database.count(tableName) - before, try plan?.render(written, database: database, auth: auth) ?? [])
         }
         var headers: HTTPHeaders = [:]
-        if let applied = prefs.appliedHeader { headers["Preference-Applied"] = applied }
+        if let applied = prefs.appliedHeader(.put) { headers["Preference-Applied"] = applied }
         guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
         return try representation(rows, media: media, status: inserted > 0 ? 201 : 200, headers: headers)
     }
@@ -550,6 +555,8 @@ extension MockSupabase {
             let hint = fn.map { f in "Perhaps you meant to call the function public.\(name)(\(f.parameters.map(\.name).joined(separator: ", ")))" }
             throw PostgresError("PGRST202", message, details: details, hint: hint)
         }
+        let prefs = Preferences(request.headers)
+        try prefs.validate()
         if isRead && fn.volatile {
             throw PostgresError("25006", "cannot execute INSERT in a read-only transaction")
         }
@@ -564,6 +571,7 @@ extension MockSupabase {
         let result = try database.atomically { try fn.handler(call) }
         let media = try negotiate(request)
         var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
+        if let applied = prefs.appliedHeader(.call) { headers["Preference-Applied"] = applied }
         switch fn.returns {
         case .void:
             return HTTPResponse(status: 204, headers: [:])
@@ -591,7 +599,7 @@ extension MockSupabase {
             rows = Array(rows[start..<end])
             let plan = try SelectPlan.build(q.select, table: ts, schema: database.schema, embeddedFilters: [:], allowEmbedding: false)
             let rendered = try plan.render(rows, database: database, auth: auth)
-            headers["Content-Range"] = rendered.isEmpty ? "*/\(total)" : "\(q.offset)-\(q.offset + rendered.count - 1)/\(Preferences(request.headers).count ? String(total) : "*")"
+            headers["Content-Range"] = rendered.isEmpty ? "*/\(total)" : "\(q.offset)-\(q.offset + rendered.count - 1)/\(prefs.count ? String(total) : "*")"
             return try representation(rendered, media: media, status: 200, headers: headers)
         }
     }

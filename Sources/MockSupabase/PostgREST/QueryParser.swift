@@ -149,6 +149,10 @@ enum QueryParser {
             if w == "not_null" { return .condition(column: column, op: .is, value: .isValue("null"), negated: !e.negated) }
             return .condition(column: column, op: .is, value: .isValue(w), negated: e.negated)
         case .single(let text):
+            if LogicTreeParser.ftsOps.contains(e.op), let op = FilterOp(rawValue: e.op) {
+                // `fts(lang).value`: the parser keeps the language where a quantifier would be.
+                return .condition(column: column, op: op, value: .search(language: e.quantifier, query: text), negated: e.negated)
+            }
             guard let op = FilterOp(rawValue: e.op) else {
                 throw ParseFailure(position: 0, unexpected: "\"\(e.op.prefix(1))\"", expecting: ["\"not\" or operator (eq, gt, ...)"], consumed: true)
             }
@@ -366,49 +370,6 @@ enum QueryParser {
                 cast = identifier()
             }
             return .column(name: name, alias: alias, cast: cast)
-        }
-    }
-}
-
-/// `Prefer` header values, any order and any case, several headers merged.
-struct Preferences {
-    enum Return { case minimal, representation, headersOnly }
-    var returning: Return?
-    var count = false
-    var resolution: Database.ConflictResolution = .error
-    var missingDefault = false
-    var applied: [String] = []
-
-    /// `Preference-Applied` in PostgREST's order (Preferences.hs `prefAppliedHeader`):
-    /// resolution, missing, return, count.
-    var appliedHeader: String? {
-        let rank = ["resolution", "missing", "return", "count"]
-        let sorted = applied.enumerated().sorted { a, b in
-            let x = rank.firstIndex { a.element.hasPrefix($0) } ?? 9, y = rank.firstIndex { b.element.hasPrefix($0) } ?? 9
-            return x != y ? x < y : a.offset < b.offset
-        }.map(\.element)
-        var seen = Set<String>()
-        let unique = sorted.filter { seen.insert(String($0.prefix { $0 != "=" })).inserted }
-        return unique.isEmpty ? nil : unique.joined(separator: ", ")
-    }
-
-    init(_ headers: HTTPHeaders) {
-        for value in headers.values("Prefer") {
-            for part in value.split(separator: ",") {
-                let p = part.trimmingCharacters(in: .whitespaces)
-                let kv = p.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-                guard kv.count == 2 else { continue }
-                switch (kv[0], kv[1]) {
-                case ("return", "minimal"): returning = .minimal; applied.append("return=minimal")
-                case ("return", "representation"): returning = .representation; applied.append("return=representation")
-                case ("return", "headers-only"): returning = .headersOnly; applied.append("return=headers-only")
-                case ("count", "exact"), ("count", "planned"), ("count", "estimated"): count = true; applied.append("count=\(kv[1])")
-                case ("resolution", "merge-duplicates"): resolution = .merge; applied.append("resolution=merge-duplicates")
-                case ("resolution", "ignore-duplicates"): resolution = .ignore; applied.append("resolution=ignore-duplicates")
-                case ("missing", "default"): missingDefault = true; applied.append("missing=default")
-                default: break
-                }
-            }
         }
     }
 }

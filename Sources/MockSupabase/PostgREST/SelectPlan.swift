@@ -104,13 +104,11 @@ struct SelectPlan {
             case .column(let name, let alias, let castName):
                 let cast = try castName.map(castType)
                 if let (base, path) = JSONPath.split(name) {
-                    guard let i = table.columnIndex(base) else { throw PostgresError("42703", "column \(table.name).\(base) does not exist") }
+                    guard let i = table.columnIndex(base) else { throw CompiledFilter.unknownColumn(base, table) }
                     fields.append(.jsonPath(out: alias ?? path.outputName(base), index: i, type: table.columns[i].type, path: path, cast: cast))
                     continue
                 }
-                guard let i = table.columnIndex(name) else {
-                    throw PostgresError("42703", "column \(table.name).\(name) does not exist")
-                }
+                guard let i = table.columnIndex(name) else { throw CompiledFilter.unknownColumn(name, table) }
                 fields.append(.column(out: alias ?? name, index: i, type: table.columns[i].type, cast: cast))
             case .embed(let relation, let alias, let hint, let inner, let sub):
                 guard allowEmbedding else { throw noRelationship(table.name, relation, hint: hint, schema: schema) }

@@ -24,11 +24,7 @@ extension NaarsCarsPayload {
 /// Every model of the app: rows, database-function payloads, edge-function payloads.
 public enum NaarsCarsModels {
     /// One model per table and view of schema.json.
-    public static let rows: [any NaarsCarsRow.Type] = [
-        Profile.self, InviteCode.self, Ride.self, RideParticipant.self, Favor.self, FavorParticipant.self,
-        RequestQA.self, Conversation.self, ConversationParticipant.self, Message.self, AppNotification.self,
-        PushToken.self, TownHallPost.self, Review.self, LeaderboardEntry.self,
-    ]
+    public static let rows: [any NaarsCarsRow.Type] = NaarsCarsApp.tableModels.compactMap { $0 as? any NaarsCarsRow.Type }
     /// Result models of the database functions, by function name (void functions have none).
     public static let rpcResults: [String: any NaarsCarsPayload.Type] = [
         "get_user_stats": UserStats.self, "get_unread_counts": UnreadCounts.self,
@@ -215,7 +211,7 @@ public struct PendingReview: NaarsCarsPayload {
     /// `pickup → destination` or the favor's title.
     public var title: String
     /// The request's date.
-    public var date: CalendarDate
+    public var date: PGDate
     /// Field names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case requestType = "request_type", requestId = "request_id", fulfillerId = "fulfiller_id"
@@ -232,7 +228,7 @@ public struct PendingReview: NaarsCarsPayload {
         try c.encode(date, forKey: .date)
     }
     /// A row.
-    public init(requestType: RequestType, requestId: UUID, fulfillerId: UUID, fulfillerName: String, title: String, date: CalendarDate) {
+    public init(requestType: RequestType, requestId: UUID, fulfillerId: UUID, fulfillerName: String, title: String, date: PGDate) {
         self.requestType = requestType; self.requestId = requestId; self.fulfillerId = fulfillerId
         self.fulfillerName = fulfillerName; self.title = title; self.date = date
     }
@@ -357,4 +353,9 @@ public struct EdgeFunctionError: NaarsCarsPayload {
     public enum CodingKeys: String, CodingKey, CaseIterable { case error }
     /// An error.
     public init(error: String) { self.error = error }
+}
+
+extension LeaderboardEntry {
+    /// The user is the row's identity (the view has no `id` column).
+    public var id: UUID { userId }
 }

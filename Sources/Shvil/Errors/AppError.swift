@@ -246,7 +246,7 @@ public struct ErrorCatalog: Sendable, Equatable {
 
     /// The error of an HTTP response, or nil for a success. A 2xx whose body does not decode as
     /// `expecting` gives `undecodableBody`.
-    public func error<T: Decodable>(status: Int, body: Data, expecting: T.Type, decoder: JSONDecoder = ShvilCoding.decoder()) -> AppError? {
+    public func error<T: Decodable>(status: Int, body: Data, expecting: T.Type, decoder: JSONDecoder = PostgresRowCoding.decoder()) -> AppError? {
         if (200..<300).contains(status) {
             if body.isEmpty || T.self == JSONValue.self { return nil }
             return (try? decoder.decode(T.self, from: body)) == nil ? undecodableBody : nil

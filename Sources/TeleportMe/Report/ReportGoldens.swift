@@ -87,8 +87,8 @@ public enum TeleportMeGoldens {
 
     /// The catalog of the fixture cities, as the mock's database holds them.
     public static func fixtureCatalog(spec: AppSpec, rules: ReportRules) throws -> ReportCatalog {
-        let cities = try spec.fixtures.rows("cities").map { try ModelCoding.decode(City.self, from: $0) }
-        let scores = try spec.fixtures.rows("city_scores").map { try ModelCoding.decode(CityScore.self, from: $0) }
+        let cities = try spec.fixtures.rows("cities").map { try PostgresRowCoding.decode(City.self, from: $0) }
+        let scores = try spec.fixtures.rows("city_scores").map { try PostgresRowCoding.decode(CityScore.self, from: $0) }
         let byCity = Dictionary(grouping: scores, by: { $0.cityID ?? "" })
         return ReportCatalog(cities: cities.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }.map { ReportCity(city: $0, scores: byCity[$0.id] ?? []) }, rules: rules)
     }
@@ -106,7 +106,7 @@ public enum TeleportMeGoldens {
         return [
             "case": .string(c.name),
             "doc": .string(c.doc),
-            "request": try ModelCoding.json(c.request),
+            "request": try PostgresRowCoding.encode(c.request),
             "refiner": c.refiner.json,
             "candidates": .array(outcome.candidates.map {
                 ["city_id": .string($0.cityID), "raw_score": .double(ReportRules.Rounding.halfAwayFromZero.apply($0.rawScore, decimals: 4)),
@@ -115,7 +115,7 @@ public enum TeleportMeGoldens {
             "refinement": refinement,
             "dropped": .array(outcome.dropped.map { ["entry": .string($0.entry), "reason": .string($0.reason)] }),
             "ai_summary": outcome.aiSummary.map(JSONValue.string) ?? .null,
-            "response": try ModelCoding.json(outcome.response),
+            "response": try PostgresRowCoding.encode(outcome.response),
         ]
     }
 
@@ -127,7 +127,7 @@ public enum TeleportMeGoldens {
         TeleportMeApp.register(on: backend, refiner: c.refiner.make(report))
         let transport = InteractionReplay.transport(for: backend)
         let response = try transport.send(method: "POST", path: "/functions/v1/generate-report", query: nil,
-                                          headers: ["Content-Type": "application/json"], body: try ModelCoding.json(c.request).data(), as: "ana")
+                                          headers: ["Content-Type": "application/json"], body: try PostgresRowCoding.encode(c.request).data(), as: "ana")
         var problems: [String] = []
         if response.status != 200 { problems.append("generate-report answered \(response.status): \(response.text)") }
         var actual = response.jsonBody ?? .string(response.text)

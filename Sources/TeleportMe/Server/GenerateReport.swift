@@ -83,7 +83,7 @@ public struct GenerateReportFunction: Sendable {
             scores[city, default: [:]][cat] = v
         }
         let list = try cities.map { row -> ReportCity in
-            let c = try ModelCoding.decode(City.self, from: .object(row))
+            let c = try PostgresRowCoding.decode(City.self, from: .object(row))
             return ReportCity(id: c.id, name: c.name, fullName: c.fullName, country: c.country, imageURL: c.imageURL, scores: scores[c.id] ?? [:])
         }
         return ReportCatalog(cities: list, rules: rules)
@@ -111,11 +111,11 @@ public struct GenerateReportFunction: Sendable {
         if rules.saveWhenAuthenticated, call.auth.role == "authenticated", let uid = call.auth.userID, let userID = PGUUID(uid) {
             let row = CityReportInsert(userID: userID, currentCityID: current.id, preferences: req.preferences,
                                        results: response.matches, aiSummary: outcome.aiSummary)
-            guard case .object(let obj) = try ModelCoding.json(row) else { throw RefinerError("report row is not an object") }
+            guard case .object(let obj) = try PostgresRowCoding.encode(row) else { throw RefinerError("report row is not an object") }
             let written = try call.backend.database.insert("city_reports", [obj], as: call.auth)
             response.reportID = written.first?["id"]?.stringValue.flatMap(PGUUID.init)
         }
         // Step 11.
-        return .json(200, try ModelCoding.json(response))
+        return .json(200, try PostgresRowCoding.encode(response))
     }
 }

@@ -1,0 +1,148 @@
+import XCTest
+import ContractKit
+@testable import MockSupabase
+
+/// Mock versus PostgreSQL for what PostgREST builds from a request: the fixture's tables
+/// (`RestSpecFixture`) are created in a throwaway PostgreSQL database with the same rows, and
+/// each probe pairs a request with the SQL PostgREST sends for it (SqlFragment.hs: `to_tsvector`
+/// / `to_tsquery` for fts, `->`/`->>` for JSON paths, `json_agg` lateral subqueries for embeds).
+/// Rows must be equal; refused probes must carry PostgreSQL's SQLSTATE and message. Skips when
+/// no PostgreSQL is installed (a failure under SUPACONTRACTS_REQUIRE_POSTGRES=1).
+final class PostgRESTFilterDifferentialTests: XCTestCase {
+    struct Probe {
+        var request: String
+        /// Row query (wrapped in `jsonb_agg`), or the statement expected to fail.
+        var sql: String
+    }
+
+    static let setupSQL = """
+    create table clients(id int primary key, name text not null);
+    create table projects(id int primary key, name text not null, client_id int references clients(id));
+    create table tasks(id int primary key, name text not null, project_id int references projects(id));
+    create table items(id int primary key, label text, doc jsonb);
+    create table quotes(id int primary key, body text, meta jsonb, n int);
+    insert into clients values (1,'Acme'),(2,'Globex'),(3,'Initech');
+    insert into projects values (1,'Rocket',1),(2,'Anvil',1),(3,'Dome',2),(4,'Orphan',null);
+    insert into tasks values (1,'Design rocket',1),(2,'Build rocket',1),(3,'Design anvil',2),(4,'Paint dome',3),(5,'Launch',1);
+    insert into items values
+      (1,'a','{"tags":["x","y","z"],"n":3,"inner":{"k":"v","deep":{"leaf":1}}}'),
+      (2,'b','{"tags":["y"],"n":10,"inner":{"k":"w"}}'),
+      (3,null,null);
+    insert into quotes values
+      (1,'The rockets were launched quickly at dawn','{"title":"The rockets were launched quickly at dawn"}',1),
+      (2,'Designing better rockets is possibly impossible','{"title":"Designing better rockets is possibly impossible"}',2),
+      (3,'Cats and dogs enjoyed running through the park','{"title":"Cats and dogs enjoyed running through the park"}',3),
+      (4,'Un chat très amusant dans le jardin',null,4),
+      (5,'Self-driving cars park themselves',null,5);
+    """
+
+    static func fts(_ filter: String, _ where_: String) -> Probe {
+        Probe(request: "quotes?select=id&order=id&" + filter, sql: "select id from quotes where \(where_) order by id")
+    }
+
+    static let probes: [Probe] = [
+        fts("body=fts.rocket", "to_tsvector(body) @@ to_tsquery('rocket')"),
+        fts("body=fts.launch%26dawn", "to_tsvector(body) @@ to_tsquery('launch&dawn')"),
+        fts("body=fts.rocket%7Cpark", "to_tsvector(body) @@ to_tsquery('rocket|park')"),
+        fts("body=fts.rocket%26!launch", "to_tsvector(body) @@ to_tsquery('rocket&!launch')"),
+        fts("body=fts.run:*", "to_tsvector(body) @@ to_tsquery('run:*')"),
+        fts("body=fts.self-driving", "to_tsvector(body) @@ to_tsquery('self-driving')"),
+        fts("body=fts(simple).the", "to_tsvector('simple', body) @@ to_tsquery('simple', 'the')"),
+        fts("body=fts(french).chat", "to_tsvector('french', body) @@ to_tsquery('french', 'chat')"),
+        fts("body=plfts.enjoyed%20parks", "to_tsvector(body) @@ plainto_tsquery('enjoyed parks')"),
+        fts("body=phfts.dogs%20enjoyed%20running", "to_tsvector(body) @@ phraseto_tsquery('dogs enjoyed running')"),
+        fts("body=phfts.cars%20park", "to_tsvector(body) @@ phraseto_tsquery('cars park')"),
+        fts("body=wfts.%22were%20launched%22%20or%20cats", "to_tsvector(body) @@ websearch_to_tsquery('\"were launched\" or cats')"),
+        fts("body=wfts.park%20-cats", "to_tsvector(body) @@ websearch_to_tsquery('park -cats')"),
+        fts("meta=fts.design", "to_tsvector(meta) @@ to_tsquery('design')"),
+        fts("body=not.fts.park", "not (to_tsvector(body) @@ to_tsquery('park'))"),
+        fts("body=fts.possibl:*%20%26%20!rocket", "to_tsvector(body) @@ to_tsquery('possibl:* & !rocket')"),
+        // JSON paths (JsonOperatorSpec's kinds of paths, on the fixture's documents).
+        Probe(request: "items?select=id&order=id&doc->>n=eq.3", sql: "select id from items where doc->>'n' = '3' order by id"),
+        Probe(request: "items?select=id&order=id&doc->inner->>k=eq.w", sql: "select id from items where doc->'inner'->>'k' = 'w' order by id"),
+        Probe(request: "items?select=id&order=id&doc->tags->>0=eq.y", sql: "select id from items where doc->'tags'->>0 = 'y' order by id"),
+        Probe(request: "items?select=id,t:doc->tags->-1&order=id", sql: "select id, doc->'tags'->-1 as t from items order by id"),
+        Probe(request: "items?select=id,leaf:doc->inner->deep->leaf&order=id", sql: "select id, doc->'inner'->'deep'->'leaf' as leaf from items order by id"),
+        Probe(request: "items?select=id&order=doc->n.desc.nullslast", sql: "select id from items order by doc->'n' desc nulls last"),
+        Probe(request: "items?select=id&order=doc->inner.asc", sql: "select id from items order by doc->'inner' asc"),
+        Probe(request: "items?select=id&order=id&doc->n=gt.5", sql: "select id from items where doc->'n' > '5' order by id"),
+        Probe(request: "items?select=id&order=id&doc->inner=eq.%7B%22k%22:%22w%22%7D", sql: "select id from items where doc->'inner' = '{\"k\":\"w\"}' order by id"),
+        Probe(request: "items?select=id&order=id&doc->tags=eq.[%22y%22]", sql: "select id from items where doc->'tags' = '[\"y\"]' order by id"),
+        // Embedded reads.
+        Probe(request: "clients?select=id,projects(id,name)&order=id&projects.order=id.desc",
+              sql: "select c.id, coalesce((select json_agg(p order by p.id desc) from (select id, name from projects where client_id = c.id order by id desc) p), '[]') as projects from clients c order by c.id"),
+        Probe(request: "projects?select=id,clients(name)&order=id",
+              sql: "select p.id, (select row_to_json(c) from (select name from clients where id = p.client_id) c) as clients from projects p order by p.id"),
+        Probe(request: "clients?select=id,projects!inner(id)&projects.name=eq.Dome&order=id",
+              sql: "select c.id, (select json_agg(p) from (select id from projects where client_id = c.id and name = 'Dome') p) as projects from clients c where exists (select 1 from projects where client_id = c.id and name = 'Dome') order by c.id"),
+        Probe(request: "tasks?select=id,projects(name,clients(name))&id=in.(1,4)&order=id",
+              sql: "select t.id, (select row_to_json(x) from (select p.name, (select row_to_json(c) from (select name from clients where id = p.client_id) c) as clients from projects p where p.id = t.project_id) x) as projects from tasks t where t.id in (1,4) order by t.id"),
+    ]
+
+    /// Refused requests: the mock's code and message must be PostgreSQL's for the same SQL.
+    static let refusals: [Probe] = [
+        Probe(request: "quotes?body=fts.fat%20rat", sql: "select 1 from quotes where to_tsvector(body) @@ to_tsquery('fat rat')"),
+        Probe(request: "quotes?n=fts.x", sql: "select 1 from quotes where to_tsvector(n) @@ to_tsquery('x')"),
+        Probe(request: "quotes?body=fts(klingon).x", sql: "select 1 from quotes where to_tsvector('klingon', body) @@ to_tsquery('klingon', 'x')"),
+        Probe(request: "quotes?n=sl.1", sql: "select 1 from quotes where n << '1'"),
+        Probe(request: "quotes?body=nxr.x", sql: "select 1 from quotes where body &< 'x'"),
+        Probe(request: "quotes?n=eq.abc", sql: "select 1 from quotes where n = 'abc'"),
+        Probe(request: "quotes?n=eq.99999999999", sql: "select 1 from quotes where n = '99999999999'"),
+        Probe(request: "clients?select=nam", sql: "select clients.nam from clients"),
+        Probe(request: "items?doc->tags->0=eq.y", sql: "select 1 from items where doc->'tags'->0 = 'y'"),
+        Probe(request: "items?doc->n=eq.%7B%22a%22:", sql: "select 1 from items where doc->'n' = '{\"a\":'"),
+    ]
+
+    func session() throws -> PsqlSession {
+        let cluster: PostgresCluster
+        do { cluster = try PostgresChecks.sharedCluster() } catch let e as PostgresUnavailable {
+            if PostgresChecks.required { throw e }
+            throw XCTSkip("PostgreSQL not available (\(e.reason))")
+        }
+        try cluster.createDatabase("rest_differential", applying: [], extraSQL: [Self.setupSQL])
+        return try PsqlSession(installation: cluster.installation, host: cluster.host, database: "rest_differential")
+    }
+
+    /// Compares every probe; returns the disagreements.
+    static func disagreements(_ pg: PsqlSession, _ mock: (String) throws -> HTTPResponse) throws -> [String] {
+        var out: [String] = []
+        for p in probes {
+            let expected = try pg.queryJSON("select coalesce(jsonb_agg(to_jsonb(q)), '[]'::jsonb) from (\(p.sql)) q")
+            let r = try mock(p.request)
+            let got = try? JSONValue.parse(r.text)
+            if r.status != 200 || got != expected { out.append("\(p.request): mock \(r.status) \(r.text) ≠ PostgreSQL \(expected.serialized())") }
+        }
+        for p in refusals {
+            var pgError: PostgresError?
+            do { _ = try pg.query(p.sql) } catch let e as PostgresError { pgError = e }
+            let r = try mock(p.request)
+            let body = (try? JSONValue.parse(r.text))?.objectValue
+            guard let e = pgError else { out.append("\(p.request): PostgreSQL accepted it"); continue }
+            if body?["code"]?.stringValue != e.code || body?["message"]?.stringValue != e.message {
+                out.append("\(p.request): mock \(r.text) ≠ PostgreSQL \(e.code) \(e.message)")
+            }
+        }
+        return out
+    }
+
+    func testMockAnswersAsPostgreSQL() throws {
+        let pg = try session()
+        defer { pg.close() }
+        let f = try RestSpecFixture()
+        let failures = try Self.disagreements(pg) { try f.send("GET", $0) }
+        print("PostgREST filter differential: \(Self.probes.count + Self.refusals.count - failures.count) of \(Self.probes.count + Self.refusals.count) agree with PostgreSQL")
+        XCTAssertEqual(failures, [])
+    }
+
+    /// A mock that drops every filter on a search (answers all rows) is rejected.
+    func testDifferentialRejectsAMockIgnoringSearch() throws {
+        let pg = try session()
+        defer { pg.close() }
+        let f = try RestSpecFixture()
+        let failures = try Self.disagreements(pg) { request in
+            let stripped = request.split(separator: "&").filter { !$0.contains("fts.") }.joined(separator: "&")
+            return try f.send("GET", stripped)
+        }
+        XCTAssertGreaterThan(failures.count, 10)
+    }
+}
