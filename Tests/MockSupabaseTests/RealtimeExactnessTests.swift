@@ -35,6 +35,26 @@ final class RealtimeExactnessTests: XCTestCase {
         return r
     }
 
+    func testPreSerializedFramesDecodeAsTheMessage() {
+        let payload: JSONValue = ["ids": [7], "data": ["record": ["t": "quote \" and \\ and é"]]]
+        for v in [PhoenixMessage.Version.v1, .v2] {
+            for joinRef in [nil, "3"] as [String?] {
+                let text = PhoenixMessage.encode(v, topic: "realtime:a\"b", event: "postgres_changes", payloadJSON: payload.serialized(), joinRef: joinRef)
+                XCTAssertEqual(PhoenixMessage.decode(text, version: v),
+                               PhoenixMessage(topic: "realtime:a\"b", event: "postgres_changes", payload: payload, ref: nil, joinRef: joinRef), text)
+            }
+        }
+    }
+
+    func testUnjoinedTopicsAnswerAsPhoenixDoes() throws {
+        let c = try client(.v2)
+        XCTAssertEqual(try c.reply(to: c.push(topic: "realtime:nowhere", event: "phx_leave", payload: [:]))?.payload, ["status": "ok", "response": [:]])
+        XCTAssertEqual(try c.reply(to: c.push(topic: "phoenix", event: "ping", payload: [:]))?.payload,
+                       ["status": "error", "response": ["reason": "unmatched topic"]])
+        XCTAssertEqual(try c.reply(to: c.push(topic: "room", event: "phx_join", payload: [:]))?.payload,
+                       ["status": "error", "response": ["reason": "unmatched topic"]])
+    }
+
     func testRefusedUpgradeBodies() throws {
         func refusal(_ target: String) -> (Int, JSONValue?)? {
             guard case .reject(let r) = backend.realtime.acceptor(HTTPRequest(method: "GET", target: target)) else { return nil }

@@ -248,6 +248,8 @@ final class DatabaseEngine {
 
     /// Total rows in a table, ignoring RLS (for reports and tests).
     func count(_ table: String) -> Int {
+        // A simple view's count is its base table's: an insert through it grows the base.
+        if let base = tables[qualified(table)]?.schema.simpleView?.base { return count(base) }
         return tables[qualified(table)]?.rows.count ?? 0
     }
 
@@ -262,10 +264,12 @@ final class DatabaseEngine {
         if let view = views[key] {
             return try selectView(table, view.columns, try view.provider(owner!, auth), filter: filter, order: order, limit: limit, offset: offset, count: count)
         }
-        let t = try self.table(table)
-        try checkGrant(t, .select, auth)
+        let view = try simpleViewTable(table, auth)
+        let t = try view ?? self.table(table)
+        if view == nil { try checkGrant(t, .select, auth) }
         let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
-        let rls = try policyTest(t, .select, auth)
+        // A view has no policies of its own: its base table's applied when it was read.
+        let rls = view == nil ? try policyTest(t, .select, auth) : { _ in true }
         var out: [[SQLValue]] = []
         // The request filter runs first (cheaper and usually more selective); the result is the same.
         for row in t.rows where f.test(row) && rls(row) { out.append(row) }
@@ -340,6 +344,10 @@ final class DatabaseEngine {
                        returning: Bool = false) throws -> [[SQLValue]] {
         try atomically {
             var t = try self.table(table)
+            if let def = t.schema.simpleView {
+                return try insertThroughView(t, def, rows: input, columns: columns, missingAsDefault: missingAsDefault, auth: auth,
+                                             resolution: resolution, onConflict: onConflict, returning: returning)
+            }
             if views[t.schema.qualifiedName] != nil || t.schema.isView {
                 throw PostgresError("55000", "cannot insert into view \"\(t.schema.name)\"", details: "Views that do not select from a single table or view are not automatically updatable.")
             }
@@ -441,9 +449,19 @@ final class DatabaseEngine {
     /// changed; a changed row that fails WITH CHECK aborts the statement with 42501.
     func update(_ table: String, set values: [String: JSONValue], as auth: AuthContext,
                 where filter: RowFilter? = nil, returning: Bool = false,
-                limit: Int? = nil) throws -> [[SQLValue]] {
+                limit: Int? = nil, restrict: (([SQLValue]) -> Bool)? = nil) throws -> [[SQLValue]] {
         try atomically {
             var t = try self.table(table)
+            if let def = t.schema.simpleView {
+                // UPDATE through a simple view: the base rows the view shows, by the view's columns.
+                try checkViewColumns(Array(values.keys), t)
+                _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
+                let base = try self.table(def.base)
+                let shows = viewShows(def, base)
+                let changed = try update(def.base, set: values, as: viewActor(def, auth), where: filter, returning: returning, limit: limit, restrict: shows)
+                let proj = viewProjection(t.schema, base)
+                return changed.map { r in proj.map { r[$0] } }
+            }
             if views[t.schema.qualifiedName] != nil || t.schema.isView {
                 throw PostgresError("55000", "cannot update view \"\(t.schema.name)\"")
             }
@@ -462,7 +480,7 @@ final class DatabaseEngine {
             let readsRows = filter != nil || returning
             let visible = readsRows ? try policyTest(t, .select, auth) : { _ in true }
             var targets: [Int] = []
-            for (i, row) in t.rows.enumerated() where f.test(row) && using(row) && visible(row) { targets.append(i) }
+            for (i, row) in t.rows.enumerated() where f.test(row) && using(row) && visible(row) && restrict?(row) != false { targets.append(i) }
             if let limit { targets = Array(targets.prefix(limit)) }
             var out: [[SQLValue]] = []
             for i in targets {
@@ -515,9 +533,17 @@ final class DatabaseEngine {
     // MARK: DELETE
 
     /// DELETE with RLS: only rows visible and allowed by the DELETE policy are removed.
-    func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false) throws -> [[SQLValue]] {
+    func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false,
+                restrict: (([SQLValue]) -> Bool)? = nil) throws -> [[SQLValue]] {
         try atomically {
             let t = try self.table(table)
+            if let def = t.schema.simpleView {
+                _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
+                let base = try self.table(def.base)
+                let removed = try delete(from: def.base, as: viewActor(def, auth), where: filter, limit: limit, returning: returning, restrict: viewShows(def, base))
+                let proj = viewProjection(t.schema, base)
+                return removed.map { r in proj.map { r[$0] } }
+            }
             if views[t.schema.qualifiedName] != nil || t.schema.isView {
                 throw PostgresError("55000", "cannot delete from view \"\(t.schema.name)\"")
             }
@@ -525,7 +551,7 @@ final class DatabaseEngine {
             let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
             let using = try policyTest(t, .delete, auth)
             let visible = filter != nil || returning ? try policyTest(t, .select, auth) : { _ in true }
-            var victims = t.rows.filter { f.test($0) && using($0) && visible($0) }
+            var victims = t.rows.filter { f.test($0) && using($0) && visible($0) && restrict?($0) != false }
             if let limit { victims = Array(victims.prefix(limit)) }
             var out: [[SQLValue]] = []
             for row in victims {

@@ -57,4 +57,18 @@ public struct PhoenixMessage: Sendable, Equatable {
             return JSONValue.array([ref(joinRef), ref(self.ref), .string(topic), .string(event), payload]).serialized()
         }
     }
+
+    /// The text frame of a message whose payload is already serialized JSON: the fan-out
+    /// serializes an event's payload once and frames it for each subscriber.
+    public static func encode(_ version: Version, topic: String, event: String, payloadJSON: String, ref: String? = nil, joinRef: String? = nil) -> String {
+        func text(_ s: String?) -> String { s.map { JSONValue.string($0).serialized() } ?? "null" }
+        switch version {
+        case .v1:
+            var out = "{\"event\":" + text(event)
+            if let joinRef { out += ",\"join_ref\":" + text(joinRef) }
+            return out + ",\"payload\":" + payloadJSON + ",\"ref\":" + text(ref) + ",\"topic\":" + text(topic) + "}"
+        case .v2:
+            return "[" + text(joinRef) + "," + text(ref) + "," + text(topic) + "," + text(event) + "," + payloadJSON + "]"
+        }
+    }
 }

@@ -35,6 +35,9 @@ extension RealtimeService {
             let pk = Set(t.primaryKey)
             let newRow = change.new
             let identityRow: [String: JSONValue]? = change.old.map { old in identity == .full ? old : old.filter { pk.contains($0.key) } }
+            // One serialization per distinct payload of this change (subscribers with the same
+            // binding ids and `select` get the same bytes; only topic and join_ref differ).
+            var encoded: [DataKey: String] = [:]
             for (conn, client, channels) in snapshot {
                 for ch in channels {
                     let candidates = ch.bindings.filter { b in
@@ -86,13 +89,25 @@ extension RealtimeService {
                         if change.event != .insert, let old = identityRow {
                             data["old_record"] = .object(old.filter { keep($0.key) && (change.event != .delete || !rls || pk.contains($0.key)) })
                         }
-                        send(conn, client, PhoenixMessage(topic: ch.topic, event: "postgres_changes",
-                                                          payload: ["ids": .array(ids.map(JSONValue.int)), "data": .object(data)], joinRef: ch.joinRef))
+                        let key = DataKey(selected: selected, ids: ids)
+                        let payload = encoded[key] ?? {
+                            let text = JSONValue.object(["ids": .array(ids.map(JSONValue.int)), "data": .object(data)]).serialized()
+                            encoded[key] = text
+                            return text
+                        }()
+                        conn.send(text: PhoenixMessage.encode(client.version, topic: ch.topic, event: "postgres_changes", payloadJSON: payload, joinRef: ch.joinRef))
                     }
                 }
             }
         }
     }
+    /// What makes one change's payload differ between subscribers.
+    struct DataKey: Hashable {
+        var selected: [String]?
+        var ids: [Int64]
+    }
+
+    /// `pg_type.typname` of a column type (what Realtime's `columns` list carries).
     static func typname(_ type: SQLType) -> String {
         switch type {
         case .uuid: return "uuid"

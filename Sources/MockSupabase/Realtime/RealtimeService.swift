@@ -185,16 +185,18 @@ public final class RealtimeService: @unchecked Sendable {
             self.send(connection, client, PhoenixMessage(topic: m.topic, event: "phx_reply",
                                                          payload: ["status": .string(status), "response": response], ref: m.ref, joinRef: m.joinRef))
         }
-        if m.topic == "phoenix" {
-            if m.event == "heartbeat" { reply("ok", .object([:])) }
+        if m.topic == "phoenix" && m.event == "heartbeat" {
+            reply("ok", .object([:]))
             expireChannels(connection, client)
             return
         }
         if m.event == "phx_join" { return join(m, connection, client, reply) }
         lock.lock(); let joined = client.channels[m.topic] != nil; lock.unlock()
-        // Phoenix.Socket answers a message on a topic the socket has not joined with
-        // `phx_reply {"status":"error","response":{"reason":"unmatched topic"}}`.
-        guard joined else { return reply("error", ["reason": "unmatched topic"]) }
+        // Phoenix.Socket (`handle_in(nil, …)`) acknowledges `phx_leave` of a topic the socket has
+        // not joined, and answers anything else on it with `unmatched topic`.
+        guard joined else {
+            return m.event == "phx_leave" ? reply("ok", .object([:])) : reply("error", ["reason": "unmatched topic"])
+        }
         guard !expired(m.topic, connection, client) else { return }
         switch m.event {
         case "phx_leave": leave(m, connection, client, reply)
