@@ -83,19 +83,14 @@ public struct HoroscopeStandIn: Sendable {
         return h
     }
 
+    /// The package's SplitMix64 with the stand-in's own range reduction (a plain modulo, so the
+    /// recorded readings stay what they are).
     struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator: SeededRandom
+        init(seed: UInt64) { generator = SeededRandom(seed: seed) }
         mutating func int(in r: ClosedRange<Int>) -> Int {
             let width = UInt64(r.upperBound - r.lowerBound) + 1
-            return r.lowerBound + Int(next() % width)
+            return r.lowerBound + Int(generator.next() % width)
         }
     }
 

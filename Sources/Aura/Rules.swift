@@ -147,6 +147,11 @@ public struct AuraRules: Sendable, Equatable {
     public var wordCount: [SubscriptionTier: IntRange]
     /// Token budget per tier (§3.2 max_tokens).
     public var maxTokens: [SubscriptionTier: Int]
+    /// Words one token carries at most, for the check that a tier's longest reading fits its
+    /// token budget (`reading.tokenBudget.wordsPerToken`).
+    public var wordsPerToken: Double = 0
+    /// The tier `checkStatus()` falls back to when the subscription cannot be read (§8.1).
+    public var statusOnError: SubscriptionTier = .free
     /// Premium needs this tier value…
     public var premiumTierValue: String
     /// …an active flag equal to this…
@@ -249,6 +254,13 @@ public struct AuraRules: Sendable, Equatable {
                 r.powerColors = try rd.required("powerColors").strings()
                 for (k, n) in try rd.required("wordCount").map() { r.wordCount[try tier(k, n)] = try intRange(n) }
                 for (k, n) in try rd.required("maxTokens").map() { r.maxTokens[try tier(k, n)] = try n.int() }
+                r.wordsPerToken = try rd.required("tokenBudget").object { b in
+                    _ = b.optional("decision")
+                    let w = try b.required("wordsPerToken")
+                    let v = try w.double()
+                    if v <= 0 { throw w.fail("must be positive") }
+                    return v
+                }
             }
             try o.required("entitlements").object { e in
                 _ = e.optional("doc"); _ = e.optional("decisions")
@@ -279,6 +291,11 @@ public struct AuraRules: Sendable, Equatable {
                         let t = try c.required("tier")
                         return EntitlementCase(subscription: sub, tier: try tier(try t.string(), t), source: try c.optional("source")?.string() ?? "")
                     }
+                }
+                r.statusOnError = try e.required("statusOnError").object { so in
+                    _ = so.optional("decision")
+                    let t = try so.required("tier")
+                    return try tier(try t.string(), t)
                 }
                 let nowNode = try e.required("casesNow")
                 guard let us = PGTime.parseTimestamp(try nowNode.string(), assumeUTC: true) else { throw nowNode.fail("not a timestamp") }

@@ -16,6 +16,12 @@ extension NaarsCarsApp {
                                   violations: declared.subtracting(registered).sorted().map { "\($0): declared, not registered" }
                                       + registered.subtracting(declared).sorted().map { "\($0): registered, not declared" })]
             },
+            ContractFile("app-state.json", kind: AppRulesSuite.kind) { folder in
+                let rules = try AppStateRules.load(folder: folder)
+                let spec = try AppSpec.load(folder: folder)
+                return [RuleCheck("FR-035 authState of every documented case (the reference AppState)",
+                                  violations: rules.violations(AppStateRules.authState, spec: spec))]
+            },
             ContractFile("errors.json", kind: AppRulesSuite.kind) { folder in
                 let catalog = try NaarsCarsContracts.load(folder: folder).errors
                 return [

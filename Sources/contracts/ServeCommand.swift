@@ -17,6 +17,7 @@ let serveSpec = CommandSpec(
         .value("app", "NAME", required: true, "the app to serve (required; one of: \(appList); case-insensitive)"),
         .value("port", "P", "TCP port on 127.0.0.1 (default 54321; 0 = any free port, printed in SUPABASE_URL)"),
         .value("idle-timeout", "SECONDS", "close a keep-alive connection idle this long (default 60)"),
+        .value("contracts", "DIR", "serve this contracts folder instead of the bundled one: a folder holding <app>/ (like Contracts/) or the app's folder itself (holding schema.json); the app's functions stay the bundled ones"),
     ],
     environment: commonEnvironment,
     exitStatus: [(0, "stopped by a signal"), (2, "usage error, contracts that do not load, or the port is in use")])
@@ -43,14 +44,22 @@ func runServe(_ args: [String]) -> Int32 {
     }
     // Every problem of the contracts, once, before serving anything: a missing policies.json
     // would otherwise serve every row to anyone.
-    let problems = ContractFolderCheck.problems(module)
+    var folder = ContractsLocator.app(module.name)
+    if let dir = options.value("contracts") {
+        let url = URL(fileURLWithPath: dir)
+        let own = url.appendingPathComponent(module.name)
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("schema.json").path) { folder = url }
+        else if FileManager.default.fileExists(atPath: own.appendingPathComponent("schema.json").path) { folder = own }
+        else { return usageFail(serveSpec.usage("--contracts \(dir): neither \(dir)/schema.json nor \(dir)/\(module.name)/schema.json exists")) }
+    }
+    let problems = ContractFolderCheck.problems(module, folder: folder)
     if !problems.isEmpty {
         return fail("serve: the \(module.title) contracts do not load:\n" + problems.map { "  " + $0 }.joined(separator: "\n"))
     }
 
     let backend: MockSupabase
     do {
-        backend = try module.makeBackend()
+        backend = try module.makeBackend(folder: folder)
     } catch {
         return fail("serve: cannot load the \(module.title) contracts: \(error)")
     }
@@ -67,6 +76,8 @@ func runServe(_ args: [String]) -> Int32 {
         "SUPABASE_URL=\(server.url.absoluteString)",
         "SUPABASE_ANON_KEY=\(backend.anonKey)",
         "SUPABASE_SERVICE_ROLE_KEY=\(backend.serviceRoleKey)",
+        "contracts: \(folder.path)",
+        "admin (service role only): POST /__admin/reset (back to the fixtures), GET /__admin/inbox?email=ADDRESS (e-mails sent, newest first)",
     ]
     for p in spec.fixtures.personas {
         lines.append("persona: \(p.name) <\(p.email)> password \(p.password) — \(p.label)")

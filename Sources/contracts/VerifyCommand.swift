@@ -23,6 +23,8 @@ let verifySpec = CommandSpec(
     each load error is printed once and that app's kinds are shown as not run. A kind that cannot run here
     (postgres without PostgreSQL) is a row "skipped: <reason and fix>" and does not fail verify unless
     --require names it. On a terminal, progress goes to standard error as each app × kind finishes.
+    With --target URL, --database URL or --migrations DIR the contracts run against your own backend
+    instead (kinds that cannot run there are rows "not applicable to --target/--database").
     """,
     options: [
         .value("app", "NAME", repeatable: true, "only this app (one of: \(appList); case-insensitive; NAME,NAME allowed)"),
@@ -34,6 +36,14 @@ let verifySpec = CommandSpec(
         .value("check-coverage", "FILE", "exit 1 unless FILE's coverage table (between the coverage:begin/end markers) matches this run; needs every app and kind"),
         .value("write-coverage", "FILE", "rewrite FILE's coverage table from this run; needs every app and kind"),
         .flag("no-progress", "no progress lines on standard error, even on a terminal"),
+        .value("target", "URL", "run against a live Supabase-compatible backend at URL (supabase start: http://127.0.0.1:54321; a hosted project: https://REF.supabase.co; contracts serve): provisions the personas, loads the fixtures, runs interactions, edge functions, RLS cases and bucket rules, then removes what it created"),
+        .value("anon-key", "KEY", "--target: the project's anon key (default: $SUPABASE_ANON_KEY)"),
+        .value("service-role-key", "KEY", "--target: the project's service-role key (default: $SUPABASE_SERVICE_ROLE_KEY)"),
+        .flag("no-seed", "--target: do not load the fixtures (the team seeds its own); fails if the fixtures' rows are not there"),
+        .flag("keep", "--target: leave the personas, fixture rows and objects the run created"),
+        .value("restore", "HOW", "--target: how the backend is put back after a case that changed it: auto (default: POST /__admin/reset where the backend has it, as contracts serve does; else diff) or diff (read every table, user and object and undo the differences)"),
+        .value("database", "URL", "run the PostgreSQL rule kind against your own database (libpq URL, e.g. postgresql://postgres:postgres@127.0.0.1:54322/postgres): catalog, RLS on every table, every RLS case, trigger and function checks; fixtures loaded in each case's transaction and rolled back"),
+        .value("migrations", "DIR", "like --database, on a throwaway PostgreSQL built from the .sql files of DIR (e.g. supabase/migrations) after the Supabase shim"),
     ],
     environment: commonEnvironment + [
         ("PG_BIN", "folder holding PostgreSQL's initdb, pg_ctl and psql for the postgres kind (default: /usr/lib/postgresql/<15+>/bin, Homebrew, PATH)"),
@@ -41,6 +51,8 @@ let verifySpec = CommandSpec(
         (PostgresChecks.seedVariable, "seed of the postgres kind's randomized differential (default \(PostgresChecks.defaultSeed))"),
         ("SUPACONTRACTS_RECORD", "golden record mode for the goldens kind: never (default) | missing | failed | all"),
         ("NO_COLOR", "set: no colours even on a terminal"),
+        ("SUPABASE_ANON_KEY", "--target: the anon key unless --anon-key is given"),
+        ("SUPABASE_SERVICE_ROLE_KEY", "--target: the service-role key unless --service-role-key is given"),
     ],
     exitStatus: [(0, "every case passed (skipped kinds allowed unless required)"), (1, "a case failed, a contract did not load, a required kind was skipped, or no case ran"), (2, "usage error")],
     hints: ["json": "--format json", "junit": "--format junit", "xml": "--format junit", "apps": "--app", "kinds": "--kind", "all": "no option (every app and kind is the default)"])
@@ -50,8 +62,10 @@ func runVerify(_ args: [String]) -> Int32 {
     guard let opts = parse(verifySpec, args, status: &status) else { return status }
     let apps: [any AppModule.Type]
     switch resolveApps(opts.values["app"], among: allApps, command: verifySpec) { case .success(let a): apps = a; case .failure(let e): return usageFail(e) }
+    let mode: VerifyMode
+    switch verifyMode(opts) { case .success(let m): mode = m; case .failure(let e): return usageFail(e) }
     var suites = allSuites
-    if let kinds = opts.values["kind"] {
+    if case .mock = mode, let kinds = opts.values["kind"] {
         let wanted = kinds.flatMap { $0.split(separator: ",").map { $0.lowercased() } }
         if let bad = wanted.first(where: { w in !allSuites.contains { $0.kind == w } }) {
             return usageFail(verifySpec.usage("unknown rule kind '\(bad)' (one of: \(allSuites.map(\.kind).joined(separator: ", ")))"))
@@ -99,7 +113,7 @@ func runVerify(_ args: [String]) -> Int32 {
     let errStyle = VerifyOutput.Style(color: progressOn && env["NO_COLOR"] == nil)
     let started = Date()
     func err(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
-    let outcome = VerifyRunner.run(apps: apps, suites: suites, required: required, progress: { app, kind, row in
+    let progress: (String, String, VerifyRow?) -> Void = { app, kind, row in
         guard progressOn else { return }
         let clock = String(format: "%6.1fs", Date().timeIntervalSince(started))
         guard let row else { err("\r\u{1B}[K\(clock)  \(app) · \(kind) …"); return }
@@ -111,9 +125,20 @@ func runVerify(_ args: [String]) -> Int32 {
         case .skipped(let r): state = errStyle.yellow("skipped: \(r)")
         case .error: state = errStyle.red("error")
         case .notRun: state = errStyle.red("not run (load error)")
+        case .notApplicable(let r): state = r
         }
         err("\r\u{1B}[K\(clock)  \(app) · \(kind): \(state) (\(String(format: "%.1f", row.seconds)) s)\n")
-    })
+    }
+    let outcome: VerifyOutcome
+    switch mode {
+    case .mock: outcome = VerifyRunner.run(apps: apps, suites: suites, required: required, progress: progress)
+    case .target(let endpoint, let options): outcome = LiveVerify.outcome(apps: apps, endpoint: endpoint, options: options, progress: progress)
+    case .database(let url): outcome = DatabaseVerify.outcome(apps: apps, url: url, progress: progress)
+    case .migrations(let dir):
+        do { outcome = DatabaseVerify.outcome(apps: apps, migrations: dir, cluster: try PostgresChecks.sharedCluster(), progress: progress) } catch {
+            return fail("verify --migrations: no PostgreSQL to build the database in: \(error)")
+        }
+    }
     if progressOn { err("\r\u{1B}[K") }
 
     switch format {
@@ -133,6 +158,67 @@ func runVerify(_ args: [String]) -> Int32 {
         if code != 0 { return code }
     }
     return outcome.passed ? 0 : 1
+}
+
+/// Where verify runs the contracts.
+enum VerifyMode {
+    /// The embedded mock and bundled SQL (default).
+    case mock
+    /// A live backend (`--target URL`).
+    case target(LiveEndpoint, LiveOptions)
+    /// A team's database (`--database URL`).
+    case database(String)
+    /// A throwaway database from a migrations folder (`--migrations DIR`).
+    case migrations(URL)
+}
+
+/// The mode the options ask for; the keys from the options or, failing that, the environment
+/// (read here, in the command, never in the library).
+func verifyMode(_ opts: ParsedCommand) -> Result<VerifyMode, UsageError> {
+    let given = ["target", "database", "migrations"].filter { opts.value($0) != nil }
+    if given.count > 1 { return .failure(verifySpec.usage("--\(given[0]) and --\(given[1]) exclude each other: one target per run")) }
+    let liveOnly = ["anon-key", "service-role-key", "restore"].filter { opts.value($0) != nil } + ["no-seed", "keep"].filter { opts.flags.contains($0) }
+    if given.first != "target", let o = liveOnly.first { return .failure(verifySpec.usage("--\(o) goes with --target URL")) }
+    if !given.isEmpty {
+        for o in ["require", "check-coverage", "write-coverage"] + (given[0] == "target" ? [] : ["kind"]) where opts.value(o) != nil {
+            return .failure(verifySpec.usage("--\(o) applies to the embedded mock only, not with --\(given[0])"))
+        }
+    }
+    let env = ProcessInfo.processInfo.environment
+    if let t = opts.value("target") {
+        guard let url = URL(string: t), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+            return .failure(verifySpec.usage("--target '\(t)' is not an http(s) URL (e.g. http://127.0.0.1:54321)"))
+        }
+        guard let anon = opts.value("anon-key") ?? env["SUPABASE_ANON_KEY"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return .failure(verifySpec.usage("--target needs the anon key: --anon-key KEY or SUPABASE_ANON_KEY (supabase status prints it)"))
+        }
+        guard let service = opts.value("service-role-key") ?? env["SUPABASE_SERVICE_ROLE_KEY"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return .failure(verifySpec.usage("--target needs the service-role key: --service-role-key KEY or SUPABASE_SERVICE_ROLE_KEY (supabase status prints it)"))
+        }
+        var kinds: Set<String>?
+        if let k = opts.values["kind"] {
+            let wanted = Set(k.flatMap { $0.split(separator: ",").map { $0.lowercased() } })
+            if let bad = wanted.first(where: { !LiveVerify.kinds.contains($0) }) {
+                return .failure(verifySpec.usage("--kind \(bad) does not run with --target (one of: \(LiveVerify.kinds.joined(separator: ", ")))"))
+            }
+            kinds = wanted
+        }
+        let restoreText = opts.value("restore") ?? "auto"
+        guard let restore = ["auto": LiveRestoreMode.automatic, "diff": .diff][restoreText.lowercased()] else {
+            return .failure(verifySpec.usage("--restore '\(restoreText)' is not one of auto, diff"))
+        }
+        return .success(.target(LiveEndpoint(baseURL: url, anonKey: anon, serviceRoleKey: service),
+                                LiveOptions(seed: !opts.flags.contains("no-seed"), keep: opts.flags.contains("keep"), restore: restore, kinds: kinds)))
+    }
+    if let d = opts.value("database") { return .success(.database(d)) }
+    if let m = opts.value("migrations") {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: m, isDirectory: &isDir), isDir.boolValue else {
+            return .failure(verifySpec.usage("--migrations \(m): not a folder (give the folder of .sql migration files, e.g. supabase/migrations)"))
+        }
+        return .success(.migrations(URL(fileURLWithPath: m)))
+    }
+    return .success(.mock)
 }
 
 /// Writes or checks the README's coverage table: app × rule kind, the passing cases behind each cell.

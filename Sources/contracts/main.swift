@@ -7,7 +7,8 @@ let usage = """
 usage: contracts <command> [options]        (contracts <command> --help for every option)
 
 commands:
-  verify     run every rule kind of every app against the embedded mock; prints app × rule kind
+  verify     run every rule kind of every app against the embedded mock, or against your own
+             backend (--target URL, --database URL, --migrations DIR); prints app × rule kind
              (cases, passed, failed, state); exit 1 on any failure
   serve      serve an app's mock over loopback HTTP/1.1
   goldens    compare golden files (or re-record them with --update)

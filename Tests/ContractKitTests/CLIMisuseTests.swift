@@ -55,9 +55,17 @@ final class CLIMisuseTests: XCTestCase {
             (["report", "rls"], "--out DIR is required"),
             (["report"], "missing rls"),
             (["frobnicate"], "unknown command 'frobnicate'"),
+            (["verify", "--target", "127.0.0.1:54321"], "--target '127.0.0.1:54321' is not an http(s) URL"),
+            (["verify", "--target", "http://127.0.0.1:54321"], "--target needs the anon key: --anon-key KEY or SUPABASE_ANON_KEY"),
+            (["verify", "--target", "http://127.0.0.1:54321", "--anon-key", "a"], "--target needs the service-role key"),
+            (["verify", "--target", "http://127.0.0.1:1", "--database", "postgresql:///x"], "--target and --database exclude each other"),
+            (["verify", "--no-seed"], "--no-seed goes with --target URL"),
+            (["verify", "--database", "postgresql:///x", "--kind", "rls"], "--kind applies to the embedded mock only, not with --database"),
+            (["verify", "--target", "http://127.0.0.1:1", "--anon-key", "a", "--service-role-key", "s", "--kind", "models"], "--kind models does not run with --target"),
+            (["verify", "--migrations", "/nonexistent-folder"], "--migrations /nonexistent-folder: not a folder"),
         ]
         for (args, message) in cases {
-            let r = try run(args)
+            let r = try run(args, environment: ["SUPABASE_ANON_KEY": "", "SUPABASE_SERVICE_ROLE_KEY": ""])
             XCTAssertEqual(r.status, 2, "\(args): exit \(r.status)\n\(r.err)")
             XCTAssertTrue(r.err.contains(message), "\(args): \(r.err)")
             XCTAssertEqual(r.out, "", "\(args): nothing on standard output")

@@ -19,7 +19,7 @@ final class InteractionFormatTests: XCTestCase {
         XCTAssertEqual(ok.steps.count, 1)
         XCTAssertNil(ok.steps[0].response.body, "no body key: the body is not checked")
         XCTAssertEqual(error(["name": "n", "source": "s", "steps": [step], "extra": 1]),
-                       "Contracts/app/interactions/x.json: $.extra: unknown key 'extra' (known here: decision, name, source, startTime, steps)")
+                       "Contracts/app/interactions/x.json: $.extra: unknown key 'extra' (known here: clockBound, decision, name, source, startTime, steps)")
         XCTAssertEqual(error(["name": "n", "source": "s", "steps": []]), "Contracts/app/interactions/x.json: $.steps: an interaction has at least one step")
         var bad = step.objectValue!
         bad["request"] = ["method": "FETCH", "path": "/x"]

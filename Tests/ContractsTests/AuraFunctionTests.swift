@@ -37,7 +37,7 @@ final class AuraFunctionTests: XCTestCase {
         XCTAssertTrue((60...99).contains(body.reading.fortuneScore))
         XCTAssertEqual(body.reading.powerColors, ["Purple", "Gold", "Teal"])
         XCTAssertEqual(body.reading.luckyNumbers?.count, 5)
-        let stored = try backend.database.rows("daily_readings", where: .eq("id", body.reading.id.uuidString.lowercased()))
+        let stored = try backend.database.rows("daily_readings", where: .eq("id", body.reading.id.uuid.uuidString.lowercased()))
         XCTAssertEqual(stored.count, 1)
         XCTAssertEqual(stored.first.map(JSONValue.object), r.jsonBody?["reading"], "the response's reading is the stored row")
     }
@@ -115,9 +115,9 @@ final class AuraFunctionTests: XCTestCase {
         XCTAssertEqual(res.typeCode, "INTJ")
         XCTAssertEqual(res.cognitiveFunctions.map(\.name), ["Ni", "Te", "Fi", "Se"])
         let stored = try XCTUnwrap(res.result)
-        XCTAssertEqual(stored.userID.uuidString.lowercased(), "0a1a0000-0000-4000-8000-000000000003")
+        XCTAssertEqual(stored.userID.uuid.uuidString.lowercased(), "0a1a0000-0000-4000-8000-000000000003")
         XCTAssertEqual(stored.typeCode, "INTJ")
-        XCTAssertEqual(stored.takenAt, Date(timeIntervalSince1970: 1_767_225_600))
+        XCTAssertEqual(stored.takenAt?.date, Date(timeIntervalSince1970: 1_767_225_600))
         XCTAssertEqual(try backend.database.rows("mbti_results", where: .eq("user_id", "0a1a0000-0000-4000-8000-000000000003")).count, 2)
     }
 

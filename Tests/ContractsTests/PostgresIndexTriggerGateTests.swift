@@ -4,6 +4,7 @@ import MockSupabase
 import TeleportMe
 import NaarsCars
 import Aura
+import CivicForge
 
 /// The gate: schema.json's `indexDefinitions` and `triggers` equal PostgreSQL's catalog (columns
 /// and their order, method, operator class, predicate; timing, events, function), so an index
@@ -113,5 +114,74 @@ final class PostgresIndexTriggerGateTests: XCTestCase {
             if case .array(var ts) = o["triggers"], case .object(var t) = ts[0] { t["table"] = "nowhere"; ts[0] = .object(t); o["triggers"] = .array(ts) }
         }
         XCTAssertEqual(badTable, "Contracts/aura/schema.json: $.triggers[0].table: unknown table 'nowhere'")
+    }
+}
+
+/// CivicForge's storage policies run on PostgreSQL (the shim's storage schema): the verify
+/// script passes on the shipped SQL and fails on a policy that forgets the folder rule.
+final class PostgresStoragePolicyGateTests: XCTestCase {
+    func script() throws -> URL {
+        let url = ContractsLocator.app("civicforge").appendingPathComponent("sql/verify/storage_policies.sql")
+        guard FileManager.default.fileExists(atPath: url.path) else { throw TestSetupFailure(description: "no storage_policies.sql") }
+        return url
+    }
+
+    func testCivicForgeStoragePoliciesHoldOnPostgres() throws {
+        guard PostgresCluster.hasSQL(app: "civicforge") else { throw XCTSkip("no CivicForge SQL") }
+        let r = try PostgresChecks.verifyScriptResults(try CivicForgeApp.spec(), cluster: try PostgresGate.cluster(), scripts: [try script()])
+        XCTAssertEqual(r.count, 1)
+        XCTAssertTrue(r.allSatisfy(\.passed), PostgresGate.failures(r))
+    }
+
+    func testAnUploadPolicyWithoutTheFolderRuleFails() throws {
+        guard PostgresCluster.hasSQL(app: "civicforge") else { throw XCTSkip("no CivicForge SQL") }
+        let mutant = FileManager.default.temporaryDirectory.appendingPathComponent("storage-mutant-\(UUID().uuidString).sql")
+        let body = try String(contentsOf: try script(), encoding: .utf8)
+        try ("drop policy storage_post_photos_insert_own on storage.objects;\n"
+             + "create policy storage_post_photos_insert_own on storage.objects for insert to authenticated with check (bucket_id = 'post-photos');\n"
+             + body).write(to: mutant, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: mutant) }
+        let r = try PostgresChecks.verifyScriptResults(try CivicForgeApp.spec(), cluster: try PostgresGate.cluster(), scripts: [mutant])
+        XCTAssertFalse(r[0].passed)
+        XCTAssertTrue(r[0].message.contains("FAIL: ben uploaded into ana's folder"), r[0].message)
+    }
+}
+
+/// search_cities on data large enough to reach its limits (§4.4 "Similarity threshold of 0.15
+/// … Returns top 20 results"): 30 matching cities and a city exactly at 3/20.
+final class PostgresSearchLimitGateTests: XCTestCase {
+    /// The shipped `create function public.search_cities …` statement with `edit` applied.
+    func mutant(_ edit: (String) -> String) throws -> String {
+        let sql = try String(contentsOf: ContractsLocator.app("teleportme").appendingPathComponent("sql/002_functions.sql"), encoding: .utf8)
+        guard let start = sql.range(of: "create or replace function public.search_cities"),
+              let end = sql.range(of: "$$;", range: start.upperBound..<sql.endIndex),
+              let firstDollars = sql.range(of: "$$", range: start.upperBound..<sql.endIndex), firstDollars.lowerBound < end.lowerBound else {
+            throw TestSetupFailure(description: "search_cities not found in 002_functions.sql")
+        }
+        let statement = String(sql[start.lowerBound..<end.upperBound])
+        let changed = edit(statement)
+        if changed == statement { throw TestSetupFailure(description: "the mutation changed nothing") }
+        return changed
+    }
+
+    func failing(_ prelude: String) throws -> [String] {
+        let app = TeleportMeApp.self
+        guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no TeleportMe SQL") }
+        return try PostgresChecks.functionResults(try app.spec(), try PostgresGate.target(app), mock: try PostgresChecks.mockBackend(app),
+                                                  prelude: [prelude]).filter { !$0.passed }.map(\.name)
+    }
+
+    func testLimit25Fails() throws {
+        let names = try failing(try mutant { $0.replacingOccurrences(of: "limit 20", with: "limit 25") })
+        XCTAssertTrue(names.contains("function · search_cities over 30 matches returns 20"), "\(names)")
+        XCTAssertTrue(names.contains("function · search_cities('zzyzx') over 30 matches: mock and PostgreSQL return the same 20 in the same order"), "\(names)")
+    }
+
+    /// A threshold compared as real (`> 0.15::real`) drops the city at exactly 3/20, which
+    /// PostgreSQL's `real > numeric` keeps; the mock follows PostgreSQL.
+    func testThresholdComparedAsRealFails() throws {
+        let names = try failing(try mutant { $0.replacingOccurrences(of: "> 0.15", with: "> 0.15::real") })
+        XCTAssertTrue(names.contains("function · search_cities: a similarity of exactly 3/20 is above 0.15 as PostgreSQL compares it"), "\(names)")
+        XCTAssertTrue(names.contains("function · search_cities('abc') at the threshold: mock and PostgreSQL agree"), "\(names)")
     }
 }

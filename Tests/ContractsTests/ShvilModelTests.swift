@@ -19,7 +19,7 @@ final class ShvilModelTests: XCTestCase {
         let rows = try backend.database.rows("feature_flags").map { try PostgresRowCoding.decode(FeatureFlagRow.self, from: .object($0)) }
         let stamp = rows.first!.updatedAt
         XCTAssertEqual(Set(rows.map { "\($0.key)/\($0.environment.rawValue)=\($0.enabled)/\($0.stage.rawValue)" }),
-                       Set(config.rows(updatedAt: stamp).map { "\($0.key)/\($0.environment.rawValue)=\($0.enabled)/\($0.stage.rawValue)" }),
+                       Set(config.rows(updatedAt: stamp.date).map { "\($0.key)/\($0.environment.rawValue)=\($0.enabled)/\($0.stage.rawValue)" }),
                        "Contracts/shvil/fixtures.json feature_flags differ from flags.json: regenerate the rows from FeatureFlagConfig.rows")
     }
 }

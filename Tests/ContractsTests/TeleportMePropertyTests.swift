@@ -6,7 +6,7 @@ import TeleportMe
 /// match_percent within the clamp, ranks 1…n without gaps, the current city never a match,
 /// 3-5 matches, and the same input (in any catalog order) gives byte-identical output.
 final class TeleportMePropertyTests: XCTestCase {
-    typealias RNG = ReportCatalogs.SeededRandom
+    typealias RNG = SeededRandom
 
     func randomPreference(_ rng: inout RNG) -> Double {
         switch rng.next() % 6 {

@@ -27,10 +27,17 @@ final class TeleportMeServerTests: XCTestCase {
         XCTAssertEqual(hits.prefix(3).map { $0.row["id"]!.stringValue! }, ["springfield-1", "springfield-10", "springfield-11"], "ties by name, then id (bytewise)")
         // Exactly at the threshold: excluded unless inclusive.
         var exact = rules.search
-        exact.threshold = Float(4) / Float(9)
+        exact.threshold = Double(Float(4) / Float(9))
         XCTAssertTrue(SearchCitiesFunction(rules: exact).search("berln", in: rows).isEmpty)
         exact.inclusive = true
         XCTAssertEqual(SearchCitiesFunction(rules: exact).search("berln", in: rows).map { $0.row["id"]! }, ["berlin"])
+        // PostgreSQL's comparison: similarity() is real, 0.15 is numeric, compared in double
+        // precision. 3/20 is 0.15 as a real and above 0.15 widened: it matches a strict 0.15.
+        let tie: [[String: JSONValue]] = [["id": "tie", "name": "Abcdefghijklmnopqr", "full_name": "Abcdefghijklmnopqr", "country": "Qqqq"]]
+        XCTAssertEqual(Trigram.similarity("abc", "Abcdefghijklmnopqr"), Float(3) / Float(20))
+        XCTAssertEqual(search.search("abc", in: tie).map { $0.row["id"]! }, ["tie"])
+        // Mutant: comparing in single precision drops it.
+        XCTAssertFalse(Trigram.similarity("abc", "Abcdefghijklmnopqr") > Float(0.15))
     }
 
     func testFunctionRulesAreReadStrictly() throws {

@@ -5,7 +5,8 @@ import ContractKit
 /// Mock versus PostgreSQL for what PostgREST builds from a request: the fixture's tables
 /// (`RestSpecFixture`) are created in a throwaway PostgreSQL database with the same rows, and
 /// each probe pairs a request with the SQL PostgREST sends for it (SqlFragment.hs: `to_tsvector`
-/// / `to_tsquery` for fts, `->`/`->>` for JSON paths, `json_agg` lateral subqueries for embeds).
+/// / `to_tsquery` for fts, `->`/`->>` for JSON paths, `json_agg` lateral subqueries for embeds,
+/// and a simple view, `rocket_tasks`, read and embedded both ways).
 /// Rows must be equal; refused probes must carry PostgreSQL's SQLSTATE and message. Skips when
 /// no PostgreSQL is installed (a failure under SUPACONTRACTS_REQUIRE_POSTGRES=1).
 final class PostgRESTFilterDifferentialTests: XCTestCase {
@@ -21,6 +22,7 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
     create table tasks(id int primary key, name text not null, project_id int references projects(id));
     create table items(id int primary key, label text, doc jsonb);
     create table quotes(id int primary key, body text, meta jsonb, n int);
+    create view rocket_tasks as select id, name, project_id from tasks where project_id = 1;
     insert into clients values (1,'Acme'),(2,'Globex'),(3,'Initech');
     insert into projects values (1,'Rocket',1),(2,'Anvil',1),(3,'Dome',2),(4,'Orphan',null);
     insert into tasks values (1,'Design rocket',1),(2,'Build rocket',1),(3,'Design anvil',2),(4,'Paint dome',3),(5,'Launch',1);
@@ -68,6 +70,13 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         Probe(request: "items?select=id&order=id&doc->n=gt.5", sql: "select id from items where doc->'n' > '5' order by id"),
         Probe(request: "items?select=id&order=id&doc->inner=eq.%7B%22k%22:%22w%22%7D", sql: "select id from items where doc->'inner' = '{\"k\":\"w\"}' order by id"),
         Probe(request: "items?select=id&order=id&doc->tags=eq.[%22y%22]", sql: "select id from items where doc->'tags' = '[\"y\"]' order by id"),
+        // Through the simple view.
+        Probe(request: "rocket_tasks?select=id,name&order=id.desc", sql: "select id, name from rocket_tasks order by id desc"),
+        Probe(request: "rocket_tasks?select=id&order=id&name=like.*rocket", sql: "select id from rocket_tasks where name like '%rocket' order by id"),
+        Probe(request: "rocket_tasks?select=id,projects(name)&order=id",
+              sql: "select r.id, (select row_to_json(p) from (select name from projects where id = r.project_id) p) as projects from rocket_tasks r order by r.id"),
+        Probe(request: "projects?select=id,rocket_tasks(id)&order=id",
+              sql: "select p.id, coalesce((select json_agg(r) from (select id from rocket_tasks where project_id = p.id) r), '[]') as rocket_tasks from projects p order by p.id"),
         // Embedded reads.
         Probe(request: "clients?select=id,projects(id,name)&order=id&projects.order=id.desc",
               sql: "select c.id, coalesce((select json_agg(p order by p.id desc) from (select id, name from projects where client_id = c.id order by id desc) p), '[]') as projects from clients c order by c.id"),
@@ -89,6 +98,8 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         Probe(request: "quotes?n=eq.abc", sql: "select 1 from quotes where n = 'abc'"),
         Probe(request: "quotes?n=eq.99999999999", sql: "select 1 from quotes where n = '99999999999'"),
         Probe(request: "clients?select=nam", sql: "select clients.nam from clients"),
+        Probe(request: "projects?select=client", sql: "select projects.client from projects"),
+        Probe(request: "projects?select=nme", sql: "select projects.nme from projects"),
         Probe(request: "items?doc->tags->0=eq.y", sql: "select 1 from items where doc->'tags'->0 = 'y'"),
         Probe(request: "items?doc->n=eq.%7B%22a%22:", sql: "select 1 from items where doc->'n' = '{\"a\":'"),
     ]

@@ -121,4 +121,29 @@ extension PostgRESTCaseCorpusTests {
         Case(name: "payload names an unknown column", method: "POST", target: "clients", body: #"{"id":12,"nope":1}"#, status: 400,
              expect: pgError("PGRST204", "Could not find the 'nope' column of 'clients' in the schema cache")),
     ]
+
+    /// A simple view (`rocket_tasks`: the tasks of project 1) read, embedded and written through,
+    /// as PostgreSQL's automatically updatable views and PostgREST's view relationships behave.
+    static let viewCases: [Case] = [
+        Case(name: "view rows", target: "rocket_tasks?select=id,name&order=id", status: 200,
+             expect: .json(#"[{"id":1,"name":"Design rocket"},{"id":2,"name":"Build rocket"},{"id":5,"name":"Launch"}]"#)),
+        Case(name: "view embeds its base's parent", target: "rocket_tasks?select=id,projects(name)&id=eq.1", status: 200,
+             expect: .exact(#"[{"id":1,"projects":{"name": "Rocket"}}]"#)),
+        Case(name: "table embeds the view", target: "projects?select=id,rocket_tasks(id)&id=in.(1,2)&order=id", status: 200,
+             expect: .exact(#"[{"id":1,"rocket_tasks":[{"id": 1}, {"id": 2}, {"id": 5}]}, \#n {"id":2,"rocket_tasks":[]}]"#)),
+        Case(name: "insert through the view", method: "POST", target: "rocket_tasks", headers: ["Prefer": "return=representation"],
+             body: #"{"id":6,"name":"Fuel","project_id":1}"#, status: 201, expect: .json(#"[{"id":6,"name":"Fuel","project_id":1}]"#)),
+        Case(name: "update outside the view", method: "PATCH", target: "rocket_tasks?id=eq.3", headers: ["Prefer": "return=representation"],
+             body: #"{"name":"x"}"#, status: 200, expect: .exact("[]")),
+        Case(name: "update through the view", method: "PATCH", target: "rocket_tasks?id=eq.5", headers: ["Prefer": "return=representation"],
+             body: #"{"name":"Lift off"}"#, status: 200, expect: .json(#"[{"id":5,"name":"Lift off","project_id":1}]"#)),
+        Case(name: "delete outside the view", method: "DELETE", target: "rocket_tasks?id=eq.4", headers: ["Prefer": "return=representation"],
+             status: 200, expect: .exact("[]")),
+        Case(name: "view column unknown on insert", method: "POST", target: "rocket_tasks", body: #"{"id":7,"name":"x","nope":1}"#, status: 400,
+             expect: pgError("PGRST204", "Could not find the 'nope' column of 'rocket_tasks' in the schema cache")),
+        Case(name: "view column unknown in a filter", target: "rocket_tasks?nope=eq.1", status: 400,
+             expect: pgError("42703", "column rocket_tasks.nope does not exist", hint: #"Perhaps you meant to reference the column "rocket_tasks.name"."#)),
+        Case(name: "view column far from any", target: "rocket_tasks?select=zzzzzz", status: 400,
+             expect: pgError("42703", "column rocket_tasks.zzzzzz does not exist")),
+    ]
 }

@@ -59,6 +59,10 @@ final class RestSpecFixture {
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "label", "type": "text"},
         {"name": "doc", "type": "jsonb"}]},
+      {"name": "rocket_tasks", "view": {"from": "tasks", "where": {"eq": [{"column": "project_id"}, 1]}}, "columns": [
+        {"name": "id", "type": "integer"},
+        {"name": "name", "type": "text"},
+        {"name": "project_id", "type": "integer"}]},
       {"name": "quotes", "columns": [
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "body", "type": "text"},

@@ -1,7 +1,7 @@
 -- CivicForge storage: the post-photos bucket of Contracts/civicforge/storage.json and its
 -- policies on storage.objects (002 §3 storage_post_photos_insert_own: uploads go into the user's
--- own folder {user_id}/*). Applied only where Supabase Storage's schema exists (the shim has
--- none); idempotent.
+-- own folder {user_id}/*). Applied where Supabase Storage's schema exists (the shim provides it;
+-- sql/verify/storage_policies.sql executes the policies); idempotent.
 do $$
 begin
   if to_regclass('storage.buckets') is null or to_regclass('storage.objects') is null then

@@ -10,7 +10,9 @@
 --     request.jwt.claims setting PostgREST sets per request;
 --   * schema extensions (where Supabase installs extensions) on every role's search path;
 --   * Supabase's default privileges: the three API roles get ALL on tables, sequences and
---     functions created in schema public, and USAGE on it. An app narrows them with REVOKE.
+--     functions created in schema public, and USAGE on it. An app narrows them with REVOKE;
+--   * schema storage with storage.buckets, storage.objects (RLS on) and storage.foldername(),
+--     storage.filename(), storage.extension(), so the apps' storage policies run on PostgreSQL.
 --
 -- Idempotent: running it twice changes nothing.
 
@@ -93,3 +95,78 @@ grant execute on function auth.jwt(), auth.uid(), auth.role(), auth.email() to a
 alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
 alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
 alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
+
+-- Supabase Storage's schema, reduced to what storage policies read -----------------------------
+-- The columns of storage.buckets and storage.objects that Storage writes (the mock's virtual
+-- rows, Contracts/FORMAT.md "The virtual storage.objects row") and Supabase's helpers
+-- storage.foldername(), storage.filename(), storage.extension(), so an app's policies on
+-- storage.objects are created and executed on PostgreSQL, not only read as text. RLS is on for
+-- both tables, as Supabase ships them; the API roles have every privilege on them.
+create schema if not exists storage;
+grant usage on schema storage to anon, authenticated, service_role;
+
+create table if not exists storage.buckets (
+  id text primary key,
+  name text not null,
+  owner uuid,
+  public boolean default false,
+  file_size_limit bigint,
+  allowed_mime_types text[],
+  created_at timestamptz default now(),
+  updated_at timestamptz default now()
+);
+create unique index if not exists bname on storage.buckets (name);
+
+create table if not exists storage.objects (
+  id uuid primary key default gen_random_uuid(),
+  bucket_id text references storage.buckets (id),
+  name text,
+  owner uuid,
+  owner_id text,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  last_accessed_at timestamptz default now(),
+  metadata jsonb,
+  path_tokens text[] generated always as (string_to_array(name, '/')) stored,
+  version text,
+  user_metadata jsonb
+);
+create unique index if not exists bucketid_objname on storage.objects (bucket_id, name);
+
+alter table storage.buckets enable row level security;
+alter table storage.objects enable row level security;
+grant all on storage.buckets, storage.objects to anon, authenticated, service_role;
+
+-- Every folder of a path: 'a/b/c.png' is {a,b}; an object at the root has none.
+create or replace function storage.foldername(name text) returns text[] language plpgsql immutable as $$
+declare
+  _parts text[];
+begin
+  select string_to_array(name, '/') into _parts;
+  return _parts[1:array_length(_parts, 1) - 1];
+end
+$$;
+
+-- The last segment of a path: 'a/b/c.png' is c.png.
+create or replace function storage.filename(name text) returns text language plpgsql immutable as $$
+declare
+  _parts text[];
+begin
+  select string_to_array(name, '/') into _parts;
+  return _parts[array_length(_parts, 1)];
+end
+$$;
+
+-- What follows the file name's last dot; the whole file name when it has none.
+create or replace function storage.extension(name text) returns text language plpgsql immutable as $$
+declare
+  _parts text[];
+  _filename text;
+begin
+  select string_to_array(name, '/') into _parts;
+  select _parts[array_length(_parts, 1)] into _filename;
+  return reverse(split_part(reverse(_filename), '.', 1));
+end
+$$;
+
+grant execute on function storage.foldername(text), storage.filename(text), storage.extension(text) to anon, authenticated, service_role;

@@ -61,7 +61,7 @@ public struct AuraUser: TableModel {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null). the auth.users id; no default in §6.1 (§3.1's gen_random_uuid() is superseded)
-    public var id: UUID
+    public var id: PGUUID
     /// `name` (text, not null).
     public var name: String
     /// `birthdate` (date, not null).
@@ -71,9 +71,9 @@ public struct AuraUser: TableModel {
     /// `mbti_type` (text, not null).
     public var mbtiType: MBTIType
     /// `created_at` (timestamptz).
-    public var createdAt: Date?
+    public var createdAt: PGTimestamp?
     /// `updated_at` (timestamptz). set to now() by the BEFORE UPDATE trigger users_updated_at
-    public var updatedAt: Date?
+    public var updatedAt: PGTimestamp?
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -82,31 +82,18 @@ public struct AuraUser: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: UUID, name: String, birthdate: PGDate, zodiacSign: ZodiacSign, mbtiType: MBTIType,
-                createdAt: Date? = nil, updatedAt: Date? = nil) {
+    public init(id: PGUUID, name: String, birthdate: PGDate, zodiacSign: ZodiacSign, mbtiType: MBTIType,
+                createdAt: PGTimestamp? = nil, updatedAt: PGTimestamp? = nil) {
         self.id = id; self.name = name; self.birthdate = birthdate; self.zodiacSign = zodiacSign
         self.mbtiType = mbtiType; self.createdAt = createdAt; self.updatedAt = updatedAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(UUID.self, forKey: .id)
-        name = try c.decode(String.self, forKey: .name)
-        birthdate = try c.decode(PGDate.self, forKey: .birthdate)
-        zodiacSign = try c.decode(ZodiacSign.self, forKey: .zodiacSign)
-        mbtiType = try c.decode(MBTIType.self, forKey: .mbtiType)
-        createdAt = try c.decodeTimestampIfPresent(forKey: .createdAt)
-        updatedAt = try c.decodeTimestampIfPresent(forKey: .updatedAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encode(name, forKey: .name)
-        try c.encode(birthdate, forKey: .birthdate); try c.encode(zodiacSign, forKey: .zodiacSign)
-        try c.encode(mbtiType, forKey: .mbtiType); try c.encodeTimestamp(createdAt, forKey: .createdAt)
-        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(birthdate, forKey: .birthdate)
+        try c.encode(zodiacSign, forKey: .zodiacSign); try c.encode(mbtiType, forKey: .mbtiType)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -117,9 +104,9 @@ public struct DailyReading: TableModel {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `user_id` (uuid, not null).
-    public var userID: UUID
+    public var userID: PGUUID
     /// `date` (date, not null).
     public var date: PGDate
     /// `category` (text, not null).
@@ -135,7 +122,7 @@ public struct DailyReading: TableModel {
     /// `is_premium` (boolean).
     public var isPremium: Bool?
     /// `created_at` (timestamptz).
-    public var createdAt: Date?
+    public var createdAt: PGTimestamp?
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -145,37 +132,22 @@ public struct DailyReading: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: UUID, userID: UUID, date: PGDate, category: SituationCategory, content: String, fortuneScore: Int,
-                luckyNumbers: [Int]? = nil, powerColors: [String]? = nil, isPremium: Bool? = nil,
-                createdAt: Date? = nil) {
+    public init(id: PGUUID, userID: PGUUID, date: PGDate, category: SituationCategory, content: String,
+                fortuneScore: Int, luckyNumbers: [Int]? = nil, powerColors: [String]? = nil, isPremium: Bool? = nil,
+                createdAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.date = date; self.category = category; self.content = content
         self.fortuneScore = fortuneScore; self.luckyNumbers = luckyNumbers; self.powerColors = powerColors
         self.isPremium = isPremium; self.createdAt = createdAt
     }
 
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(UUID.self, forKey: .id)
-        userID = try c.decode(UUID.self, forKey: .userID)
-        date = try c.decode(PGDate.self, forKey: .date)
-        category = try c.decode(SituationCategory.self, forKey: .category)
-        content = try c.decode(String.self, forKey: .content)
-        fortuneScore = try c.decode(Int.self, forKey: .fortuneScore)
-        luckyNumbers = try c.decodeIfPresent([Int].self, forKey: .luckyNumbers)
-        powerColors = try c.decodeIfPresent([String].self, forKey: .powerColors)
-        isPremium = try c.decodeIfPresent(Bool.self, forKey: .isPremium)
-        createdAt = try c.decodeTimestampIfPresent(forKey: .createdAt)
-    }
-
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userID, forKey: .userID); try c.encode(date, forKey: .date)
+        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(date, forKey: .date)
         try c.encode(category, forKey: .category); try c.encode(content, forKey: .content)
         try c.encode(fortuneScore, forKey: .fortuneScore); try c.encode(luckyNumbers, forKey: .luckyNumbers)
         try c.encode(powerColors, forKey: .powerColors); try c.encode(isPremium, forKey: .isPremium)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -186,9 +158,9 @@ public struct MBTIResult: TableModel {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `user_id` (uuid, not null).
-    public var userID: UUID
+    public var userID: PGUUID
     /// `type_code` (text, not null). e.g. INTJ; no CHECK in §6.1
     public var typeCode: String
     /// `dimension_scores` (jsonb, not null). [DimensionScore] of §2.1: [{dimension: 'E/I', score: -100…100}]
@@ -200,7 +172,7 @@ public struct MBTIResult: TableModel {
     /// `weaknesses` (text[]).
     public var weaknesses: [String]?
     /// `taken_at` (timestamptz).
-    public var takenAt: Date?
+    public var takenAt: PGTimestamp?
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -209,34 +181,21 @@ public struct MBTIResult: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: UUID, userID: UUID, typeCode: String, dimensionScores: [DimensionScore],
+    public init(id: PGUUID, userID: PGUUID, typeCode: String, dimensionScores: [DimensionScore],
                 cognitiveFunctions: [CognitiveFunction], strengths: [String]? = nil, weaknesses: [String]? = nil,
-                takenAt: Date? = nil) {
+                takenAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.typeCode = typeCode; self.dimensionScores = dimensionScores
         self.cognitiveFunctions = cognitiveFunctions; self.strengths = strengths; self.weaknesses = weaknesses
         self.takenAt = takenAt
     }
 
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(UUID.self, forKey: .id)
-        userID = try c.decode(UUID.self, forKey: .userID)
-        typeCode = try c.decode(String.self, forKey: .typeCode)
-        dimensionScores = try c.decode([DimensionScore].self, forKey: .dimensionScores)
-        cognitiveFunctions = try c.decode([CognitiveFunction].self, forKey: .cognitiveFunctions)
-        strengths = try c.decodeIfPresent([String].self, forKey: .strengths)
-        weaknesses = try c.decodeIfPresent([String].self, forKey: .weaknesses)
-        takenAt = try c.decodeTimestampIfPresent(forKey: .takenAt)
-    }
-
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userID, forKey: .userID)
-        try c.encode(typeCode, forKey: .typeCode); try c.encode(dimensionScores, forKey: .dimensionScores)
+        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(typeCode, forKey: .typeCode)
+        try c.encode(dimensionScores, forKey: .dimensionScores)
         try c.encode(cognitiveFunctions, forKey: .cognitiveFunctions); try c.encode(strengths, forKey: .strengths)
-        try c.encode(weaknesses, forKey: .weaknesses); try c.encodeTimestamp(takenAt, forKey: .takenAt)
+        try c.encode(weaknesses, forKey: .weaknesses); try c.encode(takenAt, forKey: .takenAt)
     }
 }
 
@@ -247,21 +206,21 @@ public struct Subscription: TableModel {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `user_id` (uuid, not null).
-    public var userID: UUID
+    public var userID: PGUUID
     /// `tier` (text, not null).
     public var tier: SubscriptionTier
     /// `revenuecat_customer_id` (text).
     public var revenuecatCustomerID: String?
     /// `original_purchase_date` (timestamptz).
-    public var originalPurchaseDate: Date?
+    public var originalPurchaseDate: PGTimestamp?
     /// `expires_at` (timestamptz).
-    public var expiresAt: Date?
+    public var expiresAt: PGTimestamp?
     /// `is_active` (boolean).
     public var isActive: Bool?
     /// `updated_at` (timestamptz). set to now() by the BEFORE UPDATE trigger subscriptions_updated_at
-    public var updatedAt: Date?
+    public var updatedAt: PGTimestamp?
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -271,35 +230,21 @@ public struct Subscription: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: UUID, userID: UUID, tier: SubscriptionTier, revenuecatCustomerID: String? = nil,
-                originalPurchaseDate: Date? = nil, expiresAt: Date? = nil, isActive: Bool? = nil,
-                updatedAt: Date? = nil) {
+    public init(id: PGUUID, userID: PGUUID, tier: SubscriptionTier, revenuecatCustomerID: String? = nil,
+                originalPurchaseDate: PGTimestamp? = nil, expiresAt: PGTimestamp? = nil, isActive: Bool? = nil,
+                updatedAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.tier = tier; self.revenuecatCustomerID = revenuecatCustomerID
         self.originalPurchaseDate = originalPurchaseDate; self.expiresAt = expiresAt; self.isActive = isActive
         self.updatedAt = updatedAt
     }
 
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(UUID.self, forKey: .id)
-        userID = try c.decode(UUID.self, forKey: .userID)
-        tier = try c.decode(SubscriptionTier.self, forKey: .tier)
-        revenuecatCustomerID = try c.decodeIfPresent(String.self, forKey: .revenuecatCustomerID)
-        originalPurchaseDate = try c.decodeTimestampIfPresent(forKey: .originalPurchaseDate)
-        expiresAt = try c.decodeTimestampIfPresent(forKey: .expiresAt)
-        isActive = try c.decodeIfPresent(Bool.self, forKey: .isActive)
-        updatedAt = try c.decodeTimestampIfPresent(forKey: .updatedAt)
-    }
-
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userID, forKey: .userID); try c.encode(tier, forKey: .tier)
+        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(tier, forKey: .tier)
         try c.encode(revenuecatCustomerID, forKey: .revenuecatCustomerID)
-        try c.encodeTimestamp(originalPurchaseDate, forKey: .originalPurchaseDate)
-        try c.encodeTimestamp(expiresAt, forKey: .expiresAt); try c.encode(isActive, forKey: .isActive)
-        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(originalPurchaseDate, forKey: .originalPurchaseDate); try c.encode(expiresAt, forKey: .expiresAt)
+        try c.encode(isActive, forKey: .isActive); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 

@@ -61,9 +61,9 @@ public struct Neighborhood: TableModel {
     /// `created_by` (uuid).
     public var createdBy: String?
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
     /// `updated_at` (timestamptz, not null).
-    public var updatedAt: Date
+    public var updatedAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -71,21 +71,10 @@ public struct Neighborhood: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: String, name: String, description: String? = nil, createdBy: String? = nil, createdAt: Date,
-                updatedAt: Date) {
+    public init(id: String, name: String, description: String? = nil, createdBy: String? = nil, createdAt: PGTimestamp,
+                updatedAt: PGTimestamp) {
         self.id = id; self.name = name; self.description = description; self.createdBy = createdBy
         self.createdAt = createdAt; self.updatedAt = updatedAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        name = try c.decode(String.self, forKey: .name)
-        description = try c.decodeIfPresent(String.self, forKey: .description)
-        createdBy = try c.decodeIfPresent(String.self, forKey: .createdBy)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
-        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -93,7 +82,7 @@ public struct Neighborhood: TableModel {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id); try c.encode(name, forKey: .name)
         try c.encode(description, forKey: .description); try c.encode(createdBy, forKey: .createdBy)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt); try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -120,11 +109,11 @@ public struct Profile: TableModel {
     /// `phone_verified` (boolean, not null).
     public var phoneVerified: Bool
     /// `terms_accepted_at` (timestamptz).
-    public var termsAcceptedAt: Date?
+    public var termsAcceptedAt: PGTimestamp?
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
     /// `updated_at` (timestamptz, not null).
-    public var updatedAt: Date
+    public var updatedAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -135,27 +124,11 @@ public struct Profile: TableModel {
 
     /// A row from its columns.
     public init(id: String, displayName: String, bio: String? = nil, skills: [String], avatarUrl: String? = nil,
-                neighborhoodId: String? = nil, trustTier: Int, phoneVerified: Bool, termsAcceptedAt: Date? = nil,
-                createdAt: Date, updatedAt: Date) {
+                neighborhoodId: String? = nil, trustTier: Int, phoneVerified: Bool, termsAcceptedAt: PGTimestamp? = nil,
+                createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.displayName = displayName; self.bio = bio; self.skills = skills; self.avatarUrl = avatarUrl
         self.neighborhoodId = neighborhoodId; self.trustTier = trustTier; self.phoneVerified = phoneVerified
         self.termsAcceptedAt = termsAcceptedAt; self.createdAt = createdAt; self.updatedAt = updatedAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        displayName = try c.decode(String.self, forKey: .displayName)
-        bio = try c.decodeIfPresent(String.self, forKey: .bio)
-        skills = try c.decode([String].self, forKey: .skills)
-        avatarUrl = try c.decodeIfPresent(String.self, forKey: .avatarUrl)
-        neighborhoodId = try c.decodeIfPresent(String.self, forKey: .neighborhoodId)
-        trustTier = try c.decode(Int.self, forKey: .trustTier)
-        phoneVerified = try c.decode(Bool.self, forKey: .phoneVerified)
-        termsAcceptedAt = try c.decodeTimestampIfPresent(forKey: .termsAcceptedAt)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
-        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -164,9 +137,8 @@ public struct Profile: TableModel {
         try c.encode(id, forKey: .id); try c.encode(displayName, forKey: .displayName); try c.encode(bio, forKey: .bio)
         try c.encode(skills, forKey: .skills); try c.encode(avatarUrl, forKey: .avatarUrl)
         try c.encode(neighborhoodId, forKey: .neighborhoodId); try c.encode(trustTier, forKey: .trustTier)
-        try c.encode(phoneVerified, forKey: .phoneVerified)
-        try c.encodeTimestamp(termsAcceptedAt, forKey: .termsAcceptedAt)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt); try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(phoneVerified, forKey: .phoneVerified); try c.encode(termsAcceptedAt, forKey: .termsAcceptedAt)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -183,7 +155,7 @@ public struct Reputation: TableModel {
     /// `thanks_received` (integer, not null).
     public var thanksReceived: Int
     /// `updated_at` (timestamptz, not null).
-    public var updatedAt: Date
+    public var updatedAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -191,24 +163,15 @@ public struct Reputation: TableModel {
     }
 
     /// A row from its columns.
-    public init(userId: String, score: Int, thanksReceived: Int, updatedAt: Date) {
+    public init(userId: String, score: Int, thanksReceived: Int, updatedAt: PGTimestamp) {
         self.userId = userId; self.score = score; self.thanksReceived = thanksReceived; self.updatedAt = updatedAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        userId = try c.decode(String.self, forKey: .userId)
-        score = try c.decode(Int.self, forKey: .score)
-        thanksReceived = try c.decode(Int.self, forKey: .thanksReceived)
-        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(userId, forKey: .userId); try c.encode(score, forKey: .score)
-        try c.encode(thanksReceived, forKey: .thanksReceived); try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(thanksReceived, forKey: .thanksReceived); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -229,7 +192,7 @@ public struct NotificationPreferences: TableModel {
     /// `ai_match` (boolean, not null).
     public var aiMatch: Bool
     /// `updated_at` (timestamptz, not null).
-    public var updatedAt: Date
+    public var updatedAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -238,20 +201,10 @@ public struct NotificationPreferences: TableModel {
     }
 
     /// A row from its columns.
-    public init(userId: String, newResponse: Bool, responseStatus: Bool, thanks: Bool, aiMatch: Bool, updatedAt: Date) {
+    public init(userId: String, newResponse: Bool, responseStatus: Bool, thanks: Bool, aiMatch: Bool,
+                updatedAt: PGTimestamp) {
         self.userId = userId; self.newResponse = newResponse; self.responseStatus = responseStatus; self.thanks = thanks
         self.aiMatch = aiMatch; self.updatedAt = updatedAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        userId = try c.decode(String.self, forKey: .userId)
-        newResponse = try c.decode(Bool.self, forKey: .newResponse)
-        responseStatus = try c.decode(Bool.self, forKey: .responseStatus)
-        thanks = try c.decode(Bool.self, forKey: .thanks)
-        aiMatch = try c.decode(Bool.self, forKey: .aiMatch)
-        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -259,7 +212,7 @@ public struct NotificationPreferences: TableModel {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(userId, forKey: .userId); try c.encode(newResponse, forKey: .newResponse)
         try c.encode(responseStatus, forKey: .responseStatus); try c.encode(thanks, forKey: .thanks)
-        try c.encode(aiMatch, forKey: .aiMatch); try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(aiMatch, forKey: .aiMatch); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -300,9 +253,9 @@ public struct Post: TableModel {
     /// `flag_count` (integer, not null).
     public var flagCount: Int
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
     /// `updated_at` (timestamptz, not null).
-    public var updatedAt: Date
+    public var updatedAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -316,34 +269,12 @@ public struct Post: TableModel {
     public init(id: String, authorId: String, neighborhoodId: String, type: PostType, title: String,
                 description: String, category: String, urgency: UrgencyLevel, status: PostStatus,
                 availableTimes: String? = nil, locationHint: String? = nil, aiAssisted: Bool, hidden: Bool,
-                reviewStatus: ReviewStatus, flagCount: Int, createdAt: Date, updatedAt: Date) {
+                reviewStatus: ReviewStatus, flagCount: Int, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.authorId = authorId; self.neighborhoodId = neighborhoodId; self.type = type
         self.title = title; self.description = description; self.category = category; self.urgency = urgency
         self.status = status; self.availableTimes = availableTimes; self.locationHint = locationHint
         self.aiAssisted = aiAssisted; self.hidden = hidden; self.reviewStatus = reviewStatus; self.flagCount = flagCount
         self.createdAt = createdAt; self.updatedAt = updatedAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        authorId = try c.decode(String.self, forKey: .authorId)
-        neighborhoodId = try c.decode(String.self, forKey: .neighborhoodId)
-        type = try c.decode(PostType.self, forKey: .type)
-        title = try c.decode(String.self, forKey: .title)
-        description = try c.decode(String.self, forKey: .description)
-        category = try c.decode(String.self, forKey: .category)
-        urgency = try c.decode(UrgencyLevel.self, forKey: .urgency)
-        status = try c.decode(PostStatus.self, forKey: .status)
-        availableTimes = try c.decodeIfPresent(String.self, forKey: .availableTimes)
-        locationHint = try c.decodeIfPresent(String.self, forKey: .locationHint)
-        aiAssisted = try c.decode(Bool.self, forKey: .aiAssisted)
-        hidden = try c.decode(Bool.self, forKey: .hidden)
-        reviewStatus = try c.decode(ReviewStatus.self, forKey: .reviewStatus)
-        flagCount = try c.decode(Int.self, forKey: .flagCount)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
-        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -356,8 +287,8 @@ public struct Post: TableModel {
         try c.encode(status, forKey: .status); try c.encode(availableTimes, forKey: .availableTimes)
         try c.encode(locationHint, forKey: .locationHint); try c.encode(aiAssisted, forKey: .aiAssisted)
         try c.encode(hidden, forKey: .hidden); try c.encode(reviewStatus, forKey: .reviewStatus)
-        try c.encode(flagCount, forKey: .flagCount); try c.encodeTimestamp(createdAt, forKey: .createdAt)
-        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(flagCount, forKey: .flagCount); try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -382,7 +313,7 @@ public struct PostPhoto: TableModel {
     /// `height` (integer, not null).
     public var height: Int
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -392,22 +323,9 @@ public struct PostPhoto: TableModel {
 
     /// A row from its columns.
     public init(id: String, postId: String, storagePath: String, thumbnailPath: String, position: Int, width: Int,
-                height: Int, createdAt: Date) {
+                height: Int, createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.storagePath = storagePath; self.thumbnailPath = thumbnailPath
         self.position = position; self.width = width; self.height = height; self.createdAt = createdAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        postId = try c.decode(String.self, forKey: .postId)
-        storagePath = try c.decode(String.self, forKey: .storagePath)
-        thumbnailPath = try c.decode(String.self, forKey: .thumbnailPath)
-        position = try c.decode(Int.self, forKey: .position)
-        width = try c.decode(Int.self, forKey: .width)
-        height = try c.decode(Int.self, forKey: .height)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -416,7 +334,7 @@ public struct PostPhoto: TableModel {
         try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
         try c.encode(storagePath, forKey: .storagePath); try c.encode(thumbnailPath, forKey: .thumbnailPath)
         try c.encode(position, forKey: .position); try c.encode(width, forKey: .width)
-        try c.encode(height, forKey: .height); try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(height, forKey: .height); try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -437,9 +355,9 @@ public struct Response: TableModel {
     /// `status` (response_status, not null).
     public var status: ResponseStatus
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
     /// `updated_at` (timestamptz, not null).
-    public var updatedAt: Date
+    public var updatedAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -449,21 +367,9 @@ public struct Response: TableModel {
 
     /// A row from its columns.
     public init(id: String, postId: String, responderId: String, message: String, status: ResponseStatus,
-                createdAt: Date, updatedAt: Date) {
+                createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.responderId = responderId; self.message = message; self.status = status
         self.createdAt = createdAt; self.updatedAt = updatedAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        postId = try c.decode(String.self, forKey: .postId)
-        responderId = try c.decode(String.self, forKey: .responderId)
-        message = try c.decode(String.self, forKey: .message)
-        status = try c.decode(ResponseStatus.self, forKey: .status)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
-        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -471,8 +377,8 @@ public struct Response: TableModel {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
         try c.encode(responderId, forKey: .responderId); try c.encode(message, forKey: .message)
-        try c.encode(status, forKey: .status); try c.encodeTimestamp(createdAt, forKey: .createdAt)
-        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(status, forKey: .status); try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -493,7 +399,7 @@ public struct Thanks: TableModel {
     /// `message` (text).
     public var message: String?
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -503,20 +409,9 @@ public struct Thanks: TableModel {
 
     /// A row from its columns.
     public init(id: String, postId: String, fromUserId: String, toUserId: String, message: String? = nil,
-                createdAt: Date) {
+                createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.fromUserId = fromUserId; self.toUserId = toUserId
         self.message = message; self.createdAt = createdAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        postId = try c.decode(String.self, forKey: .postId)
-        fromUserId = try c.decode(String.self, forKey: .fromUserId)
-        toUserId = try c.decode(String.self, forKey: .toUserId)
-        message = try c.decodeIfPresent(String.self, forKey: .message)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -524,7 +419,7 @@ public struct Thanks: TableModel {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
         try c.encode(fromUserId, forKey: .fromUserId); try c.encode(toUserId, forKey: .toUserId)
-        try c.encode(message, forKey: .message); try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(message, forKey: .message); try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -543,7 +438,7 @@ public struct PostFlag: TableModel {
     /// `reason` (text).
     public var reason: String?
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -551,18 +446,8 @@ public struct PostFlag: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: String, postId: String, flaggerId: String, reason: String? = nil, createdAt: Date) {
+    public init(id: String, postId: String, flaggerId: String, reason: String? = nil, createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.flaggerId = flaggerId; self.reason = reason; self.createdAt = createdAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        postId = try c.decode(String.self, forKey: .postId)
-        flaggerId = try c.decode(String.self, forKey: .flaggerId)
-        reason = try c.decodeIfPresent(String.self, forKey: .reason)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -570,7 +455,7 @@ public struct PostFlag: TableModel {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
         try c.encode(flaggerId, forKey: .flaggerId); try c.encode(reason, forKey: .reason)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -591,7 +476,7 @@ public struct AIMatch: TableModel {
     /// `reason` (text).
     public var reason: String?
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -600,20 +485,9 @@ public struct AIMatch: TableModel {
 
     /// A row from its columns.
     public init(id: String, postId: String, matchedPostId: String, score: Double, reason: String? = nil,
-                createdAt: Date) {
+                createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.matchedPostId = matchedPostId; self.score = score; self.reason = reason
         self.createdAt = createdAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        postId = try c.decode(String.self, forKey: .postId)
-        matchedPostId = try c.decode(String.self, forKey: .matchedPostId)
-        score = try c.decode(Double.self, forKey: .score)
-        reason = try c.decodeIfPresent(String.self, forKey: .reason)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -621,7 +495,7 @@ public struct AIMatch: TableModel {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
         try c.encode(matchedPostId, forKey: .matchedPostId); try c.encode(score, forKey: .score)
-        try c.encode(reason, forKey: .reason); try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(reason, forKey: .reason); try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -642,11 +516,11 @@ public struct Invitation: TableModel {
     /// `redeemed_by` (uuid).
     public var redeemedBy: String?
     /// `redeemed_at` (timestamptz).
-    public var redeemedAt: Date?
+    public var redeemedAt: PGTimestamp?
     /// `expires_at` (timestamptz, not null).
-    public var expiresAt: Date
+    public var expiresAt: PGTimestamp
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -656,23 +530,10 @@ public struct Invitation: TableModel {
 
     /// A row from its columns.
     public init(id: String, code: String, inviterId: String, neighborhoodId: String, redeemedBy: String? = nil,
-                redeemedAt: Date? = nil, expiresAt: Date, createdAt: Date) {
+                redeemedAt: PGTimestamp? = nil, expiresAt: PGTimestamp, createdAt: PGTimestamp) {
         self.id = id; self.code = code; self.inviterId = inviterId; self.neighborhoodId = neighborhoodId
         self.redeemedBy = redeemedBy; self.redeemedAt = redeemedAt; self.expiresAt = expiresAt
         self.createdAt = createdAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        code = try c.decode(String.self, forKey: .code)
-        inviterId = try c.decode(String.self, forKey: .inviterId)
-        neighborhoodId = try c.decode(String.self, forKey: .neighborhoodId)
-        redeemedBy = try c.decodeIfPresent(String.self, forKey: .redeemedBy)
-        redeemedAt = try c.decodeTimestampIfPresent(forKey: .redeemedAt)
-        expiresAt = try c.decodeTimestamp(forKey: .expiresAt)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -680,8 +541,8 @@ public struct Invitation: TableModel {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id); try c.encode(code, forKey: .code); try c.encode(inviterId, forKey: .inviterId)
         try c.encode(neighborhoodId, forKey: .neighborhoodId); try c.encode(redeemedBy, forKey: .redeemedBy)
-        try c.encodeTimestamp(redeemedAt, forKey: .redeemedAt); try c.encodeTimestamp(expiresAt, forKey: .expiresAt)
-        try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(redeemedAt, forKey: .redeemedAt); try c.encode(expiresAt, forKey: .expiresAt)
+        try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -700,7 +561,7 @@ public struct DeviceToken: TableModel {
     /// `platform` (device_platform, not null).
     public var platform: DevicePlatform
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -708,25 +569,15 @@ public struct DeviceToken: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: String, userId: String, token: String, platform: DevicePlatform, createdAt: Date) {
+    public init(id: String, userId: String, token: String, platform: DevicePlatform, createdAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.token = token; self.platform = platform; self.createdAt = createdAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        userId = try c.decode(String.self, forKey: .userId)
-        token = try c.decode(String.self, forKey: .token)
-        platform = try c.decode(DevicePlatform.self, forKey: .platform)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(token, forKey: .token)
-        try c.encode(platform, forKey: .platform); try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(platform, forKey: .platform); try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -867,7 +718,7 @@ public struct NewProfile: Codable, Equatable, Sendable {
     /// `neighborhood_id` (uuid).
     public var neighborhoodId: String?
     /// `terms_accepted_at` (timestamptz).
-    public var termsAcceptedAt: Date?
+    public var termsAcceptedAt: PGTimestamp?
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -875,18 +726,9 @@ public struct NewProfile: Codable, Equatable, Sendable {
     }
 
     /// A body from its fields.
-    public init(id: String, displayName: String, neighborhoodId: String? = nil, termsAcceptedAt: Date? = nil) {
+    public init(id: String, displayName: String, neighborhoodId: String? = nil, termsAcceptedAt: PGTimestamp? = nil) {
         self.id = id; self.displayName = displayName; self.neighborhoodId = neighborhoodId
         self.termsAcceptedAt = termsAcceptedAt
-    }
-
-    /// Decodes the body (NULL only where the field is optional).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        displayName = try c.decode(String.self, forKey: .displayName)
-        neighborhoodId = try c.decodeIfPresent(String.self, forKey: .neighborhoodId)
-        termsAcceptedAt = try c.decodeTimestampIfPresent(forKey: .termsAcceptedAt)
     }
 
     /// Encodes the fields set (absent optionals are left out, so column defaults apply).
@@ -894,7 +736,7 @@ public struct NewProfile: Codable, Equatable, Sendable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id); try c.encode(displayName, forKey: .displayName)
         if let neighborhoodId { try c.encode(neighborhoodId, forKey: .neighborhoodId) }
-        if let termsAcceptedAt { try c.encodeTimestamp(termsAcceptedAt, forKey: .termsAcceptedAt) }
+        if let termsAcceptedAt { try c.encode(termsAcceptedAt, forKey: .termsAcceptedAt) }
     }
 }
 

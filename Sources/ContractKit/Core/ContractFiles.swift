@@ -93,7 +93,7 @@ public enum ContractFolderCheck {
             }
         }
         if !out.isEmpty { return out }
-        do { _ = try app.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1)) } catch { out.append("\(error)") }
+        do { _ = try app.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1), folder: folder) } catch { out.append("\(error)") }
         do { _ = try ClientRules.load(app: app.name) } catch { out.append("\(error)") }
         return out
     }

@@ -61,8 +61,10 @@ extension AppModule {
     public static var contractFiles: [ContractFile] { [] }
 
     /// Loads the app's contracts and returns a backend with the app's pieces registered.
-    public static func makeBackend(clock: Clock = SystemClock(), ids: IDGenerator = SystemIDGenerator()) throws -> MockSupabase {
-        let backend = try MockSupabase(contracts: ContractsLocator.app(name), clock: clock, ids: ids)
+    /// `folder` serves another copy of the app's contracts (`contracts serve --contracts DIR`);
+    /// the app's registered pieces stay the bundled ones.
+    public static func makeBackend(clock: Clock = SystemClock(), ids: IDGenerator = SystemIDGenerator(), folder: URL? = nil) throws -> MockSupabase {
+        let backend = try MockSupabase(contracts: folder ?? ContractsLocator.app(name), clock: clock, ids: ids)
         register(on: backend)
         return backend
     }

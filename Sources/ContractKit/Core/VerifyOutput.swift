@@ -26,6 +26,7 @@ public enum VerifyOutput {
         case .skipped(let reason): return style.yellow("skipped: \(reason)")
         case .error: return style.red("error (below)")
         case .notRun: return style.red("not run: the app's contracts did not load (above)")
+        case .notApplicable(let reason): return reason
         }
     }
 
@@ -98,6 +99,7 @@ public enum VerifyOutput {
             case .skipped(let reason): o["status"] = "skipped"; o["reason"] = .string(reason)
             case .error(let m): o["status"] = "error"; o["reason"] = .string(m)
             case .notRun: o["status"] = "not-run"; o["reason"] = "the app's contracts did not load (see loadErrors)"
+            case .notApplicable(let reason): o["status"] = "not-applicable"; o["reason"] = .string(reason)
             }
             return .object(o)
         }
@@ -151,7 +153,7 @@ public enum VerifyOutput {
                 suite(name, r.seconds, cs.map { c in
                     (c.name, c.passed ? "" : "<failure message=\"\(xml(String(c.message.prefix(500))))\">\(xml(c.description))</failure>", !c.passed, false, false)
                 })
-            case .skipped(let reason):
+            case .skipped(let reason), .notApplicable(let reason):
                 suite(name, r.seconds, [(r.kind, "<skipped message=\"\(xml(reason))\"/>", false, false, true)])
             case .error(let m):
                 suite(name, r.seconds, [(r.kind, "<error message=\"\(xml(String(m.prefix(500))))\">\(xml(m))</error>", false, true, false)])

@@ -13,6 +13,9 @@ public struct VerifyRow: Sendable {
         /// The kind did not run because the app's contracts failed to load (the load errors are
         /// reported once, with the app).
         case notRun
+        /// The kind cannot run against this kind of target (`not applicable to --target: …`):
+        /// shown, never omitted, and not a failure.
+        case notApplicable(String)
     }
 
     /// The app (`shvil`).
@@ -40,7 +43,7 @@ public struct VerifyRow: Sendable {
     public var failed: Bool {
         switch status {
         case .ran(let r): return r.contains { !$0.passed }
-        case .skipped: return false
+        case .skipped, .notApplicable: return false
         case .error, .notRun: return true
         }
     }

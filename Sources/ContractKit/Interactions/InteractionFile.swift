@@ -12,6 +12,11 @@ public struct InteractionFile: Sendable {
     /// Where the backend's clock stands when the file starts (`"startTime"`; nil: the replay's
     /// default, `InteractionReplay.defaultStartTime`, 2026-03-01T12:00:00Z).
     public var startTime: Date?
+    /// Why the outcome needs the backend's clock at `startTime` (`"clockBound"`): what the file
+    /// expects is computed from that moment (a 90-day window, an expiry, today's date), so a live
+    /// backend, whose clock cannot be set, cannot run it (`contracts verify --target` shows it as
+    /// not applicable with this reason). Nil: the file holds at any time after the fixtures.
+    public var clockBound: String? = nil
     /// The steps, in order; later steps see earlier steps' captures.
     public var steps: [InteractionStep]
 }
@@ -96,6 +101,7 @@ extension InteractionFile {
                 guard let us = PGTime.parseTimestamp(try t.string(), assumeUTC: true) else { throw t.fail("not a timestamp: \(t.value)") }
                 start = PGTime.date(micros: us)
             }
+            let clockBound = try o.optional("clockBound")?.string()
             let stepsNode = try o.required("steps")
             let steps = try stepsNode.array().map { s in
                 try s.object { so -> InteractionStep in
@@ -154,7 +160,9 @@ extension InteractionFile {
                 }
             }
             if steps.isEmpty { throw stepsNode.fail("an interaction has at least one step") }
-            return InteractionFile(file: root.file, name: name, source: source, startTime: start, steps: steps)
+            var file = InteractionFile(file: root.file, name: name, source: source, startTime: start, steps: steps)
+            file.clockBound = clockBound
+            return file
         }
     }
 }

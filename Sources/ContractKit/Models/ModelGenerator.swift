@@ -168,22 +168,19 @@ private struct Writer {
         if let type = naming?.type { return type }
         if let e = naming?.enumType { return e }
         switch t {
-        case .uuid: return ["shared": "PGUUID", "foundation": "UUID", "string": "String"][representation("uuid").rawValue]!
+        case .uuid: return representation("uuid") == .string ? "String" : "PGUUID"
         case .text: return "String"
         case .smallint, .integer, .bigint: return "Int"
         case .real, .double: return "Double"
-        case .numeric: return representation("numeric") == .foundation ? "Double" : "PGNumeric"
+        case .numeric: return "PGNumeric"
         case .boolean: return "Bool"
-        case .timestamptz: return representation("timestamptz") == .foundation ? "Date" : "PGTimestamp"
+        case .timestamptz: return "PGTimestamp"
         case .timestamp: return "PGLocalTimestamp"
         case .date: return "PGDate"
         case .time: return "PGTimeOfDay"
         case .jsonb, .json: return "JSONValue"
         case .enumeration(let name, _): return enumTypeName(name)
-        case .array(let element):
-            let e = try swiftType(element, column: column, naming: nil)
-            if e == "Date" { throw fail("$.representations.timestamptz", "a timestamptz[] column (\(column.name)) needs the shared representation") }
-            return "[\(e)]"
+        case .array(let element): return "[\(try swiftType(element, column: column, naming: nil))]"
         }
     }
 
@@ -317,9 +314,9 @@ private struct Writer {
         wrap(fields.map { "self.\($0.property) = \(ModelGenerator.identifier($0.property))" }, lead: "        ", separator: "; ",
              continuation: "        ", lineEnd: "")
         emit("    }")
-        // Foundation's synthesized decoding already reads NULL only into optionals; only Date
-        // (PostgreSQL's text, not a number) and NOT NULL jsonb (JSONValue accepts null) need more.
-        if fields.contains(where: { $0.type == "Date" || ($0.type == "JSONValue" && !$0.optional) }) {
+        // Foundation's synthesized decoding already reads NULL only into optionals; only a NOT
+        // NULL jsonb column needs more (JSONValue itself accepts null).
+        if fields.contains(where: { $0.type == "JSONValue" && !$0.optional }) {
             emit()
             emit("    /// Decodes \(table == nil ? "the body" : "a row as PostgREST prints it") (NULL only where the \(table == nil ? "field is optional" : "column is nullable")).")
             emit("    public init(from decoder: Decoder) throws {")
@@ -328,8 +325,6 @@ private struct Writer {
                 let key = ModelGenerator.identifier(f.property)
                 let expr: String
                 switch (f.type, f.optional) {
-                case ("Date", false): expr = "try c.decodeTimestamp(forKey: .\(key))"
-                case ("Date", true): expr = "try c.decodeTimestampIfPresent(forKey: .\(key))"
                 case ("JSONValue", false): expr = "try c.decodeJSONNotNull(forKey: .\(key))"
                 case (_, false): expr = "try c.decode(\(f.type).self, forKey: .\(key))"
                 case (_, true): expr = "try c.decodeIfPresent(\(f.type).self, forKey: .\(key))"
@@ -344,16 +339,9 @@ private struct Writer {
         emit("    public func encode(to encoder: Encoder) throws {")
         emit("        var c = encoder.container(keyedBy: CodingKeys.self)")
         wrap(fields.map { f in
-            let call: String
-            switch f.type {
-            case "Date": call = "encodeTimestamp"
-            case "UUID": call = "encodeUUID"
-            case "[UUID]": call = "encodeUUIDs"
-            default: call = "encode"
-            }
             let key = ModelGenerator.identifier(f.property)
-            if omitNil && f.optional { return "if let \(key) { try c.\(call)(\(key), forKey: .\(key)) }" }
-            return "try c.\(call)(\(f.property), forKey: .\(key))"
+            if omitNil && f.optional { return "if let \(key) { try c.encode(\(key), forKey: .\(key)) }" }
+            return "try c.encode(\(f.property), forKey: .\(key))"
         }, lead: "        ", separator: "; ", continuation: "        ", lineEnd: "")
         emit("    }")
         emit("}")

@@ -8,12 +8,9 @@ import Foundation
 public struct ModelOverlay: Sendable, Equatable {
     /// The Swift representation chosen for a PostgreSQL type across the app's models.
     public enum Representation: String, Sendable, CaseIterable {
-        /// The shared value types: `PGUUID`, `PGTimestamp`, `PGNumeric` (the default).
+        /// The shared value type (`PGUUID`), the default.
         case shared
-        /// Foundation's type: `UUID` (written lower case), `Date` (written as PostgREST prints
-        /// a timestamptz; microseconds rounded), `Double` for numeric.
-        case foundation
-        /// `String` (uuid only): the text as PostgREST printed it.
+        /// `String` (uuid only): the text as received, a case-preserving round trip.
         case string
     }
 
@@ -74,7 +71,7 @@ public struct ModelOverlay: Sendable, Equatable {
 
     /// The Swift module (folder under `Sources/`) the models are written into.
     public var module: String?
-    /// Representations by PostgreSQL type (`uuid`, `timestamptz`, `numeric`).
+    /// Representations by PostgreSQL type (`uuid`).
     public var representations: [String: Representation] = [:]
     /// Protocols every model adopts besides `TableModel`.
     public var conformances: [String] = []
@@ -104,11 +101,9 @@ public struct ModelOverlay: Sendable, Equatable {
             m.module = try o.optional("module")?.string()
             if let r = o.optional("representations") {
                 for (type, node) in try r.map() {
-                    guard ["uuid", "timestamptz", "numeric"].contains(type) else { throw node.fail("no representation choice for type '\(type)' (uuid, timestamptz, numeric)") }
+                    guard type == "uuid" else { throw node.fail("no representation choice for type '\(type)' (only uuid)") }
                     let raw = try node.string()
-                    guard let rep = Representation(rawValue: raw), rep != .string || type == "uuid" else {
-                        throw node.fail("unknown representation '\(raw)' for \(type) (shared, foundation\(type == "uuid" ? ", string" : ""))")
-                    }
+                    guard let rep = Representation(rawValue: raw) else { throw node.fail("unknown representation '\(raw)' for uuid (shared, string)") }
                     m.representations[type] = rep
                 }
             }

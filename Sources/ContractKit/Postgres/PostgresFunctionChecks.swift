@@ -23,6 +23,11 @@ public struct SQLBehaviourCheck: Sendable {
     public var rpc: (name: String, arguments: [String: JSONValue])?
     /// The expected rows, in order (optional for an `rpc` check).
     public var expect: [JSONValue]?
+    /// Rows inserted (as the service role, triggers on) before the check, on PostgreSQL and in
+    /// the mock alike, so a function meets data large enough to reach its documented limits
+    /// (`"rows": [{"table": "cities", "rows": [{…}, …]}]`; every row needs an `id`). PostgreSQL
+    /// rolls them back; the mock's are deleted again after the check.
+    public var rows: [(table: String, rows: [JSONValue])] = []
 
     /// Decodes `checks.json`, resolving `{{persona.NAME.id}}` / `{{persona.NAME.email}}`.
     public static func load(_ node: SpecNode, fixtures: Fixtures) throws -> [SQLBehaviourCheck] {
@@ -75,7 +80,14 @@ public struct SQLBehaviourCheck: Sendable {
                     }
                     if rpc == nil && co.optional("query") == nil { throw co.this.fail("a check needs 'query' or 'rpc'") }
                     if rpc == nil && co.optional("expect") == nil { throw co.this.fail("a 'query' check needs 'expect'") }
-                    return SQLBehaviourCheck(
+                    let rows: [(table: String, rows: [JSONValue])] = try (co.optional("rows")?.array() ?? []).map { r in
+                        try r.object { ro in
+                            let list = try ro.required("rows").array()
+                            for row in list where row.value["id"] == nil { throw row.fail("a row needs an 'id' (the mock's copy is deleted by it)") }
+                            return (try ro.required("table").string(), list.map(\.value))
+                        }
+                    }
+                    var check = SQLBehaviourCheck(
                         name: try co.required("name").string(),
                         source: try co.optional("source")?.string() ?? "",
                         setup: try (co.optional("setup")?.array() ?? []).map { try resolve(try $0.string(), $0) },
@@ -84,6 +96,8 @@ public struct SQLBehaviourCheck: Sendable {
                         query: try co.optional("query").map { try resolve(try $0.string(), $0) },
                         rpc: rpc,
                         expect: try co.optional("expect")?.array().map(\.value))
+                    check.rows = rows
+                    return check
                 }
             }
         }
@@ -99,7 +113,18 @@ public struct SQLBehaviourCheck: Sendable {
     /// Runs the check; `prelude` (superuser SQL in the same transaction) lets a test break the
     /// implementation first; `mock` answers `rpc` checks. Returns nil when it passes, else what
     /// went wrong.
+    /// The SQL inserting `rows` (columns named by the rows' keys, values read from JSON).
+    var rowsSQL: [String] {
+        rows.map { t in
+            let columns = Array(Set(t.rows.flatMap { $0.objectValue?.keys.map { $0 } ?? [] })).sorted()
+            let list = columns.map(\.sqlIdentifier).joined(separator: ", ")
+            let table = t.table.contains(".") ? t.table : "public.\(t.table)"
+            return "insert into \(table) (\(list)) select \(list) from jsonb_populate_recordset(null::\(table), \(JSONValue.array(t.rows).serialized(.compact).sqlLiteral)::jsonb)"
+        }
+    }
+
     public func failure(on target: PostgresTarget, mock: MockSupabase? = nil, prelude: [String] = []) throws -> String? {
+        let setup = rowsSQL + self.setup
         if let rpc {
             let args = rpc.arguments.sorted { $0.key < $1.key }.map { "\($0.key.sqlIdentifier) => \(PostgresTarget.literal($0.value))" }.joined(separator: ", ")
             let sql = "select * from public.\(rpc.name.sqlIdentifier)(\(args))"
@@ -112,7 +137,18 @@ public struct SQLBehaviourCheck: Sendable {
                 return "PostgreSQL: expected \(JSONValue.array(expect).serialized(.compact)), got \(JSONValue.array(pg).serialized(.compact))"
             }
             guard let mock else { return nil }
-            let r = try WireClient(mock).send(method: "POST", path: "/rest/v1/rpc/\(rpc.name)", json: .object(rpc.arguments), as: actor?.name ?? "service_role")
+            let wire = WireClient(mock)
+            for t in rows {
+                let r = try wire.send(method: "POST", path: "/rest/v1/\(t.table)", json: .array(t.rows), as: "service_role")
+                if r.status != 201 { return "mock: inserting the check's \(t.table) rows answered \(r.status) \(String(decoding: r.body, as: UTF8.self).prefix(300))" }
+            }
+            defer {
+                for t in rows {
+                    let ids = t.rows.compactMap { $0["id"].map { $0.stringValue ?? $0.serialized() } }.joined(separator: ",")
+                    _ = try? wire.send(method: "DELETE", path: "/rest/v1/\(t.table)", query: "id=in.(\(ids))", as: "service_role")
+                }
+            }
+            let r = try wire.send(method: "POST", path: "/rest/v1/rpc/\(rpc.name)", json: .object(rpc.arguments), as: actor?.name ?? "service_role")
             guard r.status == 200, case .array(let rows) = try JSONValue.parse(r.body) else {
                 return "mock: HTTP \(r.status) \(String(decoding: r.body, as: UTF8.self).prefix(300))"
             }

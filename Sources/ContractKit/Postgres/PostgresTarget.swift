@@ -11,6 +11,15 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
     public let schema: DatabaseSchema
     /// `postgres`.
     public let name = "postgres"
+    /// Superuser SQL run at the start of every case's transaction, before its setup and role
+    /// switch (`--database`: the fixtures, loaded and rolled back with the case).
+    public var casePrelude: [String] = []
+    /// Cases run as savepoints of a transaction the caller opened (`begin` and, say, the fixtures
+    /// loaded once), each rolled back to its savepoint, instead of as transactions of their own.
+    public var casesAsSavepoints = false
+
+    var caseBegin: String { casesAsSavepoints ? "savepoint supacontracts_case;\n" : "begin;\n" }
+    var caseEnd: String { casesAsSavepoints ? "rollback to savepoint supacontracts_case;\n" : "rollback;\n" }
 
     /// A target over an open session.
     public init(session: PsqlSession, schema: DatabaseSchema) {
@@ -89,7 +98,7 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
     /// role switch and the statement go to the server as one query string (psql's `\;`), so a
     /// case costs two round trips (that and `rollback`).
     public func script(_ c: DifferentialCase) -> String {
-        var parts = ["begin"]
+        var parts = ["begin"] + casePrelude.map(\.trimmingSemicolon)
         if case .insert(_, true) = c.operation, !c.key.isEmpty {
             parts.append("delete from \(PostgresTarget.qualified(c.table)) as t\(PostgresTarget.condition(c.key))")
         }
@@ -138,7 +147,8 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
             let cols = row.keys.sorted().map(\.sqlIdentifier).joined(separator: ", ")
             return "insert into \(q) as t (\(cols)) select \(cols) from jsonb_populate_record(null::\(q), \(JSONValue.object(row).serialized(.compact).sqlLiteral)::jsonb)"
         }
-        var s = "begin;\n"
+        var s = caseBegin
+        for p in casePrelude { s += p.trimmingSemicolon + ";\n" }
         for step in rlsCase.setup {
             if let row = step.insertRow { s += insert(step.table, row) }
             else { s += "delete from \(PostgresTarget.qualified(step.table)) as t\(PostgresTarget.condition(step.deleteKey ?? [:]))" }
@@ -162,7 +172,7 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
             statement = rows("delete from \(qt) as t\(PostgresTarget.condition(key))")
         }
         let auth = AuthContext(role: rlsCase.actor.role, claims: rlsCase.actor.claims)
-        s += (PostgresTarget.actAsStatements(auth) + [statement]).joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + "rollback;\n"
+        s += (PostgresTarget.actAsStatements(auth) + [statement]).joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + caseEnd
         var lines = try session.run(s)
         for step in rlsCase.setup {
             guard let idx = lines.firstIndex(where: { $0.hasPrefix("@@supacontracts-") }) else { break }
@@ -186,11 +196,11 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
     /// Runs SQL in a transaction as an actor (or as the superuser when nil) after `prelude`
     /// (run as the superuser), returns the JSON rows of the final query, then rolls back.
     public func query(_ sql: String, as auth: AuthContext? = nil, prelude: [String] = [], steps: [String] = []) throws -> Result<[JSONValue], PostgresError> {
-        var s = "begin;\n"
-        for p in prelude { s += p.trimmingSemicolon + ";\n" + PsqlSession.statusProbe }
+        var s = caseBegin
+        for p in casePrelude + prelude { s += p.trimmingSemicolon + ";\n" + PsqlSession.statusProbe }
         if let auth { s += PostgresTarget.actAs(auth) }
         for st in steps { s += st.trimmingSemicolon + ";\n" + PsqlSession.statusProbe }
-        s += "select coalesce(jsonb_agg(to_jsonb(q)), '[]'::jsonb) from (\(sql.trimmingSemicolon)) as q;\n" + PsqlSession.statusProbe + "rollback;\n"
+        s += "select coalesce(jsonb_agg(to_jsonb(q)), '[]'::jsonb) from (\(sql.trimmingSemicolon)) as q;\n" + PsqlSession.statusProbe + caseEnd
         var lines = try session.run(s)
         // Every statement reports; the first failure decides.
         var last: [String] = []
@@ -226,6 +236,13 @@ extension String {
 public enum PostgresFixtures {
     /// The loading script (one transaction).
     public static func sql(_ fixtures: Fixtures, schema: DatabaseSchema) -> String {
+        "begin;\n" + statements(fixtures, schema: schema).map { $0 + ";\n" }.joined() + "commit;\n"
+    }
+
+    /// The loading statements without the transaction around them. With `skipExisting`, a row
+    /// whose key is already there is left alone (`on conflict do nothing`): loading into a
+    /// database that holds some of the fixtures already.
+    public static func statements(_ fixtures: Fixtures, schema: DatabaseSchema, skipExisting: Bool = false) -> [String] {
         var tables: [String] = []
         var groups: [(table: String, cols: [String], rows: [JSONValue])] = []
         if !fixtures.personas.isEmpty {
@@ -245,14 +262,14 @@ public enum PostgresFixtures {
                 else { groups.append((name, cols, [r])) }
             }
         }
-        var s = "begin;\n"
-        for t in tables { s += "alter table \(t) disable trigger user;\n" }
+        var s: [String] = []
+        for t in tables { s.append("alter table \(t) disable trigger user") }
         for g in groups {
             let cl = g.cols.map(\.sqlIdentifier).joined(separator: ", ")
             let json = JSONValue.array(g.rows).serialized(.compact)
-            s += "insert into \(g.table) (\(cl)) select \(cl) from jsonb_populate_recordset(null::\(g.table), \(json.sqlLiteral)::jsonb);\n"
+            s.append("insert into \(g.table) (\(cl)) select \(cl) from jsonb_populate_recordset(null::\(g.table), \(json.sqlLiteral)::jsonb)" + (skipExisting ? " on conflict do nothing" : ""))
         }
-        for t in tables { s += "alter table \(t) enable trigger user;\n" }
-        return s + "commit;\n"
+        for t in tables { s.append("alter table \(t) enable trigger user") }
+        return s
     }
 }

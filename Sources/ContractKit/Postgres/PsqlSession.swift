@@ -33,12 +33,22 @@ public final class PsqlSession: @unchecked Sendable {
     public let database: String
 
     /// Starts `psql` connected to a database of a cluster (unix socket folder `host`).
-    public init(installation: PostgresInstallation, host: String, database: String, user: String = "postgres") throws {
+    public convenience init(installation: PostgresInstallation, host: String, database: String, user: String = "postgres") throws {
+        try self.init(installation: installation, connection: ["-h", host, "-U", user, "-d", database], database: database)
+    }
+
+    /// Starts `psql` connected by a libpq connection string or URL
+    /// (`postgresql://postgres:postgres@127.0.0.1:54322/postgres`); `name` is how errors name it.
+    public convenience init(installation: PostgresInstallation, connectionString: String, name: String) throws {
+        try self.init(installation: installation, connection: ["-d", connectionString], database: name)
+    }
+
+    private init(installation: PostgresInstallation, connection: [String], database: String) throws {
         signal(SIGPIPE, SIG_IGN)
         self.database = database
         let p = Process()
         p.executableURL = installation.psql
-        p.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=0", "-P", "pager=off", "-h", host, "-U", user, "-d", database]
+        p.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=0", "-P", "pager=off"] + connection
         var env = ProcessInfo.processInfo.environment
         env["PGTZ"] = "UTC"
         env["PGOPTIONS"] = "-c client_min_messages=warning"
@@ -54,7 +64,7 @@ public final class PsqlSession: @unchecked Sendable {
         // Keep the pipe objects' descriptors alive for the session's lifetime.
         pipes = (inPipe, outPipe)
         let hello = try run("select 'ready';")
-        guard hello == ["ready"] else { throw PostgresUnavailable("psql did not answer on \(host)/\(database): \(hello)") }
+        guard hello == ["ready"] else { throw PostgresUnavailable("psql could not connect to \(database): \(hello)") }
     }
 
     private var pipes: (Pipe, Pipe)?

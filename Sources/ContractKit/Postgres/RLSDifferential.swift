@@ -107,21 +107,6 @@ public enum RLSDifferential {
     }
 }
 
-/// A small seeded generator (SplitMix64), so a randomized run is reproducible from its seed.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    /// A generator from a seed.
-    public init(seed: UInt64) { state = seed }
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random cases over an app's personas (plus anon and the service role), tables, operations and
 /// fixture rows. Inserts copy a fixture row and change some columns to values of the same column
 /// in other rows or to persona ids; updates set a column to another row's value; reads, updates

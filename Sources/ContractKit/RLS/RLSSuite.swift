@@ -99,6 +99,13 @@ public struct RLSReport: Sendable {
 
     /// Cases that failed.
     public var failures: [CaseResult] { caseResults.filter { !$0.passed } }
+
+    /// A report of an expansion run on some target (`flips` nil: the flip test did not run).
+    public init(expansion: RLSExpansion, statuses: [RLSCaseStatus], flips: [RLSFlipResult]?) {
+        self.expansion = expansion
+        self.statuses = statuses
+        self.flips = flips
+    }
 }
 
 /// Runs RLS matrices as executable specifications.

@@ -40,17 +40,57 @@ extension MockSupabase {
         }
     }
 
-    /// `GET /admin/users?page=&per_page=`: `{"users": [...], "aud": "authenticated"}` newest first,
-    /// with `X-Total-Count`.
+    /// `GET /admin/users?page=&per_page=&filter=`: `{"users": [...], "aud": "authenticated"}`, newest
+    /// first, as GoTrue's page mode answers it (internal/api/pagination.go, `adminUsers` in
+    /// internal/api/admin.go): `page` (default 1) and `per_page` (default 50) parsed as unsigned
+    /// integers (anything else is 400 "Bad Pagination Parameters"); `X-Total-Count` is the number
+    /// of matching users; `Link` always has `rel="last"` (the page count, 0 when there are no
+    /// users) and, while pages remain, `rel="next"` first. Their URLs are the request's path as
+    /// GoTrue sees it (behind the gateway: `/admin/users`) with the query re-encoded in key order,
+    /// as Go's `url.Values.Encode` does. `filter` keeps users whose e-mail contains it (`LIKE`) or
+    /// whose `full_name` contains it ignoring case (`ILIKE`).
     func adminListUsers(_ request: HTTPRequest) -> HTTPResponse {
-        let page = max(1, Int(request.queryValue("page") ?? "") ?? 1)
-        let perPage = max(1, Int(request.queryValue("per_page") ?? "") ?? 50)
-        let all = ((try? database.rows("auth.users", where: nil)) ?? []).sorted {
+        // nil: the value is absent (the default applies); a non-number is GoTrue's 400.
+        func unsigned(_ name: String) -> UInt64?? {
+            guard let raw = request.queryValue(name), !raw.isEmpty else { return .some(nil) }
+            return UInt64(raw).map { .some($0) } ?? nil
+        }
+        for name in ["page", "per_page"] where unsigned(name) == nil {
+            let raw = request.queryValue(name) ?? ""
+            return authError(400, "validation_failed", "Bad Pagination Parameters: strconv.ParseUint: parsing \"\(raw)\": invalid syntax")
+        }
+        let page: UInt64 = (unsigned("page") ?? nil) ?? 1
+        let perPage: UInt64 = (unsigned("per_page") ?? nil) ?? 50
+        // pagination.go divides by per_page: 0 panics there, and the recoverer answers 500.
+        guard perPage > 0 else { return authError(500, "unexpected_failure", "Internal Server Error") }
+        let filter = request.queryValue("filter") ?? ""
+        let all = ((try? database.rows("auth.users", where: nil)) ?? []).filter { u in
+            guard !filter.isEmpty else { return true }
+            let email = u["email"]?.stringValue ?? ""
+            let name = u["raw_user_meta_data"]?["full_name"]?.stringValue ?? ""
+            return email.contains(filter) || name.lowercased().contains(filter.lowercased())
+        }.sorted {
             ($0["created_at"]?.stringValue ?? "", $0["id"]?.stringValue ?? "") > ($1["created_at"]?.stringValue ?? "", $1["id"]?.stringValue ?? "")
         }
-        let slice = all.dropFirst((page - 1) * perPage).prefix(perPage)
+        // pop's Paginate treats a page below 1 as 1; the headers keep the page as given.
+        let offset = Int(min(UInt64(Int.max / 2), (max(page, 1) - 1) * perPage))
+        let slice = all.dropFirst(offset).prefix(Int(min(perPage, UInt64(Int.max / 2))))
+        let total = UInt64(all.count)
+        let pages = total / perPage + (total % perPage > 0 ? 1 : 0)
+        var query = request.query.map { ($0.name, $0.value) }
+        func link(page p: UInt64) -> String {
+            query.removeAll { $0.0 == "page" }
+            query.append(("page", String(p)))
+            // GoTrue sees the path without the gateway's `/auth/v1` prefix.
+            let path = request.path.hasPrefix("/auth/v1") ? String(request.path.dropFirst("/auth/v1".count)) : request.path
+            return "<" + path + "?" + GoQuery.encode(query) + ">"
+        }
+        var header = ""
+        if pages > page { header += link(page: page + 1) + "; rel=\"next\", " }
+        header += link(page: pages) + "; rel=\"last\""
         var h: HTTPHeaders = ["Content-Type": "application/json"]
-        h["X-Total-Count"] = String(all.count)
+        h["Link"] = header
+        h["X-Total-Count"] = String(total)
         return .json(200, ["users": .array(slice.map(userJSON)), "aud": "authenticated"], headers: h)
     }
 

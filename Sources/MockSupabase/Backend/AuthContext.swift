@@ -81,25 +81,17 @@ public struct SystemIDGenerator: IDGenerator {
 
 /// Reproducible ids from a seed (SplitMix64).
 public final class SeededIDGenerator: IDGenerator, Sendable {
-    private let state: Guarded<UInt64>
+    private let state: Guarded<SeededRandom>
 
     /// A generator from a seed.
-    public init(seed: UInt64) { state = Guarded(seed) }
-
-    private static func next(_ state: inout UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public init(seed: UInt64) { state = Guarded(SeededRandom(seed: seed)) }
 
     public func bytes(_ count: Int) -> [UInt8] {
         state.withLock { s in
             var out: [UInt8] = []
             out.reserveCapacity(count)
             while out.count < count {
-                var v = SeededIDGenerator.next(&s)
+                var v = s.next()
                 for _ in 0..<8 where out.count < count { out.append(UInt8(v & 0xFF)); v >>= 8 }
             }
             return out

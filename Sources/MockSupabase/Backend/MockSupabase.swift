@@ -357,6 +357,8 @@ public final class MockSupabase: Sendable {
             response = handleFunction(request)
         } else if path.hasPrefix("/storage/v1") {
             response = handleStorage(request)
+        } else if path.hasPrefix("/__admin/") {
+            response = handleAdminRoute(request)
         } else if path == "/realtime/v1/api/broadcast" {
             response = realtime.handleBroadcastAPI(request)
         } else {

@@ -109,6 +109,10 @@ final class DatabaseEngine {
     var views: [String: (columns: [ColumnSchema], provider: ViewProvider)] = [:]
     private var depth = 0
     var triggersEnabled = true
+    /// AFTER ROW triggers of the statements under way, innermost last: PostgreSQL queues them and
+    /// fires them when their statement ends, in the order the rows were changed (trigger.c
+    /// `AfterTriggerEndQuery`), so they see every row the statement wrote.
+    var afterTriggerQueues: [[() throws -> Void]] = []
     /// Listeners of committed row changes (`Database.addChangeListener`), and the changes of the
     /// statement running now, handed to them when it commits.
     var changeListeners: [@Sendable ([RowChange]) -> Void] = []
@@ -248,6 +252,8 @@ final class DatabaseEngine {
 
     /// Total rows in a table, ignoring RLS (for reports and tests).
     func count(_ table: String) -> Int {
+        // A simple view's count is its base table's: an insert through it grows the base.
+        if let base = tables[qualified(table)]?.schema.simpleView?.base { return count(base) }
         return tables[qualified(table)]?.rows.count ?? 0
     }
 
@@ -262,10 +268,12 @@ final class DatabaseEngine {
         if let view = views[key] {
             return try selectView(table, view.columns, try view.provider(owner!, auth), filter: filter, order: order, limit: limit, offset: offset, count: count)
         }
-        let t = try self.table(table)
-        try checkGrant(t, .select, auth)
+        let view = try simpleViewTable(table, auth)
+        let t = try view ?? self.table(table)
+        if view == nil { try checkGrant(t, .select, auth) }
         let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
-        let rls = try policyTest(t, .select, auth)
+        // A view has no policies of its own: its base table's applied when it was read.
+        let rls = view == nil ? try policyTest(t, .select, auth) : { _ in true }
         var out: [[SQLValue]] = []
         // The request filter runs first (cheaper and usually more selective); the result is the same.
         for row in t.rows where f.test(row) && rls(row) { out.append(row) }
@@ -338,8 +346,12 @@ final class DatabaseEngine {
                        missingAsDefault: Bool = true, as auth: AuthContext,
                        resolution: ConflictResolution = .error, onConflict: [String]? = nil,
                        returning: Bool = false) throws -> [[SQLValue]] {
-        try atomically {
+        try atomically { try statement {
             var t = try self.table(table)
+            if let def = t.schema.simpleView {
+                return try insertThroughView(t, def, rows: input, columns: columns, missingAsDefault: missingAsDefault, auth: auth,
+                                             resolution: resolution, onConflict: onConflict, returning: returning)
+            }
             if views[t.schema.qualifiedName] != nil || t.schema.isView {
                 throw PostgresError("55000", "cannot insert into view \"\(t.schema.name)\"", details: "Views that do not select from a single table or view are not automatically updatable.")
             }
@@ -408,7 +420,7 @@ final class DatabaseEngine {
             }
             for row in pendingForeignKeys { try checkForeignKeys(try self.table(table), row) }
             return written
-        }
+        } }
     }
 
     func findConflict(_ t: Table, _ row: [SQLValue], _ cols: [String]) -> Int? {
@@ -441,9 +453,19 @@ final class DatabaseEngine {
     /// changed; a changed row that fails WITH CHECK aborts the statement with 42501.
     func update(_ table: String, set values: [String: JSONValue], as auth: AuthContext,
                 where filter: RowFilter? = nil, returning: Bool = false,
-                limit: Int? = nil) throws -> [[SQLValue]] {
-        try atomically {
+                limit: Int? = nil, restrict: (([SQLValue]) -> Bool)? = nil) throws -> [[SQLValue]] {
+        try atomically { try statement {
             var t = try self.table(table)
+            if let def = t.schema.simpleView {
+                // UPDATE through a simple view: the base rows the view shows, by the view's columns.
+                try checkViewColumns(Array(values.keys), t)
+                _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
+                let base = try self.table(def.base)
+                let shows = viewShows(def, base)
+                let changed = try update(def.base, set: values, as: viewActor(def, auth), where: filter, returning: returning, limit: limit, restrict: shows)
+                let proj = viewProjection(t.schema, base)
+                return changed.map { r in proj.map { r[$0] } }
+            }
             if views[t.schema.qualifiedName] != nil || t.schema.isView {
                 throw PostgresError("55000", "cannot update view \"\(t.schema.name)\"")
             }
@@ -462,7 +484,7 @@ final class DatabaseEngine {
             let readsRows = filter != nil || returning
             let visible = readsRows ? try policyTest(t, .select, auth) : { _ in true }
             var targets: [Int] = []
-            for (i, row) in t.rows.enumerated() where f.test(row) && using(row) && visible(row) { targets.append(i) }
+            for (i, row) in t.rows.enumerated() where f.test(row) && using(row) && visible(row) && restrict?(row) != false { targets.append(i) }
             if let limit { targets = Array(targets.prefix(limit)) }
             var out: [[SQLValue]] = []
             for i in targets {
@@ -475,7 +497,7 @@ final class DatabaseEngine {
             }
             for row in out { try checkForeignKeys(try self.table(table), row) }
             return out
-        }
+        } }
     }
 
     /// Applies one row update: BEFORE triggers, WITH CHECK, constraints, cascades, AFTER triggers.
@@ -515,9 +537,17 @@ final class DatabaseEngine {
     // MARK: DELETE
 
     /// DELETE with RLS: only rows visible and allowed by the DELETE policy are removed.
-    func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false) throws -> [[SQLValue]] {
-        try atomically {
+    func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false,
+                restrict: (([SQLValue]) -> Bool)? = nil) throws -> [[SQLValue]] {
+        try atomically { try statement {
             let t = try self.table(table)
+            if let def = t.schema.simpleView {
+                _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
+                let base = try self.table(def.base)
+                let removed = try delete(from: def.base, as: viewActor(def, auth), where: filter, limit: limit, returning: returning, restrict: viewShows(def, base))
+                let proj = viewProjection(t.schema, base)
+                return removed.map { r in proj.map { r[$0] } }
+            }
             if views[t.schema.qualifiedName] != nil || t.schema.isView {
                 throw PostgresError("55000", "cannot delete from view \"\(t.schema.name)\"")
             }
@@ -525,14 +555,14 @@ final class DatabaseEngine {
             let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
             let using = try policyTest(t, .delete, auth)
             let visible = filter != nil || returning ? try policyTest(t, .select, auth) : { _ in true }
-            var victims = t.rows.filter { f.test($0) && using($0) && visible($0) }
+            var victims = t.rows.filter { f.test($0) && using($0) && visible($0) && restrict?($0) != false }
             if let limit { victims = Array(victims.prefix(limit)) }
             var out: [[SQLValue]] = []
             for row in victims {
                 if try deleteRow(t.schema.qualifiedName, row, auth) { out.append(row) }
             }
             return out
-        }
+        } }
     }
 
     /// Deletes one row (by value), firing triggers and applying ON DELETE actions. Returns false
@@ -643,8 +673,15 @@ final class DatabaseEngine {
                     for ci in cidx {
                         nr[ci] = fk.onDelete == .setNull ? .null : try defaultValue(c.schema.columns[ci], auth, table: c.schema.qualifiedName)
                     }
+                    // The RI action is an UPDATE of the child row: its row triggers fire (ri_triggers.c
+                    // runs `UPDATE child SET col = NULL`), RLS does not apply (it runs as the owner).
+                    nr = try fire(.before, .update, c, old: r, new: nr, auth) ?? nr
                     try checkConstraints(c, nr)
                     c.rows[n] = nr
+                    recordChange(.update, c, old: r, new: nr)
+                    c.invalidate()
+                    tables[c.schema.qualifiedName] = c
+                    _ = try fire(.after, .update, c, old: r, new: nr, auth)
                 }
                 c.invalidate()
                 tables[c.schema.qualifiedName] = c
@@ -727,9 +764,29 @@ final class DatabaseEngine {
         Dictionary(uniqueKeysWithValues: zip(t.schema.columns, row).map { ($0.name, $1.json(as: $0.type)) })
     }
 
-    /// Fires the triggers of a timing; returns the (possibly changed) NEW row.
+    /// Runs one INSERT, UPDATE or DELETE: its AFTER ROW triggers fire once its rows are written.
+    func statement<T>(_ body: () throws -> T) throws -> T {
+        afterTriggerQueues.append([])
+        let result: T
+        do { result = try body() } catch { afterTriggerQueues.removeLast(); throw error }
+        let queued = afterTriggerQueues.removeLast()
+        for f in queued { try f() }
+        return result
+    }
+
+    /// Fires the triggers of a timing; returns the (possibly changed) NEW row. AFTER triggers
+    /// inside a statement are queued to its end.
     func fire(_ timing: TriggerTiming, _ event: TriggerEvent, _ t: Table, old: [SQLValue]?, new: [SQLValue]?, _ auth: AuthContext) throws -> [SQLValue]? {
         guard triggersEnabled, let list = triggers[t.schema.qualifiedName], !list.isEmpty else { return new }
+        if timing == .after, !afterTriggerQueues.isEmpty, list.contains(where: { $0.timing == .after && $0.events.contains(event) }) {
+            afterTriggerQueues[afterTriggerQueues.count - 1].append { [self] in _ = try self.fireNow(.after, event, t, old: old, new: new, auth) }
+            return new
+        }
+        return try fireNow(timing, event, t, old: old, new: new, auth)
+    }
+
+    func fireNow(_ timing: TriggerTiming, _ event: TriggerEvent, _ t: Table, old: [SQLValue]?, new: [SQLValue]?, _ auth: AuthContext) throws -> [SQLValue]? {
+        guard let list = triggers[t.schema.qualifiedName] else { return new }
         var current = new
         for trig in list where trig.timing == timing && trig.events.contains(event) {
             var ctx = TriggerContext(table: t.schema.name, event: event, timing: timing,

@@ -176,24 +176,29 @@ struct CompiledFilter {
     }
 
     static func unknownColumn(_ c: String, _ t: TableSchema) -> PostgresError {
-        PostgresError("42703", "column \(t.name).\(c) does not exist", hint: closestColumn(c, t).map { "Perhaps you meant to reference the column \"\(t.name).\($0)\"." })
+        let near = closestColumns(c, t)
+        let hint: String?
+        switch near.count {
+        case 1: hint = "Perhaps you meant to reference the column \"\(t.name).\(near[0])\"."
+        case 2: hint = "Perhaps you meant to reference the column \"\(t.name).\(near[0])\" or the column \"\(t.name).\(near[1])\"."
+        default: hint = nil
+        }
+        return PostgresError("42703", "column \(t.name).\(c) does not exist", hint: hint)
     }
 
-    /// PostgreSQL's suggestion for a missing column (parse_relation.c `updateFuzzyAttrMatchState`):
-    /// the column at the smallest edit distance, at most 3 and at most half the typed name's length;
-    /// two columns equally close suggest nothing.
-    static func closestColumn(_ c: String, _ t: TableSchema) -> String? {
-        var best: (name: String, d: Int)?
-        var tie = false
+    /// PostgreSQL's suggestions for a missing column (parse_relation.c `updateFuzzyAttrMatchState`):
+    /// the columns at the smallest edit distance, at most 3 and at most half the typed name's
+    /// length; one or two are named, three or more equally close name none.
+    static func closestColumns(_ c: String, _ t: TableSchema) -> [String] {
+        var best = 4
+        var names: [String] = []
         for col in t.columns {
             let d = levenshtein(col.name, c)
-            guard d <= 3, d <= c.count / 2 else { continue }
-            if let b = best, d > b.d { continue }
-            if let b = best, d == b.d { tie = true; continue }
-            best = (col.name, d)
-            tie = false
+            guard d <= 3, d <= c.count / 2, d <= best else { continue }
+            if d < best { best = d; names = [] }
+            names.append(col.name)
         }
-        return tie ? nil : best?.name
+        return names.count <= 2 ? names : []
     }
 
     private static func condition(_ column: String, _ op: FilterOp, _ operand: FilterOperand, _ t: TableSchema, _ idx: [String: Int]) throws -> ([SQLValue]) -> Bool? {

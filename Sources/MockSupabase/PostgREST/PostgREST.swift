@@ -353,7 +353,7 @@ extension MockSupabase {
         }
         if columns == nil { columns = Array(Set(objects.flatMap(\.keys))).sorted() }
         let table = database.tableSchema(tableName)!
-        if table.isView {
+        if table.isView && table.simpleView == nil {
             throw PostgresError("55000", "cannot insert into view \"\(tableName)\"")
         }
         let returning = prefs.returning == .representation
@@ -415,7 +415,8 @@ extension MockSupabase {
         let media = try negotiate(request)
         let q = try QueryParser.parse(request.query)
         let prefs = Preferences(request.headers)
-        let body = try parseBody(request, allowEmpty: true)
+        // Payload.hs: an empty body is "Empty or invalid json" for every write but a function call.
+        let body = try parseBody(request, allowEmpty: false)
         guard case .object(let patch) = body else { throw PostgresError("PGRST102", "Empty or invalid json") }
         if !q.hasFilters && !auth.bypassesRLS {
             // Supabase loads pg-safeupdate for API roles.

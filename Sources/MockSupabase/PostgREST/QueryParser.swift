@@ -246,6 +246,11 @@ enum QueryParser {
     static func parseSelect(_ raw: String) throws -> [SelectItem] {
         var p = SelectParser(chars: Array(raw), raw: raw)
         let items = try p.list(topLevel: true)
+        if p.aggregate {
+            // Aggregates (`count()`, `col.sum()`) need `db-aggregates-enabled`, off in PostgREST
+            // and on Supabase unless a project turns it on (Error.hs `AggregatesNotAllowed`).
+            throw PostgresError("PGRST123", "Use of aggregate functions is not allowed")
+        }
         return items.isEmpty ? [.star] : items
     }
 
@@ -255,6 +260,16 @@ enum QueryParser {
         var i = 0
         /// Embedding depth of the list being read.
         var depth = 0
+        /// Whether an aggregate (`count()`, `col.sum()`) was read.
+        var aggregate = false
+        static let aggregates = ["count", "sum", "avg", "max", "min"]
+
+        /// `()` after an aggregate's name, consumed when present.
+        mutating func emptyParens() -> Bool {
+            guard i + 1 < chars.count, chars[i] == "(", chars[i + 1] == ")" else { return false }
+            i += 2
+            return true
+        }
         /// Deepest embedding read (a decision, like `LogicTreeParser.maxDepth`: PostgREST has no
         /// limit, each level is a lateral subquery PostgreSQL plans recursively; the mock refuses
         /// deeper lists with a PGRST100 before its recursive planning could exhaust a thread's stack).
@@ -352,6 +367,12 @@ enum QueryParser {
                 let h = identifier()
                 if h == "inner" { inner = true } else if h == "left" { inner = false } else { hint = h }
             }
+            if name == "count", hint == nil, !spread, emptyParens() {
+                // `count()`: the row count aggregate.
+                aggregate = true
+                if i + 1 < chars.count, chars[i] == ":", chars[i + 1] == ":" { i += 2; _ = identifier() }
+                return .column(name: "count", alias: alias, cast: nil)
+            }
             if i < chars.count, chars[i] == "(" {
                 guard depth < SelectParser.maxDepth else { throw fail("an embedding nested at most \(SelectParser.maxDepth) levels deep") }
                 i += 1
@@ -364,6 +385,13 @@ enum QueryParser {
                 return .embed(relation: name, alias: alias, hint: hint, inner: inner, items: sub)
             }
             if spread { throw fail("\"(\"") }
+            // `col.sum()`: an aggregate over a column.
+            if i < chars.count, chars[i] == "." {
+                let save = i
+                i += 1
+                let fn = identifier()
+                if SelectParser.aggregates.contains(fn), emptyParens() { aggregate = true } else { i = save }
+            }
             var cast: String?
             if i + 1 < chars.count, chars[i] == ":", chars[i + 1] == ":" {
                 i += 2

@@ -40,17 +40,41 @@ struct Relationship {
         Set(cols) == Set(t.primaryKey) || t.uniques.contains { Set($0.columns) == Set(cols) }
     }
 
+    /// A relation's foreign keys as PostgREST's schema cache sees them: a table's own, and for a
+    /// simple view those its base table's columns carry into it (SchemaCache.hs follows view
+    /// columns to their base columns): the base's foreign keys whose columns the view shows, and
+    /// every foreign key pointing at the base whose referenced columns the view shows, then
+    /// pointing at the view. Keys keep the base constraint's name.
+    static func foreignKeys(of t: TableSchema, schema: DatabaseSchema) -> [ForeignKey] {
+        var out = t.foreignKeys
+        if let def = t.simpleView, let base = schema.table(def.base) {
+            out += base.foreignKeys.filter { fk in fk.columns.allSatisfy { t.columnIndex($0) != nil } }
+        }
+        // Keys into views over a table this relation references.
+        let direct = out
+        for fk in direct {
+            guard let ref = schema.table(fk.refTable) else { continue }
+            for v in schema.tables where v.simpleView.map({ schema.table($0.base)?.qualifiedName == ref.qualifiedName }) == true
+                && fk.refColumns.allSatisfy({ v.columnIndex($0) != nil }) {
+                var k = fk
+                k.refTable = v.schema == "public" ? v.name : v.qualifiedName
+                out.append(k)
+            }
+        }
+        return out
+    }
+
     /// Every relationship from `origin` to the exposed tables.
     static func all(from origin: TableSchema, schema: DatabaseSchema) -> [Relationship] {
         var out: [Relationship] = []
         let exposed = schema.tables.filter { $0.schema == "public" }
-        for fk in origin.foreignKeys {
+        for fk in foreignKeys(of: origin, schema: schema) {
             guard let t = schema.table(fk.refTable), t.schema == "public" else { continue }
             let card: Cardinality = isUnique(fk.columns, in: origin) ? .oneToOne : .manyToOne
             out.append(Relationship(origin: origin, target: t, cardinality: card, constraint: fk.name, columns: Array(zip(fk.columns, fk.refColumns)), junction: nil))
         }
         for t in exposed {
-            for fk in t.foreignKeys where schema.table(fk.refTable)?.qualifiedName == origin.qualifiedName {
+            for fk in foreignKeys(of: t, schema: schema) where schema.table(fk.refTable)?.qualifiedName == origin.qualifiedName {
                 let card: Cardinality = isUnique(fk.columns, in: t) ? .oneToOne : .oneToMany
                 out.append(Relationship(origin: origin, target: t, cardinality: card, constraint: fk.name, columns: Array(zip(fk.refColumns, fk.columns)), junction: nil))
             }

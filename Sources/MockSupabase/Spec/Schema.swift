@@ -118,6 +118,18 @@ public struct CheckConstraint: Sendable, Equatable {
     public var sql: String?
 }
 
+/// `CREATE VIEW name [WITH (security_invoker)] AS SELECT <columns> FROM base [WHERE …]`: a
+/// view PostgreSQL can update automatically (one base table, plain columns of the same names).
+public struct SimpleViewDefinition: Sendable, Equatable {
+    /// The base table.
+    public var base: String
+    /// The view's WHERE clause over the base row (nil: every row).
+    public var filter: Expr?
+    /// `security_invoker`: the caller's RLS on the base table applies; otherwise the view runs
+    /// with its owner's rights, which bypass RLS (PostgreSQL's default, a Supabase footgun).
+    public var securityInvoker: Bool
+}
+
 /// One table.
 public struct TableSchema: Sendable, Equatable {
     /// Table name (without schema).
@@ -138,6 +150,9 @@ public struct TableSchema: Sendable, Equatable {
     public var isView: Bool
     /// Decisions recorded for this table.
     public var decisions: [String]
+    /// A simple view's definition (`"view": {"from": …}`): rows of one base table, auto-updatable
+    /// as PostgreSQL makes such views. Nil for tables and app-computed views.
+    public var simpleView: SimpleViewDefinition? = nil
     /// Structured indexes (`indexDefinitions`), nil when schema.json gives none for the table.
     public var indexDefinitions: [IndexDefinition]? = nil
 
@@ -223,6 +238,21 @@ extension DatabaseSchema {
                     throw tNodes[ti].fail("primary key names unknown column '\(c)'")
                 }
                 for u in table.uniques { for c in u.columns where !names.contains(c) { throw tNodes[ti].fail("unique constraint '\(u.name)' names unknown column '\(c)'") } }
+            }
+            // Simple views: the base exists and holds every view column; the view's key is the
+            // base's when the view shows it (PostgREST infers view keys through column dependencies).
+            for (ti, table) in tables.enumerated() {
+                guard let def = table.simpleView else { continue }
+                guard let base = schema.table(def.base), base.simpleView == nil else {
+                    throw tNodes[ti].fail("view '\(table.name)' reads unknown table '\(def.base)'")
+                }
+                for c in table.columns where base.columnIndex(c.name) == nil {
+                    throw tNodes[ti].fail("view column '\(c.name)' is not a column of '\(def.base)'")
+                }
+                if table.primaryKey.isEmpty, !base.primaryKey.isEmpty, base.primaryKey.allSatisfy({ table.columnIndex($0) != nil }),
+                   let k = schema.tables.firstIndex(where: { $0.qualifiedName == table.qualifiedName }) {
+                    schema.tables[k].primaryKey = base.primaryKey
+                }
             }
             schema.tables = schema.tables.map { $0 }
             if let ts = o.optional("triggers") {
@@ -343,7 +373,19 @@ extension DatabaseSchema {
                     })
                 }
             }
-            let isView = try o.optional("view")?.bool() ?? false
+            var isView = false
+            var simpleView: SimpleViewDefinition?
+            if let v = o.optional("view") {
+                if case .object = v.value {
+                    isView = true
+                    simpleView = try v.object { vo in
+                        SimpleViewDefinition(base: try vo.required("from").string(), filter: try vo.optional("where").map(Expr.decode),
+                                             securityInvoker: try vo.optional("securityInvoker")?.bool() ?? false)
+                    }
+                } else {
+                    isView = try v.bool()
+                }
+            }
             var decisions: [String] = []
             if let d = o.optional("decision") { decisions.append(try d.string()) }
             if let d = o.optional("decisions") { decisions += try d.strings() }
@@ -358,6 +400,7 @@ extension DatabaseSchema {
             var table = TableSchema(name: name, schema: schemaName, columns: columns, primaryKey: pk, uniques: uniques,
                                     foreignKeys: fks, checks: checks, isView: isView, decisions: decisions)
             table.indexDefinitions = indexDefinitions
+            table.simpleView = simpleView
             return table
         }
     }

@@ -116,16 +116,11 @@ public enum HTTPParserProperties {
 
     /// Pieces of random sizes (1 to 64 bytes) from a SplitMix64 stream seeded by `seed`.
     public static func randomPieces(_ input: [UInt8], seed: UInt64) -> [ArraySlice<UInt8>] {
-        var state = seed
+        var random = SeededRandom(seed: seed)
         var pieces: [ArraySlice<UInt8>] = []
         var i = 0
         while i < input.count {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            let n = Int(z % 64) + 1
+            let n = Int(random.next() % 64) + 1
             pieces.append(input[i..<min(input.count, i + n)])
             i += n
         }

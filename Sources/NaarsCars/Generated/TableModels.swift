@@ -34,7 +34,7 @@ public struct Profile: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null). = auth.users.id
-    public var id: UUID
+    public var id: PGUUID
     /// `name` (text, not null).
     public var name: String
     /// `email` (text, not null).
@@ -50,7 +50,7 @@ public struct Profile: TableModel, NaarsCarsRow {
     /// `approved` (boolean, not null).
     public var approved: Bool
     /// `invited_by` (uuid).
-    public var invitedBy: UUID?
+    public var invitedBy: PGUUID?
     /// `notify_ride_updates` (boolean).
     public var notifyRideUpdates: Bool?
     /// `notify_messages` (boolean).
@@ -78,8 +78,8 @@ public struct Profile: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, name: String, email: String, car: String? = nil, phoneNumber: String? = nil,
-                avatarUrl: String? = nil, isAdmin: Bool, approved: Bool, invitedBy: UUID? = nil,
+    public init(id: PGUUID, name: String, email: String, car: String? = nil, phoneNumber: String? = nil,
+                avatarUrl: String? = nil, isAdmin: Bool, approved: Bool, invitedBy: PGUUID? = nil,
                 notifyRideUpdates: Bool? = nil, notifyMessages: Bool? = nil, notifyAnnouncements: Bool? = nil,
                 notifyNewRequests: Bool? = nil, notifyQaActivity: Bool? = nil, notifyReviewReminders: Bool? = nil,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
@@ -94,10 +94,10 @@ public struct Profile: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(email, forKey: .email)
+        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(email, forKey: .email)
         try c.encode(car, forKey: .car); try c.encode(phoneNumber, forKey: .phoneNumber)
         try c.encode(avatarUrl, forKey: .avatarUrl); try c.encode(isAdmin, forKey: .isAdmin)
-        try c.encode(approved, forKey: .approved); try c.encodeUUID(invitedBy, forKey: .invitedBy)
+        try c.encode(approved, forKey: .approved); try c.encode(invitedBy, forKey: .invitedBy)
         try c.encode(notifyRideUpdates, forKey: .notifyRideUpdates)
         try c.encode(notifyMessages, forKey: .notifyMessages)
         try c.encode(notifyAnnouncements, forKey: .notifyAnnouncements)
@@ -115,13 +115,13 @@ public struct InviteCode: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `code` (text, not null). compared case-insensitively after trimming by validate_invite_code; seed codes are upper case
     public var code: String
     /// `created_by` (uuid, not null).
-    public var createdBy: UUID
+    public var createdBy: PGUUID
     /// `used_by` (uuid).
-    public var usedBy: UUID?
+    public var usedBy: PGUUID?
     /// `used_at` (timestamptz).
     public var usedAt: PGTimestamp?
     /// `created_at` (timestamptz, not null).
@@ -136,7 +136,7 @@ public struct InviteCode: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, code: String, createdBy: UUID, usedBy: UUID? = nil, usedAt: PGTimestamp? = nil,
+    public init(id: PGUUID, code: String, createdBy: PGUUID, usedBy: PGUUID? = nil, usedAt: PGTimestamp? = nil,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.code = code; self.createdBy = createdBy; self.usedBy = usedBy; self.usedAt = usedAt
         self.createdAt = createdAt; self.updatedAt = updatedAt
@@ -145,10 +145,9 @@ public struct InviteCode: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encode(code, forKey: .code)
-        try c.encodeUUID(createdBy, forKey: .createdBy); try c.encodeUUID(usedBy, forKey: .usedBy)
-        try c.encode(usedAt, forKey: .usedAt); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(id, forKey: .id); try c.encode(code, forKey: .code); try c.encode(createdBy, forKey: .createdBy)
+        try c.encode(usedBy, forKey: .usedBy); try c.encode(usedAt, forKey: .usedAt)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -159,9 +158,9 @@ public struct Ride: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `user_id` (uuid, not null).
-    public var userId: UUID
+    public var userId: PGUUID
     /// `type` (text, not null).
     public var type: String
     /// `date` (date, not null).
@@ -181,7 +180,7 @@ public struct Ride: TableModel, NaarsCarsRow {
     /// `status` (ride_status, not null).
     public var status: RideStatus
     /// `claimed_by` (uuid).
-    public var claimedBy: UUID?
+    public var claimedBy: PGUUID?
     /// `reviewed` (boolean, not null).
     public var reviewed: Bool
     /// `review_skipped` (boolean).
@@ -201,10 +200,10 @@ public struct Ride: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, userId: UUID, type: String, date: PGDate, time: PGTimeOfDay, pickup: String,
+    public init(id: PGUUID, userId: PGUUID, type: String, date: PGDate, time: PGTimeOfDay, pickup: String,
                 destination: String, seats: Int? = nil, notes: String? = nil, gift: String? = nil, status: RideStatus,
-                claimedBy: UUID? = nil, reviewed: Bool, reviewSkipped: Bool? = nil, reviewSkippedAt: PGTimestamp? = nil,
-                createdAt: PGTimestamp, updatedAt: PGTimestamp) {
+                claimedBy: PGUUID? = nil, reviewed: Bool, reviewSkipped: Bool? = nil,
+                reviewSkippedAt: PGTimestamp? = nil, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.type = type; self.date = date; self.time = time; self.pickup = pickup
         self.destination = destination; self.seats = seats; self.notes = notes; self.gift = gift; self.status = status
         self.claimedBy = claimedBy; self.reviewed = reviewed; self.reviewSkipped = reviewSkipped
@@ -214,11 +213,11 @@ public struct Ride: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userId, forKey: .userId); try c.encode(type, forKey: .type)
+        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(type, forKey: .type)
         try c.encode(date, forKey: .date); try c.encode(time, forKey: .time); try c.encode(pickup, forKey: .pickup)
         try c.encode(destination, forKey: .destination); try c.encode(seats, forKey: .seats)
         try c.encode(notes, forKey: .notes); try c.encode(gift, forKey: .gift); try c.encode(status, forKey: .status)
-        try c.encodeUUID(claimedBy, forKey: .claimedBy); try c.encode(reviewed, forKey: .reviewed)
+        try c.encode(claimedBy, forKey: .claimedBy); try c.encode(reviewed, forKey: .reviewed)
         try c.encode(reviewSkipped, forKey: .reviewSkipped); try c.encode(reviewSkippedAt, forKey: .reviewSkippedAt)
         try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
@@ -231,11 +230,11 @@ public struct RideParticipant: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `ride_id` (uuid, not null).
-    public var rideId: UUID
+    public var rideId: PGUUID
     /// `user_id` (uuid, not null).
-    public var userId: UUID
+    public var userId: PGUUID
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
@@ -245,15 +244,15 @@ public struct RideParticipant: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, rideId: UUID, userId: UUID, createdAt: PGTimestamp) {
+    public init(id: PGUUID, rideId: PGUUID, userId: PGUUID, createdAt: PGTimestamp) {
         self.id = id; self.rideId = rideId; self.userId = userId; self.createdAt = createdAt
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(rideId, forKey: .rideId)
-        try c.encodeUUID(userId, forKey: .userId); try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(rideId, forKey: .rideId); try c.encode(userId, forKey: .userId)
+        try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -264,9 +263,9 @@ public struct Favor: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `user_id` (uuid, not null).
-    public var userId: UUID
+    public var userId: PGUUID
     /// `title` (text, not null).
     public var title: String
     /// `description` (text).
@@ -286,7 +285,7 @@ public struct Favor: TableModel, NaarsCarsRow {
     /// `status` (favor_status, not null).
     public var status: FavorStatus
     /// `claimed_by` (uuid).
-    public var claimedBy: UUID?
+    public var claimedBy: PGUUID?
     /// `reviewed` (boolean, not null).
     public var reviewed: Bool
     /// `review_skipped` (boolean).
@@ -306,9 +305,9 @@ public struct Favor: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, userId: UUID, title: String, description: String? = nil, location: String,
+    public init(id: PGUUID, userId: PGUUID, title: String, description: String? = nil, location: String,
                 duration: FavorDuration, requirements: String? = nil, date: PGDate, time: PGTimeOfDay? = nil,
-                gift: String? = nil, status: FavorStatus, claimedBy: UUID? = nil, reviewed: Bool,
+                gift: String? = nil, status: FavorStatus, claimedBy: PGUUID? = nil, reviewed: Bool,
                 reviewSkipped: Bool? = nil, reviewSkippedAt: PGTimestamp? = nil, createdAt: PGTimestamp,
                 updatedAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.title = title; self.description = description; self.location = location
@@ -320,14 +319,14 @@ public struct Favor: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(title, forKey: .title); try c.encode(description, forKey: .description)
-        try c.encode(location, forKey: .location); try c.encode(duration, forKey: .duration)
-        try c.encode(requirements, forKey: .requirements); try c.encode(date, forKey: .date)
-        try c.encode(time, forKey: .time); try c.encode(gift, forKey: .gift); try c.encode(status, forKey: .status)
-        try c.encodeUUID(claimedBy, forKey: .claimedBy); try c.encode(reviewed, forKey: .reviewed)
-        try c.encode(reviewSkipped, forKey: .reviewSkipped); try c.encode(reviewSkippedAt, forKey: .reviewSkippedAt)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(title, forKey: .title)
+        try c.encode(description, forKey: .description); try c.encode(location, forKey: .location)
+        try c.encode(duration, forKey: .duration); try c.encode(requirements, forKey: .requirements)
+        try c.encode(date, forKey: .date); try c.encode(time, forKey: .time); try c.encode(gift, forKey: .gift)
+        try c.encode(status, forKey: .status); try c.encode(claimedBy, forKey: .claimedBy)
+        try c.encode(reviewed, forKey: .reviewed); try c.encode(reviewSkipped, forKey: .reviewSkipped)
+        try c.encode(reviewSkippedAt, forKey: .reviewSkippedAt); try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -338,11 +337,11 @@ public struct FavorParticipant: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `favor_id` (uuid, not null).
-    public var favorId: UUID
+    public var favorId: PGUUID
     /// `user_id` (uuid, not null).
-    public var userId: UUID
+    public var userId: PGUUID
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
@@ -352,15 +351,15 @@ public struct FavorParticipant: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, favorId: UUID, userId: UUID, createdAt: PGTimestamp) {
+    public init(id: PGUUID, favorId: PGUUID, userId: PGUUID, createdAt: PGTimestamp) {
         self.id = id; self.favorId = favorId; self.userId = userId; self.createdAt = createdAt
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(favorId, forKey: .favorId)
-        try c.encodeUUID(userId, forKey: .userId); try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(favorId, forKey: .favorId); try c.encode(userId, forKey: .userId)
+        try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -371,15 +370,15 @@ public struct RequestQA: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `ride_id` (uuid).
-    public var rideId: UUID?
+    public var rideId: PGUUID?
     /// `favor_id` (uuid).
-    public var favorId: UUID?
+    public var favorId: PGUUID?
     /// `user_id` (uuid, not null).
-    public var userId: UUID
+    public var userId: PGUUID
     /// `parent_id` (uuid).
-    public var parentId: UUID?
+    public var parentId: PGUUID?
     /// `content` (text, not null).
     public var content: String
     /// `created_at` (timestamptz, not null).
@@ -392,7 +391,7 @@ public struct RequestQA: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, rideId: UUID? = nil, favorId: UUID? = nil, userId: UUID, parentId: UUID? = nil,
+    public init(id: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil, userId: PGUUID, parentId: PGUUID? = nil,
                 content: String, createdAt: PGTimestamp) {
         self.id = id; self.rideId = rideId; self.favorId = favorId; self.userId = userId; self.parentId = parentId
         self.content = content; self.createdAt = createdAt
@@ -401,10 +400,9 @@ public struct RequestQA: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(rideId, forKey: .rideId)
-        try c.encodeUUID(favorId, forKey: .favorId); try c.encodeUUID(userId, forKey: .userId)
-        try c.encodeUUID(parentId, forKey: .parentId); try c.encode(content, forKey: .content)
-        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(rideId, forKey: .rideId); try c.encode(favorId, forKey: .favorId)
+        try c.encode(userId, forKey: .userId); try c.encode(parentId, forKey: .parentId)
+        try c.encode(content, forKey: .content); try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -415,13 +413,13 @@ public struct Conversation: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `ride_id` (uuid).
-    public var rideId: UUID?
+    public var rideId: PGUUID?
     /// `favor_id` (uuid).
-    public var favorId: UUID?
+    public var favorId: PGUUID?
     /// `created_by` (uuid).
-    public var createdBy: UUID?
+    public var createdBy: PGUUID?
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
     /// `updated_at` (timestamptz, not null).
@@ -434,8 +432,8 @@ public struct Conversation: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, rideId: UUID? = nil, favorId: UUID? = nil, createdBy: UUID? = nil, createdAt: PGTimestamp,
-                updatedAt: PGTimestamp) {
+    public init(id: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil, createdBy: PGUUID? = nil,
+                createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.rideId = rideId; self.favorId = favorId; self.createdBy = createdBy
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
@@ -443,9 +441,9 @@ public struct Conversation: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(rideId, forKey: .rideId)
-        try c.encodeUUID(favorId, forKey: .favorId); try c.encodeUUID(createdBy, forKey: .createdBy)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(id, forKey: .id); try c.encode(rideId, forKey: .rideId); try c.encode(favorId, forKey: .favorId)
+        try c.encode(createdBy, forKey: .createdBy); try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -456,11 +454,11 @@ public struct ConversationParticipant: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `conversation_id` (uuid, not null).
-    public var conversationId: UUID
+    public var conversationId: PGUUID
     /// `user_id` (uuid, not null).
-    public var userId: UUID
+    public var userId: PGUUID
     /// `last_read_at` (timestamptz).
     public var lastReadAt: PGTimestamp?
     /// `created_at` (timestamptz, not null).
@@ -475,8 +473,8 @@ public struct ConversationParticipant: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, conversationId: UUID, userId: UUID, lastReadAt: PGTimestamp? = nil, createdAt: PGTimestamp,
-                updatedAt: PGTimestamp) {
+    public init(id: PGUUID, conversationId: PGUUID, userId: PGUUID, lastReadAt: PGTimestamp? = nil,
+                createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.conversationId = conversationId; self.userId = userId; self.lastReadAt = lastReadAt
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
@@ -484,8 +482,8 @@ public struct ConversationParticipant: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(conversationId, forKey: .conversationId)
-        try c.encodeUUID(userId, forKey: .userId); try c.encode(lastReadAt, forKey: .lastReadAt)
+        try c.encode(id, forKey: .id); try c.encode(conversationId, forKey: .conversationId)
+        try c.encode(userId, forKey: .userId); try c.encode(lastReadAt, forKey: .lastReadAt)
         try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
@@ -497,17 +495,17 @@ public struct Message: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `conversation_id` (uuid, not null).
-    public var conversationId: UUID
+    public var conversationId: PGUUID
     /// `from_id` (uuid, not null).
-    public var fromId: UUID
+    public var fromId: PGUUID
     /// `content` (text).
     public var content: String?
     /// `image_url` (text).
     public var imageUrl: String?
     /// `read_by` (uuid[], not null).
-    public var readBy: [UUID]
+    public var readBy: [PGUUID]
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
     /// `updated_at` (timestamptz, not null).
@@ -520,8 +518,8 @@ public struct Message: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, conversationId: UUID, fromId: UUID, content: String? = nil, imageUrl: String? = nil,
-                readBy: [UUID], createdAt: PGTimestamp, updatedAt: PGTimestamp) {
+    public init(id: PGUUID, conversationId: PGUUID, fromId: PGUUID, content: String? = nil, imageUrl: String? = nil,
+                readBy: [PGUUID], createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.conversationId = conversationId; self.fromId = fromId; self.content = content
         self.imageUrl = imageUrl; self.readBy = readBy; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
@@ -529,9 +527,9 @@ public struct Message: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(conversationId, forKey: .conversationId)
-        try c.encodeUUID(fromId, forKey: .fromId); try c.encode(content, forKey: .content)
-        try c.encode(imageUrl, forKey: .imageUrl); try c.encodeUUIDs(readBy, forKey: .readBy)
+        try c.encode(id, forKey: .id); try c.encode(conversationId, forKey: .conversationId)
+        try c.encode(fromId, forKey: .fromId); try c.encode(content, forKey: .content)
+        try c.encode(imageUrl, forKey: .imageUrl); try c.encode(readBy, forKey: .readBy)
         try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
@@ -543,9 +541,9 @@ public struct AppNotification: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `user_id` (uuid, not null).
-    public var userId: UUID
+    public var userId: PGUUID
     /// `type` (text, not null).
     public var type: String
     /// `title` (text, not null).
@@ -553,9 +551,9 @@ public struct AppNotification: TableModel, NaarsCarsRow {
     /// `body` (text).
     public var body: String?
     /// `ride_id` (uuid).
-    public var rideId: UUID?
+    public var rideId: PGUUID?
     /// `favor_id` (uuid).
-    public var favorId: UUID?
+    public var favorId: PGUUID?
     /// `read` (boolean, not null).
     public var read: Bool
     /// `pinned` (boolean, not null).
@@ -572,8 +570,8 @@ public struct AppNotification: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, userId: UUID, type: String, title: String, body: String? = nil, rideId: UUID? = nil,
-                favorId: UUID? = nil, read: Bool, pinned: Bool, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
+    public init(id: PGUUID, userId: PGUUID, type: String, title: String, body: String? = nil, rideId: PGUUID? = nil,
+                favorId: PGUUID? = nil, read: Bool, pinned: Bool, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.type = type; self.title = title; self.body = body; self.rideId = rideId
         self.favorId = favorId; self.read = read; self.pinned = pinned; self.createdAt = createdAt
         self.updatedAt = updatedAt
@@ -582,11 +580,11 @@ public struct AppNotification: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userId, forKey: .userId); try c.encode(type, forKey: .type)
-        try c.encode(title, forKey: .title); try c.encode(body, forKey: .body)
-        try c.encodeUUID(rideId, forKey: .rideId); try c.encodeUUID(favorId, forKey: .favorId)
-        try c.encode(read, forKey: .read); try c.encode(pinned, forKey: .pinned)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(type, forKey: .type)
+        try c.encode(title, forKey: .title); try c.encode(body, forKey: .body); try c.encode(rideId, forKey: .rideId)
+        try c.encode(favorId, forKey: .favorId); try c.encode(read, forKey: .read)
+        try c.encode(pinned, forKey: .pinned); try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -597,9 +595,9 @@ public struct PushToken: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `user_id` (uuid, not null).
-    public var userId: UUID
+    public var userId: PGUUID
     /// `token` (text, not null).
     public var token: String
     /// `device_id` (text, not null).
@@ -618,7 +616,7 @@ public struct PushToken: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, userId: UUID, token: String, deviceId: String, platform: String, createdAt: PGTimestamp,
+    public init(id: PGUUID, userId: PGUUID, token: String, deviceId: String, platform: String, createdAt: PGTimestamp,
                 updatedAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.token = token; self.deviceId = deviceId; self.platform = platform
         self.createdAt = createdAt; self.updatedAt = updatedAt
@@ -627,10 +625,9 @@ public struct PushToken: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(token, forKey: .token); try c.encode(deviceId, forKey: .deviceId)
-        try c.encode(platform, forKey: .platform); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(token, forKey: .token)
+        try c.encode(deviceId, forKey: .deviceId); try c.encode(platform, forKey: .platform)
+        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -641,9 +638,9 @@ public struct TownHallPost: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `user_id` (uuid, not null).
-    public var userId: UUID
+    public var userId: PGUUID
     /// `title` (text).
     public var title: String?
     /// `content` (text, not null).
@@ -659,7 +656,7 @@ public struct TownHallPost: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, userId: UUID, title: String? = nil, content: String, imageUrl: String? = nil,
+    public init(id: PGUUID, userId: PGUUID, title: String? = nil, content: String, imageUrl: String? = nil,
                 createdAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.title = title; self.content = content; self.imageUrl = imageUrl
         self.createdAt = createdAt
@@ -668,9 +665,9 @@ public struct TownHallPost: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(title, forKey: .title); try c.encode(content, forKey: .content)
-        try c.encode(imageUrl, forKey: .imageUrl); try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(title, forKey: .title)
+        try c.encode(content, forKey: .content); try c.encode(imageUrl, forKey: .imageUrl)
+        try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -681,21 +678,21 @@ public struct Review: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: UUID
+    public var id: PGUUID
     /// `reviewer_id` (uuid, not null).
-    public var reviewerId: UUID
+    public var reviewerId: PGUUID
     /// `fulfiller_id` (uuid, not null).
-    public var fulfillerId: UUID
+    public var fulfillerId: PGUUID
     /// `ride_id` (uuid).
-    public var rideId: UUID?
+    public var rideId: PGUUID?
     /// `favor_id` (uuid).
-    public var favorId: UUID?
+    public var favorId: PGUUID?
     /// `rating` (integer, not null).
     public var rating: Int
     /// `comment` (text).
     public var comment: String?
     /// `town_hall_post_id` (uuid).
-    public var townHallPostId: UUID?
+    public var townHallPostId: PGUUID?
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
@@ -706,8 +703,8 @@ public struct Review: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(id: UUID, reviewerId: UUID, fulfillerId: UUID, rideId: UUID? = nil, favorId: UUID? = nil, rating: Int,
-                comment: String? = nil, townHallPostId: UUID? = nil, createdAt: PGTimestamp) {
+    public init(id: PGUUID, reviewerId: PGUUID, fulfillerId: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil,
+                rating: Int, comment: String? = nil, townHallPostId: PGUUID? = nil, createdAt: PGTimestamp) {
         self.id = id; self.reviewerId = reviewerId; self.fulfillerId = fulfillerId; self.rideId = rideId
         self.favorId = favorId; self.rating = rating; self.comment = comment; self.townHallPostId = townHallPostId
         self.createdAt = createdAt
@@ -716,10 +713,10 @@ public struct Review: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(id, forKey: .id); try c.encodeUUID(reviewerId, forKey: .reviewerId)
-        try c.encodeUUID(fulfillerId, forKey: .fulfillerId); try c.encodeUUID(rideId, forKey: .rideId)
-        try c.encodeUUID(favorId, forKey: .favorId); try c.encode(rating, forKey: .rating)
-        try c.encode(comment, forKey: .comment); try c.encodeUUID(townHallPostId, forKey: .townHallPostId)
+        try c.encode(id, forKey: .id); try c.encode(reviewerId, forKey: .reviewerId)
+        try c.encode(fulfillerId, forKey: .fulfillerId); try c.encode(rideId, forKey: .rideId)
+        try c.encode(favorId, forKey: .favorId); try c.encode(rating, forKey: .rating)
+        try c.encode(comment, forKey: .comment); try c.encode(townHallPostId, forKey: .townHallPostId)
         try c.encode(createdAt, forKey: .createdAt)
     }
 }
@@ -731,7 +728,7 @@ public struct LeaderboardEntry: TableModel, NaarsCarsRow {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `user_id` (uuid).
-    public var userId: UUID
+    public var userId: PGUUID
     /// `name` (text).
     public var name: String
     /// `avatar_url` (text).
@@ -739,7 +736,7 @@ public struct LeaderboardEntry: TableModel, NaarsCarsRow {
     /// `fulfilled_count` (bigint).
     public var fulfilledCount: Int
     /// `average_rating` (numeric).
-    public var averageRating: Double
+    public var averageRating: PGNumeric
     /// `review_count` (bigint).
     public var reviewCount: Int
     /// `rank` (bigint).
@@ -752,7 +749,7 @@ public struct LeaderboardEntry: TableModel, NaarsCarsRow {
     }
 
     /// A row from its columns.
-    public init(userId: UUID, name: String, avatarUrl: String? = nil, fulfilledCount: Int, averageRating: Double,
+    public init(userId: PGUUID, name: String, avatarUrl: String? = nil, fulfilledCount: Int, averageRating: PGNumeric,
                 reviewCount: Int, rank: Int) {
         self.userId = userId; self.name = name; self.avatarUrl = avatarUrl; self.fulfilledCount = fulfilledCount
         self.averageRating = averageRating; self.reviewCount = reviewCount; self.rank = rank
@@ -761,7 +758,7 @@ public struct LeaderboardEntry: TableModel, NaarsCarsRow {
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(userId, forKey: .userId); try c.encode(name, forKey: .name)
+        try c.encode(userId, forKey: .userId); try c.encode(name, forKey: .name)
         try c.encode(avatarUrl, forKey: .avatarUrl); try c.encode(fulfilledCount, forKey: .fulfilledCount)
         try c.encode(averageRating, forKey: .averageRating); try c.encode(reviewCount, forKey: .reviewCount)
         try c.encode(rank, forKey: .rank)

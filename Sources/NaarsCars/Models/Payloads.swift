@@ -357,5 +357,5 @@ public struct EdgeFunctionError: NaarsCarsPayload {
 
 extension LeaderboardEntry {
     /// The user is the row's identity (the view has no `id` column).
-    public var id: UUID { userId }
+    public var id: PGUUID { userId }
 }

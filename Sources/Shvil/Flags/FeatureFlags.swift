@@ -109,7 +109,7 @@ public struct FeatureFlagConfig: Sendable, Equatable, FeatureFlagResolving {
         flags.flatMap { f in
             AppEnvironment.allCases.map { e in
                 FeatureFlagRow(key: f.feature.rawValue, environment: e, enabled: isEnabled(f.feature, in: e), stage: f.stage,
-                               description: f.description, updatedAt: updatedAt)
+                               description: f.description, updatedAt: PGTimestamp(updatedAt))
             }
         }
     }

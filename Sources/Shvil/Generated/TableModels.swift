@@ -32,15 +32,15 @@ public struct ShvilUser: TableModel {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: String
+    public var id: PGUUID
     /// `email` (text).
     public var email: String?
     /// `display_name` (text).
     public var displayName: String?
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
     /// `updated_at` (timestamptz, not null).
-    public var updatedAt: Date
+    public var updatedAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -48,27 +48,18 @@ public struct ShvilUser: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: String, email: String? = nil, displayName: String? = nil, createdAt: Date, updatedAt: Date) {
+    public init(id: PGUUID, email: String? = nil, displayName: String? = nil, createdAt: PGTimestamp,
+                updatedAt: PGTimestamp) {
         self.id = id; self.email = email; self.displayName = displayName; self.createdAt = createdAt
         self.updatedAt = updatedAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        email = try c.decodeIfPresent(String.self, forKey: .email)
-        displayName = try c.decodeIfPresent(String.self, forKey: .displayName)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
-        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id); try c.encode(email, forKey: .email)
-        try c.encode(displayName, forKey: .displayName); try c.encodeTimestamp(createdAt, forKey: .createdAt)
-        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(displayName, forKey: .displayName); try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -79,9 +70,9 @@ public struct Adventure: TableModel {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: String
+    public var id: PGUUID
     /// `user_id` (uuid, not null).
-    public var userId: String
+    public var userId: PGUUID
     /// `title` (text, not null).
     public var title: String
     /// `description` (text).
@@ -91,9 +82,9 @@ public struct Adventure: TableModel {
     /// `status` (adventure_status, not null).
     public var status: AdventureStatus
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
     /// `updated_at` (timestamptz, not null).
-    public var updatedAt: Date
+    public var updatedAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -102,8 +93,8 @@ public struct Adventure: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: String, userId: String, title: String, description: String? = nil, routeData: JSONValue,
-                status: AdventureStatus, createdAt: Date, updatedAt: Date) {
+    public init(id: PGUUID, userId: PGUUID, title: String, description: String? = nil, routeData: JSONValue,
+                status: AdventureStatus, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.title = title; self.description = description
         self.routeData = routeData; self.status = status; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
@@ -111,14 +102,14 @@ public struct Adventure: TableModel {
     /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        userId = try c.decode(String.self, forKey: .userId)
+        id = try c.decode(PGUUID.self, forKey: .id)
+        userId = try c.decode(PGUUID.self, forKey: .userId)
         title = try c.decode(String.self, forKey: .title)
         description = try c.decodeIfPresent(String.self, forKey: .description)
         routeData = try c.decodeJSONNotNull(forKey: .routeData)
         status = try c.decode(AdventureStatus.self, forKey: .status)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
-        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
+        createdAt = try c.decode(PGTimestamp.self, forKey: .createdAt)
+        updatedAt = try c.decode(PGTimestamp.self, forKey: .updatedAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -126,8 +117,8 @@ public struct Adventure: TableModel {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(title, forKey: .title)
         try c.encode(description, forKey: .description); try c.encode(routeData, forKey: .routeData)
-        try c.encode(status, forKey: .status); try c.encodeTimestamp(createdAt, forKey: .createdAt)
-        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(status, forKey: .status); try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -138,7 +129,7 @@ public struct Place: TableModel {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: String
+    public var id: PGUUID
     /// `name` (text, not null).
     public var name: String
     /// `description` (text).
@@ -150,9 +141,9 @@ public struct Place: TableModel {
     /// `metadata` (jsonb, not null).
     public var metadata: JSONValue
     /// `created_by` (uuid).
-    public var createdBy: String?
+    public var createdBy: PGUUID?
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -160,8 +151,8 @@ public struct Place: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: String, name: String, description: String? = nil, latitude: Double, longitude: Double,
-                metadata: JSONValue, createdBy: String? = nil, createdAt: Date) {
+    public init(id: PGUUID, name: String, description: String? = nil, latitude: Double, longitude: Double,
+                metadata: JSONValue, createdBy: PGUUID? = nil, createdAt: PGTimestamp) {
         self.id = id; self.name = name; self.description = description; self.latitude = latitude
         self.longitude = longitude; self.metadata = metadata; self.createdBy = createdBy; self.createdAt = createdAt
     }
@@ -169,14 +160,14 @@ public struct Place: TableModel {
     /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
+        id = try c.decode(PGUUID.self, forKey: .id)
         name = try c.decode(String.self, forKey: .name)
         description = try c.decodeIfPresent(String.self, forKey: .description)
         latitude = try c.decode(Double.self, forKey: .latitude)
         longitude = try c.decode(Double.self, forKey: .longitude)
         metadata = try c.decodeJSONNotNull(forKey: .metadata)
-        createdBy = try c.decodeIfPresent(String.self, forKey: .createdBy)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
+        createdBy = try c.decodeIfPresent(PGUUID.self, forKey: .createdBy)
+        createdAt = try c.decode(PGTimestamp.self, forKey: .createdAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -185,7 +176,7 @@ public struct Place: TableModel {
         try c.encode(id, forKey: .id); try c.encode(name, forKey: .name)
         try c.encode(description, forKey: .description); try c.encode(latitude, forKey: .latitude)
         try c.encode(longitude, forKey: .longitude); try c.encode(metadata, forKey: .metadata)
-        try c.encode(createdBy, forKey: .createdBy); try c.encodeTimestamp(createdAt, forKey: .createdAt)
+        try c.encode(createdBy, forKey: .createdBy); try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -196,19 +187,19 @@ public struct AdventureStop: TableModel {
     /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
-    public var id: String
+    public var id: PGUUID
     /// `adventure_id` (uuid, not null).
-    public var adventureId: String
+    public var adventureId: PGUUID
     /// `place_id` (uuid, not null).
-    public var placeId: String
+    public var placeId: PGUUID
     /// `order_index` (integer, not null).
     public var orderIndex: Int
     /// `custom_data` (jsonb, not null).
     public var customData: JSONValue
     /// `created_at` (timestamptz, not null).
-    public var createdAt: Date
+    public var createdAt: PGTimestamp
     /// `updated_at` (timestamptz, not null).
-    public var updatedAt: Date
+    public var updatedAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -217,8 +208,8 @@ public struct AdventureStop: TableModel {
     }
 
     /// A row from its columns.
-    public init(id: String, adventureId: String, placeId: String, orderIndex: Int, customData: JSONValue,
-                createdAt: Date, updatedAt: Date) {
+    public init(id: PGUUID, adventureId: PGUUID, placeId: PGUUID, orderIndex: Int, customData: JSONValue,
+                createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.adventureId = adventureId; self.placeId = placeId; self.orderIndex = orderIndex
         self.customData = customData; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
@@ -226,13 +217,13 @@ public struct AdventureStop: TableModel {
     /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        adventureId = try c.decode(String.self, forKey: .adventureId)
-        placeId = try c.decode(String.self, forKey: .placeId)
+        id = try c.decode(PGUUID.self, forKey: .id)
+        adventureId = try c.decode(PGUUID.self, forKey: .adventureId)
+        placeId = try c.decode(PGUUID.self, forKey: .placeId)
         orderIndex = try c.decode(Int.self, forKey: .orderIndex)
         customData = try c.decodeJSONNotNull(forKey: .customData)
-        createdAt = try c.decodeTimestamp(forKey: .createdAt)
-        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
+        createdAt = try c.decode(PGTimestamp.self, forKey: .createdAt)
+        updatedAt = try c.decode(PGTimestamp.self, forKey: .updatedAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -240,8 +231,8 @@ public struct AdventureStop: TableModel {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id); try c.encode(adventureId, forKey: .adventureId)
         try c.encode(placeId, forKey: .placeId); try c.encode(orderIndex, forKey: .orderIndex)
-        try c.encode(customData, forKey: .customData); try c.encodeTimestamp(createdAt, forKey: .createdAt)
-        try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(customData, forKey: .customData); try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -262,7 +253,7 @@ public struct FeatureFlagRow: TableModel {
     /// `description` (text).
     public var description: String?
     /// `updated_at` (timestamptz, not null).
-    public var updatedAt: Date
+    public var updatedAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -271,20 +262,9 @@ public struct FeatureFlagRow: TableModel {
 
     /// A row from its columns.
     public init(key: String, environment: AppEnvironment, enabled: Bool, stage: FeatureStage,
-                description: String? = nil, updatedAt: Date) {
+                description: String? = nil, updatedAt: PGTimestamp) {
         self.key = key; self.environment = environment; self.enabled = enabled; self.stage = stage
         self.description = description; self.updatedAt = updatedAt
-    }
-
-    /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        key = try c.decode(String.self, forKey: .key)
-        environment = try c.decode(AppEnvironment.self, forKey: .environment)
-        enabled = try c.decode(Bool.self, forKey: .enabled)
-        stage = try c.decode(FeatureStage.self, forKey: .stage)
-        description = try c.decodeIfPresent(String.self, forKey: .description)
-        updatedAt = try c.decodeTimestamp(forKey: .updatedAt)
     }
 
     /// Encodes every column as PostgREST prints a row: NULL as `null`.
@@ -292,7 +272,7 @@ public struct FeatureFlagRow: TableModel {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(key, forKey: .key); try c.encode(environment, forKey: .environment)
         try c.encode(enabled, forKey: .enabled); try c.encode(stage, forKey: .stage)
-        try c.encode(description, forKey: .description); try c.encodeTimestamp(updatedAt, forKey: .updatedAt)
+        try c.encode(description, forKey: .description); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 

@@ -32,20 +32,6 @@ public enum ReportCatalogs {
         }
     }
 
-    /// A reproducible generator (SplitMix64).
-    public struct SeededRandom: RandomNumberGenerator, Sendable {
-        var state: UInt64
-        /// A generator from a seed.
-        public init(seed: UInt64) { state = seed }
-        public mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// `count` synthetic cities (`synthetic-000001`, …) with every category scored uniformly in
     /// 0-10 (4 decimals, like the dataset), reproducible from `seed`.
     public static func synthetic(count: Int, seed: UInt64) -> [ReportCity] {

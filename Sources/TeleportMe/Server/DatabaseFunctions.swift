@@ -22,7 +22,11 @@ public struct SearchCitiesFunction: Sendable {
                 guard let s = r[c]?.stringValue else { continue }
                 best = max(best, Trigram.similarity(t, Trigram.trigrams(s)))
             }
-            if rules.inclusive ? best >= rules.threshold : best > rules.threshold { hits.append((r, best)) }
+            // similarity() returns real; `real > numeric` compares in double precision, so 3/20
+            // (0.15 as a real, 0.1500000059604645 widened) is above a threshold of 0.15 on
+            // PostgreSQL (checked there by sql/checks.json's tie case).
+            let widened = Double(best)
+            if rules.inclusive ? widened >= rules.threshold : widened > rules.threshold { hits.append((r, best)) }
         }
         hits.sort { a, b in
             if a.similarity != b.similarity { return a.similarity > b.similarity }

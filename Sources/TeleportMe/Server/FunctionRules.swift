@@ -10,8 +10,9 @@ public struct FunctionRules: Sendable, Equatable {
         public var parameter: String
         /// Columns compared with the term.
         public var columns: [String]
-        /// Similarity threshold.
-        public var threshold: Float
+        /// Similarity threshold, a `numeric` literal in the SQL: compared in double precision
+        /// with `similarity()`'s `real` result, as PostgreSQL does.
+        public var threshold: Double
         /// Whether a similarity equal to the threshold matches.
         public var inclusive: Bool
         /// Most rows returned.
@@ -69,7 +70,7 @@ public struct FunctionRules: Sendable, Equatable {
                 if lim < 1 { throw limNode.fail("must be at least 1") }
                 return Search(parameter: try s.required("parameter").string(),
                               columns: try checkColumns(try s.required("columns"), table: "cities"),
-                              threshold: Float(th), inclusive: try s.required("inclusive").bool(), limit: lim,
+                              threshold: th, inclusive: try s.required("inclusive").bool(), limit: lim,
                               tieBreak: try checkColumns(try s.required("tieBreak"), table: "cities"))
             }
             let nameKeys = try o.required("handle_new_user").object { h in

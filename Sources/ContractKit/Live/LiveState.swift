@@ -1,0 +1,203 @@
+import Foundation
+
+/// What a backend holds that a run may change, read over its own APIs with the service role:
+/// every row of the app's public tables (by primary key), the GoTrue users' ids and the storage
+/// objects of the app's buckets. Two snapshots compared say what a run left behind.
+public struct LiveSnapshot: Sendable, Equatable {
+    /// Rows per table (`public.` tables of schema.json with a primary key), keyed by the primary
+    /// key's values.
+    public var rows: [String: [String: JSONValue]] = [:]
+    /// GoTrue user ids.
+    public var users: Set<String> = []
+    /// Object names per bucket.
+    public var objects: [String: Set<String>] = [:]
+
+    /// Two stored values alike: numbers by value at any depth (a jsonb `7.0` written back reads
+    /// `7` through JSON), everything else structurally.
+    public static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && x.allSatisfy { k, v in y[k].map { same(v, $0) } ?? false }
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        default:
+            if let x = a.doubleValue, let y = b.doubleValue { return x == y }
+            return a == b
+        }
+    }
+
+    /// What `other` holds that this snapshot does not, and what differs, in words (empty: same).
+    public func differences(from other: LiveSnapshot) -> [String] {
+        var out: [String] = []
+        for t in Set(rows.keys).union(other.rows.keys).sorted() {
+            let a = rows[t] ?? [:], b = other.rows[t] ?? [:]
+            let added = b.keys.filter { a[$0] == nil }.sorted(), removed = a.keys.filter { b[$0] == nil }.sorted()
+            let changed = a.keys.filter { k in b[k].map { !LiveSnapshot.same($0, a[k]!) } ?? false }.sorted()
+            if !added.isEmpty { out.append("\(t): \(added.count) rows added (\(added.prefix(3).joined(separator: "; ")))") }
+            if !removed.isEmpty { out.append("\(t): \(removed.count) rows missing (\(removed.prefix(3).joined(separator: "; ")))") }
+            if !changed.isEmpty { out.append("\(t): \(changed.count) rows changed (\(changed.prefix(3).joined(separator: "; ")))") }
+        }
+        let added = other.users.subtracting(users), removed = users.subtracting(other.users)
+        if !added.isEmpty { out.append("auth users: \(added.count) added (\(added.sorted().prefix(3).joined(separator: ", ")))") }
+        if !removed.isEmpty { out.append("auth users: \(removed.count) missing (\(removed.sorted().prefix(3).joined(separator: ", ")))") }
+        for b in Set(objects.keys).union(other.objects.keys).sorted() {
+            let x = objects[b] ?? [], y = other.objects[b] ?? []
+            if x != y { out.append("storage \(b): \(y.subtracting(x).count) objects added, \(x.subtracting(y).count) missing") }
+        }
+        return out
+    }
+}
+
+/// A failure of the backend's own APIs while provisioning, snapshotting or restoring (not a case
+/// failure): names the request and the answer.
+public struct LiveBackendError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong.
+    public var message: String
+    /// An error.
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Reads and restores a `LiveSnapshot` through PostgREST, GoTrue's admin API and Storage.
+struct LiveStateIO {
+    let endpoint: LiveEndpoint
+    let schema: DatabaseSchema
+    let buckets: [String]
+
+    /// Tables a snapshot covers: public, not views, with a primary key; in creation order.
+    var tables: [TableSchema] { schema.tables.filter { $0.schema == "public" && !$0.isView && !$0.primaryKey.isEmpty } }
+
+    static func key(_ row: [String: JSONValue], _ pk: [String]) -> String {
+        pk.map { "\($0)=\(RLSCase.filterText(row[$0] ?? .null))" }.joined(separator: ",")
+    }
+
+    func check(_ r: HTTPResponse, _ what: String, ok: ClosedRange<Int> = 200...299) throws -> HTTPResponse {
+        guard ok.contains(r.status) else {
+            throw LiveBackendError("\(what): HTTP \(r.status) \(r.text.prefix(300))")
+        }
+        return r
+    }
+
+    func rows(_ t: TableSchema) throws -> [String: JSONValue] {
+        let r = try check(endpoint.send(HTTPRequest(method: "GET", path: "/rest/v1/\(t.name)", query: [("select", "*")]), as: "service_role"),
+                          "reading \(t.name)")
+        guard case .array(let items)? = r.jsonBody else { throw LiveBackendError("reading \(t.name): not a JSON array: \(r.text.prefix(200))") }
+        var out: [String: JSONValue] = [:]
+        for item in items { out[LiveStateIO.key(item.objectValue ?? [:], t.primaryKey)] = item }
+        return out
+    }
+
+    /// Every GoTrue user (id → user), following the pages.
+    func users() throws -> [String: JSONValue] {
+        var out: [String: JSONValue] = [:]
+        var page = 1
+        while true {
+            let r = try check(endpoint.send(HTTPRequest(method: "GET", path: "/auth/v1/admin/users", query: [("page", String(page)), ("per_page", "200")]),
+                                            as: "service_role"), "listing users")
+            let users = r.jsonBody?["users"]?.arrayValue ?? []
+            for u in users { if let id = u["id"]?.stringValue { out[id] = u } }
+            let total = r.headers["X-Total-Count"].flatMap { Int($0) } ?? 0
+            if users.isEmpty || out.count >= total || page > 1000 { return out }
+            page += 1
+        }
+    }
+
+    /// Object names of a bucket, folders walked (Storage lists one level per call).
+    func objects(_ bucket: String) throws -> Set<String> {
+        var out: Set<String> = []
+        var folders = [""]
+        while let prefix = folders.popLast() {
+            let r = try endpoint.send(method: "POST", path: "/storage/v1/object/list/\(bucket)",
+                                      json: ["prefix": .string(prefix), "limit": 10000, "offset": 0], as: "service_role")
+            if r.status == 404 || r.status == 400 { return out }  // no such bucket: nothing of ours in it
+            guard r.status == 200, case .array(let items)? = r.jsonBody else { throw LiveBackendError("listing \(bucket)/\(prefix): HTTP \(r.status) \(r.text.prefix(200))") }
+            for item in items {
+                guard let name = item["name"]?.stringValue else { continue }
+                let path = prefix.isEmpty ? name : prefix + "/" + name
+                if item["id"]?.isNull ?? true { if folders.count < 10_000 { folders.append(path) } } else { out.insert(path) }
+            }
+        }
+        return out
+    }
+
+    /// Writes rows as they are given. A row already there (its key in `present`) is deleted and
+    /// inserted again rather than updated, so an update trigger (`updated_at = now()`) cannot
+    /// change what is written; when the delete is refused (rows still refer to it) it is upserted
+    /// instead. Inserts go in one request per set of columns (PostgREST's bulk insert needs the
+    /// same keys in every object); identity columns generated always are left to the database.
+    func put(_ t: TableSchema, rows: [JSONValue], present: Set<String>) throws {
+        let identity = Set(t.columns.filter { if case .identity(always: true)? = $0.defaultValue { return true }; return false }.map(\.name))
+        var upsert: [JSONValue] = [], insert: [JSONValue] = []
+        for row in rows {
+            guard var o = row.objectValue else { continue }
+            for c in identity { o[c] = nil }
+            let k = LiveStateIO.key(o, t.primaryKey)
+            if present.contains(k) {
+                let filters = t.primaryKey.map { ($0, "eq." + RLSCase.filterText(o[$0] ?? .null)) }
+                let r = try endpoint.send(HTTPRequest(method: "DELETE", path: "/rest/v1/\(t.name)", query: filters), as: "service_role")
+                if !(200...299).contains(r.status) { upsert.append(.object(o)); continue }
+            }
+            insert.append(.object(o))
+        }
+        var groups: [[String]: [JSONValue]] = [:]
+        for r in insert { groups[(r.objectValue ?? [:]).keys.sorted(), default: []].append(r) }
+        for (_, g) in groups.sorted(by: { $0.key.joined() < $1.key.joined() }) {
+            _ = try check(endpoint.send(method: "POST", path: "/rest/v1/\(t.name)", json: .array(g), headers: ["Prefer": "return=minimal"], as: "service_role"),
+                          "writing \(g.count) \(t.name) rows")
+        }
+        for r in upsert {
+            _ = try check(endpoint.send(method: "POST", path: "/rest/v1/\(t.name)", query: [("on_conflict", t.primaryKey.joined(separator: ","))],
+                                        json: .array([r]), headers: ["Prefer": "resolution=merge-duplicates,return=minimal"], as: "service_role"),
+                          "restoring a \(t.name) row")
+        }
+    }
+
+    func snapshot() throws -> LiveSnapshot {
+        var s = LiveSnapshot()
+        for t in tables { s.rows[t.name] = try rows(t) }
+        s.users = Set(try users().keys)
+        for b in buckets { s.objects[b] = try objects(b) }
+        return s
+    }
+
+    /// Puts the tables, users and objects back as `target` has them: rows added since are
+    /// deleted (children first), rows missing or changed are upserted (parents first), users and
+    /// objects added since are deleted. A few passes, since a delete can wait for a child's.
+    func restore(to target: LiveSnapshot, users keepUsers: Bool = false) throws {
+        var lastError: Error?
+        for _ in 0..<4 {
+            lastError = nil
+            for t in tables.reversed() {
+                let want = target.rows[t.name] ?? [:]
+                let have: [String: JSONValue]
+                do { have = try rows(t) } catch { lastError = error; continue }
+                for (k, row) in have where want[k] == nil {
+                    let filters = t.primaryKey.map { ($0, "eq." + RLSCase.filterText(row[$0] ?? .null)) }
+                    let r = try endpoint.send(HTTPRequest(method: "DELETE", path: "/rest/v1/\(t.name)", query: filters), as: "service_role")
+                    if !(200...299).contains(r.status) { lastError = LiveBackendError("deleting \(t.name) \(k): HTTP \(r.status) \(r.text.prefix(200))") }
+                }
+            }
+            for t in tables {
+                let want = target.rows[t.name] ?? [:]
+                let have: [String: JSONValue]
+                do { have = try rows(t) } catch { lastError = error; continue }
+                let stale = want.keys.sorted().filter { k in have[k].map { !LiveSnapshot.same($0, want[k]!) } ?? true }
+                if stale.isEmpty { continue }
+                do { try put(t, rows: stale.compactMap { want[$0] }, present: Set(stale.filter { have[$0] != nil })) } catch { lastError = error }
+            }
+            if lastError == nil { break }
+        }
+        if !keepUsers {
+            for id in try users().keys where !target.users.contains(id) {
+                _ = try check(endpoint.send(HTTPRequest(method: "DELETE", path: "/auth/v1/admin/users/\(id)"), as: "service_role"), "deleting user \(id)")
+            }
+        }
+        for b in buckets {
+            let extra = try objects(b).subtracting(target.objects[b] ?? [])
+            if extra.isEmpty { continue }
+            _ = try check(endpoint.send(method: "DELETE", path: "/storage/v1/object/\(b)", json: ["prefixes": .array(extra.sorted().map(JSONValue.string))],
+                                        as: "service_role"), "deleting objects of \(b)")
+        }
+        if let lastError { throw lastError }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// `contracts verify --target URL`: an app's contracts against a live Supabase-compatible
+/// backend. Rows, in order: `provision` (personas, fixtures), `interactions` and `functions`
+/// (documented interactions; those calling an edge function form the `functions` row), `rls`
+/// (every matrix case), `storage` (bucket rules), the kinds that cannot run over a URL as "not
+/// applicable to --target", and `cleanup` (what the run created removed, nothing left behind).
+public enum LiveVerify {
+    /// The kinds that never run over a URL, with the reason shown in their row.
+    public static let notApplicable: [(kind: String, reason: String)] = [
+        ("fixtures", "not applicable to --target: fixtures are checked in-process; the provision row loads them into the backend"),
+        ("models", "not applicable to --target: checks the package's Codable models against schema.json, not a backend"),
+        ("goldens", "not applicable to --target: checks the package's own outputs against Golden/"),
+        ("client-rules", "not applicable to --target: checks client components with faults injected into the in-process mock"),
+        ("app-rules", "not applicable to --target: checks the rule files' own consistency"),
+        ("postgres", "not applicable to --target: use --database URL or --migrations DIR"),
+        ("rls flips", "not applicable to --target: the flip test installs altered policies; run --database for the SQL"),
+    ]
+
+    /// The kinds a live run has (`LiveOptions.kinds` picks among them).
+    public static let kinds = ["interactions", "functions", "rls", "storage"]
+
+    /// Why a file cannot run on this backend (nil: it can).
+    static func inapplicable(_ file: InteractionFile, hasInbox: Bool) -> String? {
+        if file.steps.contains(where: { $0.advanceClock != nil }) { return "moves the backend's clock (advanceClock)" }
+        if let why = file.clockBound { return "depends on the backend's clock: \(why)" }
+        let text = file.steps.map { s -> String in
+            let r = s.request
+            return [r.path, r.query ?? "", r.rawBody ?? "", r.body?.serialized() ?? ""].joined(separator: " ") + r.headers.map(\.value).joined(separator: " ")
+        }.joined(separator: " ")
+        if !hasInbox && (text.contains("{{otp.") || text.contains("{{emailToken.")) {
+            return "reads the e-mails GoTrue sent; the backend has no GET /__admin/inbox"
+        }
+        return nil
+    }
+
+    /// Every row for one app. `progress` is called before a kind starts (row nil) and after.
+    public static func run(_ app: any AppModule.Type, endpoint: LiveEndpoint, options: LiveOptions = LiveOptions(),
+                           progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }) -> [VerifyRow] {
+        var rows: [VerifyRow] = []
+        func timed(_ kind: String, _ body: () throws -> VerifyRow.Status) {
+            progress(app.name, kind, nil)
+            let start = Date()
+            let status: VerifyRow.Status
+            do { status = try body() } catch { status = .error("\(error)") }
+            let row = VerifyRow(app: app.name, kind: kind, status: status, seconds: Date().timeIntervalSince(start))
+            rows.append(row)
+            progress(app.name, kind, row)
+        }
+        let spec: AppSpec
+        do { spec = try app.spec() } catch {
+            timed("provision") { .error("the \(app.title) contracts do not load: \(error)") }
+            return rows
+        }
+        let backend = LiveBackend(endpoint: endpoint, spec: spec, options: options)
+        var prepared = false
+        timed("provision") {
+            let r = try backend.prepare()
+            prepared = r.allSatisfy(\.passed)
+            return .ran(r)
+        }
+        if prepared {
+            let transport = LiveTransport(backend)
+            let shapes = GeneratedValueShapes(fixtures: spec.fixtures)
+            var files: [InteractionFile] = []
+            timed("interactions") { files = try InteractionReplay.load(app: app); return .ran([]) }
+            rows.removeLast()
+            var skipped: [String] = []
+            var byKind: [String: [CaseResult]] = [:]
+            func wanted(_ k: String) -> Bool { options.kinds?.contains(k) ?? true }
+            for kind in ["interactions", "functions"] where wanted(kind) {
+                let mine = files.filter { f in (f.steps.contains { $0.request.path.hasPrefix("/functions/v1/") } ? "functions" : "interactions") == kind }
+                if mine.isEmpty { continue }
+                timed(kind) {
+                    var out: [CaseResult] = []
+                    for f in mine {
+                        if let why = inapplicable(f, hasInbox: transport.hasInbox) { skipped.append("\(f.file.split(separator: "/").last ?? "") (\(why))"); continue }
+                        let r = InteractionReplay.replay(f, over: transport, shapes: shapes)
+                        try backend.restore()
+                        out.append(CaseResult(app: app.name, kind: kind, name: "\(f.file.split(separator: "/").last ?? "") · \(f.name)",
+                                              passed: r.passed, message: r.failures.joined(separator: "\n")))
+                    }
+                    byKind[kind] = out
+                    return .ran(out)
+                }
+            }
+            if !skipped.isEmpty {
+                timed("interactions") { .notApplicable("not applicable to --target: \(skipped.count) files: " + skipped.joined(separator: ", ")) }
+            }
+            if RLSSuite.hasMatrix(app.name) && wanted(RLSSuite.kind) {
+                timed(RLSSuite.kind) {
+                    let expansion = RLSExpansion(spec: spec, now: Date())
+                    let statuses = RLSSuite.run(expansion, on: LiveRLSTarget(backend))
+                    return .ran(RLSReport(expansion: expansion, statuses: statuses, flips: nil).caseResults)
+                }
+            }
+            if !spec.buckets.isEmpty && wanted(LiveStorageChecks.kind) {
+                timed(LiveStorageChecks.kind) { .ran(LiveStorageChecks.run(backend)) }
+            }
+        }
+        if options.kinds == nil { for (kind, reason) in notApplicable { timed(kind) { .notApplicable(reason) } } }
+        timed("cleanup") { .ran([backend.cleanup()]) }
+        return rows
+    }
+
+    /// Every app against one backend (each app's run provisions and cleans up its own).
+    public static func outcome(apps: [any AppModule.Type], endpoint: LiveEndpoint, options: LiveOptions = LiveOptions(),
+                               progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }) -> VerifyOutcome {
+        VerifyOutcome(rows: apps.flatMap { run($0, endpoint: endpoint, options: options, progress: progress) })
+    }
+}

@@ -1,0 +1,204 @@
+import XCTest
+import ContractKit
+import TeleportMe
+import NaarsCars
+import CivicForge
+import Aura
+import Shvil
+
+/// Served mocks for the backend gate: each app's mock on a loopback port, started once per test
+/// process and shared (the runs put them back as they found them).
+enum ServedMocks {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var served: [String: (MockSupabase, HTTPServer)] = [:]
+
+    /// A backend served over loopback HTTP and an endpoint to it.
+    static func serve(_ backend: MockSupabase) throws -> (HTTPServer, LiveEndpoint) {
+        let server = HTTPServer(backend: backend, configuration: HTTPServer.Configuration(port: 0, idleTimeout: 30))
+        try server.start()
+        return (server, LiveEndpoint(baseURL: server.url, anonKey: backend.anonKey, serviceRoleKey: backend.serviceRoleKey))
+    }
+
+    /// The shared served mock of an app.
+    static func shared(_ app: any AppModule.Type) throws -> (MockSupabase, LiveEndpoint) {
+        lock.lock(); defer { lock.unlock() }
+        if let (b, s) = served[app.name] {
+            return (b, LiveEndpoint(baseURL: s.url, anonKey: b.anonKey, serviceRoleKey: b.serviceRoleKey))
+        }
+        let b = try app.makeBackend()
+        let (s, e) = try serve(b)
+        served[app.name] = (b, s)
+        return (b, e)
+    }
+
+    /// Every row of every table of a backend (the state a run must leave as found).
+    static func state(_ b: MockSupabase) throws -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for t in b.configuration.spec.schema.tables where !t.isView {
+            out[t.qualifiedName] = try b.database.rows(t.qualifiedName, where: nil).map { JSONValue.object($0).serialized(.compact) }.sorted()
+        }
+        out["auth.users"] = try b.database.rows("auth.users", where: nil).compactMap { $0["id"]?.stringValue }.sorted()
+        return out
+    }
+
+    static func failures(_ rows: [VerifyRow]) -> String {
+        rows.flatMap { r -> [String] in
+            if case .error(let m) = r.status { return ["\(r.app) · \(r.kind): error \(m)"] }
+            return r.failures.map { "\($0.app) · \($0.kind) · \($0.name) · \($0.message.prefix(400))" }
+        }.joined(separator: "\n")
+    }
+}
+
+/// `contracts verify --target URL` against served mocks: every app passes over loopback HTTP and
+/// leaves the backend as it found it; a served mutant (an RLS cell flipped, an edge function's
+/// answer changed, a bucket limit changed) fails with the rule named.
+final class LiveTargetGateTests: XCTestCase {
+    func testEveryAppPassesAgainstItsServedMockAndLeavesItAsFound() throws {
+        for app in allApps {
+            let (backend, endpoint) = try ServedMocks.shared(app)
+            let before = try ServedMocks.state(backend)
+            let rows = LiveVerify.run(app, endpoint: endpoint)
+            XCTAssertEqual(ServedMocks.failures(rows), "", app.name)
+            let kinds = Set(rows.map(\.kind))
+            for k in ["provision", "interactions", "rls", "cleanup"] { XCTAssertTrue(kinds.contains(k), "\(app.name): no \(k) row") }
+            XCTAssertGreaterThan(rows.first { $0.kind == "rls" }?.cases.count ?? 0, 100, app.name)
+            for (kind, _) in LiveVerify.notApplicable {
+                let row = rows.first { $0.kind == kind }
+                guard case .notApplicable(let why)? = row?.status else { XCTFail("\(app.name): \(kind) not shown as not applicable"); continue }
+                XCTAssertTrue(why.hasPrefix("not applicable to --target"), why)
+            }
+            if !backend.configuration.spec.buckets.isEmpty { XCTAssertTrue(kinds.contains("storage"), app.name) }
+            XCTAssertEqual(try ServedMocks.state(backend), before, "\(app.name): the run left the backend changed")
+        }
+    }
+
+    /// A backend with no users and no rows: the personas are created through the admin API, the
+    /// fixtures loaded, every case put back by differences (no /__admin/reset state to go back
+    /// to), and at the end the backend is empty again.
+    func testAnEmptyBackendIsProvisionedAndEmptiedAgain() throws {
+        var spec = try ShvilApp.spec()
+        spec.fixtures.personas = []
+        spec.fixtures.tables = []
+        let backend = try MockSupabase(configuration: MockConfiguration(spec: spec))
+        ShvilApp.register(on: backend)
+        let (server, endpoint) = try ServedMocks.serve(backend)
+        defer { server.stop() }
+        let before = try ServedMocks.state(backend)
+        let live = LiveBackend(endpoint: endpoint, spec: try ShvilApp.spec())
+        let provision = try live.prepare()
+        XCTAssertEqual(provision.filter { !$0.passed }.map(\.description), [])
+        XCTAssertFalse(live.adminReset, "the mock's reset state lacks the fixtures")
+        XCTAssertTrue(live.log.contains { $0.hasPrefix("created user") }, "\(live.log)")
+        XCTAssertTrue(live.log.contains { $0.hasPrefix("loaded") }, "\(live.log)")
+        XCTAssertEqual(try backend.database.rows("auth.users", where: nil).count, spec.fixtures.personas.count + (try ShvilApp.spec()).fixtures.personas.count)
+        let expansion = RLSExpansion(spec: try ShvilApp.spec(), now: Date())
+        let report = RLSReport(expansion: expansion, statuses: RLSSuite.run(expansion, on: LiveRLSTarget(live)), flips: nil)
+        XCTAssertEqual(report.failures.map(\.description), [])
+        XCTAssertGreaterThan(live.restores, 10)
+        let cleanup = live.cleanup()
+        XCTAssertTrue(cleanup.passed, cleanup.message)
+        XCTAssertEqual(try ServedMocks.state(backend), before, "the personas and fixture rows were not all removed")
+        // --keep leaves them.
+        let kept = LiveBackend(endpoint: endpoint, spec: try ShvilApp.spec(), options: LiveOptions(keep: true))
+        _ = try kept.prepare()
+        XCTAssertTrue(kept.cleanup().passed)
+        XCTAssertNotEqual(try ServedMocks.state(backend), before)
+    }
+
+    func testAFlippedRLSCellFailsNamingTheCell() throws {
+        let spec = try ShvilApp.spec()
+        let expansion = RLSExpansion(spec: spec, now: Date())
+        // The first flip that changes some case's expected answer.
+        let flip = try XCTUnwrap(RLSFlip.all(spec.policies, schema: spec.schema).first { f in
+            expansion.expectations(under: f.policies, table: f.table).contains { i, e in expansion.cases[i].expected != e }
+        })
+        let backend = try ShvilApp.makeBackend()
+        backend.database.policies = flip.policies
+        let (server, endpoint) = try ServedMocks.serve(backend)
+        defer { server.stop() }
+        let rows = LiveVerify.run(ShvilApp.self, endpoint: endpoint, options: LiveOptions(kinds: ["rls"]))
+        let failures = rows.flatMap(\.failures)
+        XCTAssertFalse(failures.isEmpty, "flip \(flip.name) went unnoticed")
+        // The flipped cell is named; other cases of the table may notice too (an UPDATE returns
+        // only rows its caller can see).
+        XCTAssertTrue(failures.contains { $0.kind == "rls" && $0.name.hasPrefix("\(flip.table) · \(flip.command.rawValue)") },
+                      failures.map(\.name).joined(separator: "\n"))
+        XCTAssertTrue(failures.allSatisfy { $0.name.hasPrefix("\(flip.table) · ") }, failures.map(\.name).joined(separator: "\n"))
+        XCTAssertTrue(rows.last?.cases.allSatisfy(\.passed) ?? false, "cleanup")
+    }
+
+    func testAChangedEdgeFunctionAnswerFailsNamingTheInteraction() throws {
+        let backend = try TeleportMeApp.makeBackend()
+        backend.registerFunction("generate-report") { _ in .json(200, ["report": "a different answer"]) }
+        let (server, endpoint) = try ServedMocks.serve(backend)
+        defer { server.stop() }
+        let rows = LiveVerify.run(TeleportMeApp.self, endpoint: endpoint, options: LiveOptions(kinds: ["functions"]))
+        let failures = rows.flatMap(\.failures)
+        XCTAssertTrue(failures.contains { $0.kind == "functions" && $0.name.hasPrefix("generate-report-example.json") }, ServedMocks.failures(rows))
+    }
+
+    /// The command a team runs: `contracts verify --app shvil --target URL` with the keys in the
+    /// environment exits 0 against the served mock, 1 against a served mutant naming the cell.
+    func testTheCommandLineAgainstAServedMockAndAMutant() throws {
+        var dirs = [Bundle(for: Self.self).bundleURL.deletingLastPathComponent()]
+        if let argv0 = CommandLine.arguments.first { dirs.append(URL(fileURLWithPath: argv0).deletingLastPathComponent()) }
+        guard let exe = dirs.map({ $0.appendingPathComponent("contracts") }).first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("the contracts executable is not built beside the test bundle (swift build builds it)")
+        }
+        func verify(_ endpoint: LiveEndpoint) throws -> (Int32, String) {
+            let p = Process()
+            p.executableURL = exe
+            p.arguments = ["verify", "--app", "shvil", "--target", endpoint.baseURL.absoluteString, "--no-progress"]
+            var env = ProcessInfo.processInfo.environment
+            env["SUPABASE_ANON_KEY"] = endpoint.anonKey
+            env["SUPABASE_SERVICE_ROLE_KEY"] = endpoint.serviceRoleKey
+            p.environment = env
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        let (_, endpoint) = try ServedMocks.shared(ShvilApp.self)
+        let (ok, text) = try verify(endpoint)
+        XCTAssertEqual(ok, 0, text)
+        XCTAssertTrue(text.contains("not applicable to --target"), text)
+        let spec = try ShvilApp.spec()
+        let expansion = RLSExpansion(spec: spec, now: Date())
+        let flip = try XCTUnwrap(RLSFlip.all(spec.policies, schema: spec.schema).first { f in
+            expansion.expectations(under: f.policies, table: f.table).contains { i, e in expansion.cases[i].expected != e }
+        })
+        let mutant = try ShvilApp.makeBackend()
+        mutant.database.policies = flip.policies
+        let (server, mutantEndpoint) = try ServedMocks.serve(mutant)
+        defer { server.stop() }
+        let (bad, failing) = try verify(mutantEndpoint)
+        XCTAssertEqual(bad, 1, failing)
+        XCTAssertTrue(failing.contains("FAIL shvil · rls · \(flip.table) · "), failing)
+    }
+
+    func testAChangedBucketLimitFailsNamingTheBucketRule() throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("supacontracts-bucket-mutant-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: ContractsLocator.app(CivicForgeApp.name), to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let url = copy.appendingPathComponent("storage.json")
+        var doc = try JSONValue.parse(Data(contentsOf: url))
+        var buckets = try XCTUnwrap(doc["buckets"]?.arrayValue)
+        var first = try XCTUnwrap(buckets[0].objectValue)
+        let limit = try XCTUnwrap(first["fileSizeLimit"]?.doubleValue)
+        first["fileSizeLimit"] = .int(Int64(limit) * 2)
+        buckets[0] = .object(first)
+        if case .object(var o) = doc { o["buckets"] = .array(buckets); doc = .object(o) }
+        try doc.data().write(to: url)
+        let backend = try CivicForgeApp.makeBackend(folder: copy)
+        let (server, endpoint) = try ServedMocks.serve(backend)
+        defer { server.stop() }
+        let rows = LiveVerify.run(CivicForgeApp.self, endpoint: endpoint, options: LiveOptions(kinds: ["storage"]))
+        let names = rows.flatMap(\.failures).map(\.name)
+        let bucket = first["id"]?.stringValue ?? ""
+        XCTAssertTrue(names.contains("\(bucket) · bucket exists with storage.json's settings"), "\(names)")
+        XCTAssertTrue(names.contains("\(bucket) · an object of fileSizeLimit + 1 bytes is refused (413)"), "\(names)")
+    }
+}

@@ -1,0 +1,109 @@
+import XCTest
+import ContractKit
+import TeleportMe
+import NaarsCars
+import CivicForge
+import Aura
+import Shvil
+
+/// `contracts verify --database URL` against `scripts/postgres`'s kind of cluster: every app's
+/// SQL, freshly migrated and empty, passes and is left empty; a database with a policy replaced by
+/// a permissive one, or with a trigger dropped, fails with the rule named.
+final class DatabaseGateTests: XCTestCase {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var migrated: Set<String> = []
+
+    /// A migrated, unseeded database of an app with `extraSQL` applied, and its URL. The
+    /// migrations run once per app (`dbverify_<app>`); other databases are copies of it
+    /// (`create database … template`), which takes a fraction of the time.
+    func database(_ app: any AppModule.Type, _ name: String, extraSQL: [String] = []) throws -> (URL: String, PostgresCluster) {
+        let cluster = try PostgresGate.cluster()
+        let base = "dbverify_\(app.name)"
+        try DatabaseGateTests.lock.withLock {
+            if !DatabaseGateTests.migrated.contains(base) {
+                try cluster.createDatabase(base, applying: try PostgresCluster.migrationFiles(app: app.name))
+                DatabaseGateTests.migrated.insert(base)
+            }
+        }
+        let db = "\(base)_\(name)"
+        try cluster.psql(database: "postgres", sql: "drop database if exists \"\(db)\" with (force);\ncreate database \"\(db)\" template \"\(base)\";\n")
+        for s in extraSQL { try cluster.psql(database: db, sql: s) }
+        return (cluster.connectionString(database: db), cluster)
+    }
+
+    /// Rows in the app's public tables and auth.users.
+    func rowCount(_ app: any AppModule.Type, _ url: String, _ cluster: PostgresCluster) throws -> Int {
+        let s = try PsqlSession(installation: cluster.installation, connectionString: url, name: app.name)
+        defer { s.close() }
+        var n = Int(try s.query("select count(*) from auth.users").first ?? "") ?? -1
+        for t in try app.spec().schema.tables where t.schema == "public" && !t.isView {
+            n += Int(try s.query("select count(*) from public.\"\(t.name)\"").first ?? "") ?? -1000
+        }
+        return n
+    }
+
+    func testEveryAppsSQLPassesOnAnEmptyDatabaseAndStaysEmpty() throws {
+        for app in PostgresGate.apps where PostgresCluster.hasSQL(app: app.name) {
+            let (url, cluster) = try database(app, "clean")
+            XCTAssertEqual(try rowCount(app, url, cluster), 0)
+            let outcome = DatabaseVerify.outcome(apps: [app], url: url, installation: cluster.installation)
+            XCTAssertEqual(ServedMocks.failures(outcome.rows), "", app.name)
+            XCTAssertTrue(outcome.passed, app.name)
+            XCTAssertGreaterThan(outcome.rows.first { $0.kind == "rls" }?.cases.count ?? 0, 100, app.name)
+            XCTAssertTrue(outcome.rows.contains { $0.kind == "catalog" && $0.cases.contains { $0.name.hasPrefix("rls enabled on") } }, app.name)
+            XCTAssertEqual(try rowCount(app, url, cluster), 0, "\(app.name): the run left rows behind")
+        }
+    }
+
+    /// A database that already holds the fixtures (a team that seeds its own) passes too, and
+    /// keeps exactly its rows.
+    func testADatabaseHoldingTheFixturesAlreadyPassesAndKeepsThem() throws {
+        let app = ShvilApp.self
+        let spec = try app.spec()
+        let (url, cluster) = try database(app, "seeded", extraSQL: [PostgresFixtures.sql(spec.fixtures, schema: spec.schema)])
+        let before = try rowCount(app, url, cluster)
+        XCTAssertGreaterThan(before, 0)
+        let outcome = DatabaseVerify.outcome(apps: [app], url: url, installation: cluster.installation)
+        XCTAssertEqual(ServedMocks.failures(outcome.rows), "")
+        XCTAssertTrue(outcome.passed)
+        XCTAssertEqual(try rowCount(app, url, cluster), before)
+    }
+
+    /// The first `create policy "…" on public.T for select` of the app's SQL, replaced by a
+    /// policy that lets everyone read T.
+    func permissiveSelect(_ app: any AppModule.Type) throws -> (table: String, sql: String) {
+        let text = try PostgresCluster.migrationFiles(app: app.name).dropFirst().map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
+        // `create policy NAME on public.T for select … ;` whose condition is not already `true`.
+        let regex = try NSRegularExpression(pattern: #"create policy\s+("[^"]+"|\w+)\s+on\s+(?:public\.)?(\w+)\s+for\s+select([^;]*);"#, options: [.caseInsensitive])
+        let matches = regex.matches(in: text, range: NSRange(text.startIndex..., in: text))
+        let m = try XCTUnwrap(matches.first { !String(text[Range($0.range(at: 3), in: text)!]).contains("using (true)") }, "\(app.name): no restricted select policy in its SQL")
+        let policy = String(text[Range(m.range(at: 1), in: text)!]), table = String(text[Range(m.range(at: 2), in: text)!])
+        return (table, "drop policy \(policy) on public.\(table); create policy \"everyone reads\" on public.\(table) for select using (true);")
+    }
+
+    func testAPolicyReplacedByAPermissiveOneFailsNamingTheTable() throws {
+        for app in PostgresGate.apps where PostgresCluster.hasSQL(app: app.name) {
+            let (table, sql) = try permissiveSelect(app)
+            let (url, cluster) = try database(app, "permissive", extraSQL: [sql])
+            let outcome = DatabaseVerify.outcome(apps: [app], url: url, installation: cluster.installation, tables: [table])
+            let failures = outcome.rows.flatMap(\.failures)
+            XCTAssertFalse(failures.isEmpty, "\(app.name): a permissive select policy on \(table) went unnoticed")
+            XCTAssertTrue(failures.contains { $0.kind == "rls" && $0.name.hasPrefix("\(table) · SELECT") }, "\(app.name): \(failures.map(\.name))")
+        }
+    }
+
+    func testADroppedTriggerFailsNamingTheCheck() throws {
+        // Each app's trigger and the check that names it (Aura's SQL has no triggers).
+        let mutants: [(any AppModule.Type, String, String)] = [
+            (TeleportMeApp.self, "drop trigger on_auth_user_created on auth.users", "function · "),
+            (NaarsCarsApp.self, "drop trigger on_message_created on public.messages", "sql script · verify/checks.sql"),
+            (CivicForgeApp.self, "drop trigger post_flags_auto_hide on public.post_flags", "sql script · verify/domain_rules.sql"),
+        ]
+        for (app, sql, name) in mutants {
+            let (url, cluster) = try database(app, "notrigger", extraSQL: [sql])
+            let outcome = DatabaseVerify.outcome(apps: [app], url: url, installation: cluster.installation, tables: [])
+            let failures = outcome.rows.flatMap(\.failures)
+            XCTAssertTrue(failures.contains { $0.name.hasPrefix(name) }, "\(app.name): \(sql) went unnoticed: \(failures.map(\.description))")
+        }
+    }
+}
