@@ -35,6 +35,20 @@ public struct VerifyRow: Sendable {
         self.seconds = seconds
     }
 
+    /// Runs `body` as the `kind` row of `app`: announced to `progress` before (row nil) and after,
+    /// timed, a thrown error recorded as `.error`. The one place the `--target` and `--database`
+    /// runners time a kind.
+    static func timed(app: String, kind: String, progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void,
+                      _ body: () throws -> Status) -> VerifyRow {
+        progress(app, kind, nil)
+        let start = Date()
+        let status: Status
+        do { status = try body() } catch { status = .error("\(error)") }
+        let row = VerifyRow(app: app, kind: kind, status: status, seconds: Date().timeIntervalSince(start))
+        progress(app, kind, row)
+        return row
+    }
+
     /// The cases run (empty unless `.ran`).
     public var cases: [CaseResult] { if case .ran(let r) = status { return r } else { return [] } }
     /// Failing cases.

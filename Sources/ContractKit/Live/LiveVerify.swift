@@ -39,13 +39,7 @@ public enum LiveVerify {
                            progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }) -> [VerifyRow] {
         var rows: [VerifyRow] = []
         func timed(_ kind: String, _ body: () throws -> VerifyRow.Status) {
-            progress(app.name, kind, nil)
-            let start = Date()
-            let status: VerifyRow.Status
-            do { status = try body() } catch { status = .error("\(error)") }
-            let row = VerifyRow(app: app.name, kind: kind, status: status, seconds: Date().timeIntervalSince(start))
-            rows.append(row)
-            progress(app.name, kind, row)
+            rows.append(VerifyRow.timed(app: app.name, kind: kind, progress: progress, body))
         }
         let spec: AppSpec
         do { spec = try app.spec() } catch {
