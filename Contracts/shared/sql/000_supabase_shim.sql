@@ -5,7 +5,7 @@
 --   * the API roles anon, authenticated and service_role (BYPASSRLS), and authenticator, the
 --     login role PostgREST switches from;
 --   * schema auth with auth.users (the columns GoTrue writes and the mock models, see
---     Sources/MockSupabase/Spec/Schema.swift DatabaseSchema.authUsers) and the claim helpers
+--     Sources/ContractModel/Spec/Schema.swift DatabaseSchema.authUsers) and the claim helpers
 --     auth.uid(), auth.role(), auth.email(), auth.jwt(), which read the
 --     request.jwt.claims setting PostgREST sets per request;
 --   * schema extensions (where Supabase installs extensions) on every role's search path;
