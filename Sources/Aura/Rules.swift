@@ -152,6 +152,8 @@ public struct AuraRules: Sendable, Equatable {
     public var wordsPerToken: Double = 0
     /// The tier `checkStatus()` falls back to when the subscription cannot be read (§8.1).
     public var statusOnError: SubscriptionTier = .free
+    /// Who enforces each paid feature (`entitlements.enforcement`).
+    public var enforcement = PaywallEnforcement()
     /// Premium needs this tier value…
     public var premiumTierValue: String
     /// …an active flag equal to this…
@@ -297,6 +299,7 @@ public struct AuraRules: Sendable, Equatable {
                     let t = try so.required("tier")
                     return try tier(try t.string(), t)
                 }
+                r.enforcement = try PaywallEnforcement.decode(try e.required("enforcement"))
                 let nowNode = try e.required("casesNow")
                 guard let us = PGTime.parseTimestamp(try nowNode.string(), assumeUTC: true) else { throw nowNode.fail("not a timestamp") }
                 r.entitlementCasesNow = PGTime.date(micros: us)
