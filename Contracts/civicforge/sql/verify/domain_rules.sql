@@ -165,11 +165,40 @@ begin;
 insert into auth.users (id, email) values ('c0000000-0000-4000-8000-0000000000ff', 'new@civicforge.test');
 select set_config('request.jwt.claims', '{"sub":"c0000000-0000-4000-8000-0000000000ff","role":"authenticated"}', true);
 set local role authenticated;
-insert into public.profiles (id, display_name, neighborhood_id) values (auth.uid(), 'New', 'c1000000-0000-4000-8000-000000000001');
+insert into public.profiles (id, display_name, neighborhood_id, terms_accepted_at) values (auth.uid(), 'New', 'c1000000-0000-4000-8000-000000000001', now());
 do $$ begin
   if (select trust_tier from public.profiles where id = auth.uid()) <> 1 then raise exception 'FAIL: new tier'; end if;
   if not exists (select 1 from public.reputation where user_id = auth.uid()) then raise exception 'FAIL: no reputation row'; end if;
   if not exists (select 1 from public.notification_preferences where user_id = auth.uid()) then raise exception 'FAIL: no preferences row'; end if;
   raise notice 'ok: onboarding creates a tier-1 profile with its companions';
+end $$;
+rollback;
+
+-- EULA: no profile without terms_accepted_at, never rewritten by a client; phone_verified is the
+-- server's (rules.json serverManagedColumns) ------------------------------------------------------
+begin;
+insert into auth.users (id, email) values ('c0000000-0000-4000-8000-0000000000e1', 'eve@civicforge.test');
+select set_config('request.jwt.claims', '{"sub":"c0000000-0000-4000-8000-0000000000e1","role":"authenticated"}', true);
+set local role authenticated;
+do $$ begin
+  begin
+    insert into public.profiles (id, display_name) values ('c0000000-0000-4000-8000-0000000000e1', 'Eve');
+    raise exception 'FAIL: a profile was created without the EULA acceptance';
+  exception when not_null_violation then null;
+  end;
+  insert into public.profiles (id, display_name, terms_accepted_at) values ('c0000000-0000-4000-8000-0000000000e1', 'Eve', now() - interval '1 minute');
+  begin
+    update public.profiles set terms_accepted_at = now() where id = 'c0000000-0000-4000-8000-0000000000e1';
+    raise exception 'FAIL: a client rewrote its EULA acceptance';
+  exception when insufficient_privilege then null;
+  end;
+  begin
+    update public.profiles set phone_verified = true where id = 'c0000000-0000-4000-8000-0000000000e1';
+    raise exception 'FAIL: a client marked its own phone verified';
+  exception when insufficient_privilege then null;
+  end;
+  update public.profiles set bio = 'Hello' where id = 'c0000000-0000-4000-8000-0000000000e1';
+  if not found then raise exception 'FAIL: the new profile cannot edit its bio'; end if;
+  raise notice 'ok: EULA required and immutable, phone_verified server-managed';
 end $$;
 rollback;
