@@ -29,6 +29,13 @@ extension CivicForgeApp {
                 return [RuleCheck("the reference photo plan meets the limits (size, thumbnail, quality, type, no location metadata)",
                                   violations: l.violations(of: photos))]
             },
+            ContractFile("auth.json", kind: AppRulesSuite.kind) { folder in
+                let b = try CivicForgeApp.makeBackend(clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 11), folder: folder)
+                let auth = b.configuration.spec.auth
+                return [RuleCheck("the magic link lands only on the allow-listed redirect, anything else on the Site URL",
+                                  violations: CivicForgeRedirectConformance.violations(probes: CivicForgeRedirectConformance.probes(siteURL: auth.siteURL, redirectURLs: auth.redirectURLs),
+                                                                                       apiKey: b.anonKey, send: { try b.handle($0) }, inbox: { b.lastEmail(to: $0) }))]
+            },
             ContractFile("notifications.json", kind: AppRulesSuite.kind) { folder in
                 _ = try NotificationRules.load(folder: folder)
                 return [RuleCheck("loads strictly (the push function reads it; its interactions check the behaviour)", violations: [])]
