@@ -36,6 +36,13 @@ extension CivicForgeApp {
                                   violations: CivicForgeRedirectConformance.violations(probes: CivicForgeRedirectConformance.probes(siteURL: auth.siteURL, redirectURLs: auth.redirectURLs),
                                                                                        apiKey: b.anonKey, send: { try b.handle($0) }, inbox: { b.lastEmail(to: $0) }))]
             },
+            ContractFile("client-rules.json", kind: AppRulesSuite.kind) { folder in
+                guard let rules = try ClientRules.load(folder.appendingPathComponent("client-rules.json"), displayName: "Contracts/civicforge/client-rules.json").offlineQueue else {
+                    return [RuleCheck("offlineQueue is specified (§4 'Post creation queued locally')", violations: ["client-rules.json has no offlineQueue"])]
+                }
+                return [RuleCheck("the reference offline post queue keeps, orders, drops and reports as offlineQueue says (§4)",
+                                  violations: CivicForgeOfflineQueueConformance.violations(rules: rules) { try OfflinePostQueue(rules: $0, restoring: $1) })]
+            },
             ContractFile("notifications.json", kind: AppRulesSuite.kind) { folder in
                 _ = try NotificationRules.load(folder: folder)
                 return [RuleCheck("loads strictly (the push function reads it; its interactions check the behaviour)", violations: [])]
