@@ -27,7 +27,9 @@ extension CivicForgeApp {
                                  contentType: l.contentType, metadataKeys: ["{JFIF}"])
                 }
                 return [RuleCheck("the reference photo plan meets the limits (size, thumbnail, quality, type, no location metadata)",
-                                  violations: l.violations(of: photos))]
+                                  violations: l.violations(of: photos)),
+                        RuleCheck("the reference processor's JPEG bytes: no APP1/APP13, baseline, planned size never upscaled, quality, centred thumbnail",
+                                  violations: PhotoBytesConformance.violations(of: ReferencePhotoProcessor(limits: l), limits: l))]
             },
             ContractFile("auth.json", kind: AppRulesSuite.kind) { folder in
                 let b = try CivicForgeApp.makeBackend(clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 11), folder: folder)
@@ -44,8 +46,12 @@ extension CivicForgeApp {
                                   violations: CivicForgeOfflineQueueConformance.violations(rules: rules) { try OfflinePostQueue(rules: $0, restoring: $1) })]
             },
             ContractFile("notifications.json", kind: AppRulesSuite.kind) { folder in
-                _ = try NotificationRules.load(folder: folder)
-                return [RuleCheck("loads strictly (the push function reads it; its interactions check the behaviour)", violations: [])]
+                let rules = try NotificationRules.load(folder: folder)
+                let outbox = WebhookOutbox()
+                let b = try MockSupabase(contracts: folder, clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 17))
+                try CivicForgeApp.install(on: b, rules: try CivicForgeRules.load(folder: folder), notifications: rules, outbox: outbox)
+                return [RuleCheck("database webhooks: each event of §4's table queues one push-notifications request, answered with its event",
+                                  violations: CivicForgeWebhookConformance.violations(backend: b, outbox: outbox, rules: rules))]
             },
         ]
     }

@@ -202,3 +202,48 @@ do $$ begin
   raise notice 'ok: EULA required and immutable, phone_verified server-managed';
 end $$;
 rollback;
+
+-- Database webhooks (005_webhooks.sql): a new response, a response accepted, a thanks and an AI
+-- match each queue one push-notifications request with the webhook payload; an edit that leaves the
+-- status alone queues none; without the Vault secrets nothing is queued and the write succeeds --
+begin;
+do $$
+declare
+  couch constant uuid := 'c2000000-0000-4000-8000-000000000001';
+  before bigint := (select count(*) from net.http_request_queue);
+  r uuid;
+  q record;
+begin
+  insert into public.responses (post_id, responder_id, message) values (couch, 'c0000000-0000-4000-8000-000000000004', 'unconfigured') returning id into r;
+  if (select count(*) from net.http_request_queue) <> before then raise exception 'FAIL: a request was queued without the Vault secrets'; end if;
+  delete from public.responses where id = r;
+  insert into vault.secrets (name, secret) values ('project_url', 'https://civicforge.supabase.co/'), ('service_role_key', 'service-key');
+
+  insert into public.responses (post_id, responder_id, message) values (couch, 'c0000000-0000-4000-8000-000000000004', 'On my way') returning id into r;
+  select id, url, headers, convert_from(body, 'UTF8')::jsonb as body into q from net.http_request_queue order by id desc limit 1;
+  if (select count(*) from net.http_request_queue) <> before + 1 then raise exception 'FAIL: a new response queued % requests', (select count(*) from net.http_request_queue) - before; end if;
+  if q.url <> 'https://civicforge.supabase.co/functions/v1/push-notifications' then raise exception 'FAIL: webhook url %', q.url; end if;
+  if q.headers ->> 'Authorization' <> 'Bearer service-key' then raise exception 'FAIL: webhook headers %', q.headers; end if;
+  if q.body ->> 'type' <> 'INSERT' or q.body ->> 'table' <> 'responses' or q.body ->> 'schema' <> 'public'
+     or q.body -> 'record' ->> 'id' <> r::text or q.body -> 'old_record' <> 'null'::jsonb then
+    raise exception 'FAIL: new response payload %', q.body;
+  end if;
+
+  update public.responses set message = 'On my way, 10 min' where id = r;
+  if (select count(*) from net.http_request_queue) <> before + 1 then raise exception 'FAIL: an edit without a status change queued a request'; end if;
+  update public.responses set status = 'accepted' where id = r;
+  select id, convert_from(body, 'UTF8')::jsonb as body into q from net.http_request_queue order by id desc limit 1;
+  if (select count(*) from net.http_request_queue) <> before + 2 or q.body ->> 'type' <> 'UPDATE'
+     or q.body -> 'record' ->> 'status' <> 'accepted' or q.body -> 'old_record' ->> 'status' <> 'pending' then
+    raise exception 'FAIL: accepted response payload %', q.body;
+  end if;
+
+  insert into public.thanks (post_id, from_user_id, to_user_id) values (couch, 'c0000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000004');
+  select convert_from(body, 'UTF8')::jsonb as body into q from net.http_request_queue order by id desc limit 1;
+  if (select count(*) from net.http_request_queue) <> before + 3 or q.body ->> 'table' <> 'thanks' then raise exception 'FAIL: thanks payload %', q.body; end if;
+  insert into public.ai_matches (post_id, matched_post_id, score) select couch, p.id, 0.9 from public.posts p where p.id <> couch and not exists (select 1 from public.ai_matches m where m.post_id = couch and m.matched_post_id = p.id) limit 1;
+  select convert_from(body, 'UTF8')::jsonb as body into q from net.http_request_queue order by id desc limit 1;
+  if (select count(*) from net.http_request_queue) <> before + 4 or q.body ->> 'table' <> 'ai_matches' then raise exception 'FAIL: AI match payload %', q.body; end if;
+  raise notice 'ok: database webhooks queue the push function for the four events';
+end $$;
+rollback;
