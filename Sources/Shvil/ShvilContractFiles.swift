@@ -34,7 +34,7 @@ extension ShvilApp {
                         RuleCheck("responses map to AppErrors at and around every rule's status bounds",
                                   violations: ShvilErrorHandlingConformance.mappingViolations(of: { catalog.error(status: $0, body: $1, expecting: JSONValue.self) }, catalog: catalog)),
                         RuleCheck("the reference executor refreshes once on 401 and retries with the new token (session)",
-                                  violations: ShvilTokenRefreshConformance.violations(rule: catalog.session) { RefreshingExecutor(rule: $0, apiKey: $1, tokens: $2, transport: $3) })]
+                                  violations: ShvilTokenRefreshConformance.violations(rule: catalog.session, folder: folder) { RefreshingExecutor(rule: $0, apiKey: $1, tokens: $2, transport: $3) })]
             },
             ContractFile("sync.json", kind: AppRulesSuite.kind) { folder in
                 let rules = try SyncRules.load(folder: folder)

@@ -119,11 +119,11 @@ public enum ShvilTokenRefreshConformance {
     /// second expiry handled the same way); a revoked refresh token (`onFailure`, no retry); a
     /// retry refused again (exactly `maxRefreshesPerRequest` refreshes, then `onFailure`); a
     /// non-401 refusal (no refresh).
-    public static func violations(rule: SessionRefreshRule, persona: String = "noa", make: Factory) -> [String] {
+    public static func violations(rule: SessionRefreshRule, persona: String = "noa", folder: URL? = nil, make: Factory) -> [String] {
         var out: [String] = []
         func world() throws -> (MockSupabase, ManualClock, SessionTokens) {
             let clock = ManualClock(InteractionReplay.defaultStartTime)
-            let b = try ShvilApp.makeBackend(clock: clock, ids: SeededIDGenerator(seed: 0x5E55))
+            let b = try ShvilApp.makeBackend(clock: clock, ids: SeededIDGenerator(seed: 0x5E55), folder: folder)
             guard let p = b.configuration.spec.fixtures.persona(persona) else {
                 throw SpecError(file: "Contracts/shvil/fixtures.json", path: "$.personas", message: "no persona '\(persona)'")
             }
