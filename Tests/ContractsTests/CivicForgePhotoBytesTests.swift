@@ -20,6 +20,17 @@ final class CivicForgePhotoBytesTests: XCTestCase {
         XCTAssertEqual(blocks.count, 2)
         XCTAssertLessThan(blocks[0][0], 20)
         XCTAssertGreaterThan(blocks[0][2], 235)
+        // 4:2:0 with restart markers (ImageIO's and libjpeg's usual layout): same size and block means.
+        let wide = RGBImage(width: 40, height: 24) { x, _ in x < 16 ? (0, 0, 0) : (255, 255, 255) }
+        let sub = try JPEGInspector.inspect(JPEGEncoder.encode(wide, quality: 80, subsample: true, restartInterval: 1))
+        XCTAssertEqual([sub.width, sub.height], [40, 24])
+        let means = try XCTUnwrap(sub.lumaBlocks)
+        XCTAssertEqual(means.count, 3)
+        XCTAssertEqual(means[0].count, 5)
+        for row in means {
+            XCTAssertLessThan(row[0], 20); XCTAssertLessThan(row[1], 20)
+            XCTAssertGreaterThan(row[2], 235); XCTAssertGreaterThan(row[4], 235)
+        }
         XCTAssertThrowsError(try JPEGInspector.inspect(Data([0xFF, 0xD8, 0xFF]))) { XCTAssertTrue("\($0)".contains("not a well-formed JPEG"), "\($0)") }
     }
 

@@ -115,8 +115,11 @@ public enum JPEGTables {
 /// the suite's camera-like sources (`app1` lets a source carry an Exif segment).
 public enum JPEGEncoder {
     /// The JPEG bytes of `image` at libjpeg `quality`, with extra APPn segments (marker, payload)
-    /// written after APP0.
-    public static func encode(_ image: RGBImage, quality: Int, segments: [(marker: UInt8, payload: [UInt8])] = []) -> Data {
+    /// written after APP0; `subsample` writes 4:2:0 (2×2 luma blocks per MCU, as ImageIO and
+    /// libjpeg do by default) and `restartInterval` RSTn markers every that many MCUs.
+    public static func encode(_ image: RGBImage, quality: Int, segments: [(marker: UInt8, payload: [UInt8])] = [],
+                              subsample: Bool = false, restartInterval: Int = 0) -> Data {
+        let f = subsample ? 2 : 1
         var out: [UInt8] = [0xFF, 0xD8]
         func segment(_ marker: UInt8, _ payload: [UInt8]) {
             out += [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
@@ -126,7 +129,8 @@ public enum JPEGEncoder {
         let tables = [JPEGTables.scaled(JPEGTables.luminance, quality: quality), JPEGTables.scaled(JPEGTables.chrominance, quality: quality)]
         for (i, t) in tables.enumerated() { segment(0xDB, [UInt8(i)] + JPEGTables.zigzag.map { UInt8(t[$0]) }) }
         segment(0xC0, [8, UInt8(image.height >> 8), UInt8(image.height & 0xFF), UInt8(image.width >> 8), UInt8(image.width & 0xFF), 3,
-                       1, 0x11, 0, 2, 0x11, 1, 3, 0x11, 1])
+                       1, UInt8(f << 4 | f), 0, 2, 0x11, 1, 3, 0x11, 1])
+        if restartInterval > 0 { segment(0xDD, [UInt8(restartInterval >> 8), UInt8(restartInterval & 0xFF)]) }
         for h in JPEGTables.huffman { segment(0xC4, [UInt8(h.tc << 4 | h.th)] + h.bits + h.values) }
         segment(0xDA, [3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0])
         let dc = [JPEGTables.codes(bits: JPEGTables.huffman[0].bits, values: JPEGTables.huffman[0].values),
@@ -155,59 +159,82 @@ public enum JPEGEncoder {
                 cosine[x * 8 + u] = cos(angle) * (u == 0 ? 1 / 2.0.squareRoot() : 1) / 2
             }
         }
-        // Level-shifted Y, Cb, Cr planes, padded to whole blocks by repeating the last row and column.
-        let pw = (image.width + 7) / 8 * 8, ph = (image.height + 7) / 8 * 8
-        var planes = [[Double]](repeating: [Double](repeating: 0, count: pw * ph), count: 3)
+        // Level-shifted Y, Cb, Cr planes, padded to whole MCUs by repeating the last row and column;
+        // with 4:2:0 the chroma planes are averaged over 2×2 pixels.
+        let mcu = 8 * f
+        let pw = (image.width + mcu - 1) / mcu * mcu, ph = (image.height + mcu - 1) / mcu * mcu
+        var luma = [Double](repeating: 0, count: pw * ph), cb = luma, cr = luma
         for y in 0..<ph {
             for x in 0..<pw {
                 let i = (min(y, image.height - 1) * image.width + min(x, image.width - 1)) * 3
                 let R = Double(image.pixels[i]), G = Double(image.pixels[i + 1]), B = Double(image.pixels[i + 2])
-                planes[0][y * pw + x] = 0.299 * R + 0.587 * G + 0.114 * B - 128
-                planes[1][y * pw + x] = -0.168736 * R - 0.331264 * G + 0.5 * B
-                planes[2][y * pw + x] = 0.5 * R - 0.418688 * G - 0.081312 * B
+                luma[y * pw + x] = 0.299 * R + 0.587 * G + 0.114 * B - 128
+                cb[y * pw + x] = -0.168736 * R - 0.331264 * G + 0.5 * B
+                cr[y * pw + x] = 0.5 * R - 0.418688 * G - 0.081312 * B
             }
         }
+        let cw = pw / f, chh = ph / f
+        func shrink(_ plane: [Double]) -> [Double] {
+            guard f > 1 else { return plane }
+            var o = [Double](repeating: 0, count: cw * chh)
+            for y in 0..<chh { for x in 0..<cw {
+                o[y * cw + x] = (plane[2 * y * pw + 2 * x] + plane[2 * y * pw + 2 * x + 1] + plane[(2 * y + 1) * pw + 2 * x] + plane[(2 * y + 1) * pw + 2 * x + 1]) / 4
+            } }
+            return o
+        }
+        let planes = [luma, shrink(cb), shrink(cr)], widths = [pw, cw, cw]
         var previous = [0, 0, 0]
         var temp = [Double](repeating: 0, count: 64), coef = [Double](repeating: 0, count: 64)
         var q = [Int](repeating: 0, count: 64)
         let reciprocal = tables.map { t in t.map { 1 / Double($0) } }
-        for by in stride(from: 0, to: ph, by: 8) {
-            for bx in stride(from: 0, to: pw, by: 8) {
-                for c in 0..<3 {
-                    planes[c].withUnsafeBufferPointer { plane in
-                        cosine.withUnsafeBufferPointer { cs in
-                            for y in 0..<8 {
-                                let row = (by + y) * pw + bx
-                                for u in 0..<8 {
-                                    var acc = 0.0
-                                    for x in 0..<8 { acc += plane[row + x] * cs[x * 8 + u] }
-                                    temp[y * 8 + u] = acc
-                                }
-                            }
-                            for v in 0..<8 {
-                                for u in 0..<8 {
-                                    var acc = 0.0
-                                    for y in 0..<8 { acc += temp[y * 8 + u] * cs[y * 8 + v] }
-                                    coef[v * 8 + u] = acc
-                                }
-                            }
+        func block(_ c: Int, _ bx: Int, _ by: Int) {
+            let w = widths[c]
+            planes[c].withUnsafeBufferPointer { plane in
+                cosine.withUnsafeBufferPointer { cs in
+                    for y in 0..<8 {
+                        let row = (by + y) * w + bx
+                        for u in 0..<8 {
+                            var acc = 0.0
+                            for x in 0..<8 { acc += plane[row + x] * cs[x * 8 + u] }
+                            temp[y * 8 + u] = acc
                         }
                     }
-                    let k = c == 0 ? 0 : 1, r = reciprocal[k]
-                    for z in 0..<64 { let n = JPEGTables.zigzag[z]; q[z] = Int((coef[n] * r[n]).rounded()) }
-                    let diff = q[0] - previous[c]; previous[c] = q[0]
-                    let m = magnitude(diff)
-                    put(dc[k][UInt8(m.size)]!.code, dc[k][UInt8(m.size)]!.length); if m.size > 0 { put(m.bits, m.size) }
-                    var run = 0
-                    for i in 1..<64 {
-                        if q[i] == 0 { run += 1; continue }
-                        while run > 15 { put(ac[k][0xF0]!.code, ac[k][0xF0]!.length); run -= 16 }
-                        let a = magnitude(q[i]), sym = UInt8(run << 4 | a.size)
-                        put(ac[k][sym]!.code, ac[k][sym]!.length); put(a.bits, a.size)
-                        run = 0
+                    for v in 0..<8 {
+                        for u in 0..<8 {
+                            var acc = 0.0
+                            for y in 0..<8 { acc += temp[y * 8 + u] * cs[y * 8 + v] }
+                            coef[v * 8 + u] = acc
+                        }
                     }
-                    if run > 0 { put(ac[k][0]!.code, ac[k][0]!.length) }
                 }
+            }
+            let k = c == 0 ? 0 : 1, r = reciprocal[k]
+            for z in 0..<64 { let n = JPEGTables.zigzag[z]; q[z] = Int((coef[n] * r[n]).rounded()) }
+            let diff = q[0] - previous[c]; previous[c] = q[0]
+            let m = magnitude(diff)
+            put(dc[k][UInt8(m.size)]!.code, dc[k][UInt8(m.size)]!.length); if m.size > 0 { put(m.bits, m.size) }
+            var run = 0
+            for i in 1..<64 {
+                if q[i] == 0 { run += 1; continue }
+                while run > 15 { put(ac[k][0xF0]!.code, ac[k][0xF0]!.length); run -= 16 }
+                let a = magnitude(q[i]), sym = UInt8(run << 4 | a.size)
+                put(ac[k][sym]!.code, ac[k][sym]!.length); put(a.bits, a.size)
+                run = 0
+            }
+            if run > 0 { put(ac[k][0]!.code, ac[k][0]!.length) }
+        }
+        var mcuCount = 0
+        for my in stride(from: 0, to: ph, by: mcu) {
+            for mx in stride(from: 0, to: pw, by: mcu) {
+                if restartInterval > 0, mcuCount > 0, mcuCount % restartInterval == 0 {
+                    if bitCount > 0 { put((1 << (8 - bitCount)) - 1, 8 - bitCount) }
+                    out += [0xFF, UInt8(0xD0 + (mcuCount / restartInterval - 1) % 8)]
+                    previous = [0, 0, 0]
+                }
+                mcuCount += 1
+                for dy in 0..<f { for dx in 0..<f { block(0, mx + 8 * dx, my + 8 * dy) } }
+                block(1, mx / f, my / f)
+                block(2, mx / f, my / f)
             }
         }
         if bitCount > 0 { put((1 << (8 - bitCount)) - 1, 8 - bitCount) }
