@@ -178,11 +178,11 @@ public final class LiveBackend: @unchecked Sendable {
         let name = options.keep ? "cleanup · kept (--keep)" : "cleanup · nothing left behind"
         if options.keep { return CaseResult(app: spec.app, kind: "cleanup", name: name, passed: true) }
         do {
-            try io.restore(to: before)
+            let residue = try io.restore(to: before)
             let after = try io.snapshot()
             let left = before.differences(from: after)
             return CaseResult(app: spec.app, kind: "cleanup", name: name, passed: left.isEmpty,
-                              message: left.isEmpty ? "" : "left behind: " + left.joined(separator: "; "))
+                              message: left.isEmpty ? "" : "left behind: " + left.joined(separator: "; ") + residue.map { "\n  " + $0 }.joined())
         } catch {
             return CaseResult(app: spec.app, kind: "cleanup", name: name, passed: false, message: "\(error)")
         }
