@@ -1,5 +1,6 @@
 import XCTest
 import ContractKit
+import NaarsCars
 
 /// `contracts verify --target URL` against a served mock whose `/__admin` routes answer 404, as
 /// a real Supabase project's do (`contracts serve --no-admin`): the run cannot reset the backend
@@ -67,5 +68,100 @@ final class LiveRestoreGateTests: XCTestCase {
         // The apps whose tables the API can put back exactly: those whose stamping triggers
         // (BEFORE UPDATE set_updated_at) sit on rows no trigger-writing child refers to.
         for app in ["shvil", "teleportme", "aura"] { XCTAssertTrue(exact.contains(app), "\(app) was not left exactly as found") }
+    }
+
+    /// With the backend's database at hand (`--restore-database`; here the served mock's own
+    /// database with triggers off stands in for the psql connection), every app passes every
+    /// case without `/__admin/reset` and the backend is left exactly as found.
+    func testWithTheRestoreDatabaseEveryAppPassesAndLeavesEveryTableExactlyAsFound() throws {
+        for app in allApps {
+            let backend = try app.makeBackend()
+            backend.adminRoutesEnabled = false
+            let (server, endpoint) = try ServedMocks.serve(backend)
+            defer { server.stop() }
+            let before = try Self.dump(backend)
+            let rows = LiveVerify.run(app, endpoint: endpoint, options: LiveOptions(database: MockDatabaseWriter(backend: backend)))
+            XCTAssertEqual(ServedMocks.failures(rows), "", app.name)
+            XCTAssertEqual(try Self.dump(backend), before, "\(app.name): the run left the backend changed")
+        }
+    }
+
+    /// `--restore-database`: what PostgREST cannot put back — Naar's Cars' conversation stamped
+    /// by `set_updated_at` when a message arrives, a row other rows refer to — is written through
+    /// the database with triggers off, exactly; with triggers on (what any API write does) the
+    /// same write is stamped again. Against `scripts/postgres`'s kind of cluster with the app's
+    /// own SQL.
+    func testTheRestoreDatabaseWritesBackWhatATriggerStampsExactly() throws {
+        let cluster = try PostgresGate.cluster()
+        let db = "liverestore_naarscars"
+        try cluster.psql(database: "postgres", sql: "drop database if exists \"\(db)\" with (force);\n")
+        try cluster.createDatabase(db, applying: try PostgresCluster.migrationFiles(app: NaarsCarsApp.name))
+        let url = cluster.connectionString(database: db)
+        let spec = try NaarsCarsApp.spec()
+        let writer = try PsqlRestoreWriter(url: url, installation: cluster.installation)
+        let session = try PsqlSession(installation: cluster.installation, connectionString: url, name: db)
+        defer { session.close() }
+        // The fixtures, written with triggers off (no auth.users rows: foreign keys are not
+        // checked either, as in a restore of a dump).
+        var restores: [LiveTableRestore] = []
+        for (name, rows) in spec.fixtures.tables {
+            guard let t = spec.schema.table(name), t.schema == "public", !t.isView else { continue }
+            restores.append(LiveTableRestore(table: t, upsert: rows.compactMap(\.objectValue), delete: []))
+        }
+        try writer.apply(restores)
+        let conversations = try XCTUnwrap(spec.schema.table("conversations"))
+        let original = try XCTUnwrap(spec.fixtures.tables.first { $0.0 == "conversations" }?.1.first?.objectValue)
+        let id = try XCTUnwrap(original["id"]?.stringValue), stamp = try XCTUnwrap(original["updated_at"]?.stringValue)
+        func sameStamp() throws -> String { try session.query("select updated_at = '\(stamp)'::timestamptz from public.conversations where id = '\(id)'").first ?? "" }
+        XCTAssertEqual(try sameStamp(), "t", "the fixture row was not written as given")
+        // A message arrives: on_message_created stamps the conversation.
+        let message = try XCTUnwrap(spec.fixtures.tables.first { $0.0 == "messages" }?.1.first { $0["conversation_id"]?.stringValue == id }?.objectValue)
+        _ = try session.query("insert into public.messages (conversation_id, from_id, content) values ('\(id)', '\(message["from_id"]?.stringValue ?? "")', 'stamps the conversation')")
+        XCTAssertEqual(try sameStamp(), "f", "the message did not stamp its conversation")
+        // Writing the old value back as any API write does (triggers on) is stamped again.
+        _ = try session.query("update public.conversations set updated_at = '\(stamp)' where id = '\(id)'")
+        XCTAssertEqual(try sameStamp(), "f", "set_updated_at let an update write updated_at")
+        // Through the writer: exact, and the message the run added is gone.
+        let messages = try XCTUnwrap(spec.schema.table("messages"))
+        let added = try session.query("select id from public.messages where content = 'stamps the conversation'")
+        XCTAssertEqual(added.count, 1)
+        try writer.apply([LiveTableRestore(table: messages, upsert: [], delete: added.map { ["id": .string($0)] }),
+                          LiveTableRestore(table: conversations, upsert: [original], delete: [])])
+        XCTAssertEqual(try sameStamp(), "t", "the writer did not put the stamp back")
+        XCTAssertEqual(try session.query("select count(*) from public.messages where content = 'stamps the conversation'"), ["0"])
+        // A failing statement rolls the whole restore back and says so.
+        var moved = original
+        moved["created_at"] = "2020-01-01T00:00:00+00:00"
+        XCTAssertThrowsError(try writer.apply([LiveTableRestore(table: conversations, upsert: [moved], delete: []),
+                                               LiveTableRestore(table: messages, upsert: [["id": "not a uuid"]], delete: [])]))
+        XCTAssertEqual(try session.query("select count(*) from public.conversations where created_at = '2020-01-01T00:00:00+00:00'"), ["0"])
+        try cluster.psql(database: "postgres", sql: "drop database if exists \"\(db)\" with (force);\n")
+    }
+}
+
+/// The served mock's own database, written with its triggers off: a stand-in for the psql
+/// connection of `--restore-database` (`PsqlRestoreWriter`, tested against PostgreSQL above).
+struct MockDatabaseWriter: LiveDatabaseWriter {
+    let backend: MockSupabase
+
+    func apply(_ restores: [LiveTableRestore]) throws {
+        let db = backend.database
+        func key(_ t: TableSchema, _ row: [String: JSONValue]) -> RowFilter {
+            .and(t.primaryKey.map { c in RowFilter.eq(c, row[c]?.stringValue ?? row[c].map { $0.serialized() } ?? "") })
+        }
+        try db.withTriggersOff {
+            try db.atomically {
+                for r in restores.reversed() { for row in r.delete { _ = try db.delete(r.table.qualifiedName, where: key(r.table, row)) } }
+                for r in restores {
+                    for row in r.upsert {
+                        if try db.rows(r.table.qualifiedName, where: key(r.table, row)).isEmpty {
+                            try db.insert(r.table.qualifiedName, [row])
+                        } else {
+                            try db.update(r.table.qualifiedName, set: row.filter { !r.table.primaryKey.contains($0.key) }, where: key(r.table, row))
+                        }
+                    }
+                }
+            }
+        }
     }
 }

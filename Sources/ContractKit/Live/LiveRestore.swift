@@ -24,8 +24,9 @@ import Foundation
 ///    RESTRICT / NO ACTION, the rows set to null have no BEFORE UPDATE trigger, and no table
 ///    inserted again has an AFTER INSERT trigger (or, below the row itself, any INSERT trigger)
 ///    that would write other rows. Otherwise it is patched, and a column stamped anyway is left.
-/// What is still different after that is returned in words, naming the column and the trigger
-/// that stamps it: only a database connection with triggers off can put that back.
+/// What is still different after that is written through the backend's database with triggers
+/// off when one is given (`LiveDatabaseWriter`, `--restore-database`); otherwise it is returned
+/// in words, naming the column and the trigger that stamps it.
 struct LiveRestore {
     let io: LiveStateIO
 
@@ -201,13 +202,34 @@ struct LiveRestore {
                         acted = true
                     } else if !patched.contains(id) {
                         patched.insert(id)
-                        if let e = try patch(t, w, columns: cols) { errors.append(e) }
                         acted = true
+                        guard let e = try patch(t, w, columns: cols) else { continue }
+                        // A unique key the row wants is still held by a row that is not back yet
+                        // (two rows that swapped places): delete it now, so the other row's patch
+                        // can take its old value, and insert it again in the next pass.
+                        if !reinserted.contains(id), cascade(of: h, in: t, current: current)?.isEmpty == true, try delete(t, h) == nil {
+                            reinserted.insert(id)
+                        } else {
+                            errors.append(e)
+                        }
                     }
                 }
             }
             current = try read(order)
             if !acted { break }
+        }
+        if let db = io.database {
+            let restores = order.compactMap { t -> LiveTableRestore? in
+                let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
+                let delete = have.filter { want[$0.key] == nil }.values.compactMap(\.objectValue)
+                let upsert = want.filter { k, w in have[k].map { !LiveSnapshot.same($0, w) } ?? true }.values.compactMap(\.objectValue)
+                return delete.isEmpty && upsert.isEmpty ? nil : LiveTableRestore(table: t, upsert: upsert, delete: delete)
+            }
+            if !restores.isEmpty {
+                try db.apply(restores)
+                current = try read(order)
+                errors = []
+            }
         }
         return residue(target, current: current, order: order) + errors
     }
@@ -229,7 +251,7 @@ struct LiveRestore {
                 let refs = referrers(of: h, in: t, current: current)
                 if !refs.isEmpty { why += ", and \(refs.joined(separator: ", ")) refer to the row, so it cannot be deleted and inserted again" }
                 let values = cols.map { "\($0) is \(h[$0].map { $0.serialized() } ?? "absent"), was \(w[$0].map { $0.serialized() } ?? "absent")" }
-                out.append("\(t.name) \(k): \(values.joined(separator: ", "))\(why); only a database connection with triggers off can put it back")
+                out.append("\(t.name) \(k): \(values.joined(separator: ", "))\(why); only a database connection with triggers off can put it back (--restore-database URL)")
             }
         }
         return out

@@ -63,6 +63,8 @@ struct LiveStateIO {
     let endpoint: LiveEndpoint
     let schema: DatabaseSchema
     let buckets: [String]
+    /// The backend's database, for what PostgREST cannot put back (`--restore-database`).
+    var database: (any LiveDatabaseWriter)? = nil
 
     /// Tables a snapshot covers: public, not views, with a primary key; in creation order.
     var tables: [TableSchema] { schema.tables.filter { $0.schema == "public" && !$0.isView && !$0.primaryKey.isEmpty } }
