@@ -36,7 +36,7 @@ let verifySpec = CommandSpec(
         .value("check-coverage", "FILE", "exit 1 unless FILE's coverage table (between the coverage:begin/end markers) matches this run; needs every app and kind"),
         .value("write-coverage", "FILE", "rewrite FILE's coverage table from this run; needs every app and kind"),
         .flag("no-progress", "no progress lines on standard error, even on a terminal"),
-        .value("target", "URL", "run against a live Supabase-compatible backend at URL (supabase start: http://127.0.0.1:54321; a hosted project: https://REF.supabase.co; contracts serve): provisions the personas, loads the fixtures, runs interactions, edge functions, RLS cases and bucket rules, then removes what it created"),
+        .value("target", "URL", "run against a live Supabase-compatible backend at URL (supabase start: http://127.0.0.1:54321; a hosted project: https://REF.supabase.co; contracts serve): provisions the personas, loads the fixtures, runs interactions, edge functions, RLS cases, bucket rules and the client rules that fetch (loader, optimistic), then removes what it created"),
         .value("anon-key", "KEY", "--target: the project's anon key (default: $SUPABASE_ANON_KEY)"),
         .value("service-role-key", "KEY", "--target: the project's service-role key (default: $SUPABASE_SERVICE_ROLE_KEY)"),
         .flag("no-seed", "--target: do not load the fixtures (the team seeds its own); fails if the fixtures' rows are not there"),

@@ -41,6 +41,16 @@ final class LiveRestoreGateTests: XCTestCase {
             let before = try Self.dump(backend)
             let rows = LiveVerify.run(app, endpoint: endpoint)
             let after = try Self.dump(backend)
+            // The table never leaves a kind out: each of verify's kinds is a row, run or "not
+            // applicable to --target" with its reason.
+            let suites = [FixtureSuite.suite, InteractionReplay.verifySuite(), ModelSuite.verifySuite(), GoldenSuite.verifySuite(),
+                          RLSSuite.verifySuite, ClientRulesReference.verifySuite, AppRulesSuite.suite, PostgresChecks.suite]
+            for kind in suites.map(\.kind) {
+                XCTAssertTrue(rows.contains { $0.kind == kind }, "\(app.name): verify --target's table has no \(kind) row")
+            }
+            for row in rows {
+                if case .notApplicable(let why) = row.status { XCTAssertTrue(why.hasPrefix("not applicable to --target: "), why) }
+            }
             let cleanup = try XCTUnwrap(rows.last { $0.kind == "cleanup" }?.cases.first, app.name)
             var differing: [String] = []
             for t in Set(before.keys).union(after.keys).sorted() {

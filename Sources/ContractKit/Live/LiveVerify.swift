@@ -3,7 +3,8 @@ import Foundation
 /// `contracts verify --target URL`: an app's contracts against a live Supabase-compatible
 /// backend. Rows, in order: `provision` (personas, fixtures), `interactions` and `functions`
 /// (documented interactions; those calling an edge function form the `functions` row), `rls`
-/// (every matrix case), `storage` (bucket rules), the kinds that cannot run over a URL as "not
+/// (every matrix case), `storage` (bucket rules), `client-rules` (what the app's loader and
+/// optimistic service send, `LiveClientRules`), the kinds that cannot run over a URL as "not
 /// applicable to --target", and `cleanup` (what the run created removed, nothing left behind).
 public enum LiveVerify {
     /// The kinds that never run over a URL, with the reason shown in their row.
@@ -11,14 +12,13 @@ public enum LiveVerify {
         ("fixtures", "not applicable to --target: fixtures are checked in-process; the provision row loads them into the backend"),
         ("models", "not applicable to --target: checks the package's Codable models against schema.json, not a backend"),
         ("goldens", "not applicable to --target: checks the package's own outputs against Golden/"),
-        ("client-rules", "not applicable to --target: checks client components with faults injected into the in-process mock"),
         ("app-rules", "not applicable to --target: checks the rule files' own consistency"),
         ("postgres", "not applicable to --target: use --database URL or --migrations DIR"),
         ("rls flips", "not applicable to --target: the flip test installs altered policies; run --database for the SQL"),
     ]
 
     /// The kinds a live run has (`LiveOptions.kinds` picks among them).
-    public static let kinds = ["interactions", "functions", "rls", "storage"]
+    public static let kinds = ["interactions", "functions", "rls", "storage", LiveClientRules.kind]
 
     /// Why a file cannot run on this backend (nil: it can).
     static func inapplicable(_ file: InteractionFile, hasInbox: Bool) -> String? {
@@ -47,6 +47,7 @@ public enum LiveVerify {
             return rows
         }
         let backend = LiveBackend(endpoint: endpoint, spec: spec, options: options)
+        let clientRules = try? ClientRules.load(app: app.name)
         var prepared = false
         timed("provision") {
             let r = try backend.prepare()
@@ -91,8 +92,15 @@ public enum LiveVerify {
             if !spec.buckets.isEmpty && wanted(LiveStorageChecks.kind) {
                 timed(LiveStorageChecks.kind) { .ran(LiveStorageChecks.run(backend)) }
             }
+            if wanted(LiveClientRules.kind), let rules = clientRules, LiveClientRules.applies(rules) {
+                timed(LiveClientRules.kind) { .ran(LiveClientRules.run(backend, rules: rules, reference: try app.makeBackend())) }
+            }
         }
-        if options.kinds == nil { for (kind, reason) in notApplicable { timed(kind) { .notApplicable(reason) } } }
+        if options.kinds == nil {
+            for (kind, reason) in notApplicable { timed(kind) { .notApplicable(reason) } }
+            let wire = prepared && LiveClientRules.applies(clientRules) ? "; the loader and optimistic resources ran in the client-rules row above" : ""
+            timed(LiveClientRules.kind) { .notApplicable("not applicable to --target: " + LiveClientRules.clientSideReason + wire) }
+        }
         timed("cleanup") { .ran([backend.cleanup()]) }
         return rows
     }
