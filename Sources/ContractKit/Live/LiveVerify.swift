@@ -3,7 +3,7 @@ import Foundation
 /// `contracts verify --target URL`: an app's contracts against a live Supabase-compatible
 /// backend. Rows, in order: `provision` (personas, fixtures), `interactions` and `functions`
 /// (documented interactions; those calling an edge function form the `functions` row), `rls`
-/// (every matrix case), `storage` (bucket rules), `client-rules` (what the app's loader and
+/// (every matrix case), `storage` (bucket settings and limits, `LiveStorageChecks`, and bucket policies, `LiveStoragePolicies`), `client-rules` (what the app's loader and
 /// optimistic service send, `LiveClientRules`), the kinds that cannot run over a URL as "not
 /// applicable to --target", and `cleanup` (what the run created removed, nothing left behind).
 public enum LiveVerify {
@@ -90,7 +90,7 @@ public enum LiveVerify {
                 }
             }
             if !spec.buckets.isEmpty && wanted(LiveStorageChecks.kind) {
-                timed(LiveStorageChecks.kind) { .ran(LiveStorageChecks.run(backend)) }
+                timed(LiveStorageChecks.kind) { .ran(LiveStorageChecks.run(backend) + LiveStoragePolicies.run(backend, reference: try app.makeBackend())) }
             }
             if wanted(LiveClientRules.kind), let rules = clientRules, LiveClientRules.applies(rules) {
                 timed(LiveClientRules.kind) { .ran(LiveClientRules.run(backend, rules: rules, reference: try app.makeBackend())) }
