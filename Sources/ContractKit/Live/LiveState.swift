@@ -80,13 +80,24 @@ struct LiveStateIO {
         return r
     }
 
+    /// Rows per request when reading a table: at most what a hosted project's PostgREST returns
+    /// (`db-max-rows`, 1000 on Supabase), so pages never come back cut short.
+    static let page = 1000
+
+    /// Every row of a table, page by page in primary-key order.
     func rows(_ t: TableSchema) throws -> [String: JSONValue] {
-        let r = try check(endpoint.send(HTTPRequest(method: "GET", path: "/rest/v1/\(t.name)", query: [("select", "*")]), as: "service_role"),
-                          "reading \(t.name)")
-        guard case .array(let items)? = r.jsonBody else { throw LiveBackendError("reading \(t.name): not a JSON array: \(r.text.prefix(200))") }
         var out: [String: JSONValue] = [:]
-        for item in items { out[LiveStateIO.key(item.objectValue ?? [:], t.primaryKey)] = item }
-        return out
+        var offset = 0
+        while true {
+            let query = [("select", "*"), ("order", t.primaryKey.map { "\($0).asc" }.joined(separator: ",")),
+                         ("limit", String(LiveStateIO.page)), ("offset", String(offset))]
+            let r = try check(endpoint.send(HTTPRequest(method: "GET", path: "/rest/v1/\(t.name)", query: query), as: "service_role"),
+                              "reading \(t.name)")
+            guard case .array(let items)? = r.jsonBody else { throw LiveBackendError("reading \(t.name): not a JSON array: \(r.text.prefix(200))") }
+            for item in items { out[LiveStateIO.key(item.objectValue ?? [:], t.primaryKey)] = item }
+            if items.count < LiveStateIO.page { return out }
+            offset += items.count
+        }
     }
 
     /// Every GoTrue user (id → user), following the pages.
