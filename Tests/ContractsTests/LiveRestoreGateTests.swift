@@ -52,6 +52,9 @@ final class LiveRestoreGateTests: XCTestCase {
                 if case .notApplicable(let why) = row.status { XCTAssertTrue(why.hasPrefix("not applicable to --target: "), why) }
             }
             let cleanup = try XCTUnwrap(rows.last { $0.kind == "cleanup" }?.cases.first, app.name)
+            // Every case passes: reads run before writes, so a stamp the API cannot undo is never
+            // read against the fixtures' value.
+            XCTAssertEqual(ServedMocks.failures(rows.filter { $0.kind != "cleanup" }), "", app.name)
             var differing: [String] = []
             for t in Set(before.keys).union(after.keys).sorted() {
                 let a = before[t] ?? [], b = after[t] ?? []
