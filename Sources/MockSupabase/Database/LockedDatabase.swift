@@ -168,7 +168,8 @@ public final class Database: Sendable {
     /// database connection with (`contracts verify --restore-database`). Constraints and
     /// foreign-key actions still apply here.
     public func withTriggersOff<T>(_ body: () throws -> T) throws -> T {
-        try engine.withReentrantLock { e in
+        // One write section: readers see the state before `body` or after it, never between.
+        try write { e in
             let was = e.triggersEnabled
             e.triggersEnabled = false
             defer { e.triggersEnabled = was }
