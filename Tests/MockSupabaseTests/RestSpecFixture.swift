@@ -7,7 +7,11 @@ import XCTest
 /// straight to `MockSupabase.handle` as the service role.
 final class RestSpecFixture {
     static let schemaJSON = #"""
-    {"tables": [
+    {"domains": [
+      {"name": "one_nine", "type": "integer", "checkSQL": "value >= 1 and value <= 9",
+       "check": {"all": [{"gte": [{"column": "value"}, 1]}, {"lte": [{"column": "value"}, 9]}]}},
+      {"name": "short_code", "type": "varchar(3)", "notNull": true}],
+     "tables": [
       {"name": "clients", "columns": [
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "name", "type": "text", "nullable": false}]},
@@ -67,7 +71,28 @@ final class RestSpecFixture {
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "body", "type": "text"},
         {"name": "meta", "type": "jsonb"},
-        {"name": "n", "type": "integer"}]}
+        {"name": "n", "type": "integer"}]},
+      {"name": "process_costs", "columns": [
+        {"name": "process_id", "type": "integer", "primaryKey": true},
+        {"name": "cost", "type": "numeric"}]},
+      {"name": "prices", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "amount", "type": "numeric(5,2)"},
+        {"name": "rating", "type": "one_nine"},
+        {"name": "code", "type": "short_code"}]},
+      {"name": "schedules", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "name", "type": "text"},
+        {"name": "start_at", "type": "timetz"},
+        {"name": "end_at", "type": "time with time zone"}]},
+      {"name": "timestamps", "columns": [
+        {"name": "t", "type": "timestamptz"}]},
+      {"name": "blobs", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "bin", "type": "bytea"},
+        {"name": "span", "type": "interval"}]},
+      {"name": "tsearch", "columns": [
+        {"name": "text_search_vector", "type": "tsvector"}]}
     ]}
     """#
 
@@ -98,6 +123,18 @@ final class RestSpecFixture {
             ["id": 3, "body": "Cats and dogs enjoyed running through the park", "meta": ["title": "Cats and dogs enjoyed running through the park"], "n": 3],
             ["id": 4, "body": "Un chat très amusant dans le jardin", "meta": nil, "n": 4],
             ["id": 5, "body": "Self-driving cars park themselves", "meta": nil, "n": 5]])
+        // PostgREST's test data (test/spec/fixtures/data.sql) for the typed tables.
+        try db.seed("process_costs", rows: [["process_id": 1, "cost": "150.00"], ["process_id": 2, "cost": "200.00"], ["process_id": 3, "cost": "180.00"],
+                                            ["process_id": 4, "cost": "70.00"], ["process_id": 5, "cost": "40.00"], ["process_id": 6, "cost": "70.00"]])
+        try db.seed("schedules", rows: [["id": 1, "name": "morning", "start_at": "06:00:00", "end_at": "11:59:00"],
+                                        ["id": 2, "name": "afternoon", "start_at": "12:00:00", "end_at": "17:59:00"],
+                                        ["id": 3, "name": "night", "start_at": "18:00:00", "end_at": "23:59:00"]])
+        try db.seed("timestamps", rows: [["t": "2023-10-18 12:37:59.611000+0000"], ["t": "2023-10-18 14:37:59.611000+0000"], ["t": "2023-10-18 16:37:59.611000+0000"]])
+        try db.seed("blobs", rows: [["id": 1, "bin": "abc", "span": "1 day 02:00:00"], ["id": 2, "bin": "\\x00ff", "span": "36 hours"]])
+        // `to_tsvector` of the sentences in data.sql, as PostgreSQL prints them.
+        try db.seed("tsearch", rows: [["text_search_vector": "'fun':5 'imposs':9 'kind':3"], ["text_search_vector": "'also':2 'fun':3 'possibl':8"],
+                                      ["text_search_vector": "'ate':3 'cat':2 'fat':1 'rat':4"], ["text_search_vector": "'amus':5 'fair':7 'impossibl':9 'peu':4"],
+                                      ["text_search_vector": "'art':4 'spass':5 'unmog':7"]])
         try db.seed("labels", rows: [["id": 1, "name": "red", "item_id": 1], ["id": 2, "name": "blue", "item_id": 1]])
     }
 

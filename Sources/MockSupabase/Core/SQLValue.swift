@@ -33,8 +33,12 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
 
 /// A PostgreSQL column type, as far as the apps use them.
 public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
-    case uuid, text, smallint, integer, bigint, real, double, numeric, boolean
+    case uuid, text, smallint, integer, bigint, real, double, boolean
+    /// `numeric`, or `numeric(precision, scale)` when a precision is given (scale 0 by default).
+    case numeric(precision: Int?, scale: Int)
     case timestamptz, timestamp, date, time, jsonb, json
+    /// `time with time zone`, `bytea`, `interval`, `tsvector`.
+    case timetz, bytea, interval, tsvector
     /// A user-defined enum type with its labels in order.
     case enumeration(name: String, labels: [String])
     /// `T[]`.
@@ -50,7 +54,12 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
         case .bigint: return "bigint"
         case .real: return "real"
         case .double: return "double precision"
+        case .numeric(let p?, let s): return "numeric(\(p),\(s))"
         case .numeric: return "numeric"
+        case .timetz: return "time with time zone"
+        case .bytea: return "bytea"
+        case .interval: return "interval"
+        case .tsvector: return "tsvector"
         case .boolean: return "boolean"
         case .timestamptz: return "timestamp with time zone"
         case .timestamp: return "timestamp without time zone"
@@ -75,15 +84,27 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
         case "bigint", "int8", "bigserial": return .bigint
         case "real", "float4": return .real
         case "double precision", "double", "float8": return .double
-        case "numeric", "decimal": return .numeric
+        case "numeric", "decimal": return .numeric(precision: nil, scale: 0)
         case "boolean", "bool": return .boolean
         case "timestamptz", "timestamp with time zone": return .timestamptz
         case "timestamp", "timestamp without time zone": return .timestamp
         case "date": return .date
         case "time", "time without time zone": return .time
+        case "timetz", "time with time zone": return .timetz
+        case "bytea": return .bytea
+        case "interval": return .interval
+        case "tsvector": return .tsvector
         case "jsonb": return .jsonb
         case "json": return .json
         default:
+            // `numeric(p)`, `numeric(p,s)`, `decimal(p, s)`.
+            for prefix in ["numeric(", "decimal("] where s.hasPrefix(prefix) && s.hasSuffix(")") {
+                let args = s.dropFirst(prefix.count).dropLast().split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+                guard (1...2).contains(args.count), let p = args[0], (1...1000).contains(p) else { return nil }
+                let scale = args.count == 2 ? args[1] : 0
+                guard let scale, (0...p).contains(scale) else { return nil }
+                return .numeric(precision: p, scale: scale)
+            }
             let name = s.hasPrefix("public.") ? String(s.dropFirst(7)) : s
             if let labels = enums[name] { return .enumeration(name: name, labels: labels) }
             return nil
@@ -94,6 +115,7 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .enumeration(let n, _): return n
         case .array(let t): return t.pgInputName
+        case .numeric: return "numeric"
         default: return description
         }
     }
@@ -112,6 +134,12 @@ public enum SQLValue: Sendable, Hashable {
     case time(Int64)
     case json(JSONValue)
     case array([SQLValue])
+    /// `numeric`: exact digits and display scale.
+    case numeric(PGNumeric)
+    /// `interval`.
+    case interval(PGInterval)
+    /// `time with time zone`.
+    case timetz(PGTimeTZ)
 
     /// Whether this is SQL NULL.
     public var isNull: Bool { if case .null = self { return true }; return false }
@@ -129,6 +157,13 @@ extension SQLValue {
         case (.bool(let x), .bool(let y)): return x == y ? 0 : (x ? 1 : -1)
         case (.int(let x), .int(let y)): return x == y ? 0 : (x < y ? -1 : 1)
         case (.int(let x), .double(let y)): return cmp(Double(x), y)
+        case (.numeric(let x), .numeric(let y)): return PGNumeric.compare(x, y)
+        case (.numeric(let x), .int(let y)): return PGNumeric.compare(x, PGNumeric(y))
+        case (.int(let x), .numeric(let y)): return PGNumeric.compare(PGNumeric(x), y)
+        case (.numeric(let x), .double(let y)): return PGNumeric.compare(x, PGNumeric(y))
+        case (.double(let x), .numeric(let y)): return PGNumeric.compare(PGNumeric(x), y)
+        case (.interval(let x), .interval(let y)): return PGInterval.compare(x, y)
+        case (.timetz(let x), .timetz(let y)): return PGTimeTZ.compare(x, y)
         case (.double(let x), .int(let y)): return cmp(x, Double(y))
         case (.double(let x), .double(let y)): return cmp(x, y)
         case (.text(let x), .text(let y)):
@@ -173,6 +208,12 @@ extension SQLValue {
         case .date(let d): return .string(PGTime.formatDate(d))
         case .time(let t): return .string(PGTime.formatTime(t))
         case .json(let j): return j
+        case .numeric(let n):
+            if n.special != nil { return .string(n.description) }
+            if n.scale == 0, let i = n.int64Value { return .int(i) }
+            return .double(n.doubleValue)
+        case .interval(let v): return .string(v.description)
+        case .timetz(let v): return .string(v.jsonText)
         case .array(let a):
             let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
             return .array(a.map { $0.json(as: elem) })
@@ -188,6 +229,7 @@ extension SQLValue {
         case .double(let d): out += JSONValue.formatDouble(d)
         case .text(let s): JSONValue.writeString(s, to: &out)
         case .json(let j): j.write(to: &out, style: .jsonb, indent: 0)
+        case .numeric(let n): out += n.jsonText
         case .array(let a):
             let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
             out += "["
@@ -214,6 +256,9 @@ extension SQLValue {
         case .date(let d): return PGTime.formatDate(d)
         case .time(let t): return PGTime.formatTime(t)
         case .json(let j): return j.serialized(.jsonb)
+        case .numeric(let n): return n.description
+        case .interval(let v): return v.description
+        case .timetz(let v): return v.description
         case .array(let a):
             let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
             return "{" + a.map { $0.pgText(as: elem) }.joined(separator: ",") + "}"
@@ -246,13 +291,15 @@ extension SQLValue {
         case .int(let i):
             switch type {
             case .smallint, .integer, .bigint: return try checkRange(i, type)
-            case .real, .double, .numeric: return .double(Double(i))
+            case .numeric(let p, let s): return .numeric(try typmod(PGNumeric(i), p, s))
+            case .real, .double: return .double(Double(i))
             case .jsonb, .json: return .json(json)
             default: return try parse(text: String(i), as: type)
             }
         case .double(let d):
             switch type {
-            case .real, .double, .numeric: return .double(d)
+            case .numeric(let p, let s): return .numeric(try typmod(PGNumeric(d), p, s))
+            case .real, .double: return .double(d)
             case .jsonb, .json: return .json(json)
             default: return try parse(text: JSONValue.formatDouble(d), as: type)
             }
@@ -291,6 +338,12 @@ extension SQLValue {
         }
     }
 
+    /// `numeric(p,s)` rounds and bounds its input; plain `numeric` keeps it as written.
+    static func typmod(_ n: PGNumeric, _ p: Int?, _ s: Int) throws -> PGNumeric {
+        guard let p else { return n }
+        return try n.applying(precision: p, scale: s)
+    }
+
     static func checkRange(_ i: Int64, _ type: SQLType) throws -> SQLValue {
         switch type {
         case .smallint where i < Int64(Int16.min) || i > Int64(Int16.max):
@@ -321,7 +374,21 @@ extension SQLValue {
                 throw PostgresError("22003", "value \"\(s)\" is out of range for type \(type.pgInputName)")
             }
             return try checkRange(i, type)
-        case .real, .double, .numeric:
+        case .numeric(let p, let scale):
+            guard let n = PGNumeric.parse(s) else { throw bad() }
+            return .numeric(try typmod(n, p, scale))
+        case .interval:
+            guard let v = PGInterval.parse(s) else { throw bad("22007") }
+            return .interval(v)
+        case .timetz:
+            guard let v = PGTimeTZ.parse(s) ?? PGTime.parseTimestamp(s, assumeUTC: true).map({ PGTimeTZ(micros: (($0 % PGTime.usPerDay) + PGTime.usPerDay) % PGTime.usPerDay, offset: 0) }) else { throw bad("22007") }
+            return .timetz(v)
+        case .bytea:
+            return .text(PGBytea.hex(try PGBytea.parse(s)))
+        case .tsvector:
+            guard let v = TextSearch.parseVector(s) else { throw PostgresError("42601", "syntax error in tsvector: \"\(s)\"") }
+            return .text(TextSearch.formatVector(v))
+        case .real, .double:
             let t = s.trimmingCharacters(in: .whitespaces)
             switch t.lowercased() {
             case "nan": return .double(.nan)
@@ -474,7 +541,10 @@ public enum PGTime {
     }
 
     /// `2024-01-15T10:30:00.123456+00:00` (JSON) or `2024-01-15 10:30:00.123456+00` (SQL text).
-    public static func formatTimestamp(_ us: Int64, withZone: Bool, sqlStyle: Bool = false) -> String {
+    public static func formatTimestamp(_ us0: Int64, withZone: Bool, sqlStyle: Bool = false) -> String {
+        // A timestamptz prints in the session's zone (`Prefer: timezone=…`), UTC by default.
+        let offset: Int32 = withZone ? (PGSessionZone.current?.offset(atMicros: us0) ?? 0) : 0
+        let us = us0 &+ Int64(offset) * usPerSecond
         var days = us / usPerDay
         var rem = us % usPerDay
         if rem < 0 { rem += usPerDay; days -= 1 }
@@ -483,7 +553,7 @@ public enum PGTime {
         let frac = rem % usPerSecond
         let year = y > 0 ? pad(y, 4) : pad(1 - y, 4)
         var s = "\(year)-\(pad(m, 2))-\(pad(d, 2))\(sqlStyle ? " " : "T")\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))\(fraction(frac))"
-        if withZone { s += sqlStyle ? "+00" : "+00:00" }
+        if withZone { s += PGTimeTZ.zone(offset, xsd: !sqlStyle) }
         if y <= 0 { s += " BC" }
         return s
     }

@@ -386,8 +386,11 @@ final class DatabaseEngine {
                         row[i] = try c.fitLength(SQLValue.coerce(json: v, to: c.type))
                     } else if listed.contains(c.name) && !missingAsDefault {
                         row[i] = .null
+                        try c.domain?.check(.null)
                     } else {
                         row[i] = try defaultValue(c, auth, table: t.schema.qualifiedName)
+                        // A default is cast to the column's domain too (NULL included).
+                        try c.domain?.check(row[i])
                     }
                 }
                 row = try fire(.before, .insert, t, old: nil, new: row, auth) ?? row

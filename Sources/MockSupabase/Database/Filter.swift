@@ -286,7 +286,7 @@ struct CompiledFilter {
             guard case .search(let language, let text) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
             // Plan.hs `cfToTsVector`: a text or json column becomes `to_tsvector([lang,] col)`.
             switch type {
-            case .text, .json, .jsonb: break
+            case .text, .json, .jsonb, .tsvector: break
             default:
                 throw PostgresError("42883", "function to_tsvector(\(language == nil ? "" : "unknown, ")\(type)) does not exist",
                                     hint: "No function matches the given name and argument types. You might need to add explicit type casts.")
@@ -298,7 +298,9 @@ struct CompiledFilter {
                 if v.isNull { return nil }
                 guard let query else { return false }
                 let vector: TextSearch.Vector
-                if case .json(let j) = v { vector = TextSearch.vector(json: j, config) } else { vector = TextSearch.vector(v.textValue ?? v.pgText(as: type), config) }
+                if case .json(let j) = v { vector = TextSearch.vector(json: j, config) }
+                else if case .tsvector = type { vector = TextSearch.parseVector(v.textValue ?? "") ?? [:] }
+                else { vector = TextSearch.vector(v.textValue ?? v.pgText(as: type), config) }
                 return TextSearch.matches(vector, query)
             }
         case .sl, .sr, .nxr, .nxl, .adj:
@@ -340,7 +342,7 @@ struct CompiledFilter {
                 // are equal as stored (floating point excepted: -0 = 0, NaN = NaN in PostgreSQL).
                 let wantEqual = op == .eq
                 switch type {
-                case .real, .double, .numeric: break
+                case .real, .double, .numeric, .interval: break
                 default:
                     return { row in
                         let v = row[i]

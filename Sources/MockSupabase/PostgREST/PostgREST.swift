@@ -87,13 +87,16 @@ extension MockSupabase {
                 throw PostgresError("PGRST205", "Could not find the table 'public.\(rest)' in the schema cache", hint: hint)
             }
             // Plan.hs: preferences are judged once the target is known.
-            try Preferences(request.headers).validate()
+            let prefs = Preferences(request.headers)
+            try prefs.validate()
+            // `Prefer: timezone=…` is the request's session zone (timestamptz output follows it).
+            let zone = try prefs.timezone.map(PGSessionZone.parse)
             switch request.method {
-            case "GET", "HEAD": return try restRead(rest, request, auth)
-            case "POST": return try restInsert(rest, request, auth)
-            case "PATCH": return try restUpdate(rest, request, auth)
-            case "DELETE": return try restDelete(rest, request, auth)
-            case "PUT": return try restPut(rest, request, auth)
+            case "GET", "HEAD": return try PGSessionZone.$current.withValue(zone) { try restRead(rest, request, auth) }
+            case "POST": return try PGSessionZone.$current.withValue(zone) { try restInsert(rest, request, auth) }
+            case "PATCH": return try PGSessionZone.$current.withValue(zone) { try restUpdate(rest, request, auth) }
+            case "DELETE": return try PGSessionZone.$current.withValue(zone) { try restDelete(rest, request, auth) }
+            case "PUT": return try PGSessionZone.$current.withValue(zone) { try restPut(rest, request, auth) }
             default:
                 return HTTPResponse(status: 405, headers: ["Content-Type": "application/json; charset=utf-8", "Allow": "OPTIONS,GET,HEAD,POST,PUT,PATCH,DELETE"],
                                     body: PostgresError("PGRST117", "Unsupported HTTP method: \(request.method)").json.data())

@@ -58,15 +58,25 @@ public struct ColumnSchema: Sendable, Equatable {
     public var note: String?
     /// `varchar(n)` / `char(n)`: the length limit, and whether the type is blank-padded `char`.
     public var length: (limit: Int, padded: Bool)? = nil
+    /// The column's domain, when its type is one (`type` is then the domain's base).
+    public var domain: DomainDefinition? = nil
 
     public static func == (a: ColumnSchema, b: ColumnSchema) -> Bool {
         a.name == b.name && a.type == b.type && a.nullable == b.nullable && a.defaultValue == b.defaultValue && a.check == b.check
             && a.checkSQL == b.checkSQL && a.note == b.note && a.length?.limit == b.length?.limit && a.length?.padded == b.length?.padded
+            && a.domain == b.domain
     }
 
     /// Applies `varchar(n)`/`char(n)` to a stored value as PostgreSQL's input does: a longer value
     /// is 22001 unless only spaces run past the limit (those are cut); `char(n)` pads with spaces.
+    /// A domain column's checks run on the fitted value.
     public func fitLength(_ v: SQLValue) throws -> SQLValue {
+        let fitted = try fitLengthOnly(v)
+        try domain?.check(fitted)
+        return fitted
+    }
+
+    func fitLengthOnly(_ v: SQLValue) throws -> SQLValue {
         guard let (n, padded) = length, case .text(let s) = v else { return v }
         var text = s
         if text.count > n {
@@ -171,6 +181,8 @@ public struct DatabaseSchema: Sendable, Equatable {
     public var tables: [TableSchema]
     /// Structured triggers (`triggers`), nil when schema.json gives none.
     public var triggers: [TriggerDefinition]? = nil
+    /// Domains (`domains`) by name.
+    public var domains: [String: DomainDefinition] = [:]
     /// Whether schema.json states indexes structurally for at least one table: then every
     /// table's indexes are compared with the catalog (a table without the key has none).
     public var declaresIndexes: Bool { tables.contains { $0.indexDefinitions != nil } }
@@ -219,11 +231,20 @@ extension DatabaseSchema {
             if let e = o.optional("enums") {
                 for (k, v) in try e.map() { enums[k] = try v.strings() }
             }
+            var domains: [String: DomainDefinition] = [:]
+            if let ds = o.optional("domains") {
+                for d in try ds.array() {
+                    let def = try DomainDefinition.decode(d, enums: enums)
+                    if domains[def.name] != nil || enums[def.name] != nil { throw d.fail("duplicate type name '\(def.name)'") }
+                    domains[def.name] = def
+                }
+            }
             var tables: [TableSchema] = []
             for t in try o.required("tables").array() {
-                tables.append(try decodeTable(t, enums: enums))
+                tables.append(try decodeTable(t, enums: enums, domains: domains))
             }
             var schema = DatabaseSchema(enums: enums, tables: [DatabaseSchema.authUsers] + tables)
+            schema.domains = domains
             // Validate references.
             let tNodes = try o.required("tables").array()
             for (ti, table) in tables.enumerated() {
@@ -265,7 +286,7 @@ extension DatabaseSchema {
         }
     }
 
-    static func decodeTable(_ node: SpecNode, enums: [String: [String]]) throws -> TableSchema {
+    static func decodeTable(_ node: SpecNode, enums: [String: [String]], domains: [String: DomainDefinition] = [:]) throws -> TableSchema {
         try node.object { o in
             let name = try o.required("name").string()
             let schemaName = try o.optional("schema")?.string() ?? "public"
@@ -288,8 +309,13 @@ extension DatabaseSchema {
                         baseName = "text"
                         break
                     }
-                    guard let type = SQLType.parse(baseName, enums: enums) else {
-                        throw typeNode.fail("unknown type '\(typeName)' (declare enums under $.enums)")
+                    let domain = domains[typeName] ?? domains[typeName.hasPrefix("public.") ? String(typeName.dropFirst(7)) : ""]
+                    if let domain {
+                        baseName = domain.base.description
+                        if let n = domain.limit { length = (n, domain.padded) }
+                    }
+                    guard let type = domain?.base ?? SQLType.parse(baseName, enums: enums) else {
+                        throw typeNode.fail("unknown type '\(typeName)' (declare enums under $.enums, domains under $.domains)")
                     }
                     var nullable = try co.optional("nullable")?.bool() ?? true
                     if try co.optional("primaryKey")?.bool() == true { pk.append(cname); nullable = false }
@@ -327,6 +353,7 @@ extension DatabaseSchema {
                     let note = try co.optional("note")?.string() ?? co.optional("decision")?.string()
                     var column = ColumnSchema(name: cname, type: type, nullable: nullable, defaultValue: def, check: check, checkSQL: checkSQL, note: note)
                     column.length = length
+                    column.domain = domain
                     return column
                 }
                 if columns.contains(where: { $0.name == col.name }) { throw c.fail("duplicate column '\(col.name)'") }
