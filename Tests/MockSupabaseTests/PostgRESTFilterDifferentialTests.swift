@@ -42,6 +42,8 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
     insert into schedules values (1,'morning','06:00:00+00','11:59:00+00'),(2,'afternoon','12:00:00+00','17:59:00+00'),(3,'night','18:00:00+00','23:59:00+00');
     create table blobs(id int primary key, bin bytea, span interval);
     insert into blobs values (1,'abc','1 day 02:00:00'),(2,'\\x00ff','36 hours');
+    create table ranges(id int primary key, range numrange, slots int4range, during tstzrange);
+    insert into ranges values (1,'[1,3]','[1,3]','[2024-01-01 10:00+00,2024-01-01 12:00+00)'),(2,'[3,6]',null,null),(3,'[6,9]',null,null),(4,'[9,12]',null,null),(5,null,null,null);
     create table tsearch(text_search_vector tsvector);
     insert into tsearch values (to_tsvector('english', 'It''s kind of fun to do the impossible')),
       (to_tsvector('english', 'But also fun to do what is possible')), (to_tsvector('english', 'Fat cats ate rats')),
@@ -98,6 +100,12 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         Probe(request: "blobs?select=id&span=gt.1%20day%2006:00&order=id", sql: "select id from blobs where span > '1 day 06:00' order by id"),
         Probe(request: "blobs?select=id&span=eq.PT36H", sql: "select id from blobs where span = 'PT36H'"),
         Probe(request: "blobs?select=id&order=bin.desc", sql: "select id from blobs order by bin desc"),
+        Probe(request: "ranges?select=id,range,slots,during&order=range.desc", sql: "select id, range, slots, during from ranges order by range desc"),
+        Probe(request: "ranges?select=id&range=adj.[0,1)&order=id", sql: "select id from ranges where range -|- '[0,1)' order by id"),
+        Probe(request: "ranges?select=id&range=ov.(3,6)&order=id", sql: "select id from ranges where range && '(3,6)' order by id"),
+        Probe(request: "ranges?select=id&range=sr.(,3)&order=id", sql: "select id from ranges where range >> '(,3)' order by id"),
+        Probe(request: "ranges?select=id&slots=cs.[2,4)&order=id", sql: "select id from ranges where slots @> '[2,4)'::int4range order by id"),
+        Probe(request: "ranges?select=id&range=cd.(0,)&order=id", sql: "select id from ranges where range <@ '(0,)' order by id"),
         Probe(request: "tsearch?text_search_vector=fts.impossible", sql: "select * from tsearch where text_search_vector @@ to_tsquery('english', 'impossible')"),
         Probe(request: "tsearch?text_search_vector=plfts(german).Art%20Spass",
               sql: "select * from tsearch where text_search_vector @@ plainto_tsquery('german', 'Art Spass')"),
@@ -130,6 +138,9 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         Probe(request: "items?doc->n=eq.%7B%22a%22:", sql: "select 1 from items where doc->'n' = '{\"a\":'"),
         Probe(request: "process_costs?cost=eq.abc", sql: "select 1 from process_costs where cost = 'abc'"),
         Probe(request: "schedules?start_at=eq.xx", sql: "select 1 from schedules where start_at = 'xx'"),
+        Probe(request: "ranges?range=eq.[1,2", sql: "select 1 from ranges where range = '[1,2'"),
+        Probe(request: "ranges?range=eq.[1,2]x", sql: "select 1 from ranges where range = '[1,2]x'"),
+        Probe(request: "ranges?range=eq.[a,2]", sql: "select 1 from ranges where range = '[a,2]'"),
         Probe(request: "blobs?span=eq.foo", sql: "select 1 from blobs where span = 'foo'"),
         Probe(request: "blobs?bin=eq.%5Cxzz", sql: "select 1 from blobs where bin = '\\xzz'"),
         Probe(request: "blobs?bin=eq.%5Cx0", sql: "select 1 from blobs where bin = '\\x0'"),

@@ -91,6 +91,11 @@ final class RestSpecFixture {
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "bin", "type": "bytea"},
         {"name": "span", "type": "interval"}]},
+      {"name": "ranges", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "range", "type": "numrange"},
+        {"name": "slots", "type": "int4range"},
+        {"name": "during", "type": "tstzrange"}]},
       {"name": "tsearch", "columns": [
         {"name": "text_search_vector", "type": "tsvector"}]}
     ]}
@@ -131,6 +136,8 @@ final class RestSpecFixture {
                                         ["id": 3, "name": "night", "start_at": "18:00:00", "end_at": "23:59:00"]])
         try db.seed("timestamps", rows: [["t": "2023-10-18 12:37:59.611000+0000"], ["t": "2023-10-18 14:37:59.611000+0000"], ["t": "2023-10-18 16:37:59.611000+0000"]])
         try db.seed("blobs", rows: [["id": 1, "bin": "abc", "span": "1 day 02:00:00"], ["id": 2, "bin": "\\x00ff", "span": "36 hours"]])
+        try db.seed("ranges", rows: [["id": 1, "range": "[1,3]", "slots": "[1,3]", "during": "[2024-01-01 10:00+00,2024-01-01 12:00+00)"],
+                                     ["id": 2, "range": "[3,6]"], ["id": 3, "range": "[6,9]"], ["id": 4, "range": "[9,12]"], ["id": 5, "range": nil]])
         // `to_tsvector` of the sentences in data.sql, as PostgreSQL prints them.
         try db.seed("tsearch", rows: [["text_search_vector": "'fun':5 'imposs':9 'kind':3"], ["text_search_vector": "'also':2 'fun':3 'possibl':8"],
                                       ["text_search_vector": "'ate':3 'cat':2 'fat':1 'rat':4"], ["text_search_vector": "'amus':5 'fair':7 'impossibl':9 'peu':4"],

@@ -703,6 +703,7 @@ struct Expander {
             case .bytea: row[c.name] = "\\x00"
             case .interval: row[c.name] = "1 day"
             case .tsvector: row[c.name] = "'rls'"
+            case .range: row[c.name] = "empty"
             case .jsonb, .json: row[c.name] = .object([:])
             case .array: row[c.name] = .array([])
             case .enumeration(_, let labels): row[c.name] = labels.first.map(JSONValue.string) ?? .null

@@ -39,6 +39,8 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
     case timestamptz, timestamp, date, time, jsonb, json
     /// `time with time zone`, `bytea`, `interval`, `tsvector`.
     case timetz, bytea, interval, tsvector
+    /// A built-in range type (`int4range`, `numrange`, `tstzrange`, …).
+    case range(PGRangeKind)
     /// A user-defined enum type with its labels in order.
     case enumeration(name: String, labels: [String])
     /// `T[]`.
@@ -60,6 +62,7 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
         case .bytea: return "bytea"
         case .interval: return "interval"
         case .tsvector: return "tsvector"
+        case .range(let k): return k.rawValue
         case .boolean: return "boolean"
         case .timestamptz: return "timestamp with time zone"
         case .timestamp: return "timestamp without time zone"
@@ -94,6 +97,7 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
         case "bytea": return .bytea
         case "interval": return .interval
         case "tsvector": return .tsvector
+        case "int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange": return .range(PGRangeKind(rawValue: s)!)
         case "jsonb": return .jsonb
         case "json": return .json
         default:
@@ -140,6 +144,8 @@ public enum SQLValue: Sendable, Hashable {
     case interval(PGInterval)
     /// `time with time zone`.
     case timetz(PGTimeTZ)
+    /// A range of a range type.
+    indirect case range(PGRange)
 
     /// Whether this is SQL NULL.
     public var isNull: Bool { if case .null = self { return true }; return false }
@@ -164,6 +170,9 @@ extension SQLValue {
         case (.double(let x), .numeric(let y)): return PGNumeric.compare(PGNumeric(x), y)
         case (.interval(let x), .interval(let y)): return PGInterval.compare(x, y)
         case (.timetz(let x), .timetz(let y)): return PGTimeTZ.compare(x, y)
+        case (.range(let x), .range(let y)):
+            if case .range(let k)? = type { return PGRange.compare(x, y, k.element) }
+            return PGRange.compare(x, y, .text)
         case (.double(let x), .int(let y)): return cmp(x, Double(y))
         case (.double(let x), .double(let y)): return cmp(x, y)
         case (.text(let x), .text(let y)):
@@ -214,6 +223,9 @@ extension SQLValue {
             return .double(n.doubleValue)
         case .interval(let v): return .string(v.description)
         case .timetz(let v): return .string(v.jsonText)
+        case .range(let r):
+            if case .range(let k) = type { return .string(r.text(element: k.element)) }
+            return .string(r.description)
         case .array(let a):
             let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
             return .array(a.map { $0.json(as: elem) })
@@ -259,6 +271,9 @@ extension SQLValue {
         case .numeric(let n): return n.description
         case .interval(let v): return v.description
         case .timetz(let v): return v.description
+        case .range(let r):
+            if case .range(let k) = type { return r.text(element: k.element) }
+            return r.description
         case .array(let a):
             let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
             return "{" + a.map { $0.pgText(as: elem) }.joined(separator: ",") + "}"
@@ -385,6 +400,8 @@ extension SQLValue {
             return .timetz(v)
         case .bytea:
             return .text(PGBytea.hex(try PGBytea.parse(s)))
+        case .range(let k):
+            return .range(try PGRange.parse(s, k))
         case .tsvector:
             guard let v = TextSearch.parseVector(s) else { throw PostgresError("42601", "syntax error in tsvector: \"\(s)\"") }
             return .text(TextSearch.formatVector(v))

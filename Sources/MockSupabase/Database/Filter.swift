@@ -267,6 +267,14 @@ struct CompiledFilter {
                     return op == .cs ? jsonContains(v, j) : jsonContains(j, v)
                 }
             }
+            if case .range(let kind) = type {
+                // `range @> '[1,2]'`: the literal is read as the column's range type.
+                guard case .range(let rhs) = try parse(lit) else { return { _ in nil } }
+                return { row in
+                    guard case .range(let v) = value(row) else { return nil }
+                    return PGRange.holds(op, v, rhs, kind.element)
+                }
+            }
             guard case .array = type else {
                 let sym = op == .cs ? "@>" : op == .cd ? "<@" : "&&"
                 throw PostgresError("42883", "operator does not exist: \(type) \(sym) unknown",
@@ -307,6 +315,13 @@ struct CompiledFilter {
             // The contract format holds no range types: on the columns it can hold PostgreSQL
             // finds no such operator (`<<`/`>>` on integers are bit shifts, not a condition).
             let sym = ["sl": "<<", "sr": ">>", "nxr": "&<", "nxl": "&>", "adj": "-|-"][op.rawValue]!
+            if case .range(let kind) = type {
+                guard case .text(let lit) = operand, case .range(let rhs) = try parse(lit) else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
+                return { row in
+                    guard case .range(let v) = value(row) else { return nil }
+                    return PGRange.holds(op, v, rhs, kind.element)
+                }
+            }
             if [.smallint, .integer, .bigint].contains(type) && (op == .sl || op == .sr) {
                 // `int << int` is a shift: the literal is read as an integer first.
                 if case .text(let lit) = operand { _ = try parse(lit) }

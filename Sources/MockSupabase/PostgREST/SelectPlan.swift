@@ -145,6 +145,7 @@ struct SelectPlan {
         case "time": return .time
         case "timetz": return .timetz
         case "tsvector": return .tsvector
+        case "int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange": return .range(PGRangeKind(rawValue: name.lowercased())!)
         case "float", "float8", "double precision": return .double
         case "float4", "real": return .real
         case "bool", "boolean": return .boolean
