@@ -23,6 +23,7 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
     create table items(id int primary key, label text, doc jsonb);
     create table quotes(id int primary key, body text, meta jsonb, n int);
     create view rocket_tasks as select id, name, project_id from tasks where project_id = 1;
+    create view early_rocket_tasks as select id, name, project_id from rocket_tasks where id < 10 with cascaded check option;
     insert into clients values (1,'Acme'),(2,'Globex'),(3,'Initech');
     insert into projects values (1,'Rocket',1),(2,'Anvil',1),(3,'Dome',2),(4,'Orphan',null);
     insert into tasks values (1,'Design rocket',1),(2,'Build rocket',1),(3,'Design anvil',2),(4,'Paint dome',3),(5,'Launch',1);
@@ -85,6 +86,7 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         Probe(request: "items?select=id&order=id&doc->tags=eq.[%22y%22]", sql: "select id from items where doc->'tags' = '[\"y\"]' order by id"),
         // Through the simple view.
         Probe(request: "rocket_tasks?select=id,name&order=id.desc", sql: "select id, name from rocket_tasks order by id desc"),
+        Probe(request: "early_rocket_tasks?select=id,name&order=id.desc", sql: "select id, name from early_rocket_tasks order by id desc"),
         Probe(request: "rocket_tasks?select=id&order=id&name=like.*rocket", sql: "select id from rocket_tasks where name like '%rocket' order by id"),
         Probe(request: "rocket_tasks?select=id,projects(name)&order=id",
               sql: "select r.id, (select row_to_json(p) from (select name from projects where id = r.project_id) p) as projects from rocket_tasks r order by r.id"),

@@ -67,6 +67,17 @@ final class RestSpecFixture {
         {"name": "id", "type": "integer"},
         {"name": "name", "type": "text"},
         {"name": "project_id", "type": "integer"}]},
+      {"name": "early_rocket_tasks", "view": {"from": "rocket_tasks", "where": {"lt": [{"column": "id"}, 10]}, "checkOption": "cascaded"}, "columns": [
+        {"name": "id", "type": "integer"},
+        {"name": "name", "type": "text"},
+        {"name": "project_id", "type": "integer"}]},
+      {"name": "checked_tasks", "view": {"from": "tasks", "where": {"eq": [{"column": "project_id"}, 1]}, "checkOption": "local"}, "columns": [
+        {"name": "id", "type": "integer"},
+        {"name": "name", "type": "text"},
+        {"name": "project_id", "type": "integer"}]},
+      {"name": "early_checked_tasks", "view": {"from": "checked_tasks", "where": {"lt": [{"column": "id"}, 10]}, "checkOption": "local"}, "columns": [
+        {"name": "id", "type": "integer"},
+        {"name": "name", "type": "text"}]},
       {"name": "quotes", "columns": [
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "body", "type": "text"},

@@ -138,6 +138,11 @@ public struct SimpleViewDefinition: Sendable, Equatable {
     /// `security_invoker`: the caller's RLS on the base table applies; otherwise the view runs
     /// with its owner's rights, which bypass RLS (PostgreSQL's default, a Supabase footgun).
     public var securityInvoker: Bool
+    /// `WITH [LOCAL | CASCADED] CHECK OPTION`: rows written through the view must be ones it
+    /// shows (44000); nil without the option.
+    public var checkOption: CheckOption? = nil
+
+    public enum CheckOption: String, Sendable, Equatable { case local, cascaded }
 }
 
 /// One table.
@@ -186,6 +191,20 @@ public struct DatabaseSchema: Sendable, Equatable {
     /// Whether schema.json states indexes structurally for at least one table: then every
     /// table's indexes are compared with the catalog (a table without the key has none).
     public var declaresIndexes: Bool { tables.contains { $0.indexDefinitions != nil } }
+
+    /// For a simple view, the views from it down to the table it finally reads (`views[0]` is
+    /// the view itself; a view over a view adds its base), and that table. Nil for a table.
+    public func viewChain(_ t: TableSchema) -> (views: [TableSchema], base: TableSchema)? {
+        guard t.simpleView != nil else { return nil }
+        var views: [TableSchema] = []
+        var cur = t
+        while let def = cur.simpleView, views.count <= tables.count {
+            views.append(cur)
+            guard let next = table(def.base) else { return nil }
+            cur = next
+        }
+        return cur.simpleView == nil ? (views, cur) : nil
+    }
 
     /// A table by name (`cities` or `auth.users`).
     public func table(_ name: String) -> TableSchema? {
@@ -264,16 +283,18 @@ extension DatabaseSchema {
             // base's when the view shows it (PostgREST infers view keys through column dependencies).
             for (ti, table) in tables.enumerated() {
                 guard let def = table.simpleView else { continue }
-                guard let base = schema.table(def.base), base.simpleView == nil else {
-                    throw tNodes[ti].fail("view '\(table.name)' reads unknown table '\(def.base)'")
+                guard let base = schema.table(def.base), schema.viewChain(table) != nil else {
+                    throw tNodes[ti].fail("view '\(table.name)' reads unknown table '\(def.base)' (or views that read each other)")
                 }
                 for c in table.columns where base.columnIndex(c.name) == nil {
                     throw tNodes[ti].fail("view column '\(c.name)' is not a column of '\(def.base)'")
                 }
-                if table.primaryKey.isEmpty, !base.primaryKey.isEmpty, base.primaryKey.allSatisfy({ table.columnIndex($0) != nil }),
+                let root = schema.viewChain(table)!.base
+                if table.primaryKey.isEmpty, !root.primaryKey.isEmpty, root.primaryKey.allSatisfy({ table.columnIndex($0) != nil }),
                    let k = schema.tables.firstIndex(where: { $0.qualifiedName == table.qualifiedName }) {
-                    schema.tables[k].primaryKey = base.primaryKey
+                    schema.tables[k].primaryKey = root.primaryKey
                 }
+                _ = base
             }
             schema.tables = schema.tables.map { $0 }
             if let ts = o.optional("triggers") {
@@ -406,8 +427,13 @@ extension DatabaseSchema {
                 if case .object = v.value {
                     isView = true
                     simpleView = try v.object { vo in
-                        SimpleViewDefinition(base: try vo.required("from").string(), filter: try vo.optional("where").map(Expr.decode),
-                                             securityInvoker: try vo.optional("securityInvoker")?.bool() ?? false)
+                        var def = SimpleViewDefinition(base: try vo.required("from").string(), filter: try vo.optional("where").map(Expr.decode),
+                                                       securityInvoker: try vo.optional("securityInvoker")?.bool() ?? false)
+                        if let co = vo.optional("checkOption") {
+                            guard let v = SimpleViewDefinition.CheckOption(rawValue: try co.string()) else { throw co.fail("checkOption is 'local' or 'cascaded'") }
+                            def.checkOption = v
+                        }
+                        return def
                     }
                 } else {
                     isView = try v.bool()
