@@ -172,6 +172,7 @@ extension MockSupabase {
         }
         let table = database.tableSchema(tableName)!
         let plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges)
+        try q.rejectAggregates()
         let filters = plan.takeNullFilters(q.filter)
         // `order=rel(col)` sorts by a to-one embed's column, known only once rows are rendered.
         let relatedOrder = q.order.contains { $0.column.contains("(") }
@@ -366,6 +367,7 @@ extension MockSupabase {
         }
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        try q.rejectAggregates()
         let resolution = prefs.resolution
         // One statement: a singular Accept that does not get exactly one row undoes the write
         // (PostgREST's failNotSingular condemns the transaction).
@@ -433,6 +435,7 @@ extension MockSupabase {
         let table = database.tableSchema(tableName)!
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        try q.rejectAggregates()
         if patch.isEmpty {
             // PostgREST answers an empty patch without touching the table.
             let headers: HTTPHeaders = ["Content-Range": "*/*"]
@@ -464,6 +467,7 @@ extension MockSupabase {
         let table = database.tableSchema(tableName)!
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        try q.rejectAggregates()
         let (removed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
             let snapshot = try plan?.snapshot(database: database, auth: auth)
             let removed = try database.delete(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), limit: q.limit, returning: returning)
@@ -518,6 +522,7 @@ extension MockSupabase {
         guard objects.count == 1 else { throw PostgresError("PGRST115", "Payload values do not match URL in primary key column(s)") }
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        try q.rejectAggregates()
         let (inserted, rows) = try database.atomically { () throws -> (Int, [String]) in
             let before = database.count(tableName)
             let written = try database.insert(into: tableName, rows: objects, columns: Array(objects[0].keys).sorted(), as: auth,
@@ -552,6 +557,7 @@ extension MockSupabase {
             return HTTPResponse(status: 405, headers: ["Content-Type": "application/json; charset=utf-8"],
                                 body: PostgresError("PGRST101", "Only GET and POST verbs are allowed for RPC calls").json.data())
         }
+        try q.rejectAggregates()
         let given = args.keys.sorted()
         guard let fn, Set(given).isSubset(of: Set(fn.parameters.map(\.name))),
               fn.parameters.allSatisfy({ $0.hasDefault || args[$0.name] != nil })
