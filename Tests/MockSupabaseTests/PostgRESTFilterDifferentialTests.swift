@@ -45,6 +45,10 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
     insert into blobs values (1,'abc','1 day 02:00:00'),(2,'\\x00ff','36 hours');
     create table ranges(id int primary key, range numrange, slots int4range, during tstzrange);
     insert into ranges values (1,'[1,3]','[1,3]','[2024-01-01 10:00+00,2024-01-01 12:00+00)'),(2,'[3,6]',null,null),(3,'[6,9]',null,null),(4,'[9,12]',null,null),(5,null,null,null);
+    create type enum_menagerie_type as enum ('foo', 'bar');
+    create table menagerie("integer" int not null, double double precision not null, "varchar" varchar not null, "boolean" boolean not null,
+      date date not null, money money not null, enum enum_menagerie_type not null);
+    insert into menagerie values (1, 1.5, 'a', true, '2000-01-01', '$1,000.50', 'foo'), (2, 0.1, 'b', false, '2000-01-02', '(5)', 'bar');
     create table tsearch(text_search_vector tsvector);
     insert into tsearch values (to_tsvector('english', 'It''s kind of fun to do the impossible')),
       (to_tsvector('english', 'But also fun to do what is possible')), (to_tsvector('english', 'Fat cats ate rats')),
@@ -108,6 +112,8 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         Probe(request: "ranges?select=id&range=sr.(,3)&order=id", sql: "select id from ranges where range >> '(,3)' order by id"),
         Probe(request: "ranges?select=id&slots=cs.[2,4)&order=id", sql: "select id from ranges where slots @> '[2,4)'::int4range order by id"),
         Probe(request: "ranges?select=id&range=cd.(0,)&order=id", sql: "select id from ranges where range <@ '(0,)' order by id"),
+        Probe(request: "menagerie?order=money.desc", sql: "select * from menagerie order by money desc"),
+        Probe(request: "menagerie?select=integer&money=lt.$1,000.49", sql: "select \"integer\" from menagerie where money < '$1,000.49'"),
         Probe(request: "tsearch?text_search_vector=fts.impossible", sql: "select * from tsearch where text_search_vector @@ to_tsquery('english', 'impossible')"),
         Probe(request: "tsearch?text_search_vector=plfts(german).Art%20Spass",
               sql: "select * from tsearch where text_search_vector @@ plainto_tsquery('german', 'Art Spass')"),
@@ -143,6 +149,7 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         Probe(request: "ranges?range=eq.[1,2", sql: "select 1 from ranges where range = '[1,2'"),
         Probe(request: "ranges?range=eq.[1,2]x", sql: "select 1 from ranges where range = '[1,2]x'"),
         Probe(request: "ranges?range=eq.[a,2]", sql: "select 1 from ranges where range = '[a,2]'"),
+        Probe(request: "menagerie?money=eq.abc", sql: "select 1 from menagerie where money = 'abc'"),
         Probe(request: "blobs?span=eq.foo", sql: "select 1 from blobs where span = 'foo'"),
         Probe(request: "blobs?bin=eq.%5Cxzz", sql: "select 1 from blobs where bin = '\\xzz'"),
         Probe(request: "blobs?bin=eq.%5Cx0", sql: "select 1 from blobs where bin = '\\x0'"),

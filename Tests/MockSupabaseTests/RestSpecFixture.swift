@@ -7,7 +7,8 @@ import XCTest
 /// straight to `MockSupabase.handle` as the service role.
 final class RestSpecFixture {
     static let schemaJSON = #"""
-    {"domains": [
+    {"enums": {"enum_menagerie_type": ["foo", "bar"]},
+     "domains": [
       {"name": "one_nine", "type": "integer", "checkSQL": "value >= 1 and value <= 9",
        "check": {"all": [{"gte": [{"column": "value"}, 1]}, {"lte": [{"column": "value"}, 9]}]}},
       {"name": "short_code", "type": "varchar(3)", "notNull": true}],
@@ -107,6 +108,14 @@ final class RestSpecFixture {
         {"name": "range", "type": "numrange"},
         {"name": "slots", "type": "int4range"},
         {"name": "during", "type": "tstzrange"}]},
+      {"name": "menagerie", "columns": [
+        {"name": "integer", "type": "integer", "nullable": false},
+        {"name": "double", "type": "double precision", "nullable": false},
+        {"name": "varchar", "type": "character varying", "nullable": false},
+        {"name": "boolean", "type": "boolean", "nullable": false},
+        {"name": "date", "type": "date", "nullable": false},
+        {"name": "money", "type": "money", "nullable": false},
+        {"name": "enum", "type": "enum_menagerie_type", "nullable": false}]},
       {"name": "tsearch", "columns": [
         {"name": "text_search_vector", "type": "tsvector"}]}
     ]}
@@ -149,6 +158,8 @@ final class RestSpecFixture {
         try db.seed("blobs", rows: [["id": 1, "bin": "abc", "span": "1 day 02:00:00"], ["id": 2, "bin": "\\x00ff", "span": "36 hours"]])
         try db.seed("ranges", rows: [["id": 1, "range": "[1,3]", "slots": "[1,3]", "during": "[2024-01-01 10:00+00,2024-01-01 12:00+00)"],
                                      ["id": 2, "range": "[3,6]"], ["id": 3, "range": "[6,9]"], ["id": 4, "range": "[9,12]"], ["id": 5, "range": nil]])
+        try db.seed("menagerie", rows: [["integer": 1, "double": 1.5, "varchar": "a", "boolean": true, "date": "2000-01-01", "money": "$1,000.50", "enum": "foo"],
+                                        ["integer": 2, "double": 0.1, "varchar": "b", "boolean": false, "date": "2000-01-02", "money": "(5)", "enum": "bar"]])
         // `to_tsvector` of the sentences in data.sql, as PostgreSQL prints them.
         try db.seed("tsearch", rows: [["text_search_vector": "'fun':5 'imposs':9 'kind':3"], ["text_search_vector": "'also':2 'fun':3 'possibl':8"],
                                       ["text_search_vector": "'ate':3 'cat':2 'fat':1 'rat':4"], ["text_search_vector": "'amus':5 'fair':7 'impossibl':9 'peu':4"],

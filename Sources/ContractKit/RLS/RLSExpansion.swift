@@ -704,6 +704,7 @@ struct Expander {
             case .interval: row[c.name] = "1 day"
             case .tsvector: row[c.name] = "'rls'"
             case .range: row[c.name] = "empty"
+            case .money: row[c.name] = "$1.00"
             case .jsonb, .json: row[c.name] = .object([:])
             case .array: row[c.name] = .array([])
             case .enumeration(_, let labels): row[c.name] = labels.first.map(JSONValue.string) ?? .null

@@ -262,7 +262,7 @@ public struct RLSOracle: Sendable {
             guard let s = v.stringValue, let us = PGTime.parseTime(s) else { return nil }
             return .micros(us)
         case .jsonb?, .json?: return .json(v)
-        case .timetz?, .bytea?, .interval?, .tsvector?, .range?:
+        case .timetz?, .bytea?, .interval?, .tsvector?, .range?, .money?:
             // Compared by their canonical text, as the mock stores them after input.
             guard let s = v.stringValue else { return nil }
             return .text(Array(s.utf8))

@@ -39,6 +39,8 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
     case timestamptz, timestamp, date, time, jsonb, json
     /// `time with time zone`, `bytea`, `interval`, `tsvector`.
     case timetz, bytea, interval, tsvector
+    /// `money` (cents in an `.int`).
+    case money
     /// A built-in range type (`int4range`, `numrange`, `tstzrange`, …).
     case range(PGRangeKind)
     /// A user-defined enum type with its labels in order.
@@ -62,6 +64,7 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
         case .bytea: return "bytea"
         case .interval: return "interval"
         case .tsvector: return "tsvector"
+        case .money: return "money"
         case .range(let k): return k.rawValue
         case .boolean: return "boolean"
         case .timestamptz: return "timestamp with time zone"
@@ -97,6 +100,7 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
         case "bytea": return .bytea
         case "interval": return .interval
         case "tsvector": return .tsvector
+        case "money": return .money
         case "int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange": return .range(PGRangeKind(rawValue: s)!)
         case "jsonb": return .jsonb
         case "json": return .json
@@ -208,7 +212,7 @@ extension SQLValue {
         switch self {
         case .null: return .null
         case .bool(let b): return .bool(b)
-        case .int(let i): return .int(i)
+        case .int(let i): return type == .money ? .string(PGMoney.format(i)) : .int(i)
         case .double(let d): return .double(d)
         case .text(let s): return .string(s)
         case .timestamp(let us):
@@ -237,7 +241,8 @@ extension SQLValue {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
+        case .int(let i):
+            if type == .money { JSONValue.writeString(PGMoney.format(i), to: &out) } else { out += String(i) }
         case .double(let d): out += JSONValue.formatDouble(d)
         case .text(let s): JSONValue.writeString(s, to: &out)
         case .json(let j): j.write(to: &out, style: .jsonb, indent: 0)
@@ -259,7 +264,7 @@ extension SQLValue {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "t" : "f"
-        case .int(let i): return String(i)
+        case .int(let i): return type == .money ? PGMoney.format(i) : String(i)
         case .double(let d): return JSONValue.formatDouble(d)
         case .text(let s): return s
         case .timestamp(let us):
@@ -306,6 +311,7 @@ extension SQLValue {
         case .int(let i):
             switch type {
             case .smallint, .integer, .bigint: return try checkRange(i, type)
+            case .money: return .int(try PGMoney.parse(String(i)))
             case .numeric(let p, let s): return .numeric(try typmod(PGNumeric(i), p, s))
             case .real, .double: return .double(Double(i))
             case .jsonb, .json: return .json(json)
@@ -314,6 +320,7 @@ extension SQLValue {
         case .double(let d):
             switch type {
             case .numeric(let p, let s): return .numeric(try typmod(PGNumeric(d), p, s))
+            case .money: return .int(try PGMoney.parse(PGNumeric(d).description))
             case .real, .double: return .double(d)
             case .jsonb, .json: return .json(json)
             default: return try parse(text: JSONValue.formatDouble(d), as: type)
@@ -402,6 +409,8 @@ extension SQLValue {
             return .text(PGBytea.hex(try PGBytea.parse(s)))
         case .range(let k):
             return .range(try PGRange.parse(s, k))
+        case .money:
+            return .int(try PGMoney.parse(s))
         case .tsvector:
             guard let v = TextSearch.parseVector(s) else { throw PostgresError("42601", "syntax error in tsvector: \"\(s)\"") }
             return .text(TextSearch.formatVector(v))

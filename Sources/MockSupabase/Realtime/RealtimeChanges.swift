@@ -129,6 +129,7 @@ extension RealtimeService {
         case .bytea: return "bytea"
         case .interval: return "interval"
         case .tsvector: return "tsvector"
+        case .money: return "money"
         case .range(let k): return k.rawValue
         case .enumeration(let name, _): return name
         case .array(let t): return "_" + typname(t)
