@@ -23,6 +23,13 @@ public enum PGSessionZone: Sendable {
         }
     }
 
+    /// The UTC instant of a local wall-clock time in this zone (the offset in force then; in a
+    /// daylight-saving gap or overlap, the offset found from the local time read as UTC).
+    public func utc(fromLocal us: Int64) -> Int64 {
+        let guess = us - Int64(offset(atMicros: us)) * 1_000_000
+        return us - Int64(offset(atMicros: guess)) * 1_000_000
+    }
+
     /// Reads a `timezone` setting as PostgreSQL's `check_timezone` does: a plain number is hours
     /// in ISO sign (`-4` is UTC−4); otherwise a POSIX offset (`+05:30` is 5h30 *west*, so
     /// UTC−05:30) or a tz database name (case-insensitive). Errors are PostgreSQL's 22023:

@@ -403,7 +403,7 @@ extension SQLValue {
             guard let v = PGInterval.parse(s) else { throw bad("22007") }
             return .interval(v)
         case .timetz:
-            guard let v = PGTimeTZ.parse(s) ?? PGTime.parseTimestamp(s, assumeUTC: true).map({ PGTimeTZ(micros: (($0 % PGTime.usPerDay) + PGTime.usPerDay) % PGTime.usPerDay, offset: 0) }) else { throw bad("22007") }
+            guard let v = PGTimeTZ.parse(s, defaultOffset: PGSessionZone.current?.offset(atMicros: 0) ?? 0) ?? PGTime.parseTimestamp(s, assumeUTC: true).map({ PGTimeTZ(micros: (($0 % PGTime.usPerDay) + PGTime.usPerDay) % PGTime.usPerDay, offset: 0) }) else { throw bad("22007") }
             return .timetz(v)
         case .bytea:
             return .text(PGBytea.hex(try PGBytea.parse(s)))
@@ -432,6 +432,10 @@ extension SQLValue {
             }
         case .timestamptz, .timestamp:
             guard let us = PGTime.parseTimestamp(s, assumeUTC: true) else { throw bad("22007") }
+            // A timestamptz written without a zone is local time of the session's zone.
+            if case .timestamptz = type, let zone = PGSessionZone.current, !PGTime.hasZone(s) {
+                return .timestamp(zone.utc(fromLocal: us))
+            }
             return .timestamp(us)
         case .date:
             guard let d = PGTime.parseDate(s) else { throw bad("22007") }
@@ -594,6 +598,15 @@ public enum PGTime {
     public static func formatTime(_ us: Int64) -> String {
         let secs = Int(us / usPerSecond)
         return "\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))\(fraction(us % usPerSecond))"
+    }
+
+    /// Whether timestamp text names its zone (`Z`, `UTC`, or an offset after the time).
+    static func hasZone(_ s: String) -> Bool {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        guard t.count > 10 else { return false }
+        let tail = t.dropFirst(10)
+        if tail.hasSuffix("Z") || tail.hasSuffix("z") || tail.uppercased().hasSuffix("UTC") { return true }
+        return tail.contains("+") || tail.contains("-")
     }
 
     /// Microseconds since the epoch for a `Date`.
