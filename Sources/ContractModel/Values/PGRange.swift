@@ -118,7 +118,7 @@ public struct PGRange: Sendable, Hashable, CustomStringConvertible {
 
     /// rangetypes.c `range_cmp_bounds`: orders two bounds, either of which may be a lower or an
     /// upper one.
-    static func cmpBounds(_ a: Bound, aLower: Bool, _ b: Bound, bLower: Bool, _ type: SQLType) -> Int {
+    public static func cmpBounds(_ a: Bound, aLower: Bool, _ b: Bound, bLower: Bool, _ type: SQLType) -> Int {
         switch (a.value, b.value) {
         case (nil, nil): return aLower == bLower ? 0 : (aLower ? -1 : 1)
         case (nil, _): return aLower ? -1 : 1
@@ -134,21 +134,21 @@ public struct PGRange: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `range_cmp`: empty first, then by lower bound, then by upper bound.
-    static func compare(_ a: PGRange, _ b: PGRange, _ type: SQLType) -> Int {
+    public static func compare(_ a: PGRange, _ b: PGRange, _ type: SQLType) -> Int {
         if a.isEmpty || b.isEmpty { return a.isEmpty == b.isEmpty ? 0 : (a.isEmpty ? -1 : 1) }
         let l = cmpBounds(a.lower, aLower: true, b.lower, bLower: true, type)
         return l != 0 ? l : cmpBounds(a.upper, aLower: false, b.upper, bLower: false, type)
     }
 
     /// `@>` with a range on the right.
-    static func contains(_ a: PGRange, _ b: PGRange, _ t: SQLType) -> Bool {
+    public static func contains(_ a: PGRange, _ b: PGRange, _ t: SQLType) -> Bool {
         if b.isEmpty { return true }
         if a.isEmpty { return false }
         return cmpBounds(a.lower, aLower: true, b.lower, bLower: true, t) <= 0 && cmpBounds(a.upper, aLower: false, b.upper, bLower: false, t) >= 0
     }
 
     /// `&&`.
-    static func overlaps(_ a: PGRange, _ b: PGRange, _ t: SQLType) -> Bool {
+    public static func overlaps(_ a: PGRange, _ b: PGRange, _ t: SQLType) -> Bool {
         if a.isEmpty || b.isEmpty { return false }
         if cmpBounds(a.lower, aLower: true, b.lower, bLower: true, t) >= 0 && cmpBounds(a.lower, aLower: true, b.upper, bLower: false, t) <= 0 { return true }
         if cmpBounds(b.lower, aLower: true, a.lower, bLower: true, t) >= 0 && cmpBounds(b.lower, aLower: true, a.upper, bLower: false, t) <= 0 { return true }
@@ -156,27 +156,12 @@ public struct PGRange: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `-|-`: an upper bound meets a lower bound with exactly one of them inclusive.
-    static func adjacent(_ a: PGRange, _ b: PGRange, _ t: SQLType) -> Bool {
+    public static func adjacent(_ a: PGRange, _ b: PGRange, _ t: SQLType) -> Bool {
         if a.isEmpty || b.isEmpty { return false }
         func meets(_ upper: Bound, _ lower: Bound) -> Bool {
             guard let u = upper.value, let l = lower.value, SQLValue.compare(u, l, type: t) == 0 else { return false }
             return upper.inclusive != lower.inclusive
         }
         return meets(a.upper, b.lower) || meets(b.upper, a.lower)
-    }
-
-    /// The range operators PostgREST maps (`sl sr nxr nxl adj cs cd ov`), nil for others.
-    static func holds(_ op: FilterOp, _ a: PGRange, _ b: PGRange, _ t: SQLType) -> Bool? {
-        switch op {
-        case .cs: return contains(a, b, t)
-        case .cd: return contains(b, a, t)
-        case .ov: return overlaps(a, b, t)
-        case .sl: return !a.isEmpty && !b.isEmpty && cmpBounds(a.upper, aLower: false, b.lower, bLower: true, t) < 0
-        case .sr: return !a.isEmpty && !b.isEmpty && cmpBounds(a.lower, aLower: true, b.upper, bLower: false, t) > 0
-        case .nxr: return !a.isEmpty && !b.isEmpty && cmpBounds(a.upper, aLower: false, b.upper, bLower: false, t) <= 0
-        case .nxl: return !a.isEmpty && !b.isEmpty && cmpBounds(a.lower, aLower: true, b.lower, bLower: true, t) >= 0
-        case .adj: return adjacent(a, b, t)
-        default: return nil
-        }
     }
 }

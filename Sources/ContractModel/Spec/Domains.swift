@@ -49,7 +49,14 @@ public struct DomainDefinition: Sendable, Equatable {
             guard let x = operand(a), let y = operand(b) else { return nil }
             if x.isNull || y.isNull { return nil }
             guard let c = SQLValue.compare(x, y, type: type) else { return nil }
-            return op.holds(c)
+            switch op {
+            case .eq: return c == 0
+            case .neq: return c != 0
+            case .lt: return c < 0
+            case .lte: return c <= 0
+            case .gt: return c > 0
+            case .gte: return c >= 0
+            }
         case .inList(let a, let list):
             guard let x = operand(a), !x.isNull else { return nil }
             var sawNull = false
