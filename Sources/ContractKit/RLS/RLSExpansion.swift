@@ -699,6 +699,12 @@ struct Expander {
             case .timestamptz, .timestamp: row[c.name] = .string(RLSOracle.timestampText(now))
             case .date: row[c.name] = .string(today)
             case .time: row[c.name] = "12:00:00"
+            case .timetz: row[c.name] = "12:00:00+00"
+            case .bytea: row[c.name] = "\\x00"
+            case .interval: row[c.name] = "1 day"
+            case .tsvector: row[c.name] = "'rls'"
+            case .range: row[c.name] = "empty"
+            case .money: row[c.name] = "$1.00"
             case .jsonb, .json: row[c.name] = .object([:])
             case .array: row[c.name] = .array([])
             case .enumeration(_, let labels): row[c.name] = labels.first.map(JSONValue.string) ?? .null
