@@ -47,6 +47,7 @@ public enum ClientRulesReference {
             })
         }
         if !rules.images.isEmpty { reports.append(try imagePresetsFitBuckets(rules, buckets: storageBuckets(app.name))) }
+        reports += await app.referenceClientReports(rules)
         return reports
     }
 
