@@ -140,6 +140,9 @@ public struct CacheRules: Sendable, Equatable {
     public var behaviours: [BehaviourRule]
     /// Speed targets the document states.
     public var performance: [PerformanceRule]
+    /// Kinds of event every entry must be cleared by (`mutation`, `pullToRefresh`, `logout`:
+    /// Naar's Cars FR-044); an event `kind` or `kind:…` counts. Checked when the file loads.
+    public var invalidatedOn: [String] = []
 
     /// The entry of a key name.
     public func entry(_ key: String) -> CacheEntryRule? { entries.first { $0.key == key } }
@@ -530,8 +533,24 @@ public struct ClientRules: Sendable, Equatable {
                                                    measuredBy: try po.required("measuredBy").string())
                         }
                     } ?? []
-                    return CacheRules(storage: storage, layout: layout, freshness: freshness, entries: entries,
-                                      invalidation: invalidation, behaviours: bs, performance: perf)
+                    var rules = CacheRules(storage: storage, layout: layout, freshness: freshness, entries: entries,
+                                           invalidation: invalidation, behaviours: bs, performance: perf)
+                    if let on = co.optional("invalidatedOn") {
+                        rules.invalidatedOn = try on.strings()
+                        for kind in rules.invalidatedOn {
+                            for e in entries where e.qualifiers.isEmpty {
+                                let clearedBy = invalidation.filter { r in
+                                    guard r.event == kind || r.event.hasPrefix(kind + ":") else { return false }
+                                    if case .keys(let ks) = r.clears { return ks.contains(e.key) }
+                                    return e.scope == .user
+                                }
+                                if clearedBy.isEmpty {
+                                    throw on.fail("no '\(kind)' invalidation clears '\(e.key)' (every entry is invalidated on \(rules.invalidatedOn.joined(separator: ", ")))")
+                                }
+                            }
+                        }
+                    }
+                    return rules
                 }
             }
 
