@@ -46,7 +46,11 @@ public enum ClientRulesReference {
                                       transport: env.transport, clock: env.clock)
             })
         }
-        if !rules.images.isEmpty { reports.append(try imagePresetsFitBuckets(rules, buckets: storageBuckets(app.name))) }
+        if !rules.images.isEmpty {
+            reports.append(try imagePresetsFitBuckets(rules, buckets: storageBuckets(app.name)))
+            reports.append(ImageCompressorSuite.run(rules.images, compressor: ReferenceImageCompressor()))
+        }
+        reports += await app.referenceClientReports(rules)
         return reports
     }
 
@@ -57,8 +61,10 @@ public enum ClientRulesReference {
         try AppSpec.load(folder: ContractsLocator.app(app)).bucketConfigs()
     }
 
-    /// Each image preset's byte budget fits the storage buckets it is uploaded to (storage.json).
-    /// Not applicable (no rules checked) while the app declares no buckets.
+    /// Each image preset's byte budget fits the storage buckets it is uploaded to (storage.json),
+    /// and every bucket that takes images has a preset uploading to it (FR-048 "All image uploads
+    /// MUST use `ImageCompressor`", as `images.uploads`). Not applicable (no rules checked) while
+    /// the app declares no buckets.
     public static func imagePresetsFitBuckets(_ rules: ClientRules, buckets declared: [BucketConfig]) throws -> SuiteReport {
         let r = SuiteRecorder(suite: "images")
         guard !declared.isEmpty else { return r.report }
@@ -74,6 +80,12 @@ public enum ClientRulesReference {
                     r.checking(preset.id)
                 }
             }
+        }
+        for (name, bucket) in buckets.sorted(by: { $0.key < $1.key }) {
+            let types = bucket.allowedMimeTypes ?? []
+            guard types.contains(where: { $0.hasPrefix("image/") }) else { continue }
+            r.expect(rules.images.contains { $0.buckets.contains(name) }, "images.uploads",
+                     "bucket '\(name)' takes \(types.joined(separator: ", ")) but no image preset uploads to it (every image upload goes through the compressor)")
         }
         return r.report
     }

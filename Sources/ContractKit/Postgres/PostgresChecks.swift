@@ -39,12 +39,21 @@ public enum PostgresChecks {
         try app.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
     }
 
-    /// Catalog results: one per relation (and one for enums), failing with the differences.
+    /// Catalog results: one per relation (and one for enums), one per function schema.json
+    /// declares and one for the functions it does not, failing with the differences.
     public static func catalogResults(_ spec: AppSpec, _ target: PostgresTarget, prelude: [String] = []) throws -> [CaseResult] {
         let (relations, enums) = try PostgresCatalog.read(target, prelude: prelude)
         var out = PostgresCatalog.compare(spec.schema, relations: relations, enums: enums).map { rel, diffs in
             CaseResult(app: spec.app, kind: "postgres", name: "catalog · \(rel)", passed: diffs.isEmpty,
                        message: diffs.isEmpty ? "" : "schema.json and PostgreSQL differ:\n" + diffs.map { "  - \($0)" }.joined(separator: "\n"))
+        }
+        if let declared = spec.schema.functions {
+            let have = try CatalogFunction.read(target, schemas: CatalogFunction.schemas(declared), prelude: prelude)
+            out += CatalogFunction.compare(declared, have).map { name, diffs in
+                CaseResult(app: spec.app, kind: "postgres", name: name == "undeclared" ? "catalog · functions not in schema.json" : "catalog · function \(name)",
+                           passed: diffs.isEmpty,
+                           message: diffs.isEmpty ? "" : "schema.json and PostgreSQL differ:\n" + diffs.map { "  - \($0)" }.joined(separator: "\n"))
+            }
         }
         let tables = relations.filter { $0.schema == "public" && ($0.kind == "r" || $0.kind == "p") }
         let without = PostgresCatalog.tablesWithoutRLS(relations)

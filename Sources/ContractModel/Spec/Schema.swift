@@ -219,6 +219,8 @@ public struct DatabaseSchema: Sendable, Equatable {
     public var triggers: [TriggerDefinition]? = nil
     /// Domains (`domains`) by name.
     public var domains: [String: DomainDefinition] = [:]
+    /// Structured SQL functions (`functions`), nil when schema.json gives none.
+    public var functions: [FunctionDefinition]? = nil
     /// Whether schema.json states indexes structurally for at least one table: then every
     /// table's indexes are compared with the catalog (a table without the key has none).
     public var declaresIndexes: Bool { tables.contains { $0.indexDefinitions != nil } }
@@ -333,6 +335,17 @@ extension DatabaseSchema {
                 var triggers: [TriggerDefinition] = []
                 for n in nodes { triggers.append(try TriggerDefinition.decode(n, schema: schema)) }
                 schema.triggers = triggers
+            }
+            if let fs = o.optional("functions") {
+                var functions: [FunctionDefinition] = []
+                for n in try fs.array() {
+                    let f = try FunctionDefinition.decode(n)
+                    if functions.contains(where: { $0.qualifiedName == f.qualifiedName }) {
+                        throw n.fail("function '\(f.name)' is declared twice (overloads are not modelled)")
+                    }
+                    functions.append(f)
+                }
+                schema.functions = functions
             }
             return schema
         }

@@ -96,9 +96,9 @@ public struct MockConfiguration: Sendable {
     public var clock: WallClock
     /// The id source.
     public var ids: IDGenerator
-    /// Access-token lifetime in seconds (GoTrue's default: 3600).
+    /// Access-token lifetime in seconds (auth.json `jwt_expiry`, GoTrue's default 3600).
     public var accessTokenLifetime: Int
-    /// Minimum password length (GoTrue's default: 6).
+    /// Minimum password length (auth.json `minimum_password_length`, GoTrue's default 6).
     public var minimumPasswordLength: Int
     /// Seconds after its revocation during which a refresh token may still be exchanged
     /// (`GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`; the Supabase CLI's `config.toml` sets
@@ -114,15 +114,15 @@ public struct MockConfiguration: Sendable {
     /// A configuration with defaults.
     public init(spec: AppSpec, jwtSecret: String = "super-secret-jwt-token-with-at-least-32-characters-long",
                 clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(),
-                accessTokenLifetime: Int = 3600, minimumPasswordLength: Int = 6,
+                accessTokenLifetime: Int? = nil, minimumPasswordLength: Int? = nil,
                 refreshTokenReuseInterval: Int = 10, revokedRefreshTokenRetention: Int = 86_400,
                 revokedRefreshTokenCap: Int = 100_000) {
         self.spec = spec
         self.jwtSecret = jwtSecret
         self.clock = clock
         self.ids = ids
-        self.accessTokenLifetime = accessTokenLifetime
-        self.minimumPasswordLength = minimumPasswordLength
+        self.accessTokenLifetime = accessTokenLifetime ?? spec.auth.jwtExpirySeconds
+        self.minimumPasswordLength = minimumPasswordLength ?? spec.auth.minimumPasswordLength
         self.refreshTokenReuseInterval = refreshTokenReuseInterval
         self.revokedRefreshTokenRetention = revokedRefreshTokenRetention
         self.revokedRefreshTokenCap = revokedRefreshTokenCap
