@@ -137,7 +137,7 @@ public enum DatabaseVerify {
                 let connect: (String) throws -> (status: Int32, output: String) = { stdin in
                     var env = ProcessInfo.processInfo.environment
                     env["PGTZ"] = "UTC"
-                    env["PGOPTIONS"] = "-c client_min_messages=warning"
+                    env["PGOPTIONS"] = PsqlSession.sessionOptions
                     let r = try runProgram(inst.psql.path, ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url], environment: env, stdin: stdin)
                     return (r.status, r.output)
                 }

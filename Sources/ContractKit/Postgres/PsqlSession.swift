@@ -20,6 +20,14 @@ public final class PsqlSession: @unchecked Sendable {
     /// The success line prefix: `@@supacontracts-ok@@ ROW_COUNT`.
     static let okMarker = "@@supacontracts-ok@@"
 
+    /// The session settings every psql this package starts passes in `PGOPTIONS`: notices off
+    /// (`client_min_messages=warning`), and JIT compilation off. The catalog query and the
+    /// policies' plans cost more than `jit_above_cost`, and LLVM then spends seconds compiling
+    /// each of them (3-4 s per catalog read on a loaded 2-core machine, against 20 ms without);
+    /// the answers are the same either way. A `set` only of this session: a team's server
+    /// (`--database URL`) keeps its own configuration.
+    public static let sessionOptions = "-c client_min_messages=warning -c jit=off"
+
     /// The psql lines that report the outcome of the statement just before them.
     public static let statusProbe = "\\if :ERROR\n\\echo \(errorMarker) :SQLSTATE :LAST_ERROR_MESSAGE\n\\else\n\\echo \(okMarker) :ROW_COUNT\n\\endif\n"
 
@@ -51,7 +59,7 @@ public final class PsqlSession: @unchecked Sendable {
         p.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=0", "-P", "pager=off"] + connection
         var env = ProcessInfo.processInfo.environment
         env["PGTZ"] = "UTC"
-        env["PGOPTIONS"] = "-c client_min_messages=warning"
+        env["PGOPTIONS"] = PsqlSession.sessionOptions
         p.environment = env
         let inPipe = Pipe(), outPipe = Pipe()
         p.standardInput = inPipe
