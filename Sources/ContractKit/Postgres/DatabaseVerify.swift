@@ -64,8 +64,9 @@ public enum DatabaseVerify {
             timed(RLSSuite.kind) {
                 let expansion = RLSExpansion(spec: spec, now: Date())
                 guard let tables else { return .ran(RLSReport(expansion: expansion, statuses: RLSSuite.run(expansion, on: target), flips: nil).caseResults) }
-                return .ran(expansion.cases.filter { tables.contains($0.table) }.map { c in
-                    switch RLSSuite.run(c, on: target) {
+                let cases = expansion.cases.filter { tables.contains($0.table) }
+                return .ran(zip(cases, RLSSuite.run(cases, on: target)).map { c, status in
+                    switch status {
                     case .passed: return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: true)
                     case .failed(let m): return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: false, message: m)
                     case .inconclusive(let m): return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: true, message: "inconclusive: \(m)")

@@ -145,7 +145,18 @@ public enum RLSSuite {
 
     /// Runs every case of an expansion against a target.
     public static func run(_ expansion: RLSExpansion, on target: RLSTarget) -> [RLSCaseStatus] {
-        expansion.cases.map { run($0, on: target) }
+        run(expansion.cases, on: target)
+    }
+
+    /// Runs cases against a target (`executeAll`: together where the target can), each judged
+    /// on its own outcome; a target failure counts as that case failing.
+    public static func run(_ cases: [RLSCase], on target: RLSTarget) -> [RLSCaseStatus] {
+        zip(cases, target.executeAll(cases)).map { c, r in
+            switch r {
+            case .success(let o): return judge(c, o)
+            case .failure(let error): return .failed("target failed: \(error) — \(c.detail)")
+            }
+        }
     }
 
     /// The flip test. For each flip of the matrix (one cell changed), the oracle names the cases
