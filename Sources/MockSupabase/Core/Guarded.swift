@@ -17,13 +17,16 @@ import Foundation
 ///    inside a statement and call back into it. Its state is an object (`DatabaseEngine`) reachable
 ///    only through `withReentrantLock`, which may nest on one thread. Leaf locks may be taken
 ///    inside it (storage requests run under the database lock); the database lock is never taken
-///    inside a leaf.
+///    inside a leaf. Readers outside a statement do not take it at all: they read the frozen
+///    snapshot the last write published (see `Database`).
 ///
 /// Work that needs no shared state (parsing, JWT signatures, JSON encoding) runs outside every
 /// lock, so requests of different clients overlap wherever they can.
 public final class Guarded<State>: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var state: State
+    /// How many `withReentrantLock` calls are open (all on the thread holding the lock).
+    private var holds = 0
 
     /// Guards `initial`.
     public init(_ initial: State) { state = initial }
@@ -41,7 +44,22 @@ extension Guarded where State: AnyObject {
     /// (the database's triggers and functions re-enter it). The object must not escape `body`.
     func withReentrantLock<R>(_ body: (State) throws -> R) rethrows -> R {
         lock.lock()
-        defer { lock.unlock() }
+        holds += 1
+        defer {
+            holds -= 1
+            lock.unlock()
+        }
         return try body(state)
+    }
+
+    /// Whether the calling thread is inside `withReentrantLock` of this instance now. Never
+    /// waits: a lock held by another thread answers false at once.
+    ///
+    /// A recursive lock's `try()` succeeds for the thread that holds it, and for anyone when it
+    /// is free; `holds` (changed only under the lock) tells the two apart.
+    func isHeldByCurrentThread() -> Bool {
+        guard lock.try() else { return false }
+        defer { lock.unlock() }
+        return holds > 0
     }
 }

@@ -123,9 +123,17 @@ final class DatabaseEngine {
     /// Set while fixtures load: explicit values go into `GENERATED ALWAYS` columns.
     var overridingSystemValue = false
     private var policiesStorage: PolicySet
-    var policyCache: [PolicyCacheKey: ([SQLValue]) -> Bool] = [:]
+    /// Bumped whenever the policies change, so compiled tests of older policies are never reused.
+    private var policyGeneration = 0
+    /// Compiled row tests of lookup-free policies, shared by this engine and every snapshot of it
+    /// (a leaf lock: snapshots are read by many threads at once).
+    let policyCache: Guarded<[PolicyCacheKey: ([SQLValue]) -> Bool]>
+    /// Open `Database` write sections (all on the thread holding the lock); the state is published
+    /// for readers when the outermost one ends.
+    var writeDepth = 0
 
     struct PolicyCacheKey: Hashable {
+        let generation: Int
         let table: String
         let command: PolicyCommand
         let check: Bool
@@ -150,7 +158,11 @@ final class DatabaseEngine {
     /// The RLS policies in force. Setting them (e.g. to flip one matrix cell) recompiles.
     var policies: PolicySet {
         get { policiesStorage }
-        set { policiesStorage = newValue; policyCache = [:] }
+        set {
+            policiesStorage = newValue
+            policyGeneration += 1
+            policyCache.withLock { $0 = [:] }
+        }
     }
 
     /// An empty database for a schema.
@@ -159,9 +171,24 @@ final class DatabaseEngine {
         self.policiesStorage = policies
         self.clock = clock
         self.ids = ids
+        self.policyCache = Guarded([:])
         for t in schema.tables {
             tables[t.qualifiedName] = Table(schema: t, colIndex: Dictionary(uniqueKeysWithValues: t.columns.enumerated().map { ($1.name, $0) }), rows: [])
         }
+    }
+
+    /// A copy of `live`'s committed state for readers: its tables (cloned; the row arrays are
+    /// shared copy-on-write, so the next write copies a table at most once), views and policies.
+    /// Nothing changes it afterwards, so any number of threads read it at once without a lock.
+    init(snapshotOf live: DatabaseEngine) {
+        schema = live.schema
+        clock = live.clock
+        ids = live.ids
+        policiesStorage = live.policiesStorage
+        policyGeneration = live.policyGeneration
+        policyCache = live.policyCache
+        views = live.views
+        tables = live.tables.mapValues { $0.clone() }
     }
 
     // MARK: Registration
@@ -276,7 +303,15 @@ final class DatabaseEngine {
         let rls = view == nil ? try policyTest(t, .select, auth) : { _ in true }
         var out: [[SQLValue]] = []
         // The request filter runs first (cheaper and usually more selective); the result is the same.
-        for row in t.rows where f.test(row) && rls(row) { out.append(row) }
+        // Unordered and uncounted, the scan stops once the page is full (as PostgreSQL's Limit
+        // node stops its scan): a `limit=1` read costs one visible row, not the whole table.
+        let stopAt = order.isEmpty && !count ? limit.map { max(offset, 0) + max($0, 0) } : nil
+        if stopAt != 0 {
+            for row in t.rows where f.test(row) && rls(row) {
+                out.append(row)
+                if let stopAt, out.count >= stopAt { break }
+            }
+        }
         if !order.isEmpty { out = try sort(out, order, t) }
         let total = count ? out.count : nil
         let start = min(max(offset, 0), out.count)
@@ -727,8 +762,9 @@ final class DatabaseEngine {
     func policyTest(_ t: Table, _ cmd: PolicyCommand, _ auth: AuthContext, check: Bool = false) throws -> ([SQLValue]) -> Bool {
         if auth.bypassesRLS || t.schema.schema != "public" { return { _ in true } }
         guard let tp = policiesStorage.table(t.schema.name), tp.rlsEnabled else { return { _ in true } }
-        let key = PolicyCacheKey(table: t.schema.qualifiedName, command: cmd, check: check, role: auth.role, sub: auth.claims["sub"]?.stringValue ?? "")
-        if let cached = policyCache[key] { return cached }
+        let key = PolicyCacheKey(generation: policyGeneration, table: t.schema.qualifiedName, command: cmd, check: check,
+                                 role: auth.role, sub: auth.claims["sub"]?.stringValue ?? "")
+        if let cached = policyCache.withLock({ $0[key] }) { return cached }
         let cell = tp.cell(cmd)
         let expr = check ? cell.effectiveCheck(for: cmd) : cell.effectiveUsing
         let ev = PolicyEvaluator(db: self, auth: auth, definitions: policiesStorage.definitions)
@@ -737,8 +773,10 @@ final class DatabaseEngine {
         // Expressions without lookups depend only on the row and the caller: safe to reuse. Those
         // with `exists` memoise per statement and are compiled afresh each time.
         if expr.referencedTables(definitions: policiesStorage.definitions).isEmpty, !usesClaimsBeyondSubAndRole(expr) {
-            if policyCache.count > 10_000 { policyCache.removeAll() }
-            policyCache[key] = test
+            policyCache.withLock { cache in
+                if cache.count > 10_000 { cache.removeAll() }
+                cache[key] = test
+            }
         }
         return test
     }

@@ -5,9 +5,17 @@ import Foundation
 ///
 /// Thread-safe by construction: the state lives in a `DatabaseEngine` that only
 /// `Guarded.withReentrantLock` hands out, and every member below goes through it, so there is no
-/// way to read or change a table without the lock (see `Guarded` for the discipline). Statements
-/// are serialised; triggers, views and database functions re-enter on the same thread. A failed
+/// way to change a table without the lock (see `Guarded` for the discipline). Statements are
+/// serialised; triggers, views and database functions re-enter on the same thread. A failed
 /// statement leaves no trace.
+///
+/// Reads never wait for a writer, as in PostgreSQL (READ COMMITTED: a statement sees what was
+/// committed when it began). When the outermost write section ends, the committed state is
+/// published as a frozen snapshot (tables shared copy-on-write); a read outside any statement
+/// runs on the latest snapshot with no database lock, so a long write (a leaderboard refresh)
+/// delays no reader and readers never wait for each other. A read inside a statement (a trigger,
+/// a view provider, a database function) runs on the live state under the lock, so it sees the
+/// statement's own changes.
 public final class Database: Sendable {
     /// The schema served.
     public let schema: DatabaseSchema
@@ -16,6 +24,11 @@ public final class Database: Sendable {
     /// The id source (`gen_random_uuid()`).
     public let ids: IDGenerator
     private let engine: Guarded<DatabaseEngine>
+    /// A snapshot's state, read without a lock (nil for the live database).
+    private let frozenState: FrozenEngine?
+    private var frozen: DatabaseEngine? { frozenState?.engine }
+    /// The latest committed state as a read-only database (a leaf lock, held only to swap it).
+    private let published: Guarded<Database?>
 
     /// A table's storage (for callers that sort or evaluate policies over rows they hold).
     typealias Table = DatabaseEngine.Table
@@ -27,31 +40,96 @@ public final class Database: Sendable {
         self.ids = ids
         let e = DatabaseEngine(schema: schema, policies: policies, clock: clock, ids: ids)
         engine = Guarded(e)
-        engine.withReentrantLock { $0.owner = self }
+        frozenState = nil
+        published = Guarded(nil)
+        write { $0.owner = self }
     }
 
-    /// Runs `body` with the engine under the database lock (re-entrant). For this module's
-    /// services that must see the database and their own state as one (storage requests).
+    /// A read-only database over a snapshot engine (see `publish`).
+    private init(snapshot e: DatabaseEngine, of live: Database) {
+        schema = live.schema
+        clock = live.clock
+        ids = live.ids
+        engine = Guarded(e)
+        frozenState = FrozenEngine(engine: e)
+        published = Guarded(nil)
+        e.owner = self
+    }
+
+    /// Whether this is a snapshot (a read view handed out by `reading`), on which writes fail.
+    public var isSnapshot: Bool { frozen != nil }
+
+    /// Runs `body` with the live engine as a write section: under the lock, and when the
+    /// outermost section ends the state is published for readers. A snapshot refuses with
+    /// PostgreSQL's 25006.
+    private func write<R>(_ body: (DatabaseEngine) throws -> R) rethrows -> R {
+        if frozen != nil {
+            // A snapshot escaped its read (a view provider writing): a programming error in the
+            // caller, answered as PostgreSQL answers a write in a read-only transaction.
+            fatalError("25006: cannot execute a write on a read-only snapshot of the database")
+        }
+        return try engine.withReentrantLock { e in
+            e.writeDepth += 1
+            defer {
+                e.writeDepth -= 1
+                if e.writeDepth == 0 { publish(e) }
+            }
+            return try body(e)
+        }
+    }
+
+    /// Publishes the committed state of `e` (called under the lock, at the end of the outermost
+    /// write section).
+    private func publish(_ e: DatabaseEngine) {
+        let snapshot = Database(snapshot: DatabaseEngine(snapshotOf: e), of: self)
+        published.withLock { $0 = snapshot }
+    }
+
+    /// Runs `body` with the engine to read: a snapshot's own, the live one when this thread is
+    /// inside a statement, else the latest published snapshot's (no database lock taken).
+    private func read<R>(_ body: (DatabaseEngine) throws -> R) rethrows -> R {
+        if let frozen { return try body(frozen) }
+        if engine.isHeldByCurrentThread() { return try engine.withReentrantLock(body) }
+        return try latest().read(body)
+    }
+
+    /// The latest published snapshot.
+    private func latest() -> Database {
+        // The initialiser's first write section published one, so there always is a snapshot.
+        published.withLock { $0! }
+    }
+
+    /// Runs `body` with one consistent view of the database for every read it makes (a GET and
+    /// its embeds see one commit, as one PostgreSQL statement does): the latest snapshot, or
+    /// this database itself inside a statement.
+    public func reading<R>(_ body: (Database) throws -> R) rethrows -> R {
+        if frozen != nil || engine.isHeldByCurrentThread() { return try body(self) }
+        return try body(latest())
+    }
+
+    /// Runs `body` with the engine under the database lock (re-entrant), as a write section. For
+    /// this module's services that must see the database and their own state as one (storage
+    /// requests).
     func exclusive<R>(_ body: (DatabaseEngine) throws -> R) rethrows -> R {
-        try engine.withReentrantLock(body)
+        try write(body)
     }
 
     // MARK: Configuration
 
     /// The RLS policies in force. Setting them (e.g. to flip one matrix cell) recompiles.
     public var policies: PolicySet {
-        get { engine.withReentrantLock { $0.policies } }
-        set { engine.withReentrantLock { $0.policies = newValue } }
+        get { read { $0.policies } }
+        set { write { $0.policies = newValue } }
     }
 
     /// Registers a row trigger on a table (`profiles`, `auth.users`).
     public func registerTrigger(_ name: String, on table: String, timing: TriggerTiming, events: Set<TriggerEvent>, handler: @escaping TriggerHandler) {
-        engine.withReentrantLock { $0.registerTrigger(name, on: table, timing: timing, events: events, handler: handler) }
+        write { $0.registerTrigger(name, on: table, timing: timing, events: events, handler: handler) }
     }
 
     /// Registers a read-only view computed by the app; it must be declared in schema.json with `"view": true`.
     public func registerView(_ name: String, provider: @escaping ViewProvider) {
-        engine.withReentrantLock { $0.registerView(name, provider: provider) }
+        write { $0.registerView(name, provider: provider) }
     }
 
     /// Whether a table exists in the schema (`public` unless qualified).
@@ -59,7 +137,7 @@ public final class Database: Sendable {
 
     /// The schema of a table (`public` unless qualified), by hash lookup.
     public func tableSchema(_ name: String) -> TableSchema? {
-        engine.withReentrantLock { $0.tableSchema(name) }
+        read { $0.tableSchema(name) }
     }
 
     // MARK: Change feed
@@ -68,7 +146,7 @@ public final class Database: Sendable {
     /// (a failed statement reports nothing). It runs on the writer's thread with the database
     /// locked, so it must only hand the changes on (enqueue them) and never call the database.
     public func addChangeListener(_ listener: @escaping @Sendable ([RowChange]) -> Void) {
-        engine.withReentrantLock { $0.changeListeners.append(listener) }
+        write { $0.changeListeners.append(listener) }
     }
 
     // MARK: Statements
@@ -76,23 +154,23 @@ public final class Database: Sendable {
     /// Runs `body` as one statement: on error every change it made is undone. The database stays
     /// locked for the whole of `body`, which may call any member of this database.
     public func atomically<T>(_ body: () throws -> T) throws -> T {
-        try engine.withReentrantLock { try $0.atomically(body) }
+        try write { try $0.atomically(body) }
     }
 
     /// Loads rows without triggers or RLS (fixtures), as `session_replication_role = replica` does;
     /// constraints still apply.
     public func seed(_ table: String, rows: [JSONValue]) throws {
-        try engine.withReentrantLock { try $0.seed(table, rows: rows) }
+        try write { try $0.seed(table, rows: rows) }
     }
 
     /// Removes every row of every table.
     public func truncateAll() {
-        engine.withReentrantLock { $0.truncateAll() }
+        write { $0.truncateAll() }
     }
 
     /// Total rows in a table, ignoring RLS (for reports and tests).
     public func count(_ table: String) -> Int {
-        engine.withReentrantLock { $0.count(table) }
+        read { $0.count(table) }
     }
 
     /// The result of a read: rows in the table's column order plus the column list.
@@ -113,7 +191,7 @@ public final class Database: Sendable {
     /// SELECT with RLS: rows the role may see, filtered, ordered and paged.
     public func select(from table: String, as auth: AuthContext, where filter: RowFilter? = nil,
                        order: [OrderTerm] = [], limit: Int? = nil, offset: Int = 0, count: Bool = false) throws -> ResultSet {
-        try engine.withReentrantLock { try $0.select(from: table, as: auth, where: filter, order: order, limit: limit, offset: offset, count: count) }
+        try read { try $0.select(from: table, as: auth, where: filter, order: order, limit: limit, offset: offset, count: count) }
     }
 
     /// How an insert treats rows that collide with a unique key.
@@ -139,7 +217,7 @@ public final class Database: Sendable {
                        missingAsDefault: Bool = true, as auth: AuthContext,
                        resolution: ConflictResolution = .error, onConflict: [String]? = nil,
                        returning: Bool = false) throws -> [[SQLValue]] {
-        try engine.withReentrantLock {
+        try write {
             try $0.insert(into: table, rows: input, columns: columns, missingAsDefault: missingAsDefault, as: auth,
                           resolution: resolution, onConflict: onConflict, returning: returning)
         }
@@ -150,28 +228,28 @@ public final class Database: Sendable {
     public func update(_ table: String, set values: [String: JSONValue], as auth: AuthContext,
                        where filter: RowFilter? = nil, returning: Bool = false,
                        limit: Int? = nil) throws -> [[SQLValue]] {
-        try engine.withReentrantLock { try $0.update(table, set: values, as: auth, where: filter, returning: returning, limit: limit) }
+        try write { try $0.update(table, set: values, as: auth, where: filter, returning: returning, limit: limit) }
     }
 
     /// DELETE with RLS: only rows visible and allowed by the DELETE policy are removed.
     public func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false) throws -> [[SQLValue]] {
-        try engine.withReentrantLock { try $0.delete(from: table, as: auth, where: filter, limit: limit, returning: returning) }
+        try write { try $0.delete(from: table, as: auth, where: filter, limit: limit, returning: returning) }
     }
 
     /// Whether a role may see / change a row under a command, for reports and the flip test.
     public func allows(_ cmd: PolicyCommand, table: String, row: [String: JSONValue], as auth: AuthContext, check: Bool = false) throws -> Bool {
-        try engine.withReentrantLock { try $0.allows(cmd, table: table, row: row, as: auth, check: check) }
+        try read { try $0.allows(cmd, table: table, row: row, as: auth, check: check) }
     }
 
     /// Sorts rows of a table's shape by ORDER BY terms (stable, NULLS as asked).
     func sort(_ rows: [[SQLValue]], _ order: [OrderTerm], _ t: Table) throws -> [[SQLValue]] {
-        try engine.withReentrantLock { try $0.sort(rows, order, t) }
+        try read { try $0.sort(rows, order, t) }
     }
 
     /// Evaluates a policy expression for one row of a table shape that is not stored here
     /// (storage's virtual tables); `exists` lookups read this database's tables.
     func evaluate(_ expr: Expr, table: TableSchema, row: [SQLValue], as auth: AuthContext) throws -> Bool {
-        try engine.withReentrantLock { e in
+        try read { e in
             let t = Table(schema: table, colIndex: Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, $0) }), rows: [])
             let ev = PolicyEvaluator(db: e, auth: auth, definitions: e.policies.definitions)
             return try ev.compile(expr, t, outer: nil)(row, nil) == true
@@ -189,7 +267,7 @@ extension Database {
     /// INSERT from JSON objects, returning the written rows as JSON objects.
     @discardableResult
     public func insert(_ table: String, _ rows: [[String: JSONValue]], as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
-        try engine.withReentrantLock { e in
+        try write { e in
             let t = try e.table(table)
             let written = try e.insert(into: table, rows: rows, as: auth, returning: auth.role != "service_role")
             return written.map { e.jsonRow(t, $0) }
@@ -199,7 +277,7 @@ extension Database {
     /// UPDATE from a JSON patch, returning the changed rows as JSON objects.
     @discardableResult
     public func update(_ table: String, set values: [String: JSONValue], where filter: RowFilter?, as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
-        try engine.withReentrantLock { e in
+        try write { e in
             let t = try e.table(table)
             return try e.update(table, set: values, as: auth, where: filter).map { e.jsonRow(t, $0) }
         }
@@ -208,9 +286,17 @@ extension Database {
     /// DELETE, returning the removed rows as JSON objects.
     @discardableResult
     public func delete(_ table: String, where filter: RowFilter?, as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
-        try engine.withReentrantLock { e in
+        try write { e in
             let t = try e.table(table)
             return try e.delete(from: table, as: auth, where: filter).map { e.jsonRow(t, $0) }
         }
     }
+}
+
+/// A snapshot engine shared by reader threads. Safe to send: nothing changes it once its
+/// `Database` is built (reads do not write to an engine; the one cache they fill, compiled
+/// policy tests, is behind its own lock).
+private final class FrozenEngine: @unchecked Sendable {
+    let engine: DatabaseEngine
+    init(engine: DatabaseEngine) { self.engine = engine }
 }

@@ -155,6 +155,11 @@ extension MockSupabase {
     // MARK: Reads
 
     func restRead(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
+        // One snapshot for the read and its embeds, as one PostgreSQL statement sees one.
+        try database.reading { try restRead(tableName, request, auth, database: $0) }
+    }
+
+    private func restRead(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext, database: Database) throws -> HTTPResponse {
         let media = try negotiate(request)
         var q = try QueryParser.parse(request.query)
         let prefs = Preferences(request.headers)
