@@ -62,7 +62,7 @@ public enum DatabaseVerify {
         defer { endCases() }
         if loads && RLSSuite.hasMatrix(spec.app) {
             timed(RLSSuite.kind) {
-                let expansion = RLSExpansion(spec: spec, now: Date())
+                let expansion = RLSExpansion.current(spec)
                 guard let tables else { return .ran(RLSReport(expansion: expansion, statuses: RLSSuite.run(expansion, on: target), flips: nil).caseResults) }
                 let cases = expansion.cases.filter { tables.contains($0.table) }
                 return .ran(zip(cases, RLSSuite.run(cases, on: target)).map { c, status in

@@ -239,15 +239,11 @@ public enum RLSSuite {
     /// `check(app)` once per process: the report is a pure function of the app's contracts, and
     /// both `verify`'s `rls` and `goldens` kinds need it.
     public static func sharedReport(_ app: any AppModule.Type) throws -> RLSReport {
-        reportLock.lock(); defer { reportLock.unlock() }
-        if let r = reports[app.name] { return r }
-        let r = try check(app)
-        reports[app.name] = r
-        return r
+        try reports.value(app.name) { try check(app) }
     }
 
-    private static let reportLock = NSLock()
-    nonisolated(unsafe) private static var reports: [String: RLSReport] = [:]
+    /// The reports computed so far in this process, by app.
+    private static let reports = ProcessMemo<RLSReport>()
 
     /// `contracts verify --kind rls`: every case and every flip of an app with a matrix.
     public static let verifySuite = VerifySuite(kind: kind) { app in
