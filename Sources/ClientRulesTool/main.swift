@@ -47,7 +47,7 @@ func crashValue(_ seq: Int, items: Int) -> JSONValue {
 /// The deliberately wrong writer: opens the entry's file in place (truncating it) and streams
 /// the envelope piece by piece while producing it, as a naive streaming encoder would (the same
 /// bytes `crashValue(seq, items:)` saved by the reference would hold).
-func writeInPlace(seq: Int, items: Int, key: CacheKey, store: FileCacheManager, clock: Clock) throws {
+func writeInPlace(seq: Int, items: Int, key: CacheKey, store: FileCacheManager, clock: WallClock) throws {
     let file = store.path(for: key)
     try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
     let fd = open(file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

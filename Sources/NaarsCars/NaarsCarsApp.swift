@@ -54,7 +54,7 @@ public enum NaarsCarsApp: AppModule {
     }
 
     /// A backend with the app's contracts, fixtures and server pieces, sending pushes through `apns`.
-    public static func makeBackend(clock: Clock = SystemClock(), ids: IDGenerator = SystemIDGenerator(), apns: any APNsClient) throws -> MockSupabase {
+    public static func makeBackend(clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(), apns: any APNsClient) throws -> MockSupabase {
         let backend = try MockSupabase(contracts: ContractsLocator.app(name), clock: clock, ids: ids)
         register(on: backend, apns: apns)
         return backend

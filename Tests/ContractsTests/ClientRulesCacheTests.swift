@@ -176,12 +176,12 @@ final class MutantFileCache: ClientCacheStore, @unchecked Sendable {
     }
 
     let root: URL
-    let clock: Clock
+    let clock: WallClock
     let flaw: Flaw?
     let lock = NSLock()
     var counter = 0
 
-    init(root: URL, clock: Clock, flaw: Flaw?) {
+    init(root: URL, clock: WallClock, flaw: Flaw?) {
         // forgetsOnRelaunch: every instance writes to a folder of its own.
         self.root = flaw == .forgetsOnRelaunch ? root.appendingPathComponent(UUID().uuidString) : root
         self.clock = clock

@@ -58,12 +58,12 @@ final class ClientRulesRateLimitTests: XCTestCase {
 /// A rate limiter with one deliberate flaw.
 final class MutantRateLimiter: ClientRateLimiter, @unchecked Sendable {
     enum Flaw { case none, blocksAtExactInterval, recordsBlockedTaps, ignoresTarget, sharedAcrossActions, intervalInMilliseconds, neverBlocks }
-    let clock: Clock
+    let clock: WallClock
     let flaw: Flaw
     let lock = NSLock()
     var last: [String: Date] = [:]
 
-    init(clock: Clock, flaw: Flaw) {
+    init(clock: WallClock, flaw: Flaw) {
         self.clock = clock
         self.flaw = flaw
     }

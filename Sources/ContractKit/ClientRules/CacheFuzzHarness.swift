@@ -19,7 +19,7 @@ import Darwin
 ///   at the end against a model of what each entry must hold.
 public enum CacheFuzzHarness {
     /// Opens the store under test on a folder (default: the reference `FileCacheManager`).
-    public typealias Opener = @Sendable (_ root: URL, _ layout: CacheLayout, _ clock: Clock) -> any SynchronousFileCache
+    public typealias Opener = @Sendable (_ root: URL, _ layout: CacheLayout, _ clock: WallClock) -> any SynchronousFileCache
 
     /// The reference store, without fsync (the harness checks logic, not durability).
     public static let reference: Opener = { root, layout, clock in FileCacheManager(root: root, layout: layout, clock: clock, durable: false) }

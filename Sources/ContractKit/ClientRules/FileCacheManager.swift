@@ -25,13 +25,13 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     /// Files larger than this are treated as corrupt instead of being read.
     public let maxEntryBytes: Int
 
-    private let clock: Clock
+    private let clock: WallClock
     private let lock = NSLock()
     private var counter: UInt64 = 0
     private var deletions = 0
 
     /// A store over `root` laid out as `layout`, timestamping with `clock`.
-    public init(root: URL, layout: CacheLayout, clock: Clock, durable: Bool = true, maxEntryBytes: Int = 64 << 20) {
+    public init(root: URL, layout: CacheLayout, clock: WallClock, durable: Bool = true, maxEntryBytes: Int = 64 << 20) {
         self.root = root
         self.layout = layout
         self.clock = clock
@@ -41,7 +41,7 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     }
 
     /// A store for an app's cache rules (which must use storage `files`).
-    public convenience init(root: URL, rules: CacheRules, clock: Clock, durable: Bool = true) throws {
+    public convenience init(root: URL, rules: CacheRules, clock: WallClock, durable: Bool = true) throws {
         guard let layout = rules.layout else { throw ClientCacheError.io("the cache rules have no file layout (storage '\(rules.storage.rawValue)')") }
         self.init(root: root, layout: layout, clock: clock, durable: durable)
     }

@@ -9,11 +9,11 @@ public actor MemoryCacheStore: ClientCacheStore {
         var savedAt: Date
     }
 
-    private let clock: Clock
+    private let clock: WallClock
     private var entries: [CacheKey.Address: Entry] = [:]
 
     /// An empty store timestamping with `clock`.
-    public init(clock: Clock) { self.clock = clock }
+    public init(clock: WallClock) { self.clock = clock }
 
     public func save<T: Codable & Sendable>(_ value: T, for key: CacheKey) async throws {
         guard key.isValid else { throw ClientCacheError.invalidKey(key.description) }

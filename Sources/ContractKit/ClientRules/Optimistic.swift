@@ -24,13 +24,13 @@ public actor OptimisticListService: OptimisticSaveService {
     private let resource: OptimisticResource
     private let userID: String
     private let client: PostgRESTClient
-    private let clock: Clock
+    private let clock: WallClock
     private var current: [JSONValue]
     private var loaded = false
 
     /// A service for the resource of `rules`, acting as `userID` over `transport`.
     public init(resource: OptimisticResource, rules: CacheRules, userID: String, cache: any ClientCacheStore,
-                transport: any RESTTransport, clock: Clock) {
+                transport: any RESTTransport, clock: WallClock) {
         self.cache = cache
         self.key = rules.entry(resource.cacheKey)!.key(user: userID, freshness: rules.freshness)
         self.resource = resource

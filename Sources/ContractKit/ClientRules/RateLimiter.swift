@@ -17,12 +17,12 @@ public final class RateLimiter: ClientRateLimiter, @unchecked Sendable {
     }
 
     private let rules: RateLimitRules
-    private let clock: Clock
+    private let clock: WallClock
     private let lock = NSLock()
     private var last: [Slot: Date] = [:]
 
     /// A limiter following `rules`, timed by `clock`.
-    public init(rules: RateLimitRules, clock: Clock) {
+    public init(rules: RateLimitRules, clock: WallClock) {
         self.rules = rules
         self.clock = clock
     }

@@ -63,7 +63,7 @@ extension AppModule {
     /// Loads the app's contracts and returns a backend with the app's pieces registered.
     /// `folder` serves another copy of the app's contracts (`contracts serve --contracts DIR`);
     /// the app's registered pieces stay the bundled ones.
-    public static func makeBackend(clock: Clock = SystemClock(), ids: IDGenerator = SystemIDGenerator(), folder: URL? = nil) throws -> MockSupabase {
+    public static func makeBackend(clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(), folder: URL? = nil) throws -> MockSupabase {
         let backend = try MockSupabase(contracts: folder ?? ContractsLocator.app(name), clock: clock, ids: ids)
         register(on: backend)
         return backend

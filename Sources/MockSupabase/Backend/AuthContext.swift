@@ -33,21 +33,23 @@ public struct AuthContext: Sendable, Equatable {
     }
 }
 
-/// A time source. Inject a `ManualClock` to test TTLs and JWT expiry without sleeping.
-public protocol Clock: Sendable {
+/// A source of wall-clock time (`Date`s). Inject a `ManualClock` to test TTLs and JWT expiry
+/// without sleeping. Not named `Clock`, which would shadow the standard library's `Clock`
+/// protocol (and its `Duration`) in every file that imports this module.
+public protocol WallClock: Sendable {
     /// The current time.
     func now() -> Date
 }
 
 /// The wall clock.
-public struct SystemClock: Clock {
+public struct SystemClock: WallClock {
     /// The wall clock.
     public init() {}
     public func now() -> Date { Date() }
 }
 
 /// A clock that moves only when told to.
-public final class ManualClock: Clock, Sendable {
+public final class ManualClock: WallClock, Sendable {
     private let current: Guarded<Date>
 
     /// A clock standing at `start`.

@@ -93,7 +93,7 @@ public struct MockConfiguration: Sendable {
     /// The JWT secret (Supabase's local-development default unless given).
     public var jwtSecret: String
     /// The clock for `now()`, JWT `iat`/`exp` and expiry checks.
-    public var clock: Clock
+    public var clock: WallClock
     /// The id source.
     public var ids: IDGenerator
     /// Access-token lifetime in seconds (GoTrue's default: 3600).
@@ -113,7 +113,7 @@ public struct MockConfiguration: Sendable {
 
     /// A configuration with defaults.
     public init(spec: AppSpec, jwtSecret: String = "super-secret-jwt-token-with-at-least-32-characters-long",
-                clock: Clock = SystemClock(), ids: IDGenerator = SystemIDGenerator(),
+                clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(),
                 accessTokenLifetime: Int = 3600, minimumPasswordLength: Int = 6,
                 refreshTokenReuseInterval: Int = 10, revokedRefreshTokenRetention: Int = 86_400,
                 revokedRefreshTokenCap: Int = 100_000) {
@@ -227,7 +227,7 @@ public final class MockSupabase: Sendable {
     }
 
     /// Loads `Contracts/<app>` and builds a backend for it.
-    public convenience init(contracts folder: URL, clock: Clock = SystemClock(), ids: IDGenerator = SystemIDGenerator()) throws {
+    public convenience init(contracts folder: URL, clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator()) throws {
         try self.init(configuration: MockConfiguration(spec: try AppSpec.load(folder: folder), clock: clock, ids: ids))
         realtime.publish(try RealtimePublication.load(folder: folder))
     }

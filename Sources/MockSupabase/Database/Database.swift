@@ -42,7 +42,7 @@ final class DatabaseEngine {
     /// The schema served.
     public let schema: DatabaseSchema
     /// The clock (`now()`).
-    public let clock: Clock
+    public let clock: WallClock
     /// The id source (`gen_random_uuid()`).
     public let ids: IDGenerator
 
@@ -166,7 +166,7 @@ final class DatabaseEngine {
     }
 
     /// An empty database for a schema.
-    init(schema: DatabaseSchema, policies: PolicySet, clock: Clock, ids: IDGenerator) {
+    init(schema: DatabaseSchema, policies: PolicySet, clock: WallClock, ids: IDGenerator) {
         self.schema = schema
         self.policiesStorage = policies
         self.clock = clock

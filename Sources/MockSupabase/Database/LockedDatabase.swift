@@ -20,7 +20,7 @@ public final class Database: Sendable {
     /// The schema served.
     public let schema: DatabaseSchema
     /// The clock (`now()`).
-    public let clock: Clock
+    public let clock: WallClock
     /// The id source (`gen_random_uuid()`).
     public let ids: IDGenerator
     private let engine: Guarded<DatabaseEngine>
@@ -34,7 +34,7 @@ public final class Database: Sendable {
     typealias Table = DatabaseEngine.Table
 
     /// An empty database for a schema.
-    public init(schema: DatabaseSchema, policies: PolicySet, clock: Clock, ids: IDGenerator) {
+    public init(schema: DatabaseSchema, policies: PolicySet, clock: WallClock, ids: IDGenerator) {
         self.schema = schema
         self.clock = clock
         self.ids = ids

@@ -122,6 +122,6 @@ public enum FuzzBackend {
 }
 
 /// The fuzzing backend's clock: always `FuzzBackend.now`, so every input replays identically.
-struct FuzzClock: Clock {
+struct FuzzClock: WallClock {
     func now() -> Date { FuzzBackend.now }
 }

@@ -12,7 +12,7 @@ import Foundation
 public final class RealtimeService: @unchecked Sendable {
     let database: Database
     let jwtSecret: String
-    let clock: Clock
+    let clock: WallClock
     let lock = NSLock()
     var publication: RealtimePublication
     var clients: [WebSocketConnection: Client] = [:]
@@ -74,7 +74,7 @@ public final class RealtimeService: @unchecked Sendable {
     }
 
     /// A service over `database`, verifying tokens with `jwtSecret`.
-    public init(database: Database, jwtSecret: String, clock: Clock, publication: RealtimePublication = .empty,
+    public init(database: Database, jwtSecret: String, clock: WallClock, publication: RealtimePublication = .empty,
                 visibility: @escaping RowVisibility = RealtimeService.selectPolicies) {
         self.visibility = visibility
         self.database = database
