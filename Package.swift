@@ -9,6 +9,7 @@ let package = Package(
     name: "SupaContracts",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
+        .library(name: "ContractModel", targets: ["ContractModel"]),
         .library(name: "MockSupabase", targets: ["MockSupabase"]),
         .library(name: "ContractKit", targets: ["ContractKit"]),
         .library(name: "SupaContracts", targets: ["ContractKit", "MockSupabase"] + apps),
@@ -20,7 +21,11 @@ let package = Package(
     targets: [
         // epoll and malloc_trim for the loopback server on Linux (a header only; empty elsewhere).
         .target(name: "CEventPoll"),
-        .target(name: "MockSupabase", dependencies: ["CEventPoll"]),
+        // The contract model: schema, policies and their expression language, fixtures, auth
+        // settings, source traces, and the JSON and SQL values they hold. No service code: the
+        // mock and the rule runners both read it.
+        .target(name: "ContractModel"),
+        .target(name: "MockSupabase", dependencies: ["ContractModel", "CEventPoll"]),
         .target(name: "ContractKit", dependencies: ["MockSupabase"]),
     ] + apps.map { .target(name: $0, dependencies: ["ContractKit", "MockSupabase"]) } + [
         .executableTarget(name: "contracts", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),

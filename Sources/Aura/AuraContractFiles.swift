@@ -15,6 +15,16 @@ extension AuraApp {
                               violations: AuraConformance.mbtiViolations(MBTICalculator(rules: rules), rules: rules)),
                     RuleCheck("entitlements: every documented subscription row gives its tier (§8.2)",
                               violations: AuraConformance.entitlementViolations({ row, now in SubscriptionStatus.tier(row: row, now: now, rules: rules) }, rules: rules)),
+                    RuleCheck("max_tokens and word range per tier, the longest reading within its budget (§3.2)",
+                              violations: AuraClientConformance.completionViolations({ CompletionRequest.reference($0, rules: rules) }, rules: rules)),
+                    RuleCheck("features per tier, retrograde alerts and history included (§8.2)",
+                              violations: AuraClientConformance.featureViolations({ SubscriptionStatus(tier: $0, rules: rules).entitlements }, rules: rules)),
+                    RuleCheck("checkStatus falls back to free when the subscription cannot be read (§8.1)",
+                              violations: AuraClientConformance.statusViolations({ read, now in
+                                  do { return SubscriptionStatus.tier(row: try read(), now: now, rules: rules) } catch { return rules.statusOnError }
+                              }, rules: rules)),
+                    RuleCheck("the paywall is enforced where entitlements.enforcement says (server: 403; client: rows stay readable)",
+                              violations: try paywallViolations(folder: folder, rules: rules)),
                 ]
             },
             ContractFile("endpoints.json", kind: AppRulesSuite.kind) { folder in
@@ -24,6 +34,14 @@ extension AuraApp {
             },
         ]
     }
+}
+
+/// The paywall suite on a fresh backend of `folder`.
+func paywallViolations(folder: URL, rules: AuraRules) throws -> [String] {
+    let clock = ManualClock()
+    let b = try MockSupabase(contracts: folder, clock: clock, ids: SeededIDGenerator(seed: 7))
+    AuraApp.register(on: b, seed: 0)
+    return AuraPaywallConformance.violations(backend: b, clock: clock, rules: rules)
 }
 
 extension AuraConformance {

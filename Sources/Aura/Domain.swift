@@ -105,7 +105,7 @@ public struct MBTICalculator: Sendable {
 
 /// A type's profile: cognitive functions, strengths and weaknesses (rules.json `mbti`).
 public struct MBTIProfile: Sendable, Equatable {
-    /// Function stack, positions 1…4.
+    /// Function stack, positions `functionPositions` (1…4).
     public var cognitiveFunctions: [CognitiveFunction]
     /// One strength per letter.
     public var strengths: [String]
@@ -115,7 +115,7 @@ public struct MBTIProfile: Sendable, Equatable {
     /// The profile of a type code.
     public init(typeCode: String, rules: AuraRules) throws {
         guard let stack = rules.cognitiveFunctions[typeCode] else { throw AuraRuleError("unknown MBTI type \(typeCode)") }
-        cognitiveFunctions = stack.enumerated().map { CognitiveFunction(name: $1, position: $0 + 1) }
+        cognitiveFunctions = stack.enumerated().map { CognitiveFunction(name: $1, position: $0 + rules.functionPositions.min) }
         strengths = []
         weaknesses = []
         for ch in typeCode {

@@ -123,6 +123,8 @@ public struct AuraRules: Sendable, Equatable {
     public var types: [String]
     /// Cognitive function stack per type (dominant first).
     public var cognitiveFunctions: [String: [String]]
+    /// CognitiveFunction.position of the dominant and inferior function (§2.1 "1-4").
+    public var functionPositions = IntRange(min: 1, max: 4)
     /// Strength and weakness per letter.
     public var letterTraits: [Character: LetterTrait]
     /// The documented MBTI cases.
@@ -152,6 +154,8 @@ public struct AuraRules: Sendable, Equatable {
     public var wordsPerToken: Double = 0
     /// The tier `checkStatus()` falls back to when the subscription cannot be read (§8.1).
     public var statusOnError: SubscriptionTier = .free
+    /// Who enforces each paid feature (`entitlements.enforcement`).
+    public var enforcement = PaywallEnforcement()
     /// Premium needs this tier value…
     public var premiumTierValue: String
     /// …an active flag equal to this…
@@ -214,9 +218,14 @@ public struct AuraRules: Sendable, Equatable {
                     throw SpecError(file: root.file, path: "$.mbti.dimensions[\(i)]", message: "positive, negative must differ and tie must be one of them")
                 }
                 r.types = try m.required("types").strings()
+                r.functionPositions = try intRange(try m.required("functionPositions"))
+                let stackSize = r.functionPositions.max - r.functionPositions.min + 1
                 for (t, n) in try m.required("cognitiveFunctions").map() {
                     guard r.types.contains(t) else { throw n.fail("unknown type '\(t)'") }
                     r.cognitiveFunctions[t] = try n.strings()
+                    guard r.cognitiveFunctions[t]?.count == stackSize else {
+                        throw n.fail("\(t) lists \(r.cognitiveFunctions[t]?.count ?? 0) functions; positions \(r.functionPositions.min)-\(r.functionPositions.max) need \(stackSize)")
+                    }
                 }
                 for (k, n) in try m.required("letterTraits").map() {
                     guard k.count == 1 else { throw n.fail("a letter trait key is one letter") }
@@ -297,6 +306,7 @@ public struct AuraRules: Sendable, Equatable {
                     let t = try so.required("tier")
                     return try tier(try t.string(), t)
                 }
+                r.enforcement = try PaywallEnforcement.decode(try e.required("enforcement"))
                 let nowNode = try e.required("casesNow")
                 guard let us = PGTime.parseTimestamp(try nowNode.string(), assumeUTC: true) else { throw nowNode.fail("not a timestamp") }
                 r.entitlementCasesNow = PGTime.date(micros: us)

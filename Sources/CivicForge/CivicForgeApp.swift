@@ -67,13 +67,15 @@ public enum CivicForgeApp: AppModule {
     }
 
     /// Registers everything with explicit rules (tests pass altered rules to show they matter).
-    public static func install(on backend: MockSupabase, rules: CivicForgeRules, notifications: NotificationRules? = nil) throws {
+    /// `outbox` receives the database webhooks' requests (pg_net's queue); `deliver` sends them.
+    public static func install(on backend: MockSupabase, rules: CivicForgeRules, notifications: NotificationRules? = nil,
+                               outbox: WebhookOutbox = WebhookOutbox()) throws {
         let schema = backend.configuration.spec.schema
-        for t in try triggers(rules, schema: schema) {
+        let n = try notifications ?? NotificationRules.load(folder: backend.configuration.spec.folder)
+        for t in try triggers(rules, schema: schema) + CivicForgeWebhooks.triggers(n, outbox: outbox) {
             backend.registerTrigger(t.name, on: t.table, timing: t.timing, events: t.events, handler: t.handler)
         }
         backend.registerRPC(CivicForgeInvitations.function(rules, profileColumns: schema.table("profiles")!.columns))
-        let n = try notifications ?? NotificationRules.load(folder: backend.configuration.spec.folder)
         backend.registerFunction(n.function, verifyJWT: true, CivicForgePush.handler(n))
     }
 }

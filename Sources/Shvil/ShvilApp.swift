@@ -22,6 +22,9 @@ public enum ShvilApp: AppModule {
     public static func install(on backend: MockSupabase, rules: ShvilRules) throws {
         backend.registerTrigger("on_auth_user_created", on: "auth.users", timing: .after, events: [.insert], handler: ShvilServer.handleNewUser())
         backend.registerTrigger("users_set_updated_at", on: "users", timing: .before, events: [.update], handler: ShvilServer.setUpdatedAt())
+        for table in ["adventures", "adventure_stops"] {
+            backend.registerTrigger("\(table)_clamp_updated_at", on: table, timing: .before, events: [.insert, .update], handler: ShvilServer.clampUpdatedAt())
+        }
         guard let stops = backend.configuration.spec.schema.table("adventure_stops") else {
             throw SpecError(file: "Contracts/shvil/schema.json", path: "$.tables", message: "missing table 'adventure_stops'")
         }

@@ -21,7 +21,7 @@ final class AppRulesContractsTests: XCTestCase {
         for app in apps {
             for r in AppRulesSuite.run(app) { XCTAssertTrue(r.passed, "\(r)") }
         }
-        XCTAssertEqual(AppRulesSuite.run(ShvilApp.self).filter { !$0.name.hasPrefix("trace · ") }.count, 6, "flags (3), errors, sync, rules")
+        XCTAssertEqual(AppRulesSuite.run(ShvilApp.self).filter { !$0.name.hasPrefix("trace · ") }.count, 11, "flags (4: analytics), errors (4: handling, mapping, session), sync (2: future clocks), rules")
     }
 
     /// A copy of an app's folder with one file changed.

@@ -59,4 +59,30 @@ final class AuraClientRulesTests: XCTestCase {
         let generous: (() throws -> [String: JSONValue]?, Date) -> SubscriptionTier = { read, _ in ((try? read()) ?? nil) == nil ? .free : .premium }
         XCTAssertFalse(AuraClientConformance.statusViolations(generous, rules: rules).isEmpty)
     }
+
+    /// The paywall's enforcement (rules.json entitlements.enforcement): the server refuses Career
+    /// and premium length to a free caller; history stays readable after premium lapses.
+    func testPaywallIsEnforcedWhereTheRulesSay() throws {
+        let rules = try AuraTestSupport.rules()
+        XCTAssertEqual(rules.enforcement.categories, .server)
+        XCTAssertEqual(rules.enforcement.history, .client)
+        var clock = ManualClock()
+        XCTAssertEqual(AuraPaywallConformance.violations(backend: try AuraTestSupport.backend(clock: clock), clock: clock, rules: rules), [])
+        // Mutant database: past readings hidden (a server-side history limit against the decision).
+        clock = ManualClock()
+        let hiding = try AuraTestSupport.backend(clock: clock)
+        var p = hiding.database.policies
+        let i = try XCTUnwrap(p.tables.firstIndex { $0.table == "daily_readings" })
+        let own = p.tables[i].cells[.select]?.using ?? .constant(true)
+        p.tables[i].cells[.select]?.using = .all([own, .compare(.gte, .column("date"), .value("2026-12-31"))])
+        hiding.database.policies = p
+        let v = AuraPaywallConformance.violations(backend: hiding, clock: clock, rules: rules)
+        XCTAssertTrue(v.contains { $0.hasPrefix("history: priya reads") }, "\(v)")
+        // Mutant rules: the category lock declared a client rule while the server refuses it.
+        var clientOnly = rules
+        clientOnly.enforcement.categories = .client
+        clock = ManualClock()
+        XCTAssertEqual(AuraPaywallConformance.violations(backend: try AuraTestSupport.backend(clock: clock), clock: clock, rules: clientOnly),
+                       ["categories: enforcement says client but the server refuses Career to a free caller"])
+    }
 }

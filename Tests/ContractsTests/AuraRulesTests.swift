@@ -235,4 +235,24 @@ final class AuraRulesTests: XCTestCase {
             XCTAssertEqual("\($0)", "Contracts/aura/rules.json: $.zodiac.signs[0].from: expected MM-DD, found '3-21'")
         }
     }
+
+    /// §2.1 "position: Int // 1-4": every stack has one function per position; a stack of three
+    /// fails naming the type, and so does a position range the stacks do not fill.
+    func testFunctionPositionsHoldEveryStack() throws {
+        let rules = try AuraTestSupport.rules()
+        XCTAssertEqual(rules.functionPositions.closed, 1...4)
+        XCTAssertEqual(try MBTIProfile(typeCode: "INTJ", rules: rules).cognitiveFunctions.map(\.position), [1, 2, 3, 4])
+        let url = ContractsLocator.app(AuraApp.name).appendingPathComponent("rules.json")
+        guard case .object(var o) = try JSONValue.parse(Data(contentsOf: url)), case .object(var m) = o["mbti"]!,
+              case .object(var stacks) = m["cognitiveFunctions"]!, case .array(let intj) = stacks["INTJ"]! else { return XCTFail("shape") }
+        stacks["INTJ"] = .array(Array(intj.prefix(3))); m["cognitiveFunctions"] = .object(stacks); o["mbti"] = .object(m)
+        XCTAssertThrowsError(try AuraRules.decode(SpecNode(value: .object(o), file: "Contracts/aura/rules.json"))) {
+            XCTAssertEqual("\($0)", "Contracts/aura/rules.json: $.mbti.cognitiveFunctions.INTJ: INTJ lists 3 functions; positions 1-4 need 4")
+        }
+        guard case .object(var p) = m["functionPositions"]! else { return XCTFail("shape") }
+        p["max"] = 5; m["functionPositions"] = .object(p); stacks["INTJ"] = .array(intj); m["cognitiveFunctions"] = .object(stacks); o["mbti"] = .object(m)
+        XCTAssertThrowsError(try AuraRules.decode(SpecNode(value: .object(o), file: "Contracts/aura/rules.json"))) {
+            XCTAssertTrue("\($0)".contains("positions 1-5 need 5"), "\($0)")
+        }
+    }
 }

@@ -151,6 +151,34 @@ enum CivicForgeDomainChecks {
             }, code: "42501")
             return v
         }),
+        ("EULA and phone verification", { w, _ in
+            // A fresh account (magic link) with no profile yet.
+            let eve = "c0000000-0000-4000-8000-0000000000e1"
+            try w.db.insert("auth.users", [["id": .string(eve), "email": "eve@civicforge.test"]])
+            let auth = AuthContext.user(eve, email: "eve@civicforge.test")
+            var v = expect("eve creates a profile without accepting the EULA", failure {
+                try w.db.insert("profiles", [["id": .string(eve), "display_name": "Eve"]], as: auth)
+            }, code: "23502", message: "null value in column \"terms_accepted_at\" of relation \"profiles\" violates not-null constraint")
+            if let e = failure({ try w.db.insert("profiles", [["id": .string(eve), "display_name": "Eve", "terms_accepted_at": "2026-03-01T11:59:00+00:00"]], as: auth) }) {
+                return v + ["eve creates a profile after accepting the EULA: \(e)"]
+            }
+            v += expect("eve rewrites her EULA acceptance", failure {
+                try w.db.update("profiles", set: ["terms_accepted_at": "2026-03-01T12:00:00+00:00"], where: .eq("id", eve), as: auth)
+            }, code: "42501", message: "column \"terms_accepted_at\" of table \"profiles\" is managed by the server")
+            v += expect("tova marks her own phone verified", failure {
+                try w.db.update("profiles", set: ["phone_verified": true], where: .eq("id", w.id("tova")), as: w.auth("tova"))
+            }, code: "42501", message: "column \"phone_verified\" of table \"profiles\" is managed by the server")
+            let finn = "c0000000-0000-4000-8000-0000000000e2"
+            try w.db.insert("auth.users", [["id": .string(finn), "email": "finn@civicforge.test"]])
+            v += expect("finn starts with a verified phone", failure {
+                try w.db.insert("profiles", [["id": .string(finn), "display_name": "Finn", "terms_accepted_at": "2026-03-01T11:59:00+00:00", "phone_verified": true]],
+                                as: .user(finn, email: "finn@civicforge.test"))
+            }, code: "42501")
+            if try w.profile("tova")["phone_verified"] != false { v.append("tova's phone_verified changed") }
+            // The server (service role: the web's SMS verification) may set it.
+            if let e = failure({ try w.db.update("profiles", set: ["phone_verified": true], where: .eq("id", w.id("tova"))) }) { v.append("the service role verifies tova's phone: \(e)") }
+            return v
+        }),
         ("invitation upgrades to tier 2", { w, rules in
             var v: [String] = []
             do {
@@ -319,5 +347,32 @@ final class CivicForgeDomainTests: XCTestCase {
         }
         let v = try CivicForgeDomainChecks.run(w, only: ["thanks add reputation"])
         XCTAssertTrue(v.contains { $0.contains("sender's reputation changed") }, "\(v)")
+    }
+
+    /// Mutants: profiles whose phone_verified and EULA acceptance a client may write (rules), and a
+    /// schema where terms_accepted_at may be NULL.
+    func testMutantEULAAndPhoneVerificationAreRejected() throws {
+        var rules = try CivicForgeRules.load()
+        let i = try XCTUnwrap(rules.serverManaged.firstIndex { $0.table == "profiles" })
+        rules.serverManaged[i].columns.removeAll { $0 == "phone_verified" }
+        rules.serverManaged[i].immutable = []
+        var v = try CivicForgeDomainChecks.run(.with(rules: rules), only: ["EULA and phone verification"])
+        XCTAssertTrue(v.contains { $0.contains("tova marks her own phone verified: expected 42501, the statement succeeded") }, "\(v)")
+        XCTAssertTrue(v.contains { $0.contains("eve rewrites her EULA acceptance: expected 42501, the statement succeeded") }, "\(v)")
+
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("eula-\(UUID().uuidString)")
+        let dir = root.appendingPathComponent("civicforge")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: ContractsLocator.app("civicforge"), to: dir)
+        addTeardownBlock { try? FileManager.default.removeItem(at: root) }
+        let schema = dir.appendingPathComponent("schema.json")
+        let text = try String(contentsOf: schema, encoding: .utf8)
+        let from = "\"name\": \"terms_accepted_at\",\n     \"type\": \"timestamptz\",\n     \"nullable\": false,"
+        XCTAssertTrue(text.contains(from))
+        try text.replacingOccurrences(of: from, with: "\"name\": \"terms_accepted_at\",\n     \"type\": \"timestamptz\",").write(to: schema, atomically: true, encoding: .utf8)
+        let b = try MockSupabase(contracts: dir, clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 2))
+        try CivicForgeApp.install(on: b, rules: try CivicForgeRules.load())
+        v = try CivicForgeDomainChecks.run(CivicForgeWorld(backend: b), only: ["EULA and phone verification"])
+        XCTAssertTrue(v.contains { $0.contains("eve creates a profile without accepting the EULA: expected 23502") }, "\(v)")
     }
 }

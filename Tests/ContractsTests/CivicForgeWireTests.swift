@@ -73,3 +73,36 @@ final class CivicForgeWireTests: XCTestCase {
         XCTAssertEqual(again.jsonBody?["error_code"], "otp_expired")
     }
 }
+
+/// The gate: the magic link's redirect allow-list (auth.json) on the wire, and a GoTrue that
+/// trusts any redirect_to rejected.
+final class CivicForgeRedirectTests: XCTestCase {
+    func testMagicLinkRedirectsOnlyToTheAllowList() throws {
+        let b = try CivicForgeApp.makeBackend(clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 11))
+        let auth = b.configuration.spec.auth
+        XCTAssertEqual(auth.siteURL, "https://civicforge.org")
+        XCTAssertEqual(auth.redirectURLs, ["https://civicforge.org/auth/callback"], "§3 Magic Link step 3")
+        let probes = CivicForgeRedirectConformance.probes(siteURL: auth.siteURL, redirectURLs: auth.redirectURLs)
+        XCTAssertEqual(probes.filter { $0.expected == auth.siteURL }.count, 4)
+        XCTAssertEqual(CivicForgeRedirectConformance.violations(probes: probes, apiKey: b.anonKey, send: { try b.handle($0) }, inbox: { b.lastEmail(to: $0) }), [])
+    }
+
+    /// Mutant: an allow list of `**` (any URL) sends the session to a foreign host.
+    func testAnOpenAllowListIsRejected() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("redirect-\(UUID().uuidString)")
+        let dir = root.appendingPathComponent("civicforge")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: ContractsLocator.app("civicforge"), to: dir)
+        addTeardownBlock { try? FileManager.default.removeItem(at: root) }
+        let url = dir.appendingPathComponent("auth.json")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let from = "\"value\": [\"https://civicforge.org/auth/callback\"]"
+        XCTAssertTrue(text.contains(from))
+        try text.replacingOccurrences(of: from, with: "\"value\": [\"https://civicforge.org/auth/callback\", \"**\"]").write(to: url, atomically: true, encoding: .utf8)
+        let b = try CivicForgeApp.makeBackend(clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 11), folder: dir)
+        let documented = CivicForgeRedirectConformance.probes(siteURL: "https://civicforge.org", redirectURLs: ["https://civicforge.org/auth/callback"])
+        let v = CivicForgeRedirectConformance.violations(probes: documented, apiKey: b.anonKey, send: { try b.handle($0) }, inbox: { b.lastEmail(to: $0) })
+        XCTAssertTrue(v.contains("a foreign host: the e-mailed link redirects to https://attacker.example/auth/callback, expected https://civicforge.org"), "\(v)")
+        XCTAssertTrue(v.contains { $0.hasPrefix("a look-alike host: opening the link answered 303 to https://civicforge.org.attacker.example") }, "\(v)")
+    }
+}

@@ -51,7 +51,7 @@ create table if not exists public.profiles (
   neighborhood_id uuid,
   trust_tier smallint not null default 1,
   phone_verified boolean not null default false,
-  terms_accepted_at timestamptz,
+  terms_accepted_at timestamptz not null,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   constraint profiles_pkey primary key (id),

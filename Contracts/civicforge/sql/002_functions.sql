@@ -90,7 +90,7 @@ begin
 end
 $$;
 
--- profiles: trust_tier and phone_verified are the server's (rules.json serverManagedColumns).
+-- profiles: trust_tier and phone_verified are the server's; the EULA acceptance never changes (rules.json serverManagedColumns).
 create or replace function civicforge_private.profiles_guard_server_columns() returns trigger
   language plpgsql as $$
 begin
@@ -101,6 +101,7 @@ begin
   else
     if new.trust_tier is distinct from old.trust_tier then perform civicforge_private.server_column_error('trust_tier', 'profiles'); end if;
     if new.phone_verified is distinct from old.phone_verified then perform civicforge_private.server_column_error('phone_verified', 'profiles'); end if;
+    if new.terms_accepted_at is distinct from old.terms_accepted_at then perform civicforge_private.server_column_error('terms_accepted_at', 'profiles'); end if;
   end if;
   return new;
 end

@@ -5,7 +5,7 @@
 --   * the API roles anon, authenticated and service_role (BYPASSRLS), and authenticator, the
 --     login role PostgREST switches from;
 --   * schema auth with auth.users (the columns GoTrue writes and the mock models, see
---     Sources/MockSupabase/Spec/Schema.swift DatabaseSchema.authUsers) and the claim helpers
+--     Sources/ContractModel/Spec/Schema.swift DatabaseSchema.authUsers) and the claim helpers
 --     auth.uid(), auth.role(), auth.email(), auth.jwt(), which read the
 --     request.jwt.claims setting PostgREST sets per request;
 --   * schema extensions (where Supabase installs extensions) on every role's search path;
@@ -170,3 +170,36 @@ end
 $$;
 
 grant execute on function storage.foldername(text), storage.filename(text), storage.extension(text) to anon, authenticated, service_role;
+
+-- pg_net and Vault, as far as database webhooks use them ------------------------------------------
+-- pg_net (supabase/pg_net) queues a request in net.http_request_queue and a background worker sends
+-- it after the transaction commits; here nothing sends it, so a check reads the queue instead (a
+-- rolled-back transaction leaves nothing, as with pg_net). Same signature and defaults as pg_net's
+-- net.http_post. Vault's decrypted_secrets view over a plain table (no encryption in the shim).
+create schema if not exists net;
+create table if not exists net.http_request_queue (
+  id bigserial primary key,
+  method text not null,
+  url text not null,
+  headers jsonb not null,
+  body bytea,
+  timeout_milliseconds integer not null
+);
+create or replace function net.http_post(
+  url text, body jsonb default '{}'::jsonb, params jsonb default '{}'::jsonb,
+  headers jsonb default '{"Content-Type": "application/json"}'::jsonb, timeout_milliseconds integer default 5000
+) returns bigint language sql volatile as $$
+  insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
+  values ('POST', url, headers, convert_to(body::text, 'UTF8'), timeout_milliseconds)
+  returning id
+$$;
+revoke all on schema net from anon, authenticated;
+
+create schema if not exists vault;
+create table if not exists vault.secrets (
+  id uuid primary key default gen_random_uuid(),
+  name text unique,
+  secret text not null
+);
+create or replace view vault.decrypted_secrets as select id, name, secret as decrypted_secret from vault.secrets;
+revoke all on schema vault from anon, authenticated;

@@ -1,6 +1,7 @@
 -- Shvil functions and triggers, mirroring Sources/Shvil/Server (same names). Idempotent.
 -- The synced tables (adventures, adventure_stops) keep the writer's updated_at, the
--- last-write-wins key (sync.json): no trigger rewrites it there.
+-- last-write-wins key (sync.json), except that a time later than the server's is clamped to
+-- now() (sync.json futureTimestamps: a device clock running ahead must not win every conflict).
 
 create schema if not exists shvil_private;
 grant usage on schema shvil_private to anon, authenticated, service_role;
@@ -64,3 +65,20 @@ end
 $$;
 revoke execute on function public.reorder_adventure_stops(uuid, uuid[]) from public, anon;
 grant execute on function public.reorder_adventure_stops(uuid, uuid[]) to authenticated, service_role;
+
+-- <table>_clamp_updated_at: a synced row never carries a time later than the server's clock ----
+create or replace function shvil_private.clamp_updated_at() returns trigger
+  language plpgsql as $$
+begin
+  if new.updated_at > now() then
+    new.updated_at := now();
+  end if;
+  return new;
+end
+$$;
+drop trigger if exists adventures_clamp_updated_at on public.adventures;
+create trigger adventures_clamp_updated_at before insert or update on public.adventures
+  for each row execute function shvil_private.clamp_updated_at();
+drop trigger if exists adventure_stops_clamp_updated_at on public.adventure_stops;
+create trigger adventure_stops_clamp_updated_at before insert or update on public.adventure_stops
+  for each row execute function shvil_private.clamp_updated_at();

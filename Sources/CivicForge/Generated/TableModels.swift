@@ -108,8 +108,8 @@ public struct Profile: TableModel {
     public var trustTier: Int
     /// `phone_verified` (boolean, not null).
     public var phoneVerified: Bool
-    /// `terms_accepted_at` (timestamptz).
-    public var termsAcceptedAt: PGTimestamp?
+    /// `terms_accepted_at` (timestamptz, not null). The account (auth.users) is created by the first magic link or Google sign-in, before any onboarding screen, so the EULA is recorded where the CivicForge account begins: the profile. terms_accepted_at is NOT NULL, so no profile exists without it (a client insert without it is 23502), and once set it never changes by a client (rules.json serverManagedColumns immutable: 42501). The client sends the time the user accepted; a later terms version would add a column, not rewrite this one.
+    public var termsAcceptedAt: PGTimestamp
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
     /// `updated_at` (timestamptz, not null).
@@ -124,7 +124,7 @@ public struct Profile: TableModel {
 
     /// A row from its columns.
     public init(id: String, displayName: String, bio: String? = nil, skills: [String], avatarUrl: String? = nil,
-                neighborhoodId: String? = nil, trustTier: Int, phoneVerified: Bool, termsAcceptedAt: PGTimestamp? = nil,
+                neighborhoodId: String? = nil, trustTier: Int, phoneVerified: Bool, termsAcceptedAt: PGTimestamp,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.displayName = displayName; self.bio = bio; self.skills = skills; self.avatarUrl = avatarUrl
         self.neighborhoodId = neighborhoodId; self.trustTier = trustTier; self.phoneVerified = phoneVerified
@@ -717,8 +717,8 @@ public struct NewProfile: Codable, Equatable, Sendable {
     public var displayName: String
     /// `neighborhood_id` (uuid).
     public var neighborhoodId: String?
-    /// `terms_accepted_at` (timestamptz).
-    public var termsAcceptedAt: PGTimestamp?
+    /// `terms_accepted_at` (timestamptz, not null). The account (auth.users) is created by the first magic link or Google sign-in, before any onboarding screen, so the EULA is recorded where the CivicForge account begins: the profile. terms_accepted_at is NOT NULL, so no profile exists without it (a client insert without it is 23502), and once set it never changes by a client (rules.json serverManagedColumns immutable: 42501). The client sends the time the user accepted; a later terms version would add a column, not rewrite this one.
+    public var termsAcceptedAt: PGTimestamp
 
     /// The column names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -726,7 +726,7 @@ public struct NewProfile: Codable, Equatable, Sendable {
     }
 
     /// A body from its fields.
-    public init(id: String, displayName: String, neighborhoodId: String? = nil, termsAcceptedAt: PGTimestamp? = nil) {
+    public init(id: String, displayName: String, neighborhoodId: String? = nil, termsAcceptedAt: PGTimestamp) {
         self.id = id; self.displayName = displayName; self.neighborhoodId = neighborhoodId
         self.termsAcceptedAt = termsAcceptedAt
     }
@@ -736,7 +736,7 @@ public struct NewProfile: Codable, Equatable, Sendable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id); try c.encode(displayName, forKey: .displayName)
         if let neighborhoodId { try c.encode(neighborhoodId, forKey: .neighborhoodId) }
-        if let termsAcceptedAt { try c.encode(termsAcceptedAt, forKey: .termsAcceptedAt) }
+        try c.encode(termsAcceptedAt, forKey: .termsAcceptedAt)
     }
 }
 

@@ -21,6 +21,12 @@ public struct PhotoLimits: Sendable, Equatable {
     public var thumbnailWidth: Int
     /// Thumbnail height.
     public var thumbnailHeight: Int
+    /// APPn numbers the output must not carry (`bytes.forbiddenAppSegments`).
+    public var forbiddenAppSegments: [Int] = []
+    /// Accepted SOFn markers (`bytes.frameMarkers`: baseline).
+    public var frameMarkers: [Int] = []
+    /// How far the estimated JPEG quality may be from `jpegQuality`.
+    public var qualityTolerance: Int = 0
 
     /// Loads photos.json.
     public static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> PhotoLimits {
@@ -44,11 +50,20 @@ public struct PhotoLimits: Sendable, Equatable {
                 guard try crop.string() == "center" else { throw crop.fail("only 'center' is defined") }
                 return (try t.required("width").int(), try t.required("height").int())
             }
-            return PhotoLimits(maxPhotosPerPost: try positive("maxPhotosPerPost"), maxWidth: try positive("maxWidth"),
-                               upscale: try o.required("upscale").bool(), jpegQuality: try q.int(),
-                               contentType: try o.required("contentType").string(),
-                               strippedMetadata: try o.required("strippedMetadata").strings(),
-                               thumbnailWidth: tw, thumbnailHeight: th)
+            var l = PhotoLimits(maxPhotosPerPost: try positive("maxPhotosPerPost"), maxWidth: try positive("maxWidth"),
+                                upscale: try o.required("upscale").bool(), jpegQuality: try q.int(),
+                                contentType: try o.required("contentType").string(),
+                                strippedMetadata: try o.required("strippedMetadata").strings(),
+                                thumbnailWidth: tw, thumbnailHeight: th)
+            try o.required("bytes").object { b in
+                _ = b.optional("decision")
+                l.forbiddenAppSegments = try b.required("forbiddenAppSegments").array().map { try $0.int() }
+                l.frameMarkers = try b.required("frameMarkers").array().map { try $0.int() }
+                let t = try b.required("qualityTolerance")
+                guard (0...20).contains(try t.int()) else { throw t.fail("must be 0-20") }
+                l.qualityTolerance = try t.int()
+            }
+            return l
         }
     }
 

@@ -322,6 +322,12 @@ public struct OfflineQueueRules: Sendable, Equatable {
     public var conflicts: Conflicts
     /// The timestamp column compared under last-write-wins.
     public var conflictTimestamp: String?
+    /// Statuses that are not a refusal of the item but a passing failure (expired session, rate
+    /// limit, server error): handled as a network error (`transient`: `statuses` and `from`…`to`).
+    public var transientStatuses: [ClosedRange<Int>] = []
+
+    /// Whether `status` is transient (kept and retried later) rather than a refusal.
+    public func isTransient(_ status: Int) -> Bool { transientStatuses.contains { $0.contains(status) } }
 }
 
 /// A network deadline (TeleportMe §3.7).
@@ -667,10 +673,21 @@ public struct ClientRules: Sendable, Equatable {
                     let conflicts = try enumValue(try qo.required("conflicts"), OfflineQueueRules.Conflicts.self, ["none", "lastWriteWins"])
                     let stamp = try qo.optional("conflictTimestamp")?.string()
                     if conflicts == .lastWriteWins && stamp == nil { throw qo.this.fail("lastWriteWins needs a 'conflictTimestamp' column") }
-                    return OfflineQueueRules(operations: try qo.required("operations").strings(), cacheKey: key,
-                                             onNetworkError: try enumValue(try qo.required("onNetworkError"), OfflineQueueRules.OnNetworkError.self, ["keepAndStop"]),
-                                             onRejected: try enumValue(try qo.required("onRejected"), OfflineQueueRules.OnRejected.self, ["dropAndReport"]),
-                                             conflicts: conflicts, conflictTimestamp: stamp)
+                    var q = OfflineQueueRules(operations: try qo.required("operations").strings(), cacheKey: key,
+                                              onNetworkError: try enumValue(try qo.required("onNetworkError"), OfflineQueueRules.OnNetworkError.self, ["keepAndStop"]),
+                                              onRejected: try enumValue(try qo.required("onRejected"), OfflineQueueRules.OnRejected.self, ["dropAndReport"]),
+                                              conflicts: conflicts, conflictTimestamp: stamp)
+                    if let t = qo.optional("transient") {
+                        q.transientStatuses = try t.object { to in
+                            _ = to.optional("decision")
+                            var r = try to.required("statuses").array().map { n -> ClosedRange<Int> in let v = try n.int(); return v...v }
+                            let from = try to.required("from").int(), upTo = try to.required("to").int()
+                            guard from <= upTo else { throw to.this.fail("from must not exceed to") }
+                            r.append(from...upTo)
+                            return r
+                        }
+                    }
+                    return q
                 }
             }
 

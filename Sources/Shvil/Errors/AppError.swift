@@ -168,6 +168,8 @@ public struct ErrorCatalog: Sendable, Equatable {
     public var rules: [Rule]
     /// The error of a body that cannot be decoded.
     public var undecodableBody: AppError
+    /// What a client does on a refused access token (`session`).
+    public var session: SessionRefreshRule
 
     /// Loads errors.json.
     public static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> ErrorCatalog {
@@ -182,6 +184,8 @@ public struct ErrorCatalog: Sendable, Equatable {
         }
         return try root.object { o in
             _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
+            if let h = o.optional("handling") { try h.object { _ = $0.optional("decision") } }
+            let session = try SessionRefreshRule.decode(try o.required("session"))
             let languages = try o.required("languages").strings()
             var entries: [String: Entry] = [:]
             for c in try o.required("categories").array() {
@@ -225,7 +229,7 @@ public struct ErrorCatalog: Sendable, Equatable {
                 }
                 return (t, rules, try appError(try m.required("undecodableBody")))
             }
-            return ErrorCatalog(languages: languages, entries: entries, retry: retry, transport: transport, rules: rules, undecodableBody: undecodable)
+            return ErrorCatalog(languages: languages, entries: entries, retry: retry, transport: transport, rules: rules, undecodableBody: undecodable, session: session)
         }
     }
 

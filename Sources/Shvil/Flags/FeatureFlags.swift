@@ -57,7 +57,7 @@ public struct FeatureFlagConfig: Sendable, Equatable, FeatureFlagResolving {
             return e
         }
         return try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
+            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions"); _ = o.optional("analytics")
             let envNode = try o.required("environments")
             let envs = try envNode.array().map(env)
             guard Set(envs) == Set(AppEnvironment.allCases) else { throw envNode.fail("must list \(AppEnvironment.allCases.map(\.rawValue))") }

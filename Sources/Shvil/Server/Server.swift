@@ -47,6 +47,16 @@ public enum ShvilServer {
         { ctx in ctx.new?["updated_at"] = .string(PGTime.formatTimestamp(PGTime.micros(ctx.now), withZone: true)) }
     }
 
+    /// `<table>_clamp_updated_at` (BEFORE INSERT OR UPDATE on adventures and adventure_stops):
+    /// an updated_at later than the server's clock becomes now() (sync.json futureTimestamps).
+    public static func clampUpdatedAt() -> TriggerHandler {
+        { ctx in
+            guard let s = ctx.new?["updated_at"]?.stringValue, let t = PGTime.parseTimestamp(s, assumeUTC: true) else { return }
+            let now = PGTime.micros(ctx.now)
+            if t > now { ctx.new?["updated_at"] = .string(PGTime.formatTimestamp(now, withZone: true)) }
+        }
+    }
+
     /// `reorder_adventure_stops(p_adventure_id uuid, p_stop_ids uuid[]) returns setof adventure_stops`.
     public static func reorderFunction(_ rules: ShvilRules, stopColumns: [ColumnSchema]) -> RPCFunction {
         RPCFunction(name: rules.reorderFunction, parameters: [RPCParameter("p_adventure_id", .uuid), RPCParameter("p_stop_ids", .array(.uuid))],

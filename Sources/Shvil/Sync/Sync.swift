@@ -109,6 +109,10 @@ public struct SyncRules: Sendable, Equatable {
     public var resolution: [SyncOperation: [Bool: Resolution]]
     /// `"first+second"` to the coalesced operation (nil: the pair cancels out).
     public var coalesce: [String: SyncOperation?]
+    /// What the server does with a timestamp later than its clock (`clampToServerNow`).
+    public var futurePolicy: String
+    /// The triggers that apply it, one per synced table.
+    public var clampTriggers: [String]
 
     /// Loads sync.json.
     public static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> SyncRules {
@@ -119,6 +123,12 @@ public struct SyncRules: Sendable, Equatable {
     public static func decode(_ root: SpecNode) throws -> SyncRules {
         try root.object { o in
             _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
+            let future = try o.required("futureTimestamps").object { f -> (String, [String]) in
+                _ = f.optional("decision")
+                let p = try f.required("policy")
+                guard try p.string() == "clampToServerNow" else { throw p.fail("only 'clampToServerNow' is defined") }
+                return (try p.string(), try f.required("triggers").strings())
+            }
             let tieNode = try o.required("tie")
             guard let tie = Tie(rawValue: try tieNode.string()) else { throw tieNode.fail("expected server or local") }
             var resolution: [SyncOperation: [Bool: Resolution]] = [:]
@@ -146,7 +156,7 @@ public struct SyncRules: Sendable, Equatable {
                 }
             }
             return SyncRules(tables: try o.required("tables").strings(), timestampColumn: try o.required("timestampColumn").string(),
-                             tie: tie, resolution: resolution, coalesce: coalesce)
+                             tie: tie, resolution: resolution, coalesce: coalesce, futurePolicy: future.0, clampTriggers: future.1)
         }
     }
 }

@@ -165,11 +165,85 @@ begin;
 insert into auth.users (id, email) values ('c0000000-0000-4000-8000-0000000000ff', 'new@civicforge.test');
 select set_config('request.jwt.claims', '{"sub":"c0000000-0000-4000-8000-0000000000ff","role":"authenticated"}', true);
 set local role authenticated;
-insert into public.profiles (id, display_name, neighborhood_id) values (auth.uid(), 'New', 'c1000000-0000-4000-8000-000000000001');
+insert into public.profiles (id, display_name, neighborhood_id, terms_accepted_at) values (auth.uid(), 'New', 'c1000000-0000-4000-8000-000000000001', now());
 do $$ begin
   if (select trust_tier from public.profiles where id = auth.uid()) <> 1 then raise exception 'FAIL: new tier'; end if;
   if not exists (select 1 from public.reputation where user_id = auth.uid()) then raise exception 'FAIL: no reputation row'; end if;
   if not exists (select 1 from public.notification_preferences where user_id = auth.uid()) then raise exception 'FAIL: no preferences row'; end if;
   raise notice 'ok: onboarding creates a tier-1 profile with its companions';
+end $$;
+rollback;
+
+-- EULA: no profile without terms_accepted_at, never rewritten by a client; phone_verified is the
+-- server's (rules.json serverManagedColumns) ------------------------------------------------------
+begin;
+insert into auth.users (id, email) values ('c0000000-0000-4000-8000-0000000000e1', 'eve@civicforge.test');
+select set_config('request.jwt.claims', '{"sub":"c0000000-0000-4000-8000-0000000000e1","role":"authenticated"}', true);
+set local role authenticated;
+do $$ begin
+  begin
+    insert into public.profiles (id, display_name) values ('c0000000-0000-4000-8000-0000000000e1', 'Eve');
+    raise exception 'FAIL: a profile was created without the EULA acceptance';
+  exception when not_null_violation then null;
+  end;
+  insert into public.profiles (id, display_name, terms_accepted_at) values ('c0000000-0000-4000-8000-0000000000e1', 'Eve', now() - interval '1 minute');
+  begin
+    update public.profiles set terms_accepted_at = now() where id = 'c0000000-0000-4000-8000-0000000000e1';
+    raise exception 'FAIL: a client rewrote its EULA acceptance';
+  exception when insufficient_privilege then null;
+  end;
+  begin
+    update public.profiles set phone_verified = true where id = 'c0000000-0000-4000-8000-0000000000e1';
+    raise exception 'FAIL: a client marked its own phone verified';
+  exception when insufficient_privilege then null;
+  end;
+  update public.profiles set bio = 'Hello' where id = 'c0000000-0000-4000-8000-0000000000e1';
+  if not found then raise exception 'FAIL: the new profile cannot edit its bio'; end if;
+  raise notice 'ok: EULA required and immutable, phone_verified server-managed';
+end $$;
+rollback;
+
+-- Database webhooks (005_webhooks.sql): a new response, a response accepted, a thanks and an AI
+-- match each queue one push-notifications request with the webhook payload; an edit that leaves the
+-- status alone queues none; without the Vault secrets nothing is queued and the write succeeds --
+begin;
+do $$
+declare
+  couch constant uuid := 'c2000000-0000-4000-8000-000000000001';
+  before bigint := (select count(*) from net.http_request_queue);
+  r uuid;
+  q record;
+begin
+  insert into public.responses (post_id, responder_id, message) values (couch, 'c0000000-0000-4000-8000-000000000004', 'unconfigured') returning id into r;
+  if (select count(*) from net.http_request_queue) <> before then raise exception 'FAIL: a request was queued without the Vault secrets'; end if;
+  delete from public.responses where id = r;
+  insert into vault.secrets (name, secret) values ('project_url', 'https://civicforge.supabase.co/'), ('service_role_key', 'service-key');
+
+  insert into public.responses (post_id, responder_id, message) values (couch, 'c0000000-0000-4000-8000-000000000004', 'On my way') returning id into r;
+  select id, url, headers, convert_from(body, 'UTF8')::jsonb as body into q from net.http_request_queue order by id desc limit 1;
+  if (select count(*) from net.http_request_queue) <> before + 1 then raise exception 'FAIL: a new response queued % requests', (select count(*) from net.http_request_queue) - before; end if;
+  if q.url <> 'https://civicforge.supabase.co/functions/v1/push-notifications' then raise exception 'FAIL: webhook url %', q.url; end if;
+  if q.headers ->> 'Authorization' <> 'Bearer service-key' then raise exception 'FAIL: webhook headers %', q.headers; end if;
+  if q.body ->> 'type' <> 'INSERT' or q.body ->> 'table' <> 'responses' or q.body ->> 'schema' <> 'public'
+     or q.body -> 'record' ->> 'id' <> r::text or q.body -> 'old_record' <> 'null'::jsonb then
+    raise exception 'FAIL: new response payload %', q.body;
+  end if;
+
+  update public.responses set message = 'On my way, 10 min' where id = r;
+  if (select count(*) from net.http_request_queue) <> before + 1 then raise exception 'FAIL: an edit without a status change queued a request'; end if;
+  update public.responses set status = 'accepted' where id = r;
+  select id, convert_from(body, 'UTF8')::jsonb as body into q from net.http_request_queue order by id desc limit 1;
+  if (select count(*) from net.http_request_queue) <> before + 2 or q.body ->> 'type' <> 'UPDATE'
+     or q.body -> 'record' ->> 'status' <> 'accepted' or q.body -> 'old_record' ->> 'status' <> 'pending' then
+    raise exception 'FAIL: accepted response payload %', q.body;
+  end if;
+
+  insert into public.thanks (post_id, from_user_id, to_user_id) values (couch, 'c0000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000004');
+  select convert_from(body, 'UTF8')::jsonb as body into q from net.http_request_queue order by id desc limit 1;
+  if (select count(*) from net.http_request_queue) <> before + 3 or q.body ->> 'table' <> 'thanks' then raise exception 'FAIL: thanks payload %', q.body; end if;
+  insert into public.ai_matches (post_id, matched_post_id, score) select couch, p.id, 0.9 from public.posts p where p.id <> couch and not exists (select 1 from public.ai_matches m where m.post_id = couch and m.matched_post_id = p.id) limit 1;
+  select convert_from(body, 'UTF8')::jsonb as body into q from net.http_request_queue order by id desc limit 1;
+  if (select count(*) from net.http_request_queue) <> before + 4 or q.body ->> 'table' <> 'ai_matches' then raise exception 'FAIL: AI match payload %', q.body; end if;
+  raise notice 'ok: database webhooks queue the push function for the four events';
 end $$;
 rollback;

@@ -85,3 +85,20 @@ do $$ begin
   raise notice 'ok: handle_new_user';
 end $$;
 rollback;
+
+-- A synced row never carries a time later than the server's clock (sync.json futureTimestamps) -
+begin;
+select set_config('request.jwt.claims', :noa, true);
+set local role authenticated;
+do $$
+declare t timestamptz;
+begin
+  update public.adventures set updated_at = now() + interval '1 day' where id = '5a000000-0000-4000-8000-000000000001' returning updated_at into t;
+  if t is distinct from now() then raise exception 'FAIL: an update stamped a day ahead stored %', t; end if;
+  update public.adventures set updated_at = now() - interval '90 seconds' where id = '5a000000-0000-4000-8000-000000000001' returning updated_at into t;
+  if t is distinct from now() - interval '90 seconds' then raise exception 'FAIL: an update stamped in the past stored %', t; end if;
+  insert into public.adventures (title, updated_at) values ('planned on a fast clock', now() + interval '1 day') returning updated_at into t;
+  if t is distinct from now() then raise exception 'FAIL: an insert stamped a day ahead stored %', t; end if;
+  raise notice 'ok: future updated_at clamped to the server''s now()';
+end $$;
+rollback;

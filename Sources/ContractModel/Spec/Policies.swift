@@ -60,6 +60,13 @@ public struct PolicySet: Sendable, Equatable {
     /// No policies: every table without RLS.
     public static let empty = PolicySet(definitions: [:], definitionDocs: [:], tables: [])
 
+    /// A policy set from its parts.
+    package init(definitions: [String: Expr], definitionDocs: [String: String], tables: [TablePolicies]) {
+        self.definitions = definitions
+        self.definitionDocs = definitionDocs
+        self.tables = tables
+    }
+
     /// The matrix of a table.
     public func table(_ name: String) -> TablePolicies? { tables.first { $0.table == name } }
 
@@ -136,7 +143,7 @@ public struct PolicySet: Sendable, Equatable {
         }
     }
 
-    static func validate(_ e: Expr, table: TableSchema, schema: DatabaseSchema, defs: [String: Expr], node: SpecNode, outer: TableSchema? = nil) throws {
+    package static func validate(_ e: Expr, table: TableSchema, schema: DatabaseSchema, defs: [String: Expr], node: SpecNode, outer: TableSchema? = nil) throws {
         func checkOperand(_ op: Expr.Operand, _ t: TableSchema) throws {
             switch op {
             case .column(let c) where t.columnIndex(c) == nil: throw node.fail("unknown column '\(c)' of table '\(t.name)'")
@@ -174,6 +181,16 @@ public struct Persona: Sendable, Equatable {
     public var label: String
     /// `raw_user_meta_data`.
     public var metadata: JSONValue
+
+    /// A persona from its parts.
+    package init(name: String, id: String, email: String, password: String, label: String, metadata: JSONValue) {
+        self.name = name
+        self.id = id
+        self.email = email
+        self.password = password
+        self.label = label
+        self.metadata = metadata
+    }
 }
 
 /// Seed data: personas and rows in insertion order.
@@ -182,6 +199,12 @@ public struct Fixtures: Sendable, Equatable {
     public var personas: [Persona]
     /// Rows per table in insertion order.
     public var tables: [(table: String, rows: [JSONValue])]
+
+    /// Fixtures from personas and rows per table in insertion order.
+    package init(personas: [Persona], tables: [(table: String, rows: [JSONValue])]) {
+        self.personas = personas
+        self.tables = tables
+    }
 
     /// No fixtures.
     public static let empty = Fixtures(personas: [], tables: [])

@@ -93,7 +93,7 @@ public struct AuthSettings: Sendable, Equatable {
 
     /// gobwas/glob with separators `.` and `/`: `**` any run, `*` a run without separators, `?` one
     /// non-separator character; everything else literal.
-    static func glob(_ pattern: String, matches s: String) -> Bool {
+    package static func glob(_ pattern: String, matches s: String) -> Bool {
         let p = Array(pattern), t = Array(s)
         func sep(_ c: Character) -> Bool { c == "." || c == "/" }
         var memo: [Int: Bool] = [:]

@@ -180,7 +180,7 @@ extension SQLValue {
     }
 
     /// Writes the value as PostgREST's `json_agg(row)` does (jsonb members in jsonb style).
-    func write(to out: inout String, as type: SQLType) {
+    package func write(to out: inout String, as type: SQLType) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -434,7 +434,7 @@ extension SQLValue {
 /// PostgreSQL's date and time text formats.
 public enum PGTime {
     static let usPerSecond: Int64 = 1_000_000
-    static let usPerDay: Int64 = 86_400_000_000
+    package static let usPerDay: Int64 = 86_400_000_000
 
     /// Days from 1970-01-01 to a civil date (proleptic Gregorian).
     public static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {

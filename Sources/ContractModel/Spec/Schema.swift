@@ -59,6 +59,20 @@ public struct ColumnSchema: Sendable, Equatable {
     /// `varchar(n)` / `char(n)`: the length limit, and whether the type is blank-padded `char`.
     public var length: (limit: Int, padded: Bool)? = nil
 
+    /// A column from its parts (for schemas built in code: the mock's storage tables, RPC
+    /// result shapes, fuzzing schemas).
+    package init(name: String, type: SQLType, nullable: Bool, defaultValue: ColumnDefault? = nil, check: Expr? = nil, checkSQL: String? = nil,
+                 note: String? = nil, length: (limit: Int, padded: Bool)? = nil) {
+        self.name = name
+        self.type = type
+        self.nullable = nullable
+        self.defaultValue = defaultValue
+        self.check = check
+        self.checkSQL = checkSQL
+        self.note = note
+        self.length = length
+    }
+
     public static func == (a: ColumnSchema, b: ColumnSchema) -> Bool {
         a.name == b.name && a.type == b.type && a.nullable == b.nullable && a.defaultValue == b.defaultValue && a.check == b.check
             && a.checkSQL == b.checkSQL && a.note == b.note && a.length?.limit == b.length?.limit && a.length?.padded == b.length?.padded
@@ -155,6 +169,23 @@ public struct TableSchema: Sendable, Equatable {
     public var simpleView: SimpleViewDefinition? = nil
     /// Structured indexes (`indexDefinitions`), nil when schema.json gives none for the table.
     public var indexDefinitions: [IndexDefinition]? = nil
+
+    /// A table from its parts (for shapes built in code: storage's tables, views of a select).
+    package init(name: String, schema: String, columns: [ColumnSchema], primaryKey: [String], uniques: [UniqueConstraint],
+                 foreignKeys: [ForeignKey], checks: [CheckConstraint], isView: Bool, decisions: [String],
+                 simpleView: SimpleViewDefinition? = nil, indexDefinitions: [IndexDefinition]? = nil) {
+        self.name = name
+        self.schema = schema
+        self.columns = columns
+        self.primaryKey = primaryKey
+        self.uniques = uniques
+        self.foreignKeys = foreignKeys
+        self.checks = checks
+        self.isView = isView
+        self.decisions = decisions
+        self.simpleView = simpleView
+        self.indexDefinitions = indexDefinitions
+    }
 
     /// Index of a column by name.
     public func columnIndex(_ name: String) -> Int? { columns.firstIndex { $0.name == name } }
