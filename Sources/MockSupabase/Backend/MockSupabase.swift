@@ -195,6 +195,8 @@ public final class MockSupabase: Sendable {
         var tokenCache: [String: [String: JSONValue]] = [:]
         /// The host this backend answers on in-process, once registered.
         var registeredHost: String?
+        /// Whether the `/__admin` routes answer (`adminRoutesEnabled`).
+        var adminRoutes = true
     }
     /// GoTrue's state (refresh tokens, OTPs).
     let auth: GoTrueState
@@ -294,6 +296,15 @@ public final class MockSupabase: Sendable {
     /// Removes every injected fault.
     public func clearFaults() { state.withLock { $0.faults = [] } }
 
+    /// Whether the mock's own `/__admin` routes (reset, inbox) answer (default true). Off, they
+    /// answer 404 with Kong's "no Route matched" body, as a real Supabase project does, so
+    /// `contracts verify --target` or a team's suite can be tried against the mock as if it were
+    /// one (`contracts serve --no-admin`).
+    public var adminRoutesEnabled: Bool {
+        get { state.withLock { $0.adminRoutes } }
+        set { state.withLock { $0.adminRoutes = newValue } }
+    }
+
     // MARK: Tokens
 
     /// A signed access token for a user, as GoTrue would issue it.
@@ -357,7 +368,7 @@ public final class MockSupabase: Sendable {
             response = handleFunction(request)
         } else if path.hasPrefix("/storage/v1") {
             response = handleStorage(request)
-        } else if path.hasPrefix("/__admin/") {
+        } else if path.hasPrefix("/__admin/") && adminRoutesEnabled {
             response = handleAdminRoute(request)
         } else if path == "/realtime/v1/api/broadcast" {
             response = realtime.handleBroadcastAPI(request)
