@@ -67,15 +67,17 @@ public enum PostgresChecks {
     /// runs on the mock, with the oracle's expected answers) run on PostgreSQL: one result per
     /// table × command. Cases the app's own code refuses (a trigger's error) are inconclusive,
     /// as on the mock.
-    public static func matrixResults(_ spec: AppSpec, _ target: PostgresTarget, now: Date = Date()) -> [CaseResult] {
-        let expansion = RLSExpansion(spec: spec, now: now)
+    /// `now` nil: the process's current expansion of the app (`RLSExpansion.current`).
+    public static func matrixResults(_ spec: AppSpec, _ target: PostgresTarget, now: Date? = nil) -> [CaseResult] {
+        let expansion = now.map { RLSExpansion(spec: spec, now: $0) } ?? RLSExpansion.current(spec)
+        let statuses = RLSSuite.run(expansion, on: target)
         var out: [CaseResult] = []
         for cell in expansion.cells where !cell.cases.isEmpty {
             var failed: [String] = []
             var inconclusive = 0
             for i in cell.cases {
                 let c = expansion.cases[i]
-                switch RLSSuite.run(c, on: target) {
+                switch statuses[i] {
                 case .passed: break
                 case .inconclusive: inconclusive += 1
                 case .failed(let why): failed.append("\(c.name) · \(why)")

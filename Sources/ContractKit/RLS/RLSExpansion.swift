@@ -884,3 +884,18 @@ struct Expander {
         return s
     }
 }
+
+extension RLSExpansion {
+    /// The expansion of the app whose contracts are `spec.folder`, at the time it is first asked
+    /// for, computed once per process (`ProcessMemo`) for the runs against PostgreSQL (the
+    /// `postgres` kind's matrix, `verify --database`), which all mean "now": a few seconds apart
+    /// or the same instant make no difference to a case. Only for a `spec` as loaded from its
+    /// folder (a changed spec in memory has its own expansion: `init(spec:now:)`).
+    public static func current(_ spec: AppSpec) -> RLSExpansion {
+        // The memo never throws for this key's computation.
+        (try? currentExpansions.value(spec.folder.standardizedFileURL.path) { RLSExpansion(spec: spec, now: Date()) }) ?? RLSExpansion(spec: spec, now: Date())
+    }
+}
+
+/// The expansions of `RLSExpansion.current`, by contract folder.
+private let currentExpansions = ProcessMemo<RLSExpansion>()
