@@ -12,7 +12,7 @@ final class SpecLoadingTests: XCTestCase {
 
     func testUnknownTypeNamesFileAndPath() {
         let e = load(#"{"tables":[{"name":"t","columns":[{"name":"a","type":"text"},{"name":"b","type":"strng"}]}]}"#)
-        XCTAssertEqual(e?.description, "Contracts/x/schema.json: $.tables[0].columns[1].type: unknown type 'strng' (declare enums under $.enums)")
+        XCTAssertEqual(e?.description, "Contracts/x/schema.json: $.tables[0].columns[1].type: unknown type 'strng' (declare enums under $.enums, domains under $.domains)")
     }
 
     func testUnknownKeyIsAnError() {
