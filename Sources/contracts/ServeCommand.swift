@@ -17,6 +17,7 @@ let serveSpec = CommandSpec(
         .value("app", "NAME", required: true, "the app to serve (required; one of: \(appList); case-insensitive)"),
         .value("port", "P", "TCP port on 127.0.0.1 (default 54321; 0 = any free port, printed in SUPABASE_URL)"),
         .value("idle-timeout", "SECONDS", "close a keep-alive connection idle this long (default 60)"),
+        .flag("no-admin", "answer /__admin/reset and /__admin/inbox 404 as a real Supabase project does (to try verify --target's restore by differences, or a suite meant for a hosted project)"),
         .value("contracts", "DIR", "serve this contracts folder instead of the bundled one: a folder holding <app>/ (like Contracts/) or the app's folder itself (holding schema.json); the app's functions stay the bundled ones"),
     ],
     environment: commonEnvironment,
@@ -63,6 +64,7 @@ func runServe(_ args: [String]) -> Int32 {
     } catch {
         return fail("serve: cannot load the \(module.title) contracts: \(error)")
     }
+    if options.flags.contains("no-admin") { backend.adminRoutesEnabled = false }
     let server = HTTPServer(backend: backend, configuration: HTTPServer.Configuration(port: port, idleTimeout: idle))
     do {
         try server.start()
@@ -77,8 +79,10 @@ func runServe(_ args: [String]) -> Int32 {
         "SUPABASE_ANON_KEY=\(backend.anonKey)",
         "SUPABASE_SERVICE_ROLE_KEY=\(backend.serviceRoleKey)",
         "contracts: \(folder.path)",
-        "admin (service role only): POST /__admin/reset (back to the fixtures), GET /__admin/inbox?email=ADDRESS (e-mails sent, newest first)",
     ]
+    lines.append(backend.adminRoutesEnabled
+        ? "admin (service role only): POST /__admin/reset (back to the fixtures), GET /__admin/inbox?email=ADDRESS (e-mails sent, newest first)"
+        : "admin: none (--no-admin: /__admin routes answer 404, as on a real Supabase project)")
     for p in spec.fixtures.personas {
         lines.append("persona: \(p.name) <\(p.email)> password \(p.password) — \(p.label)")
     }

@@ -36,12 +36,13 @@ let verifySpec = CommandSpec(
         .value("check-coverage", "FILE", "exit 1 unless FILE's coverage table (between the coverage:begin/end markers) matches this run; needs every app and kind"),
         .value("write-coverage", "FILE", "rewrite FILE's coverage table from this run; needs every app and kind"),
         .flag("no-progress", "no progress lines on standard error, even on a terminal"),
-        .value("target", "URL", "run against a live Supabase-compatible backend at URL (supabase start: http://127.0.0.1:54321; a hosted project: https://REF.supabase.co; contracts serve): provisions the personas, loads the fixtures, runs interactions, edge functions, RLS cases and bucket rules, then removes what it created"),
+        .value("target", "URL", "run against a live Supabase-compatible backend at URL (supabase start: http://127.0.0.1:54321; a hosted project: https://REF.supabase.co; contracts serve): provisions the personas, loads the fixtures, runs interactions, edge functions, RLS cases, bucket rules and the client rules that fetch (loader, optimistic), then removes what it created"),
         .value("anon-key", "KEY", "--target: the project's anon key (default: $SUPABASE_ANON_KEY)"),
         .value("service-role-key", "KEY", "--target: the project's service-role key (default: $SUPABASE_SERVICE_ROLE_KEY)"),
         .flag("no-seed", "--target: do not load the fixtures (the team seeds its own); fails if the fixtures' rows are not there"),
         .flag("keep", "--target: leave the personas, fixture rows and objects the run created"),
         .value("restore", "HOW", "--target: how the backend is put back after a case that changed it: auto (default: POST /__admin/reset where the backend has it, as contracts serve does; else diff) or diff (read every table, user and object and undo the differences)"),
+        .value("restore-database", "URL", "--target: the backend's own database (supabase start: postgresql://postgres:postgres@127.0.0.1:54322/postgres; a hosted project: its connection string; needs psql): rows PostgREST cannot put back (a column a trigger stamps on every write) are written there with triggers off, so nothing is left behind"),
         .value("database", "URL", "run the PostgreSQL rule kind against your own database (libpq URL, e.g. postgresql://postgres:postgres@127.0.0.1:54322/postgres): catalog, RLS on every table, every RLS case, trigger and function checks; fixtures loaded in each case's transaction and rolled back"),
         .value("migrations", "DIR", "like --database, on a throwaway PostgreSQL built from the .sql files of DIR (e.g. supabase/migrations) after the Supabase shim"),
     ],
@@ -177,7 +178,7 @@ enum VerifyMode {
 func verifyMode(_ opts: ParsedCommand) -> Result<VerifyMode, UsageError> {
     let given = ["target", "database", "migrations"].filter { opts.value($0) != nil }
     if given.count > 1 { return .failure(verifySpec.usage("--\(given[0]) and --\(given[1]) exclude each other: one target per run")) }
-    let liveOnly = ["anon-key", "service-role-key", "restore"].filter { opts.value($0) != nil } + ["no-seed", "keep"].filter { opts.flags.contains($0) }
+    let liveOnly = ["anon-key", "service-role-key", "restore", "restore-database"].filter { opts.value($0) != nil } + ["no-seed", "keep"].filter { opts.flags.contains($0) }
     if given.first != "target", let o = liveOnly.first { return .failure(verifySpec.usage("--\(o) goes with --target URL")) }
     if !given.isEmpty {
         for o in ["require", "check-coverage", "write-coverage"] + (given[0] == "target" ? [] : ["kind"]) where opts.value(o) != nil {
@@ -207,8 +208,15 @@ func verifyMode(_ opts: ParsedCommand) -> Result<VerifyMode, UsageError> {
         guard let restore = ["auto": LiveRestoreMode.automatic, "diff": .diff][restoreText.lowercased()] else {
             return .failure(verifySpec.usage("--restore '\(restoreText)' is not one of auto, diff"))
         }
+        var database: (any LiveDatabaseWriter)?
+        if let db = opts.value("restore-database") {
+            do { database = try PsqlRestoreWriter(url: db) } catch {
+                return .failure(verifySpec.usage("--restore-database \(DatabaseVerify.redacted(db)): cannot connect with psql: \(error)"))
+            }
+        }
         return .success(.target(LiveEndpoint(baseURL: url, anonKey: anon, serviceRoleKey: service),
-                                LiveOptions(seed: !opts.flags.contains("no-seed"), keep: opts.flags.contains("keep"), restore: restore, kinds: kinds)))
+                                LiveOptions(seed: !opts.flags.contains("no-seed"), keep: opts.flags.contains("keep"), restore: restore, kinds: kinds,
+                                            database: database)))
     }
     if let d = opts.value("database") { return .success(.database(d)) }
     if let m = opts.value("migrations") {

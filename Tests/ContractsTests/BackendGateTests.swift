@@ -54,10 +54,14 @@ enum ServedMocks {
 /// answer changed, a bucket limit changed) fails with the rule named.
 final class LiveTargetGateTests: XCTestCase {
     func testEveryAppPassesAgainstItsServedMockAndLeavesItAsFound() throws {
-        for app in allApps {
+        // Each app against its own served mock, side by side; the checks after, in order.
+        let runs = try Concurrently<(backend: MockSupabase, before: [String: [String]], rows: [VerifyRow])>.map(allApps, width: allApps.count) { app in
             let (backend, endpoint) = try ServedMocks.shared(app)
             let before = try ServedMocks.state(backend)
-            let rows = LiveVerify.run(app, endpoint: endpoint)
+            return (backend, before, LiveVerify.run(app, endpoint: endpoint))
+        }
+        for (app, run) in zip(allApps, runs) {
+            let (backend, before, rows) = (run.backend, run.before, run.rows)
             XCTAssertEqual(ServedMocks.failures(rows), "", app.name)
             let kinds = Set(rows.map(\.kind))
             for k in ["provision", "interactions", "rls", "cleanup"] { XCTAssertTrue(kinds.contains(k), "\(app.name): no \(k) row") }

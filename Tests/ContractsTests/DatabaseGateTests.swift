@@ -43,10 +43,16 @@ final class DatabaseGateTests: XCTestCase {
     }
 
     func testEveryAppsSQLPassesOnAnEmptyDatabaseAndStaysEmpty() throws {
-        for app in PostgresGate.apps where PostgresCluster.hasSQL(app: app.name) {
+        // The apps' databases are prepared and verified side by side; the checks after, in order.
+        let apps = PostgresGate.apps.filter { PostgresCluster.hasSQL(app: $0.name) }
+        let runs = try Concurrently<(url: String, cluster: PostgresCluster, before: Int, outcome: VerifyOutcome)>.map(apps, width: apps.count) { app in
             let (url, cluster) = try database(app, "clean")
-            XCTAssertEqual(try rowCount(app, url, cluster), 0)
-            let outcome = DatabaseVerify.outcome(apps: [app], url: url, installation: cluster.installation)
+            let before = try rowCount(app, url, cluster)
+            return (url, cluster, before, DatabaseVerify.outcome(apps: [app], url: url, installation: cluster.installation))
+        }
+        for (app, run) in zip(apps, runs) {
+            let (url, cluster, outcome) = (run.url, run.cluster, run.outcome)
+            XCTAssertEqual(run.before, 0)
             XCTAssertEqual(ServedMocks.failures(outcome.rows), "", app.name)
             XCTAssertTrue(outcome.passed, app.name)
             XCTAssertGreaterThan(outcome.rows.first { $0.kind == "rls" }?.cases.count ?? 0, 100, app.name)
@@ -82,10 +88,13 @@ final class DatabaseGateTests: XCTestCase {
     }
 
     func testAPolicyReplacedByAPermissiveOneFailsNamingTheTable() throws {
-        for app in PostgresGate.apps where PostgresCluster.hasSQL(app: app.name) {
-            let (table, sql) = try permissiveSelect(app)
-            let (url, cluster) = try database(app, "permissive", extraSQL: [sql])
-            let outcome = DatabaseVerify.outcome(apps: [app], url: url, installation: cluster.installation, tables: [table])
+        let apps = PostgresGate.apps.filter { PostgresCluster.hasSQL(app: $0.name) }
+        let mutants = try apps.map { try permissiveSelect($0) }
+        let outcomes = try Concurrently<VerifyOutcome>.map(Array(zip(apps, mutants)), width: apps.count) { app, mutant in
+            let (url, cluster) = try database(app, "permissive", extraSQL: [mutant.sql])
+            return DatabaseVerify.outcome(apps: [app], url: url, installation: cluster.installation, tables: [mutant.table])
+        }
+        for ((app, (table, _)), outcome) in zip(zip(apps, mutants), outcomes) {
             let failures = outcome.rows.flatMap(\.failures)
             XCTAssertFalse(failures.isEmpty, "\(app.name): a permissive select policy on \(table) went unnoticed")
             XCTAssertTrue(failures.contains { $0.kind == "rls" && $0.name.hasPrefix("\(table) · SELECT") }, "\(app.name): \(failures.map(\.name))")

@@ -130,19 +130,26 @@ final class PostgresCatalogGateTests: XCTestCase {
 /// persona (and anon) × fixture row, and seeded random cases.
 final class PostgresDifferentialGateTests: XCTestCase {
     func testMockAgreesWithPostgresOnEveryCase() throws {
-        for app in try PostgresGate.appsWithSQL() {
+        // The apps run side by side (each its own database and session); the checks after.
+        let apps = try PostgresGate.appsWithSQL()
+        let runs = try Concurrently<(cases: Int, results: [CaseResult])>.map(apps, width: apps.count) { app in
             let spec = try app.spec()
             let cases = DifferentialExpansion.cases(spec)
-            XCTAssertFalse(cases.isEmpty, "\(app.name): no cases (fixtures without rows?)")
             let mock = MockDifferentialTarget(database: try PostgresChecks.mockBackend(app).database)
-            let results = try RLSDifferential.compare(cases, mock: mock, postgres: try PostgresGate.target(app), schema: spec.schema, app: app.name)
-            XCTAssertTrue(results.allSatisfy(\.passed), "\(app.name):\n\(PostgresGate.failures(results))")
+            return (cases.count, try RLSDifferential.compare(cases, mock: mock, postgres: try PostgresGate.target(app), schema: spec.schema, app: app.name))
+        }
+        for (app, run) in zip(apps, runs) {
+            XCTAssertFalse(run.cases == 0, "\(app.name): no cases (fixtures without rows?)")
+            XCTAssertTrue(run.results.allSatisfy(\.passed), "\(app.name):\n\(PostgresGate.failures(run.results))")
         }
     }
 
     func testSharedRLSMatrixHoldsOnPostgres() throws {
-        for app in try PostgresGate.appsWithSQL() where RLSSuite.hasMatrix(app.name) {
-            let results = PostgresChecks.matrixResults(try app.spec(), try PostgresGate.target(app))
+        let apps = try PostgresGate.appsWithSQL().filter { RLSSuite.hasMatrix($0.name) }
+        let runs = try Concurrently<[CaseResult]>.map(apps, width: apps.count) { app in
+            PostgresChecks.matrixResults(try app.spec(), try PostgresGate.target(app))
+        }
+        for (app, results) in zip(apps, runs) {
             XCTAssertFalse(results.isEmpty, app.name)
             XCTAssertTrue(results.allSatisfy(\.passed), "\(app.name):\n\(PostgresGate.failures(results))")
         }
@@ -161,11 +168,14 @@ final class PostgresDifferentialGateTests: XCTestCase {
 
     func testRandomizedDifferential() throws {
         let seed = PostgresChecks.seed
-        for app in try PostgresGate.appsWithSQL() {
+        let apps = try PostgresGate.appsWithSQL()
+        let runs = try Concurrently<[Disagreement]>.map(apps, width: apps.count) { app in
             let spec = try app.spec()
             let cases = RandomizedCases.generate(spec, seed: seed, count: 500)
             let mock = MockDifferentialTarget(database: try PostgresChecks.mockBackend(app).database)
-            let d = try RLSDifferential.disagreements(cases, mock: mock, postgres: try PostgresGate.target(app), schema: spec.schema)
+            return try RLSDifferential.disagreements(cases, mock: mock, postgres: try PostgresGate.target(app), schema: spec.schema)
+        }
+        for (app, d) in zip(apps, runs) {
             XCTAssertEqual(d.count, 0, "\(app.name), seed \(seed) (rerun with \(PostgresChecks.seedVariable)=\(seed)):\n" + d.prefix(10).map { "\($0)" }.joined(separator: "\n"))
         }
     }

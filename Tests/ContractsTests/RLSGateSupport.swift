@@ -21,16 +21,10 @@ enum RLSGate {
 
     static func module(_ app: String) -> (any AppModule.Type)? { modules.first { $0.name == app } }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var reports: [String: RLSReport] = [:]
-
-    /// The app's report: every case over the wire, then the flip test.
+    /// The app's report: every case over the wire, then the flip test (`RLSSuite.sharedReport`:
+    /// computed once per process, shared with every suite that reads it).
     static func report(_ app: String) throws -> RLSReport {
-        lock.lock(); defer { lock.unlock() }
-        if let r = reports[app] { return r }
         guard let m = module(app) else { throw RLSTargetError("Contracts/\(app)/policies.json has no app module") }
-        let r = try RLSSuite.check(m)
-        reports[app] = r
-        return r
+        return try RLSSuite.sharedReport(m)
     }
 }

@@ -41,6 +41,12 @@ enum RealtimeGate {
         })
     }
 
+    /// `insertedIDs` of several subscribers, each reading its own socket at the same time: the
+    /// quiet `timeout` that proves an event did not come is waited once for all, not once each.
+    static func insertedIDs(_ subscribers: [(client: RealtimeClient, name: String)], timeout: Double) throws -> [Set<String>] {
+        try Concurrently<Set<String>>.map(subscribers, width: subscribers.count) { try insertedIDs($0.client, $0.name, timeout: timeout) }
+    }
+
     /// A fixture row of `table` with `changes` applied (a new id).
     static func row(_ backend: MockSupabase, _ table: String, like id: String, _ changes: [String: JSONValue]) -> [String: JSONValue] {
         var r = backend.configuration.spec.fixtures.rows(table).first { $0["id"]?.stringValue == id }?.objectValue ?? [:]
@@ -76,16 +82,14 @@ enum RealtimeGate {
         r["status"] = firstResponse["status"] ?? "pending"
         try backend.database.insert("responses", [r])
         var out: [String] = []
-        func expect(_ persona: String, posts want: Set<String>) throws {
-            let got = try insertedIDs(posts[persona]!, persona, timeout: 1)
-            if got != want { out.append("\(persona) received posts \(got.sorted()), expected \(want.sorted())") }
+        let postWants: [(String, Set<String>)] = [("ben", [visible]), ("omar", []), ("cal", [visible, hidden])]
+        let responseWants: [(String, Set<String>)] = [("ben", [response]), ("omar", [])]
+        let got = try insertedIDs(postWants.map { (posts[$0.0]!, $0.0) } + responseWants.map { (responses[$0.0 + "r"]!, $0.0 + "r") }, timeout: 1)
+        for ((persona, want), g) in zip(postWants, got) where g != want {
+            out.append("\(persona) received posts \(g.sorted()), expected \(want.sorted())")
         }
-        try expect("ben", posts: [visible])
-        try expect("omar", posts: [])
-        try expect("cal", posts: [visible, hidden])
-        for (p, want) in [("ben", Set([response])), ("omar", Set<String>())] {
-            let got = try insertedIDs(responses[p + "r"]!, p + "r", timeout: 1)
-            if got != want { out.append("\(p) received responses \(got.sorted()), expected \(want.sorted())") }
+        for ((p, want), g) in zip(responseWants, got.dropFirst(postWants.count)) where g != want {
+            out.append("\(p) received responses \(g.sorted()), expected \(want.sorted())")
         }
         return out
     }
@@ -107,13 +111,14 @@ enum RealtimeGate {
         try backend.database.insert("notifications", [row(backend, "notifications", like: "4071f000-0000-4000-8000-000000000001",
                                                           ["id": .string(note), "title": "Ride claimed"])])
         var out: [String] = []
-        for (p, want) in [("bob", Set([message])), ("dave", Set<String>())] {
-            let got = try insertedIDs(messages[p]!, p, timeout: 1)
-            if got != want { out.append("\(p) received messages \(got.sorted()), expected \(want.sorted())") }
+        let messageWants: [(String, Set<String>)] = [("bob", [message]), ("dave", [])]
+        let noteWants: [(String, Set<String>)] = [("bob", [note]), ("carol", [])]
+        let got = try insertedIDs(messageWants.map { (messages[$0.0]!, $0.0) } + noteWants.map { (notes[$0.0 + "n"]!, $0.0 + "n") }, timeout: 1)
+        for ((p, want), g) in zip(messageWants, got) where g != want {
+            out.append("\(p) received messages \(g.sorted()), expected \(want.sorted())")
         }
-        for (p, want) in [("bob", Set([note])), ("carol", Set<String>())] {
-            let got = try insertedIDs(notes[p + "n"]!, p + "n", timeout: 1)
-            if got != want { out.append("\(p) received notifications \(got.sorted()), expected \(want.sorted())") }
+        for ((p, want), g) in zip(noteWants, got.dropFirst(messageWants.count)) where g != want {
+            out.append("\(p) received notifications \(g.sorted()), expected \(want.sorted())")
         }
         return out
     }
@@ -130,9 +135,9 @@ extension RealtimeGate {
         try backend.database.insert("adventures", [row(backend, "adventures", like: "5a000000-0000-4000-8000-000000000001",
                                                        ["id": .string(id), "title": "Sunset ride"])])
         var out: [String] = []
-        for (p, want) in [("noa", Set([id])), ("eli", Set<String>())] {
-            let got = try insertedIDs(clients[p]!, p, timeout: 1)
-            if got != want { out.append("\(p) received adventures \(got.sorted()), expected \(want.sorted())") }
+        let wants: [(String, Set<String>)] = [("noa", [id]), ("eli", [])]
+        for ((p, want), got) in zip(wants, try insertedIDs(wants.map { (clients[$0.0]!, $0.0) }, timeout: 1)) where got != want {
+            out.append("\(p) received adventures \(got.sorted()), expected \(want.sorted())")
         }
         return out
     }

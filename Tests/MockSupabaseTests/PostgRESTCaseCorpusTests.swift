@@ -22,7 +22,7 @@ final class PostgRESTCaseCorpusTests: XCTestCase {
     }
 
     /// Every case of the corpus.
-    static var allCases: [Case] { cases + searchCases + preferenceCases + errorCases + viewCases }
+    static var allCases: [Case] { cases + searchCases + preferenceCases + errorCases + viewCases + typeCases }
 
     static let cases: [Case] = [
         // Filters, logic trees, in()

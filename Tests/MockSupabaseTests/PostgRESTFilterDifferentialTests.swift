@@ -23,6 +23,7 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
     create table items(id int primary key, label text, doc jsonb);
     create table quotes(id int primary key, body text, meta jsonb, n int);
     create view rocket_tasks as select id, name, project_id from tasks where project_id = 1;
+    create view early_rocket_tasks as select id, name, project_id from rocket_tasks where id < 10 with cascaded check option;
     insert into clients values (1,'Acme'),(2,'Globex'),(3,'Initech');
     insert into projects values (1,'Rocket',1),(2,'Anvil',1),(3,'Dome',2),(4,'Orphan',null);
     insert into tasks values (1,'Design rocket',1),(2,'Build rocket',1),(3,'Design anvil',2),(4,'Paint dome',3),(5,'Launch',1);
@@ -36,6 +37,23 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
       (3,'Cats and dogs enjoyed running through the park','{"title":"Cats and dogs enjoyed running through the park"}',3),
       (4,'Un chat très amusant dans le jardin',null,4),
       (5,'Self-driving cars park themselves',null,5);
+    create table process_costs(process_id int primary key, cost numeric);
+    insert into process_costs values (1,150.00),(2,200.00),(3,180.00),(4,70.00),(5,40.00),(6,70.00);
+    create table schedules(id int primary key, name text, start_at timetz, end_at time with time zone);
+    insert into schedules values (1,'morning','06:00:00+00','11:59:00+00'),(2,'afternoon','12:00:00+00','17:59:00+00'),(3,'night','18:00:00+00','23:59:00+00');
+    create table blobs(id int primary key, bin bytea, span interval);
+    insert into blobs values (1,'abc','1 day 02:00:00'),(2,'\\x00ff','36 hours');
+    create table ranges(id int primary key, range numrange, slots int4range, during tstzrange);
+    insert into ranges values (1,'[1,3]','[1,3]','[2024-01-01 10:00+00,2024-01-01 12:00+00)'),(2,'[3,6]',null,null),(3,'[6,9]',null,null),(4,'[9,12]',null,null),(5,null,null,null);
+    create type enum_menagerie_type as enum ('foo', 'bar');
+    create table menagerie("integer" int not null, double double precision not null, "varchar" varchar not null, "boolean" boolean not null,
+      date date not null, money money not null, enum enum_menagerie_type not null);
+    insert into menagerie values (1, 1.5, 'a', true, '2000-01-01', '$1,000.50', 'foo'), (2, 0.1, 'b', false, '2000-01-02', '(5)', 'bar');
+    create table tsearch(text_search_vector tsvector);
+    insert into tsearch values (to_tsvector('english', 'It''s kind of fun to do the impossible')),
+      (to_tsvector('english', 'But also fun to do what is possible')), (to_tsvector('english', 'Fat cats ate rats')),
+      (to_tsvector('french', 'C''est un peu amusant de faire l''impossible')),
+      (to_tsvector('german', 'Es ist eine Art Spaß, das Unmögliche zu machen'));
     """
 
     static func fts(_ filter: String, _ where_: String) -> Probe {
@@ -72,11 +90,35 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         Probe(request: "items?select=id&order=id&doc->tags=eq.[%22y%22]", sql: "select id from items where doc->'tags' = '[\"y\"]' order by id"),
         // Through the simple view.
         Probe(request: "rocket_tasks?select=id,name&order=id.desc", sql: "select id, name from rocket_tasks order by id desc"),
+        Probe(request: "early_rocket_tasks?select=id,name&order=id.desc", sql: "select id, name from early_rocket_tasks order by id desc"),
         Probe(request: "rocket_tasks?select=id&order=id&name=like.*rocket", sql: "select id from rocket_tasks where name like '%rocket' order by id"),
         Probe(request: "rocket_tasks?select=id,projects(name)&order=id",
               sql: "select r.id, (select row_to_json(p) from (select name from projects where id = r.project_id) p) as projects from rocket_tasks r order by r.id"),
         Probe(request: "projects?select=id,rocket_tasks(id)&order=id",
               sql: "select p.id, coalesce((select json_agg(r) from (select id from rocket_tasks where project_id = p.id) r), '[]') as rocket_tasks from projects p order by p.id"),
+        // Typed columns: numeric scale and order, timetz, bytea, interval spans, tsvector.
+        Probe(request: "process_costs?select=process_id,cost&order=cost.desc,process_id", sql: "select process_id, cost from process_costs order by cost desc, process_id"),
+        Probe(request: "process_costs?select=process_id&cost=gte.70.00&cost=lt.1.8e2&order=process_id",
+              sql: "select process_id from process_costs where cost >= '70.00' and cost < '1.8e2' order by process_id"),
+        Probe(request: "schedules?select=id,start_at,end_at&order=id", sql: "select id, start_at, end_at from schedules order by id"),
+        Probe(request: "schedules?select=id&start_at=gt.11:00-02&order=id", sql: "select id from schedules where start_at > '11:00-02' order by id"),
+        Probe(request: "blobs?select=id,bin,span&order=id", sql: "select id, bin, span from blobs order by id"),
+        Probe(request: "blobs?select=id&span=gt.1%20day%2006:00&order=id", sql: "select id from blobs where span > '1 day 06:00' order by id"),
+        Probe(request: "blobs?select=id&span=eq.PT36H", sql: "select id from blobs where span = 'PT36H'"),
+        Probe(request: "blobs?select=id&order=bin.desc", sql: "select id from blobs order by bin desc"),
+        Probe(request: "ranges?select=id,range,slots,during&order=range.desc", sql: "select id, range, slots, during from ranges order by range desc"),
+        Probe(request: "ranges?select=id&range=adj.[0,1)&order=id", sql: "select id from ranges where range -|- '[0,1)' order by id"),
+        Probe(request: "ranges?select=id&range=ov.(3,6)&order=id", sql: "select id from ranges where range && '(3,6)' order by id"),
+        Probe(request: "ranges?select=id&range=sr.(,3)&order=id", sql: "select id from ranges where range >> '(,3)' order by id"),
+        Probe(request: "ranges?select=id&slots=cs.[2,4)&order=id", sql: "select id from ranges where slots @> '[2,4)'::int4range order by id"),
+        Probe(request: "ranges?select=id&range=cd.(0,)&order=id", sql: "select id from ranges where range <@ '(0,)' order by id"),
+        Probe(request: "menagerie?order=money.desc", sql: "select * from menagerie order by money desc"),
+        Probe(request: "menagerie?select=integer&money=lt.$1,000.49", sql: "select \"integer\" from menagerie where money < '$1,000.49'"),
+        Probe(request: "tsearch?text_search_vector=fts.impossible", sql: "select * from tsearch where text_search_vector @@ to_tsquery('english', 'impossible')"),
+        Probe(request: "tsearch?text_search_vector=plfts(german).Art%20Spass",
+              sql: "select * from tsearch where text_search_vector @@ plainto_tsquery('german', 'Art Spass')"),
+        Probe(request: "tsearch?text_search_vector=not.wfts.fun%20or%20rats",
+              sql: "select * from tsearch where not (text_search_vector @@ websearch_to_tsquery('english', 'fun or rats'))"),
         // Embedded reads.
         Probe(request: "clients?select=id,projects(id,name)&order=id&projects.order=id.desc",
               sql: "select c.id, coalesce((select json_agg(p order by p.id desc) from (select id, name from projects where client_id = c.id order by id desc) p), '[]') as projects from clients c order by c.id"),
@@ -102,6 +144,15 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         Probe(request: "projects?select=nme", sql: "select projects.nme from projects"),
         Probe(request: "items?doc->tags->0=eq.y", sql: "select 1 from items where doc->'tags'->0 = 'y'"),
         Probe(request: "items?doc->n=eq.%7B%22a%22:", sql: "select 1 from items where doc->'n' = '{\"a\":'"),
+        Probe(request: "process_costs?cost=eq.abc", sql: "select 1 from process_costs where cost = 'abc'"),
+        Probe(request: "schedules?start_at=eq.xx", sql: "select 1 from schedules where start_at = 'xx'"),
+        Probe(request: "ranges?range=eq.[1,2", sql: "select 1 from ranges where range = '[1,2'"),
+        Probe(request: "ranges?range=eq.[1,2]x", sql: "select 1 from ranges where range = '[1,2]x'"),
+        Probe(request: "ranges?range=eq.[a,2]", sql: "select 1 from ranges where range = '[a,2]'"),
+        Probe(request: "menagerie?money=eq.abc", sql: "select 1 from menagerie where money = 'abc'"),
+        Probe(request: "blobs?span=eq.foo", sql: "select 1 from blobs where span = 'foo'"),
+        Probe(request: "blobs?bin=eq.%5Cxzz", sql: "select 1 from blobs where bin = '\\xzz'"),
+        Probe(request: "blobs?bin=eq.%5Cx0", sql: "select 1 from blobs where bin = '\\x0'"),
     ]
 
     func session() throws -> PsqlSession {

@@ -7,7 +7,12 @@ import XCTest
 /// straight to `MockSupabase.handle` as the service role.
 final class RestSpecFixture {
     static let schemaJSON = #"""
-    {"tables": [
+    {"enums": {"enum_menagerie_type": ["foo", "bar"]},
+     "domains": [
+      {"name": "one_nine", "type": "integer", "checkSQL": "value >= 1 and value <= 9",
+       "check": {"all": [{"gte": [{"column": "value"}, 1]}, {"lte": [{"column": "value"}, 9]}]}},
+      {"name": "short_code", "type": "varchar(3)", "notNull": true}],
+     "tables": [
       {"name": "clients", "columns": [
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "name", "type": "text", "nullable": false}]},
@@ -63,11 +68,56 @@ final class RestSpecFixture {
         {"name": "id", "type": "integer"},
         {"name": "name", "type": "text"},
         {"name": "project_id", "type": "integer"}]},
+      {"name": "early_rocket_tasks", "view": {"from": "rocket_tasks", "where": {"lt": [{"column": "id"}, 10]}, "checkOption": "cascaded"}, "columns": [
+        {"name": "id", "type": "integer"},
+        {"name": "name", "type": "text"},
+        {"name": "project_id", "type": "integer"}]},
+      {"name": "checked_tasks", "view": {"from": "tasks", "where": {"eq": [{"column": "project_id"}, 1]}, "checkOption": "local"}, "columns": [
+        {"name": "id", "type": "integer"},
+        {"name": "name", "type": "text"},
+        {"name": "project_id", "type": "integer"}]},
+      {"name": "early_checked_tasks", "view": {"from": "checked_tasks", "where": {"lt": [{"column": "id"}, 10]}, "checkOption": "local"}, "columns": [
+        {"name": "id", "type": "integer"},
+        {"name": "name", "type": "text"}]},
       {"name": "quotes", "columns": [
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "body", "type": "text"},
         {"name": "meta", "type": "jsonb"},
-        {"name": "n", "type": "integer"}]}
+        {"name": "n", "type": "integer"}]},
+      {"name": "process_costs", "columns": [
+        {"name": "process_id", "type": "integer", "primaryKey": true},
+        {"name": "cost", "type": "numeric"}]},
+      {"name": "prices", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "amount", "type": "numeric(5,2)"},
+        {"name": "rating", "type": "one_nine"},
+        {"name": "code", "type": "short_code"}]},
+      {"name": "schedules", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "name", "type": "text"},
+        {"name": "start_at", "type": "timetz"},
+        {"name": "end_at", "type": "time with time zone"}]},
+      {"name": "timestamps", "columns": [
+        {"name": "t", "type": "timestamptz"}]},
+      {"name": "blobs", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "bin", "type": "bytea"},
+        {"name": "span", "type": "interval"}]},
+      {"name": "ranges", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "range", "type": "numrange"},
+        {"name": "slots", "type": "int4range"},
+        {"name": "during", "type": "tstzrange"}]},
+      {"name": "menagerie", "columns": [
+        {"name": "integer", "type": "integer", "nullable": false},
+        {"name": "double", "type": "double precision", "nullable": false},
+        {"name": "varchar", "type": "character varying", "nullable": false},
+        {"name": "boolean", "type": "boolean", "nullable": false},
+        {"name": "date", "type": "date", "nullable": false},
+        {"name": "money", "type": "money", "nullable": false},
+        {"name": "enum", "type": "enum_menagerie_type", "nullable": false}]},
+      {"name": "tsearch", "columns": [
+        {"name": "text_search_vector", "type": "tsvector"}]}
     ]}
     """#
 
@@ -98,6 +148,22 @@ final class RestSpecFixture {
             ["id": 3, "body": "Cats and dogs enjoyed running through the park", "meta": ["title": "Cats and dogs enjoyed running through the park"], "n": 3],
             ["id": 4, "body": "Un chat très amusant dans le jardin", "meta": nil, "n": 4],
             ["id": 5, "body": "Self-driving cars park themselves", "meta": nil, "n": 5]])
+        // PostgREST's test data (test/spec/fixtures/data.sql) for the typed tables.
+        try db.seed("process_costs", rows: [["process_id": 1, "cost": "150.00"], ["process_id": 2, "cost": "200.00"], ["process_id": 3, "cost": "180.00"],
+                                            ["process_id": 4, "cost": "70.00"], ["process_id": 5, "cost": "40.00"], ["process_id": 6, "cost": "70.00"]])
+        try db.seed("schedules", rows: [["id": 1, "name": "morning", "start_at": "06:00:00", "end_at": "11:59:00"],
+                                        ["id": 2, "name": "afternoon", "start_at": "12:00:00", "end_at": "17:59:00"],
+                                        ["id": 3, "name": "night", "start_at": "18:00:00", "end_at": "23:59:00"]])
+        try db.seed("timestamps", rows: [["t": "2023-10-18 12:37:59.611000+0000"], ["t": "2023-10-18 14:37:59.611000+0000"], ["t": "2023-10-18 16:37:59.611000+0000"]])
+        try db.seed("blobs", rows: [["id": 1, "bin": "abc", "span": "1 day 02:00:00"], ["id": 2, "bin": "\\x00ff", "span": "36 hours"]])
+        try db.seed("ranges", rows: [["id": 1, "range": "[1,3]", "slots": "[1,3]", "during": "[2024-01-01 10:00+00,2024-01-01 12:00+00)"],
+                                     ["id": 2, "range": "[3,6]"], ["id": 3, "range": "[6,9]"], ["id": 4, "range": "[9,12]"], ["id": 5, "range": nil]])
+        try db.seed("menagerie", rows: [["integer": 1, "double": 1.5, "varchar": "a", "boolean": true, "date": "2000-01-01", "money": "$1,000.50", "enum": "foo"],
+                                        ["integer": 2, "double": 0.1, "varchar": "b", "boolean": false, "date": "2000-01-02", "money": "(5)", "enum": "bar"]])
+        // `to_tsvector` of the sentences in data.sql, as PostgreSQL prints them.
+        try db.seed("tsearch", rows: [["text_search_vector": "'fun':5 'imposs':9 'kind':3"], ["text_search_vector": "'also':2 'fun':3 'possibl':8"],
+                                      ["text_search_vector": "'ate':3 'cat':2 'fat':1 'rat':4"], ["text_search_vector": "'amus':5 'fair':7 'impossibl':9 'peu':4"],
+                                      ["text_search_vector": "'art':4 'spass':5 'unmog':7"]])
         try db.seed("labels", rows: [["id": 1, "name": "red", "item_id": 1], ["id": 2, "name": "blue", "item_id": 1]])
     }
 

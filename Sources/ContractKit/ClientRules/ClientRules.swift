@@ -62,6 +62,8 @@ public struct CacheEntryRule: Sendable, Equatable {
     public var qualifiers: [String]
     /// What writes the entry, in the document's words.
     public var writeTrigger: String?
+    /// The same, structured (`"write": {"operation", "on"}`), checked by `CacheWriteTriggerSuite`.
+    public var write: CacheWriteTrigger? = nil
 }
 
 /// What an invalidation event removes.
@@ -138,6 +140,9 @@ public struct CacheRules: Sendable, Equatable {
     public var behaviours: [BehaviourRule]
     /// Speed targets the document states.
     public var performance: [PerformanceRule]
+    /// Kinds of event every entry must be cleared by (`mutation`, `pullToRefresh`, `logout`:
+    /// Naar's Cars FR-044); an event `kind` or `kind:…` counts. Checked when the file loads.
+    public var invalidatedOn: [String] = []
 
     /// The entry of a key name.
     public func entry(_ key: String) -> CacheEntryRule? { entries.first { $0.key == key } }
@@ -478,9 +483,19 @@ public struct ClientRules: Sendable, Equatable {
                             let scope = try enumValue(try eo.required("scope"), CacheScope.self, ["global", "user"])
                             let ttlNode = try eo.required("ttlSeconds")
                             let ttl: Double? = ttlNode.value.isNull ? nil : try positive(ttlNode, allowZero: true)
+                            let write = try eo.optional("write")?.object { wo in
+                                try meta(wo)
+                                let op = try wo.required("operation")
+                                let name = try op.string()
+                                guard name.range(of: #"^[A-Za-z_][A-Za-z0-9_]*$"#, options: .regularExpression) != nil else {
+                                    throw op.fail("an operation is a name without brackets (generateReport), not '\(name)'")
+                                }
+                                return CacheWriteTrigger(operation: name,
+                                                         on: try enumValue(try wo.required("on"), CacheWriteTrigger.Moment.self, CacheWriteTrigger.Moment.allCases.map(\.rawValue)))
+                            }
                             return CacheEntryRule(id: id, key: key, scope: scope, ttlSeconds: ttl,
                                                   qualifiers: try eo.optional("qualifiers")?.strings() ?? [],
-                                                  writeTrigger: try eo.optional("writeTrigger")?.string())
+                                                  writeTrigger: try eo.optional("writeTrigger")?.string(), write: write)
                         }
                     }
                     if entries.isEmpty { throw try co.required("entries").fail("at least one cache entry is needed") }
@@ -524,8 +539,24 @@ public struct ClientRules: Sendable, Equatable {
                                                    measuredBy: try po.required("measuredBy").string())
                         }
                     } ?? []
-                    return CacheRules(storage: storage, layout: layout, freshness: freshness, entries: entries,
-                                      invalidation: invalidation, behaviours: bs, performance: perf)
+                    var rules = CacheRules(storage: storage, layout: layout, freshness: freshness, entries: entries,
+                                           invalidation: invalidation, behaviours: bs, performance: perf)
+                    if let on = co.optional("invalidatedOn") {
+                        rules.invalidatedOn = try on.strings()
+                        for kind in rules.invalidatedOn {
+                            for e in entries where e.qualifiers.isEmpty {
+                                let clearedBy = invalidation.filter { r in
+                                    guard r.event == kind || r.event.hasPrefix(kind + ":") else { return false }
+                                    if case .keys(let ks) = r.clears { return ks.contains(e.key) }
+                                    return e.scope == .user
+                                }
+                                if clearedBy.isEmpty {
+                                    throw on.fail("no '\(kind)' invalidation clears '\(e.key)' (every entry is invalidated on \(rules.invalidatedOn.joined(separator: ", ")))")
+                                }
+                            }
+                        }
+                    }
+                    return rules
                 }
             }
 
@@ -699,6 +730,12 @@ public struct ClientRules: Sendable, Equatable {
                     return TimeoutRule(id: id, operation: try to.required("operation").string(), seconds: try positive(s))
                 }
             } ?? []
+            if let c = rules.cache {
+                for (i, e) in c.entries.enumerated() where e.write?.on == .everyChange && rules.optimistic?.resource.cacheKey != e.key {
+                    throw SpecNode(value: .null, file: root.file, path: "$.cache.entries[\(i)].write.on")
+                        .fail("'everyChange' is checked by the optimistic suite: the optimistic resource must use '\(e.key)'")
+                }
+            }
             let needsNetwork = !(rules.loader?.resources.isEmpty ?? true) || rules.optimistic != nil
             if needsNetwork && rules.timeout("timeout.rest") == nil {
                 throw (o.optional("timeouts") ?? o.this).fail("loader resources and optimistic updates send REST requests: a 'timeout.rest' rule is required")

@@ -46,36 +46,46 @@ public enum ClientRulesReference {
                                       transport: env.transport, clock: env.clock)
             })
         }
-        if !rules.images.isEmpty { reports.append(try imagePresetsFitBuckets(rules, buckets: storageBuckets(app.name))) }
+        if !rules.images.isEmpty {
+            reports.append(try imagePresetsFitBuckets(rules, buckets: storageBuckets(app.name)))
+            reports.append(ImageCompressorSuite.run(rules.images, compressor: ReferenceImageCompressor()))
+        }
+        reports += await app.referenceClientReports(rules)
         return reports
     }
 
-    /// The buckets of `Contracts/<app>/storage.json` (none when the app has no such file).
-    public static func storageBuckets(_ app: String) throws -> [JSONValue] {
-        let url = ContractsLocator.app(app).appendingPathComponent("storage.json")
-        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
-        let node = try SpecNode.load(url, displayName: "Contracts/\(app)/storage.json")
-        guard let buckets = node.value["buckets"]?.arrayValue else { throw node.fail("expected a 'buckets' array") }
-        return buckets
+    /// The buckets of `Contracts/<app>/storage.json` (none when the app has no such file),
+    /// decoded by the one storage.json decoder (`StorageConfiguration.decode`), so a limit
+    /// written with a unit (`"2MB"`) is the same number here as in the mock.
+    public static func storageBuckets(_ app: String) throws -> [BucketConfig] {
+        try AppSpec.load(folder: ContractsLocator.app(app)).bucketConfigs()
     }
 
-    /// Each image preset's byte budget fits the storage buckets it is uploaded to (storage.json).
-    /// Not applicable (no rules checked) while the app declares no buckets.
-    public static func imagePresetsFitBuckets(_ rules: ClientRules, buckets declared: [JSONValue]) throws -> SuiteReport {
+    /// Each image preset's byte budget fits the storage buckets it is uploaded to (storage.json),
+    /// and every bucket that takes images has a preset uploading to it (FR-048 "All image uploads
+    /// MUST use `ImageCompressor`", as `images.uploads`). Not applicable (no rules checked) while
+    /// the app declares no buckets.
+    public static func imagePresetsFitBuckets(_ rules: ClientRules, buckets declared: [BucketConfig]) throws -> SuiteReport {
         let r = SuiteRecorder(suite: "images")
         guard !declared.isEmpty else { return r.report }
-        let buckets = Dictionary(declared.compactMap { b in b["id"]?.stringValue.map { ($0, b) } }, uniquingKeysWith: { a, _ in a })
+        let buckets = Dictionary(declared.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for preset in rules.images {
             for name in preset.buckets {
                 guard let bucket = buckets[name] else {
                     r.fail(preset.id, "\(preset.name) uploads to bucket '\(name)', which storage.json does not declare"); continue
                 }
-                if let limit = bucket["fileSizeLimit"]?.intValue {
-                    r.expect(Int64(preset.maxBytes) <= limit, preset.id, "\(preset.name) allows \(preset.maxBytes) bytes but bucket '\(name)' accepts at most \(limit)")
+                if let limit = bucket.fileSizeLimit {
+                    r.expect(preset.maxBytes <= limit, preset.id, "\(preset.name) allows \(preset.maxBytes) bytes but bucket '\(name)' accepts at most \(limit)")
                 } else {
                     r.checking(preset.id)
                 }
             }
+        }
+        for (name, bucket) in buckets.sorted(by: { $0.key < $1.key }) {
+            let types = bucket.allowedMimeTypes ?? []
+            guard types.contains(where: { $0.hasPrefix("image/") }) else { continue }
+            r.expect(rules.images.contains { $0.buckets.contains(name) }, "images.uploads",
+                     "bucket '\(name)' takes \(types.joined(separator: ", ")) but no image preset uploads to it (every image upload goes through the compressor)")
         }
         return r.report
     }

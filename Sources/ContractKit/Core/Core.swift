@@ -48,6 +48,10 @@ public protocol AppModule: Sendable {
     /// each with the rule kind that reads it and, for `app-rules`, its checks. A file no claim
     /// names is a load error of `contracts verify`. Default: none.
     static var contractFiles: [ContractFile] { get }
+    /// The app's own reference client components run through the client-rule suites that need
+    /// app-specific operations (TeleportMe's services through `CacheWriteTriggerSuite`), as
+    /// `contracts verify --kind client-rules` counts them. Default: none.
+    static func referenceClientReports(_ rules: ClientRules) async -> [SuiteReport]
 }
 
 extension AppModule {
@@ -59,6 +63,9 @@ extension AppModule {
 
     /// No files beyond the common ones.
     public static var contractFiles: [ContractFile] { [] }
+
+    /// No app-specific client suites.
+    public static func referenceClientReports(_ rules: ClientRules) async -> [SuiteReport] { [] }
 
     /// Loads the app's contracts and returns a backend with the app's pieces registered.
     /// `folder` serves another copy of the app's contracts (`contracts serve --contracts DIR`);

@@ -86,44 +86,70 @@ public struct VerifyOutcome: Sendable {
 
 /// Runs rule kinds over apps, checking first that each app's contracts load.
 public enum VerifyRunner {
-    /// Runs `suites` for every app of `apps`, in order. An app whose contracts do not load
-    /// (`ContractFolderCheck`) has its errors recorded once and a `.notRun` row per kind. A
-    /// suite's `VerifySkip` is a `.skipped` row, or an `.error` row when its kind is in
-    /// `required`. `progress` is called before each kind starts (row nil) and after it ends.
+    /// Runs `suites` for every app of `apps`; the rows come in app order, each app's kinds in
+    /// suite order. The app × kind cells run side by side, `width` at a time, the PostgreSQL
+    /// kinds first (they mostly wait on the server while other cells compute); values several
+    /// kinds need (the RLS report) are computed once (`RLSSuite.sharedReport`). An app whose
+    /// contracts do not load (`ContractFolderCheck`) has its errors recorded once and a `.notRun`
+    /// row per kind. A suite's `VerifySkip` is a `.skipped` row, or an `.error` row when its kind
+    /// is in `required`. `progress` is called before each kind starts (row nil) and after it
+    /// ends, one call at a time.
     public static func run(apps: [any AppModule.Type], suites: [VerifySuite], required: Set<String> = [],
                            check: (any AppModule.Type) -> [String] = { ContractFolderCheck.problems($0) },
+                           width: Int = ProcessInfo.processInfo.activeProcessorCount + 1,
                            progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }) -> VerifyOutcome {
-        var outcome = VerifyOutcome()
-        for app in apps {
-            progress(app.name, "load", nil)
-            let problems = check(app)
-            if !problems.isEmpty {
-                outcome.loadErrors += problems.map { (app.name, $0) }
-                for s in suites {
-                    let row = VerifyRow(app: app.name, kind: s.kind, status: .notRun, seconds: 0)
-                    outcome.rows.append(row)
-                    progress(app.name, s.kind, row)
+        let progressLock = NSLock()
+        return withoutActuallyEscaping(progress) { progress in
+            withoutActuallyEscaping(check) { check in
+                let report: (String, String, VerifyRow?) -> Void = { a, k, r in progressLock.withLock { progress(a, k, r) } }
+                let problems: [[String]] = (try? Concurrently<[String]>.map(apps, width: width) { app in
+                    report(app.name, "load", nil)
+                    return check(app)
+                }) ?? []
+                // Every cell of an app that loads, slowest kind first.
+                var cells: [(app: Int, suite: Int)] = []
+                for a in apps.indices where problems[a].isEmpty { for k in suites.indices { cells.append((a, k)) } }
+                cells.sort { (suites[$0.suite].kind == "postgres" ? 0 : 1, $0.app, $0.suite) < (suites[$1.suite].kind == "postgres" ? 0 : 1, $1.app, $1.suite) }
+                let rows: [VerifyRow?] = (try? Concurrently<VerifyRow?>.map(cells, width: width) { cell in
+                    row(apps[cell.app], suites[cell.suite], required: required, progress: report)
+                }) ?? []
+                var byCell: [Int: [Int: VerifyRow]] = [:]
+                for (cell, r) in zip(cells, rows) { if let r { byCell[cell.app, default: [:]][cell.suite] = r } }
+                var outcome = VerifyOutcome()
+                for a in apps.indices {
+                    if !problems[a].isEmpty {
+                        outcome.loadErrors += problems[a].map { (apps[a].name, $0) }
+                        for s in suites {
+                            let row = VerifyRow(app: apps[a].name, kind: s.kind, status: .notRun, seconds: 0)
+                            outcome.rows.append(row)
+                            report(apps[a].name, s.kind, row)
+                        }
+                        continue
+                    }
+                    for k in suites.indices { if let r = byCell[a]?[k] { outcome.rows.append(r) } }
                 }
-                continue
-            }
-            for s in suites {
-                progress(app.name, s.kind, nil)
-                let start = Date()
-                let status: VerifyRow.Status
-                do {
-                    let results = try s.run(app)
-                    if results.isEmpty { continue }
-                    status = .ran(results)
-                } catch let skip as VerifySkip {
-                    status = required.contains(s.kind) ? .error("required (--require \(s.kind)) but skipped: \(skip.reason)") : .skipped(skip.reason)
-                } catch {
-                    status = .error("\(error)")
-                }
-                let row = VerifyRow(app: app.name, kind: s.kind, status: status, seconds: Date().timeIntervalSince(start))
-                outcome.rows.append(row)
-                progress(app.name, s.kind, row)
+                return outcome
             }
         }
-        return outcome
+    }
+
+    /// One app × kind cell: nil when the kind has no case for the app.
+    static func row(_ app: any AppModule.Type, _ s: VerifySuite, required: Set<String>,
+                    progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void) -> VerifyRow? {
+        progress(app.name, s.kind, nil)
+        let start = Date()
+        let status: VerifyRow.Status
+        do {
+            let results = try s.run(app)
+            if results.isEmpty { return nil }
+            status = .ran(results)
+        } catch let skip as VerifySkip {
+            status = required.contains(s.kind) ? .error("required (--require \(s.kind)) but skipped: \(skip.reason)") : .skipped(skip.reason)
+        } catch {
+            status = .error("\(error)")
+        }
+        let row = VerifyRow(app: app.name, kind: s.kind, status: status, seconds: Date().timeIntervalSince(start))
+        progress(app.name, s.kind, row)
+        return row
     }
 }

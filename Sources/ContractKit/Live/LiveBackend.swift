@@ -20,13 +20,18 @@ public struct LiveOptions: Sendable {
     /// Only these kinds (`interactions`, `functions`, `rls`, `storage`); nil: all. Provisioning
     /// and cleanup always run.
     public var kinds: Set<String>?
+    /// The backend's database (`--restore-database URL`): what PostgREST cannot put back is
+    /// written there with triggers off. Nil: the API alone, and the cleanup names what is left.
+    public var database: (any LiveDatabaseWriter)?
 
     /// Options.
-    public init(seed: Bool = true, keep: Bool = false, restore: LiveRestoreMode = .automatic, kinds: Set<String>? = nil) {
+    public init(seed: Bool = true, keep: Bool = false, restore: LiveRestoreMode = .automatic, kinds: Set<String>? = nil,
+                database: (any LiveDatabaseWriter)? = nil) {
         self.seed = seed
         self.keep = keep
         self.restore = restore
         self.kinds = kinds
+        self.database = database
     }
 }
 
@@ -63,7 +68,7 @@ public final class LiveBackend: @unchecked Sendable {
         self.endpoint = endpoint
         self.spec = spec
         self.options = options
-        io = LiveStateIO(endpoint: endpoint, schema: spec.schema, buckets: LiveBackend.bucketIDs(spec))
+        io = LiveStateIO(endpoint: endpoint, schema: spec.schema, buckets: LiveBackend.bucketIDs(spec), database: options.database)
     }
 
     /// Provisions and seeds; one result per persona and one for the fixtures. Throws when the
@@ -178,11 +183,11 @@ public final class LiveBackend: @unchecked Sendable {
         let name = options.keep ? "cleanup · kept (--keep)" : "cleanup · nothing left behind"
         if options.keep { return CaseResult(app: spec.app, kind: "cleanup", name: name, passed: true) }
         do {
-            try io.restore(to: before)
+            let residue = try io.restore(to: before)
             let after = try io.snapshot()
             let left = before.differences(from: after)
             return CaseResult(app: spec.app, kind: "cleanup", name: name, passed: left.isEmpty,
-                              message: left.isEmpty ? "" : "left behind: " + left.joined(separator: "; "))
+                              message: left.isEmpty ? "" : "left behind: " + left.joined(separator: "; ") + residue.map { "\n  " + $0 }.joined())
         } catch {
             return CaseResult(app: spec.app, kind: "cleanup", name: name, passed: false, message: "\(error)")
         }

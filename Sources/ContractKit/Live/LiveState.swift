@@ -63,6 +63,8 @@ struct LiveStateIO {
     let endpoint: LiveEndpoint
     let schema: DatabaseSchema
     let buckets: [String]
+    /// The backend's database, for what PostgREST cannot put back (`--restore-database`).
+    var database: (any LiveDatabaseWriter)? = nil
 
     /// Tables a snapshot covers: public, not views, with a primary key; in creation order.
     var tables: [TableSchema] { schema.tables.filter { $0.schema == "public" && !$0.isView && !$0.primaryKey.isEmpty } }
@@ -78,13 +80,24 @@ struct LiveStateIO {
         return r
     }
 
+    /// Rows per request when reading a table: at most what a hosted project's PostgREST returns
+    /// (`db-max-rows`, 1000 on Supabase), so pages never come back cut short.
+    static let page = 1000
+
+    /// Every row of a table, page by page in primary-key order.
     func rows(_ t: TableSchema) throws -> [String: JSONValue] {
-        let r = try check(endpoint.send(HTTPRequest(method: "GET", path: "/rest/v1/\(t.name)", query: [("select", "*")]), as: "service_role"),
-                          "reading \(t.name)")
-        guard case .array(let items)? = r.jsonBody else { throw LiveBackendError("reading \(t.name): not a JSON array: \(r.text.prefix(200))") }
         var out: [String: JSONValue] = [:]
-        for item in items { out[LiveStateIO.key(item.objectValue ?? [:], t.primaryKey)] = item }
-        return out
+        var offset = 0
+        while true {
+            let query = [("select", "*"), ("order", t.primaryKey.map { "\($0).asc" }.joined(separator: ",")),
+                         ("limit", String(LiveStateIO.page)), ("offset", String(offset))]
+            let r = try check(endpoint.send(HTTPRequest(method: "GET", path: "/rest/v1/\(t.name)", query: query), as: "service_role"),
+                              "reading \(t.name)")
+            guard case .array(let items)? = r.jsonBody else { throw LiveBackendError("reading \(t.name): not a JSON array: \(r.text.prefix(200))") }
+            for item in items { out[LiveStateIO.key(item.objectValue ?? [:], t.primaryKey)] = item }
+            if items.count < LiveStateIO.page { return out }
+            offset += items.count
+        }
     }
 
     /// Every GoTrue user (id → user), following the pages.
@@ -160,33 +173,12 @@ struct LiveStateIO {
         return s
     }
 
-    /// Puts the tables, users and objects back as `target` has them: rows added since are
-    /// deleted (children first), rows missing or changed are upserted (parents first), users and
-    /// objects added since are deleted. A few passes, since a delete can wait for a child's.
-    func restore(to target: LiveSnapshot, users keepUsers: Bool = false) throws {
-        var lastError: Error?
-        for _ in 0..<4 {
-            lastError = nil
-            for t in tables.reversed() {
-                let want = target.rows[t.name] ?? [:]
-                let have: [String: JSONValue]
-                do { have = try rows(t) } catch { lastError = error; continue }
-                for (k, row) in have where want[k] == nil {
-                    let filters = t.primaryKey.map { ($0, "eq." + RLSCase.filterText(row[$0] ?? .null)) }
-                    let r = try endpoint.send(HTTPRequest(method: "DELETE", path: "/rest/v1/\(t.name)", query: filters), as: "service_role")
-                    if !(200...299).contains(r.status) { lastError = LiveBackendError("deleting \(t.name) \(k): HTTP \(r.status) \(r.text.prefix(200))") }
-                }
-            }
-            for t in tables {
-                let want = target.rows[t.name] ?? [:]
-                let have: [String: JSONValue]
-                do { have = try rows(t) } catch { lastError = error; continue }
-                let stale = want.keys.sorted().filter { k in have[k].map { !LiveSnapshot.same($0, want[k]!) } ?? true }
-                if stale.isEmpty { continue }
-                do { try put(t, rows: stale.compactMap { want[$0] }, present: Set(stale.filter { have[$0] != nil })) } catch { lastError = error }
-            }
-            if lastError == nil { break }
-        }
+    /// Puts the tables, users and objects back as `target` has them: the rows through
+    /// `LiveRestore` (what it could not put back is returned, in words), then users and objects
+    /// added since are deleted.
+    @discardableResult
+    func restore(to target: LiveSnapshot, users keepUsers: Bool = false) throws -> [String] {
+        let residue = try LiveRestore(io: self).run(to: target)
         if !keepUsers {
             for id in try users().keys where !target.users.contains(id) {
                 _ = try check(endpoint.send(HTTPRequest(method: "DELETE", path: "/auth/v1/admin/users/\(id)"), as: "service_role"), "deleting user \(id)")
@@ -198,6 +190,6 @@ struct LiveStateIO {
             _ = try check(endpoint.send(method: "DELETE", path: "/storage/v1/object/\(b)", json: ["prefixes": .array(extra.sorted().map(JSONValue.string))],
                                         as: "service_role"), "deleting objects of \(b)")
         }
-        if let lastError { throw lastError }
+        return residue
     }
 }

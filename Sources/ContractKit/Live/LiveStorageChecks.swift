@@ -22,7 +22,8 @@ public enum LiveStorageChecks {
                 out.append(CaseResult(app: app, kind: kind, name: "\(id) · \(rule)", passed: problem == nil, message: problem ?? ""))
             }
             let allowed = bucket["allowedMimeTypes"]?.arrayValue?.compactMap(\.stringValue)
-            let limit = bucket["fileSizeLimit"]?.doubleValue.map { Int($0) }
+            // The one storage.json decoder reads the limit, units included ("2MB"), as the mock does.
+            let limit = (try? backend.spec.bucketConfigs())?.first { $0.id == id }?.fileSizeLimit
             // Settings.
             do {
                 let r = try backend.endpoint.send(HTTPRequest(method: "GET", path: "/storage/v1/bucket/\(id)"), as: "service_role")

@@ -1,9 +1,11 @@
 import Foundation
 
 /// `contracts verify --target URL`: an app's contracts against a live Supabase-compatible
-/// backend. Rows, in order: `provision` (personas, fixtures), `interactions` and `functions`
-/// (documented interactions; those calling an edge function form the `functions` row), `rls`
-/// (every matrix case), `storage` (bucket rules), the kinds that cannot run over a URL as "not
+/// backend. Rows, in order: `provision` (personas, fixtures), `client-rules` (what the app's
+/// loader and optimistic service send, `LiveClientRules`), `storage` (bucket settings and
+/// limits, `LiveStorageChecks`, and bucket policies, `LiveStoragePolicies`), `interactions` and
+/// `functions` (documented interactions; those calling an edge function form the `functions`
+/// row), `rls` (every matrix case; its reads ran before the interactions), the kinds that cannot run over a URL as "not
 /// applicable to --target", and `cleanup` (what the run created removed, nothing left behind).
 public enum LiveVerify {
     /// The kinds that never run over a URL, with the reason shown in their row.
@@ -11,14 +13,13 @@ public enum LiveVerify {
         ("fixtures", "not applicable to --target: fixtures are checked in-process; the provision row loads them into the backend"),
         ("models", "not applicable to --target: checks the package's Codable models against schema.json, not a backend"),
         ("goldens", "not applicable to --target: checks the package's own outputs against Golden/"),
-        ("client-rules", "not applicable to --target: checks client components with faults injected into the in-process mock"),
         ("app-rules", "not applicable to --target: checks the rule files' own consistency"),
         ("postgres", "not applicable to --target: use --database URL or --migrations DIR"),
         ("rls flips", "not applicable to --target: the flip test installs altered policies; run --database for the SQL"),
     ]
 
     /// The kinds a live run has (`LiveOptions.kinds` picks among them).
-    public static let kinds = ["interactions", "functions", "rls", "storage"]
+    public static let kinds = ["interactions", "functions", "rls", "storage", LiveClientRules.kind]
 
     /// Why a file cannot run on this backend (nil: it can).
     static func inapplicable(_ file: InteractionFile, hasInbox: Bool) -> String? {
@@ -47,6 +48,7 @@ public enum LiveVerify {
             return rows
         }
         let backend = LiveBackend(endpoint: endpoint, spec: spec, options: options)
+        let clientRules = try? ClientRules.load(app: app.name)
         var prepared = false
         timed("provision") {
             let r = try backend.prepare()
@@ -60,8 +62,25 @@ public enum LiveVerify {
             timed("interactions") { files = try InteractionReplay.load(app: app); return .ran([]) }
             rows.removeLast()
             var skipped: [String] = []
-            var byKind: [String: [CaseResult]] = [:]
             func wanted(_ k: String) -> Bool { options.kinds?.contains(k) ?? true }
+            // What only reads the tables runs first, on the fixtures as loaded: on a backend the
+            // API cannot put back exactly (a trigger stamps a row others refer to, and no
+            // --restore-database) the reads still see the fixtures' values. Then the writes,
+            // each put back: interactions, functions, the RLS matrix's writes.
+            if wanted(LiveClientRules.kind), let rules = clientRules, LiveClientRules.applies(rules) {
+                timed(LiveClientRules.kind) { .ran(LiveClientRules.run(backend, rules: rules, reference: try app.makeBackend())) }
+            }
+            if !spec.buckets.isEmpty && wanted(LiveStorageChecks.kind) {
+                timed(LiveStorageChecks.kind) { .ran(LiveStorageChecks.run(backend) + LiveStoragePolicies.run(backend, reference: try app.makeBackend())) }
+            }
+            let matrix = RLSSuite.hasMatrix(app.name) && wanted(RLSSuite.kind)
+            let expansion = RLSExpansion(spec: spec, now: Date())
+            let target = LiveRLSTarget(backend)
+            func reads(_ c: RLSCase) -> Bool { c.operation.command == .select && c.setup.isEmpty }
+            var statuses = [RLSCaseStatus?](repeating: nil, count: matrix ? expansion.cases.count : 0)
+            let readsStarted = Date()
+            if matrix { for i in expansion.cases.indices where reads(expansion.cases[i]) { statuses[i] = RLSSuite.run(expansion.cases[i], on: target) } }
+            let readSeconds = Date().timeIntervalSince(readsStarted)
             for kind in ["interactions", "functions"] where wanted(kind) {
                 let mine = files.filter { f in (f.steps.contains { $0.request.path.hasPrefix("/functions/v1/") } ? "functions" : "interactions") == kind }
                 if mine.isEmpty { continue }
@@ -74,25 +93,25 @@ public enum LiveVerify {
                         out.append(CaseResult(app: app.name, kind: kind, name: "\(f.file.split(separator: "/").last ?? "") · \(f.name)",
                                               passed: r.passed, message: r.failures.joined(separator: "\n")))
                     }
-                    byKind[kind] = out
                     return .ran(out)
                 }
             }
             if !skipped.isEmpty {
                 timed("interactions") { .notApplicable("not applicable to --target: \(skipped.count) files: " + skipped.joined(separator: ", ")) }
             }
-            if RLSSuite.hasMatrix(app.name) && wanted(RLSSuite.kind) {
+            if matrix {
                 timed(RLSSuite.kind) {
-                    let expansion = RLSExpansion(spec: spec, now: Date())
-                    let statuses = RLSSuite.run(expansion, on: LiveRLSTarget(backend))
-                    return .ran(RLSReport(expansion: expansion, statuses: statuses, flips: nil).caseResults)
+                    for i in expansion.cases.indices where statuses[i] == nil { statuses[i] = RLSSuite.run(expansion.cases[i], on: target) }
+                    return .ran(RLSReport(expansion: expansion, statuses: statuses.compactMap { $0 }, flips: nil).caseResults)
                 }
-            }
-            if !spec.buckets.isEmpty && wanted(LiveStorageChecks.kind) {
-                timed(LiveStorageChecks.kind) { .ran(LiveStorageChecks.run(backend)) }
+                rows[rows.count - 1].seconds += readSeconds
             }
         }
-        if options.kinds == nil { for (kind, reason) in notApplicable { timed(kind) { .notApplicable(reason) } } }
+        if options.kinds == nil {
+            for (kind, reason) in notApplicable { timed(kind) { .notApplicable(reason) } }
+            let wire = prepared && LiveClientRules.applies(clientRules) ? "; the loader and optimistic resources ran in the client-rules row above" : ""
+            timed(LiveClientRules.kind) { .notApplicable("not applicable to --target: " + LiveClientRules.clientSideReason + wire) }
+        }
         timed("cleanup") { .ran([backend.cleanup()]) }
         return rows
     }

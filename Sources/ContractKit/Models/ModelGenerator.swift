@@ -178,6 +178,7 @@ private struct Writer {
         case .timestamp: return "PGLocalTimestamp"
         case .date: return "PGDate"
         case .time: return "PGTimeOfDay"
+        case .timetz, .bytea, .interval, .tsvector, .range, .money: return "String"
         case .jsonb, .json: return "JSONValue"
         case .enumeration(let name, _): return enumTypeName(name)
         case .array(let element): return "[\(try swiftType(element, column: column, naming: nil))]"

@@ -62,10 +62,11 @@ public enum DatabaseVerify {
         defer { endCases() }
         if loads && RLSSuite.hasMatrix(spec.app) {
             timed(RLSSuite.kind) {
-                let expansion = RLSExpansion(spec: spec, now: Date())
+                let expansion = RLSExpansion.current(spec)
                 guard let tables else { return .ran(RLSReport(expansion: expansion, statuses: RLSSuite.run(expansion, on: target), flips: nil).caseResults) }
-                return .ran(expansion.cases.filter { tables.contains($0.table) }.map { c in
-                    switch RLSSuite.run(c, on: target) {
+                let cases = expansion.cases.filter { tables.contains($0.table) }
+                return .ran(zip(cases, RLSSuite.run(cases, on: target)).map { c, status in
+                    switch status {
                     case .passed: return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: true)
                     case .failed(let m): return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: false, message: m)
                     case .inconclusive(let m): return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: true, message: "inconclusive: \(m)")
@@ -137,7 +138,7 @@ public enum DatabaseVerify {
                 let connect: (String) throws -> (status: Int32, output: String) = { stdin in
                     var env = ProcessInfo.processInfo.environment
                     env["PGTZ"] = "UTC"
-                    env["PGOPTIONS"] = "-c client_min_messages=warning"
+                    env["PGOPTIONS"] = PsqlSession.sessionOptions
                     let r = try runProgram(inst.psql.path, ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url], environment: env, stdin: stdin)
                     return (r.status, r.output)
                 }

@@ -190,6 +190,14 @@ public protocol DifferentialTarget: AnyObject {
     var name: String { get }
     /// Runs one case and rolls back its effects.
     func run(_ c: DifferentialCase) throws -> DifferentialOutcome
+    /// Runs cases in order, each as `run` would, its outcome at its index (a target may send
+    /// them together: `PostgresTarget` pipelines them through its psql session).
+    func runAll(_ cases: [DifferentialCase]) throws -> [DifferentialOutcome]
+}
+
+extension DifferentialTarget {
+    /// One `run` after another.
+    public func runAll(_ cases: [DifferentialCase]) throws -> [DifferentialOutcome] { try cases.map(run) }
 }
 
 extension JSONValue {

@@ -224,7 +224,7 @@ public enum PostgresCatalog {
             for c in t.columns {
                 guard let pc = r.columns.first(where: { $0.name == c.name }) else { continue }
                 // `varchar(n)`/`char(n)` print with their length (`format_type`).
-                let want = c.length.map { "\($0.padded ? "character" : "character varying")(\($0.limit))" } ?? c.type.description
+                let want = c.domain?.name ?? c.length.map { "\($0.padded ? "character" : "character varying")(\($0.limit))" } ?? c.type.description
                 if want != pc.type { diffs.append("column \(c.name): type: schema.json \(want), PostgreSQL \(pc.type)") }
                 if !isView && c.nullable != pc.nullable {
                     diffs.append("column \(c.name): schema.json says \(c.nullable ? "nullable" : "NOT NULL"), PostgreSQL \(pc.nullable ? "nullable" : "NOT NULL")")

@@ -39,12 +39,21 @@ public enum PostgresChecks {
         try app.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
     }
 
-    /// Catalog results: one per relation (and one for enums), failing with the differences.
+    /// Catalog results: one per relation (and one for enums), one per function schema.json
+    /// declares and one for the functions it does not, failing with the differences.
     public static func catalogResults(_ spec: AppSpec, _ target: PostgresTarget, prelude: [String] = []) throws -> [CaseResult] {
         let (relations, enums) = try PostgresCatalog.read(target, prelude: prelude)
         var out = PostgresCatalog.compare(spec.schema, relations: relations, enums: enums).map { rel, diffs in
             CaseResult(app: spec.app, kind: "postgres", name: "catalog · \(rel)", passed: diffs.isEmpty,
                        message: diffs.isEmpty ? "" : "schema.json and PostgreSQL differ:\n" + diffs.map { "  - \($0)" }.joined(separator: "\n"))
+        }
+        if let declared = spec.schema.functions {
+            let have = try CatalogFunction.read(target, schemas: CatalogFunction.schemas(declared), prelude: prelude)
+            out += CatalogFunction.compare(declared, have).map { name, diffs in
+                CaseResult(app: spec.app, kind: "postgres", name: name == "undeclared" ? "catalog · functions not in schema.json" : "catalog · function \(name)",
+                           passed: diffs.isEmpty,
+                           message: diffs.isEmpty ? "" : "schema.json and PostgreSQL differ:\n" + diffs.map { "  - \($0)" }.joined(separator: "\n"))
+            }
         }
         let tables = relations.filter { $0.schema == "public" && ($0.kind == "r" || $0.kind == "p") }
         let without = PostgresCatalog.tablesWithoutRLS(relations)
@@ -58,15 +67,17 @@ public enum PostgresChecks {
     /// runs on the mock, with the oracle's expected answers) run on PostgreSQL: one result per
     /// table × command. Cases the app's own code refuses (a trigger's error) are inconclusive,
     /// as on the mock.
-    public static func matrixResults(_ spec: AppSpec, _ target: PostgresTarget, now: Date = Date()) -> [CaseResult] {
-        let expansion = RLSExpansion(spec: spec, now: now)
+    /// `now` nil: the process's current expansion of the app (`RLSExpansion.current`).
+    public static func matrixResults(_ spec: AppSpec, _ target: PostgresTarget, now: Date? = nil) -> [CaseResult] {
+        let expansion = now.map { RLSExpansion(spec: spec, now: $0) } ?? RLSExpansion.current(spec)
+        let statuses = RLSSuite.run(expansion, on: target)
         var out: [CaseResult] = []
         for cell in expansion.cells where !cell.cases.isEmpty {
             var failed: [String] = []
             var inconclusive = 0
             for i in cell.cases {
                 let c = expansion.cases[i]
-                switch RLSSuite.run(c, on: target) {
+                switch statuses[i] {
                 case .passed: break
                 case .inconclusive: inconclusive += 1
                 case .failed(let why): failed.append("\(c.name) · \(why)")

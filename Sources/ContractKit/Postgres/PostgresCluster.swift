@@ -141,7 +141,7 @@ public final class PostgresCluster: @unchecked Sendable {
         do {
             let initdb = try cluster.runServerTool("initdb", ["-D", dir.path + "/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
             guard initdb.status == 0 else { throw PostgresUnavailable("initdb failed: \(initdb.output)") }
-            let opts = "-k \(dir.path) -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c timezone=UTC -c max_connections=20"
+            let opts = "-k \(dir.path) -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c timezone=UTC -c max_connections=20 -c jit=off"
             let ctl = try cluster.runServerTool("pg_ctl", ["-D", dir.path + "/data", "-l", dir.path + "/server.log", "-w", "-t", "30", "-o", opts, "start"])
             guard ctl.status == 0 else {
                 let log = (try? String(contentsOf: dir.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
@@ -263,7 +263,7 @@ public final class PostgresCluster: @unchecked Sendable {
         if let file { args += ["-f", file.path] }
         var env = ProcessInfo.processInfo.environment
         env["PGTZ"] = "UTC"
-        env["PGOPTIONS"] = "-c client_min_messages=warning"
+        env["PGOPTIONS"] = PsqlSession.sessionOptions
         let r = try runProgram(installation.psql.path, args, environment: env, stdin: sql)
         guard r.status == 0 else {
             throw PostgresUnavailable("psql \(file.map { $0.lastPathComponent } ?? "script") on \(database) failed: \(r.output.trimmingCharacters(in: .whitespacesAndNewlines))")

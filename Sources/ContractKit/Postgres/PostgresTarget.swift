@@ -109,7 +109,27 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
 
     /// Runs a differential case in a rolled-back transaction under the actor's role and claims.
     public func run(_ c: DifferentialCase) throws -> DifferentialOutcome {
-        let lines = try session.run(script(c))
+        try outcome(c, try session.run(script(c)))
+    }
+
+    /// How many cases go down the session's pipeline at once (bounds the script held in memory).
+    public static let pipelineChunk = 512
+
+    /// Runs cases through the session's pipeline (`PsqlSession.runPipelined`): each case is the
+    /// same script and transaction as `run`, with its own outcome, without a round trip each.
+    public func runAll(_ cases: [DifferentialCase]) throws -> [DifferentialOutcome] {
+        var out: [DifferentialOutcome] = []
+        out.reserveCapacity(cases.count)
+        for start in stride(from: 0, to: cases.count, by: PostgresTarget.pipelineChunk) {
+            let chunk = cases[start..<min(start + PostgresTarget.pipelineChunk, cases.count)]
+            let replies = try session.runPipelined(chunk.map(script))
+            for (c, lines) in zip(chunk, replies) { out.append(try outcome(c, lines)) }
+        }
+        return out
+    }
+
+    /// A differential case's outcome from psql's reply to its script.
+    func outcome(_ c: DifferentialCase, _ lines: [String]) throws -> DifferentialOutcome {
         let (rows, status) = PsqlSession.split(lines)
         switch status {
         case .failure(let e): return .failed(e)
@@ -141,6 +161,30 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
     /// `RLSOutcome.status(forSQLState:anonymous:)`; updates and deletes return their rows, as
     /// PostgREST's `return=representation`).
     public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
+        let (script, reading) = rlsScript(rlsCase)
+        return try reading(try session.run(script))
+    }
+
+    /// Runs cases of the shared RLS expansion through the session's pipeline: each case is the
+    /// same script and transaction (or savepoint) as `execute`, judged on its own reply.
+    public func executeAll(_ cases: [RLSCase]) -> [Result<RLSOutcome, any Error>] {
+        var out: [Result<RLSOutcome, any Error>] = []
+        out.reserveCapacity(cases.count)
+        for start in stride(from: 0, to: cases.count, by: PostgresTarget.pipelineChunk) {
+            let chunk = cases[start..<min(start + PostgresTarget.pipelineChunk, cases.count)]
+            let scripts = chunk.map(rlsScript)
+            do {
+                let replies = try session.runPipelined(scripts.map(\.script))
+                for (s, lines) in zip(scripts, replies) { out.append(Result { try s.reading(lines) }) }
+            } catch {
+                out += chunk.map { _ in .failure(error) }
+            }
+        }
+        return out
+    }
+
+    /// The psql script of an RLS case and how to read its reply.
+    func rlsScript(_ rlsCase: RLSCase) -> (script: String, reading: ([String]) throws -> RLSOutcome) {
         let qt = PostgresTarget.qualified(rlsCase.table)
         func insert(_ table: String, _ row: [String: JSONValue]) -> String {
             let q = PostgresTarget.qualified(table)
@@ -173,24 +217,27 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
         }
         let auth = AuthContext(role: rlsCase.actor.role, claims: rlsCase.actor.claims)
         s += (PostgresTarget.actAsStatements(auth) + [statement]).joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + caseEnd
-        var lines = try session.run(s)
-        for step in rlsCase.setup {
-            guard let idx = lines.firstIndex(where: { $0.hasPrefix("@@supacontracts-") }) else { break }
-            let (_, status) = PsqlSession.split(Array(lines[...idx]))
-            lines.removeFirst(idx + 1)
-            if case .failure(let e) = status { throw RLSTargetError("setup of '\(rlsCase.name)' on \(step.table) refused: \(e)") }
-        }
-        let (out, status) = PsqlSession.split(lines)
-        switch status {
-        case .failure(let e):
-            return RLSOutcome(status: PostgresTarget.postgrestStatus(e.code, anonymous: auth.role == "anon"), code: e.code, message: e.message)
-        case .success:
-            guard returnsRows else { return RLSOutcome(status: okStatus) }
-            guard let line = out.last, case .array(let items) = try JSONValue.parse(line) else {
-                throw RLSTargetError("unexpected reply to \(rlsCase.name): \(out)")
+        let reading: ([String]) throws -> RLSOutcome = { reply in
+            var lines = reply
+            for step in rlsCase.setup {
+                guard let idx = lines.firstIndex(where: { $0.hasPrefix("@@supacontracts-") }) else { break }
+                let (_, status) = PsqlSession.split(Array(lines[...idx]))
+                lines.removeFirst(idx + 1)
+                if case .failure(let e) = status { throw RLSTargetError("setup of '\(rlsCase.name)' on \(step.table) refused: \(e)") }
             }
-            return RLSOutcome(status: okStatus, rows: items.map { $0.objectValue ?? [:] })
+            let (out, status) = PsqlSession.split(lines)
+            switch status {
+            case .failure(let e):
+                return RLSOutcome(status: PostgresTarget.postgrestStatus(e.code, anonymous: auth.role == "anon"), code: e.code, message: e.message)
+            case .success:
+                guard returnsRows else { return RLSOutcome(status: okStatus) }
+                guard let line = out.last, case .array(let items) = try JSONValue.parse(line) else {
+                    throw RLSTargetError("unexpected reply to \(rlsCase.name): \(out)")
+                }
+                return RLSOutcome(status: okStatus, rows: items.map { $0.objectValue ?? [:] })
+            }
         }
+        return (s, reading)
     }
 
     /// Runs SQL in a transaction as an actor (or as the superuser when nil) after `prelude`

@@ -20,6 +20,14 @@ public final class PsqlSession: @unchecked Sendable {
     /// The success line prefix: `@@supacontracts-ok@@ ROW_COUNT`.
     static let okMarker = "@@supacontracts-ok@@"
 
+    /// The session settings every psql this package starts passes in `PGOPTIONS`: notices off
+    /// (`client_min_messages=warning`), and JIT compilation off. The catalog query and the
+    /// policies' plans cost more than `jit_above_cost`, and LLVM then spends seconds compiling
+    /// each of them (3-4 s per catalog read on a loaded 2-core machine, against 20 ms without);
+    /// the answers are the same either way. A `set` only of this session: a team's server
+    /// (`--database URL`) keeps its own configuration.
+    public static let sessionOptions = "-c client_min_messages=warning -c jit=off"
+
     /// The psql lines that report the outcome of the statement just before them.
     public static let statusProbe = "\\if :ERROR\n\\echo \(errorMarker) :SQLSTATE :LAST_ERROR_MESSAGE\n\\else\n\\echo \(okMarker) :ROW_COUNT\n\\endif\n"
 
@@ -51,7 +59,7 @@ public final class PsqlSession: @unchecked Sendable {
         p.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=0", "-P", "pager=off"] + connection
         var env = ProcessInfo.processInfo.environment
         env["PGTZ"] = "UTC"
-        env["PGOPTIONS"] = "-c client_min_messages=warning"
+        env["PGOPTIONS"] = PsqlSession.sessionOptions
         p.environment = env
         let inPipe = Pipe(), outPipe = Pipe()
         p.standardInput = inPipe
@@ -98,6 +106,48 @@ public final class PsqlSession: @unchecked Sendable {
             lines.append(line)
         }
     }
+
+    /// Sends many scripts at once and returns each one's lines (what `run` would return for it),
+    /// in order. psql executes its stdin one script after another exactly as if they came one by
+    /// one, so every script keeps its own statements, transaction and outcome; what changes is
+    /// that nobody waits for a reply before sending the next script (a pipeline: one stream of
+    /// scripts in, one stream of replies out, instead of a round trip each). A writer thread
+    /// feeds stdin while this thread reads, so neither side blocks on a full pipe.
+    public func runPipelined(_ scripts: [String]) throws -> [[String]] {
+        if scripts.isEmpty { return [] }
+        if scripts.count == 1 { return [try run(scripts[0])] }
+        lock.lock(); defer { lock.unlock() }
+        guard !closed else { throw PostgresUnavailable("psql session to \(database) is closed") }
+        var text = ""
+        for s in scripts {
+            text += s
+            if !s.hasSuffix("\n") { text += "\n" }
+            text += "\\echo \(PsqlSession.endMarker)\n"
+        }
+        let bytes = Array(text.utf8)
+        let writer = DispatchGroup()
+        let failure = WriteFailure()
+        writer.enter()
+        DispatchQueue.global().async { [self] in
+            defer { writer.leave() }
+            do { try writeAll(bytes) } catch { failure.error = error }
+        }
+        defer { writer.wait() }
+        var replies: [[String]] = []
+        replies.reserveCapacity(scripts.count)
+        var lines: [String] = []
+        while replies.count < scripts.count {
+            guard let line = try readLine() else {
+                writer.wait()
+                throw failure.error ?? PostgresUnavailable("psql ended unexpectedly (database \(database)) after \(replies.count) of \(scripts.count) scripts; output so far: \(lines.suffix(5))")
+            }
+            if line == PsqlSession.endMarker { replies.append(lines); lines = [] } else { lines.append(line) }
+        }
+        return replies
+    }
+
+    /// The writer thread's error, read after it finished.
+    private final class WriteFailure: @unchecked Sendable { var error: Error? }
 
     /// Runs one statement and returns its output (one line per row); a failure throws its
     /// `PostgresError` (SQLSTATE and message).
@@ -157,12 +207,13 @@ public final class PsqlSession: @unchecked Sendable {
 
     private func readLine() throws -> String? {
         while true {
-            if let nl = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
+            if let nl = buffer[bufferStart...].firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[bufferStart..<nl], as: UTF8.self)
+                bufferStart = nl + 1
                 return line
             }
-            var chunk = [UInt8](repeating: 0, count: 65536)
+            // Drop what was consumed before reading more (a pipelined reply is megabytes of lines).
+            if bufferStart > 0 { buffer.removeSubrange(..<bufferStart); bufferStart = 0 }
             let n = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -172,6 +223,11 @@ public final class PsqlSession: @unchecked Sendable {
             buffer.append(contentsOf: chunk[..<n])
         }
     }
+
+    /// Where the unread part of `buffer` starts.
+    private var bufferStart = 0
+    /// The read buffer's chunk, reused.
+    private var chunk = [UInt8](repeating: 0, count: 65536)
 }
 
 extension String {

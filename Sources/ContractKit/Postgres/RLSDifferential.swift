@@ -79,10 +79,14 @@ public struct Disagreement: Sendable, CustomStringConvertible {
 public enum RLSDifferential {
     /// Outcomes of every case on both targets, the disagreements in case order.
     public static func disagreements(_ cases: [DifferentialCase], mock: DifferentialTarget, postgres: DifferentialTarget, schema: DatabaseSchema) throws -> [Disagreement] {
+        // The two targets run at the same time (the mock computes while PostgreSQL answers).
+        let theirs = Concurrently { try postgres.runAll(cases) }
+        let ours = try mock.runAll(cases)
+        let pg = try theirs.value()
         var out: [Disagreement] = []
-        for c in cases {
+        for (i, c) in cases.enumerated() {
             let cols = c.comparedColumns(in: schema)
-            let a = try mock.run(c).projected(cols), b = try postgres.run(c).projected(cols)
+            let a = ours[i].projected(cols), b = pg[i].projected(cols)
             if !a.agrees(with: b) { out.append(Disagreement(testCase: c, mock: a, postgres: b)) }
         }
         return out
@@ -97,9 +101,14 @@ public enum RLSDifferential {
             let g = "\(c.table) · \(c.operation.command.rawValue)"
             if let i = index[g] { groups[i].1.append(c) } else { index[g] = groups.count; groups.append((g, [c])) }
         }
+        // Every case in one go (one pipeline to PostgreSQL), then the verdicts by group.
+        var byGroup: [String: [Disagreement]] = [:]
+        for d in try disagreements(cases, mock: mock, postgres: postgres, schema: schema) {
+            byGroup["\(d.testCase.table) · \(d.testCase.operation.command.rawValue)", default: []].append(d)
+        }
         var results: [CaseResult] = []
         for (g, cs) in groups {
-            let d = try disagreements(cs, mock: mock, postgres: postgres, schema: schema)
+            let d = byGroup[g] ?? []
             let msg = d.isEmpty ? "" : "\(d.count) of \(cs.count) cases disagree:\n" + d.prefix(5).map { "  \($0)" }.joined(separator: "\n") + (d.count > 5 ? "\n  …" : "")
             results.append(CaseResult(app: app, kind: "postgres", name: "\(label) · \(g) (\(cs.count) cases)", passed: d.isEmpty, message: msg))
         }

@@ -699,6 +699,12 @@ struct Expander {
             case .timestamptz, .timestamp: row[c.name] = .string(RLSOracle.timestampText(now))
             case .date: row[c.name] = .string(today)
             case .time: row[c.name] = "12:00:00"
+            case .timetz: row[c.name] = "12:00:00+00"
+            case .bytea: row[c.name] = "\\x00"
+            case .interval: row[c.name] = "1 day"
+            case .tsvector: row[c.name] = "'rls'"
+            case .range: row[c.name] = "empty"
+            case .money: row[c.name] = "$1.00"
             case .jsonb, .json: row[c.name] = .object([:])
             case .array: row[c.name] = .array([])
             case .enumeration(_, let labels): row[c.name] = labels.first.map(JSONValue.string) ?? .null
@@ -878,3 +884,18 @@ struct Expander {
         return s
     }
 }
+
+extension RLSExpansion {
+    /// The expansion of the app whose contracts are `spec.folder`, at the time it is first asked
+    /// for, computed once per process (`ProcessMemo`) for the runs against PostgreSQL (the
+    /// `postgres` kind's matrix, `verify --database`), which all mean "now": a few seconds apart
+    /// or the same instant make no difference to a case. Only for a `spec` as loaded from its
+    /// folder (a changed spec in memory has its own expansion: `init(spec:now:)`).
+    public static func current(_ spec: AppSpec) -> RLSExpansion {
+        // The memo never throws for this key's computation.
+        (try? currentExpansions.value(spec.folder.standardizedFileURL.path) { RLSExpansion(spec: spec, now: Date()) }) ?? RLSExpansion(spec: spec, now: Date())
+    }
+}
+
+/// The expansions of `RLSExpansion.current`, by contract folder.
+private let currentExpansions = ProcessMemo<RLSExpansion>()

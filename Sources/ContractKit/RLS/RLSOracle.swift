@@ -262,6 +262,10 @@ public struct RLSOracle: Sendable {
             guard let s = v.stringValue, let us = PGTime.parseTime(s) else { return nil }
             return .micros(us)
         case .jsonb?, .json?: return .json(v)
+        case .timetz?, .bytea?, .interval?, .tsvector?, .range?, .money?:
+            // Compared by their canonical text, as the mock stores them after input.
+            guard let s = v.stringValue else { return nil }
+            return .text(Array(s.utf8))
         case .array(let elem)?:
             guard let items = v.arrayValue else { return nil }
             return .array(items.map { key($0, elem) })

@@ -145,7 +145,18 @@ public enum RLSSuite {
 
     /// Runs every case of an expansion against a target.
     public static func run(_ expansion: RLSExpansion, on target: RLSTarget) -> [RLSCaseStatus] {
-        expansion.cases.map { run($0, on: target) }
+        run(expansion.cases, on: target)
+    }
+
+    /// Runs cases against a target (`executeAll`: together where the target can), each judged
+    /// on its own outcome; a target failure counts as that case failing.
+    public static func run(_ cases: [RLSCase], on target: RLSTarget) -> [RLSCaseStatus] {
+        zip(cases, target.executeAll(cases)).map { c, r in
+            switch r {
+            case .success(let o): return judge(c, o)
+            case .failure(let error): return .failed("target failed: \(error) — \(c.detail)")
+            }
+        }
     }
 
     /// The flip test. For each flip of the matrix (one cell changed), the oracle names the cases
@@ -228,15 +239,11 @@ public enum RLSSuite {
     /// `check(app)` once per process: the report is a pure function of the app's contracts, and
     /// both `verify`'s `rls` and `goldens` kinds need it.
     public static func sharedReport(_ app: any AppModule.Type) throws -> RLSReport {
-        reportLock.lock(); defer { reportLock.unlock() }
-        if let r = reports[app.name] { return r }
-        let r = try check(app)
-        reports[app.name] = r
-        return r
+        try reports.value(app.name) { try check(app) }
     }
 
-    private static let reportLock = NSLock()
-    nonisolated(unsafe) private static var reports: [String: RLSReport] = [:]
+    /// The reports computed so far in this process, by app.
+    private static let reports = ProcessMemo<RLSReport>()
 
     /// `contracts verify --kind rls`: every case and every flip of an app with a matrix.
     public static let verifySuite = VerifySuite(kind: kind) { app in

@@ -21,6 +21,17 @@ public protocol RLSTarget {
     /// Runs one case from the fixture state and returns what was observed. Throws only when the
     /// target itself fails (transport down, setup statement refused), not for a refused case.
     func execute(_ rlsCase: RLSCase) throws -> RLSOutcome
+    /// Runs cases in order, each as `execute` would, its outcome (or the target's failure) at its
+    /// index. A target may send them together (`PostgresTarget` pipelines them through its psql
+    /// session); each case is still run and judged on its own.
+    func executeAll(_ cases: [RLSCase]) -> [Result<RLSOutcome, any Error>]
+}
+
+extension RLSTarget {
+    /// One `execute` after another.
+    public func executeAll(_ cases: [RLSCase]) -> [Result<RLSOutcome, any Error>] {
+        cases.map { c in Result { try execute(c) } }
+    }
 }
 
 /// A target whose policies can be replaced: the flip test installs a matrix with one cell

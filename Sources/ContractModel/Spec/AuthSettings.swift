@@ -26,6 +26,12 @@ public struct AuthSettings: Sendable, Equatable {
     /// `SMTP_MAX_FREQUENCY` in seconds: the least time between two e-mails of one kind to one user
     /// (GoTrue's default 60).
     public var emailMaxFrequencySeconds: Int
+    /// `JWT_EXP` (`jwt_expiry` in the Supabase CLI's config.toml): access-token lifetime in
+    /// seconds (default 3600).
+    public var jwtExpirySeconds: Int = 3600
+    /// `PASSWORD_MIN_LENGTH` (`minimum_password_length`): shorter passwords are refused with 422
+    /// `weak_password` (default 6).
+    public var minimumPasswordLength: Int = 6
 
     /// GoTrue's defaults.
     public init(siteURL: String = "http://127.0.0.1:3000", redirectURLs: [String] = [], mailerAutoconfirm: Bool = true,
@@ -72,6 +78,14 @@ public struct AuthSettings: Sendable, Equatable {
             }
             if let v = try setting("password_change_requires_reauthentication") { s.passwordChangeRequiresReauthentication = try v.bool() }
             if let v = try setting("email_max_frequency_seconds") { s.emailMaxFrequencySeconds = try v.int() }
+            if let v = try setting("jwt_expiry") {
+                s.jwtExpirySeconds = try v.int()
+                if s.jwtExpirySeconds < 1 { throw v.fail("jwt_expiry is a positive number of seconds") }
+            }
+            if let v = try setting("minimum_password_length") {
+                s.minimumPasswordLength = try v.int()
+                if s.minimumPasswordLength < 1 { throw v.fail("minimum_password_length is at least 1") }
+            }
             guard URL(string: s.siteURL)?.host != nil else { throw o.this.fail("site_url '\(s.siteURL)' is not an absolute URL") }
             return s
         }

@@ -321,6 +321,17 @@ public struct AppSpec: Sendable {
             }
         }
         let auth = try node("auth.json").map(AuthSettings.decode) ?? AuthSettings()
-        return AppSpec(app: app, folder: folder, schema: schema, policies: policies, fixtures: fixtures, buckets: buckets, auth: auth)
+        let spec = AppSpec(app: app, folder: folder, schema: schema, policies: policies, fixtures: fixtures, buckets: buckets, auth: auth)
+        // A broken bucket (a bad limit, an unknown column in a policy) names its file and path here.
+        _ = try spec.bucketConfigs()
+        return spec
+    }
+
+    /// The buckets of storage.json through the one decoder of that file (`StorageConfiguration`):
+    /// limits with units (`"2MB"`) as numbers, policies validated against this app's schema and
+    /// policy definitions.
+    public func bucketConfigs() throws -> [BucketConfig] {
+        try StorageConfiguration.decode(SpecNode(value: .array(buckets), file: "Contracts/\(app)/storage.json", path: "$.buckets"),
+                                        schema: schema, definitions: policies.definitions)
     }
 }

@@ -58,6 +58,8 @@ public struct ColumnSchema: Sendable, Equatable {
     public var note: String?
     /// `varchar(n)` / `char(n)`: the length limit, and whether the type is blank-padded `char`.
     public var length: (limit: Int, padded: Bool)? = nil
+    /// The column's domain, when its type is one (`type` is then the domain's base).
+    public var domain: DomainDefinition? = nil
 
     /// A column from its parts (for schemas built in code: the mock's storage tables, RPC
     /// result shapes, fuzzing schemas).
@@ -76,11 +78,19 @@ public struct ColumnSchema: Sendable, Equatable {
     public static func == (a: ColumnSchema, b: ColumnSchema) -> Bool {
         a.name == b.name && a.type == b.type && a.nullable == b.nullable && a.defaultValue == b.defaultValue && a.check == b.check
             && a.checkSQL == b.checkSQL && a.note == b.note && a.length?.limit == b.length?.limit && a.length?.padded == b.length?.padded
+            && a.domain == b.domain
     }
 
     /// Applies `varchar(n)`/`char(n)` to a stored value as PostgreSQL's input does: a longer value
     /// is 22001 unless only spaces run past the limit (those are cut); `char(n)` pads with spaces.
+    /// A domain column's checks run on the fitted value.
     public func fitLength(_ v: SQLValue) throws -> SQLValue {
+        let fitted = try fitLengthOnly(v)
+        try domain?.check(fitted)
+        return fitted
+    }
+
+    func fitLengthOnly(_ v: SQLValue) throws -> SQLValue {
         guard let (n, padded) = length, case .text(let s) = v else { return v }
         var text = s
         if text.count > n {
@@ -142,6 +152,11 @@ public struct SimpleViewDefinition: Sendable, Equatable {
     /// `security_invoker`: the caller's RLS on the base table applies; otherwise the view runs
     /// with its owner's rights, which bypass RLS (PostgreSQL's default, a Supabase footgun).
     public var securityInvoker: Bool
+    /// `WITH [LOCAL | CASCADED] CHECK OPTION`: rows written through the view must be ones it
+    /// shows (44000); nil without the option.
+    public var checkOption: CheckOption? = nil
+
+    public enum CheckOption: String, Sendable, Equatable { case local, cascaded }
 }
 
 /// One table.
@@ -202,9 +217,27 @@ public struct DatabaseSchema: Sendable, Equatable {
     public var tables: [TableSchema]
     /// Structured triggers (`triggers`), nil when schema.json gives none.
     public var triggers: [TriggerDefinition]? = nil
+    /// Domains (`domains`) by name.
+    public var domains: [String: DomainDefinition] = [:]
+    /// Structured SQL functions (`functions`), nil when schema.json gives none.
+    public var functions: [FunctionDefinition]? = nil
     /// Whether schema.json states indexes structurally for at least one table: then every
     /// table's indexes are compared with the catalog (a table without the key has none).
     public var declaresIndexes: Bool { tables.contains { $0.indexDefinitions != nil } }
+
+    /// For a simple view, the views from it down to the table it finally reads (`views[0]` is
+    /// the view itself; a view over a view adds its base), and that table. Nil for a table.
+    public func viewChain(_ t: TableSchema) -> (views: [TableSchema], base: TableSchema)? {
+        guard t.simpleView != nil else { return nil }
+        var views: [TableSchema] = []
+        var cur = t
+        while let def = cur.simpleView, views.count <= tables.count {
+            views.append(cur)
+            guard let next = table(def.base) else { return nil }
+            cur = next
+        }
+        return cur.simpleView == nil ? (views, cur) : nil
+    }
 
     /// A table by name (`cities` or `auth.users`).
     public func table(_ name: String) -> TableSchema? {
@@ -250,11 +283,20 @@ extension DatabaseSchema {
             if let e = o.optional("enums") {
                 for (k, v) in try e.map() { enums[k] = try v.strings() }
             }
+            var domains: [String: DomainDefinition] = [:]
+            if let ds = o.optional("domains") {
+                for d in try ds.array() {
+                    let def = try DomainDefinition.decode(d, enums: enums)
+                    if domains[def.name] != nil || enums[def.name] != nil { throw d.fail("duplicate type name '\(def.name)'") }
+                    domains[def.name] = def
+                }
+            }
             var tables: [TableSchema] = []
             for t in try o.required("tables").array() {
-                tables.append(try decodeTable(t, enums: enums))
+                tables.append(try decodeTable(t, enums: enums, domains: domains))
             }
             var schema = DatabaseSchema(enums: enums, tables: [DatabaseSchema.authUsers] + tables)
+            schema.domains = domains
             // Validate references.
             let tNodes = try o.required("tables").array()
             for (ti, table) in tables.enumerated() {
@@ -274,16 +316,18 @@ extension DatabaseSchema {
             // base's when the view shows it (PostgREST infers view keys through column dependencies).
             for (ti, table) in tables.enumerated() {
                 guard let def = table.simpleView else { continue }
-                guard let base = schema.table(def.base), base.simpleView == nil else {
-                    throw tNodes[ti].fail("view '\(table.name)' reads unknown table '\(def.base)'")
+                guard let base = schema.table(def.base), schema.viewChain(table) != nil else {
+                    throw tNodes[ti].fail("view '\(table.name)' reads unknown table '\(def.base)' (or views that read each other)")
                 }
                 for c in table.columns where base.columnIndex(c.name) == nil {
                     throw tNodes[ti].fail("view column '\(c.name)' is not a column of '\(def.base)'")
                 }
-                if table.primaryKey.isEmpty, !base.primaryKey.isEmpty, base.primaryKey.allSatisfy({ table.columnIndex($0) != nil }),
+                let root = schema.viewChain(table)!.base
+                if table.primaryKey.isEmpty, !root.primaryKey.isEmpty, root.primaryKey.allSatisfy({ table.columnIndex($0) != nil }),
                    let k = schema.tables.firstIndex(where: { $0.qualifiedName == table.qualifiedName }) {
-                    schema.tables[k].primaryKey = base.primaryKey
+                    schema.tables[k].primaryKey = root.primaryKey
                 }
+                _ = base
             }
             schema.tables = schema.tables.map { $0 }
             if let ts = o.optional("triggers") {
@@ -292,11 +336,22 @@ extension DatabaseSchema {
                 for n in nodes { triggers.append(try TriggerDefinition.decode(n, schema: schema)) }
                 schema.triggers = triggers
             }
+            if let fs = o.optional("functions") {
+                var functions: [FunctionDefinition] = []
+                for n in try fs.array() {
+                    let f = try FunctionDefinition.decode(n)
+                    if functions.contains(where: { $0.qualifiedName == f.qualifiedName }) {
+                        throw n.fail("function '\(f.name)' is declared twice (overloads are not modelled)")
+                    }
+                    functions.append(f)
+                }
+                schema.functions = functions
+            }
             return schema
         }
     }
 
-    static func decodeTable(_ node: SpecNode, enums: [String: [String]]) throws -> TableSchema {
+    static func decodeTable(_ node: SpecNode, enums: [String: [String]], domains: [String: DomainDefinition] = [:]) throws -> TableSchema {
         try node.object { o in
             let name = try o.required("name").string()
             let schemaName = try o.optional("schema")?.string() ?? "public"
@@ -319,8 +374,13 @@ extension DatabaseSchema {
                         baseName = "text"
                         break
                     }
-                    guard let type = SQLType.parse(baseName, enums: enums) else {
-                        throw typeNode.fail("unknown type '\(typeName)' (declare enums under $.enums)")
+                    let domain = domains[typeName] ?? domains[typeName.hasPrefix("public.") ? String(typeName.dropFirst(7)) : ""]
+                    if let domain {
+                        baseName = domain.base.description
+                        if let n = domain.limit { length = (n, domain.padded) }
+                    }
+                    guard let type = domain?.base ?? SQLType.parse(baseName, enums: enums) else {
+                        throw typeNode.fail("unknown type '\(typeName)' (declare enums under $.enums, domains under $.domains)")
                     }
                     var nullable = try co.optional("nullable")?.bool() ?? true
                     if try co.optional("primaryKey")?.bool() == true { pk.append(cname); nullable = false }
@@ -358,6 +418,7 @@ extension DatabaseSchema {
                     let note = try co.optional("note")?.string() ?? co.optional("decision")?.string()
                     var column = ColumnSchema(name: cname, type: type, nullable: nullable, defaultValue: def, check: check, checkSQL: checkSQL, note: note)
                     column.length = length
+                    column.domain = domain
                     return column
                 }
                 if columns.contains(where: { $0.name == col.name }) { throw c.fail("duplicate column '\(col.name)'") }
@@ -410,8 +471,13 @@ extension DatabaseSchema {
                 if case .object = v.value {
                     isView = true
                     simpleView = try v.object { vo in
-                        SimpleViewDefinition(base: try vo.required("from").string(), filter: try vo.optional("where").map(Expr.decode),
-                                             securityInvoker: try vo.optional("securityInvoker")?.bool() ?? false)
+                        var def = SimpleViewDefinition(base: try vo.required("from").string(), filter: try vo.optional("where").map(Expr.decode),
+                                                       securityInvoker: try vo.optional("securityInvoker")?.bool() ?? false)
+                        if let co = vo.optional("checkOption") {
+                            guard let v = SimpleViewDefinition.CheckOption(rawValue: try co.string()) else { throw co.fail("checkOption is 'local' or 'cascaded'") }
+                            def.checkOption = v
+                        }
+                        return def
                     }
                 } else {
                     isView = try v.bool()

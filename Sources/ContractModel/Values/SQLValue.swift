@@ -33,8 +33,16 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
 
 /// A PostgreSQL column type, as far as the apps use them.
 public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
-    case uuid, text, smallint, integer, bigint, real, double, numeric, boolean
+    case uuid, text, smallint, integer, bigint, real, double, boolean
+    /// `numeric`, or `numeric(precision, scale)` when a precision is given (scale 0 by default).
+    case numeric(precision: Int?, scale: Int)
     case timestamptz, timestamp, date, time, jsonb, json
+    /// `time with time zone`, `bytea`, `interval`, `tsvector`.
+    case timetz, bytea, interval, tsvector
+    /// `money` (cents in an `.int`).
+    case money
+    /// A built-in range type (`int4range`, `numrange`, `tstzrange`, …).
+    case range(PGRangeKind)
     /// A user-defined enum type with its labels in order.
     case enumeration(name: String, labels: [String])
     /// `T[]`.
@@ -50,7 +58,14 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
         case .bigint: return "bigint"
         case .real: return "real"
         case .double: return "double precision"
+        case .numeric(let p?, let s): return "numeric(\(p),\(s))"
         case .numeric: return "numeric"
+        case .timetz: return "time with time zone"
+        case .bytea: return "bytea"
+        case .interval: return "interval"
+        case .tsvector: return "tsvector"
+        case .money: return "money"
+        case .range(let k): return k.rawValue
         case .boolean: return "boolean"
         case .timestamptz: return "timestamp with time zone"
         case .timestamp: return "timestamp without time zone"
@@ -75,15 +90,29 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
         case "bigint", "int8", "bigserial": return .bigint
         case "real", "float4": return .real
         case "double precision", "double", "float8": return .double
-        case "numeric", "decimal": return .numeric
+        case "numeric", "decimal": return .numeric(precision: nil, scale: 0)
         case "boolean", "bool": return .boolean
         case "timestamptz", "timestamp with time zone": return .timestamptz
         case "timestamp", "timestamp without time zone": return .timestamp
         case "date": return .date
         case "time", "time without time zone": return .time
+        case "timetz", "time with time zone": return .timetz
+        case "bytea": return .bytea
+        case "interval": return .interval
+        case "tsvector": return .tsvector
+        case "money": return .money
+        case "int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange": return .range(PGRangeKind(rawValue: s)!)
         case "jsonb": return .jsonb
         case "json": return .json
         default:
+            // `numeric(p)`, `numeric(p,s)`, `decimal(p, s)`.
+            for prefix in ["numeric(", "decimal("] where s.hasPrefix(prefix) && s.hasSuffix(")") {
+                let args = s.dropFirst(prefix.count).dropLast().split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+                guard (1...2).contains(args.count), let p = args[0], (1...1000).contains(p) else { return nil }
+                let scale = args.count == 2 ? args[1] : 0
+                guard let scale, (0...p).contains(scale) else { return nil }
+                return .numeric(precision: p, scale: scale)
+            }
             let name = s.hasPrefix("public.") ? String(s.dropFirst(7)) : s
             if let labels = enums[name] { return .enumeration(name: name, labels: labels) }
             return nil
@@ -94,6 +123,7 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .enumeration(let n, _): return n
         case .array(let t): return t.pgInputName
+        case .numeric: return "numeric"
         default: return description
         }
     }
@@ -112,6 +142,14 @@ public enum SQLValue: Sendable, Hashable {
     case time(Int64)
     case json(JSONValue)
     case array([SQLValue])
+    /// `numeric`: exact digits and display scale.
+    case numeric(PGNumeric)
+    /// `interval`.
+    case interval(PGInterval)
+    /// `time with time zone`.
+    case timetz(PGTimeTZ)
+    /// A range of a range type.
+    indirect case range(PGRange)
 
     /// Whether this is SQL NULL.
     public var isNull: Bool { if case .null = self { return true }; return false }
@@ -129,6 +167,16 @@ extension SQLValue {
         case (.bool(let x), .bool(let y)): return x == y ? 0 : (x ? 1 : -1)
         case (.int(let x), .int(let y)): return x == y ? 0 : (x < y ? -1 : 1)
         case (.int(let x), .double(let y)): return cmp(Double(x), y)
+        case (.numeric(let x), .numeric(let y)): return PGNumeric.compare(x, y)
+        case (.numeric(let x), .int(let y)): return PGNumeric.compare(x, PGNumeric(y))
+        case (.int(let x), .numeric(let y)): return PGNumeric.compare(PGNumeric(x), y)
+        case (.numeric(let x), .double(let y)): return PGNumeric.compare(x, PGNumeric(y))
+        case (.double(let x), .numeric(let y)): return PGNumeric.compare(PGNumeric(x), y)
+        case (.interval(let x), .interval(let y)): return PGInterval.compare(x, y)
+        case (.timetz(let x), .timetz(let y)): return PGTimeTZ.compare(x, y)
+        case (.range(let x), .range(let y)):
+            if case .range(let k)? = type { return PGRange.compare(x, y, k.element) }
+            return PGRange.compare(x, y, .text)
         case (.double(let x), .int(let y)): return cmp(x, Double(y))
         case (.double(let x), .double(let y)): return cmp(x, y)
         case (.text(let x), .text(let y)):
@@ -164,7 +212,7 @@ extension SQLValue {
         switch self {
         case .null: return .null
         case .bool(let b): return .bool(b)
-        case .int(let i): return .int(i)
+        case .int(let i): return type == .money ? .string(PGMoney.format(i)) : .int(i)
         case .double(let d): return .double(d)
         case .text(let s): return .string(s)
         case .timestamp(let us):
@@ -173,6 +221,15 @@ extension SQLValue {
         case .date(let d): return .string(PGTime.formatDate(d))
         case .time(let t): return .string(PGTime.formatTime(t))
         case .json(let j): return j
+        case .numeric(let n):
+            if n.special != nil { return .string(n.description) }
+            if n.scale == 0, let i = n.int64Value { return .int(i) }
+            return .double(n.doubleValue)
+        case .interval(let v): return .string(v.description)
+        case .timetz(let v): return .string(v.jsonText)
+        case .range(let r):
+            if case .range(let k) = type { return .string(r.text(element: k.element)) }
+            return .string(r.description)
         case .array(let a):
             let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
             return .array(a.map { $0.json(as: elem) })
@@ -184,10 +241,12 @@ extension SQLValue {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
+        case .int(let i):
+            if type == .money { JSONValue.writeString(PGMoney.format(i), to: &out) } else { out += String(i) }
         case .double(let d): out += JSONValue.formatDouble(d)
         case .text(let s): JSONValue.writeString(s, to: &out)
         case .json(let j): j.write(to: &out, style: .jsonb, indent: 0)
+        case .numeric(let n): out += n.jsonText
         case .array(let a):
             let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
             out += "["
@@ -205,7 +264,7 @@ extension SQLValue {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "t" : "f"
-        case .int(let i): return String(i)
+        case .int(let i): return type == .money ? PGMoney.format(i) : String(i)
         case .double(let d): return JSONValue.formatDouble(d)
         case .text(let s): return s
         case .timestamp(let us):
@@ -214,6 +273,12 @@ extension SQLValue {
         case .date(let d): return PGTime.formatDate(d)
         case .time(let t): return PGTime.formatTime(t)
         case .json(let j): return j.serialized(.jsonb)
+        case .numeric(let n): return n.description
+        case .interval(let v): return v.description
+        case .timetz(let v): return v.description
+        case .range(let r):
+            if case .range(let k) = type { return r.text(element: k.element) }
+            return r.description
         case .array(let a):
             let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
             return "{" + a.map { $0.pgText(as: elem) }.joined(separator: ",") + "}"
@@ -246,13 +311,17 @@ extension SQLValue {
         case .int(let i):
             switch type {
             case .smallint, .integer, .bigint: return try checkRange(i, type)
-            case .real, .double, .numeric: return .double(Double(i))
+            case .money: return .int(try PGMoney.parse(String(i)))
+            case .numeric(let p, let s): return .numeric(try typmod(PGNumeric(i), p, s))
+            case .real, .double: return .double(Double(i))
             case .jsonb, .json: return .json(json)
             default: return try parse(text: String(i), as: type)
             }
         case .double(let d):
             switch type {
-            case .real, .double, .numeric: return .double(d)
+            case .numeric(let p, let s): return .numeric(try typmod(PGNumeric(d), p, s))
+            case .money: return .int(try PGMoney.parse(PGNumeric(d).description))
+            case .real, .double: return .double(d)
             case .jsonb, .json: return .json(json)
             default: return try parse(text: JSONValue.formatDouble(d), as: type)
             }
@@ -291,6 +360,12 @@ extension SQLValue {
         }
     }
 
+    /// `numeric(p,s)` rounds and bounds its input; plain `numeric` keeps it as written.
+    static func typmod(_ n: PGNumeric, _ p: Int?, _ s: Int) throws -> PGNumeric {
+        guard let p else { return n }
+        return try n.applying(precision: p, scale: s)
+    }
+
     static func checkRange(_ i: Int64, _ type: SQLType) throws -> SQLValue {
         switch type {
         case .smallint where i < Int64(Int16.min) || i > Int64(Int16.max):
@@ -321,7 +396,25 @@ extension SQLValue {
                 throw PostgresError("22003", "value \"\(s)\" is out of range for type \(type.pgInputName)")
             }
             return try checkRange(i, type)
-        case .real, .double, .numeric:
+        case .numeric(let p, let scale):
+            guard let n = PGNumeric.parse(s) else { throw bad() }
+            return .numeric(try typmod(n, p, scale))
+        case .interval:
+            guard let v = PGInterval.parse(s) else { throw bad("22007") }
+            return .interval(v)
+        case .timetz:
+            guard let v = PGTimeTZ.parse(s, defaultOffset: PGSessionZone.current?.offset(atMicros: 0) ?? 0) ?? PGTime.parseTimestamp(s, assumeUTC: true).map({ PGTimeTZ(micros: (($0 % PGTime.usPerDay) + PGTime.usPerDay) % PGTime.usPerDay, offset: 0) }) else { throw bad("22007") }
+            return .timetz(v)
+        case .bytea:
+            return .text(PGBytea.hex(try PGBytea.parse(s)))
+        case .range(let k):
+            return .range(try PGRange.parse(s, k))
+        case .money:
+            return .int(try PGMoney.parse(s))
+        case .tsvector:
+            guard let v = PGTSVector.parse(s) else { throw PostgresError("42601", "syntax error in tsvector: \"\(s)\"") }
+            return .text(PGTSVector.format(v))
+        case .real, .double:
             let t = s.trimmingCharacters(in: .whitespaces)
             switch t.lowercased() {
             case "nan": return .double(.nan)
@@ -339,6 +432,10 @@ extension SQLValue {
             }
         case .timestamptz, .timestamp:
             guard let us = PGTime.parseTimestamp(s, assumeUTC: true) else { throw bad("22007") }
+            // A timestamptz written without a zone is local time of the session's zone.
+            if case .timestamptz = type, let zone = PGSessionZone.current, !PGTime.hasZone(s) {
+                return .timestamp(zone.utc(fromLocal: us))
+            }
             return .timestamp(us)
         case .date:
             guard let d = PGTime.parseDate(s) else { throw bad("22007") }
@@ -474,7 +571,10 @@ public enum PGTime {
     }
 
     /// `2024-01-15T10:30:00.123456+00:00` (JSON) or `2024-01-15 10:30:00.123456+00` (SQL text).
-    public static func formatTimestamp(_ us: Int64, withZone: Bool, sqlStyle: Bool = false) -> String {
+    public static func formatTimestamp(_ us0: Int64, withZone: Bool, sqlStyle: Bool = false) -> String {
+        // A timestamptz prints in the session's zone (`Prefer: timezone=…`), UTC by default.
+        let offset: Int32 = withZone ? (PGSessionZone.current?.offset(atMicros: us0) ?? 0) : 0
+        let us = us0 &+ Int64(offset) * usPerSecond
         var days = us / usPerDay
         var rem = us % usPerDay
         if rem < 0 { rem += usPerDay; days -= 1 }
@@ -483,7 +583,7 @@ public enum PGTime {
         let frac = rem % usPerSecond
         let year = y > 0 ? pad(y, 4) : pad(1 - y, 4)
         var s = "\(year)-\(pad(m, 2))-\(pad(d, 2))\(sqlStyle ? " " : "T")\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))\(fraction(frac))"
-        if withZone { s += sqlStyle ? "+00" : "+00:00" }
+        if withZone { s += PGTimeTZ.zone(offset, xsd: !sqlStyle) }
         if y <= 0 { s += " BC" }
         return s
     }
@@ -498,6 +598,15 @@ public enum PGTime {
     public static func formatTime(_ us: Int64) -> String {
         let secs = Int(us / usPerSecond)
         return "\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))\(fraction(us % usPerSecond))"
+    }
+
+    /// Whether timestamp text names its zone (`Z`, `UTC`, or an offset after the time).
+    static func hasZone(_ s: String) -> Bool {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        guard t.count > 10 else { return false }
+        let tail = t.dropFirst(10)
+        if tail.hasSuffix("Z") || tail.hasSuffix("z") || tail.uppercased().hasSuffix("UTC") { return true }
+        return tail.contains("+") || tail.contains("-")
     }
 
     /// Microseconds since the epoch for a `Date`.

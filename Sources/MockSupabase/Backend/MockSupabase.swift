@@ -96,9 +96,9 @@ public struct MockConfiguration: Sendable {
     public var clock: WallClock
     /// The id source.
     public var ids: IDGenerator
-    /// Access-token lifetime in seconds (GoTrue's default: 3600).
+    /// Access-token lifetime in seconds (auth.json `jwt_expiry`, GoTrue's default 3600).
     public var accessTokenLifetime: Int
-    /// Minimum password length (GoTrue's default: 6).
+    /// Minimum password length (auth.json `minimum_password_length`, GoTrue's default 6).
     public var minimumPasswordLength: Int
     /// Seconds after its revocation during which a refresh token may still be exchanged
     /// (`GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`; the Supabase CLI's `config.toml` sets
@@ -114,15 +114,15 @@ public struct MockConfiguration: Sendable {
     /// A configuration with defaults.
     public init(spec: AppSpec, jwtSecret: String = "super-secret-jwt-token-with-at-least-32-characters-long",
                 clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(),
-                accessTokenLifetime: Int = 3600, minimumPasswordLength: Int = 6,
+                accessTokenLifetime: Int? = nil, minimumPasswordLength: Int? = nil,
                 refreshTokenReuseInterval: Int = 10, revokedRefreshTokenRetention: Int = 86_400,
                 revokedRefreshTokenCap: Int = 100_000) {
         self.spec = spec
         self.jwtSecret = jwtSecret
         self.clock = clock
         self.ids = ids
-        self.accessTokenLifetime = accessTokenLifetime
-        self.minimumPasswordLength = minimumPasswordLength
+        self.accessTokenLifetime = accessTokenLifetime ?? spec.auth.jwtExpirySeconds
+        self.minimumPasswordLength = minimumPasswordLength ?? spec.auth.minimumPasswordLength
         self.refreshTokenReuseInterval = refreshTokenReuseInterval
         self.revokedRefreshTokenRetention = revokedRefreshTokenRetention
         self.revokedRefreshTokenCap = revokedRefreshTokenCap
@@ -197,6 +197,8 @@ public final class MockSupabase: Sendable {
         var tokenCache: [String: [String: JSONValue]] = [:]
         /// The host this backend answers on in-process, once registered.
         var registeredHost: String?
+        /// Whether the `/__admin` routes answer (`adminRoutesEnabled`).
+        var adminRoutes = true
     }
     /// GoTrue's state (refresh tokens, OTPs).
     let auth: GoTrueState
@@ -296,6 +298,15 @@ public final class MockSupabase: Sendable {
     /// Removes every injected fault.
     public func clearFaults() { state.withLock { $0.faults = [] } }
 
+    /// Whether the mock's own `/__admin` routes (reset, inbox) answer (default true). Off, they
+    /// answer 404 with Kong's "no Route matched" body, as a real Supabase project does, so
+    /// `contracts verify --target` or a team's suite can be tried against the mock as if it were
+    /// one (`contracts serve --no-admin`).
+    public var adminRoutesEnabled: Bool {
+        get { state.withLock { $0.adminRoutes } }
+        set { state.withLock { $0.adminRoutes = newValue } }
+    }
+
     // MARK: Tokens
 
     /// A signed access token for a user, as GoTrue would issue it.
@@ -359,7 +370,7 @@ public final class MockSupabase: Sendable {
             response = handleFunction(request)
         } else if path.hasPrefix("/storage/v1") {
             response = handleStorage(request)
-        } else if path.hasPrefix("/__admin/") {
+        } else if path.hasPrefix("/__admin/") && adminRoutesEnabled {
             response = handleAdminRoute(request)
         } else if path == "/realtime/v1/api/broadcast" {
             response = realtime.handleBroadcastAPI(request)

@@ -280,7 +280,7 @@ final class DatabaseEngine {
     /// Total rows in a table, ignoring RLS (for reports and tests).
     func count(_ table: String) -> Int {
         // A simple view's count is its base table's: an insert through it grows the base.
-        if let base = tables[qualified(table)]?.schema.simpleView?.base { return count(base) }
+        if let t = tables[qualified(table)], let root = schema.viewChain(t.schema)?.base { return count(root.qualifiedName) }
         return tables[qualified(table)]?.rows.count ?? 0
     }
 
@@ -421,8 +421,11 @@ final class DatabaseEngine {
                         row[i] = try c.fitLength(SQLValue.coerce(json: v, to: c.type))
                     } else if listed.contains(c.name) && !missingAsDefault {
                         row[i] = .null
+                        try c.domain?.check(.null)
                     } else {
                         row[i] = try defaultValue(c, auth, table: t.schema.qualifiedName)
+                        // A default is cast to the column's domain too (NULL included).
+                        try c.domain?.check(row[i])
                     }
                 }
                 row = try fire(.before, .insert, t, old: nil, new: row, auth) ?? row
@@ -491,14 +494,15 @@ final class DatabaseEngine {
                 limit: Int? = nil, restrict: (([SQLValue]) -> Bool)? = nil) throws -> [[SQLValue]] {
         try atomically { try statement {
             var t = try self.table(table)
-            if let def = t.schema.simpleView {
+            if let chain = try viewChain(t) {
                 // UPDATE through a simple view: the base rows the view shows, by the view's columns.
                 try checkViewColumns(Array(values.keys), t)
                 _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
-                let base = try self.table(def.base)
-                let shows = viewShows(def, base)
-                let changed = try update(def.base, set: values, as: viewActor(def, auth), where: filter, returning: returning, limit: limit, restrict: shows)
-                let proj = viewProjection(t.schema, base)
+                let shows = viewShows(chain)
+                let proj = viewProjection(t.schema, chain.base)
+                let changed = try update(chain.base.schema.qualifiedName, set: values, as: chain.actor(auth), where: filter, returning: returning, limit: limit,
+                                         restrict: { r in shows(r) && restrict?(proj.map { r[$0] }) != false })
+                try checkViewOptions(chain, changed)
                 return changed.map { r in proj.map { r[$0] } }
             }
             if views[t.schema.qualifiedName] != nil || t.schema.isView {
@@ -576,11 +580,12 @@ final class DatabaseEngine {
                 restrict: (([SQLValue]) -> Bool)? = nil) throws -> [[SQLValue]] {
         try atomically { try statement {
             let t = try self.table(table)
-            if let def = t.schema.simpleView {
+            if let chain = try viewChain(t) {
                 _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
-                let base = try self.table(def.base)
-                let removed = try delete(from: def.base, as: viewActor(def, auth), where: filter, limit: limit, returning: returning, restrict: viewShows(def, base))
-                let proj = viewProjection(t.schema, base)
+                let shows = viewShows(chain)
+                let proj = viewProjection(t.schema, chain.base)
+                let removed = try delete(from: chain.base.schema.qualifiedName, as: chain.actor(auth), where: filter, limit: limit, returning: returning,
+                                         restrict: { r in shows(r) && restrict?(proj.map { r[$0] }) != false })
                 return removed.map { r in proj.map { r[$0] } }
             }
             if views[t.schema.qualifiedName] != nil || t.schema.isView {

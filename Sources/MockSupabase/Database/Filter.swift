@@ -267,6 +267,14 @@ struct CompiledFilter {
                     return op == .cs ? jsonContains(v, j) : jsonContains(j, v)
                 }
             }
+            if case .range(let kind) = type {
+                // `range @> '[1,2]'`: the literal is read as the column's range type.
+                guard case .range(let rhs) = try parse(lit) else { return { _ in nil } }
+                return { row in
+                    guard case .range(let v) = value(row) else { return nil }
+                    return PGRange.holds(op, v, rhs, kind.element)
+                }
+            }
             guard case .array = type else {
                 let sym = op == .cs ? "@>" : op == .cd ? "<@" : "&&"
                 throw PostgresError("42883", "operator does not exist: \(type) \(sym) unknown",
@@ -286,7 +294,7 @@ struct CompiledFilter {
             guard case .search(let language, let text) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
             // Plan.hs `cfToTsVector`: a text or json column becomes `to_tsvector([lang,] col)`.
             switch type {
-            case .text, .json, .jsonb: break
+            case .text, .json, .jsonb, .tsvector: break
             default:
                 throw PostgresError("42883", "function to_tsvector(\(language == nil ? "" : "unknown, ")\(type)) does not exist",
                                     hint: "No function matches the given name and argument types. You might need to add explicit type casts.")
@@ -298,13 +306,22 @@ struct CompiledFilter {
                 if v.isNull { return nil }
                 guard let query else { return false }
                 let vector: TextSearch.Vector
-                if case .json(let j) = v { vector = TextSearch.vector(json: j, config) } else { vector = TextSearch.vector(v.textValue ?? v.pgText(as: type), config) }
+                if case .json(let j) = v { vector = TextSearch.vector(json: j, config) }
+                else if case .tsvector = type { vector = TextSearch.parseVector(v.textValue ?? "") ?? [:] }
+                else { vector = TextSearch.vector(v.textValue ?? v.pgText(as: type), config) }
                 return TextSearch.matches(vector, query)
             }
         case .sl, .sr, .nxr, .nxl, .adj:
             // The contract format holds no range types: on the columns it can hold PostgreSQL
             // finds no such operator (`<<`/`>>` on integers are bit shifts, not a condition).
             let sym = ["sl": "<<", "sr": ">>", "nxr": "&<", "nxl": "&>", "adj": "-|-"][op.rawValue]!
+            if case .range(let kind) = type {
+                guard case .text(let lit) = operand, case .range(let rhs) = try parse(lit) else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
+                return { row in
+                    guard case .range(let v) = value(row) else { return nil }
+                    return PGRange.holds(op, v, rhs, kind.element)
+                }
+            }
             if [.smallint, .integer, .bigint].contains(type) && (op == .sl || op == .sr) {
                 // `int << int` is a shift: the literal is read as an integer first.
                 if case .text(let lit) = operand { _ = try parse(lit) }
@@ -340,7 +357,7 @@ struct CompiledFilter {
                 // are equal as stored (floating point excepted: -0 = 0, NaN = NaN in PostgreSQL).
                 let wantEqual = op == .eq
                 switch type {
-                case .real, .double, .numeric: break
+                case .real, .double, .numeric, .interval: break
                 default:
                     return { row in
                         let v = row[i]

@@ -163,6 +163,20 @@ public final class Database: Sendable {
         try write { try $0.seed(table, rows: rows) }
     }
 
+    /// Runs `body` (this database's own calls, on this thread) with triggers off, as a session
+    /// with `session_replication_role = replica` writes: what a test stands in for a backend's
+    /// database connection with (`contracts verify --restore-database`). Constraints and
+    /// foreign-key actions still apply here.
+    public func withTriggersOff<T>(_ body: () throws -> T) throws -> T {
+        // One write section: readers see the state before `body` or after it, never between.
+        try write { e in
+            let was = e.triggersEnabled
+            e.triggersEnabled = false
+            defer { e.triggersEnabled = was }
+            return try body()
+        }
+    }
+
     /// Removes every row of every table.
     public func truncateAll() {
         write { $0.truncateAll() }

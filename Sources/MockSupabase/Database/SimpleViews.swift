@@ -7,6 +7,25 @@ import Foundation
 /// runs with its owner's rights, which bypass RLS (PostgreSQL docs "CREATE VIEW", Updatable Views
 /// and `security_invoker`).
 extension DatabaseEngine {
+    /// A simple view as it runs: its definitions from the view itself down (a view may read a
+    /// view), and the table at the bottom, whose rows every level filters and projects by
+    /// column name (simple views keep their base's column names).
+    struct ViewChain {
+        var view: Table
+        var defs: [SimpleViewDefinition]
+        var names: [String]
+        var base: Table
+
+        /// The role the base table is used with: the caller while every view is
+        /// `security_invoker`; the owner (who bypasses RLS) from the first view that is not.
+        func actor(_ auth: AuthContext) -> AuthContext { defs.allSatisfy(\.securityInvoker) ? auth : .serviceRole }
+    }
+
+    func viewChain(_ view: Table) throws -> ViewChain? {
+        guard let (views, root) = schema.viewChain(view.schema) else { return nil }
+        return ViewChain(view: view, defs: views.map { $0.simpleView! }, names: views.map(\.name), base: try table(root.qualifiedName))
+    }
+
     /// The role the base table is used with.
     func viewActor(_ def: SimpleViewDefinition, _ auth: AuthContext) -> AuthContext {
         def.securityInvoker ? auth : .serviceRole
@@ -17,23 +36,41 @@ extension DatabaseEngine {
         view.columns.map { base.colIndex[$0.name]! }
     }
 
-    /// Whether a base row is one the view shows (its WHERE is true).
-    func viewShows(_ def: SimpleViewDefinition, _ base: Table) -> ([SQLValue]) -> Bool {
-        guard let e = def.filter else { return { _ in true } }
-        return { row in self.evalCheck(e, base, row) == true }
+    /// Whether a base row is one the view shows (every level's WHERE is true).
+    func viewShows(_ chain: ViewChain) -> ([SQLValue]) -> Bool {
+        let filters = chain.defs.compactMap(\.filter)
+        guard !filters.isEmpty else { return { _ in true } }
+        return { row in filters.allSatisfy { self.evalCheck($0, chain.base, row) == true } }
+    }
+
+    /// `WITH CHECK OPTION` on written base rows (rewriteHandler.c adds one check per view): a
+    /// view's own condition is checked when it has the option or a view above it has
+    /// `CASCADED`; 44000 `new row violates check option for view "v"` with the base row. The
+    /// innermost failing view is named (PostgreSQL checks the deepest view's condition first).
+    func checkViewOptions(_ chain: ViewChain, _ rows: [[SQLValue]]) throws {
+        var cascaded = false
+        var checked: [(Expr, String)] = []
+        for (def, name) in zip(chain.defs, chain.names) {
+            if def.checkOption == .cascaded { cascaded = true }
+            if def.checkOption != nil || cascaded, let e = def.filter { checked.append((e, name)) }
+        }
+        for row in rows {
+            for (e, name) in checked.reversed() where evalCheck(e, chain.base, row) != true {
+                throw PostgresError("44000", "new row violates check option for view \"\(name)\"", details: failingRow(chain.base, row))
+            }
+        }
     }
 
     /// The view's rows for a caller, as a table of the view's shape (nil when `name` is not a
     /// simple view).
     func simpleViewTable(_ name: String, _ auth: AuthContext) throws -> Table? {
-        guard let view = tables[qualified(name)], let def = view.schema.simpleView else { return nil }
-        let base = try table(def.base)
-        let actor = viewActor(def, auth)
-        try checkGrant(base, .select, actor)
-        let rls = try policyTest(base, .select, actor)
-        let shows = viewShows(def, base)
-        let proj = viewProjection(view.schema, base)
-        let rows = base.rows.filter { rls($0) && shows($0) }.map { r in proj.map { r[$0] } }
+        guard let view = tables[qualified(name)], let chain = try viewChain(view) else { return nil }
+        let actor = chain.actor(auth)
+        try checkGrant(chain.base, .select, actor)
+        let rls = try policyTest(chain.base, .select, actor)
+        let shows = viewShows(chain)
+        let proj = viewProjection(view.schema, chain.base)
+        let rows = chain.base.rows.filter { rls($0) && shows($0) }.map { r in proj.map { r[$0] } }
         return Table(schema: view.schema, colIndex: view.colIndex, rows: rows)
     }
 
@@ -50,9 +87,11 @@ extension DatabaseEngine {
                            returning: Bool) throws -> [[SQLValue]] {
         try checkViewColumns(columns ?? Array(Set(input.flatMap(\.keys))), view)
         if let onConflict { try checkViewColumns(onConflict, view) }
-        let written = try insert(into: def.base, rows: input, columns: columns, missingAsDefault: missingAsDefault, as: viewActor(def, auth),
+        guard let chain = try viewChain(view) else { return [] }
+        let written = try insert(into: chain.base.schema.qualifiedName, rows: input, columns: columns, missingAsDefault: missingAsDefault, as: chain.actor(auth),
                                  resolution: resolution, onConflict: onConflict, returning: returning)
-        let proj = viewProjection(view.schema, try table(def.base))
+        try checkViewOptions(chain, written)
+        let proj = viewProjection(view.schema, try table(chain.base.schema.qualifiedName))
         return written.map { r in proj.map { r[$0] } }
     }
 }

@@ -87,13 +87,16 @@ extension MockSupabase {
                 throw PostgresError("PGRST205", "Could not find the table 'public.\(rest)' in the schema cache", hint: hint)
             }
             // Plan.hs: preferences are judged once the target is known.
-            try Preferences(request.headers).validate()
+            let prefs = Preferences(request.headers)
+            try prefs.validate()
+            // `Prefer: timezone=…` is the request's session zone (timestamptz output follows it).
+            let zone = try prefs.timezone.map(PGSessionZone.parse)
             switch request.method {
-            case "GET", "HEAD": return try restRead(rest, request, auth)
-            case "POST": return try restInsert(rest, request, auth)
-            case "PATCH": return try restUpdate(rest, request, auth)
-            case "DELETE": return try restDelete(rest, request, auth)
-            case "PUT": return try restPut(rest, request, auth)
+            case "GET", "HEAD": return try PGSessionZone.$current.withValue(zone) { try restRead(rest, request, auth) }
+            case "POST": return try PGSessionZone.$current.withValue(zone) { try restInsert(rest, request, auth) }
+            case "PATCH": return try PGSessionZone.$current.withValue(zone) { try restUpdate(rest, request, auth) }
+            case "DELETE": return try PGSessionZone.$current.withValue(zone) { try restDelete(rest, request, auth) }
+            case "PUT": return try PGSessionZone.$current.withValue(zone) { try restPut(rest, request, auth) }
             default:
                 return HTTPResponse(status: 405, headers: ["Content-Type": "application/json; charset=utf-8", "Allow": "OPTIONS,GET,HEAD,POST,PUT,PATCH,DELETE"],
                                     body: PostgresError("PGRST117", "Unsupported HTTP method: \(request.method)").json.data())
@@ -169,6 +172,7 @@ extension MockSupabase {
         }
         let table = database.tableSchema(tableName)!
         let plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges)
+        try q.rejectAggregates()
         let filters = plan.takeNullFilters(q.filter)
         // `order=rel(col)` sorts by a to-one embed's column, known only once rows are rendered.
         let relatedOrder = q.order.contains { $0.column.contains("(") }
@@ -363,6 +367,7 @@ extension MockSupabase {
         }
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        try q.rejectAggregates()
         let resolution = prefs.resolution
         // One statement: a singular Accept that does not get exactly one row undoes the write
         // (PostgREST's failNotSingular condemns the transaction).
@@ -430,6 +435,7 @@ extension MockSupabase {
         let table = database.tableSchema(tableName)!
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        try q.rejectAggregates()
         if patch.isEmpty {
             // PostgREST answers an empty patch without touching the table.
             let headers: HTTPHeaders = ["Content-Range": "*/*"]
@@ -461,6 +467,7 @@ extension MockSupabase {
         let table = database.tableSchema(tableName)!
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        try q.rejectAggregates()
         let (removed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
             let snapshot = try plan?.snapshot(database: database, auth: auth)
             let removed = try database.delete(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), limit: q.limit, returning: returning)
@@ -515,6 +522,7 @@ extension MockSupabase {
         guard objects.count == 1 else { throw PostgresError("PGRST115", "Payload values do not match URL in primary key column(s)") }
         let returning = prefs.returning == .representation
         let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        try q.rejectAggregates()
         let (inserted, rows) = try database.atomically { () throws -> (Int, [String]) in
             let before = database.count(tableName)
             let written = try database.insert(into: tableName, rows: objects, columns: Array(objects[0].keys).sorted(), as: auth,
@@ -549,6 +557,7 @@ extension MockSupabase {
             return HTTPResponse(status: 405, headers: ["Content-Type": "application/json; charset=utf-8"],
                                 body: PostgresError("PGRST101", "Only GET and POST verbs are allowed for RPC calls").json.data())
         }
+        try q.rejectAggregates()
         let given = args.keys.sorted()
         guard let fn, Set(given).isSubset(of: Set(fn.parameters.map(\.name))),
               fn.parameters.allSatisfy({ $0.hasDefault || args[$0.name] != nil })

@@ -73,18 +73,7 @@ struct Preferences {
         if strict && !invalid.isEmpty {
             throw PostgresError("PGRST122", "Invalid preferences given with handling=strict", details: "Invalid preferences: " + invalid.joined(separator: ", "))
         }
-        if let tz = timezone, !Preferences.isTimeZone(tz) {
-            throw PostgresError("22023", "invalid value for parameter \"TimeZone\": \"\(tz)\"")
-        }
-    }
-
-    /// A zone name the tz database knows, or a POSIX-style numeric offset (`+05:30`, `-4`).
-    static func isTimeZone(_ tz: String) -> Bool {
-        if TimeZone(identifier: tz) != nil { return true }
-        var s = Substring(tz)
-        if s.first == "+" || s.first == "-" { s = s.dropFirst() }
-        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
-        return !parts.isEmpty && parts.count <= 3 && parts.allSatisfy { !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isNumber) }
+        if let tz = timezone { _ = try PGSessionZone.parse(tz) }
     }
 
     /// PGRST124 under `handling=strict` when a write touched more rows than `max-affected`

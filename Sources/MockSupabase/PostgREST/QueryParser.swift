@@ -37,6 +37,15 @@ struct ParsedQuery {
     var others: [(String, String)] = []
 
     var hasFilters: Bool { !filter.isEmpty || !embeddedFilters.isEmpty }
+    /// Whether `select` used an aggregate (`count()`, `col.sum()`).
+    var aggregate = false
+
+    /// PGRST123: aggregates need `db-aggregates-enabled`, off in PostgREST and on Supabase unless
+    /// a project turns it on (Error.hs `AggregatesNotAllowed`). Plan.hs `readPlan` checks it
+    /// after resolving relationships, so parse, range and relationship errors come first.
+    func rejectAggregates() throws {
+        if aggregate { throw PostgresError("PGRST123", "Use of aggregate functions is not allowed") }
+    }
 }
 
 /// PostgREST's query-string grammar (`select`, filters with `not.`, `or=(…)`, `and=(…)`, `order`,
@@ -44,16 +53,36 @@ struct ParsedQuery {
 enum QueryParser {
     static let reserved: Set<String> = ["select", "order", "limit", "offset", "on_conflict", "columns", "or", "and", "not.or", "not.and"]
 
+    /// QueryParams.hs `parse` reads `order`, then the logic trees, `columns`, `select`, the
+    /// filters and `on_conflict`, so the first malformed one in that order is the one reported;
+    /// a negative `limit` (PGRST103) is judged after all of them (ApiRequest.hs `getRanges`).
+    static func priority(_ name: String) -> Int {
+        if name == "order" || name.hasSuffix(".order") { return 0 }
+        if ["or", "and", "not.or", "not.and"].contains(name) || name.hasSuffix(".or") || name.hasSuffix(".and") { return 1 }
+        switch name {
+        case "columns": return 2
+        case "select": return 3
+        case "on_conflict": return 5
+        case "limit", "offset": return 6
+        default: return name.hasSuffix(".limit") || name.hasSuffix(".offset") ? 6 : 4
+        }
+    }
+
     static func parse(_ items: [(name: String, value: String)], forRPC: Bool = false) throws -> ParsedQuery {
         var q = ParsedQuery()
-        for (name, value) in items {
+        var rangeError: PostgresError?
+        func limitValue(_ v: String) -> Int? {
+            do { return try QueryParser.limitValue(v) } catch let e as PostgresError { if rangeError == nil { rangeError = e }; return nil } catch { return nil }
+        }
+        let ordered = items.enumerated().sorted { (priority($0.element.name), $0.offset) < (priority($1.element.name), $1.offset) }.map(\.element)
+        for (name, value) in ordered {
             switch name {
             case "select":
-                q.select = try parseSelect(value)
+                (q.select, q.aggregate) = try parseSelectItems(value)
             case "order":
                 q.order = try parseOrder(value)
             case "limit":
-                if let n = try limitValue(value) { q.limit = n }
+                if let n = limitValue(value) { q.limit = n }
             case "offset":
                 if let n = offsetValue(value) { q.offset = n }
             case "on_conflict":
@@ -68,7 +97,7 @@ enum QueryParser {
                     switch name[name.index(after: dot)...] {
                     case "order": q.embeddedRanges[rel, default: EmbedRange()].order = try parseOrder(value)
                     case "limit":
-                        if let n = try limitValue(value) { q.embeddedRanges[rel, default: EmbedRange()].limit = n }
+                        if let n = limitValue(value) { q.embeddedRanges[rel, default: EmbedRange()].limit = n }
                     default:
                         if let n = offsetValue(value) { q.embeddedRanges[rel, default: EmbedRange()].offset = n }
                     }
@@ -99,6 +128,7 @@ enum QueryParser {
                 }
             }
         }
+        if let rangeError { throw rangeError }
         return q
     }
 
@@ -244,14 +274,29 @@ enum QueryParser {
 
     /// `*,alias:col::text,rel!fk(a,b),other!inner(*)`.
     static func parseSelect(_ raw: String) throws -> [SelectItem] {
+        let (items, aggregate) = try parseSelectItems(raw)
+        if aggregate { try ParsedQuery(aggregate: true).rejectAggregates() }
+        return items
+    }
+
+    /// The select list and whether it used an aggregate (judged later, see `rejectAggregates`).
+    static func parseSelectItems(_ raw: String) throws -> ([SelectItem], Bool) {
         var p = SelectParser(chars: Array(raw), raw: raw)
         let items = try p.list(topLevel: true)
-        if p.aggregate {
-            // Aggregates (`count()`, `col.sum()`) need `db-aggregates-enabled`, off in PostgREST
-            // and on Supabase unless a project turns it on (Error.hs `AggregatesNotAllowed`).
-            throw PostgresError("PGRST123", "Use of aggregate functions is not allowed")
+        // `count()` items are only a marker: the request is refused later (PGRST123) and the
+        // rest of the list still resolves relationships first.
+        func dropCounts(_ list: [SelectItem]) -> [SelectItem] {
+            list.compactMap { item in
+                switch item {
+                case .column("count()", _, _): return nil
+                case .embed(let r, let a, let h, let inner, let sub): return .embed(relation: r, alias: a, hint: h, inner: inner, items: dropCounts(sub))
+                case .spread(let r, let h, let inner, let sub): return .spread(relation: r, hint: h, inner: inner, items: dropCounts(sub))
+                default: return item
+                }
+            }
         }
-        return items.isEmpty ? [.star] : items
+        let kept = p.aggregate ? dropCounts(items) : items
+        return (kept.isEmpty ? [.star] : kept, p.aggregate)
     }
 
     struct SelectParser {
@@ -371,7 +416,7 @@ enum QueryParser {
                 // `count()`: the row count aggregate.
                 aggregate = true
                 if i + 1 < chars.count, chars[i] == ":", chars[i + 1] == ":" { i += 2; _ = identifier() }
-                return .column(name: "count", alias: alias, cast: nil)
+                return .column(name: "count()", alias: alias, cast: nil)
             }
             if i < chars.count, chars[i] == "(" {
                 guard depth < SelectParser.maxDepth else { throw fail("an embedding nested at most \(SelectParser.maxDepth) levels deep") }

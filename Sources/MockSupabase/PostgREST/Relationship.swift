@@ -47,14 +47,14 @@ struct Relationship {
     /// pointing at the view. Keys keep the base constraint's name.
     static func foreignKeys(of t: TableSchema, schema: DatabaseSchema) -> [ForeignKey] {
         var out = t.foreignKeys
-        if let def = t.simpleView, let base = schema.table(def.base) {
+        if let base = schema.viewChain(t)?.base {
             out += base.foreignKeys.filter { fk in fk.columns.allSatisfy { t.columnIndex($0) != nil } }
         }
         // Keys into views over a table this relation references.
         let direct = out
         for fk in direct {
             guard let ref = schema.table(fk.refTable) else { continue }
-            for v in schema.tables where v.simpleView.map({ schema.table($0.base)?.qualifiedName == ref.qualifiedName }) == true
+            for v in schema.tables where schema.viewChain(v)?.base.qualifiedName == ref.qualifiedName
                 && fk.refColumns.allSatisfy({ v.columnIndex($0) != nil }) {
                 var k = fk
                 k.refTable = v.schema == "public" ? v.name : v.qualifiedName

@@ -139,7 +139,13 @@ struct SelectPlan {
         case "int", "int4", "integer": return .integer
         case "int2", "smallint": return .smallint
         case "int8", "bigint": return .bigint
-        case "numeric", "decimal": return .numeric
+        case "numeric", "decimal": return .numeric(precision: nil, scale: 0)
+        case "interval": return .interval
+        case "bytea": return .bytea
+        case "time": return .time
+        case "timetz": return .timetz
+        case "tsvector": return .tsvector
+        case "int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange": return .range(PGRangeKind(rawValue: name.lowercased())!)
         case "float", "float8", "double precision": return .double
         case "float4", "real": return .real
         case "bool", "boolean": return .boolean
@@ -405,7 +411,9 @@ struct SelectPlan {
                 t = .text
             }
         }
-        if jsonb {
+        if jsonb, case .numeric(let n) = value {
+            s = n.jsonText
+        } else if jsonb {
             value.json(as: t).write(to: &s, style: .jsonb, indent: 0)
         } else {
             value.write(to: &s, as: t)

@@ -125,6 +125,12 @@ extension RealtimeService {
         case .time: return "time"
         case .jsonb: return "jsonb"
         case .json: return "json"
+        case .timetz: return "timetz"
+        case .bytea: return "bytea"
+        case .interval: return "interval"
+        case .tsvector: return "tsvector"
+        case .money: return "money"
+        case .range(let k): return k.rawValue
         case .enumeration(let name, _): return name
         case .array(let t): return "_" + typname(t)
         }

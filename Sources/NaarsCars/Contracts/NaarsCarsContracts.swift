@@ -280,6 +280,9 @@ public struct NaarsCarsFunctions: Sendable {
     public var maxLimit: Int
     /// Decimals of average ratings.
     public var ratingDecimals: Int
+    /// What a user with no reviews or no fulfilled requests shows as average, count and rank key
+    /// (FR-015's `COALESCE(…, 0)`).
+    public var absentAs: Int = 0
     /// Window lengths in days by time_filter (nil: no window).
     public var timeFilters: [String: Int?]
     /// Edge functions.
@@ -345,7 +348,9 @@ public struct NaarsCarsFunctions: Sendable {
                 _ = p.optional("source")
                 return try p.required("staleAfterDays").int()
             }
+            var absentAs = 0
             let lb = try o.required("leaderboard").object { l -> (String, Int, Int, Int, [String: Int?]) in
+                absentAs = try l.required("absentAs").int()
                 _ = l.optional("decision")
                 var filters: [String: Int?] = [:]
                 for (k, v) in try l.required("timeFilters").map() {
@@ -392,8 +397,10 @@ public struct NaarsCarsFunctions: Sendable {
                     edgeErrors[k] = try eo.required(k).string()
                 }
             }
-            return NaarsCarsFunctions(rpcs: rpcs, staleTokenDays: stale, defaultTimeFilter: lb.0, defaultLimit: lb.1, maxLimit: lb.2,
-                                      ratingDecimals: lb.3, timeFilters: lb.4, edgeFunctions: edges, apns: apns, edgeErrors: edgeErrors)
+            var functions = NaarsCarsFunctions(rpcs: rpcs, staleTokenDays: stale, defaultTimeFilter: lb.0, defaultLimit: lb.1, maxLimit: lb.2,
+                                               ratingDecimals: lb.3, timeFilters: lb.4, edgeFunctions: edges, apns: apns, edgeErrors: edgeErrors)
+            functions.absentAs = absentAs
+            return functions
         }
     }
 }

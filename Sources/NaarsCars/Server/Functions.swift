@@ -91,7 +91,7 @@ extension NaarsCarsServer {
         for t in ["rides", "favors"] {
             fulfilled += try db.rows(t, as: auth, where: .and([Self.eq("claimed_by", user), Self.eq("status", rules.completedStatus)])).count
         }
-        let avg = Self.roundedMean(sum: ratings.reduce(0, +), count: Int64(ratings.count), decimals: functions.ratingDecimals)
+        let avg = Self.roundedMean(sum: ratings.reduce(0, +), count: Int64(ratings.count), decimals: functions.ratingDecimals, absent: functions.absentAs)
         return [["avg_rating": .double(avg), "review_count": .int(Int64(ratings.count)), "fulfilled_count": .int(Int64(fulfilled))]]
     }
 
@@ -237,9 +237,9 @@ extension NaarsCarsServer {
         var rows = try db.rows("profiles", as: auth, where: Self.eq("approved", "true")).map { p -> BoardRow in
             let id = p["id"]?.stringValue ?? ""
             let (sum, n) = sums[id] ?? (0, 0)
-            return BoardRow(userID: id, name: p["name"]?.stringValue ?? "", avatar: p["avatar_url"] ?? .null, fulfilled: fulfilled[id] ?? 0,
+            return BoardRow(userID: id, name: p["name"]?.stringValue ?? "", avatar: p["avatar_url"] ?? .null, fulfilled: fulfilled[id] ?? functions.absentAs,
                             ratingSum: sum, ratings: n, rank: 0,
-                            average: Self.roundedMean(sum: sum, count: n, decimals: functions.ratingDecimals))
+                            average: Self.roundedMean(sum: sum, count: n, decimals: functions.ratingDecimals, absent: functions.absentAs))
         }
         for i in rows.indices { rows[i].rank = 1 + rows.filter { $0.fulfilled > rows[i].fulfilled }.count }
         rows.sort { a, b in

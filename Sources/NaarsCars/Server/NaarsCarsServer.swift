@@ -63,9 +63,10 @@ extension NaarsCarsServer {
         return t.columns.filter { !Self.same(old[$0.name], new[$0.name], $0.type) }.map(\.name)
     }
 
-    /// ROUND(sum / count, decimals) as PostgreSQL's numeric does it (half away from zero), exactly.
-    static func roundedMean(sum: Int64, count: Int64, decimals: Int) -> Double {
-        guard count > 0 else { return 0 }
+    /// ROUND(sum / count, decimals) as PostgreSQL's numeric does it (half away from zero), exactly;
+    /// `absent` without any value (FR-015's COALESCE).
+    static func roundedMean(sum: Int64, count: Int64, decimals: Int, absent: Int) -> Double {
+        guard count > 0 else { return Double(absent) }
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
         let num = sum * scale * 2, den = count * 2

@@ -31,6 +31,18 @@ public struct BucketConfig: Sendable, Equatable {
     /// `storage.buckets` without a policy, so only the service role lists buckets).
     public var bucketSelect: Expr
 
+    /// A bucket from its parts (for buckets created at run time through Storage's API).
+    package init(id: String, name: String, isPublic: Bool, fileSizeLimit: Int?, allowedMimeTypes: [String]?,
+                 policies: [PolicyCommand: StoragePolicyCell], bucketSelect: Expr) {
+        self.id = id
+        self.name = name
+        self.isPublic = isPublic
+        self.fileSizeLimit = fileSizeLimit
+        self.allowedMimeTypes = allowedMimeTypes
+        self.policies = policies
+        self.bucketSelect = bucketSelect
+    }
+
     /// The cell of a command, nil when the bucket grants it to nobody.
     public func cell(_ command: PolicyCommand) -> StoragePolicyCell? { policies[command] }
 }

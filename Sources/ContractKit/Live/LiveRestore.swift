@@ -1,0 +1,259 @@
+import Foundation
+
+/// Puts an app's tables back to a snapshot through PostgREST alone, as the service role, on a
+/// backend whose triggers keep running (a real Supabase has no `/__admin/reset` and no way to
+/// switch triggers off over HTTP).
+///
+/// How rows are found: every pass reads every table of the snapshot and compares it with the
+/// snapshot, so a row a trigger made (a `town_hall_posts` row written by a review's trigger, a
+/// notification, a companion row) is found wherever it lands, without guessing it from the
+/// created rows' keys or from timestamps (a table may have no timestamp column, and a trigger
+/// may write a row that names none of the rows the run wrote). The cost is a read of every table
+/// per pass; the condition is that nobody else writes the app's tables during the run (a CI
+/// project or a local stack, not a shared staging project in use).
+///
+/// How rows are put back, in passes until nothing differs or nothing is left to try:
+/// 1. rows the snapshot lacks are deleted, children first (FK order from schema.json);
+/// 2. rows the snapshot has and the backend lacks are inserted, parents first; a BEFORE INSERT
+///    trigger that rewrites a column (`reviews.town_hall_post_id`) leaves a difference the next
+///    pass patches, and the row it made is an extra row the next pass deletes;
+/// 3. a row that differs is patched with only the columns that differ, unless schema.json
+///    declares a BEFORE UPDATE trigger on its table (`updated_at = now()` would stamp it again):
+///    then it is deleted and inserted again, which fires no update trigger, together with the
+///    rows the delete cascades to — when that is safe: no row refers to it with ON DELETE
+///    RESTRICT / NO ACTION, the rows set to null have no BEFORE UPDATE trigger, and no table
+///    inserted again has an AFTER INSERT trigger (or, below the row itself, any INSERT trigger)
+///    that would write other rows. Otherwise it is patched, and a column stamped anyway is left.
+/// What is still different after that is written through the backend's database with triggers
+/// off when one is given (`LiveDatabaseWriter`, `--restore-database`); otherwise it is returned
+/// in words, naming the column and the trigger that stamps it.
+struct LiveRestore {
+    let io: LiveStateIO
+
+    /// At most this many passes (each reads every table once).
+    static let maxPasses = 8
+
+    /// The snapshot's tables, parents before the tables referring to them (FK order of
+    /// schema.json; a table referring to itself, or a cycle, keeps declaration order).
+    static func parentsFirst(_ tables: [TableSchema]) -> [TableSchema] {
+        var placed: [TableSchema] = [], names = Set<String>()
+        var left = tables
+        while !left.isEmpty {
+            let ready = left.firstIndex { t in
+                t.foreignKeys.allSatisfy { fk in
+                    let parent = tables.first { refers(fk, to: $0) }
+                    return parent == nil || parent!.name == t.name || names.contains(parent!.name)
+                }
+            } ?? 0
+            let t = left.remove(at: ready)
+            placed.append(t)
+            names.insert(t.name)
+        }
+        return placed
+    }
+
+    /// Whether a foreign key refers to a table (`profiles`, `public.profiles`).
+    static func refers(_ fk: ForeignKey, to t: TableSchema) -> Bool {
+        fk.refTable == t.name && t.schema == "public" || fk.refTable == t.qualifiedName
+    }
+
+    /// `table column=value` rows of `current` that refer to `row` of `t` (empty: none).
+    func referrers(of row: [String: JSONValue], in t: TableSchema, current: [String: [String: JSONValue]]) -> [String] {
+        var out: [String] = []
+        for u in io.tables {
+            for fk in u.foreignKeys where LiveRestore.refers(fk, to: t) {
+                let wanted = fk.refColumns.map { RLSCase.filterText(row[$0] ?? .null) }
+                let n = (current[u.name] ?? [:]).values.filter { r in
+                    guard let o = r.objectValue else { return false }
+                    let self_ = u.name == t.name && LiveStateIO.key(o, u.primaryKey) == LiveStateIO.key(row, t.primaryKey)
+                    return !self_ && fk.columns.map { RLSCase.filterText(o[$0] ?? .null) } == wanted
+                }.count
+                if n > 0 { out.append("\(n) \(u.name) rows (\(fk.columns.joined(separator: ",")))") }
+            }
+        }
+        return out
+    }
+
+    /// Triggers schema.json declares on a table for an event at a timing (nil timing: any).
+    func triggers(_ t: TableSchema, _ event: String, _ timing: String? = nil) -> [TriggerDefinition] {
+        (io.schema.triggers ?? []).filter { $0.qualifiedTable == t.qualifiedName && $0.events.contains(event) && (timing == nil || $0.timing == timing) }
+    }
+
+    /// Whether an update of the table runs a BEFORE UPDATE trigger (which may stamp a column).
+    func stamps(_ t: TableSchema) -> Bool { !triggers(t, "update", "before").isEmpty }
+
+    /// The rows (table → keys) deleting `row` cascades to, when deleting it and inserting it and
+    /// them again changes nothing else (see the type's comment); nil when it would.
+    func cascade(of row: [String: JSONValue], in t: TableSchema, current: [String: [String: JSONValue]]) -> [String: Set<String>]? {
+        if !triggers(t, "insert", "after").isEmpty { return nil }
+        var out: [String: Set<String>] = [:]
+        var queue: [(TableSchema, [String: JSONValue])] = [(t, row)]
+        var seen = Set([t.name + "|" + LiveStateIO.key(row, t.primaryKey)])
+        while let (pt, prow) = queue.popLast() {
+            for u in io.tables {
+                for fk in u.foreignKeys where LiveRestore.refers(fk, to: pt) {
+                    let wanted = fk.refColumns.map { RLSCase.filterText(prow[$0] ?? .null) }
+                    for r in (current[u.name] ?? [:]).values {
+                        guard let o = r.objectValue, fk.columns.map({ RLSCase.filterText(o[$0] ?? .null) }) == wanted else { continue }
+                        let id = u.name + "|" + LiveStateIO.key(o, u.primaryKey)
+                        if seen.contains(id) { continue }
+                        switch fk.onDelete {
+                        case .cascade:
+                            if !triggers(u, "insert").isEmpty { return nil }
+                            seen.insert(id)
+                            out[u.name, default: []].insert(LiveStateIO.key(o, u.primaryKey))
+                            queue.append((u, o))
+                        case .setNull, .setDefault:
+                            if stamps(u) { return nil }
+                        case .restrict, .noAction:
+                            return nil
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The columns whose values differ between two versions of a row.
+    static func differing(_ want: [String: JSONValue], _ have: [String: JSONValue]) -> [String] {
+        Set(want.keys).union(have.keys).sorted().filter { c in
+            switch (want[c], have[c]) {
+            case (let a?, let b?): return !LiveSnapshot.same(a, b)
+            case (nil, nil): return false
+            default: return true
+            }
+        }
+    }
+
+    func filters(_ t: TableSchema, _ row: [String: JSONValue]) -> [(String, String)] {
+        t.primaryKey.map { ($0, "eq." + RLSCase.filterText(row[$0] ?? .null)) }
+    }
+
+    func delete(_ t: TableSchema, _ row: [String: JSONValue]) throws -> String? {
+        let r = try io.endpoint.send(HTTPRequest(method: "DELETE", path: "/rest/v1/\(t.name)", query: filters(t, row)), as: "service_role")
+        return (200...299).contains(r.status) ? nil : "deleting \(t.name) \(LiveStateIO.key(row, t.primaryKey)): HTTP \(r.status) \(r.text.prefix(200))"
+    }
+
+    func insert(_ t: TableSchema, _ row: [String: JSONValue]) throws -> String? {
+        let r = try io.endpoint.send(method: "POST", path: "/rest/v1/\(t.name)", json: .array([.object(row)]), headers: ["Prefer": "return=minimal"], as: "service_role")
+        return (200...299).contains(r.status) ? nil : "inserting \(t.name) \(LiveStateIO.key(row, t.primaryKey)): HTTP \(r.status) \(r.text.prefix(200))"
+    }
+
+    func patch(_ t: TableSchema, _ row: [String: JSONValue], columns: [String]) throws -> String? {
+        var body: [String: JSONValue] = [:]
+        for c in columns { body[c] = row[c] ?? .null }
+        let r = try io.endpoint.send(method: "PATCH", path: "/rest/v1/\(t.name)", query: filters(t, row), json: .object(body),
+                                     headers: ["Prefer": "return=minimal"], as: "service_role")
+        return (200...299).contains(r.status) ? nil : "updating \(t.name) \(LiveStateIO.key(row, t.primaryKey)): HTTP \(r.status) \(r.text.prefix(200))"
+    }
+
+    /// The app's tables as the backend has them now.
+    func read(_ tables: [TableSchema]) throws -> [String: [String: JSONValue]] {
+        var out: [String: [String: JSONValue]] = [:]
+        for t in tables { out[t.name] = try io.rows(t) }
+        return out
+    }
+
+    /// Puts the rows back; returns what could not be put back, in words (empty: every table is
+    /// as the snapshot has it).
+    func run(to target: LiveSnapshot) throws -> [String] {
+        let order = LiveRestore.parentsFirst(io.tables)
+        var patched = Set<String>(), reinserted = Set<String>()
+        var errors: [String] = []
+        var current = try read(order)
+        for _ in 0..<LiveRestore.maxPasses {
+            var acted = false
+            errors = []
+            for t in order.reversed() {
+                let want = target.rows[t.name] ?? [:]
+                for (k, row) in (current[t.name] ?? [:]).sorted(by: { $0.key < $1.key }) where want[k] == nil {
+                    guard let o = row.objectValue else { continue }
+                    if let e = try delete(t, o) { errors.append(e) }
+                    acted = true
+                }
+            }
+            for t in order {
+                let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
+                for k in want.keys.sorted() where have[k] == nil {
+                    guard let o = want[k]?.objectValue else { continue }
+                    if let e = try insert(t, o) { errors.append(e) }
+                    acted = true
+                }
+            }
+            for t in order {
+                let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
+                for k in want.keys.sorted() {
+                    guard let w = want[k]?.objectValue, let h = have[k]?.objectValue else { continue }
+                    let cols = LiveRestore.differing(w, h)
+                    if cols.isEmpty { continue }
+                    let id = t.name + "|" + k
+                    if !reinserted.contains(id), stamps(t), let closure = cascade(of: h, in: t, current: current) {
+                        reinserted.insert(id)
+                        if let e = try delete(t, h) { errors.append(e); continue }
+                        if let e = try insert(t, w) { errors.append(e) }
+                        // The rows the delete took with it, parents first, as the snapshot has them.
+                        for u in order {
+                            for ck in (closure[u.name] ?? []).sorted() {
+                                guard let row = target.rows[u.name]?[ck]?.objectValue else { continue }
+                                if let e = try insert(u, row) { errors.append(e) }
+                            }
+                        }
+                        acted = true
+                    } else if !patched.contains(id) {
+                        patched.insert(id)
+                        acted = true
+                        guard let e = try patch(t, w, columns: cols) else { continue }
+                        // A unique key the row wants is still held by a row that is not back yet
+                        // (two rows that swapped places): delete it now, so the other row's patch
+                        // can take its old value, and insert it again in the next pass.
+                        if !reinserted.contains(id), cascade(of: h, in: t, current: current)?.isEmpty == true, try delete(t, h) == nil {
+                            reinserted.insert(id)
+                        } else {
+                            errors.append(e)
+                        }
+                    }
+                }
+            }
+            current = try read(order)
+            if !acted { break }
+        }
+        if let db = io.database {
+            let restores = order.compactMap { t -> LiveTableRestore? in
+                let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
+                let delete = have.filter { want[$0.key] == nil }.values.compactMap(\.objectValue)
+                let upsert = want.filter { k, w in have[k].map { !LiveSnapshot.same($0, w) } ?? true }.values.compactMap(\.objectValue)
+                return delete.isEmpty && upsert.isEmpty ? nil : LiveTableRestore(table: t, upsert: upsert, delete: delete)
+            }
+            if !restores.isEmpty {
+                try db.apply(restores)
+                current = try read(order)
+                errors = []
+            }
+        }
+        return residue(target, current: current, order: order) + errors
+    }
+
+    /// What still differs, in words: the row, the columns, and the trigger that stamps them.
+    func residue(_ target: LiveSnapshot, current: [String: [String: JSONValue]], order: [TableSchema]) -> [String] {
+        var out: [String] = []
+        for t in order {
+            let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
+            let added = have.keys.filter { want[$0] == nil }.sorted(), missing = want.keys.filter { have[$0] == nil }.sorted()
+            if !added.isEmpty { out.append("\(t.name): \(added.count) rows added (\(added.prefix(3).joined(separator: "; ")))") }
+            if !missing.isEmpty { out.append("\(t.name): \(missing.count) rows missing (\(missing.prefix(3).joined(separator: "; ")))") }
+            for k in want.keys.sorted() {
+                guard let w = want[k]?.objectValue, let h = have[k]?.objectValue else { continue }
+                let cols = LiveRestore.differing(w, h)
+                if cols.isEmpty { continue }
+                let stampers = (io.schema.triggers ?? []).filter { $0.qualifiedTable == t.qualifiedName && $0.timing == "before" && $0.events.contains("update") }
+                var why = stampers.isEmpty ? "" : "; a BEFORE UPDATE trigger (\(stampers.map(\.name).joined(separator: ", "))) writes it on every update"
+                let refs = referrers(of: h, in: t, current: current)
+                if !refs.isEmpty { why += ", and \(refs.joined(separator: ", ")) refer to the row, so it cannot be deleted and inserted again" }
+                let values = cols.map { "\($0) is \(h[$0].map { $0.serialized() } ?? "absent"), was \(w[$0].map { $0.serialized() } ?? "absent")" }
+                out.append("\(t.name) \(k): \(values.joined(separator: ", "))\(why); only a database connection with triggers off can put it back (--restore-database URL)")
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// `CREATE DOMAIN name AS base [NOT NULL] [CONSTRAINT c CHECK (…)]`: a base type whose values
+/// must pass checks. A column of the domain stores base values; the checks run when a value is
+/// read into the domain (PostgreSQL casts the request body's value to the column type), before
+/// triggers and table constraints.
+public struct DomainDefinition: Sendable, Equatable {
+    /// The domain's name (what `format_type` prints for its columns).
+    public var name: String
+    /// The base type.
+    public var base: SQLType
+    /// `varchar(n)`/`char(n)` limits of the base, if any.
+    public var limit: Int?
+    public var padded: Bool
+    /// `NOT NULL` on the domain.
+    public var notNull: Bool
+    /// Checks in order: constraint name and expression (`{"column": "value"}` is the value).
+    public var checks: [(name: String, expr: Expr)]
+
+    public static func == (a: DomainDefinition, b: DomainDefinition) -> Bool {
+        a.name == b.name && a.base == b.base && a.limit == b.limit && a.padded == b.padded && a.notNull == b.notNull
+            && a.checks.map(\.name) == b.checks.map(\.name) && a.checks.map(\.expr) == b.checks.map(\.expr)
+    }
+
+    /// Applies the domain to a base value: 23502 `domain d does not allow null values`, 23514
+    /// `value for domain d violates check constraint "c"` (domains.c `domain_check_input`); a
+    /// check that is unknown (NULL) passes, as in SQL.
+    public func check(_ v: SQLValue) throws {
+        if v.isNull {
+            if notNull { throw PostgresError("23502", "domain \(name) does not allow null values") }
+        }
+        for c in checks where DomainDefinition.eval(c.expr, v, base) == false {
+            throw PostgresError("23514", "value for domain \(name) violates check constraint \"\(c.name)\"")
+        }
+    }
+
+    /// Evaluates a check over the one value (`VALUE` in SQL); nil is unknown.
+    static func eval(_ e: Expr, _ v: SQLValue, _ type: SQLType) -> Bool? {
+        func operand(_ o: Expr.Operand) -> SQLValue? {
+            switch o {
+            case .column: return v
+            case .value(let j): return try? SQLValue.coerce(json: j, to: type)
+            default: return nil
+            }
+        }
+        switch e {
+        case .constant(let b): return b
+        case .compare(let op, let a, let b):
+            guard let x = operand(a), let y = operand(b) else { return nil }
+            if x.isNull || y.isNull { return nil }
+            guard let c = SQLValue.compare(x, y, type: type) else { return nil }
+            switch op {
+            case .eq: return c == 0
+            case .neq: return c != 0
+            case .lt: return c < 0
+            case .lte: return c <= 0
+            case .gt: return c > 0
+            case .gte: return c >= 0
+            }
+        case .inList(let a, let list):
+            guard let x = operand(a), !x.isNull else { return nil }
+            var sawNull = false
+            for j in list {
+                guard let y = try? SQLValue.coerce(json: j, to: type) else { continue }
+                if y.isNull { sawNull = true; continue }
+                if SQLValue.compare(x, y, type: type) == 0 { return true }
+            }
+            return sawNull ? nil : false
+        case .isNull(let a, let negated):
+            guard let x = operand(a) else { return nil }
+            return x.isNull != negated
+        case .all(let es):
+            var unknown = false
+            for x in es { switch eval(x, v, type) { case false?: return false; case nil: unknown = true; default: break } }
+            return unknown ? nil : true
+        case .any(let es):
+            var unknown = false
+            for x in es { switch eval(x, v, type) { case true?: return true; case nil: unknown = true; default: break } }
+            return unknown ? nil : false
+        case .not(let x): return eval(x, v, type).map { !$0 }
+        default: return nil
+        }
+    }
+
+    /// Decodes one `domains` entry: `{"name", "type", "notNull", "check", "checkSQL",
+    /// "constraint"}` or `"checks": [{"name", "expr", "sql"}]`.
+    static func decode(_ node: SpecNode, enums: [String: [String]]) throws -> DomainDefinition {
+        try node.object { o in
+            let name = try o.required("name").string()
+            let typeNode = try o.required("type")
+            let typeName = try typeNode.string()
+            var limit: Int?, padded = false, baseName = typeName
+            let lower = typeName.lowercased().replacingOccurrences(of: " ", with: "")
+            for (prefix, p) in [("charactervarying(", false), ("varchar(", false), ("character(", true), ("char(", true)] where lower.hasPrefix(prefix) && lower.hasSuffix(")") {
+                guard let n = Int(lower.dropFirst(prefix.count).dropLast()), n > 0 else { throw typeNode.fail("bad length in '\(typeName)'") }
+                limit = n; padded = p; baseName = "text"
+                break
+            }
+            guard let base = SQLType.parse(baseName, enums: enums) else { throw typeNode.fail("unknown type '\(typeName)'") }
+            var checks: [(name: String, expr: Expr)] = []
+            if let c = o.optional("check") {
+                checks.append((try o.optional("constraint")?.string() ?? "\(name)_check", try Expr.decode(c)))
+            }
+            _ = o.optional("checkSQL")
+            _ = o.optional("decision")
+            _ = o.optional("doc")
+            if let cs = o.optional("checks") {
+                for c in try cs.array() {
+                    checks.append(try c.object { co in
+                        _ = co.optional("sql")
+                        return (try co.required("name").string(), try Expr.decode(try co.required("expr")))
+                    })
+                }
+            }
+            return DomainDefinition(name: name, base: base, limit: limit, padded: padded, notNull: try o.optional("notNull")?.bool() ?? false, checks: checks)
+        }
+    }
+}
