@@ -182,6 +182,8 @@ public final class MockSupabase: Sendable {
 
     /// Registrations, injected faults, the verified-token cache and the URLProtocol host.
     let state = Guarded(BackendState())
+    /// PostgREST query strings already parsed (a pure function of the items).
+    let parsedQueries = ParsedQueryCache()
 
     /// The backend's own mutable state.
     struct BackendState {

@@ -164,7 +164,7 @@ extension MockSupabase {
 
     private func restRead(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext, database: Database) throws -> HTTPResponse {
         let media = try negotiate(request)
-        var q = try QueryParser.parse(request.query)
+        var q = try parsedQueries.parse(request.query)
         let prefs = Preferences(request.headers)
         if let range = request.headers["Range"], let (from, to) = try parseRange(range) {
             q.offset = from
@@ -340,7 +340,7 @@ extension MockSupabase {
 
     func restInsert(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
         let media = try negotiate(request)
-        let q = try QueryParser.parse(request.query)
+        let q = try parsedQueries.parse(request.query)
         let prefs = Preferences(request.headers)
         let body = try parseBody(request, allowEmpty: false)
         var objects: [[String: JSONValue]]
@@ -423,7 +423,7 @@ extension MockSupabase {
 
     func restUpdate(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
         let media = try negotiate(request)
-        let q = try QueryParser.parse(request.query)
+        let q = try parsedQueries.parse(request.query)
         let prefs = Preferences(request.headers)
         // Payload.hs: an empty body is "Empty or invalid json" for every write but a function call.
         let body = try parseBody(request, allowEmpty: false)
@@ -459,7 +459,7 @@ extension MockSupabase {
 
     func restDelete(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
         let media = try negotiate(request)
-        let q = try QueryParser.parse(request.query)
+        let q = try parsedQueries.parse(request.query)
         let prefs = Preferences(request.headers)
         if !q.hasFilters && !auth.bypassesRLS {
             throw PostgresError("21000", "DELETE requires a WHERE clause")
@@ -489,7 +489,7 @@ extension MockSupabase {
     /// payload rows that match the filters must be exactly one (PGRST115, nothing written).
     /// 201 when the row was inserted, 200 when it was updated; no Content-Range.
     func restPut(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
-        let q = try QueryParser.parse(request.query)
+        let q = try parsedQueries.parse(request.query)
         if request.query.contains(where: { $0.name == "limit" || $0.name == "offset" }) || request.headers["Range"] != nil {
             throw PostgresError("PGRST114", "limit/offset querystring parameters are not allowed for PUT")
         }
@@ -544,10 +544,10 @@ extension MockSupabase {
         let isRead = request.method == "GET" || request.method == "HEAD"
         var q = ParsedQuery()
         if isRead {
-            q = try QueryParser.parse(request.query, forRPC: true)
+            q = try parsedQueries.parse(request.query, forRPC: true)
             for (k, v) in q.others { args[k] = .string(v) }
         } else if request.method == "POST" {
-            q = try QueryParser.parse(request.query)
+            q = try parsedQueries.parse(request.query)
             let body = try parseBody(request, allowEmpty: true)
             guard case .object(let o) = body else {
                 throw PostgresError("PGRST102", "Empty or invalid json")
