@@ -179,14 +179,7 @@ public struct RLSOracle: Sendable {
             guard case .value(let x, let tx) = bind(a, s, actor), case .value(let y, let ty) = bind(b, s, actor) else { return nil }
             if x.isNull || y.isNull { return nil }
             guard let c = RLSOracle.compare(x, y, type: tx ?? ty) else { return nil }
-            switch op {
-            case .eq: return c == 0
-            case .neq: return c != 0
-            case .lt: return c < 0
-            case .lte: return c <= 0
-            case .gt: return c > 0
-            case .gte: return c >= 0
-            }
+            return op.holds(c)
         case .exists(let name, let whereExpr):
             guard let inner = schema.table(name) else { return nil }
             for r in state.rows(inner) {

@@ -49,14 +49,7 @@ public struct DomainDefinition: Sendable, Equatable {
             guard let x = operand(a), let y = operand(b) else { return nil }
             if x.isNull || y.isNull { return nil }
             guard let c = SQLValue.compare(x, y, type: type) else { return nil }
-            switch op {
-            case .eq: return c == 0
-            case .neq: return c != 0
-            case .lt: return c < 0
-            case .lte: return c <= 0
-            case .gt: return c > 0
-            case .gte: return c >= 0
-            }
+            return op.holds(c)
         case .inList(let a, let list):
             guard let x = operand(a), !x.isNull else { return nil }
             var sawNull = false

@@ -461,17 +461,3 @@ enum Kleene {
         return unknown ? nil : false
     }
 }
-
-extension Expr.CompareOp {
-    /// Whether the operator holds for a three-way comparison result (<0, 0, >0).
-    func holds(_ c: Int) -> Bool {
-        switch self {
-        case .eq: return c == 0
-        case .neq: return c != 0
-        case .lt: return c < 0
-        case .lte: return c <= 0
-        case .gt: return c > 0
-        case .gte: return c >= 0
-        }
-    }
-}
