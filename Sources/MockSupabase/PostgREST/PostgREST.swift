@@ -14,7 +14,7 @@ public func postgrestStatus(for code: String, anonymous: Bool) -> Int {
     case "PGRST103": return 416
     case "PGRST201": return 300
     case "PGRST105": return 405
-    case "PGRST202", "PGRST205": return 404
+    case "PGRST202", "PGRST205", "PGRST125": return 404
     case "PGRST301", "PGRST302", "PGRST303": return 401
     default: break
     }

@@ -86,6 +86,35 @@ struct SelectPlan {
             for (k, v) in ranges where k.hasPrefix(prefix) { out.ranges[String(k.dropFirst(prefix.count))] = v }
             return out
         }
+
+        /// PostgREST's legacy target names (on by default): an aliased embed's filters, order
+        /// and limits may name the relation instead of the alias (`the_tasks:tasks(…)` with
+        /// `tasks.order=…`), unless another embed uses that name as its own.
+        func resolvingLegacyTargets(_ items: [SelectItem]) -> EmbedParameters {
+            var outNames = Set<String>()
+            var aliased: [String: String] = [:]
+            for item in items {
+                if case .embed(let relation, let alias, _, _, _) = item {
+                    outNames.insert(alias ?? relation)
+                    if let alias, alias != relation { aliased[relation] = aliased[relation] == nil ? alias : "" }
+                }
+            }
+            var out = self
+            for (relation, alias) in aliased where !alias.isEmpty && !outNames.contains(relation) {
+                func rekey<V>(_ d: [String: V], merge: (V, V) -> V) -> [String: V] {
+                    var r: [String: V] = [:]
+                    for (k, v) in d {
+                        let parts = k.split(separator: ".", maxSplits: 1).map(String.init)
+                        let key = parts[0] == relation ? ([alias] + parts.dropFirst()).joined(separator: ".") : k
+                        r[key] = r[key].map { merge($0, v) } ?? v
+                    }
+                    return r
+                }
+                out.filters = rekey(out.filters, merge: +)
+                out.ranges = rekey(out.ranges, merge: { a, _ in a })
+            }
+            return out
+        }
     }
 
     static func build(_ items: [SelectItem], table: TableSchema, schema: DatabaseSchema,
@@ -95,6 +124,7 @@ struct SelectPlan {
 
     static func build(_ items: [SelectItem], table: TableSchema, schema: DatabaseSchema,
                       params: EmbedParameters, allowEmbedding: Bool = true) throws -> SelectPlan {
+        let params = params.resolvingLegacyTargets(items)
         var fields: [Field] = []
         var names: [String] = []
         for item in items {
@@ -177,7 +207,15 @@ struct SelectPlan {
             }
         }
         for (name, e) in sub.embeds where name != nil { if let n = nulls[name!] { e.nullFilter = n } }
-        let e = Embed(rel: rel, inner: inner, empty: items.isEmpty, plan: sub, filter: own.isEmpty ? nil : .and(own), range: params.ranges[path] ?? EmbedRange())
+        // Plan.hs `hasOnlyNullEmbed`: an embed is empty (left out of the output, only joining)
+        // when it selects no columns and every embed below it is empty too.
+        let empty = sub.fields.allSatisfy { f in
+            switch f {
+            case .embed(_, let e), .spread(let e): return e.empty
+            default: return false
+            }
+        }
+        let e = Embed(rel: rel, inner: inner, empty: empty, plan: sub, filter: own.isEmpty ? nil : .and(own), range: params.ranges[path] ?? EmbedRange())
         return e
     }
 
