@@ -73,6 +73,16 @@ final class SpecTablesFixture {
         {"name": "and_starting_col", "type": "text"},
         {"name": "jsonb_col", "type": "jsonb"}],
        "foreignKeys": [{"name": "grandchild_entities_parent_id_fkey", "columns": ["parent_id"], "references": {"table": "child_entities", "columns": ["id"]}}]},
+      {"name": "json_arr", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "data", "type": "json"}]},
+      {"name": "jsonb_test", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "data", "type": "jsonb"}]},
+      {"name": "json_table", "columns": [{"name": "data", "type": "json"}]},
+      {"name": "arrays", "columns": [
+        {"name": "id", "type": "integer", "primaryKey": true},
+        {"name": "numbers", "type": "integer[]"}]},
       {"name": "empty_string", "columns": [
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "string", "type": "text"}]}
@@ -119,6 +129,16 @@ final class SpecTablesFixture {
                                                   ["id": 3, "name": "grandchild entity 3", "parent_id": 2, "jsonb_col": nil],
                                                   ["id": 4, "name": "(grandchild,entity,4)", "parent_id": 2, "jsonb_col": ["a": ["b": "foo"]]],
                                                   ["id": 5, "name": "(grandchild,entity,5)", "parent_id": 2, "jsonb_col": ["b": "bar"]]])
+        func parsed(_ text: String) throws -> JSONValue { try JSONValue.parse(text) }
+        try db.seed("json_arr", rows: try [(1, "[1, 2, 3]"), (2, "[4, 5, 6]"), (3, "[[9, 8, 7], [11, 12, 13]]"), (4, "[[[5, 6], 7, 8]]"),
+                                           (5, #"[{"a": "A"}, {"b": "B"}]"#), (6, #"[{"a": [1,2,3]}, {"b": [4,5]}]"#), (7, #"{"c": [1,2,3], "d": [4,5]}"#),
+                                           (8, #"{"c": [{"d": [4,5,6,7,8]}]}"#), (9, #"[{"0xy1": [1,{"23-xy-45": [2, {"xy-6": [3]}]}]}]"#),
+                                           (10, #"{"!@#$%^&*_a": [{"!@#$%^&*_b": 1}, {"!@#$%^&*_c": [2]}], "!@#$%^&*_d": {"!@#$%^&*_e": 3}}"#)]
+            .map { (p: (Int64, String)) in JSONValue.object(["id": .int(p.0), "data": try parsed(p.1)]) })
+        try db.seed("jsonb_test", rows: try [(1, #"{ "a": {"b": 2} }"#), (2, #"{ "c": [1,2,3] }"#), (3, #"[{ "d": "test" }]"#), (4, #"{ "e": 1 }"#)]
+            .map { (p: (Int64, String)) in JSONValue.object(["id": .int(p.0), "data": try parsed(p.1)]) })
+        try db.seed("json_table", rows: try [#"{"id": 1, "foo": {"bar": "baz"}}"#, #"{"id": 3}"#, #"{"id": 0}"#].map { JSONValue.object(["data": try parsed($0)]) })
+        try db.seed("arrays", rows: [["id": 0, "numbers": [1, 2, 3]], ["id": 1, "numbers": [11, 12, 13]]])
         try db.seed("empty_string", rows: [["id": 1, "string": ""], ["id": 2, "string": "X"]])
     }
 

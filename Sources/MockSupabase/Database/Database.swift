@@ -338,7 +338,7 @@ final class DatabaseEngine {
             if t.colIndex[term.column] == nil, let (base, path) = JSONPath.split(term.column) {
                 // `order=col->a->>b`: ordered by the path's value (jsonb order for `->`, text for `->>`).
                 guard let i = t.colIndex[base] else { throw CompiledFilter.unknownColumn(base, t.schema) }
-                return (i, path.steps.last!.asText ? .text : .jsonb, term.descending, term.nullsFirst ?? term.descending, path)
+                return (i, path.steps.last!.asText ? .text : .jsonb, term.descending, term.nullsFirst ?? term.descending, try path.validated())
             }
             guard let i = t.colIndex[term.column] else { throw CompiledFilter.unknownColumn(term.column, t.schema) }
             return (i, t.schema.columns[i].type, term.descending, term.nullsFirst ?? term.descending, nil)

@@ -135,7 +135,7 @@ struct SelectPlan {
                 let cast = try castName.map(castType)
                 if let (base, path) = JSONPath.split(name) {
                     guard let i = table.columnIndex(base) else { throw CompiledFilter.unknownColumn(base, table) }
-                    fields.append(.jsonPath(out: alias ?? path.outputName(base), index: i, type: table.columns[i].type, path: path, cast: cast))
+                    fields.append(.jsonPath(out: alias ?? path.outputName(base), index: i, type: table.columns[i].type, path: try path.validated(), cast: cast))
                     continue
                 }
                 guard let i = table.columnIndex(name) else { throw CompiledFilter.unknownColumn(name, table) }
@@ -334,10 +334,10 @@ struct SelectPlan {
             for (n, f) in fields.enumerated() {
                 switch f {
                 case .column(let name, let i, let type, let cast):
-                    pairs.append((name, Self.cell(row[i], type: type, cast: cast, jsonb: jsonb)))
+                    pairs.append((name, try Self.cell(row[i], type: type, cast: cast, jsonb: jsonb)))
                 case .jsonPath(let name, let i, let type, let path, let cast):
                     let v = path.evaluate(row[i], type: type)
-                    pairs.append((name, Self.cell(v.value, type: v.type, cast: cast, jsonb: jsonb)))
+                    pairs.append((name, try Self.cell(v.value, type: v.type, cast: cast, jsonb: jsonb)))
                 case .embed(let name, let e):
                     let (kids, text) = try renderEmbed(e, row: row, fetched: fetched[n]!, database: database, auth: auth, snapshot: snapshot)
                     if e.inner && kids.isEmpty { continue rowLoop }
@@ -431,22 +431,18 @@ struct SelectPlan {
     }
 
     /// One cell as `row_to_json` (json) or `::jsonb` prints it, after an optional cast.
-    static func cell(_ v: SQLValue, type: SQLType, cast: SQLType?, jsonb: Bool) -> String {
+    /// A selected value, cast through its text as PostgreSQL's `::type` does: a value the cast
+    /// cannot read fails the statement (`settings->foo->>bar::integer` on `"baz"` is 22P02).
+    static func cell(_ v: SQLValue, type: SQLType, cast: SQLType?, jsonb: Bool) throws -> String {
         var s = ""
         var value = v, t = type
         if let cast, !v.isNull {
             let text = v.pgText(as: type)
             if cast == .json || cast == .jsonb, case .json = v {
                 t = cast
-            } else if cast == .json || cast == .jsonb {
-                value = (try? JSONValue.parse(text)).map(SQLValue.json) ?? .text(text)
-                t = cast
-            } else if let parsed = try? SQLValue.parse(text: text, as: cast) {
-                value = parsed
-                t = cast
             } else {
-                value = .text(text)
-                t = .text
+                value = try SQLValue.parse(text: text, as: cast)
+                t = cast
             }
         }
         if jsonb, case .numeric(let n) = value {
