@@ -54,7 +54,7 @@ final class SpecTablesFixture {
       {"name": "articles", "columns": [
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "body", "type": "text"},
-        {"name": "owner", "type": "text", "nullable": false}]},
+        {"name": "owner", "type": "text", "nullable": false, "default": {"value": "postgrest_test_anonymous"}}]},
       {"name": "entities", "columns": [
         {"name": "id", "type": "integer", "primaryKey": true},
         {"name": "name", "type": "text"},

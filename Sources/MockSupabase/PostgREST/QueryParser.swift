@@ -88,6 +88,10 @@ enum QueryParser {
             case "on_conflict":
                 q.onConflict = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             case "columns":
+                if value.trimmingCharacters(in: CharacterSet(charactersIn: " \t")).isEmpty {
+                    throw PostgresError("PGRST100", "\"failed to parse columns parameter (\(value))\" (line 1, column \(value.count + 1))",
+                                        details: "unexpected end of input expecting field name (* or [a..z0..9_$])")
+                }
                 q.columns = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
             case "or", "and", "not.or", "not.and":
                 q.filter.append(try parseLogicTree(op: name, value))
