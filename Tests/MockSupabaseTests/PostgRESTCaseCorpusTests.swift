@@ -24,7 +24,7 @@ final class PostgRESTCaseCorpusTests: XCTestCase {
     }
 
     /// Every case of the corpus.
-    static var allCases: [Case] { cases + searchCases + preferenceCases + errorCases + viewCases + typeCases + specTableCases + specLogicCases + specJSONCases + specWriteCases }
+    static var allCases: [Case] { cases + searchCases + preferenceCases + errorCases + viewCases + typeCases + specTableCases + specLogicCases + specJSONCases + specWriteCases + gapCases }
 
     static let cases: [Case] = [
         // Filters, logic trees, in()

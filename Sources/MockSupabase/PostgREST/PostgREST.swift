@@ -584,7 +584,6 @@ extension MockSupabase {
             return HTTPResponse(status: 405, headers: ["Content-Type": "application/json; charset=utf-8"],
                                 body: PostgresError("PGRST101", "Only GET and POST verbs are allowed for RPC calls").json.data())
         }
-        try q.rejectAggregates()
         let given = args.keys.sorted()
         guard let fn, Set(given).isSubset(of: Set(fn.parameters.map(\.name))),
               fn.parameters.allSatisfy({ $0.hasDefault || args[$0.name] != nil })
@@ -597,6 +596,9 @@ extension MockSupabase {
             let hint = fn.map { f in "Perhaps you meant to call the function public.\(name)(\(f.parameters.map(\.name).joined(separator: ", ")))" }
             throw PostgresError("PGRST202", message, details: details, hint: hint)
         }
+        // Plan.hs `callReadPlan`: the function is found (PGRST202) before its read plan is
+        // judged, aggregates included (PGRST123).
+        try q.rejectAggregates()
         let prefs = Preferences(request.headers)
         try prefs.validate()
         if isRead && fn.volatile {
