@@ -24,6 +24,11 @@ public enum ContractsLocator {
     public static func app(_ name: String) -> URL { contracts.appendingPathComponent(name) }
     /// `Golden/`.
     public static var golden: URL { root.appendingPathComponent("Golden") }
+    /// PostgREST's error statuses, `Contracts/shared/postgrest-errors.json` (what the RLS oracle
+    /// and the PostgreSQL target judge with, never the mock's own mapping).
+    public static func postgrestStatuses() throws -> PostgRESTStatusTable { try .load(contracts: contracts) }
+    /// GoTrue's error codes and statuses, `Contracts/shared/gotrue-errors.json`.
+    public static func goTrueErrors() throws -> GoTrueErrorTable { try .load(contracts: contracts) }
 }
 
 /// An app whose contracts ship in this package, as a client test sees it: its name and a

@@ -65,7 +65,7 @@ public enum PostgresChecks {
     /// as on the mock.
     /// `now` nil: the process's current expansion of the app (`RLSExpansion.current`).
     public static func matrixResults(_ spec: AppSpec, _ target: PostgresTarget, now: Date? = nil) -> [CaseResult] {
-        let expansion = now.map { RLSExpansion(spec: spec, now: $0) } ?? RLSExpansion.current(spec)
+        let expansion = now.map { RLSExpansion(spec: spec, now: $0, statuses: target.statuses) } ?? RLSExpansion.current(spec, statuses: target.statuses)
         let statuses = RLSSuite.run(expansion, on: target)
         var out: [CaseResult] = []
         for cell in expansion.cells where !cell.cases.isEmpty {
