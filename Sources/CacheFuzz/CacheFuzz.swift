@@ -11,7 +11,7 @@ import ContractKit
 /// TeleportMe's cache table (the richest: global and per-user entries, TTLs and none).
 let fuzzRules: CacheRules = {
     guard let rules = try? ClientRules.load(app: "teleportme")?.cache else {
-        fatalError("cache-fuzz: cannot load Contracts/teleportme/client-rules.json (run from the package folder or set SUPACONTRACTS_ROOT)")
+        fatalError("cache-fuzz: cannot load Contracts/teleportme/client-rules.json (the checkout this binary was built from has no such file)")
     }
     return rules
 }()
