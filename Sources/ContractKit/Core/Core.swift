@@ -1,25 +1,22 @@
 import Foundation
 @_exported import MockSupabase
 
-/// Finds the package's folders (`Contracts/`, `Golden/`) from the environment, the current
-/// directory or this source file's location.
+/// Finds the package's folders (`Contracts/`, `Golden/`): under the root bound for the current
+/// task, else under this package's own checkout.
+///
+/// The library reads no environment variable and never looks at the current directory: the
+/// `contracts` command binds `root` from `$SUPACONTRACTS_ROOT` around everything it runs
+/// (`ContractsLocator.$root.withValue(url) { … }`), and so can a test or a client. Work this
+/// package hands to other threads (`Concurrently`, `runBlocking`) carries the binding along;
+/// a thread started elsewhere (the loopback server's) sees the default.
 public enum ContractsLocator {
-    /// The package root: `$SUPACONTRACTS_ROOT`, else the first ancestor of the current directory
-    /// holding `Contracts/`, else the one holding this source file.
-    public static var root: URL {
-        if let env = ProcessInfo.processInfo.environment["SUPACONTRACTS_ROOT"], !env.isEmpty {
-            return URL(fileURLWithPath: env)
-        }
-        let fm = FileManager.default
-        var dir = URL(fileURLWithPath: fm.currentDirectoryPath)
-        for _ in 0..<8 {
-            if fm.fileExists(atPath: dir.appendingPathComponent("Contracts/FORMAT.md").path) { return dir }
-            dir.deleteLastPathComponent()
-        }
-        // Sources/ContractKit/Core/Core.swift -> package root
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-    }
+    /// The package root for the current task (default: `packageRoot`).
+    @TaskLocal public static var root: URL = packageRoot
+
+    /// The checkout this package was built from, found from this source file's location
+    /// (Sources/ContractKit/Core/Core.swift → the package root).
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `Contracts/`.
     public static var contracts: URL { root.appendingPathComponent("Contracts") }
@@ -27,16 +24,39 @@ public enum ContractsLocator {
     public static func app(_ name: String) -> URL { contracts.appendingPathComponent(name) }
     /// `Golden/`.
     public static var golden: URL { root.appendingPathComponent("Golden") }
+    /// PostgREST's error statuses, `Contracts/shared/postgrest-errors.json` (what the RLS oracle
+    /// and the PostgreSQL target judge with, never the mock's own mapping).
+    public static func postgrestStatuses() throws -> PostgRESTStatusTable { try .load(contracts: contracts) }
+    /// GoTrue's error codes and statuses, `Contracts/shared/gotrue-errors.json`.
+    public static func goTrueErrors() throws -> GoTrueErrorTable { try .load(contracts: contracts) }
 }
 
-/// An app module: its name and the server-side pieces it plugs into the mock.
-public protocol AppModule: Sendable {
+/// An app whose contracts ship in this package, as a client test sees it: its name and a
+/// backend serving its contracts (`TeleportMeApp.makeBackend()`). What the gate needs beyond
+/// that is `AppModule`.
+public protocol ContractApp: Sendable {
     /// The folder name under Contracts/ (`teleportme`).
     static var name: String { get }
     /// The display name (`TeleportMe`).
     static var title: String { get }
     /// Registers the app's edge functions, database functions, triggers and views.
     static func register(on backend: MockSupabase)
+}
+
+extension ContractApp {
+    /// Loads the app's contracts and returns a backend with the app's pieces registered.
+    /// `folder` serves another copy of the app's contracts (`contracts serve --contracts DIR`);
+    /// the app's registered pieces stay the bundled ones.
+    public static func makeBackend(clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(), folder: URL? = nil) throws -> MockSupabase {
+        let backend = try MockSupabase(contracts: folder ?? ContractsLocator.app(name), clock: clock, ids: ids)
+        register(on: backend)
+        return backend
+    }
+}
+
+/// An app as the gate checks it: its models, its own contract files and its reference client
+/// components, on top of `ContractApp`.
+public protocol AppModule: ContractApp {
     /// The row model of every public table of schema.json, checked by the `models` rule kind
     /// (`ModelSuite`). Default: none.
     static var tableModels: [any TableModel.Type] { get }
@@ -66,15 +86,6 @@ extension AppModule {
 
     /// No app-specific client suites.
     public static func referenceClientReports(_ rules: ClientRules) async -> [SuiteReport] { [] }
-
-    /// Loads the app's contracts and returns a backend with the app's pieces registered.
-    /// `folder` serves another copy of the app's contracts (`contracts serve --contracts DIR`);
-    /// the app's registered pieces stay the bundled ones.
-    public static func makeBackend(clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(), folder: URL? = nil) throws -> MockSupabase {
-        let backend = try MockSupabase(contracts: folder ?? ContractsLocator.app(name), clock: clock, ids: ids)
-        register(on: backend)
-        return backend
-    }
 
     /// The app's parsed contracts.
     public static func spec() throws -> AppSpec { try AppSpec.load(folder: ContractsLocator.app(name)) }
