@@ -177,6 +177,17 @@ extension PostgRESTCaseCorpusTests {
         Case(name: "st ilike(all)", target: "articles?body=ilike(all).{%25plan%25,%25greatness%25}&select=id", status: 200, expect: .json(#"[{"id":1}]"#)),
         Case(name: "st match(any)", target: "articles?body=match(any).{stop,thing}&select=id", status: 200, expect: .json(#"[{"id":1}]"#)),
         Case(name: "st imatch(any)", target: "articles?body=imatch(any).{stop,thing}&select=id", status: 200, expect: .json(#"[{"id":1},{"id":2}]"#)),
+        // `!inner` joins: the parents they keep, and the exact counts of those
+        Case(name: "st inner count", method: "HEAD", target: "projects?select=id,clients!inner(id)", headers: ["Prefer": "count=exact"], status: 200, expectHeaders: ["Content-Range": "0-3/4"]),
+        Case(name: "st inner filtered count", method: "HEAD", target: "projects?select=id,clients!inner(id)&clients.id=eq.1", headers: ["Prefer": "count=exact"], status: 200, expectHeaders: ["Content-Range": "0-1/2"]),
+        Case(name: "st nested inner count", method: "HEAD", target: "tasks?select=id,projects!inner(id,clients!inner(id))&projects.clients.id=eq.1", headers: ["Prefer": "count=exact"], status: 200, expectHeaders: ["Content-Range": "0-3/4"]),
+        Case(name: "st inner below left count", method: "HEAD", target: "tasks?select=id,projects(id,clients!inner(id))&projects.clients.id=eq.2", headers: ["Prefer": "count=exact"], status: 200, expectHeaders: ["Content-Range": "0-7/8"]),
+        Case(name: "st inner below left", target: "tasks?select=id,projects(id,clients!inner(id))&projects.clients.id=eq.2&order=id&limit=2", status: 200, expect: .json(#"[{"id":1,"projects":null},{"id":2,"projects":null}]"#)),
+        Case(name: "st o2m inner count", method: "HEAD", target: "entities?select=id,child_entities!inner(id)", headers: ["Prefer": "count=exact"], status: 200, expectHeaders: ["Content-Range": "0-1/2"]),
+        Case(name: "st o2m inner filtered", target: "entities?select=id,child_entities!inner(id)&child_entities.id=eq.3", status: 200, expect: .exact(#"[{"id":2,"child_entities":[{"id": 3}]}]"#)),
+        Case(name: "st o2m nested inner count", method: "HEAD", target: "entities?select=id,child_entities!inner(id,grandchild_entities!inner(id))&child_entities.grandchild_entities.id=in.(1,5)", headers: ["Prefer": "count=exact"], status: 200, expectHeaders: ["Content-Range": "0-0/1"]),
+        Case(name: "st o2m nested inner", target: "entities?select=id,child_entities!inner(id,grandchild_entities!inner(id))&child_entities.grandchild_entities.id=in.(1,5)", status: 200,
+             expect: .json(#"[{"id":1,"child_entities":[{"id":1,"grandchild_entities":[{"id":1}]},{"id":2,"grandchild_entities":[{"id":5}]}]}]"#)),
         // Unknown tables and paths
         Case(name: "st unknown table", target: "faketable", status: 404,
              expect: .exact(#"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'public.faketable' in the schema cache"}"#)),
