@@ -1,22 +1,36 @@
 import Foundation
 
-/// PostgREST's mapping of SQLSTATE / PGRST codes to HTTP status.
-public func postgrestStatus(for code: String, anonymous: Bool) -> Int {
+/// PostgREST's mapping of SQLSTATE / PGRST codes to HTTP status (`mapSQLtoHTTP` and the
+/// `ErrorHeaders` instances of src/library/PostgREST/Error.hs). The mock's own: the judge reads
+/// Contracts/shared/postgrest-errors.json, and a test holds this switch to that table.
+public func postgrestStatus(for code: String, anonymous: Bool, message: String = "") -> Int {
     switch code {
     case "42501": return anonymous ? 401 : 403
     case "23503", "23505": return 409
     case "25006": return 405
     case "P0001": return 400
-    case "42883", "42P01": return 404
+    case "21000": return message.hasSuffix("requires a WHERE clause") ? 400 : 500
+    case "22023": return message.hasPrefix("role") && message.hasSuffix("does not exist") ? 401 : 400
+    case "42883": return message.hasPrefix("function xmlagg(") ? 406 : 404
+    case "42P01": return 404
     case "42P17": return 500
     case "53400": return 500
+    case "57P01": return 503
+    case "PGRST000", "PGRST001", "PGRST002": return 503
+    case "PGRST003": return 504
     case "PGRST116", "PGRST106", "PGRST107": return 406
     case "PGRST103": return 416
-    case "PGRST201": return 300
-    case "PGRST105": return 405
-    case "PGRST202", "PGRST205", "PGRST125": return 404
+    case "PGRST201", "PGRST203": return 300
+    case "PGRST101", "PGRST105", "PGRST117": return 405
+    case "PGRST202", "PGRST205", "PGRST125", "PGRST126": return 404
+    case "PGRST111", "PGRST112", "PGRST121", "PGRST300": return 500
     case "PGRST301", "PGRST302", "PGRST303": return 401
     default: break
+    }
+    // `RAISE sqlstate 'PT402'` answers 402; a PT code without a number, 500.
+    if code.hasPrefix("PT") {
+        let digits = code.dropFirst(2)
+        return !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) ? Int(digits) ?? 500 : 500
     }
     let prefix = code.prefix(2)
     switch prefix {
@@ -33,7 +47,7 @@ extension MockSupabase {
     /// An error response in PostgREST's shape with its status.
     func restError(_ e: PostgresError, anonymous: Bool, singular: Bool = false) -> HTTPResponse {
         var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
-        let status = postgrestStatus(for: e.code, anonymous: anonymous)
+        let status = postgrestStatus(for: e.code, anonymous: anonymous, message: e.message)
         if status == 401 {
             let desc = e.code.hasPrefix("PGRST3") ? e.message : "permission denied"
             headers["WWW-Authenticate"] = e.code.hasPrefix("PGRST3") ? "Bearer error=\"invalid_token\", error_description=\"\(desc)\"" : "Bearer"
