@@ -13,8 +13,10 @@ import Foundation
 
 extension SpecNode {
     /// Decodes this node as `T` through the contract decoder (paths continue from this node's).
-    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+    /// `values` seed the decoding state (what the types read besides the file: a folder, a schema).
+    public func decode<T: Decodable>(_ type: T.Type = T.self, values: [String: Any] = [:]) throws -> T {
         let state = ContractDecodingState(file: file)
+        state.values = values
         let d = ContractValueDecoder(value: value, path: path, codingPath: [ContractRootKey(file: file, path: path)], state: state)
         return try d.decodeChecked(T.self)
     }
@@ -107,6 +109,11 @@ extension KeyedDecodingContainerProtocol {
     /// An error at the member `key` (whether or not it is present).
     public func fail(_ key: Key, _ message: String) -> SpecError {
         let place = contractPlace(codingPath + [key])
+        return SpecError(file: place.file, path: place.path, message: message)
+    }
+    /// An error at a place below this object (`[key, AnyKey("value")]`).
+    public func fail(_ keys: [CodingKey], _ message: String) -> SpecError {
+        let place = contractPlace(codingPath + keys)
         return SpecError(file: place.file, path: place.path, message: message)
     }
     /// An error at the object itself.
