@@ -27,7 +27,7 @@ extension SpecNode {
     }
 }
 
-/// A coding key of a free-form map or of an array index; also used by `fail(at:)`.
+/// A coding key of a free-form map, or (made with `intValue`) an array index in `fail(_:_:)` paths.
 public struct AnyKey: CodingKey, Hashable, Sendable {
     public var stringValue: String
     public var intValue: Int?
@@ -82,6 +82,7 @@ public func contractPlace(_ keys: [CodingKey]) -> (file: String, path: String) {
     for k in keys {
         if let r = k as? ContractRootKey { file = r.file; path = r.path }
         else if let i = k as? IndexKey { path += "[\(i.index)]" }
+        else if let a = k as? AnyKey, let i = a.intValue { path += "[\(i)]" }
         else { path = SpecNode.childPath(path, k.stringValue) }
     }
     return (file, path)
