@@ -280,7 +280,11 @@ struct ContractKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try d.container(keyedBy: type)
     }
 
-    func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer { try member(key).unkeyedContainer() }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer {
+        let d = try member(key)
+        decoder.nested.append(d)
+        return try d.unkeyedContainer()
+    }
 
     func superDecoder() throws -> Decoder { decoder }
 
@@ -319,7 +323,11 @@ struct ContractUnkeyedContainer: UnkeyedDecodingContainer {
         return try d.container(keyedBy: type)
     }
 
-    mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer { try next().unkeyedContainer() }
+    mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer {
+        let d = try next()
+        decoder.nested.append(d)
+        return try d.unkeyedContainer()
+    }
 
     mutating func superDecoder() throws -> Decoder {
         let d = try next()
