@@ -1,4 +1,5 @@
 import Foundation
+import AppRegistry
 import ContractKit
 #if canImport(Glibc)
 import Glibc
@@ -146,7 +147,7 @@ func bench(_ args: [String]) -> Int32 {
     let iterations = Int(option("--iterations", in: args) ?? "500") ?? 500
     var failed = 0
     print("app         rule             op     target    p50       p99       max       result")
-    for app in ["teleportme", "naarscars", "civicforge", "aura", "shvil"] {
+    for app in allApps.map({ $0.name }) {
         guard let rules = try? ClientRules.load(app: app)?.cache, !rules.performance.isEmpty else { continue }
         // A realistic payload: TeleportMe's 55 fixture cities (the §8.2 "~50KB" list).
         let cities = (try? JSONValue.parse(Data(contentsOf: ContractsLocator.app("teleportme").appendingPathComponent("fixtures/cities.json")))) ?? .array([])
@@ -201,8 +202,12 @@ final class TimesBox: @unchecked Sendable { var times: [Double] = [] }
 
 var args = Array(CommandLine.arguments.dropFirst())
 let command = args.isEmpty ? "help" : args.removeFirst()
+// `$SUPACONTRACTS_ROOT`, else the checkout this binary was built from.
+let root = ProcessInfo.processInfo.environment["SUPACONTRACTS_ROOT"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+ContractsLocator.$root.withValue(root ?? ContractsLocator.packageRoot) {
 switch command {
 case "crash-rounds": crashRounds(args)
 case "bench": exit(bench(args))
 default: print(usage); exit(command == "help" ? 0 : 2)
+}
 }

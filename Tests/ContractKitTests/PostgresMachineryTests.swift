@@ -56,12 +56,13 @@ final class PostgresMachineryTests: XCTestCase {
         XCTAssertTrue(t.actAs(.anon).contains("set local role \"anon\""))
     }
 
-    func testErrorStatusesFollowPostgREST() {
-        XCTAssertEqual(PostgresTarget.postgrestStatus("P0001", anonymous: false), 400)
-        XCTAssertEqual(PostgresTarget.postgrestStatus("PT409", anonymous: false), 409)
-        XCTAssertEqual(PostgresTarget.postgrestStatus("42501", anonymous: true), 401)
-        XCTAssertEqual(PostgresTarget.postgrestStatus("42501", anonymous: false), 403)
-        XCTAssertEqual(PostgresTarget.postgrestStatus("23505", anonymous: false), 409)
+    func testErrorStatusesFollowPostgREST() throws {
+        let table = try ContractsLocator.postgrestStatuses()
+        XCTAssertEqual(table.status(for: "P0001", anonymous: false), 400)
+        XCTAssertEqual(table.status(for: "PT409", anonymous: false), 409)
+        XCTAssertEqual(table.status(for: "42501", anonymous: true), 401)
+        XCTAssertEqual(table.status(for: "42501", anonymous: false), 403)
+        XCTAssertEqual(table.status(for: "23505", anonymous: false), 409)
     }
 
     func testOutcomeComparison() {

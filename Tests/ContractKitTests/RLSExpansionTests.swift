@@ -133,7 +133,7 @@ final class RLSNewRowVisibilityTests: XCTestCase {
         spec.policies.tables[ti].cells[.update]?.check = .constant(true)
         let clock = ManualClock()
         let backend = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: clock, ids: SeededIDGenerator(seed: 9)))
-        let e = RLSExpansion(spec: spec, now: clock.now())
+        let e = RLSExpansion(spec: spec, now: clock.now(), statuses: try ContractsLocator.postgrestStatuses())
         let moving = try XCTUnwrap(e.cases.first { c in
             guard c.table == "prefs", c.actor.name == "amy", case .update(_, let set) = c.operation else { return false }
             return set["user_id"] == .string(RLSTestApp.bo)
@@ -142,5 +142,26 @@ final class RLSNewRowVisibilityTests: XCTestCase {
         for (c, s) in zip(e.cases, RLSSuite.run(e, on: MockTarget(backend: backend, transport: .inProcess))) {
             if case .failed(let why) = s { XCTFail("\(c.name) · \(why)") }
         }
+    }
+}
+
+/// The oracle's statuses come from PostgREST's table (Contracts/shared/postgrest-errors.json),
+/// not from the mock: a table that changes 42501's anonymous status changes the expectations,
+/// and the mock, unchanged, then fails those cases.
+final class RLSOracleStatusTableTests: XCTestCase {
+    func testExpectedStatusesFollowTheTable() throws {
+        let spec = try RLSTestApp.spec()
+        let clock = ManualClock()
+        let table = try ContractsLocator.postgrestStatuses()
+        var mutant = table
+        mutant.codes["42501"]?.anonymousStatus = nil
+        let real = RLSExpansion(spec: spec, now: clock.now(), statuses: table)
+        let judged = RLSExpansion(spec: spec, now: clock.now(), statuses: mutant)
+        let anonRefusals = real.cases.indices.filter { real.cases[$0].actor.role == "anon" && real.cases[$0].expected.status == 401 }
+        XCTAssertFalse(anonRefusals.isEmpty, "anon is refused somewhere in the test app")
+        for i in anonRefusals { XCTAssertEqual(judged.cases[i].expected.status, 403, real.cases[i].name) }
+        let backend = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: clock, ids: SeededIDGenerator(seed: 9)))
+        let statuses = RLSSuite.run(judged, on: MockTarget(backend: backend, transport: .inProcess))
+        XCTAssertTrue(anonRefusals.allSatisfy { statuses[$0].isFailure }, "the mock answers 401, the mutant table expects 403")
     }
 }

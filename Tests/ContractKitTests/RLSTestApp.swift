@@ -102,6 +102,6 @@ enum RLSTestApp {
         let clock = ManualClock()
         let spec = try spec()
         let backend = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: clock, ids: SeededIDGenerator(seed: 9)))
-        return (backend, RLSExpansion(spec: spec, now: clock.now()))
+        return (backend, RLSExpansion(spec: spec, now: clock.now(), statuses: try ContractsLocator.postgrestStatuses()))
     }
 }

@@ -1,4 +1,5 @@
 import XCTest
+import AppRegistry
 import ContractKit
 import TeleportMe
 import NaarsCars
@@ -95,7 +96,7 @@ final class LiveTargetGateTests: XCTestCase {
         XCTAssertTrue(live.log.contains { $0.hasPrefix("created user") }, "\(live.log)")
         XCTAssertTrue(live.log.contains { $0.hasPrefix("loaded") }, "\(live.log)")
         XCTAssertEqual(try backend.database.rows("auth.users", where: nil).count, spec.fixtures.personas.count + (try ShvilApp.spec()).fixtures.personas.count)
-        let expansion = RLSExpansion(spec: try ShvilApp.spec(), now: Date())
+        let expansion = RLSExpansion(spec: try ShvilApp.spec(), now: Date(), statuses: try ContractsLocator.postgrestStatuses())
         let report = RLSReport(expansion: expansion, statuses: RLSSuite.run(expansion, on: LiveRLSTarget(live)), flips: nil)
         XCTAssertEqual(report.failures.map(\.description), [])
         XCTAssertGreaterThan(live.restores, 10)
@@ -111,7 +112,7 @@ final class LiveTargetGateTests: XCTestCase {
 
     func testAFlippedRLSCellFailsNamingTheCell() throws {
         let spec = try ShvilApp.spec()
-        let expansion = RLSExpansion(spec: spec, now: Date())
+        let expansion = RLSExpansion(spec: spec, now: Date(), statuses: try ContractsLocator.postgrestStatuses())
         // The first flip that changes some case's expected answer.
         let flip = try XCTUnwrap(RLSFlip.all(spec.policies, schema: spec.schema).first { f in
             expansion.expectations(under: f.policies, table: f.table).contains { i, e in expansion.cases[i].expected != e }
@@ -170,7 +171,7 @@ final class LiveTargetGateTests: XCTestCase {
         XCTAssertEqual(ok, 0, text)
         XCTAssertTrue(text.contains("not applicable to --target"), text)
         let spec = try ShvilApp.spec()
-        let expansion = RLSExpansion(spec: spec, now: Date())
+        let expansion = RLSExpansion(spec: spec, now: Date(), statuses: try ContractsLocator.postgrestStatuses())
         let flip = try XCTUnwrap(RLSFlip.all(spec.policies, schema: spec.schema).first { f in
             expansion.expectations(under: f.policies, table: f.table).contains { i, e in expansion.cases[i].expected != e }
         })

@@ -134,12 +134,14 @@ final class GoTrueErrorShapeTests: XCTestCase {
             ("POST", "/otp", [:]), ("GET", "/authorize?provider=nope", nil), ("GET", "/authorize?provider=google", nil),
             ("GET", "/callback", nil), ("GET", "/callback?state=unknown", nil), ("GET", "/reauthenticate", nil), ("GET", "/verify", nil),
         ]
+        let table = try ContractsLocator.goTrueErrors()
         var seen = 0
         for (m, t, b) in requests {
             let r = try f.auth(m, t, json: b, version: "2024-01-01")
             guard r.status >= 400, let code = r.jsonBody?["code"]?.stringValue else { continue }
             seen += 1
             XCTAssertTrue(GoTrueError.knownCodes.contains(code), "\(m) \(t): \(code)")
+            XCTAssertTrue(table.allows(code: code, status: r.status), "\(m) \(t): GoTrue never answers \(code) with \(r.status) (Contracts/shared/gotrue-errors.json)")
             XCTAssertEqual(r.headers["x-sb-error-code"], code, "\(m) \(t)")
         }
         XCTAssertGreaterThanOrEqual(seen, requests.count - 1)

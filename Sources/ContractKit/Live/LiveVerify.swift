@@ -42,8 +42,8 @@ public enum LiveVerify {
         func timed(_ kind: String, _ body: () throws -> VerifyRow.Status) {
             rows.append(VerifyRow.timed(app: app.name, kind: kind, progress: progress, body))
         }
-        let spec: AppSpec
-        do { spec = try app.spec() } catch {
+        let spec: AppSpec, statuses: PostgRESTStatusTable
+        do { (spec, statuses) = (try app.spec(), try ContractsLocator.postgrestStatuses()) } catch {
             timed("provision") { .error("the \(app.title) contracts do not load: \(error)") }
             return rows
         }
@@ -74,7 +74,7 @@ public enum LiveVerify {
                 timed(LiveStorageChecks.kind) { .ran(LiveStorageChecks.run(backend) + LiveStoragePolicies.run(backend, reference: try app.makeBackend())) }
             }
             let matrix = RLSSuite.hasMatrix(app.name) && wanted(RLSSuite.kind)
-            let expansion = RLSExpansion(spec: spec, now: Date())
+            let expansion = RLSExpansion(spec: spec, now: Date(), statuses: statuses)
             let target = LiveRLSTarget(backend)
             func reads(_ c: RLSCase) -> Bool { c.operation.command == .select && c.setup.isEmpty }
             var statuses = [RLSCaseStatus?](repeating: nil, count: matrix ? expansion.cases.count : 0)

@@ -30,12 +30,12 @@ public enum DatabaseVerify {
         func timed(_ kind: String, _ body: () throws -> VerifyRow.Status) {
             rows.append(VerifyRow.timed(app: app.name, kind: kind, progress: progress, body))
         }
-        let spec: AppSpec
-        do { spec = try app.spec() } catch {
+        let spec: AppSpec, statuses: PostgRESTStatusTable
+        do { (spec, statuses) = (try app.spec(), try ContractsLocator.postgrestStatuses()) } catch {
             timed("catalog") { .error("the \(app.title) contracts do not load: \(error)") }
             return rows
         }
-        let target = PostgresTarget(session: session, schema: spec.schema)
+        let target = PostgresTarget(session: session, schema: spec.schema, statuses: statuses)
         let fixtures = PostgresFixtures.statements(spec.fixtures, schema: spec.schema, skipExisting: true)
         timed("catalog") { .ran(try PostgresChecks.catalogResults(spec, target)) }
         // The fixtures must load at all before cases can mean anything.
@@ -62,7 +62,7 @@ public enum DatabaseVerify {
         defer { endCases() }
         if loads && RLSSuite.hasMatrix(spec.app) {
             timed(RLSSuite.kind) {
-                let expansion = RLSExpansion.current(spec)
+                let expansion = RLSExpansion.current(spec, statuses: statuses)
                 guard let tables else { return .ran(RLSReport(expansion: expansion, statuses: RLSSuite.run(expansion, on: target), flips: nil).caseResults) }
                 let cases = expansion.cases.filter { tables.contains($0.table) }
                 return .ran(zip(cases, RLSSuite.run(cases, on: target)).map { c, status in

@@ -12,13 +12,9 @@ public enum PostgresChecks {
     /// The randomized test's seed unless overridden.
     public static let defaultSeed: UInt64 = 20_260_101
 
-    /// Whether a missing PostgreSQL must fail.
-    public static var required: Bool { ProcessInfo.processInfo.environment[requireVariable] == "1" }
-
-    /// The randomized test's seed: `$SUPACONTRACTS_SEED` or the default.
-    public static var seed: UInt64 {
-        ProcessInfo.processInfo.environment[seedVariable].flatMap { UInt64($0) } ?? defaultSeed
-    }
+    /// The randomized test's seed for the current task (the CLI binds `$SUPACONTRACTS_SEED`;
+    /// the library reads no environment variable).
+    @TaskLocal public static var seed: UInt64 = defaultSeed
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cluster: Result<PostgresCluster, PostgresUnavailable>?
@@ -69,7 +65,7 @@ public enum PostgresChecks {
     /// as on the mock.
     /// `now` nil: the process's current expansion of the app (`RLSExpansion.current`).
     public static func matrixResults(_ spec: AppSpec, _ target: PostgresTarget, now: Date? = nil) -> [CaseResult] {
-        let expansion = now.map { RLSExpansion(spec: spec, now: $0) } ?? RLSExpansion.current(spec)
+        let expansion = now.map { RLSExpansion(spec: spec, now: $0, statuses: target.statuses) } ?? RLSExpansion.current(spec, statuses: target.statuses)
         let statuses = RLSSuite.run(expansion, on: target)
         var out: [CaseResult] = []
         for cell in expansion.cells where !cell.cases.isEmpty {

@@ -9,6 +9,9 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
     public let session: PsqlSession
     /// The app's schema (for column types and names).
     public let schema: DatabaseSchema
+    /// PostgREST's error statuses (`Contracts/shared/postgrest-errors.json`): how an error the
+    /// database raises shows on the wire, the same table the RLS oracle judges with.
+    public let statuses: PostgRESTStatusTable
     /// `postgres`.
     public let name = "postgres"
     /// Superuser SQL run at the start of every case's transaction, before its setup and role
@@ -22,21 +25,23 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
     var caseEnd: String { casesAsSavepoints ? "rollback to savepoint supacontracts_case;\n" : "rollback;\n" }
 
     /// A target over an open session.
-    public init(session: PsqlSession, schema: DatabaseSchema) {
+    public init(session: PsqlSession, schema: DatabaseSchema, statuses: PostgRESTStatusTable) {
         self.session = session
         self.schema = schema
+        self.statuses = statuses
     }
 
     /// Creates database `database` in the cluster, applies the shim and the app's migrations,
     /// then `extraSQL` (a mutant's change), loads the fixtures (unless `seed` is false) and
-    /// connects.
+    /// connects. `statuses` nil: the package's `Contracts/shared/postgrest-errors.json`.
     public static func open(cluster: PostgresCluster, spec: AppSpec, database: String? = nil,
-                            extraSQL: [String] = [], seed: Bool = true) throws -> PostgresTarget {
+                            extraSQL: [String] = [], seed: Bool = true, statuses: PostgRESTStatusTable? = nil) throws -> PostgresTarget {
+        let statuses = try statuses ?? ContractsLocator.postgrestStatuses()
         let db = database ?? spec.app
         let files = try PostgresCluster.migrationFiles(app: spec.app)
         try cluster.createDatabase(db, applying: files, extraSQL: extraSQL + (seed ? [PostgresFixtures.sql(spec.fixtures, schema: spec.schema)] : []))
         let session = try PsqlSession(installation: cluster.installation, host: cluster.host, database: db)
-        return PostgresTarget(session: session, schema: spec.schema)
+        return PostgresTarget(session: session, schema: spec.schema, statuses: statuses)
     }
 
     /// `"public"."cities"` for `cities`, `"auth"."users"` for `auth.users`.
@@ -146,19 +151,10 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
         }
     }
 
-    /// The HTTP status PostgREST gives an error: `RLSOutcome.status(forSQLState:anonymous:)`, plus
-    /// PostgREST's rules for errors raised by the app's own functions: `P0001` (`raise
-    /// exception`) is 400 and a custom `PTxyz` code is status xyz.
-    public static func postgrestStatus(_ code: String, anonymous: Bool) -> Int {
-        if code == "P0001" { return 400 }
-        if code.hasPrefix("PT"), let n = Int(code.dropFirst(2)), (100..<600).contains(n) { return n }
-        return RLSOutcome.status(forSQLState: code, anonymous: anonymous)
-    }
-
     /// Runs a case of the shared RLS expansion (`RLSExpansion`): its setup steps as the
     /// superuser, then its statement as its actor, in one rolled-back transaction; the outcome as
     /// PostgREST shows it (SQLSTATE mapped to the HTTP status by
-    /// `RLSOutcome.status(forSQLState:anonymous:)`; updates and deletes return their rows, as
+    /// `statuses`, PostgREST's table; updates and deletes return their rows, as
     /// PostgREST's `return=representation`).
     public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
         let (script, reading) = rlsScript(rlsCase)
@@ -217,6 +213,7 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
         }
         let auth = AuthContext(role: rlsCase.actor.role, claims: rlsCase.actor.claims)
         s += (PostgresTarget.actAsStatements(auth) + [statement]).joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + caseEnd
+        let statuses = self.statuses
         let reading: ([String]) throws -> RLSOutcome = { reply in
             var lines = reply
             for step in rlsCase.setup {
@@ -228,7 +225,7 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
             let (out, status) = PsqlSession.split(lines)
             switch status {
             case .failure(let e):
-                return RLSOutcome(status: PostgresTarget.postgrestStatus(e.code, anonymous: auth.role == "anon"), code: e.code, message: e.message)
+                return RLSOutcome(status: statuses.status(for: e.code, anonymous: auth.role == "anon", message: e.message), code: e.code, message: e.message)
             case .success:
                 guard returnsRows else { return RLSOutcome(status: okStatus) }
                 guard let line = out.last, case .array(let items) = try JSONValue.parse(line) else {

@@ -143,8 +143,8 @@ public enum RLSExpected: Sendable, Equatable {
 
 /// What a target observed: the wire outcome of one case.
 public struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
-    /// The HTTP status PostgREST gives (a SQL target maps SQLSTATE as PostgREST does:
-    /// `RLSOutcome.status(forSQLState:anonymous:)`).
+    /// The HTTP status PostgREST gives (a SQL target maps SQLSTATE with PostgREST's table,
+    /// `PostgRESTStatusTable`).
     public var status: Int
     /// The rows returned, when the body is a JSON array (SELECT, RETURNING); nil otherwise.
     public var rows: [[String: JSONValue]]?
@@ -185,12 +185,6 @@ public struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
             hint = o["hint"]?.stringValue
         default: break
         }
-    }
-
-    /// The HTTP status PostgREST maps a SQLSTATE to (the codes RLS cases meet).
-    public static func status(forSQLState code: String, anonymous: Bool) -> Int {
-        // PostgREST's documented SQLSTATE → HTTP table, kept in one place.
-        postgrestStatus(for: code, anonymous: anonymous)
     }
 
     /// `403 42501 new row violates …` / `200, 1 row`.

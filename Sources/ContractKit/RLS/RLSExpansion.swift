@@ -56,9 +56,14 @@ public struct RLSExpansion: Sendable {
     /// matrix (the flip test).
     var shapes: [RLSCaseShape]
 
-    /// Expands an app's matrix against its fixtures, at statement time `now`.
-    public init(spec: AppSpec, now: Date) {
-        var ex = Expander(spec: spec, now: now)
+    /// How outcomes are judged: the matrix under PostgreSQL's rules, statuses from PostgREST's table.
+    let judge: RLSJudge
+
+    /// Expands an app's matrix against its fixtures, at statement time `now`; error statuses
+    /// come from PostgREST's table (`PostgRESTStatusTable.load(contracts:)`).
+    public init(spec: AppSpec, now: Date, statuses: PostgRESTStatusTable) {
+        let judge = RLSJudge(statuses: statuses)
+        var ex = Expander(spec: spec, now: now, judge: judge)
         var cells: [RLSCell] = []
         for tp in spec.policies.tables {
             guard let t = spec.schema.table(tp.table), !t.isView else { continue }
@@ -78,7 +83,7 @@ public struct RLSExpansion: Sendable {
             guard let tp = spec.policies.table(flip.table), let t = spec.schema.table(flip.table), !t.isView,
                   let ci = cells.firstIndex(where: { $0.table == flip.table && $0.command == flip.command }) else { continue }
             let noticed = zip(ex.cases, ex.shapes).contains { c, shape in
-                c.table == flip.table && RLSJudge.expectation(shape, flip.policies).expected != c.expected
+                c.table == flip.table && judge.expectation(shape, flip.policies).expected != c.expected
             }
             if noticed { continue }
             if let i = ex.witness(for: flip, tp, t) {
@@ -87,6 +92,7 @@ public struct RLSExpansion: Sendable {
                 cells[target].cases.append(i)
             }
         }
+        self.judge = judge
         app = spec.app
         policies = spec.policies
         schema = spec.schema
@@ -105,13 +111,13 @@ public struct RLSExpansion: Sendable {
     /// was derived from (same statements, same actors): the flip test's way of knowing which
     /// cases must notice a flipped cell.
     public func expectations(under policies: PolicySet) -> [RLSExpected] {
-        shapes.map { RLSJudge.expectation($0, policies).expected }
+        shapes.map { judge.expectation($0, policies).expected }
     }
 
     /// The same for the cases of one table, by case index.
     public func expectations(under policies: PolicySet, table: String) -> [Int: RLSExpected] {
         var out: [Int: RLSExpected] = [:]
-        for (i, s) in shapes.enumerated() where s.table.name == table { out[i] = RLSJudge.expectation(s, policies).expected }
+        for (i, s) in shapes.enumerated() where s.table.name == table { out[i] = judge.expectation(s, policies).expected }
         return out
     }
 }
@@ -187,8 +193,11 @@ struct RLSCaseShape: Sendable {
 /// WITH CHECK, and with RETURNING also the SELECT policy; UPDATE and DELETE reach rows passing
 /// their USING and the SELECT policy (PostgREST's filter reads columns), the new row of an
 /// UPDATE must pass WITH CHECK and the SELECT policy; the service role bypasses RLS.
-enum RLSJudge {
-    static func expectation(_ s: RLSCaseShape, _ policies: PolicySet) -> (expected: RLSExpected, appCodeRuns: Bool) {
+struct RLSJudge: Sendable {
+    /// PostgREST's statuses (`Contracts/shared/postgrest-errors.json`), not the mock's.
+    let statuses: PostgRESTStatusTable
+
+    func expectation(_ s: RLSCaseShape, _ policies: PolicySet) -> (expected: RLSExpected, appCodeRuns: Bool) {
         let t = s.table, a = s.actor
         // A table missing from the matrix is treated as RLS off (as the mock serves it).
         let tp = policies.table(t.name)
@@ -199,7 +208,7 @@ enum RLSJudge {
         func passes(_ e: Expr, _ row: RLSRow) -> Bool {
             a.kind == .serviceRole || !rls || s.oracle.passes(e, table: t, row: row, actor: a)
         }
-        let status42501 = RLSOutcome.status(forSQLState: "42501", anonymous: a.kind == .anon)
+        let status42501 = statuses.status(for: "42501", anonymous: a.kind == .anon)
         let denied = RLSExpected.error(status: status42501, code: "42501", message: "permission denied for table \(t.name)")
         let violation = RLSExpected.error(status: status42501, code: "42501", message: "new row violates row-level security policy for table \"\(t.name)\"")
         let select = using(.select)
@@ -220,7 +229,7 @@ enum RLSJudge {
         case .delete(let row, let match, let effect):
             if revoked(.delete, .select) { return (denied, false) }
             guard passes(using(.delete), row), passes(select, row) else { return (.rows(status: 200, rows: []), false) }
-            if let effect { return (.error(status: RLSOutcome.status(forSQLState: effect, anonymous: false), code: effect, message: nil), true) }
+            if let effect { return (.error(status: statuses.status(for: effect, anonymous: false), code: effect, message: nil), true) }
             return (.rows(status: 200, rows: [match]), true)
         }
     }
@@ -229,6 +238,7 @@ enum RLSJudge {
 /// The working state of one expansion.
 struct Expander {
     let spec: AppSpec
+    let judge: RLSJudge
     let now: Date
     let base: RLSOracle
     let actors: [RLSActor]
@@ -249,9 +259,10 @@ struct Expander {
     /// Candidate values tried per column.
     static let maxValues = 40
 
-    init(spec: AppSpec, now: Date) {
+    init(spec: AppSpec, now: Date, judge: RLSJudge) {
         self.spec = spec
         self.now = now
+        self.judge = judge
         base = RLSOracle(schema: spec.schema, definitions: spec.policies.definitions,
                          state: RLSState(schema: spec.schema, fixtures: spec.fixtures, now: now), now: now)
         actors = spec.fixtures.personas.map(RLSActor.persona) + [.anon, .serviceRole]
@@ -424,7 +435,7 @@ struct Expander {
     /// Records a case: its expectation is the judge's verdict under the app's own matrix.
     mutating func add(_ shape: RLSCaseShape, operation: RLSOperation, setup: [RLSSetupStep] = [], role: String?, detail: String,
                       dependsOn: Set<PolicyCommand>) -> Int {
-        let (expected, appCode) = RLSJudge.expectation(shape, spec.policies)
+        let (expected, appCode) = judge.expectation(shape, spec.policies)
         var c = RLSCase(app: spec.app, table: shape.table.name, command: operation.command, actor: shape.actor, role: role,
                         operation: operation, setup: setup, expected: expected, detail: detail, dependsOn: dependsOn,
                         columnTypes: types(shape.table))
@@ -645,7 +656,7 @@ struct Expander {
                 for c in checkCols {
                     for v in candidates(t, c) where seen.count < Expander.maxVariants {
                         guard let p = checkUpdateCase(tp, t, i, a, column: c, value: v), case .update(_, let newRow, _) = p.shape.kind else { continue }
-                        let allowed = RLSJudge.expectation(p.shape, spec.policies).expected.allowed
+                        let allowed = judge.expectation(p.shape, spec.policies).expected.allowed
                         let sig = (allowed ? "+" : "-") + signature(base.atoms(.all([check, select]), table: t, row: newRow, actor: a))
                         if seen.insert(sig).inserted { out.append(record(p)) }
                     }
@@ -739,7 +750,7 @@ struct Expander {
             for sig in order.prefix(Expander.maxVariants) {
                 let p = best[sig]!.0
                 out.append(record(p))
-                if !returningShown, case .insert(_, false, _) = p.shape.kind, RLSJudge.expectation(p.shape, spec.policies).expected.allowed,
+                if !returningShown, case .insert(_, false, _) = p.shape.kind, judge.expectation(p.shape, spec.policies).expected.allowed,
                    let q = returningVariant(p) {
                     // RETURNING needs the SELECT policy too: return=representation is refused.
                     returningShown = true
@@ -758,8 +769,9 @@ struct Expander {
     /// fixtures lack a witness).
     mutating func witness(for flip: RLSFlip, _ tp: TablePolicies, _ t: TableSchema) -> Int? {
         let original = spec.policies
+        let judge = self.judge
         let differs: (Prepared) -> Bool = { p in
-            RLSJudge.expectation(p.shape, original).expected != RLSJudge.expectation(p.shape, flip.policies).expected
+            judge.expectation(p.shape, original).expected != judge.expectation(p.shape, flip.policies).expected
         }
         let n = base.state.rows(t).count
         let cmds: [PolicyCommand] = flip.command == .select ? PolicyCommand.allCases : [flip.command]
@@ -890,11 +902,15 @@ extension RLSExpansion {
     /// for, computed once per process (`ProcessMemo`) for the runs against PostgreSQL (the
     /// `postgres` kind's matrix, `verify --database`), which all mean "now": a few seconds apart
     /// or the same instant make no difference to a case. Only for a `spec` as loaded from its
-    /// folder (a changed spec in memory has its own expansion: `init(spec:now:)`).
-    public static func current(_ spec: AppSpec) -> RLSExpansion {
+    /// folder (a changed spec in memory has its own expansion: `init(spec:now:statuses:)`).
+    public static func current(_ spec: AppSpec, statuses: PostgRESTStatusTable) -> RLSExpansion {
         // The memo never throws for this key's computation.
-        (try? currentExpansions.value(spec.folder.standardizedFileURL.path) { RLSExpansion(spec: spec, now: Date()) }) ?? RLSExpansion(spec: spec, now: Date())
+        (try? currentExpansions.value(spec.folder.standardizedFileURL.path) { RLSExpansion(spec: spec, now: Date(), statuses: statuses) })
+            ?? RLSExpansion(spec: spec, now: Date(), statuses: statuses)
     }
+
+    /// PostgREST's statuses the expectations were judged with.
+    public var statuses: PostgRESTStatusTable { judge.statuses }
 }
 
 /// The expansions of `RLSExpansion.current`, by contract folder.

@@ -226,7 +226,7 @@ public enum RLSSuite {
     /// second backend in process (rollback isolation: the flip test runs thousands of writes).
     public static func check(_ app: any AppModule.Type, flips: Bool = true, transport: MockTarget.Transport = .urlSession) throws -> RLSReport {
         let (backend, now) = try makeBackend(app)
-        let expansion = RLSExpansion(spec: backend.configuration.spec, now: now)
+        let expansion = RLSExpansion(spec: backend.configuration.spec, now: now, statuses: try ContractsLocator.postgrestStatuses())
         let statuses = run(expansion, on: MockTarget(backend: backend, transport: transport))
         var flipResults: [RLSFlipResult]?
         if flips {

@@ -14,7 +14,7 @@ import FoundationNetworking
 ///   statement under the actor's role and `request.jwt.claims`.
 /// - Report the outcome as PostgREST shows it: status, rows returned (a JSON array body, or the
 ///   rows of RETURNING), and for an error its SQLSTATE and message. A SQL target maps SQLSTATE to
-///   the status with `RLSOutcome.status(forSQLState:anonymous:)`.
+///   the status with PostgREST's table (`PostgRESTStatusTable`).
 /// - Leave the state as found (roll back, or reset), so cases are independent and can run in
 ///   any order.
 public protocol RLSTarget {
@@ -259,7 +259,8 @@ public final class EngineTarget: RLSPolicyInstalling, @unchecked Sendable {
                     return RLSOutcome(status: 200, rows: objects(rlsCase.table, try database.delete(from: rlsCase.table, as: a, where: filter(key))))
                 }
             } catch let e as PostgresError {
-                return RLSOutcome(status: RLSOutcome.status(forSQLState: e.code, anonymous: a.role == "anon"),
+                // The mock's own mapping: this target is the implementation under test.
+                return RLSOutcome(status: postgrestStatus(for: e.code, anonymous: a.role == "anon", message: e.message),
                                   code: e.code, message: e.message, details: e.details, hint: e.hint)
             }
         }

@@ -1,22 +1,36 @@
 import Foundation
 
-/// PostgREST's mapping of SQLSTATE / PGRST codes to HTTP status.
-public func postgrestStatus(for code: String, anonymous: Bool) -> Int {
+/// PostgREST's mapping of SQLSTATE / PGRST codes to HTTP status (`mapSQLtoHTTP` and the
+/// `ErrorHeaders` instances of src/library/PostgREST/Error.hs). The mock's own: the judge reads
+/// Contracts/shared/postgrest-errors.json, and a test holds this switch to that table.
+public func postgrestStatus(for code: String, anonymous: Bool, message: String = "") -> Int {
     switch code {
     case "42501": return anonymous ? 401 : 403
     case "23503", "23505": return 409
     case "25006": return 405
     case "P0001": return 400
-    case "42883", "42P01": return 404
+    case "21000": return message.hasSuffix("requires a WHERE clause") ? 400 : 500
+    case "22023": return message.hasPrefix("role") && message.hasSuffix("does not exist") ? 401 : 400
+    case "42883": return message.hasPrefix("function xmlagg(") ? 406 : 404
+    case "42P01": return 404
     case "42P17": return 500
     case "53400": return 500
+    case "57P01": return 503
+    case "PGRST000", "PGRST001", "PGRST002": return 503
+    case "PGRST003": return 504
     case "PGRST116", "PGRST106", "PGRST107": return 406
     case "PGRST103": return 416
-    case "PGRST201": return 300
-    case "PGRST105": return 405
-    case "PGRST202", "PGRST205": return 404
+    case "PGRST201", "PGRST203": return 300
+    case "PGRST101", "PGRST105", "PGRST117": return 405
+    case "PGRST202", "PGRST205", "PGRST125", "PGRST126": return 404
+    case "PGRST111", "PGRST112", "PGRST121", "PGRST300": return 500
     case "PGRST301", "PGRST302", "PGRST303": return 401
     default: break
+    }
+    // `RAISE sqlstate 'PT402'` answers 402; a PT code without a number, 500.
+    if code.hasPrefix("PT") {
+        let digits = code.dropFirst(2)
+        return !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) ? Int(digits) ?? 500 : 500
     }
     let prefix = code.prefix(2)
     switch prefix {
@@ -33,7 +47,7 @@ extension MockSupabase {
     /// An error response in PostgREST's shape with its status.
     func restError(_ e: PostgresError, anonymous: Bool, singular: Bool = false) -> HTTPResponse {
         var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
-        let status = postgrestStatus(for: e.code, anonymous: anonymous)
+        let status = postgrestStatus(for: e.code, anonymous: anonymous, message: e.message)
         if status == 401 {
             let desc = e.code.hasPrefix("PGRST3") ? e.message : "permission denied"
             headers["WWW-Authenticate"] = e.code.hasPrefix("PGRST3") ? "Bearer error=\"invalid_token\", error_description=\"\(desc)\"" : "Bearer"
@@ -366,7 +380,7 @@ extension MockSupabase {
             throw PostgresError("55000", "cannot insert into view \"\(tableName)\"")
         }
         let returning = prefs.returning == .representation
-        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         let resolution = prefs.resolution
         // One statement: a singular Accept that does not get exactly one row undoes the write
@@ -427,15 +441,42 @@ extension MockSupabase {
         let prefs = Preferences(request.headers)
         // Payload.hs: an empty body is "Empty or invalid json" for every write but a function call.
         let body = try parseBody(request, allowEmpty: false)
-        guard case .object(let patch) = body else { throw PostgresError("PGRST102", "Empty or invalid json") }
-        if !q.hasFilters && !auth.bypassesRLS {
-            // Supabase loads pg-safeupdate for API roles.
-            throw PostgresError("21000", "UPDATE requires a WHERE clause")
+        // The payload is one object, or an array holding at most one (`[]` and `[{}]` change nothing).
+        var patch: [String: JSONValue]
+        switch body {
+        case .object(let o): patch = o
+        case .array(let a) where a.isEmpty: patch = [:]
+        case .array(let a):
+            guard case .object(let o) = a[0] else { throw PostgresError("PGRST102", "All object keys must match") }
+            patch = o
+        default: throw PostgresError("PGRST102", "Empty or invalid json")
         }
         let table = database.tableSchema(tableName)!
+        if let columns = q.columns {
+            // `columns=`: only the listed keys are read; with `missing=default` a listed key the
+            // payload lacks takes the column's literal default (NULL without one).
+            for c in columns where table.columnIndex(c) == nil {
+                throw PostgresError("PGRST204", "Could not find the '\(c)' column of '\(tableName)' in the schema cache")
+            }
+            patch = patch.filter { columns.contains($0.key) }
+            if prefs.missingDefault, !patch.isEmpty {
+                for c in columns where patch[c] == nil {
+                    guard let col = table.columns.first(where: { $0.name == c }) else { continue }
+                    switch col.defaultValue {
+                    case nil: patch[c] = .null
+                    case .value(let v)?: patch[c] = v
+                    default: break
+                    }
+                }
+            }
+        }
         let returning = prefs.returning == .representation
-        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
+        if !patch.isEmpty && !q.hasFilters && !auth.bypassesRLS {
+            // Supabase loads pg-safeupdate for API roles (an empty patch runs no statement).
+            throw PostgresError("21000", "UPDATE requires a WHERE clause")
+        }
         if patch.isEmpty {
             // PostgREST answers an empty patch without touching the table.
             let headers: HTTPHeaders = ["Content-Range": "*/*"]
@@ -466,7 +507,7 @@ extension MockSupabase {
         }
         let table = database.tableSchema(tableName)!
         let returning = prefs.returning == .representation
-        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         let (removed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
             let snapshot = try plan?.snapshot(database: database, auth: auth)
@@ -521,7 +562,7 @@ extension MockSupabase {
         }
         guard objects.count == 1 else { throw PostgresError("PGRST115", "Payload values do not match URL in primary key column(s)") }
         let returning = prefs.returning == .representation
-        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         let (inserted, rows) = try database.atomically { () throws -> (Int, [String]) in
             let before = database.count(tableName)
@@ -557,7 +598,6 @@ extension MockSupabase {
             return HTTPResponse(status: 405, headers: ["Content-Type": "application/json; charset=utf-8"],
                                 body: PostgresError("PGRST101", "Only GET and POST verbs are allowed for RPC calls").json.data())
         }
-        try q.rejectAggregates()
         let given = args.keys.sorted()
         guard let fn, Set(given).isSubset(of: Set(fn.parameters.map(\.name))),
               fn.parameters.allSatisfy({ $0.hasDefault || args[$0.name] != nil })
@@ -570,6 +610,9 @@ extension MockSupabase {
             let hint = fn.map { f in "Perhaps you meant to call the function public.\(name)(\(f.parameters.map(\.name).joined(separator: ", ")))" }
             throw PostgresError("PGRST202", message, details: details, hint: hint)
         }
+        // Plan.hs `callReadPlan`: the function is found (PGRST202) before its read plan is
+        // judged, aggregates included (PGRST123).
+        try q.rejectAggregates()
         let prefs = Preferences(request.headers)
         try prefs.validate()
         if isRead && fn.volatile {
