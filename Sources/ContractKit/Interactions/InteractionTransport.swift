@@ -60,8 +60,8 @@ public struct WireTransport: InteractionTransport {
     }
 }
 
-/// Dispatches in process through `MockSupabase.handle`, with the actor's credentials signed by
-/// the backend's keys (no URLSession; for debugging the engine itself).
+/// Dispatches in process through `MockSupabase.handle` (`InProcessSender`), with the actor's
+/// credentials signed by the backend's keys (no URLSession; for debugging the engine itself).
 public struct InProcessTransport: InteractionTransport {
     /// The backend.
     public let backend: MockSupabase
@@ -78,21 +78,9 @@ public struct InProcessTransport: InteractionTransport {
 
     public func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
         try checkActor(actor)
-        var h = HTTPHeaders()
-        let creds: (String, String)?
-        switch actor {
-        case "none": creds = nil
-        case "anon": creds = (backend.anonKey, backend.anonKey)
-        case "service_role": creds = (backend.serviceRoleKey, backend.serviceRoleKey)
-        default: creds = (backend.anonKey, backend.accessToken(persona: actor)!)
-        }
-        if let (key, token) = creds {
-            if headers["apikey"] == nil { h["apikey"] = key }
-            if headers["Authorization"] == nil { h["Authorization"] = "Bearer \(token)" }
-        }
-        for f in headers { h.add(f.name, f.value) }
+        var h = headers
         if body != nil, h["Content-Type"] == nil { h["Content-Type"] = "application/json" }
-        let target = path + (query.map { $0.isEmpty ? "" : "?" + $0 } ?? "")
-        return try backend.handle(HTTPRequest(method: method, target: target, headers: h, body: body ?? Data()))
+        return try InProcessSender(backend: backend).send(WireRequest(method: method, path: path, query: .written(query ?? ""), headers: h,
+                                                                      body: body ?? Data(), actor: WireActor(name: actor)))
     }
 }

@@ -314,3 +314,24 @@ extension RLSCase {
         }
     }
 }
+
+extension RLSActor {
+    /// The actor on the wire: its credentials are attached by the sender.
+    public var wire: WireActor {
+        switch kind {
+        case .anon: return .anon
+        case .serviceRole: return .serviceRole
+        case .persona: return .persona(name)
+        }
+    }
+}
+
+extension RLSCase {
+    /// The PostgREST request of an operation as an actor (`request(for:table:)`), as every RLS
+    /// target over HTTP sends it.
+    public static func wireRequest(for op: RLSOperation, table: String, as actor: WireActor) -> WireRequest {
+        let r = request(for: op, table: table)
+        return WireRequest(method: r.method, path: r.path, query: .items(r.query), headers: HTTPHeaders(r.headers),
+                           body: r.body.map { $0.data() } ?? Data(), actor: actor)
+    }
+}
