@@ -8,7 +8,7 @@ import ContractKit
 /// - the REST endpoints of §3.3 are PostgREST's table endpoints (`users`, `daily_readings`)
 ///   and GoTrue's signup and token endpoints (Contracts/aura/endpoints.json), so they need
 ///   nothing registered. UNIQUE(user_id, date, category) is a schema constraint.
-public enum AuraApp: AppModule {
+public enum AuraApp: ContractApp, AppModule {
     public static let name = "aura"
     public static let title = "Aura"
 

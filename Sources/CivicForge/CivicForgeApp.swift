@@ -2,7 +2,7 @@ import Foundation
 import ContractKit
 
 /// CivicForge: its contracts folder and the server-side pieces it plugs into the mock.
-public enum CivicForgeApp: AppModule {
+public enum CivicForgeApp: ContractApp, AppModule {
     /// The contracts folder name.
     public static let name = "civicforge"
     /// The display name.

@@ -2,7 +2,7 @@ import Foundation
 import ContractKit
 
 /// NaarsCars: its contracts folder and the server-side pieces it plugs into the mock.
-public enum NaarsCarsApp: AppModule {
+public enum NaarsCarsApp: ContractApp, AppModule {
     /// The folder under Contracts/.
     public static let name = "naarscars"
     /// The display name.

@@ -2,7 +2,7 @@ import Foundation
 import ContractKit
 
 /// Shvil: its contracts folder and the server-side pieces it plugs into the mock.
-public enum ShvilApp: AppModule {
+public enum ShvilApp: ContractApp, AppModule {
     /// The contracts folder name.
     public static let name = "shvil"
     /// The display name.

@@ -2,7 +2,7 @@ import Foundation
 import ContractKit
 
 /// TeleportMe: its contracts folder and the server-side pieces it plugs into the mock.
-public enum TeleportMeApp: AppModule {
+public enum TeleportMeApp: ContractApp, AppModule {
     public static let name = "teleportme"
     public static let title = "TeleportMe"
 

@@ -34,14 +34,32 @@ public enum ContractsLocator {
     public static func goTrueErrors() throws -> GoTrueErrorTable { try .load(contracts: contracts) }
 }
 
-/// An app module: its name and the server-side pieces it plugs into the mock.
-public protocol AppModule: Sendable {
+/// An app whose contracts ship in this package, as a client test sees it: its name and a
+/// backend serving its contracts (`TeleportMeApp.makeBackend()`). What the gate needs beyond
+/// that is `AppModule`.
+public protocol ContractApp: Sendable {
     /// The folder name under Contracts/ (`teleportme`).
     static var name: String { get }
     /// The display name (`TeleportMe`).
     static var title: String { get }
     /// Registers the app's edge functions, database functions, triggers and views.
     static func register(on backend: MockSupabase)
+}
+
+extension ContractApp {
+    /// Loads the app's contracts and returns a backend with the app's pieces registered.
+    /// `folder` serves another copy of the app's contracts (`contracts serve --contracts DIR`);
+    /// the app's registered pieces stay the bundled ones.
+    public static func makeBackend(clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(), folder: URL? = nil) throws -> MockSupabase {
+        let backend = try MockSupabase(contracts: folder ?? ContractsLocator.app(name), clock: clock, ids: ids)
+        register(on: backend)
+        return backend
+    }
+}
+
+/// An app as the gate checks it: its models, its own contract files and its reference client
+/// components, on top of `ContractApp`.
+public protocol AppModule: ContractApp {
     /// The row model of every public table of schema.json, checked by the `models` rule kind
     /// (`ModelSuite`). Default: none.
     static var tableModels: [any TableModel.Type] { get }
@@ -71,15 +89,6 @@ extension AppModule {
 
     /// No app-specific client suites.
     public static func referenceClientReports(_ rules: ClientRules) async -> [SuiteReport] { [] }
-
-    /// Loads the app's contracts and returns a backend with the app's pieces registered.
-    /// `folder` serves another copy of the app's contracts (`contracts serve --contracts DIR`);
-    /// the app's registered pieces stay the bundled ones.
-    public static func makeBackend(clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(), folder: URL? = nil) throws -> MockSupabase {
-        let backend = try MockSupabase(contracts: folder ?? ContractsLocator.app(name), clock: clock, ids: ids)
-        register(on: backend)
-        return backend
-    }
 
     /// The app's parsed contracts.
     public static func spec() throws -> AppSpec { try AppSpec.load(folder: ContractsLocator.app(name)) }
