@@ -43,18 +43,16 @@ public struct ClientCredentials: WireCredentials {
     /// The actor these credentials sign as (`apikey: apiKey`, `Authorization: Bearer token`).
     public static let actor = WireActor.persona("client")
 
-    /// A backend's anon key with a fixture persona's access token (`ana`), the anon key (`anon`)
-    /// or the service-role key (`service_role`) as bearer.
+    /// A backend's anon key with the bearer token `WireCredentials.headers(for:)` gives the actor
+    /// a name names: a fixture persona's access token (`ana`), the anon key (`anon`) or the
+    /// service-role key (`service_role`).
     public init(backend: some WireCredentials, persona: String) throws {
         apiKey = backend.anonKey
-        switch persona {
-        case "anon": token = backend.anonKey
-        case "service_role": token = backend.serviceRoleKey
-        default:
-            guard let t = backend.accessToken(persona: persona) else {
-                throw RESTError.unexpectedBody("no persona '\(persona)' in the fixtures")
-            }
-            token = t
+        do {
+            let bearer = try backend.headers(for: WireActor(name: persona))["Authorization"] ?? ""
+            token = bearer.hasPrefix("Bearer ") ? String(bearer.dropFirst(7)) : bearer
+        } catch is MissingTokenError {
+            throw RESTError.unexpectedBody("no persona '\(persona)' in the fixtures")
         }
     }
 

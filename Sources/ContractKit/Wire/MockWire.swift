@@ -52,3 +52,15 @@ extension URLSessionSender {
                          credentials: credentials, timeout: timeout)
     }
 }
+
+extension InteractionEndpoint {
+    /// Interactions into `backend`: over the wire (URLSession through its URLProtocol, as a client
+    /// app's networking stack sends them) or, `inProcess`, through `backend.handle` (for
+    /// debugging the engine itself); the mock's outbox answers `{{otp.…}}` and `{{emailToken.…}}`.
+    public static func mock(_ backend: MockSupabase, inProcess: Bool = false) -> InteractionEndpoint {
+        InteractionEndpoint(sender: inProcess ? InProcessSender(backend: backend) : URLSessionSender(backend: backend),
+                            personas: backend.configuration.spec.fixtures.personas,
+                            mailbox: { [backend] in backend.lastOTP(for: $0) },
+                            emailTokens: { [backend] in backend.lastEmail(to: $0)?.tokenHash })
+    }
+}
