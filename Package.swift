@@ -28,8 +28,10 @@ let package = Package(
         .target(name: "MockSupabase", dependencies: ["ContractModel", "CEventPoll"]),
         .target(name: "ContractKit", dependencies: ["MockSupabase"]),
     ] + apps.map { .target(name: $0, dependencies: ["ContractKit", "MockSupabase"]) } + [
-        .executableTarget(name: "contracts", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
-        .executableTarget(name: "contracts-bench", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
+        // The list of apps (`allApps`) every command, tool and gate test iterates.
+        .target(name: "AppRegistry", dependencies: ["ContractKit"] + apps.map { .target(name: $0) }),
+        .executableTarget(name: "contracts", dependencies: ["AppRegistry", "ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
+        .executableTarget(name: "contracts-bench", dependencies: ["AppRegistry", "ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "fuzz-http", dependencies: ["MockSupabase"], path: "Sources/fuzz-http"),
         // libFuzzer targets of the query string, JSON bodies and JWTs (scripts/fuzz-all); replayers in ordinary builds.
         .executableTarget(name: "fuzz-query", dependencies: ["MockSupabase"], path: "Sources/fuzz-query"),
@@ -40,8 +42,8 @@ let package = Package(
         // libFuzzer target of the cache (scripts/fuzz-cache); a replayer in ordinary builds.
         .executableTarget(name: "CacheFuzz", dependencies: ["ContractKit"]),
         // Crash-consistency writer and cache benchmark of the client rules.
-        .executableTarget(name: "ClientRulesTool", dependencies: ["ContractKit"]),
-        .testTarget(name: "ContractsTests", dependencies: ["ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
+        .executableTarget(name: "ClientRulesTool", dependencies: ["AppRegistry", "ContractKit"]),
+        .testTarget(name: "ContractsTests", dependencies: ["AppRegistry", "ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
         // The concurrency suite drives the apps' server-side functions too (generate-report, NaarsCars' RPCs and edge functions).
         .testTarget(name: "MockSupabaseTests", dependencies: ["MockSupabase", "ContractKit", "TeleportMe", "NaarsCars"]),
         .testTarget(name: "ContractKitTests", dependencies: ["ContractKit", "MockSupabase"]),

@@ -1,4 +1,5 @@
 import Foundation
+import AppRegistry
 import ContractKit
 #if canImport(Glibc)
 import Glibc
@@ -146,7 +147,7 @@ func bench(_ args: [String]) -> Int32 {
     let iterations = Int(option("--iterations", in: args) ?? "500") ?? 500
     var failed = 0
     print("app         rule             op     target    p50       p99       max       result")
-    for app in ["teleportme", "naarscars", "civicforge", "aura", "shvil"] {
+    for app in allApps.map({ $0.name }) {
         guard let rules = try? ClientRules.load(app: app)?.cache, !rules.performance.isEmpty else { continue }
         // A realistic payload: TeleportMe's 55 fixture cities (the §8.2 "~50KB" list).
         let cities = (try? JSONValue.parse(Data(contentsOf: ContractsLocator.app("teleportme").appendingPathComponent("fixtures/cities.json")))) ?? .array([])

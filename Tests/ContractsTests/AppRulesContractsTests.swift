@@ -1,4 +1,5 @@
 import XCTest
+import AppRegistry
 import ContractKit
 import TeleportMe
 import NaarsCars
@@ -9,7 +10,7 @@ import Shvil
 /// The gate: every app's own rule files pass the `app-rules` kind of `contracts verify`, every
 /// file of every contracts folder is read by some rule kind, and broken rule files fail it.
 final class AppRulesContractsTests: XCTestCase {
-    let apps: [any AppModule.Type] = [TeleportMeApp.self, NaarsCarsApp.self, CivicForgeApp.self, AuraApp.self, ShvilApp.self]
+    let apps = allApps
 
     func testEveryContractsFolderLoadsAndEveryFileIsRead() {
         for app in apps {

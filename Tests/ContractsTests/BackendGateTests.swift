@@ -1,4 +1,5 @@
 import XCTest
+import AppRegistry
 import ContractKit
 import TeleportMe
 import NaarsCars

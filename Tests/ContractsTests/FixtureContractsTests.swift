@@ -1,4 +1,5 @@
 import XCTest
+import AppRegistry
 import ContractKit
 
 /// Gate: every app's contracts load, its fixtures read back over the wire as stored, and its

@@ -1,4 +1,5 @@
 import XCTest
+import AppRegistry
 import ContractKit
 
 /// The gate for generated models: every app's Sources/<App>/Generated/TableModels.swift is what

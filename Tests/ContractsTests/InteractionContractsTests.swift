@@ -1,4 +1,5 @@
 import XCTest
+import AppRegistry
 import ContractKit
 
 /// The gate for documented interactions: every file of every app

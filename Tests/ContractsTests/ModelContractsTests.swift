@@ -1,4 +1,5 @@
 import XCTest
+import AppRegistry
 import ContractKit
 
 /// The gate for models: for every app with contracts, every public table has exactly one model

@@ -183,3 +183,42 @@ public struct PGNumeric: Sendable, Hashable, CustomStringConvertible {
         h.combine(Array(f))
     }
 }
+
+/// `numeric` in a model (the generated table models, payloads): PostgREST prints it as a JSON
+/// number and clients also send it as a string (`"12.50"`) to keep digits a double would lose.
+/// Both decode; it encodes as a JSON number written from the digits (through `Decimal`, so no
+/// binary floating point in between; NaN and the infinities, which JSON numbers cannot hold,
+/// encode as PostgREST prints them, as strings).
+extension PGNumeric: Codable, Comparable {
+    /// A numeric from a decimal.
+    public init(_ value: Decimal) { self = PGNumeric.parse("\(value)")! }
+
+    /// Parses decimal text (`-12.50`, `1e3`, `NaN`); nil otherwise.
+    public init?(_ text: String) {
+        guard let v = PGNumeric.parse(text.trimmingCharacters(in: .whitespaces)) else { return nil }
+        self = v
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let text = try? c.decode(String.self) {
+            guard let v = PGNumeric(text) else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "'\(text)' is not a PostgreSQL numeric")
+            }
+            self = v
+        } else {
+            self = PGNumeric(try c.decode(Decimal.self))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        if special != nil {
+            try c.encode(description)
+        } else {
+            try c.encode(Decimal(string: description, locale: Locale(identifier: "en_US_POSIX"))!)
+        }
+    }
+
+    public static func < (a: PGNumeric, b: PGNumeric) -> Bool { compare(a, b) < 0 }
+}

@@ -167,46 +167,6 @@ public struct PGUUID: Codable, Hashable, Comparable, Sendable, CustomStringConve
     public static func < (a: PGUUID, b: PGUUID) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// A `numeric`: an exact decimal. PostgREST prints it as a JSON number; clients also send it as a
-/// string (`"12.50"`) to keep digits a double would lose. Both decode; it encodes as a number
-/// written from the decimal's own digits (no binary floating point in between).
-public struct PGNumeric: Codable, Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The value.
-    public var value: Decimal
-
-    /// A numeric from a decimal.
-    public init(_ value: Decimal) { self.value = value }
-    /// Parses decimal text (`-12.50`, `1e3`); nil otherwise.
-    public init?(_ text: String) {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        guard !t.isEmpty, t.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
-              let d = Decimal(string: t, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
-        value = d
-    }
-
-    /// The value as a double (rounded).
-    public var doubleValue: Double { NSDecimalNumber(decimal: value).doubleValue }
-    /// The decimal text.
-    public var description: String { "\(value)" }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if let text = try? c.decode(String.self) {
-            guard let v = PGNumeric(text) else { throw DecodingError.dataCorruptedError(in: c, debugDescription: "'\(text)' is not a PostgreSQL numeric") }
-            self = v
-        } else {
-            value = try c.decode(Decimal.self)
-        }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(value)
-    }
-
-    public static func < (a: PGNumeric, b: PGNumeric) -> Bool { a.value < b.value }
-}
-
 /// Reads and writes the text forms above.
 enum PGText {
     static func decode<T>(_ decoder: Decoder, _ what: String, _ parse: (String) -> T?) throws -> T {

@@ -1,9 +1,0 @@
-import ContractKit
-import TeleportMe
-import NaarsCars
-import CivicForge
-import Aura
-import Shvil
-
-/// Every app, in the README's order.
-let allApps: [any AppModule.Type] = [TeleportMeApp.self, NaarsCarsApp.self, CivicForgeApp.self, AuraApp.self, ShvilApp.self]
