@@ -2,14 +2,16 @@ import Foundation
 import ContractKit
 
 // The cache-corruption fuzz target: arbitrary bytes become a cache file, or a program of
-// operations, against the reference FileCacheManager (see CacheFuzzHarness). Built with
+// operations, against the reference FileCacheManager (see CacheFuzzHarness). Under libFuzzer every
+// input's bytes are read as a cache file (pure), and one input in CacheFuzzHarness.deepOneIn also
+// runs the on-disk part; the replayer runs every part of every input. Built with
 // libFuzzer and AddressSanitizer by scripts/fuzz-cache; in an ordinary build it is a replayer:
 // `cache-fuzz FILE…` runs each input once and prints what went wrong.
 
 /// TeleportMe's cache table (the richest: global and per-user entries, TTLs and none).
 let fuzzRules: CacheRules = {
     guard let rules = try? ClientRules.load(app: "teleportme")?.cache else {
-        fatalError("cache-fuzz: cannot load Contracts/teleportme/client-rules.json (run from the package folder or set SUPACONTRACTS_ROOT)")
+        fatalError("cache-fuzz: cannot load Contracts/teleportme/client-rules.json (the checkout this binary was built from has no such file)")
     }
     return rules
 }()
@@ -26,7 +28,7 @@ let fuzzBase: URL = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func cacheFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = data.map { Data(bytes: $0, count: size) } ?? Data()
-    let problems = CacheFuzzHarness.run(input, rules: fuzzRules, base: fuzzBase)
+    let problems = CacheFuzzHarness.fuzzRun(input, rules: fuzzRules, base: fuzzBase)
     if !problems.isEmpty {
         fatalError("cache invariant broken:\n" + problems.joined(separator: "\n"))
     }

@@ -202,8 +202,12 @@ final class TimesBox: @unchecked Sendable { var times: [Double] = [] }
 
 var args = Array(CommandLine.arguments.dropFirst())
 let command = args.isEmpty ? "help" : args.removeFirst()
+// `$SUPACONTRACTS_ROOT`, else the checkout this binary was built from.
+let root = ProcessInfo.processInfo.environment["SUPACONTRACTS_ROOT"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+ContractsLocator.$root.withValue(root ?? ContractsLocator.packageRoot) {
 switch command {
 case "crash-rounds": crashRounds(args)
 case "bench": exit(bench(args))
 default: print(usage); exit(command == "help" ? 0 : 2)
+}
 }

@@ -28,7 +28,7 @@ func runGoldens(_ args: [String]) -> Int32 {
     if opts.flags.contains("update") {
         mode = .all
     } else {
-        do { mode = try GoldenRecordMode.from() } catch { return fail("goldens: \(error)") }
+        do { mode = try GoldenRecordMode.from(environment: ProcessInfo.processInfo.environment) } catch { return fail("goldens: \(error)") }
     }
     let store = GoldenStore()
     var total = 0, failed = 0, changed = 0

@@ -48,5 +48,5 @@ var appList: String { allApps.map { $0.name }.joined(separator: ", ") }
 
 /// Environment variables every command reads.
 let commonEnvironment: [(name: String, help: String)] = [
-    ("SUPACONTRACTS_ROOT", "the package root holding Contracts/ and Golden/ (default: the nearest ancestor of the current directory holding Contracts/FORMAT.md)"),
+    ("SUPACONTRACTS_ROOT", "the package root holding Contracts/ and Golden/ (default: the checkout this binary was built from)"),
 ]

@@ -24,19 +24,30 @@ environment: SUPACONTRACTS_ROOT (the package root holding Contracts/); per comma
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "help" : arguments.removeFirst()
-let status: Int32
+/// `$SUPACONTRACTS_ROOT`, else the package this binary was built from (`ContractsLocator`).
+let root = ProcessInfo.processInfo.environment["SUPACONTRACTS_ROOT"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+if let bad = ProcessInfo.processInfo.environment[GoldenRecordMode.environmentKey], (try? GoldenRecordMode.from(environment: [GoldenRecordMode.environmentKey: bad])) == nil {
+    FileHandle.standardError.write(Data("contracts: \(GoldenError.invalidMode(bad))\n".utf8))
+    exit(2)
+}
+/// `$SUPACONTRACTS_SEED` for the postgres kind's randomized cases, else its default.
+let seed = ProcessInfo.processInfo.environment[PostgresChecks.seedVariable].flatMap { UInt64($0) } ?? PostgresChecks.defaultSeed
+let status: Int32 = ContractsLocator.$root.withValue(root ?? ContractsLocator.packageRoot) {
+PostgresChecks.$seed.withValue(seed) {
 switch command {
-case "verify": status = runVerify(arguments)
-case "serve": status = runServe(arguments)
-case "goldens": status = runGoldens(arguments)
-case "report": status = runReport(arguments)
-case "generate-models": status = runGenerateModels(arguments)
+case "verify": return runVerify(arguments)
+case "serve": return runServe(arguments)
+case "goldens": return runGoldens(arguments)
+case "report": return runReport(arguments)
+case "generate-models": return runGenerateModels(arguments)
 case "help", "--help", "-h":
     if let topic = arguments.first, let spec = commandSpecs[topic] { print(spec.help) } else { print(usage) }
-    status = 0
-case "--version", "version": print("contracts \(contractsVersion)"); status = 0
+    return 0
+case "--version", "version": print("contracts \(contractsVersion)"); return 0
 default:
     FileHandle.standardError.write(Data("contracts: unknown command '\(command)'\n\n\(usage)\n".utf8))
-    status = 2
+    return 2
+}
+}
 }
 exit(status)

@@ -14,7 +14,7 @@ let fuzzBackend: MockSupabase = {
 /// Checks one input; traps (a crash libFuzzer records) on any violated property.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    FuzzDriver.check(data, size, what: "JSON body") { JSONFuzzProperties.violations(ofBody: $0, backend: fuzzBackend) }
+    FuzzDriver.check(data, size, what: "JSON body") { JSONFuzzProperties.fuzzViolations(ofBody: $0, backend: fuzzBackend) }
 }
 
 #if !FUZZING

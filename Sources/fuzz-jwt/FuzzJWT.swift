@@ -14,7 +14,7 @@ let fuzzBackend: MockSupabase = {
 /// Checks one input; traps (a crash libFuzzer records) on any violated property.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJWTTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    FuzzDriver.check(data, size, what: "JWT") { JWTFuzzProperties.violations(of: $0, backend: fuzzBackend) }
+    FuzzDriver.check(data, size, what: "JWT") { JWTFuzzProperties.fuzzViolations(of: $0, backend: fuzzBackend) }
 }
 
 #if !FUZZING

@@ -14,7 +14,7 @@ let fuzzBackend: MockSupabase = {
 /// Checks one input; traps (a crash libFuzzer records) on any violated property.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzQueryTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    FuzzDriver.check(data, size, what: "PostgREST query") { QueryFuzzProperties.violations(ofQuery: $0, backend: fuzzBackend) }
+    FuzzDriver.check(data, size, what: "PostgREST query") { QueryFuzzProperties.fuzzViolations(ofQuery: $0, backend: fuzzBackend) }
 }
 
 #if !FUZZING

@@ -15,7 +15,7 @@ let fuzzBackend: MockSupabase = {
 /// Checks one input; traps (a crash libFuzzer records) on any violated property.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWebSocketTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    FuzzDriver.check(data, size, what: "WebSocket") { WebSocketFuzzProperties.violations(of: $0, backend: fuzzBackend) }
+    FuzzDriver.check(data, size, what: "WebSocket") { WebSocketFuzzProperties.fuzzViolations(of: $0, backend: fuzzBackend) }
 }
 
 #if !FUZZING

@@ -1,5 +1,6 @@
 import XCTest
 import ContractKit
+import MockSupabase
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,6 +56,33 @@ final class ClientRulesFuzzTests: XCTestCase {
             ClearsEveryone(FileCacheManager(root: root, layout: layout, clock: clock, durable: false), root: root)
         }
         XCTAssertNotNil(failures["prog-signout"], "\(failures)")
+    }
+}
+
+extension ClientRulesFuzzTests {
+    /// The decoding properties every fuzz input gets (without the on-disk part) reject a reader
+    /// that ignores whose entry a file is: a user's entry reads as every user's.
+    func testDecodingCheckRejectsAReaderThatIgnoresTheUser() throws {
+        let ignoresUser: CacheFuzzHarness.Decode = { data, key, version in
+            guard case .object(let o)? = try? JSONValue.parse(data), o["key"]?.stringValue == key.stem,
+                  o["formatVersion"]?.doubleValue == Double(version), let t = o["savedAt"]?.doubleValue, let v = o["value"] else { return nil }
+            return (v, t)
+        }
+        let input = try Data(contentsOf: try XCTUnwrap(try inputs("cache-corpus").first { $0.lastPathComponent == "raw-user-entry" }))
+        let base = FileManager.default.temporaryDirectory
+        XCTAssertEqual(CacheFuzzHarness.run(input, rules: try rules, base: base, deep: false), [])
+        let problems = CacheFuzzHarness.run(input, rules: try rules, base: base, decode: ignoresUser, deep: false)
+        XCTAssertTrue(problems.contains { $0.hasPrefix("one file reads as 2 entries") }, "\(problems)")
+    }
+
+    /// The fuzz target's sampled check passes over the corpus and every crash input.
+    func testSampledCheckPassesOverTheCorpus() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("cache-fuzz-sampled-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        for f in try inputs("cache-corpus") + inputs("cache-crashes") {
+            XCTAssertEqual(CacheFuzzHarness.fuzzRun(try Data(contentsOf: f), rules: try rules, base: base), [], f.lastPathComponent)
+        }
     }
 }
 

@@ -5,7 +5,7 @@ import ContractKit
 /// `matrix.html`. Re-record with `swift run contracts goldens --update` (or `SUPACONTRACTS_RECORD=failed swift test --filter RLSMatrixGoldenTests`).
 final class RLSMatrixGoldenTests: XCTestCase {
     func testRenderedMatricesMatchTheirGoldenFiles() throws {
-        let mode = try GoldenRecordMode.from()
+        let mode = try GoldenRecordMode.from(environment: ProcessInfo.processInfo.environment)
         // The apps' reports are computed side by side (once per process), then compared in order.
         let apps = RLSGate.appsWithMatrix()
         let reports = try Concurrently<RLSReport>.map(apps, width: apps.count) { try RLSGate.report($0) }

@@ -14,7 +14,7 @@ final class TeleportMeGoldenTests: XCTestCase {
     /// --filter TeleportMeGoldenTests` re-records; the mutant tests below always use never.
     func testReportGoldensMatchAndReplayThroughTheMock() throws {
         let cases = try TeleportMeGoldens.goldenCases()
-        let results = try GoldenSuite.run(app: "teleportme", cases: cases, store: try store(), mode: try GoldenRecordMode.from())
+        let results = try GoldenSuite.run(app: "teleportme", cases: cases, store: try store(), mode: try GoldenRecordMode.from(environment: ProcessInfo.processInfo.environment))
         assertAllPassed(results, minimum: 24)
         XCTAssertEqual(results.filter { $0.name.hasSuffix("mock replay") }.count, cases.count, "every case is replayed")
     }

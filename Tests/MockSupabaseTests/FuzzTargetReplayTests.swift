@@ -150,4 +150,51 @@ final class FuzzTargetReplayTests: XCTestCase {
         XCTAssertEqual(WebSocketFuzzProperties.violations(of: input, backend: Self.backend), [])
         XCTAssertFalse(WebSocketFuzzProperties.violations(of: input, backend: Self.backend, parse: unlimited).isEmpty)
     }
+
+    // MARK: The fuzz targets' sampled check
+
+    func testDeepPathSelectionIsReproducibleAndAboutOneInN() {
+        var random = SeededRandom(seed: 11)
+        let inputs = (0..<4096).map { _ in (0..<Int(random.next() % 64)).map { _ in UInt8(truncatingIfNeeded: random.next()) } }
+        let picked = inputs.filter { FuzzDriver.takesDeepPath($0, oneIn: 32) }
+        XCTAssertTrue((64...192).contains(picked.count), "\(picked.count) of 4096 inputs picked, about 128 expected")
+        XCTAssertEqual(inputs.filter { FuzzDriver.takesDeepPath($0, oneIn: 32) }.count, picked.count)
+        XCTAssertTrue(inputs.allSatisfy { FuzzDriver.takesDeepPath($0, oneIn: 1) })
+    }
+
+    /// Without the deep path, each target's parser-level properties still reject a wrong parser
+    /// (so the inputs the fuzzer does not send through the backend check something).
+    func testParserLevelChecksRejectMutantsWithoutTheDeepPath() throws {
+        let wrongCode: QueryFuzzProperties.Parse = { items, forRPC in
+            do { _ = try QueryParser.parse(items, forRPC: forRPC) } catch { throw PostgresError("XX000", "internal error") }
+        }
+        XCTAssertFalse(QueryFuzzProperties.violations(ofQuery: Array("limit=-1".utf8), backend: Self.backend, parse: wrongCode, deep: false).isEmpty)
+
+        let dropsLast: JSONFuzzProperties.Parse = { data in
+            let v = try JSONValue.parse(data)
+            if case .array(let a) = v { return .array(Array(a.dropLast())) }
+            return v
+        }
+        XCTAssertFalse(JSONFuzzProperties.violations(ofBody: Array("[1,2.5,\"x\"]".utf8), backend: Self.backend, parse: dropsLast, deep: false).isEmpty)
+
+        let ignoresExpiry: JWTFuzzProperties.Verify = { token, secret, _ in try JWT.verify(token, secret: secret, now: Date(timeIntervalSince1970: 0)) }
+        let expired = Array("{\"alg\":\"HS256\",\"typ\":\"JWT\"}\n{\"role\":\"anon\",\"exp\":1000}".utf8)
+        XCTAssertEqual(JWTFuzzProperties.violations(of: expired, backend: Self.backend, deep: false), [])
+        XCTAssertFalse(JWTFuzzProperties.violations(of: expired, backend: Self.backend, verify: ignoresExpiry, deep: false).isEmpty)
+
+        let forgetful: WebSocketFuzzProperties.Parse = { peer, pieces, max in
+            pieces.flatMap { WebSocketFuzzProperties.standardParse(peer, [$0], max) }
+        }
+        let fragmented = try XCTUnwrap(try inputs("ws").first { $0.0.hasSuffix("/fragmented-text") }).1
+        XCTAssertFalse(WebSocketFuzzProperties.violations(of: fragmented, backend: Self.backend, parse: forgetful, deep: false).isEmpty)
+    }
+
+    /// The fuzz targets' sampled checks pass over every corpus and crash input (what libFuzzer
+    /// runs first), and the parser-only part of each is a subset of the full check.
+    func testSampledChecksPassOverTheCorpora() throws {
+        for (name, input) in try inputs("query") { XCTAssertEqual(QueryFuzzProperties.fuzzViolations(ofQuery: input, backend: Self.backend), [], name) }
+        for (name, input) in try inputs("json") { XCTAssertEqual(JSONFuzzProperties.fuzzViolations(ofBody: input, backend: Self.backend), [], name) }
+        for (name, input) in try inputs("jwt") { XCTAssertEqual(JWTFuzzProperties.fuzzViolations(of: input, backend: Self.backend), [], name) }
+        for (name, input) in try inputs("ws") { XCTAssertEqual(WebSocketFuzzProperties.fuzzViolations(of: input, backend: Self.backend), [], name) }
+    }
 }

@@ -158,7 +158,7 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
     func session() throws -> PsqlSession {
         let cluster: PostgresCluster
         do { cluster = try PostgresChecks.sharedCluster() } catch let e as PostgresUnavailable {
-            if PostgresChecks.required { throw e }
+            if (ProcessInfo.processInfo.environment[PostgresChecks.requireVariable] == "1") { throw e }
             throw XCTSkip("PostgreSQL not available (\(e.reason))")
         }
         try cluster.createDatabase("rest_differential", applying: [], extraSQL: [Self.setupSQL])

@@ -1,4 +1,5 @@
 import Foundation
+import MockSupabase
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,7 +10,14 @@ import Darwin
 /// the body of the `cache-fuzz` libFuzzer target and of the tests that replay its corpus and
 /// every crash it found.
 ///
-/// The first byte chooses the mode:
+/// Every input first has its bytes after the second read as a cache file (`decoding`): no entry
+/// file may be read as two entries' (another key's or another user's), and an entry read back
+/// from bytes re-encodes to bytes that read as the same value and time. That is pure and cheap;
+/// the on-disk part below (files, renames, damage, reopening) costs a few milliseconds, so the
+/// fuzz target runs it on one input in `deepOneIn` (`FuzzDriver.takesDeepPath`) and the replay
+/// tests on every input.
+///
+/// The first byte chooses the on-disk mode:
 /// - even: the rest of the input is written as the file of one entry beside valid entries; loading
 ///   it must give nothing (and delete the file) unless the bytes are a valid envelope, and every
 ///   other entry must still load unchanged;
@@ -23,6 +31,22 @@ public enum CacheFuzzHarness {
 
     /// The reference store, without fsync (the harness checks logic, not durability).
     public static let reference: Opener = { root, layout, clock in FileCacheManager(root: root, layout: layout, clock: clock, durable: false) }
+
+    /// Reads a file's bytes as an entry of a key in a format version: the value and save time, or
+    /// nil when the bytes are not such an entry.
+    public typealias Decode = @Sendable (_ data: Data, _ key: CacheKey, _ formatVersion: Int) -> (value: JSONValue, savedAt: Double)?
+
+    /// The reference store's reading of a file (`FileCacheManager.decodeEntry`).
+    public static let referenceDecode: Decode = { FileCacheManager.decodeEntry(JSONValue.self, from: $0, for: $1, formatVersion: $2) }
+
+    /// One input in this many also runs the on-disk part when fuzzing.
+    public static let deepOneIn: UInt64 = 32
+
+    /// The fuzz target's check: the decoding properties on every input, the on-disk part on the
+    /// inputs `FuzzDriver.takesDeepPath` picks.
+    public static func fuzzRun(_ input: Data, rules: CacheRules, base: URL) -> [String] {
+        run(input, rules: rules, base: base, deep: FuzzDriver.takesDeepPath([UInt8](input), oneIn: deepOneIn))
+    }
 
     /// What the model knows of an entry.
     enum Expect: Equatable {
@@ -51,19 +75,56 @@ public enum CacheFuzzHarness {
         return keys
     }
 
-    /// Runs one input in a fresh folder under `base` (removed afterwards); returns every
-    /// invariant that failed (empty: the store behaved).
-    public static func run(_ input: Data, rules: CacheRules, base: URL, open: Opener = reference) -> [String] {
-        let dir = base.appendingPathComponent("run-\(getpid())-\(UInt64.random(in: 0...UInt64.max))", isDirectory: true)
-        defer { removeTree(dir) }
+    /// Runs one input: the decoding properties, then (when `deep`) the on-disk part in a fresh
+    /// folder under `base` (removed afterwards); returns every invariant that failed (empty: the
+    /// store behaved).
+    public static func run(_ input: Data, rules: CacheRules, base: URL, open: Opener = reference,
+                           decode: Decode = referenceDecode, deep: Bool = true) -> [String] {
         var reader = ByteReader(input)
         guard let mode = reader.byte() else { return [] }
-        return mode % 2 == 0 ? rawFile(&reader, rules: rules, dir: dir, open: open) : program(&reader, rules: rules, dir: dir, open: open)
+        var problems = decoding(input, rules: rules, decode: decode)
+        guard deep else { return problems }
+        let dir = base.appendingPathComponent("run-\(getpid())-\(UInt64.random(in: 0...UInt64.max))", isDirectory: true)
+        defer { removeTree(dir) }
+        problems += mode % 2 == 0 ? rawFile(&reader, rules: rules, dir: dir, open: open, decode: decode)
+                                  : program(&reader, rules: rules, dir: dir, open: open)
+        return problems
+    }
+
+    // MARK: Decoding
+
+    /// The bytes after the input's second as a file: read as an entry of at most one slot (an
+    /// entry never loads as another key's or another user's); an entry read re-encodes (same key,
+    /// time and format) to bytes read back as the same value and time, and not read at all in
+    /// another format version.
+    static func decoding(_ input: Data, rules: CacheRules, decode: Decode) -> [String] {
+        let bytes = input.count > 2 ? input.subdata(in: input.startIndex + 2..<input.endIndex) : Data()
+        let version = (rules.layout ?? defaultLayout).formatVersion
+        var problems: [String] = []
+        var readAs: [CacheKey] = []
+        for k in slots(rules) {
+            guard let entry = decode(bytes, k, version) else { continue }
+            readAs.append(k)
+            guard let again = try? FileCacheManager.encodeEntry(entry.value, for: k, savedAt: entry.savedAt, formatVersion: version) else {
+                problems.append("\(k): the value read cannot be encoded again")
+                continue
+            }
+            if let back = decode(again, k, version) {
+                if !JSONFuzzProperties.sameValue(back.value, entry.value) || back.savedAt != entry.savedAt {
+                    problems.append("\(k): \(entry.value) saved at \(entry.savedAt) reads back as \(back.value) at \(back.savedAt)")
+                }
+            } else {
+                problems.append("\(k): the entry read does not read back once encoded again")
+            }
+            if decode(again, k, version + 1) != nil { problems.append("\(k): an entry of format \(version) reads as format \(version + 1)") }
+        }
+        if readAs.count > 1 { problems.append("one file reads as \(readAs.count) entries: \(readAs.map(\.description).joined(separator: ", "))") }
+        return problems
     }
 
     // MARK: Raw file mode
 
-    static func rawFile(_ reader: inout ByteReader, rules: CacheRules, dir: URL, open: Opener) -> [String] {
+    static func rawFile(_ reader: inout ByteReader, rules: CacheRules, dir: URL, open: Opener, decode: Decode) -> [String] {
         let clock = ManualClock()
         let store = open(dir, rules.layout ?? defaultLayout, clock)
         let keys = slots(rules)
@@ -77,6 +138,11 @@ public enum CacheFuzzHarness {
         do { try bytes.write(to: file) } catch { return problems }
         let got = store.loadSynchronously(JSONValue.self, for: target)
         if got == nil && exists(file) { problems.append("\(target): unreadable file (\(bytes.count) bytes) was not deleted") }
+        // What the store loads from the file is what its bytes read as.
+        let read = decode(bytes, target, (rules.layout ?? defaultLayout).formatVersion)
+        if (got == nil) != (read == nil) || !(got.map { g in read.map { JSONFuzzProperties.sameValue(g.value, $0.value) } ?? false } ?? true) {
+            problems.append("\(target): loads \(got.map { "\($0.value)" } ?? "nothing") but its \(bytes.count) bytes read as \(read.map { "\($0.value)" } ?? "nothing")")
+        }
         for (i, k) in keys.enumerated() where k != target {
             let v = store.loadSynchronously(JSONValue.self, for: k)
             if v?.value != value(i, 0) { problems.append("\(k) changed after \(target) was overwritten with \(bytes.count) raw bytes: \(v.map { "\($0.value)" } ?? "nothing")") }

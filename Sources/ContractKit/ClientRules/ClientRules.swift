@@ -16,7 +16,7 @@ public struct BehaviourRule: Sendable, Equatable {
 }
 
 /// Where a cache entry lives.
-public enum CacheScope: String, Sendable, Equatable {
+public enum CacheScope: String, Sendable, Equatable, CaseIterable {
     /// Shared by every user of the device (reference data).
     case global
     /// Private to one signed-in user.
@@ -24,7 +24,7 @@ public enum CacheScope: String, Sendable, Equatable {
 }
 
 /// When an entry's age makes it stale.
-public enum StalenessBoundary: String, Sendable, Equatable {
+public enum StalenessBoundary: String, Sendable, Equatable, CaseIterable {
     /// Stale from the instant its age reaches the TTL (`age >= ttl`).
     case atLeastTTL
     /// Stale only once its age exceeds the TTL (`age > ttl`).
@@ -99,7 +99,7 @@ public struct CacheLayout: Sendable, Equatable {
 /// A speed target, measured by a benchmark (never by a unit test).
 public struct PerformanceRule: Sendable, Equatable {
     /// What is timed.
-    public enum Operation: String, Sendable, Equatable {
+    public enum Operation: String, Sendable, Equatable, CaseIterable {
         /// Loading an entry that is there (a cache hit).
         case hit
         /// Reading an entry's file.
@@ -120,7 +120,7 @@ public struct PerformanceRule: Sendable, Equatable {
 /// An app's cache rules.
 public struct CacheRules: Sendable, Equatable {
     /// On disk (`files`) or in memory (`memory`).
-    public enum Storage: String, Sendable, Equatable {
+    public enum Storage: String, Sendable, Equatable, CaseIterable {
         /// JSON files, surviving a relaunch.
         case files
         /// In memory only.
@@ -227,21 +227,21 @@ public struct RateLimitAction: Sendable, Equatable {
 /// Rate limits.
 public struct RateLimitRules: Sendable, Equatable {
     /// Whether an attempt exactly one interval later is allowed (`atLeastInterval`) or only a later one.
-    public enum Boundary: String, Sendable, Equatable {
+    public enum Boundary: String, Sendable, Equatable, CaseIterable {
         /// elapsed >= interval is allowed.
         case atLeastInterval
         /// elapsed > interval is allowed.
         case moreThanInterval
     }
     /// Which attempts start a new interval.
-    public enum Recording: String, Sendable, Equatable {
+    public enum Recording: String, Sendable, Equatable, CaseIterable {
         /// Only allowed attempts.
         case allowedOnly
         /// Every attempt, blocked ones included.
         case everyAttempt
     }
     /// What an interval is kept per.
-    public enum Keying: String, Sendable, Equatable {
+    public enum Keying: String, Sendable, Equatable, CaseIterable {
         /// Per action and target (ride, conversation).
         case actionAndTarget
         /// Per action only.
@@ -299,17 +299,17 @@ public struct ImagePreset: Sendable, Equatable {
 /// them yet.
 public struct OfflineQueueRules: Sendable, Equatable {
     /// What a network error during a flush does.
-    public enum OnNetworkError: String, Sendable, Equatable {
+    public enum OnNetworkError: String, Sendable, Equatable, CaseIterable {
         /// Keep the item and stop flushing (order preserved).
         case keepAndStop
     }
     /// What a refusal by the server does.
-    public enum OnRejected: String, Sendable, Equatable {
+    public enum OnRejected: String, Sendable, Equatable, CaseIterable {
         /// Drop the item and tell the user.
         case dropAndReport
     }
     /// How conflicts are resolved.
-    public enum Conflicts: String, Sendable, Equatable {
+    public enum Conflicts: String, Sendable, Equatable, CaseIterable {
         /// No conflicts can arise (create-only queues).
         case none
         /// The later timestamp wins.
@@ -398,349 +398,6 @@ public struct ClientRules: Sendable, Equatable {
         try decode(try SpecNode.load(url, displayName: displayName))
     }
 
-    /// Decodes a parsed client-rules file.
-    public static func decode(_ root: SpecNode) throws -> ClientRules {
-        var seen: [String: String] = [:]
-        func claim(_ id: SpecNode) throws -> String {
-            let s = try id.string()
-            guard s.range(of: #"^[a-z]+(\.[A-Za-z0-9:-]+)+$"#, options: .regularExpression) != nil else {
-                throw id.fail("rule id '\(s)' must look like 'area.name' (letters, digits, '-', ':' after the first dot)")
-            }
-            if let first = seen[s] { throw id.fail("duplicate rule id '\(s)' (first at \(first))") }
-            seen[s] = id.path
-            return s
-        }
-        func behaviours(_ n: SpecNode?, known: Set<String>, area: String) throws -> [BehaviourRule] {
-            guard let n else { return [] }
-            return try n.array().map { b in
-                try b.object { o in
-                    let idNode = try o.required("id")
-                    let id = try claim(idNode)
-                    guard known.contains(id) else {
-                        throw idNode.fail("no \(area) suite checks '\(id)' (known: \(known.sorted().joined(separator: ", ")))")
-                    }
-                    return BehaviourRule(id: id, doc: try o.required("doc").string(), source: try o.optional("source")?.string())
-                }
-            }
-        }
-        func positive(_ n: SpecNode, allowZero: Bool = false) throws -> Double {
-            let d = try n.double()
-            guard d.isFinite, allowZero ? d >= 0 : d > 0 else { throw n.fail("expected a \(allowZero ? "non-negative" : "positive") number, found \(d)") }
-            return d
-        }
-        func enumValue<E: RawRepresentable>(_ n: SpecNode, _ type: E.Type, _ allowed: [String]) throws -> E where E.RawValue == String {
-            let s = try n.string()
-            guard let v = E(rawValue: s) else { throw n.fail("unknown value '\(s)' (expected one of: \(allowed.joined(separator: ", ")))") }
-            return v
-        }
-        func meta(_ o: SpecObject) throws {
-            for k in ["source", "decision", "doc"] { _ = try o.optional(k)?.string() }
-        }
-
-        return try root.object { o in
-            let app = try o.required("app").string()
-            _ = try o.required("source").string()
-            var rules = ClientRules(app: app, file: root.file, cache: nil, loader: nil, optimistic: nil, rateLimits: nil,
-                                    realtime: nil, images: [], timeouts: [], offlineQueue: nil)
-
-            if let c = o.optional("cache") {
-                rules.cache = try c.object { co in
-                    try meta(co)
-                    let storage = try enumValue(try co.required("storage"), CacheRules.Storage.self, ["files", "memory"])
-                    var layout: CacheLayout?
-                    if let l = co.optional("layout") {
-                        guard storage == .files else { throw l.fail("a layout is only meaningful for storage 'files'") }
-                        layout = try l.object { lo in
-                            try meta(lo)
-                            _ = try lo.optional("file")?.string()
-                            _ = try lo.optional("envelope")?.string()
-                            let v = try lo.required("formatVersion")
-                            let version = try v.int()
-                            guard version >= 1 else { throw v.fail("formatVersion must be at least 1") }
-                            let perUser = try lo.required("perUser")
-                            let perUserText = try perUser.string()
-                            guard perUserText.contains("{userId}") else { throw perUser.fail("perUser must contain '{userId}'") }
-                            return CacheLayout(root: try lo.required("root").string(), global: try lo.required("global").string(),
-                                               perUser: perUserText, formatVersion: version)
-                        }
-                    } else if storage == .files {
-                        throw co.this.fail("storage 'files' needs a 'layout'")
-                    }
-                    let freshness = try co.required("freshness").object { fo in
-                        try meta(fo)
-                        return FreshnessRule(staleWhenAge: try enumValue(try fo.required("staleWhenAge"), StalenessBoundary.self, ["atLeastTTL", "moreThanTTL"]),
-                                             probeSeconds: try positive(try fo.required("probeSeconds")))
-                    }
-                    var keys: Set<String> = []
-                    let entries: [CacheEntryRule] = try co.required("entries").array().map { e in
-                        try e.object { eo in
-                            try meta(eo)
-                            let id = try claim(try eo.required("id"))
-                            let keyNode = try eo.required("key")
-                            let key = try keyNode.string()
-                            guard CacheKey.isSafeComponent(key) else { throw keyNode.fail("key '\(key)' must be letters, digits, '_' or '-' (it names a file)") }
-                            guard keys.insert(key).inserted else { throw keyNode.fail("duplicate cache key '\(key)'") }
-                            let scope = try enumValue(try eo.required("scope"), CacheScope.self, ["global", "user"])
-                            let ttlNode = try eo.required("ttlSeconds")
-                            let ttl: Double? = ttlNode.value.isNull ? nil : try positive(ttlNode, allowZero: true)
-                            let write = try eo.optional("write")?.object { wo in
-                                try meta(wo)
-                                let op = try wo.required("operation")
-                                let name = try op.string()
-                                guard name.range(of: #"^[A-Za-z_][A-Za-z0-9_]*$"#, options: .regularExpression) != nil else {
-                                    throw op.fail("an operation is a name without brackets (generateReport), not '\(name)'")
-                                }
-                                return CacheWriteTrigger(operation: name,
-                                                         on: try enumValue(try wo.required("on"), CacheWriteTrigger.Moment.self, CacheWriteTrigger.Moment.allCases.map(\.rawValue)))
-                            }
-                            return CacheEntryRule(id: id, key: key, scope: scope, ttlSeconds: ttl,
-                                                  qualifiers: try eo.optional("qualifiers")?.strings() ?? [],
-                                                  writeTrigger: try eo.optional("writeTrigger")?.string(), write: write)
-                        }
-                    }
-                    if entries.isEmpty { throw try co.required("entries").fail("at least one cache entry is needed") }
-                    let smallest = entries.compactMap(\.ttlSeconds).filter { $0 > 0 }.min()
-                    if let smallest, freshness.probeSeconds * 2 >= smallest {
-                        throw try co.required("freshness").fail("probeSeconds \(freshness.probeSeconds) must be under half the smallest TTL (\(smallest) s)")
-                    }
-                    let invalidation: [InvalidationRule] = try co.optional("invalidation")?.array().map { i in
-                        try i.object { io in
-                            try meta(io)
-                            let id = try claim(try io.required("id"))
-                            let event = try io.required("event").string()
-                            let cl = try io.required("clears")
-                            let target: InvalidationTarget
-                            if case .string(let s) = cl.value {
-                                guard s == "allUserEntries" else { throw cl.fail("expected \"allUserEntries\" or a list of keys, found '\(s)'") }
-                                target = .allUserEntries
-                            } else {
-                                let ks = try cl.array()
-                                for k in ks {
-                                    let name = try k.string()
-                                    guard let entry = entries.first(where: { $0.key == name }) else { throw k.fail("unknown cache key '\(name)'") }
-                                    guard entry.qualifiers.isEmpty else { throw k.fail("'\(name)' is qualified by \(entry.qualifiers); invalidating a qualified entry by name is not supported") }
-                                }
-                                guard !ks.isEmpty else { throw cl.fail("an invalidation must clear at least one key") }
-                                target = .keys(try ks.map { try $0.string() })
-                            }
-                            return InvalidationRule(id: id, event: event, clears: target)
-                        }
-                    } ?? []
-                    let bs = try behaviours(co.optional("behaviours"), known: CacheStoreSuite.behaviourIDs, area: "cache")
-                    for b in bs where storage == .memory && CacheStoreSuite.fileBehaviourIDs.contains(b.id) {
-                        throw try co.required("behaviours").fail("'\(b.id)' applies to storage 'files' only")
-                    }
-                    let perf: [PerformanceRule] = try co.optional("performance")?.array().map { p in
-                        try p.object { po in
-                            try meta(po)
-                            return PerformanceRule(id: try claim(try po.required("id")),
-                                                   operation: try enumValue(try po.required("operation"), PerformanceRule.Operation.self, ["hit", "read", "write"]),
-                                                   maxMilliseconds: try positive(try po.required("maxMilliseconds")),
-                                                   measuredBy: try po.required("measuredBy").string())
-                        }
-                    } ?? []
-                    var rules = CacheRules(storage: storage, layout: layout, freshness: freshness, entries: entries,
-                                           invalidation: invalidation, behaviours: bs, performance: perf)
-                    if let on = co.optional("invalidatedOn") {
-                        rules.invalidatedOn = try on.strings()
-                        for kind in rules.invalidatedOn {
-                            for e in entries where e.qualifiers.isEmpty {
-                                let clearedBy = invalidation.filter { r in
-                                    guard r.event == kind || r.event.hasPrefix(kind + ":") else { return false }
-                                    if case .keys(let ks) = r.clears { return ks.contains(e.key) }
-                                    return e.scope == .user
-                                }
-                                if clearedBy.isEmpty {
-                                    throw on.fail("no '\(kind)' invalidation clears '\(e.key)' (every entry is invalidated on \(rules.invalidatedOn.joined(separator: ", ")))")
-                                }
-                            }
-                        }
-                    }
-                    return rules
-                }
-            }
-
-            if let l = o.optional("loader") {
-                rules.loader = try l.object { lo in
-                    try meta(lo)
-                    let resources: [LoaderResource] = try lo.required("resources").array().map { r in
-                        try r.object { ro in
-                            try meta(ro)
-                            let id = try claim(try ro.required("id"))
-                            let keyNode = try ro.required("cacheKey")
-                            let key = try keyNode.string()
-                            guard let cache = rules.cache else { throw keyNode.fail("a loader resource needs a 'cache' section") }
-                            guard let entry = cache.entry(key) else { throw keyNode.fail("unknown cache key '\(key)'") }
-                            guard entry.qualifiers.isEmpty else { throw keyNode.fail("a loader resource cannot use the qualified entry '\(key)'") }
-                            let pathNode = try ro.required("path")
-                            let path = try pathNode.string()
-                            guard path.hasPrefix("/rest/v1/") else { throw pathNode.fail("expected a PostgREST path (/rest/v1/…), found '\(path)'") }
-                            return LoaderResource(id: id, cacheKey: key, path: path, query: try ro.required("query").string(),
-                                                  persona: try ro.required("as").string())
-                        }
-                    }
-                    return LoaderRules(steps: try lo.required("steps").strings(), staleBanner: try lo.required("staleBanner").bool(),
-                                       resources: resources,
-                                       behaviours: try behaviours(lo.optional("behaviours"), known: LoaderSuite.behaviourIDs, area: "loader"))
-                }
-            }
-
-            if let op = o.optional("optimistic") {
-                rules.optimistic = try op.object { oo in
-                    try meta(oo)
-                    let resource = try oo.required("resource").object { ro in
-                        try meta(ro)
-                        let id = try claim(try ro.required("id"))
-                        let keyNode = try ro.required("cacheKey")
-                        let key = try keyNode.string()
-                        guard let entry = rules.cache?.entry(key) else { throw keyNode.fail("unknown cache key '\(key)'") }
-                        guard entry.scope == .user else { throw keyNode.fail("an optimistic list is per user; '\(key)' is \(entry.scope.rawValue)") }
-                        return OptimisticResource(id: id, cacheKey: key, table: try ro.required("table").string(),
-                                                  itemColumn: try ro.required("itemColumn").string(),
-                                                  ownerColumn: try ro.required("ownerColumn").string(), persona: try ro.required("as").string())
-                    }
-                    let failures: [OptimisticFailure] = try oo.required("failures").array().map { f in
-                        try f.object { fo in
-                            try meta(fo)
-                            let kind = try fo.required("kind")
-                            switch try kind.string() {
-                            case "networkError": return .networkError
-                            case "status":
-                                let s = try fo.required("status")
-                                let code = try s.int()
-                                guard (400...599).contains(code) else { throw s.fail("a failure status must be 4xx or 5xx, found \(code)") }
-                                return .status(code)
-                            case let k: throw kind.fail("unknown failure kind '\(k)' (expected networkError or status)")
-                            }
-                        }
-                    }
-                    return OptimisticRules(resource: resource, failures: failures,
-                                           behaviours: try behaviours(oo.optional("behaviours"), known: OptimisticSuite.behaviourIDs, area: "optimistic"))
-                }
-            }
-
-            if let r = o.optional("rateLimits") {
-                rules.rateLimits = try r.object { ro in
-                    try meta(ro)
-                    let (boundary, probe) = try ro.required("boundary").object { bo -> (RateLimitRules.Boundary, Double) in
-                        try meta(bo)
-                        return (try enumValue(try bo.required("allowedWhenElapsed"), RateLimitRules.Boundary.self, ["atLeastInterval", "moreThanInterval"]),
-                                try positive(try bo.required("probeSeconds")))
-                    }
-                    let recording = try ro.required("recording").object { x in
-                        try meta(x)
-                        return try enumValue(try x.required("records"), RateLimitRules.Recording.self, ["allowedOnly", "everyAttempt"])
-                    }
-                    let keying = try ro.required("targets").object { x in
-                        try meta(x)
-                        return try enumValue(try x.required("keyedBy"), RateLimitRules.Keying.self, ["actionAndTarget", "action"])
-                    }
-                    var names: Set<String> = []
-                    let actions: [RateLimitAction] = try ro.required("actions").array().map { a in
-                        try a.object { ao in
-                            try meta(ao)
-                            let id = try claim(try ao.required("id"))
-                            let nameNode = try ao.required("action")
-                            let name = try nameNode.string()
-                            guard names.insert(name).inserted else { throw nameNode.fail("duplicate action '\(name)'") }
-                            let iv = try ao.required("minimumIntervalSeconds")
-                            let interval = try positive(iv)
-                            guard probe * 2 < interval else { throw iv.fail("interval \(interval) s must exceed twice the probe (\(probe) s)") }
-                            return RateLimitAction(id: id, action: name, minimumInterval: interval)
-                        }
-                    }
-                    return RateLimitRules(boundary: boundary, probeSeconds: probe, recording: recording, keying: keying,
-                                          onLimited: try ro.required("onLimited").string(), actions: actions,
-                                          behaviours: try behaviours(ro.optional("behaviours"), known: RateLimiterSuite.behaviourIDs, area: "rate-limit"))
-                }
-            }
-
-            if let r = o.optional("realtime") {
-                rules.realtime = try r.object { ro in
-                    try meta(ro)
-                    let maxNode = try ro.required("maxSubscriptions")
-                    let max = try maxNode.int()
-                    guard max >= 1 else { throw maxNode.fail("maxSubscriptions must be at least 1") }
-                    let onLimit = try ro.required("onLimit")
-                    guard try onLimit.string() == "evictOldest" else { throw onLimit.fail("only 'evictOldest' is defined") }
-                    let resub = try ro.required("resubscribe")
-                    guard try resub.string() == "viewLifecycle" else { throw resub.fail("only 'viewLifecycle' is defined") }
-                    return RealtimeRules(maxSubscriptions: max,
-                                         backgroundDropAfter: try positive(try ro.required("backgroundDropAfterSeconds"), allowZero: true),
-                                         probeSeconds: try positive(try ro.required("probeSeconds")),
-                                         behaviours: try behaviours(ro.optional("behaviours"), known: RealtimeSuite.behaviourIDs, area: "realtime"))
-                }
-            }
-
-            if let im = o.optional("images") {
-                rules.images = try im.object { io in
-                    try meta(io)
-                    return try io.required("presets").array().map { p in
-                        try p.object { po in
-                            try meta(po)
-                            func positiveInt(_ k: String) throws -> Int {
-                                let n = try po.required(k)
-                                let v = try n.int()
-                                guard v > 0 else { throw n.fail("expected a positive integer, found \(v)") }
-                                return v
-                            }
-                            return ImagePreset(id: try claim(try po.required("id")), name: try po.required("name").string(),
-                                               maxDimensionPixels: try positiveInt("maxDimensionPixels"), maxBytes: try positiveInt("maxBytes"),
-                                               buckets: try po.optional("buckets")?.strings() ?? [])
-                        }
-                    }
-                }
-            }
-
-            if let q = o.optional("offlineQueue") {
-                rules.offlineQueue = try q.object { qo in
-                    try meta(qo)
-                    let keyNode = try qo.required("cacheKey")
-                    let key = try keyNode.string()
-                    guard let entry = rules.cache?.entry(key) else { throw keyNode.fail("unknown cache key '\(key)'") }
-                    guard entry.scope == .user, entry.ttlSeconds == nil else { throw keyNode.fail("the queue's entry '\(key)' must be per user with no TTL (unsent work never expires)") }
-                    let order = try qo.required("order")
-                    guard try order.string() == "fifo" else { throw order.fail("only 'fifo' is defined") }
-                    let conflicts = try enumValue(try qo.required("conflicts"), OfflineQueueRules.Conflicts.self, ["none", "lastWriteWins"])
-                    let stamp = try qo.optional("conflictTimestamp")?.string()
-                    if conflicts == .lastWriteWins && stamp == nil { throw qo.this.fail("lastWriteWins needs a 'conflictTimestamp' column") }
-                    var q = OfflineQueueRules(operations: try qo.required("operations").strings(), cacheKey: key,
-                                              onNetworkError: try enumValue(try qo.required("onNetworkError"), OfflineQueueRules.OnNetworkError.self, ["keepAndStop"]),
-                                              onRejected: try enumValue(try qo.required("onRejected"), OfflineQueueRules.OnRejected.self, ["dropAndReport"]),
-                                              conflicts: conflicts, conflictTimestamp: stamp)
-                    if let t = qo.optional("transient") {
-                        q.transientStatuses = try t.object { to in
-                            _ = to.optional("decision")
-                            var r = try to.required("statuses").array().map { n -> ClosedRange<Int> in let v = try n.int(); return v...v }
-                            let from = try to.required("from").int(), upTo = try to.required("to").int()
-                            guard from <= upTo else { throw to.this.fail("from must not exceed to") }
-                            r.append(from...upTo)
-                            return r
-                        }
-                    }
-                    return q
-                }
-            }
-
-            rules.timeouts = try o.optional("timeouts")?.array().map { t in
-                try t.object { to in
-                    try meta(to)
-                    let id = try claim(try to.required("id"))
-                    let s = try to.required("seconds")
-                    return TimeoutRule(id: id, operation: try to.required("operation").string(), seconds: try positive(s))
-                }
-            } ?? []
-            if let c = rules.cache {
-                for (i, e) in c.entries.enumerated() where e.write?.on == .everyChange && rules.optimistic?.resource.cacheKey != e.key {
-                    throw SpecNode(value: .null, file: root.file, path: "$.cache.entries[\(i)].write.on")
-                        .fail("'everyChange' is checked by the optimistic suite: the optimistic resource must use '\(e.key)'")
-                }
-            }
-            let needsNetwork = !(rules.loader?.resources.isEmpty ?? true) || rules.optimistic != nil
-            if needsNetwork && rules.timeout("timeout.rest") == nil {
-                throw (o.optional("timeouts") ?? o.this).fail("loader resources and optimistic updates send REST requests: a 'timeout.rest' rule is required")
-            }
-            return rules
-        }
-    }
+    /// Decodes a parsed client-rules file (see ClientRulesDecoding.swift).
+    public static func decode(_ root: SpecNode) throws -> ClientRules { try root.decode(ClientRules.self) }
 }

@@ -94,13 +94,30 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
         var value: T
     }
 
+    /// The bytes of `key`'s file holding `value` saved at `savedAt` (seconds since 1970), in
+    /// format `formatVersion`: what a save writes.
+    public static func encodeEntry<T: Encodable>(_ value: T, for key: CacheKey, savedAt: Double, formatVersion: Int) throws -> Data {
+        let envelope = WrittenEnvelope(formatVersion: formatVersion, key: key.stem, userId: key.userID,
+                                       savedAt: savedAt, ttlSeconds: key.ttl, value: value)
+        do { return try JSONEncoder().encode(envelope) } catch { throw ClientCacheError.encoding("\(error)") }
+    }
+
+    /// The value and save time (seconds since 1970) `data` holds when it is a valid envelope of
+    /// `key` (its stem and user) in format `formatVersion` with a `T` value and a finite save
+    /// time; nil otherwise. What a load accepts of a file's bytes (a load also refuses what is not
+    /// a regular file or is over `maxEntryBytes`, and deletes what this refuses).
+    public static func decodeEntry<T: Decodable>(_ type: T.Type, from data: Data, for key: CacheKey, formatVersion: Int) -> (value: T, savedAt: Double)? {
+        guard let envelope = try? JSONDecoder().decode(ReadEnvelope<T>.self, from: data),
+              envelope.formatVersion == formatVersion, envelope.key == key.stem, envelope.userId == key.userID,
+              envelope.savedAt.isFinite
+        else { return nil }
+        return (envelope.value, envelope.savedAt)
+    }
+
     /// Saves a value atomically: the entry is either the old one or the new one, never a mix.
     public func saveSynchronously<T: Encodable>(_ value: T, for key: CacheKey) throws {
         guard key.isValid else { throw ClientCacheError.invalidKey(key.description) }
-        let envelope = WrittenEnvelope(formatVersion: layout.formatVersion, key: key.stem, userId: key.userID,
-                                savedAt: clock.now().timeIntervalSince1970, ttlSeconds: key.ttl, value: value)
-        let data: Data
-        do { data = try JSONEncoder().encode(envelope) } catch { throw ClientCacheError.encoding("\(error)") }
+        let data = try Self.encodeEntry(value, for: key, savedAt: clock.now().timeIntervalSince1970, formatVersion: layout.formatVersion)
         lock.lock(); defer { lock.unlock() }
         let dir = folder(userID: key.userID)
         try makeDirectory(dir)
@@ -144,15 +161,13 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
         guard lstat(file.path, &st) == 0 else { return nil }  // absent (or an unreachable folder)
         guard (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= maxEntryBytes,
               let data = readRegularFile(file, expected: st),
-              let envelope = try? JSONDecoder().decode(ReadEnvelope<T>.self, from: data),
-              envelope.formatVersion == layout.formatVersion, envelope.key == key.stem, envelope.userId == key.userID,
-              envelope.savedAt.isFinite
+              let entry = Self.decodeEntry(type, from: data, for: key, formatVersion: layout.formatVersion)
         else {
             discard(file, identity: st)
             return nil
         }
-        let savedAt = Date(timeIntervalSince1970: envelope.savedAt)
-        return CachedData(value: envelope.value, savedAt: savedAt, isStale: key.isStale(savedAt: savedAt, now: clock.now()))
+        let savedAt = Date(timeIntervalSince1970: entry.savedAt)
+        return CachedData(value: entry.value, savedAt: savedAt, isStale: key.isStale(savedAt: savedAt, now: clock.now()))
     }
 
     /// Removes one entry (whatever sits at its path).

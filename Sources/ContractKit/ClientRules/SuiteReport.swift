@@ -106,12 +106,14 @@ func secondsText(_ s: TimeInterval) -> String {
 /// keep timestamps at second resolution are judged fairly.
 let suiteEpoch = Date(timeIntervalSince1970: 1_767_225_600)
 
-/// Runs an async body to completion from synchronous code (the CLI's verify command).
+/// Runs an async body to completion from synchronous code (the CLI's verify command), with the
+/// caller's `TaskConfiguration` (a detached task would not inherit it).
 func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     let box = BlockingBox<T>()
     let done = DispatchSemaphore(value: 0)
+    let context = TaskConfiguration.current
     Task.detached {
-        box.value = await body()
+        box.value = await context.apply { await body() }
         done.signal()
     }
     done.wait()

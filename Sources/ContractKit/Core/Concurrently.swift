@@ -11,11 +11,12 @@ public final class Concurrently<T>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<T, any Error>?
 
-    /// Starts `body` on a global queue.
+    /// Starts `body` on a global queue, with the caller's `TaskConfiguration`.
     public init(_ body: @escaping () throws -> T) {
         let box = UncheckedBox(body)
+        let context = TaskConfiguration.current
         DispatchQueue.global().async { [self] in
-            result = Result { try box.value() }
+            result = context.apply { Result { try box.value() } }
             done.signal()
         }
     }
@@ -27,18 +28,22 @@ public final class Concurrently<T>: @unchecked Sendable {
     }
 
     /// `body` over every element, at most `width` at a time, results in the elements' order
-    /// (the first error, in that order, is rethrown once every element is done).
+    /// (the first error, in that order, is rethrown once every element is done). Each worker
+    /// runs with the caller's `TaskConfiguration`.
     public static func map<E>(_ elements: [E], width: Int = ProcessInfo.processInfo.activeProcessorCount, _ body: (E) throws -> T) throws -> [T] {
         if elements.count < 2 || width < 2 { return try elements.map(body) }
         let slots = MapSlots<T>(elements.count)
         try withoutActuallyEscaping(body) { body in
             let shared = UncheckedBox((elements, body))
+            let context = TaskConfiguration.current
             DispatchQueue.concurrentPerform(iterations: min(width, elements.count)) { _ in
+                context.apply {
                 while true {
                     let i: Int = slots.lock.withLock { defer { slots.next += 1 }; return slots.next }
                     guard i < shared.value.0.count else { return }
                     let r = Result { try shared.value.1(shared.value.0[i]) }
                     slots.lock.withLock { slots.results[i] = r }
+                }
                 }
             }
             _ = try slots.results.map { try $0!.get() }
@@ -59,4 +64,25 @@ final class MapSlots<T>: @unchecked Sendable {
 struct UncheckedBox<V>: @unchecked Sendable {
     let value: V
     init(_ value: V) { self.value = value }
+}
+
+/// The task-local configuration of this package (`ContractsLocator.root`, `PostgresChecks.seed`),
+/// captured where work is handed to another thread and bound again there: Dispatch threads and
+/// detached tasks do not inherit task-local values.
+struct TaskConfiguration: Sendable {
+    let root: URL
+    let seed: UInt64
+
+    /// The values bound for the current task.
+    static var current: TaskConfiguration { TaskConfiguration(root: ContractsLocator.root, seed: PostgresChecks.seed) }
+
+    /// Runs `body` with these values bound.
+    func apply<R>(_ body: () throws -> R) rethrows -> R {
+        try ContractsLocator.$root.withValue(root) { try PostgresChecks.$seed.withValue(seed) { try body() } }
+    }
+
+    /// Runs `body` with these values bound.
+    func apply<R>(_ body: () async throws -> R) async rethrows -> R {
+        try await ContractsLocator.$root.withValue(root) { try await PostgresChecks.$seed.withValue(seed) { try await body() } }
+    }
 }

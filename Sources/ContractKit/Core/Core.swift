@@ -1,25 +1,22 @@
 import Foundation
 @_exported import MockSupabase
 
-/// Finds the package's folders (`Contracts/`, `Golden/`) from the environment, the current
-/// directory or this source file's location.
+/// Finds the package's folders (`Contracts/`, `Golden/`): under the root bound for the current
+/// task, else under this package's own checkout.
+///
+/// The library reads no environment variable and never looks at the current directory: the
+/// `contracts` command binds `root` from `$SUPACONTRACTS_ROOT` around everything it runs
+/// (`ContractsLocator.$root.withValue(url) { … }`), and so can a test or a client. Work this
+/// package hands to other threads (`Concurrently`, `runBlocking`) carries the binding along;
+/// a thread started elsewhere (the loopback server's) sees the default.
 public enum ContractsLocator {
-    /// The package root: `$SUPACONTRACTS_ROOT`, else the first ancestor of the current directory
-    /// holding `Contracts/`, else the one holding this source file.
-    public static var root: URL {
-        if let env = ProcessInfo.processInfo.environment["SUPACONTRACTS_ROOT"], !env.isEmpty {
-            return URL(fileURLWithPath: env)
-        }
-        let fm = FileManager.default
-        var dir = URL(fileURLWithPath: fm.currentDirectoryPath)
-        for _ in 0..<8 {
-            if fm.fileExists(atPath: dir.appendingPathComponent("Contracts/FORMAT.md").path) { return dir }
-            dir.deleteLastPathComponent()
-        }
-        // Sources/ContractKit/Core/Core.swift -> package root
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-    }
+    /// The package root for the current task (default: `packageRoot`).
+    @TaskLocal public static var root: URL = packageRoot
+
+    /// The checkout this package was built from, found from this source file's location
+    /// (Sources/ContractKit/Core/Core.swift → the package root).
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `Contracts/`.
     public static var contracts: URL { root.appendingPathComponent("Contracts") }

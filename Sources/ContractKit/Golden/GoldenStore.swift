@@ -14,8 +14,9 @@ public enum GoldenRecordMode: String, Sendable, CaseIterable {
     /// The environment variable.
     public static let environmentKey = "SUPACONTRACTS_RECORD"
 
-    /// The mode of an environment: unset or empty is `never`; any other value must be a mode name.
-    public static func from(environment env: [String: String] = ProcessInfo.processInfo.environment) throws -> GoldenRecordMode {
+    /// The mode of an environment (the CLI and the tests pass theirs; the library reads none):
+    /// unset or empty is `never`; any other value must be a mode name.
+    public static func from(environment env: [String: String]) throws -> GoldenRecordMode {
         guard let raw = env[environmentKey]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return .never }
         guard let mode = GoldenRecordMode(rawValue: raw.lowercased()) else { throw GoldenError.invalidMode(raw) }
         return mode

@@ -47,10 +47,10 @@ public protocol GoldenSource: AppModule {
 
 /// Runs golden cases against `Golden/`: compare (or record, per mode), report orphans, replay.
 public enum GoldenSuite {
-    /// The `goldens` rule kind of `contracts verify`: every app that is a `GoldenSource`, in the
-    /// mode of `SUPACONTRACTS_RECORD` (default never).
-    public static func verifySuite(store: GoldenStore = GoldenStore()) -> VerifySuite {
-        VerifySuite(kind: "goldens") { app in try results(app, store: store, mode: GoldenRecordMode.from()) }
+    /// The `goldens` rule kind of `contracts verify`: every app that is a `GoldenSource`, in
+    /// `mode` (the CLI's comes from `SUPACONTRACTS_RECORD`, default never).
+    public static func verifySuite(store: GoldenStore = GoldenStore(), mode: GoldenRecordMode = .never) -> VerifySuite {
+        VerifySuite(kind: "goldens") { app in try results(app, store: store, mode: mode) }
     }
 
     /// Every golden of an app: its own cases (a `GoldenSource`) and its RLS matrix pages.

@@ -87,83 +87,91 @@ extension InteractionFile {
     }
 
     /// Decodes a parsed interaction file.
-    public static func decode(_ root: SpecNode) throws -> InteractionFile {
-        func pairs(_ node: SpecNode?) throws -> [(name: String, value: String)] {
-            guard let node else { return [] }
-            return try node.map().map { ($0.key, try $0.node.string()) }
+    public static func decode(_ root: SpecNode) throws -> InteractionFile { try root.decode(InteractionFile.self) }
+}
+
+extension KeyedDecodingContainer {
+    /// A map of strings as (name, value) pairs sorted by name (none when absent).
+    fileprivate func pairs(_ key: Key) throws -> [(name: String, value: String)] {
+        try (decodeIfPresent([String: String].self, forKey: key) ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+}
+
+extension InteractionFile: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case decision, name, source, startTime, clockBound, steps }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
+        file = decoder.contractState?.file ?? ""
+        name = try c.decode(String.self, forKey: .name)
+        source = try c.decode(String.self, forKey: .source)
+        if let t = try c.decodeIfPresent(String.self, forKey: .startTime) {
+            guard let us = PGTime.parseTimestamp(t, assumeUTC: true) else { throw c.fail(.startTime, "not a timestamp: \(JSONValue.string(t))") }
+            startTime = PGTime.date(micros: us)
         }
-        return try root.object { o in
-            _ = o.optional("decision")
-            let name = try o.required("name").string()
-            let source = try o.required("source").string()
-            var start: Date?
-            if let t = o.optional("startTime") {
-                guard let us = PGTime.parseTimestamp(try t.string(), assumeUTC: true) else { throw t.fail("not a timestamp: \(t.value)") }
-                start = PGTime.date(micros: us)
+        clockBound = try c.decodeIfPresent(String.self, forKey: .clockBound)
+        steps = try c.decode([InteractionStep].self, forKey: .steps)
+        if steps.isEmpty { throw c.fail(.steps, "an interaction has at least one step") }
+    }
+}
+
+extension InteractionStep: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case decision, doc, `as`, request, response, capture, advanceClock, model, requestModel }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
+        _ = try c.decodeIfPresent(JSONValue.self, forKey: .doc)
+        path = decoder.jsonPath
+        actor = try c.decode(String.self, forKey: .as)
+        request = try c.decode(InteractionRequest.self, forKey: .request)
+        response = try c.decode(ExpectedResponse.self, forKey: .response)
+        captures = []
+        if let map = try c.decodeIfPresent([String: SpecNode].self, forKey: .capture) {
+            for (k, n) in map.sorted(by: { $0.key < $1.key }) {
+                let p = try n.string()
+                do { _ = try JSONPath.parse(String(p.prefix { $0 != "?" })) } catch let e as JSONPath.SyntaxError { throw n.fail(e.description) }
+                captures.append((k, p))
             }
-            let clockBound = try o.optional("clockBound")?.string()
-            let stepsNode = try o.required("steps")
-            let steps = try stepsNode.array().map { s in
-                try s.object { so -> InteractionStep in
-                    _ = so.optional("decision")
-                    _ = so.optional("doc")
-                    let actor = try so.required("as").string()
-                    let request = try so.required("request").object { r -> InteractionRequest in
-                        let methodNode = try r.required("method")
-                        let method = try methodNode.string()
-                        guard ["GET", "HEAD", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"].contains(method) else {
-                            throw methodNode.fail("unknown method '\(method)'")
-                        }
-                        let pathNode = try r.required("path")
-                        let path = try pathNode.string()
-                        if !path.hasPrefix("/") || path.contains("?") {
-                            throw pathNode.fail("a path starts with '/' and has no query (put it in \"query\")")
-                        }
-                        let body = r.optional("body")?.value
-                        let rawNode = r.optional("rawBody")
-                        if body != nil, let rawNode { throw rawNode.fail("give either body or rawBody, not both") }
-                        return InteractionRequest(method: method, path: path, query: try r.optional("query")?.string(),
-                                                  headers: try pairs(r.optional("headers")), body: body, rawBody: try rawNode?.string())
-                    }
-                    let response = try so.required("response").object { r -> ExpectedResponse in
-                        let statusNode = try r.required("status")
-                        let status = try statusNode.int()
-                        if !(100...599).contains(status) { throw statusNode.fail("not an HTTP status: \(status)") }
-                        var match = BodyMatch.exact
-                        if let m = r.optional("bodyMatch") {
-                            let v = try m.string()
-                            guard let bm = BodyMatch(rawValue: v) else {
-                                throw m.fail("unknown bodyMatch '\(v)' (one of: \(BodyMatch.allCases.map(\.rawValue).joined(separator: ", ")))")
-                            }
-                            match = bm
-                        }
-                        return ExpectedResponse(status: status, headers: try pairs(r.optional("headers")),
-                                                body: r.has("body") ? (r.optional("body")?.value ?? .null) : JSONValue?.none, bodyMatch: match)
-                    }
-                    var captures: [(String, String)] = []
-                    if let c = so.optional("capture") {
-                        for (k, n) in try c.map() {
-                            let p = try n.string()
-                            do { _ = try JSONPath.parse(String(p.prefix { $0 != "?" })) } catch let e as JSONPath.SyntaxError { throw n.fail(e.description) }
-                            captures.append((k, p))
-                        }
-                    }
-                    var advance: Double?
-                    if let a = so.optional("advanceClock") {
-                        let v = try a.double()
-                        if v < 0 { throw a.fail("the clock only moves forward (seconds >= 0)") }
-                        advance = v
-                    }
-                    return InteractionStep(path: s.path, actor: actor, request: request, response: response, captures: captures,
-                                           model: try so.optional("model")?.string(), requestModel: try so.optional("requestModel")?.string(),
-                                           advanceClock: advance)
-                }
-            }
-            if steps.isEmpty { throw stepsNode.fail("an interaction has at least one step") }
-            var file = InteractionFile(file: root.file, name: name, source: source, startTime: start, steps: steps)
-            file.clockBound = clockBound
-            return file
         }
+        advanceClock = try c.decodeIfPresent(Double.self, forKey: .advanceClock)
+        if let v = advanceClock, v < 0 { throw c.fail(.advanceClock, "the clock only moves forward (seconds >= 0)") }
+        model = try c.decodeIfPresent(String.self, forKey: .model)
+        requestModel = try c.decodeIfPresent(String.self, forKey: .requestModel)
+    }
+}
+
+extension InteractionRequest: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case method, path, body, rawBody, query, headers }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        method = try c.decode(String.self, forKey: .method)
+        guard ["GET", "HEAD", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"].contains(method) else { throw c.fail(.method, "unknown method '\(method)'") }
+        path = try c.decode(String.self, forKey: .path)
+        if !path.hasPrefix("/") || path.contains("?") { throw c.fail(.path, "a path starts with '/' and has no query (put it in \"query\")") }
+        body = try c.decodeIfPresent(JSONValue.self, forKey: .body)
+        if body != nil, try !c.decodeNil(forKey: .rawBody) { throw c.fail(.rawBody, "give either body or rawBody, not both") }
+        rawBody = try c.decodeIfPresent(String.self, forKey: .rawBody)
+        query = try c.decodeIfPresent(String.self, forKey: .query)
+        headers = try c.pairs(.headers)
+    }
+}
+
+extension ExpectedResponse: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case status, bodyMatch, headers, body }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        status = try c.decode(Int.self, forKey: .status)
+        if !(100...599).contains(status) { throw c.fail(.status, "not an HTTP status: \(status)") }
+        if let v = try c.decodeIfPresent(String.self, forKey: .bodyMatch) {
+            guard let bm = BodyMatch(rawValue: v) else {
+                throw c.fail(.bodyMatch, "unknown bodyMatch '\(v)' (one of: \(BodyMatch.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            bodyMatch = bm
+        } else {
+            bodyMatch = .exact
+        }
+        headers = try c.pairs(.headers)
+        body = c.contains(.body) ? (try c.decodeIfPresent(JSONValue.self, forKey: .body) ?? .null) : JSONValue?.none
     }
 }
 

@@ -12,13 +12,9 @@ public enum PostgresChecks {
     /// The randomized test's seed unless overridden.
     public static let defaultSeed: UInt64 = 20_260_101
 
-    /// Whether a missing PostgreSQL must fail.
-    public static var required: Bool { ProcessInfo.processInfo.environment[requireVariable] == "1" }
-
-    /// The randomized test's seed: `$SUPACONTRACTS_SEED` or the default.
-    public static var seed: UInt64 {
-        ProcessInfo.processInfo.environment[seedVariable].flatMap { UInt64($0) } ?? defaultSeed
-    }
+    /// The randomized test's seed for the current task (the CLI binds `$SUPACONTRACTS_SEED`;
+    /// the library reads no environment variable).
+    @TaskLocal public static var seed: UInt64 = defaultSeed
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cluster: Result<PostgresCluster, PostgresUnavailable>?

@@ -105,7 +105,8 @@ public struct SpecNode: Sendable {
         return o.keys.sorted().filter { $0 != "$comment" }.map { ($0, SpecNode(value: o[$0]!, file: file, path: SpecNode.childPath(path, $0))) }
     }
 
-    static func childPath(_ path: String, _ key: String) -> String {
+    /// The JSONPath of member `key` under `path` (`$.a.b`, or `$.a["odd key"]`).
+    public static func childPath(_ path: String, _ key: String) -> String {
         let simple = !key.isEmpty && key.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "_" }
         return simple ? "\(path).\(key)" : "\(path)[\"\(key)\"]"
     }

@@ -209,15 +209,6 @@ public enum StorageConfiguration {
     /// A size: bytes as an integer, or a string with a unit as Supabase writes them
     /// (`"5MB"`, `"50MiB"`, `"200KB"`, `"3B"`; KB/MB/GB are powers of 1000, KiB/MiB/GiB of 1024).
     public static func parseSize(_ n: SpecNode) throws -> Int {
-        if let i = n.value.intValue {
-            guard i >= 0 else { throw n.fail("a size cannot be negative") }
-            return Int(i)
-        }
-        let s = try n.string().trimmingCharacters(in: .whitespaces)
-        let digits = s.prefix { $0.isASCII && $0.isNumber }
-        let unit = s.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()
-        let mult: [String: Int] = ["b": 1, "kb": 1000, "mb": 1_000_000, "gb": 1_000_000_000, "kib": 1024, "mib": 1 << 20, "gib": 1 << 30]
-        guard let v = Int(digits), let m = mult[unit] else { throw n.fail("invalid size '\(s)' (bytes, or a number with B, KB, MB, GB, KiB, MiB, GiB)") }
-        return v * m
+        do { return try ByteSize(n.value).bytes } catch { throw n.fail(error.description) }
     }
 }

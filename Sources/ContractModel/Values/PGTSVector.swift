@@ -2,11 +2,16 @@ import Foundation
 
 /// `tsvector` text: the text form `tsvector_in` reads and `tsvector_out` prints. Lexemes are
 /// stored as written (no stemming: a `tsvector` literal is already lexemes), sorted bytewise,
-/// duplicates merged, positions sorted and deduplicated. Decision: weights (`1A`) are read and
-/// dropped, so a weighted vector prints without them.
+/// duplicates merged, positions sorted and deduplicated. Weights (`1A`) are kept as PostgreSQL's
+/// `WordEntryPos` keeps them, in the two bits above the 14-bit position (A = 3 … D = 0, D
+/// printed as nothing; a position written twice keeps its highest weight, tsvector.c
+/// `uniquePos`); `position(_:)` reads the position alone.
 public enum PGTSVector {
-    /// Lexeme → positions.
+    /// Lexeme → positions, each with its weight in bits 14–15.
     public typealias Vector = [String: [Int]]
+
+    /// The position of an entry without its weight.
+    public static func position(_ entry: Int) -> Int { entry & 0x3FFF }
 
     /// Parses `'a':1 'b':2,3 c`; nil when malformed (PostgreSQL's 42601 syntax error).
     public static func parse(_ s: String) -> Vector? {
@@ -48,13 +53,27 @@ public enum PGTSVector {
                     var n = 0, digits = 0
                     while i < b.count, let d = Int(String(b[i])), b[i].isASCII { n = n * 10 + d; digits += 1; i += 1 }
                     guard digits > 0 else { return nil }
-                    while i < b.count, "ABCDabcd*".unicodeScalars.contains(b[i]) { i += 1 }
-                    positions.append(min(max(n, 1), 16383))
+                    var weight = 0
+                    while i < b.count, "ABCDabcd*".unicodeScalars.contains(b[i]) {
+                        switch b[i] {
+                        case "A", "a": weight = 3
+                        case "B", "b": weight = 2
+                        case "C", "c": weight = 1
+                        case "D", "d": weight = 0
+                        default: break
+                        }
+                        i += 1
+                    }
+                    positions.append(min(max(n, 1), 16383) | weight << 14)
                 } while i < b.count && b[i] == ","
             }
             v[lex, default: []] += positions
         }
-        return v.mapValues { Array(Set($0)).sorted() }
+        return v.mapValues { entries in
+            var best: [Int: Int] = [:]
+            for e in entries { best[position(e)] = max(best[position(e)] ?? 0, e >> 14) }
+            return best.keys.sorted().map { $0 | best[$0]! << 14 }
+        }
     }
 
     /// `tsvector_out`: `'lexeme'` (quotes and backslashes doubled) with `:positions`, lexemes in
@@ -63,7 +82,7 @@ public enum PGTSVector {
         v.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { k in
             var out = "'" + k.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
             let p = v[k] ?? []
-            if !p.isEmpty { out += ":" + p.map(String.init).joined(separator: ",") }
+            if !p.isEmpty { out += ":" + p.map { String(position($0)) + ["", "C", "B", "A"][$0 >> 14 & 3] }.joined(separator: ",") }
             return out
         }.joined(separator: " ")
     }

@@ -338,7 +338,7 @@ final class DatabaseEngine {
             if t.colIndex[term.column] == nil, let (base, path) = JSONPath.split(term.column) {
                 // `order=col->a->>b`: ordered by the path's value (jsonb order for `->`, text for `->>`).
                 guard let i = t.colIndex[base] else { throw CompiledFilter.unknownColumn(base, t.schema) }
-                return (i, path.steps.last!.asText ? .text : .jsonb, term.descending, term.nullsFirst ?? term.descending, path)
+                return (i, path.steps.last!.asText ? .text : .jsonb, term.descending, term.nullsFirst ?? term.descending, try path.validated())
             }
             guard let i = t.colIndex[term.column] else { throw CompiledFilter.unknownColumn(term.column, t.schema) }
             return (i, t.schema.columns[i].type, term.descending, term.nullsFirst ?? term.descending, nil)
@@ -380,7 +380,7 @@ final class DatabaseEngine {
     func insert(into table: String, rows input: [[String: JSONValue]], columns: [String]? = nil,
                        missingAsDefault: Bool = true, as auth: AuthContext,
                        resolution: ConflictResolution = .error, onConflict: [String]? = nil,
-                       returning: Bool = false) throws -> [[SQLValue]] {
+                       returning: Bool = false, checkOption: ([[SQLValue]]) throws -> Void = { _ in }) throws -> [[SQLValue]] {
         try atomically { try statement {
             var t = try self.table(table)
             if let def = t.schema.simpleView {
@@ -456,6 +456,9 @@ final class DatabaseEngine {
                 t = try self.table(table)
                 written.append(row)
             }
+            // A view's WITH CHECK OPTION runs as each row is written (ExecInsert), foreign keys
+            // at the statement's end (RI triggers): 44000 is reported before 23503.
+            try checkOption(written)
             for row in pendingForeignKeys { try checkForeignKeys(try self.table(table), row) }
             return written
         } }
@@ -491,7 +494,8 @@ final class DatabaseEngine {
     /// changed; a changed row that fails WITH CHECK aborts the statement with 42501.
     func update(_ table: String, set values: [String: JSONValue], as auth: AuthContext,
                 where filter: RowFilter? = nil, returning: Bool = false,
-                limit: Int? = nil, restrict: (([SQLValue]) -> Bool)? = nil) throws -> [[SQLValue]] {
+                limit: Int? = nil, restrict: (([SQLValue]) -> Bool)? = nil,
+                checkOption: ([[SQLValue]]) throws -> Void = { _ in }) throws -> [[SQLValue]] {
         try atomically { try statement {
             var t = try self.table(table)
             if let chain = try viewChain(t) {
@@ -501,8 +505,8 @@ final class DatabaseEngine {
                 let shows = viewShows(chain)
                 let proj = viewProjection(t.schema, chain.base)
                 let changed = try update(chain.base.schema.qualifiedName, set: values, as: chain.actor(auth), where: filter, returning: returning, limit: limit,
-                                         restrict: { r in shows(r) && restrict?(proj.map { r[$0] }) != false })
-                try checkViewOptions(chain, changed)
+                                         restrict: { r in shows(r) && restrict?(proj.map { r[$0] }) != false },
+                                         checkOption: { try self.checkViewOptions(chain, $0) })
                 return changed.map { r in proj.map { r[$0] } }
             }
             if views[t.schema.qualifiedName] != nil || t.schema.isView {
@@ -534,6 +538,7 @@ final class DatabaseEngine {
                 out.append(try applyUpdate(&t, index: i, newRow: newRow, auth: auth, readsRows: readsRows, upsert: false))
                 tables[t.schema.qualifiedName] = t
             }
+            try checkOption(out)
             for row in out { try checkForeignKeys(try self.table(table), row) }
             return out
         } }

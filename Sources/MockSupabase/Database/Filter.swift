@@ -169,7 +169,7 @@ struct CompiledFilter {
         // `col->a->>0`: a JSON path at any depth (see `JSONPath`); compared as text.
         if name.utf8.contains(0x3E), let (base, path) = JSONPath.split(name) {
             guard let i = idx[base] else { throw unknownColumn(base, t) }
-            return (i, .text, path)
+            return (i, .text, try path.validated())
         }
         guard let i = idx[name] else { throw unknownColumn(name, t) }
         return (i, t.columns[i].type, nil)

@@ -35,6 +35,17 @@ public struct JSONPath: Sendable, Equatable {
         return (base, JSONPath(steps: steps))
     }
 
+    /// PostgreSQL's planning error for an arrow after `->>`: its text result has no `->`
+    /// (`data->>c->1` is `operator does not exist: text -> integer`, 42883, 404 in PostgREST).
+    public func validated() throws -> JSONPath {
+        for (n, step) in steps.enumerated() where step.asText && n + 1 < steps.count {
+            let operand = steps[n + 1].index == nil ? "unknown" : "integer"
+            throw PostgresError("42883", "operator does not exist: text -> \(operand)",
+                                hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
+        }
+        return self
+    }
+
     /// The printed name: the last key, or the column when the path holds only indexes.
     public func outputName(_ column: String) -> String {
         steps.last(where: { $0.index == nil })?.key ?? column

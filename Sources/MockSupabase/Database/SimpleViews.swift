@@ -89,8 +89,8 @@ extension DatabaseEngine {
         if let onConflict { try checkViewColumns(onConflict, view) }
         guard let chain = try viewChain(view) else { return [] }
         let written = try insert(into: chain.base.schema.qualifiedName, rows: input, columns: columns, missingAsDefault: missingAsDefault, as: chain.actor(auth),
-                                 resolution: resolution, onConflict: onConflict, returning: returning)
-        try checkViewOptions(chain, written)
+                                 resolution: resolution, onConflict: onConflict, returning: returning,
+                                 checkOption: { try self.checkViewOptions(chain, $0) })
         let proj = viewProjection(view.schema, try table(chain.base.schema.qualifiedName))
         return written.map { r in proj.map { r[$0] } }
     }

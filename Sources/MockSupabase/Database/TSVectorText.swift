@@ -2,6 +2,7 @@ import Foundation
 
 /// `tsvector` columns hold the text `PGTSVector` reads and prints; searches read it back.
 extension TextSearch {
-    static func parseVector(_ s: String) -> Vector? { PGTSVector.parse(s) }
+    /// Searches read positions only: weights (`1A`) do not restrict `@@` without a weighted query.
+    static func parseVector(_ s: String) -> Vector? { PGTSVector.parse(s)?.mapValues { $0.map(PGTSVector.position) } }
     static func formatVector(_ v: Vector) -> String { PGTSVector.format(v) }
 }

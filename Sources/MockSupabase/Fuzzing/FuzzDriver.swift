@@ -17,6 +17,18 @@ public enum FuzzDriver {
         return 0
     }
 
+    /// Whether a fuzz target also sends `input` down its deep path (whole requests through the
+    /// mock backend, a Realtime socket, files on disk): true for one input in `oneIn`, chosen by
+    /// the FNV-1a hash of its bytes, so the choice is reproducible (a crash input replays the
+    /// same way) and spread evenly over what the fuzzer generates. Every input runs the parser's
+    /// own properties, which are cheap; the deep ones cost 10–100 times more, and running them on
+    /// every input held the targets to a few hundred executions a second.
+    public static func takesDeepPath(_ input: [UInt8], oneIn: UInt64) -> Bool {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in input { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return oneIn <= 1 || (hash >> 32) % oneIn == 0  // the high bits: FNV mixes them best
+    }
+
     /// Checks each file at `paths`, printing `ok`/`FAIL` per file; returns the exit status (1 when
     /// a file could not be read or failed).
     public static func replay(_ paths: [String], _ property: Property) -> Int32 {

@@ -10,7 +10,18 @@ public enum JSONFuzzProperties {
     /// `JSONValue.parse`, the decoder of every request body.
     public static let standardParse: Parse = { try JSONValue.parse($0) }
 
-    /// Checks one body; returns one line per violated property (empty when all hold).
+    /// One input in this many also goes through the write paths (property 3) when fuzzing
+    /// (`FuzzDriver.takesDeepPath`); the replay tests run every property on every input.
+    public static let deepOneIn: UInt64 = 32
+
+    /// The fuzz target's check: properties 1 and 2 on every input, 3 on the inputs
+    /// `FuzzDriver.takesDeepPath` picks.
+    public static func fuzzViolations(ofBody input: [UInt8], backend: MockSupabase) -> [String] {
+        violations(ofBody: input, backend: backend, deep: FuzzDriver.takesDeepPath(input, oneIn: deepOneIn))
+    }
+
+    /// Checks one body; returns one line per violated property (empty when all hold). Without
+    /// `deep`, only properties 1 and 2 (the parser and printer alone).
     ///
     /// 1. `JSONValue.parse` returns a value or throws `JSONParseError` (offset within the input).
     /// 2. A parsed value printed in each style (compact, jsonb, pretty) parses back to the same
@@ -21,7 +32,7 @@ public enum JSONFuzzProperties {
     ///    and `POST /rest/v1/rpc/fuzz_rows` (typed arguments): no 5xx, JSON bodies parse, error
     ///    bodies have PostgREST's four keys; a body that does not parse is answered 400 PGRST102;
     ///    the sink never stores a row.
-    public static func violations(ofBody input: [UInt8], backend: MockSupabase, parse: Parse = standardParse) -> [String] {
+    public static func violations(ofBody input: [UInt8], backend: MockSupabase, parse: Parse = standardParse, deep: Bool = true) -> [String] {
         var problems: [String] = []
         let data = Data(input)
         var parsed: JSONValue?
@@ -44,6 +55,7 @@ public enum JSONFuzzProperties {
             }
         }
 
+        guard deep else { return problems }
         var headers = FuzzBackend.serviceHeaders(backend)
         headers["Content-Type"] = "application/json"
         headers["Prefer"] = "return=representation"

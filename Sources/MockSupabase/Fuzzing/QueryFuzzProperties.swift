@@ -15,7 +15,18 @@ public enum QueryFuzzProperties {
     /// `QueryParser.parse(_:forRPC:)`, the parser every PostgREST handler calls.
     public static let standardParse: Parse = { items, forRPC in _ = try QueryParser.parse(items, forRPC: forRPC) }
 
+    /// One input in this many also goes through the handlers (properties 2 and 3) when fuzzing
+    /// (`FuzzDriver.takesDeepPath`); the replay tests run every property on every input.
+    public static let deepOneIn: UInt64 = 32
+
+    /// The fuzz target's check: property 1 on every input, 2 and 3 on the inputs
+    /// `FuzzDriver.takesDeepPath` picks.
+    public static func fuzzViolations(ofQuery input: [UInt8], backend: MockSupabase) -> [String] {
+        violations(ofQuery: input, backend: backend, deep: FuzzDriver.takesDeepPath(input, oneIn: deepOneIn))
+    }
+
     /// Checks one query string; returns one line per violated property (empty when all hold).
+    /// Without `deep`, only property 1 (the parser alone).
     ///
     /// 1. Parsing the decoded items (as a table read and as an RPC call) either succeeds or fails
     ///    with a `PostgresError` whose status is a client error (4xx: PGRST1xx, or 22P02 for a
@@ -25,7 +36,7 @@ public enum QueryFuzzProperties {
     ///    PostgREST's four keys.
     /// 3. The same for `HEAD` with `count=exact`, a singular read of `owners`, and
     ///    `GET /rest/v1/rpc/fuzz_rows?<input>` (filters over a set-returning function).
-    public static func violations(ofQuery input: [UInt8], backend: MockSupabase, parse: Parse = standardParse) -> [String] {
+    public static func violations(ofQuery input: [UInt8], backend: MockSupabase, parse: Parse = standardParse, deep: Bool = true) -> [String] {
         var problems: [String] = []
         let text = String(decoding: input, as: UTF8.self)
         let (_, items) = HTTPRequest.splitTarget("/?" + text)
@@ -45,6 +56,7 @@ public enum QueryFuzzProperties {
             }
         }
 
+        guard deep else { return problems }
         let headers = FuzzBackend.serviceHeaders(backend)
         func send(_ method: String, _ path: String, extra: HTTPHeaders = [:], label: String) -> HTTPResponse? {
             var h = headers

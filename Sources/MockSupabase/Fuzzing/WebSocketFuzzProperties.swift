@@ -32,7 +32,18 @@ public enum WebSocketFuzzProperties {
         return backend.realtime
     }
 
-    /// Checks one input; one line per violated property (empty when all hold).
+    /// One input in this many also drives a Realtime socket (property 6) when fuzzing
+    /// (`FuzzDriver.takesDeepPath`); the replay tests run every property on every input.
+    public static let deepOneIn: UInt64 = 32
+
+    /// The fuzz target's check: properties 1–5 on every input, 6 on the inputs
+    /// `FuzzDriver.takesDeepPath` picks.
+    public static func fuzzViolations(of input: [UInt8], backend: MockSupabase) -> [String] {
+        violations(of: input, backend: backend, deep: FuzzDriver.takesDeepPath(input, oneIn: deepOneIn))
+    }
+
+    /// Checks one input; one line per violated property (empty when all hold). Without `deep`,
+    /// only properties 1–5 (the frame parser and the Phoenix serializer alone).
     ///
     /// 1. The parser gives the same results fed whole, split at the mode byte's position, and
     ///    byte by byte (inputs up to 600 bytes).
@@ -46,7 +57,7 @@ public enum WebSocketFuzzProperties {
     /// 6. Client messages handed to a Realtime socket (apikey of the fuzzing backend) get only
     ///    well-formed answers: text frames that decode as Phoenix messages of the serializer, each
     ///    `phx_reply` with status ok or error and the ref of the message it answers.
-    public static func violations(of input: [UInt8], backend: MockSupabase, parse: Parse = standardParse) -> [String] {
+    public static func violations(of input: [UInt8], backend: MockSupabase, parse: Parse = standardParse, deep: Bool = true) -> [String] {
         guard let mode = input.first else { return [] }
         let stream = Array(input.dropFirst())
         let peer: WebSocketFrameParser.Peer = mode & 1 == 0 ? .client : .server
@@ -86,7 +97,7 @@ public enum WebSocketFuzzProperties {
             let back = PhoenixMessage.decode(m.encode(version), version: version)
             if back?.encode(version) != m.encode(version) { problems.append("Phoenix round trip of \(text.prefix(120)) gives \(String(describing: back).prefix(160))") }
         }
-        if peer == .client, messages.contains(where: { if case .text = $0 { return true }; return false }) {
+        if deep, peer == .client, messages.contains(where: { if case .text = $0 { return true }; return false }) {
             problems += socketProblems(messages, version: version, backend: backend)
         }
         return problems

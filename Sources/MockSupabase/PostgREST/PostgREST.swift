@@ -380,7 +380,7 @@ extension MockSupabase {
             throw PostgresError("55000", "cannot insert into view \"\(tableName)\"")
         }
         let returning = prefs.returning == .representation
-        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         let resolution = prefs.resolution
         // One statement: a singular Accept that does not get exactly one row undoes the write
@@ -441,15 +441,42 @@ extension MockSupabase {
         let prefs = Preferences(request.headers)
         // Payload.hs: an empty body is "Empty or invalid json" for every write but a function call.
         let body = try parseBody(request, allowEmpty: false)
-        guard case .object(let patch) = body else { throw PostgresError("PGRST102", "Empty or invalid json") }
-        if !q.hasFilters && !auth.bypassesRLS {
-            // Supabase loads pg-safeupdate for API roles.
-            throw PostgresError("21000", "UPDATE requires a WHERE clause")
+        // The payload is one object, or an array holding at most one (`[]` and `[{}]` change nothing).
+        var patch: [String: JSONValue]
+        switch body {
+        case .object(let o): patch = o
+        case .array(let a) where a.isEmpty: patch = [:]
+        case .array(let a):
+            guard case .object(let o) = a[0] else { throw PostgresError("PGRST102", "All object keys must match") }
+            patch = o
+        default: throw PostgresError("PGRST102", "Empty or invalid json")
         }
         let table = database.tableSchema(tableName)!
+        if let columns = q.columns {
+            // `columns=`: only the listed keys are read; with `missing=default` a listed key the
+            // payload lacks takes the column's literal default (NULL without one).
+            for c in columns where table.columnIndex(c) == nil {
+                throw PostgresError("PGRST204", "Could not find the '\(c)' column of '\(tableName)' in the schema cache")
+            }
+            patch = patch.filter { columns.contains($0.key) }
+            if prefs.missingDefault, !patch.isEmpty {
+                for c in columns where patch[c] == nil {
+                    guard let col = table.columns.first(where: { $0.name == c }) else { continue }
+                    switch col.defaultValue {
+                    case nil: patch[c] = .null
+                    case .value(let v)?: patch[c] = v
+                    default: break
+                    }
+                }
+            }
+        }
         let returning = prefs.returning == .representation
-        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
+        if !patch.isEmpty && !q.hasFilters && !auth.bypassesRLS {
+            // Supabase loads pg-safeupdate for API roles (an empty patch runs no statement).
+            throw PostgresError("21000", "UPDATE requires a WHERE clause")
+        }
         if patch.isEmpty {
             // PostgREST answers an empty patch without touching the table.
             let headers: HTTPHeaders = ["Content-Range": "*/*"]
@@ -480,7 +507,7 @@ extension MockSupabase {
         }
         let table = database.tableSchema(tableName)!
         let returning = prefs.returning == .representation
-        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         let (removed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
             let snapshot = try plan?.snapshot(database: database, auth: auth)
@@ -535,7 +562,7 @@ extension MockSupabase {
         }
         guard objects.count == 1 else { throw PostgresError("PGRST115", "Payload values do not match URL in primary key column(s)") }
         let returning = prefs.returning == .representation
-        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: [:]) : nil
+        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         let (inserted, rows) = try database.atomically { () throws -> (Int, [String]) in
             let before = database.count(tableName)
@@ -571,7 +598,6 @@ extension MockSupabase {
             return HTTPResponse(status: 405, headers: ["Content-Type": "application/json; charset=utf-8"],
                                 body: PostgresError("PGRST101", "Only GET and POST verbs are allowed for RPC calls").json.data())
         }
-        try q.rejectAggregates()
         let given = args.keys.sorted()
         guard let fn, Set(given).isSubset(of: Set(fn.parameters.map(\.name))),
               fn.parameters.allSatisfy({ $0.hasDefault || args[$0.name] != nil })
@@ -584,6 +610,9 @@ extension MockSupabase {
             let hint = fn.map { f in "Perhaps you meant to call the function public.\(name)(\(f.parameters.map(\.name).joined(separator: ", ")))" }
             throw PostgresError("PGRST202", message, details: details, hint: hint)
         }
+        // Plan.hs `callReadPlan`: the function is found (PGRST202) before its read plan is
+        // judged, aggregates included (PGRST123).
+        try q.rejectAggregates()
         let prefs = Preferences(request.headers)
         try prefs.validate()
         if isRead && fn.volatile {

@@ -88,6 +88,10 @@ enum QueryParser {
             case "on_conflict":
                 q.onConflict = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             case "columns":
+                if value.trimmingCharacters(in: CharacterSet(charactersIn: " \t")).isEmpty {
+                    throw PostgresError("PGRST100", "\"failed to parse columns parameter (\(value))\" (line 1, column \(value.count + 1))",
+                                        details: "unexpected end of input expecting field name (* or [a..z0..9_$])")
+                }
                 q.columns = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
             case "or", "and", "not.or", "not.and":
                 q.filter.append(try parseLogicTree(op: name, value))
@@ -240,37 +244,8 @@ enum QueryParser {
     }
 
     /// `col.desc.nullslast,other`.
-    static func parseOrder(_ raw: String) throws -> [OrderTerm] {
-        var out: [OrderTerm] = []
-        for rawTerm in raw.split(separator: ",", omittingEmptySubsequences: false) {
-            // `relation(column)` orders by a to-one embedded resource's column.
-            var term = Substring(rawTerm.trimmingCharacters(in: CharacterSet(charactersIn: " \t")))
-            var related = ""
-            if let open = term.firstIndex(of: "("), let close = term.firstIndex(of: ")"), open < close {
-                related = String(term[...close])
-                term = term[term.index(after: close)...]
-                if term.hasPrefix(".") { term = term.dropFirst() }
-            }
-            var parts = term.isEmpty ? [] : term.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            if !related.isEmpty { parts.insert(related, at: 0) }
-            guard let col = parts.first, !col.isEmpty, parts.count <= 3 else {
-                throw PostgresError("PGRST100", "\"failed to parse order (\(raw))\" (line 1, column 1)", details: "unexpected \"\(raw.prefix(1))\" expecting field name (* or [a..z0..9_$])")
-            }
-            var t = OrderTerm(column: col)
-            for mod in parts.dropFirst() {
-                switch mod {
-                case "asc": t.descending = false
-                case "desc": t.descending = true
-                case "nullsfirst": t.nullsFirst = true
-                case "nullslast": t.nullsFirst = false
-                default:
-                    throw PostgresError("PGRST100", "\"failed to parse order (\(raw))\" (line 1, column \(col.count + 2))", details: "unexpected \"\(mod.prefix(1))\" expecting \"asc\", \"desc\", \"nullsfirst\" or \"nullslast\"")
-                }
-            }
-            out.append(t)
-        }
-        return out
-    }
+    /// `order=`, read by `OrderParser` as PostgREST's `pOrder` reads it.
+    static func parseOrder(_ raw: String) throws -> [OrderTerm] { try OrderParser.parse(raw) }
 
     /// `*,alias:col::text,rel!fk(a,b),other!inner(*)`.
     static func parseSelect(_ raw: String) throws -> [SelectItem] {
@@ -346,15 +321,30 @@ enum QueryParser {
             }
         }
 
+        /// `pFieldName`: a quoted name (a backslash escapes any character) or identifiers of
+        /// letters, digits, `_`, `$` and spaces (trimmed) joined by dashes that do not start an
+        /// arrow (`field-with_sep`).
         mutating func identifier() -> String {
             var s = ""
             if i < chars.count, chars[i] == "\"" {
                 i += 1
-                while i < chars.count, chars[i] != "\"" { s.append(chars[i]); i += 1 }
+                while i < chars.count, chars[i] != "\"" {
+                    if chars[i] == "\\", i + 1 < chars.count { i += 1 }
+                    s.append(chars[i]); i += 1
+                }
                 if i < chars.count { i += 1 }
                 return s
             }
-            while i < chars.count, chars[i].isLetter || chars[i].isNumber || chars[i] == "_" || chars[i] == "$" { s.append(chars[i]); i += 1 }
+            func isIdent(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" || c == "$" || c == " " }
+            var words: [String] = []
+            while true {
+                var w = ""
+                while i < chars.count, isIdent(chars[i]) { w.append(chars[i]); i += 1 }
+                guard !w.isEmpty else { break }
+                words.append(w.trimmingCharacters(in: .whitespaces))
+                if i + 1 < chars.count, chars[i] == "-", chars[i + 1] != ">", isIdent(chars[i + 1]) { i += 1 } else { break }
+            }
+            s = words.joined(separator: "-")
             return s
         }
 

@@ -86,6 +86,35 @@ struct SelectPlan {
             for (k, v) in ranges where k.hasPrefix(prefix) { out.ranges[String(k.dropFirst(prefix.count))] = v }
             return out
         }
+
+        /// PostgREST's legacy target names (on by default): an aliased embed's filters, order
+        /// and limits may name the relation instead of the alias (`the_tasks:tasks(…)` with
+        /// `tasks.order=…`), unless another embed uses that name as its own.
+        func resolvingLegacyTargets(_ items: [SelectItem]) -> EmbedParameters {
+            var outNames = Set<String>()
+            var aliased: [String: String] = [:]
+            for item in items {
+                if case .embed(let relation, let alias, _, _, _) = item {
+                    outNames.insert(alias ?? relation)
+                    if let alias, alias != relation { aliased[relation] = aliased[relation] == nil ? alias : "" }
+                }
+            }
+            var out = self
+            for (relation, alias) in aliased where !alias.isEmpty && !outNames.contains(relation) {
+                func rekey<V>(_ d: [String: V], merge: (V, V) -> V) -> [String: V] {
+                    var r: [String: V] = [:]
+                    for (k, v) in d {
+                        let parts = k.split(separator: ".", maxSplits: 1).map(String.init)
+                        let key = parts[0] == relation ? ([alias] + parts.dropFirst()).joined(separator: ".") : k
+                        r[key] = r[key].map { merge($0, v) } ?? v
+                    }
+                    return r
+                }
+                out.filters = rekey(out.filters, merge: +)
+                out.ranges = rekey(out.ranges, merge: { a, _ in a })
+            }
+            return out
+        }
     }
 
     static func build(_ items: [SelectItem], table: TableSchema, schema: DatabaseSchema,
@@ -95,6 +124,7 @@ struct SelectPlan {
 
     static func build(_ items: [SelectItem], table: TableSchema, schema: DatabaseSchema,
                       params: EmbedParameters, allowEmbedding: Bool = true) throws -> SelectPlan {
+        let params = params.resolvingLegacyTargets(items)
         var fields: [Field] = []
         var names: [String] = []
         for item in items {
@@ -105,7 +135,7 @@ struct SelectPlan {
                 let cast = try castName.map(castType)
                 if let (base, path) = JSONPath.split(name) {
                     guard let i = table.columnIndex(base) else { throw CompiledFilter.unknownColumn(base, table) }
-                    fields.append(.jsonPath(out: alias ?? path.outputName(base), index: i, type: table.columns[i].type, path: path, cast: cast))
+                    fields.append(.jsonPath(out: alias ?? path.outputName(base), index: i, type: table.columns[i].type, path: try path.validated(), cast: cast))
                     continue
                 }
                 guard let i = table.columnIndex(name) else { throw CompiledFilter.unknownColumn(name, table) }
@@ -177,7 +207,15 @@ struct SelectPlan {
             }
         }
         for (name, e) in sub.embeds where name != nil { if let n = nulls[name!] { e.nullFilter = n } }
-        let e = Embed(rel: rel, inner: inner, empty: items.isEmpty, plan: sub, filter: own.isEmpty ? nil : .and(own), range: params.ranges[path] ?? EmbedRange())
+        // Plan.hs `hasOnlyNullEmbed`: an embed is empty (left out of the output, only joining)
+        // when it selects no columns and every embed below it is empty too.
+        let empty = sub.fields.allSatisfy { f in
+            switch f {
+            case .embed(_, let e), .spread(let e): return e.empty
+            default: return false
+            }
+        }
+        let e = Embed(rel: rel, inner: inner, empty: empty, plan: sub, filter: own.isEmpty ? nil : .and(own), range: params.ranges[path] ?? EmbedRange())
         return e
     }
 
@@ -296,10 +334,10 @@ struct SelectPlan {
             for (n, f) in fields.enumerated() {
                 switch f {
                 case .column(let name, let i, let type, let cast):
-                    pairs.append((name, Self.cell(row[i], type: type, cast: cast, jsonb: jsonb)))
+                    pairs.append((name, try Self.cell(row[i], type: type, cast: cast, jsonb: jsonb)))
                 case .jsonPath(let name, let i, let type, let path, let cast):
                     let v = path.evaluate(row[i], type: type)
-                    pairs.append((name, Self.cell(v.value, type: v.type, cast: cast, jsonb: jsonb)))
+                    pairs.append((name, try Self.cell(v.value, type: v.type, cast: cast, jsonb: jsonb)))
                 case .embed(let name, let e):
                     let (kids, text) = try renderEmbed(e, row: row, fetched: fetched[n]!, database: database, auth: auth, snapshot: snapshot)
                     if e.inner && kids.isEmpty { continue rowLoop }
@@ -393,22 +431,18 @@ struct SelectPlan {
     }
 
     /// One cell as `row_to_json` (json) or `::jsonb` prints it, after an optional cast.
-    static func cell(_ v: SQLValue, type: SQLType, cast: SQLType?, jsonb: Bool) -> String {
+    /// A selected value, cast through its text as PostgreSQL's `::type` does: a value the cast
+    /// cannot read fails the statement (`settings->foo->>bar::integer` on `"baz"` is 22P02).
+    static func cell(_ v: SQLValue, type: SQLType, cast: SQLType?, jsonb: Bool) throws -> String {
         var s = ""
         var value = v, t = type
         if let cast, !v.isNull {
             let text = v.pgText(as: type)
             if cast == .json || cast == .jsonb, case .json = v {
                 t = cast
-            } else if cast == .json || cast == .jsonb {
-                value = (try? JSONValue.parse(text)).map(SQLValue.json) ?? .text(text)
-                t = cast
-            } else if let parsed = try? SQLValue.parse(text: text, as: cast) {
-                value = parsed
-                t = cast
             } else {
-                value = .text(text)
-                t = .text
+                value = try SQLValue.parse(text: text, as: cast)
+                t = cast
             }
         }
         if jsonb, case .numeric(let n) = value {
