@@ -101,8 +101,8 @@ public enum TeleportMeGoldens {
         let report = try ReportRules.load(backend.configuration.spec.folder.appendingPathComponent("report.json"))
         TeleportMeApp.register(on: backend, refiner: c.refiner.make(report))
         let transport = InteractionReplay.transport(for: backend)
-        let response = try transport.send(method: "POST", path: "/functions/v1/generate-report", query: nil,
-                                          headers: ["Content-Type": "application/json"], body: try PostgresRowCoding.encode(c.request).data(), as: "ana")
+        let response = try transport.send(WireRequest(method: "POST", path: "/functions/v1/generate-report", headers: ["Content-Type": "application/json"],
+                                                      body: try PostgresRowCoding.encode(c.request).data(), actor: .persona("ana")))
         var problems: [String] = []
         if response.status != 200 { problems.append("generate-report answered \(response.status): \(response.text)") }
         var actual = response.jsonBody ?? .string(response.text)
