@@ -155,7 +155,7 @@ extension MockSupabase {
             let t = pieces.first ?? ""
             let stripped = pieces.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "") == "nulls=stripped" }
             switch t {
-            case MockSupabase.objectMediaType: return stripped ? MockSupabase.objectStripMediaType : MockSupabase.objectMediaType
+            case MockSupabase.objectMediaType, "application/vnd.pgrst.object": return stripped ? MockSupabase.objectStripMediaType : MockSupabase.objectMediaType
             case "application/vnd.pgrst.array+json", "application/vnd.pgrst.array":
                 return stripped ? MockSupabase.arrayStripMediaType : "application/json"
             case "application/json", "*/*", "application/*": return "application/json"
