@@ -48,20 +48,27 @@ extension AuraConformance {
     /// The endpoints of endpoints.json (§3.3) that no interaction step exercises (same method and
     /// path); a file that does not decode throws naming file and path.
     public static func endpointViolations(endpoints url: URL, interactions: [InteractionFile]) throws -> [String] {
-        let root = try SpecNode.load(url, displayName: "Contracts/aura/endpoints.json")
-        let endpoints = try root.object { o -> [(String, String)] in
-            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
-            return try o.required("endpoints").array().map { e in
-                try e.object { eo in
-                    for k in ["doc", "auth", "description", "kind", "query", "request", "response"] { _ = eo.optional(k) }
-                    return (try eo.required("method").string(), try eo.required("path").string())
-                }
-            }
-        }
+        let endpoints = try SpecNode.decode(EndpointsFile.self, from: url, displayName: "Contracts/aura/endpoints.json").endpoints
+            .map { ($0.method, $0.path) }
         if endpoints.isEmpty { return ["endpoints.json lists no endpoint (§3.3 lists seven)"] }
         let steps = interactions.flatMap(\.steps)
         return endpoints.compactMap { method, path in
             steps.contains { $0.request.method == method && $0.request.path == path } ? nil : "\(method) \(path) has no interaction"
         }
     }
+}
+
+/// endpoints.json: §3.3's table, each row mapped to where the contract sends it.
+private struct EndpointsFile: Decodable {
+    struct Endpoint: Decodable {
+        var method: String, path: String
+        enum CodingKeys: String, CodingKey, CaseIterable { case method, path, doc, auth, description, kind, query, request, response }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            (method, path) = (try c.decode(String.self, forKey: .method), try c.decode(String.self, forKey: .path))
+        }
+    }
+    var endpoints: [Endpoint]
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, endpoints }
+    init(from decoder: Decoder) throws { endpoints = try decoder.container(keyedBy: CodingKeys.self).decode([Endpoint].self, forKey: .endpoints) }
 }

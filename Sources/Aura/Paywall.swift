@@ -26,19 +26,24 @@ public struct PaywallEnforcement: Sendable, Equatable {
     /// An enforcement table.
     public init() {}
 
-    static func decode(_ node: SpecNode) throws -> PaywallEnforcement {
-        try node.object { o in
-            _ = o.optional("decision")
-            func e(_ key: String) throws -> PaywallEnforcer {
-                let n = try o.required(key)
-                guard let v = PaywallEnforcer(rawValue: try n.string()) else { throw n.fail("expected server or client") }
-                return v
+    static func decode(_ node: SpecNode) throws -> PaywallEnforcement { try node.decode(PaywallEnforcement.self) }
+}
+
+extension PaywallEnforcement: Decodable {
+    enum CodingKeys: String, CodingKey { case decision, categories, readingLength, history, weeklyOutlook, retrogradeAlerts }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
+        func e(_ key: CodingKeys) throws -> PaywallEnforcer {
+            let s = try c.decode(String.self, forKey: key)
+            guard let v = PaywallEnforcer(rawValue: s) else {
+                throw c.fail(key, "expected \(PaywallEnforcer.allCases.map(\.rawValue).joined(separator: " or "))")
             }
-            var p = PaywallEnforcement()
-            p.categories = try e("categories"); p.readingLength = try e("readingLength"); p.history = try e("history")
-            p.weeklyOutlook = try e("weeklyOutlook"); p.retrogradeAlerts = try e("retrogradeAlerts")
-            return p
+            return v
         }
+        self.init()
+        (categories, readingLength, history) = (try e(.categories), try e(.readingLength), try e(.history))
+        (weeklyOutlook, retrogradeAlerts) = (try e(.weeklyOutlook), try e(.retrogradeAlerts))
     }
 }
 

@@ -2,6 +2,9 @@ import Foundation
 import ContractKit
 import TeleportMe
 
+/// Goal: the mock at least this many times PostgreSQL's rate on the same cases (issue 19).
+let mockToPostgresTarget = 20.0
+
 /// RLS cases per second on the mock's engine and on PostgreSQL, measured in one run on the same
 /// cases (TeleportMe's full expansion: table × command × persona and anon × fixture row), with
 /// their ratio. Call from main.swift: `runPostgresBenchmark()`.
@@ -26,7 +29,8 @@ func runPostgresBenchmark() {
         print("postgres-bench teleportme: \(cases.count) RLS cases on each backend")
         print(String(format: "  mock engine : %10.0f cases/s  (%.3f ms/case)", m, 1000 / m))
         print(String(format: "  PostgreSQL  : %10.0f cases/s  (%.3f ms/case, one psql session, a rolled-back transaction per case)", p, 1000 / p))
-        print(String(format: "  ratio       : mock is %.1f× PostgreSQL", m / p))
+        print(String(format: "  ratio       : mock is %.1f× PostgreSQL (target >= %.0f×: %@)", m / p, mockToPostgresTarget,
+                     m / p >= mockToPostgresTarget ? "met" : "NOT met"))
     } catch {
         print("postgres-bench: \(error)")
     }

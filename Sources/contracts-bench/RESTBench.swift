@@ -35,6 +35,28 @@ func measure(_ seconds: Double, _ body: () -> Void) -> Double {
     return Double(n) / elapsed
 }
 
+/// Seconds of CPU the calling thread has used (CLOCK_THREAD_CPUTIME_ID).
+func threadCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// Like `measure`, and also the rate per second of this thread's CPU time: what one core does
+/// when it is not shared (the machine is: wall-clock rates follow the other load on it).
+func measureWithCPU(_ seconds: Double, _ body: () -> Void) -> (wall: Double, cpu: Double) {
+    let cpu0 = threadCPUSeconds()
+    var n = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    var elapsed = 0.0
+    repeat {
+        for _ in 0..<50 { body() }
+        n += 50
+        elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    } while elapsed < seconds
+    return (Double(n) / elapsed, Double(n) / max(threadCPUSeconds() - cpu0, 1e-9))
+}
+
 func syncRequest(_ session: URLSession, _ req: URLRequest) -> Int {
     let sem = DispatchSemaphore(value: 0)
     final class Box: @unchecked Sendable { var status = 0 }
@@ -94,21 +116,24 @@ func runRESTBenchmark() {
             print(measure(3) { _ = syncRequest(session, urlReq) })
             return
         }
-        var a: [Double] = [], b: [Double] = [], c: [Double] = []
+        var a: [Double] = [], aCPU: [Double] = [], b: [Double] = [], c: [Double] = []
         for _ in 0..<9 {
-            a.append(measure(0.3) { _ = try? backend.handle(request) })
+            let (wall, cpu) = measureWithCPU(0.3) { _ = try? backend.handle(request) }
+            a.append(wall)
+            aCPU.append(cpu)
             b.append(measure(0.3) { _ = syncRequest(session, urlReq) })
             c.append(measure(0.3) { _ = syncRequest(noop, noopReq) })
         }
         let ma = median(a), mb = median(b), mc = median(c)
         print("REST benchmark: GET /rest/v1/saved_cities?city_id=eq.barcelona as an authenticated user (RLS: own only; 55 rows, 1 returned)")
         print(String(format: "  (a) backend.handle directly            %10.0f requests/s", ma))
+        print(String(format: "      per CPU-second of the measuring thread %10.0f requests/s  (one core, whatever else the machine runs)", median(aCPU)))
         print(String(format: "  (b) URLSession + MockURLProtocol       %10.0f requests/s", mb))
         print(String(format: "  (c) same URLSession, no-op URLProtocol %10.0f requests/s  (transport floor)", mc))
         print(String(format: "  ratio (b)/(c) = %.2f   (target >= %.2f): %@", mb / mc, wireToFloorTargetRatio,
                      mb / mc >= wireToFloorTargetRatio ? "met" : "NOT met"))
-        print(String(format: "  (a) target >= %.0f requests/s on one core: %@", directSelectTargetPerSecond,
-                     ma >= directSelectTargetPerSecond ? "met" : "NOT met"))
+        print(String(format: "  (a) target >= %.0f requests/s on one core: %@ (wall clock), %@ (per CPU-second)", directSelectTargetPerSecond,
+                     ma >= directSelectTargetPerSecond ? "met" : "NOT met", median(aCPU) >= directSelectTargetPerSecond ? "met" : "NOT met"))
     } catch {
         FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
         exit(1)

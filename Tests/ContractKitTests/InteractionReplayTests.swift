@@ -10,8 +10,10 @@ final class InteractionReplayTests: XCTestCase {
         var sent: [(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, actor: String)] = []
         let personas = [Persona(name: "ana", id: "a11ce000-0000-4000-8000-000000000001", email: "ana@x.test", password: "p", label: "", metadata: [:])]
         init(_ answers: [HTTPResponse]) { self.answers = answers }
-        func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
-            sent.append((method, path, query, headers, body, actor))
+        func send(_ r: WireRequest) throws -> HTTPResponse {
+            var query: String?
+            if case .written(let q) = r.query, !q.isEmpty { query = q }
+            sent.append((r.method, r.path, query, r.headers, r.body.isEmpty ? nil : r.body, r.actor.name))
             return answers.removeFirst()
         }
     }
@@ -110,16 +112,16 @@ final class InteractionReplayTests: XCTestCase {
             clocks.append(ManualClock())
             return try MockSupabase(contracts: folder, clock: clocks.last!, ids: SeededIDGenerator(seed: 1))
         }
-        let wire = InteractionReplay.replay(flow, over: WireTransport(try backend()), clock: clocks.last!)
-        let local = InteractionReplay.replay(flow, over: InProcessTransport(try backend()), clock: clocks.last!)
-        let noClock = InteractionReplay.replay(flow, over: InProcessTransport(try backend()))
+        let wire = InteractionReplay.replay(flow, over: InteractionEndpoint.mock(try backend()), clock: clocks.last!)
+        let local = InteractionReplay.replay(flow, over: InteractionEndpoint.mock(try backend(), inProcess: true), clock: clocks.last!)
+        let noClock = InteractionReplay.replay(flow, over: InteractionEndpoint.mock(try backend(), inProcess: true))
         XCTAssertEqual(noClock.failures.first?.hasSuffix("advanceClock needs the backend's ManualClock (pass clock: to replay)"), true, "\(noClock.failures)")
         XCTAssertTrue(wire.passed, wire.failures.joined(separator: "\n"))
         XCTAssertTrue(local.passed, local.failures.joined(separator: "\n"))
         XCTAssertEqual(wire.transcript.map(\.responseBody), local.transcript.map(\.responseBody))
 
         let unknown = try file([["as": "eve", "request": ["method": "GET", "path": "/rest/v1/notes"], "response": ["status": 200]]])
-        for t in [WireTransport(try backend()), InProcessTransport(try backend())] as [any InteractionTransport] {
+        for t in [InteractionEndpoint.mock(try backend()), InteractionEndpoint.mock(try backend(), inProcess: true)] as [any InteractionTransport] {
             let r = InteractionReplay.replay(unknown, over: t)
             XCTAssertEqual(r.failures.first?.hasSuffix("unknown actor 'eve' (known: anon, service_role, none, ana)"), true, "\(r.failures)")
         }
@@ -142,14 +144,14 @@ final class InteractionReplayTests: XCTestCase {
              "response": ["status": 200, "bodyMatch": "subset", "body": ["email": .string(email)]]],
         ])
         let backend = try MockSupabase(contracts: folder, clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
-        let r = InteractionReplay.replay(flow, over: InProcessTransport(backend))
+        let r = InteractionReplay.replay(flow, over: InteractionEndpoint.mock(backend, inProcess: true))
         XCTAssertTrue(r.passed, r.failures.joined(separator: "\n"))
         XCTAssertEqual(r.transcript[1].requestBody?["token"]?.stringValue?.count, 6)
 
         // The code was used: it is gone from the outbox, and an address never mailed has none.
         let gone = "Contracts/app/interactions/flow.json: step 1 of 1 (POST /auth/v1/verify as anon): $.steps[0].request.body.token: no one-time code was emailed to 'zoe@x.test' before {{otp.zoe@x.test}}"
-        XCTAssertEqual(InteractionReplay.replay(try file([verify]), over: WireTransport(backend)).failures, [gone])
-        XCTAssertEqual(InteractionReplay.replay(try file([verify]), over: WireTransport(try MockSupabase(contracts: folder, clock: ManualClock(), ids: SeededIDGenerator(seed: 1)))).failures, [gone])
+        XCTAssertEqual(InteractionReplay.replay(try file([verify]), over: InteractionEndpoint.mock(backend)).failures, [gone])
+        XCTAssertEqual(InteractionReplay.replay(try file([verify]), over: InteractionEndpoint.mock(try MockSupabase(contracts: folder, clock: ManualClock(), ids: SeededIDGenerator(seed: 1)))).failures, [gone])
         XCTAssertEqual(InteractionReplay.replay(try file([verify]), over: Scripted([])).failures, ["Contracts/app/interactions/flow.json: step 1 of 1 (POST /auth/v1/verify as anon): $.steps[0].request.body.token: {{otp.zoe@x.test}} needs a transport that reads the backend's emailed codes"])
     }
 }

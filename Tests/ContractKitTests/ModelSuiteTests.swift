@@ -127,7 +127,7 @@ final class ModelSuiteTests: XCTestCase {
              "response": ["status": 201], "model": "Tag[]"],
             ["as": "service_role", "request": ["method": "GET", "path": "/rest/v1/tags", "query": "select=id,id2:id"], "response": ["status": 200], "model": "Tag[]"],
         ]], file: "Contracts/x/interactions/tags.json"))
-        let replayed = InteractionReplay.replay(file, over: InProcessTransport(b))
+        let replayed = InteractionReplay.replay(file, over: InteractionEndpoint.mock(b, inProcess: true))
         XCTAssertTrue(replayed.passed, replayed.failures.joined(separator: "\n"))
         let rows = ModelSuite.responseRows([replayed], models: [Tag.self], schema: b.configuration.spec.schema)
         XCTAssertEqual(rows, ["tags": [["id": "7a000000-0000-4000-8000-000000000001"], ["id": "7a000000-0000-4000-8000-000000000002"]]],
@@ -195,7 +195,7 @@ final class ModelSuiteTests: XCTestCase {
             ["as": "anon", "request": ["method": "POST", "path": "/rest/v1/notes", "body": ["id": "a", "owner": "b", "text": nil, "created_at": nil]],
              "response": ["status": 201], "model": "Note", "requestModel": "Lossy"],
         ]], file: "Contracts/x/interactions/notes.json"))
-        let replayed = InteractionReplay.replay(file, over: InProcessTransport(try backend()))
+        let replayed = InteractionReplay.replay(file, over: InteractionEndpoint.mock(try backend(), inProcess: true))
         XCTAssertEqual(replayed.transcript.count, 2, replayed.failures.joined(separator: "\n"))
         var registry = ModelRegistry()
         registry.register(Note.self, as: "Note")

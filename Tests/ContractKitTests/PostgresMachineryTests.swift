@@ -49,7 +49,7 @@ final class PostgresMachineryTests: XCTestCase {
         XCTAssertEqual(t.qualified("cities"), "\"public\".\"cities\"")
         XCTAssertEqual(t.qualified("auth.users"), "\"auth\".\"users\"")
         XCTAssertEqual(t.condition(["id": "o'brien"]), " where t.\"id\" = 'o''brien'")
-        let ana = CaseActor(name: "ana", auth: .user("a11ce000-0000-4000-8000-000000000001"))
+        let ana = RLSActor.user(id: "a11ce000-0000-4000-8000-000000000001", email: nil)
         let role = t.actAs(ana.auth)
         XCTAssertTrue(role.hasPrefix("set local role \"authenticated\";\n"), role)
         XCTAssertTrue(role.contains("\"sub\":\"a11ce000-0000-4000-8000-000000000001\""), role)

@@ -83,9 +83,9 @@ final class FaultAfter: InteractionTransport {
 
     var personas: [Persona] { base.personas }
 
-    func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
+    func send(_ request: WireRequest) throws -> HTTPResponse {
         sent += 1
-        if sent > after { backend.inject(InjectedFault(method: method, pathPrefix: path, kind: .response(fault), remaining: 1)) }
-        return try base.send(method: method, path: path, query: query, headers: headers, body: body, as: actor)
+        if sent > after { backend.inject(InjectedFault(method: request.method, pathPrefix: request.path, kind: .response(fault), remaining: 1)) }
+        return try base.send(request)
     }
 }

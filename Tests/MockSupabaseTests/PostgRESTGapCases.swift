@@ -24,5 +24,13 @@ extension PostgRESTCaseCorpusTests {
              expect: .exact(#"{"code":"44000","details":"Failing row contains (1, Design rocket, 99).","hint":null,"message":"new row violates check option for view \"checked_tasks\""}"#)),
         Case(name: "gap foreign key without check option", method: "POST", target: "rocket_tasks", body: #"{"id":52,"name":"x","project_id":99}"#, status: 409,
              expect: .exact(#"{"code":"23503","details":"Key (project_id)=(99) is not present in table \"projects\".","hint":null,"message":"insert or update on table \"tasks\" violates foreign key constraint \"tasks_project_id_fkey\""}"#)),
+        // `french` stems with Snowball French and drops its stop words, as `french_stem` does.
+        Case(name: "gap french stem on tsvector", target: "tsearch?text_search_vector=fts(french).amusant", status: 200,
+             expect: .exact(#"[{"text_search_vector":"'amus':5 'fair':7 'impossibl':9 'peu':4"}]"#)),
+        Case(name: "gap french plain query", target: "tsearch?text_search_vector=plfts(french).amusant%20impossibles", status: 200,
+             expect: .exact(#"[{"text_search_vector":"'amus':5 'fair':7 'impossibl':9 'peu':4"}]"#)),
+        Case(name: "gap french text column", target: "quotes?select=id&body=plfts(french).chats%20jardins", status: 200, expect: .exact(#"[{"id":4}]"#)),
+        Case(name: "gap french phrase over stop words", target: "quotes?select=id&body=phfts(french).amusante%20dans%20le%20jardin", status: 200, expect: .exact(#"[{"id":4}]"#)),
+        Case(name: "gap french les is no stop word", target: "quotes?select=id&body=phfts(french).amusante%20dans%20les%20jardins", status: 200, expect: .exact("[]")),
     ]
 }

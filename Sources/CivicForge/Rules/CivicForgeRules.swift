@@ -16,12 +16,9 @@ public struct CivicForgeErrorSpec: Sendable, Equatable {
         return PostgresError(code, m)
     }
 
-    static func decode(_ node: SpecNode) throws -> CivicForgeErrorSpec {
-        try node.object { o in
-            CivicForgeErrorSpec(code: try o.required("code").string(), message: try o.required("message").string())
-        }
-    }
 }
+
+extension CivicForgeErrorSpec: Decodable {}
 
 /// Columns of one table a client may not write (see rules.json `serverManagedColumns`).
 public struct ServerManagedColumns: Sendable, Equatable {
@@ -31,6 +28,16 @@ public struct ServerManagedColumns: Sendable, Equatable {
     public var columns: [String]
     /// Columns a client sets on INSERT and may never change.
     public var immutable: [String]
+}
+
+extension ServerManagedColumns: Decodable {
+    enum CodingKeys: String, CodingKey { case table, columns, immutable }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        table = try c.decode(String.self, forKey: .table)
+        columns = try c.decode([String].self, forKey: .columns)
+        immutable = try c.decodeIfPresent([String].self, forKey: .immutable) ?? []
+    }
 }
 
 /// CivicForge's domain rules: Contracts/civicforge/rules.json.
@@ -68,47 +75,7 @@ public struct CivicForgeRules: Sendable, Equatable {
     }
 
     /// Decodes rules.json strictly (unknown keys are errors naming the path).
-    public static func decode(_ root: SpecNode) throws -> CivicForgeRules {
-        try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source")
-            let (threshold, review) = try o.required("moderation").object { m -> (Int, String) in
-                _ = m.optional("source"); _ = m.optional("decision")
-                let t = try m.required("flagThresholdHide")
-                let v = try t.int()
-                guard v >= 1 else { throw t.fail("must be at least 1") }
-                return (v, try m.required("reviewStatusWhenHidden").string())
-            }
-            let points = try o.required("reputation").object { r -> Int in
-                _ = r.optional("decision"); _ = r.optional("source")
-                return try r.required("pointsPerThanks").int()
-            }
-            let inv = try o.required("invitations").object { i -> (Int, Int, Int, [String: CivicForgeErrorSpec]) in
-                _ = i.optional("source"); _ = i.optional("decisions"); _ = i.optional("decision")
-                let errNode = try i.required("errors")
-                var errors: [String: CivicForgeErrorSpec] = [:]
-                for (k, n) in try errNode.map() { errors[k] = try CivicForgeErrorSpec.decode(n) }
-                for k in invitationErrorKeys where errors[k] == nil { throw errNode.fail("missing error '\(k)'") }
-                for k in errors.keys where !invitationErrorKeys.contains(k) { throw errNode.fail("unknown error '\(k)' (known: \(invitationErrorKeys.joined(separator: ", ")))") }
-                let len = try i.required("codeLength")
-                guard try len.int() >= 4 else { throw len.fail("must be at least 4") }
-                return (try i.required("grantsTier").int(), try i.required("validDays").int(), try len.int(), errors)
-            }
-            let (err, managed) = try o.required("serverManagedColumns").object { s -> (CivicForgeErrorSpec, [ServerManagedColumns]) in
-                _ = s.optional("decision")
-                let e = try CivicForgeErrorSpec.decode(try s.required("error"))
-                let tables = try s.required("tables").array().map { t in
-                    try t.object { to in
-                        ServerManagedColumns(table: try to.required("table").string(), columns: try to.required("columns").strings(),
-                                             immutable: try to.optional("immutable")?.strings() ?? [])
-                    }
-                }
-                return (e, tables)
-            }
-            return CivicForgeRules(flagThresholdHide: threshold, reviewStatusWhenHidden: review, pointsPerThanks: points,
-                                   invitationGrantsTier: inv.0, invitationValidDays: inv.1, invitationCodeLength: inv.2,
-                                   invitationErrors: inv.3, serverManagedError: err, serverManaged: managed)
-        }
-    }
+    public static func decode(_ root: SpecNode) throws -> CivicForgeRules { try root.decode(CivicForgeRules.self) }
 
     /// Checks the rules against the schema: guarded tables and columns exist, guarded columns
     /// have literal defaults, the review status is a label of `review_status`.
@@ -129,5 +96,72 @@ public struct CivicForgeRules: Sendable, Equatable {
         guard schema.enums["review_status"]?.contains(reviewStatusWhenHidden) == true else {
             throw SpecError(file: file, path: "$.moderation.reviewStatusWhenHidden", message: "'\(reviewStatusWhenHidden)' is not a review_status label")
         }
+    }
+}
+
+/// `moderation` of rules.json.
+private struct ModerationSection: Decodable {
+    var flagThresholdHide: Int
+    var reviewStatusWhenHidden: String
+    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, flagThresholdHide, reviewStatusWhenHidden }
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        flagThresholdHide = try c.decode(Int.self, forKey: .flagThresholdHide)
+        guard flagThresholdHide >= 1 else { throw c.fail(.flagThresholdHide, "must be at least 1") }
+        reviewStatusWhenHidden = try c.decode(String.self, forKey: .reviewStatusWhenHidden)
+    }
+}
+
+/// `reputation` of rules.json.
+private struct ReputationSection: Decodable {
+    var pointsPerThanks: Int
+    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, pointsPerThanks }
+    init(from decoder: Decoder) throws {
+        pointsPerThanks = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .pointsPerThanks)
+    }
+}
+
+/// `invitations` of rules.json: every error redeem_invitation raises, and no other.
+private struct InvitationsSection: Decodable {
+    var grantsTier: Int, validDays: Int, codeLength: Int
+    var errors: [String: CivicForgeErrorSpec]
+    enum CodingKeys: String, CodingKey, CaseIterable { case source, decisions, decision, errors, codeLength, grantsTier, validDays }
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        errors = try c.decode([String: CivicForgeErrorSpec].self, forKey: .errors)
+        let known = CivicForgeRules.invitationErrorKeys
+        for k in known where errors[k] == nil { throw c.fail(.errors, "missing error '\(k)'") }
+        for k in errors.keys.sorted() where !known.contains(k) { throw c.fail(.errors, "unknown error '\(k)' (known: \(known.joined(separator: ", ")))") }
+        codeLength = try c.decode(Int.self, forKey: .codeLength)
+        guard codeLength >= 4 else { throw c.fail(.codeLength, "must be at least 4") }
+        grantsTier = try c.decode(Int.self, forKey: .grantsTier)
+        validDays = try c.decode(Int.self, forKey: .validDays)
+    }
+}
+
+/// `serverManagedColumns` of rules.json.
+private struct ServerManaged: Decodable {
+    var error: CivicForgeErrorSpec
+    var tables: [ServerManagedColumns]
+    enum CodingKeys: String, CodingKey, CaseIterable { case decision, error, tables }
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        error = try c.decode(CivicForgeErrorSpec.self, forKey: .error)
+        tables = try c.decode([ServerManagedColumns].self, forKey: .tables)
+    }
+}
+
+extension CivicForgeRules: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, moderation, reputation, invitations, serverManagedColumns }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let m = try c.decode(ModerationSection.self, forKey: .moderation)
+        let points = try c.decode(ReputationSection.self, forKey: .reputation).pointsPerThanks
+        let inv = try c.decode(InvitationsSection.self, forKey: .invitations)
+        let sm = try c.decode(ServerManaged.self, forKey: .serverManagedColumns)
+        self.init(flagThresholdHide: m.flagThresholdHide, reviewStatusWhenHidden: m.reviewStatusWhenHidden,
+                  pointsPerThanks: points,
+                  invitationGrantsTier: inv.grantsTier, invitationValidDays: inv.validDays, invitationCodeLength: inv.codeLength,
+                  invitationErrors: inv.errors, serverManagedError: sm.error, serverManaged: sm.tables)
     }
 }

@@ -34,38 +34,7 @@ public struct PhotoLimits: Sendable, Equatable {
     }
 
     /// Decodes photos.json strictly.
-    public static func decode(_ root: SpecNode) throws -> PhotoLimits {
-        try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
-            func positive(_ key: String) throws -> Int {
-                let n = try o.required(key)
-                let v = try n.int()
-                guard v > 0 else { throw n.fail("must be positive") }
-                return v
-            }
-            let q = try o.required("jpegQuality")
-            guard (1...100).contains(try q.int()) else { throw q.fail("must be 1-100") }
-            let (tw, th) = try o.required("thumbnail").object { t -> (Int, Int) in
-                let crop = try t.required("crop")
-                guard try crop.string() == "center" else { throw crop.fail("only 'center' is defined") }
-                return (try t.required("width").int(), try t.required("height").int())
-            }
-            var l = PhotoLimits(maxPhotosPerPost: try positive("maxPhotosPerPost"), maxWidth: try positive("maxWidth"),
-                                upscale: try o.required("upscale").bool(), jpegQuality: try q.int(),
-                                contentType: try o.required("contentType").string(),
-                                strippedMetadata: try o.required("strippedMetadata").strings(),
-                                thumbnailWidth: tw, thumbnailHeight: th)
-            try o.required("bytes").object { b in
-                _ = b.optional("decision")
-                l.forbiddenAppSegments = try b.required("forbiddenAppSegments").array().map { try $0.int() }
-                l.frameMarkers = try b.required("frameMarkers").array().map { try $0.int() }
-                let t = try b.required("qualityTolerance")
-                guard (0...20).contains(try t.int()) else { throw t.fail("must be 0-20") }
-                l.qualityTolerance = try t.int()
-            }
-            return l
-        }
-    }
+    public static func decode(_ root: SpecNode) throws -> PhotoLimits { try root.decode(PhotoLimits.self) }
 
     /// Pixel size.
     public struct Size: Sendable, Equatable, CustomStringConvertible {
@@ -151,5 +120,54 @@ public struct PhotoLimits: Sendable, Equatable {
             for k in p.metadataKeys where strippedMetadata.contains(k) { out.append("photo \(i): metadata \(k) not stripped") }
         }
         return out
+    }
+}
+
+extension PhotoLimits: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case app, source, decisions, jpegQuality, thumbnail, maxPhotosPerPost, maxWidth, upscale, contentType, strippedMetadata, bytes
+    }
+    /// `thumbnail` of photos.json.
+    private struct Thumbnail: Decodable {
+        var width: Int, height: Int
+        enum CodingKeys: String, CodingKey { case crop, width, height }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            guard try c.decode(String.self, forKey: .crop) == "center" else { throw c.fail(.crop, "only 'center' is defined") }
+            width = try c.decode(Int.self, forKey: .width)
+            height = try c.decode(Int.self, forKey: .height)
+        }
+    }
+    /// `bytes` of photos.json: how produced JPEG bytes are judged.
+    private struct Bytes: Decodable {
+        var forbiddenAppSegments: [Int], frameMarkers: [Int], qualityTolerance: Int
+        enum CodingKeys: String, CodingKey { case decision, forbiddenAppSegments, frameMarkers, qualityTolerance }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
+            forbiddenAppSegments = try c.decode([Int].self, forKey: .forbiddenAppSegments)
+            frameMarkers = try c.decode([Int].self, forKey: .frameMarkers)
+            qualityTolerance = try c.decode(Int.self, forKey: .qualityTolerance)
+            guard (0...20).contains(qualityTolerance) else { throw c.fail(.qualityTolerance, "must be 0-20") }
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func positive(_ key: CodingKeys) throws -> Int {
+            let v = try c.decode(Int.self, forKey: key)
+            guard v > 0 else { throw c.fail(key, "must be positive") }
+            return v
+        }
+        let q = try c.decode(Int.self, forKey: .jpegQuality)
+        guard (1...100).contains(q) else { throw c.fail(.jpegQuality, "must be 1-100") }
+        let t = try c.decode(Thumbnail.self, forKey: .thumbnail)
+        self.init(maxPhotosPerPost: try positive(.maxPhotosPerPost), maxWidth: try positive(.maxWidth),
+                  upscale: try c.decode(Bool.self, forKey: .upscale), jpegQuality: q,
+                  contentType: try c.decode(String.self, forKey: .contentType),
+                  strippedMetadata: try c.decode([String].self, forKey: .strippedMetadata),
+                  thumbnailWidth: t.width, thumbnailHeight: t.height)
+        let b = try c.decode(Bytes.self, forKey: .bytes)
+        (forbiddenAppSegments, frameMarkers, qualityTolerance) = (b.forbiddenAppSegments, b.frameMarkers, b.qualityTolerance)
     }
 }

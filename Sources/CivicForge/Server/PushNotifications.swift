@@ -5,7 +5,7 @@ import ContractKit
 /// Contracts/civicforge/notifications.json: which database events notify whom, how urgently.
 public struct NotificationRules: Sendable, Equatable {
     /// Who receives an event.
-    public enum Recipient: String, Sendable {
+    public enum Recipient: String, Sendable, CaseIterable {
         /// The author of the record's post (`post_id`).
         case postAuthor = "post_author"
         /// The record's responder (`responder_id`).
@@ -43,28 +43,42 @@ public struct NotificationRules: Sendable, Equatable {
 
     /// Loads notifications.json.
     public static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> NotificationRules {
-        let root = try SpecNode.load(folder.appendingPathComponent("notifications.json"), displayName: "Contracts/civicforge/notifications.json")
-        return try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
-            var priorities: [String: Int] = [:]
-            for (k, n) in try o.required("apnsPriority").map() { priorities[k] = try n.int() }
-            let events = try o.required("events").array().map { e in
-                try e.object { eo -> Event in
-                    _ = eo.optional("doc")
-                    let rNode = try eo.required("recipient")
-                    guard let r = Recipient(rawValue: try rNode.string()) else { throw rNode.fail("unknown recipient '\(try rNode.string())' (post_author, responder, thanks_recipient)") }
-                    let pNode = try eo.required("priority")
-                    guard priorities[try pNode.string()] != nil else { throw pNode.fail("no apnsPriority for '\(try pNode.string())'") }
-                    let opNode = try eo.required("operation")
-                    guard ["INSERT", "UPDATE"].contains(try opNode.string()) else { throw opNode.fail("expected INSERT or UPDATE") }
-                    return Event(name: try eo.required("event").string(), table: try eo.required("table").string(), operation: try opNode.string(),
-                                 statusIn: try eo.optional("statusIn")?.strings() ?? [], recipient: r, priority: try pNode.string(),
-                                 preference: try eo.required("preference").string())
-                }
-            }
-            return NotificationRules(function: try o.required("function").string(), events: events, apnsPriority: priorities,
-                                     deepLink: try o.required("deepLink").string())
+        try SpecNode.decode(NotificationRules.self, from: folder.appendingPathComponent("notifications.json"),
+                            displayName: "Contracts/civicforge/notifications.json")
+    }
+}
+
+extension NotificationRules.Event: Decodable {
+    enum CodingKeys: String, CodingKey { case doc, recipient, priority, operation, event, table, statusIn, preference }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        _ = try c.decodeIfPresent(JSONValue.self, forKey: .doc)
+        let r = try c.decode(String.self, forKey: .recipient)
+        guard let recipient = NotificationRules.Recipient(rawValue: r) else {
+            throw c.fail(.recipient, "unknown recipient '\(r)' (\(NotificationRules.Recipient.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
+        self.recipient = recipient
+        priority = try c.decode(String.self, forKey: .priority)
+        let priorities = decoder.contractState?.values["notifications.apnsPriority"] as? [String: Int] ?? [:]
+        guard priorities[priority] != nil else { throw c.fail(.priority, "no apnsPriority for '\(priority)'") }
+        operation = try c.decode(String.self, forKey: .operation)
+        guard ["INSERT", "UPDATE"].contains(operation) else { throw c.fail(.operation, "expected INSERT or UPDATE") }
+        name = try c.decode(String.self, forKey: .event)
+        table = try c.decode(String.self, forKey: .table)
+        statusIn = try c.decodeIfPresent([String].self, forKey: .statusIn) ?? []
+        preference = try c.decode(String.self, forKey: .preference)
+    }
+}
+
+extension NotificationRules: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, apnsPriority, events, function, deepLink }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        apnsPriority = try c.decode([String: Int].self, forKey: .apnsPriority)
+        decoder.contractState?.values["notifications.apnsPriority"] = apnsPriority
+        events = try c.decode([Event].self, forKey: .events)
+        function = try c.decode(String.self, forKey: .function)
+        deepLink = try c.decode(String.self, forKey: .deepLink)
     }
 }
 

@@ -277,7 +277,7 @@ extension OptimisticResource: Decodable {
 }
 
 extension OptimisticFailure: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, kind, status }
+    enum CodingKeys: String, CodingKey { case source, decision, doc, kind, status }
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.clientRuleNotes()

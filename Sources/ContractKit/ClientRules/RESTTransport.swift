@@ -29,94 +29,94 @@ public enum RESTError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 }
 
-/// Requests answered in process by a `MockSupabase`, signed as one of its personas (or anon).
-/// An injected network fault arrives as `RESTError.network`, as a dropped connection would.
+/// A client's credentials: one API key and one bearer token, whoever they belong to (a
+/// persona's access token, the anon key, the service-role key).
+public struct ClientCredentials: WireCredentials {
+    /// The `apikey` header.
+    public var apiKey: String
+    /// The bearer token.
+    public var token: String
+    public var anonKey: String { apiKey }
+    public var serviceRoleKey: String { apiKey }
+    public func accessToken(persona: String) -> String? { token }
+
+    /// The actor these credentials sign as (`apikey: apiKey`, `Authorization: Bearer token`).
+    public static let actor = WireActor.persona("client")
+
+    /// A backend's anon key with the bearer token `WireCredentials.headers(for:)` gives the actor
+    /// a name names: a fixture persona's access token (`ana`), the anon key (`anon`) or the
+    /// service-role key (`service_role`).
+    public init(backend: some WireCredentials, persona: String) throws {
+        apiKey = backend.anonKey
+        do {
+            let bearer = try backend.headers(for: WireActor(name: persona))["Authorization"] ?? ""
+            token = bearer.hasPrefix("Bearer ") ? String(bearer.dropFirst(7)) : bearer
+        } catch is MissingTokenError {
+            throw RESTError.unexpectedBody("no persona '\(persona)' in the fixtures")
+        }
+    }
+
+    /// Credentials from their parts.
+    public init(apiKey: String, token: String) {
+        self.apiKey = apiKey
+        self.token = token
+    }
+}
+
+/// Requests answered in process by a `MockSupabase` (`InProcessSender`), signed as one of its
+/// personas (or anon). An injected network fault arrives as `RESTError.network`, as a dropped
+/// connection would.
 public struct MockBackendTransport: RESTTransport {
     /// The backend.
     public let backend: MockSupabase
     /// The bearer token sent (a persona's access token, or the anon key).
-    public let token: String
+    public var token: String { credentials.token }
+    let credentials: ClientCredentials
+    let sender: InProcessSender
 
     /// A transport acting as a fixture persona (`ana`), `anon` or `service_role`.
     public init(backend: MockSupabase, persona: String) throws {
         self.backend = backend
-        switch persona {
-        case "anon": token = backend.anonKey
-        case "service_role": token = backend.serviceRoleKey
-        default:
-            guard let t = backend.accessToken(persona: persona) else {
-                throw RESTError.unexpectedBody("no persona '\(persona)' in the fixtures")
-            }
-            token = t
-        }
+        credentials = try ClientCredentials(backend: backend, persona: persona)
+        sender = InProcessSender(backend: backend, credentials: credentials)
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var r = request
-        if r.headers["apikey"] == nil { r.headers["apikey"] = backend.anonKey }
-        if r.headers["Authorization"] == nil { r.headers["Authorization"] = "Bearer \(token)" }
-        do { return try backend.handle(r) } catch is InjectedNetworkError {
+        do { return try sender.send(WireRequest(request, as: ClientCredentials.actor)) } catch is InjectedNetworkError {
             throw RESTError.network("The Internet connection appears to be offline.")
         }
     }
 }
 
-/// Requests sent over the wire: a real `URLSession` (for the mock, `backend.makeURLSession()`,
-/// whose URLProtocol answers in process), signed with an API key and a bearer token, each with a
-/// deadline (TeleportMe §3.7 `timeout.rest`). A transport failure arrives as `RESTError.network`.
+/// Requests sent over the wire (`URLSessionSender`): a real `URLSession` (for the mock,
+/// `backend.makeURLSession()`, whose URLProtocol answers in process), signed with an API key and
+/// a bearer token, each with a deadline (TeleportMe §3.7 `timeout.rest`). A transport failure
+/// arrives as `RESTError.network`.
 public struct URLSessionTransport: RESTTransport {
+    /// The sender.
+    public let sender: URLSessionSender
     /// The session.
-    public let session: URLSession
+    public var session: URLSession { sender.session }
     /// The project URL (`https://<ref>.supabase.co`).
-    public let baseURL: URL
-    /// The `apikey` header.
-    public let apiKey: String
-    /// The bearer token.
-    public let token: String
+    public var baseURL: URL { sender.baseURL }
     /// The per-request deadline in seconds.
     public let timeout: TimeInterval
 
     /// A transport over `session` to `baseURL`.
     public init(session: URLSession, baseURL: URL, apiKey: String, token: String, timeout: TimeInterval) {
-        self.session = session
-        self.baseURL = baseURL
-        self.apiKey = apiKey
-        self.token = token
+        sender = URLSessionSender(session: session, baseURL: baseURL, credentials: ClientCredentials(apiKey: apiKey, token: token), timeout: timeout)
         self.timeout = timeout
     }
 
     /// A transport to a mock backend over its URLProtocol, acting as a persona (or `anon`).
     public init(backend: MockSupabase, persona: String, timeout: TimeInterval) throws {
-        let inProcess = try MockBackendTransport(backend: backend, persona: persona)
-        self.init(session: backend.makeURLSession(), baseURL: backend.baseURL, apiKey: backend.anonKey, token: inProcess.token, timeout: timeout)
+        let c = try ClientCredentials(backend: backend, persona: persona)
+        self.init(session: backend.makeURLSession(), baseURL: backend.baseURL, apiKey: c.apiKey, token: c.token, timeout: timeout)
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var comps = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
-        comps.percentEncodedPath = request.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? request.path
-        if !request.query.isEmpty {
-            var allowed = CharacterSet.urlQueryAllowed
-            allowed.remove(charactersIn: "+&=#\"")
-            comps.percentEncodedQuery = request.query.map {
-                "\($0.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.name)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.value)"
-            }.joined(separator: "&")
-        }
-        guard let url = comps.url else { throw RESTError.unexpectedBody("cannot form a URL for \(request.path)") }
-        var req = URLRequest(url: url, timeoutInterval: timeout)
-        req.httpMethod = request.method
-        req.setValue(apiKey, forHTTPHeaderField: "apikey")
-        req.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        for f in request.headers { req.setValue(f.value, forHTTPHeaderField: f.name) }
-        if !request.body.isEmpty { req.httpBody = request.body }
-        let session = self.session
-        return try await withCheckedThrowingContinuation { (k: CheckedContinuation<HTTPResponse, Error>) in
-            session.dataTask(with: req) { data, response, error in
-                if let error { return k.resume(throwing: RESTError.network(error.localizedDescription)) }
-                guard let http = response as? HTTPURLResponse else { return k.resume(throwing: RESTError.network("no HTTP response")) }
-                var h = HTTPHeaders()
-                for (name, value) in http.allHeaderFields { h.add("\(name)", "\(value)") }
-                k.resume(returning: HTTPResponse(status: http.statusCode, headers: h, body: data ?? Data()))
-            }.resume()
+        do { return try await sender.send(WireRequest(request, as: ClientCredentials.actor)) } catch let e as WireSendError {
+            throw RESTError.network(e.underlying.localizedDescription)
         }
     }
 }

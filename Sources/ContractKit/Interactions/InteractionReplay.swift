@@ -50,8 +50,8 @@ public struct InteractionResult: Sendable {
 /// document.
 public enum InteractionReplay {
     /// The transport every replay uses: over the wire (URLSession through the mock's URLProtocol).
-    /// Switching to in-process dispatch (`InProcessTransport`) is this one line.
-    public static func transport(for backend: MockSupabase) -> any InteractionTransport { WireTransport(backend) }
+    /// Switching to in-process dispatch (`.mock(backend, inProcess: true)`) is this one line.
+    public static func transport(for backend: MockSupabase) -> any InteractionTransport { InteractionEndpoint.mock(backend) }
 
     /// `Contracts/<app>/interactions/*.json`, sorted by file name (none: empty).
     public static func load(folder: URL, displayPrefix: String) throws -> [InteractionFile] {
@@ -105,8 +105,8 @@ public enum InteractionReplay {
                     clock.advance(by: seconds)
                 }
                 let (request, requestBody) = try build(step, templates)
-                let response = try transport.send(method: request.method, path: request.path, query: request.query,
-                                                  headers: request.headers, body: request.body, as: step.actor)
+                let response = try transport.send(WireRequest(method: request.method, path: request.path, query: .written(request.query ?? ""),
+                                                              headers: request.headers, body: request.body ?? Data(), actor: WireActor(name: step.actor)))
                 let responseBody = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
                 transcript.append(StepTranscript(step: step, request: request, requestBody: requestBody, response: response, responseBody: responseBody))
                 let problems = try compare(step, response, responseBody, templates, shapes: shapes)

@@ -1,13 +1,14 @@
 import Foundation
 
-/// How the replay engine reaches a backend: sends one request as an actor (persona name, `anon`,
-/// `service_role`, or `none`) and returns the response. The shape is `WireClient.send`'s.
+/// How the replay engine reaches a backend: sends one step's request (`WireRequest`, its actor a
+/// persona name, `anon`, `service_role` or `none`) and returns the response.
+/// `InteractionEndpoint` is the implementation over any `WireSender`; tests script their own.
 public protocol InteractionTransport {
     /// The personas actors and `{{persona.…}}` templates refer to.
     var personas: [Persona] { get }
-    /// Sends a request; the actor's `apikey` and `Authorization` headers are added unless
-    /// `headers` names them. `query` is the query string without `?`.
-    func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse
+    /// Sends a request; the actor's `apikey` and `Authorization` are added unless the request
+    /// names them.
+    func send(_ request: WireRequest) throws -> HTTPResponse
     /// Reads the one-time code GoTrue last emailed to an address (`{{otp.EMAIL}}`); nil when the
     /// transport cannot read the backend's mail (the default).
     var mailbox: (@Sendable (_ email: String) -> String?)? { get }
@@ -32,67 +33,32 @@ extension InteractionTransport {
     public var emailTokens: (@Sendable (_ email: String) -> String?)? { nil }
 
     /// Fails for an actor that is neither a persona nor `anon`, `service_role`, `none`.
-    func checkActor(_ actor: String) throws {
-        if ["anon", "service_role", "none"].contains(actor) || personas.contains(where: { $0.name == actor }) { return }
-        throw UnknownActorError(actor: actor, known: ["anon", "service_role", "none"] + personas.map(\.name))
+    func checkActor(_ actor: WireActor) throws {
+        guard case .persona(let name) = actor, !personas.contains(where: { $0.name == name }) else { return }
+        throw UnknownActorError(actor: name, known: ["anon", "service_role", "none"] + personas.map(\.name))
     }
 }
 
-/// Sends over the wire: a real `URLSession` through the mock's URLProtocol transport
-/// (`WireClient`), as a client app's networking stack would.
-public struct WireTransport: InteractionTransport {
-    /// The client.
-    public let client: WireClient
+/// Interactions over a `WireSender` (the mock's URLProtocol or `handle`, a loopback server, a
+/// live URL), with the personas of the contracts and, where the backend has one, its outbox.
+public struct InteractionEndpoint: InteractionTransport {
+    /// Where requests go.
+    public let sender: any WireSender
+    public let personas: [Persona]
+    public let mailbox: (@Sendable (_ email: String) -> String?)?
+    public let emailTokens: (@Sendable (_ email: String) -> String?)?
 
-    /// A transport to `backend`.
-    public init(_ backend: MockSupabase) { client = WireClient(backend) }
-
-    public var personas: [Persona] { client.backend.configuration.spec.fixtures.personas }
-
-    /// The mock's outbox (`MockSupabase.lastOTP(for:)`).
-    public var mailbox: (@Sendable (_ email: String) -> String?)? { { [backend = client.backend] in backend.lastOTP(for: $0) } }
-    /// The mock's outbox (`MockSupabase.lastEmail(to:)`).
-    public var emailTokens: (@Sendable (_ email: String) -> String?)? { { [backend = client.backend] in backend.lastEmail(to: $0)?.tokenHash } }
-
-    public func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
-        try checkActor(actor)
-        return try client.send(method: method, path: path, query: query, headers: headers, body: body, as: actor == "none" ? nil : actor)
+    /// An endpoint from its parts.
+    public init(sender: any WireSender, personas: [Persona], mailbox: (@Sendable (_ email: String) -> String?)? = nil,
+                emailTokens: (@Sendable (_ email: String) -> String?)? = nil) {
+        self.sender = sender
+        self.personas = personas
+        self.mailbox = mailbox
+        self.emailTokens = emailTokens
     }
-}
 
-/// Dispatches in process through `MockSupabase.handle`, with the actor's credentials signed by
-/// the backend's keys (no URLSession; for debugging the engine itself).
-public struct InProcessTransport: InteractionTransport {
-    /// The backend.
-    public let backend: MockSupabase
-
-    /// A transport to `backend`.
-    public init(_ backend: MockSupabase) { self.backend = backend }
-
-    public var personas: [Persona] { backend.configuration.spec.fixtures.personas }
-
-    /// The mock's outbox (`MockSupabase.lastOTP(for:)`).
-    public var mailbox: (@Sendable (_ email: String) -> String?)? { { [backend] in backend.lastOTP(for: $0) } }
-    /// The mock's outbox (`MockSupabase.lastEmail(to:)`).
-    public var emailTokens: (@Sendable (_ email: String) -> String?)? { { [backend] in backend.lastEmail(to: $0)?.tokenHash } }
-
-    public func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
-        try checkActor(actor)
-        var h = HTTPHeaders()
-        let creds: (String, String)?
-        switch actor {
-        case "none": creds = nil
-        case "anon": creds = (backend.anonKey, backend.anonKey)
-        case "service_role": creds = (backend.serviceRoleKey, backend.serviceRoleKey)
-        default: creds = (backend.anonKey, backend.accessToken(persona: actor)!)
-        }
-        if let (key, token) = creds {
-            if headers["apikey"] == nil { h["apikey"] = key }
-            if headers["Authorization"] == nil { h["Authorization"] = "Bearer \(token)" }
-        }
-        for f in headers { h.add(f.name, f.value) }
-        if body != nil, h["Content-Type"] == nil { h["Content-Type"] = "application/json" }
-        let target = path + (query.map { $0.isEmpty ? "" : "?" + $0 } ?? "")
-        return try backend.handle(HTTPRequest(method: method, target: target, headers: h, body: body ?? Data()))
+    public func send(_ request: WireRequest) throws -> HTTPResponse {
+        try checkActor(request.actor)
+        return try sender.send(request)
     }
 }

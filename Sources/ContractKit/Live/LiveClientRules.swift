@@ -29,13 +29,11 @@ public enum LiveClientRules {
         func persona(_ name: String) -> Persona? { backend.spec.fixtures.personas.first { $0.name == name } }
         func referenceAnswer(_ path: String, _ query: String, as name: String) throws -> HTTPResponse {
             guard let p = persona(name) else { throw LiveBackendError("client-rules.json names persona '\(name)', which fixtures.json lacks") }
-            let token = reference.accessToken(for: p.id, email: p.email)
             let items = query.split(separator: "&").map { kv -> (String, String) in
                 let parts = kv.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
                 return (parts[0], parts.count > 1 ? parts[1] : "")
             }
-            return try reference.handle(HTTPRequest(method: "GET", path: path, query: items,
-                                                    headers: ["apikey": reference.anonKey, "Authorization": "Bearer \(token)"]))
+            return try InProcessSender(backend: reference).send(WireRequest(method: "GET", path: path, query: .items(items), actor: .persona(p.name)))
         }
         for r in rules.loader?.resources ?? [] {
             let name = "\(r.id) · GET \(r.path)?\(r.query) as \(r.persona) answers as the contracts do"

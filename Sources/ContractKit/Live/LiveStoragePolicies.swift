@@ -18,10 +18,8 @@ public enum LiveStoragePolicies {
         let personas = backend.spec.fixtures.personas
         var out: [CaseResult] = []
         func ref(_ method: String, _ path: String, _ headers: HTTPHeaders, _ body: Data, as actor: Persona?) throws -> HTTPResponse {
-            var h = headers
-            h["apikey"] = reference.anonKey
-            h["Authorization"] = "Bearer " + (actor.map { reference.accessToken(for: $0.id, email: $0.email) } ?? reference.anonKey)
-            return try reference.handle(HTTPRequest(method: method, path: path, headers: h, body: body))
+            try InProcessSender(backend: reference).send(WireRequest(method: method, path: path, headers: headers, body: body,
+                                                                     actor: actor.map { .persona($0.name) } ?? .anon))
         }
         for bucket in backend.spec.buckets {
             guard let id = bucket["id"]?.stringValue, bucket["policies"] != nil else { continue }

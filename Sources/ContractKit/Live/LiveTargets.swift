@@ -37,9 +37,9 @@ public struct LiveTransport: InteractionTransport {
         return { @Sendable email in LiveTransport.newest(endpoint, email)?["token_hash"]?.stringValue }
     }
 
-    public func send(method: String, path: String, query: String?, headers: HTTPHeaders, body: Data?, as actor: String) throws -> HTTPResponse {
-        try checkActor(actor)
-        return try backend.endpoint.send(method: method, path: path, query: query, headers: headers, body: body, as: actor == "none" ? nil : actor)
+    public func send(_ request: WireRequest) throws -> HTTPResponse {
+        try checkActor(request.actor)
+        return try backend.endpoint.send(request)
     }
 }
 

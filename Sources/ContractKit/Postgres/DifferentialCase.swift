@@ -1,30 +1,5 @@
 import Foundation
 
-/// Who acts in a case: a fixture persona, `anon` or `service_role`, with the role and JWT claims
-/// both backends see.
-public struct CaseActor: Sendable, Equatable, CustomStringConvertible {
-    /// The persona name, `anon` or `service_role`.
-    public var name: String
-    /// Role and claims.
-    public var auth: AuthContext
-
-    /// An actor.
-    public init(name: String, auth: AuthContext) {
-        self.name = name
-        self.auth = auth
-    }
-
-    /// The anonymous caller.
-    public static let anon = CaseActor(name: "anon", auth: .anon)
-    /// The service role (bypasses RLS).
-    public static let serviceRole = CaseActor(name: "service_role", auth: .serviceRole)
-    /// A signed-in fixture persona.
-    public static func persona(_ p: Persona) -> CaseActor { CaseActor(name: p.name, auth: .user(p.id, email: p.email)) }
-
-    /// The actor's name.
-    public var description: String { name }
-}
-
 /// What a case does to its table.
 public enum DifferentialOperation: Sendable, Equatable {
     /// Reads the rows matching the key (every row when the key is empty).
@@ -55,7 +30,7 @@ public struct DifferentialCase: Sendable, Equatable, CustomStringConvertible {
     /// The table (`saved_cities`).
     public var table: String
     /// Who acts.
-    public var actor: CaseActor
+    public var actor: RLSActor
     /// What is done.
     public var operation: DifferentialOperation
     /// Equality conditions selecting the target rows (the primary key of a fixture row); empty
@@ -66,7 +41,7 @@ public struct DifferentialCase: Sendable, Equatable, CustomStringConvertible {
     public var returning: Bool
 
     /// A case.
-    public init(table: String, actor: CaseActor, operation: DifferentialOperation, key: [String: JSONValue], returning: Bool = false) {
+    public init(table: String, actor: RLSActor, operation: DifferentialOperation, key: [String: JSONValue], returning: Bool = false) {
         self.table = table
         self.actor = actor
         self.operation = operation

@@ -14,7 +14,7 @@ public struct SQLBehaviourCheck: Sendable {
     /// SQL run first as the superuser (what GoTrue or an admin does).
     public var setup: [String]
     /// Who runs the steps and the query; nil is the superuser.
-    public var actor: CaseActor?
+    public var actor: RLSActor?
     /// SQL run as the actor before the query.
     public var steps: [String]
     /// The query whose rows are compared (nil for an `rpc` check).
@@ -52,13 +52,13 @@ public struct SQLBehaviourCheck: Sendable {
             _ = o.optional("decisions")
             return try o.required("checks").array().map { c in
                 try c.object { co in
-                    var actor: CaseActor?
+                    var actor: RLSActor?
                     if let a = co.optional("as") {
                         if case .object = a.value {
                             actor = try a.object { ao in
                                 let id = try ao.required("id").string()
                                 let email = try ao.optional("email")?.string()
-                                return CaseActor(name: id, auth: .user(id, email: email))
+                                return RLSActor.user(id: id, email: email)
                             }
                         } else {
                             let n = try a.string()

@@ -5,8 +5,8 @@ import Foundation
 /// expansion) plugs in by producing `[DifferentialCase]` and calling `RLSDifferential.compare`.
 public enum DifferentialExpansion {
     /// The fixture personas, then anon.
-    public static func actors(_ spec: AppSpec) -> [CaseActor] {
-        spec.fixtures.personas.map(CaseActor.persona) + [.anon]
+    public static func actors(_ spec: AppSpec) -> [RLSActor] {
+        spec.fixtures.personas.map(RLSActor.persona) + [.anon]
     }
 
     /// Tables the cases cover: the app's own tables (schema `public`, not views).

@@ -314,3 +314,40 @@ extension RLSCase {
         }
     }
 }
+
+extension RLSActor {
+    /// A signed-in user who is no persona of the fixtures (a function check's `{"id", "email"}`).
+    public static func user(id: String, email: String?) -> RLSActor {
+        RLSActor(name: id, kind: .persona(id: id, email: email ?? ""), label: "")
+    }
+
+    /// The role and the plain claims the differential runs and function checks act with
+    /// (`AuthContext.user`: `sub`, `role`, `aud`, `email` when known), where `claims` is the
+    /// full set GoTrue issues that the RLS matrix runs with.
+    public var auth: AuthContext {
+        switch kind {
+        case .anon: return .anon
+        case .serviceRole: return .serviceRole
+        case .persona(let id, let email): return .user(id, email: email.isEmpty ? nil : email)
+        }
+    }
+
+    /// The actor on the wire: its credentials are attached by the sender.
+    public var wire: WireActor {
+        switch kind {
+        case .anon: return .anon
+        case .serviceRole: return .serviceRole
+        case .persona: return .persona(name)
+        }
+    }
+}
+
+extension RLSCase {
+    /// The PostgREST request of an operation as an actor (`request(for:table:)`), as every RLS
+    /// target over HTTP sends it.
+    public static func wireRequest(for op: RLSOperation, table: String, as actor: WireActor) -> WireRequest {
+        let r = request(for: op, table: table)
+        return WireRequest(method: r.method, path: r.path, query: .items(r.query), headers: HTTPHeaders(r.headers),
+                           body: r.body.map { $0.data() } ?? Data(), actor: actor)
+    }
+}

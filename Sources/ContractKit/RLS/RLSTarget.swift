@@ -92,9 +92,10 @@ public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
     public let backend: MockSupabase
     /// The transport used.
     public let transport: Transport
-    private let session: URLSession?
+    /// Where requests go (`URLSessionSender` or `InProcessSender`), signing with the backend's
+    /// keys and each persona's token, signed once.
+    public let sender: any WireSender
     private let lock = NSLock()
-    private var tokens: [String: String] = [:]
     private var dirty = false
     /// How many times the backend was reset between cases (for reports and benchmarks).
     public private(set) var resets = 0
@@ -103,69 +104,21 @@ public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
     public init(backend: MockSupabase, transport: Transport = .urlSession) {
         self.backend = backend
         self.transport = transport
-        session = transport == .urlSession ? WireClient(backend).session : nil
+        let credentials = TokenMemo(backend)
+        sender = transport == .urlSession ? URLSessionSender(backend: backend, credentials: credentials)
+            : InProcessSender(backend: backend, credentials: credentials)
     }
-
-    /// The bearer token of an actor: the anon key, the service-role key, or a persona's JWT.
-    public func token(for actor: RLSActor) throws -> String {
-        switch actor.kind {
-        case .anon: return backend.anonKey
-        case .serviceRole: return backend.serviceRoleKey
-        case .persona:
-            lock.lock(); defer { lock.unlock() }
-            if let t = tokens[actor.name] { return t }
-            guard let t = backend.accessToken(persona: actor.name) else { throw RLSTargetError("no persona '\(actor.name)' in the backend's fixtures") }
-            tokens[actor.name] = t
-            return t
-        }
-    }
-
-    /// The HTTP request of an operation as an actor.
-    public func httpRequest(_ op: RLSOperation, table: String, as actor: RLSActor) throws -> HTTPRequest {
-        let r = RLSCase.request(for: op, table: table)
-        var headers = HTTPHeaders()
-        headers.add("apikey", actor.kind == .serviceRole ? backend.serviceRoleKey : backend.anonKey)
-        headers.add("Authorization", "Bearer " + (try token(for: actor)))
-        for (n, v) in r.headers { headers.add(n, v) }
-        return HTTPRequest(method: r.method, path: r.path, query: r.query, headers: headers, body: r.body.map { $0.data() } ?? Data())
-    }
-
-    /// Characters left as they are in a query name or value; everything else is percent-encoded
-    /// (so `&`, `=`, `+`, `#` and `%` inside a value cannot be misread).
-    private static let queryValueAllowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~,()*:")
 
     /// Sends one request over the chosen transport.
-    public func send(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard let session else { return try backend.handle(request) }
-        var comps = URLComponents(url: backend.baseURL, resolvingAgainstBaseURL: false)!
-        comps.percentEncodedPath = request.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? request.path
-        if !request.query.isEmpty {
-            comps.percentEncodedQuery = request.query.map { item in
-                (item.name.addingPercentEncoding(withAllowedCharacters: MockTarget.queryValueAllowed) ?? item.name) + "=" +
-                    (item.value.addingPercentEncoding(withAllowedCharacters: MockTarget.queryValueAllowed) ?? item.value)
-            }.joined(separator: "&")
+    public func send(_ request: WireRequest) throws -> HTTPResponse {
+        do { return try sender.send(request) } catch let e as WireSendError {
+            throw RLSTargetError("transport: \(e.underlying)")
+        } catch let e as MissingTokenError {
+            throw RLSTargetError("no persona '\(e.persona)' in the backend's fixtures")
         }
-        var req = URLRequest(url: comps.url!)
-        req.httpMethod = request.method
-        for f in request.headers { req.setValue(f.value, forHTTPHeaderField: f.name) }
-        if !request.body.isEmpty { req.httpBody = request.body }
-        final class Box: @unchecked Sendable { var result: Result<HTTPResponse, Error>? }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        session.dataTask(with: req) { data, response, error in
-            if let error { box.result = .failure(RLSTargetError("transport: \(error)")) }
-            else if let http = response as? HTTPURLResponse {
-                var h = HTTPHeaders()
-                for (k, v) in http.allHeaderFields { h.add("\(k)", "\(v)") }
-                box.result = .success(HTTPResponse(status: http.statusCode, headers: h, body: data ?? Data()))
-            } else { box.result = .failure(RLSTargetError("transport: no HTTP response")) }
-            done.signal()
-        }.resume()
-        done.wait()
-        return try box.result!.get()
     }
 
-    private func runCase(_ rlsCase: RLSCase, _ setup: [HTTPRequest], _ main: HTTPRequest) throws -> RLSOutcome {
+    private func runCase(_ rlsCase: RLSCase, _ setup: [WireRequest], _ main: WireRequest) throws -> RLSOutcome {
         for (step, request) in zip(rlsCase.setup, setup) {
             let r = try send(request)
             if step.insertRow != nil {
@@ -183,8 +136,8 @@ public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
     /// Sends the case's setup steps as the service role, then its request as its actor, and
     /// leaves the backend with its fixtures.
     public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
-        let main = try httpRequest(rlsCase.operation, table: rlsCase.table, as: rlsCase.actor)
-        let setup = try rlsCase.setup.map { try httpRequest($0.operation, table: $0.table, as: .serviceRole) }
+        let main = RLSCase.wireRequest(for: rlsCase.operation, table: rlsCase.table, as: rlsCase.actor.wire)
+        let setup = rlsCase.setup.map { RLSCase.wireRequest(for: $0.operation, table: $0.table, as: .serviceRole) }
         switch transport {
         case .inProcess:
             return try isolated(backend.database) { try runCase(rlsCase, setup, main) }

@@ -13,8 +13,10 @@ import Foundation
 
 extension SpecNode {
     /// Decodes this node as `T` through the contract decoder (paths continue from this node's).
-    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+    /// `values` seed the decoding state (what the types read besides the file: a folder, a schema).
+    public func decode<T: Decodable>(_ type: T.Type = T.self, values: [String: Any] = [:]) throws -> T {
         let state = ContractDecodingState(file: file)
+        state.values = values
         let d = ContractValueDecoder(value: value, path: path, codingPath: [ContractRootKey(file: file, path: path)], state: state)
         return try d.decodeChecked(T.self)
     }
@@ -25,7 +27,7 @@ extension SpecNode {
     }
 }
 
-/// A coding key of a free-form map or of an array index; also used by `fail(at:)`.
+/// A coding key of a free-form map, or (made with `intValue`) an array index in `fail(_:_:)` paths.
 public struct AnyKey: CodingKey, Hashable, Sendable {
     public var stringValue: String
     public var intValue: Int?
@@ -80,6 +82,7 @@ public func contractPlace(_ keys: [CodingKey]) -> (file: String, path: String) {
     for k in keys {
         if let r = k as? ContractRootKey { file = r.file; path = r.path }
         else if let i = k as? IndexKey { path += "[\(i.index)]" }
+        else if let a = k as? AnyKey, let i = a.intValue { path += "[\(i)]" }
         else { path = SpecNode.childPath(path, k.stringValue) }
     }
     return (file, path)
@@ -107,6 +110,11 @@ extension KeyedDecodingContainerProtocol {
     /// An error at the member `key` (whether or not it is present).
     public func fail(_ key: Key, _ message: String) -> SpecError {
         let place = contractPlace(codingPath + [key])
+        return SpecError(file: place.file, path: place.path, message: message)
+    }
+    /// An error at a place below this object (`[key, AnyKey("value")]`).
+    public func fail(_ keys: [CodingKey], _ message: String) -> SpecError {
+        let place = contractPlace(codingPath + keys)
         return SpecError(file: place.file, path: place.path, message: message)
     }
     /// An error at the object itself.
@@ -272,7 +280,11 @@ struct ContractKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try d.container(keyedBy: type)
     }
 
-    func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer { try member(key).unkeyedContainer() }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer {
+        let d = try member(key)
+        decoder.nested.append(d)
+        return try d.unkeyedContainer()
+    }
 
     func superDecoder() throws -> Decoder { decoder }
 
@@ -311,7 +323,11 @@ struct ContractUnkeyedContainer: UnkeyedDecodingContainer {
         return try d.container(keyedBy: type)
     }
 
-    mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer { try next().unkeyedContainer() }
+    mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer {
+        let d = try next()
+        decoder.nested.append(d)
+        return try d.unkeyedContainer()
+    }
 
     mutating func superDecoder() throws -> Decoder {
         let d = try next()

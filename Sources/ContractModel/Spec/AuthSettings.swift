@@ -49,47 +49,8 @@ public struct AuthSettings: Sendable, Equatable {
         self.passwordChangeRequiresReauthentication = passwordChangeRequiresReauthentication
     }
 
-    /// Decodes `auth.json`: every setting is `{"value": v, "source": "<document words>", "decision": "…"}`
-    /// (source or decision required) so each carries where it comes from.
-    public static func decode(_ node: SpecNode) throws -> AuthSettings {
-        try node.object { o in
-            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
-            var s = AuthSettings()
-            func setting(_ key: String) throws -> SpecNode? {
-                guard let n = o.optional(key) else { return nil }
-                return try n.object { so in
-                    let v = try so.required("value")
-                    let src = so.optional("source"), dec = so.optional("decision")
-                    guard src != nil || dec != nil else { throw n.fail("a setting needs the document's words ('source') or a 'decision'") }
-                    _ = try src?.string(); _ = try dec?.string()
-                    return v
-                }
-            }
-            if let v = try setting("site_url") { s.siteURL = try v.string() }
-            if let v = try setting("redirect_urls") { s.redirectURLs = try v.strings() }
-            if let v = try setting("mailer_autoconfirm") { s.mailerAutoconfirm = try v.bool() }
-            if let v = try setting("anonymous_sign_ins") { s.anonymousSignIns = try v.bool() }
-            if let v = try setting("external_providers") { s.externalProviders = try v.strings() }
-            if let v = try setting("otp_expiry_seconds") { s.otpExpirySeconds = try v.int() }
-            if let v = try setting("flow_state_expiry_seconds") {
-                s.flowStateExpirySeconds = try v.int()
-                // conf/configuration.go raises anything below 300 s to 300 s.
-                if s.flowStateExpirySeconds < 300 { throw v.fail("GoTrue raises a flow-state expiry below 300 s to 300 s; write 300 or more") }
-            }
-            if let v = try setting("password_change_requires_reauthentication") { s.passwordChangeRequiresReauthentication = try v.bool() }
-            if let v = try setting("email_max_frequency_seconds") { s.emailMaxFrequencySeconds = try v.int() }
-            if let v = try setting("jwt_expiry") {
-                s.jwtExpirySeconds = try v.int()
-                if s.jwtExpirySeconds < 1 { throw v.fail("jwt_expiry is a positive number of seconds") }
-            }
-            if let v = try setting("minimum_password_length") {
-                s.minimumPasswordLength = try v.int()
-                if s.minimumPasswordLength < 1 { throw v.fail("minimum_password_length is at least 1") }
-            }
-            guard URL(string: s.siteURL)?.host != nil else { throw o.this.fail("site_url '\(s.siteURL)' is not an absolute URL") }
-            return s
-        }
-    }
+    /// Decodes `auth.json` (see `init(from:)`).
+    public static func decode(_ node: SpecNode) throws -> AuthSettings { try node.decode(AuthSettings.self) }
 
     /// Whether GoTrue accepts `url` as a redirect (`utilities.IsRedirectURLValid`): same scheme and
     /// host as the site URL (any port on loopback), a loopback IP, or a match of an allow-list pattern
@@ -134,5 +95,54 @@ public struct AuthSettings: Sendable, Equatable {
     public func redirect(for requested: String?) -> String {
         if let r = requested, isRedirectAllowed(r) { return r }
         return siteURL
+    }
+}
+
+/// A setting of auth.json: `{"value": v, "source": "<document words>", "decision": "…"}`, source
+/// or decision required so each carries where it comes from.
+struct AuthSetting<Value: Decodable>: Decodable {
+    var value: Value
+    enum CodingKeys: String, CodingKey, CaseIterable { case value, source, decision }
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        value = try c.decode(Value.self, forKey: .value)
+        let src = try c.decodeIfPresent(String.self, forKey: .source), dec = try c.decodeIfPresent(String.self, forKey: .decision)
+        guard src != nil || dec != nil else { throw decoder.fail("a setting needs the document's words ('source') or a 'decision'") }
+    }
+}
+
+extension AuthSettings: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case app, source, decisions, site_url, redirect_urls, mailer_autoconfirm, anonymous_sign_ins, external_providers,
+             otp_expiry_seconds, flow_state_expiry_seconds, password_change_requires_reauthentication,
+             email_max_frequency_seconds, jwt_expiry, minimum_password_length
+    }
+
+    /// Absent settings keep GoTrue's defaults.
+    public init(from decoder: Decoder) throws {
+        self.init()
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func value<T: Decodable>(_ key: CodingKeys, _ current: T) throws -> T {
+            try c.decodeIfPresent(AuthSetting<T>.self, forKey: key)?.value ?? current
+        }
+        func check(_ ok: Bool, _ key: CodingKeys, _ message: String) throws {
+            if !ok { throw c.fail([key, AnyKey("value")], message) }
+        }
+        siteURL = try value(.site_url, siteURL)
+        redirectURLs = try value(.redirect_urls, redirectURLs)
+        mailerAutoconfirm = try value(.mailer_autoconfirm, mailerAutoconfirm)
+        anonymousSignIns = try value(.anonymous_sign_ins, anonymousSignIns)
+        externalProviders = try value(.external_providers, externalProviders)
+        otpExpirySeconds = try value(.otp_expiry_seconds, otpExpirySeconds)
+        flowStateExpirySeconds = try value(.flow_state_expiry_seconds, flowStateExpirySeconds)
+        // conf/configuration.go raises anything below 300 s to 300 s.
+        try check(flowStateExpirySeconds >= 300, .flow_state_expiry_seconds, "GoTrue raises a flow-state expiry below 300 s to 300 s; write 300 or more")
+        passwordChangeRequiresReauthentication = try value(.password_change_requires_reauthentication, passwordChangeRequiresReauthentication)
+        emailMaxFrequencySeconds = try value(.email_max_frequency_seconds, emailMaxFrequencySeconds)
+        jwtExpirySeconds = try value(.jwt_expiry, jwtExpirySeconds)
+        try check(jwtExpirySeconds >= 1, .jwt_expiry, "jwt_expiry is a positive number of seconds")
+        minimumPasswordLength = try value(.minimum_password_length, minimumPasswordLength)
+        try check(minimumPasswordLength >= 1, .minimum_password_length, "minimum_password_length is at least 1")
+        guard URL(string: siteURL)?.host != nil else { throw c.fail("site_url '\(siteURL)' is not an absolute URL") }
     }
 }

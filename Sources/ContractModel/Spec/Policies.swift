@@ -218,51 +218,6 @@ public struct Fixtures: Sendable, Equatable {
 
     /// Rows of a table.
     public func rows(_ table: String) -> [JSONValue] { tables.filter { $0.table == table }.flatMap(\.rows) }
-
-    /// Decodes fixtures.json; `file` entries are resolved relative to `folder`.
-    public static func decode(_ root: SpecNode, folder: URL, schema: DatabaseSchema) throws -> Fixtures {
-        try root.object { o in
-            _ = o.optional("app")
-            _ = o.optional("source")
-            _ = o.optional("decisions")
-            var personas: [Persona] = []
-            if let ps = o.optional("personas") {
-                for p in try ps.array() {
-                    personas.append(try p.object { po in
-                        let idNode = try po.required("id")
-                        guard let id = SQLValue.canonicalUUID(try idNode.string()) else { throw idNode.fail("not a uuid") }
-                        return Persona(name: try po.required("name").string(), id: id,
-                                       email: try po.required("email").string(),
-                                       password: try po.required("password").string(),
-                                       label: try po.optional("label")?.string() ?? "",
-                                       metadata: po.optional("metadata")?.value ?? .object([:]))
-                    })
-                }
-            }
-            var tables: [(String, [JSONValue])] = []
-            if let ts = o.optional("tables") {
-                for t in try ts.array() {
-                    let entry = try t.object { to -> (String, [JSONValue]) in
-                        let nameNode = try to.required("table")
-                        let name = try nameNode.string()
-                        guard schema.table(name) != nil else { throw nameNode.fail("unknown table '\(name)'") }
-                        let rows: [JSONValue]
-                        if let f = to.optional("file") {
-                            let rel = try f.string()
-                            let node = try SpecNode.load(folder.appendingPathComponent(rel), displayName: (root.file as NSString).deletingLastPathComponent + "/" + rel)
-                            rows = try node.array().map(\.value)
-                        } else {
-                            rows = try to.required("rows").array().map(\.value)
-                        }
-                        try FixtureCount.check(rows, table: name, entry: to)
-                        return (name, rows)
-                    }
-                    tables.append(entry)
-                }
-            }
-            return Fixtures(personas: personas, tables: tables)
-        }
-    }
 }
 
 /// Everything the mock needs to serve one app, read from `Contracts/<app>/`.

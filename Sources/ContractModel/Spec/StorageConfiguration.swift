@@ -105,48 +105,7 @@ public enum StorageConfiguration {
     /// patterns and references to unknown columns of the virtual rows are errors naming the file
     /// and JSON path. With a schema, tables named by `exists` and `ref` definitions are checked too.
     public static func decode(_ node: SpecNode, schema: DatabaseSchema? = nil, definitions: [String: Expr]? = nil) throws -> [BucketConfig] {
-        var seen: Set<String> = []
-        return try node.array().map { b in
-            let bucket = try b.object { o -> BucketConfig in
-                _ = o.optional("doc"); _ = o.optional("decision"); _ = o.optional("decisions"); _ = o.optional("source")
-                let idNode = try o.required("id")
-                let id = try idNode.string()
-                guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
-                    throw idNode.fail("invalid bucket id '\(id)' (letters, digits, '-', '_', '.')")
-                }
-                guard seen.insert(id).inserted else { throw idNode.fail("duplicate bucket id '\(id)'") }
-                var limit: Int?
-                if let l = o.optional("fileSizeLimit") { limit = try parseSize(l) }
-                var mimes: [String]?
-                if let m = o.optional("allowedMimeTypes") {
-                    mimes = try m.array().map { n in
-                        let s = try n.string()
-                        let parts = s.split(separator: "/", omittingEmptySubsequences: false)
-                        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, parts[0] != "*" else {
-                            throw n.fail("invalid MIME type '\(s)' (type/subtype or type/*)")
-                        }
-                        return s
-                    }
-                }
-                var cells: [PolicyCommand: StoragePolicyCell] = [:]
-                if let p = o.optional("policies") {
-                    try p.object { po in
-                        for cmd in PolicyCommand.allCases {
-                            guard let c = po.optional(cmd.key) else { continue }
-                            cells[cmd] = try decodeCell(c, cmd, schema: schema, definitions: definitions)
-                        }
-                    }
-                }
-                var bucketSelect: Expr = .constant(false)
-                if let bs = o.optional("bucketSelect") {
-                    bucketSelect = try Expr.decode(bs)
-                    try validate(bucketSelect, table: bucketsTable, node: bs, schema: schema, definitions: definitions)
-                }
-                return BucketConfig(id: id, name: try o.optional("name")?.string() ?? id, isPublic: try o.optional("public")?.bool() ?? false,
-                                    fileSizeLimit: limit, allowedMimeTypes: mimes, policies: cells, bucketSelect: bucketSelect)
-            }
-            return bucket
-        }
+        try node.decode([BucketConfig].self, values: [BucketContext.key: BucketContext(schema: schema, definitions: definitions)])
     }
 
     /// A cell is a bare expression (SELECT, DELETE: `using`; INSERT: `check`; UPDATE: both) or an
@@ -205,10 +164,66 @@ public enum StorageConfiguration {
         }
         try walk(e, inner: false)
     }
+}
 
-    /// A size: bytes as an integer, or a string with a unit as Supabase writes them
-    /// (`"5MB"`, `"50MiB"`, `"200KB"`, `"3B"`; KB/MB/GB are powers of 1000, KiB/MiB/GiB of 1024).
-    public static func parseSize(_ n: SpecNode) throws -> Int {
-        do { return try ByteSize(n.value).bytes } catch { throw n.fail(error.description) }
+/// What a bucket's policies are checked against (none: the virtual rows' columns only).
+struct BucketContext {
+    static let key = "storage.context"
+    static let ids = "storage.ids"
+    var schema: DatabaseSchema?
+    var definitions: [String: Expr]?
+}
+
+/// A MIME type or pattern of `allowedMimeTypes` (`image/png`, `image/*`).
+struct MimePattern: Decodable {
+    var value: String
+    init(from decoder: Decoder) throws {
+        value = try decoder.singleValueContainer().decode(String.self)
+        let parts = value.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, parts[0] != "*" else {
+            throw decoder.fail("invalid MIME type '\(value)' (type/subtype or type/*)")
+        }
+    }
+}
+
+extension BucketConfig: Decodable {
+    enum CodingKeys: String, CodingKey { case doc, decision, decisions, source, id, fileSizeLimit, allowedMimeTypes, policies, bucketSelect, name, `public` }
+    /// The cells of `policies`, by command (`select`, `insert`, `update`, `delete`).
+    enum CellKey: String, CodingKey, CaseIterable {
+        case select, insert, update, delete
+        var command: PolicyCommand { PolicyCommand(rawValue: rawValue.uppercased())! }
+    }
+
+    /// A bucket of storage.json: unknown keys, bad limits, unknown MIME patterns and references to
+    /// unknown columns of the virtual rows are errors naming the file and JSON path.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        for k in [CodingKeys.doc, .decision, .decisions, .source] { _ = try c.decodeIfPresent(JSONValue.self, forKey: k) }
+        let context = decoder.contractState?.values[BucketContext.key] as? BucketContext
+        let id = try c.decode(String.self, forKey: .id)
+        guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+            throw c.fail(.id, "invalid bucket id '\(id)' (letters, digits, '-', '_', '.')")
+        }
+        var seen = decoder.contractState?.values[BucketContext.ids] as? Set<String> ?? []
+        guard seen.insert(id).inserted else { throw c.fail(.id, "duplicate bucket id '\(id)'") }
+        decoder.contractState?.values[BucketContext.ids] = seen
+        let limit = try c.decodeIfPresent(ByteSize.self, forKey: .fileSizeLimit)?.bytes
+        let mimes = try c.decodeIfPresent([MimePattern].self, forKey: .allowedMimeTypes)?.map(\.value)
+        var cells: [PolicyCommand: StoragePolicyCell] = [:]
+        if try !c.decodeNil(forKey: .policies) {
+            let pc = try c.nestedContainer(keyedBy: CellKey.self, forKey: .policies)
+            for key in CellKey.allCases {
+                guard let node = try pc.decodeIfPresent(SpecNode.self, forKey: key) else { continue }
+                cells[key.command] = try StorageConfiguration.decodeCell(node, key.command, schema: context?.schema, definitions: context?.definitions)
+            }
+        }
+        var bucketSelect: Expr = .constant(false)
+        if let bs = try c.decodeIfPresent(SpecNode.self, forKey: .bucketSelect) {
+            bucketSelect = try Expr.decode(bs)
+            try StorageConfiguration.validate(bucketSelect, table: StorageConfiguration.bucketsTable, node: bs,
+                                              schema: context?.schema, definitions: context?.definitions)
+        }
+        self.init(id: id, name: try c.decodeIfPresent(String.self, forKey: .name) ?? id, isPublic: try c.decodeIfPresent(Bool.self, forKey: .public) ?? false,
+                  fileSizeLimit: limit, allowedMimeTypes: mimes, policies: cells, bucketSelect: bucketSelect)
     }
 }

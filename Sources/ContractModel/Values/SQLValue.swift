@@ -247,6 +247,13 @@ extension SQLValue {
         case .text(let s): JSONValue.writeString(s, to: &out)
         case .json(let j): j.write(to: &out, style: .jsonb, indent: 0)
         case .numeric(let n): out += n.jsonText
+        // Digits and separators only: quoted as they are, with no escaping pass.
+        case .timestamp(let us):
+            out += "\""
+            if case .timestamp = type { out += PGTime.formatTimestamp(us, withZone: false) } else { out += PGTime.formatTimestamp(us, withZone: true) }
+            out += "\""
+        case .date(let d): out += "\""; out += PGTime.formatDate(d); out += "\""
+        case .time(let t): out += "\""; out += PGTime.formatTime(t); out += "\""
         case .array(let a):
             let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
             out += "["
@@ -580,24 +587,88 @@ public enum PGTime {
         if rem < 0 { rem += usPerDay; days -= 1 }
         let (y, m, d) = civilFromDays(Int(days))
         let secs = Int(rem / usPerSecond)
-        let frac = rem % usPerSecond
-        let year = y > 0 ? pad(y, 4) : pad(1 - y, 4)
-        var s = "\(year)-\(pad(m, 2))-\(pad(d, 2))\(sqlStyle ? " " : "T")\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))\(fraction(frac))"
-        if withZone { s += PGTimeTZ.zone(offset, xsd: !sqlStyle) }
-        if y <= 0 { s += " BC" }
-        return s
+        let frac = Int(rem % usPerSecond)
+        // Written byte by byte into one allocation: this runs for every timestamp a response prints.
+        return String(unsafeUninitializedCapacity: 48) { buf in
+            var w = DigitWriter(buf: buf)
+            w.digits(y > 0 ? y : 1 - y, 4); w.byte(0x2D); w.digits(m, 2); w.byte(0x2D); w.digits(d, 2)
+            w.byte(sqlStyle ? 0x20 : 0x54)
+            w.digits(secs / 3600, 2); w.byte(0x3A); w.digits(secs / 60 % 60, 2); w.byte(0x3A); w.digits(secs % 60, 2)
+            w.fraction(frac)
+            if withZone { w.zone(offset, xsd: !sqlStyle) }
+            if y <= 0 { w.byte(0x20); w.byte(0x42); w.byte(0x43) }  // " BC"
+            return w.n
+        }
     }
 
     /// `2024-01-15`.
     public static func formatDate(_ days: Int32) -> String {
         let (y, m, d) = civilFromDays(Int(days))
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
+        return String(unsafeUninitializedCapacity: 24) { buf in
+            var w = DigitWriter(buf: buf)
+            w.digits(y, 4); w.byte(0x2D); w.digits(m, 2); w.byte(0x2D); w.digits(d, 2)
+            return w.n
+        }
     }
 
     /// `10:30:00` or `10:30:00.5`.
     public static func formatTime(_ us: Int64) -> String {
         let secs = Int(us / usPerSecond)
-        return "\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))\(fraction(us % usPerSecond))"
+        return String(unsafeUninitializedCapacity: 48) { buf in
+            var w = DigitWriter(buf: buf)
+            w.digits(secs / 3600, 2); w.byte(0x3A); w.digits(secs / 60 % 60, 2); w.byte(0x3A); w.digits(secs % 60, 2)
+            w.fraction(Int(us % usPerSecond))
+            return w.n
+        }
+    }
+
+    /// Writes ASCII into a buffer the caller sized: the pieces of `pad`, `fraction` and
+    /// `PGTimeTZ.zone`, byte for byte, without intermediate strings.
+    struct DigitWriter {
+        let buf: UnsafeMutableBufferPointer<UInt8>
+        var n = 0
+
+        mutating func byte(_ b: UInt8) { buf[n] = b; n += 1 }
+
+        /// `pad(v, width)`: the decimal digits of `v`, zero-padded on the left to `width`.
+        mutating func digits(_ v: Int, _ width: Int) {
+            if v < 0 {
+                // `pad` of a negative number pads its text ("-5" → "-5" for width 2); not reached by
+                // the callers above but kept exact.
+                let s = PGTime.pad(v, width)
+                for u in s.utf8 { byte(u) }
+                return
+            }
+            var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            var x = v
+            withUnsafeMutableBytes(of: &tmp) { t in
+                repeat { t[count] = UInt8(truncatingIfNeeded: 0x30 + x % 10); x /= 10; count += 1 } while x > 0
+                for _ in count..<max(width, count) { byte(0x30) }
+                for k in stride(from: count - 1, through: 0, by: -1) { byte(t[k]) }
+            }
+        }
+
+        /// `fraction(us)`: empty for 0, else `.` and six digits without trailing zeros.
+        mutating func fraction(_ us: Int) {
+            guard us != 0 else { return }
+            var x = us, width = 6
+            while x % 10 == 0 { x /= 10; width -= 1 }
+            byte(0x2E)
+            digits(x, width)
+        }
+
+        /// `PGTimeTZ.zone(offset, xsd:)`: `+HH`, `+HH:MM` (always when `xsd`), `+HH:MM:SS`.
+        mutating func zone(_ offset: Int32, xsd: Bool) {
+            let mag = Int(offset.magnitude)
+            let h = mag / 3600, mi = mag / 60 % 60, s = mag % 60
+            byte(offset < 0 ? 0x2D : 0x2B)
+            digits(h, 2)
+            if xsd || mi != 0 || s != 0 { byte(0x3A); digits(mi, 2) }
+            if s != 0 { byte(0x3A); digits(s, 2) }
+        }
     }
 
     /// Whether timestamp text names its zone (`Z`, `UTC`, or an offset after the time).

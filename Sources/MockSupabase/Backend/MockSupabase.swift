@@ -184,6 +184,8 @@ public final class MockSupabase: Sendable {
     let state = Guarded(BackendState())
     /// PostgREST query strings already parsed (a pure function of the items).
     let parsedQueries = ParsedQueryCache()
+    /// GET plans already built (see `ReadPlanCache`).
+    let readPlans = ReadPlanCache()
 
     /// The backend's own mutable state.
     struct BackendState {
@@ -194,7 +196,7 @@ public final class MockSupabase: Sendable {
         /// Faults still to inject, in order.
         var faults: [InjectedFault] = []
         /// Claims of tokens whose signature was verified (expiry is checked on every use).
-        var tokenCache: [String: [String: JSONValue]] = [:]
+        var tokenCache: [String: VerifiedToken] = [:]
         /// The host this backend answers on in-process, once registered.
         var registeredHost: String?
         /// Whether the `/__admin` routes answer (`adminRoutesEnabled`).
@@ -330,22 +332,26 @@ public final class MockSupabase: Sendable {
         return accessToken(for: p.id, email: p.email)
     }
 
+    /// A token whose signature was verified: the context it grants and its `exp` claim.
+    struct VerifiedToken {
+        let auth: AuthContext
+        let exp: Double?
+    }
+
     /// Verifies a JWT (signature cached per token; expiry checked on every call).
     public func verify(token: String) throws -> AuthContext {
-        let cached = state.withLock { $0.tokenCache[token] }
-        let claims: [String: JSONValue]
-        if let cached {
-            if let exp = cached["exp"]?.doubleValue, configuration.clock.now().timeIntervalSince1970 >= exp { throw JWTError.expired }
-            claims = cached
-        } else {
-            claims = try JWT.verify(token, secret: configuration.jwtSecret, now: configuration.clock.now())
-            state.withLock {
-                if $0.tokenCache.count > 50_000 { $0.tokenCache.removeAll() }
-                $0.tokenCache[token] = claims
-            }
+        if let cached = state.withLock({ $0.tokenCache[token] }) {
+            if let exp = cached.exp, configuration.clock.now().timeIntervalSince1970 >= exp { throw JWTError.expired }
+            return cached.auth
         }
-        let role = claims["role"]?.stringValue ?? "anon"
-        return AuthContext(role: role, claims: claims)
+        let claims = try JWT.verify(token, secret: configuration.jwtSecret, now: configuration.clock.now())
+        let auth = AuthContext(role: claims["role"]?.stringValue ?? "anon", claims: claims)
+        let verified = VerifiedToken(auth: auth, exp: claims["exp"]?.doubleValue)
+        state.withLock {
+            if $0.tokenCache.count > 50_000 { $0.tokenCache.removeAll() }
+            $0.tokenCache[token] = verified
+        }
+        return auth
     }
 
     // MARK: Dispatch

@@ -86,19 +86,32 @@ public struct HTTPRequest: Sendable {
 
     /// Splits and percent-decodes a request target.
     public static func splitTarget(_ target: String) -> (String, [(name: String, value: String)]) {
+        // Split on the bytes `?`, `#`, `&` and `=` (ASCII: every index found is a character
+        // boundary), as the real server's HTTP stack splits a target, with no grapheme breaking.
+        let u = target.utf8
         var pathPart = Substring(target)
         var queryPart: Substring = ""
-        if let q = target.firstIndex(of: "?") {
+        if let q = u.firstIndex(of: 0x3F) {
             pathPart = target[..<q]
-            queryPart = target[target.index(after: q)...]
+            queryPart = target[u.index(after: q)...]
         }
-        if let h = queryPart.firstIndex(of: "#") { queryPart = queryPart[..<h] }
+        if let h = queryPart.utf8.firstIndex(of: 0x23) { queryPart = queryPart[..<h] }
         let path = percentDecoded(pathPart)
         var items: [(name: String, value: String)] = []
         if !queryPart.isEmpty {
-            for part in queryPart.split(separator: "&", omittingEmptySubsequences: true) {
-                let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                items.append((percentDecoded(kv[0]), kv.count > 1 ? percentDecoded(kv[1]) : ""))
+            let qu = queryPart.utf8
+            var start = qu.startIndex
+            while start < qu.endIndex {
+                let end = qu[start...].firstIndex(of: 0x26) ?? qu.endIndex
+                if start < end {
+                    let part = queryPart[start..<end]
+                    if let eq = part.utf8.firstIndex(of: 0x3D) {
+                        items.append((percentDecoded(part[..<eq]), percentDecoded(part[part.utf8.index(after: eq)...])))
+                    } else {
+                        items.append((percentDecoded(part), ""))
+                    }
+                }
+                start = end < qu.endIndex ? qu.index(after: end) : end
             }
         }
         return (path, items)

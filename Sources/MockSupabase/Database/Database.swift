@@ -63,6 +63,11 @@ final class DatabaseEngine {
             self.rows = rows
         }
 
+        /// This table as the running statement began (its copy for rollback), while a statement
+        /// runs: an index built here while the rows are still the ones it holds is handed to it
+        /// too, so a statement that is undone does not throw the index away with it.
+        var statementTwin: Table?
+
         /// The index of a unique key, built on first use.
         func index(_ cols: [Int]) -> [[SQLValue]: Int] {
             if let ix = keyIndexes[cols] { return ix }
@@ -73,7 +78,14 @@ final class DatabaseEngine {
                 if !key.contains(where: \.isNull) { ix[key] = n }
             }
             keyIndexes[cols] = ix
+            if let twin = statementTwin, twin.keyIndexes[cols] == nil, twin.sharesRows(with: self) { twin.keyIndexes[cols] = ix }
             return ix
+        }
+
+        /// Whether both tables hold the very same row storage (so the same rows, unchanged).
+        func sharesRows(with other: Table) -> Bool {
+            rows.count == other.rows.count
+                && rows.withUnsafeBufferPointer { a in other.rows.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
         }
 
         func invalidate() { keyIndexes = [:] }
@@ -122,7 +134,16 @@ final class DatabaseEngine {
     var sequences: [String: Int64] = [:]
     /// Set while fixtures load: explicit values go into `GENERATED ALWAYS` columns.
     var overridingSystemValue = false
-    private var policiesStorage: PolicySet
+    private var policiesStorage: PolicySet {
+        didSet { policiesByTable = Self.index(policiesStorage) }
+    }
+    /// `policiesStorage.table(name)` by hash (the first entry of a name, as `table(_:)` finds it):
+    /// asked twice per statement.
+    private var policiesByTable: [String: TablePolicies]
+
+    private static func index(_ p: PolicySet) -> [String: TablePolicies] {
+        Dictionary(p.tables.map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
+    }
     /// Bumped whenever the policies change, so compiled tests of older policies are never reused.
     private var policyGeneration = 0
     /// Compiled row tests of lookup-free policies, shared by this engine and every snapshot of it
@@ -131,9 +152,13 @@ final class DatabaseEngine {
     /// Open `Database` write sections (all on the thread holding the lock); the state is published
     /// for readers when the outermost one ends.
     var writeDepth = 0
+    /// Whether this engine is a published snapshot, read by many threads at once: nothing may
+    /// fill a cache of its tables (indexes are used when already built, never built here).
+    let isSnapshot: Bool
 
     struct PolicyCacheKey: Hashable {
         let generation: Int
+        let schema: String
         let table: String
         let command: PolicyCommand
         let check: Bool
@@ -169,9 +194,11 @@ final class DatabaseEngine {
     init(schema: DatabaseSchema, policies: PolicySet, clock: WallClock, ids: IDGenerator) {
         self.schema = schema
         self.policiesStorage = policies
+        self.policiesByTable = Self.index(policies)
         self.clock = clock
         self.ids = ids
         self.policyCache = Guarded([:])
+        self.isSnapshot = false
         for t in schema.tables {
             tables[t.qualifiedName] = Table(schema: t, colIndex: Dictionary(uniqueKeysWithValues: t.columns.enumerated().map { ($1.name, $0) }), rows: [])
         }
@@ -185,8 +212,10 @@ final class DatabaseEngine {
         clock = live.clock
         ids = live.ids
         policiesStorage = live.policiesStorage
+        policiesByTable = live.policiesByTable
         policyGeneration = live.policyGeneration
         policyCache = live.policyCache
+        isSnapshot = true
         views = live.views
         tables = live.tables.mapValues { $0.clone() }
     }
@@ -231,8 +260,13 @@ final class DatabaseEngine {
             return try body()
         }
         let snapshot = tables.mapValues { $0.clone() }
+        let began = tables
+        for (k, twin) in snapshot { if let live = began[k] { live.statementTwin = twin } }
         depth = 1
-        defer { depth = 0 }
+        defer {
+            depth = 0
+            for t in began.values { t.statementTwin = nil }
+        }
         do {
             let result = try body()
             if !pendingChanges.isEmpty {
@@ -295,8 +329,9 @@ final class DatabaseEngine {
         if let view = views[key] {
             return try selectView(table, view.columns, try view.provider(owner!, auth), filter: filter, order: order, limit: limit, offset: offset, count: count)
         }
-        let view = try simpleViewTable(table, auth)
-        let t = try view ?? self.table(table)
+        // `key` is qualified, so the lookups below do not build it again.
+        let view = try simpleViewTable(key, auth)
+        let t = try view ?? tables[key] ?? self.table(table)
         if view == nil { try checkGrant(t, .select, auth) }
         let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
         // A view has no policies of its own: its base table's applied when it was read.
@@ -307,9 +342,17 @@ final class DatabaseEngine {
         // node stops its scan): a `limit=1` read costs one visible row, not the whole table.
         let stopAt = order.isEmpty && !count ? limit.map { max(offset, 0) + max($0, 0) } : nil
         if stopAt != 0 {
-            for row in t.rows where f.test(row) && rls(row) {
-                out.append(row)
-                if let stopAt, out.count >= stopAt { break }
+            if view == nil, let n = keyCandidate(t, filter) {
+                // The primary key pinned: at most one row can match (an index scan).
+                if let n, f.test(t.rows[n]) && rls(t.rows[n]) { out.append(t.rows[n]) }
+            } else {
+                // Rows are read in place (no copy, hence no retain, per row tested).
+                t.rows.withUnsafeBufferPointer { rows in
+                    for n in rows.indices where f.test(rows[n]) && rls(rows[n]) {
+                        out.append(rows[n])
+                        if let stopAt, out.count >= stopAt { break }
+                    }
+                }
             }
         }
         if !order.isEmpty { out = try sort(out, order, t) }
@@ -527,7 +570,12 @@ final class DatabaseEngine {
             let readsRows = filter != nil || returning
             let visible = readsRows ? try policyTest(t, .select, auth) : { _ in true }
             var targets: [Int] = []
-            for (i, row) in t.rows.enumerated() where f.test(row) && using(row) && visible(row) && restrict?(row) != false { targets.append(i) }
+            let candidates: [Int]
+            if let candidate = keyCandidate(t, filter) { candidates = candidate.map { [$0] } ?? [] } else { candidates = Array(t.rows.indices) }
+            for i in candidates {
+                let row = t.rows[i]
+                if f.test(row) && using(row) && visible(row) && restrict?(row) != false { targets.append(i) }
+            }
             if let limit { targets = Array(targets.prefix(limit)) }
             var out: [[SQLValue]] = []
             for i in targets {
@@ -600,7 +648,9 @@ final class DatabaseEngine {
             let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
             let using = try policyTest(t, .delete, auth)
             let visible = filter != nil || returning ? try policyTest(t, .select, auth) : { _ in true }
-            var victims = t.rows.filter { f.test($0) && using($0) && visible($0) && restrict?($0) != false }
+            let scanned: [[SQLValue]]
+            if let candidate = keyCandidate(t, filter) { scanned = candidate.map { [t.rows[$0]] } ?? [] } else { scanned = t.rows }
+            var victims = scanned.filter { f.test($0) && using($0) && visible($0) && restrict?($0) != false }
             if let limit { victims = Array(victims.prefix(limit)) }
             var out: [[SQLValue]] = []
             for row in victims {
@@ -617,7 +667,7 @@ final class DatabaseEngine {
         var t = try self.table(table)
         if triggersEnabled, try fireBeforeDelete(t, row, auth) == false { return false }
         t = try self.table(table)
-        guard let i = t.rows.firstIndex(of: row) else { return false }
+        guard let i = position(of: row, in: t) else { return false }
         t.rows.remove(at: i)
         recordChange(.delete, t, old: row, new: nil)
         t.invalidate()
@@ -652,6 +702,50 @@ final class DatabaseEngine {
         let ev = PolicyEvaluator(db: self, auth: .serviceRole, definitions: [:])
         guard let fn = try? ev.compile(e, t, outer: nil) else { return nil }
         return fn(row, nil)
+    }
+
+    /// When `filter` pins every primary-key column with `eq` (in its top-level conjunction), the
+    /// position of the one row that can match: `.some(nil)` when none can. Nil when the table
+    /// must be scanned (no such filter, a type whose equality is not storage equality, a
+    /// literal that does not parse, which the scan then reports, or a snapshot whose index is
+    /// not built). The caller still tests the row against the whole filter and the policies.
+    func keyCandidate(_ t: Table, _ filter: RowFilter?) -> Int?? {
+        let pk = t.schema.primaryKey
+        guard var f = filter, !pk.isEmpty else { return nil }
+        while case .and(let parts) = f, parts.count == 1 { f = parts[0] }
+        let conditions: [RowFilter]
+        if case .and(let parts) = f { conditions = parts } else { conditions = [f] }
+        var cols: [Int] = []
+        var key: [SQLValue] = []
+        for name in pk {
+            guard let i = t.colIndex[name] else { return nil }
+            let type = t.schema.columns[i].type
+            switch type {
+            case .real, .double, .numeric, .interval: return nil  // -0 = 0, NaN = NaN: not storage equality
+            default: break
+            }
+            var value: SQLValue?
+            for c in conditions {
+                if case .condition(name, .eq, .text(let text), false) = c { value = try? SQLValue.parse(text: text, as: type); break }
+            }
+            guard let value, !value.isNull else { return nil }
+            cols.append(i)
+            key.append(value)
+        }
+        if isSnapshot && t.keyIndexes[cols] == nil { return nil }
+        return .some(t.index(cols)[key])
+    }
+
+    /// The position of a stored row, by its primary key when it has one.
+    func position(of row: [SQLValue], in t: Table) -> Int? {
+        let pk = t.schema.primaryKey.compactMap { t.colIndex[$0] }
+        if !pk.isEmpty, pk.count == t.schema.primaryKey.count {
+            let key = pk.map { row[$0] }
+            // Only an index already built: rebuilding one after every removal of a long DELETE
+            // would cost more than the scan.
+            if !key.contains(where: \.isNull), let i = t.keyIndexes[pk]?[key], i < t.rows.count, t.rows[i] == row { return i }
+        }
+        return t.rows.firstIndex(of: row)
     }
 
     func checkUnique(_ t: Table, _ row: [SQLValue], ignoring: Int?) throws {
@@ -759,7 +853,7 @@ final class DatabaseEngine {
         if t.schema.schema != "public" && !auth.bypassesRLS {
             throw PostgresError("42501", "permission denied for schema \(t.schema.schema)")
         }
-        if let tp = policiesStorage.table(t.schema.name), tp.revoked[auth.role]?.contains(cmd) == true {
+        if let tp = policiesByTable[t.schema.name], tp.revoked[auth.role]?.contains(cmd) == true {
             throw PostgresError("42501", "permission denied for table \(t.schema.name)")
         }
     }
@@ -771,8 +865,8 @@ final class DatabaseEngine {
     /// A row test for a command under RLS (USING, or WITH CHECK when `check`).
     func policyTest(_ t: Table, _ cmd: PolicyCommand, _ auth: AuthContext, check: Bool = false) throws -> ([SQLValue]) -> Bool {
         if auth.bypassesRLS || t.schema.schema != "public" { return { _ in true } }
-        guard let tp = policiesStorage.table(t.schema.name), tp.rlsEnabled else { return { _ in true } }
-        let key = PolicyCacheKey(generation: policyGeneration, table: t.schema.qualifiedName, command: cmd, check: check,
+        guard let tp = policiesByTable[t.schema.name], tp.rlsEnabled else { return { _ in true } }
+        let key = PolicyCacheKey(generation: policyGeneration, schema: t.schema.schema, table: t.schema.name, command: cmd, check: check,
                                  role: auth.role, sub: auth.claims["sub"]?.stringValue ?? "")
         if let cached = policyCache.withLock({ $0[key] }) { return cached }
         let cell = tp.cell(cmd)

@@ -187,6 +187,21 @@ public final class Database: Sendable {
         read { $0.count(table) }
     }
 
+    /// The committed rows of some tables as an identity: two results are equal exactly when no
+    /// write has changed any of these tables in between, so a value derived from their rows
+    /// (a catalog built from a table) can be kept until it is. Nil for a table that is not stored
+    /// rows (an app-computed view, an unknown name).
+    public func rowsIdentity(_ tables: [String]) -> RowsIdentity? {
+        read { e in
+            var held: [[[SQLValue]]] = []
+            for name in tables {
+                guard e.views[e.qualified(name)] == nil, let t = e.tables[e.qualified(name)] else { return nil }
+                held.append(t.rows)
+            }
+            return RowsIdentity(rows: held)
+        }
+    }
+
     /// The result of a read: rows in the table's column order plus the column list.
     public struct ResultSet: Sendable {
         /// The columns of each row.
@@ -313,4 +328,18 @@ extension Database {
 private final class FrozenEngine: @unchecked Sendable {
     let engine: DatabaseEngine
     init(engine: DatabaseEngine) { self.engine = engine }
+}
+
+/// Which row storage some tables held when asked (`Database.rowsIdentity`). It holds the rows
+/// themselves, so their storage cannot be freed and reused while it lives: equal identities
+/// really are the same, unchanged, rows.
+public struct RowsIdentity: Equatable, @unchecked Sendable {
+    // Unchecked: the arrays are only compared by storage address, never read or written.
+    fileprivate let rows: [[[SQLValue]]]
+
+    public static func == (a: RowsIdentity, b: RowsIdentity) -> Bool {
+        a.rows.count == b.rows.count && zip(a.rows, b.rows).allSatisfy { x, y in
+            x.count == y.count && x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
+        }
+    }
 }

@@ -7,8 +7,9 @@ import Foundation
 /// one PostgreSQL's `default_text_search_config`, `english` on Supabase, applies).
 ///
 /// Configurations: `english` stems with the Snowball English (Porter2) stemmer and drops the
-/// Snowball English stop words, as PostgreSQL's `english_stem` dictionary does; `simple` only
-/// lower-cases. Decision: the other configurations PostgreSQL ships (`french`, `german`, …) are
+/// Snowball English stop words, as PostgreSQL's `english_stem` dictionary does; `french` likewise
+/// with the Snowball French stemmer and stop words (`FrenchStemmer`); `simple` only
+/// lower-cases. Decision: the other configurations PostgreSQL ships (`german`, …) are
 /// accepted and lower-case without stemming or stop words (German folds `ß` to `ss` as its stemmer
 /// does), which matches PostgreSQL whenever query and document use the same word forms; an
 /// unknown configuration is PostgreSQL's 42704.
@@ -98,6 +99,9 @@ enum TextSearch {
             if englishStopWords.contains(lower) { return nil }
             if lower.unicodeScalars.allSatisfy({ $0.isASCII }) { return EnglishStemmer.stem(lower) }
             return lower
+        case "french":
+            if FrenchStemmer.stopWords.contains(lower) { return nil }
+            return FrenchStemmer.stem(lower)
         case "german":
             return lower.replacingOccurrences(of: "ß", with: "ss")
         default:

@@ -155,7 +155,7 @@ extension MockSupabase {
             let t = pieces.first ?? ""
             let stripped = pieces.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "") == "nulls=stripped" }
             switch t {
-            case MockSupabase.objectMediaType: return stripped ? MockSupabase.objectStripMediaType : MockSupabase.objectMediaType
+            case MockSupabase.objectMediaType, "application/vnd.pgrst.object": return stripped ? MockSupabase.objectStripMediaType : MockSupabase.objectMediaType
             case "application/vnd.pgrst.array+json", "application/vnd.pgrst.array":
                 return stripped ? MockSupabase.arrayStripMediaType : "application/json"
             case "application/json", "*/*", "application/*": return "application/json"
@@ -178,16 +178,30 @@ extension MockSupabase {
 
     private func restRead(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext, database: Database) throws -> HTTPResponse {
         let media = try negotiate(request)
-        var q = try parsedQueries.parse(request.query)
+        // A repeated GET takes its parsed query and plan from `readPlans`; a first one builds them
+        // in PostgREST's order (parse, then Range, then relationships, then aggregates).
+        let queryKey = ParsedQueryCache.Key(request.query, forRPC: false)
+        let planKey = ReadPlanCache.Key(table: tableName, query: queryKey)
+        let ready = readPlans.entry(planKey)
+        let parsed = try ready?.query ?? parsedQueries.parse(request.query, key: queryKey)
+        var q = parsed
         let prefs = Preferences(request.headers)
         if let range = request.headers["Range"], let (from, to) = try parseRange(range) {
             q.offset = from
             if let to { q.limit = max(0, to - from + 1) }
         }
-        let table = database.tableSchema(tableName)!
-        let plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges)
-        try q.rejectAggregates()
-        let filters = plan.takeNullFilters(q.filter)
+        let plan: SelectPlan
+        let filters: [RowFilter]
+        if let ready {
+            plan = ready.plan
+            filters = ready.filters
+        } else {
+            let table = database.tableSchema(tableName)!
+            plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges)
+            try q.rejectAggregates()
+            filters = plan.takeNullFilters(q.filter)
+            readPlans.store(planKey, query: parsed, plan: plan, filters: filters)
+        }
         // `order=rel(col)` sorts by a to-one embed's column, known only once rows are rendered.
         let relatedOrder = q.order.contains { $0.column.contains("(") }
         let inMemory = plan.hasInnerFilter || relatedOrder

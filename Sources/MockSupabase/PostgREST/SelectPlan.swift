@@ -28,6 +28,8 @@ struct SelectPlan {
         let range: EmbedRange
         /// `rel=is.null` (true) or `rel=not.is.null` (false) on the parent.
         var nullFilter: Bool?
+        /// A spread's relation name (`...rel(…)`), which its null filter names.
+        var spreadName: String?
 
         init(rel: Relationship, inner: Bool, empty: Bool, plan: SelectPlan, filter: RowFilter?, range: EmbedRange) {
             self.rel = rel
@@ -63,7 +65,7 @@ struct SelectPlan {
         fields.compactMap {
             switch $0 {
             case .embed(let out, let e): return (out, e)
-            case .spread(let e): return (nil, e)
+            case .spread(let e): return (e.spreadName, e)
             default: return nil
             }
         }
@@ -149,6 +151,7 @@ struct SelectPlan {
             case .spread(let relation, let hint, let inner, let sub):
                 guard allowEmbedding else { throw noRelationship(table.name, relation, hint: hint, schema: schema) }
                 let e = try embed(relation: relation, hint: hint, inner: inner, items: sub, parent: table, schema: schema, params: params, path: relation)
+                e.spreadName = relation
                 fields.append(.spread(e))
                 names.append(relation)
             }
@@ -347,6 +350,7 @@ struct SelectPlan {
                 case .spread(let e):
                     let (kids, _) = try renderEmbed(e, row: row, fetched: fetched[n]!, database: database, auth: auth, snapshot: snapshot)
                     if e.inner && kids.isEmpty { continue rowLoop }
+                    if let want = e.nullFilter, want != kids.isEmpty { continue rowLoop }
                     pairs += try spreadPairs(e, kids: kids, database: database, auth: auth)
                 }
             }

@@ -52,10 +52,20 @@ public final class MockURLProtocol: URLProtocol {
         // The request target is everything after "scheme://authority", still percent-encoded.
         let absolute = url.absoluteString
         var target = "/"
-        if let schemeEnd = absolute.range(of: "://") {
-            let afterAuthority = absolute[schemeEnd.upperBound...]
-            if let slash = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }) {
-                target = afterAuthority[slash] == "?" ? "/" + afterAuthority[slash...] : String(afterAuthority[slash...])
+        // Scanned as bytes: the separators are ASCII, and Foundation's `range(of:)` bridges.
+        let bytes = absolute.utf8
+        var schemeEnd: String.Index?
+        var i = bytes.startIndex
+        while i < bytes.endIndex, schemeEnd == nil {
+            if bytes[i] == 0x3A, bytes[bytes.index(after: i)...].starts(with: [0x2F, 0x2F]) {
+                schemeEnd = bytes.index(i, offsetBy: 3)
+            }
+            i = bytes.index(after: i)
+        }
+        if let schemeEnd {
+            let afterAuthority = absolute[schemeEnd...]
+            if let slash = afterAuthority.utf8.firstIndex(where: { $0 == 0x2F || $0 == 0x3F }) {
+                target = afterAuthority.utf8[slash] == 0x3F ? "/" + afterAuthority[slash...] : String(afterAuthority[slash...])
             }
         }
         let req = HTTPRequest(method: request.httpMethod ?? "GET", target: target, headers: headers, body: body)

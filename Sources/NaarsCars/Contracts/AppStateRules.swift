@@ -28,28 +28,7 @@ public struct AppStateRules: Sendable {
 
     /// Reads app-state.json strictly.
     public static func load(folder: URL = ContractsLocator.app(NaarsCarsApp.name)) throws -> AppStateRules {
-        let root = try SpecNode.load(folder.appendingPathComponent("app-state.json"), displayName: "Contracts/naarscars/app-state.json")
-        func state(_ n: SpecNode) throws -> AuthState {
-            guard let s = AuthState(rawValue: try n.string()) else {
-                throw n.fail("unknown state (\(AuthState.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            return s
-        }
-        return try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
-            let cases = try o.required("cases").array().map { c in
-                try c.object { co in
-                    _ = co.optional("doc")
-                    return Case(loading: try co.required("loading").bool(), persona: try co.optional("persona")?.string(),
-                                state: try state(try co.required("state")))
-                }
-            }
-            let nav = try o.required("navigation").array().map(state)
-            if Set(nav) != Set(AuthState.allCases) || nav.count != AuthState.allCases.count {
-                throw try o.required("navigation").fail("must list every state once")
-            }
-            return AppStateRules(cases: cases, navigation: nav)
-        }
+        try SpecNode.decode(AppStateRules.self, from: folder.appendingPathComponent("app-state.json"), displayName: "Contracts/naarscars/app-state.json")
     }
 
     /// The reference: FR-035's `authState` over `isLoading` and the profile row.
@@ -79,5 +58,35 @@ public struct AppStateRules: Sendable {
             }
         }
         return out
+    }
+}
+
+extension AuthState: Decodable {
+    public init(from decoder: Decoder) throws {
+        let s = try decoder.singleValueContainer().decode(String.self)
+        guard let v = AuthState(rawValue: s) else { throw decoder.fail("unknown state (\(AuthState.allCases.map(\.rawValue).joined(separator: ", ")))") }
+        self = v
+    }
+}
+
+extension AppStateRules.Case: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case doc, loading, persona, state }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        loading = try c.decode(Bool.self, forKey: .loading)
+        persona = try c.decodeIfPresent(String.self, forKey: .persona)
+        state = try c.decode(AuthState.self, forKey: .state)
+    }
+}
+
+extension AppStateRules: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, cases, navigation }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        cases = try c.decode([Case].self, forKey: .cases)
+        navigation = try c.decode([AuthState].self, forKey: .navigation)
+        if Set(navigation) != Set(AuthState.allCases) || navigation.count != AuthState.allCases.count {
+            throw c.fail(.navigation, "must list every state once")
+        }
     }
 }

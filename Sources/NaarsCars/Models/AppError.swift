@@ -165,44 +165,52 @@ public struct AppErrorCatalog: Sendable {
     }
 
     /// Decodes errors.json: every FR-040 case needs a message; rules name known cases.
-    public static func decode(_ root: SpecNode) throws -> AppErrorCatalog {
-        try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
-            var messages: [String: String] = [:]
-            var withDetail: Set<String> = []
-            let list = try o.required("appErrors")
-            for e in try list.array() {
-                try e.object { eo in
-                    let n = try eo.required("case")
-                    let name = try n.string()
-                    guard AppError.caseNames.contains(name) else { throw n.fail("unknown AppError case '\(name)'") }
-                    messages[name] = try eo.required("message").string()
-                    if try eo.optional("detail")?.bool() == true { withDetail.insert(name) }
-                    _ = eo.optional("source"); _ = eo.optional("decision")
-                }
-            }
-            for c in AppError.caseNames where messages[c] == nil { throw list.fail("missing AppError case '\(c)' (FR-040)") }
-            let rules = try o.required("mapping").array().map { r in
-                try r.object { ro -> Rule in
-                    let when = try ro.required("when")
-                    let e = try ro.required("error")
-                    guard AppError.caseNames.contains(try e.string()) else { throw e.fail("unknown AppError case '\(try e.string())'") }
-                    return try when.object { w in
-                        var rule = Rule(error: try e.string(), detail: try ro.optional("detail")?.string())
-                        if let t = w.optional("transport") {
-                            guard try t.string() == "offline" else { throw t.fail("expected \"offline\"") }
-                            rule.offline = true
-                        }
-                        rule.status = try w.optional("status")?.int()
-                        rule.minStatus = try w.optional("minStatus")?.int()
-                        rule.code = try w.optional("code")?.string()
-                        rule.errorCode = try w.optional("errorCode")?.string()
-                        rule.messageContains = try w.optional("messageContains")?.string()
-                        return rule
-                    }
-                }
-            }
-            return AppErrorCatalog(messages: messages, withDetail: withDetail, rules: rules)
+    public static func decode(_ root: SpecNode) throws -> AppErrorCatalog { try root.decode(AppErrorCatalog.self) }
+}
+
+/// An `AppError` case named in errors.json.
+private struct CaseName: Decodable {
+    var value: String
+    init(from decoder: Decoder) throws {
+        value = try decoder.singleValueContainer().decode(String.self)
+        guard AppError.caseNames.contains(value) else { throw decoder.fail("unknown AppError case '\(value)'") }
+    }
+}
+
+/// One entry of `appErrors`.
+private struct ErrorMessage: Decodable {
+    var `case`: CaseName, message: String, detail: Bool?, source: String?, decision: String?
+}
+
+/// The `when` of a mapping rule.
+private struct When: Decodable {
+    var transport: String?, status: Int?, minStatus: Int?, code: String?, errorCode: String?, messageContains: String?
+}
+
+extension AppErrorCatalog.Rule: Decodable {
+    enum CodingKeys: String, CodingKey { case when, error, detail }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let whenNode = try c.decode(SpecNode.self, forKey: .when)
+        self.init(error: try c.decode(CaseName.self, forKey: .error).value, detail: try c.decodeIfPresent(String.self, forKey: .detail))
+        let w = try whenNode.decode(When.self)
+        if let t = w.transport {
+            guard t == "offline" else { throw c.fail([CodingKeys.when, AnyKey("transport")], "expected \"offline\"") }
+            offline = true
         }
+        (status, minStatus, code, errorCode, messageContains) = (w.status, w.minStatus, w.code, w.errorCode, w.messageContains)
+    }
+}
+
+extension AppErrorCatalog: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, appErrors, mapping }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let list = try c.decode([ErrorMessage].self, forKey: .appErrors)
+        var messages: [String: String] = [:]
+        for m in list { messages[m.case.value] = m.message }
+        for name in AppError.caseNames where messages[name] == nil { throw c.fail(.appErrors, "missing AppError case '\(name)' (FR-040)") }
+        self.init(messages: messages, withDetail: Set(list.filter { $0.detail == true }.map(\.case.value)),
+                  rules: try c.decode([Rule].self, forKey: .mapping))
     }
 }

@@ -177,61 +177,7 @@ public struct ErrorCatalog: Sendable, Equatable {
     }
 
     /// Decodes errors.json strictly; an id that is not an `AppError` case is an error naming its path.
-    public static func decode(_ root: SpecNode) throws -> ErrorCatalog {
-        func appError(_ n: SpecNode) throws -> AppError {
-            guard let e = AppError(id: try n.string()) else { throw n.fail("'\(try n.string())' is not an AppError (category.kind)") }
-            return e
-        }
-        return try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
-            if let h = o.optional("handling") { try h.object { _ = $0.optional("decision") } }
-            let session = try SessionRefreshRule.decode(try o.required("session"))
-            let languages = try o.required("languages").strings()
-            var entries: [String: Entry] = [:]
-            for c in try o.required("categories").array() {
-                try c.object { co in
-                    let category = try co.required("case").string()
-                    _ = try co.required("type").string()
-                    for k in try co.required("kinds").array() {
-                        try k.object { ko in
-                            let caseNode = try ko.required("case")
-                            let id = "\(category).\(try caseNode.string())"
-                            guard AppError(id: id) != nil else { throw caseNode.fail("'\(id)' is not an AppError case") }
-                            guard entries[id] == nil else { throw caseNode.fail("duplicate '\(id)'") }
-                            let rNode = try ko.required("recovery"), bNode = try ko.required("boundary")
-                            guard let r = RecoveryAction(rawValue: try rNode.string()) else { throw rNode.fail("unknown recovery '\(try rNode.string())'") }
-                            guard let b = ErrorBoundary(rawValue: try bNode.string()) else { throw bNode.fail("unknown boundary '\(try bNode.string())'") }
-                            var messages: [String: String] = [:]
-                            for (lang, m) in try ko.required("message").map() { messages[lang] = try m.string() }
-                            entries[id] = Entry(recovery: r, boundary: b, retryable: try ko.required("retryable").bool(), messages: messages)
-                        }
-                    }
-                }
-            }
-            let retry = try o.required("retry").object { r in
-                _ = r.optional("decision")
-                return RetryPolicy(maxRetries: try r.required("maxRetries").int(), initialDelay: try r.required("initialDelaySeconds").double(),
-                                   multiplier: try r.required("multiplier").double(), maxDelay: try r.required("maxDelaySeconds").double())
-            }
-            let (transport, rules, undecodable) = try o.required("mapping").object { m -> ([TransportFailure: AppError], [Rule], AppError) in
-                _ = m.optional("decision")
-                var t: [TransportFailure: AppError] = [:]
-                for (k, n) in try m.required("transport").map() {
-                    guard let f = TransportFailure(rawValue: k) else { throw n.fail("unknown transport failure '\(k)'") }
-                    t[f] = try appError(n)
-                }
-                let rules = try m.required("rules").array().map { r in
-                    try r.object { ro -> Rule in
-                        let from = try ro.optional("status")?.int() ?? ro.required("statusFrom").int()
-                        let to = try ro.optional("status")?.int() ?? ro.required("statusTo").int()
-                        return Rule(statusFrom: from, statusTo: to, bodyCodes: try ro.optional("bodyCodes")?.strings() ?? [], error: try appError(try ro.required("error")))
-                    }
-                }
-                return (t, rules, try appError(try m.required("undecodableBody")))
-            }
-            return ErrorCatalog(languages: languages, entries: entries, retry: retry, transport: transport, rules: rules, undecodableBody: undecodable, session: session)
-        }
-    }
+    public static func decode(_ root: SpecNode) throws -> ErrorCatalog { try root.decode(ErrorCatalog.self) }
 
     /// The localized message (the first language when `language` has none).
     public func userMessage(_ error: AppError, language: String) -> String {
@@ -284,5 +230,101 @@ public enum ShvilErrorCatalogConformance {
         for (a, b) in zip(s, s.dropFirst()) where b < a { out.append("retry: delays shrink (\(s))") }
         if let m = s.max(), m > catalog.retry.maxDelay { out.append("retry: delay \(m) above the cap") }
         return out
+    }
+}
+
+/// An `AppError` named by its id (`network.offline`) in errors.json.
+private struct AppErrorID: Decodable {
+    var value: AppError
+    init(from decoder: Decoder) throws {
+        let s = try decoder.singleValueContainer().decode(String.self)
+        guard let e = AppError(id: s) else { throw decoder.fail("'\(s)' is not an AppError (category.kind)") }
+        value = e
+    }
+}
+
+extension RetryPolicy: Decodable {
+    enum CodingKeys: String, CodingKey { case decision, maxRetries, initialDelaySeconds, multiplier, maxDelaySeconds }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
+        self.init(maxRetries: try c.decode(Int.self, forKey: .maxRetries), initialDelay: try c.decode(Double.self, forKey: .initialDelaySeconds),
+                  multiplier: try c.decode(Double.self, forKey: .multiplier), maxDelay: try c.decode(Double.self, forKey: .maxDelaySeconds))
+    }
+}
+
+extension ErrorCatalog.Rule: Decodable {
+    enum CodingKeys: String, CodingKey { case status, statusFrom, statusTo, bodyCodes, error }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let status = try c.decodeIfPresent(Int.self, forKey: .status)
+        statusFrom = try status ?? c.decode(Int.self, forKey: .statusFrom)
+        statusTo = try status ?? c.decode(Int.self, forKey: .statusTo)
+        bodyCodes = try c.decodeIfPresent([String].self, forKey: .bodyCodes) ?? []
+        error = try c.decode(AppErrorID.self, forKey: .error).value
+    }
+}
+
+/// `categories` of errors.json: each kind becomes the entry of `category.kind`.
+private struct Category: Decodable {
+    var entries: [(id: String, entry: ErrorCatalog.Entry)] = []
+    enum CodingKeys: String, CodingKey { case `case`, type, kinds }
+    enum KindKeys: String, CodingKey { case `case`, recovery, boundary, message, retryable }
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let category = try c.decode(String.self, forKey: .case)
+        let before = decoder.contractState?.values["errors.ids"] as? Set<String> ?? []
+        _ = try c.decode(String.self, forKey: .type)
+        var kinds = try c.nestedUnkeyedContainer(forKey: .kinds)
+        while !kinds.isAtEnd {
+            let k = try kinds.nestedContainer(keyedBy: KindKeys.self)
+            let id = "\(category).\(try k.decode(String.self, forKey: .case))"
+            guard AppError(id: id) != nil else { throw k.fail(.case, "'\(id)' is not an AppError case") }
+            guard !before.contains(id) && !entries.contains(where: { $0.id == id }) else { throw k.fail(.case, "duplicate '\(id)'") }
+            let r = try k.decode(String.self, forKey: .recovery), b = try k.decode(String.self, forKey: .boundary)
+            guard let recovery = RecoveryAction(rawValue: r) else { throw k.fail(.recovery, "unknown recovery '\(r)'") }
+            guard let boundary = ErrorBoundary(rawValue: b) else { throw k.fail(.boundary, "unknown boundary '\(b)'") }
+            let messages = try k.decode([String: String].self, forKey: .message)
+            entries.append((id, ErrorCatalog.Entry(recovery: recovery, boundary: boundary, retryable: try k.decode(Bool.self, forKey: .retryable), messages: messages)))
+        }
+        decoder.contractState?.values["errors.ids"] = before.union(entries.map(\.id))
+    }
+}
+
+/// `mapping` of errors.json.
+private struct Mapping: Decodable {
+    var transport: [TransportFailure: AppError] = [:]
+    var rules: [ErrorCatalog.Rule]
+    var undecodableBody: AppError
+    enum CodingKeys: String, CodingKey { case decision, transport, rules, undecodableBody }
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
+        for (k, n) in try c.decode([String: SpecNode].self, forKey: .transport).sorted(by: { $0.key < $1.key }) {
+            guard let f = TransportFailure(rawValue: k) else { throw n.fail("unknown transport failure '\(k)'") }
+            transport[f] = try n.decode(AppErrorID.self).value
+        }
+        rules = try c.decode([ErrorCatalog.Rule].self, forKey: .rules)
+        undecodableBody = try c.decode(AppErrorID.self, forKey: .undecodableBody).value
+    }
+}
+
+/// `handling` of errors.json: words for people only.
+private struct Handling: Decodable { var decision: String? }
+
+extension ErrorCatalog: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, handling, session, languages, categories, retry, mapping }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        _ = try c.decodeIfPresent(Handling.self, forKey: .handling)
+        session = try c.decode(SessionRefreshRule.self, forKey: .session)
+        languages = try c.decode([String].self, forKey: .languages)
+        entries = [:]
+        for category in try c.decode([Category].self, forKey: .categories) {
+            for (id, e) in category.entries { entries[id] = e }
+        }
+        retry = try c.decode(RetryPolicy.self, forKey: .retry)
+        let m = try c.decode(Mapping.self, forKey: .mapping)
+        (transport, rules, undecodableBody) = (m.transport, m.rules, m.undecodableBody)
     }
 }

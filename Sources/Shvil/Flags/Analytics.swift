@@ -12,27 +12,23 @@ public struct AnalyticsPolicy: Sendable, Equatable {
 
     /// Loads the `analytics` object of flags.json.
     public static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> AnalyticsPolicy {
-        let root = try SpecNode.load(folder.appendingPathComponent("flags.json"), displayName: "Contracts/shvil/flags.json")
-        return try root.object { o in
-            for k in ["app", "source", "decisions", "environments", "stagesEnabled", "mvpDisabledEnabledIn", "flags"] { _ = o.optional(k) }
-            return try o.required("analytics").object { a in
-                _ = a.optional("decision")
-                var enabled: [AppEnvironment: Bool] = [:]
-                let eNode = try a.required("enabled")
-                for (k, n) in try eNode.map() {
-                    guard let e = AppEnvironment(rawValue: k) else { throw n.fail("unknown environment '\(k)'") }
-                    enabled[e] = try n.bool()
-                }
-                for e in AppEnvironment.allCases where enabled[e] == nil { throw eNode.fail("missing environment '\(e.rawValue)'") }
-                return AnalyticsPolicy(enabled: enabled, requiresConsent: try a.required("requiresConsent").bool())
-            }
-        }
+        try FlagsFile.load(folder).analytics
     }
 
     /// The reference decision: the environment allows it and, when required, the user opted in
     /// (nil: never asked, which is no).
     public func shouldSend(in environment: AppEnvironment, consent: Bool?) -> Bool {
         (enabled[environment] ?? false) && (!requiresConsent || consent == true)
+    }
+}
+
+extension AnalyticsPolicy: Decodable {
+    enum CodingKeys: String, CodingKey { case decision, enabled, requiresConsent }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
+        enabled = try c.byEnvironment(.enabled, Bool.self)
+        requiresConsent = try c.decode(Bool.self, forKey: .requiresConsent)
     }
 }
 

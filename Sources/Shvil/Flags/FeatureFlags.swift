@@ -45,54 +45,13 @@ public struct FeatureFlagConfig: Sendable, Equatable, FeatureFlagResolving {
     /// Environments where MVP-disabled flags still follow their stage.
     public var mvpDisabledEnabledIn: Set<AppEnvironment>
 
-    /// Loads flags.json.
+    /// Loads flags.json (the whole file, analytics included, is checked).
     public static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> FeatureFlagConfig {
-        try decode(SpecNode.load(folder.appendingPathComponent("flags.json"), displayName: "Contracts/shvil/flags.json"))
+        try FlagsFile.load(folder).flags
     }
 
     /// Decodes flags.json strictly: every `Feature` exactly once, known stages and environments.
-    public static func decode(_ root: SpecNode) throws -> FeatureFlagConfig {
-        func env(_ n: SpecNode) throws -> AppEnvironment {
-            guard let e = AppEnvironment(rawValue: try n.string()) else { throw n.fail("unknown environment '\(try n.string())'") }
-            return e
-        }
-        return try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions"); _ = o.optional("analytics")
-            let envNode = try o.required("environments")
-            let envs = try envNode.array().map(env)
-            guard Set(envs) == Set(AppEnvironment.allCases) else { throw envNode.fail("must list \(AppEnvironment.allCases.map(\.rawValue))") }
-            var stages: [AppEnvironment: Set<FeatureStage>] = [:]
-            let sNode = try o.required("stagesEnabled")
-            for (k, n) in try sNode.map() {
-                guard let e = AppEnvironment(rawValue: k) else { throw n.fail("unknown environment '\(k)'") }
-                stages[e] = Set(try n.array().map { s in
-                    guard let st = FeatureStage(rawValue: try s.string()) else { throw s.fail("unknown stage '\(try s.string())'") }
-                    return st
-                })
-            }
-            for e in envs where stages[e] == nil { throw sNode.fail("missing environment '\(e.rawValue)'") }
-            let mvp = Set(try o.required("mvpDisabledEnabledIn").array().map(env))
-            let fNode = try o.required("flags")
-            var flags: [Flag] = []
-            for f in try fNode.array() {
-                flags.append(try f.object { fo in
-                    let keyNode = try fo.required("key")
-                    guard let feature = Feature(rawValue: try keyNode.string()) else { throw keyNode.fail("'\(try keyNode.string())' is not a case of Feature") }
-                    let caseNode = try fo.required("case")
-                    guard try caseNode.string() == "\(feature)" else { throw caseNode.fail("Feature.\(feature) is spelled '\(feature)'") }
-                    let stageNode = try fo.required("stage")
-                    guard let stage = FeatureStage(rawValue: try stageNode.string()) else { throw stageNode.fail("unknown stage") }
-                    return Flag(feature: feature, stage: stage, mvpDisabled: try fo.required("mvpDisabled").bool(),
-                                description: try fo.optional("description")?.string() ?? "")
-                })
-            }
-            let keys = flags.map(\.feature)
-            guard Set(keys).count == keys.count, Set(keys) == Set(Feature.allCases) else {
-                throw fNode.fail("must list every Feature exactly once: \(Feature.allCases.map(\.rawValue))")
-            }
-            return FeatureFlagConfig(flags: flags, stagesEnabled: stages, mvpDisabledEnabledIn: mvp)
-        }
-    }
+    public static func decode(_ root: SpecNode) throws -> FeatureFlagConfig { try root.decode(FeatureFlagConfig.self) }
 
     /// The flag entry of a feature.
     public func flag(_ feature: Feature) -> Flag? { flags.first { $0.feature == feature } }
@@ -151,5 +110,82 @@ public enum ShvilFeatureFlagConformance {
             if on[.staging]! && !on[.development]! { out.append("\(name): on in staging but not in development") }
         }
         return out
+    }
+}
+
+/// flags.json read whole: the flags and the analytics policy, one decoder for both.
+struct FlagsFile: Decodable {
+    var flags: FeatureFlagConfig
+    var analytics: AnalyticsPolicy
+    static func load(_ folder: URL) throws -> FlagsFile {
+        try SpecNode.decode(FlagsFile.self, from: folder.appendingPathComponent("flags.json"), displayName: "Contracts/shvil/flags.json")
+    }
+    init(from decoder: Decoder) throws {
+        flags = try FeatureFlagConfig(from: decoder)
+        analytics = try decoder.container(keyedBy: FeatureFlagConfig.CodingKeys.self).decode(AnalyticsPolicy.self, forKey: .analytics)
+    }
+}
+
+/// An environment named in flags.json.
+struct EnvironmentName: Decodable {
+    var value: AppEnvironment
+    init(from decoder: Decoder) throws {
+        let s = try decoder.singleValueContainer().decode(String.self)
+        guard let e = AppEnvironment(rawValue: s) else { throw decoder.fail("unknown environment '\(s)'") }
+        value = e
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A map keyed by environment name (every environment present).
+    func byEnvironment<V: Decodable>(_ key: Key, _: V.Type) throws -> [AppEnvironment: V] {
+        var out: [AppEnvironment: V] = [:]
+        for (k, n) in try decode([String: SpecNode].self, forKey: key).sorted(by: { $0.key < $1.key }) {
+            guard let e = AppEnvironment(rawValue: k) else { throw n.fail("unknown environment '\(k)'") }
+            out[e] = try n.decode(V.self)
+        }
+        for e in AppEnvironment.allCases where out[e] == nil { throw fail(key, "missing environment '\(e.rawValue)'") }
+        return out
+    }
+}
+
+extension FeatureFlagConfig.Flag: Decodable {
+    enum CodingKeys: String, CodingKey { case key, `case`, stage, mvpDisabled, description }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let key = try c.decode(String.self, forKey: .key)
+        guard let f = Feature(rawValue: key) else { throw c.fail(.key, "'\(key)' is not a case of Feature") }
+        feature = f
+        guard try c.decode(String.self, forKey: .case) == "\(f)" else { throw c.fail(.case, "Feature.\(f) is spelled '\(f)'") }
+        guard let st = FeatureStage(rawValue: try c.decode(String.self, forKey: .stage)) else { throw c.fail(.stage, "unknown stage") }
+        stage = st
+        mvpDisabled = try c.decode(Bool.self, forKey: .mvpDisabled)
+        description = try c.decodeIfPresent(String.self, forKey: .description) ?? ""
+    }
+}
+
+/// A stage named in `stagesEnabled`.
+private struct StageName: Decodable {
+    var value: FeatureStage
+    init(from decoder: Decoder) throws {
+        let s = try decoder.singleValueContainer().decode(String.self)
+        guard let st = FeatureStage(rawValue: s) else { throw decoder.fail("unknown stage '\(s)'") }
+        value = st
+    }
+}
+
+extension FeatureFlagConfig: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, analytics, environments, stagesEnabled, mvpDisabledEnabledIn, flags }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let envs = try c.decode([EnvironmentName].self, forKey: .environments).map(\.value)
+        guard Set(envs) == Set(AppEnvironment.allCases) else { throw c.fail(.environments, "must list \(AppEnvironment.allCases.map(\.rawValue))") }
+        stagesEnabled = try c.byEnvironment(.stagesEnabled, [StageName].self).mapValues { Set($0.map(\.value)) }
+        mvpDisabledEnabledIn = Set(try c.decode([EnvironmentName].self, forKey: .mvpDisabledEnabledIn).map(\.value))
+        flags = try c.decode([Flag].self, forKey: .flags)
+        let keys = flags.map(\.feature)
+        guard Set(keys).count == keys.count, Set(keys) == Set(Feature.allCases) else {
+            throw c.fail(.flags, "must list every Feature exactly once: \(Feature.allCases.map(\.rawValue))")
+        }
     }
 }

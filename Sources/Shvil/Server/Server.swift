@@ -13,18 +13,22 @@ public struct ShvilRules: Sendable, Equatable {
 
     /// Loads rules.json.
     public static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> ShvilRules {
-        let root = try SpecNode.load(folder.appendingPathComponent("rules.json"), displayName: "Contracts/shvil/rules.json")
-        return try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source")
-            return try o.required("reorder").object { r in
-                _ = r.optional("decision")
-                func err(_ n: SpecNode) throws -> PostgresError {
-                    try n.object { e in PostgresError(try e.required("code").string(), try e.required("message").string()) }
-                }
-                let (nf, np) = try r.required("errors").object { e in (try err(try e.required("notFound")), try err(try e.required("notPermutation"))) }
-                return ShvilRules(reorderFunction: try r.required("function").string(), notFound: nf, notPermutation: np)
-            }
+        let file = try SpecNode.decode(RulesFile.self, from: folder.appendingPathComponent("rules.json"), displayName: "Contracts/shvil/rules.json")
+        let r = file.reorder
+        return ShvilRules(reorderFunction: r.function, notFound: r.errors.notFound.error, notPermutation: r.errors.notPermutation.error)
+    }
+
+    /// rules.json as written.
+    private struct RulesFile: Decodable {
+        struct ErrorSpec: Decodable {
+            var code: String, message: String
+            var error: PostgresError { PostgresError(code, message) }
         }
+        struct Errors: Decodable { var notFound: ErrorSpec, notPermutation: ErrorSpec }
+        struct Reorder: Decodable { var decision: String?, function: String, errors: Errors }
+        var reorder: Reorder
+        enum CodingKeys: String, CodingKey, CaseIterable { case app, source, reorder }
+        init(from decoder: Decoder) throws { reorder = try decoder.container(keyedBy: CodingKeys.self).decode(Reorder.self, forKey: .reorder) }
     }
 }
 

@@ -15,16 +15,21 @@ public struct SessionRefreshRule: Sendable, Equatable {
     public var onFailure: AppError
 
     /// Decodes the `session` object of errors.json.
-    static func decode(_ node: SpecNode) throws -> SessionRefreshRule {
-        try node.object { o in
-            _ = o.optional("decision")
-            let f = try o.required("onFailure")
-            guard let e = AppError(id: try f.string()) else { throw f.fail("'\(try f.string())' is not an AppError (category.kind)") }
-            let m = try o.required("maxRefreshesPerRequest")
-            guard try m.int() >= 1 else { throw m.fail("must be at least 1: a refresh mechanism refreshes") }
-            return SessionRefreshRule(refreshOnStatus: try o.required("refreshOnStatus").int(), grantType: try o.required("grantType").string(),
-                                      maxRefreshesPerRequest: try m.int(), onFailure: e)
-        }
+    static func decode(_ node: SpecNode) throws -> SessionRefreshRule { try node.decode(SessionRefreshRule.self) }
+}
+
+extension SessionRefreshRule: Decodable {
+    enum CodingKeys: String, CodingKey { case decision, onFailure, maxRefreshesPerRequest, refreshOnStatus, grantType }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
+        let f = try c.decode(String.self, forKey: .onFailure)
+        guard let e = AppError(id: f) else { throw c.fail(.onFailure, "'\(f)' is not an AppError (category.kind)") }
+        onFailure = e
+        maxRefreshesPerRequest = try c.decode(Int.self, forKey: .maxRefreshesPerRequest)
+        guard maxRefreshesPerRequest >= 1 else { throw c.fail(.maxRefreshesPerRequest, "must be at least 1: a refresh mechanism refreshes") }
+        refreshOnStatus = try c.decode(Int.self, forKey: .refreshOnStatus)
+        grantType = try c.decode(String.self, forKey: .grantType)
     }
 }
 

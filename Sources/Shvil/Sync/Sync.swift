@@ -83,7 +83,7 @@ public enum SyncError: Error, CustomStringConvertible, Equatable, Sendable {
 /// Contracts/shvil/sync.json.
 public struct SyncRules: Sendable, Equatable {
     /// What to do with a change, by operation and by whether the server has the row.
-    public enum Resolution: String, Sendable {
+    public enum Resolution: String, Sendable, CaseIterable {
         /// Send it.
         case apply
         /// Discard it.
@@ -92,7 +92,7 @@ public struct SyncRules: Sendable, Equatable {
         case compare
     }
     /// Who wins equal timestamps.
-    public enum Tie: String, Sendable {
+    public enum Tie: String, Sendable, CaseIterable {
         /// The server's row stays.
         case server
         /// The queued change is sent.
@@ -120,44 +120,73 @@ public struct SyncRules: Sendable, Equatable {
     }
 
     /// Decodes sync.json strictly.
-    public static func decode(_ root: SpecNode) throws -> SyncRules {
-        try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
-            let future = try o.required("futureTimestamps").object { f -> (String, [String]) in
-                _ = f.optional("decision")
-                let p = try f.required("policy")
-                guard try p.string() == "clampToServerNow" else { throw p.fail("only 'clampToServerNow' is defined") }
-                return (try p.string(), try f.required("triggers").strings())
-            }
-            let tieNode = try o.required("tie")
-            guard let tie = Tie(rawValue: try tieNode.string()) else { throw tieNode.fail("expected server or local") }
-            var resolution: [SyncOperation: [Bool: Resolution]] = [:]
-            let rNode = try o.required("resolution")
-            for (k, n) in try rNode.map() {
-                guard let op = SyncOperation(rawValue: k) else { throw n.fail("unknown operation '\(k)'") }
-                resolution[op] = try n.object { ro in
-                    func r(_ key: String) throws -> Resolution {
-                        let x = try ro.required(key)
-                        guard let v = Resolution(rawValue: try x.string()) else { throw x.fail("expected apply, drop or compare") }
-                        return v
-                    }
-                    return [false: try r("absent"), true: try r("present")]
-                }
-            }
-            for op in SyncOperation.allCases where resolution[op] == nil { throw rNode.fail("missing operation '\(op.rawValue)'") }
-            var coalesce: [String: SyncOperation?] = [:]
-            for (k, n) in try o.required("coalesce").map() {
-                let parts = k.split(separator: "+").map(String.init)
-                guard parts.count == 2, parts.allSatisfy({ SyncOperation(rawValue: $0) != nil }) else { throw n.fail("key must be operation+operation") }
-                let v = try n.string()
-                if v == "none" { coalesce[k] = .some(nil) } else {
-                    guard let op = SyncOperation(rawValue: v) else { throw n.fail("expected an operation or none") }
-                    coalesce[k] = .some(op)
-                }
-            }
-            return SyncRules(tables: try o.required("tables").strings(), timestampColumn: try o.required("timestampColumn").string(),
-                             tie: tie, resolution: resolution, coalesce: coalesce, futurePolicy: future.0, clampTriggers: future.1)
+    public static func decode(_ root: SpecNode) throws -> SyncRules { try root.decode(SyncRules.self) }
+}
+
+/// "a, b or c" of an enum's spellings.
+private func spoken<E: CaseIterable & RawRepresentable>(_: E.Type) -> String where E.RawValue == String {
+    let all = E.allCases.map(\.rawValue)
+    return all.count < 2 ? all.joined() : all.dropLast().joined(separator: ", ") + " or " + all.last!
+}
+
+/// A value of a sync.json enum; an unknown one is named with "expected …" and every spelling.
+private struct Spelled<E: CaseIterable & RawRepresentable>: Decodable where E.RawValue == String {
+    var value: E
+    init(from decoder: Decoder) throws {
+        let s = try decoder.singleValueContainer().decode(String.self)
+        guard let v = E(rawValue: s) else { throw decoder.fail("expected \(spoken(E.self))") }
+        value = v
+    }
+}
+
+extension SyncRules: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case app, source, decisions, futureTimestamps, tie, resolution, coalesce, tables, timestampColumn
+    }
+    private struct Future: Decodable {
+        var policy: String, triggers: [String]
+        enum CodingKeys: String, CodingKey, CaseIterable { case decision, policy, triggers }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            policy = try c.decode(String.self, forKey: .policy)
+            guard policy == "clampToServerNow" else { throw c.fail(.policy, "only 'clampToServerNow' is defined") }
+            triggers = try c.decode([String].self, forKey: .triggers)
         }
+    }
+    private struct Outcomes: Decodable {
+        var absent: Spelled<Resolution>, present: Spelled<Resolution>
+    }
+    /// A coalesced operation, or `none` (the pair cancels out).
+    private struct Coalesced: Decodable {
+        var value: SyncOperation?
+        init(from decoder: Decoder) throws {
+            let s = try decoder.singleValueContainer().decode(String.self)
+            if s == "none" { value = nil; return }
+            guard let op = SyncOperation(rawValue: s) else { throw decoder.fail("expected an operation or none") }
+            value = op
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let future = try c.decode(Future.self, forKey: .futureTimestamps)
+        (futurePolicy, clampTriggers) = (future.policy, future.triggers)
+        tie = try c.decode(Spelled<Tie>.self, forKey: .tie).value
+        resolution = [:]
+        for (k, o) in try c.decode([String: SpecNode].self, forKey: .resolution).sorted(by: { $0.key < $1.key }) {
+            guard let op = SyncOperation(rawValue: k) else { throw o.fail("unknown operation '\(k)'") }
+            let r = try o.decode(Outcomes.self)
+            resolution[op] = [false: r.absent.value, true: r.present.value]
+        }
+        for op in SyncOperation.allCases where resolution[op] == nil { throw c.fail(.resolution, "missing operation '\(op.rawValue)'") }
+        coalesce = [:]
+        for (k, n) in try c.decode([String: SpecNode].self, forKey: .coalesce).sorted(by: { $0.key < $1.key }) {
+            let parts = k.split(separator: "+").map(String.init)
+            guard parts.count == 2, parts.allSatisfy({ SyncOperation(rawValue: $0) != nil }) else { throw n.fail("key must be operation+operation") }
+            coalesce[k] = .some(try n.decode(Coalesced.self).value)
+        }
+        tables = try c.decode([String].self, forKey: .tables)
+        timestampColumn = try c.decode(String.self, forKey: .timestampColumn)
     }
 }
 

@@ -57,32 +57,7 @@ public enum TeleportMeGoldens {
 
     /// Reads the cases strictly.
     public static func loadCases(_ url: URL = casesURL) throws -> [ReportGoldenCase] {
-        let root = try SpecNode.load(url, displayName: "Contracts/teleportme/report-cases.json")
-        return try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source")
-            return try o.required("cases").array().map { n in
-                try n.object { c -> ReportGoldenCase in
-                    let prefs = try c.required("preferences").object { p in
-                        ReportPreferences(cost: try p.required("cost").double(), climate: try p.required("climate").double(),
-                                          culture: try p.required("culture").double(), jobMarket: try p.required("job_market").double())
-                    }
-                    let refiner = try c.required("refiner").object { r -> RefinerSpec in
-                        let kindNode = try r.required("kind")
-                        switch try kindNode.string() {
-                        case "deterministic": return .deterministic
-                        case "reply":
-                            if let j = r.optional("json") { return .replyJSON(j.value) }
-                            return .reply(try r.required("text").string())
-                        case "throws": return .failing(try r.required("error").string())
-                        case let k: throw kindNode.fail("unknown refiner kind '\(k)' (deterministic, reply, throws)")
-                        }
-                    }
-                    return ReportGoldenCase(name: try c.required("name").string(), doc: try c.required("doc").string(),
-                                            request: GenerateReportRequest(currentCityID: try c.required("current_city_id").string(), preferences: prefs),
-                                            refiner: refiner)
-                }
-            }
-        }
+        try SpecNode.decode(CasesFile.self, from: url, displayName: "Contracts/teleportme/report-cases.json").cases
     }
 
     /// The catalog of the fixture cities, as the mock's database holds them.
@@ -126,8 +101,8 @@ public enum TeleportMeGoldens {
         let report = try ReportRules.load(backend.configuration.spec.folder.appendingPathComponent("report.json"))
         TeleportMeApp.register(on: backend, refiner: c.refiner.make(report))
         let transport = InteractionReplay.transport(for: backend)
-        let response = try transport.send(method: "POST", path: "/functions/v1/generate-report", query: nil,
-                                          headers: ["Content-Type": "application/json"], body: try PostgresRowCoding.encode(c.request).data(), as: "ana")
+        let response = try transport.send(WireRequest(method: "POST", path: "/functions/v1/generate-report", headers: ["Content-Type": "application/json"],
+                                                      body: try PostgresRowCoding.encode(c.request).data(), actor: .persona("ana")))
         var problems: [String] = []
         if response.status != 200 { problems.append("generate-report answered \(response.status): \(response.text)") }
         var actual = response.jsonBody ?? .string(response.text)
@@ -167,4 +142,38 @@ public enum TeleportMeGoldens {
 extension TeleportMeApp: GoldenSource {
     /// The report goldens (Golden/teleportme/report/).
     public static func goldenCases() throws -> [GoldenCase] { try TeleportMeGoldens.goldenCases() }
+}
+
+/// report-cases.json.
+private struct CasesFile: Decodable {
+    var cases: [ReportGoldenCase]
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, cases }
+    init(from decoder: Decoder) throws { cases = try decoder.container(keyedBy: CodingKeys.self).decode([ReportGoldenCase].self, forKey: .cases) }
+}
+
+extension RefinerSpec: Decodable {
+    enum CodingKeys: String, CodingKey { case kind, json, text, error }
+    /// `{"kind": "deterministic"}`, `{"kind": "reply", "json" or "text"}`, `{"kind": "throws", "error"}`.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        switch try c.decode(String.self, forKey: .kind) {
+        case "deterministic": self = .deterministic
+        case "reply":
+            if let j = try c.decodeIfPresent(JSONValue.self, forKey: .json) { self = .replyJSON(j) } else { self = .reply(try c.decode(String.self, forKey: .text)) }
+        case "throws": self = .failing(try c.decode(String.self, forKey: .error))
+        case let k: throw c.fail(.kind, "unknown refiner kind '\(k)' (deterministic, reply, throws)")
+        }
+    }
+}
+
+extension ReportGoldenCase: Decodable {
+    enum CodingKeys: String, CodingKey { case preferences, refiner, name, doc, current_city_id }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let prefs = try c.decode(ReportPreferences.self, forKey: .preferences)
+        refiner = try c.decode(RefinerSpec.self, forKey: .refiner)
+        name = try c.decode(String.self, forKey: .name)
+        doc = try c.decode(String.self, forKey: .doc)
+        request = GenerateReportRequest(currentCityID: try c.decode(String.self, forKey: .current_city_id), preferences: prefs)
+    }
 }

@@ -84,7 +84,7 @@ public struct ReportRules: Sendable, Equatable {
     }
 
     /// A display category of step 9.
-    public struct Display: Sendable, Equatable {
+    public struct Display: Sendable, Equatable, Decodable {
         /// `cost`.
         public var display: String
         /// `Cost of Living`.
@@ -175,151 +175,8 @@ public struct ReportRules: Sendable, Equatable {
         try decode(SpecNode.load(url, displayName: "Contracts/teleportme/report.json"))
     }
 
-    /// Decodes report.json strictly: unknown keys, wrong types, unknown enum values, inconsistent
-    /// bounds and unknown template placeholders are errors naming the file and JSON path.
-    public static func decode(_ root: SpecNode) throws -> ReportRules {
-        var decisions: [String: String] = [:]
-        func decision(_ o: SpecObject, required: Bool = true) throws {
-            if required {
-                let d = try o.required("decision")
-                decisions[d.path] = try d.string()
-            } else if let d = o.optional("decision") {
-                decisions[d.path] = try d.string()
-            }
-        }
-        func choice<E: RawRepresentable & CaseIterable>(_ node: SpecNode, _: E.Type) throws -> E where E.RawValue == String {
-            let s = try node.string()
-            guard let v = E(rawValue: s) else {
-                throw node.fail("unknown value '\(s)' (one of: \(E.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            return v
-        }
-        func positiveInt(_ node: SpecNode) throws -> Int {
-            let v = try node.int()
-            if v < 1 { throw node.fail("must be at least 1, found \(v)") }
-            return v
-        }
-        return try root.object { o in
-            _ = o.optional("app")
-            _ = o.optional("source")
-            let (keys, pmin, pmax) = try o.required("preferences").object { p -> ([String], Double, Double) in
-                try decision(p)
-                let keysNode = try p.required("keys")
-                let keys = try keysNode.strings()
-                if Set(keys) != Set(ReportPreferences.CodingKeys.allCases.map(\.rawValue)) || keys.count != 4 {
-                    throw keysNode.fail("must be the four request keys cost, climate, culture, job_market")
-                }
-                let minNode = try p.required("min"), maxNode = try p.required("max")
-                let lo = try minNode.double(), hi = try maxNode.double()
-                if !(lo < hi) { throw maxNode.fail("max (\(JSONValue.formatDouble(hi))) must be greater than min (\(JSONValue.formatDouble(lo)))") }
-                return (keys, lo, hi)
-            }
-            let primaryNode = try o.required("primary")
-            let primary = try primaryNode.array().map { n in
-                try n.object { po -> Primary in
-                    try decision(po, required: false)
-                    let prefNode = try po.required("preference")
-                    let pref = try prefNode.string()
-                    if !keys.contains(pref) { throw prefNode.fail("unknown preference '\(pref)' (one of: \(keys.joined(separator: ", ")))") }
-                    return Primary(preference: pref, category: try po.required("category").string())
-                }
-            }
-            if Set(primary.map(\.preference)).count != keys.count || primary.count != keys.count {
-                throw primaryNode.fail("must name each of the \(keys.count) preferences exactly once")
-            }
-            let (norm, zero) = try o.required("weightedSum").object { w in
-                try decision(w)
-                return (try choice(try w.required("normalisation"), Normalisation.self),
-                        try choice(try w.required("zeroWeights"), ZeroWeights.self))
-            }
-            let (bonusCats, bonusWeight, formula) = try o.required("bonus").object { b -> ([String], Double, BonusFormula) in
-                try decision(b)
-                let cats = try b.required("categories").strings()
-                let wNode = try b.required("weightEach")
-                let w = try wNode.double()
-                let f = try choice(try b.required("formula"), BonusFormula.self)
-                if w < 0 || (f == .blend && Double(cats.count) * w > 1) {
-                    throw wNode.fail("weights must be non-negative and, for 'blend', sum to at most 1 (\(cats.count) x \(JSONValue.formatDouble(w)))")
-                }
-                return (cats, w, f)
-            }
-            let (cmin, cmax) = try o.required("clamp").object { c -> (Double, Double) in
-                try decision(c)
-                let lo = try c.required("min").double()
-                let hiNode = try c.required("max")
-                let hi = try hiNode.double()
-                if !(lo <= hi) { throw hiNode.fail("max (\(JSONValue.formatDouble(hi))) must not be below min (\(JSONValue.formatDouble(lo)))") }
-                return (lo, hi)
-            }
-            let rounding = try o.required("rounding").object { r in
-                try decision(r)
-                return try choice(try r.required("matchPercent"), Rounding.self)
-            }
-            let (sortBy, tie) = try o.required("ranking").object { r in
-                try decision(r)
-                return (try choice(try r.required("sortBy"), SortKey.self), try choice(try r.required("tieBreak"), TieBreak.self))
-            }
-            let top = try o.required("candidates").object { c in
-                try decision(c)
-                return try positiveInt(try c.required("top"))
-            }
-            let (rmin, rmax, order, fences) = try o.required("refined").object { r -> (Int, Int, RankOrder, Bool) in
-                try decision(r)
-                let lo = try positiveInt(try r.required("min"))
-                let hiNode = try r.required("max")
-                let hi = try positiveInt(hiNode)
-                if hi < lo { throw hiNode.fail("max (\(hi)) must not be below min (\(lo))") }
-                if hi > top { throw hiNode.fail("max (\(hi)) cannot exceed candidates.top (\(top))") }
-                return (lo, hi, try choice(try r.required("rankOrder"), RankOrder.self), try r.required("stripCodeFences").bool())
-            }
-            let (fcount, ftemplate) = try o.required("fallback").object { f -> (Int, String) in
-                try decision(f)
-                let countNode = try f.required("count")
-                let n = try positiveInt(countNode)
-                if n > top { throw countNode.fail("count (\(n)) cannot exceed candidates.top (\(top))") }
-                let t = try f.required("insightTemplate")
-                try Template.validate(t, allowed: fallbackPlaceholders)
-                return (n, try t.string())
-            }
-            let (displays, decimals) = try o.required("comparison").object { c -> ([Display], Int) in
-                try decision(c)
-                let ds = try c.required("categories").array().map { n in
-                    try n.object { d in Display(display: try d.required("display").string(), category: try d.required("category").string()) }
-                }
-                let decNode = try c.required("decimals")
-                let dec = try decNode.int()
-                if dec < 0 || dec > 6 { throw decNode.fail("must be within 0-6") }
-                return (ds, dec)
-            }
-            let missing = try o.required("missingScore").object { m in
-                try decision(m)
-                return try m.required("value").double()
-            }
-            let save = try o.required("response").object { r in
-                try decision(r)
-                return try r.required("saveWhenAuthenticated").bool()
-            }
-            let mock = try o.required("mockRefiner").object { m -> MockRefiner in
-                try decision(m)
-                let lo = try positiveInt(try m.required("min"))
-                let hiNode = try m.required("max")
-                let hi = try positiveInt(hiNode)
-                if hi < lo { throw hiNode.fail("max (\(hi)) must not be below min (\(lo))") }
-                let it = try m.required("insightTemplate"), st = try m.required("summaryTemplate")
-                try Template.validate(it, allowed: mockInsightPlaceholders)
-                try Template.validate(st, allowed: mockSummaryPlaceholders)
-                return MockRefiner(closeToBest: try m.required("closeToBest").double(), min: lo, max: hi,
-                                   insightTemplate: try it.string(), summaryTemplate: try st.string())
-            }
-            return ReportRules(preferenceKeys: keys, preferenceMin: pmin, preferenceMax: pmax, primary: primary,
-                               normalisation: norm, zeroWeights: zero, bonusCategories: bonusCats, bonusWeight: bonusWeight,
-                               bonusFormula: formula, clampMin: cmin, clampMax: cmax, rounding: rounding, sortBy: sortBy,
-                               tieBreak: tie, topCandidates: top, refinedMin: rmin, refinedMax: rmax, rankOrder: order,
-                               stripCodeFences: fences, fallbackCount: fcount, fallbackInsightTemplate: ftemplate,
-                               comparison: displays, comparisonDecimals: decimals, missingScore: missing,
-                               saveWhenAuthenticated: save, mockRefiner: mock, decisions: decisions)
-        }
-    }
+    /// Decodes report.json strictly (see ReportRulesDecoding.swift).
+    public static func decode(_ root: SpecNode) throws -> ReportRules { try root.decode(ReportRules.self) }
 }
 
 /// `{name}` placeholders in a rule's text.
@@ -335,10 +192,10 @@ public enum Template {
         return out
     }
 
-    /// Checks a template node names only allowed placeholders.
-    public static func validate(_ node: SpecNode, allowed: Set<String>) throws {
-        for p in placeholders(try node.string()) where !allowed.contains(p) {
-            throw node.fail("unknown placeholder '{\(p)}' (allowed: \(allowed.sorted().map { "{\($0)}" }.joined(separator: ", ")))")
+    /// The first placeholder of `template` not in `allowed`, as an error message.
+    public static func problem(_ template: String, allowed: Set<String>) -> String? {
+        placeholders(template).first { !allowed.contains($0) }.map {
+            "unknown placeholder '{\($0)}' (allowed: \(allowed.sorted().map { "{\($0)}" }.joined(separator: ", ")))"
         }
     }
 

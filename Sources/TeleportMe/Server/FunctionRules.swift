@@ -46,59 +46,71 @@ public struct FunctionRules: Sendable, Equatable {
 
     /// Decodes functions.json strictly.
     public static func decode(_ root: SpecNode, schema: DatabaseSchema?) throws -> FunctionRules {
-        func checkColumns(_ node: SpecNode, table: String) throws -> [String] {
-            let cols = try node.strings()
-            if let t = schema?.table(table) {
-                for (i, c) in cols.enumerated() where t.columnIndex(c) == nil {
-                    throw SpecNode(value: .string(c), file: node.file, path: "\(node.path)[\(i)]").fail("unknown column '\(c)' of '\(table)'")
-                }
-            }
-            return cols
-        }
-        return try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source")
-            let search = try o.required("search_cities").object { s -> Search in
-                _ = try s.required("decision").string()
-                let returnsNode = try s.required("returns")
-                let returns = try returnsNode.string()
-                if returns != "cities" { throw returnsNode.fail("only 'cities' (SETOF cities) is supported") }
-                let thNode = try s.required("threshold")
-                let th = try thNode.double()
-                if th < 0 || th > 1 { throw thNode.fail("a similarity threshold is within 0-1") }
-                let limNode = try s.required("limit")
-                let lim = try limNode.int()
-                if lim < 1 { throw limNode.fail("must be at least 1") }
-                return Search(parameter: try s.required("parameter").string(),
-                              columns: try checkColumns(try s.required("columns"), table: "cities"),
-                              threshold: th, inclusive: try s.required("inclusive").bool(), limit: lim,
-                              tieBreak: try checkColumns(try s.required("tieBreak"), table: "cities"))
-            }
-            let nameKeys = try o.required("handle_new_user").object { h in
-                _ = try h.required("decision").string()
-                return try h.required("nameKeys").strings()
-            }
-            let tables = try o.required("update_updated_at").object { u -> [String] in
-                _ = try u.required("decision").string()
-                let node = try u.required("tables")
-                let ts = try node.strings()
-                if let schema {
-                    for (i, t) in ts.enumerated() {
-                        let at = SpecNode(value: .string(t), file: node.file, path: "\(node.path)[\(i)]")
-                        guard let table = schema.table(t) else { throw at.fail("unknown table '\(t)'") }
-                        if table.columnIndex("updated_at") == nil { throw at.fail("table '\(t)' has no updated_at column") }
-                    }
-                }
-                return ts
-            }
-            return try o.required("generate_report").object { g in
-                _ = try g.required("decision").string()
-                let verify = try g.required("verifyJWT").bool()
-                let codes = try g.required("errors").object { e in
-                    (try e.required("invalidBody").string(), try e.required("unknownCity").string(), try e.required("invalidPreference").string())
-                }
-                return FunctionRules(search: search, nameKeys: nameKeys, updatedAtTables: tables, reportVerifyJWT: verify,
-                                     invalidBodyCode: codes.0, unknownCityCode: codes.1, invalidPreferenceCode: codes.2)
+        try root.decode(FunctionRules.self, values: schema.map { [schemaKey: $0] } ?? [:])
+    }
+    static let schemaKey = "functions.schema"
+}
+
+extension KeyedDecodingContainer {
+    /// Column names of `table` (checked when the schema is known).
+    fileprivate func columns(_ key: Key, of table: String, _ decoder: Decoder) throws -> [String] {
+        let cols = try decode([String].self, forKey: key)
+        if let t = (decoder.contractState?.values[FunctionRules.schemaKey] as? DatabaseSchema)?.table(table) {
+            for (i, c) in cols.enumerated() where t.columnIndex(c) == nil {
+                throw fail([key, AnyKey(intValue: i)!], "unknown column '\(c)' of '\(table)'")
             }
         }
+        return cols
+    }
+}
+
+extension FunctionRules.Search: Decodable {
+    enum CodingKeys: String, CodingKey { case decision, returns, threshold, limit, parameter, columns, inclusive, tieBreak }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        _ = try c.decode(String.self, forKey: .decision)
+        if try c.decode(String.self, forKey: .returns) != "cities" { throw c.fail(.returns, "only 'cities' (SETOF cities) is supported") }
+        threshold = try c.decode(Double.self, forKey: .threshold)
+        if threshold < 0 || threshold > 1 { throw c.fail(.threshold, "a similarity threshold is within 0-1") }
+        limit = try c.decode(Int.self, forKey: .limit)
+        if limit < 1 { throw c.fail(.limit, "must be at least 1") }
+        parameter = try c.decode(String.self, forKey: .parameter)
+        columns = try c.columns(.columns, of: "cities", decoder)
+        inclusive = try c.decode(Bool.self, forKey: .inclusive)
+        tieBreak = try c.columns(.tieBreak, of: "cities", decoder)
+    }
+}
+
+extension FunctionRules: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, search_cities, handle_new_user, update_updated_at, generate_report }
+    private struct NewUser: Decodable {
+        var decision: String, nameKeys: [String]
+    }
+    private struct UpdatedAt: Decodable {
+        var tables: [String]
+        enum CodingKeys: String, CodingKey { case decision, tables }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            _ = try c.decode(String.self, forKey: .decision)
+            tables = try c.decode([String].self, forKey: .tables)
+            guard let schema = decoder.contractState?.values[FunctionRules.schemaKey] as? DatabaseSchema else { return }
+            for (i, t) in tables.enumerated() {
+                guard let table = schema.table(t) else { throw c.fail([CodingKeys.tables, AnyKey(intValue: i)!], "unknown table '\(t)'") }
+                if table.columnIndex("updated_at") == nil { throw c.fail([CodingKeys.tables, AnyKey(intValue: i)!], "table '\(t)' has no updated_at column") }
+            }
+        }
+    }
+    private struct Report: Decodable {
+        struct Codes: Decodable { var invalidBody: String, unknownCity: String, invalidPreference: String }
+        var decision: String, verifyJWT: Bool, errors: Codes
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        search = try c.decode(Search.self, forKey: .search_cities)
+        nameKeys = try c.decode(NewUser.self, forKey: .handle_new_user).nameKeys
+        updatedAtTables = try c.decode(UpdatedAt.self, forKey: .update_updated_at).tables
+        let r = try c.decode(Report.self, forKey: .generate_report)
+        (reportVerifyJWT, invalidBodyCode, unknownCityCode, invalidPreferenceCode) = (r.verifyJWT, r.errors.invalidBody, r.errors.unknownCity, r.errors.invalidPreference)
     }
 }

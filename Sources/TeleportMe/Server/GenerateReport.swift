@@ -12,6 +12,8 @@ public struct GenerateReportFunction: Sendable {
     public let functions: FunctionRules
     /// The GPT step.
     public let refiner: any Refiner
+    /// The catalog last read, kept while `cities` and `city_scores` are unchanged.
+    private let catalogs = CatalogCache()
 
     /// A function.
     public init(rules: ReportRules, functions: FunctionRules, refiner: any Refiner) {
@@ -100,7 +102,7 @@ public struct GenerateReportFunction: Sendable {
         case .accepted(let r): req = r
         }
         // Steps 2-3.
-        let catalog = try Self.catalog(from: call.backend.database, rules: rules)
+        let catalog = try catalogs.catalog(from: call.backend.database) { try Self.catalog(from: $0, rules: rules) }
         guard let current = catalog.city(req.currentCityID) else {
             return badRequest("unknown city '\(req.currentCityID)': current_city_id must be the id of a row of cities", functions.unknownCityCode)
         }
@@ -117,5 +119,36 @@ public struct GenerateReportFunction: Sendable {
         }
         // Step 11.
         return .json(200, try PostgresRowCoding.encode(response))
+    }
+}
+
+/// The last catalog built, with the identity of the rows it was built from: a call whose tables
+/// are unchanged reuses it instead of reading and decoding every city again (the result is the
+/// same: the catalog is a function of those rows and the fixed rules).
+final class CatalogCache: @unchecked Sendable {
+    // Unchecked: `last` is only touched under `lock`.
+    private let lock = NSLock()
+    private var last: (identity: RowsIdentity, database: ObjectIdentifier, catalog: ReportCatalog)?
+    /// The tables a catalog is read from.
+    static let tables = ["cities", "city_scores"]
+
+    func catalog(from database: Database, build: (Database) throws -> ReportCatalog) throws -> ReportCatalog {
+        // One snapshot for the identity and the read, so the catalog kept is the one the identity names.
+        try database.reading { db in
+            let identity = db.rowsIdentity(Self.tables)
+            let id = ObjectIdentifier(database)
+            if let identity {
+                lock.lock()
+                defer { lock.unlock() }
+                if let last, last.identity == identity, last.database == id { return last.catalog }
+            }
+            let built = try build(db)
+            if let identity {
+                lock.lock()
+                last = (identity, id, built)
+                lock.unlock()
+            }
+            return built
+        }
     }
 }
