@@ -14,7 +14,7 @@ public enum AuraApp: ContractApp, AppModule {
 
     /// The edge functions' payloads, coded as `PostgresRowCoding` codes them (timestamps as PostgreSQL
     /// prints them); the table models are added by name.
-    public static var modelRegistry: ModelRegistry {
+    package static var modelRegistry: ModelRegistry {
         var r = ModelRegistry(coder: ModelCoder(decoder: PostgresRowCoding.decoder, encoder: PostgresRowCoding.encoder))
         r.register(GenerateHoroscopeRequest.self); r.register(GenerateHoroscopeResponse.self)
         r.register(MBTICalculateRequest.self); r.register(MBTICalculateResponse.self)
@@ -35,7 +35,7 @@ public enum AuraApp: ContractApp, AppModule {
 
     /// Registers the app's pieces with explicit rules (to run the suites against changed rules).
     /// When the rules failed to load, both functions answer 500 with the load error.
-    public static func register(on backend: MockSupabase, rules loaded: Result<AuraRules, any Error>, seed: UInt64 = 0) {
+    package static func register(on backend: MockSupabase, rules loaded: Result<AuraRules, any Error>, seed: UInt64 = 0) {
         if case .success(let rules) = loaded {
             for t in rules.triggers {
                 let column = t.column
@@ -64,14 +64,14 @@ public enum AuraApp: ContractApp, AppModule {
 }
 
 /// The bodies of Aura's edge functions.
-public struct AuraFunctions: Sendable {
+package struct AuraFunctions: Sendable {
     /// The rules in force.
-    public let rules: AuraRules
+    package let rules: AuraRules
     /// The stand-in generator's seed.
-    public let seed: UInt64
+    package let seed: UInt64
 
     /// Functions over a set of rules.
-    public init(rules: AuraRules, seed: UInt64 = 0) {
+    package init(rules: AuraRules, seed: UInt64 = 0) {
         self.rules = rules
         self.seed = seed
     }
@@ -90,7 +90,7 @@ public struct AuraFunctions: Sendable {
     }
 
     /// `POST /functions/v1/generate-horoscope` (§3.2).
-    public func generateHoroscope(_ call: FunctionCall) -> HTTPResponse {
+    package func generateHoroscope(_ call: FunctionCall) -> HTTPResponse {
         guard let caller = call.auth.userID else { return Self.error(401, "a signed-in user is required") }
         let parsed = Self.object(call)
         guard let o = parsed.object else { return parsed.failure! }
@@ -134,11 +134,15 @@ public struct AuraFunctions: Sendable {
             let length: SubscriptionTier = isPremium ? .premium : .free
             let out = HoroscopeStandIn(rules: rules, seed: seed)
                 .generate(userID: userID, date: today, zodiac: zodiac, mbti: mbti, category: category, length: length)
-            let row = try db.insert("daily_readings", [[
-                "user_id": .string(userID), "date": .string(today.description), "category": .string(category.rawValue),
-                "content": .string(out.content), "is_premium": .bool(isPremium), "fortune_score": .int(Int64(out.fortuneScore)),
-                "lucky_numbers": .array(out.luckyNumbers.map { .int(Int64($0)) }), "power_colors": .array(out.powerColors.map(JSONValue.string)),
-            ]], as: .serviceRole)
+            let row = try db.insert(
+                "daily_readings",
+                [
+                    [
+                        "user_id": .string(userID), "date": .string(today.description), "category": .string(category.rawValue),
+                        "content": .string(out.content), "is_premium": .bool(isPremium), "fortune_score": .int(Int64(out.fortuneScore)),
+                        "lucky_numbers": .array(out.luckyNumbers.map { .int(Int64($0)) }), "power_colors": .array(out.powerColors.map(JSONValue.string))
+                    ]
+                ], as: .serviceRole)
             guard let stored = row.first else { return Self.error(500, "the reading was not stored") }
             return Self.json(200, ["content": .string(out.content), "reading": .object(stored)])
         } catch let e as PostgresError {
@@ -149,7 +153,7 @@ public struct AuraFunctions: Sendable {
     }
 
     /// `POST /functions/v1/mbti-calculate` (§3.3, §9.1).
-    public func mbtiCalculate(_ call: FunctionCall) -> HTTPResponse {
+    package func mbtiCalculate(_ call: FunctionCall) -> HTTPResponse {
         guard let caller = call.auth.userID else { return Self.error(401, "a signed-in user is required") }
         let parsed = Self.object(call)
         guard let o = parsed.object else { return parsed.failure! }
@@ -178,18 +182,24 @@ public struct AuraFunctions: Sendable {
             var stored: JSONValue = .null
             let db = call.backend.database
             if try !db.rows("users", where: .eq("id", caller)).isEmpty {
-                let rows = try db.insert("mbti_results", [[
-                    "user_id": .string(caller), "type_code": .string(typeCode),
-                    "dimension_scores": scoresJSON, "cognitive_functions": functionsJSON,
-                    "strengths": .array(profile.strengths.map(JSONValue.string)), "weaknesses": .array(profile.weaknesses.map(JSONValue.string)),
-                ]], as: call.auth)
+                let rows = try db.insert(
+                    "mbti_results",
+                    [
+                        [
+                            "user_id": .string(caller), "type_code": .string(typeCode),
+                            "dimension_scores": scoresJSON, "cognitive_functions": functionsJSON,
+                            "strengths": .array(profile.strengths.map(JSONValue.string)), "weaknesses": .array(profile.weaknesses.map(JSONValue.string))
+                        ]
+                    ], as: call.auth)
                 stored = rows.first.map(JSONValue.object) ?? .null
             }
-            return Self.json(200, [
-                "typeCode": .string(typeCode), "dimensionScores": scoresJSON, "cognitiveFunctions": functionsJSON,
-                "strengths": .array(profile.strengths.map(JSONValue.string)), "weaknesses": .array(profile.weaknesses.map(JSONValue.string)),
-                "result": stored,
-            ])
+            return Self.json(
+                200,
+                [
+                    "typeCode": .string(typeCode), "dimensionScores": scoresJSON, "cognitiveFunctions": functionsJSON,
+                    "strengths": .array(profile.strengths.map(JSONValue.string)), "weaknesses": .array(profile.weaknesses.map(JSONValue.string)),
+                    "result": stored
+                ])
         } catch let e as PostgresError {
             return Self.json(500, ["error": .string(e.message), "code": .string(e.code)])
         } catch {

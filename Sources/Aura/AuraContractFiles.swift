@@ -4,34 +4,47 @@ import ContractKit
 extension AuraApp {
     /// Aura's own rule files, each read and checked by `contracts verify`'s `app-rules` kind with
     /// the conformance checks the gate tests run, against the shipped implementations.
-    public static var contractFiles: [ContractFile] {
+    package static var contractFiles: [ContractFile] {
         [
             ContractFile("rules.json", kind: AppRulesSuite.kind) { folder in
                 let rules = try AuraRules.load(folder: folder)
                 return [
-                    RuleCheck("zodiac: every documented date and every boundary gives its sign (§2.1, §9.1)",
-                              violations: AuraConformance.zodiacViolations(ZodiacCalculator(rules: rules), rules: rules)),
-                    RuleCheck("MBTI: every documented score sheet gives its type (§9.1)",
-                              violations: AuraConformance.mbtiViolations(MBTICalculator(rules: rules), rules: rules)),
-                    RuleCheck("entitlements: every documented subscription row gives its tier (§8.2)",
-                              violations: AuraConformance.entitlementViolations({ row, now in SubscriptionStatus.tier(row: row, now: now, rules: rules) }, rules: rules)),
-                    RuleCheck("max_tokens and word range per tier, the longest reading within its budget (§3.2)",
-                              violations: AuraClientConformance.completionViolations({ CompletionRequest.reference($0, rules: rules) }, rules: rules)),
-                    RuleCheck("features per tier, retrograde alerts and history included (§8.2)",
-                              violations: AuraClientConformance.featureViolations({ SubscriptionStatus(tier: $0, rules: rules).entitlements }, rules: rules)),
-                    RuleCheck("checkStatus falls back to free when the subscription cannot be read (§8.1)",
-                              violations: AuraClientConformance.statusViolations({ read, now in
-                                  do { return SubscriptionStatus.tier(row: try read(), now: now, rules: rules) } catch { return rules.statusOnError }
-                              }, rules: rules)),
-                    RuleCheck("the paywall is enforced where entitlements.enforcement says (server: 403; client: rows stay readable)",
-                              violations: try paywallViolations(folder: folder, rules: rules)),
+                    RuleCheck(
+                        "zodiac: every documented date and every boundary gives its sign (§2.1, §9.1)",
+                        violations: AuraConformance.zodiacViolations(ZodiacCalculator(rules: rules), rules: rules)),
+                    RuleCheck(
+                        "MBTI: every documented score sheet gives its type (§9.1)",
+                        violations: AuraConformance.mbtiViolations(MBTICalculator(rules: rules), rules: rules)),
+                    RuleCheck(
+                        "entitlements: every documented subscription row gives its tier (§8.2)",
+                        violations: AuraConformance.entitlementViolations(
+                            { row, now in SubscriptionStatus.tier(row: row, now: now, rules: rules) }, rules: rules)),
+                    RuleCheck(
+                        "max_tokens and word range per tier, the longest reading within its budget (§3.2)",
+                        violations: AuraClientConformance.completionViolations({ CompletionRequest.reference($0, rules: rules) }, rules: rules)),
+                    RuleCheck(
+                        "features per tier, retrograde alerts and history included (§8.2)",
+                        violations: AuraClientConformance.featureViolations({ SubscriptionStatus(tier: $0, rules: rules).entitlements }, rules: rules)),
+                    RuleCheck(
+                        "checkStatus falls back to free when the subscription cannot be read (§8.1)",
+                        violations: AuraClientConformance.statusViolations(
+                            { read, now in
+                                do { return SubscriptionStatus.tier(row: try read(), now: now, rules: rules) } catch { return rules.statusOnError }
+                            }, rules: rules)),
+                    RuleCheck(
+                        "the paywall is enforced where entitlements.enforcement says (server: 403; client: rows stay readable)",
+                        violations: try paywallViolations(folder: folder, rules: rules))
                 ]
             },
             ContractFile("endpoints.json", kind: AppRulesSuite.kind) { folder in
-                [RuleCheck("every endpoint of §3.3 has a documented interaction",
-                           violations: try AuraConformance.endpointViolations(endpoints: folder.appendingPathComponent("endpoints.json"),
-                                                                              interactions: InteractionReplay.load(app: AuraApp.self)))]
-            },
+                [
+                    RuleCheck(
+                        "every endpoint of §3.3 has a documented interaction",
+                        violations: try AuraConformance.endpointViolations(
+                            endpoints: folder.appendingPathComponent("endpoints.json"),
+                            interactions: InteractionReplay.load(app: AuraApp.self)))
+                ]
+            }
         ]
     }
 }
@@ -47,7 +60,7 @@ func paywallViolations(folder: URL, rules: AuraRules) throws -> [String] {
 extension AuraConformance {
     /// The endpoints of endpoints.json (§3.3) that no interaction step exercises (same method and
     /// path); a file that does not decode throws naming file and path.
-    public static func endpointViolations(endpoints url: URL, interactions: [InteractionFile]) throws -> [String] {
+    package static func endpointViolations(endpoints url: URL, interactions: [InteractionFile]) throws -> [String] {
         let endpoints = try SpecNode.decode(EndpointsFile.self, from: url, displayName: "Contracts/aura/endpoints.json").endpoints
             .map { ($0.method, $0.path) }
         if endpoints.isEmpty { return ["endpoints.json lists no endpoint (§3.3 lists seven)"] }

@@ -7,7 +7,7 @@ import ContractKit
 public enum AuraConformance {
     /// The zodiac calculator must give every documented case its sign and cover each day of a
     /// leap year exactly once; every boundary of the table must be a documented case.
-    public static func zodiacViolations(_ calc: ZodiacCalculator, rules: AuraRules) -> [String] {
+    package static func zodiacViolations(_ calc: ZodiacCalculator, rules: AuraRules) -> [String] {
         var out = calc.coverageProblems()
         for c in rules.zodiacCases {
             let got = calc.sign(for: c.date)
@@ -22,7 +22,7 @@ public enum AuraConformance {
     }
 
     /// The MBTI calculator must give every documented score sheet its type.
-    public static func mbtiViolations(_ calc: MBTICalculator, rules: AuraRules) -> [String] {
+    package static func mbtiViolations(_ calc: MBTICalculator, rules: AuraRules) -> [String] {
         var out: [String] = []
         for c in rules.mbtiCases {
             do {
@@ -36,24 +36,32 @@ public enum AuraConformance {
     }
 
     /// Every documented subscription row must give its tier.
-    public static func entitlementViolations(_ tierOf: ([String: JSONValue]?, Date) -> SubscriptionTier, rules: AuraRules) -> [String] {
+    package static func entitlementViolations(_ tierOf: ([String: JSONValue]?, Date) -> SubscriptionTier, rules: AuraRules) -> [String] {
         rules.entitlementCases.compactMap { c in
             let got = tierOf(c.subscription, rules.entitlementCasesNow)
-            return got == c.tier ? nil : "\(c.subscription.map { JSONValue.object($0).serialized() } ?? "no row") (\(c.source)): expected \(c.tier.rawValue), got \(got.rawValue)"
+            return got == c.tier
+                ? nil
+                : "\(c.subscription.map { JSONValue.object($0).serialized() } ?? "no row") (\(c.source)): expected \(c.tier.rawValue), got \(got.rawValue)"
         }
     }
 
     /// A generated reading must respect the tier's word count, the generated fortune range and
     /// the lucky-number and colour rules.
-    public static func readingViolations(_ out: HoroscopeStandIn.Output, length: SubscriptionTier, rules: AuraRules, label: String) -> [String] {
+    package static func readingViolations(_ out: HoroscopeStandIn.Output, length: SubscriptionTier, rules: AuraRules, label: String) -> [String] {
         var v: [String] = []
         let words = HoroscopeStandIn.wordCount(out.content)
         let range = rules.wordCount[length]!
         if !range.closed.contains(words) { v.append("\(label): \(words) words, expected \(range.min)…\(range.max) for \(length.rawValue)") }
-        if !rules.generatedFortune.closed.contains(out.fortuneScore) { v.append("\(label): fortune \(out.fortuneScore) outside \(rules.generatedFortune.closed)") }
+        if !rules.generatedFortune.closed.contains(out.fortuneScore) {
+            v.append("\(label): fortune \(out.fortuneScore) outside \(rules.generatedFortune.closed)")
+        }
         if !rules.fortuneScore.closed.contains(out.fortuneScore) { v.append("\(label): fortune \(out.fortuneScore) violates the column CHECK") }
-        if out.luckyNumbers.count != rules.luckyNumberCount { v.append("\(label): \(out.luckyNumbers.count) lucky numbers, expected \(rules.luckyNumberCount)") }
-        if out.luckyNumbers.contains(where: { !rules.luckyNumberRange.closed.contains($0) }) { v.append("\(label): lucky number outside \(rules.luckyNumberRange.closed)") }
+        if out.luckyNumbers.count != rules.luckyNumberCount {
+            v.append("\(label): \(out.luckyNumbers.count) lucky numbers, expected \(rules.luckyNumberCount)")
+        }
+        if out.luckyNumbers.contains(where: { !rules.luckyNumberRange.closed.contains($0) }) {
+            v.append("\(label): lucky number outside \(rules.luckyNumberRange.closed)")
+        }
         if rules.luckyNumbersDistinct && Set(out.luckyNumbers).count != out.luckyNumbers.count { v.append("\(label): repeated lucky number") }
         if out.powerColors != rules.powerColors { v.append("\(label): power colours \(out.powerColors), expected \(rules.powerColors)") }
         return v

@@ -2,38 +2,38 @@ import Foundation
 import ContractKit
 
 /// An invalid input to one of Aura's domain rules.
-public struct AuraRuleError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct AuraRuleError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What is wrong, in words a client can show.
-    public var message: String
+    package var message: String
     /// An error.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 // MARK: - Zodiac (§2.1)
 
 /// Zodiac sign from a birth date, by the table of rules.json (`zodiac.signs`).
-public struct ZodiacCalculator: Sendable {
+package struct ZodiacCalculator: Sendable {
     /// The table in force.
-    public let signs: [AuraRules.SignRange]
+    package let signs: [AuraRules.SignRange]
 
     /// A calculator from the rules.
-    public init(rules: AuraRules) { signs = rules.signs }
+    package init(rules: AuraRules) { signs = rules.signs }
     /// A calculator from an explicit table (mutation tests).
-    public init(signs: [AuraRules.SignRange]) { self.signs = signs }
+    package init(signs: [AuraRules.SignRange]) { self.signs = signs }
 
     /// The sign of a month-day; nil when the table leaves the day uncovered.
-    public func sign(for day: MonthDay) -> ZodiacSign? {
+    package func sign(for day: MonthDay) -> ZodiacSign? {
         signs.first { r in
             r.from <= r.to ? (r.from <= day && day <= r.to) : (day >= r.from || day <= r.to)
         }?.sign
     }
 
     /// The sign of a birth date.
-    public func sign(for date: PGDate) -> ZodiacSign? { sign(for: date.monthDay) }
+    package func sign(for date: PGDate) -> ZodiacSign? { sign(for: date.monthDay) }
 
     /// Days of a leap year the table covers zero times or more than once (must be empty).
-    public func coverageProblems() -> [String] {
+    package func coverageProblems() -> [String] {
         var out: [String] = []
         for m in 1...12 {
             for d in 1...PGDate.daysInMonth(m, leap: true) {
@@ -49,25 +49,25 @@ public struct ZodiacCalculator: Sendable {
 // MARK: - MBTI (§9.1)
 
 /// MBTI type from dimension scores, by the sign convention of rules.json (`mbti.dimensions`).
-public struct MBTICalculator: Sendable {
+package struct MBTICalculator: Sendable {
     /// The dimensions in type-code order with their sign convention.
-    public let dimensions: [AuraRules.Dimension]
+    package let dimensions: [AuraRules.Dimension]
     /// The allowed score range.
-    public let scoreRange: AuraRules.IntRange
+    package let scoreRange: AuraRules.IntRange
 
     /// A calculator from the rules.
-    public init(rules: AuraRules) {
+    package init(rules: AuraRules) {
         dimensions = rules.dimensions
         scoreRange = rules.scoreRange
     }
     /// A calculator from an explicit convention (mutation tests).
-    public init(dimensions: [AuraRules.Dimension], scoreRange: AuraRules.IntRange) {
+    package init(dimensions: [AuraRules.Dimension], scoreRange: AuraRules.IntRange) {
         self.dimensions = dimensions
         self.scoreRange = scoreRange
     }
 
     /// One score per dimension (the mean of its answers), in type-code order.
-    public func dimensionScores(from answers: [MBTIAnswer]) throws -> [DimensionScore] {
+    package func dimensionScores(from answers: [MBTIAnswer]) throws -> [DimensionScore] {
         var sums: [String: (Double, Int)] = [:]
         for (i, a) in answers.enumerated() {
             guard dimensions.contains(where: { $0.name == a.dimension }) else {
@@ -86,7 +86,7 @@ public struct MBTICalculator: Sendable {
     }
 
     /// The type code of one score per dimension.
-    public func typeCode(scores: [String: Double]) throws -> String {
+    package func typeCode(scores: [String: Double]) throws -> String {
         var code = ""
         for d in dimensions {
             guard let s = scores[d.name] else { throw AuraRuleError("no score for dimension \(d.name)") }
@@ -96,7 +96,7 @@ public struct MBTICalculator: Sendable {
     }
 
     /// §9.1 `MBTICalculator.calculate(from:)`: the type of a set of answers.
-    public func calculate(from answers: [MBTIAnswer]) throws -> (typeCode: String, scores: [DimensionScore]) {
+    package func calculate(from answers: [MBTIAnswer]) throws -> (typeCode: String, scores: [DimensionScore]) {
         let scores = try dimensionScores(from: answers)
         let code = try typeCode(scores: Dictionary(uniqueKeysWithValues: scores.map { ($0.dimension, $0.score) }))
         return (code, scores)
@@ -104,16 +104,16 @@ public struct MBTICalculator: Sendable {
 }
 
 /// A type's profile: cognitive functions, strengths and weaknesses (rules.json `mbti`).
-public struct MBTIProfile: Sendable, Equatable {
+package struct MBTIProfile: Sendable, Equatable {
     /// Function stack, positions `functionPositions` (1…4).
-    public var cognitiveFunctions: [CognitiveFunction]
+    package var cognitiveFunctions: [CognitiveFunction]
     /// One strength per letter.
-    public var strengths: [String]
+    package var strengths: [String]
     /// One weakness per letter.
-    public var weaknesses: [String]
+    package var weaknesses: [String]
 
     /// The profile of a type code.
-    public init(typeCode: String, rules: AuraRules) throws {
+    package init(typeCode: String, rules: AuraRules) throws {
         guard let stack = rules.cognitiveFunctions[typeCode] else { throw AuraRuleError("unknown MBTI type \(typeCode)") }
         cognitiveFunctions = stack.enumerated().map { CognitiveFunction(name: $1, position: $0 + rules.functionPositions.min) }
         strengths = []
@@ -129,25 +129,25 @@ public struct MBTIProfile: Sendable, Equatable {
 // MARK: - Subscription and entitlements (§8, §9.1)
 
 /// §2.1 `SubscriptionStatus` with the entitlements of §9.1 `SubscriptionTests`.
-public struct SubscriptionStatus: Sendable, Equatable {
+package struct SubscriptionStatus: Sendable, Equatable {
     /// The tier in force.
-    public var tier: SubscriptionTier
+    package var tier: SubscriptionTier
     /// What the tier may do.
-    public var entitlements: AuraRules.TierEntitlements
+    package var entitlements: AuraRules.TierEntitlements
 
     /// The status of a tier.
-    public init(tier: SubscriptionTier, rules: AuraRules) {
+    package init(tier: SubscriptionTier, rules: AuraRules) {
         self.tier = tier
         entitlements = rules.tiers[tier]!
     }
 
     /// The status a `subscriptions` row (or none) gives at a time.
-    public init(row: [String: JSONValue]?, now: Date, rules: AuraRules) {
+    package init(row: [String: JSONValue]?, now: Date, rules: AuraRules) {
         self.init(tier: SubscriptionStatus.tier(row: row, now: now, rules: rules), rules: rules)
     }
 
     /// The tier a row gives: premium when tier, is_active and expires_at meet `premiumWhen`.
-    public static func tier(row: [String: JSONValue]?, now: Date, rules: AuraRules) -> SubscriptionTier {
+    package static func tier(row: [String: JSONValue]?, now: Date, rules: AuraRules) -> SubscriptionTier {
         guard let row, row["tier"]?.stringValue == rules.premiumTierValue else { return .free }
         if rules.premiumRequiresActive && row["is_active"] != .bool(true) { return .free }
         if rules.premiumRequiresUnexpired, let e = row["expires_at"]?.stringValue {
@@ -157,16 +157,16 @@ public struct SubscriptionStatus: Sendable, Equatable {
     }
 
     /// §9.1 `canAccessPremiumContent`.
-    public var canAccessPremiumContent: Bool { entitlements.canAccessPremiumContent }
+    package var canAccessPremiumContent: Bool { entitlements.canAccessPremiumContent }
     /// §9.1 `canViewHistoricalData`.
-    public var canViewHistoricalData: Bool { entitlements.canViewHistoricalData }
+    package var canViewHistoricalData: Bool { entitlements.canViewHistoricalData }
     /// Whether the tier may open a category (§9.2 paywall).
-    public func canAccess(_ category: SituationCategory) -> Bool { entitlements.categories.contains(category) }
+    package func canAccess(_ category: SituationCategory) -> Bool { entitlements.categories.contains(category) }
 }
 
 // MARK: - Fortune (§4.2)
 
 /// The FortuneCard colour of a score (rules.json `reading.fortuneBands`); nil outside every band.
-public func fortuneColor(_ score: Int, rules: AuraRules) -> String? {
+package func fortuneColor(_ score: Int, rules: AuraRules) -> String? {
     rules.fortuneBands.first { $0.range.closed.contains(score) }?.color
 }

@@ -4,38 +4,40 @@ import ContractKit
 /// A deterministic stand-in for §3.2's OpenAI call and random draws: the same seed and inputs
 /// always give the same text, fortune score and lucky numbers, within the limits of rules.json
 /// (word counts per tier, generated fortune range, lucky-number count and range).
-public struct HoroscopeStandIn: Sendable {
+package struct HoroscopeStandIn: Sendable {
     /// What one generation produces.
-    public struct Output: Sendable, Equatable {
+    package struct Output: Sendable, Equatable {
         /// The reading text.
-        public var content: String
+        package var content: String
         /// The fortune score.
-        public var fortuneScore: Int
+        package var fortuneScore: Int
         /// Lucky numbers, ascending.
-        public var luckyNumbers: [Int]
+        package var luckyNumbers: [Int]
         /// Power colours.
-        public var powerColors: [String]
+        package var powerColors: [String]
     }
 
     /// The rules in force.
-    public let rules: AuraRules
+    package let rules: AuraRules
     /// The seed mixed into every draw.
-    public let seed: UInt64
+    package let seed: UInt64
 
     /// A stand-in.
-    public init(rules: AuraRules, seed: UInt64 = 0) {
+    package init(rules: AuraRules, seed: UInt64 = 0) {
         self.rules = rules
         self.seed = seed
     }
 
     /// Words of a text: maximal runs of non-whitespace.
-    public static func wordCount(_ text: String) -> Int {
+    package static func wordCount(_ text: String) -> Int {
         text.split(whereSeparator: { $0.isWhitespace }).count
     }
 
     /// Generates the reading of one user, day, category and length.
-    public func generate(userID: String, date: PGDate, zodiac: ZodiacSign, mbti: MBTIType,
-                         category: SituationCategory, length: SubscriptionTier) -> Output {
+    package func generate(
+        userID: String, date: PGDate, zodiac: ZodiacSign, mbti: MBTIType,
+        category: SituationCategory, length: SubscriptionTier
+    ) -> Output {
         var rng = SplitMix(seed: seed ^ HoroscopeStandIn.fnv1a("\(userID)|\(date)|\(category.rawValue)|\(length.rawValue)|\(zodiac.rawValue)|\(mbti.rawValue)"))
         let range = rules.wordCount[length]!
         let target = rng.int(in: range.closed)
@@ -108,7 +110,7 @@ public struct HoroscopeStandIn: Sendable {
         "A conversation you have postponed is ready to happen, and you are ready for it too.",
         "Notice what drains you and what restores you, then give the second a little more space.",
         "{Sign} and {type} together point to a practical truth: progress beats perfection today.",
-        "Before the day ends, thank one person who helped with {focus}; the gesture comes back to you.",
+        "Before the day ends, thank one person who helped with {focus}; the gesture comes back to you."
     ]
 
     static let focus: [SituationCategory: [String]] = [
@@ -116,7 +118,7 @@ public struct HoroscopeStandIn: Sendable {
         .love: ["your relationships", "someone you care about", "an honest conversation", "your heart"],
         .social: ["your friendships", "a group plan", "a new connection", "your wider circle"],
         .health: ["your routine", "your sleep", "how you move your body", "your energy"],
-        .personalGrowth: ["a habit you are building", "something you are learning", "your inner voice", "a long-term goal"],
+        .personalGrowth: ["a habit you are building", "something you are learning", "your inner voice", "a long-term goal"]
     ]
 
     static let filler = ["Trust", "the", "process", "and", "keep", "going."]

@@ -121,8 +121,10 @@ public struct MBTICalculateResponse: Codable, Equatable, Sendable {
     public var result: MBTIResult?
 
     /// A response.
-    public init(typeCode: String, dimensionScores: [DimensionScore], cognitiveFunctions: [CognitiveFunction],
-                strengths: [String], weaknesses: [String], result: MBTIResult?) {
+    public init(
+        typeCode: String, dimensionScores: [DimensionScore], cognitiveFunctions: [CognitiveFunction],
+        strengths: [String], weaknesses: [String], result: MBTIResult?
+    ) {
         self.typeCode = typeCode
         self.dimensionScores = dimensionScores
         self.cognitiveFunctions = cognitiveFunctions
@@ -138,7 +140,7 @@ public struct MBTICalculateResponse: Codable, Equatable, Sendable {
         try c.encode(cognitiveFunctions, forKey: .cognitiveFunctions)
         try c.encode(strengths, forKey: .strengths)
         try c.encode(weaknesses, forKey: .weaknesses)
-        try c.encode(result, forKey: .result)  // null when not stored
+        try c.encode(result, forKey: .result) // null when not stored
     }
 
     enum CodingKeys: String, CodingKey {

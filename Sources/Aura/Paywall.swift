@@ -11,27 +11,27 @@ public enum PaywallEnforcer: String, Sendable, CaseIterable {
 }
 
 /// rules.json `entitlements.enforcement`: the enforcer of each paid feature (§8.2).
-public struct PaywallEnforcement: Sendable, Equatable {
+package struct PaywallEnforcement: Sendable, Equatable {
     /// Premium-only categories (Career).
-    public var categories: PaywallEnforcer = .server
+    package var categories: PaywallEnforcer = .server
     /// Premium reading length (`isPremium: true`).
-    public var readingLength: PaywallEnforcer = .server
+    package var readingLength: PaywallEnforcer = .server
     /// Past readings ("Unlimited historical access").
-    public var history: PaywallEnforcer = .client
+    package var history: PaywallEnforcer = .client
     /// The 7-day weekly outlook.
-    public var weeklyOutlook: PaywallEnforcer = .client
+    package var weeklyOutlook: PaywallEnforcer = .client
     /// Retrograde alerts.
-    public var retrogradeAlerts: PaywallEnforcer = .client
+    package var retrogradeAlerts: PaywallEnforcer = .client
 
     /// An enforcement table.
-    public init() {}
+    package init() {}
 
     static func decode(_ node: SpecNode) throws -> PaywallEnforcement { try node.decode(PaywallEnforcement.self) }
 }
 
 extension PaywallEnforcement: Decodable {
     enum CodingKeys: String, CodingKey { case decision, categories, readingLength, history, weeklyOutlook, retrogradeAlerts }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
         func e(_ key: CodingKeys) throws -> PaywallEnforcer {
@@ -52,7 +52,8 @@ public enum AuraPaywallConformance {
     /// Violations of `rules.enforcement` by `backend` (Aura's fixtures loaded; its clock is moved
     /// past the premium persona's expiry for the history case). `free` is a persona without
     /// premium, `lapsing` one whose premium has an expires_at and past readings.
-    public static func violations(backend b: MockSupabase, clock: ManualClock, rules: AuraRules, free: String = "fiona", lapsing: String = "priya") -> [String] {
+    package static func violations(backend b: MockSupabase, clock: ManualClock, rules: AuraRules, free: String = "fiona", lapsing: String = "priya") -> [String]
+    {
         var out: [String] = []
         func send(_ persona: String, _ method: String, _ target: String, _ body: JSONValue? = nil) -> HTTPResponse? {
             var h: HTTPHeaders = ["apikey": b.anonKey]
@@ -62,8 +63,12 @@ public enum AuraPaywallConformance {
         }
         func generate(_ persona: String, category: String, premium: Bool) -> Int {
             let id = b.configuration.spec.fixtures.persona(persona)?.id ?? ""
-            return send(persona, "POST", "/functions/v1/generate-horoscope", ["userId": .string(id), "zodiacSign": "aries", "mbtiType": "INTJ",
-                                                                              "category": .string(category), "isPremium": .bool(premium)])?.status ?? 0
+            return send(
+                persona, "POST", "/functions/v1/generate-horoscope",
+                [
+                    "userId": .string(id), "zodiacSign": "aries", "mbtiType": "INTJ",
+                    "category": .string(category), "isPremium": .bool(premium)
+                ])?.status ?? 0
         }
         let open = rules.tiers[.free]?.categories ?? []
         guard let locked = rules.tiers[.premium]?.categories.first(where: { !open.contains($0) }), let freeCategory = open.first else {
@@ -72,13 +77,15 @@ public enum AuraPaywallConformance {
         // Categories: server refuses a locked category to a free caller; client leaves it to the app.
         let lockedStatus = generate(free, category: locked.rawValue, premium: false)
         switch rules.enforcement.categories {
-        case .server where lockedStatus != 403: out.append("categories: a free caller generating \(locked.rawValue) got \(lockedStatus), the server must refuse it (403)")
+        case .server where lockedStatus != 403:
+            out.append("categories: a free caller generating \(locked.rawValue) got \(lockedStatus), the server must refuse it (403)")
         case .client where lockedStatus == 403: out.append("categories: enforcement says client but the server refuses \(locked.rawValue) to a free caller")
         default: break
         }
         let longStatus = generate(free, category: freeCategory.rawValue, premium: true)
         switch rules.enforcement.readingLength {
-        case .server where longStatus != 403: out.append("readingLength: a free caller asking for a premium reading got \(longStatus), the server must refuse it (403)")
+        case .server where longStatus != 403:
+            out.append("readingLength: a free caller asking for a premium reading got \(longStatus), the server must refuse it (403)")
         case .client where longStatus == 403: out.append("readingLength: enforcement says client but the server refuses a premium reading to a free caller")
         default: break
         }
@@ -86,16 +93,21 @@ public enum AuraPaywallConformance {
         let before = send(lapsing, "GET", "/rest/v1/daily_readings?select=id,date")?.jsonBody?.arrayValue?.count ?? -1
         let sub = (try? b.database.rows("subscriptions"))?.compactMap { row -> Date? in
             guard row["user_id"]?.stringValue == b.configuration.spec.fixtures.persona(lapsing)?.id, let s = row["expires_at"]?.stringValue,
-                  let t = PGTime.parseTimestamp(s, assumeUTC: true) else { return nil }
+                let t = PGTime.parseTimestamp(s, assumeUTC: true)
+            else { return nil }
             return Date(timeIntervalSince1970: Double(t) / 1_000_000)
         }.first
         guard let expiry = sub else { return out + ["history: \(lapsing) has no subscription with an expires_at to lapse"] }
         clock.set(expiry.addingTimeInterval(86_400))
         let after = send(lapsing, "GET", "/rest/v1/daily_readings?select=id,date")?.jsonBody?.arrayValue?.count ?? -1
         if rules.enforcement.history == .client && (before < 2 || after != before) {
-            out.append("history: \(lapsing) reads \(before) readings while premium and \(after) after it lapsed; the database must keep them readable (the client hides them)")
+            out.append(
+                "history: \(lapsing) reads \(before) readings while premium and \(after) after it lapsed; the database must keep them readable (the client hides them)"
+            )
         }
-        if rules.enforcement.history == .server && after >= before { out.append("history: enforcement says server but the lapsed user still reads every past reading") }
+        if rules.enforcement.history == .server && after >= before {
+            out.append("history: enforcement says server but the lapsed user still reads every past reading")
+        }
         if rules.tiers[.free]?.canViewHistoricalData != false { out.append("history: the free tier may view history, so there is no paywall to enforce") }
         return out
     }

@@ -36,23 +36,23 @@ public func cacheFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
 }
 
 #if !FUZZING
-@main
-struct CacheFuzzReplay {
-    static func main() {
-        let files = CommandLine.arguments.dropFirst()
-        if files.isEmpty {
-            print("usage: cache-fuzz FILE…   (replays inputs; scripts/fuzz-cache builds the libFuzzer target)")
-            return
+    @main
+    struct CacheFuzzReplay {
+        static func main() {
+            let files = CommandLine.arguments.dropFirst()
+            if files.isEmpty {
+                print("usage: cache-fuzz FILE…   (replays inputs; scripts/fuzz-cache builds the libFuzzer target)")
+                return
+            }
+            var failed = 0
+            for path in files {
+                guard let data = FileManager.default.contents(atPath: path) else { print("\(path): cannot read"); failed += 1; continue }
+                let problems = CacheFuzzHarness.run(data, rules: fuzzRules, base: fuzzBase)
+                print("\(path): \(problems.isEmpty ? "ok" : problems.joined(separator: "; "))")
+                if !problems.isEmpty { failed += 1 }
+            }
+            try? FileManager.default.removeItem(at: fuzzBase)
+            exit(failed == 0 ? 0 : 1)
         }
-        var failed = 0
-        for path in files {
-            guard let data = FileManager.default.contents(atPath: path) else { print("\(path): cannot read"); failed += 1; continue }
-            let problems = CacheFuzzHarness.run(data, rules: fuzzRules, base: fuzzBase)
-            print("\(path): \(problems.isEmpty ? "ok" : problems.joined(separator: "; "))")
-            if !problems.isEmpty { failed += 1 }
-        }
-        try? FileManager.default.removeItem(at: fuzzBase)
-        exit(failed == 0 ? 0 : 1)
     }
-}
 #endif

@@ -10,7 +10,7 @@ public enum CivicForgeApp: ContractApp, AppModule {
 
     /// The payloads, GoTrue's session and the push function's bodies (the table models are
     /// added by name); the models code their own timestamps, so Foundation's plain coders do.
-    public static var modelRegistry: ModelRegistry {
+    package static var modelRegistry: ModelRegistry {
         var r = ModelRegistry()
         r.register(AuthSession.self); r.register(PushDispatch.self); r.register(WebhookPayload.self)
         r.register(NewProfile.self); r.register(NewPost.self); r.register(NewPostPhoto.self); r.register(NewResponse.self)
@@ -28,8 +28,9 @@ public enum CivicForgeApp: ContractApp, AppModule {
     /// path and problem (XX000 / HTTP 500), so the error surfaces on the first call, not as a crash.
     public static func register(on backend: MockSupabase) {
         do {
-            try install(on: backend, rules: CivicForgeRules.load(folder: backend.configuration.spec.folder),
-                        notifications: NotificationRules.load(folder: backend.configuration.spec.folder))
+            try install(
+                on: backend, rules: CivicForgeRules.load(folder: backend.configuration.spec.folder),
+                notifications: NotificationRules.load(folder: backend.configuration.spec.folder))
         } catch {
             registerUnreadable("\(error)", on: backend)
         }
@@ -41,19 +42,23 @@ public enum CivicForgeApp: ContractApp, AppModule {
                 throw PostgresError("XX000", message)
             }
         }
-        backend.registerRPC(RPCFunction(name: CivicForgeInvitations.functionName, parameters: [RPCParameter("invite_code", .text)], returns: .scalar(.text), volatile: true) { _ in
-            throw PostgresError("XX000", message)
-        })
+        backend.registerRPC(
+            RPCFunction(name: CivicForgeInvitations.functionName, parameters: [RPCParameter("invite_code", .text)], returns: .scalar(.text), volatile: true) {
+                _ in
+                throw PostgresError("XX000", message)
+            })
         backend.registerFunction("push-notifications") { _ in .json(500, ["error": .string(message), "code": "contracts_unreadable"]) }
     }
 
     /// The triggers, in the order the SQL migration creates them.
-    public static func triggers(_ rules: CivicForgeRules, schema: DatabaseSchema) throws -> [CivicForgeTrigger] {
+    package static func triggers(_ rules: CivicForgeRules, schema: DatabaseSchema) throws -> [CivicForgeTrigger] {
         try rules.validate(against: schema)
         var out: [CivicForgeTrigger] = []
         for g in rules.serverManaged {
-            out.append(CivicForgeTrigger("\(g.table)_guard_server_columns", g.table, .before, [.insert, .update],
-                        CivicForgeTriggers.guardServerColumns(g, table: schema.table(g.table)!, error: rules.serverManagedError)))
+            out.append(
+                CivicForgeTrigger(
+                    "\(g.table)_guard_server_columns", g.table, .before, [.insert, .update],
+                    CivicForgeTriggers.guardServerColumns(g, table: schema.table(g.table)!, error: rules.serverManagedError)))
         }
         for t in schema.tables where t.schema == "public" && t.columnIndex("updated_at") != nil {
             out.append(CivicForgeTrigger("\(t.name)_set_updated_at", t.name, .before, [.update], CivicForgeTriggers.setUpdatedAt()))
@@ -68,8 +73,10 @@ public enum CivicForgeApp: ContractApp, AppModule {
 
     /// Registers everything with explicit rules (tests pass altered rules to show they matter).
     /// `outbox` receives the database webhooks' requests (pg_net's queue); `deliver` sends them.
-    public static func install(on backend: MockSupabase, rules: CivicForgeRules, notifications: NotificationRules? = nil,
-                               outbox: WebhookOutbox = WebhookOutbox()) throws {
+    package static func install(
+        on backend: MockSupabase, rules: CivicForgeRules, notifications: NotificationRules? = nil,
+        outbox: WebhookOutbox = WebhookOutbox()
+    ) throws {
         let schema = backend.configuration.spec.schema
         let n = try notifications ?? NotificationRules.load(folder: backend.configuration.spec.folder)
         for t in try triggers(rules, schema: schema) + CivicForgeWebhooks.triggers(n, outbox: outbox) {
@@ -81,20 +88,20 @@ public enum CivicForgeApp: ContractApp, AppModule {
 }
 
 /// A row trigger of CivicForge: where and when it fires, and its body.
-public struct CivicForgeTrigger {
+package struct CivicForgeTrigger {
     /// The trigger's name (as in the SQL migration).
-    public var name: String
+    package var name: String
     /// The table it is on.
-    public var table: String
+    package var table: String
     /// BEFORE or AFTER.
-    public var timing: TriggerTiming
+    package var timing: TriggerTiming
     /// The events that fire it.
-    public var events: Set<TriggerEvent>
+    package var events: Set<TriggerEvent>
     /// The body.
-    public var handler: TriggerHandler
+    package var handler: TriggerHandler
 
     /// A trigger.
-    public init(_ name: String, _ table: String, _ timing: TriggerTiming, _ events: Set<TriggerEvent>, _ handler: @escaping TriggerHandler) {
+    package init(_ name: String, _ table: String, _ timing: TriggerTiming, _ events: Set<TriggerEvent>, _ handler: @escaping TriggerHandler) {
         self.name = name
         self.table = table
         self.timing = timing

@@ -2,7 +2,7 @@ import Foundation
 import AppRegistry
 import ContractKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // clientrules-tool — helpers of the client-rule suites that need a process of their own.
@@ -18,9 +18,9 @@ import Glibc
 //       times the reference stores against the speed targets in client-rules.json.
 
 let usage = """
-usage: clientrules-tool crash-rounds DIR [--impl reference|in-place] [--items N]
-       clientrules-tool bench [--iterations N]
-"""
+    usage: clientrules-tool crash-rounds DIR [--impl reference|in-place] [--items N]
+           clientrules-tool bench [--iterations N]
+    """
 
 func out(_ s: String) { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
 func fail(_ s: String) -> Never { FileHandle.standardError.write(Data("clientrules-tool: \(s)\n".utf8)); exit(2) }
@@ -36,7 +36,7 @@ func crashKeys(_ rules: CacheRules) -> [CacheKey] {
     return [
         rules.entry("cities")!.key(user: nil, freshness: rules.freshness),
         rules.entry("savedCities")!.key(user: user, freshness: rules.freshness),
-        rules.entry("pastReports")!.key(user: user, freshness: rules.freshness),
+        rules.entry("pastReports")!.key(user: user, freshness: rules.freshness)
     ]
 }
 
@@ -98,7 +98,11 @@ func writerChild(_ w: Int, dir: String, impl: String, items: Int, start: Int, de
         for (k, key) in keys.enumerated() {
             emit("\(w) begin \(k) \(seq)")
             do {
-                if impl == "reference" { try store.saveSynchronously(crashValue(seq, items: items), for: key) } else { try writeInPlace(seq: seq, items: items, key: key, store: store, clock: clock) }
+                if impl == "reference" {
+                    try store.saveSynchronously(crashValue(seq, items: items), for: key)
+                } else {
+                    try writeInPlace(seq: seq, items: items, key: key, store: store, clock: clock)
+                }
             } catch { emit("\(w) failed \(error)"); _exit(4) }
             emit("\(w) saved \(k) \(seq)")
             seq += 1
@@ -158,7 +162,9 @@ func bench(_ args: [String]) -> Int32 {
         let key = entry.key(user: "00000000-0000-4000-8000-00000000beef", freshness: rules.freshness)
         for perf in rules.performance {
             var times: [Double] = []
-            func time(_ body: () -> Void) { let t0 = DispatchTime.now().uptimeNanoseconds; body(); times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6) }
+            func time(_ body: () -> Void) {
+                let t0 = DispatchTime.now().uptimeNanoseconds; body(); times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            }
             switch (rules.storage, perf.operation) {
             case (.memory, _):
                 let store = MemoryCacheStore(clock: clock)
@@ -187,11 +193,14 @@ func bench(_ args: [String]) -> Int32 {
             let ok = p99 <= perf.maxMilliseconds
             if !ok { failed += 1 }
             func ms(_ x: Double) -> String { String(format: "%.3f ms", x) }
-            print([app.padding(toLength: 11, withPad: " ", startingAt: 0), perf.id.padding(toLength: 16, withPad: " ", startingAt: 0),
-                   perf.operation.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0),
-                   ("< " + String(format: "%.0f", perf.maxMilliseconds) + " ms").padding(toLength: 9, withPad: " ", startingAt: 0),
-                   ms(percentile(times, 0.5)).padding(toLength: 9, withPad: " ", startingAt: 0), ms(p99).padding(toLength: 9, withPad: " ", startingAt: 0),
-                   ms(times.max() ?? 0).padding(toLength: 9, withPad: " ", startingAt: 0), ok ? "ok" : "SLOW"].joined(separator: " "))
+            print(
+                [
+                    app.padding(toLength: 11, withPad: " ", startingAt: 0), perf.id.padding(toLength: 16, withPad: " ", startingAt: 0),
+                    perf.operation.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0),
+                    ("< " + String(format: "%.0f", perf.maxMilliseconds) + " ms").padding(toLength: 9, withPad: " ", startingAt: 0),
+                    ms(percentile(times, 0.5)).padding(toLength: 9, withPad: " ", startingAt: 0), ms(p99).padding(toLength: 9, withPad: " ", startingAt: 0),
+                    ms(times.max() ?? 0).padding(toLength: 9, withPad: " ", startingAt: 0), ok ? "ok" : "SLOW"
+                ].joined(separator: " "))
         }
     }
     print("payload: Contracts/teleportme/fixtures/cities.json (55 rows); \(iterations) iterations per row")
@@ -205,9 +214,9 @@ let command = args.isEmpty ? "help" : args.removeFirst()
 // `$SUPACONTRACTS_ROOT`, else the checkout this binary was built from.
 let root = ProcessInfo.processInfo.environment["SUPACONTRACTS_ROOT"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
 ContractsLocator.$root.withValue(root ?? ContractsLocator.packageRoot) {
-switch command {
-case "crash-rounds": crashRounds(args)
-case "bench": exit(bench(args))
-default: print(usage); exit(command == "help" ? 0 : 2)
-}
+    switch command {
+    case "crash-rounds": crashRounds(args)
+    case "bench": exit(bench(args))
+    default: print(usage); exit(command == "help" ? 0 : 2)
+    }
 }

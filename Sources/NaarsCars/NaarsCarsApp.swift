@@ -10,7 +10,7 @@ public enum NaarsCarsApp: ContractApp, AppModule {
 
     /// The database-function and edge-function payloads (the row models are added by name);
     /// the models code their own values, so Foundation's plain coders do.
-    public static var modelRegistry: ModelRegistry {
+    package static var modelRegistry: ModelRegistry {
         var r = ModelRegistry()
         func add<T: NaarsCarsPayload>(_ t: T.Type) { r.register(T.self) }
         for p in NaarsCarsModels.payloads { add(p) }
@@ -26,8 +26,10 @@ public enum NaarsCarsApp: ContractApp, AppModule {
 
     /// Database functions and edge functions the app serves (names only; signatures and rules
     /// are in functions.json).
-    public static let functionNames = ["get_user_stats", "get_unread_counts", "mark_messages_read", "get_or_create_request_conversation",
-                                       "validate_invite_code", "get_leaderboard", "get_pending_reviews", "cleanup_stale_push_tokens"]
+    public static let functionNames = [
+        "get_user_stats", "get_unread_counts", "mark_messages_read", "get_or_create_request_conversation",
+        "validate_invite_code", "get_leaderboard", "get_pending_reviews", "cleanup_stale_push_tokens"
+    ]
     /// Edge function names.
     public static let edgeFunctionNames = ["send-push-notification", "cleanup-tokens", "refresh-leaderboard"]
 
@@ -36,7 +38,7 @@ public enum NaarsCarsApp: ContractApp, AppModule {
     /// If a rules file cannot be read, every function and edge function answers 500 naming the
     /// file and JSON path, so the error surfaces on the first call (the gate loads the same files
     /// strictly and fails first).
-    public static func register(on backend: MockSupabase, apns: any APNsClient) {
+    package static func register(on backend: MockSupabase, apns: any APNsClient) {
         let contracts: NaarsCarsContracts
         do { contracts = try NaarsCarsContracts.load(folder: backend.configuration.spec.folder) } catch {
             let message = "\(error)"
@@ -54,7 +56,7 @@ public enum NaarsCarsApp: ContractApp, AppModule {
     }
 
     /// A backend with the app's contracts, fixtures and server pieces, sending pushes through `apns`.
-    public static func makeBackend(clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(), apns: any APNsClient) throws -> MockSupabase {
+    package static func makeBackend(clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(), apns: any APNsClient) throws -> MockSupabase {
         let backend = try MockSupabase(contracts: ContractsLocator.app(name), clock: clock, ids: ids)
         register(on: backend, apns: apns)
         return backend

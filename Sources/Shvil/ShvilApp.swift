@@ -13,13 +13,16 @@ public enum ShvilApp: ContractApp, AppModule {
     public static func register(on backend: MockSupabase) {
         do { try install(on: backend, rules: ShvilRules.load(folder: backend.configuration.spec.folder)) } catch {
             let message = "\(error)"
-            backend.registerRPC(RPCFunction(name: "reorder_adventure_stops", parameters: [RPCParameter("p_adventure_id", .uuid), RPCParameter("p_stop_ids", .array(.uuid))],
-                                            returns: .scalar(.text), volatile: true) { _ in throw PostgresError("XX000", message) })
+            backend.registerRPC(
+                RPCFunction(
+                    name: "reorder_adventure_stops", parameters: [RPCParameter("p_adventure_id", .uuid), RPCParameter("p_stop_ids", .array(.uuid))],
+                    returns: .scalar(.text), volatile: true
+                ) { _ in throw PostgresError("XX000", message) })
         }
     }
 
     /// Registers everything with explicit rules.
-    public static func install(on backend: MockSupabase, rules: ShvilRules) throws {
+    package static func install(on backend: MockSupabase, rules: ShvilRules) throws {
         backend.registerTrigger("on_auth_user_created", on: "auth.users", timing: .after, events: [.insert], handler: ShvilServer.handleNewUser())
         backend.registerTrigger("users_set_updated_at", on: "users", timing: .before, events: [.update], handler: ShvilServer.setUpdatedAt())
         for table in ["adventures", "adventure_stops"] {

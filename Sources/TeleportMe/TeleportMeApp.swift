@@ -7,7 +7,7 @@ public enum TeleportMeApp: ContractApp, AppModule {
     public static let title = "TeleportMe"
 
     /// The payload models interaction files name (the table models are added by name).
-    public static var modelRegistry: ModelRegistry {
+    package static var modelRegistry: ModelRegistry {
         var r = ModelRegistry()
         r.register(GenerateReportRequest.self); r.register(GenerateReportResponse.self); r.register(ReportErrorBody.self)
         r.register(CityMatch.self); r.register(ReportCurrentCity.self); r.register(ComparisonEntry.self)
@@ -28,7 +28,7 @@ public enum TeleportMeApp: ContractApp, AppModule {
     }
 
     /// As `register(on:)`, with a chosen refiner (nil: the deterministic one of report.json).
-    public static func register(on backend: MockSupabase, refiner: (any Refiner)?) {
+    package static func register(on backend: MockSupabase, refiner: (any Refiner)?) {
         let folder = backend.configuration.spec.folder
         do {
             let report = try ReportRules.load(folder.appendingPathComponent("report.json"))
@@ -37,20 +37,24 @@ public enum TeleportMeApp: ContractApp, AppModule {
         } catch {
             let message = "\(error)"
             backend.registerFunction("generate-report") { _ in .json(500, ["error": .string(message), "code": "contracts_unreadable"]) }
-            backend.registerRPC(RPCFunction(name: "search_cities", parameters: [RPCParameter("search_term", .text)], returns: .scalar(.text)) { _ in
-                throw PostgresError("XX000", message)
-            })
+            backend.registerRPC(
+                RPCFunction(name: "search_cities", parameters: [RPCParameter("search_term", .text)], returns: .scalar(.text)) { _ in
+                    throw PostgresError("XX000", message)
+                })
         }
     }
 
     /// Registers everything with explicit rules and refiner.
-    public static func register(on backend: MockSupabase, report: ReportRules, functions: FunctionRules, refiner: any Refiner) {
+    package static func register(on backend: MockSupabase, report: ReportRules, functions: FunctionRules, refiner: any Refiner) {
         let fn = GenerateReportFunction(rules: report, functions: functions, refiner: refiner)
         backend.registerFunction("generate-report", verifyJWT: functions.reportVerifyJWT) { call in try fn.handle(call) }
         let search = SearchCitiesFunction(rules: functions.search)
         let columns = backend.configuration.spec.schema.table("cities")?.columns ?? []
-        backend.registerRPC(RPCFunction(name: "search_cities", parameters: [RPCParameter(functions.search.parameter, .text)],
-                                        returns: .rows(columns), volatile: false) { call in try search.handle(call) })
+        backend.registerRPC(
+            RPCFunction(
+                name: "search_cities", parameters: [RPCParameter(functions.search.parameter, .text)],
+                returns: .rows(columns), volatile: false
+            ) { call in try search.handle(call) })
         registerTriggers(on: backend, rules: functions)
     }
 }

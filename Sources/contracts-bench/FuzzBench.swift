@@ -21,15 +21,18 @@ func runFuzzBenchmark(folders: [String]) {
             ("json", { JSONFuzzProperties.violations(ofBody: $0, backend: backend) }, { JSONFuzzProperties.fuzzViolations(ofBody: $0, backend: backend) }),
             ("jwt", { JWTFuzzProperties.violations(of: $0, backend: backend) }, { JWTFuzzProperties.fuzzViolations(of: $0, backend: backend) }),
             ("ws", { WebSocketFuzzProperties.violations(of: $0, backend: backend) }, { WebSocketFuzzProperties.fuzzViolations(of: $0, backend: backend) }),
-            ("cache", { CacheFuzzHarness.run(Data($0), rules: rules, base: base) }, { CacheFuzzHarness.fuzzRun(Data($0), rules: rules, base: base) }),
+            ("cache", { CacheFuzzHarness.run(Data($0), rules: rules, base: base) }, { CacheFuzzHarness.fuzzRun(Data($0), rules: rules, base: base) })
         ]
         let root = ContractsLocator.root.appendingPathComponent("Tests/Fuzz")
         for (name, full, sampled) in targets {
-            let dirs = folders.isEmpty ? [root.appendingPathComponent("\(name)-corpus")] : folders.map { folder -> URL in
-                // A campaign's state folder (.fuzz-all) keeps its inputs in <target>/corpus.
-                let kept = URL(fileURLWithPath: folder).appendingPathComponent("\(name)/corpus")
-                return FileManager.default.fileExists(atPath: kept.path) ? kept : URL(fileURLWithPath: folder).appendingPathComponent(name)
-            }
+            let dirs =
+                folders.isEmpty
+                ? [root.appendingPathComponent("\(name)-corpus")]
+                : folders.map { folder -> URL in
+                    // A campaign's state folder (.fuzz-all) keeps its inputs in <target>/corpus.
+                    let kept = URL(fileURLWithPath: folder).appendingPathComponent("\(name)/corpus")
+                    return FileManager.default.fileExists(atPath: kept.path) ? kept : URL(fileURLWithPath: folder).appendingPathComponent(name)
+                }
             var inputs: [[UInt8]] = []
             for dir in dirs {
                 for file in ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() where !file.hasPrefix(".") {
@@ -47,7 +50,9 @@ func runFuzzBenchmark(folders: [String]) {
                 return median(rates)
             }
             let before = rate(full), after = rate(sampled)
-            print("fuzz    \(name): \(inputs.count) inputs, every property on every input \(Int(before))/CPU-s, sampled \(Int(after))/CPU-s (\(String(format: "%.1f", after / before))×)")
+            print(
+                "fuzz    \(name): \(inputs.count) inputs, every property on every input \(Int(before))/CPU-s, sampled \(Int(after))/CPU-s (\(String(format: "%.1f", after / before))×)"
+            )
         }
     } catch {
         FileHandle.standardError.write(Data("fuzz benchmark failed: \(error)\n".utf8))

@@ -18,7 +18,7 @@ func runPostgresBenchmark() {
         defer { pg.session.close() }
         let mock = MockDifferentialTarget(database: try TeleportMeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1)).database)
         func measure(_ target: DifferentialTarget) throws -> Double {
-            for c in cases.prefix(200) { _ = try target.run(c) }  // warm-up
+            for c in cases.prefix(200) { _ = try target.run(c) } // warm-up
             let start = DispatchTime.now().uptimeNanoseconds
             for c in cases { _ = try target.run(c) }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -29,8 +29,10 @@ func runPostgresBenchmark() {
         print("postgres-bench teleportme: \(cases.count) RLS cases on each backend")
         print(String(format: "  mock engine : %10.0f cases/s  (%.3f ms/case)", m, 1000 / m))
         print(String(format: "  PostgreSQL  : %10.0f cases/s  (%.3f ms/case, one psql session, a rolled-back transaction per case)", p, 1000 / p))
-        print(String(format: "  ratio       : mock is %.1f× PostgreSQL (target >= %.0f×: %@)", m / p, mockToPostgresTarget,
-                     m / p >= mockToPostgresTarget ? "met" : "NOT met"))
+        print(
+            String(
+                format: "  ratio       : mock is %.1f× PostgreSQL (target >= %.0f×: %@)", m / p, mockToPostgresTarget,
+                m / p >= mockToPostgresTarget ? "met" : "NOT met"))
     } catch {
         print("postgres-bench: \(error)")
     }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import ContractKit
 import TeleportMe
@@ -14,8 +14,9 @@ final class NoOpURLProtocol: URLProtocol {
     override class func canInit(with request: URLRequest) -> Bool { request.url?.host == host }
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
     override func startLoading() {
-        let r = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1",
-                                headerFields: ["Content-Type": "application/json; charset=utf-8", "Content-Range": "0-0/*"])!
+        let r = HTTPURLResponse(
+            url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1",
+            headerFields: ["Content-Type": "application/json; charset=utf-8", "Content-Range": "0-0/*"])!
         client?.urlProtocol(self, didReceive: r, cacheStoragePolicy: .notAllowed)
         client?.urlProtocol(self, didLoad: NoOpURLProtocol.body)
         client?.urlProtocolDidFinishLoading(self)
@@ -61,7 +62,9 @@ func syncRequest(_ session: URLSession, _ req: URLRequest) -> Int {
     let sem = DispatchSemaphore(value: 0)
     final class Box: @unchecked Sendable { var status = 0 }
     let box = Box()
-    session.dataTask(with: req) { _, r, _ in box.status = (r as? HTTPURLResponse)?.statusCode ?? -1; sem.signal() }.resume()
+    session.dataTask(with: req) { _, r, _ in
+        box.status = (r as? HTTPURLResponse)?.statusCode ?? -1; sem.signal()
+    }.resume()
     sem.wait()
     return box.status
 }
@@ -130,10 +133,14 @@ func runRESTBenchmark() {
         print(String(format: "      per CPU-second of the measuring thread %10.0f requests/s  (one core, whatever else the machine runs)", median(aCPU)))
         print(String(format: "  (b) URLSession + MockURLProtocol       %10.0f requests/s", mb))
         print(String(format: "  (c) same URLSession, no-op URLProtocol %10.0f requests/s  (transport floor)", mc))
-        print(String(format: "  ratio (b)/(c) = %.2f   (target >= %.2f): %@", mb / mc, wireToFloorTargetRatio,
-                     mb / mc >= wireToFloorTargetRatio ? "met" : "NOT met"))
-        print(String(format: "  (a) target >= %.0f requests/s on one core: %@ (wall clock), %@ (per CPU-second)", directSelectTargetPerSecond,
-                     ma >= directSelectTargetPerSecond ? "met" : "NOT met", median(aCPU) >= directSelectTargetPerSecond ? "met" : "NOT met"))
+        print(
+            String(
+                format: "  ratio (b)/(c) = %.2f   (target >= %.2f): %@", mb / mc, wireToFloorTargetRatio,
+                mb / mc >= wireToFloorTargetRatio ? "met" : "NOT met"))
+        print(
+            String(
+                format: "  (a) target >= %.0f requests/s on one core: %@ (wall clock), %@ (per CPU-second)", directSelectTargetPerSecond,
+                ma >= directSelectTargetPerSecond ? "met" : "NOT met", median(aCPU) >= directSelectTargetPerSecond ? "met" : "NOT met"))
     } catch {
         FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
         exit(1)

@@ -41,7 +41,9 @@ func runRealtimeBenchmark(subscribers: Int = 100, inserts: Int = 200) {
         var clients: [RealtimeClient] = []
         for i in 0..<subscribers {
             let c = try RealtimeClient(port: server.port, apikey: backend.anonKey)
-            let reply = try c.join("bench-\(i)", accessToken: backend.accessToken(for: people[i % 2].id, email: people[i % 2].email), postgresChanges: [["event": "INSERT", "schema": "public", "table": "posts"]])
+            let reply = try c.join(
+                "bench-\(i)", accessToken: backend.accessToken(for: people[i % 2].id, email: people[i % 2].email),
+                postgresChanges: [["event": "INSERT", "schema": "public", "table": "posts"]])
             guard reply?.payload["status"] == .string("ok"), try c.next(where: { $0.event == "system" })?.payload["status"] == .string("ok") else {
                 throw WebSocketClient.Failure(description: "subscriber \(i) was not subscribed: \(String(describing: reply))")
             }
@@ -101,13 +103,21 @@ func runRealtimeBenchmark(subscribers: Int = 100, inserts: Int = 200) {
         let wrong = latencies.received.filter { $0.key % 2 == 0 ? $0.value != inserts : $0.value != 0 }
         let p = latencies.all.sorted()
         func pct(_ q: Double) -> Double { p.isEmpty ? .nan : p[min(p.count - 1, Int(Double(p.count) * q))] }
-        print("Realtime fan-out: \(inserts) inserts into posts, \(subscribers) subscribers over loopback WebSocket (\(seeing) see each post under RLS, \(subscribers - seeing) are refused by it); events/s from the first insert to the last receipt")
+        print(
+            "Realtime fan-out: \(inserts) inserts into posts, \(subscribers) subscribers over loopback WebSocket (\(seeing) see each post under RLS, \(subscribers - seeing) are refused by it); events/s from the first insert to the last receipt"
+        )
         print(String(format: "  inserts/s, no subscriber:            %8.0f", quiet))
         print(String(format: "  inserts/s, %3d subscribers:          %8.0f  (%.2fx)", subscribers, busy, busy / quiet))
-        print(String(format: "  events delivered/s (RLS checked):    %8.0f  (%d events in %.2f s, %d RLS checks per insert)", Double(delivered) / elapsed, delivered, elapsed, subscribers))
+        print(
+            String(
+                format: "  events delivered/s (RLS checked):    %8.0f  (%d events in %.2f s, %d RLS checks per insert)", Double(delivered) / elapsed, delivered,
+                elapsed, subscribers))
         print(String(format: "  commit-to-receipt, burst (queueing): p50 %.1f ms, p99 %.1f ms, max %.1f ms", pct(0.5), pct(0.99), p.last ?? .nan))
         print(String(format: "  commit-to-receipt, paced %2.0f inserts/s: p50 %.1f ms, p99 %.1f ms (%d events)", pacedRate, pq(0.5), pq(0.99), q.count))
-        print(wrong.isEmpty ? "  every subscriber received exactly what RLS allows" : "  WRONG: subscribers with other counts: \(wrong.sorted { $0.key < $1.key }.prefix(10))")
+        print(
+            wrong.isEmpty
+                ? "  every subscriber received exactly what RLS allows"
+                : "  WRONG: subscribers with other counts: \(wrong.sorted { $0.key < $1.key }.prefix(10))")
     } catch {
         print("realtime benchmark failed: \(error)")
     }

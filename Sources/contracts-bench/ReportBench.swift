@@ -20,7 +20,7 @@ func runReportBenchmark() {
             ("real 266", try ReportCatalogs.urbanAreas()),
             ("synthetic 1k", ReportCatalogs.synthetic(count: 1_000, seed: 1)),
             ("synthetic 10k", ReportCatalogs.synthetic(count: 10_000, seed: 2)),
-            ("synthetic 100k", ReportCatalogs.synthetic(count: 100_000, seed: 3)),
+            ("synthetic 100k", ReportCatalogs.synthetic(count: 100_000, seed: 3))
         ]
         print("TeleportMe report engine (one report = steps 3-9 + response, deterministic refiner)")
         print("catalog          cities   prepare ms   ms/report   ns/city   growth (time / size)")
@@ -31,7 +31,9 @@ func runReportBenchmark() {
             let prepare = ms(now() - t0)
             let runs = max(20, min(2_000, 2_000_000 / cities.count))
             var checksum = 0
-            for i in 0..<3 { checksum &+= try engine.generate(current: cities[i], preferences: prefs, catalog: catalog, refiner: refiner).response.matches.count }
+            for i in 0..<3 {
+                checksum &+= try engine.generate(current: cities[i], preferences: prefs, catalog: catalog, refiner: refiner).response.matches.count
+            }
             var samples: [Double] = []
             samples.reserveCapacity(runs)
             for i in 0..<runs {
@@ -47,7 +49,9 @@ func runReportBenchmark() {
                 growth = "x\(fmt(median / t, 1)) for x\(fmt(Double(cities.count) / Double(n), 1))"
             }
             previous = (cities.count, median)
-            print("\(label.padding(toLength: 15, withPad: " ", startingAt: 0))  \(String(cities.count).leftPad(6))  \(fmt(prepare, 2).leftPad(11))  \(fmt(median).leftPad(10))  \(fmt(median * 1_000_000 / Double(cities.count), 1).leftPad(8))   \(growth)   (median of \(runs), checksum \(checksum))")
+            print(
+                "\(label.padding(toLength: 15, withPad: " ", startingAt: 0))  \(String(cities.count).leftPad(6))  \(fmt(prepare, 2).leftPad(11))  \(fmt(median).leftPad(10))  \(fmt(median * 1_000_000 / Double(cities.count), 1).leftPad(8))   \(growth)   (median of \(runs), checksum \(checksum))"
+            )
         }
         // The mock end to end: request over URLSession, catalog read from the database, save as the user.
         let backend = try TeleportMeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
@@ -75,8 +79,10 @@ func runReportBenchmark() {
             }
             samples.sort()
             let wireMedian = samples[samples.count / 2]
-            print("mock generate-report over the wire as \(actor) (55 cities\(actor == "anon" ? "" : ", saved")): \(fmt(wireMedian)) ms median of 200"
-                  + " = \(fmt(wireMedian / engine55, 1))x the engine (target <= \(fmt(wireToEngineTarget, 0))x: \(wireMedian / engine55 <= wireToEngineTarget ? "met" : "NOT met"))")
+            print(
+                "mock generate-report over the wire as \(actor) (55 cities\(actor == "anon" ? "" : ", saved")): \(fmt(wireMedian)) ms median of 200"
+                    + " = \(fmt(wireMedian / engine55, 1))x the engine (target <= \(fmt(wireToEngineTarget, 0))x: \(wireMedian / engine55 <= wireToEngineTarget ? "met" : "NOT met"))"
+            )
         }
     } catch {
         print("report benchmark failed: \(error)")

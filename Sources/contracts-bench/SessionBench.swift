@@ -52,7 +52,9 @@ func runSessionBenchmark(count: Int = 200_000) {
         print(String(format: "  at start           %8.1f µs", start))
         print(String(format: "  after %7d       %8.1f µs   (x%.2f)", count, end, end / start))
         print(String(format: "  sign-in + refresh  %8.1f µs each (%.1f s)", growSeconds * 1e6 / Double(count), growSeconds))
-        print("  kept: \(kept.sessions) sessions, \(kept.refreshTokens) refresh tokens (\(kept.revoked) revoked; cap \(backend.configuration.revokedRefreshTokenCap))")
+        print(
+            "  kept: \(kept.sessions) sessions, \(kept.refreshTokens) refresh tokens (\(kept.revoked) revoked; cap \(backend.configuration.revokedRefreshTokenCap))"
+        )
     } catch {
         FileHandle.standardError.write(Data("session benchmark failed: \(error)\n".utf8))
         exit(1)

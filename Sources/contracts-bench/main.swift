@@ -12,9 +12,11 @@ case "postgres": runPostgresBenchmark()
 case "sessions": runSessionBenchmark(count: args.dropFirst().first.flatMap { Int($0) } ?? 200_000)
 case "parser": runParserBenchmark()
 case "fuzz": runFuzzBenchmark(folders: Array(args.dropFirst()))
-case "realtime": runRealtimeBenchmark(subscribers: args.dropFirst().first.flatMap { Int($0) } ?? 100, inserts: args.dropFirst(2).first.flatMap { Int($0) } ?? 200)
+case "realtime":
+    runRealtimeBenchmark(subscribers: args.dropFirst().first.flatMap { Int($0) } ?? 100, inserts: args.dropFirst(2).first.flatMap { Int($0) } ?? 200)
 case "all": runRESTBenchmark(); runParserBenchmark(); runReportBenchmark(); runPostgresBenchmark(); runSessionBenchmark()
 default:
-    FileHandle.standardError.write(Data("usage: contracts-bench [rest|parser|report|postgres|sessions [count]|realtime [subscribers [inserts]]|fuzz [folder…]|all]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: contracts-bench [rest|parser|report|postgres|sessions [count]|realtime [subscribers [inserts]]|fuzz [folder…]|all]\n".utf8))
     exit(2)
 }

@@ -1,4 +1,6 @@
 import ContractKit
 
 /// Every command's spec, for `contracts help COMMAND`.
-let commandSpecs: [String: CommandSpec] = ["verify": verifySpec, "serve": serveSpec, "goldens": goldensSpec, "report": reportSpec, "generate-models": generateModelsSpec]
+let commandSpecs: [String: CommandSpec] = [
+    "verify": verifySpec, "serve": serveSpec, "goldens": goldensSpec, "report": reportSpec, "generate-models": generateModelsSpec
+]

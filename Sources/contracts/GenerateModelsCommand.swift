@@ -5,23 +5,29 @@ import ContractKit
 let generateModelsSpec = CommandSpec(
     name: "generate-models",
     summary: """
-    Writes each app's table models (Sources/<App>/Generated/TableModels.swift) from Contracts/<app>/schema.json
-    and the app's naming overlay Contracts/<app>/models.json (format: Contracts/FORMAT.md). With --check, writes
-    nothing and exits 1 when a file is missing or differs from what the command would write.
-    """,
+        Writes each app's table models (Sources/<App>/Generated/TableModels.swift) from Contracts/<app>/schema.json
+        and the app's naming overlay Contracts/<app>/models.json (format: Contracts/FORMAT.md). With --check, writes
+        nothing and exits 1 when a file is missing or differs from what the command would write.
+        """,
     options: [
         .flag("check", "compare instead of writing; exit 1 when a generated file is stale"),
-        .value("app", "NAME", repeatable: true, "only this app (one of: \(appList); case-insensitive)"),
+        .value("app", "NAME", repeatable: true, "only this app (one of: \(appList); case-insensitive)")
     ],
     environment: commonEnvironment,
-    exitStatus: [(0, "the files were written (or, with --check, are fresh)"), (1, "a file is stale (--check) or the schema or overlay cannot be read"), (2, "usage error")])
+    exitStatus: [
+        (0, "the files were written (or, with --check, are fresh)"), (1, "a file is stale (--check) or the schema or overlay cannot be read"),
+        (2, "usage error")
+    ])
 
 /// `contracts generate-models [--check] [--app NAME]`.
 func runGenerateModels(_ args: [String]) -> Int32 {
     var status: Int32 = 0
     guard let opts = parse(generateModelsSpec, args, status: &status) else { return status }
     let apps: [any AppModule.Type]
-    switch resolveApps(opts.values["app"], among: allApps, command: generateModelsSpec) { case .success(let a): apps = a; case .failure(let e): return usageFail(e) }
+    switch resolveApps(opts.values["app"], among: allApps, command: generateModelsSpec) {
+    case .success(let a): apps = a;
+    case .failure(let e): return usageFail(e)
+    }
     let root = ContractsLocator.root
     let check = opts.flags.contains("check")
     var stale = 0

@@ -5,13 +5,13 @@ import ContractKit
 let goldensSpec = CommandSpec(
     name: "goldens",
     summary: """
-    Compares every app's golden files (Golden/<app>/) with the current output and prints a unified diff
-    for each mismatch (the actual output is written under artifacts/golden/). With --update, re-records
-    them and prints the diff of each file that changed, for review before committing.
-    """,
+        Compares every app's golden files (Golden/<app>/) with the current output and prints a unified diff
+        for each mismatch (the actual output is written under artifacts/golden/). With --update, re-records
+        them and prints the diff of each file that changed, for review before committing.
+        """,
     options: [
         .flag("update", "re-record every golden file (record mode all) instead of comparing"),
-        .value("app", "NAME", repeatable: true, "only this app (one of: \(appList); case-insensitive)"),
+        .value("app", "NAME", repeatable: true, "only this app (one of: \(appList); case-insensitive)")
     ],
     environment: commonEnvironment + [("SUPACONTRACTS_RECORD", "record mode without --update: never (default) | missing | failed | all")],
     exitStatus: [(0, "every golden matches (or was written)"), (1, "a golden differs or cannot be produced"), (2, "usage error")])
@@ -23,7 +23,10 @@ func runGoldens(_ args: [String]) -> Int32 {
     var status: Int32 = 0
     guard let opts = parse(goldensSpec, args, status: &status) else { return status }
     let apps: [any AppModule.Type]
-    switch resolveApps(opts.values["app"], among: allApps, command: goldensSpec) { case .success(let a): apps = a; case .failure(let e): return usageFail(e) }
+    switch resolveApps(opts.values["app"], among: allApps, command: goldensSpec) {
+    case .success(let a): apps = a;
+    case .failure(let e): return usageFail(e)
+    }
     let mode: GoldenRecordMode
     if opts.flags.contains("update") {
         mode = .all

@@ -35,7 +35,8 @@ func resolveApps(_ names: [String]?, among apps: [any AppModule.Type], command: 
     let catalog = apps.map { a -> (name: String, title: String) in (a.name, a.title) }
     var indices: [Int] = []
     for n in names.flatMap({ $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }) where !n.isEmpty {
-        guard let i = catalog.firstIndex(where: { $0.name.caseInsensitiveCompare(n) == .orderedSame || $0.title.caseInsensitiveCompare(n) == .orderedSame }) else {
+        guard let i = catalog.firstIndex(where: { $0.name.caseInsensitiveCompare(n) == .orderedSame || $0.title.caseInsensitiveCompare(n) == .orderedSame })
+        else {
             return .failure(command.usage("unknown app '\(n)' (one of: \(catalog.map(\.name).joined(separator: ", ")))"))
         }
         if !indices.contains(i) { indices.append(i) }
@@ -48,5 +49,5 @@ var appList: String { allApps.map { $0.name }.joined(separator: ", ") }
 
 /// Environment variables every command reads.
 let commonEnvironment: [(name: String, help: String)] = [
-    ("SUPACONTRACTS_ROOT", "the package root holding Contracts/ and Golden/ (default: the checkout this binary was built from)"),
+    ("SUPACONTRACTS_ROOT", "the package root holding Contracts/ and Golden/ (default: the checkout this binary was built from)")
 ]

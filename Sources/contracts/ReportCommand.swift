@@ -5,15 +5,15 @@ import ContractKit
 let reportSpec = CommandSpec(
     name: "report",
     summary: """
-    report rls: runs every app's RLS matrix (cases over the wire, then the flip test) and writes
-    DIR/<app>.md, DIR/<app>.html, DIR/index.html and DIR/index.md (DIR is created if missing).
-    scripts/screenshot-rls renders the HTML in headless Chromium to a PNG.
-    """,
+        report rls: runs every app's RLS matrix (cases over the wire, then the flip test) and writes
+        DIR/<app>.md, DIR/<app>.html, DIR/index.html and DIR/index.md (DIR is created if missing).
+        scripts/screenshot-rls renders the HTML in headless Chromium to a PNG.
+        """,
     positionals: ["rls"],
     options: [
         .value("out", "DIR", required: true, "the folder to write (required)"),
         .value("app", "NAME", repeatable: true, "only this app (one of: \(appList); case-insensitive)"),
-        .flag("no-flips", "skip the flip test (faster; cells show only their cases)"),
+        .flag("no-flips", "skip the flip test (faster; cells show only their cases)")
     ],
     environment: commonEnvironment,
     exitStatus: [(0, "written"), (1, "a contract did not load or a page could not be written"), (2, "usage error")])
@@ -27,7 +27,10 @@ func runReport(_ args: [String]) -> Int32 {
     guard opts.positionals.first == "rls" else { return usageFail(reportSpec.usage("unknown report '\(opts.positionals[0])' (the one report is: rls)")) }
     guard let outPath = opts.value("out") else { return usageFail(reportSpec.usage("--out DIR is required")) }
     var apps: [any AppModule.Type]
-    switch resolveApps(opts.values["app"], among: allApps, command: reportSpec) { case .success(let a): apps = a; case .failure(let e): return usageFail(e) }
+    switch resolveApps(opts.values["app"], among: allApps, command: reportSpec) {
+    case .success(let a): apps = a;
+    case .failure(let e): return usageFail(e)
+    }
     apps = apps.filter { RLSSuite.hasMatrix($0.name) }
     if apps.isEmpty { return usageFail(reportSpec.usage("no app named has a Contracts/<app>/policies.json")) }
     // Before any work: the output folder must be a folder we can write.

@@ -11,5 +11,5 @@ let allSuites: [VerifySuite] = [
     RLSSuite.verifySuite,
     ClientRulesReference.verifySuite,
     AppRulesSuite.suite,
-    PostgresChecks.suite,
+    PostgresChecks.suite
 ]

@@ -21,11 +21,11 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 #if !FUZZING
-/// Without libFuzzer: checks each file given as an argument.
-@main
-enum FuzzHTTPReplay {
-    static func main() {
-        exit(FuzzDriver.replay(Array(CommandLine.arguments.dropFirst()), httpParserViolations))
+    /// Without libFuzzer: checks each file given as an argument.
+    @main
+    enum FuzzHTTPReplay {
+        static func main() {
+            exit(FuzzDriver.replay(Array(CommandLine.arguments.dropFirst()), httpParserViolations))
+        }
     }
-}
 #endif

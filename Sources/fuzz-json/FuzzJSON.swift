@@ -18,11 +18,11 @@ public func fuzzJSONTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
 }
 
 #if !FUZZING
-/// Without libFuzzer: checks each file given as an argument.
-@main
-enum FuzzJSONReplay {
-    static func main() {
-        exit(FuzzDriver.replay(Array(CommandLine.arguments.dropFirst())) { JSONFuzzProperties.violations(ofBody: $0, backend: fuzzBackend) })
+    /// Without libFuzzer: checks each file given as an argument.
+    @main
+    enum FuzzJSONReplay {
+        static func main() {
+            exit(FuzzDriver.replay(Array(CommandLine.arguments.dropFirst())) { JSONFuzzProperties.violations(ofBody: $0, backend: fuzzBackend) })
+        }
     }
-}
 #endif

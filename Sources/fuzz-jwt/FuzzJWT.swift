@@ -18,11 +18,11 @@ public func fuzzJWTTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
 }
 
 #if !FUZZING
-/// Without libFuzzer: checks each file given as an argument.
-@main
-enum FuzzJWTReplay {
-    static func main() {
-        exit(FuzzDriver.replay(Array(CommandLine.arguments.dropFirst())) { JWTFuzzProperties.violations(of: $0, backend: fuzzBackend) })
+    /// Without libFuzzer: checks each file given as an argument.
+    @main
+    enum FuzzJWTReplay {
+        static func main() {
+            exit(FuzzDriver.replay(Array(CommandLine.arguments.dropFirst())) { JWTFuzzProperties.violations(of: $0, backend: fuzzBackend) })
+        }
     }
-}
 #endif

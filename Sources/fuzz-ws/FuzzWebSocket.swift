@@ -19,11 +19,11 @@ public func fuzzWebSocketTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
 }
 
 #if !FUZZING
-/// Without libFuzzer: checks each file given as an argument.
-@main
-enum FuzzWebSocketReplay {
-    static func main() {
-        exit(FuzzDriver.replay(Array(CommandLine.arguments.dropFirst())) { WebSocketFuzzProperties.violations(of: $0, backend: fuzzBackend) })
+    /// Without libFuzzer: checks each file given as an argument.
+    @main
+    enum FuzzWebSocketReplay {
+        static func main() {
+            exit(FuzzDriver.replay(Array(CommandLine.arguments.dropFirst())) { WebSocketFuzzProperties.violations(of: $0, backend: fuzzBackend) })
+        }
     }
-}
 #endif

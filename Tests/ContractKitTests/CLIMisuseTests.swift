@@ -61,8 +61,11 @@ final class CLIMisuseTests: XCTestCase {
             (["verify", "--target", "http://127.0.0.1:1", "--database", "postgresql:///x"], "--target and --database exclude each other"),
             (["verify", "--no-seed"], "--no-seed goes with --target URL"),
             (["verify", "--database", "postgresql:///x", "--kind", "rls"], "--kind applies to the embedded mock only, not with --database"),
-            (["verify", "--target", "http://127.0.0.1:1", "--anon-key", "a", "--service-role-key", "s", "--kind", "models"], "--kind models does not run with --target"),
-            (["verify", "--migrations", "/nonexistent-folder"], "--migrations /nonexistent-folder: not a folder"),
+            (
+                ["verify", "--target", "http://127.0.0.1:1", "--anon-key", "a", "--service-role-key", "s", "--kind", "models"],
+                "--kind models does not run with --target"
+            ),
+            (["verify", "--migrations", "/nonexistent-folder"], "--migrations /nonexistent-folder: not a folder")
         ]
         for (args, message) in cases {
             let r = try run(args, environment: ["SUPABASE_ANON_KEY": "", "SUPABASE_SERVICE_ROLE_KEY": ""])
@@ -76,12 +79,14 @@ final class CLIMisuseTests: XCTestCase {
 
     func testHelpOnEveryCommandListsEveryOptionAndVariable() throws {
         let expected: [String: [String]] = [
-            "verify": ["--app NAME", "--kind KIND", "--require KIND", "--format FORMAT", "--max-failures N", "--check-coverage FILE",
-                       "--write-coverage FILE", "--junit FILE", "--no-progress", "SUPACONTRACTS_ROOT", "PG_BIN", "SUPACONTRACTS_REQUIRE_POSTGRES",
-                       "SUPACONTRACTS_SEED", "SUPACONTRACTS_RECORD", "NO_COLOR"],
+            "verify": [
+                "--app NAME", "--kind KIND", "--require KIND", "--format FORMAT", "--max-failures N", "--check-coverage FILE",
+                "--write-coverage FILE", "--junit FILE", "--no-progress", "SUPACONTRACTS_ROOT", "PG_BIN", "SUPACONTRACTS_REQUIRE_POSTGRES",
+                "SUPACONTRACTS_SEED", "SUPACONTRACTS_RECORD", "NO_COLOR"
+            ],
             "serve": ["--app NAME", "--port P", "--idle-timeout SECONDS", "SUPACONTRACTS_ROOT"],
             "goldens": ["--update", "--app NAME", "SUPACONTRACTS_RECORD", "SUPACONTRACTS_ROOT"],
-            "report": ["--out DIR", "--app NAME", "--no-flips", "SUPACONTRACTS_ROOT"],
+            "report": ["--out DIR", "--app NAME", "--no-flips", "SUPACONTRACTS_ROOT"]
         ]
         for (command, needles) in expected {
             for flag in ["--help", "-h"] {

@@ -52,8 +52,10 @@ final class ClientRulesSpecTests: XCTestCase {
 
     // MARK: Broken files name the file and the path
 
-    private func expectError(_ edit: (inout JSONValue) -> Void, path: String, containing text: String,
-                             file: StaticString = #filePath, line: UInt = #line) throws {
+    private func expectError(
+        _ edit: (inout JSONValue) -> Void, path: String, containing text: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let source = ContractsLocator.app("teleportme").appendingPathComponent("client-rules.json")
         var json = try JSONValue.parse(try Data(contentsOf: source))
         edit(&json)
@@ -72,7 +74,8 @@ final class ClientRulesSpecTests: XCTestCase {
     }
 
     func testWrongTypeNamesItsPath() throws {
-        try expectError({ $0.clientRulesSet(["cache", "entries", 2, "ttlSeconds"], "5min") }, path: "$.cache.entries[2].ttlSeconds", containing: "expected a number")
+        try expectError(
+            { $0.clientRulesSet(["cache", "entries", 2, "ttlSeconds"], "5min") }, path: "$.cache.entries[2].ttlSeconds", containing: "expected a number")
     }
 
     func testUnknownKeyIsAnError() throws {
@@ -84,19 +87,25 @@ final class ClientRulesSpecTests: XCTestCase {
     }
 
     func testUnknownBehaviourIDIsAnError() throws {
-        try expectError({ $0.clientRulesSet(["cache", "behaviours", 0, "id"], "cache.never-checked") }, path: "$.cache.behaviours[0].id", containing: "no cache suite checks")
+        try expectError(
+            { $0.clientRulesSet(["cache", "behaviours", 0, "id"], "cache.never-checked") }, path: "$.cache.behaviours[0].id",
+            containing: "no cache suite checks")
     }
 
     func testDanglingCacheKeyIsAnError() throws {
-        try expectError({ $0.clientRulesSet(["loader", "resources", 1, "cacheKey"], "savedCitys") }, path: "$.loader.resources[1].cacheKey", containing: "unknown cache key 'savedCitys'")
+        try expectError(
+            { $0.clientRulesSet(["loader", "resources", 1, "cacheKey"], "savedCitys") }, path: "$.loader.resources[1].cacheKey",
+            containing: "unknown cache key 'savedCitys'")
     }
 
     func testDuplicateRuleIDIsAnError() throws {
-        try expectError({ $0.clientRulesSet(["cache", "entries", 1, "id"], "cache.cities") }, path: "$.cache.entries[1].id", containing: "duplicate rule id 'cache.cities'")
+        try expectError(
+            { $0.clientRulesSet(["cache", "entries", 1, "id"], "cache.cities") }, path: "$.cache.entries[1].id", containing: "duplicate rule id 'cache.cities'")
     }
 
     func testBadScopeIsAnError() throws {
-        try expectError({ $0.clientRulesSet(["cache", "entries", 3, "scope"], "device") }, path: "$.cache.entries[3].scope", containing: "unknown value 'device'")
+        try expectError(
+            { $0.clientRulesSet(["cache", "entries", 3, "scope"], "device") }, path: "$.cache.entries[3].scope", containing: "unknown value 'device'")
     }
 
     func testInvalidJSONNamesLineAndColumn() throws {

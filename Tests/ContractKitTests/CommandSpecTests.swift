@@ -3,11 +3,13 @@ import ContractKit
 
 /// The command-line parser: everything not declared is a usage error before any work.
 final class CommandSpecTests: XCTestCase {
-    let spec = CommandSpec(name: "verify", summary: "runs things", options: [
-        .value("app", "NAME", repeatable: true, "an app"),
-        .value("format", "FORMAT", "text, json or junit"),
-        .flag("no-progress", "quiet"),
-    ], environment: [("SUPACONTRACTS_ROOT", "the root")], hints: ["json": "--format json"])
+    let spec = CommandSpec(
+        name: "verify", summary: "runs things",
+        options: [
+            .value("app", "NAME", repeatable: true, "an app"),
+            .value("format", "FORMAT", "text, json or junit"),
+            .flag("no-progress", "quiet")
+        ], environment: [("SUPACONTRACTS_ROOT", "the root")], hints: ["json": "--format json"])
 
     func testAcceptsDeclaredOptionsInBothSpellings() throws {
         let p = try spec.parse(["--app", "aura", "--app=shvil", "--format", "junit", "--no-progress"])

@@ -43,27 +43,34 @@ final class ContractDecoderTests: XCTestCase {
 
     func testPathsAndMessages() {
         XCTAssertEqual(decode(#"{"tables": [{"kind": "table", "columns": {}}]}"#), "ok $.tables[0]")
-        XCTAssertEqual(decode(#"{"tables": [{"kind": "table", "columns": {}}, {"kind": "table", "columns": {"email": {"name": 3}}}]}"#),
-                       "Contracts/x/t.json: $.tables[1].columns.email.name: expected a string, found number")
-        XCTAssertEqual(decode(#"{"tables": [{"kind": "table", "columns": {"odd key": {}}}]}"#),
-                       #"Contracts/x/t.json: $.tables[0].columns["odd key"]: missing required key 'name'"#)
-        XCTAssertEqual(decode(#"{"tables": [{"kind": "tabel", "columns": {}}]}"#),
-                       "Contracts/x/t.json: $.tables[0].kind: unknown value 'tabel' (expected one of: table, view)")
-        XCTAssertEqual(decode(#"{"tables": [{"kind": "view", "columns": {"a": {"name": "a", "size": "2 parsecs"}}}]}"#),
-                       "Contracts/x/t.json: $.tables[0].columns.a.size: invalid size '2 parsecs' (bytes, or a number with B, KB, MB, GB, KiB, MiB, GiB)")
+        XCTAssertEqual(
+            decode(#"{"tables": [{"kind": "table", "columns": {}}, {"kind": "table", "columns": {"email": {"name": 3}}}]}"#),
+            "Contracts/x/t.json: $.tables[1].columns.email.name: expected a string, found number")
+        XCTAssertEqual(
+            decode(#"{"tables": [{"kind": "table", "columns": {"odd key": {}}}]}"#),
+            #"Contracts/x/t.json: $.tables[0].columns["odd key"]: missing required key 'name'"#)
+        XCTAssertEqual(
+            decode(#"{"tables": [{"kind": "tabel", "columns": {}}]}"#),
+            "Contracts/x/t.json: $.tables[0].kind: unknown value 'tabel' (expected one of: table, view)")
+        XCTAssertEqual(
+            decode(#"{"tables": [{"kind": "view", "columns": {"a": {"name": "a", "size": "2 parsecs"}}}]}"#),
+            "Contracts/x/t.json: $.tables[0].columns.a.size: invalid size '2 parsecs' (bytes, or a number with B, KB, MB, GB, KiB, MiB, GiB)")
         XCTAssertEqual(decode(#"{"tables": {}}"#), "Contracts/x/t.json: $.tables: expected an array, found object")
     }
 
     func testUnknownKeysAreRejected() {
         // Keys read by the type: the list names what it asked for.
-        XCTAssertEqual(decode(#"{"tables": [{"kind": "view", "columns": {}, "colums": {}}]}"#),
-                       "Contracts/x/t.json: $.tables[0].colums: unknown key 'colums' (known here: columns, kind, tags)")
+        XCTAssertEqual(
+            decode(#"{"tables": [{"kind": "view", "columns": {}, "colums": {}}]}"#),
+            "Contracts/x/t.json: $.tables[0].colums: unknown key 'colums' (known here: columns, kind, tags)")
         // Keys declared by a CaseIterable key type count even when not read (`note`).
         XCTAssertEqual(decode(#"{"tables": [{"kind": "view", "columns": {"a": {"name": "a", "note": "x"}}}]}"#), "ok $.tables[0]")
-        XCTAssertEqual(decode(#"{"tables": [{"kind": "view", "columns": {"a": {"name": "a", "nmae": "x"}}}]}"#),
-                       "Contracts/x/t.json: $.tables[0].columns.a.nmae: unknown key 'nmae' (known here: name, note, size)")
-        XCTAssertEqual(decode(#"{"$comment": "c", "tables": [], "extra": 1}"#),
-                       "Contracts/x/t.json: $.extra: unknown key 'extra' (known here: tables)")
+        XCTAssertEqual(
+            decode(#"{"tables": [{"kind": "view", "columns": {"a": {"name": "a", "nmae": "x"}}}]}"#),
+            "Contracts/x/t.json: $.tables[0].columns.a.nmae: unknown key 'nmae' (known here: name, note, size)")
+        XCTAssertEqual(
+            decode(#"{"$comment": "c", "tables": [], "extra": 1}"#),
+            "Contracts/x/t.json: $.extra: unknown key 'extra' (known here: tables)")
     }
 
     func testSizesAreParsedOnce() throws {

@@ -36,7 +36,9 @@ final class GoldenDiffTests: XCTestCase {
             let (x, y) = apply(e)
             XCTAssertEqual(x, a)
             XCTAssertEqual(y, b)
-            let changes = e.filter { if case .same = $0 { return false }; return true }.count
+            let changes = e.filter {
+                if case .same = $0 { return false }; return true
+            }.count
             XCTAssertEqual(changes, a.count + b.count - 2 * lcs(a, b), "\(a) → \(b)")
         }
     }
@@ -47,27 +49,30 @@ final class GoldenDiffTests: XCTestCase {
         lines[5] = "line six"
         lines.insert("new line", at: 11)
         let new = lines.joined(separator: "\n") + "\n"
-        XCTAssertEqual(LineDiff.unified(from: old, to: new, fromLabel: "a.json", toLabel: "b.json"), """
-        --- a.json
-        +++ b.json
-        @@ -3,10 +3,11 @@
-         line 3
-         line 4
-         line 5
-        -line 6
-        +line six
-         line 7
-         line 8
-         line 9
-         line 10
-         line 11
-        +new line
-         line 12
+        XCTAssertEqual(
+            LineDiff.unified(from: old, to: new, fromLabel: "a.json", toLabel: "b.json"),
+            """
+            --- a.json
+            +++ b.json
+            @@ -3,10 +3,11 @@
+             line 3
+             line 4
+             line 5
+            -line 6
+            +line six
+             line 7
+             line 8
+             line 9
+             line 10
+             line 11
+            +new line
+             line 12
 
-        """)
+            """)
         XCTAssertEqual(LineDiff.unified(from: "a\nb\n", to: "a\nb\n"), "")
         XCTAssertEqual(LineDiff.unified(from: "", to: "x\n", fromLabel: "e", toLabel: "a"), "--- e\n+++ a\n@@ -0,0 +1,1 @@\n+x\n")
-        XCTAssertEqual(LineDiff.unified(from: "a", to: "a\n", fromLabel: "e", toLabel: "a"), "--- e\n+++ a\n@@ the texts differ only in their final newline @@\n")
+        XCTAssertEqual(
+            LineDiff.unified(from: "a", to: "a\n", fromLabel: "e", toLabel: "a"), "--- e\n+++ a\n@@ the texts differ only in their final newline @@\n")
         // Two distant changes make two hunks.
         let far = (1...30).map { "l\($0)" }
         var far2 = far

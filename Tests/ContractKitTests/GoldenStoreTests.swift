@@ -85,7 +85,8 @@ final class GoldenStoreTests: XCTestCase {
         XCTAssertNil(read("Golden/app/s/two.json"))
         XCTAssertEqual(store.existingCases(app: "app", suite: "s"), ["one"])
         // A failing producer is a failure naming it.
-        results = try GoldenSuite.run(app: "app", cases: [GoldenCase(suite: "s", name: "one", produce: { throw GoldenError.invalidName("boom") })], store: store, mode: .never)
+        results = try GoldenSuite.run(
+            app: "app", cases: [GoldenCase(suite: "s", name: "one", produce: { throw GoldenError.invalidName("boom") })], store: store, mode: .never)
         XCTAssertEqual(results.first?.passed, false)
         XCTAssertTrue(results.first?.message.hasPrefix("producing the output failed") ?? false)
     }

@@ -13,11 +13,17 @@ final class ImagePresetBucketTests: XCTestCase {
         let rules = try XCTUnwrap(try ClientRules.load(app: "naarscars"))
         let avatar = try XCTUnwrap(rules.images.first { $0.name == "avatar" })
         // 100KB = 100,000 bytes: below the avatar preset's 204,800, so the preset does not fit.
-        let tight = try buckets(#"[{"id": "avatars", "fileSizeLimit": "100KB"}, {"id": "message-images", "fileSizeLimit": "2MB"}, {"id": "town-hall-images", "fileSizeLimit": "2MB"}]"#)
+        let tight = try buckets(
+            #"[{"id": "avatars", "fileSizeLimit": "100KB"}, {"id": "message-images", "fileSizeLimit": "2MB"}, {"id": "town-hall-images", "fileSizeLimit": "2MB"}]"#
+        )
         let refused = try ClientRulesReference.imagePresetsFitBuckets(rules, buckets: tight)
-        XCTAssertTrue(refused.violations.contains { $0.message.contains("\(avatar.maxBytes) bytes but bucket 'avatars' accepts at most 100000") }, "\(refused.violations)")
+        XCTAssertTrue(
+            refused.violations.contains { $0.message.contains("\(avatar.maxBytes) bytes but bucket 'avatars' accepts at most 100000") }, "\(refused.violations)"
+        )
         // 1MiB is enough for every preset: nothing fails, and every preset was checked.
-        let roomy = try buckets(#"[{"id": "avatars", "fileSizeLimit": "1MiB"}, {"id": "message-images", "fileSizeLimit": "1MiB"}, {"id": "town-hall-images", "fileSizeLimit": "1MiB"}]"#)
+        let roomy = try buckets(
+            #"[{"id": "avatars", "fileSizeLimit": "1MiB"}, {"id": "message-images", "fileSizeLimit": "1MiB"}, {"id": "town-hall-images", "fileSizeLimit": "1MiB"}]"#
+        )
         let fits = try ClientRulesReference.imagePresetsFitBuckets(rules, buckets: roomy)
         XCTAssertEqual(fits.violations, [])
         XCTAssertTrue(fits.passed, "every preset was checked against a bucket")

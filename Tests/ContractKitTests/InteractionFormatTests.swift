@@ -18,27 +18,41 @@ final class InteractionFormatTests: XCTestCase {
         let ok = try decode(["name": "n", "source": "s", "steps": [step]])
         XCTAssertEqual(ok.steps.count, 1)
         XCTAssertNil(ok.steps[0].response.body, "no body key: the body is not checked")
-        XCTAssertEqual(error(["name": "n", "source": "s", "steps": [step], "extra": 1]),
-                       "Contracts/app/interactions/x.json: $.extra: unknown key 'extra' (known here: clockBound, decision, name, source, startTime, steps)")
+        XCTAssertEqual(
+            error(["name": "n", "source": "s", "steps": [step], "extra": 1]),
+            "Contracts/app/interactions/x.json: $.extra: unknown key 'extra' (known here: clockBound, decision, name, source, startTime, steps)")
         XCTAssertEqual(error(["name": "n", "source": "s", "steps": []]), "Contracts/app/interactions/x.json: $.steps: an interaction has at least one step")
         var bad = step.objectValue!
         bad["request"] = ["method": "FETCH", "path": "/x"]
-        XCTAssertEqual(error(["name": "n", "source": "s", "steps": [.object(bad)]]), "Contracts/app/interactions/x.json: $.steps[0].request.method: unknown method 'FETCH'")
+        XCTAssertEqual(
+            error(["name": "n", "source": "s", "steps": [.object(bad)]]), "Contracts/app/interactions/x.json: $.steps[0].request.method: unknown method 'FETCH'"
+        )
         bad["request"] = ["method": "GET", "path": "/x?a=1"]
-        XCTAssertTrue(error(["name": "n", "source": "s", "steps": [.object(bad)]]).hasSuffix("$.steps[0].request.path: a path starts with '/' and has no query (put it in \"query\")"))
+        XCTAssertTrue(
+            error(["name": "n", "source": "s", "steps": [.object(bad)]]).hasSuffix(
+                "$.steps[0].request.path: a path starts with '/' and has no query (put it in \"query\")"))
         bad["request"] = ["method": "POST", "path": "/x", "body": [:], "rawBody": "{"]
-        XCTAssertTrue(error(["name": "n", "source": "s", "steps": [.object(bad)]]).hasSuffix("$.steps[0].request.rawBody: give either body or rawBody, not both"))
+        XCTAssertTrue(
+            error(["name": "n", "source": "s", "steps": [.object(bad)]]).hasSuffix("$.steps[0].request.rawBody: give either body or rawBody, not both"))
         bad = step.objectValue!
         bad["response"] = ["status": 200, "bodyMatch": "loose"]
-        XCTAssertTrue(error(["name": "n", "source": "s", "steps": [.object(bad)]]).hasSuffix("$.steps[0].response.bodyMatch: unknown bodyMatch 'loose' (one of: exact, subset)"))
+        XCTAssertTrue(
+            error(["name": "n", "source": "s", "steps": [.object(bad)]]).hasSuffix(
+                "$.steps[0].response.bodyMatch: unknown bodyMatch 'loose' (one of: exact, subset)"))
         bad = step.objectValue!
         bad["capture"] = ["id": "body[0].id"]
-        XCTAssertTrue(error(["name": "n", "source": "s", "steps": [.object(bad)]]).hasSuffix("$.steps[0].capture.id: invalid JSONPath 'body[0].id': must start with '$'"))
-        XCTAssertEqual(error(["name": "n", "source": "s", "startTime": "yesterday", "steps": [step]]), "Contracts/app/interactions/x.json: $.startTime: not a timestamp: \"yesterday\"")
-        XCTAssertEqual(try decode(["name": "n", "source": "s", "startTime": "2026-03-01T12:00:00+00:00", "steps": [step]]).startTime, Date(timeIntervalSince1970: 1_772_366_400))
+        XCTAssertTrue(
+            error(["name": "n", "source": "s", "steps": [.object(bad)]]).hasSuffix("$.steps[0].capture.id: invalid JSONPath 'body[0].id': must start with '$'"))
+        XCTAssertEqual(
+            error(["name": "n", "source": "s", "startTime": "yesterday", "steps": [step]]),
+            "Contracts/app/interactions/x.json: $.startTime: not a timestamp: \"yesterday\"")
+        XCTAssertEqual(
+            try decode(["name": "n", "source": "s", "startTime": "2026-03-01T12:00:00+00:00", "steps": [step]]).startTime,
+            Date(timeIntervalSince1970: 1_772_366_400))
         bad = step.objectValue!
         bad["advanceClock"] = -5
-        XCTAssertTrue(error(["name": "n", "source": "s", "steps": [.object(bad)]]).hasSuffix("$.steps[0].advanceClock: the clock only moves forward (seconds >= 0)"))
+        XCTAssertTrue(
+            error(["name": "n", "source": "s", "steps": [.object(bad)]]).hasSuffix("$.steps[0].advanceClock: the clock only moves forward (seconds >= 0)"))
         bad = step.objectValue!
         bad["response"] = ["status": 200, "body": nil]
         XCTAssertEqual(try decode(["name": "n", "source": "s", "steps": [.object(bad)]]).steps[0].response.body, .null, "\"body\": null expects JSON null")
@@ -65,15 +79,19 @@ final class InteractionFormatTests: XCTestCase {
 
     func testBodyDifferencesNameTheirPaths() {
         let expected: JSONValue = ["id": "<uuid>", "n": 5, "list": [1, ["k": "v"]], "odd key": true]
-        XCTAssertEqual(JSONMatch.differences(expected: expected, actual: ["id": "a11ce000-0000-4000-8000-000000000001", "n": 5.0, "list": [1, ["k": "v"]], "odd key": true]), [])
-        XCTAssertEqual(JSONMatch.differences(expected: expected, actual: ["id": "x", "n": 6, "list": [1, ["k": "w", "z": 1]], "extra": nil], path: "$.body"), [
-            "$.body.id: expected <uuid>, got \"x\"",
-            "$.body.list[1].k: expected \"v\", got \"w\"",
-            "$.body.list[1].z: unexpected key (value 1); list it or set \"bodyMatch\": \"subset\"",
-            "$.body.n: expected 5, got 6",
-            "$.body[\"odd key\"]: missing (expected true)",
-            "$.body.extra: unexpected key (value null); list it or set \"bodyMatch\": \"subset\"",
-        ])
+        XCTAssertEqual(
+            JSONMatch.differences(
+                expected: expected, actual: ["id": "a11ce000-0000-4000-8000-000000000001", "n": 5.0, "list": [1, ["k": "v"]], "odd key": true]), [])
+        XCTAssertEqual(
+            JSONMatch.differences(expected: expected, actual: ["id": "x", "n": 6, "list": [1, ["k": "w", "z": 1]], "extra": nil], path: "$.body"),
+            [
+                "$.body.id: expected <uuid>, got \"x\"",
+                "$.body.list[1].k: expected \"v\", got \"w\"",
+                "$.body.list[1].z: unexpected key (value 1); list it or set \"bodyMatch\": \"subset\"",
+                "$.body.n: expected 5, got 6",
+                "$.body[\"odd key\"]: missing (expected true)",
+                "$.body.extra: unexpected key (value null); list it or set \"bodyMatch\": \"subset\""
+            ])
         XCTAssertEqual(JSONMatch.differences(expected: ["a": 1], actual: ["a": 1, "b": 2], subset: true), [])
         XCTAssertEqual(JSONMatch.differences(expected: [1, 2], actual: [1]), ["$: expected 2 elements, got 1"])
         XCTAssertEqual(JSONMatch.differences(expected: "<uuid>", actual: "<uuid>", useMatchers: false), [])

@@ -24,22 +24,26 @@ final class InteractionReplayTests: XCTestCase {
 
     let insert: JSONValue = [
         "as": "ana",
-        "request": ["method": "POST", "path": "/rest/v1/t", "query": "select=*&owner=eq.{{persona.ana.id}}", "headers": ["Prefer": "return=representation"],
-                    "body": ["owner": "{{persona.ana.id}}"]],
-        "response": ["status": 201, "headers": ["content-type": "application/json; charset=utf-8", "Location": "<string>"],
-                     "body": [["id": "<uuid>", "owner": "{{persona.ana.id}}"]]],
-        "capture": ["id": "$.body[0].id"],
+        "request": [
+            "method": "POST", "path": "/rest/v1/t", "query": "select=*&owner=eq.{{persona.ana.id}}", "headers": ["Prefer": "return=representation"],
+            "body": ["owner": "{{persona.ana.id}}"]
+        ],
+        "response": [
+            "status": 201, "headers": ["content-type": "application/json; charset=utf-8", "Location": "<string>"],
+            "body": [["id": "<uuid>", "owner": "{{persona.ana.id}}"]]
+        ],
+        "capture": ["id": "$.body[0].id"]
     ]
     let read: JSONValue = [
         "as": "anon", "request": ["method": "GET", "path": "/rest/v1/t/{{capture.id}}"],
-        "response": ["status": 200, "bodyMatch": "subset", "body": ["id": "{{capture.id}}"]],
+        "response": ["status": 200, "bodyMatch": "subset", "body": ["id": "{{capture.id}}"]]
     ]
 
     func testAFlowPassesWithTemplatesCapturesAndMatchers() throws {
         let id = "0f000000-0000-4000-8000-00000000a001"
         let t = Scripted([
             .json(201, [["id": .string(id), "owner": "a11ce000-0000-4000-8000-000000000001"]], headers: ["Location": "/t?id=eq.\(id)"]),
-            .json(200, ["id": .string(id), "more": 1]),
+            .json(200, ["id": .string(id), "more": 1])
         ])
         let r = InteractionReplay.replay(try file([insert, read]), over: t)
         XCTAssertTrue(r.passed, r.failures.joined(separator: "\n"))
@@ -58,11 +62,13 @@ final class InteractionReplayTests: XCTestCase {
         XCTAssertFalse(r.passed)
         XCTAssertEqual(t.sent.count, 1, "later steps are not sent")
         let at = "Contracts/app/interactions/flow.json: step 1 of 2 (POST /rest/v1/t as ana): "
-        XCTAssertEqual(r.failures, [
-            at + "$.steps[0].response.status: expected 201, got 409 (body: {\"code\":\"23505\"})",
-            at + "$.steps[0].response.headers.Location: missing (expected \"<string>\")",
-            at + "$.steps[0].response.body: expected [{\"id\":\"<uuid>\",\"owner\":\"a11ce000-0000-4000-8000-000000000001\"}], got {\"code\":\"23505\"}",
-        ])
+        XCTAssertEqual(
+            r.failures,
+            [
+                at + "$.steps[0].response.status: expected 201, got 409 (body: {\"code\":\"23505\"})",
+                at + "$.steps[0].response.headers.Location: missing (expected \"<string>\")",
+                at + "$.steps[0].response.body: expected [{\"id\":\"<uuid>\",\"owner\":\"a11ce000-0000-4000-8000-000000000001\"}], got {\"code\":\"23505\"}"
+            ])
     }
 
     func testMissingCaptureAndEmptyBody() throws {
@@ -74,7 +80,8 @@ final class InteractionReplayTests: XCTestCase {
         XCTAssertEqual(r.failures, ["Contracts/app/interactions/flow.json: step 1 of 1 (DELETE /rest/v1/t as anon): capture 'x': nothing at $.body.id"])
         step["capture"] = nil
         r = InteractionReplay.replay(try file([.object(step)]), over: Scripted([.json(204, [:])]))
-        XCTAssertEqual(r.failures, ["Contracts/app/interactions/flow.json: step 1 of 1 (DELETE /rest/v1/t as anon): $.steps[0].response.body: expected no body, got {}"])
+        XCTAssertEqual(
+            r.failures, ["Contracts/app/interactions/flow.json: step 1 of 1 (DELETE /rest/v1/t as anon): $.steps[0].response.body: expected no body, got {}"])
     }
 
     /// A tiny app's contracts folder (`notes`, owner-only; persona ana), removed after the test.
@@ -82,9 +89,11 @@ final class InteractionReplayTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try #"{"tables": [{"name": "notes", "columns": [{"name": "id", "type": "uuid", "primaryKey": true, "default": {"fn": "gen_random_uuid()"}}, {"name": "owner", "type": "uuid", "nullable": false, "default": {"fn": "auth.uid()"}}, {"name": "text", "type": "text"}, {"name": "created_at", "type": "timestamptz", "default": {"fn": "now()"}}]}]}"#
+        try
+            #"{"tables": [{"name": "notes", "columns": [{"name": "id", "type": "uuid", "primaryKey": true, "default": {"fn": "gen_random_uuid()"}}, {"name": "owner", "type": "uuid", "nullable": false, "default": {"fn": "auth.uid()"}}, {"name": "text", "type": "text"}, {"name": "created_at", "type": "timestamptz", "default": {"fn": "now()"}}]}]}"#
             .write(to: folder.appendingPathComponent("schema.json"), atomically: true, encoding: .utf8)
-        try #"{"tables": [{"table": "notes", "select": {"doc": "own", "using": {"owner": "owner"}}, "insert": {"doc": "own", "check": {"owner": "owner"}}, "update": {"doc": "-", "using": "nobody"}, "delete": {"doc": "own", "using": {"owner": "owner"}}}]}"#
+        try
+            #"{"tables": [{"table": "notes", "select": {"doc": "own", "using": {"owner": "owner"}}, "insert": {"doc": "own", "check": {"owner": "owner"}}, "update": {"doc": "-", "using": "nobody"}, "delete": {"doc": "own", "using": {"owner": "owner"}}}]}"#
             .write(to: folder.appendingPathComponent("policies.json"), atomically: true, encoding: .utf8)
         try #"{"personas": [{"name": "ana", "id": "a11ce000-0000-4000-8000-000000000001", "email": "ana@x.test", "password": "secret-1"}]}"#
             .write(to: folder.appendingPathComponent("fixtures.json"), atomically: true, encoding: .utf8)
@@ -96,16 +105,35 @@ final class InteractionReplayTests: XCTestCase {
     func testWireAndInProcessTransportsAgree() throws {
         let folder = try tinyApp()
         let flow = try file([
-            ["as": "ana", "request": ["method": "POST", "path": "/rest/v1/notes", "query": "select=id,owner,text,created_at", "headers": ["Prefer": "return=representation"], "body": ["text": "hi there"]],
-             "response": ["status": 201, "headers": ["Content-Type": "application/json; charset=utf-8"],
-                          "body": [["id": "<uuid>", "owner": "{{persona.ana.id}}", "text": "hi there", "created_at": "<timestamptz>"]]],
-             "capture": ["id": "$.body[0].id"]],
+            [
+                "as": "ana",
+                "request": [
+                    "method": "POST", "path": "/rest/v1/notes", "query": "select=id,owner,text,created_at", "headers": ["Prefer": "return=representation"],
+                    "body": ["text": "hi there"]
+                ],
+                "response": [
+                    "status": 201, "headers": ["Content-Type": "application/json; charset=utf-8"],
+                    "body": [["id": "<uuid>", "owner": "{{persona.ana.id}}", "text": "hi there", "created_at": "<timestamptz>"]]
+                ],
+                "capture": ["id": "$.body[0].id"]
+            ],
             ["as": "anon", "request": ["method": "GET", "path": "/rest/v1/notes", "query": "select=id"], "response": ["status": 200, "body": []]],
-            ["as": "ana", "request": ["method": "GET", "path": "/rest/v1/notes", "query": "select=text&id=eq.{{capture.id}}&text=eq.hi there"],
-             "response": ["status": 200, "body": [["text": "hi there"]]]],
-            ["as": "none", "request": ["method": "GET", "path": "/rest/v1/notes"], "response": ["status": 401, "bodyMatch": "subset", "body": ["message": "No API key found in request"]]],
-            ["as": "ana", "advanceClock": 90, "request": ["method": "POST", "path": "/rest/v1/notes", "query": "select=created_at", "headers": ["Prefer": "return=representation"], "body": ["text": "later"]],
-             "response": ["status": 201, "body": [["created_at": "2026-01-01T00:01:30+00:00"]]]],
+            [
+                "as": "ana", "request": ["method": "GET", "path": "/rest/v1/notes", "query": "select=text&id=eq.{{capture.id}}&text=eq.hi there"],
+                "response": ["status": 200, "body": [["text": "hi there"]]]
+            ],
+            [
+                "as": "none", "request": ["method": "GET", "path": "/rest/v1/notes"],
+                "response": ["status": 401, "bodyMatch": "subset", "body": ["message": "No API key found in request"]]
+            ],
+            [
+                "as": "ana", "advanceClock": 90,
+                "request": [
+                    "method": "POST", "path": "/rest/v1/notes", "query": "select=created_at", "headers": ["Prefer": "return=representation"],
+                    "body": ["text": "later"]
+                ],
+                "response": ["status": 201, "body": [["created_at": "2026-01-01T00:01:30+00:00"]]]
+            ]
         ])
         var clocks: [ManualClock] = []
         func backend() throws -> MockSupabase {
@@ -132,16 +160,25 @@ final class InteractionReplayTests: XCTestCase {
     func testOTPTemplateReadsTheEmailedCode() throws {
         let folder = try tinyApp()
         let email = "zoe@x.test"
-        let verify: JSONValue = ["as": "anon", "request": ["method": "POST", "path": "/auth/v1/verify",
-                                                          "body": ["type": "email", "email": .string(email), "token": .string("{{otp.\(email)}}")]],
-                                 "response": ["status": 200, "bodyMatch": "subset", "body": ["access_token": "<jwt>", "user": ["email": .string(email)]]],
-                                 "capture": ["token": "$.body.access_token"]]
+        let verify: JSONValue = [
+            "as": "anon",
+            "request": [
+                "method": "POST", "path": "/auth/v1/verify",
+                "body": ["type": "email", "email": .string(email), "token": .string("{{otp.\(email)}}")]
+            ],
+            "response": ["status": 200, "bodyMatch": "subset", "body": ["access_token": "<jwt>", "user": ["email": .string(email)]]],
+            "capture": ["token": "$.body.access_token"]
+        ]
         let flow = try file([
-            ["as": "anon", "request": ["method": "POST", "path": "/auth/v1/otp", "body": ["email": .string(email), "create_user": true]],
-             "response": ["status": 200, "body": [:]]],
+            [
+                "as": "anon", "request": ["method": "POST", "path": "/auth/v1/otp", "body": ["email": .string(email), "create_user": true]],
+                "response": ["status": 200, "body": [:]]
+            ],
             verify,
-            ["as": "anon", "request": ["method": "GET", "path": "/auth/v1/user", "headers": ["Authorization": "Bearer {{capture.token}}"]],
-             "response": ["status": 200, "bodyMatch": "subset", "body": ["email": .string(email)]]],
+            [
+                "as": "anon", "request": ["method": "GET", "path": "/auth/v1/user", "headers": ["Authorization": "Bearer {{capture.token}}"]],
+                "response": ["status": 200, "bodyMatch": "subset", "body": ["email": .string(email)]]
+            ]
         ])
         let backend = try MockSupabase(contracts: folder, clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
         let r = InteractionReplay.replay(flow, over: InteractionEndpoint.mock(backend, inProcess: true))
@@ -149,9 +186,17 @@ final class InteractionReplayTests: XCTestCase {
         XCTAssertEqual(r.transcript[1].requestBody?["token"]?.stringValue?.count, 6)
 
         // The code was used: it is gone from the outbox, and an address never mailed has none.
-        let gone = "Contracts/app/interactions/flow.json: step 1 of 1 (POST /auth/v1/verify as anon): $.steps[0].request.body.token: no one-time code was emailed to 'zoe@x.test' before {{otp.zoe@x.test}}"
+        let gone =
+            "Contracts/app/interactions/flow.json: step 1 of 1 (POST /auth/v1/verify as anon): $.steps[0].request.body.token: no one-time code was emailed to 'zoe@x.test' before {{otp.zoe@x.test}}"
         XCTAssertEqual(InteractionReplay.replay(try file([verify]), over: InteractionEndpoint.mock(backend)).failures, [gone])
-        XCTAssertEqual(InteractionReplay.replay(try file([verify]), over: InteractionEndpoint.mock(try MockSupabase(contracts: folder, clock: ManualClock(), ids: SeededIDGenerator(seed: 1)))).failures, [gone])
-        XCTAssertEqual(InteractionReplay.replay(try file([verify]), over: Scripted([])).failures, ["Contracts/app/interactions/flow.json: step 1 of 1 (POST /auth/v1/verify as anon): $.steps[0].request.body.token: {{otp.zoe@x.test}} needs a transport that reads the backend's emailed codes"])
+        XCTAssertEqual(
+            InteractionReplay.replay(
+                try file([verify]), over: InteractionEndpoint.mock(try MockSupabase(contracts: folder, clock: ManualClock(), ids: SeededIDGenerator(seed: 1)))
+            ).failures, [gone])
+        XCTAssertEqual(
+            InteractionReplay.replay(try file([verify]), over: Scripted([])).failures,
+            [
+                "Contracts/app/interactions/flow.json: step 1 of 1 (POST /auth/v1/verify as anon): $.steps[0].request.body.token: {{otp.zoe@x.test}} needs a transport that reads the backend's emailed codes"
+            ])
     }
 }

@@ -53,34 +53,38 @@ final class ModelSuiteTests: XCTestCase {
         var id: String
     }
 
-    static let pgCoder = ModelCoder(decoder: {
-        let d = JSONDecoder()
-        d.dateDecodingStrategy = .custom { dec in
-            let c = try dec.singleValueContainer()
-            let s = try c.decode(String.self)
-            guard let us = PGTime.parseTimestamp(s, assumeUTC: true) else { throw DecodingError.dataCorruptedError(in: c, debugDescription: s) }
-            return PGTime.date(micros: us)
-        }
-        return d
-    }, encoder: {
-        let e = JSONEncoder()
-        e.dateEncodingStrategy = .custom { date, enc in
-            var c = enc.singleValueContainer()
-            try c.encode(PGTime.formatTimestamp(PGTime.micros(date), withZone: true))
-        }
-        return e
-    })
+    static let pgCoder = ModelCoder(
+        decoder: {
+            let d = JSONDecoder()
+            d.dateDecodingStrategy = .custom { dec in
+                let c = try dec.singleValueContainer()
+                let s = try c.decode(String.self)
+                guard let us = PGTime.parseTimestamp(s, assumeUTC: true) else { throw DecodingError.dataCorruptedError(in: c, debugDescription: s) }
+                return PGTime.date(micros: us)
+            }
+            return d
+        },
+        encoder: {
+            let e = JSONEncoder()
+            e.dateEncodingStrategy = .custom { date, enc in
+                var c = enc.singleValueContainer()
+                try c.encode(PGTime.formatTimestamp(PGTime.micros(date), withZone: true))
+            }
+            return e
+        })
 
     var folder: URL!
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("models-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try #"{"tables": [{"name": "notes", "columns": [{"name": "id", "type": "uuid", "primaryKey": true}, {"name": "owner", "type": "uuid", "nullable": false}, {"name": "text", "type": "text"}, {"name": "created_at", "type": "timestamptz"}]}, {"name": "tags", "columns": [{"name": "id", "type": "uuid", "primaryKey": true}]}]}"#
+        try
+            #"{"tables": [{"name": "notes", "columns": [{"name": "id", "type": "uuid", "primaryKey": true}, {"name": "owner", "type": "uuid", "nullable": false}, {"name": "text", "type": "text"}, {"name": "created_at", "type": "timestamptz"}]}, {"name": "tags", "columns": [{"name": "id", "type": "uuid", "primaryKey": true}]}]}"#
             .write(to: folder.appendingPathComponent("schema.json"), atomically: true, encoding: .utf8)
         try #"{"tables": [{"table": "notes", "select": {"doc": "all", "using": "public"}}, {"table": "tags", "select": {"doc": "all", "using": "public"}}]}"#
             .write(to: folder.appendingPathComponent("policies.json"), atomically: true, encoding: .utf8)
-        try #"{"personas": [], "tables": [{"table": "notes", "rows": [{"id": "0f000000-0000-4000-8000-000000000001", "owner": "a11ce000-0000-4000-8000-000000000001", "text": null, "created_at": null}, {"id": "0f000000-0000-4000-8000-000000000002", "owner": "a11ce000-0000-4000-8000-000000000001", "text": "hi", "created_at": "2026-01-01T09:30:00.5+00:00"}]}]}"#
+        try
+            #"{"personas": [], "tables": [{"table": "notes", "rows": [{"id": "0f000000-0000-4000-8000-000000000001", "owner": "a11ce000-0000-4000-8000-000000000001", "text": null, "created_at": null}, {"id": "0f000000-0000-4000-8000-000000000002", "owner": "a11ce000-0000-4000-8000-000000000001", "text": "hi", "created_at": "2026-01-01T09:30:00.5+00:00"}]}]}"#
             .write(to: folder.appendingPathComponent("fixtures.json"), atomically: true, encoding: .utf8)
     }
 
@@ -105,8 +109,10 @@ final class ModelSuiteTests: XCTestCase {
     /// no table.
     func testWrongModelsAreRejected() throws {
         let r = try results([ShuffledNote.self, StrictNote.self, Ghost.self])
-        XCTAssertEqual(r["ShuffledNote ↔ notes columns"]?.message,
-                       "ShuffledNote keys are in a different order than notes's columns: [\"owner\", \"id\", \"text\", \"created_at\"] vs [\"id\", \"owner\", \"text\", \"created_at\"]")
+        XCTAssertEqual(
+            r["ShuffledNote ↔ notes columns"]?.message,
+            "ShuffledNote keys are in a different order than notes's columns: [\"owner\", \"id\", \"text\", \"created_at\"] vs [\"id\", \"owner\", \"text\", \"created_at\"]"
+        )
         let strict = try XCTUnwrap(r["StrictNote ↔ notes columns"]?.message)
         XCTAssertTrue(strict.contains("StrictNote.text rejects NULL but the column is nullable"), strict)
         let trips = try XCTUnwrap(r["StrictNote round-trips 2 notes rows"])
@@ -119,19 +125,34 @@ final class ModelSuiteTests: XCTestCase {
     /// A table the fixtures leave empty is checked with the complete rows interaction responses
     /// returned for its model; without any, the model fails.
     func testEmptyTablesAreCheckedWithInteractionResponses() throws {
-        XCTAssertEqual(try results([Tag.self])["Tag ↔ tags"]?.message, "no row of tags in the fixtures or in interaction responses (Tag[]) to check the model with")
+        XCTAssertEqual(
+            try results([Tag.self])["Tag ↔ tags"]?.message, "no row of tags in the fixtures or in interaction responses (Tag[]) to check the model with")
         let b = try backend()
-        let file = try InteractionFile.decode(SpecNode(value: ["name": "n", "source": "s", "steps": [
-            ["as": "service_role", "request": ["method": "POST", "path": "/rest/v1/tags", "headers": ["Prefer": "return=representation"],
-                                               "body": [["id": "7a000000-0000-4000-8000-000000000001"], ["id": "7a000000-0000-4000-8000-000000000002"]]],
-             "response": ["status": 201], "model": "Tag[]"],
-            ["as": "service_role", "request": ["method": "GET", "path": "/rest/v1/tags", "query": "select=id,id2:id"], "response": ["status": 200], "model": "Tag[]"],
-        ]], file: "Contracts/x/interactions/tags.json"))
+        let file = try InteractionFile.decode(
+            SpecNode(
+                value: [
+                    "name": "n", "source": "s",
+                    "steps": [
+                        [
+                            "as": "service_role",
+                            "request": [
+                                "method": "POST", "path": "/rest/v1/tags", "headers": ["Prefer": "return=representation"],
+                                "body": [["id": "7a000000-0000-4000-8000-000000000001"], ["id": "7a000000-0000-4000-8000-000000000002"]]
+                            ],
+                            "response": ["status": 201], "model": "Tag[]"
+                        ],
+                        [
+                            "as": "service_role", "request": ["method": "GET", "path": "/rest/v1/tags", "query": "select=id,id2:id"],
+                            "response": ["status": 200], "model": "Tag[]"
+                        ]
+                    ]
+                ], file: "Contracts/x/interactions/tags.json"))
         let replayed = InteractionReplay.replay(file, over: InteractionEndpoint.mock(b, inProcess: true))
         XCTAssertTrue(replayed.passed, replayed.failures.joined(separator: "\n"))
         let rows = ModelSuite.responseRows([replayed], models: [Tag.self], schema: b.configuration.spec.schema)
-        XCTAssertEqual(rows, ["tags": [["id": "7a000000-0000-4000-8000-000000000001"], ["id": "7a000000-0000-4000-8000-000000000002"]]],
-                       "complete rows only: the aliased select is not a tags row")
+        XCTAssertEqual(
+            rows, ["tags": [["id": "7a000000-0000-4000-8000-000000000001"], ["id": "7a000000-0000-4000-8000-000000000002"]]],
+            "complete rows only: the aliased select is not a tags row")
         let r = try ModelSuite.tableResults(app: "x", backend: try backend(), models: [Tag.self], registry: ModelRegistry(), responseRows: rows)
         XCTAssertEqual(r.map(\.name), ["Tag ↔ tags columns", "Tag round-trips 2 tags rows from interaction responses", "table notes"])
         XCTAssertEqual(r.map(\.passed), [true, true, false])
@@ -142,19 +163,26 @@ final class ModelSuiteTests: XCTestCase {
     func testViewsSkipTheNullabilityCheck() throws {
         var view = try XCTUnwrap(try backend().configuration.spec.schema.table("notes"))
         view.isView = true
-        let row: [String: JSONValue] = ["id": "0f000000-0000-4000-8000-000000000002", "owner": "a11ce000-0000-4000-8000-000000000001", "text": "hi", "created_at": nil]
-        XCTAssertEqual(ModelSuite.coverage(StrictNote.self, table: view, row: row),
-                       ["StrictNote does not write created_at (NULL must be written as null, as PostgREST prints a row)"])
+        let row: [String: JSONValue] = [
+            "id": "0f000000-0000-4000-8000-000000000002", "owner": "a11ce000-0000-4000-8000-000000000001", "text": "hi", "created_at": nil
+        ]
+        XCTAssertEqual(
+            ModelSuite.coverage(StrictNote.self, table: view, row: row),
+            ["StrictNote does not write created_at (NULL must be written as null, as PostgREST prints a row)"])
     }
 
     func testCoverageNamesEveryProblem() throws {
         let table = try XCTUnwrap(try backend().configuration.spec.schema.table("notes"))
-        let row: [String: JSONValue] = ["id": "0f000000-0000-4000-8000-000000000002", "owner": "a11ce000-0000-4000-8000-000000000001", "text": "hi", "created_at": nil]
+        let row: [String: JSONValue] = [
+            "id": "0f000000-0000-4000-8000-000000000002", "owner": "a11ce000-0000-4000-8000-000000000001", "text": "hi", "created_at": nil
+        ]
         XCTAssertEqual(ModelSuite.coverage(Note.self, table: table, row: row), [])
-        XCTAssertEqual(ModelSuite.coverage(StrictNote.self, table: table, row: row), [
-            "StrictNote does not write created_at (NULL must be written as null, as PostgREST prints a row)",
-            "StrictNote.text rejects NULL but the column is nullable",
-        ])
+        XCTAssertEqual(
+            ModelSuite.coverage(StrictNote.self, table: table, row: row),
+            [
+                "StrictNote does not write created_at (NULL must be written as null, as PostgREST prints a row)",
+                "StrictNote.text rejects NULL but the column is nullable"
+            ])
         XCTAssertEqual(ModelSuite.coverage(Ghost.self, table: table, row: row).first, "Ghost has no key for column notes.owner")
     }
 
@@ -190,11 +218,19 @@ final class ModelSuiteTests: XCTestCase {
     /// Interaction bodies round-trip through the models their steps name; a missing body or an
     /// unknown model fails.
     func testInteractionBodies() throws {
-        let file = try InteractionFile.decode(SpecNode(value: ["name": "n", "source": "s", "steps": [
-            ["as": "anon", "request": ["method": "GET", "path": "/rest/v1/notes"], "response": ["status": 200], "model": "Note[]"],
-            ["as": "anon", "request": ["method": "POST", "path": "/rest/v1/notes", "body": ["id": "a", "owner": "b", "text": nil, "created_at": nil]],
-             "response": ["status": 201], "model": "Note", "requestModel": "Lossy"],
-        ]], file: "Contracts/x/interactions/notes.json"))
+        let file = try InteractionFile.decode(
+            SpecNode(
+                value: [
+                    "name": "n", "source": "s",
+                    "steps": [
+                        ["as": "anon", "request": ["method": "GET", "path": "/rest/v1/notes"], "response": ["status": 200], "model": "Note[]"],
+                        [
+                            "as": "anon",
+                            "request": ["method": "POST", "path": "/rest/v1/notes", "body": ["id": "a", "owner": "b", "text": nil, "created_at": nil]],
+                            "response": ["status": 201], "model": "Note", "requestModel": "Lossy"
+                        ]
+                    ]
+                ], file: "Contracts/x/interactions/notes.json"))
         let replayed = InteractionReplay.replay(file, over: InteractionEndpoint.mock(try backend(), inProcess: true))
         XCTAssertEqual(replayed.transcript.count, 2, replayed.failures.joined(separator: "\n"))
         var registry = ModelRegistry()

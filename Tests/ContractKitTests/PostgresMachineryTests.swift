@@ -79,7 +79,9 @@ final class PostgresMachineryTests: XCTestCase {
 
     func testWriteEchoesAreComparedOnWrittenColumnsOnly() throws {
         let spec = try AppSpec.load(folder: ContractsLocator.app("teleportme"))
-        let c = DifferentialCase(table: "profiles", actor: .serviceRole, operation: .update(set: ["name": "X", "updated_at": "2026-01-01T00:00:00+00:00"]), key: ["id": "a"], returning: true)
+        let c = DifferentialCase(
+            table: "profiles", actor: .serviceRole, operation: .update(set: ["name": "X", "updated_at": "2026-01-01T00:00:00+00:00"]), key: ["id": "a"],
+            returning: true)
         XCTAssertEqual(c.comparedColumns(in: spec.schema), ["id", "name"])
         XCTAssertNil(DifferentialCase(table: "profiles", actor: .anon, operation: .select, key: [:]).comparedColumns(in: spec.schema))
     }
@@ -141,7 +143,7 @@ final class PostgresClusterSweepTests: XCTestCase {
         XCTAssertFalse(PostgresCluster.isAlive(deadPID))
         let tmp = URL(fileURLWithPath: NSTemporaryDirectory())
         let dead = tmp.appendingPathComponent("\(PostgresCluster.prefix)\(deadPID).sweeptest")
-        let live = tmp.appendingPathComponent("\(PostgresCluster.prefix)1.sweeptest")  // pid 1 is alive
+        let live = tmp.appendingPathComponent("\(PostgresCluster.prefix)1.sweeptest") // pid 1 is alive
         for d in [dead, live] { try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true) }
         defer { try? FileManager.default.removeItem(at: live) }
         PostgresCluster.sweepStale(inst)

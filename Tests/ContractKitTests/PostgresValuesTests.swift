@@ -8,8 +8,10 @@ final class PostgresValuesTests: XCTestCase {
 
     func testTimestamptzDecodesEveryPrintedForm() throws {
         let expected = try decode(PGTimestamp.self, #""2024-01-02T03:04:05.123456+00:00""#)
-        for form in ["2024-01-02T03:04:05.123456+00", "2024-01-02T03:04:05.123456Z", "2024-01-02 03:04:05.123456+00",
-                     "2024-01-02T05:04:05.123456+02:00", "2024-01-02T03:04:05.123456"] {
+        for form in [
+            "2024-01-02T03:04:05.123456+00", "2024-01-02T03:04:05.123456Z", "2024-01-02 03:04:05.123456+00",
+            "2024-01-02T05:04:05.123456+02:00", "2024-01-02T03:04:05.123456"
+        ] {
             XCTAssertEqual(try decode(PGTimestamp.self, "\"\(form)\""), expected, form)
         }
         XCTAssertEqual(try encode(expected), #""2024-01-02T03:04:05.123456+00:00""#)

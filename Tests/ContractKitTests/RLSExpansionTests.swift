@@ -6,11 +6,14 @@ import XCTest
 final class RLSExpansionTests: XCTestCase {
     typealias A = RLSTestApp
 
-    func find(_ e: RLSExpansion, _ table: String, _ cmd: PolicyCommand, as actor: String, row: String? = nil,
-              where extra: (RLSCase) -> Bool = { _ in true }) throws -> RLSCase {
-        try XCTUnwrap(e.cases.first { c in
-            c.table == table && c.command == cmd && c.actor.name == actor && (row.map { c.detail.contains($0) } ?? true) && extra(c)
-        }, "no \(table) \(cmd.rawValue) case as \(actor)\(row.map { " on \($0)" } ?? "")")
+    func find(
+        _ e: RLSExpansion, _ table: String, _ cmd: PolicyCommand, as actor: String, row: String? = nil,
+        where extra: (RLSCase) -> Bool = { _ in true }
+    ) throws -> RLSCase {
+        try XCTUnwrap(
+            e.cases.first { c in
+                c.table == table && c.command == cmd && c.actor.name == actor && (row.map { c.detail.contains($0) } ?? true) && extra(c)
+            }, "no \(table) \(cmd.rawValue) case as \(actor)\(row.map { " on \($0)" } ?? "")")
     }
 
     func testSelectSeesOwnAndSharedRowsOnly() throws {
@@ -34,8 +37,9 @@ final class RLSExpansionTests: XCTestCase {
 
     func testInsertOutcomes() throws {
         let (_, e) = try A.backend()
-        XCTAssertEqual(try find(e, "notes", .insert, as: "anon").expected,
-                       .error(status: 401, code: "42501", message: "permission denied for table notes"), "anon's INSERT grant is revoked")
+        XCTAssertEqual(
+            try find(e, "notes", .insert, as: "anon").expected,
+            .error(status: 401, code: "42501", message: "permission denied for table notes"), "anon's INSERT grant is revoked")
         let pending = try find(e, "notes", .insert, as: "cy", where: { $0.role == "own row" })
         XCTAssertEqual(pending.expected, .error(status: 403, code: "42501", message: "new row violates row-level security policy for table \"notes\""))
         let own = try find(e, "notes", .insert, as: "amy", where: { $0.role == "own row" })
@@ -59,21 +63,27 @@ final class RLSExpansionTests: XCTestCase {
 
     func testDeleteOutcomes() throws {
         let (_, e) = try A.backend()
-        XCTAssertEqual(try find(e, "notes", .delete, as: "amy", row: A.amyNote).expected, .error(status: 409, code: "23503", message: nil),
-                       "a tag restricts the delete")
+        XCTAssertEqual(
+            try find(e, "notes", .delete, as: "amy", row: A.amyNote).expected, .error(status: 409, code: "23503", message: nil),
+            "a tag restricts the delete")
         XCTAssertEqual(try find(e, "notes", .delete, as: "bo", row: A.amyNote).expected, .rows(status: 200, rows: []), "shared, not owned")
         XCTAssertEqual(try find(e, "notes", .delete, as: "bo", row: A.boNote).expected, .rows(status: 200, rows: [["id": .string(A.boNote)]]))
     }
 
     func testUpdateOutcomes() throws {
         let (_, e) = try A.backend()
-        XCTAssertTrue(try find(e, "notes", .update, as: "bo", row: A.amyNote, where: { c in
-            if case .update(_, let set) = c.operation { return set.keys.contains("body") }
-            return false
-        }).expected.allowed, "shared_with reaches the note; the body is set to its own value")
-        XCTAssertTrue(e.cases.contains { c in
-            c.table == "notes" && c.command == .update && c.expected.status == 403 && c.role?.contains("sets") == true
-        }, "a WITH CHECK variant: moving the note away from the caller is refused")
+        XCTAssertTrue(
+            try find(
+                e, "notes", .update, as: "bo", row: A.amyNote,
+                where: { c in
+                    if case .update(_, let set) = c.operation { return set.keys.contains("body") }
+                    return false
+                }
+            ).expected.allowed, "shared_with reaches the note; the body is set to its own value")
+        XCTAssertTrue(
+            e.cases.contains { c in
+                c.table == "notes" && c.command == .update && c.expected.status == 403 && c.role?.contains("sets") == true
+            }, "a WITH CHECK variant: moving the note away from the caller is refused")
     }
 
     func testTableWithRLSOffIsOpenToEveryone() throws {
@@ -105,7 +115,9 @@ final class RLSExpansionTests: XCTestCase {
     func testEveryCasePassesOnEveryTarget() throws {
         for kind in ["urlSession", "inProcess", "engine"] {
             let (backend, e) = try A.backend()
-            let target: RLSTarget = kind == "engine" ? EngineTarget(database: backend.database)
+            let target: RLSTarget =
+                kind == "engine"
+                ? EngineTarget(database: backend.database)
                 : MockTarget(backend: backend, transport: kind == "urlSession" ? .urlSession : .inProcess)
             for (c, s) in zip(e.cases, RLSSuite.run(e, on: target)) {
                 if case .failed(let why) = s { XCTFail("\(kind): \(c.name) · \(why)") }
@@ -134,10 +146,11 @@ final class RLSNewRowVisibilityTests: XCTestCase {
         let clock = ManualClock()
         let backend = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: clock, ids: SeededIDGenerator(seed: 9)))
         let e = RLSExpansion(spec: spec, now: clock.now(), statuses: try ContractsLocator.postgrestStatuses())
-        let moving = try XCTUnwrap(e.cases.first { c in
-            guard c.table == "prefs", c.actor.name == "amy", case .update(_, let set) = c.operation else { return false }
-            return set["user_id"] == .string(RLSTestApp.bo)
-        }, "amy hands her prefs row to bo: WITH CHECK passes, the SELECT policy does not")
+        let moving = try XCTUnwrap(
+            e.cases.first { c in
+                guard c.table == "prefs", c.actor.name == "amy", case .update(_, let set) = c.operation else { return false }
+                return set["user_id"] == .string(RLSTestApp.bo)
+            }, "amy hands her prefs row to bo: WITH CHECK passes, the SELECT policy does not")
         XCTAssertEqual(moving.expected, .error(status: 403, code: "42501", message: "new row violates row-level security policy for table \"prefs\""))
         for (c, s) in zip(e.cases, RLSSuite.run(e, on: MockTarget(backend: backend, transport: .inProcess))) {
             if case .failed(let why) = s { XCTFail("\(c.name) · \(why)") }

@@ -39,8 +39,9 @@ final class RLSFlipTests: XCTestCase {
         XCTAssertEqual(s.simplify(.all([try expr(#"{"isNull": {"column": "shared_with"}}"#), try expr(#"{"owner": "shared_with"}"#)])), .constant(false))
         // The parent a NOT NULL foreign key points to always exists.
         XCTAssertEqual(s.simplify(try expr(#"{"exists": {"table": "profiles", "where": {"eq": [{"column": "id"}, {"outer": "user_id"}]}}}"#)), .constant(true))
-        XCTAssertEqual(s.simplify(try expr(#"{"exists": {"table": "profiles", "where": {"eq": [{"column": "id"}, {"outer": "shared_with"}]}}}"#)),
-                       try expr(#"{"notNull": {"column": "shared_with"}}"#))
+        XCTAssertEqual(
+            s.simplify(try expr(#"{"exists": {"table": "profiles", "where": {"eq": [{"column": "id"}, {"outer": "shared_with"}]}}}"#)),
+            try expr(#"{"notNull": {"column": "shared_with"}}"#))
     }
 
     func testAFlipTheTargetIgnoresIsReported() throws {

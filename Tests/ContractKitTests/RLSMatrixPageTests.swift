@@ -52,10 +52,12 @@ final class RLSMatrixPageTests: XCTestCase {
     func testRuleTextReadsLikeSQL() throws {
         func text(_ json: String) throws -> String { RLSRuleText.describe(try Expr.decode(SpecNode(value: try JSONValue.parse(json), file: "t"))) }
         XCTAssertEqual(try text(#"{"owner":"user_id"}"#), "user_id = auth.uid()")
-        XCTAssertEqual(try text(#"{"any":[{"owner":"user_id"},{"all":[{"isNull":{"column":"claimed_by"}},{"eq":[{"column":"status"},{"value":"open"}]}]}]}"#),
-                       "user_id = auth.uid() OR (claimed_by IS NULL AND status = 'open')")
-        XCTAssertEqual(try text(#"{"exists":{"table":"profiles","where":{"eq":[{"column":"id"},{"outer":"user_id"}]}}}"#),
-                       "EXISTS (a row of profiles WHERE id = outer.user_id)")
+        XCTAssertEqual(
+            try text(#"{"any":[{"owner":"user_id"},{"all":[{"isNull":{"column":"claimed_by"}},{"eq":[{"column":"status"},{"value":"open"}]}]}]}"#),
+            "user_id = auth.uid() OR (claimed_by IS NULL AND status = 'open')")
+        XCTAssertEqual(
+            try text(#"{"exists":{"table":"profiles","where":{"eq":[{"column":"id"},{"outer":"user_id"}]}}}"#),
+            "EXISTS (a row of profiles WHERE id = outer.user_id)")
         XCTAssertEqual(try text("\"nobody\""), "false (nobody)")
         XCTAssertEqual(try text(#"{"in":["auth.role",["authenticated","anon"]]}"#), "auth.role() IN ('authenticated', 'anon')")
     }

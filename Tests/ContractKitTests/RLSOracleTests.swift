@@ -5,21 +5,21 @@ import XCTest
 /// comparisons, lookups with `outer`, roles and claims.
 final class RLSOracleTests: XCTestCase {
     static let schemaJSON = """
-    { "enums": { "status": ["open", "pending", "done"] },
-      "tables": [
-        { "name": "items", "columns": [
-            { "name": "id", "type": "uuid", "primaryKey": true },
-            { "name": "owner", "type": "uuid" },
-            { "name": "status", "type": "status" },
-            { "name": "n", "type": "integer" },
-            { "name": "due", "type": "timestamptz" },
-            { "name": "label", "type": "text" } ] },
-        { "name": "members", "columns": [
-            { "name": "item_id", "type": "uuid", "nullable": false },
-            { "name": "user_id", "type": "uuid", "nullable": false } ],
-          "primaryKey": ["item_id", "user_id"] } ] }
-    """
-    static let me = "A0000000-0000-4000-8000-000000000001"  // upper case on purpose
+        { "enums": { "status": ["open", "pending", "done"] },
+          "tables": [
+            { "name": "items", "columns": [
+                { "name": "id", "type": "uuid", "primaryKey": true },
+                { "name": "owner", "type": "uuid" },
+                { "name": "status", "type": "status" },
+                { "name": "n", "type": "integer" },
+                { "name": "due", "type": "timestamptz" },
+                { "name": "label", "type": "text" } ] },
+            { "name": "members", "columns": [
+                { "name": "item_id", "type": "uuid", "nullable": false },
+                { "name": "user_id", "type": "uuid", "nullable": false } ],
+              "primaryKey": ["item_id", "user_id"] } ] }
+        """
+    static let me = "A0000000-0000-4000-8000-000000000001" // upper case on purpose
     static let item = "10000000-0000-4000-8000-000000000001"
 
     func oracle(members: [[String: JSONValue]] = []) throws -> (RLSOracle, TableSchema) {
@@ -50,24 +50,33 @@ final class RLSOracleTests: XCTestCase {
 
     func testThreeValuedLogic() throws {
         let (o, t) = try oracle()
-        let r = row([:])  // owner NULL: {"owner": "owner"} is unknown
+        let r = row([:]) // owner NULL: {"owner": "owner"} is unknown
         XCTAssertEqual(o.evaluate(try expr(#"{"any": [{"owner": "owner"}, true]}"#), table: t, row: r, actor: persona), true)
         XCTAssertNil(o.evaluate(try expr(#"{"any": [{"owner": "owner"}, false]}"#), table: t, row: r, actor: persona))
         XCTAssertEqual(o.evaluate(try expr(#"{"all": [{"owner": "owner"}, false]}"#), table: t, row: r, actor: persona), false)
         XCTAssertNil(o.evaluate(try expr(#"{"not": {"owner": "owner"}}"#), table: t, row: r, actor: persona), "NOT unknown is unknown")
         XCTAssertFalse(o.passes(try expr(#"{"not": {"owner": "owner"}}"#), table: t, row: r, actor: persona), "unknown does not pass a policy")
         XCTAssertEqual(o.evaluate(try expr(#"{"isNull": {"column": "owner"}}"#), table: t, row: r, actor: persona), true)
-        XCTAssertNil(o.evaluate(try expr(#"{"in": [{"column": "label"}, ["a", null]]}"#), table: t, row: row(["label": "b"]), actor: persona), "x IN (a, NULL) is unknown")
+        XCTAssertNil(
+            o.evaluate(try expr(#"{"in": [{"column": "label"}, ["a", null]]}"#), table: t, row: row(["label": "b"]), actor: persona),
+            "x IN (a, NULL) is unknown")
         XCTAssertEqual(o.evaluate(try expr(#"{"in": [{"column": "label"}, ["a", null]]}"#), table: t, row: row(["label": "a"]), actor: persona), true)
     }
 
     func testTypedComparisons() throws {
         let (o, t) = try oracle()
-        XCTAssertEqual(o.evaluate(try expr(#"{"lt": [{"column": "status"}, {"value": "done"}]}"#), table: t, row: row(["status": "pending"]), actor: persona), true, "enum order, not text order")
+        XCTAssertEqual(
+            o.evaluate(try expr(#"{"lt": [{"column": "status"}, {"value": "done"}]}"#), table: t, row: row(["status": "pending"]), actor: persona), true,
+            "enum order, not text order")
         XCTAssertEqual(o.evaluate(try expr(#"{"gt": [{"column": "n"}, 9]}"#), table: t, row: row(["n": 10]), actor: persona), true, "numbers, not text")
-        XCTAssertEqual(o.evaluate(try expr(#"{"gt": [{"column": "due"}, "now"]}"#), table: t, row: row(["due": "2026-01-02 00:00:00+00"]), actor: persona), true)
-        XCTAssertEqual(o.evaluate(try expr(#"{"gt": [{"column": "due"}, "now"]}"#), table: t, row: row(["due": "2026-01-01T02:00:00+03:00"]), actor: persona), false, "time zones")
-        XCTAssertEqual(o.evaluate(try expr(#"{"lt": [{"column": "label"}, {"value": "a"}]}"#), table: t, row: row(["label": "Z"]), actor: persona), true, "C collation: bytes")
+        XCTAssertEqual(
+            o.evaluate(try expr(#"{"gt": [{"column": "due"}, "now"]}"#), table: t, row: row(["due": "2026-01-02 00:00:00+00"]), actor: persona), true)
+        XCTAssertEqual(
+            o.evaluate(try expr(#"{"gt": [{"column": "due"}, "now"]}"#), table: t, row: row(["due": "2026-01-01T02:00:00+03:00"]), actor: persona), false,
+            "time zones")
+        XCTAssertEqual(
+            o.evaluate(try expr(#"{"lt": [{"column": "label"}, {"value": "a"}]}"#), table: t, row: row(["label": "Z"]), actor: persona), true,
+            "C collation: bytes")
     }
 
     func testRolesAndClaims() throws {
@@ -95,14 +104,17 @@ final class RLSOracleTests: XCTestCase {
     }
 
     func testDeleteSimulationFollowsForeignKeyActions() throws {
-        let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse("""
-        { "tables": [
-          { "name": "p", "columns": [{ "name": "id", "type": "text", "primaryKey": true }] },
-          { "name": "c", "columns": [{ "name": "id", "type": "text", "primaryKey": true }, { "name": "p_id", "type": "text" }],
-            "foreignKeys": [{ "columns": ["p_id"], "references": { "table": "p", "columns": ["id"] }, "onDelete": "cascade" }] },
-          { "name": "g", "columns": [{ "name": "id", "type": "text", "primaryKey": true }, { "name": "c_id", "type": "text", "nullable": false }],
-            "foreignKeys": [{ "columns": ["c_id"], "references": { "table": "c", "columns": ["id"] } }] } ] }
-        """), file: "schema.json"))
+        let schema = try DatabaseSchema.decode(
+            SpecNode(
+                value: try JSONValue.parse(
+                    """
+                    { "tables": [
+                      { "name": "p", "columns": [{ "name": "id", "type": "text", "primaryKey": true }] },
+                      { "name": "c", "columns": [{ "name": "id", "type": "text", "primaryKey": true }, { "name": "p_id", "type": "text" }],
+                        "foreignKeys": [{ "columns": ["p_id"], "references": { "table": "p", "columns": ["id"] }, "onDelete": "cascade" }] },
+                      { "name": "g", "columns": [{ "name": "id", "type": "text", "primaryKey": true }, { "name": "c_id", "type": "text", "nullable": false }],
+                        "foreignKeys": [{ "columns": ["c_id"], "references": { "table": "c", "columns": ["id"] } }] } ] }
+                    """), file: "schema.json"))
         var state = RLSState(schema: schema, fixtures: .empty, now: Date())
         state.tables["public.p"] = [RLSRow(values: ["id": "p1"]), RLSRow(values: ["id": "p2"])]
         state.tables["public.c"] = [RLSRow(values: ["id": "c1", "p_id": "p1"]), RLSRow(values: ["id": "c2", "p_id": "p2"])]

@@ -12,7 +12,8 @@ final class SpecLoadingTests: XCTestCase {
 
     func testUnknownTypeNamesFileAndPath() {
         let e = load(#"{"tables":[{"name":"t","columns":[{"name":"a","type":"text"},{"name":"b","type":"strng"}]}]}"#)
-        XCTAssertEqual(e?.description, "Contracts/x/schema.json: $.tables[0].columns[1].type: unknown type 'strng' (declare enums under $.enums, domains under $.domains)")
+        XCTAssertEqual(
+            e?.description, "Contracts/x/schema.json: $.tables[0].columns[1].type: unknown type 'strng' (declare enums under $.enums, domains under $.domains)")
     }
 
     func testUnknownKeyIsAnError() {
@@ -25,7 +26,9 @@ final class SpecLoadingTests: XCTestCase {
     }
 
     func testDanglingForeignKey() {
-        let e = load(#"{"tables":[{"name":"t","columns":[{"name":"a","type":"uuid"}],"foreignKeys":[{"columns":["a"],"references":{"table":"nope","columns":["id"]}}]}]}"#)
+        let e = load(
+            #"{"tables":[{"name":"t","columns":[{"name":"a","type":"uuid"}],"foreignKeys":[{"columns":["a"],"references":{"table":"nope","columns":["id"]}}]}]}"#
+        )
         XCTAssertEqual(e?.path, "$.tables[0].foreignKeys[0]")
         XCTAssertEqual(e?.message, "references unknown table 'nope'")
     }
@@ -40,7 +43,8 @@ final class SpecLoadingTests: XCTestCase {
     }
 
     func testPolicyReferencingUnknownColumn() throws {
-        let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(#"{"tables":[{"name":"t","columns":[{"name":"user_id","type":"uuid"}]}]}"#), file: "s"))
+        let schema = try DatabaseSchema.decode(
+            SpecNode(value: try JSONValue.parse(#"{"tables":[{"name":"t","columns":[{"name":"user_id","type":"uuid"}]}]}"#), file: "s"))
         let bad = #"{"tables":[{"table":"t","select":{"doc":"Own","using":{"owner":"owner_id"}}}]}"#
         XCTAssertThrowsError(try PolicySet.decode(SpecNode(value: try JSONValue.parse(bad), file: "Contracts/x/policies.json"), schema: schema)) { e in
             XCTAssertEqual((e as? SpecError)?.description, "Contracts/x/policies.json: $.tables[0].select.using: unknown column 'owner_id' of table 't'")

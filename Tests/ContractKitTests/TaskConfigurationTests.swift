@@ -17,8 +17,10 @@ final class TaskConfigurationTests: XCTestCase {
     func testBindingFollowsConcurrentWork() throws {
         let (roots, seeds) = try ContractsLocator.$root.withValue(elsewhere) {
             try PostgresChecks.$seed.withValue(7) {
-                (try Concurrently<URL>.map(Array(0..<8), width: 4) { _ in ContractsLocator.root },
-                 try Concurrently<UInt64>.map(Array(0..<8), width: 4) { _ in PostgresChecks.seed })
+                (
+                    try Concurrently<URL>.map(Array(0..<8), width: 4) { _ in ContractsLocator.root },
+                    try Concurrently<UInt64>.map(Array(0..<8), width: 4) { _ in PostgresChecks.seed }
+                )
             }
         }
         XCTAssertEqual(Set(roots), [elsewhere])
@@ -35,7 +37,9 @@ final class TaskConfigurationTests: XCTestCase {
         let seen = ContractsLocator.$root.withValue(elsewhere) { () -> URL in
             let out = Seen()
             let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async { out.url = ContractsLocator.root; done.signal() }
+            DispatchQueue.global().async {
+                out.url = ContractsLocator.root; done.signal()
+            }
             done.wait()
             return out.url
         }

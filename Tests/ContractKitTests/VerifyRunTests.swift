@@ -1,6 +1,6 @@
 import XCTest
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import ContractKit
 
@@ -14,8 +14,10 @@ final class VerifyRunTests: XCTestCase {
     }
 
     let passing = VerifySuite(kind: "alpha") { app in
-        [CaseResult(app: app.name, kind: "alpha", name: "t · SELECT · as amy", passed: true),
-         CaseResult(app: app.name, kind: "alpha", name: "t · DELETE · as bo", passed: false, message: "expected denied, got 1 row <&>")]
+        [
+            CaseResult(app: app.name, kind: "alpha", name: "t · SELECT · as amy", passed: true),
+            CaseResult(app: app.name, kind: "alpha", name: "t · DELETE · as bo", passed: false, message: "expected denied, got 1 row <&>")
+        ]
     }
     let skipping = VerifySuite(kind: "postgres") { _ in throw VerifySkip("PostgreSQL not found; install postgresql-15 or set PG_BIN") }
 
@@ -32,7 +34,9 @@ final class VerifyRunTests: XCTestCase {
     }
 
     func testLoadErrorsAreReportedOnceAndKindsShownAsNotRun() {
-        let counting = VerifySuite(kind: "alpha") { _ in XCTFail("a kind ran on contracts that do not load"); return [] }
+        let counting = VerifySuite(kind: "alpha") { _ in
+            XCTFail("a kind ran on contracts that do not load"); return []
+        }
         let o = VerifyRunner.run(apps: [FakeApp.self], suites: [counting, skipping], check: { _ in ["Contracts/fake/policies.json: missing file"] })
         XCTAssertFalse(o.passed)
         let text = VerifyOutput.text(o, maxFailures: nil)
@@ -57,14 +61,19 @@ final class VerifyRunTests: XCTestCase {
         let xml = VerifyOutput.junit(o)
         XCTAssertTrue(xml.contains(#"<testsuites name="contracts verify" tests="3" failures="1" errors="0" skipped="1""#), xml)
         XCTAssertTrue(xml.contains(#"<testcase classname="fake.alpha" name="t · SELECT · as amy"/>"#), xml)
-        XCTAssertTrue(xml.contains(#"<failure message="expected denied, got 1 row &lt;&amp;&gt;">fake · t · DELETE · as bo · expected denied, got 1 row &lt;&amp;&gt;</failure>"#), xml)
+        XCTAssertTrue(
+            xml.contains(
+                #"<failure message="expected denied, got 1 row &lt;&amp;&gt;">fake · t · DELETE · as bo · expected denied, got 1 row &lt;&amp;&gt;</failure>"#),
+            xml)
         XCTAssertTrue(xml.contains(#"<skipped message="PostgreSQL not found"#), xml)
         // Well-formed: Foundation's XML parser reads it.
         XCTAssertTrue(XMLParser(data: Data(xml.utf8)).parse())
     }
 
     func testJSONListsEveryCaseAndTheTextCapIsOptional() throws {
-        let many = VerifySuite(kind: "alpha") { app in (0..<120).map { CaseResult(app: app.name, kind: "alpha", name: "case \($0)", passed: false, message: "m\($0)") } }
+        let many = VerifySuite(kind: "alpha") { app in
+            (0..<120).map { CaseResult(app: app.name, kind: "alpha", name: "case \($0)", passed: false, message: "m\($0)") }
+        }
         let o = VerifyRunner.run(apps: [FakeApp.self], suites: [many], check: { _ in [] })
         let doc = try JSONValue.parse(Data(VerifyOutput.json(o).utf8))
         XCTAssertEqual(doc["cases"]?.arrayValue?.count, 120)
@@ -89,10 +98,12 @@ final class ContractFolderCheckTests: XCTestCase {
         static let title = "Claiming"
         static func register(on backend: MockSupabase) {}
         static var contractFiles: [ContractFile] {
-            [ContractFile("flags.json", kind: AppRulesSuite.kind) { folder in
-                let v = try JSONValue.parse(Data(contentsOf: folder.appendingPathComponent("flags.json")))
-                return [RuleCheck("has flags", violations: v["flags"] == nil ? ["no flags"] : [])]
-            }]
+            [
+                ContractFile("flags.json", kind: AppRulesSuite.kind) { folder in
+                    let v = try JSONValue.parse(Data(contentsOf: folder.appendingPathComponent("flags.json")))
+                    return [RuleCheck("has flags", violations: v["flags"] == nil ? ["no flags"] : [])]
+                }
+            ]
         }
     }
 
@@ -100,13 +111,18 @@ final class ContractFolderCheckTests: XCTestCase {
         let spec = try RLSTestApp.spec()
         let folder = spec.folder
         try Data(#"{"flags":[]}"#.utf8).write(to: folder.appendingPathComponent("flags.json"))
-        XCTAssertEqual(ContractFolderCheck.problems(ClaimingApp.self, folder: folder).filter { !$0.contains("Contracts/claiming/") || $0.contains("no rule kind") }, [])
+        XCTAssertEqual(
+            ContractFolderCheck.problems(ClaimingApp.self, folder: folder).filter { !$0.contains("Contracts/claiming/") || $0.contains("no rule kind") }, [])
         try Data("{}".utf8).write(to: folder.appendingPathComponent("notes.json"))
-        XCTAssertEqual(ContractFolderCheck.problems(ClaimingApp.self, folder: folder),
-                       ["Contracts/claiming/notes.json: no rule kind of verify reads this file; remove it, or claim it in ClaimingApp.contractFiles with the check that reads it"])
+        XCTAssertEqual(
+            ContractFolderCheck.problems(ClaimingApp.self, folder: folder),
+            [
+                "Contracts/claiming/notes.json: no rule kind of verify reads this file; remove it, or claim it in ClaimingApp.contractFiles with the check that reads it"
+            ])
         try FileManager.default.removeItem(at: folder.appendingPathComponent("notes.json"))
         try FileManager.default.removeItem(at: folder.appendingPathComponent("flags.json"))
-        XCTAssertEqual(ContractFolderCheck.problems(ClaimingApp.self, folder: folder), ["Contracts/claiming/flags.json: missing file (read by the app-rules rule kind)"])
+        XCTAssertEqual(
+            ContractFolderCheck.problems(ClaimingApp.self, folder: folder), ["Contracts/claiming/flags.json: missing file (read by the app-rules rule kind)"])
         try Data("{}".utf8).write(to: folder.appendingPathComponent("flags.json"))
         let results = AppRulesSuite.run(ClaimingApp.self, folder: folder)
         XCTAssertEqual(results.map(\.passed), [false], "an emptied rule file fails its check")

@@ -28,10 +28,12 @@ final class WireSenderTests: XCTestCase {
     }
 
     func testQueryEncodings() {
-        XCTAssertEqual(WireRequest(method: "GET", path: "/", query: .items([("name", "eq.a&b=c+d%")]), actor: .none).encodedQuery,
-                       "name=eq.a%26b%3Dc%2Bd%25")
-        XCTAssertEqual(WireRequest(method: "GET", path: "/", query: .written("select=id,name&name=eq.a b"), actor: .none).encodedQuery,
-                       "select=id,name&name=eq.a%20b")
+        XCTAssertEqual(
+            WireRequest(method: "GET", path: "/", query: .items([("name", "eq.a&b=c+d%")]), actor: .none).encodedQuery,
+            "name=eq.a%26b%3Dc%2Bd%25")
+        XCTAssertEqual(
+            WireRequest(method: "GET", path: "/", query: .written("select=id,name&name=eq.a b"), actor: .none).encodedQuery,
+            "select=id,name&name=eq.a%20b")
         XCTAssertNil(WireRequest(method: "GET", path: "/", actor: .none).encodedQuery)
     }
 
@@ -45,13 +47,13 @@ final class WireSenderTests: XCTestCase {
         let senders: [(String, any WireSender)] = [
             ("in-process", InProcessSender(backend: backend)),
             ("URLProtocol", URLSessionSender(backend: backend)),
-            ("loopback", URLSessionSender.loopback(port: server.port, credentials: backend, timeout: 10)),
+            ("loopback", URLSessionSender.loopback(port: server.port, credentials: backend, timeout: 10))
         ]
         let requests = [
             WireRequest(method: "GET", path: "/rest/v1/notes", query: .items([("select", "id,body"), ("order", "id")]), actor: .persona("amy")),
             WireRequest(method: "GET", path: "/rest/v1/notes", query: .written("select=id&order=id"), actor: .anon),
             WireRequest(method: "GET", path: "/rest/v1/notes", query: .items([("select", "id")]), actor: .none),
-            WireRequest(method: "GET", path: "/rest/v1/notes", query: .items([("select", "id"), ("id", "eq.\(RLSTestApp.amyNote)")]), actor: .serviceRole),
+            WireRequest(method: "GET", path: "/rest/v1/notes", query: .items([("select", "id"), ("id", "eq.\(RLSTestApp.amyNote)")]), actor: .serviceRole)
         ]
         for r in requests {
             let answers = try senders.map { name, s in (name, try s.send(r)) }

@@ -22,7 +22,9 @@ final class AppRulesContractsTests: XCTestCase {
         for app in apps {
             for r in AppRulesSuite.run(app) { XCTAssertTrue(r.passed, "\(r)") }
         }
-        XCTAssertEqual(AppRulesSuite.run(ShvilApp.self).filter { !$0.name.hasPrefix("trace · ") }.count, 11, "flags (4: analytics), errors (4: handling, mapping, session), sync (2: future clocks), rules")
+        XCTAssertEqual(
+            AppRulesSuite.run(ShvilApp.self).filter { !$0.name.hasPrefix("trace · ") }.count, 11,
+            "flags (4: analytics), errors (4: handling, mapping, session), sync (2: future clocks), rules")
     }
 
     /// A copy of an app's folder with one file changed.
@@ -32,7 +34,9 @@ final class AppRulesContractsTests: XCTestCase {
         try FileManager.default.copyItem(at: ContractsLocator.app(app.name), to: dir)
         addTeardownBlock { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
         let url = dir.appendingPathComponent(file)
-        guard case .object(var o) = try JSONValue.parse(Data(contentsOf: url)) else { throw TestSetupFailure(description: "\(file) is not a JSON object: the mutation cannot be applied") }
+        guard case .object(var o) = try JSONValue.parse(Data(contentsOf: url)) else {
+            throw TestSetupFailure(description: "\(file) is not a JSON object: the mutation cannot be applied")
+        }
         change(&o)
         try Data(JSONValue.object(o).serialized(.pretty).utf8).write(to: url)
         return dir
@@ -60,7 +64,8 @@ final class AppRulesContractsTests: XCTestCase {
                 first["path"] = "/rest/v1/undocumented"; e[0] = .object(first); o["endpoints"] = .array(e)
             }
         }
-        XCTAssertTrue(failures(AuraApp.self, noEndpoint).contains { $0.contains("/rest/v1/undocumented has no interaction") }, "\(failures(AuraApp.self, noEndpoint))")
+        XCTAssertTrue(
+            failures(AuraApp.self, noEndpoint).contains { $0.contains("/rest/v1/undocumented has no interaction") }, "\(failures(AuraApp.self, noEndpoint))")
         let photos = try mutated(CivicForgeApp.self, "photos.json") { o in o["maxPhotosPerPost"] = 1 }
         XCTAssertFalse(failures(CivicForgeApp.self, photos).isEmpty, "three photos exceed a limit of one")
     }

@@ -35,11 +35,12 @@ final class AuraClientRulesTests: XCTestCase {
         XCTAssertEqual(rules.tiers[.free]?.retrogradeAlerts, false)
         XCTAssertEqual(rules.tiers[.premium]?.retrogradeAlerts, true)
         // Mutant: retrograde alerts for everyone.
-        let mutant = AuraClientConformance.featureViolations({ tier in
-            var e = SubscriptionStatus(tier: tier, rules: rules).entitlements
-            e.retrogradeAlerts = true
-            return e
-        }, rules: rules)
+        let mutant = AuraClientConformance.featureViolations(
+            { tier in
+                var e = SubscriptionStatus(tier: tier, rules: rules).entitlements
+                e.retrogradeAlerts = true
+                return e
+            }, rules: rules)
         XCTAssertEqual(mutant, ["free: retrogradeAlerts true, expected false"])
     }
 
@@ -82,7 +83,8 @@ final class AuraClientRulesTests: XCTestCase {
         var clientOnly = rules
         clientOnly.enforcement.categories = .client
         clock = ManualClock()
-        XCTAssertEqual(AuraPaywallConformance.violations(backend: try AuraTestSupport.backend(clock: clock), clock: clock, rules: clientOnly),
-                       ["categories: enforcement says client but the server refuses Career to a free caller"])
+        XCTAssertEqual(
+            AuraPaywallConformance.violations(backend: try AuraTestSupport.backend(clock: clock), clock: clock, rules: clientOnly),
+            ["categories: enforcement says client but the server refuses Career to a free caller"])
     }
 }

@@ -14,13 +14,17 @@ final class AuraFunctionTests: XCTestCase {
         rules = try AuraTestSupport.rules()
     }
 
-    func generate(_ actor: String?, user: String? = nil, category: String, premium: Bool = false,
-                  zodiac: String = "aries", mbti: String = "INTJ") throws -> HTTPResponse {
+    func generate(
+        _ actor: String?, user: String? = nil, category: String, premium: Bool = false,
+        zodiac: String = "aries", mbti: String = "INTJ"
+    ) throws -> HTTPResponse {
         let id = user ?? actor.flatMap { backend.configuration.spec.fixtures.persona($0)?.id } ?? "f10a0000-0000-4000-8000-000000000001"
-        return try AuraTestSupport.send(backend, "POST", "/functions/v1/generate-horoscope", as: actor, body: [
-            "userId": .string(id), "zodiacSign": .string(zodiac), "mbtiType": .string(mbti),
-            "category": .string(category), "isPremium": .bool(premium),
-        ])
+        return try AuraTestSupport.send(
+            backend, "POST", "/functions/v1/generate-horoscope", as: actor,
+            body: [
+                "userId": .string(id), "zodiacSign": .string(zodiac), "mbtiType": .string(mbti),
+                "category": .string(category), "isPremium": .bool(premium)
+            ])
     }
 
     func testFreeReadingIsGeneratedStoredAndFreeLength() throws {
@@ -57,7 +61,9 @@ final class AuraFunctionTests: XCTestCase {
         XCTAssertEqual(first.status, 200)
         XCTAssertEqual(second.status, 200)
         XCTAssertEqual(first.jsonBody, second.jsonBody)
-        XCTAssertEqual(try backend.database.rows("daily_readings", where: .and([.eq("user_id", "f10a0000-0000-4000-8000-000000000001"), .eq("category", "Health")])).count, 1)
+        XCTAssertEqual(
+            try backend.database.rows("daily_readings", where: .and([.eq("user_id", "f10a0000-0000-4000-8000-000000000001"), .eq("category", "Health")])).count,
+            1)
         // The fixture's Love reading of 2026-01-01 is returned as stored.
         let love = try generate("fiona", category: "Love")
         XCTAssertEqual(love.jsonBody?["reading"]?["id"], "d0000000-0000-4000-8000-000000000101")
@@ -77,7 +83,7 @@ final class AuraFunctionTests: XCTestCase {
         XCTAssertEqual(r.jsonBody, ["error": "a premium reading needs an active premium subscription"])
         XCTAssertEqual(try generate("priya", category: "Social", premium: false).status, 200, "a premium user may ask for a free-length reading")
         // Premium lapses at expires_at.
-        (backend.configuration.clock as! ManualClock).set(Date(timeIntervalSince1970: 1_798_675_200))  // 2027-01-01
+        (backend.configuration.clock as! ManualClock).set(Date(timeIntervalSince1970: 1_798_675_200)) // 2027-01-01
         r = try generate("priya", category: "Career", premium: true)
         XCTAssertEqual(r.status, 403, r.text)
         XCTAssertEqual(backend.database.count("daily_readings"), 6, "refused calls store nothing")
@@ -100,15 +106,19 @@ final class AuraFunctionTests: XCTestCase {
         XCTAssertEqual(r.status, 400)
         r = try AuraTestSupport.send(backend, "POST", "/functions/v1/generate-horoscope", as: "fiona", body: ["userId": "f10a0000-0000-4000-8000-000000000001"])
         XCTAssertEqual(r.status, 400)
-        XCTAssertEqual(r.jsonBody, ["error": "zodiacSign must be one of aries, taurus, gemini, cancer, leo, virgo, libra, scorpio, sagittarius, capricorn, aquarius, pisces"])
+        XCTAssertEqual(
+            r.jsonBody,
+            ["error": "zodiacSign must be one of aries, taurus, gemini, cancer, leo, virgo, libra, scorpio, sagittarius, capricorn, aquarius, pisces"])
         XCTAssertEqual(backend.database.count("daily_readings"), 5, "nothing stored")
     }
 
     func testMBTICalculateStoresTheCallersResult() throws {
-        let body: JSONValue = ["answers": [
-            ["dimension": "E/I", "score": -80], ["dimension": "S/N", "score": 60],
-            ["dimension": "T/F", "score": -70], ["dimension": "J/P", "score": 50],
-        ]]
+        let body: JSONValue = [
+            "answers": [
+                ["dimension": "E/I", "score": -80], ["dimension": "S/N", "score": 60],
+                ["dimension": "T/F", "score": -70], ["dimension": "J/P", "score": 50]
+            ]
+        ]
         let r = try AuraTestSupport.send(backend, "POST", "/functions/v1/mbti-calculate", as: "omar", body: body)
         XCTAssertEqual(r.status, 200, r.text)
         let res = try PostgresRowCoding.decode(MBTICalculateResponse.self, from: try XCTUnwrap(r.jsonBody))
@@ -127,8 +137,12 @@ final class AuraFunctionTests: XCTestCase {
         try backend.database.seed("auth.users", rows: [["id": .string(id), "email": "new@aura.test"]])
         var h = HTTPHeaders()
         h.add("Authorization", "Bearer \(backend.accessToken(for: id, email: "new@aura.test"))")
-        let body: JSONValue = ["answers": [["dimension": "E/I", "score": 10], ["dimension": "S/N", "score": -10],
-                                           ["dimension": "T/F", "score": 0], ["dimension": "J/P", "score": 0]]]
+        let body: JSONValue = [
+            "answers": [
+                ["dimension": "E/I", "score": 10], ["dimension": "S/N", "score": -10],
+                ["dimension": "T/F", "score": 0], ["dimension": "J/P", "score": 0]
+            ]
+        ]
         let r = try backend.handle(HTTPRequest(method: "POST", target: "/functions/v1/mbti-calculate", headers: h, body: body.data()))
         XCTAssertEqual(r.status, 200, r.text)
         XCTAssertEqual(r.jsonBody?["typeCode"], "ESFP")
@@ -138,11 +152,17 @@ final class AuraFunctionTests: XCTestCase {
     func testMBTICalculateRejectsBadAnswers() throws {
         let cases: [(JSONValue, String)] = [
             (["answers": [["dimension": "E/I", "score": -80]]], "no answer for dimension S/N"),
-            (["answers": [["dimension": "E/I", "score": 101], ["dimension": "S/N", "score": 1], ["dimension": "T/F", "score": 1], ["dimension": "J/P", "score": 1]]],
-             "answers[0].score 101 is outside -100…100"),
+            (
+                [
+                    "answers": [
+                        ["dimension": "E/I", "score": 101], ["dimension": "S/N", "score": 1], ["dimension": "T/F", "score": 1], ["dimension": "J/P", "score": 1]
+                    ]
+                ],
+                "answers[0].score 101 is outside -100…100"
+            ),
             (["answers": [["dimension": "E/I", "score": "high"]]], "answers[0] must be {\"dimension\": string, \"score\": number}"),
             (["answer": []], "unknown field 'answer'"),
-            ([1, 2], "the body must be a JSON object"),
+            ([1, 2], "the body must be a JSON object")
         ]
         for (body, message) in cases {
             let r = try AuraTestSupport.send(backend, "POST", "/functions/v1/mbti-calculate", as: "fiona", body: body)
@@ -181,7 +201,8 @@ final class AuraFunctionTests: XCTestCase {
         other["fortune_score"] = 101
         other["category"] = "Social"
         XCTAssertThrowsError(try backend.database.insert("daily_readings", [other], as: .user(fiona.id))) { e in
-            XCTAssertEqual((e as? PostgresError)?.message, "new row for relation \"daily_readings\" violates check constraint \"daily_readings_fortune_score_check\"")
+            XCTAssertEqual(
+                (e as? PostgresError)?.message, "new row for relation \"daily_readings\" violates check constraint \"daily_readings_fortune_score_check\"")
         }
     }
 }

@@ -42,10 +42,17 @@ final class AuraInteractionTests: XCTestCase {
             return try InteractionTestSupport.replay(AuraApp.self, file) { try Self.backend(rules: rules, clock: $0) }
         }
         XCTAssertTrue(try replay("mbti-calculate.json") { _ in }.passed, "the real rules pass")
-        InteractionTestSupport.assertRejected(try replay("mbti-calculate.json") { $0.dimensions[1].positive = "S"; $0.dimensions[1].negative = "N" }, "S/N sign flipped")
-        InteractionTestSupport.assertRejected(try replay("generate-horoscope-paywall.json") { $0.tiers[.free]!.categories.append(.career) }, "Career open to free users")
+        InteractionTestSupport.assertRejected(
+            try replay("mbti-calculate.json") {
+                $0.dimensions[1].positive = "S"; $0.dimensions[1].negative = "N"
+            }, "S/N sign flipped")
+        InteractionTestSupport.assertRejected(
+            try replay("generate-horoscope-paywall.json") { $0.tiers[.free]!.categories.append(.career) }, "Career open to free users")
         InteractionTestSupport.assertRejected(try replay("users-profile.json") { $0.triggers = [] }, "no updated_at trigger")
-        InteractionTestSupport.assertRejected(try replay("generate-horoscope-paywall.json") { $0.premiumRequiresActive = false; $0.premiumTierValue = "free" },
-                                              "free rows count as premium")
+        InteractionTestSupport.assertRejected(
+            try replay("generate-horoscope-paywall.json") {
+                $0.premiumRequiresActive = false; $0.premiumTierValue = "free"
+            },
+            "free rows count as premium")
     }
 }

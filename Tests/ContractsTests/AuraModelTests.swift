@@ -21,8 +21,9 @@ final class AuraModelTests: XCTestCase {
     /// stores and prints them.
     func testRowsRoundTripAsPostgresPrintsThem() throws {
         let b = try AuraTestSupport.backend()
-        try b.database.update("subscriptions", set: ["expires_at": "2026-03-04T05:06:07.123456+00:00", "revenuecat_customer_id": .null],
-                              where: .eq("user_id", AuraTestSupport.persona(b, "omar").id))
+        try b.database.update(
+            "subscriptions", set: ["expires_at": "2026-03-04T05:06:07.123456+00:00", "revenuecat_customer_id": .null],
+            where: .eq("user_id", AuraTestSupport.persona(b, "omar").id))
         XCTAssertTrue(try b.database.rows("subscriptions").contains { $0["expires_at"] == "2026-03-04T05:06:07.123456+00:00" })
         let results = try ModelSuite.tableResults(app: AuraApp.name, backend: b, models: AuraApp.tableModels, registry: ModelSuite.registry(for: AuraApp.self))
         XCTAssertEqual(results.count, 8)
@@ -48,7 +49,9 @@ final class AuraModelTests: XCTestCase {
 
         struct LaxReading: TableModel {
             static var table: String { "daily_readings" }
-            static var columns: [String] { ["id", "user_id", "date", "category", "content", "fortune_score", "lucky_numbers", "power_colors", "is_premium", "created_at"] }
+            static var columns: [String] {
+                ["id", "user_id", "date", "category", "content", "fortune_score", "lucky_numbers", "power_colors", "is_premium", "created_at"]
+            }
             var id: String, user_id: String, date: String, category: String, content: String, fortune_score: Int?
             var lucky_numbers: [Int]?, power_colors: [String]?, is_premium: Bool?, created_at: String?
             func encode(to encoder: Encoder) throws {
@@ -62,14 +65,16 @@ final class AuraModelTests: XCTestCase {
         let table = try XCTUnwrap(try AuraApp.spec().schema.table("daily_readings"))
         let reading = try XCTUnwrap(try b.database.rows("daily_readings").first)
         XCTAssertEqual(ModelSuite.coverage(DailyReading.self, table: table, row: reading, coder: registry.coder), [])
-        XCTAssertEqual(ModelSuite.coverage(LaxReading.self, table: table, row: reading, coder: registry.coder),
-                       ["LaxReading.fortune_score accepts NULL but the column is NOT NULL"])
+        XCTAssertEqual(
+            ModelSuite.coverage(LaxReading.self, table: table, row: reading, coder: registry.coder),
+            ["LaxReading.fortune_score accepts NULL but the column is NOT NULL"])
     }
 
     /// The generate-horoscope request codes exactly the keys §3.2 destructures.
     func testFunctionPayloadKeys() throws {
-        let req = GenerateHoroscopeRequest(userId: UUID(uuidString: "F10A0000-0000-4000-8000-000000000001")!, zodiacSign: .aries,
-                                           mbtiType: .INTJ, category: .personalGrowth, isPremium: false)
+        let req = GenerateHoroscopeRequest(
+            userId: UUID(uuidString: "F10A0000-0000-4000-8000-000000000001")!, zodiacSign: .aries,
+            mbtiType: .INTJ, category: .personalGrowth, isPremium: false)
         let json = try PostgresRowCoding.encode(req)
         XCTAssertEqual(json.objectValue.map { Set($0.keys) }, ["userId", "zodiacSign", "mbtiType", "category", "isPremium"])
         XCTAssertEqual(json["userId"], "f10a0000-0000-4000-8000-000000000001")

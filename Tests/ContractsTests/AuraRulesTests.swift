@@ -51,8 +51,14 @@ final class AuraRulesTests: XCTestCase {
             return AuraConformance.zodiacViolations(ZodiacCalculator(signs: signs), rules: rules)
         }
         AuraTestSupport.assertViolations(mutant { $0[0].from = MonthDay("03-20")! }, "aries starting on 03-20")
-        AuraTestSupport.assertViolations(mutant { $0[9].to = MonthDay("01-20")!; $0[10].from = MonthDay("01-21")! }, "capricorn ending on 01-20")
-        AuraTestSupport.assertViolations(mutant { let s = $0[4].sign; $0[4].sign = $0[5].sign; $0[5].sign = s }, "leo and virgo swapped")
+        AuraTestSupport.assertViolations(
+            mutant {
+                $0[9].to = MonthDay("01-20")!; $0[10].from = MonthDay("01-21")!
+            }, "capricorn ending on 01-20")
+        AuraTestSupport.assertViolations(
+            mutant {
+                let s = $0[4].sign; $0[4].sign = $0[5].sign; $0[5].sign = s
+            }, "leo and virgo swapped")
         AuraTestSupport.assertViolations(mutant { $0.removeLast() }, "pisces missing (02-29 uncovered)")
         AuraTestSupport.assertViolations(mutant { $0[11].to = MonthDay("03-21")! }, "pisces overlapping aries")
     }
@@ -64,8 +70,10 @@ final class AuraRulesTests: XCTestCase {
         let calc = MBTICalculator(rules: rules)
         AuraTestSupport.assertNoViolations(AuraConformance.mbtiViolations(calc, rules: rules), "mbti")
         // §9.1 MBTITests, as written.
-        let answers = [MBTIAnswer(dimension: "E/I", score: -80), MBTIAnswer(dimension: "S/N", score: 60),
-                       MBTIAnswer(dimension: "T/F", score: -70), MBTIAnswer(dimension: "J/P", score: 50)]
+        let answers = [
+            MBTIAnswer(dimension: "E/I", score: -80), MBTIAnswer(dimension: "S/N", score: 60),
+            MBTIAnswer(dimension: "T/F", score: -70), MBTIAnswer(dimension: "J/P", score: 50)
+        ]
         XCTAssertEqual(try calc.calculate(from: answers).typeCode, "INTJ")
     }
 
@@ -77,10 +85,19 @@ final class AuraRulesTests: XCTestCase {
             return AuraConformance.mbtiViolations(MBTICalculator(dimensions: d, scoreRange: rules.scoreRange), rules: rules)
         }
         // The "uniform" convention (positive = first letter everywhere) misreads §9.1's S/N and T/F.
-        AuraTestSupport.assertViolations(mutant { $0[1].positive = "S"; $0[1].negative = "N"; $0[2].positive = "T"; $0[2].negative = "F" },
-                                         "positive = first letter")
-        AuraTestSupport.assertViolations(mutant { $0[0].positive = "I"; $0[0].negative = "E" }, "E/I inverted")
-        AuraTestSupport.assertViolations(mutant { $0[3].positive = "P"; $0[3].negative = "J" }, "J/P inverted")
+        AuraTestSupport.assertViolations(
+            mutant {
+                $0[1].positive = "S"; $0[1].negative = "N"; $0[2].positive = "T"; $0[2].negative = "F"
+            },
+            "positive = first letter")
+        AuraTestSupport.assertViolations(
+            mutant {
+                $0[0].positive = "I"; $0[0].negative = "E"
+            }, "E/I inverted")
+        AuraTestSupport.assertViolations(
+            mutant {
+                $0[3].positive = "P"; $0[3].negative = "J"
+            }, "J/P inverted")
         AuraTestSupport.assertViolations(mutant { $0[0].tie = "E" }, "ties going to E")
         AuraTestSupport.assertViolations(mutant { $0[3].tie = "J" }, "ties going to J")
         AuraTestSupport.assertViolations(mutant { $0.swapAt(1, 2) }, "letters in the wrong order")
@@ -88,9 +105,11 @@ final class AuraRulesTests: XCTestCase {
 
     func testAnswersAreAveragedAndValidated() throws {
         let calc = MBTICalculator(rules: try AuraTestSupport.rules())
-        let answers = [MBTIAnswer(dimension: "E/I", score: -80), MBTIAnswer(dimension: "E/I", score: 20),
-                       MBTIAnswer(dimension: "S/N", score: 60), MBTIAnswer(dimension: "T/F", score: -70), MBTIAnswer(dimension: "J/P", score: 50),
-                       MBTIAnswer(dimension: "J/P", score: -60)]
+        let answers = [
+            MBTIAnswer(dimension: "E/I", score: -80), MBTIAnswer(dimension: "E/I", score: 20),
+            MBTIAnswer(dimension: "S/N", score: 60), MBTIAnswer(dimension: "T/F", score: -70), MBTIAnswer(dimension: "J/P", score: 50),
+            MBTIAnswer(dimension: "J/P", score: -60)
+        ]
         let r = try calc.calculate(from: answers)
         XCTAssertEqual(r.scores.map(\.dimension), ["E/I", "S/N", "T/F", "J/P"])
         XCTAssertEqual(r.scores.map(\.score), [-30, 60, -70, -5])
@@ -120,8 +139,10 @@ final class AuraRulesTests: XCTestCase {
             let aux = dom == deciding ? perceiving : deciding
             let opposite: [String: String] = ["N": "S", "S": "N", "T": "F", "F": "T"]
             let e = "e", i = "i"
-            let expected = [dom + (extravert ? e : i), aux + (extravert ? i : e),
-                            opposite[aux]! + (extravert ? e : i), opposite[dom]! + (extravert ? i : e)]
+            let expected = [
+                dom + (extravert ? e : i), aux + (extravert ? i : e),
+                opposite[aux]! + (extravert ? e : i), opposite[dom]! + (extravert ? i : e)
+            ]
             XCTAssertEqual(stack, expected, t)
         }
         let p = try MBTIProfile(typeCode: "INTJ", rules: rules)
@@ -153,11 +174,18 @@ final class AuraRulesTests: XCTestCase {
         let real = { (row: [String: JSONValue]?, now: Date) in SubscriptionStatus.tier(row: row, now: now, rules: rules) }
         AuraTestSupport.assertNoViolations(AuraConformance.entitlementViolations(real, rules: rules), "entitlements")
         // Mutants: tier alone decides; expiry ignored; is_active ignored.
-        AuraTestSupport.assertViolations(AuraConformance.entitlementViolations({ row, _ in row?["tier"] == "premium" ? .premium : .free }, rules: rules), "tier only")
-        AuraTestSupport.assertViolations(AuraConformance.entitlementViolations({ row, _ in
-            row?["tier"] == "premium" && row?["is_active"] == true ? .premium : .free }, rules: rules), "expiry ignored")
-        AuraTestSupport.assertViolations(AuraConformance.entitlementViolations({ row, now in
-            var r = row; r?["is_active"] = true; return SubscriptionStatus.tier(row: r, now: now, rules: rules) }, rules: rules), "is_active ignored")
+        AuraTestSupport.assertViolations(
+            AuraConformance.entitlementViolations({ row, _ in row?["tier"] == "premium" ? .premium : .free }, rules: rules), "tier only")
+        AuraTestSupport.assertViolations(
+            AuraConformance.entitlementViolations(
+                { row, _ in
+                    row?["tier"] == "premium" && row?["is_active"] == true ? .premium : .free
+                }, rules: rules), "expiry ignored")
+        AuraTestSupport.assertViolations(
+            AuraConformance.entitlementViolations(
+                { row, now in
+                    var r = row; r?["is_active"] = true; return SubscriptionStatus.tier(row: r, now: now, rules: rules)
+                }, rules: rules), "is_active ignored")
     }
 
     // MARK: Fortune (§4.2, §6.1)
@@ -188,8 +216,9 @@ final class AuraRulesTests: XCTestCase {
             let g = HoroscopeStandIn(rules: rules, seed: seed)
             for c in SituationCategory.allCases {
                 for length in SubscriptionTier.allCases {
-                    let out = g.generate(userID: "f10a0000-0000-4000-8000-000000000001", date: PGDate("2026-01-01")!,
-                                         zodiac: .aries, mbti: .INTJ, category: c, length: length)
+                    let out = g.generate(
+                        userID: "f10a0000-0000-4000-8000-000000000001", date: PGDate("2026-01-01")!,
+                        zodiac: .aries, mbti: .INTJ, category: c, length: length)
                     v += AuraConformance.readingViolations(out, length: length, rules: rules, label: "seed \(seed) \(c.rawValue) \(length.rawValue)")
                     counts[length, default: []].insert(HoroscopeStandIn.wordCount(out.content))
                 }
@@ -197,8 +226,10 @@ final class AuraRulesTests: XCTestCase {
         }
         AuraTestSupport.assertNoViolations(v, "stand-in")
         XCTAssertGreaterThan(counts[.free]!.count, 5, "word counts vary within the range")
-        let a = HoroscopeStandIn(rules: rules, seed: 3).generate(userID: "u", date: PGDate("2026-01-01")!, zodiac: .leo, mbti: .ENFP, category: .love, length: .free)
-        let b = HoroscopeStandIn(rules: rules, seed: 3).generate(userID: "u", date: PGDate("2026-01-01")!, zodiac: .leo, mbti: .ENFP, category: .love, length: .free)
+        let a = HoroscopeStandIn(rules: rules, seed: 3).generate(
+            userID: "u", date: PGDate("2026-01-01")!, zodiac: .leo, mbti: .ENFP, category: .love, length: .free)
+        let b = HoroscopeStandIn(rules: rules, seed: 3).generate(
+            userID: "u", date: PGDate("2026-01-01")!, zodiac: .leo, mbti: .ENFP, category: .love, length: .free)
         XCTAssertEqual(a, b, "deterministic")
         XCTAssertTrue(a.content.contains("Leo") || a.content.contains("ENFP"))
     }
@@ -244,7 +275,8 @@ final class AuraRulesTests: XCTestCase {
         XCTAssertEqual(try MBTIProfile(typeCode: "INTJ", rules: rules).cognitiveFunctions.map(\.position), [1, 2, 3, 4])
         let url = ContractsLocator.app(AuraApp.name).appendingPathComponent("rules.json")
         guard case .object(var o) = try JSONValue.parse(Data(contentsOf: url)), case .object(var m) = o["mbti"]!,
-              case .object(var stacks) = m["cognitiveFunctions"]!, case .array(let intj) = stacks["INTJ"]! else { return XCTFail("shape") }
+            case .object(var stacks) = m["cognitiveFunctions"]!, case .array(let intj) = stacks["INTJ"]!
+        else { return XCTFail("shape") }
         stacks["INTJ"] = .array(Array(intj.prefix(3))); m["cognitiveFunctions"] = .object(stacks); o["mbti"] = .object(m)
         XCTAssertThrowsError(try AuraRules.decode(SpecNode(value: .object(o), file: "Contracts/aura/rules.json"))) {
             XCTAssertEqual("\($0)", "Contracts/aura/rules.json: $.mbti.cognitiveFunctions.INTJ: INTJ lists 3 functions; positions 1-4 need 4")

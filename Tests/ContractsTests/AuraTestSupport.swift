@@ -30,8 +30,10 @@ enum AuraTestSupport {
     }
 
     /// Sends a request the way supabase-swift does (apikey + bearer + JSON body) through `handle`.
-    static func send(_ b: MockSupabase, _ method: String, _ target: String, as actor: String?, body: JSONValue? = nil,
-                     headers extra: [(String, String)] = []) throws -> HTTPResponse {
+    static func send(
+        _ b: MockSupabase, _ method: String, _ target: String, as actor: String?, body: JSONValue? = nil,
+        headers extra: [(String, String)] = []
+    ) throws -> HTTPResponse {
         var h = HTTPHeaders()
         h.add("apikey", b.anonKey)
         if let t = token(b, actor) { h.add("Authorization", "Bearer \(t)") }

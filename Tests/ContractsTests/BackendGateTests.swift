@@ -114,9 +114,10 @@ final class LiveTargetGateTests: XCTestCase {
         let spec = try ShvilApp.spec()
         let expansion = RLSExpansion(spec: spec, now: Date(), statuses: try ContractsLocator.postgrestStatuses())
         // The first flip that changes some case's expected answer.
-        let flip = try XCTUnwrap(RLSFlip.all(spec.policies, schema: spec.schema).first { f in
-            expansion.expectations(under: f.policies, table: f.table).contains { i, e in expansion.cases[i].expected != e }
-        })
+        let flip = try XCTUnwrap(
+            RLSFlip.all(spec.policies, schema: spec.schema).first { f in
+                expansion.expectations(under: f.policies, table: f.table).contains { i, e in expansion.cases[i].expected != e }
+            })
         let backend = try ShvilApp.makeBackend()
         backend.database.policies = flip.policies
         let (server, endpoint) = try ServedMocks.serve(backend)
@@ -126,8 +127,9 @@ final class LiveTargetGateTests: XCTestCase {
         XCTAssertFalse(failures.isEmpty, "flip \(flip.name) went unnoticed")
         // The flipped cell is named; other cases of the table may notice too (an UPDATE returns
         // only rows its caller can see).
-        XCTAssertTrue(failures.contains { $0.kind == "rls" && $0.name.hasPrefix("\(flip.table) · \(flip.command.rawValue)") },
-                      failures.map(\.name).joined(separator: "\n"))
+        XCTAssertTrue(
+            failures.contains { $0.kind == "rls" && $0.name.hasPrefix("\(flip.table) · \(flip.command.rawValue)") },
+            failures.map(\.name).joined(separator: "\n"))
         XCTAssertTrue(failures.allSatisfy { $0.name.hasPrefix("\(flip.table) · ") }, failures.map(\.name).joined(separator: "\n"))
         XCTAssertTrue(rows.last?.cases.allSatisfy(\.passed) ?? false, "cleanup")
     }
@@ -172,9 +174,10 @@ final class LiveTargetGateTests: XCTestCase {
         XCTAssertTrue(text.contains("not applicable to --target"), text)
         let spec = try ShvilApp.spec()
         let expansion = RLSExpansion(spec: spec, now: Date(), statuses: try ContractsLocator.postgrestStatuses())
-        let flip = try XCTUnwrap(RLSFlip.all(spec.policies, schema: spec.schema).first { f in
-            expansion.expectations(under: f.policies, table: f.table).contains { i, e in expansion.cases[i].expected != e }
-        })
+        let flip = try XCTUnwrap(
+            RLSFlip.all(spec.policies, schema: spec.schema).first { f in
+                expansion.expectations(under: f.policies, table: f.table).contains { i, e in expansion.cases[i].expected != e }
+            })
         let mutant = try ShvilApp.makeBackend()
         mutant.database.policies = flip.policies
         let (server, mutantEndpoint) = try ServedMocks.serve(mutant)

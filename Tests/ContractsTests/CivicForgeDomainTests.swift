@@ -19,7 +19,8 @@ struct CivicForgeWorld {
 
     /// A backend with fixtures but the app's pieces installed by `install` (a mutant).
     static func with(_ install: (MockSupabase) throws -> Void) throws -> CivicForgeWorld {
-        let b = try MockSupabase(contracts: ContractsLocator.app(CivicForgeApp.name), clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 2))
+        let b = try MockSupabase(
+            contracts: ContractsLocator.app(CivicForgeApp.name), clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 2))
         try install(b)
         return CivicForgeWorld(backend: b)
     }
@@ -72,151 +73,236 @@ enum CivicForgeDomainChecks {
     }
 
     static let checks: [(name: String, check: Check)] = [
-        ("tier gate: posting", { w, _ in
-            var v = expect("tova (tier 1) posts", failure { try w.newPost("tova", title: "t1") },
-                           code: "42501", message: "new row violates row-level security policy for table \"posts\"")
-            if let e = failure({ try w.newPost("ben", title: "t2") }) { v.append("ben (tier 2) posts: \(e)") }
-            return v
-        }),
-        ("tier gate: responding", { w, _ in
-            let post = try w.newPost("ana", title: "needs a hand")
-            let row: [String: JSONValue] = ["post_id": post["id"]!, "message": "me"]
-            var v = expect("tova (tier 1) responds", failure { try w.db.insert("responses", [row], as: w.auth("tova")) },
-                           code: "42501", message: "new row violates row-level security policy for table \"responses\"")
-            v += expect("omar (other neighbourhood) responds", failure { try w.db.insert("responses", [row], as: w.auth("omar")) }, code: "42501")
-            v += expect("ana responds to her own post", failure { try w.db.insert("responses", [row], as: w.auth("ana")) }, code: "42501")
-            if let e = failure({ try w.db.insert("responses", [row], as: w.auth("ben")) }) { v.append("ben (tier 2) responds: \(e)") }
-            return v
-        }),
-        ("same-neighbourhood reads", { w, _ in
-            var v: [String] = []
-            let omar = try w.visiblePostTitles("omar")
-            if omar != ["Dog walker for a week"] { v.append("omar sees posts \(omar.sorted()), expected only Southside's") }
-            let omarProfiles = Set(try w.db.rows("profiles", as: w.auth("omar")).compactMap { $0["display_name"]?.stringValue })
-            if omarProfiles != ["Omar"] { v.append("omar sees profiles \(omarProfiles.sorted())") }
-            let tova = try w.visiblePostTitles("tova")
-            if tova != ["Help moving a couch", "Ladder to lend"] { v.append("tova sees \(tova.sorted())") }
-            if try !w.db.rows("posts", as: .anon).isEmpty { v.append("anon sees posts") }
-            return v
-        }),
-        ("hidden post invisible to others", { w, _ in
-            var v: [String] = []
-            if try w.visiblePostTitles("ana").contains("Cheap concert tickets") { v.append("ana sees cal's hidden post") }
-            if try !w.visiblePostTitles("cal").contains("Cheap concert tickets") { v.append("cal does not see her own hidden post") }
-            let couch = try w.post(titled: "Help moving a couch")
-            if try w.db.rows("post_photos", as: w.auth("omar")).contains(where: { $0["post_id"] == couch["id"] }) { v.append("omar sees a Northside photo") }
-            if try !w.db.rows("post_photos", as: w.auth("tova")).contains(where: { $0["post_id"] == couch["id"] }) { v.append("tova does not see the couch photo") }
-            return v
-        }),
-        ("auto-hide at the flag threshold", { w, rules in
-            var v: [String] = []
-            let post = try w.newPost("ana", title: "flag me")
-            let flaggers = ["ben", "cal", "tova"]
-            guard flaggers.count >= rules.flagThresholdHide else { return ["fixtures have \(flaggers.count) flaggers, threshold is \(rules.flagThresholdHide)"] }
-            for (i, f) in flaggers.prefix(rules.flagThresholdHide).enumerated() {
-                if let e = failure({ try w.db.insert("post_flags", [["post_id": post["id"]!, "reason": "spam"]], as: w.auth(f)) }) {
-                    v.append("\(f) flags: \(e)"); return v
+        (
+            "tier gate: posting",
+            { w, _ in
+                var v = expect(
+                    "tova (tier 1) posts", failure { try w.newPost("tova", title: "t1") },
+                    code: "42501", message: "new row violates row-level security policy for table \"posts\"")
+                if let e = failure({ try w.newPost("ben", title: "t2") }) { v.append("ben (tier 2) posts: \(e)") }
+                return v
+            }
+        ),
+        (
+            "tier gate: responding",
+            { w, _ in
+                let post = try w.newPost("ana", title: "needs a hand")
+                let row: [String: JSONValue] = ["post_id": post["id"]!, "message": "me"]
+                var v = expect(
+                    "tova (tier 1) responds", failure { try w.db.insert("responses", [row], as: w.auth("tova")) },
+                    code: "42501", message: "new row violates row-level security policy for table \"responses\"")
+                v += expect("omar (other neighbourhood) responds", failure { try w.db.insert("responses", [row], as: w.auth("omar")) }, code: "42501")
+                v += expect("ana responds to her own post", failure { try w.db.insert("responses", [row], as: w.auth("ana")) }, code: "42501")
+                if let e = failure({ try w.db.insert("responses", [row], as: w.auth("ben")) }) { v.append("ben (tier 2) responds: \(e)") }
+                return v
+            }
+        ),
+        (
+            "same-neighbourhood reads",
+            { w, _ in
+                var v: [String] = []
+                let omar = try w.visiblePostTitles("omar")
+                if omar != ["Dog walker for a week"] { v.append("omar sees posts \(omar.sorted()), expected only Southside's") }
+                let omarProfiles = Set(try w.db.rows("profiles", as: w.auth("omar")).compactMap { $0["display_name"]?.stringValue })
+                if omarProfiles != ["Omar"] { v.append("omar sees profiles \(omarProfiles.sorted())") }
+                let tova = try w.visiblePostTitles("tova")
+                if tova != ["Help moving a couch", "Ladder to lend"] { v.append("tova sees \(tova.sorted())") }
+                if try !w.db.rows("posts", as: .anon).isEmpty { v.append("anon sees posts") }
+                return v
+            }
+        ),
+        (
+            "hidden post invisible to others",
+            { w, _ in
+                var v: [String] = []
+                if try w.visiblePostTitles("ana").contains("Cheap concert tickets") { v.append("ana sees cal's hidden post") }
+                if try !w.visiblePostTitles("cal").contains("Cheap concert tickets") { v.append("cal does not see her own hidden post") }
+                let couch = try w.post(titled: "Help moving a couch")
+                if try w.db.rows("post_photos", as: w.auth("omar")).contains(where: { $0["post_id"] == couch["id"] }) {
+                    v.append("omar sees a Northside photo")
                 }
-                let now = try w.db.rows("posts", where: .eq("id", post["id"]!.stringValue!)).first!
-                let count = i + 1
-                if now["flag_count"] != .int(Int64(count)) { v.append("after \(count) flags flag_count = \(now["flag_count"]!)") }
-                let shouldHide = count >= rules.flagThresholdHide
-                if now["hidden"] != .bool(shouldHide) { v.append("after \(count) flags hidden = \(now["hidden"]!), expected \(shouldHide)") }
-                if shouldHide && now["review_status"] != .string(rules.reviewStatusWhenHidden) { v.append("hidden post review_status = \(now["review_status"]!)") }
-                if try w.visiblePostTitles("ben").contains("flag me") == shouldHide { v.append("after \(count) flags ben's view is wrong") }
+                if try !w.db.rows("post_photos", as: w.auth("tova")).contains(where: { $0["post_id"] == couch["id"] }) {
+                    v.append("tova does not see the couch photo")
+                }
+                return v
             }
-            if try !w.visiblePostTitles("ana").contains("flag me") { v.append("the author lost sight of her hidden post") }
-            v += expect("second flag by the same user", failure { try w.db.insert("post_flags", [["post_id": w.post(titled: "Ladder to lend")["id"]!]], as: w.auth("ana")) },
-                        code: "23505")
-            return v
-        }),
-        ("third flag on the fixture ladder", { w, rules in
-            let ladder = try w.post(titled: "Ladder to lend")
-            guard ladder["flag_count"] == .int(Int64(rules.flagThresholdHide - 1)) else { return ["fixture ladder has \(ladder["flag_count"]!) flags, expected threshold - 1"] }
-            var v: [String] = []
-            if let e = failure({ try w.db.insert("post_flags", [["post_id": ladder["id"]!]], as: w.auth("tova")) }) { return ["tova flags: \(e)"] }
-            if try w.visiblePostTitles("ana").contains("Ladder to lend") { v.append("ana still sees the ladder after the third flag") }
-            if try !w.visiblePostTitles("ben").contains("Ladder to lend") { v.append("ben (author) lost the ladder") }
-            return v
-        }),
-        ("server-managed columns", { w, _ in
-            var v = expect("tova raises her own trust tier", failure { try w.db.update("profiles", set: ["trust_tier": 2], where: .eq("id", w.id("tova")), as: w.auth("tova")) },
-                           code: "42501", message: "column \"trust_tier\" of table \"profiles\" is managed by the server")
-            if try w.profile("tova")["trust_tier"] != 1 { v.append("tova's tier changed") }
-            if let e = failure({ try w.db.update("profiles", set: ["bio": "hello"], where: .eq("id", w.id("tova")), as: w.auth("tova")) }) { v.append("tova edits her bio: \(e)") }
-            let tickets = try w.post(titled: "Cheap concert tickets")
-            v += expect("cal unhides her hidden post", failure { try w.db.update("posts", set: ["hidden": false], where: .eq("id", tickets["id"]!.stringValue!), as: w.auth("cal")) }, code: "42501")
-            v += expect("ben posts a pre-approved post", failure {
-                try w.db.insert("posts", [["type": "offer", "title": "x", "description": "x", "category": "x", "flag_count": 0, "review_status": "approved"]], as: w.auth("ben"))
-            }, code: "42501")
-            return v
-        }),
-        ("EULA and phone verification", { w, _ in
-            // A fresh account (magic link) with no profile yet.
-            let eve = "c0000000-0000-4000-8000-0000000000e1"
-            try w.db.insert("auth.users", [["id": .string(eve), "email": "eve@civicforge.test"]])
-            let auth = AuthContext.user(eve, email: "eve@civicforge.test")
-            var v = expect("eve creates a profile without accepting the EULA", failure {
-                try w.db.insert("profiles", [["id": .string(eve), "display_name": "Eve"]], as: auth)
-            }, code: "23502", message: "null value in column \"terms_accepted_at\" of relation \"profiles\" violates not-null constraint")
-            if let e = failure({ try w.db.insert("profiles", [["id": .string(eve), "display_name": "Eve", "terms_accepted_at": "2026-03-01T11:59:00+00:00"]], as: auth) }) {
-                return v + ["eve creates a profile after accepting the EULA: \(e)"]
+        ),
+        (
+            "auto-hide at the flag threshold",
+            { w, rules in
+                var v: [String] = []
+                let post = try w.newPost("ana", title: "flag me")
+                let flaggers = ["ben", "cal", "tova"]
+                guard flaggers.count >= rules.flagThresholdHide else {
+                    return ["fixtures have \(flaggers.count) flaggers, threshold is \(rules.flagThresholdHide)"]
+                }
+                for (i, f) in flaggers.prefix(rules.flagThresholdHide).enumerated() {
+                    if let e = failure({ try w.db.insert("post_flags", [["post_id": post["id"]!, "reason": "spam"]], as: w.auth(f)) }) {
+                        v.append("\(f) flags: \(e)"); return v
+                    }
+                    let now = try w.db.rows("posts", where: .eq("id", post["id"]!.stringValue!)).first!
+                    let count = i + 1
+                    if now["flag_count"] != .int(Int64(count)) { v.append("after \(count) flags flag_count = \(now["flag_count"]!)") }
+                    let shouldHide = count >= rules.flagThresholdHide
+                    if now["hidden"] != .bool(shouldHide) { v.append("after \(count) flags hidden = \(now["hidden"]!), expected \(shouldHide)") }
+                    if shouldHide && now["review_status"] != .string(rules.reviewStatusWhenHidden) {
+                        v.append("hidden post review_status = \(now["review_status"]!)")
+                    }
+                    if try w.visiblePostTitles("ben").contains("flag me") == shouldHide { v.append("after \(count) flags ben's view is wrong") }
+                }
+                if try !w.visiblePostTitles("ana").contains("flag me") { v.append("the author lost sight of her hidden post") }
+                v += expect(
+                    "second flag by the same user",
+                    failure { try w.db.insert("post_flags", [["post_id": w.post(titled: "Ladder to lend")["id"]!]], as: w.auth("ana")) },
+                    code: "23505")
+                return v
             }
-            v += expect("eve rewrites her EULA acceptance", failure {
-                try w.db.update("profiles", set: ["terms_accepted_at": "2026-03-01T12:00:00+00:00"], where: .eq("id", eve), as: auth)
-            }, code: "42501", message: "column \"terms_accepted_at\" of table \"profiles\" is managed by the server")
-            v += expect("tova marks her own phone verified", failure {
-                try w.db.update("profiles", set: ["phone_verified": true], where: .eq("id", w.id("tova")), as: w.auth("tova"))
-            }, code: "42501", message: "column \"phone_verified\" of table \"profiles\" is managed by the server")
-            let finn = "c0000000-0000-4000-8000-0000000000e2"
-            try w.db.insert("auth.users", [["id": .string(finn), "email": "finn@civicforge.test"]])
-            v += expect("finn starts with a verified phone", failure {
-                try w.db.insert("profiles", [["id": .string(finn), "display_name": "Finn", "terms_accepted_at": "2026-03-01T11:59:00+00:00", "phone_verified": true]],
-                                as: .user(finn, email: "finn@civicforge.test"))
-            }, code: "42501")
-            if try w.profile("tova")["phone_verified"] != false { v.append("tova's phone_verified changed") }
-            // The server (service role: the web's SMS verification) may set it.
-            if let e = failure({ try w.db.update("profiles", set: ["phone_verified": true], where: .eq("id", w.id("tova"))) }) { v.append("the service role verifies tova's phone: \(e)") }
-            return v
-        }),
-        ("invitation upgrades to tier 2", { w, rules in
-            var v: [String] = []
-            do {
-                let p = try w.redeem(" a1b2c3d4 ", w.auth("tova"), w.db)
-                if p["trust_tier"] != .int(Int64(rules.invitationGrantsTier)) { v.append("redeem returned tier \(p["trust_tier"] ?? .null)") }
-            } catch { return ["tova redeems A1B2C3D4: \(error)"] }
-            if try w.profile("tova")["trust_tier"] != .int(Int64(rules.invitationGrantsTier)) { v.append("tova's tier is \(try w.profile("tova")["trust_tier"]!)") }
-            let inv = try w.db.rows("invitations", where: .eq("code", "A1B2C3D4")).first!
-            if inv["redeemed_by"] != .string(w.id("tova")) { v.append("invitation not marked redeemed") }
-            if let e = failure({ try w.newPost("tova", title: "now I can") }) { v.append("tova posts after redeeming: \(e)") }
-            return v
-        }),
-        ("invitation errors", { w, rules in
-            var v: [String] = []
-            let cases: [(String, String, String)] = [("tova", "NOPE0000", "notFound"), ("tova", "DEADBEEF", "expired"), ("tova", "B0B1B2B3", "alreadyRedeemed"),
-                                                     ("tova", "5007A5D1", "otherNeighborhood"), ("ben", "A1B2C3D4", "alreadyTier")]
-            for (who, code, key) in cases {
-                let want = rules.invitationErrors[key]!
-                v += expect("\(who) redeems \(code)", failure { _ = try w.redeem(code, w.auth(who), w.db) },
-                            code: want.code, message: want.message)
+        ),
+        (
+            "third flag on the fixture ladder",
+            { w, rules in
+                let ladder = try w.post(titled: "Ladder to lend")
+                guard ladder["flag_count"] == .int(Int64(rules.flagThresholdHide - 1)) else {
+                    return ["fixture ladder has \(ladder["flag_count"]!) flags, expected threshold - 1"]
+                }
+                var v: [String] = []
+                if let e = failure({ try w.db.insert("post_flags", [["post_id": ladder["id"]!]], as: w.auth("tova")) }) { return ["tova flags: \(e)"] }
+                if try w.visiblePostTitles("ana").contains("Ladder to lend") { v.append("ana still sees the ladder after the third flag") }
+                if try !w.visiblePostTitles("ben").contains("Ladder to lend") { v.append("ben (author) lost the ladder") }
+                return v
             }
-            if try w.profile("tova")["trust_tier"] != 1 { v.append("a failed redemption changed tova's tier") }
-            return v
-        }),
-        ("thanks add reputation", { w, rules in
-            let couch = try w.post(titled: "Help moving a couch")
-            let before = try w.db.rows("reputation", where: .eq("user_id", w.id("ben"))).first!
-            let anaBefore = try w.db.rows("reputation", where: .eq("user_id", w.id("ana"))).first!
-            if let e = failure({ try w.db.insert("thanks", [["post_id": couch["id"]!, "to_user_id": .string(w.id("ben"))]], as: w.auth("ana")) }) { return ["ana thanks ben: \(e)"] }
-            var v: [String] = []
-            let after = try w.db.rows("reputation", where: .eq("user_id", w.id("ben"))).first!
-            if after["score"]!.intValue! - before["score"]!.intValue! != Int64(rules.pointsPerThanks) { v.append("ben's score went \(before["score"]!) -> \(after["score"]!)") }
-            if after["thanks_received"]!.intValue! - before["thanks_received"]!.intValue! != 1 { v.append("ben's thanks_received did not grow by one") }
-            if try w.db.rows("reputation", where: .eq("user_id", w.id("ana"))).first! != anaBefore { v.append("the sender's reputation changed") }
-            v += expect("ana thanks herself", failure { try w.db.insert("thanks", [["post_id": couch["id"]!, "to_user_id": .string(w.id("ana"))]], as: w.auth("ana")) }, code: "23514")
-            v += expect("omar thanks across neighbourhoods", failure { try w.db.insert("thanks", [["post_id": couch["id"]!, "to_user_id": .string(w.id("ana"))]], as: w.auth("omar")) }, code: "42501")
-            return v
-        }),
+        ),
+        (
+            "server-managed columns",
+            { w, _ in
+                var v = expect(
+                    "tova raises her own trust tier",
+                    failure { try w.db.update("profiles", set: ["trust_tier": 2], where: .eq("id", w.id("tova")), as: w.auth("tova")) },
+                    code: "42501", message: "column \"trust_tier\" of table \"profiles\" is managed by the server")
+                if try w.profile("tova")["trust_tier"] != 1 { v.append("tova's tier changed") }
+                if let e = failure({ try w.db.update("profiles", set: ["bio": "hello"], where: .eq("id", w.id("tova")), as: w.auth("tova")) }) {
+                    v.append("tova edits her bio: \(e)")
+                }
+                let tickets = try w.post(titled: "Cheap concert tickets")
+                v += expect(
+                    "cal unhides her hidden post",
+                    failure { try w.db.update("posts", set: ["hidden": false], where: .eq("id", tickets["id"]!.stringValue!), as: w.auth("cal")) },
+                    code: "42501")
+                v += expect(
+                    "ben posts a pre-approved post",
+                    failure {
+                        try w.db.insert(
+                            "posts", [["type": "offer", "title": "x", "description": "x", "category": "x", "flag_count": 0, "review_status": "approved"]],
+                            as: w.auth("ben"))
+                    }, code: "42501")
+                return v
+            }
+        ),
+        (
+            "EULA and phone verification",
+            { w, _ in
+                // A fresh account (magic link) with no profile yet.
+                let eve = "c0000000-0000-4000-8000-0000000000e1"
+                try w.db.insert("auth.users", [["id": .string(eve), "email": "eve@civicforge.test"]])
+                let auth = AuthContext.user(eve, email: "eve@civicforge.test")
+                var v = expect(
+                    "eve creates a profile without accepting the EULA",
+                    failure {
+                        try w.db.insert("profiles", [["id": .string(eve), "display_name": "Eve"]], as: auth)
+                    }, code: "23502", message: "null value in column \"terms_accepted_at\" of relation \"profiles\" violates not-null constraint")
+                if let e = failure({
+                    try w.db.insert("profiles", [["id": .string(eve), "display_name": "Eve", "terms_accepted_at": "2026-03-01T11:59:00+00:00"]], as: auth)
+                }) {
+                    return v + ["eve creates a profile after accepting the EULA: \(e)"]
+                }
+                v += expect(
+                    "eve rewrites her EULA acceptance",
+                    failure {
+                        try w.db.update("profiles", set: ["terms_accepted_at": "2026-03-01T12:00:00+00:00"], where: .eq("id", eve), as: auth)
+                    }, code: "42501", message: "column \"terms_accepted_at\" of table \"profiles\" is managed by the server")
+                v += expect(
+                    "tova marks her own phone verified",
+                    failure {
+                        try w.db.update("profiles", set: ["phone_verified": true], where: .eq("id", w.id("tova")), as: w.auth("tova"))
+                    }, code: "42501", message: "column \"phone_verified\" of table \"profiles\" is managed by the server")
+                let finn = "c0000000-0000-4000-8000-0000000000e2"
+                try w.db.insert("auth.users", [["id": .string(finn), "email": "finn@civicforge.test"]])
+                v += expect(
+                    "finn starts with a verified phone",
+                    failure {
+                        try w.db.insert(
+                            "profiles",
+                            [["id": .string(finn), "display_name": "Finn", "terms_accepted_at": "2026-03-01T11:59:00+00:00", "phone_verified": true]],
+                            as: .user(finn, email: "finn@civicforge.test"))
+                    }, code: "42501")
+                if try w.profile("tova")["phone_verified"] != false { v.append("tova's phone_verified changed") }
+                // The server (service role: the web's SMS verification) may set it.
+                if let e = failure({ try w.db.update("profiles", set: ["phone_verified": true], where: .eq("id", w.id("tova"))) }) {
+                    v.append("the service role verifies tova's phone: \(e)")
+                }
+                return v
+            }
+        ),
+        (
+            "invitation upgrades to tier 2",
+            { w, rules in
+                var v: [String] = []
+                do {
+                    let p = try w.redeem(" a1b2c3d4 ", w.auth("tova"), w.db)
+                    if p["trust_tier"] != .int(Int64(rules.invitationGrantsTier)) { v.append("redeem returned tier \(p["trust_tier"] ?? .null)") }
+                } catch { return ["tova redeems A1B2C3D4: \(error)"] }
+                if try w.profile("tova")["trust_tier"] != .int(Int64(rules.invitationGrantsTier)) {
+                    v.append("tova's tier is \(try w.profile("tova")["trust_tier"]!)")
+                }
+                let inv = try w.db.rows("invitations", where: .eq("code", "A1B2C3D4")).first!
+                if inv["redeemed_by"] != .string(w.id("tova")) { v.append("invitation not marked redeemed") }
+                if let e = failure({ try w.newPost("tova", title: "now I can") }) { v.append("tova posts after redeeming: \(e)") }
+                return v
+            }
+        ),
+        (
+            "invitation errors",
+            { w, rules in
+                var v: [String] = []
+                let cases: [(String, String, String)] = [
+                    ("tova", "NOPE0000", "notFound"), ("tova", "DEADBEEF", "expired"), ("tova", "B0B1B2B3", "alreadyRedeemed"),
+                    ("tova", "5007A5D1", "otherNeighborhood"), ("ben", "A1B2C3D4", "alreadyTier")
+                ]
+                for (who, code, key) in cases {
+                    let want = rules.invitationErrors[key]!
+                    v += expect(
+                        "\(who) redeems \(code)", failure { _ = try w.redeem(code, w.auth(who), w.db) },
+                        code: want.code, message: want.message)
+                }
+                if try w.profile("tova")["trust_tier"] != 1 { v.append("a failed redemption changed tova's tier") }
+                return v
+            }
+        ),
+        (
+            "thanks add reputation",
+            { w, rules in
+                let couch = try w.post(titled: "Help moving a couch")
+                let before = try w.db.rows("reputation", where: .eq("user_id", w.id("ben"))).first!
+                let anaBefore = try w.db.rows("reputation", where: .eq("user_id", w.id("ana"))).first!
+                if let e = failure({ try w.db.insert("thanks", [["post_id": couch["id"]!, "to_user_id": .string(w.id("ben"))]], as: w.auth("ana")) }) {
+                    return ["ana thanks ben: \(e)"]
+                }
+                var v: [String] = []
+                let after = try w.db.rows("reputation", where: .eq("user_id", w.id("ben"))).first!
+                if after["score"]!.intValue! - before["score"]!.intValue! != Int64(rules.pointsPerThanks) {
+                    v.append("ben's score went \(before["score"]!) -> \(after["score"]!)")
+                }
+                if after["thanks_received"]!.intValue! - before["thanks_received"]!.intValue! != 1 { v.append("ben's thanks_received did not grow by one") }
+                if try w.db.rows("reputation", where: .eq("user_id", w.id("ana"))).first! != anaBefore { v.append("the sender's reputation changed") }
+                v += expect(
+                    "ana thanks herself",
+                    failure { try w.db.insert("thanks", [["post_id": couch["id"]!, "to_user_id": .string(w.id("ana"))]], as: w.auth("ana")) }, code: "23514")
+                v += expect(
+                    "omar thanks across neighbourhoods",
+                    failure { try w.db.insert("thanks", [["post_id": couch["id"]!, "to_user_id": .string(w.id("ana"))]], as: w.auth("omar")) }, code: "42501")
+                return v
+            }
+        )
     ]
 
     /// Runs every check on a fresh copy of the fixtures; returns the violations, labelled.
@@ -230,7 +316,6 @@ enum CivicForgeDomainChecks {
         return out
     }
 }
-
 
 /// The gate: CivicForge's domain rules hold on the shipped backend, and each deliberately wrong
 /// implementation is caught.
@@ -341,7 +426,7 @@ final class CivicForgeDomainTests: XCTestCase {
             let wrong = CivicForgeTriggers.addReputation(real)
             b.registerTrigger("thanks_add_reputation", on: "thanks", timing: .after, events: [.insert]) { ctx in
                 let sender = ctx.new?["from_user_id"]
-                ctx.new?["to_user_id"] = sender  // credits the sender
+                ctx.new?["to_user_id"] = sender // credits the sender
                 try wrong(&ctx)
             }
         }
@@ -369,7 +454,8 @@ final class CivicForgeDomainTests: XCTestCase {
         let text = try String(contentsOf: schema, encoding: .utf8)
         let from = "\"name\": \"terms_accepted_at\",\n     \"type\": \"timestamptz\",\n     \"nullable\": false,"
         XCTAssertTrue(text.contains(from))
-        try text.replacingOccurrences(of: from, with: "\"name\": \"terms_accepted_at\",\n     \"type\": \"timestamptz\",").write(to: schema, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: from, with: "\"name\": \"terms_accepted_at\",\n     \"type\": \"timestamptz\",").write(
+            to: schema, atomically: true, encoding: .utf8)
         let b = try MockSupabase(contracts: dir, clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 2))
         try CivicForgeApp.install(on: b, rules: try CivicForgeRules.load())
         v = try CivicForgeDomainChecks.run(CivicForgeWorld(backend: b), only: ["EULA and phone verification"])

@@ -15,7 +15,8 @@ final class CivicForgeModelTests: XCTestCase {
         func check<T: TableModel>(_ type: T.Type) throws -> [String] {
             let rows = try backend.database.rows(T.table)
             guard var r = rows.first,
-                  let k = r.keys.sorted().first(where: { r[$0]?.stringValue?.hasSuffix("+00:00") == true }) else { return [] }
+                let k = r.keys.sorted().first(where: { r[$0]?.stringValue?.hasSuffix("+00:00") == true })
+            else { return [] }
             r[k] = "2025-12-31T23:59:59.12345+00:00"
             checked += 1
             return registry.check(T.self, .object(r), path: "\(T.table)[0]")
@@ -30,12 +31,15 @@ final class CivicForgeModelTests: XCTestCase {
     }
 
     func testTimestampsKeepMicroseconds() throws {
-        let row: JSONValue = ["id": "c5000000-0000-4000-8000-000000000009", "post_id": "p", "from_user_id": "a", "to_user_id": "b", "message": .null,
-                              "created_at": "2026-01-01T00:00:00.000001+00:00"]
+        let row: JSONValue = [
+            "id": "c5000000-0000-4000-8000-000000000009", "post_id": "p", "from_user_id": "a", "to_user_id": "b", "message": .null,
+            "created_at": "2026-01-01T00:00:00.000001+00:00"
+        ]
         let t = try PostgresRowCoding.decode(Thanks.self, from: row)
         XCTAssertEqual(try PostgresRowCoding.encode(t)["created_at"], "2026-01-01T00:00:00.000001+00:00")
         // PostgreSQL's space-separated text form and Z are read too.
-        let spaced = try PostgresRowCoding.decode(Thanks.self, from: ["id": "x", "post_id": "p", "from_user_id": "a", "to_user_id": "b", "created_at": "2026-01-01 00:00:00+00"])
+        let spaced = try PostgresRowCoding.decode(
+            Thanks.self, from: ["id": "x", "post_id": "p", "from_user_id": "a", "to_user_id": "b", "created_at": "2026-01-01 00:00:00+00"])
         XCTAssertEqual(spaced.createdAt.date, t.createdAt.date.addingTimeInterval(-0.000001))
     }
 

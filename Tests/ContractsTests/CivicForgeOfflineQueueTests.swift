@@ -21,7 +21,9 @@ final class CivicForgeOfflineQueueTests: XCTestCase {
         enum Kind { case lifo, dropOnNetworkError, blockOnRefusal, dropOnServerError }
         let kind: Kind
         let inner: OfflinePostQueue
-        init(_ kind: Kind, _ rules: OfflineQueueRules, _ stored: Data?) throws { self.kind = kind; inner = try OfflinePostQueue(rules: rules, restoring: stored) }
+        init(_ kind: Kind, _ rules: OfflineQueueRules, _ stored: Data?) throws {
+            self.kind = kind; inner = try OfflinePostQueue(rules: rules, restoring: stored)
+        }
         var pending: [[String: JSONValue]] { kind == .lifo ? inner.pending.reversed() : inner.pending }
         func enqueue(_ post: [String: JSONValue]) { inner.enqueue(post) }
         func encoded() throws -> Data { try inner.encoded() }
@@ -38,10 +40,13 @@ final class CivicForgeOfflineQueueTests: XCTestCase {
                     break
                 }
                 if (200..<300).contains(res.status) { report.sent.append(title); continue }
-                if kind == .blockOnRefusal || (inner.rules.isTransient(res.status) && kind != .dropOnServerError) { kept = [post] + queue; report.stopped = true; break }
+                if kind == .blockOnRefusal || (inner.rules.isTransient(res.status) && kind != .dropOnServerError) {
+                    kept = [post] + queue; report.stopped = true; break
+                }
                 report.rejected[title] = res.jsonBody?["code"]?.stringValue ?? "HTTP \(res.status)"
             }
-            let stored = try? OfflinePostQueue(rules: inner.rules, restoring: JSONValue.array((kind == .lifo ? kept.reversed() : kept).map(JSONValue.object)).data())
+            let stored = try? OfflinePostQueue(
+                rules: inner.rules, restoring: JSONValue.array((kind == .lifo ? kept.reversed() : kept).map(JSONValue.object)).data())
             while !inner.pending.isEmpty { _ = inner.flush { _ in HTTPResponse(status: 201) } }
             for p in stored?.pending ?? [] { inner.enqueue(p) }
             return report

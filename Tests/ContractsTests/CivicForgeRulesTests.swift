@@ -72,7 +72,9 @@ final class CivicForgeRulesTests: XCTestCase {
         let l = try PhotoLimits.load()
         func good(_ w: Int, _ h: Int) -> PhotoLimits.ProcessedPhoto {
             let p = l.plan(source: .init(width: w, height: h))
-            return .init(source: .init(width: w, height: h), output: p.output, thumbnail: p.thumbnail, quality: l.jpegQuality, contentType: l.contentType, metadataKeys: ["{JFIF}"])
+            return .init(
+                source: .init(width: w, height: h), output: p.output, thumbnail: p.thumbnail, quality: l.jpegQuality, contentType: l.contentType,
+                metadataKeys: ["{JFIF}"])
         }
         XCTAssertEqual(l.violations(of: [good(4032, 3024), good(800, 600)]), [])
         XCTAssertEqual(l.violations(of: Array(repeating: good(10, 10), count: l.maxPhotosPerPost + 1)).count, 1)

@@ -17,7 +17,8 @@ struct CivicShvilSQL {
     /// The body of `create table if not exists public.<name> ( … );`.
     func createTable(_ name: String) -> String? {
         guard let start = text.range(of: "create table if not exists public.\(name) (\n"),
-              let end = text.range(of: "\n);", range: start.upperBound..<text.endIndex) else { return nil }
+            let end = text.range(of: "\n);", range: start.upperBound..<text.endIndex)
+        else { return nil }
         return String(text[start.upperBound..<end.lowerBound])
     }
 
@@ -47,10 +48,12 @@ struct CivicShvilSQL {
             var names = ["\(t.name)_pkey"] + t.uniques.map(\.name) + t.foreignKeys.map(\.name) + t.checks.map(\.name)
             names += t.columns.filter { $0.check != nil }.map { "\(t.name)_\($0.name)_check" }
             for n in names where !lines.contains(where: { $0.hasPrefix("constraint \(n) ") }) { out.append("\(t.name): constraint \(n) missing") }
-            for fk in t.foreignKeys where !lines.contains(where: { $0.hasPrefix("constraint \(fk.name) ") && $0.hasSuffix("on delete \(fk.onDelete.rawValue)") }) {
+            for fk in t.foreignKeys
+            where !lines.contains(where: { $0.hasPrefix("constraint \(fk.name) ") && $0.hasSuffix("on delete \(fk.onDelete.rawValue)") }) {
                 out.append("\(fk.name): ON DELETE \(fk.onDelete.rawValue) missing")
             }
-            let enabled = text.contains("alter table public.\(t.name) enable row level security")
+            let enabled =
+                text.contains("alter table public.\(t.name) enable row level security")
                 || (text.contains("enable row level security', t)") && text.contains("'\(t.name)'"))
             if !enabled { out.append("\(t.name): RLS not enabled") }
             let sqlCells = Set(self.policies(on: t.name).map { $0.0 })
@@ -67,7 +70,8 @@ struct CivicShvilSQL {
     /// The literal a `rule_<name>()` function returns (`select 3`, `select 'pending'::…`).
     func ruleLiteral(_ function: String) -> String? {
         guard let r = text.range(of: "function civicforge_private.\(function)()"),
-              let sel = text.range(of: "$$ select ", range: r.upperBound..<text.endIndex) else { return nil }
+            let sel = text.range(of: "$$ select ", range: r.upperBound..<text.endIndex)
+        else { return nil }
         let rest = text[sel.upperBound...]
         return String(rest.prefix { $0 != " " && $0 != ":" }).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
     }
@@ -94,8 +98,9 @@ final class CivicForgeSQLTests: XCTestCase {
         cell.doc = "Sender"
         cell.using = .compare(.eq, .column("from_user_id"), .claim("sub"))
         p.tables[i].cells[.delete] = cell
-        XCTAssertEqual(try CivicShvilSQL(app: CivicForgeApp.name).problems(schema: spec.schema, policies: p),
-                       ["thanks DELETE: no SQL policy for 'Sender'"])
+        XCTAssertEqual(
+            try CivicShvilSQL(app: CivicForgeApp.name).problems(schema: spec.schema, policies: p),
+            ["thanks DELETE: no SQL policy for 'Sender'"])
     }
 
     func testSQLRuleFunctionsEqualRulesJson() throws {
@@ -110,7 +115,10 @@ final class CivicForgeSQLTests: XCTestCase {
         for (_, e) in rules.invitationErrors {
             XCTAssertTrue(sql.text.contains("errcode = '\(e.code)', message = '\(e.message)'"), "redeem_invitation raises \(e.code)")
         }
-        XCTAssertTrue(sql.text.contains("format('" + rules.serverManagedError.message.replacingOccurrences(of: "{column}", with: "%s").replacingOccurrences(of: "{table}", with: "%s") + "'"))
+        XCTAssertTrue(
+            sql.text.contains(
+                "format('" + rules.serverManagedError.message.replacingOccurrences(of: "{column}", with: "%s").replacingOccurrences(of: "{table}", with: "%s")
+                    + "'"))
     }
 
     /// photos.json's maxPhotosPerPost and maxWidth are what the post_photos CHECKs enforce.
@@ -120,8 +128,14 @@ final class CivicForgeSQLTests: XCTestCase {
         let post = try XCTUnwrap(b.database.rows("posts").first { $0["title"] == "Ladder to lend" }?["id"])
         func insert(position: Int, width: Int) -> String? {
             do {
-                try b.database.insert("post_photos", [["post_id": post, "storage_path": .string("p\(position)-\(width)"), "thumbnail_path": "t",
-                                                        "position": .int(Int64(position)), "width": .int(Int64(width)), "height": 10]])
+                try b.database.insert(
+                    "post_photos",
+                    [
+                        [
+                            "post_id": post, "storage_path": .string("p\(position)-\(width)"), "thumbnail_path": "t",
+                            "position": .int(Int64(position)), "width": .int(Int64(width)), "height": 10
+                        ]
+                    ])
                 return nil
             } catch let e as PostgresError { return e.code } catch { return "\(error)" }
         }

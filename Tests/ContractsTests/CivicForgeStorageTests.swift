@@ -36,7 +36,9 @@ final class CivicForgeStorageTests: XCTestCase {
         let photo = try XCTUnwrap(b.database.rows("post_photos").first)
         let path = photo["storage_path"]!.stringValue!
         XCTAssertEqual(try upload(wire, as: "ana", path).status, 200)
-        func get(_ actor: String) throws -> HTTPResponse { try wire.send(method: "GET", path: "/storage/v1/object/authenticated/post-photos/\(path)", as: actor) }
+        func get(_ actor: String) throws -> HTTPResponse {
+            try wire.send(method: "GET", path: "/storage/v1/object/authenticated/post-photos/\(path)", as: actor)
+        }
         XCTAssertEqual(try get("ana").body, jpeg)
         XCTAssertEqual(try get("tova").body, jpeg, "a neighbour sees the couch photo")
         XCTAssertEqual(try get("omar").jsonBody?["statusCode"], "404", "another neighbourhood does not")
@@ -68,7 +70,8 @@ final class CivicForgeStorageTests: XCTestCase {
         policies["insert"] = "authenticated"
         bucket["policies"] = .object(policies)
         spec.buckets[0] = .object(bucket)
-        let b = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 3)))
+        let b = try MockSupabase(
+            configuration: MockConfiguration(spec: spec, clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 3)))
         XCTAssertEqual(try folderViolations(b), ["tova uploaded into ana's folder", "tova uploaded at the bucket root"])
     }
 }

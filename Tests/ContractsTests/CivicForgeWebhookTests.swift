@@ -8,7 +8,8 @@ import MockSupabase
 /// verify/domain_rules.sql), and two wrong webhook sets rejected.
 final class CivicForgeWebhookTests: XCTestCase {
     func backend(_ webhooks: (NotificationRules, WebhookOutbox) -> [CivicForgeTrigger]) throws -> (MockSupabase, WebhookOutbox, NotificationRules) {
-        let b = try MockSupabase(contracts: ContractsLocator.app(CivicForgeApp.name), clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 17))
+        let b = try MockSupabase(
+            contracts: ContractsLocator.app(CivicForgeApp.name), clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 17))
         let rules = try CivicForgeRules.load(), n = try NotificationRules.load(), outbox = WebhookOutbox()
         for t in try CivicForgeApp.triggers(rules, schema: b.configuration.spec.schema) + webhooks(n, outbox) {
             b.registerTrigger(t.name, on: t.table, timing: t.timing, events: t.events, handler: t.handler)
@@ -19,7 +20,8 @@ final class CivicForgeWebhookTests: XCTestCase {
 
     func testShippedWebhooksConform() throws {
         let outbox = WebhookOutbox()
-        let b = try MockSupabase(contracts: ContractsLocator.app(CivicForgeApp.name), clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 17))
+        let b = try MockSupabase(
+            contracts: ContractsLocator.app(CivicForgeApp.name), clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 17))
         try CivicForgeApp.install(on: b, rules: try CivicForgeRules.load(), outbox: outbox)
         let n = try NotificationRules.load()
         XCTAssertEqual(CivicForgeWebhookConformance.violations(backend: b, outbox: outbox, rules: n), [])
@@ -41,13 +43,18 @@ final class CivicForgeWebhookTests: XCTestCase {
         let (b, outbox, n) = try backend { n, o in
             CivicForgeWebhooks.triggers(n, outbox: o).filter { $0.name != "responses_push_response_status" } + [
                 CivicForgeTrigger("responses_push_response_status", "responses", .after, [.update]) { ctx in
-                    o.append(.init(trigger: "responses_push_response_status", function: n.function, payload: .object([
-                        "type": "UPDATE", "table": "responses", "schema": "public",
-                        "record": ctx.new.map(JSONValue.object) ?? .null, "old_record": ctx.old.map(JSONValue.object) ?? .null])))
-                },
+                    o.append(
+                        .init(
+                            trigger: "responses_push_response_status", function: n.function,
+                            payload: .object([
+                                "type": "UPDATE", "table": "responses", "schema": "public",
+                                "record": ctx.new.map(JSONValue.object) ?? .null, "old_record": ctx.old.map(JSONValue.object) ?? .null
+                            ])))
+                }
             ]
         }
         let v = CivicForgeWebhookConformance.violations(backend: b, outbox: outbox, rules: n)
-        XCTAssertTrue(v.contains { $0.hasPrefix("a response edited without a status change: the webhook delivered [") && !$0.hasSuffix("[], expected []") }, "\(v)")
+        XCTAssertTrue(
+            v.contains { $0.hasPrefix("a response edited without a status change: the webhook delivered [") && !$0.hasSuffix("[], expected []") }, "\(v)")
     }
 }

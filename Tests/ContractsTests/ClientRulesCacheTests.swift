@@ -1,7 +1,7 @@
 import XCTest
 import ContractKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The cache suite: the references conform for every app, and each deliberately wrong cache
@@ -27,8 +27,10 @@ final class ClientRulesCacheTests: XCTestCase {
     }
 
     /// Runs the suite on a mutant and checks it is rejected for `rule`.
-    func assertRejected(_ flaw: MutantFileCache.Flaw, app: String = "teleportme", rule: String,
-                        file: StaticString = #filePath, line: UInt = #line) async throws {
+    func assertRejected(
+        _ flaw: MutantFileCache.Flaw, app: String = "teleportme", rule: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
         // The suite restricted to the rule under test (and the cheap per-entry TTL checks).
         var cache = try rules(app)
         cache.behaviours = cache.behaviours.filter { $0.id == rule }
@@ -61,7 +63,9 @@ final class ClientRulesCacheTests: XCTestCase {
     }
     func testSignOutClearingNothingIsRejected() async throws { try await assertRejected(.signOutClearsNothing, rule: "cache.invalidate.signOut") }
     func testCorruptFileKeptIsRejected() async throws { try await assertRejected(.keepsCorruptFiles, rule: "cache.corrupt-entry-deleted") }
-    func testCorruptFileKeptOnlyWhenItIsADirectoryIsRejected() async throws { try await assertRejected(.cannotDeleteDirectories, rule: "cache.corrupt-entry-deleted") }
+    func testCorruptFileKeptOnlyWhenItIsADirectoryIsRejected() async throws {
+        try await assertRejected(.cannotDeleteDirectories, rule: "cache.corrupt-entry-deleted")
+    }
     func testWrongTypeReturnedIsRejected() async throws { try await assertRejected(.acceptsAnyShape, rule: "cache.corrupt-entry-deleted") }
     func testNonAtomicWriteIsRejected() async throws { try await assertRejected(.writesInPlace, rule: "cache.atomic-replace") }
     func testLeftoverTemporaryFilesAreRejected() async throws { try await assertRejected(.leavesTemporaryFiles, rule: "cache.atomic-replace") }
@@ -72,10 +76,12 @@ final class ClientRulesCacheTests: XCTestCase {
     /// Naar's Cars' events: an invalidator clearing the wrong keys is rejected by the event's rule.
     func testWrongInvalidationIsRejected() async throws {
         let cache = try rules("naarscars")
-        let report = await CacheStoreSuite.run(cache, invalidate: { rule, user, store in
-            // Flaw: every event clears everything of the user (over-invalidation hides FR-044's table).
-            await store.removeAll(userID: user)
-        }, make: ClientRulesReference.cacheFactory(cache))
+        let report = await CacheStoreSuite.run(
+            cache,
+            invalidate: { rule, user, store in
+                // Flaw: every event clears everything of the user (over-invalidation hides FR-044's table).
+                await store.removeAll(userID: user)
+            }, make: ClientRulesReference.cacheFactory(cache))
         XCTAssertTrue(report.violated("cache.invalidate.rideMutation"), "\(report)")
         XCTAssertTrue(report.violated("cache.invalidate.pullToRefresh"), "\(report)")
         XCTAssertFalse(report.violated("cache.invalidate.logout"), "\(report)")
@@ -217,7 +223,10 @@ final class MutantFileCache: ClientCacheStore, @unchecked Sendable {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         var savedAt = clock.now().timeIntervalSince1970
         if flaw == .keepsFirstTimestamp, let data = try? Data(contentsOf: file),
-           let old = try? JSONDecoder().decode(Envelope<JSONValue>.self, from: data) { savedAt = old.savedAt }
+            let old = try? JSONDecoder().decode(Envelope<JSONValue>.self, from: data)
+        {
+            savedAt = old.savedAt
+        }
         let data = try JSONEncoder().encode(Envelope(savedAt: savedAt, value: value))
         switch flaw {
         case .writesInPlace where FileManager.default.fileExists(atPath: file.path):
@@ -255,8 +264,9 @@ final class MutantFileCache: ClientCacheStore, @unchecked Sendable {
             if stale && flaw == .dropsStaleEntries { return nil }
             decoded = CachedData(value: e.value, savedAt: savedAt, isStale: stale)
         } else if flaw == .acceptsAnyShape, let data = try? Data(contentsOf: file),
-                  let e = try? JSONDecoder().decode(Envelope<JSONValue>.self, from: data),
-                  let forced = try? JSONDecoder().decode(T.self, from: Data(#"{"probe": 0}"#.utf8)) {
+            let e = try? JSONDecoder().decode(Envelope<JSONValue>.self, from: data),
+            let forced = try? JSONDecoder().decode(T.self, from: Data(#"{"probe": 0}"#.utf8))
+        {
             // Flaw: a value of the wrong shape is patched into some default instead of dropped.
             decoded = CachedData(value: forced, savedAt: Date(timeIntervalSince1970: e.savedAt), isStale: false)
         } else {

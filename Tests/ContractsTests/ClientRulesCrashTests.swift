@@ -1,7 +1,7 @@
 import XCTest
 import ContractKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Crash consistency of the reference cache (TeleportMe §3.2 "atomic writes"): a writer process
@@ -53,9 +53,11 @@ final class ClientRulesCrashTests: XCTestCase {
     /// The keys `clientrules-tool crash-rounds` writes (Sources/ClientRulesTool/main.swift).
     func keys(_ rules: CacheRules) -> [CacheKey] {
         let user = "00000000-0000-4000-8000-00000000c0de"
-        return [rules.entry("cities")!.key(user: nil, freshness: rules.freshness),
-                rules.entry("savedCities")!.key(user: user, freshness: rules.freshness),
-                rules.entry("pastReports")!.key(user: user, freshness: rules.freshness)]
+        return [
+            rules.entry("cities")!.key(user: nil, freshness: rules.freshness),
+            rules.entry("savedCities")!.key(user: user, freshness: rules.freshness),
+            rules.entry("pastReports")!.key(user: user, freshness: rules.freshness)
+        ]
     }
 
     /// Readers that load every entry in a loop while the writers run.
@@ -67,7 +69,9 @@ final class ClientRulesCrashTests: XCTestCase {
         private var threads: [Thread] = []
         private let done = DispatchGroup()
 
-        func start(_ n: Int, store: @escaping @Sendable () -> FileCacheManager, keys: [CacheKey], check: @escaping @Sendable (CachedData<Payload>?, Bool) -> String?) {
+        func start(
+            _ n: Int, store: @escaping @Sendable () -> FileCacheManager, keys: [CacheKey], check: @escaping @Sendable (CachedData<Payload>?, Bool) -> String?
+        ) {
             for r in 0..<n {
                 let reader = store()
                 done.enter()
@@ -88,7 +92,7 @@ final class ClientRulesCrashTests: XCTestCase {
                                 if let problem { self.found.append("reader \(r): \(key) \(problem)") }
                             }
                         }
-                        usleep(200)  // reads interleave with the writers' saves without taking a core from them
+                        usleep(200) // reads interleave with the writers' saves without taking a core from them
                     }
                     self.done.leave()
                 }
@@ -229,8 +233,9 @@ final class ClientRulesCrashTests: XCTestCase {
         let t0 = Date()
         let outcome = try run(impl: "reference", rounds: 1000, seed: 0xC0FFEE)
         let seconds = Date().timeIntervalSince(t0)
-        print("reference writer: \(outcome.rounds) rounds (window \(outcome.window) µs after the store opens) in \(String(format: "%.1f", seconds)) s, \(outcome.killsInsideASave) kills inside a save, "
-              + "\(outcome.reads) concurrent reads, \(outcome.microsPerSave) µs per save")
+        print(
+            "reference writer: \(outcome.rounds) rounds (window \(outcome.window) µs after the store opens) in \(String(format: "%.1f", seconds)) s, \(outcome.killsInsideASave) kills inside a save, "
+                + "\(outcome.reads) concurrent reads, \(outcome.microsPerSave) µs per save")
         XCTAssertEqual(outcome.rounds, 1000)
         XCTAssertEqual(outcome.killsMidRun, 1000, "every round ends with SIGKILL")
         XCTAssertGreaterThan(outcome.killsInsideASave, 500, "kills are spread over the saves, not bunched between them or before them")

@@ -78,10 +78,14 @@ final class TeamCacheManager: ClientCacheStore, @unchecked Sendable {
     private func read<T: Codable>(_ type: T.Type, _ key: CacheKey) -> CachedData<T>? {
         lock.withLock {
             let file = url(key)
-            guard (try? FileManager.default.attributesOfItem(atPath: file.path)) != nil || (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) != nil else { return nil }
+            guard
+                (try? FileManager.default.attributesOfItem(atPath: file.path)) != nil
+                    || (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) != nil
+            else { return nil }
             guard let data = try? Data(contentsOf: file), !data.isEmpty,
-                  let stored = try? JSONDecoder().decode(Stored<T>.self, from: data) else {
-                try? FileManager.default.removeItem(at: file)  // corrupt: delete automatically
+                let stored = try? JSONDecoder().decode(Stored<T>.self, from: data)
+            else {
+                try? FileManager.default.removeItem(at: file) // corrupt: delete automatically
                 return nil
             }
             return CachedData(value: stored.value, savedAt: stored.timestamp, isStale: key.isStale(savedAt: stored.timestamp, now: now()))

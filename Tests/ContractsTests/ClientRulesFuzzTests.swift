@@ -2,7 +2,7 @@ import XCTest
 import ContractKit
 import MockSupabase
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Replays the cache fuzz target's seed corpus and every crash it ever found (Tests/Fuzz) through
@@ -65,7 +65,8 @@ extension ClientRulesFuzzTests {
     func testDecodingCheckRejectsAReaderThatIgnoresTheUser() throws {
         let ignoresUser: CacheFuzzHarness.Decode = { data, key, version in
             guard case .object(let o)? = try? JSONValue.parse(data), o["key"]?.stringValue == key.stem,
-                  o["formatVersion"]?.doubleValue == Double(version), let t = o["savedAt"]?.doubleValue, let v = o["value"] else { return nil }
+                o["formatVersion"]?.doubleValue == Double(version), let t = o["savedAt"]?.doubleValue, let v = o["value"]
+            else { return nil }
             return (v, t)
         }
         let input = try Data(contentsOf: try XCTUnwrap(try inputs("cache-corpus").first { $0.lastPathComponent == "raw-user-entry" }))

@@ -42,13 +42,15 @@ final class ClientRulesImageCompressorTests: XCTestCase {
     func testIgnoringTheBudgetIsRejected() throws {
         let report = ImageCompressorSuite.run(try presets(), compressor: Mutant(flaw: .ignoresBudget))
         for id in ["image.avatar", "image.messageImage", "image.fullSize"] {
-            XCTAssertTrue(report.violations(of: id).contains { $0.message.contains("of pure noise: ") && $0.message.contains("-byte budget") }, "\(id): \(report)")
+            XCTAssertTrue(
+                report.violations(of: id).contains { $0.message.contains("of pure noise: ") && $0.message.contains("-byte budget") }, "\(id): \(report)")
         }
     }
 
     func testSkippingTheResizeIsRejected() throws {
         let report = ImageCompressorSuite.run(try presets(), compressor: Mutant(flaw: .noResize))
-        XCTAssertTrue(report.violations(of: "image.messageImage").contains { $0.message.contains("came out 1807x245, longer side over 1200 px") }, report.description)
+        XCTAssertTrue(
+            report.violations(of: "image.messageImage").contains { $0.message.contains("came out 1807x245, longer side over 1200 px") }, report.description)
     }
 
     func testStretchingIsRejected() throws {
@@ -64,7 +66,9 @@ final class ClientRulesImageCompressorTests: XCTestCase {
     func testBytesThatAreNoImageAreRejected() throws {
         let report = ImageCompressorSuite.run(try presets(), compressor: Mutant(flaw: .truncated))
         XCTAssertTrue(report.violations(of: "image.avatar").contains { $0.message.contains("does not end with EOI (FF D9): truncated") }, report.description)
-        XCTAssertThrowsError(try ImageHeader.read(Data("GIF89a".utf8))) { XCTAssertTrue("\($0)".contains("neither FF D8 (JPEG) nor the PNG signature"), "\($0)") }
+        XCTAssertThrowsError(try ImageHeader.read(Data("GIF89a".utf8))) {
+            XCTAssertTrue("\($0)".contains("neither FF D8 (JPEG) nor the PNG signature"), "\($0)")
+        }
     }
 
     /// PNG headers are read too: a hand-made 3x2 PNG (IHDR with its CRC, IEND).

@@ -33,8 +33,10 @@ final class ClientRulesNaarsCarsCacheTests: XCTestCase {
     /// A service that asks the network first, or always, breaks FR-043.
     func testNetworkFirstServicesAreRejected() async throws {
         let rules = try rules()
-        for (flaw, rule) in [(MutantLoader.Flaw.networkFirst, "loader.cache-first"), (.alwaysFetches, "loader.fresh-skips-network"),
-                             (.noWriteThrough, "loader.write-through")] {
+        for (flaw, rule) in [
+            (MutantLoader.Flaw.networkFirst, "loader.cache-first"), (.alwaysFetches, "loader.fresh-skips-network"),
+            (.noWriteThrough, "loader.write-through")
+        ] {
             let report = await LoaderSuite.run(rules, makeBackend: Self.makeBackend) { env in MutantLoader(env: env, flaw: flaw) }
             XCTAssertTrue(report.violated(rule), "\(flaw) not rejected for \(rule): \(report)")
             for list in ["rides", "favors", "conversations", "leaderboard_stats", "profiles"] where rule != "loader.cache-first" {
@@ -50,19 +52,24 @@ final class ClientRulesNaarsCarsCacheTests: XCTestCase {
         XCTAssertEqual(cache.invalidatedOn, ["mutation", "pullToRefresh", "logout"])
         for e in cache.entries {
             for kind in cache.invalidatedOn {
-                XCTAssertTrue(cache.invalidation.contains { r in
-                    guard r.event == kind || r.event.hasPrefix(kind + ":") else { return false }
-                    if case .keys(let ks) = r.clears { return ks.contains(e.key) }
-                    return true
-                }, "\(e.key) not invalidated on \(kind)")
+                XCTAssertTrue(
+                    cache.invalidation.contains { r in
+                        guard r.event == kind || r.event.hasPrefix(kind + ":") else { return false }
+                        if case .keys(let ks) = r.clears { return ks.contains(e.key) }
+                        return true
+                    }, "\(e.key) not invalidated on \(kind)")
             }
         }
         let url = ContractsLocator.app("naarscars").appendingPathComponent("client-rules.json")
         let text = try String(contentsOf: url, encoding: .utf8)
-        let changed = text.replacingOccurrences(of: #""event": "pullToRefresh:favors", "clears": ["favors"]"#, with: #""event": "pullToRefresh:favors", "clears": ["rides"]"#)
+        let changed = text.replacingOccurrences(
+            of: #""event": "pullToRefresh:favors", "clears": ["favors"]"#, with: #""event": "pullToRefresh:favors", "clears": ["rides"]"#)
         XCTAssertNotEqual(changed, text)
         XCTAssertThrowsError(try ClientRules.decode(SpecNode(value: try JSONValue.parse(Data(changed.utf8)), file: "client-rules.json"))) { error in
-            XCTAssertEqual("\(error)", "client-rules.json: $.cache.invalidatedOn: no 'pullToRefresh' invalidation clears 'favors' (every entry is invalidated on mutation, pullToRefresh, logout)")
+            XCTAssertEqual(
+                "\(error)",
+                "client-rules.json: $.cache.invalidatedOn: no 'pullToRefresh' invalidation clears 'favors' (every entry is invalidated on mutation, pullToRefresh, logout)"
+            )
         }
     }
 
@@ -70,12 +77,16 @@ final class ClientRulesNaarsCarsCacheTests: XCTestCase {
     /// stale favors, conversations, leaderboard and profiles: each list's rule fails.
     func testRidesOnlyPullToRefreshIsRejected() async throws {
         let cache = try XCTUnwrap(try rules().cache)
-        let report = await CacheStoreSuite.run(cache, invalidate: { rule, user, store in
-            guard !rule.event.hasPrefix("pullToRefresh:") || rule.event == "pullToRefresh:rides" else { return }
-            await CacheInvalidator(rules: cache).apply(rule, userID: user, on: store)
-        }, make: ClientRulesReference.cacheFactory(cache))
-        for id in ["cache.invalidate.pullToRefreshFavors", "cache.invalidate.pullToRefreshConversations",
-                   "cache.invalidate.pullToRefreshLeaderboard", "cache.invalidate.pullToRefreshProfiles"] {
+        let report = await CacheStoreSuite.run(
+            cache,
+            invalidate: { rule, user, store in
+                guard !rule.event.hasPrefix("pullToRefresh:") || rule.event == "pullToRefresh:rides" else { return }
+                await CacheInvalidator(rules: cache).apply(rule, userID: user, on: store)
+            }, make: ClientRulesReference.cacheFactory(cache))
+        for id in [
+            "cache.invalidate.pullToRefreshFavors", "cache.invalidate.pullToRefreshConversations",
+            "cache.invalidate.pullToRefreshLeaderboard", "cache.invalidate.pullToRefreshProfiles"
+        ] {
             XCTAssertTrue(report.violated(id), "\(id): \(report)")
         }
         XCTAssertFalse(report.violated("cache.invalidate.pullToRefresh"), "\(report)")

@@ -209,7 +209,8 @@ actor MutantSavedCities: OptimisticSaveService {
             await publish(onUpdate, cache: flaw != .cacheAfterNetwork)
         }
         do {
-            let row = try await PostgRESTClient(transport: env.transport).insert(table: "saved_cities", row: ["user_id": .string(env.userID), "city_id": .string(itemID)])
+            let row = try await PostgRESTClient(transport: env.transport).insert(
+                table: "saved_cities", row: ["user_id": .string(env.userID), "city_id": .string(itemID)])
             switch flaw {
             case .appendsServerRow: current!.append(row)
             case .keepsOptimisticRow: break

@@ -30,7 +30,9 @@ final class ClientRulesRateLimitTests: XCTestCase {
     func testBlockingAtExactlyTheIntervalIsRejected() async throws {
         let report = try await run(.blocksAtExactInterval)
         for a in try limits().actions { XCTAssertTrue(report.violated(a.id), "\(a.id): \(report)") }
-        XCTAssertTrue(report.violations(of: "rate.claimUnclaim").first?.message.contains("attempt 5 s after the first was blocked, expected allowed") ?? false, "\(report)")
+        XCTAssertTrue(
+            report.violations(of: "rate.claimUnclaim").first?.message.contains("attempt 5 s after the first was blocked, expected allowed") ?? false,
+            "\(report)")
     }
 
     func testRecordingBlockedTapsIsRejected() async throws {
@@ -147,7 +149,10 @@ final class ClientRulesRealtimeTests: XCTestCase {
 
 /// A realtime manager with one deliberate flaw.
 actor MutantRealtimeManager: RealtimeSubscriptionManaging {
-    enum Flaw { case none, noLimit, evictsNewest, forgetsToLeaveEvicted, resubscribeMakesYounger, joinsTwice, foregroundKeepsTimer, dropsAtOnce, dropsOneSecondLate, rejoinsOnForeground }
+    enum Flaw {
+        case none, noLimit, evictsNewest, forgetsToLeaveEvicted, resubscribeMakesYounger, joinsTwice, foregroundKeepsTimer, dropsAtOnce, dropsOneSecondLate,
+            rejoinsOnForeground
+    }
     let max: Int
     let delay: TimeInterval
     let transport: any RealtimeTransport

@@ -17,11 +17,15 @@ final class ClientRulesTimeoutTests: XCTestCase {
         let rules = try rules()
         // One 30 s deadline for everything: the session restore waits 30 s, not 10.
         let flat = TimeoutPolicy(deadline: { _ in 30 }, timedOut: { $0 >= $1 })
-        XCTAssertTrue(TimeoutSuite.violations(flat, rules: rules).contains("timeout.authSession (supabase.auth.session): deadline 30.0 s, Contracts/teleportme/client-rules.json gives 10.0 s"),
-                      "\(TimeoutSuite.violations(flat, rules: rules))")
+        XCTAssertTrue(
+            TimeoutSuite.violations(flat, rules: rules).contains(
+                "timeout.authSession (supabase.auth.session): deadline 30.0 s, Contracts/teleportme/client-rules.json gives 10.0 s"),
+            "\(TimeoutSuite.violations(flat, rules: rules))")
         // The report's call without a deadline.
         let none = TimeoutPolicy(deadline: { $0 == "timeout.generateReport" ? nil : rules.timeout($0) }, timedOut: { $0 >= $1 })
-        XCTAssertEqual(TimeoutSuite.violations(none, rules: rules), ["timeout.generateReport (functions.invoke(generate-report)): no deadline, Contracts/teleportme/client-rules.json gives 30.0 s"])
+        XCTAssertEqual(
+            TimeoutSuite.violations(none, rules: rules),
+            ["timeout.generateReport (functions.invoke(generate-report)): no deadline, Contracts/teleportme/client-rules.json gives 30.0 s"])
         // Milliseconds for seconds: everything is cancelled at once.
         let millis = TimeoutPolicy(deadline: { rules.timeout($0).map { $0 / 1000 } }, timedOut: { $0 >= $1 })
         XCTAssertEqual(TimeoutSuite.violations(millis, rules: rules).count, 2 * rules.timeouts.count)

@@ -10,19 +10,24 @@ final class ClientRulesWriteTriggerTests: XCTestCase {
     func rules() throws -> ClientRules { try XCTUnwrap(try ClientRules.load(app: "teleportme")) }
 
     func run(_ make: @escaping @Sendable (CacheWriteTriggerSuite.Environment) async -> any CacheWritingClient) async throws -> SuiteReport {
-        await CacheWriteTriggerSuite.run(try rules(), persona: "ana", makeBackend: {
-            try TeleportMeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 7))
-        }) { env in AnyWritingClient(base: await make(env)) }
+        await CacheWriteTriggerSuite.run(
+            try rules(), persona: "ana",
+            makeBackend: {
+                try TeleportMeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 7))
+            }
+        ) { env in AnyWritingClient(base: await make(env)) }
     }
 
     func testEveryKeyHasItsDocumentedTrigger() throws {
         let entries = try XCTUnwrap(try rules().cache).entries
         let triggers = Dictionary(uniqueKeysWithValues: entries.compactMap { e in e.write.map { (e.key, "\($0.operation) \($0.on.rawValue)") } })
-        XCTAssertEqual(triggers, [
-            "cities": "fetchAllCities networkSuccess", "cityScores": "getCityWithScores networkSuccess",
-            "savedCities": "toggleSave everyChange", "currentReport": "generateReport networkSuccess",
-            "pastReports": "loadReports networkSuccess", "preferences": "savePreferences call", "selectedCity": "selectCity call",
-        ])
+        XCTAssertEqual(
+            triggers,
+            [
+                "cities": "fetchAllCities networkSuccess", "cityScores": "getCityWithScores networkSuccess",
+                "savedCities": "toggleSave everyChange", "currentReport": "generateReport networkSuccess",
+                "pastReports": "loadReports networkSuccess", "preferences": "savePreferences call", "selectedCity": "selectCity call"
+            ])
     }
 
     func testReferenceServicesConform() async throws {
@@ -63,7 +68,8 @@ final class ClientRulesWriteTriggerTests: XCTestCase {
     func testReportsWrittenBeforeTheResponseFails() async throws {
         let report = try await run { env in
             Override(base: TeleportMeApp.referenceServices(env), operation: "loadReports") { base in
-                try await env.cache.save([JSONValue](), for: try XCTUnwrap(env.rules.entry("pastReports")).key(user: env.userID, freshness: env.rules.freshness))
+                try await env.cache.save(
+                    [JSONValue](), for: try XCTUnwrap(env.rules.entry("pastReports")).key(user: env.userID, freshness: env.rules.freshness))
                 return try await base.perform("loadReports")
             }
         }
@@ -92,12 +98,16 @@ final class ClientRulesWriteTriggerTests: XCTestCase {
         func load(_ from: String, _ to: String) -> String {
             let changed = text.replacingOccurrences(of: from, with: to)
             guard changed != text else { return "unchanged" }
-            do { _ = try ClientRules.decode(SpecNode(value: try JSONValue.parse(Data(changed.utf8)), file: "client-rules.json")); return "loaded" } catch { return "\(error)" }
+            do { _ = try ClientRules.decode(SpecNode(value: try JSONValue.parse(Data(changed.utf8)), file: "client-rules.json")); return "loaded" } catch {
+                return "\(error)"
+            }
         }
-        XCTAssertEqual(load(#""operation": "selectCity""#, #""operation": "selectCity()""#),
-                       "client-rules.json: $.cache.entries[6].write.operation: an operation is a name without brackets (generateReport), not 'selectCity()'")
-        XCTAssertEqual(load(#""operation": "selectCity", "on": "call""#, #""operation": "selectCity", "on": "everyChange""#),
-                       "client-rules.json: $.cache.entries[6].write.on: 'everyChange' is checked by the optimistic suite: the optimistic resource must use 'selectedCity'")
+        XCTAssertEqual(
+            load(#""operation": "selectCity""#, #""operation": "selectCity()""#),
+            "client-rules.json: $.cache.entries[6].write.operation: an operation is a name without brackets (generateReport), not 'selectCity()'")
+        XCTAssertEqual(
+            load(#""operation": "selectCity", "on": "call""#, #""operation": "selectCity", "on": "everyChange""#),
+            "client-rules.json: $.cache.entries[6].write.on: 'everyChange' is checked by the optimistic suite: the optimistic resource must use 'selectedCity'")
     }
 }
 

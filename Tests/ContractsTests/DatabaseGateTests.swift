@@ -80,9 +80,11 @@ final class DatabaseGateTests: XCTestCase {
     func permissiveSelect(_ app: any AppModule.Type) throws -> (table: String, sql: String) {
         let text = try PostgresCluster.migrationFiles(app: app.name).dropFirst().map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
         // `create policy NAME on public.T for select … ;` whose condition is not already `true`.
-        let regex = try NSRegularExpression(pattern: #"create policy\s+("[^"]+"|\w+)\s+on\s+(?:public\.)?(\w+)\s+for\s+select([^;]*);"#, options: [.caseInsensitive])
+        let regex = try NSRegularExpression(
+            pattern: #"create policy\s+("[^"]+"|\w+)\s+on\s+(?:public\.)?(\w+)\s+for\s+select([^;]*);"#, options: [.caseInsensitive])
         let matches = regex.matches(in: text, range: NSRange(text.startIndex..., in: text))
-        let m = try XCTUnwrap(matches.first { !String(text[Range($0.range(at: 3), in: text)!]).contains("using (true)") }, "\(app.name): no restricted select policy in its SQL")
+        let m = try XCTUnwrap(
+            matches.first { !String(text[Range($0.range(at: 3), in: text)!]).contains("using (true)") }, "\(app.name): no restricted select policy in its SQL")
         let policy = String(text[Range(m.range(at: 1), in: text)!]), table = String(text[Range(m.range(at: 2), in: text)!])
         return (table, "drop policy \(policy) on public.\(table); create policy \"everyone reads\" on public.\(table) for select using (true);")
     }
@@ -106,7 +108,7 @@ final class DatabaseGateTests: XCTestCase {
         let mutants: [(any AppModule.Type, String, String)] = [
             (TeleportMeApp.self, "drop trigger on_auth_user_created on auth.users", "function · "),
             (NaarsCarsApp.self, "drop trigger on_message_created on public.messages", "sql script · verify/checks.sql"),
-            (CivicForgeApp.self, "drop trigger post_flags_auto_hide on public.post_flags", "sql script · verify/domain_rules.sql"),
+            (CivicForgeApp.self, "drop trigger post_flags_auto_hide on public.post_flags", "sql script · verify/domain_rules.sql")
         ]
         for (app, sql, name) in mutants {
             let (url, cluster) = try database(app, "notrigger", extraSQL: [sql])

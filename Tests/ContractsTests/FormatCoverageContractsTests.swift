@@ -37,16 +37,21 @@ final class FormatCoverageContractsTests: XCTestCase {
             files.append(String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1)))
         }
         XCTAssertGreaterThan(files.count, 100)
-        XCTAssertEqual(Self.undocumented(files.sorted(), format: format), [],
-                       "document these files in Contracts/FORMAT.md under a heading naming them")
+        XCTAssertEqual(
+            Self.undocumented(files.sorted(), format: format), [],
+            "document these files in Contracts/FORMAT.md under a heading naming them")
     }
 
     /// The check fails for a file nobody documented, and a passing mention outside a heading
     /// does not count.
     func testTheCheckCanFail() {
         let format = "# Formats\n## schema.json\nSee also teleportme/report.json.\n## interactions/*.json\n## shvil/flags.json — flags\n"
-        XCTAssertEqual(Self.undocumented(["aura/schema.json", "aura/interactions/a.json", "shvil/flags.json",
-                                          "teleportme/report.json", "aura/rules.json"], format: format),
-                       ["teleportme/report.json", "aura/rules.json"])
+        XCTAssertEqual(
+            Self.undocumented(
+                [
+                    "aura/schema.json", "aura/interactions/a.json", "shvil/flags.json",
+                    "teleportme/report.json", "aura/rules.json"
+                ], format: format),
+            ["teleportme/report.json", "aura/rules.json"])
     }
 }

@@ -33,8 +33,9 @@ final class GeneratedModelsTests: XCTestCase {
             let dropped = schema.tables[t].columns.removeLast()
             var o = overlay
             o.tables[schema.tables[t].name]?.columns[dropped.name] = nil
-            let changed = try ModelGenerator.generate(app: app.name, module: fresh.path.split(separator: "/")[1].description,
-                                                       appType: String(describing: app), schema: schema, overlay: o)
+            let changed = try ModelGenerator.generate(
+                app: app.name, module: fresh.path.split(separator: "/")[1].description,
+                appType: String(describing: app), schema: schema, overlay: o)
             XCTAssertNotNil(ModelGenerator.staleness(changed, onDisk: fresh.text), "\(app.name): dropping \(dropped.name) went unnoticed")
         }
     }

@@ -11,8 +11,9 @@ final class LiveClientRulesGateTests: XCTestCase {
         let backend = try TeleportMeApp.makeBackend()
         if let flip {
             let spec = try TeleportMeApp.spec()
-            let f = try XCTUnwrap(RLSFlip.all(spec.policies, schema: spec.schema).first { $0.table == flip.table && $0.command == flip.command && $0.kind == "nobody" },
-                                  "no 'nobody' flip of \(flip.table) \(flip.command.rawValue)")
+            let f = try XCTUnwrap(
+                RLSFlip.all(spec.policies, schema: spec.schema).first { $0.table == flip.table && $0.command == flip.command && $0.kind == "nobody" },
+                "no 'nobody' flip of \(flip.table) \(flip.command.rawValue)")
             backend.database.policies = f.policies
         }
         let (server, endpoint) = try ServedMocks.serve(backend)

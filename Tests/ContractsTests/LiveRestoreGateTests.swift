@@ -22,10 +22,11 @@ final class LiveRestoreGateTests: XCTestCase {
         let signIn: Set<String> = ["last_sign_in_at", "updated_at"]
         out["auth.users"] = Set(try b.database.rows("auth.users").map { JSONValue.object($0.filter { !signIn.contains($0.key) }).serialized(.compact) })
         for bucket in b.configuration.spec.buckets.compactMap({ $0["id"]?.stringValue }) {
-            out["storage:" + bucket] = Set(b.storage.objectNames(bucket: bucket).map { n in
-                let o = b.storage.object(bucket: bucket, name: n)
-                return "\(n) \(o?.data.count ?? -1) \(o?.eTag ?? "")"
-            })
+            out["storage:" + bucket] = Set(
+                b.storage.objectNames(bucket: bucket).map { n in
+                    let o = b.storage.object(bucket: bucket, name: n)
+                    return "\(n) \(o?.data.count ?? -1) \(o?.eTag ?? "")"
+                })
         }
         return out
     }
@@ -44,8 +45,10 @@ final class LiveRestoreGateTests: XCTestCase {
             let after = try Self.dump(backend)
             // The table never leaves a kind out: each of verify's kinds is a row, run or "not
             // applicable to --target" with its reason.
-            let suites = [FixtureSuite.suite, InteractionReplay.verifySuite(), ModelSuite.verifySuite(), GoldenSuite.verifySuite(mode: .never),
-                          RLSSuite.verifySuite, ClientRulesReference.verifySuite, AppRulesSuite.suite, PostgresChecks.suite]
+            let suites = [
+                FixtureSuite.suite, InteractionReplay.verifySuite(), ModelSuite.verifySuite(), GoldenSuite.verifySuite(mode: .never),
+                RLSSuite.verifySuite, ClientRulesReference.verifySuite, AppRulesSuite.suite, PostgresChecks.suite
+            ]
             for kind in suites.map(\.kind) {
                 XCTAssertTrue(rows.contains { $0.kind == kind }, "\(app.name): verify --target's table has no \(kind) row")
             }
@@ -59,7 +62,9 @@ final class LiveRestoreGateTests: XCTestCase {
             var differing: [String] = []
             for t in Set(before.keys).union(after.keys).sorted() {
                 let a = before[t] ?? [], b = after[t] ?? []
-                if a != b { differing.append("\(t): \(b.subtracting(a).count) rows now, \(a.subtracting(b).count) rows then: \(b.subtracting(a).sorted().prefix(2))") }
+                if a != b {
+                    differing.append("\(t): \(b.subtracting(a).count) rows now, \(a.subtracting(b).count) rows then: \(b.subtracting(a).sorted().prefix(2))")
+                }
             }
             if cleanup.passed {
                 XCTAssertEqual(differing, [], "\(app.name): the cleanup passed but the backend differs")
@@ -126,11 +131,15 @@ final class LiveRestoreGateTests: XCTestCase {
         let conversations = try XCTUnwrap(spec.schema.table("conversations"))
         let original = try XCTUnwrap(spec.fixtures.tables.first { $0.0 == "conversations" }?.1.first?.objectValue)
         let id = try XCTUnwrap(original["id"]?.stringValue), stamp = try XCTUnwrap(original["updated_at"]?.stringValue)
-        func sameStamp() throws -> String { try session.query("select updated_at = '\(stamp)'::timestamptz from public.conversations where id = '\(id)'").first ?? "" }
+        func sameStamp() throws -> String {
+            try session.query("select updated_at = '\(stamp)'::timestamptz from public.conversations where id = '\(id)'").first ?? ""
+        }
         XCTAssertEqual(try sameStamp(), "t", "the fixture row was not written as given")
         // A message arrives: on_message_created stamps the conversation.
         let message = try XCTUnwrap(spec.fixtures.tables.first { $0.0 == "messages" }?.1.first { $0["conversation_id"]?.stringValue == id }?.objectValue)
-        _ = try session.query("insert into public.messages (conversation_id, from_id, content) values ('\(id)', '\(message["from_id"]?.stringValue ?? "")', 'stamps the conversation')")
+        _ = try session.query(
+            "insert into public.messages (conversation_id, from_id, content) values ('\(id)', '\(message["from_id"]?.stringValue ?? "")', 'stamps the conversation')"
+        )
         XCTAssertEqual(try sameStamp(), "f", "the message did not stamp its conversation")
         // Writing the old value back as any API write does (triggers on) is stamped again.
         _ = try session.query("update public.conversations set updated_at = '\(stamp)' where id = '\(id)'")
@@ -139,15 +148,20 @@ final class LiveRestoreGateTests: XCTestCase {
         let messages = try XCTUnwrap(spec.schema.table("messages"))
         let added = try session.query("select id from public.messages where content = 'stamps the conversation'")
         XCTAssertEqual(added.count, 1)
-        try writer.apply([LiveTableRestore(table: messages, upsert: [], delete: added.map { ["id": .string($0)] }),
-                          LiveTableRestore(table: conversations, upsert: [original], delete: [])])
+        try writer.apply([
+            LiveTableRestore(table: messages, upsert: [], delete: added.map { ["id": .string($0)] }),
+            LiveTableRestore(table: conversations, upsert: [original], delete: [])
+        ])
         XCTAssertEqual(try sameStamp(), "t", "the writer did not put the stamp back")
         XCTAssertEqual(try session.query("select count(*) from public.messages where content = 'stamps the conversation'"), ["0"])
         // A failing statement rolls the whole restore back and says so.
         var moved = original
         moved["created_at"] = "2020-01-01T00:00:00+00:00"
-        XCTAssertThrowsError(try writer.apply([LiveTableRestore(table: conversations, upsert: [moved], delete: []),
-                                               LiveTableRestore(table: messages, upsert: [["id": "not a uuid"]], delete: [])]))
+        XCTAssertThrowsError(
+            try writer.apply([
+                LiveTableRestore(table: conversations, upsert: [moved], delete: []),
+                LiveTableRestore(table: messages, upsert: [["id": "not a uuid"]], delete: [])
+            ]))
         XCTAssertEqual(try session.query("select count(*) from public.conversations where created_at = '2020-01-01T00:00:00+00:00'"), ["0"])
         try cluster.psql(database: "postgres", sql: "drop database if exists \"\(db)\" with (force);\n")
     }

@@ -21,15 +21,17 @@ final class NaarsCarsAppStateTests: XCTestCase {
         let noApproval = rules.violations({ loading, profile in loading ? .loading : profile == nil ? .unauthenticated : .authenticated }, spec: spec)
         XCTAssertEqual(noApproval, ["isLoading false, eve's profile: authenticated, FR-035 gives pendingApproval"])
         // A known profile wins over loading.
-        let profileFirst = rules.violations({ loading, profile in
-            if let profile { return profile["approved"] == .bool(true) ? .authenticated : .pendingApproval }
-            return loading ? .loading : .unauthenticated
-        }, spec: spec)
+        let profileFirst = rules.violations(
+            { loading, profile in
+                if let profile { return profile["approved"] == .bool(true) ? .authenticated : .pendingApproval }
+                return loading ? .loading : .unauthenticated
+            }, spec: spec)
         XCTAssertEqual(profileFirst, ["isLoading true, eve's profile: pendingApproval, FR-035 gives loading"])
         // Admin only.
-        let adminOnly = rules.violations({ loading, profile in
-            loading ? .loading : profile == nil ? .unauthenticated : (profile?["is_admin"] == .bool(true) ? .authenticated : .pendingApproval)
-        }, spec: spec)
+        let adminOnly = rules.violations(
+            { loading, profile in
+                loading ? .loading : profile == nil ? .unauthenticated : (profile?["is_admin"] == .bool(true) ? .authenticated : .pendingApproval)
+            }, spec: spec)
         XCTAssertEqual(adminOnly, ["isLoading false, bob's profile: pendingApproval, FR-035 gives authenticated"])
     }
 
@@ -41,7 +43,8 @@ final class NaarsCarsAppStateTests: XCTestCase {
         text = text.replacingOccurrences(of: "\"pendingApproval\"", with: "\"pending\"")
         try text.write(to: dir.appendingPathComponent("app-state.json"), atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try AppStateRules.load(folder: dir)) {
-            XCTAssertEqual("\($0)", "Contracts/naarscars/app-state.json: $.cases[3].state: unknown state (loading, unauthenticated, pendingApproval, authenticated)")
+            XCTAssertEqual(
+                "\($0)", "Contracts/naarscars/app-state.json: $.cases[3].state: unknown state (loading, unauthenticated, pendingApproval, authenticated)")
         }
     }
 }

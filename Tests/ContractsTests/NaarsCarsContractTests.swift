@@ -41,10 +41,12 @@ final class NaarsCarsContractTests: XCTestCase {
     func testFR001FourteenTablesAndTheView() throws {
         let schema = try NaarsCarsApp.spec().schema
         let tables = schema.tables.filter { $0.schema == "public" }
-        XCTAssertEqual(Set(tables.filter { !$0.isView }.map(\.name)), [
-            "profiles", "invite_codes", "rides", "ride_participants", "favors", "favor_participants", "request_qa",
-            "conversations", "conversation_participants", "messages", "notifications", "push_tokens", "reviews", "town_hall_posts",
-        ])
+        XCTAssertEqual(
+            Set(tables.filter { !$0.isView }.map(\.name)),
+            [
+                "profiles", "invite_codes", "rides", "ride_participants", "favors", "favor_participants", "request_qa",
+                "conversations", "conversation_participants", "messages", "notifications", "push_tokens", "reviews", "town_hall_posts"
+            ])
         XCTAssertEqual(tables.filter(\.isView).map(\.name), ["leaderboard_stats"])
     }
 
@@ -96,7 +98,7 @@ final class NaarsCarsContractTests: XCTestCase {
             ("notifications", ["Own only", "System only", "Own only", "N/A"]),
             ("push_tokens", ["Own only", "Own only", "Own only", "Own only"]),
             ("reviews", ["Approved users", "Reviewer only", "N/A", "N/A"]),
-            ("town_hall_posts", ["Approved users", "Own only", "N/A", "Own or admin"]),
+            ("town_hall_posts", ["Approved users", "Own only", "N/A", "Own or admin"])
         ]
         XCTAssertEqual(policies.tables.map(\.table), matrix.map(\.0))
         for (table, words) in matrix {
@@ -118,8 +120,12 @@ final class NaarsCarsContractTests: XCTestCase {
     /// FR-013, FR-014, FR-015, FR-019: what the backend registers.
     func testBackendRegistersEveryFunctionAndEdgeFunction() throws {
         let backend = try NaarsCarsApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
-        XCTAssertEqual(backend.rpcNames, ["cleanup_stale_push_tokens", "get_leaderboard", "get_or_create_request_conversation", "get_pending_reviews",
-                                          "get_unread_counts", "get_user_stats", "mark_messages_read", "validate_invite_code"], "FR-014's eight")
+        XCTAssertEqual(
+            backend.rpcNames,
+            [
+                "cleanup_stale_push_tokens", "get_leaderboard", "get_or_create_request_conversation", "get_pending_reviews",
+                "get_unread_counts", "get_user_stats", "mark_messages_read", "validate_invite_code"
+            ], "FR-014's eight")
         XCTAssertEqual(backend.functionNames, ["cleanup-tokens", "refresh-leaderboard", "send-push-notification"], "FR-019's three")
         XCTAssertEqual(Set(try NaarsCarsContracts.load().functions.rpcs.map(\.name)), Set(backend.rpcNames))
     }
@@ -163,11 +169,14 @@ final class NaarsCarsContractTests: XCTestCase {
         XCTAssertEqual(f.rows("conversations").count, 2)
         let messages = f.rows("messages")
         XCTAssertGreaterThanOrEqual(messages.count, 6)
-        XCTAssertEqual(Set(messages.compactMap { $0["conversation_id"]?.stringValue }), Set(f.rows("conversations").compactMap { $0["id"]?.stringValue }), "every conversation has a thread")
+        XCTAssertEqual(
+            Set(messages.compactMap { $0["conversation_id"]?.stringValue }), Set(f.rows("conversations").compactMap { $0["id"]?.stringValue }),
+            "every conversation has a thread")
         let completed = Set((f.rows("rides") + f.rows("favors")).filter { $0["status"] == "completed" }.compactMap { $0["id"]?.stringValue })
         let reviews = f.rows("reviews")
         XCTAssertGreaterThanOrEqual(reviews.count, 2)
-        XCTAssertTrue(reviews.allSatisfy { completed.contains($0["ride_id"]?.stringValue ?? $0["favor_id"]?.stringValue ?? "") }, "reviews are for completed requests")
+        XCTAssertTrue(
+            reviews.allSatisfy { completed.contains($0["ride_id"]?.stringValue ?? $0["favor_id"]?.stringValue ?? "") }, "reviews are for completed requests")
         let notes = f.rows("notifications")
         XCTAssertGreaterThanOrEqual(notes.count, 5)
         XCTAssertEqual(notes.filter { $0["pinned"] == true && $0["type"] == "announcement" }.count, 1, "one pinned admin announcement")

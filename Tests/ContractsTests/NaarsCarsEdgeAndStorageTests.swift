@@ -15,15 +15,23 @@ final class NaarsCarsEdgeAndStorageTests: XCTestCase {
     func testEDGE_001_validTokenReceivesTheNotification() throws {
         let f = try NaarsCarsFixture()
         try addToken(f, user: "bob", token: validToken, device: "bob-iphone")
-        let r = try f.function("send-push-notification", ["user_id": .string(f.id("bob")), "title": "Ride claimed", "body": "Carol claimed your ride",
-                                                           "data": ["ride_id": .string(f.fixtureID("rides", 0))], "badge": 3], as: "service_role")
+        let r = try f.function(
+            "send-push-notification",
+            [
+                "user_id": .string(f.id("bob")), "title": "Ride claimed", "body": "Carol claimed your ride",
+                "data": ["ride_id": .string(f.fixtureID("rides", 0))], "badge": 3
+            ], as: "service_role")
         XCTAssertEqual(r.status, 200, r.text)
         let apns = f.contracts.functions.apns
         XCTAssertEqual(f.apns.deliveries.count, 1)
         let d = try XCTUnwrap(f.apns.deliveries.first)
         XCTAssertEqual(d.deviceToken, validToken)
-        XCTAssertEqual(d.payload, ["aps": ["alert": ["title": "Ride claimed", "body": "Carol claimed your ride"], "badge": 3, "sound": .string(apns.sound)],
-                                   "ride_id": .string(f.fixtureID("rides", 0))])
+        XCTAssertEqual(
+            d.payload,
+            [
+                "aps": ["alert": ["title": "Ride claimed", "body": "Carol claimed your ride"], "badge": 3, "sound": .string(apns.sound)],
+                "ride_id": .string(f.fixtureID("rides", 0))
+            ])
         XCTAssertEqual(d.headers, ["apns-topic": apns.topic, "apns-push-type": apns.pushType, "apns-priority": String(apns.priority)])
         let result = try JSONDecoder().decode(PushNotificationResult.self, from: r.body)
         XCTAssertEqual(result.sent, 1)
@@ -76,9 +84,11 @@ final class NaarsCarsEdgeAndStorageTests: XCTestCase {
 
     // MARK: Storage (FR-017, FR-018)
 
-    func upload(_ f: NaarsCarsFixture, _ bucket: String, _ name: String, bytes: Int = 10, type: String = "image/jpeg", as actor: String) throws -> HTTPResponse {
-        try f.wire.send(method: "POST", path: "/storage/v1/object/\(bucket)/\(name)", headers: ["Content-Type": type],
-                        body: Data(repeating: 0xFF, count: bytes), as: actor)
+    func upload(_ f: NaarsCarsFixture, _ bucket: String, _ name: String, bytes: Int = 10, type: String = "image/jpeg", as actor: String) throws -> HTTPResponse
+    {
+        try f.wire.send(
+            method: "POST", path: "/storage/v1/object/\(bucket)/\(name)", headers: ["Content-Type": type],
+            body: Data(repeating: 0xFF, count: bytes), as: actor)
     }
 
     func download(_ f: NaarsCarsFixture, _ bucket: String, _ name: String, as actor: String) throws -> HTTPResponse {
@@ -112,7 +122,8 @@ final class NaarsCarsEdgeAndStorageTests: XCTestCase {
         XCTAssertEqual(try upload(f, "message-images", name, as: "bob").status, 200)
         XCTAssertEqual(try download(f, "message-images", name, as: "bob").status, 200, "uploader")
         XCTAssertEqual(storageCode(try download(f, "message-images", name, as: "carol")), "404", "not shared yet")
-        let m = try f.post("messages", ["conversation_id": .string(f.fixtureID("conversations", 0)), "from_id": .string(f.id("bob")), "image_url": .string(name)], as: "bob")
+        let m = try f.post(
+            "messages", ["conversation_id": .string(f.fixtureID("conversations", 0)), "from_id": .string(f.id("bob")), "image_url": .string(name)], as: "bob")
         XCTAssertEqual(m.status, 201, m.text)
         XCTAssertEqual(try download(f, "message-images", name, as: "carol").status, 200, "participant of the conversation")
         XCTAssertEqual(storageCode(try download(f, "message-images", name, as: "dave")), "404", "outsider")

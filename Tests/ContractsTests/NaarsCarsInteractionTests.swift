@@ -11,10 +11,12 @@ final class NaarsCarsInteractionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(files.count, 49, "interaction files")
         let named = Set(files.flatMap { $0.steps.compactMap(\.model) + $0.steps.compactMap(\.requestModel) })
         XCTAssertGreaterThanOrEqual(named.count, 21)
-        for m in ["Profile[]", "Ride[]", "Favor[]", "Message[]", "InviteCode[]", "Review[]", "TownHallPost[]", "RequestQA[]",
-                  "ConversationParticipant[]", "RideParticipant[]", "FavorParticipant[]", "PushToken[]", "LeaderboardEntry[]",
-                  "UserStats[]", "UnreadCounts[]", "InviteCodeValidation[]", "PendingReview[]", "PushNotificationResult",
-                  "PushNotificationRequest", "CleanupTokensResult", "RefreshLeaderboardResult"] {
+        for m in [
+            "Profile[]", "Ride[]", "Favor[]", "Message[]", "InviteCode[]", "Review[]", "TownHallPost[]", "RequestQA[]",
+            "ConversationParticipant[]", "RideParticipant[]", "FavorParticipant[]", "PushToken[]", "LeaderboardEntry[]",
+            "UserStats[]", "UnreadCounts[]", "InviteCodeValidation[]", "PendingReview[]", "PushNotificationResult",
+            "PushNotificationRequest", "CleanupTokensResult", "RefreshLeaderboardResult"
+        ] {
             XCTAssertTrue(named.contains(m), "no interaction decodes \(m)")
         }
     }
@@ -57,8 +59,9 @@ final class NaarsCarsInteractionTests: XCTestCase {
         try FileManager.default.copyItem(at: ContractsLocator.app("naarscars"), to: tmp)
         let rulesURL = tmp.appendingPathComponent("rules.json")
         let text = try String(contentsOf: rulesURL, encoding: .utf8)
-        let mutated = text.replacingOccurrences(of: "\"from\": \"pending\",\n    \"to\": \"confirmed\",\n    \"by\": [\n     \"owner\"\n    ]",
-                                                with: "\"from\": \"pending\",\n    \"to\": \"confirmed\",\n    \"by\": [\n     \"owner\",\n     \"claimer\"\n    ]")
+        let mutated = text.replacingOccurrences(
+            of: "\"from\": \"pending\",\n    \"to\": \"confirmed\",\n    \"by\": [\n     \"owner\"\n    ]",
+            with: "\"from\": \"pending\",\n    \"to\": \"confirmed\",\n    \"by\": [\n     \"owner\",\n     \"claimer\"\n    ]")
         XCTAssertNotEqual(mutated, text, "the mutation applies")
         try mutated.write(to: rulesURL, atomically: true, encoding: .utf8)
         let clock = ManualClock(try XCTUnwrap(lifecycle.startTime))
@@ -69,7 +72,8 @@ final class NaarsCarsInteractionTests: XCTestCase {
         XCTAssertTrue(wrongRules.failures.first?.contains("step 2 of 6") == true, wrongRules.failures.joined(separator: "\n"))
 
         let stranger = try XCTUnwrap(files.first { $0.file.hasSuffix("/rls-stranger-cannot-update-claimed-ride.json") })
-        let wrongBackend = try MockSupabase(contracts: ContractsLocator.app("naarscars"), clock: ManualClock(try XCTUnwrap(stranger.startTime)), ids: SeededIDGenerator(seed: 1))
+        let wrongBackend = try MockSupabase(
+            contracts: ContractsLocator.app("naarscars"), clock: ManualClock(try XCTUnwrap(stranger.startTime)), ids: SeededIDGenerator(seed: 1))
         NaarsCarsApp.register(on: wrongBackend)
         var policies = wrongBackend.database.policies
         let i = try XCTUnwrap(policies.tables.firstIndex { $0.table == "rides" })
@@ -89,6 +93,7 @@ final class NaarsCarsInteractionTests: XCTestCase {
         XCTAssertFalse(registry.check("Ride[]", [["id": "x"]]).isEmpty)
         XCTAssertEqual(registry.check("NoSuchModel", [:]).first?.hasPrefix("unknown model 'NoSuchModel'"), true)
         let unread: JSONValue = [["unread_notifications": 2, "unread_messages": 1, "extra": true]]
-        XCTAssertEqual(registry.check("UnreadCounts[]", unread), ["UnreadCounts[] round trip: $[0].extra: missing (expected true)"], "an unknown column is lost")
+        XCTAssertEqual(
+            registry.check("UnreadCounts[]", unread), ["UnreadCounts[] round trip: $[0].extra: missing (expected true)"], "an unknown column is lost")
     }
 }

@@ -23,8 +23,9 @@ final class NaarsCarsModelTests: XCTestCase {
         for m in NaarsCarsModels.rows where m.table != "leaderboard_stats" {
             XCTAssertFalse(f.backend.database.count(m.table) == 0, "\(m.table) has no row to round-trip")
         }
-        let results = try ModelSuite.tableResults(app: NaarsCarsApp.name, backend: f.backend, models: NaarsCarsApp.tableModels,
-                                                  registry: ModelSuite.registry(for: NaarsCarsApp.self))
+        let results = try ModelSuite.tableResults(
+            app: NaarsCarsApp.name, backend: f.backend, models: NaarsCarsApp.tableModels,
+            registry: ModelSuite.registry(for: NaarsCarsApp.self))
         XCTAssertEqual(results.count, 2 * NaarsCarsModels.rows.count)
         for r in results where !r.passed { XCTFail("\(r)") }
     }
@@ -49,7 +50,9 @@ final class NaarsCarsModelTests: XCTestCase {
     func testRPCPayloadsMatchFunctionsJSON() throws {
         let functions = try NaarsCarsContracts.load().functions
         for rpc in functions.rpcs {
-            XCTAssertEqual(Set(NaarsCarsModels.rpcArguments[rpc.name]?.fields.filter { $0 != "none" } ?? ["missing"]), Set(rpc.params.map(\.name)), "\(rpc.name) arguments")
+            XCTAssertEqual(
+                Set(NaarsCarsModels.rpcArguments[rpc.name]?.fields.filter { $0 != "none" } ?? ["missing"]), Set(rpc.params.map(\.name)), "\(rpc.name) arguments"
+            )
             switch rpc.returns {
             case .table(let cols):
                 XCTAssertEqual(NaarsCarsModels.rpcResults[rpc.name]?.fields, cols.map(\.name), "\(rpc.name) result columns")
@@ -64,8 +67,10 @@ final class NaarsCarsModelTests: XCTestCase {
     }
 
     func testPGValuesRoundTripExactly() throws {
-        let cases: [(String, String)] = [("2026-01-01T00:00:00+00:00", "timestamptz"), ("2025-12-31T23:59:59.123456+00:00", "timestamptz"),
-                                         ("2026-01-05", "date"), ("08:30:00", "time"), ("23:59:59.5", "time")]
+        let cases: [(String, String)] = [
+            ("2026-01-01T00:00:00+00:00", "timestamptz"), ("2025-12-31T23:59:59.123456+00:00", "timestamptz"),
+            ("2026-01-05", "date"), ("08:30:00", "time"), ("23:59:59.5", "time")
+        ]
         for (text, kind) in cases {
             let json = JSONValue.string(text).data()
             let back: Data
@@ -101,14 +106,17 @@ final class NaarsCarsModelTests: XCTestCase {
         XCTAssertEqual(map(admin), .unauthorized, admin.text)
         let code = try f.patch("invite_codes", "code=eq.CAROL001", ["used_by": .string(f.id("carol"))], as: "carol")
         XCTAssertEqual(map(code), .invalidInviteCode, code.text)
-        let single = try f.send("GET", "/rest/v1/rides", "select=id&id=eq.\(f.fixtureID("rides", 0))", headers: ["Accept": "application/vnd.pgrst.object+json"], as: "eve")
+        let single = try f.send(
+            "GET", "/rest/v1/rides", "select=id&id=eq.\(f.fixtureID("rides", 0))", headers: ["Accept": "application/vnd.pgrst.object+json"], as: "eve")
         XCTAssertEqual(map(single), .notFound("Record"), single.text)
         let token = try XCTUnwrap(f.backend.accessToken(persona: "bob"))
         f.clock.advance(by: 7200)
-        let expired = try f.wire.send(method: "GET", path: "/rest/v1/rides", query: "select=id",
-                                      headers: ["apikey": f.backend.anonKey, "Authorization": "Bearer \(token)"])
+        let expired = try f.wire.send(
+            method: "GET", path: "/rest/v1/rides", query: "select=id",
+            headers: ["apikey": f.backend.anonKey, "Authorization": "Bearer \(token)"])
         XCTAssertEqual(map(expired), .sessionExpired, expired.text)
-        let noKey = try f.wire.send(method: "GET", path: "/rest/v1/rides", query: "select=id", headers: ["apikey": f.backend.anonKey, "Authorization": "Bearer x.y"])
+        let noKey = try f.wire.send(
+            method: "GET", path: "/rest/v1/rides", query: "select=id", headers: ["apikey": f.backend.anonKey, "Authorization": "Bearer x.y"])
         XCTAssertEqual(map(noKey), .notAuthenticated, noKey.text)
         XCTAssertEqual(catalog.map(ErrorObservation(status: 503, message: "upstream")), .serverError("upstream"))
         XCTAssertEqual(catalog.map(ErrorObservation(status: 418, message: "teapot")), .unknown("teapot"))

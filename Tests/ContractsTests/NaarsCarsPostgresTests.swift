@@ -52,18 +52,21 @@ final class NaarsCarsPostgresTests: XCTestCase {
 
         let seed = Self.sqlFolder.appendingPathComponent("seed/009_seed_data.sql")
         try c.psql(database: db, file: seed)
-        let countsSQL = "select string_agg(t || '=' || n, ' ' order by t) from (select 'auth.users' t, count(*) n from auth.users union all " +
-            NaarsCarsSeedTables.tables.map { "select '\($0)', count(*) from public.\($0)" }.joined(separator: " union all ") + ") x"
+        let countsSQL =
+            "select string_agg(t || '=' || n, ' ' order by t) from (select 'auth.users' t, count(*) n from auth.users union all "
+            + NaarsCarsSeedTables.tables.map { "select '\($0)', count(*) from public.\($0)" }.joined(separator: " union all ") + ") x"
         let counts = try session.query(countsSQL)
         try c.psql(database: db, file: seed)
         XCTAssertEqual(try session.query(countsSQL), counts, "FR-023: the seed applied twice")
         let fixtures = try NaarsCarsApp.spec().fixtures
-        let expected = (["auth.users=\(fixtures.personas.count)"] + fixtures.tables.map { "\($0.table)=\($0.rows.count)" }
+        let expected =
+            (["auth.users=\(fixtures.personas.count)"] + fixtures.tables.map { "\($0.table)=\($0.rows.count)" }
             + NaarsCarsSeedTables.tables.filter { t in !fixtures.tables.contains { $0.table == t } }.map { "\($0)=0" }).sorted().joined(separator: " ")
         XCTAssertEqual(counts, [expected], "the seed holds exactly fixtures.json's rows")
         // Seed users can sign in with Appendix B's password (pgcrypto's crypt).
-        XCTAssertEqual(try session.query("select count(*) from auth.users where encrypted_password = extensions.crypt('TestPassword123!', encrypted_password)"),
-                       [String(fixtures.personas.count)])
+        XCTAssertEqual(
+            try session.query("select count(*) from auth.users where encrypted_password = extensions.crypt('TestPassword123!', encrypted_password)"),
+            [String(fixtures.personas.count)])
 
         try c.psql(database: db, file: Self.sqlFolder.appendingPathComponent("verify/checks.sql"))
         XCTAssertEqual(try session.query("select count(*) from storage.buckets"), ["3"], "FR-017 buckets created")
@@ -74,8 +77,9 @@ final class NaarsCarsPostgresTests: XCTestCase {
         let c = try cluster()
         let db = "naarscars_mutant"
         let noop = "create or replace function public.protect_admin_fields() returns trigger language plpgsql as $$ begin return new; end $$;"
-        try c.createDatabase(db, applying: try PostgresCluster.migrationFiles(app: "naarscars"),
-                             extraSQL: [try String(contentsOf: Self.sqlFolder.appendingPathComponent("seed/009_seed_data.sql"), encoding: .utf8), noop])
+        try c.createDatabase(
+            db, applying: try PostgresCluster.migrationFiles(app: "naarscars"),
+            extraSQL: [try String(contentsOf: Self.sqlFolder.appendingPathComponent("seed/009_seed_data.sql"), encoding: .utf8), noop])
         XCTAssertThrowsError(try c.psql(database: db, file: Self.sqlFolder.appendingPathComponent("verify/checks.sql"))) { e in
             XCTAssertTrue("\(e)".contains("SEC-DB-005 self admin"), "\(e)")
         }
@@ -84,6 +88,8 @@ final class NaarsCarsPostgresTests: XCTestCase {
 
 /// The public tables, in creation order.
 enum NaarsCarsSeedTables {
-    static let tables = ["profiles", "invite_codes", "rides", "ride_participants", "favors", "favor_participants", "request_qa", "conversations",
-                         "conversation_participants", "messages", "notifications", "push_tokens", "town_hall_posts", "reviews"]
+    static let tables = [
+        "profiles", "invite_codes", "rides", "ride_participants", "favors", "favor_participants", "request_qa", "conversations",
+        "conversation_participants", "messages", "notifications", "push_tokens", "town_hall_posts", "reviews"
+    ]
 }

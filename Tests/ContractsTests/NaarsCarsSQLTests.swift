@@ -35,7 +35,8 @@ final class NaarsCarsSQLTests: XCTestCase {
     // MARK: Tables (002) against schema.json
 
     struct DDLColumn: Equatable {
-        var name: String, type: String, nullable: Bool, defaultSQL: String?, references: String?, onDelete: String?, check: String?, unique: Bool, primaryKey: Bool
+        var name: String, type: String, nullable: Bool, defaultSQL: String?, references: String?, onDelete: String?, check: String?, unique: Bool,
+            primaryKey: Bool
     }
     struct DDLTable {
         var name: String
@@ -91,7 +92,8 @@ final class NaarsCarsSQLTests: XCTestCase {
                     var words = item.split(separator: " ").map(String.init)
                     let name = words.removeFirst()
                     let type = words.removeFirst().replacingOccurrences(of: "public.", with: "")
-                    var col = DDLColumn(name: name, type: type, nullable: true, defaultSQL: nil, references: nil, onDelete: nil, check: nil, unique: false, primaryKey: false)
+                    var col = DDLColumn(
+                        name: name, type: type, nullable: true, defaultSQL: nil, references: nil, onDelete: nil, check: nil, unique: false, primaryKey: false)
                     var i = 0
                     while i < words.count {
                         switch words[i] {
@@ -172,8 +174,12 @@ final class NaarsCarsSQLTests: XCTestCase {
     func testTableReaderSeesDifferences() throws {
         let text = try Self.sql("002_tables.sql")
         let mutated = text.replacingOccurrences(of: "    pickup text not null,", with: "    pickup text,")
-            .replacingOccurrences(of: "claimed_by uuid references public.profiles(id) on delete set null,\n    reviewed boolean not null default false,\n    review_skipped boolean default false,\n    review_skipped_at timestamptz,\n    created_at timestamptz not null default now(),\n    updated_at timestamptz not null default now(),\n    constraint rides",
-                                  with: "claimed_by uuid references public.profiles(id) on delete cascade,\n    reviewed boolean not null default false,\n    review_skipped boolean default false,\n    review_skipped_at timestamptz,\n    created_at timestamptz not null default now(),\n    updated_at timestamptz not null default now(),\n    constraint rides")
+            .replacingOccurrences(
+                of:
+                    "claimed_by uuid references public.profiles(id) on delete set null,\n    reviewed boolean not null default false,\n    review_skipped boolean default false,\n    review_skipped_at timestamptz,\n    created_at timestamptz not null default now(),\n    updated_at timestamptz not null default now(),\n    constraint rides",
+                with:
+                    "claimed_by uuid references public.profiles(id) on delete cascade,\n    reviewed boolean not null default false,\n    review_skipped boolean default false,\n    review_skipped_at timestamptz,\n    created_at timestamptz not null default now(),\n    updated_at timestamptz not null default now(),\n    constraint rides"
+            )
         XCTAssertNotEqual(mutated, text)
         let rides = try XCTUnwrap(Self.parseTables(mutated).first { $0.name == "rides" })
         XCTAssertEqual(rides.columns.first { $0.name == "pickup" }?.nullable, true)
@@ -227,7 +233,10 @@ final class NaarsCarsSQLTests: XCTestCase {
                 }
             }
         }
-        for helper in ["is_approved", "is_admin", "is_conversation_participant", "is_conversation_creator", "is_involved_in_conversation_request", "owns_ride", "owns_favor", "can_review"] {
+        for helper in [
+            "is_approved", "is_admin", "is_conversation_participant", "is_conversation_creator", "is_involved_in_conversation_request", "owns_ride",
+            "owns_favor", "can_review"
+        ] {
             XCTAssertTrue(sql.contains("create or replace function public.\(helper)("), helper)
             let def = sql.components(separatedBy: "create or replace function public.\(helper)(").last ?? ""
             XCTAssertTrue(def.prefix(200).contains("security definer"), "\(helper) is SECURITY DEFINER")
@@ -240,17 +249,23 @@ final class NaarsCarsSQLTests: XCTestCase {
         let triggers = Self.normalized(try Self.sql("005_triggers.sql"))
         let functions = Self.normalized(try Self.sql("006_functions.sql"))
         // FR-013's seven, the lifecycle and the message guard.
-        let expected: [(String, String)] = [("on_auth_user_created", "auth.users"), ("on_message_created", "public.messages"),
-                                            ("on_invite_code_used", "public.invite_codes"), ("protect_admin_fields", "public.profiles"),
-                                            ("on_review_created", "public.reviews"), ("mark_request_reviewed", "public.reviews"),
-                                            ("enforce_request_lifecycle", "public.rides"), ("enforce_request_lifecycle", "public.favors"),
-                                            ("protect_message_fields", "public.messages")]
+        let expected: [(String, String)] = [
+            ("on_auth_user_created", "auth.users"), ("on_message_created", "public.messages"),
+            ("on_invite_code_used", "public.invite_codes"), ("protect_admin_fields", "public.profiles"),
+            ("on_review_created", "public.reviews"), ("mark_request_reviewed", "public.reviews"),
+            ("enforce_request_lifecycle", "public.rides"), ("enforce_request_lifecycle", "public.favors"),
+            ("protect_message_fields", "public.messages")
+        ]
         for (name, table) in expected {
-            XCTAssertTrue(triggers.range(of: "create trigger \(name) (before|after) [a-z ]+ on \(table) for each row", options: .regularExpression) != nil, "\(name) on \(table)")
+            XCTAssertTrue(
+                triggers.range(of: "create trigger \(name) (before|after) [a-z ]+ on \(table) for each row", options: .regularExpression) != nil,
+                "\(name) on \(table)")
         }
         let withUpdatedAt = spec.schema.tables.filter { $0.schema == "public" && !$0.isView && $0.columnIndex("updated_at") != nil }.map(\.name)
         for t in spec.schema.tables where t.schema == "public" && !t.isView {
-            XCTAssertEqual(triggers.contains("create trigger set_updated_at before update on public.\(t.name) "), withUpdatedAt.contains(t.name), "set_updated_at on \(t.name)")
+            XCTAssertEqual(
+                triggers.contains("create trigger set_updated_at before update on public.\(t.name) "), withUpdatedAt.contains(t.name),
+                "set_updated_at on \(t.name)")
         }
         // Every rules.json message, placeholders as '%', is raised by the SQL (the one PostgreSQL itself words is exempt).
         let both = triggers + " " + functions
@@ -258,7 +273,9 @@ final class NaarsCarsSQLTests: XCTestCase {
             var template = e.message.replacingOccurrences(of: "'", with: "''")
             for p in ["{from}", "{to}", "{column}", "{actors}", "{value}", "{max}"] { template = template.replacingOccurrences(of: p, with: "%") }
             for fn in contracts.functions.rpcs.map(\.name) { template = template.replacingOccurrences(of: "{function}", with: fn) }
-            let raised = both.contains("'\(template.lowercased())'") || contracts.functions.rpcs.contains { both.contains("'\(e.message.replacingOccurrences(of: "{function}", with: $0.name).lowercased())'") }
+            let raised =
+                both.contains("'\(template.lowercased())'")
+                || contracts.functions.rpcs.contains { both.contains("'\(e.message.replacingOccurrences(of: "{function}", with: $0.name).lowercased())'") }
             XCTAssertTrue(raised, "rules.json error \(key) ('\(e.message)') is not raised in 005/006")
             XCTAssertTrue(both.contains("errcode = '\(e.code.lowercased())'"), "\(key)'s code \(e.code)")
         }
@@ -268,12 +285,16 @@ final class NaarsCarsSQLTests: XCTestCase {
         }.joined(separator: ", ")
         XCTAssertTrue(triggers.contains("from (values \(values) ) as t("), "lifecycle transitions in 005 = rules.json")
         let done = contracts.rules.completedStatus
-        XCTAssertTrue(functions.contains("status = '\(done)'") && !functions.replacingOccurrences(of: "status = '\(done)'", with: "").contains("status = '"),
-                      "006 counts and reviews only '\(done)' requests")
+        XCTAssertTrue(
+            functions.contains("status = '\(done)'") && !functions.replacingOccurrences(of: "status = '\(done)'", with: "").contains("status = '"),
+            "006 counts and reviews only '\(done)' requests")
         XCTAssertTrue(Self.normalized(try Self.sql("004_rls_policies.sql")).contains("r.status = '\(done)'"), "can_review")
         XCTAssertTrue(Self.normalized(try Self.sql("007_views.sql")).contains("where status = '\(done)'"), "leaderboard_stats")
         XCTAssertTrue(triggers.contains("foreach col in array array[\(contracts.rules.immutableColumns.map { "'\($0)'" }.joined(separator: ", "))] loop"))
-        XCTAssertTrue(triggers.contains("if col not in (\(contracts.rules.nonOwnerMayChange.sorted { a, b in ["status", "claimed_by", "updated_at"].firstIndex(of: a) ?? 9 < ["status", "claimed_by", "updated_at"].firstIndex(of: b) ?? 9 }.map { "'\($0)'" }.joined(separator: ", ")))"))
+        XCTAssertTrue(
+            triggers.contains(
+                "if col not in (\(contracts.rules.nonOwnerMayChange.sorted { a, b in ["status", "claimed_by", "updated_at"].firstIndex(of: a) ?? 9 < ["status", "claimed_by", "updated_at"].firstIndex(of: b) ?? 9 }.map { "'\($0)'" }.joined(separator: ", ")))"
+            ))
     }
 
     func testFunctionsMatchFunctionsJSON() throws {
@@ -281,10 +302,13 @@ final class NaarsCarsSQLTests: XCTestCase {
         let sql = Self.normalized(try Self.sql("006_functions.sql"))
         for rpc in f.rpcs {
             let params = rpc.params.map { p in
-                "\(p.name) \(p.type)" + (p.hasDefault ? " default " + (p.defaultValue.map { v -> String in
-                    if case .string(let s) = v { return "'\(s)'" }
-                    return v.isNull ? "null" : v.serialized()
-                } ?? "null") : "")
+                "\(p.name) \(p.type)"
+                    + (p.hasDefault
+                        ? " default "
+                            + (p.defaultValue.map { v -> String in
+                                if case .string(let s) = v { return "'\(s)'" }
+                                return v.isNull ? "null" : v.serialized()
+                            } ?? "null") : "")
             }.joined(separator: ", ")
             let head = "create or replace function public.\(rpc.name)(\(params)) returns "
             guard let r = sql.range(of: head) else { XCTFail("\(rpc.name): no '\(head)'"); continue }
@@ -292,7 +316,8 @@ final class NaarsCarsSQLTests: XCTestCase {
             switch rpc.returns {
             case .void: XCTAssertTrue(rest.hasPrefix("void"), rpc.name)
             case .scalar(let t): XCTAssertTrue(rest.hasPrefix(t), rpc.name)
-            case .table(let cols): XCTAssertTrue(rest.hasPrefix("table (\(cols.map { "\($0.name) \($0.type)" }.joined(separator: ", ")))"), "\(rpc.name) returns")
+            case .table(let cols):
+                XCTAssertTrue(rest.hasPrefix("table (\(cols.map { "\($0.name) \($0.type)" }.joined(separator: ", ")))"), "\(rpc.name) returns")
             }
             let body = String(rest.prefix(300))
             XCTAssertEqual(body.contains("security definer"), rpc.security == "definer", "\(rpc.name) security")
@@ -323,12 +348,14 @@ final class NaarsCarsSQLTests: XCTestCase {
             // The folder rule of the insert cell ({"eq": [{"column": "folder"}, "auth.uid"]}) is the SQL's foldername test.
             let insert = b["policies"]?["insert"]?["check"]?.serialized() ?? ""
             if insert.contains("{\"eq\":[{\"column\":\"folder\"},\"auth.uid\"]}") {
-                XCTAssertTrue(sql.contains("on storage.objects for insert to authenticated with check (bucket_id = '\(id)'") &&
-                              sql.contains("(bucket_id = '\(id)' and") && sql.contains("(storage.foldername(name))[1] = auth.uid()::text"), "\(id) folder rule")
+                XCTAssertTrue(
+                    sql.contains("on storage.objects for insert to authenticated with check (bucket_id = '\(id)'") && sql.contains("(bucket_id = '\(id)' and")
+                        && sql.contains("(storage.foldername(name))[1] = auth.uid()::text"), "\(id) folder rule")
             } else {
                 XCTFail("\(id): insert has no folder rule")
             }
-            XCTAssertEqual(insert.contains("\"approved\""), sql.contains("with check (bucket_id = '\(id)' and public.is_approved()"), "\(id) approved-only upload")
+            XCTAssertEqual(
+                insert.contains("\"approved\""), sql.contains("with check (bucket_id = '\(id)' and public.is_approved()"), "\(id) approved-only upload")
         }
     }
 }

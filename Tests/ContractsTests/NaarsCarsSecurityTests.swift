@@ -111,15 +111,17 @@ enum NaarsCarsSecurityChecks {
 
     /// SEC-DB-010: claim one's own ride → blocked by the CHECK constraint rides_claimed_by_not_owner.
     static func sec010(_ f: NaarsCarsFixture) throws -> [String] {
-        let ride = f.fixtureID("rides", 0)  // bob's open ride
+        let ride = f.fixtureID("rides", 0) // bob's open ride
         let r = try f.patch("rides", "id=eq.\(ride)", ["status": "pending", "claimed_by": .string(f.id("bob"))], as: "bob")
         var v: [String] = []
-        if r.status != 400 || r.json()["code"] != "23514" || r.json()["message"] != "new row for relation \"rides\" violates check constraint \"rides_claimed_by_not_owner\"" {
+        if r.status != 400 || r.json()["code"] != "23514"
+            || r.json()["message"] != "new row for relation \"rides\" violates check constraint \"rides_claimed_by_not_owner\""
+        {
             v.append("bob claiming his own ride: expected 400 23514 rides_claimed_by_not_owner, got \(r.status) \(r.text)")
         }
         let row = try f.row("rides", ride)
         if row?["status"] != "open" || row?["claimed_by"] != .null { v.append("bob's ride changed: \(row ?? [:])") }
-        let favor = f.fixtureID("favors", 0)  // bob's open favor
+        let favor = f.fixtureID("favors", 0) // bob's open favor
         let fr = try f.patch("favors", "id=eq.\(favor)", ["status": "pending", "claimed_by": .string(f.id("bob"))], as: "bob")
         if fr.status != 400 || fr.json()["code"] != "23514" { v.append("bob claiming his own favor: expected 400 23514, got \(fr.status) \(fr.text)") }
         return v
@@ -180,10 +182,11 @@ final class NaarsCarsSecurityMutantTests: XCTestCase {
         try assertRejects("SEC-DB-009", c.sec009, mutated("rides", .insert, check: .role("authenticated")))
         // The CHECK constraints dropped from the schema.
         var spec = try AppSpec.load(folder: ContractsLocator.app("naarscars"))
-        spec.schema.tables = spec.schema.tables.map { t in var t = t; t.checks = []; return t }
+        spec.schema.tables = spec.schema.tables.map { t in
+            var t = t; t.checks = []; return t
+        }
         let noChecks = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: clock, ids: SeededIDGenerator(seed: 2)))
         NaarsCarsApp.register(on: noChecks)
         try assertRejects("SEC-DB-010", c.sec010, NaarsCarsFixture(backend: noChecks, clock: clock))
     }
 }
-

@@ -36,8 +36,10 @@ final class NaarsCarsFixture {
 
     /// Sends a request as an actor (persona, `anon`, `service_role`).
     @discardableResult
-    func send(_ method: String, _ path: String, _ query: String? = nil, json: JSONValue? = nil, headers: HTTPHeaders = [:],
-              as actor: String) throws -> HTTPResponse {
+    func send(
+        _ method: String, _ path: String, _ query: String? = nil, json: JSONValue? = nil, headers: HTTPHeaders = [:],
+        as actor: String
+    ) throws -> HTTPResponse {
         try wire.send(method: method, path: path, query: query, headers: headers, body: json.map { $0.data() }, as: actor)
     }
 

@@ -32,20 +32,22 @@ final class PostgresFunctionCatalogGateTests: XCTestCase {
     /// validate_invite_code's result changed, cleanup_stale_push_tokens dropped, a function
     /// nobody declared.
     func testNaarsCarsFunctionMutantsFail() throws {
-        let found = try failures(NaarsCarsApp.self, [
-            "alter function public.get_unread_counts(uuid) security invoker",
-            "alter function public.get_user_stats(uuid) volatile",
-            "drop function public.validate_invite_code(text)",
-            "create function public.validate_invite_code(code text) returns boolean language sql stable security definer as $$ select true $$",
-            "drop function public.cleanup_stale_push_tokens()",
-            "create function public.make_admin(target uuid) returns void language sql as $$ select $$",
-        ])
+        let found = try failures(
+            NaarsCarsApp.self,
+            [
+                "alter function public.get_unread_counts(uuid) security invoker",
+                "alter function public.get_user_stats(uuid) volatile",
+                "drop function public.validate_invite_code(text)",
+                "create function public.validate_invite_code(code text) returns boolean language sql stable security definer as $$ select true $$",
+                "drop function public.cleanup_stale_push_tokens()",
+                "create function public.make_admin(target uuid) returns void language sql as $$ select $$"
+            ])
         for expected in [
             "catalog · function get_unread_counts: schema.json and PostgreSQL differ:\n  - security: schema.json SECURITY DEFINER, PostgreSQL SECURITY INVOKER",
             "catalog · function get_user_stats: schema.json and PostgreSQL differ:\n  - volatility: schema.json STABLE, PostgreSQL VOLATILE",
             "returns: schema.json TABLE(is_valid boolean, code_id uuid, created_by uuid), PostgreSQL boolean",
             "catalog · function cleanup_stale_push_tokens: schema.json and PostgreSQL differ:\n  - missing in PostgreSQL",
-            "function make_admin(target uuid) RETURNS void SECURITY INVOKER VOLATILE: in PostgreSQL, not in schema.json",
+            "function make_admin(target uuid) RETURNS void SECURITY INVOKER VOLATILE: in PostgreSQL, not in schema.json"
         ] {
             XCTAssertTrue(found.contains(expected), "expected '\(expected)' in:\n\(found)")
         }
@@ -54,16 +56,24 @@ final class PostgresFunctionCatalogGateTests: XCTestCase {
     /// TeleportMe §4.4 search_cities with a renamed argument and a lost default elsewhere; Aura's
     /// update_updated_at made SECURITY DEFINER; CivicForge's private helper made VOLATILE.
     func testArgumentsAndSecurityMutantsFailInOtherApps() throws {
-        let teleport = try failures(TeleportMeApp.self, [
-            "drop function public.search_cities(text)",
-            "create function public.search_cities(term text, max_rows integer default 20) returns setof public.cities language sql stable as $$ select * from public.cities limit max_rows $$",
-        ])
+        let teleport = try failures(
+            TeleportMeApp.self,
+            [
+                "drop function public.search_cities(text)",
+                "create function public.search_cities(term text, max_rows integer default 20) returns setof public.cities language sql stable as $$ select * from public.cities limit max_rows $$"
+            ])
         XCTAssertTrue(teleport.contains("arguments: schema.json (search_term text), PostgreSQL (term text, max_rows integer)"), teleport)
         XCTAssertTrue(teleport.contains("arguments with a default: schema.json 0, PostgreSQL 1"), teleport)
         let aura = try failures(AuraApp.self, ["alter function public.update_updated_at() security definer"])
-        XCTAssertTrue(aura.contains("catalog · function update_updated_at: schema.json and PostgreSQL differ:\n  - security: schema.json SECURITY INVOKER, PostgreSQL SECURITY DEFINER"), aura)
+        XCTAssertTrue(
+            aura.contains(
+                "catalog · function update_updated_at: schema.json and PostgreSQL differ:\n  - security: schema.json SECURITY INVOKER, PostgreSQL SECURITY DEFINER"
+            ), aura)
         let civic = try failures(CivicForgeApp.self, ["alter function civicforge_private.can_see_post(uuid) volatile"])
-        XCTAssertTrue(civic.contains("catalog · function civicforge_private.can_see_post: schema.json and PostgreSQL differ:\n  - volatility: schema.json STABLE, PostgreSQL VOLATILE"), civic)
+        XCTAssertTrue(
+            civic.contains(
+                "catalog · function civicforge_private.can_see_post: schema.json and PostgreSQL differ:\n  - volatility: schema.json STABLE, PostgreSQL VOLATILE"
+            ), civic)
     }
 
     /// The other way round: a schema.json whose function is wrong fails against the right database.
@@ -75,7 +85,10 @@ final class PostgresFunctionCatalogGateTests: XCTestCase {
             return f
         }
         let found = try failures(NaarsCarsApp.self, [], spec: spec)
-        XCTAssertTrue(found.contains("catalog · function mark_messages_read: schema.json and PostgreSQL differ:\n  - security: schema.json SECURITY INVOKER, PostgreSQL SECURITY DEFINER"), found)
+        XCTAssertTrue(
+            found.contains(
+                "catalog · function mark_messages_read: schema.json and PostgreSQL differ:\n  - security: schema.json SECURITY INVOKER, PostgreSQL SECURITY DEFINER"
+            ), found)
     }
 
     /// functions.json (what the mock's RPCs and the function checks follow) and schema.json's
@@ -107,7 +120,10 @@ final class PostgresFunctionCatalogGateTests: XCTestCase {
             do { _ = try DatabaseSchema.decode(SpecNode(value: .object(o), file: "Contracts/aura/schema.json")); return "loaded" } catch { return "\(error)" }
         }
         XCTAssertEqual(load("security", "owner"), "Contracts/aura/schema.json: $.functions[0].security: security is 'definer' or 'invoker', not 'owner'")
-        XCTAssertEqual(load("volatility", "pure"), "Contracts/aura/schema.json: $.functions[0].volatility: volatility is 'immutable' or 'stable' or 'volatile', not 'pure'")
-        XCTAssertEqual(load("defaults", 3), "Contracts/aura/schema.json: $.functions[0].defaults: defaults counts trailing arguments with a default: 0 to 0, not 3")
+        XCTAssertEqual(
+            load("volatility", "pure"), "Contracts/aura/schema.json: $.functions[0].volatility: volatility is 'immutable' or 'stable' or 'volatile', not 'pure'"
+        )
+        XCTAssertEqual(
+            load("defaults", 3), "Contracts/aura/schema.json: $.functions[0].defaults: defaults counts trailing arguments with a default: 0 to 0, not 3")
     }
 }

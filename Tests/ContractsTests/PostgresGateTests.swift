@@ -75,8 +75,9 @@ final class PostgresCatalogGateTests: XCTestCase {
     func testCatalogRejectsAChangedColumnType() throws {
         let app = TeleportMeApp.self
         guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no TeleportMe SQL") }
-        let results = try PostgresChecks.catalogResults(try app.spec(), try PostgresGate.target(app),
-                                                        prelude: ["alter table public.cities alter column population type bigint"])
+        let results = try PostgresChecks.catalogResults(
+            try app.spec(), try PostgresGate.target(app),
+            prelude: ["alter table public.cities alter column population type bigint"])
         let cities = try XCTUnwrap(results.first { $0.name == "catalog · public.cities" })
         XCTAssertFalse(cities.passed)
         XCTAssertTrue(cities.message.contains("column population: type: schema.json integer, PostgreSQL bigint"), cities.message)
@@ -85,13 +86,15 @@ final class PostgresCatalogGateTests: XCTestCase {
     func testCatalogRejectsMissingUniqueNullabilityDefaultAndOnDelete() throws {
         let app = TeleportMeApp.self
         guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no TeleportMe SQL") }
-        let results = try PostgresChecks.catalogResults(try app.spec(), try PostgresGate.target(app), prelude: [
-            "alter table public.saved_cities drop constraint saved_cities_user_id_city_id_key",
-            "alter table public.saved_cities alter column city_id drop not null",
-            "alter table public.user_preferences alter column start_type set default 'somewhere'",
-            "alter table public.city_reports drop constraint city_reports_current_city_id_fkey",
-            "alter table public.city_reports add constraint city_reports_current_city_id_fkey foreign key (current_city_id) references public.cities (id) on delete cascade",
-        ])
+        let results = try PostgresChecks.catalogResults(
+            try app.spec(), try PostgresGate.target(app),
+            prelude: [
+                "alter table public.saved_cities drop constraint saved_cities_user_id_city_id_key",
+                "alter table public.saved_cities alter column city_id drop not null",
+                "alter table public.user_preferences alter column start_type set default 'somewhere'",
+                "alter table public.city_reports drop constraint city_reports_current_city_id_fkey",
+                "alter table public.city_reports add constraint city_reports_current_city_id_fkey foreign key (current_city_id) references public.cities (id) on delete cascade"
+            ])
         let saved = try XCTUnwrap(results.first { $0.name == "catalog · public.saved_cities" })
         XCTAssertTrue(saved.message.contains("unique saved_cities_user_id_city_id_key (user_id, city_id): missing in PostgreSQL"), saved.message)
         XCTAssertTrue(saved.message.contains("column city_id: schema.json says NOT NULL, PostgreSQL nullable"), saved.message)
@@ -118,8 +121,9 @@ final class PostgresCatalogGateTests: XCTestCase {
     func testRLSCheckRejectsATableWithRLSOff() throws {
         let app = TeleportMeApp.self
         guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no TeleportMe SQL") }
-        let results = try PostgresChecks.catalogResults(try app.spec(), try PostgresGate.target(app),
-                                                        prelude: ["alter table public.saved_cities disable row level security"])
+        let results = try PostgresChecks.catalogResults(
+            try app.spec(), try PostgresGate.target(app),
+            prelude: ["alter table public.saved_cities disable row level security"])
         let rls = try XCTUnwrap(results.first { $0.name.hasPrefix("rls enabled on") })
         XCTAssertFalse(rls.passed)
         XCTAssertTrue(rls.message.contains("saved_cities"), rls.message)
@@ -176,7 +180,9 @@ final class PostgresDifferentialGateTests: XCTestCase {
             return try RLSDifferential.disagreements(cases, mock: mock, postgres: try PostgresGate.target(app), schema: spec.schema)
         }
         for (app, d) in zip(apps, runs) {
-            XCTAssertEqual(d.count, 0, "\(app.name), seed \(seed) (rerun with \(PostgresChecks.seedVariable)=\(seed)):\n" + d.prefix(10).map { "\($0)" }.joined(separator: "\n"))
+            XCTAssertEqual(
+                d.count, 0,
+                "\(app.name), seed \(seed) (rerun with \(PostgresChecks.seedVariable)=\(seed)):\n" + d.prefix(10).map { "\($0)" }.joined(separator: "\n"))
         }
     }
 
@@ -198,25 +204,31 @@ final class PostgresDifferentialGateTests: XCTestCase {
         policies.tables[i].cells[.select]?.using = .constant(true)
         backend.database.policies = policies
         let cases = DifferentialExpansion.cases(spec).filter { $0.table == "saved_cities" }
-        let d = try RLSDifferential.disagreements(cases, mock: MockDifferentialTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema)
+        let d = try RLSDifferential.disagreements(
+            cases, mock: MockDifferentialTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema)
         XCTAssertFalse(d.isEmpty)
         let ben = try XCTUnwrap(d.first { $0.testCase.actor.name == "ben" && $0.testCase.operation == .select })
         XCTAssertEqual(ben.mock.count, 1)
         XCTAssertEqual(ben.postgres.count, 0)
         XCTAssertTrue(ben.description.contains("mock ok, 1 row, PostgreSQL ok, 0 rows"), ben.description)
         let random = RandomizedCases.generate(spec, seed: PostgresChecks.seed, count: 500)
-        XCTAssertFalse(try RLSDifferential.disagreements(random, mock: MockDifferentialTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema).isEmpty,
-                       "the randomized test misses a flipped SELECT policy")
+        XCTAssertFalse(
+            try RLSDifferential.disagreements(
+                random, mock: MockDifferentialTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema
+            ).isEmpty,
+            "the randomized test misses a flipped SELECT policy")
     }
 
     func testDifferentialRejectsSQLWithAWrongPolicy() throws {
         let app = TeleportMeApp.self
         guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no TeleportMe SQL") }
         let spec = try app.spec()
-        let pg = try PostgresGate.mutantTarget(app, name: "insert_any", sql: """
-            drop policy "engagement_events: insert own" on public.engagement_events;
-            create policy "engagement_events: insert any" on public.engagement_events for insert to authenticated with check (true);
-            """)
+        let pg = try PostgresGate.mutantTarget(
+            app, name: "insert_any",
+            sql: """
+                drop policy "engagement_events: insert own" on public.engagement_events;
+                create policy "engagement_events: insert any" on public.engagement_events for insert to authenticated with check (true);
+                """)
         defer { pg.session.close() }
         let mock = MockDifferentialTarget(database: try PostgresChecks.mockBackend(app).database)
         let cases = DifferentialExpansion.cases(spec).filter { $0.table == "engagement_events" }
@@ -252,7 +264,10 @@ final class PostgresFunctionGateTests: XCTestCase {
         let app = TeleportMeApp.self
         guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no TeleportMe SQL") }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("postgres-gate-\(UUID().uuidString).sql")
-        try Data("do $$ begin if (select count(*) from public.cities) <> 56 then raise exception 'FAIL: % cities', (select count(*) from public.cities); end if; end $$;\n".utf8).write(to: url)
+        try Data(
+            "do $$ begin if (select count(*) from public.cities) <> 56 then raise exception 'FAIL: % cities', (select count(*) from public.cities); end if; end $$;\n"
+                .utf8
+        ).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let r = try PostgresChecks.verifyScriptResults(try app.spec(), cluster: try PostgresGate.cluster(), scripts: [url])
         XCTAssertEqual(r.count, 1)
@@ -271,12 +286,15 @@ final class PostgresFunctionGateTests: XCTestCase {
     private func failing(_ prelude: String) throws -> [String] {
         let app = TeleportMeApp.self
         guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no TeleportMe SQL") }
-        return try PostgresChecks.functionResults(try app.spec(), try PostgresGate.target(app), mock: try PostgresChecks.mockBackend(app),
-                                                  prelude: [prelude]).filter { !$0.passed }.map(\.name)
+        return try PostgresChecks.functionResults(
+            try app.spec(), try PostgresGate.target(app), mock: try PostgresChecks.mockBackend(app),
+            prelude: [prelude]
+        ).filter { !$0.passed }.map(\.name)
     }
 
     func testRPCComparisonRejectsADifferentTieBreak() throws {
-        let f = try failing("""
+        let f = try failing(
+            """
             create or replace function public.search_cities(search_term text) returns setof public.cities language sql stable
             set search_path = public, extensions as $$
               select c.* from public.cities c
@@ -300,7 +318,8 @@ final class PostgresFunctionGateTests: XCTestCase {
     }
 
     func testChecksRejectAStricterSearchThreshold() throws {
-        let f = try failing("""
+        let f = try failing(
+            """
             create or replace function public.search_cities(search_term text) returns setof public.cities language sql stable
             set search_path = public, extensions as $$
               select c.* from public.cities c where similarity(c.name, search_term) >= 0.5

@@ -29,21 +29,23 @@ final class PostgresIndexTriggerGateTests: XCTestCase {
     /// TeleportMe §4.5: an index on the wrong column, two dropped, a composite reduced to one
     /// column, an index nobody declared.
     func testTeleportMeIndexMutantsFail() throws {
-        let found = try differences(TeleportMeApp.self, [
-            "drop index public.cities_country_idx", "create index cities_country_idx on public.cities (continent)",
-            "drop index public.city_scores_city_id_idx", "drop index public.saved_cities_user_id_idx",
-            "drop index public.engagement_events_user_event_created",
-            "create index engagement_events_user_event_created on public.engagement_events (user_id)",
-            "drop index public.cities_name_trgm_idx", "create index cities_name_trgm_idx on public.cities (name)",
-            "create index cities_latitude_idx on public.cities (latitude)",
-        ])
+        let found = try differences(
+            TeleportMeApp.self,
+            [
+                "drop index public.cities_country_idx", "create index cities_country_idx on public.cities (continent)",
+                "drop index public.city_scores_city_id_idx", "drop index public.saved_cities_user_id_idx",
+                "drop index public.engagement_events_user_event_created",
+                "create index engagement_events_user_event_created on public.engagement_events (user_id)",
+                "drop index public.cities_name_trgm_idx", "create index cities_name_trgm_idx on public.cities (name)",
+                "create index cities_latitude_idx on public.cities (latitude)"
+            ])
         for expected in [
             "index cities_country_idx: schema.json cities_country_idx USING btree (country), PostgreSQL cities_country_idx USING btree (continent)",
             "index city_scores_city_id_idx: missing in PostgreSQL",
             "index saved_cities_user_id_idx: missing in PostgreSQL",
             "index engagement_events_user_event_created: schema.json engagement_events_user_event_created USING btree (user_id, event_type, created_at DESC), PostgreSQL engagement_events_user_event_created USING btree (user_id)",
             "index cities_name_trgm_idx: schema.json cities_name_trgm_idx USING gin (name gin_trgm_ops), PostgreSQL cities_name_trgm_idx USING btree (name)",
-            "index cities_latitude_idx: in PostgreSQL",
+            "index cities_latitude_idx: in PostgreSQL"
         ] {
             XCTAssertTrue(found.contains(expected), "expected '\(expected)' in:\n\(found)")
         }
@@ -52,21 +54,23 @@ final class PostgresIndexTriggerGateTests: XCTestCase {
     /// Naar's Cars FR-016 / PERF-DB-005 and FR-013: rides_claimed_by_idx on (date), a partial
     /// index made full, on_message_created and mark_request_reviewed moved to BEFORE INSERT.
     func testNaarsCarsIndexAndTriggerMutantsFail() throws {
-        let found = try differences(NaarsCarsApp.self, [
-            "drop index public.rides_claimed_by_idx", "create index rides_claimed_by_idx on public.rides (date)",
-            "drop index public.rides_status_idx", "create index rides_status_idx on public.rides (status)",
-            "drop index public.rides_user_id_status_idx", "create index rides_user_id_status_idx on public.rides (user_id)",
-            "drop trigger on_message_created on public.messages",
-            "create trigger on_message_created before insert on public.messages for each row execute function handle_new_message()",
-            "drop trigger mark_request_reviewed on public.reviews",
-            "create trigger mark_request_reviewed before insert on public.reviews for each row execute function handle_review_mark_reviewed()",
-        ])
+        let found = try differences(
+            NaarsCarsApp.self,
+            [
+                "drop index public.rides_claimed_by_idx", "create index rides_claimed_by_idx on public.rides (date)",
+                "drop index public.rides_status_idx", "create index rides_status_idx on public.rides (status)",
+                "drop index public.rides_user_id_status_idx", "create index rides_user_id_status_idx on public.rides (user_id)",
+                "drop trigger on_message_created on public.messages",
+                "create trigger on_message_created before insert on public.messages for each row execute function handle_new_message()",
+                "drop trigger mark_request_reviewed on public.reviews",
+                "create trigger mark_request_reviewed before insert on public.reviews for each row execute function handle_review_mark_reviewed()"
+            ])
         for expected in [
             "index rides_claimed_by_idx: schema.json rides_claimed_by_idx USING btree (claimed_by), PostgreSQL rides_claimed_by_idx USING btree (date)",
             "index rides_status_idx: schema.json rides_status_idx USING btree (status) WHERE status = 'open', PostgreSQL rides_status_idx USING btree (status)",
             "index rides_user_id_status_idx: schema.json rides_user_id_status_idx USING btree (user_id, status), PostgreSQL",
             "trigger on_message_created: schema.json AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION handle_new_message(), PostgreSQL BEFORE INSERT",
-            "trigger mark_request_reviewed: schema.json AFTER INSERT ON public.reviews FOR EACH ROW EXECUTE FUNCTION handle_review_mark_reviewed(), PostgreSQL BEFORE INSERT",
+            "trigger mark_request_reviewed: schema.json AFTER INSERT ON public.reviews FOR EACH ROW EXECUTE FUNCTION handle_review_mark_reviewed(), PostgreSQL BEFORE INSERT"
         ] {
             XCTAssertTrue(found.contains(expected), "expected '\(expected)' in:\n\(found)")
         }
@@ -74,9 +78,11 @@ final class PostgresIndexTriggerGateTests: XCTestCase {
 
     /// Aura §6.1: idx_daily_readings_user_date and the users_updated_at trigger deleted.
     func testAuraDeletedIndexAndTriggerFail() throws {
-        let found = try differences(AuraApp.self, [
-            "drop index public.idx_daily_readings_user_date", "drop trigger users_updated_at on public.users",
-        ])
+        let found = try differences(
+            AuraApp.self,
+            [
+                "drop index public.idx_daily_readings_user_date", "drop trigger users_updated_at on public.users"
+            ])
         XCTAssertTrue(found.contains("index idx_daily_readings_user_date: missing in PostgreSQL"), found)
         XCTAssertTrue(found.contains("trigger users_updated_at: missing in PostgreSQL (schema.json BEFORE UPDATE ON public.users"), found)
     }
@@ -86,15 +92,20 @@ final class PostgresIndexTriggerGateTests: XCTestCase {
     func testAWrongSchemaFileFails() throws {
         var spec = try TeleportMeApp.spec()
         let i = try XCTUnwrap(spec.schema.tables.firstIndex { $0.name == "city_reports" })
-        spec.schema.tables[i].indexDefinitions = [IndexDefinition(name: "city_reports_user_id_idx", keys: [IndexDefinition.Key(column: "user_id")]),
-                                                  IndexDefinition(name: "city_reports_created_at", keys: [IndexDefinition.Key(column: "created_at")])]
+        spec.schema.tables[i].indexDefinitions = [
+            IndexDefinition(name: "city_reports_user_id_idx", keys: [IndexDefinition.Key(column: "user_id")]),
+            IndexDefinition(name: "city_reports_created_at", keys: [IndexDefinition.Key(column: "created_at")])
+        ]
         spec.schema.triggers = spec.schema.triggers?.map { t in
             var t = t
             if t.name == "on_auth_user_created" { t.events = ["insert", "update"] }
             return t
         }
         let found = try differences(TeleportMeApp.self, [], spec: spec)
-        XCTAssertTrue(found.contains("index city_reports_created_at: schema.json city_reports_created_at USING btree (created_at), PostgreSQL city_reports_created_at USING btree (created_at DESC)"), found)
+        XCTAssertTrue(
+            found.contains(
+                "index city_reports_created_at: schema.json city_reports_created_at USING btree (created_at), PostgreSQL city_reports_created_at USING btree (created_at DESC)"
+            ), found)
         XCTAssertTrue(found.contains("trigger on_auth_user_created: schema.json AFTER INSERT OR UPDATE ON auth.users"), found)
     }
 
@@ -137,9 +148,10 @@ final class PostgresStoragePolicyGateTests: XCTestCase {
         guard PostgresCluster.hasSQL(app: "civicforge") else { throw XCTSkip("no CivicForge SQL") }
         let mutant = FileManager.default.temporaryDirectory.appendingPathComponent("storage-mutant-\(UUID().uuidString).sql")
         let body = try String(contentsOf: try script(), encoding: .utf8)
-        try ("drop policy storage_post_photos_insert_own on storage.objects;\n"
-             + "create policy storage_post_photos_insert_own on storage.objects for insert to authenticated with check (bucket_id = 'post-photos');\n"
-             + body).write(to: mutant, atomically: true, encoding: .utf8)
+        try
+            ("drop policy storage_post_photos_insert_own on storage.objects;\n"
+            + "create policy storage_post_photos_insert_own on storage.objects for insert to authenticated with check (bucket_id = 'post-photos');\n"
+            + body).write(to: mutant, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: mutant) }
         let r = try PostgresChecks.verifyScriptResults(try CivicForgeApp.spec(), cluster: try PostgresGate.cluster(), scripts: [mutant])
         XCTAssertFalse(r[0].passed)
@@ -154,8 +166,9 @@ final class PostgresSearchLimitGateTests: XCTestCase {
     func mutant(_ edit: (String) -> String) throws -> String {
         let sql = try String(contentsOf: ContractsLocator.app("teleportme").appendingPathComponent("sql/002_functions.sql"), encoding: .utf8)
         guard let start = sql.range(of: "create or replace function public.search_cities"),
-              let end = sql.range(of: "$$;", range: start.upperBound..<sql.endIndex),
-              let firstDollars = sql.range(of: "$$", range: start.upperBound..<sql.endIndex), firstDollars.lowerBound < end.lowerBound else {
+            let end = sql.range(of: "$$;", range: start.upperBound..<sql.endIndex),
+            let firstDollars = sql.range(of: "$$", range: start.upperBound..<sql.endIndex), firstDollars.lowerBound < end.lowerBound
+        else {
             throw TestSetupFailure(description: "search_cities not found in 002_functions.sql")
         }
         let statement = String(sql[start.lowerBound..<end.upperBound])
@@ -167,8 +180,10 @@ final class PostgresSearchLimitGateTests: XCTestCase {
     func failing(_ prelude: String) throws -> [String] {
         let app = TeleportMeApp.self
         guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no TeleportMe SQL") }
-        return try PostgresChecks.functionResults(try app.spec(), try PostgresGate.target(app), mock: try PostgresChecks.mockBackend(app),
-                                                  prelude: [prelude]).filter { !$0.passed }.map(\.name)
+        return try PostgresChecks.functionResults(
+            try app.spec(), try PostgresGate.target(app), mock: try PostgresChecks.mockBackend(app),
+            prelude: [prelude]
+        ).filter { !$0.passed }.map(\.name)
     }
 
     func testLimit25Fails() throws {

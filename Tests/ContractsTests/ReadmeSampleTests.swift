@@ -1,6 +1,6 @@
 import XCTest
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import ContractKit
 
@@ -13,8 +13,9 @@ final class ReadmeSampleContractsTests: XCTestCase {
     static func readmeBlock() throws -> String {
         let readme = try String(contentsOf: ContractsLocator.root.appendingPathComponent("README.md"), encoding: .utf8)
         guard let m = readme.range(of: marker),
-              let open = readme.range(of: "```swift\n", range: m.upperBound..<readme.endIndex),
-              let close = readme.range(of: "\n```\n", range: open.upperBound..<readme.endIndex) else {
+            let open = readme.range(of: "```swift\n", range: m.upperBound..<readme.endIndex),
+            let close = readme.range(of: "\n```\n", range: open.upperBound..<readme.endIndex)
+        else {
             throw TestSetupFailure(description: "README.md has no ```swift block after \(marker): the compiled sample no longer matches the README")
         }
         return String(readme[open.upperBound..<close.lowerBound]) + "\n"
@@ -24,8 +25,9 @@ final class ReadmeSampleContractsTests: XCTestCase {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ReadmeSample.swift")
         let compiled = try String(contentsOf: file, encoding: .utf8)
         let block = try Self.readmeBlock()
-        XCTAssertEqual(Data(block.utf8), Data(compiled.utf8),
-                       "README.md's sample and Tests/ContractsTests/ReadmeSample.swift differ; keep them identical\n--- README\n\(block)\n--- file\n\(compiled)")
+        XCTAssertEqual(
+            Data(block.utf8), Data(compiled.utf8),
+            "README.md's sample and Tests/ContractsTests/ReadmeSample.swift differ; keep them identical\n--- README\n\(block)\n--- file\n\(compiled)")
     }
 
     func testReadmeSampleRuns() async throws {

@@ -14,8 +14,9 @@ enum RealtimeGate {
         let backend = try MockSupabase(contracts: folder, clock: ManualClock(), ids: SeededIDGenerator(seed: 5))
         let acceptor: WebSocketAcceptor
         if let visibility {
-            let mutant = RealtimeService(database: backend.database, jwtSecret: backend.configuration.jwtSecret, clock: backend.configuration.clock,
-                                         publication: try RealtimePublication.load(folder: folder), visibility: visibility)
+            let mutant = RealtimeService(
+                database: backend.database, jwtSecret: backend.configuration.jwtSecret, clock: backend.configuration.clock,
+                publication: try RealtimePublication.load(folder: folder), visibility: visibility)
             acceptor = mutant.acceptor
         } else {
             acceptor = backend.realtime.acceptor
@@ -28,17 +29,19 @@ enum RealtimeGate {
     /// Joins `realtime:<name>` as a persona, listening to every event of `table`.
     static func subscribe(_ backend: MockSupabase, _ server: HTTPServer, persona: String, table: String) throws -> RealtimeClient {
         let client = try RealtimeClient(port: server.port, apikey: backend.anonKey)
-        let reply = try client.join("gate-\(persona)", accessToken: backend.accessToken(persona: persona),
-                                    postgresChanges: [["event": "*", "schema": "public", "table": .string(table)]])
+        let reply = try client.join(
+            "gate-\(persona)", accessToken: backend.accessToken(persona: persona),
+            postgresChanges: [["event": "*", "schema": "public", "table": .string(table)]])
         guard reply?.payload["status"] == .string("ok") else { throw WebSocketClient.Failure(description: "join refused: \(String(describing: reply))") }
         return client
     }
 
     /// The ids of rows of INSERT events a subscriber received within `timeout`.
     static func insertedIDs(_ client: RealtimeClient, _ persona: String, timeout: Double) throws -> Set<String> {
-        Set(try client.changes(on: "gate-\(persona)", timeout: timeout).compactMap { d in
-            d["type"] == .string("INSERT") ? d["record"]?["id"]?.stringValue : nil
-        })
+        Set(
+            try client.changes(on: "gate-\(persona)", timeout: timeout).compactMap { d in
+                d["type"] == .string("INSERT") ? d["record"]?["id"]?.stringValue : nil
+            })
     }
 
     /// `insertedIDs` of several subscribers, each reading its own socket at the same time: the
@@ -65,14 +68,21 @@ enum RealtimeGate {
         for p in who {
             posts[p] = try subscribe(backend, server, persona: p, table: "posts")
             responses[p + "r"] = try RealtimeClient(port: server.port, apikey: backend.anonKey)
-            _ = try responses[p + "r"]!.join("gate-\(p)r", accessToken: backend.accessToken(persona: p),
-                                              postgresChanges: [["event": "INSERT", "schema": "public", "table": "responses"]])
+            _ = try responses[p + "r"]!.join(
+                "gate-\(p)r", accessToken: backend.accessToken(persona: p),
+                postgresChanges: [["event": "INSERT", "schema": "public", "table": "responses"]])
         }
         let visible = "c2000000-0000-4000-8000-0000000000a1", hidden = "c2000000-0000-4000-8000-0000000000a2"
         let response = "c3000000-0000-4000-8000-0000000000a3"
-        try backend.database.insert("posts", [row(backend, "posts", like: "c2000000-0000-4000-8000-000000000001", ["id": .string(visible), "title": "Need a ladder"])])
-        try backend.database.insert("posts", [row(backend, "posts", like: "c2000000-0000-4000-8000-000000000003",
-                                                  ["id": .string(hidden), "title": "Hidden", "hidden": true])])
+        try backend.database.insert(
+            "posts", [row(backend, "posts", like: "c2000000-0000-4000-8000-000000000001", ["id": .string(visible), "title": "Need a ladder"])])
+        try backend.database.insert(
+            "posts",
+            [
+                row(
+                    backend, "posts", like: "c2000000-0000-4000-8000-000000000003",
+                    ["id": .string(hidden), "title": "Hidden", "hidden": true])
+            ])
         let firstResponse = backend.configuration.spec.fixtures.rows("responses").first?.objectValue ?? [:]
         var r = firstResponse
         for k in ["created_at", "updated_at"] { r[k] = nil }
@@ -102,14 +112,25 @@ enum RealtimeGate {
         for p in ["bob", "dave"] { messages[p] = try subscribe(backend, server, persona: p, table: "messages") }
         for p in ["bob", "carol"] {
             notes[p + "n"] = try RealtimeClient(port: server.port, apikey: backend.anonKey)
-            _ = try notes[p + "n"]!.join("gate-\(p)n", accessToken: backend.accessToken(persona: p),
-                                          postgresChanges: [["event": "*", "schema": "public", "table": "notifications"]])
+            _ = try notes[p + "n"]!.join(
+                "gate-\(p)n", accessToken: backend.accessToken(persona: p),
+                postgresChanges: [["event": "*", "schema": "public", "table": "notifications"]])
         }
         let message = "3e550000-0000-4000-8000-0000000000a1", note = "4071f000-0000-4000-8000-0000000000a2"
-        try backend.database.insert("messages", [row(backend, "messages", like: "3e550000-0000-4000-8000-000000000001",
-                                                     ["id": .string(message), "content": "On my way"])])
-        try backend.database.insert("notifications", [row(backend, "notifications", like: "4071f000-0000-4000-8000-000000000001",
-                                                          ["id": .string(note), "title": "Ride claimed"])])
+        try backend.database.insert(
+            "messages",
+            [
+                row(
+                    backend, "messages", like: "3e550000-0000-4000-8000-000000000001",
+                    ["id": .string(message), "content": "On my way"])
+            ])
+        try backend.database.insert(
+            "notifications",
+            [
+                row(
+                    backend, "notifications", like: "4071f000-0000-4000-8000-000000000001",
+                    ["id": .string(note), "title": "Ride claimed"])
+            ])
         var out: [String] = []
         let messageWants: [(String, Set<String>)] = [("bob", [message]), ("dave", [])]
         let noteWants: [(String, Set<String>)] = [("bob", [note]), ("carol", [])]
@@ -132,8 +153,13 @@ extension RealtimeGate {
         var clients: [String: RealtimeClient] = [:]
         for p in ["noa", "eli"] { clients[p] = try subscribe(backend, server, persona: p, table: "adventures") }
         let id = "5a000000-0000-4000-8000-0000000000a1"
-        try backend.database.insert("adventures", [row(backend, "adventures", like: "5a000000-0000-4000-8000-000000000001",
-                                                       ["id": .string(id), "title": "Sunset ride"])])
+        try backend.database.insert(
+            "adventures",
+            [
+                row(
+                    backend, "adventures", like: "5a000000-0000-4000-8000-000000000001",
+                    ["id": .string(id), "title": "Sunset ride"])
+            ])
         var out: [String] = []
         let wants: [(String, Set<String>)] = [("noa", [id]), ("eli", [])]
         for ((p, want), got) in zip(wants, try insertedIDs(wants.map { (clients[$0.0]!, $0.0) }, timeout: 1)) where got != want {

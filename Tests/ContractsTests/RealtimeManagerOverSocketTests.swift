@@ -57,9 +57,11 @@ final class RealtimeManagerOverSocketTests: XCTestCase {
     /// Runs the suite with managers made by `make` over sockets; returns the report and the
     /// server-side disagreements (channels held by the server that the suite does not see
     /// joined, or the reverse, and refused joins).
-    func run(make: @escaping @Sendable (RealtimeRules, any RealtimeTransport, any ActionScheduler) -> any RealtimeSubscriptionManaging,
-             app: String = "naarscars", persona: String = "bob", table: String = "messages",
-             forgetsServerLeave: Bool = false) async throws -> (SuiteReport, [String]) {
+    func run(
+        make: @escaping @Sendable (RealtimeRules, any RealtimeTransport, any ActionScheduler) -> any RealtimeSubscriptionManaging,
+        app: String = "naarscars", persona: String = "bob", table: String = "messages",
+        forgetsServerLeave: Bool = false
+    ) async throws -> (SuiteReport, [String]) {
         let rules = try XCTUnwrap(try ClientRules.load(app: app)?.realtime)
         let (backend, server) = try RealtimeGate.serve(app)
         defer { server.stop() }
@@ -69,7 +71,8 @@ final class RealtimeManagerOverSocketTests: XCTestCase {
         let report = await RealtimeSuite.run(rules) { env in
             let prefix = "m\(made.count)"
             let client = try! RealtimeClient(port: port, apikey: anon)
-            let t = SocketTransport(recording: env.transport, client: client, prefix: prefix, token: token, table: table, forgetsServerLeave: forgetsServerLeave)
+            let t = SocketTransport(
+                recording: env.transport, client: client, prefix: prefix, token: token, table: table, forgetsServerLeave: forgetsServerLeave)
             made.add(t)
             return make(rules, t, env.scheduler)
         }
@@ -99,8 +102,9 @@ final class RealtimeManagerOverSocketTests: XCTestCase {
     }
 
     func testCivicForgeBoardManagerOnTheServer() async throws {
-        let (report, problems) = try await run(make: { rules, transport, scheduler in RealtimeManager(rules: rules, transport: transport, scheduler: scheduler) },
-                                               app: "civicforge", persona: "ben", table: "posts")
+        let (report, problems) = try await run(
+            make: { rules, transport, scheduler in RealtimeManager(rules: rules, transport: transport, scheduler: scheduler) },
+            app: "civicforge", persona: "ben", table: "posts")
         XCTAssertTrue(report.passed, "\(report)")
         XCTAssertEqual(problems, [])
     }
@@ -113,8 +117,9 @@ final class RealtimeManagerOverSocketTests: XCTestCase {
     }
 
     func testAManagerThatNeverLeavesOnTheServerIsRejected() async throws {
-        let (report, problems) = try await run(make: { rules, transport, scheduler in RealtimeManager(rules: rules, transport: transport, scheduler: scheduler) },
-                                               forgetsServerLeave: true)
+        let (report, problems) = try await run(
+            make: { rules, transport, scheduler in RealtimeManager(rules: rules, transport: transport, scheduler: scheduler) },
+            forgetsServerLeave: true)
         XCTAssertTrue(report.passed, "the recording alone cannot see it: \(report)")
         XCTAssertFalse(problems.isEmpty, "the server still holds the channels it should have left")
     }

@@ -11,9 +11,11 @@ final class ShvilClientRulesTests: XCTestCase {
         let catalog = try ErrorCatalog.load()
         XCTAssertEqual(catalog.session.refreshOnStatus, 401)
         XCTAssertEqual(catalog.session.onFailure, .authenticationError(.sessionExpired))
-        XCTAssertEqual(ShvilTokenRefreshConformance.violations(rule: catalog.session) { RefreshingExecutor(rule: $0, apiKey: $1, tokens: $2, transport: $3) }, [])
+        XCTAssertEqual(
+            ShvilTokenRefreshConformance.violations(rule: catalog.session) { RefreshingExecutor(rule: $0, apiKey: $1, tokens: $2, transport: $3) }, [])
         XCTAssertEqual(ShvilErrorHandlingConformance.violations(of: CatalogErrorHandler(catalog: catalog), catalog: catalog), [])
-        XCTAssertEqual(ShvilErrorHandlingConformance.mappingViolations(of: { catalog.error(status: $0, body: $1, expecting: JSONValue.self) }, catalog: catalog), [])
+        XCTAssertEqual(
+            ShvilErrorHandlingConformance.mappingViolations(of: { catalog.error(status: $0, body: $1, expecting: JSONValue.self) }, catalog: catalog), [])
         let analytics = try AnalyticsPolicy.load()
         XCTAssertEqual(ShvilAnalyticsConformance.violations(of: analytics.shouldSend, policy: analytics), [])
         XCTAssertFalse(analytics.shouldSend(in: .production, consent: nil), "opt-in: never asked is no")
@@ -40,7 +42,9 @@ final class ShvilClientRulesTests: XCTestCase {
         // Refreshing forever: the suite's transport stops it and names the loop.
         var looping = rule
         looping.maxRefreshesPerRequest = 50
-        let loop = ShvilTokenRefreshConformance.violations(rule: rule) { _, key, tokens, transport in RefreshingExecutor(rule: looping, apiKey: key, tokens: tokens, transport: transport) }
+        let loop = ShvilTokenRefreshConformance.violations(rule: rule) { _, key, tokens, transport in
+            RefreshingExecutor(rule: looping, apiKey: key, tokens: tokens, transport: transport)
+        }
         XCTAssertTrue(loop.contains { $0.hasPrefix("retry refused again:") && $0.contains("refreshes, expected 1") }, "\(loop)")
         // An executor that refreshes but reports the tokens it started with.
         final class StaleTokens: SessionRequestExecutor {
@@ -72,14 +76,17 @@ final class ShvilClientRulesTests: XCTestCase {
         let catalog = try ErrorCatalog.load()
         let all = ShvilErrorHandlingConformance.violations(of: RetriesEverything(base: CatalogErrorHandler(catalog: catalog)), catalog: catalog)
         XCTAssertTrue(all.contains("authenticationError.invalidCredentials: \(1 + catalog.retry.maxRetries) attempts, expected 1 (not retryable)"), "\(all)")
-        XCTAssertTrue(all.contains { $0.hasPrefix("networkError.offline: ended as networkError.offline at service (retry)") }, "the service boundary offers no action: \(all)")
+        XCTAssertTrue(
+            all.contains { $0.hasPrefix("networkError.offline: ended as networkError.offline at service (retry)") },
+            "the service boundary offers no action: \(all)")
         var oneShort = catalog
         oneShort.retry.maxRetries -= 1
         let short = ShvilErrorHandlingConformance.violations(of: CatalogErrorHandler(catalog: oneShort), catalog: catalog)
         XCTAssertTrue(short.contains { $0.hasPrefix("networkError.server: an operation succeeding on attempt \(1 + catalog.retry.maxRetries)") }, "\(short)")
 
         // Mapping: 5xx read as "from 500" (no upper bound), and 401 needing a body code.
-        let open = ShvilErrorHandlingConformance.mappingViolations(of: { s, b in s >= 500 ? .networkError(.server) : catalog.error(status: s, body: b, expecting: JSONValue.self) }, catalog: catalog)
+        let open = ShvilErrorHandlingConformance.mappingViolations(
+            of: { s, b in s >= 500 ? .networkError(.server) : catalog.error(status: s, body: b, expecting: JSONValue.self) }, catalog: catalog)
         XCTAssertEqual(open, ["status 600: networkError.server, expected no error"])
         var mutant = catalog
         mutant.rules[0].bodyCodes = ["PGRST301"]
@@ -94,9 +101,10 @@ final class ShvilClientRulesTests: XCTestCase {
         XCTAssertEqual(rules.futurePolicy, "clampToServerNow")
         func run(_ b: MockSupabase, _ clock: ManualClock) throws -> [String] {
             let noa = try XCTUnwrap(b.configuration.spec.fixtures.persona("noa"))
-            return ShvilClockSkewConformance.violations(rules: rules, send: { try b.handle($0) }, apiKey: b.anonKey,
-                                                        token: b.accessToken(for: noa.id, email: noa.email),
-                                                        adventureID: "5a000000-0000-4000-8000-000000000001", now: clock.now())
+            return ShvilClockSkewConformance.violations(
+                rules: rules, send: { try b.handle($0) }, apiKey: b.anonKey,
+                token: b.accessToken(for: noa.id, email: noa.email),
+                adventureID: "5a000000-0000-4000-8000-000000000001", now: clock.now())
         }
         let clock = ManualClock(InteractionReplay.defaultStartTime)
         XCTAssertEqual(try run(try ShvilApp.makeBackend(clock: clock, ids: SeededIDGenerator(seed: 3)), clock), [])

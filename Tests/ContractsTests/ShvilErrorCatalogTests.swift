@@ -10,8 +10,9 @@ final class ShvilErrorCatalogTests: XCTestCase {
         XCTAssertEqual(catalog.languages, ["en", "he", "fr"], "§Localization: English, Hebrew, French")
         XCTAssertEqual(ShvilErrorCatalogConformance.violations(of: catalog), [])
         XCTAssertEqual(AppError(id: "networkError.offline"), .networkError(.offline))
-        XCTAssertEqual(catalog.userMessage(.authenticationError(.sessionExpired), language: "de"),
-                       catalog.userMessage(.authenticationError(.sessionExpired), language: "en"), "unknown language falls back to English")
+        XCTAssertEqual(
+            catalog.userMessage(.authenticationError(.sessionExpired), language: "de"),
+            catalog.userMessage(.authenticationError(.sessionExpired), language: "en"), "unknown language falls back to English")
     }
 
     /// Mutants: a missing Hebrew message; a missing entry; a shrinking backoff.
@@ -43,7 +44,8 @@ final class ShvilErrorCatalogTests: XCTestCase {
         let c = try ErrorCatalog.load()
         func map(_ status: Int, _ body: String) -> AppError? { c.error(status: status, body: Data(body.utf8), expecting: JSONValue.self) }
         XCTAssertEqual(map(401, #"{"code":"PGRST301","details":null,"hint":null,"message":"JWT expired"}"#), .authenticationError(.sessionExpired))
-        XCTAssertEqual(map(400, #"{"code":400,"error_code":"invalid_credentials","msg":"Invalid login credentials"}"#), .authenticationError(.invalidCredentials))
+        XCTAssertEqual(
+            map(400, #"{"code":400,"error_code":"invalid_credentials","msg":"Invalid login credentials"}"#), .authenticationError(.invalidCredentials))
         XCTAssertEqual(map(400, #"{"error":"invalid_grant","error_description":"Invalid login credentials"}"#), .authenticationError(.invalidCredentials))
         XCTAssertEqual(map(503, ""), .networkError(.server))
         XCTAssertEqual(map(429, "{}"), .networkError(.rateLimited))

@@ -37,7 +37,7 @@ final class ShvilFeatureFlagTests: XCTestCase {
             ("beta in production", ShvilFlagMatrix { f, e in config.isEnabled(f, in: e) || (e == .production && config.flag(f)?.stage == .beta) }),
             ("hunt mode in staging", ShvilFlagMatrix { f, e in config.isEnabled(f, in: e) || (e == .staging && f == .huntMode) }),
             ("voice guide off in development", ShvilFlagMatrix { f, e in config.isEnabled(f, in: e) && !(e == .development && f == .voiceGuide) }),
-            ("all on", ShvilFlagMatrix { _, _ in true }),
+            ("all on", ShvilFlagMatrix { _, _ in true })
         ]
         for (name, m) in mutants {
             XCTAssertFalse(ShvilFeatureFlagConformance.violations(of: m, config: config).isEmpty, "mutant '\(name)' passed")
@@ -53,11 +53,15 @@ final class ShvilFeatureFlagTests: XCTestCase {
     }
 
     func testBadFlagsFileNamesFileAndPath() throws {
-        let bad = try JSONValue.parse(#"{"environments":["development","staging","production"],"stagesEnabled":{"development":[],"staging":[],"production":[]},"mvpDisabledEnabledIn":[],"flags":[{"key":"teleport","case":"teleport","stage":"beta","mvpDisabled":false}]}"#)
+        let bad = try JSONValue.parse(
+            #"{"environments":["development","staging","production"],"stagesEnabled":{"development":[],"staging":[],"production":[]},"mvpDisabledEnabledIn":[],"flags":[{"key":"teleport","case":"teleport","stage":"beta","mvpDisabled":false}]}"#
+        )
         XCTAssertThrowsError(try FeatureFlagConfig.decode(SpecNode(value: bad, file: "Contracts/shvil/flags.json"))) { e in
             XCTAssertEqual("\(e)", "Contracts/shvil/flags.json: $.flags[0].key: 'teleport' is not a case of Feature")
         }
-        guard case .object(var o) = try JSONValue.parse(Data(contentsOf: ContractsLocator.app("shvil").appendingPathComponent("flags.json"))) else { return XCTFail() }
+        guard case .object(var o) = try JSONValue.parse(Data(contentsOf: ContractsLocator.app("shvil").appendingPathComponent("flags.json"))) else {
+            return XCTFail()
+        }
         o["flag"] = []
         let typo = JSONValue.object(o)
         XCTAssertThrowsError(try FeatureFlagConfig.decode(SpecNode(value: typo, file: "f.json"))) { e in

@@ -65,8 +65,9 @@ final class ShvilServerTests: XCTestCase {
         XCTAssertThrowsError(try ShvilServer.reorder(adventureID: oldCity, stopIDs: [ids[0], ids[0], ids[1]], auth: noa, database: db, rules: rules)) { e in
             XCTAssertEqual(e as? PostgresError, rules.notPermutation)
         }
-        XCTAssertEqual(try db.rows("adventure_stops", where: .eq("adventure_id", oldCity), order: [OrderTerm(column: "order_index")]).map { $0["id"]!.stringValue! },
-                       ids.reversed(), "failed calls change nothing")
+        XCTAssertEqual(
+            try db.rows("adventure_stops", where: .eq("adventure_id", oldCity), order: [OrderTerm(column: "order_index")]).map { $0["id"]!.stringValue! },
+            ids.reversed(), "failed calls change nothing")
     }
 
     /// Mutant: a reorder that writes final positions directly hits the constraint on a swap.
@@ -75,9 +76,12 @@ final class ShvilServerTests: XCTestCase {
         let db = b.database
         let oldCity = try db.rows("adventures", as: noa).first { $0["title"] == "Old City walk" }!["id"]!.stringValue!
         let ids = try db.rows("adventure_stops", where: .eq("adventure_id", oldCity), order: [OrderTerm(column: "order_index")]).map { $0["id"]!.stringValue! }
-        XCTAssertThrowsError(try db.atomically {
-            for (i, id) in ids.reversed().enumerated() { try db.update("adventure_stops", set: ["order_index": .int(Int64(i))], where: .eq("id", id), as: .serviceRole) }
-        })
+        XCTAssertThrowsError(
+            try db.atomically {
+                for (i, id) in ids.reversed().enumerated() {
+                    try db.update("adventure_stops", set: ["order_index": .int(Int64(i))], where: .eq("id", id), as: .serviceRole)
+                }
+            })
     }
 
     func testNewAccountGetsItsUsersRow() throws {

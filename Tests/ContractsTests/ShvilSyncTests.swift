@@ -25,9 +25,11 @@ final class ShvilDatabaseSyncServer: SyncServer {
 
 /// The gate: the offline sync queue with last-write-wins (§Data Synchronization).
 final class ShvilSyncTests: XCTestCase {
-    let t0 = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z, after every fixture edit
+    let t0 = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z, after every fixture edit
 
-    func change(_ id: String, _ op: SyncOperation, table: String = "adventures", row: String, _ values: [String: JSONValue] = [:], at: Date, device: String = "iphone") -> SyncChange {
+    func change(
+        _ id: String, _ op: SyncOperation, table: String = "adventures", row: String, _ values: [String: JSONValue] = [:], at: Date, device: String = "iphone"
+    ) -> SyncChange {
         SyncChange(id: id, table: table, rowID: row, operation: op, values: values, timestamp: at, deviceID: device)
     }
 
@@ -44,17 +46,25 @@ final class ShvilSyncTests: XCTestCase {
         let lww = LastWriteWins(rules: rules)
         let mutants: [(String, ShvilResolverMutant)] = [
             ("local always wins", ShvilResolverMutant { _, _ in .apply }),
-            ("ties to the device", ShvilResolverMutant { c, r in
-                var local = rules; local.tie = .local
-                return LastWriteWins(rules: local).decide(c, serverRow: r) }),
-            ("update resurrects", ShvilResolverMutant { c, r in r == nil && c.operation == .update ? .apply : lww.decide(c, serverRow: r) }),
-            ("second precision", ShvilResolverMutant { c, r in
-                var c2 = c; c2.timestamp = Date(timeIntervalSince1970: c.timestamp.timeIntervalSince1970.rounded(.down))
-                var r2 = r
-                if let s = r?["updated_at"]?.stringValue, let us = PGTime.parseTimestamp(s, assumeUTC: true) {
-                    r2?["updated_at"] = .string(PGTime.formatTimestamp(us / 1_000_000 * 1_000_000, withZone: true))
+            (
+                "ties to the device",
+                ShvilResolverMutant { c, r in
+                    var local = rules; local.tie = .local
+                    return LastWriteWins(rules: local).decide(c, serverRow: r)
                 }
-                return lww.decide(c2, serverRow: r2) }),
+            ),
+            ("update resurrects", ShvilResolverMutant { c, r in r == nil && c.operation == .update ? .apply : lww.decide(c, serverRow: r) }),
+            (
+                "second precision",
+                ShvilResolverMutant { c, r in
+                    var c2 = c; c2.timestamp = Date(timeIntervalSince1970: c.timestamp.timeIntervalSince1970.rounded(.down))
+                    var r2 = r
+                    if let s = r?["updated_at"]?.stringValue, let us = PGTime.parseTimestamp(s, assumeUTC: true) {
+                        r2?["updated_at"] = .string(PGTime.formatTimestamp(us / 1_000_000 * 1_000_000, withZone: true))
+                    }
+                    return lww.decide(c2, serverRow: r2)
+                }
+            )
         ]
         for (name, m) in mutants {
             XCTAssertFalse(ShvilSyncConformance.violations(of: m, rules: rules).isEmpty, "mutant '\(name)' passed")
@@ -100,11 +110,18 @@ final class ShvilSyncTests: XCTestCase {
 
         var q = SyncQueue()
         try q.enqueue(change("stale", .update, row: oldCity, ["title": "Old edit"], at: serverTime - 60), rules: rules)
-        try q.enqueue(change("tie", .update, row: beaches, ["title": "Tie edit"], at: PGTime.date(micros: PGTime.parseTimestamp(adv[1]["updated_at"]!.stringValue!, assumeUTC: true)!)), rules: rules)
-        try q.enqueue(change("new", .insert, row: "5a000000-0000-4000-8000-0000000000ff", ["user_id": .string(noa.id), "title": "Offline plan"], at: t0), rules: rules)
+        try q.enqueue(
+            change(
+                "tie", .update, row: beaches, ["title": "Tie edit"],
+                at: PGTime.date(micros: PGTime.parseTimestamp(adv[1]["updated_at"]!.stringValue!, assumeUTC: true)!)), rules: rules)
+        try q.enqueue(
+            change("new", .insert, row: "5a000000-0000-4000-8000-0000000000ff", ["user_id": .string(noa.id), "title": "Offline plan"], at: t0), rules: rules)
         try q.enqueue(change("gone", .update, row: "5a000000-0000-4000-8000-0000000000ee", ["title": "Deleted elsewhere"], at: t0), rules: rules)
         try q.enqueue(change("eli", .update, row: eliAdventure, ["title": "Not mine"], at: t0), rules: rules)
-        try q.enqueue(change("fresh", .update, table: "adventure_stops", row: "5c000000-0000-4000-8000-000000000001", ["custom_data": ["note": "Meet at the clock"]], at: t0), rules: rules)
+        try q.enqueue(
+            change(
+                "fresh", .update, table: "adventure_stops", row: "5c000000-0000-4000-8000-000000000001", ["custom_data": ["note": "Meet at the clock"]], at: t0),
+            rules: rules)
 
         let report = SyncEngine(rules: rules).flush(&q, to: server)
         XCTAssertEqual(report.applied, ["new", "fresh"])
@@ -117,7 +134,8 @@ final class ShvilSyncTests: XCTestCase {
         XCTAssertEqual(try db.rows("adventures", where: .eq("id", eliAdventure)).first!["title"], "Ramon Crater stargazing")
         let created = try db.rows("adventures", where: .eq("title", "Offline plan")).first
         XCTAssertEqual(created?["updated_at"], "2026-01-01T00:00:00+00:00", "the edit time is the row's updated_at")
-        XCTAssertEqual(try db.rows("adventure_stops", where: .eq("id", "5c000000-0000-4000-8000-000000000001")).first!["custom_data"], ["note": "Meet at the clock"])
+        XCTAssertEqual(
+            try db.rows("adventure_stops", where: .eq("id", "5c000000-0000-4000-8000-000000000001")).first!["custom_data"], ["note": "Meet at the clock"])
     }
 
     func testFlushStopsOnTransportFailureAndLosesNothing() throws {
@@ -128,7 +146,10 @@ final class ShvilSyncTests: XCTestCase {
         var q = SyncQueue()
         try q.enqueue(change("a", .insert, row: "5a000000-0000-4000-8000-0000000000a1", ["user_id": .string(noa.id), "title": "One"], at: t0), rules: rules)
         try q.enqueue(change("b", .insert, row: "5a000000-0000-4000-8000-0000000000a2", ["user_id": .string(noa.id), "title": "Two"], at: t0 + 1), rules: rules)
-        try q.enqueue(change("c", .insert, row: "5a000000-0000-4000-8000-0000000000a3", ["user_id": "5f000000-0000-4000-8000-000000000002", "title": "As eli"], at: t0 + 2), rules: rules)
+        try q.enqueue(
+            change(
+                "c", .insert, row: "5a000000-0000-4000-8000-0000000000a3", ["user_id": "5f000000-0000-4000-8000-000000000002", "title": "As eli"], at: t0 + 2),
+            rules: rules)
         server.offline = true
         var report = SyncEngine(rules: rules).flush(&q, to: server)
         XCTAssertEqual(report.stoppedBy, "transport failure: offline")

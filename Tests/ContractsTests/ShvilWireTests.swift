@@ -13,17 +13,19 @@ final class ShvilWireTests: XCTestCase {
 
     /// Mutants: own-only adventures opened to everyone; no reorder function.
     func testInteractionsRejectMutantBackends() throws {
-        InteractionTestSupport.assertRejected(try InteractionTestSupport.replay(ShvilApp.self, "adventures-own-only.json") { clock in
-            let open = try ShvilApp.makeBackend(clock: clock, ids: SeededIDGenerator(seed: 1))
-            var p = open.database.policies
-            let i = p.tables.firstIndex { $0.table == "adventures" }!
-            p.tables[i].cells[.select]!.using = .role("authenticated")
-            open.database.policies = p
-            return open
-        }, "adventures readable by every user")
-        InteractionTestSupport.assertRejected(try InteractionTestSupport.replay(ShvilApp.self, "stops-order-and-reorder.json") {
-            try MockSupabase(contracts: ContractsLocator.app(ShvilApp.name), clock: $0, ids: SeededIDGenerator(seed: 1))
-        }, "no reorder function")
+        InteractionTestSupport.assertRejected(
+            try InteractionTestSupport.replay(ShvilApp.self, "adventures-own-only.json") { clock in
+                let open = try ShvilApp.makeBackend(clock: clock, ids: SeededIDGenerator(seed: 1))
+                var p = open.database.policies
+                let i = p.tables.firstIndex { $0.table == "adventures" }!
+                p.tables[i].cells[.select]!.using = .role("authenticated")
+                open.database.policies = p
+                return open
+            }, "adventures readable by every user")
+        InteractionTestSupport.assertRejected(
+            try InteractionTestSupport.replay(ShvilApp.self, "stops-order-and-reorder.json") {
+                try MockSupabase(contracts: ContractsLocator.app(ShvilApp.name), clock: $0, ids: SeededIDGenerator(seed: 1))
+            }, "no reorder function")
     }
 
     /// The sync engine over PostgREST (every request through `backend.handle`), then through an
@@ -36,10 +38,18 @@ final class ShvilWireTests: XCTestCase {
         let oldCity = "5a000000-0000-4000-8000-000000000001"
         var q = SyncQueue()
         let later = InteractionReplay.defaultStartTime.addingTimeInterval(-60)
-        try q.enqueue(SyncChange(id: "1", table: "adventures", rowID: oldCity, operation: .update, values: ["status": "completed"], timestamp: later, deviceID: "ipad"), rules: rules)
-        try q.enqueue(SyncChange(id: "2", table: "adventures", rowID: "5a000000-0000-4000-8000-000000000003", operation: .update, values: ["title": "x"], timestamp: later, deviceID: "ipad"), rules: rules)
-        try q.enqueue(SyncChange(id: "3", table: "adventure_stops", rowID: "5c000000-0000-4000-8000-000000000009", operation: .insert,
-                                 values: ["adventure_id": .string(oldCity), "place_id": "5b000000-0000-4000-8000-000000000004", "order_index": 1], timestamp: later, deviceID: "ipad"), rules: rules)
+        try q.enqueue(
+            SyncChange(id: "1", table: "adventures", rowID: oldCity, operation: .update, values: ["status": "completed"], timestamp: later, deviceID: "ipad"),
+            rules: rules)
+        try q.enqueue(
+            SyncChange(
+                id: "2", table: "adventures", rowID: "5a000000-0000-4000-8000-000000000003", operation: .update, values: ["title": "x"], timestamp: later,
+                deviceID: "ipad"), rules: rules)
+        try q.enqueue(
+            SyncChange(
+                id: "3", table: "adventure_stops", rowID: "5c000000-0000-4000-8000-000000000009", operation: .insert,
+                values: ["adventure_id": .string(oldCity), "place_id": "5b000000-0000-4000-8000-000000000004", "order_index": 1], timestamp: later,
+                deviceID: "ipad"), rules: rules)
 
         b.inject(InjectedFault(pathPrefix: "/rest/v1/", kind: .networkError, remaining: 1))
         var report = SyncEngine(rules: rules).flush(&q, to: server)
@@ -65,11 +75,15 @@ final class ShvilWireTests: XCTestCase {
         let wire = WireClient(b)
         let token = try XCTUnwrap(b.accessToken(persona: "noa"))
         clock.advance(by: Double(b.configuration.accessTokenLifetime + 1))
-        let expired = try wire.send(method: "GET", path: "/rest/v1/adventures", query: "select=id", headers: ["apikey": b.anonKey, "Authorization": "Bearer \(token)"])
-        XCTAssertEqual(catalog.error(status: expired.status, body: expired.body, expecting: [Adventure].self), .authenticationError(.sessionExpired), expired.text)
-        let wrong = try wire.send(method: "POST", path: "/auth/v1/token", query: "grant_type=password", json: ["email": "noa@shvil.test", "password": "nope-nope"], as: "anon")
+        let expired = try wire.send(
+            method: "GET", path: "/rest/v1/adventures", query: "select=id", headers: ["apikey": b.anonKey, "Authorization": "Bearer \(token)"])
+        XCTAssertEqual(
+            catalog.error(status: expired.status, body: expired.body, expecting: [Adventure].self), .authenticationError(.sessionExpired), expired.text)
+        let wrong = try wire.send(
+            method: "POST", path: "/auth/v1/token", query: "grant_type=password", json: ["email": "noa@shvil.test", "password": "nope-nope"], as: "anon")
         XCTAssertEqual(catalog.error(status: wrong.status, body: wrong.body, expecting: JSONValue.self), .authenticationError(.invalidCredentials), wrong.text)
-        let fine = try wire.send(method: "POST", path: "/auth/v1/token", query: "grant_type=password", json: ["email": "noa@shvil.test", "password": "noa-password-1"], as: "anon")
+        let fine = try wire.send(
+            method: "POST", path: "/auth/v1/token", query: "grant_type=password", json: ["email": "noa@shvil.test", "password": "noa-password-1"], as: "anon")
         XCTAssertNil(catalog.error(status: fine.status, body: fine.body, expecting: JSONValue.self))
     }
 }

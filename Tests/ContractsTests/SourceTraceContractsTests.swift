@@ -39,18 +39,22 @@ final class SourceTraceContractsTests: XCTestCase {
     /// The audit's mutation: CivicForge's 1200 px / JPEG 80 / 300 px changed to 1600 / 95 / 256
     /// in photos.json, schema.json and the SQL together. Each value fails naming its member.
     func testCivicForgePhotoValuesChangedEverywhereFail() throws {
-        let dir = try mutated("civicforge", [
-            ("photos.json", "\"maxWidth\": 1200", "\"maxWidth\": 1600"),
-            ("photos.json", "\"jpegQuality\": 80", "\"jpegQuality\": 95"),
-            ("photos.json", "\"width\": 300", "\"width\": 256"),
-            ("photos.json", "\"height\": 300", "\"height\": 256"),
-            ("schema.json", "         1200\n", "         1600\n"),
-            ("schema.json", "width between 1 and 1200", "width between 1 and 1600"),
-            ("sql/001_tables.sql", "width between 1 and 1200", "width between 1 and 1600"),
-        ])
+        let dir = try mutated(
+            "civicforge",
+            [
+                ("photos.json", "\"maxWidth\": 1200", "\"maxWidth\": 1600"),
+                ("photos.json", "\"jpegQuality\": 80", "\"jpegQuality\": 95"),
+                ("photos.json", "\"width\": 300", "\"width\": 256"),
+                ("photos.json", "\"height\": 300", "\"height\": 256"),
+                ("schema.json", "         1200\n", "         1600\n"),
+                ("schema.json", "width between 1 and 1200", "width between 1 and 1600"),
+                ("sql/001_tables.sql", "width between 1 and 1200", "width between 1 and 1600")
+            ])
         let found = problems("civicforge", dir).joined(separator: "\n")
-        for rule in ["photos.json: $.maxWidth: holds 1600", "photos.json: $.jpegQuality: holds 95", "photos.json: $.thumbnail.height: holds 256",
-                     "schema.json: $.tables[5].columns[5].check.all[1].lte[1]: holds 1600"] {
+        for rule in [
+            "photos.json: $.maxWidth: holds 1600", "photos.json: $.jpegQuality: holds 95", "photos.json: $.thumbnail.height: holds 256",
+            "schema.json: $.tables[5].columns[5].check.all[1].lte[1]: holds 1600"
+        ] {
             XCTAssertTrue(found.contains(rule), "expected '\(rule)' in:\n\(found)")
         }
         // Verify's app-rules kind names the same members.
@@ -61,7 +65,8 @@ final class SourceTraceContractsTests: XCTestCase {
     /// Words edited without the value fail as well, and a trace of the wrong shape is a load
     /// error naming its path.
     func testEditedWordsAndMalformedTracesFail() throws {
-        let words = try mutated("civicforge", [("photos.json", "\"quote\": \"Compress to JPEG at quality 80\"", "\"quote\": \"Compress to JPEG at quality 85\"")])
+        let words = try mutated(
+            "civicforge", [("photos.json", "\"quote\": \"Compress to JPEG at quality 80\"", "\"quote\": \"Compress to JPEG at quality 85\"")])
         XCTAssertTrue(problems("civicforge", words).contains { $0.contains("$.trace[3]: the document states 85") }, "\(problems("civicforge", words))")
         let unknownKey = try mutated("civicforge", [("photos.json", "\"holds\": \"jpegQuality\"", "\"holds\": \"jpegQuality\", \"page\": 4")])
         XCTAssertThrowsError(try PhotoLimits.load(folder: unknownKey)) { XCTAssertTrue("\($0)".contains("$.trace[3].page: unknown key 'page'"), "\($0)") }
@@ -84,7 +89,9 @@ final class SourceTraceContractsTests: XCTestCase {
             try Data(JSONValue.array(change(rows)).serialized(.pretty).utf8).write(to: url)
         }
         var removed = ""
-        try rewrite("fixtures/cities.json") { rows in removed = rows.last?["id"]?.stringValue ?? ""; return Array(rows.dropLast()) }
+        try rewrite("fixtures/cities.json") { rows in
+            removed = rows.last?["id"]?.stringValue ?? ""; return Array(rows.dropLast())
+        }
         try rewrite("fixtures/city_scores.json") { rows in rows.filter { $0["city_id"]?.stringValue != removed } }
         XCTAssertThrowsError(try AppSpec.load(folder: dir)) { error in
             XCTAssertTrue("\(error)".contains("fixtures.json: $.tables[0].count: cities has 54 fixture rows, the document's count is 55"), "\(error)")
@@ -104,7 +111,9 @@ final class SourceTraceContractsTests: XCTestCase {
         try FileManager.default.copyItem(at: ContractsLocator.app("teleportme"), to: dir)
         addTeardownBlock { try? FileManager.default.removeItem(at: root) }
         let url = dir.appendingPathComponent("fixtures/city_scores.json")
-        guard case .array(let rows) = try JSONValue.parse(Data(contentsOf: url)) else { throw TestSetupFailure(description: "city_scores.json is not an array") }
+        guard case .array(let rows) = try JSONValue.parse(Data(contentsOf: url)) else {
+            throw TestSetupFailure(description: "city_scores.json is not an array")
+        }
         try Data(JSONValue.array(Array(rows.dropFirst())).serialized(.pretty).utf8).write(to: url)
         return dir
     }

@@ -29,7 +29,9 @@ final class TeleportMeAuthSettingsTests: XCTestCase {
     func testAnotherPolicyOrLifetimeFails() throws {
         let stricter = try replay { $0.minimumPasswordLength = 8 }
         XCTAssertFalse(stricter.passed)
-        XCTAssertTrue(stricter.failures.joined().contains("expected \"Password should be at least 6 characters.\", got \"Password should be at least 8 characters.\""), stricter.failures.joined(separator: "\n"))
+        XCTAssertTrue(
+            stricter.failures.joined().contains("expected \"Password should be at least 6 characters.\", got \"Password should be at least 8 characters.\""),
+            stricter.failures.joined(separator: "\n"))
         let longer = try replay { $0.jwtExpirySeconds = 7200 }
         XCTAssertFalse(longer.passed)
         XCTAssertTrue(longer.failures.joined().contains("expires_in"), longer.failures.joined(separator: "\n"))

@@ -14,7 +14,8 @@ final class TeleportMeGoldenTests: XCTestCase {
     /// --filter TeleportMeGoldenTests` re-records; the mutant tests below always use never.
     func testReportGoldensMatchAndReplayThroughTheMock() throws {
         let cases = try TeleportMeGoldens.goldenCases()
-        let results = try GoldenSuite.run(app: "teleportme", cases: cases, store: try store(), mode: try GoldenRecordMode.from(environment: ProcessInfo.processInfo.environment))
+        let results = try GoldenSuite.run(
+            app: "teleportme", cases: cases, store: try store(), mode: try GoldenRecordMode.from(environment: ProcessInfo.processInfo.environment))
         assertAllPassed(results, minimum: 24)
         XCTAssertEqual(results.filter { $0.name.hasSuffix("mock replay") }.count, cases.count, "every case is replayed")
     }
@@ -25,8 +26,9 @@ final class TeleportMeGoldenTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(cases.count, 12)
         let spec = try AppSpec.load(folder: ContractsLocator.app("teleportme"))
         let continent = Dictionary(uniqueKeysWithValues: spec.fixtures.rows("cities").map { ($0["id"]!.stringValue!, $0["continent"]!.stringValue!) })
-        XCTAssertEqual(Set(cases.compactMap { continent[$0.request.currentCityID] }),
-                       ["Europe", "North America", "Asia", "South America", "Oceania", "Africa"])
+        XCTAssertEqual(
+            Set(cases.compactMap { continent[$0.request.currentCityID] }),
+            ["Europe", "North America", "Asia", "South America", "Oceania", "Africa"])
         let p = cases.map(\.request.preferences)
         XCTAssertTrue(p.contains(ReportPreferences(cost: 0, climate: 0, culture: 0, jobMarket: 0)))
         XCTAssertTrue(p.contains(ReportPreferences(cost: 10, climate: 10, culture: 10, jobMarket: 10)))
@@ -38,7 +40,11 @@ final class TeleportMeGoldenTests: XCTestCase {
         for c in cases {
             let golden = try TeleportMeGoldens.output(c, rules: rules, catalog: catalog)
             let reason = golden["refinement"]?["reason"]?.stringValue ?? "refined"
-            let key = reason.hasPrefix("refiner failed") ? "throws" : reason.hasPrefix("reply unusable") ? "garbage" : reason.hasPrefix("0 valid") ? "no valid ids" : reason.hasPrefix("2 valid") ? "two valid" : reason
+            let key =
+                reason.hasPrefix("refiner failed")
+                ? "throws"
+                : reason.hasPrefix("reply unusable")
+                    ? "garbage" : reason.hasPrefix("0 valid") ? "no valid ids" : reason.hasPrefix("2 valid") ? "two valid" : reason
             outcomes[key, default: 0] += 1
         }
         XCTAssertEqual(Set(outcomes.keys), ["refined", "throws", "garbage", "no valid ids", "two valid"], "\(outcomes)")
@@ -57,8 +63,9 @@ final class TeleportMeGoldenTests: XCTestCase {
         XCTAssertTrue(berlin.message.contains("\n-      \"raw_score\": "), berlin.message)
         let artifact = store.artifacts.appendingPathComponent("teleportme/report/europe-berlin.json")
         let expectedCopy = store.artifacts.appendingPathComponent("teleportme/report/europe-berlin.expected.json")
-        XCTAssertEqual(try String(contentsOf: expectedCopy, encoding: .utf8),
-                       try String(contentsOf: ContractsLocator.golden.appendingPathComponent("teleportme/report/europe-berlin.json"), encoding: .utf8))
+        XCTAssertEqual(
+            try String(contentsOf: expectedCopy, encoding: .utf8),
+            try String(contentsOf: ContractsLocator.golden.appendingPathComponent("teleportme/report/europe-berlin.json"), encoding: .utf8))
         XCTAssertNotEqual(try String(contentsOf: artifact, encoding: .utf8), try String(contentsOf: expectedCopy, encoding: .utf8))
     }
 
@@ -67,15 +74,25 @@ final class TeleportMeGoldenTests: XCTestCase {
         let mutants: [(String, (inout [String: JSONValue]) -> Void, String)] = [
             ("rank order", { TeleportMeTestSupport.set(&$0, "refined", "rankOrder", "refiner") }, "report · refiner-success"),
             ("fallback size", { TeleportMeTestSupport.set(&$0, "fallback", "count", 5) }, "report · refiner-garbage"),
-            ("climate category", { o in
-                guard case .array(var p)? = o["primary"], case .object(var c) = p[1] else { return }
-                c["category"] = "Outdoors"; p[1] = .object(c); o["primary"] = .array(p)
-            }, "report · africa-lagos"),
-            ("tie-break", { TeleportMeTestSupport.set(&$0, "ranking", "sortBy", "matchPercent"); TeleportMeTestSupport.set(&$0, "ranking", "tieBreak", "cityIdDescending") }, "report · asia-tokyo"),
+            (
+                "climate category",
+                { o in
+                    guard case .array(var p)? = o["primary"], case .object(var c) = p[1] else { return }
+                    c["category"] = "Outdoors"; p[1] = .object(c); o["primary"] = .array(p)
+                }, "report · africa-lagos"
+            ),
+            (
+                "tie-break",
+                {
+                    TeleportMeTestSupport.set(&$0, "ranking", "sortBy", "matchPercent");
+                    TeleportMeTestSupport.set(&$0, "ranking", "tieBreak", "cityIdDescending")
+                }, "report · asia-tokyo"
+            )
         ]
         for (label, edit, mustFail) in mutants {
             let rules = try TeleportMeTestSupport.rules(editing: edit)
-            let results = try GoldenSuite.run(app: "teleportme", cases: try TeleportMeGoldens.goldenCases(rules: rules, replay: false), store: try store(), mode: .never)
+            let results = try GoldenSuite.run(
+                app: "teleportme", cases: try TeleportMeGoldens.goldenCases(rules: rules, replay: false), store: try store(), mode: .never)
             XCTAssertEqual(results.first { $0.name == mustFail }?.passed, false, "\(label): \(mustFail) should fail")
         }
     }

@@ -15,8 +15,10 @@ final class TeleportMeInteractionTests: XCTestCase {
         let files = try InteractionReplay.load(app: TeleportMeApp.self)
         XCTAssertGreaterThanOrEqual(files.count, 9)
         let named = Set(files.flatMap { $0.steps.compactMap(\.model) + $0.steps.compactMap(\.requestModel) })
-        for m in ["GenerateReportResponse", "GenerateReportRequest", "SavedCity[]", "SavedCityInsert", "UserPreferences[]", "UserPreferencesUpsert",
-                  "Profile", "ProfileUpdate", "CityReport[]", "City[]", "ReportErrorBody"] {
+        for m in [
+            "GenerateReportResponse", "GenerateReportRequest", "SavedCity[]", "SavedCityInsert", "UserPreferences[]", "UserPreferencesUpsert",
+            "Profile", "ProfileUpdate", "CityReport[]", "City[]", "ReportErrorBody"
+        ] {
             XCTAssertTrue(named.contains(m), "no interaction decodes \(m)")
         }
     }
@@ -25,8 +27,14 @@ final class TeleportMeInteractionTests: XCTestCase {
     func testReplayRejectsAWrongResponse() throws {
         let f = try file("saved-cities")
         let (backend, _) = try InteractionReplay.makeBackend(TeleportMeApp.self, for: f)
-        let wrong = HTTPResponse.json(201, [["id": "5a000000-0000-4000-8000-00000000a009", "user_id": .string(TeleportMeTestSupport.ana),
-                                             "city_id": "berlin", "created_at": "2026-03-01T12:00:00+00:00"]])
+        let wrong = HTTPResponse.json(
+            201,
+            [
+                [
+                    "id": "5a000000-0000-4000-8000-00000000a009", "user_id": .string(TeleportMeTestSupport.ana),
+                    "city_id": "berlin", "created_at": "2026-03-01T12:00:00+00:00"
+                ]
+            ])
         // Steps 1 and 2 reach the real table; the duplicate save (step 3) gets the wrong answer.
         var result = InteractionReplay.replay(f, over: FaultAfter(base: InteractionReplay.transport(for: backend), backend: backend, after: 2, fault: wrong))
         XCTAssertFalse(result.passed)
@@ -39,8 +47,10 @@ final class TeleportMeInteractionTests: XCTestCase {
         var schema = spec.schema
         let i = try XCTUnwrap(schema.tables.firstIndex { $0.name == "saved_cities" })
         schema.tables[i].uniques = []
-        let loose = try MockSupabase(configuration: MockConfiguration(spec: AppSpec(app: "teleportme", folder: spec.folder, schema: schema, policies: spec.policies, fixtures: spec.fixtures),
-                                                                      clock: ManualClock(try XCTUnwrap(f.startTime)), ids: SeededIDGenerator(seed: 3)))
+        let loose = try MockSupabase(
+            configuration: MockConfiguration(
+                spec: AppSpec(app: "teleportme", folder: spec.folder, schema: schema, policies: spec.policies, fixtures: spec.fixtures),
+                clock: ManualClock(try XCTUnwrap(f.startTime)), ids: SeededIDGenerator(seed: 3)))
         TeleportMeApp.register(on: loose)
         result = InteractionReplay.replay(f, over: InteractionReplay.transport(for: loose))
         XCTAssertFalse(result.passed)
@@ -51,7 +61,8 @@ final class TeleportMeInteractionTests: XCTestCase {
     /// generate-report that answers the wrong shape fails the §4.6 example.
     func testReplayRejectsMissingTriggersAndAWrongReportShape() throws {
         let signupFile = try file("sign-up-creates-profile")
-        let bare = try MockSupabase(contracts: ContractsLocator.app("teleportme"), clock: ManualClock(try XCTUnwrap(signupFile.startTime)), ids: SeededIDGenerator(seed: 3))
+        let bare = try MockSupabase(
+            contracts: ContractsLocator.app("teleportme"), clock: ManualClock(try XCTUnwrap(signupFile.startTime)), ids: SeededIDGenerator(seed: 3))
         let signup = InteractionReplay.replay(signupFile, over: InteractionReplay.transport(for: bare))
         XCTAssertFalse(signup.passed)
         XCTAssertTrue(signup.failures[0].contains("step 2 of 2"), signup.failures[0])

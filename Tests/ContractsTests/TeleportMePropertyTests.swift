@@ -45,7 +45,8 @@ final class TeleportMePropertyTests: XCTestCase {
         let catalog = ReportCatalog(cities: cities, rules: rules)
         for i in 0..<iterations {
             let current = cities[Int(rng.next() % UInt64(cities.count))]
-            let prefs = ReportPreferences(cost: randomPreference(&rng), climate: randomPreference(&rng), culture: randomPreference(&rng), jobMarket: randomPreference(&rng))
+            let prefs = ReportPreferences(
+                cost: randomPreference(&rng), climate: randomPreference(&rng), culture: randomPreference(&rng), jobMarket: randomPreference(&rng))
             let pool = engine.topCandidates(current: current.id, preferences: prefs, catalog: catalog).map(\.cityID)
             let others = [current.id] + (0..<3).map { _ in cities[Int(rng.next() % UInt64(cities.count))].id }
             let refiner = randomRefiner(&rng, rules: rules, pool: pool, others: others)
@@ -84,17 +85,20 @@ final class TeleportMePropertyTests: XCTestCase {
         // Extremes: all-0 and all-10 cities (clamped to 40 and 99), cities with missing categories, ties.
         var extreme = ReportCatalogs.synthetic(count: 30, seed: 5)
         for i in 0..<10 { extreme[i].scores = Dictionary(uniqueKeysWithValues: ReportCatalogs.categories.map { ($0, i % 2 == 0 ? 0.0 : 10.0) }) }
-        for i in 10..<15 { extreme[i].scores = extreme[i].scores.filter { _ in i % 3 != 0 } ; extreme[i].scores["Economy"] = nil }
+        for i in 10..<15 { extreme[i].scores = extreme[i].scores.filter { _ in i % 3 != 0 }; extreme[i].scores["Economy"] = nil }
         try check(catalog: extreme, iterations: 150, seed: 0x5EED_0003)
     }
 
     /// The property checks themselves can fail: a clamp of 30-100 lets percents out of 40-99.
     func testPropertyCheckRejectsAWrongClamp() throws {
-        let wide = try TeleportMeTestSupport.rules { TeleportMeTestSupport.set(&$0, "clamp", "min", 30); TeleportMeTestSupport.set(&$0, "clamp", "max", 100) }
+        let wide = try TeleportMeTestSupport.rules {
+            TeleportMeTestSupport.set(&$0, "clamp", "min", 30); TeleportMeTestSupport.set(&$0, "clamp", "max", 100)
+        }
         var tops = ReportCatalogs.synthetic(count: 10, seed: 5)
         for i in 0..<10 { tops[i].scores = Dictionary(uniqueKeysWithValues: ReportCatalogs.categories.map { ($0, 10.0) }) }
-        let out = try ReportEngine(rules: wide).generate(current: tops[0], preferences: ReportPreferences(cost: 5, climate: 5, culture: 5, jobMarket: 5),
-                                                        catalog: tops, refiner: FailingRefiner("x"))
+        let out = try ReportEngine(rules: wide).generate(
+            current: tops[0], preferences: ReportPreferences(cost: 5, climate: 5, culture: 5, jobMarket: 5),
+            catalog: tops, refiner: FailingRefiner("x"))
         XCTAssertFalse(out.response.matches.allSatisfy { (40...99).contains($0.matchPercent) })
     }
 }

@@ -25,7 +25,10 @@ final class TeleportMeReportEngineTests: XCTestCase {
         XCTAssertEqual([r.clampMin, r.clampMax], [40, 99])
         XCTAssertEqual([r.topCandidates, r.refinedMin, r.refinedMax, r.fallbackCount], [8, 3, 5, 4])
         XCTAssertEqual(r.comparison.map(\.display), ["cost", "climate", "culture", "economy", "commute"])
-        for section in ["preferences", "weightedSum", "bonus", "clamp", "rounding", "ranking", "candidates", "refined", "fallback", "comparison", "missingScore", "response", "mockRefiner"] {
+        for section in [
+            "preferences", "weightedSum", "bonus", "clamp", "rounding", "ranking", "candidates", "refined", "fallback", "comparison", "missingScore",
+            "response", "mockRefiner"
+        ] {
             XCTAssertNotNil(r.decisions["$.\(section).decision"], "report.json \(section) has no decision")
         }
         for c in r.primary.map(\.category) + r.bonusCategories + r.comparison.map(\.category) {
@@ -37,20 +40,28 @@ final class TeleportMeReportEngineTests: XCTestCase {
         func failure(_ edit: (inout [String: JSONValue]) -> Void) -> String {
             do { _ = try TeleportMeTestSupport.rules(editing: edit); return "no error" } catch { return "\(error)" }
         }
-        XCTAssertEqual(failure { TeleportMeTestSupport.set(&$0, "clamp", "maximum", 99) },
-                       "Contracts/teleportme/report.json: $.clamp.maximum: unknown key 'maximum' (known here: decision, max, min)")
-        XCTAssertEqual(failure { TeleportMeTestSupport.set(&$0, "bonus", "formula", "multiply") },
-                       "Contracts/teleportme/report.json: $.bonus.formula: unknown value 'multiply' (one of: blend, additive)")
-        XCTAssertEqual(failure { TeleportMeTestSupport.set(&$0, "clamp", "max", 30) },
-                       "Contracts/teleportme/report.json: $.clamp.max: max (30) must not be below min (40)")
-        XCTAssertEqual(failure { TeleportMeTestSupport.set(&$0, "fallback", "insightTemplate", "{city} rocks") },
-                       "Contracts/teleportme/report.json: $.fallback.insightTemplate: unknown placeholder '{city}' (allowed: {city_name}, {match_percent}, {strongest_category}, {strongest_score})")
-        XCTAssertEqual(failure { TeleportMeTestSupport.set(&$0, "refined", "max", 9) },
-                       "Contracts/teleportme/report.json: $.refined.max: max (9) cannot exceed candidates.top (8)")
-        XCTAssertEqual(failure { TeleportMeTestSupport.set(&$0, "weightedSum", "decision", 3) },
-                       "Contracts/teleportme/report.json: $.weightedSum.decision: expected a string, found number")
-        XCTAssertEqual(failure { $0["rounding"] = ["matchPercent": "halfEven"] },
-                       "Contracts/teleportme/report.json: $.rounding: missing required key 'decision'")
+        XCTAssertEqual(
+            failure { TeleportMeTestSupport.set(&$0, "clamp", "maximum", 99) },
+            "Contracts/teleportme/report.json: $.clamp.maximum: unknown key 'maximum' (known here: decision, max, min)")
+        XCTAssertEqual(
+            failure { TeleportMeTestSupport.set(&$0, "bonus", "formula", "multiply") },
+            "Contracts/teleportme/report.json: $.bonus.formula: unknown value 'multiply' (one of: blend, additive)")
+        XCTAssertEqual(
+            failure { TeleportMeTestSupport.set(&$0, "clamp", "max", 30) },
+            "Contracts/teleportme/report.json: $.clamp.max: max (30) must not be below min (40)")
+        XCTAssertEqual(
+            failure { TeleportMeTestSupport.set(&$0, "fallback", "insightTemplate", "{city} rocks") },
+            "Contracts/teleportme/report.json: $.fallback.insightTemplate: unknown placeholder '{city}' (allowed: {city_name}, {match_percent}, {strongest_category}, {strongest_score})"
+        )
+        XCTAssertEqual(
+            failure { TeleportMeTestSupport.set(&$0, "refined", "max", 9) },
+            "Contracts/teleportme/report.json: $.refined.max: max (9) cannot exceed candidates.top (8)")
+        XCTAssertEqual(
+            failure { TeleportMeTestSupport.set(&$0, "weightedSum", "decision", 3) },
+            "Contracts/teleportme/report.json: $.weightedSum.decision: expected a string, found number")
+        XCTAssertEqual(
+            failure { $0["rounding"] = ["matchPercent": "halfEven"] },
+            "Contracts/teleportme/report.json: $.rounding: missing required key 'decision'")
     }
 
     /// §4.6 step 4 worked by hand for one city under the report.json decisions (weighted mean of
@@ -58,14 +69,18 @@ final class TeleportMeReportEngineTests: XCTestCase {
     func testScoreMatchesTheDocumentsFormula() throws {
         let r = try TeleportMeTestSupport.rules()
         let engine = ReportEngine(rules: r)
-        let c = city("x", 5, ["Cost of Living": 8, "Environmental Quality": 6, "Leisure & Culture": 4, "Economy": 2,
-                              "Safety": 9, "Healthcare": 7, "Commute": 3, "Internet Access": 5, "Tolerance": 10])
+        let c = city(
+            "x", 5,
+            [
+                "Cost of Living": 8, "Environmental Quality": 6, "Leisure & Culture": 4, "Economy": 2,
+                "Safety": 9, "Healthcare": 7, "Commute": 3, "Internet Access": 5, "Tolerance": 10
+            ])
         let p = prefs(7, 6, 8, 5)
         // Terms (w/10)*(s/10)*100: 0.7*80 + 0.6*60 + 0.8*40 + 0.5*20 = 56 + 36 + 32 + 10 = 134; Σw/10 = 2.6.
         let primary = 134.0 / 2.6
         let bonus = 0.10 * (90 + 70 + 30 + 50 + 100)
         XCTAssertEqual(engine.rawScore(of: c, preferences: p), 0.5 * primary + bonus, accuracy: 1e-9)
-        XCTAssertEqual(engine.matchPercent(0.5 * primary + bonus), 60)  // 25.769… + 34 = 59.77 → 60
+        XCTAssertEqual(engine.matchPercent(0.5 * primary + bonus), 60) // 25.769… + 34 = 59.77 → 60
         // All weights 0: equal weights (zeroWeights = equal) = mean of the four primary scores.
         XCTAssertEqual(engine.rawScore(of: c, preferences: prefs(0, 0, 0, 0)), 0.5 * (80 + 60 + 40 + 20) / 4 + bonus, accuracy: 1e-9)
         // One slider: only that category counts.
@@ -100,12 +115,14 @@ final class TeleportMeReportEngineTests: XCTestCase {
     func generate(_ refiner: any Refiner, cities: [ReportCity]? = nil, current: String = "home") throws -> ReportOutcome {
         let engine = ReportEngine(rules: try TeleportMeTestSupport.rules())
         let list = cities ?? ((0..<10).map { city("c\($0)", 2 + Double($0) * 0.7) } + [city("home", 5)])
-        return try engine.generate(currentCityID: current, preferences: prefs(7, 6, 8, 5), catalog: ReportCatalog(cities: list, rules: engine.rules), refiner: refiner)
+        return try engine.generate(
+            currentCityID: current, preferences: prefs(7, 6, 8, 5), catalog: ReportCatalog(cities: list, rules: engine.rules), refiner: refiner)
     }
 
     func testRefinerPicksAreValidatedKeptAndRanked() throws {
         // Top 8 of c0…c9 are c9…c2; c0, c1 and home are outside the pool.
-        let reply = #"```json{"matches": [{"city_id": "c5", "insight": "Five."}, {"city_id": "c9", "insight": "Nine."}, {"city_id": "c1", "insight": "One."}, {"city_id": "c7", "insight": " "}, {"city_id": "home", "insight": "Home."}, {"city_id": "c9", "insight": "Again."}, {"city_id": "c2", "insight": "Two."}], "summary": "Picked."}```"#
+        let reply =
+            #"```json{"matches": [{"city_id": "c5", "insight": "Five."}, {"city_id": "c9", "insight": "Nine."}, {"city_id": "c1", "insight": "One."}, {"city_id": "c7", "insight": " "}, {"city_id": "home", "insight": "Home."}, {"city_id": "c9", "insight": "Again."}, {"city_id": "c2", "insight": "Two."}], "summary": "Picked."}```"#
         let out = try generate(FixedRefiner(reply: reply))
         XCTAssertEqual(out.refinement, .refined)
         XCTAssertEqual(out.response.matches.map(\.cityID), ["c9", "c5", "c2"], "ranked by score (refined.rankOrder)")
@@ -128,8 +145,9 @@ final class TeleportMeReportEngineTests: XCTestCase {
         let rules = try TeleportMeTestSupport.rules { TeleportMeTestSupport.set(&$0, "refined", "rankOrder", "refiner") }
         let reply = #"{"matches": [{"city_id": "c3", "insight": "a"}, {"city_id": "c9", "insight": "b"}, {"city_id": "c5", "insight": "c"}]}"#
         let list = (0..<10).map { city("c\($0)", 2 + Double($0) * 0.7) } + [city("home", 5)]
-        let out = try ReportEngine(rules: rules).generate(currentCityID: "home", preferences: prefs(5, 5, 5, 5),
-                                                         catalog: ReportCatalog(cities: list, rules: rules), refiner: FixedRefiner(reply: reply))
+        let out = try ReportEngine(rules: rules).generate(
+            currentCityID: "home", preferences: prefs(5, 5, 5, 5),
+            catalog: ReportCatalog(cities: list, rules: rules), refiner: FixedRefiner(reply: reply))
         XCTAssertEqual(out.response.matches.map(\.cityID), ["c3", "c9", "c5"])
     }
 
@@ -139,8 +157,12 @@ final class TeleportMeReportEngineTests: XCTestCase {
             (FixedRefiner(reply: "Sorry, I cannot help."), "reply unusable: not JSON"),
             (FixedRefiner(reply: "[1, 2, 3]"), "reply unusable: expected a JSON object, found array"),
             (FixedRefiner(reply: #"{"picks": []}"#), "reply unusable: no 'matches' array"),
-            (FixedRefiner(reply: #"{"matches": [{"city_id": "c9", "insight": "x"}, {"city_id": "c8", "insight": "y"}, {"city_id": "atlantis", "insight": "z"}]}"#), "2 valid picks, at least 3 required"),
-            (FixedRefiner(reply: ""), "reply unusable: not JSON"),
+            (
+                FixedRefiner(
+                    reply: #"{"matches": [{"city_id": "c9", "insight": "x"}, {"city_id": "c8", "insight": "y"}, {"city_id": "atlantis", "insight": "z"}]}"#),
+                "2 valid picks, at least 3 required"
+            ),
+            (FixedRefiner(reply: ""), "reply unusable: not JSON")
         ]
         for (refiner, reason) in cases {
             let out = try generate(refiner)
@@ -155,9 +177,11 @@ final class TeleportMeReportEngineTests: XCTestCase {
     }
 
     func testComparisonCoversTheFiveDisplayCategoriesRounded() throws {
-        let list = [city("home", 2.5, ["Cost of Living": 2.504, "Commute": 4.6873]),
-                    city("a", 7, ["Cost of Living": 7.005, "Commute": 6.2133, "Economy": 4.663]),
-                    city("b", 6), city("c", 5), city("d", 4)]
+        let list = [
+            city("home", 2.5, ["Cost of Living": 2.504, "Commute": 4.6873]),
+            city("a", 7, ["Cost of Living": 7.005, "Commute": 6.2133, "Economy": 4.663]),
+            city("b", 6), city("c", 5), city("d", 4)
+        ]
         let out = try generate(FailingRefiner("off"), cities: list)
         let a = try XCTUnwrap(out.response.matches.first { $0.cityID == "a" })
         XCTAssertEqual(Set(a.comparison.keys), ["Cost of Living", "Environmental Quality", "Leisure & Culture", "Economy", "Commute"])
@@ -175,15 +199,22 @@ final class TeleportMeReportEngineTests: XCTestCase {
     func testSmallCatalogsAndBadInput() throws {
         let engine = ReportEngine(rules: try TeleportMeTestSupport.rules())
         let three = [city("home", 5), city("a", 6), city("b", 7)]
-        let out = try engine.generate(currentCityID: "home", preferences: prefs(1, 2, 3, 4), catalog: ReportCatalog(cities: three, rules: engine.rules),
-                                      refiner: DeterministicRefiner(rules: engine.rules))
+        let out = try engine.generate(
+            currentCityID: "home", preferences: prefs(1, 2, 3, 4), catalog: ReportCatalog(cities: three, rules: engine.rules),
+            refiner: DeterministicRefiner(rules: engine.rules))
         XCTAssertEqual(out.candidates.map(\.cityID), ["b", "a"])
         XCTAssertEqual(out.response.matches.map(\.cityID), ["b", "a"], "with 2 candidates the refiner cannot name 3: fallback shows both")
-        XCTAssertThrowsError(try engine.generate(currentCityID: "nowhere", preferences: prefs(1, 2, 3, 4), catalog: ReportCatalog(cities: three, rules: engine.rules), refiner: FailingRefiner("x"))) {
+        XCTAssertThrowsError(
+            try engine.generate(
+                currentCityID: "nowhere", preferences: prefs(1, 2, 3, 4), catalog: ReportCatalog(cities: three, rules: engine.rules),
+                refiner: FailingRefiner("x"))
+        ) {
             XCTAssertEqual("\($0)", "unknown city 'nowhere'")
         }
         for bad in [prefs(10.01, 1, 1, 1), prefs(1, -1, 1, 1), prefs(1, 1, .nan, 1), prefs(1, 1, 1, .infinity)] {
-            XCTAssertThrowsError(try engine.generate(currentCityID: "home", preferences: bad, catalog: ReportCatalog(cities: three, rules: engine.rules), refiner: FailingRefiner("x")))
+            XCTAssertThrowsError(
+                try engine.generate(
+                    currentCityID: "home", preferences: bad, catalog: ReportCatalog(cities: three, rules: engine.rules), refiner: FailingRefiner("x")))
         }
         XCTAssertNoThrow(try engine.validate(prefs(0, 10, 0, 10)))
     }
@@ -191,8 +222,9 @@ final class TeleportMeReportEngineTests: XCTestCase {
     func testDeterministicRefinerFollowsItsRules() throws {
         let rules = try TeleportMeTestSupport.rules()
         let list = (0..<10).map { city("c\($0)", 2 + Double($0) * 0.7) } + [city("home", 5)]
-        let out = try ReportEngine(rules: rules).generate(currentCityID: "home", preferences: prefs(1, 9, 1, 1), catalog: ReportCatalog(cities: list, rules: rules),
-                                                         refiner: DeterministicRefiner(rules: rules))
+        let out = try ReportEngine(rules: rules).generate(
+            currentCityID: "home", preferences: prefs(1, 9, 1, 1), catalog: ReportCatalog(cities: list, rules: rules),
+            refiner: DeterministicRefiner(rules: rules))
         XCTAssertEqual(out.refinement, .refined)
         // Percents fall by 3-4 per city: within 6 of the best are c9, c8 (and c7 at the edge).
         let best = out.candidates[0].matchPercent

@@ -19,12 +19,16 @@ final class TeleportMeServerTests: XCTestCase {
         let rules = try FunctionRules.load()
         XCTAssertEqual(rules.search.threshold, 0.15)
         XCTAssertEqual(rules.search.limit, 20)
-        let rows: [[String: JSONValue]] = (1...30).map { ["id": .string("springfield-\($0)"), "name": .string("Springfield"), "full_name": .string("Springfield \($0)"), "country": "United States"] }
+        let rows: [[String: JSONValue]] =
+            (1...30).map {
+                ["id": .string("springfield-\($0)"), "name": .string("Springfield"), "full_name": .string("Springfield \($0)"), "country": "United States"]
+            }
             + [["id": "berlin", "name": "Berlin", "full_name": "Berlin, Germany", "country": "Germany"]]
         let search = SearchCitiesFunction(rules: rules.search)
         let hits = search.search("springfield", in: rows.reversed())
         XCTAssertEqual(hits.count, 20, "at most 20 rows")
-        XCTAssertEqual(hits.prefix(3).map { $0.row["id"]!.stringValue! }, ["springfield-1", "springfield-10", "springfield-11"], "ties by name, then id (bytewise)")
+        XCTAssertEqual(
+            hits.prefix(3).map { $0.row["id"]!.stringValue! }, ["springfield-1", "springfield-10", "springfield-11"], "ties by name, then id (bytewise)")
         // Exactly at the threshold: excluded unless inclusive.
         var exact = rules.search
         exact.threshold = Double(Float(4) / Float(9))
@@ -54,7 +58,9 @@ final class TeleportMeServerTests: XCTestCase {
         let backend = try TeleportMeTestSupport.backend(clock: clock)
         let wire = WireClient(backend)
         clock.advance(by: 3600)
-        let signup = try wire.send(method: "POST", path: "/auth/v1/signup", json: ["email": "dora@teleportme.test", "password": "dora-pass", "data": ["full_name": "Dora"]], as: "anon")
+        let signup = try wire.send(
+            method: "POST", path: "/auth/v1/signup", json: ["email": "dora@teleportme.test", "password": "dora-pass", "data": ["full_name": "Dora"]], as: "anon"
+        )
         XCTAssertEqual(signup.status, 200, signup.text)
         let id = try XCTUnwrap(signup.jsonBody?["user"]?["id"]?.stringValue)
         let profile = try XCTUnwrap(try backend.database.rows("profiles", where: .eq("id", id)).first)

@@ -7,8 +7,10 @@ import NaarsCars
 /// (supabase/auth internal/api/pagination.go, `adminUsers` in internal/api/admin.go).
 final class AdminRoutesTests: XCTestCase {
     func send(_ b: MockSupabase, _ method: String, _ target: String, key: String, json: JSONValue? = nil) throws -> HTTPResponse {
-        try b.handle(HTTPRequest(method: method, target: target, headers: ["apikey": key, "Authorization": "Bearer \(key)", "Host": "127.0.0.1:54321"],
-                                 body: json?.data() ?? Data()))
+        try b.handle(
+            HTTPRequest(
+                method: method, target: target, headers: ["apikey": key, "Authorization": "Bearer \(key)", "Host": "127.0.0.1:54321"],
+                body: json?.data() ?? Data()))
     }
 
     func testResetNeedsTheServiceRoleAndRestoresTheFixtures() throws {
@@ -63,7 +65,9 @@ final class AdminRoutesTests: XCTestCase {
         // Pages cover every user once, newest first.
         var ids: [String] = []
         for p in 1...total {
-            ids += (try send(b, "GET", "/auth/v1/admin/users?page=\(p)&per_page=1", key: b.serviceRoleKey).jsonBody?["users"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+            ids += (try send(b, "GET", "/auth/v1/admin/users?page=\(p)&per_page=1", key: b.serviceRoleKey).jsonBody?["users"]?.arrayValue ?? []).compactMap {
+                $0["id"]?.stringValue
+            }
         }
         XCTAssertEqual(ids, (all.jsonBody?["users"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
         let bad = try send(b, "GET", "/auth/v1/admin/users?page=x", key: b.serviceRoleKey)

@@ -9,24 +9,29 @@ final class CryptoVectorTests: XCTestCase {
     func testSHA256FIPSVectors() {
         XCTAssertEqual(hex(SHA256.hash(Array("abc".utf8))), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         XCTAssertEqual(hex(SHA256.hash([UInt8]())), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        XCTAssertEqual(hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))),
-                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        XCTAssertEqual(
+            hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         XCTAssertEqual(hex(SHA256.hash([UInt8](repeating: 0x61, count: 1_000_000))), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     func testHMACRFC4231() {
-        XCTAssertEqual(hex(HMACSHA256.mac(key: [UInt8](repeating: 0x0b, count: 20), message: Array("Hi There".utf8))),
-                       "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
-        XCTAssertEqual(hex(HMACSHA256.mac(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))),
-                       "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        XCTAssertEqual(
+            hex(HMACSHA256.mac(key: [UInt8](repeating: 0x0b, count: 20), message: Array("Hi There".utf8))),
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        XCTAssertEqual(
+            hex(HMACSHA256.mac(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
         // Case 6: a key longer than the block size is hashed first.
-        XCTAssertEqual(hex(HMACSHA256.mac(key: [UInt8](repeating: 0xaa, count: 131), message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8))),
-                       "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+        XCTAssertEqual(
+            hex(HMACSHA256.mac(key: [UInt8](repeating: 0xaa, count: 131), message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8))),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     }
 
     func testJWTRFC7515StyleRoundTripAndKnownToken() throws {
         // The widely published HS256 example token (secret "your-256-bit-secret").
-        let known = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+        let known =
+            "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
         let claims = try JWT.verify(known, secret: "your-256-bit-secret", now: Date())
         XCTAssertEqual(claims["name"], "John Doe")
         XCTAssertThrowsError(try JWT.verify(known, secret: "another-secret", now: Date())) { XCTAssertEqual($0 as? JWTError, .invalidSignature) }
@@ -57,7 +62,11 @@ final class GoTrueWireTests: XCTestCase {
 
     func assertGoTrueError(_ r: HTTPResponse, _ status: Int, _ code: String, _ msg: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(r.status, status, r.text, file: file, line: line)
-        XCTAssertEqual(r.json(), ["code": .int(Int64(status)), "error_code": .string(code), "msg": .string(msg)].merging(r.json()["weak_password"].map { ["weak_password": $0] } ?? [:]) { a, _ in a }.asJSON, file: file, line: line)
+        XCTAssertEqual(
+            r.json(),
+            ["code": .int(Int64(status)), "error_code": .string(code), "msg": .string(msg)].merging(
+                r.json()["weak_password"].map { ["weak_password": $0] } ?? [:]
+            ) { a, _ in a }.asJSON, file: file, line: line)
     }
 
     func testSignupReturnsAGoTrueSessionAndTheUserCanReadPostgREST() throws {
@@ -78,18 +87,22 @@ final class GoTrueWireTests: XCTestCase {
         XCTAssertEqual(claims["sub"], s["user"]?["id"])
         let me = try auth("GET", "/user", token: token)
         XCTAssertEqual(me.json()["id"], s["user"]?["id"])
-        let rest = try f.wire.send(method: "GET", path: "/rest/v1/saved_cities", headers: ["apikey": f.backend.anonKey, "Authorization": "Bearer \(token)"], as: nil)
+        let rest = try f.wire.send(
+            method: "GET", path: "/rest/v1/saved_cities", headers: ["apikey": f.backend.anonKey, "Authorization": "Bearer \(token)"], as: nil)
         XCTAssertEqual(rest.text, "[]", "a new user owns nothing")
     }
 
     func testSignupErrors() throws {
-        assertGoTrueError(try auth("POST", "/signup", json: ["email": "ana@teleportme.test", "password": "whatever1"]), 422, "user_already_exists", "User already registered")
+        assertGoTrueError(
+            try auth("POST", "/signup", json: ["email": "ana@teleportme.test", "password": "whatever1"]), 422, "user_already_exists", "User already registered")
         let weak = try auth("POST", "/signup", json: ["email": "new@example.com", "password": "12345"])
         XCTAssertEqual(weak.status, 422)
         XCTAssertEqual(weak.json()["error_code"], "weak_password")
         XCTAssertEqual(weak.json()["msg"], "Password should be at least 6 characters.")
         XCTAssertEqual(weak.json()["weak_password"], ["reasons": ["length"]])
-        assertGoTrueError(try auth("POST", "/signup", json: ["email": "not-an-email", "password": "secret-1"]), 400, "validation_failed", "Unable to validate email address: invalid format")
+        assertGoTrueError(
+            try auth("POST", "/signup", json: ["email": "not-an-email", "password": "secret-1"]), 400, "validation_failed",
+            "Unable to validate email address: invalid format")
         XCTAssertEqual(f.backend.database.count("auth.users"), 2, "no user was created")
     }
 
@@ -97,8 +110,12 @@ final class GoTrueWireTests: XCTestCase {
         let ok = try auth("POST", "/token", "grant_type=password", json: ["email": "ana@teleportme.test", "password": "ana-password-1"])
         XCTAssertEqual(ok.status, 200)
         XCTAssertEqual(ok.json()["user"]?["id"], .string(f.ana))
-        assertGoTrueError(try auth("POST", "/token", "grant_type=password", json: ["email": "ana@teleportme.test", "password": "wrong"]), 400, "invalid_credentials", "Invalid login credentials")
-        assertGoTrueError(try auth("POST", "/token", "grant_type=password", json: ["email": "nobody@x.io", "password": "whatever"]), 400, "invalid_credentials", "Invalid login credentials")
+        assertGoTrueError(
+            try auth("POST", "/token", "grant_type=password", json: ["email": "ana@teleportme.test", "password": "wrong"]), 400, "invalid_credentials",
+            "Invalid login credentials")
+        assertGoTrueError(
+            try auth("POST", "/token", "grant_type=password", json: ["email": "nobody@x.io", "password": "whatever"]), 400, "invalid_credentials",
+            "Invalid login credentials")
     }
 
     func testRefreshTokensAreSingleUse() throws {
@@ -112,9 +129,14 @@ final class GoTrueWireTests: XCTestCase {
         XCTAssertEqual(r2.status, 200)
         // Reusing a grandparent after GoTrue's reuse interval (RefreshTokenRotationTests has the rest).
         f.clock.advance(by: 11)
-        assertGoTrueError(try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": .string(rt)]), 400, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
-        assertGoTrueError(try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": "nope"]), 400, "validation_failed", "Refresh token is not valid")
-        assertGoTrueError(try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": "abcdefghijkl"]), 400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
+        assertGoTrueError(
+            try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": .string(rt)]), 400, "refresh_token_already_used",
+            "Invalid Refresh Token: Already Used")
+        assertGoTrueError(
+            try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": "nope"]), 400, "validation_failed", "Refresh token is not valid")
+        assertGoTrueError(
+            try auth("POST", "/token", "grant_type=refresh_token", json: ["refresh_token": "abcdefghijkl"]), 400, "refresh_token_not_found",
+            "Invalid Refresh Token: Refresh Token Not Found")
     }
 
     func testLogoutEndsTheSession() throws {
@@ -137,9 +159,12 @@ final class GoTrueWireTests: XCTestCase {
 
     func testExpiryIsCheckedAgainstTheInjectedClock() throws {
         let token = f.backend.accessToken(persona: "ana")!
-        XCTAssertEqual(try f.wire.send(method: "GET", path: "/rest/v1/saved_cities", headers: ["apikey": f.backend.anonKey, "Authorization": "Bearer \(token)"], as: nil).status, 200)
+        XCTAssertEqual(
+            try f.wire.send(method: "GET", path: "/rest/v1/saved_cities", headers: ["apikey": f.backend.anonKey, "Authorization": "Bearer \(token)"], as: nil)
+                .status, 200)
         f.clock.advance(by: 3600)
-        let r = try f.wire.send(method: "GET", path: "/rest/v1/saved_cities", headers: ["apikey": f.backend.anonKey, "Authorization": "Bearer \(token)"], as: nil)
+        let r = try f.wire.send(
+            method: "GET", path: "/rest/v1/saved_cities", headers: ["apikey": f.backend.anonKey, "Authorization": "Bearer \(token)"], as: nil)
         r.assertPostgrestError(401, "PGRST303", "JWT expired")
         XCTAssertEqual(r.headers["WWW-Authenticate"], "Bearer error=\"invalid_token\", error_description=\"JWT expired\"")
     }
@@ -160,12 +185,15 @@ final class GoTrueWireTests: XCTestCase {
         let editedPayload = parts[0] + "." + Base64URL.encode(Array(JSONValue.object(edited).serialized().utf8)) + "." + parts[2]
         f.backend.registerFunction("echo") { call in .json(200, ["sub": call.auth.claims["sub"] ?? .null]) }
         let before = try f.backend.database.rows("saved_cities", as: .serviceRole)
-        for (label, token) in [("wrong key", wrongKey), ("alg none", algNone), ("expired", expired), ("edited payload", editedPayload), ("garbage", "abc.def")] {
+        for (label, token) in [("wrong key", wrongKey), ("alg none", algNone), ("expired", expired), ("edited payload", editedPayload), ("garbage", "abc.def")]
+        {
             let h: HTTPHeaders = ["apikey": f.backend.anonKey, "Authorization": "Bearer \(token)"]
             let read = try f.wire.send(method: "GET", path: "/rest/v1/saved_cities", headers: h, as: nil)
             XCTAssertEqual(read.status, 401, label)
             XCTAssertTrue(["PGRST301", "PGRST303"].contains(read.json()["code"]?.stringValue ?? ""), "\(label): \(read.text)")
-            let write = try f.wire.send(method: "POST", path: "/rest/v1/saved_cities", headers: h, body: JSONValue.object(["user_id": .string(f.ben), "city_id": "paris"]).data(), as: nil)
+            let write = try f.wire.send(
+                method: "POST", path: "/rest/v1/saved_cities", headers: h, body: JSONValue.object(["user_id": .string(f.ben), "city_id": "paris"]).data(),
+                as: nil)
             XCTAssertEqual(write.status, 401, label)
             let del = try f.wire.send(method: "DELETE", path: "/rest/v1/saved_cities", query: "city_id=eq.tokyo", headers: h, as: nil)
             XCTAssertEqual(del.status, 401, label)
@@ -221,7 +249,9 @@ final class FunctionsWireTests: XCTestCase {
         let sem = DispatchSemaphore(value: 0)
         final class Box: @unchecked Sendable { var error: Error? }
         let box = Box()
-        session.dataTask(with: URL(string: "https://example.com/")!) { _, _, e in box.error = e; sem.signal() }.resume()
+        session.dataTask(with: URL(string: "https://example.com/")!) { _, _, e in
+            box.error = e; sem.signal()
+        }.resume()
         sem.wait()
         XCTAssertEqual((box.error as? URLError)?.code, .cannotFindHost)
     }

@@ -50,8 +50,10 @@ struct HammerClient: Sendable {
     /// Sends a request; records a violation unless the status is one of `expect` and a JSON
     /// body parses. Returns the response (nil when the transport threw).
     @discardableResult
-    func call(_ method: String, _ target: String, token: String? = nil, apikey: String? = nil, json: JSONValue? = nil,
-              body: Data? = nil, headers extra: HTTPHeaders = [:], expect: Set<Int>) -> HTTPResponse? {
+    func call(
+        _ method: String, _ target: String, token: String? = nil, apikey: String? = nil, json: JSONValue? = nil,
+        body: Data? = nil, headers extra: HTTPHeaders = [:], expect: Set<Int>
+    ) -> HTTPResponse? {
         var h: HTTPHeaders = ["apikey": apikey ?? anonKey]
         if let token { h["Authorization"] = "Bearer \(token)" }
         if json != nil { h["Content-Type"] = "application/json" }

@@ -117,8 +117,10 @@ final class ConcurrencyTests: XCTestCase {
             let backend = try makeNaarsCars()
             let findings = Findings(), ledger = Ledger()
             if mutant == "lost" {
-                backend.inject(InjectedFault(method: "POST", pathPrefix: "/rest/v1/town_hall_posts",
-                                             kind: .response(HTTPResponse(status: 201, headers: ["Content-Range": "*/*"])), remaining: 1))
+                backend.inject(
+                    InjectedFault(
+                        method: "POST", pathPrefix: "/rest/v1/town_hall_posts",
+                        kind: .response(HTTPResponse(status: 201, headers: ["Content-Range": "*/*"])), remaining: 1))
             }
             let send: @Sendable (HTTPRequest) throws -> HTTPResponse = { r in
                 if mutant == "duplicated", r.method == "POST", r.path == "/rest/v1/town_hall_posts" { _ = try backend.handle(r) }
@@ -127,8 +129,9 @@ final class ConcurrencyTests: XCTestCase {
             ConcurrencyTests.naarsCarsClient(backend, worker: 0, rounds: 3, findings: findings, ledger: ledger, send: send)
             assertNone(findings)
             let problems = ledger.reconcile(["naarscars": backend])
-            XCTAssertTrue(problems.contains { $0.contains("town_hall_posts") && $0.contains(mutant == "lost" ? "found 0" : "found 2") },
-                          "\(mutant): \(problems)")
+            XCTAssertTrue(
+                problems.contains { $0.contains("town_hall_posts") && $0.contains(mutant == "lost" ? "found 0" : "found 2") },
+                "\(mutant): \(problems)")
         }
     }
 
@@ -139,15 +142,23 @@ final class ConcurrencyTests: XCTestCase {
     static func teleportMeClient(_ backend: MockSupabase, worker w: Int, rounds: Int, cities: [String], findings: Findings, ledger: Ledger) {
         let c = HammerClient(backend, findings: findings, label: "teleportme \(w)")
         let email = "hammer\(w)@teleportme.test", password = "hammer-password-\(w)"
-        guard var s = HammerClient.session(c.call("POST", "/auth/v1/signup", json: ["email": .string(email), "password": .string(password)], expect: [200])) else { return }
+        guard var s = HammerClient.session(c.call("POST", "/auth/v1/signup", json: ["email": .string(email), "password": .string(password)], expect: [200]))
+        else { return }
         ledger.signedUp("teleportme", email)
         var cityIndex = 0
         for r in 0..<rounds {
             switch (w + r) % 6 {
             case 0:
-                if let n = HammerClient.session(c.call("POST", "/auth/v1/token?grant_type=password", json: ["email": .string(email), "password": .string(password)], expect: [200])) { s = n }
+                if let n = HammerClient.session(
+                    c.call("POST", "/auth/v1/token?grant_type=password", json: ["email": .string(email), "password": .string(password)], expect: [200]))
+                {
+                    s = n
+                }
             case 1:
-                guard let n = HammerClient.session(c.call("POST", "/auth/v1/token?grant_type=refresh_token", json: ["refresh_token": .string(s.refresh)], expect: [200])) else { break }
+                guard
+                    let n = HammerClient.session(
+                        c.call("POST", "/auth/v1/token?grant_type=refresh_token", json: ["refresh_token": .string(s.refresh)], expect: [200]))
+                else { break }
                 if n.refresh == s.refresh { findings.add("teleportme \(w): refresh returned the same token") }
                 s = n
                 c.call("GET", "/auth/v1/user", token: s.access, expect: [200])
@@ -175,31 +186,48 @@ final class ConcurrencyTests: XCTestCase {
     /// A NaarsCars member (an approved fixture persona), or for odd workers a new sign-up too:
     /// sign-in, town-hall posts, push tokens, the leaderboard RPC, the push edge function, and
     /// avatar uploads and downloads.
-    static func naarsCarsClient(_ backend: MockSupabase, worker w: Int, rounds: Int, findings: Findings, ledger: Ledger,
-                                send: (@Sendable (HTTPRequest) throws -> HTTPResponse)? = nil) {
+    static func naarsCarsClient(
+        _ backend: MockSupabase, worker w: Int, rounds: Int, findings: Findings, ledger: Ledger,
+        send: (@Sendable (HTTPRequest) throws -> HTTPResponse)? = nil
+    ) {
         let c = HammerClient(backend, findings: findings, label: "naarscars \(w)", send: send)
         let personas = ["alice@test.com", "bob@test.com", "carol@test.com", "dave@test.com"]
         let email = personas[w % personas.count], password = "TestPassword123!"
         if w % 2 == 1 {
             let newEmail = "hammer\(w)@naarscars.test"
-            if c.call("POST", "/auth/v1/signup", json: ["email": .string(newEmail), "password": "hammer-password", "data": ["name": .string("Hammer \(w)")]], expect: [200]) != nil {
+            if c.call(
+                "POST", "/auth/v1/signup", json: ["email": .string(newEmail), "password": "hammer-password", "data": ["name": .string("Hammer \(w)")]],
+                expect: [200]) != nil
+            {
                 ledger.signedUp("naarscars", newEmail)
                 ledger.wrote("naarscars", "profiles", "email=eq.\(newEmail)")
             }
         }
-        guard var s = HammerClient.session(c.call("POST", "/auth/v1/token?grant_type=password", json: ["email": .string(email), "password": .string(password)], expect: [200])) else { return }
-        let eve = "e4e00000-0000-4000-8000-000000000005"  // no push tokens: the push function reaches APNs for nobody
+        guard
+            var s = HammerClient.session(
+                c.call("POST", "/auth/v1/token?grant_type=password", json: ["email": .string(email), "password": .string(password)], expect: [200]))
+        else { return }
+        let eve = "e4e00000-0000-4000-8000-000000000005" // no push tokens: the push function reaches APNs for nobody
         for r in 0..<rounds {
             let marker = "hammer-\(w)-\(r)-\(UUID().uuidString.prefix(8))"
             switch (w + r) % 6 {
             case 0:
-                if let n = HammerClient.session(c.call("POST", "/auth/v1/token?grant_type=password", json: ["email": .string(email), "password": .string(password)], expect: [200])) { s = n }
+                if let n = HammerClient.session(
+                    c.call("POST", "/auth/v1/token?grant_type=password", json: ["email": .string(email), "password": .string(password)], expect: [200]))
+                {
+                    s = n
+                }
             case 1:
-                if c.call("POST", "/rest/v1/town_hall_posts", token: s.access, json: ["user_id": .string(s.user), "content": .string(marker)], expect: [201])?.status == 201 {
+                if c.call("POST", "/rest/v1/town_hall_posts", token: s.access, json: ["user_id": .string(s.user), "content": .string(marker)], expect: [201])?
+                    .status == 201
+                {
                     ledger.wrote("naarscars", "town_hall_posts", "content=eq.\(marker)")
                 }
             case 2:
-                if c.call("POST", "/rest/v1/push_tokens", token: s.access, json: ["user_id": .string(s.user), "token": .string(marker), "device_id": .string(marker)], expect: [201])?.status == 201 {
+                if c.call(
+                    "POST", "/rest/v1/push_tokens", token: s.access, json: ["user_id": .string(s.user), "token": .string(marker), "device_id": .string(marker)],
+                    expect: [201])?.status == 201
+                {
                     ledger.wrote("naarscars", "push_tokens", "device_id=eq.\(marker)")
                 }
                 let mine = HammerClient.json(c.call("GET", "/rest/v1/push_tokens?select=user_id", token: s.access, expect: [200])).arrayValue ?? []
@@ -207,11 +235,15 @@ final class ConcurrencyTests: XCTestCase {
             case 3:
                 c.call("POST", "/rest/v1/rpc/get_leaderboard", token: s.access, json: [:], expect: [200])
             case 4:
-                c.call("POST", "/functions/v1/send-push-notification", token: s.access, json: ["user_id": .string(eve), "title": "t", "body": .string(marker)], expect: [200])
+                c.call(
+                    "POST", "/functions/v1/send-push-notification", token: s.access, json: ["user_id": .string(eve), "title": "t", "body": .string(marker)],
+                    expect: [200])
             default:
                 let name = "\(s.user)/\(marker).png"
                 let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(marker.utf8)
-                if c.call("POST", "/storage/v1/object/avatars/\(name)", token: s.access, body: png, headers: ["Content-Type": "image/png"], expect: [200])?.status == 200 {
+                if c.call("POST", "/storage/v1/object/avatars/\(name)", token: s.access, body: png, headers: ["Content-Type": "image/png"], expect: [200])?
+                    .status == 200
+                {
                     ledger.uploaded("naarscars", bucket: "avatars", name: name, data: png)
                     let got = c.call("GET", "/storage/v1/object/public/avatars/\(name)", expect: [200])
                     if got?.status == 200, got?.body != png { findings.add("naarscars \(w): downloaded bytes differ from the upload") }
@@ -224,9 +256,9 @@ final class ConcurrencyTests: XCTestCase {
 /// What clients were told was written, and the check that each write is stored exactly once.
 final class Ledger: Sendable {
     private struct Entries {
-        var rows: [String: Int] = [:]            // "app|table|filter" -> rows expected
-        var users: [(String, String)] = []       // (app, email)
-        var objects: [(String, String, String, Data)] = []  // (app, bucket, name, bytes)
+        var rows: [String: Int] = [:] // "app|table|filter" -> rows expected
+        var users: [(String, String)] = [] // (app, email)
+        var objects: [(String, String, String, Data)] = [] // (app, bucket, name, bytes)
     }
     private let entries = Guarded(Entries())
 
@@ -255,8 +287,10 @@ final class Ledger: Sendable {
         for (key, expected) in e.rows.sorted(by: { $0.key < $1.key }) {
             let parts = key.split(separator: "|", maxSplits: 2).map(String.init)
             guard let b = backends[parts[0]] else { continue }
-            let r = try? b.handle(HTTPRequest(method: "GET", target: "/rest/v1/\(parts[1])?\(parts[2])",
-                                              headers: ["apikey": b.serviceRoleKey, "Authorization": "Bearer \(b.serviceRoleKey)"]))
+            let r = try? b.handle(
+                HTTPRequest(
+                    method: "GET", target: "/rest/v1/\(parts[1])?\(parts[2])",
+                    headers: ["apikey": b.serviceRoleKey, "Authorization": "Bearer \(b.serviceRoleKey)"]))
             let found = r.flatMap { try? JSONValue.parse($0.body) }?.arrayValue?.count ?? -1
             if found != expected { problems.append("\(parts[0]) \(parts[1]) \(parts[2]): expected \(expected), found \(found)") }
         }
@@ -266,7 +300,8 @@ final class Ledger: Sendable {
         }
         for (app, bucket, name, data) in e.objects {
             guard let b = backends[app] else { continue }
-            let r = try? b.handle(HTTPRequest(method: "GET", target: "/storage/v1/object/\(bucket)/\(name)", headers: ["Authorization": "Bearer \(b.serviceRoleKey)"]))
+            let r = try? b.handle(
+                HTTPRequest(method: "GET", target: "/storage/v1/object/\(bucket)/\(name)", headers: ["Authorization": "Bearer \(b.serviceRoleKey)"]))
             if r?.status != 200 || r?.body != data { problems.append("\(app) storage \(bucket)/\(name): answered \(r?.status ?? -1)") }
         }
         return problems

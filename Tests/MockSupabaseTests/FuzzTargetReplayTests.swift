@@ -107,7 +107,8 @@ final class FuzzTargetReplayTests: XCTestCase {
 
     func testJWTCheckRejectsAVerifierThatRefusesEverything() {
         let refusesAll: JWTFuzzProperties.Verify = { _, _, _ in throw JWTError.invalidSignature }
-        let problems = JWTFuzzProperties.violations(of: Array("{\"alg\":\"HS256\",\"typ\":\"JWT\"}\n{\"sub\":\"x\"}".utf8), backend: Self.backend, verify: refusesAll)
+        let problems = JWTFuzzProperties.violations(
+            of: Array("{\"alg\":\"HS256\",\"typ\":\"JWT\"}\n{\"sub\":\"x\"}".utf8), backend: Self.backend, verify: refusesAll)
         XCTAssertTrue(problems.contains { $0.hasPrefix("a well-formed signed token") }, "\(problems)")
     }
 
@@ -118,7 +119,7 @@ final class FuzzTargetReplayTests: XCTestCase {
         var chars = Array(signed)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         let last = try XCTUnwrap(alphabet.firstIndex(of: chars[chars.count - 1]))
-        chars[chars.count - 1] = alphabet[last ^ 1]  // 32-byte signature: 43 characters, the last carries 4 bits and 2 unused
+        chars[chars.count - 1] = alphabet[last ^ 1] // 32-byte signature: 43 characters, the last carries 4 bits and 2 unused
         // Mutant: ignores the unused bits of the signature's last character (clears them first).
         let lenient: JWTFuzzProperties.Verify = { token, secret, now in
             var t = Array(token)

@@ -69,7 +69,9 @@ final class GatewayStrictnessTests: XCTestCase {
         out.append(("standard-alphabet payload", signSegments(header, std)))
         out.append(("padded payload", signSegments(header, segment(userClaims) + "==")))
         // Critical header parameters nobody here understands.
-        out.append(("crit naming an unknown extension", signSegments(segment(["alg": "HS256", "typ": "JWT", "crit": ["x-bank"], "x-bank": true]), segment(userClaims))))
+        out.append(
+            ("crit naming an unknown extension", signSegments(segment(["alg": "HS256", "typ": "JWT", "crit": ["x-bank"], "x-bank": true]), segment(userClaims)))
+        )
         out.append(("crit naming a registered claim", signSegments(segment(["alg": "HS256", "typ": "JWT", "crit": ["exp"]]), segment(userClaims))))
         out.append(("empty crit", signSegments(segment(["alg": "HS256", "typ": "JWT", "crit": []]), segment(userClaims))))
         return out
@@ -81,9 +83,11 @@ final class GatewayStrictnessTests: XCTestCase {
         let anon = f.backend.anonKey
         func statuses(_ token: String) throws -> [Int] {
             let h: HTTPHeaders = ["apikey": anon, "Authorization": "Bearer \(token)"]
-            return [try send(HTTPRequest(method: "GET", target: "/rest/v1/cities?select=id&limit=1", headers: h)).status,
-                    try send(HTTPRequest(method: "GET", target: "/auth/v1/user", headers: h)).status,
-                    try send(HTTPRequest(method: "POST", target: "/functions/v1/echo-auth", headers: h)).status]
+            return [
+                try send(HTTPRequest(method: "GET", target: "/rest/v1/cities?select=id&limit=1", headers: h)).status,
+                try send(HTTPRequest(method: "GET", target: "/auth/v1/user", headers: h)).status,
+                try send(HTTPRequest(method: "POST", target: "/functions/v1/echo-auth", headers: h)).status
+            ]
         }
         var out: [String] = []
         let good = signSegments(segment(["alg": "HS256", "typ": "JWT"]), segment(userClaims))
@@ -114,7 +118,9 @@ final class GatewayStrictnessTests: XCTestCase {
                     while b.count % 4 != 0 { b += "=" }
                     return Data(base64Encoded: b)
                 }
-                if parts.count == 3, let h = loose(parts[0]), case .object(var header)? = try? JSONValue.parse(h), let p = loose(parts[1]), loose(parts[2]) != nil {
+                if parts.count == 3, let h = loose(parts[0]), case .object(var header)? = try? JSONValue.parse(h), let p = loose(parts[1]),
+                    loose(parts[2]) != nil
+                {
                     header["crit"] = nil
                     let input = Base64URL.encode(Array(JSONValue.object(header).serialized(.compact).utf8)) + "." + Base64URL.encode(p)
                     r.headers["Authorization"] = "Bearer " + input + "." + Base64URL.encode(HMACSHA256.mac(key: Array(secret.utf8), message: Array(input.utf8)))
@@ -131,10 +137,10 @@ final class GatewayStrictnessTests: XCTestCase {
     /// Canonical unpadded base64url: each input decodes to the bytes given, or is refused.
     func base64Violations(_ decode: (Substring) -> [UInt8]?) -> [String] {
         let cases: [(String, [UInt8]?)] = [
-            ("", []), ("aGk", Array("hi".utf8)), ("aGl", nil), ("aGm", nil), ("aGn", nil), ("aGo", Array("hj".utf8)),  // 2 unused bits
-            ("YQ", [0x61]), ("YR", nil), ("YW", nil),  // 4 unused bits
+            ("", []), ("aGk", Array("hi".utf8)), ("aGl", nil), ("aGm", nil), ("aGn", nil), ("aGo", Array("hj".utf8)), // 2 unused bits
+            ("YQ", [0x61]), ("YR", nil), ("YW", nil), // 4 unused bits
             ("-_8", [0xFB, 0xFF]), ("+/8", nil), ("aGk=", nil), ("YQ==", nil), ("a", nil), ("aGk ", nil), ("aG.k", nil),
-            ("AAAA", [0, 0, 0]), ("_____w", [0xFF, 0xFF, 0xFF, 0xFF]), ("_____x", nil),
+            ("AAAA", [0, 0, 0]), ("_____w", [0xFF, 0xFF, 0xFF, 0xFF]), ("_____x", nil)
         ]
         return cases.compactMap { input, expected in
             let got = decode(Substring(input))

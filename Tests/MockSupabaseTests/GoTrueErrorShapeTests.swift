@@ -15,8 +15,10 @@ final class AuthFixture {
 
     /// Sends a request to `/auth/v1<path>` with the anon key; `version` sets `X-Supabase-Api-Version`.
     @discardableResult
-    func auth(_ method: String, _ target: String, json: JSONValue? = nil, token: String? = nil, version: String? = nil,
-              headers extra: HTTPHeaders = [:]) throws -> HTTPResponse {
+    func auth(
+        _ method: String, _ target: String, json: JSONValue? = nil, token: String? = nil, version: String? = nil,
+        headers extra: HTTPHeaders = [:]
+    ) throws -> HTTPResponse {
         var h: HTTPHeaders = ["apikey": backend.anonKey]
         if let token { h["Authorization"] = "Bearer \(token)" }
         if let version { h["X-Supabase-Api-Version"] = version }
@@ -33,8 +35,10 @@ final class AuthFixture {
 }
 
 /// What a GoTrue error must look like on the wire for a version; returns the violations.
-func goTrueErrorViolations(_ r: HTTPResponse, version: GoTrueAPIVersion, status: Int, code: String, message: String,
-                           weakReasons: [String]? = nil) -> [String] {
+func goTrueErrorViolations(
+    _ r: HTTPResponse, version: GoTrueAPIVersion, status: Int, code: String, message: String,
+    weakReasons: [String]? = nil
+) -> [String] {
     var v: [String] = []
     if r.status != status { v.append("status \(r.status) != \(status)") }
     guard let body = r.jsonBody?.objectValue else { return v + ["body is not a JSON object: \(r.text)"] }
@@ -87,11 +91,15 @@ final class GoTrueErrorShapeTests: XCTestCase {
         let f = try AuthFixture()
         let body: JSONValue = ["email": "weak@example.com", "password": "abc"]
         let current = try f.auth("POST", "/signup", json: body, version: "2024-01-01")
-        XCTAssertEqual(goTrueErrorViolations(current, version: .v20240101, status: 422, code: "weak_password",
-                                             message: "Password should be at least 6 characters.", weakReasons: ["length"]), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                current, version: .v20240101, status: 422, code: "weak_password",
+                message: "Password should be at least 6 characters.", weakReasons: ["length"]), [])
         let legacy = try f.auth("POST", "/signup", json: body)
-        XCTAssertEqual(goTrueErrorViolations(legacy, version: .initial, status: 422, code: "weak_password",
-                                             message: "Password should be at least 6 characters.", weakReasons: ["length"]), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                legacy, version: .initial, status: 422, code: "weak_password",
+                message: "Password should be at least 6 characters.", weakReasons: ["length"]), [])
     }
 
     func testDuplicateEmailSessionNotFoundAndMissingBearer() throws {
@@ -102,11 +110,15 @@ final class GoTrueErrorShapeTests: XCTestCase {
         let token = try XCTUnwrap(s["access_token"]?.stringValue)
         XCTAssertEqual(try f.auth("POST", "/logout?scope=global", token: token).status, 204)
         let gone = try f.auth("GET", "/user", token: token, version: "2024-01-01")
-        XCTAssertEqual(goTrueErrorViolations(gone, version: .v20240101, status: 403, code: "session_not_found",
-                                             message: "Session from session_id claim in JWT does not exist"), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                gone, version: .v20240101, status: 403, code: "session_not_found",
+                message: "Session from session_id claim in JWT does not exist"), [])
         let none = try f.auth("GET", "/user", version: "2024-01-01")
-        XCTAssertEqual(goTrueErrorViolations(none, version: .v20240101, status: 401, code: "no_authorization",
-                                             message: "This endpoint requires a valid Bearer token"), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                none, version: .v20240101, status: 401, code: "no_authorization",
+                message: "This endpoint requires a valid Bearer token"), [])
         let wrongOTP = try f.auth("POST", "/verify", json: ["type": "email", "email": "dup@example.com", "token": "000000"], version: "2024-01-01")
         XCTAssertEqual(goTrueErrorViolations(wrongOTP, version: .v20240101, status: 403, code: "otp_expired", message: "Token has expired or is invalid"), [])
     }
@@ -126,13 +138,14 @@ final class GoTrueErrorShapeTests: XCTestCase {
         let f = try AuthFixture { $0.mailerAutoconfirm = false }
         let requests: [(String, String, JSONValue?)] = [
             ("POST", "/signup", ["email": "x@example.com"]), ("POST", "/signup", ["email": "bad", "password": "secret-123"]),
-            ("POST", "/signup", [:]), ("POST", "/signup", ["email": "p@example.com", "password": "secret-123", "code_challenge": "short", "code_challenge_method": "s256"]),
+            ("POST", "/signup", [:]),
+            ("POST", "/signup", ["email": "p@example.com", "password": "secret-123", "code_challenge": "short", "code_challenge_method": "s256"]),
             ("POST", "/token?grant_type=password", [:]), ("POST", "/token?grant_type=refresh_token", ["refresh_token": "nope"]),
             ("POST", "/token?grant_type=pkce", [:]), ("POST", "/token?grant_type=pkce", ["auth_code": "x", "code_verifier": "y"]),
             ("POST", "/verify", [:]), ("POST", "/verify", ["type": "magiclink", "email": "x@example.com", "token": "1"]),
             ("POST", "/recover", [:]), ("POST", "/resend", [:]), ("POST", "/resend", ["type": "signup"]),
             ("POST", "/otp", [:]), ("GET", "/authorize?provider=nope", nil), ("GET", "/authorize?provider=google", nil),
-            ("GET", "/callback", nil), ("GET", "/callback?state=unknown", nil), ("GET", "/reauthenticate", nil), ("GET", "/verify", nil),
+            ("GET", "/callback", nil), ("GET", "/callback?state=unknown", nil), ("GET", "/reauthenticate", nil), ("GET", "/verify", nil)
         ]
         let table = try ContractsLocator.goTrueErrors()
         var seen = 0
@@ -141,7 +154,8 @@ final class GoTrueErrorShapeTests: XCTestCase {
             guard r.status >= 400, let code = r.jsonBody?["code"]?.stringValue else { continue }
             seen += 1
             XCTAssertTrue(GoTrueError.knownCodes.contains(code), "\(m) \(t): \(code)")
-            XCTAssertTrue(table.allows(code: code, status: r.status), "\(m) \(t): GoTrue never answers \(code) with \(r.status) (Contracts/shared/gotrue-errors.json)")
+            XCTAssertTrue(
+                table.allows(code: code, status: r.status), "\(m) \(t): GoTrue never answers \(code) with \(r.status) (Contracts/shared/gotrue-errors.json)")
             XCTAssertEqual(r.headers["x-sb-error-code"], code, "\(m) \(t)")
         }
         XCTAssertGreaterThanOrEqual(seen, requests.count - 1)
@@ -152,10 +166,12 @@ final class GoTrueErrorShapeTests: XCTestCase {
     func testMutantAlwaysLegacyIsRejected() {
         let e = GoTrueError(status: 400, code: "invalid_credentials", message: "Invalid login credentials")
         let mutant = e.response(.initial)
-        XCTAssertFalse(goTrueErrorViolations(mutant, version: .v20240101, status: 400, code: "invalid_credentials", message: "Invalid login credentials").isEmpty)
+        XCTAssertFalse(
+            goTrueErrorViolations(mutant, version: .v20240101, status: 400, code: "invalid_credentials", message: "Invalid login credentials").isEmpty)
         var noEcho = e.response(.v20240101)
         noEcho.headers["X-Supabase-Api-Version"] = nil
-        XCTAssertFalse(goTrueErrorViolations(noEcho, version: .v20240101, status: 400, code: "invalid_credentials", message: "Invalid login credentials").isEmpty)
+        XCTAssertFalse(
+            goTrueErrorViolations(noEcho, version: .v20240101, status: 400, code: "invalid_credentials", message: "Invalid login credentials").isEmpty)
         let invented = GoTrueError(status: 404, code: "not_found", message: "Not Found").response(.v20240101)
         XCTAssertFalse(goTrueErrorViolations(invented, version: .v20240101, status: 404, code: "not_found", message: "Not Found").isEmpty)
     }

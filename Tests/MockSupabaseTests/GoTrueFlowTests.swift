@@ -19,7 +19,8 @@ final class GoTrueFlowTests: XCTestCase {
     }
 
     /// The Location header split into path-and-query and fragment items.
-    func location(_ r: HTTPResponse, file: StaticString = #filePath, line: UInt = #line) -> (base: String, query: [String: String], fragment: [String: String]) {
+    func location(_ r: HTTPResponse, file: StaticString = #filePath, line: UInt = #line) -> (base: String, query: [String: String], fragment: [String: String])
+    {
         let loc = r.headers["Location"] ?? ""
         func items(_ s: Substring) -> [String: String] {
             var d: [String: String] = [:]
@@ -39,8 +40,9 @@ final class GoTrueFlowTests: XCTestCase {
     func testMagicLinkPKCEEndToEnd() throws {
         let f = try fixture()
         _ = try f.session("mia@example.com")
-        let sent = try f.auth("POST", "/otp?redirect_to=\(callback)",
-                              json: ["email": "mia@example.com", "code_challenge": .string(challenge), "code_challenge_method": "s256"])
+        let sent = try f.auth(
+            "POST", "/otp?redirect_to=\(callback)",
+            json: ["email": "mia@example.com", "code_challenge": .string(challenge), "code_challenge_method": "s256"])
         XCTAssertEqual(sent.status, 200, sent.text)
         XCTAssertEqual(sent.jsonBody, [:])
         let mail = try XCTUnwrap(f.backend.lastEmail(to: "mia@example.com"))
@@ -55,16 +57,20 @@ final class GoTrueFlowTests: XCTestCase {
         XCTAssertTrue(loc.fragment.isEmpty)
 
         let wrong = try f.auth("POST", "/token?grant_type=pkce", json: ["auth_code": .string(code), "code_verifier": "not-the-verifier"], version: "2024-01-01")
-        XCTAssertEqual(goTrueErrorViolations(wrong, version: .v20240101, status: 400, code: "bad_code_verifier",
-                                             message: "code challenge does not match previously saved code verifier"), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                wrong, version: .v20240101, status: 400, code: "bad_code_verifier",
+                message: "code challenge does not match previously saved code verifier"), [])
         let ok = try f.auth("POST", "/token?grant_type=pkce", json: ["auth_code": .string(code), "code_verifier": .string(verifier)])
         XCTAssertEqual(ok.status, 200, ok.text)
         XCTAssertEqual(ok.json()["user"]?["email"], "mia@example.com")
         let claims = try JWT.verify(try XCTUnwrap(ok.json()["access_token"]?.stringValue), secret: f.backend.configuration.jwtSecret, now: f.clock.now())
         XCTAssertEqual(claims["amr"]?.arrayValue?.first?["method"], "magiclink")
         let again = try f.auth("POST", "/token?grant_type=pkce", json: ["auth_code": .string(code), "code_verifier": .string(verifier)], version: "2024-01-01")
-        XCTAssertEqual(goTrueErrorViolations(again, version: .v20240101, status: 404, code: "flow_state_not_found",
-                                             message: "invalid flow state, no valid flow state found"), [], "single use")
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                again, version: .v20240101, status: 404, code: "flow_state_not_found",
+                message: "invalid flow state, no valid flow state found"), [], "single use")
         // The link itself is single use: the second visit lands on the error redirect.
         let reused = try f.backend.handle(HTTPRequest(method: "GET", target: link, headers: ["apikey": f.backend.anonKey]))
         let rl = location(reused)
@@ -83,8 +89,10 @@ final class GoTrueFlowTests: XCTestCase {
         let code = try XCTUnwrap(location(try f.backend.handle(HTTPRequest(method: "GET", target: link, headers: [:]))).query["code"])
         f.clock.advance(by: 301)
         let late = try f.auth("POST", "/token?grant_type=pkce", json: ["auth_code": .string(code), "code_verifier": .string(verifier)])
-        XCTAssertEqual(goTrueErrorViolations(late, version: .initial, status: 422, code: "flow_state_expired",
-                                             message: "invalid flow state, flow state has expired"), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                late, version: .initial, status: 422, code: "flow_state_expired",
+                message: "invalid flow state, flow state has expired"), [])
     }
 
     func testImplicitLinkAndRedirectAllowList() throws {
@@ -93,7 +101,9 @@ final class GoTrueFlowTests: XCTestCase {
         _ = try f.auth("POST", "/otp?redirect_to=https://evil.example.net/steal", json: ["email": "imp@example.com"])
         let mail = try XCTUnwrap(f.backend.lastEmail(to: "imp@example.com"))
         XCTAssertFalse(mail.tokenHash.hasPrefix("pkce_"))
-        XCTAssertTrue(mail.actionLink?.contains("redirect_to=https%3A%2F%2Fapp.example.org&") ?? false, "a redirect off the allow-list falls back to the site URL: \(mail.actionLink ?? "")")
+        XCTAssertTrue(
+            mail.actionLink?.contains("redirect_to=https%3A%2F%2Fapp.example.org&") ?? false,
+            "a redirect off the allow-list falls back to the site URL: \(mail.actionLink ?? "")")
         let r = try f.backend.handle(HTTPRequest(method: "GET", target: try XCTUnwrap(mail.actionLink), headers: [:]))
         XCTAssertEqual(r.status, 303)
         let loc = location(r)
@@ -114,17 +124,28 @@ final class GoTrueFlowTests: XCTestCase {
     func testPKCEParameterValidation() throws {
         let f = try fixture()
         let half = try f.auth("POST", "/otp", json: ["email": "v@example.com", "code_challenge": .string(challenge)])
-        XCTAssertEqual(goTrueErrorViolations(half, version: .initial, status: 400, code: "validation_failed",
-                                             message: "PKCE flow requires code_challenge_method and code_challenge"), [])
-        let short = try f.auth("POST", "/signup", json: ["email": "v@example.com", "password": "secret-123", "code_challenge": "abc", "code_challenge_method": "s256"])
-        XCTAssertEqual(goTrueErrorViolations(short, version: .initial, status: 400, code: "validation_failed",
-                                             message: "code challenge has to be between 43 and 128 characters"), [])
-        let odd = try f.auth("POST", "/recover", json: ["email": "v@example.com", "code_challenge": .string(String(repeating: "a", count: 42) + "!"), "code_challenge_method": "s256"])
-        XCTAssertEqual(goTrueErrorViolations(odd, version: .initial, status: 400, code: "validation_failed",
-                                             message: "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes"), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                half, version: .initial, status: 400, code: "validation_failed",
+                message: "PKCE flow requires code_challenge_method and code_challenge"), [])
+        let short = try f.auth(
+            "POST", "/signup", json: ["email": "v@example.com", "password": "secret-123", "code_challenge": "abc", "code_challenge_method": "s256"])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                short, version: .initial, status: 400, code: "validation_failed",
+                message: "code challenge has to be between 43 and 128 characters"), [])
+        let odd = try f.auth(
+            "POST", "/recover",
+            json: ["email": "v@example.com", "code_challenge": .string(String(repeating: "a", count: 42) + "!"), "code_challenge_method": "s256"])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                odd, version: .initial, status: 400, code: "validation_failed",
+                message: "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes"), [])
         let empty = try f.auth("POST", "/token?grant_type=pkce", json: ["auth_code": "x"])
-        XCTAssertEqual(goTrueErrorViolations(empty, version: .initial, status: 400, code: "validation_failed",
-                                             message: "invalid request: both auth code and code verifier should be non-empty"), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                empty, version: .initial, status: 400, code: "validation_failed",
+                message: "invalid request: both auth code and code verifier should be non-empty"), [])
     }
 
     func testPasswordRecoveryWithPKCEAndTheSendRateLimit() throws {
@@ -132,14 +153,19 @@ final class GoTrueFlowTests: XCTestCase {
         _ = try f.session("rec@example.com", "old-password")
         XCTAssertEqual(try f.auth("POST", "/recover", json: ["email": "nobody@example.com"]).jsonBody, [:], "unknown addresses are not revealed")
         XCTAssertNil(f.backend.lastEmail(to: "nobody@example.com"))
-        let r = try f.auth("POST", "/recover?redirect_to=\(callback)", json: ["email": "rec@example.com", "code_challenge": .string(challenge), "code_challenge_method": "s256"])
+        let r = try f.auth(
+            "POST", "/recover?redirect_to=\(callback)",
+            json: ["email": "rec@example.com", "code_challenge": .string(challenge), "code_challenge_method": "s256"])
         XCTAssertEqual(r.status, 200, r.text)
         let again = try f.auth("POST", "/recover", json: ["email": "rec@example.com"], version: "2024-01-01")
-        XCTAssertEqual(goTrueErrorViolations(again, version: .v20240101, status: 429, code: "over_email_send_rate_limit",
-                                             message: "For security purposes, you can only request this after 60 seconds."), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                again, version: .v20240101, status: 429, code: "over_email_send_rate_limit",
+                message: "For security purposes, you can only request this after 60 seconds."), [])
         f.clock.advance(by: 45)
-        XCTAssertEqual(try f.auth("POST", "/recover", json: ["email": "rec@example.com"]).jsonBody?["msg"],
-                       "For security purposes, you can only request this after 15 seconds.")
+        XCTAssertEqual(
+            try f.auth("POST", "/recover", json: ["email": "rec@example.com"]).jsonBody?["msg"],
+            "For security purposes, you can only request this after 15 seconds.")
         let mail = try XCTUnwrap(f.backend.lastEmail(to: "rec@example.com"))
         XCTAssertEqual(mail.type, "recovery")
         let code = try XCTUnwrap(location(try f.backend.handle(HTTPRequest(method: "GET", target: try XCTUnwrap(mail.actionLink), headers: [:]))).query["code"])
@@ -179,8 +205,9 @@ final class GoTrueFlowTests: XCTestCase {
 
     func testSignupConfirmationLinkInThePKCEFlow() throws {
         let f = try fixture { $0.mailerAutoconfirm = false }
-        let r = try f.auth("POST", "/signup?redirect_to=\(callback)",
-                           json: ["email": "pk@example.com", "password": "secret-123", "code_challenge": .string(challenge), "code_challenge_method": "s256"])
+        let r = try f.auth(
+            "POST", "/signup?redirect_to=\(callback)",
+            json: ["email": "pk@example.com", "password": "secret-123", "code_challenge": .string(challenge), "code_challenge_method": "s256"])
         XCTAssertEqual(r.status, 200, r.text)
         XCTAssertNil(r.json()["access_token"])
         let mail = try XCTUnwrap(f.backend.lastEmail(to: "pk@example.com"))
@@ -199,8 +226,10 @@ final class GoTrueFlowTests: XCTestCase {
     func testAnonymousSignInsFollowTheAppSetting() throws {
         let off = try fixture()
         let refused = try off.auth("POST", "/signup", json: [:], version: "2024-01-01")
-        XCTAssertEqual(goTrueErrorViolations(refused, version: .v20240101, status: 422, code: "anonymous_provider_disabled",
-                                             message: "Anonymous sign-ins are disabled"), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                refused, version: .v20240101, status: 422, code: "anonymous_provider_disabled",
+                message: "Anonymous sign-ins are disabled"), [])
         let on = try fixture { $0.anonymousSignIns = true }
         let r = try on.auth("POST", "/signup", json: ["data": ["nick": "guest"]])
         XCTAssertEqual(r.status, 200, r.text)
@@ -216,24 +245,30 @@ final class GoTrueFlowTests: XCTestCase {
         _ = try f.session("re@example.com")
         f.clock.advance(by: 25 * 3600)
         // A token of a session that began 25 hours ago.
-        let old = f.backend.accessToken(for: try XCTUnwrap(f.backend.findUser(email: "re@example.com")?["id"]?.stringValue),
-                                        extraClaims: ["amr": [["method": "password", "timestamp": .int(Int64(f.clock.now().timeIntervalSince1970) - 25 * 3600)]]])
+        let old = f.backend.accessToken(
+            for: try XCTUnwrap(f.backend.findUser(email: "re@example.com")?["id"]?.stringValue),
+            extraClaims: ["amr": [["method": "password", "timestamp": .int(Int64(f.clock.now().timeIntervalSince1970) - 25 * 3600)]]])
         let need = try f.auth("PUT", "/user", json: ["password": "brand-new-1"], token: old, version: "2024-01-01")
-        XCTAssertEqual(goTrueErrorViolations(need, version: .v20240101, status: 400, code: "reauthentication_needed",
-                                             message: "Password update requires reauthentication"), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                need, version: .v20240101, status: 400, code: "reauthentication_needed",
+                message: "Password update requires reauthentication"), [])
         XCTAssertEqual(try f.auth("GET", "/reauthenticate", token: old).jsonBody, [:])
         let nonce = try XCTUnwrap(f.backend.lastEmail(to: "re@example.com")).otp
         let bad = try f.auth("PUT", "/user", json: ["password": "brand-new-1", "nonce": "000000"], token: old)
-        XCTAssertEqual(goTrueErrorViolations(bad, version: .initial, status: 422, code: "reauthentication_not_valid", message: "Nonce has expired or is invalid"), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(bad, version: .initial, status: 422, code: "reauthentication_not_valid", message: "Nonce has expired or is invalid"), [])
         XCTAssertEqual(try f.auth("PUT", "/user", json: ["password": "brand-new-1", "nonce": .string(nonce)], token: old).status, 200)
         // A fresh session changes its password without a nonce.
-        let fresh = try XCTUnwrap(try f.auth("POST", "/token?grant_type=password", json: ["email": "re@example.com", "password": "brand-new-1"]).json()["access_token"]?.stringValue)
+        let fresh = try XCTUnwrap(
+            try f.auth("POST", "/token?grant_type=password", json: ["email": "re@example.com", "password": "brand-new-1"]).json()["access_token"]?.stringValue)
         XCTAssertEqual(try f.auth("PUT", "/user", json: ["password": "brand-new-2"], token: fresh).status, 200)
     }
 
     func testGoogleSignInThroughTheTestProviderWithPKCE() throws {
         let f = try fixture { $0.externalProviders = ["google"] }
-        let start = try f.auth("GET", "/authorize?provider=google&redirect_to=\(callback)&code_challenge=\(challenge)&code_challenge_method=s256&login_hint=gina@example.com")
+        let start = try f.auth(
+            "GET", "/authorize?provider=google&redirect_to=\(callback)&code_challenge=\(challenge)&code_challenge_method=s256&login_hint=gina@example.com")
         XCTAssertEqual(start.status, 302)
         let cb = try XCTUnwrap(start.headers["Location"])
         XCTAssertTrue(cb.hasPrefix("/auth/v1/callback?code="), cb)
@@ -250,8 +285,10 @@ final class GoTrueFlowTests: XCTestCase {
         XCTAssertEqual(try f.backend.handle(HTTPRequest(method: "GET", target: cb, headers: [:])).jsonBody?["error_code"], "bad_oauth_state")
         let disabled = try fixture()
         let r = try disabled.auth("GET", "/authorize?provider=google", version: "2024-01-01")
-        XCTAssertEqual(goTrueErrorViolations(r, version: .v20240101, status: 400, code: "validation_failed",
-                                             message: "Unsupported provider: provider is not enabled"), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                r, version: .v20240101, status: 400, code: "validation_failed",
+                message: "Unsupported provider: provider is not enabled"), [])
     }
 
     func testNativeGoogleSignInWithAnIDToken() throws {
@@ -261,19 +298,24 @@ final class GoTrueFlowTests: XCTestCase {
         XCTAssertEqual(ok.status, 200, ok.text)
         XCTAssertEqual(ok.json()["user"]?["email"], "native@example.com")
         XCTAssertEqual(ok.json()["user"]?["app_metadata"]?["provider"], "google")
-        let wrongNonce = try f.auth("POST", "/token?grant_type=id_token", json: ["provider": "google", "id_token": .string(token), "nonce": "other"],
-                                    version: "2024-01-01")
+        let wrongNonce = try f.auth(
+            "POST", "/token?grant_type=id_token", json: ["provider": "google", "id_token": .string(token), "nonce": "other"],
+            version: "2024-01-01")
         XCTAssertEqual(wrongNonce.status, 400)
         XCTAssertEqual(wrongNonce.jsonBody, ["error": "invalid nonce", "error_description": "Nonces mismatch"])
         XCTAssertEqual(wrongNonce.headers["X-Supabase-Api-Version"], "2024-01-01")
-        XCTAssertEqual(try f.auth("POST", "/token?grant_type=id_token", json: ["provider": "google", "id_token": "a.b.c"]).jsonBody,
-                       ["error": "invalid request", "error_description": "Bad ID token"])
-        XCTAssertEqual(try f.auth("POST", "/token?grant_type=id_token", json: ["provider": "google"]).jsonBody,
-                       ["error": "invalid request", "error_description": "id_token required"])
+        XCTAssertEqual(
+            try f.auth("POST", "/token?grant_type=id_token", json: ["provider": "google", "id_token": "a.b.c"]).jsonBody,
+            ["error": "invalid request", "error_description": "Bad ID token"])
+        XCTAssertEqual(
+            try f.auth("POST", "/token?grant_type=id_token", json: ["provider": "google"]).jsonBody,
+            ["error": "invalid request", "error_description": "id_token required"])
         let off = try fixture()
         let disabled = try off.auth("POST", "/token?grant_type=id_token", json: ["provider": "google", "id_token": .string(token)], version: "2024-01-01")
-        XCTAssertEqual(goTrueErrorViolations(disabled, version: .v20240101, status: 400, code: "provider_disabled",
-                                             message: "Provider (issuer \"https://accounts.google.com\") is not enabled"), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                disabled, version: .v20240101, status: 400, code: "provider_disabled",
+                message: "Provider (issuer \"https://accounts.google.com\") is not enabled"), [])
     }
 
     /// Mutant: a PKCE check that accepts any verifier must fail the suite's verifier assertion.
@@ -283,7 +325,8 @@ final class GoTrueFlowTests: XCTestCase {
         XCTAssertNotNil(GoTrueFlows.verifyPKCE(challenge: challenge, method: "plain", verifier: verifier))
         let mutant: (String, String, String) -> String? = { _, _, _ in nil }
         XCTAssertNil(mutant(challenge, "s256", verifier + "x"), "the mutant accepts a wrong verifier, which the real check refuses")
-        XCTAssertNotEqual(mutant(challenge, "s256", verifier + "x") == nil, GoTrueFlows.verifyPKCE(challenge: challenge, method: "s256", verifier: verifier + "x") == nil)
+        XCTAssertNotEqual(
+            mutant(challenge, "s256", verifier + "x") == nil, GoTrueFlows.verifyPKCE(challenge: challenge, method: "s256", verifier: verifier + "x") == nil)
     }
 
     /// auth.json is strict: every setting names its source or decision; unknown keys and a
@@ -297,7 +340,9 @@ final class GoTrueFlowTests: XCTestCase {
         XCTAssertFalse(ok.mailerAutoconfirm)
         XCTAssertEqual(ok.flowStateExpirySeconds, 300)
         XCTAssertThrowsError(try decode(#"{"mailer_autoconfirm": {"value": false}}"#)) { XCTAssertTrue("\($0)".contains("source"), "\($0)") }
-        XCTAssertThrowsError(try decode(#"{"mailer_autoconfim": {"value": false, "source": "x"}}"#)) { XCTAssertTrue("\($0)".contains("mailer_autoconfim"), "\($0)") }
+        XCTAssertThrowsError(try decode(#"{"mailer_autoconfim": {"value": false, "source": "x"}}"#)) {
+            XCTAssertTrue("\($0)".contains("mailer_autoconfim"), "\($0)")
+        }
         XCTAssertThrowsError(try decode(#"{"flow_state_expiry_seconds": {"value": 60, "source": "x"}}"#)) { XCTAssertTrue("\($0)".contains("300"), "\($0)") }
         for app in ["aura", "civicforge", "naarscars"] {
             XCTAssertNoThrow(try AppSpec.load(folder: ContractsLocator.app(app)), app)
@@ -310,7 +355,8 @@ final class GoTrueFlowTests: XCTestCase {
         let f = try fixture()
         var admin: HTTPHeaders = ["Authorization": "Bearer \(f.backend.serviceRoleKey)"]
         admin["Host"] = "127.0.0.1:54321"
-        let r = try f.auth("POST", "/admin/generate_link", json: ["type": "magiclink", "email": "gen@example.com", "redirect_to": .string(callback)], headers: admin)
+        let r = try f.auth(
+            "POST", "/admin/generate_link", json: ["type": "magiclink", "email": "gen@example.com", "redirect_to": .string(callback)], headers: admin)
         XCTAssertEqual(r.status, 200, r.text)
         let otp = try XCTUnwrap(r.json()["email_otp"]?.stringValue)
         XCTAssertEqual(r.json()["verification_type"], "magiclink")
@@ -329,8 +375,12 @@ final class GoTrueFlowTests: XCTestCase {
     func testAdminUsersLifecycle() throws {
         let f = try fixture()
         let admin: HTTPHeaders = ["Authorization": "Bearer \(f.backend.serviceRoleKey)"]
-        let c = try f.auth("POST", "/admin/users", json: ["email": "Admin-Made@example.com", "password": "secret-123", "email_confirm": true,
-                                                          "user_metadata": ["name": "Ada"]], headers: admin)
+        let c = try f.auth(
+            "POST", "/admin/users",
+            json: [
+                "email": "Admin-Made@example.com", "password": "secret-123", "email_confirm": true,
+                "user_metadata": ["name": "Ada"]
+            ], headers: admin)
         XCTAssertEqual(c.status, 200, c.text)
         let id = try XCTUnwrap(c.json()["id"]?.stringValue)
         XCTAssertEqual(c.json()["email"], "admin-made@example.com")
@@ -338,8 +388,10 @@ final class GoTrueFlowTests: XCTestCase {
         XCTAssertEqual(c.json()["user_metadata"]?["name"], "Ada")
         XCTAssertEqual(try f.auth("POST", "/token?grant_type=password", json: ["email": "admin-made@example.com", "password": "secret-123"]).status, 200)
         let dup = try f.auth("POST", "/admin/users", json: ["email": "admin-made@example.com"], version: "2024-01-01", headers: admin)
-        XCTAssertEqual(goTrueErrorViolations(dup, version: .v20240101, status: 422, code: "email_exists",
-                                             message: "A user with this email address has already been registered"), [])
+        XCTAssertEqual(
+            goTrueErrorViolations(
+                dup, version: .v20240101, status: 422, code: "email_exists",
+                message: "A user with this email address has already been registered"), [])
         let list = try f.auth("GET", "/admin/users?page=1&per_page=1", headers: admin)
         XCTAssertEqual(list.json()["users"]?.arrayValue?.count, 1)
         XCTAssertEqual(list.json()["aud"], "authenticated")

@@ -60,7 +60,8 @@ final class HTTPServerParserTests: XCTestCase {
     }
 
     func testEverySplitGivesTheSameRequests() {
-        let text = "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4;a=b\r\nWiki\r\n5\r\npedia\r\n0\r\nT: 1\r\n\r\nGET /y HTTP/1.1\r\nHost: h\r\n\r\n"
+        let text =
+            "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4;a=b\r\nWiki\r\n5\r\npedia\r\n0\r\nT: 1\r\n\r\nGET /y HTTP/1.1\r\nHost: h\r\n\r\n"
         let whole = events(text)
         XCTAssertEqual(requests(whole).count, 2)
         for size in 1...17 {
@@ -74,7 +75,8 @@ final class HTTPServerParserTests: XCTestCase {
     }
 
     func testChunkedBodyExtensionsAndTrailersAreNotMerged() throws {
-        let e = events("POST /u HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5 ;ext=\"q\"\r\nhello\r\nA\r\n0123456789\r\n0\r\nX-Checksum: abc\r\n\r\n")
+        let e = events(
+            "POST /u HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5 ;ext=\"q\"\r\nhello\r\nA\r\n0123456789\r\n0\r\nX-Checksum: abc\r\n\r\n")
         let r = try XCTUnwrap(requests(e).first)
         XCTAssertEqual(String(decoding: r.body, as: UTF8.self), "hello0123456789")
         XCTAssertNil(r.headers["X-Checksum"], "trailer fields are not merged into the header fields")
@@ -91,15 +93,16 @@ final class HTTPServerParserTests: XCTestCase {
             (chunked + "3\nabc\r\n0\r\n\r\n", .malformedChunk),
             (chunked + "3\r\nabc\n0\r\n\r\n", .malformedChunk),
             (chunked + "0\r\nX-T: 1\n\r\n", .malformedChunk),
-            (chunked + "0\r\n\n", .malformedChunk),
+            (chunked + "0\r\n\n", .malformedChunk)
         ]
         for (input, kind) in cases {
             let f = failure(events(input))
             XCTAssertEqual(f?.kind, kind, input.debugDescription)
             XCTAssertEqual(f?.status, 400, input.debugDescription)
         }
-        XCTAssertEqual(try XCTUnwrap(requests(events(chunked + "3\r\nabc\r\n0\r\n\r\n")).first).body, Data("abc".utf8),
-                       "the same body framed with CRLF is accepted")
+        XCTAssertEqual(
+            try XCTUnwrap(requests(events(chunked + "3\r\nabc\r\n0\r\n\r\n")).first).body, Data("abc".utf8),
+            "the same body framed with CRLF is accepted")
     }
 
     func testMethodsAreCaseSensitive() throws {
@@ -108,8 +111,9 @@ final class HTTPServerParserTests: XCTestCase {
             XCTAssertEqual(f?.kind, .malformedRequestLine, method)
             XCTAssertEqual(f?.status, 400, method)
         }
-        XCTAssertEqual(try XCTUnwrap(requests(events("PROPFIND / HTTP/1.1\r\nHost: h\r\n\r\n")).first).method, "PROPFIND",
-                       "an unknown uppercase method reaches the handler, which answers it")
+        XCTAssertEqual(
+            try XCTUnwrap(requests(events("PROPFIND / HTTP/1.1\r\nHost: h\r\n\r\n")).first).method, "PROPFIND",
+            "an unknown uppercase method reaches the handler, which answers it")
     }
 
     func testLeadingEmptyLinesAreIgnored() {
@@ -162,9 +166,11 @@ final class HTTPServerParserTests: XCTestCase {
     }
 
     func testHandlerViewMatchesHTTPRequestTargetParsing() throws {
-        let targets = ["/", "/a%20b", "/rest/v1/x?", "/x?a", "/x?=v", "/x?a=b=c", "/x?&&a=1&&b=2&", "/x?a=1#frag&b=2", "/p#h?q=1",
-                       "/x?name=ilike.%25ber%25&or=(a.eq.1,b.eq.%E2%82%AC)", "/x?bad=%zz%4", "/%C3%28?%FF=%00",
-                       "http://h:1/abs?x=1", "HTTP://h?q=1", "*"]
+        let targets = [
+            "/", "/a%20b", "/rest/v1/x?", "/x?a", "/x?=v", "/x?a=b=c", "/x?&&a=1&&b=2&", "/x?a=1#frag&b=2", "/p#h?q=1",
+            "/x?name=ilike.%25ber%25&or=(a.eq.1,b.eq.%E2%82%AC)", "/x?bad=%zz%4", "/%C3%28?%FF=%00",
+            "http://h:1/abs?x=1", "HTTP://h?q=1", "*"
+        ]
         for t in targets {
             let r = try XCTUnwrap(requests(events("GET \(t) HTTP/1.1\r\nHost: h\r\n\r\n")).first, t)
             let fast = r.httpRequest, reference = HTTPRequest(method: "GET", target: r.pathAndQuery)
@@ -177,10 +183,12 @@ final class HTTPServerParserTests: XCTestCase {
         // Mutant: splits `a=b=c` at every '=' and keeps empty items, as a naive split would.
         let naive: HTTPParserProperties.HandlerView = { r in
             let parts = r.pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-            let query = parts.count > 1 ? parts[1].split(separator: "&", omittingEmptySubsequences: false).map { item -> (name: String, value: String) in
-                let kv = item.split(separator: "=")
-                return (kv.first.map(String.init) ?? "", kv.count > 1 ? String(kv[1]) : "")
-            } : []
+            let query =
+                parts.count > 1
+                ? parts[1].split(separator: "&", omittingEmptySubsequences: false).map { item -> (name: String, value: String) in
+                    let kv = item.split(separator: "=")
+                    return (kv.first.map(String.init) ?? "", kv.count > 1 ? String(kv[1]) : "")
+                } : []
             return HTTPRequest(method: r.method, path: String(parts[0]), query: query)
         }
         let input = Array("GET /x?a=b=c&&d HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
@@ -193,7 +201,7 @@ final class HTTPServerParserTests: XCTestCase {
 
     func testHeadLimitBoundary() {
         let limits = HTTPParserLimits(maxHeadBytes: 64, maxBodyBytes: 10)
-        let base = "GET / HTTP/1.1\r\nHost: h\r\nX: \r\n\r\n"  // 32 bytes with an empty X value
+        let base = "GET / HTTP/1.1\r\nHost: h\r\nX: \r\n\r\n" // 32 bytes with an empty X value
         let exact = base.replacingOccurrences(of: "X: ", with: "X: " + String(repeating: "a", count: 64 - base.utf8.count))
         XCTAssertEqual(exact.utf8.count, 64)
         XCTAssertEqual(requests(events(exact, limits: limits)).count, 1, "a head of exactly the limit passes")
@@ -217,22 +225,29 @@ final class HTTPServerParserTests: XCTestCase {
         let limits = HTTPParserLimits(maxHeadBytes: 1024, maxBodyBytes: 8)
         XCTAssertEqual(requests(events("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 8\r\n\r\n12345678", limits: limits)).first?.body.count, 8)
         XCTAssertEqual(failure(events("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 9\r\n\r\n123456789", limits: limits))?.kind, .bodyTooLarge)
-        XCTAssertEqual(requests(events("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n1234\r\n4\r\n5678\r\n0\r\n\r\n", limits: limits)).first?.body.count, 8)
-        XCTAssertEqual(failure(events("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n1234\r\n5\r\n", limits: limits))?.kind, .bodyTooLarge,
-                       "a chunked body is refused as soon as a chunk size passes the limit, before its data arrives")
+        XCTAssertEqual(
+            requests(events("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n1234\r\n4\r\n5678\r\n0\r\n\r\n", limits: limits)).first?.body
+                .count, 8)
+        XCTAssertEqual(
+            failure(events("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n1234\r\n5\r\n", limits: limits))?.kind, .bodyTooLarge,
+            "a chunked body is refused as soon as a chunk size passes the limit, before its data arrives")
         XCTAssertEqual(failure(events("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999999999\r\n\r\n", limits: limits))?.kind, .bodyTooLarge)
-        XCTAssertEqual(failure(events("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffffffff\r\n", limits: limits))?.kind, .bodyTooLarge)
-        XCTAssertEqual(requests(events("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n000000000000000000000003\r\nabc\r\n0\r\n\r\n", limits: limits)).first?.body.count, 3,
-                       "leading zeros do not count against the size")
+        XCTAssertEqual(
+            failure(events("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffffffff\r\n", limits: limits))?.kind, .bodyTooLarge)
+        XCTAssertEqual(
+            requests(events("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n000000000000000000000003\r\nabc\r\n0\r\n\r\n", limits: limits))
+                .first?.body.count, 3,
+            "leading zeros do not count against the size")
     }
 
     func testTrailerSectionAndChunkLinesAreBounded() {
-        let limits = HTTPParserLimits(maxHeadBytes: 64, maxBodyBytes: 8, maxChunkLineBytes: 16)  // the head below is 55 bytes
+        let limits = HTTPParserLimits(maxHeadBytes: 64, maxBodyBytes: 8, maxChunkLineBytes: 16) // the head below is 55 bytes
         let chunked = "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
         let trailer = "T: " + String(repeating: "t", count: 70) + "\r\n"
         XCTAssertEqual(failure(events(chunked + "0\r\n" + trailer + "\r\n", limits: limits))?.kind, .headTooLarge)
-        XCTAssertEqual(failure(events(chunked + "0\r\n" + String(repeating: "t", count: 70), limits: limits))?.kind, .headTooLarge,
-                       "an unterminated trailer is refused once past the limit")
+        XCTAssertEqual(
+            failure(events(chunked + "0\r\n" + String(repeating: "t", count: 70), limits: limits))?.kind, .headTooLarge,
+            "an unterminated trailer is refused once past the limit")
         XCTAssertEqual(requests(events(chunked + "0\r\nT: short\r\n\r\n", limits: limits)).count, 1)
         XCTAssertEqual(failure(events(chunked + "1;" + String(repeating: "e", count: 20) + "\r\n", limits: limits))?.kind, .malformedChunk)
         XCTAssertEqual(failure(events(chunked + "1;" + String(repeating: "e", count: 20), limits: limits))?.kind, .malformedChunk)
@@ -270,7 +285,7 @@ final class HTTPServerParserTests: XCTestCase {
             ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", .malformedChunk, 400),
             ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3x\r\nabc\r\n0\r\n\r\n", .malformedChunk, 400),
             ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n", .malformedChunk, 400),
-            ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nbad trailer\r\n\r\n", .malformedChunk, 400),
+            ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nbad trailer\r\n\r\n", .malformedChunk, 400)
         ]
         for (input, kind, status) in cases {
             let f = failure(events(input))

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 @testable import MockSupabase
 
@@ -24,15 +24,23 @@ final class HTTPServerSocketTests: XCTestCase {
             seen.add("\(request.method) \(request.path)")
             switch request.path {
             case "/echo":
-                return HTTPResponse(status: 200, headers: ["Content-Type": "application/octet-stream", "X-Method": request.method,
-                                                           "X-Query": request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")],
-                                    body: request.body)
+                return HTTPResponse(
+                    status: 200,
+                    headers: [
+                        "Content-Type": "application/octet-stream", "X-Method": request.method,
+                        "X-Query": request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+                    ],
+                    body: request.body)
             case "/drop": throw InjectedNetworkError()
             case "/fail": throw HandlerFailure()
             case "/nothing": return HTTPResponse(status: 204, headers: ["X-A": "1"], body: Data("ignored".utf8))
             case "/evil":
-                return HTTPResponse(status: 200, headers: ["X-Evil": "a\r\nInjected: yes", "Content-Length": "999", "Connection": "keep-alive",
-                                                           "Transfer-Encoding": "chunked", "Bad Name": "x"], body: Data("ok".utf8))
+                return HTTPResponse(
+                    status: 200,
+                    headers: [
+                        "X-Evil": "a\r\nInjected: yes", "Content-Length": "999", "Connection": "keep-alive",
+                        "Transfer-Encoding": "chunked", "Bad Name": "x"
+                    ], body: Data("ok".utf8))
             default:
                 // GET and HEAD alike get the same five-byte body: the server drops it for HEAD.
                 return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("hello".utf8))
@@ -255,15 +263,16 @@ final class HTTPServerSocketTests: XCTestCase {
         for i in 0..<600 {
             let client = try HTTPServerTestClient(port: server.port)
             switch i % 3 {
-            case 0: break  // connected, silent
-            case 1: client.send("GET /x HTTP/1.1\r\nHost: h\r\nX-Slow")  // a head never finished
-            default: client.send("POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 100\r\n\r\nab")  // a body never finished
+            case 0: break // connected, silent
+            case 1: client.send("GET /x HTTP/1.1\r\nHost: h\r\nX-Slow") // a head never finished
+            default: client.send("POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 100\r\n\r\nab") // a body never finished
             }
             slow.append(client)
         }
         // Every unfinished body reserved its declared length once its head was read.
-        XCTAssertTrue(server.wait(timeout: 20) { stats, open in stats.connectionsAccepted == 600 && open == 600 && stats.bodyBytesInFlight == 200 * 100 },
-                      "\(server.statistics) \(server.openConnections) open")
+        XCTAssertTrue(
+            server.wait(timeout: 20) { stats, open in stats.connectionsAccepted == 600 && open == 600 && stats.bodyBytesInFlight == 200 * 100 },
+            "\(server.statistics) \(server.openConnections) open")
         let fresh = try HTTPServerTestClient(port: server.port)
         fresh.send("GET /x HTTP/1.1\r\nHost: h\r\n\r\n")
         XCTAssertEqual(try fresh.readResponse().text, "hello")
@@ -313,8 +322,9 @@ final class HTTPServerSocketTests: XCTestCase {
         let server = try makeServer()
         try assertRejected(server, Array("get /x HTTP/1.1\r\nHost: h\r\n\r\n".utf8), status: 400, messageContains: "lowercase")
         try assertRejected(server, Array("GET /x HTTP/1.1\nHost: h\n\n".utf8), status: 400, messageContains: "bare LF")
-        try assertRejected(server, Array("POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\nabc\r\n0\r\n\r\n".utf8),
-                           status: 400, messageContains: "bare LF")
+        try assertRejected(
+            server, Array("POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\nabc\r\n0\r\n\r\n".utf8),
+            status: 400, messageContains: "bare LF")
     }
 
     func testStopClosesOpenConnectionsAndTheListener() throws {
@@ -327,7 +337,7 @@ final class HTTPServerSocketTests: XCTestCase {
         XCTAssertTrue(try client.isClosedByPeer())
         XCTAssertEqual(server.openConnections, 0)
         XCTAssertThrowsError(try HTTPServerTestClient(port: port), "nothing listens after stop")
-        server.stop()  // idempotent
+        server.stop() // idempotent
     }
 
     func testPortZeroPicksAFreePortAndABusyPortIsAPreciseError() throws {
@@ -346,23 +356,25 @@ final class HTTPServerSocketTests: XCTestCase {
     }
 
     #if os(Linux)
-    func testListensOnLoopbackOnly() throws {
-        let server = try makeServer()
-        let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
-        let local = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
-            let cols = line.split(separator: " ")
-            guard cols.count > 3, cols[3] == "0A" else { return nil }  // LISTEN
-            return String(cols[1])
+        func testListensOnLoopbackOnly() throws {
+            let server = try makeServer()
+            let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+            let local = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+                let cols = line.split(separator: " ")
+                guard cols.count > 3, cols[3] == "0A" else { return nil } // LISTEN
+                return String(cols[1])
+            }
+            let port = String(format: "%04X", Int(server.port))
+            XCTAssertEqual(local.filter { $0.hasSuffix(":" + port) }, ["0100007F:" + port], "bound to 127.0.0.1 and nothing else")
         }
-        let port = String(format: "%04X", Int(server.port))
-        XCTAssertEqual(local.filter { $0.hasSuffix(":" + port) }, ["0100007F:" + port], "bound to 127.0.0.1 and nothing else")
-    }
     #endif
 
     // MARK: Limits and malformed input
 
-    private func assertRejected(_ server: HTTPServer, _ bytes: [UInt8], status: Int, messageContains: String,
-                                file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertRejected(
+        _ server: HTTPServer, _ bytes: [UInt8], status: Int, messageContains: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let client = try HTTPServerTestClient(port: server.port)
         client.send(bytes)
         let r = try client.readResponse()
@@ -385,11 +397,13 @@ final class HTTPServerSocketTests: XCTestCase {
 
     func testOversizedBodyGets413() throws {
         let server = try makeServer(HTTPServer.Configuration(limits: HTTPParserLimits(maxHeadBytes: 16 * 1024, maxBodyBytes: 1000)))
-        try assertRejected(server, Array("POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 1001\r\n\r\n".utf8) + [UInt8](repeating: 65, count: 1001),
-                           status: 413, messageContains: "1000 bytes")
+        try assertRejected(
+            server, Array("POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 1001\r\n\r\n".utf8) + [UInt8](repeating: 65, count: 1001),
+            status: 413, messageContains: "1000 bytes")
         let chunk = "1F4\r\n" + String(repeating: "b", count: 500) + "\r\n"
-        try assertRejected(server, Array(("POST /echo HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk + chunk + chunk).utf8),
-                           status: 413, messageContains: "chunked body exceeds 1000 bytes")
+        try assertRejected(
+            server, Array(("POST /echo HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk + chunk + chunk).utf8),
+            status: 413, messageContains: "chunked body exceeds 1000 bytes")
         let ok = try HTTPServerTestClient(port: server.port)
         ok.send(Array("POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 1000\r\n\r\n".utf8) + [UInt8](repeating: 66, count: 1000))
         XCTAssertEqual(try ok.readResponse().body.count, 1000, "a body of exactly the limit passes")
@@ -397,14 +411,15 @@ final class HTTPServerSocketTests: XCTestCase {
 
     func testDefaultBodyLimitIs10MiB() throws {
         let server = try makeServer()
-        try assertRejected(server, Array("PUT /echo HTTP/1.1\r\nHost: h\r\nContent-Length: \(10 * 1024 * 1024 + 1)\r\n\r\n".utf8),
-                           status: 413, messageContains: "10485760 bytes")
+        try assertRejected(
+            server, Array("PUT /echo HTTP/1.1\r\nHost: h\r\nContent-Length: \(10 * 1024 * 1024 + 1)\r\n\r\n".utf8),
+            status: 413, messageContains: "10485760 bytes")
     }
 
     func testMalformedRequestsGet400AndFriends() throws {
         let server = try makeServer()
         try assertRejected(server, Array("GET /x  HTTP/1.1\r\nHost: h\r\n\r\n".utf8), status: 400, messageContains: "METHOD TARGET HTTP/1.1")
-        try assertRejected(server, Array("\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\r\n\r\n".utf8), status: 400, messageContains: "control character")  // a TLS hello
+        try assertRejected(server, Array("\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\r\n\r\n".utf8), status: 400, messageContains: "control character") // a TLS hello
         try assertRejected(server, Array("GET / HTTP/1.1\r\n\r\n".utf8), status: 400, messageContains: "Host")
         try assertRejected(server, Array("GET / HTTP/3.0\r\nHost: h\r\n\r\n".utf8), status: 505, messageContains: "HTTP/3.0")
         try assertRejected(server, Array("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: br, chunked\r\n\r\n".utf8), status: 501, messageContains: "br")
@@ -444,7 +459,7 @@ final class HTTPServerSocketTests: XCTestCase {
                 "NOT HTTP\r\n\r\n",
                 "POST /ok HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999\r\n\r\n",
                 "GET /ok HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "x", count: 20_000) + "\r\n\r\n",
-                "POST /ok HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\nhalf",  // abandoned mid-body
+                "POST /ok HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\nhalf" // abandoned mid-body
             ]
             for round in 0..<6 {
                 for input in inputs {
@@ -453,12 +468,13 @@ final class HTTPServerSocketTests: XCTestCase {
                     if round % 2 == 0 {
                         client.finishSending()
                         _ = try? client.readToEnd()
-                    }  // else the client hangs up without reading
+                    } // else the client hangs up without reading
                 }
             }
             // Every connection accepted (a client that hung up at once may still be queued), then all closed.
-            XCTAssertTrue(server.wait(timeout: 20) { stats, open in stats.connectionsAccepted == 6 * inputs.count && open == 0 },
-                          "\(server.statistics.connectionsAccepted) accepted, \(server.openConnections) still open")
+            XCTAssertTrue(
+                server.wait(timeout: 20) { stats, open in stats.connectionsAccepted == 6 * inputs.count && open == 0 },
+                "\(server.statistics.connectionsAccepted) accepted, \(server.openConnections) still open")
             server.stop()
         }
         XCTAssertEqual(httpServerTestOpenDescriptorCount(), before, "descriptors before and after a server's life")
@@ -493,7 +509,8 @@ final class HTTPServerSocketTests: XCTestCase {
         try server.start()
         defer { server.stop() }
         let client = try HTTPServerTestClient(port: server.port)
-        client.send("OPTIONS /rest/v1/cities HTTP/1.1\r\nHost: h\r\nOrigin: http://localhost:3000\r\nAccess-Control-Request-Headers: apikey, authorization\r\n\r\n")
+        client.send(
+            "OPTIONS /rest/v1/cities HTTP/1.1\r\nHost: h\r\nOrigin: http://localhost:3000\r\nAccess-Control-Request-Headers: apikey, authorization\r\n\r\n")
         let preflight = try client.readResponse()
         XCTAssertEqual(preflight.status, 200)
         XCTAssertEqual(preflight.header("Access-Control-Allow-Origin"), "*")

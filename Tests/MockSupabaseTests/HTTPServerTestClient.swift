@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A raw TCP client for the server tests: writes exact bytes, reads responses by their framing.
@@ -26,9 +26,9 @@ final class HTTPServerTestClient {
     /// fails the test instead of hanging it.
     init(port: UInt16, timeout: Double = 10) throws {
         #if canImport(Darwin)
-        fd = socket(AF_INET, SOCK_STREAM, 0)
+            fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var addr = sockaddr_in()
@@ -46,8 +46,8 @@ final class HTTPServerTestClient {
         var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         #if canImport(Darwin)
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            var one: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
     }
 
@@ -59,9 +59,9 @@ final class HTTPServerTestClient {
         var offset = 0
         while offset < bytes.count {
             #if canImport(Darwin)
-            let n = bytes[offset...].withUnsafeBytes { Darwin.send(fd, $0.baseAddress, $0.count, 0) }
+                let n = bytes[offset...].withUnsafeBytes { Darwin.send(fd, $0.baseAddress, $0.count, 0) }
             #else
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             #endif
             if n <= 0 { return false }
             offset += n
@@ -143,8 +143,8 @@ final class HTTPServerTestClient {
 /// The number of open file descriptors of this process.
 func httpServerTestOpenDescriptorCount() -> Int {
     #if os(Linux)
-    return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 0)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 0)
     #else
-    return ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd"))?.count ?? 0)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd"))?.count ?? 0)
     #endif
 }

@@ -45,7 +45,9 @@ final class InteropPythonTests: XCTestCase {
 
     func testOfficialPythonClientFlows() throws {
         guard asked || environmentReady else {
-            throw XCTSkip("the official Python client's interop runs when asked: SUPACONTRACTS_INTEROP=1 swift test --filter InteropPythonTests (installs supabase from PyPI into .build/venv-interop once), or scripts/interop-python")
+            throw XCTSkip(
+                "the official Python client's interop runs when asked: SUPACONTRACTS_INTEROP=1 swift test --filter InteropPythonTests (installs supabase from PyPI into .build/venv-interop once), or scripts/interop-python"
+            )
         }
         guard let contracts = contractsExecutable() else {
             return try skipOrFail("the contracts executable is not built beside the test bundle (run `swift build` first)")

@@ -16,9 +16,13 @@ final class LogicTreeParserTests: XCTestCase {
         }
         func c(_ col: String, _ op: FilterOp, _ v: String, neg: Bool = false) -> RowFilter { .condition(column: col, op: op, value: .text(v), negated: neg) }
         expect("or", "(a.eq.1,b.gt.2)", .or([c("a", .eq, "1"), c("b", .gt, "2")]))
-        expect("and", "(a.eq.1,or(b.lt.2,c.is.null))", .and([c("a", .eq, "1"), .or([c("b", .lt, "2"), .condition(column: "c", op: .is, value: .isValue("null"), negated: false)])]))
+        expect(
+            "and", "(a.eq.1,or(b.lt.2,c.is.null))",
+            .and([c("a", .eq, "1"), .or([c("b", .lt, "2"), .condition(column: "c", op: .is, value: .isValue("null"), negated: false)])]))
         expect("or", "(name.eq.\"x,y)\",name.eq.z)", .or([c("name", .eq, "x,y)"), c("name", .eq, "z")]))
-        expect("or", "(id.in.(1,2),not.and(a.eq.1,b.eq.2))", .or([.condition(column: "id", op: .in, value: .list(["1", "2"]), negated: false), .not(.and([c("a", .eq, "1"), c("b", .eq, "2")]))]))
+        expect(
+            "or", "(id.in.(1,2),not.and(a.eq.1,b.eq.2))",
+            .or([.condition(column: "id", op: .in, value: .list(["1", "2"]), negated: false), .not(.and([c("a", .eq, "1"), c("b", .eq, "2")]))]))
         expect("not.or", "(a.eq.1,a.eq.2)", .not(.or([c("a", .eq, "1"), c("a", .eq, "2")])))
         expect("or", "(tags.cs.{a,b},id.eq.3)", .or([c("tags", .cs, "{a,b}"), c("id", .eq, "3")]))
         expect("or", "(doc->>n.eq.3,doc->tags->0.eq.\"x\")", .or([c("doc->>n", .eq, "3"), c("doc->tags->0", .eq, "x")]))
@@ -55,7 +59,9 @@ final class LogicTreeParserTests: XCTestCase {
         let naive: (String, String) throws -> RowFilter = { op, v in
             let parts = v.dropFirst().dropLast().split(separator: ",").map { p -> RowFilter in
                 let bits = p.split(separator: ".", maxSplits: 2).map(String.init)
-                return .condition(column: bits[0], op: FilterOp(rawValue: bits.count > 1 ? bits[1] : "eq") ?? .eq, value: .text(bits.count > 2 ? bits[2] : ""), negated: false)
+                return .condition(
+                    column: bits[0], op: FilterOp(rawValue: bits.count > 1 ? bits[1] : "eq") ?? .eq, value: .text(bits.count > 2 ? bits[2] : ""), negated: false
+                )
             }
             return op.hasSuffix("or") ? .or(parts) : .and(parts)
         }
@@ -114,9 +120,10 @@ final class LogicTreeParserTests: XCTestCase {
         let v = chain(100_000)
         let r = try f.send("GET", "clients?or=" + v)
         let n = LogicTreeParser.maxNesting
-        let column = 3 + 3 * (n - 1) + 2 + 1  // "or(" then n-1 × "or(", then "or" and the "(" one level too deep
-        r.assertPostgrestError(400, "PGRST100", "\"failed to parse logic tree (\(v))\" (line 1, column \(column))",
-                               details: "unexpected \"(\" expecting a logic tree nested at most \(n) levels deep")
+        let column = 3 + 3 * (n - 1) + 2 + 1 // "or(" then n-1 × "or(", then "or" and the "(" one level too deep
+        r.assertPostgrestError(
+            400, "PGRST100", "\"failed to parse logic tree (\(v))\" (line 1, column \(column))",
+            details: "unexpected \"(\" expecting a logic tree nested at most \(n) levels deep")
     }
 
     /// A tree still deeper than `maxDepth` after folding is refused at its outermost too-deep group.

@@ -14,7 +14,8 @@ final class MediaTypeWireTests: XCTestCase {
         let star = try f.send("GET", "tasks?id=lt.3&order=id", headers: ["Accept": "text/csv"])
         XCTAssertEqual(star.text, "id,name,project_id\n1,\"Design rocket\",1\n2,\"Build rocket\",1")
         XCTAssertEqual(try f.send("GET", "tasks?id=gt.99", headers: ["Accept": "text/csv"]).text, "\n")
-        let ins = try f.send("POST", "users?select=id", headers: ["Accept": "text/csv", "Prefer": "return=representation"], body: #"[{"id":7,"name":"Q"},{"id":8,"name":"R"}]"#)
+        let ins = try f.send(
+            "POST", "users?select=id", headers: ["Accept": "text/csv", "Prefer": "return=representation"], body: #"[{"id":7,"name":"Q"},{"id":8,"name":"R"}]"#)
         XCTAssertEqual(ins.status, 201)
         XCTAssertEqual(ins.text, "id\n7\n8")
     }
@@ -23,8 +24,9 @@ final class MediaTypeWireTests: XCTestCase {
         let plain = try f.send("GET", "projects?select=id,client_id&id=gt.2&order=id", headers: ["Accept": "application/vnd.pgrst.array+json"])
         XCTAssertEqual(plain.headers["Content-Type"], "application/json; charset=utf-8")
         XCTAssertEqual(plain.text, "[{\"id\":3,\"client_id\":2}, \n {\"id\":4,\"client_id\":null}]")
-        let stripped = try f.send("GET", "projects?select=id,client_id,clients(name,id)&id=gt.2&order=id",
-                                  headers: ["Accept": "application/vnd.pgrst.array+json;nulls=stripped"])
+        let stripped = try f.send(
+            "GET", "projects?select=id,client_id,clients(name,id)&id=gt.2&order=id",
+            headers: ["Accept": "application/vnd.pgrst.array+json;nulls=stripped"])
         XCTAssertEqual(stripped.headers["Content-Type"], "application/vnd.pgrst.array+json;nulls=stripped; charset=utf-8")
         XCTAssertEqual(stripped.text, #"[{"id":3,"client_id":2,"clients":{"id":2,"name":"Globex"}},{"id":4}]"#)
         let one = try f.send("GET", "projects?select=id,client_id&id=eq.4", headers: ["Accept": "application/vnd.pgrst.object+json;nulls=stripped"])

@@ -17,44 +17,44 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
     }
 
     static let setupSQL = """
-    create table clients(id int primary key, name text not null);
-    create table projects(id int primary key, name text not null, client_id int references clients(id));
-    create table tasks(id int primary key, name text not null, project_id int references projects(id));
-    create table items(id int primary key, label text, doc jsonb);
-    create table quotes(id int primary key, body text, meta jsonb, n int);
-    create view rocket_tasks as select id, name, project_id from tasks where project_id = 1;
-    create view early_rocket_tasks as select id, name, project_id from rocket_tasks where id < 10 with cascaded check option;
-    insert into clients values (1,'Acme'),(2,'Globex'),(3,'Initech');
-    insert into projects values (1,'Rocket',1),(2,'Anvil',1),(3,'Dome',2),(4,'Orphan',null);
-    insert into tasks values (1,'Design rocket',1),(2,'Build rocket',1),(3,'Design anvil',2),(4,'Paint dome',3),(5,'Launch',1);
-    insert into items values
-      (1,'a','{"tags":["x","y","z"],"n":3,"inner":{"k":"v","deep":{"leaf":1}}}'),
-      (2,'b','{"tags":["y"],"n":10,"inner":{"k":"w"}}'),
-      (3,null,null);
-    insert into quotes values
-      (1,'The rockets were launched quickly at dawn','{"title":"The rockets were launched quickly at dawn"}',1),
-      (2,'Designing better rockets is possibly impossible','{"title":"Designing better rockets is possibly impossible"}',2),
-      (3,'Cats and dogs enjoyed running through the park','{"title":"Cats and dogs enjoyed running through the park"}',3),
-      (4,'Un chat très amusant dans le jardin',null,4),
-      (5,'Self-driving cars park themselves',null,5);
-    create table process_costs(process_id int primary key, cost numeric);
-    insert into process_costs values (1,150.00),(2,200.00),(3,180.00),(4,70.00),(5,40.00),(6,70.00);
-    create table schedules(id int primary key, name text, start_at timetz, end_at time with time zone);
-    insert into schedules values (1,'morning','06:00:00+00','11:59:00+00'),(2,'afternoon','12:00:00+00','17:59:00+00'),(3,'night','18:00:00+00','23:59:00+00');
-    create table blobs(id int primary key, bin bytea, span interval);
-    insert into blobs values (1,'abc','1 day 02:00:00'),(2,'\\x00ff','36 hours');
-    create table ranges(id int primary key, range numrange, slots int4range, during tstzrange);
-    insert into ranges values (1,'[1,3]','[1,3]','[2024-01-01 10:00+00,2024-01-01 12:00+00)'),(2,'[3,6]',null,null),(3,'[6,9]',null,null),(4,'[9,12]',null,null),(5,null,null,null);
-    create type enum_menagerie_type as enum ('foo', 'bar');
-    create table menagerie("integer" int not null, double double precision not null, "varchar" varchar not null, "boolean" boolean not null,
-      date date not null, money money not null, enum enum_menagerie_type not null);
-    insert into menagerie values (1, 1.5, 'a', true, '2000-01-01', '$1,000.50', 'foo'), (2, 0.1, 'b', false, '2000-01-02', '(5)', 'bar');
-    create table tsearch(text_search_vector tsvector);
-    insert into tsearch values (to_tsvector('english', 'It''s kind of fun to do the impossible')),
-      (to_tsvector('english', 'But also fun to do what is possible')), (to_tsvector('english', 'Fat cats ate rats')),
-      (to_tsvector('french', 'C''est un peu amusant de faire l''impossible')),
-      (to_tsvector('german', 'Es ist eine Art Spaß, das Unmögliche zu machen'));
-    """
+        create table clients(id int primary key, name text not null);
+        create table projects(id int primary key, name text not null, client_id int references clients(id));
+        create table tasks(id int primary key, name text not null, project_id int references projects(id));
+        create table items(id int primary key, label text, doc jsonb);
+        create table quotes(id int primary key, body text, meta jsonb, n int);
+        create view rocket_tasks as select id, name, project_id from tasks where project_id = 1;
+        create view early_rocket_tasks as select id, name, project_id from rocket_tasks where id < 10 with cascaded check option;
+        insert into clients values (1,'Acme'),(2,'Globex'),(3,'Initech');
+        insert into projects values (1,'Rocket',1),(2,'Anvil',1),(3,'Dome',2),(4,'Orphan',null);
+        insert into tasks values (1,'Design rocket',1),(2,'Build rocket',1),(3,'Design anvil',2),(4,'Paint dome',3),(5,'Launch',1);
+        insert into items values
+          (1,'a','{"tags":["x","y","z"],"n":3,"inner":{"k":"v","deep":{"leaf":1}}}'),
+          (2,'b','{"tags":["y"],"n":10,"inner":{"k":"w"}}'),
+          (3,null,null);
+        insert into quotes values
+          (1,'The rockets were launched quickly at dawn','{"title":"The rockets were launched quickly at dawn"}',1),
+          (2,'Designing better rockets is possibly impossible','{"title":"Designing better rockets is possibly impossible"}',2),
+          (3,'Cats and dogs enjoyed running through the park','{"title":"Cats and dogs enjoyed running through the park"}',3),
+          (4,'Un chat très amusant dans le jardin',null,4),
+          (5,'Self-driving cars park themselves',null,5);
+        create table process_costs(process_id int primary key, cost numeric);
+        insert into process_costs values (1,150.00),(2,200.00),(3,180.00),(4,70.00),(5,40.00),(6,70.00);
+        create table schedules(id int primary key, name text, start_at timetz, end_at time with time zone);
+        insert into schedules values (1,'morning','06:00:00+00','11:59:00+00'),(2,'afternoon','12:00:00+00','17:59:00+00'),(3,'night','18:00:00+00','23:59:00+00');
+        create table blobs(id int primary key, bin bytea, span interval);
+        insert into blobs values (1,'abc','1 day 02:00:00'),(2,'\\x00ff','36 hours');
+        create table ranges(id int primary key, range numrange, slots int4range, during tstzrange);
+        insert into ranges values (1,'[1,3]','[1,3]','[2024-01-01 10:00+00,2024-01-01 12:00+00)'),(2,'[3,6]',null,null),(3,'[6,9]',null,null),(4,'[9,12]',null,null),(5,null,null,null);
+        create type enum_menagerie_type as enum ('foo', 'bar');
+        create table menagerie("integer" int not null, double double precision not null, "varchar" varchar not null, "boolean" boolean not null,
+          date date not null, money money not null, enum enum_menagerie_type not null);
+        insert into menagerie values (1, 1.5, 'a', true, '2000-01-01', '$1,000.50', 'foo'), (2, 0.1, 'b', false, '2000-01-02', '(5)', 'bar');
+        create table tsearch(text_search_vector tsvector);
+        insert into tsearch values (to_tsvector('english', 'It''s kind of fun to do the impossible')),
+          (to_tsvector('english', 'But also fun to do what is possible')), (to_tsvector('english', 'Fat cats ate rats')),
+          (to_tsvector('french', 'C''est un peu amusant de faire l''impossible')),
+          (to_tsvector('german', 'Es ist eine Art Spaß, das Unmögliche zu machen'));
+        """
 
     static func fts(_ filter: String, _ where_: String) -> Probe {
         Probe(request: "quotes?select=id&order=id&" + filter, sql: "select id from quotes where \(where_) order by id")
@@ -89,20 +89,30 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         Probe(request: "items?select=id&order=doc->n.desc.nullslast", sql: "select id from items order by doc->'n' desc nulls last"),
         Probe(request: "items?select=id&order=doc->inner.asc", sql: "select id from items order by doc->'inner' asc"),
         Probe(request: "items?select=id&order=id&doc->n=gt.5", sql: "select id from items where doc->'n' > '5' order by id"),
-        Probe(request: "items?select=id&order=id&doc->inner=eq.%7B%22k%22:%22w%22%7D", sql: "select id from items where doc->'inner' = '{\"k\":\"w\"}' order by id"),
+        Probe(
+            request: "items?select=id&order=id&doc->inner=eq.%7B%22k%22:%22w%22%7D",
+            sql: "select id from items where doc->'inner' = '{\"k\":\"w\"}' order by id"),
         Probe(request: "items?select=id&order=id&doc->tags=eq.[%22y%22]", sql: "select id from items where doc->'tags' = '[\"y\"]' order by id"),
         // Through the simple view.
         Probe(request: "rocket_tasks?select=id,name&order=id.desc", sql: "select id, name from rocket_tasks order by id desc"),
         Probe(request: "early_rocket_tasks?select=id,name&order=id.desc", sql: "select id, name from early_rocket_tasks order by id desc"),
         Probe(request: "rocket_tasks?select=id&order=id&name=like.*rocket", sql: "select id from rocket_tasks where name like '%rocket' order by id"),
-        Probe(request: "rocket_tasks?select=id,projects(name)&order=id",
-              sql: "select r.id, (select row_to_json(p) from (select name from projects where id = r.project_id) p) as projects from rocket_tasks r order by r.id"),
-        Probe(request: "projects?select=id,rocket_tasks(id)&order=id",
-              sql: "select p.id, coalesce((select json_agg(r) from (select id from rocket_tasks where project_id = p.id) r), '[]') as rocket_tasks from projects p order by p.id"),
+        Probe(
+            request: "rocket_tasks?select=id,projects(name)&order=id",
+            sql: "select r.id, (select row_to_json(p) from (select name from projects where id = r.project_id) p) as projects from rocket_tasks r order by r.id"
+        ),
+        Probe(
+            request: "projects?select=id,rocket_tasks(id)&order=id",
+            sql:
+                "select p.id, coalesce((select json_agg(r) from (select id from rocket_tasks where project_id = p.id) r), '[]') as rocket_tasks from projects p order by p.id"
+        ),
         // Typed columns: numeric scale and order, timetz, bytea, interval spans, tsvector.
-        Probe(request: "process_costs?select=process_id,cost&order=cost.desc,process_id", sql: "select process_id, cost from process_costs order by cost desc, process_id"),
-        Probe(request: "process_costs?select=process_id&cost=gte.70.00&cost=lt.1.8e2&order=process_id",
-              sql: "select process_id from process_costs where cost >= '70.00' and cost < '1.8e2' order by process_id"),
+        Probe(
+            request: "process_costs?select=process_id,cost&order=cost.desc,process_id",
+            sql: "select process_id, cost from process_costs order by cost desc, process_id"),
+        Probe(
+            request: "process_costs?select=process_id&cost=gte.70.00&cost=lt.1.8e2&order=process_id",
+            sql: "select process_id from process_costs where cost >= '70.00' and cost < '1.8e2' order by process_id"),
         Probe(request: "schedules?select=id,start_at,end_at&order=id", sql: "select id, start_at, end_at from schedules order by id"),
         Probe(request: "schedules?select=id&start_at=gt.11:00-02&order=id", sql: "select id from schedules where start_at > '11:00-02' order by id"),
         Probe(request: "blobs?select=id,bin,span&order=id", sql: "select id, bin, span from blobs order by id"),
@@ -117,23 +127,38 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         Probe(request: "ranges?select=id&range=cd.(0,)&order=id", sql: "select id from ranges where range <@ '(0,)' order by id"),
         Probe(request: "menagerie?order=money.desc", sql: "select * from menagerie order by money desc"),
         Probe(request: "menagerie?select=integer&money=lt.$1,000.49", sql: "select \"integer\" from menagerie where money < '$1,000.49'"),
-        Probe(request: "tsearch?text_search_vector=fts.impossible", sql: "select * from tsearch where text_search_vector @@ to_tsquery('english', 'impossible')"),
-        Probe(request: "tsearch?text_search_vector=fts(french).amusant", sql: "select * from tsearch where text_search_vector @@ to_tsquery('french', 'amusant')"),
-        Probe(request: "tsearch?text_search_vector=plfts(french).amusant%20impossibles",
-              sql: "select * from tsearch where text_search_vector @@ plainto_tsquery('french', 'amusant impossibles')"),
-        Probe(request: "tsearch?text_search_vector=plfts(german).Art%20Spass",
-              sql: "select * from tsearch where text_search_vector @@ plainto_tsquery('german', 'Art Spass')"),
-        Probe(request: "tsearch?text_search_vector=not.wfts.fun%20or%20rats",
-              sql: "select * from tsearch where not (text_search_vector @@ websearch_to_tsquery('english', 'fun or rats'))"),
+        Probe(
+            request: "tsearch?text_search_vector=fts.impossible", sql: "select * from tsearch where text_search_vector @@ to_tsquery('english', 'impossible')"),
+        Probe(
+            request: "tsearch?text_search_vector=fts(french).amusant", sql: "select * from tsearch where text_search_vector @@ to_tsquery('french', 'amusant')"),
+        Probe(
+            request: "tsearch?text_search_vector=plfts(french).amusant%20impossibles",
+            sql: "select * from tsearch where text_search_vector @@ plainto_tsquery('french', 'amusant impossibles')"),
+        Probe(
+            request: "tsearch?text_search_vector=plfts(german).Art%20Spass",
+            sql: "select * from tsearch where text_search_vector @@ plainto_tsquery('german', 'Art Spass')"),
+        Probe(
+            request: "tsearch?text_search_vector=not.wfts.fun%20or%20rats",
+            sql: "select * from tsearch where not (text_search_vector @@ websearch_to_tsquery('english', 'fun or rats'))"),
         // Embedded reads.
-        Probe(request: "clients?select=id,projects(id,name)&order=id&projects.order=id.desc",
-              sql: "select c.id, coalesce((select json_agg(p order by p.id desc) from (select id, name from projects where client_id = c.id order by id desc) p), '[]') as projects from clients c order by c.id"),
-        Probe(request: "projects?select=id,clients(name)&order=id",
-              sql: "select p.id, (select row_to_json(c) from (select name from clients where id = p.client_id) c) as clients from projects p order by p.id"),
-        Probe(request: "clients?select=id,projects!inner(id)&projects.name=eq.Dome&order=id",
-              sql: "select c.id, (select json_agg(p) from (select id from projects where client_id = c.id and name = 'Dome') p) as projects from clients c where exists (select 1 from projects where client_id = c.id and name = 'Dome') order by c.id"),
-        Probe(request: "tasks?select=id,projects(name,clients(name))&id=in.(1,4)&order=id",
-              sql: "select t.id, (select row_to_json(x) from (select p.name, (select row_to_json(c) from (select name from clients where id = p.client_id) c) as clients from projects p where p.id = t.project_id) x) as projects from tasks t where t.id in (1,4) order by t.id"),
+        Probe(
+            request: "clients?select=id,projects(id,name)&order=id&projects.order=id.desc",
+            sql:
+                "select c.id, coalesce((select json_agg(p order by p.id desc) from (select id, name from projects where client_id = c.id order by id desc) p), '[]') as projects from clients c order by c.id"
+        ),
+        Probe(
+            request: "projects?select=id,clients(name)&order=id",
+            sql: "select p.id, (select row_to_json(c) from (select name from clients where id = p.client_id) c) as clients from projects p order by p.id"),
+        Probe(
+            request: "clients?select=id,projects!inner(id)&projects.name=eq.Dome&order=id",
+            sql:
+                "select c.id, (select json_agg(p) from (select id from projects where client_id = c.id and name = 'Dome') p) as projects from clients c where exists (select 1 from projects where client_id = c.id and name = 'Dome') order by c.id"
+        ),
+        Probe(
+            request: "tasks?select=id,projects(name,clients(name))&id=in.(1,4)&order=id",
+            sql:
+                "select t.id, (select row_to_json(x) from (select p.name, (select row_to_json(c) from (select name from clients where id = p.client_id) c) as clients from projects p where p.id = t.project_id) x) as projects from tasks t where t.id in (1,4) order by t.id"
+        )
     ]
 
     /// Refused requests: the mock's code and message must be PostgreSQL's for the same SQL.
@@ -158,7 +183,7 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         Probe(request: "menagerie?money=eq.abc", sql: "select 1 from menagerie where money = 'abc'"),
         Probe(request: "blobs?span=eq.foo", sql: "select 1 from blobs where span = 'foo'"),
         Probe(request: "blobs?bin=eq.%5Cxzz", sql: "select 1 from blobs where bin = '\\xzz'"),
-        Probe(request: "blobs?bin=eq.%5Cx0", sql: "select 1 from blobs where bin = '\\x0'"),
+        Probe(request: "blobs?bin=eq.%5Cx0", sql: "select 1 from blobs where bin = '\\x0'")
     ]
 
     func session() throws -> PsqlSession {
@@ -198,7 +223,9 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         defer { pg.close() }
         let f = try RestSpecFixture()
         let failures = try Self.disagreements(pg) { try f.send("GET", $0) }
-        print("PostgREST filter differential: \(Self.probes.count + Self.refusals.count - failures.count) of \(Self.probes.count + Self.refusals.count) agree with PostgreSQL")
+        print(
+            "PostgREST filter differential: \(Self.probes.count + Self.refusals.count - failures.count) of \(Self.probes.count + Self.refusals.count) agree with PostgreSQL"
+        )
         XCTAssertEqual(failures, [])
     }
 

@@ -56,8 +56,9 @@ final class PostgRESTWireTests: XCTestCase {
         XCTAssertEqual(try ids("summary=is.null").count, 0)
         XCTAssertEqual(try ids("summary=not.is.null").count, 55)
         XCTAssertEqual(try ids("continent=eq.Oceania&id=not.in.(perth,sydney)"), ["brisbane", "melbourne"])
-        XCTAssertEqual(try ids("continent=not.eq.Europe&continent=not.eq.Asia&continent=not.eq.North America&continent=not.eq.South America&continent=not.eq.Africa"),
-                       ["brisbane", "melbourne", "perth", "sydney"])
+        XCTAssertEqual(
+            try ids("continent=not.eq.Europe&continent=not.eq.Asia&continent=not.eq.North America&continent=not.eq.South America&continent=not.eq.Africa"),
+            ["brisbane", "melbourne", "perth", "sydney"])
     }
 
     func testOrAndNotLogicTrees() throws {
@@ -119,15 +120,20 @@ final class PostgRESTWireTests: XCTestCase {
         XCTAssertEqual(ok.status, 200)
         let bad = try f.send("GET", "/rest/v1/cities", headers: ["Accept-Profile": "auth"])
         bad.assertPostgrestError(406, "PGRST106")
-        let badWrite = try f.send("POST", "/rest/v1/saved_cities", headers: ["Content-Profile": "private"], json: ["user_id": .string(f.ana), "city_id": "paris"])
+        let badWrite = try f.send(
+            "POST", "/rest/v1/saved_cities", headers: ["Content-Profile": "private"], json: ["user_id": .string(f.ana), "city_id": "paris"])
         badWrite.assertPostgrestError(406, "PGRST106")
         XCTAssertEqual(f.backend.database.count("saved_cities"), 3)
     }
 
     func testEmbeddingFollowsForeignKeysAndRLS() throws {
         let r = try f.send("GET", "/rest/v1/saved_cities", "select=city_id,cities(name,country)&order=city_id")
-        XCTAssertEqual(r.json(), [["city_id": "berlin", "cities": ["name": "Berlin", "country": "Germany"]],
-                                  ["city_id": "london", "cities": ["name": "London", "country": "United Kingdom"]]])
+        XCTAssertEqual(
+            r.json(),
+            [
+                ["city_id": "berlin", "cities": ["name": "Berlin", "country": "Germany"]],
+                ["city_id": "london", "cities": ["name": "London", "country": "United Kingdom"]]
+            ])
         let many = try f.send("GET", "/rest/v1/cities", "select=id,city_scores(category,score)&id=eq.berlin&city_scores.category=eq.Safety")
         let scores = many.json().arrayValue?.first?["city_scores"]?.arrayValue
         XCTAssertEqual(scores?.count, 1)
@@ -144,20 +150,24 @@ final class PostgRESTWireTests: XCTestCase {
     // MARK: Writes
 
     func testInsertSingleWithRepresentationAndDefaults() throws {
-        let r = try f.send("POST", "/rest/v1/saved_cities", "select=*", headers: ["Prefer": "return=representation"],
-                           json: ["user_id": .string(f.ana), "city_id": "paris"])
+        let r = try f.send(
+            "POST", "/rest/v1/saved_cities", "select=*", headers: ["Prefer": "return=representation"],
+            json: ["user_id": .string(f.ana), "city_id": "paris"])
         XCTAssertEqual(r.status, 201, r.text)
         XCTAssertEqual(r.headers["Content-Range"], "*/*")
         let row = r.json().arrayValue?.first
         XCTAssertNotNil(row?["id"]?.stringValue.flatMap(SQLValue.canonicalUUID), "gen_random_uuid() default")
-        XCTAssertEqual(row?["created_at"], .string(PGTime.formatTimestamp(PGTime.micros(f.clock.now()), withZone: true)), "now() default from the injected clock")
+        XCTAssertEqual(
+            row?["created_at"], .string(PGTime.formatTimestamp(PGTime.micros(f.clock.now()), withZone: true)), "now() default from the injected clock")
     }
 
     func testInsertMinimalAndHeadersOnly() throws {
         let m = try f.send("POST", "/rest/v1/saved_cities", headers: ["Prefer": "return=minimal"], json: ["user_id": .string(f.ana), "city_id": "paris"])
         XCTAssertEqual(m.status, 201)
         XCTAssertTrue(m.body.isEmpty)
-        let h = try f.send("POST", "/rest/v1/saved_cities", headers: ["Prefer": "return=headers-only"], json: ["id": "5a000000-0000-4000-8000-0000000000ff", "user_id": .string(f.ana), "city_id": "rome"])
+        let h = try f.send(
+            "POST", "/rest/v1/saved_cities", headers: ["Prefer": "return=headers-only"],
+            json: ["id": "5a000000-0000-4000-8000-0000000000ff", "user_id": .string(f.ana), "city_id": "rome"])
         XCTAssertEqual(h.status, 201)
         XCTAssertEqual(h.headers["Location"], "/saved_cities?id=eq.5a000000-0000-4000-8000-0000000000ff")
     }
@@ -178,35 +188,44 @@ final class PostgRESTWireTests: XCTestCase {
 
     func testUpsertMergeIgnoreAndOnConflict() throws {
         let prefs = "/rest/v1/user_preferences"
-        let merge = try f.send("POST", prefs, "on_conflict=user_id", headers: ["Prefer": "resolution=merge-duplicates,return=representation"],
-                               json: ["user_id": .string(f.ana), "cost_preference": 9.5])
+        let merge = try f.send(
+            "POST", prefs, "on_conflict=user_id", headers: ["Prefer": "resolution=merge-duplicates,return=representation"],
+            json: ["user_id": .string(f.ana), "cost_preference": 9.5])
         XCTAssertEqual(merge.status, 200, "an upsert that only updates answers 200 (PostgREST Response.hs): \(merge.text)")
         XCTAssertEqual(merge.json().arrayValue?.first?["cost_preference"], 9.5)
         XCTAssertEqual(merge.json().arrayValue?.first?["culture_preference"], 8, "unlisted columns keep their values")
         XCTAssertEqual(merge.json().arrayValue?.first?["id"], "0f000000-0000-4000-8000-00000000a001")
         XCTAssertTrue(merge.headers["Preference-Applied"]?.contains("resolution=merge-duplicates") == true)
         // Preferences.hs matches preference text exactly: upper case is an unknown preference.
-        let shouted = try f.send("POST", prefs, "on_conflict=user_id", headers: ["Prefer": "RETURN=REPRESENTATION, Resolution=Ignore-Duplicates"],
-                                 json: ["user_id": .string(f.ana), "cost_preference": 1.0])
+        let shouted = try f.send(
+            "POST", prefs, "on_conflict=user_id", headers: ["Prefer": "RETURN=REPRESENTATION, Resolution=Ignore-Duplicates"],
+            json: ["user_id": .string(f.ana), "cost_preference": 1.0])
         XCTAssertEqual(shouted.status, 409, shouted.text)
-        let ignore = try f.send("POST", prefs, "on_conflict=user_id", headers: ["Prefer": "return=representation, resolution=ignore-duplicates"],
-                                json: ["user_id": .string(f.ana), "cost_preference": 1.0])
+        let ignore = try f.send(
+            "POST", prefs, "on_conflict=user_id", headers: ["Prefer": "return=representation, resolution=ignore-duplicates"],
+            json: ["user_id": .string(f.ana), "cost_preference": 1.0])
         XCTAssertEqual(ignore.status, 201)
         XCTAssertEqual(ignore.text, "[]", "ignored duplicates return nothing")
         let plain = try f.send("POST", prefs, json: ["user_id": .string(f.ana), "cost_preference": 1.0])
-        plain.assertPostgrestError(409, "23505", "duplicate key value violates unique constraint \"user_preferences_user_id_key\"",
-                                   details: "Key (user_id)=(\(f.ana)) already exists.")
-        let noConstraint = try f.send("POST", prefs, "on_conflict=start_type", headers: ["Prefer": "resolution=merge-duplicates"], json: ["user_id": .string(f.ana)])
+        plain.assertPostgrestError(
+            409, "23505", "duplicate key value violates unique constraint \"user_preferences_user_id_key\"",
+            details: "Key (user_id)=(\(f.ana)) already exists.")
+        let noConstraint = try f.send(
+            "POST", prefs, "on_conflict=start_type", headers: ["Prefer": "resolution=merge-duplicates"], json: ["user_id": .string(f.ana)])
         noConstraint.assertPostgrestError(400, "42P10")
     }
 
     func testMissingDefault() throws {
-        let body: JSONValue = [["user_id": .string(f.ana), "city_id": "paris", "created_at": "2026-03-01T00:00:00Z"], ["user_id": .string(f.ana), "city_id": "rome"]]
-        let r = try f.send("POST", "/rest/v1/saved_cities", "columns=user_id,city_id,created_at", headers: ["Prefer": "return=representation, missing=default"], json: body)
+        let body: JSONValue = [
+            ["user_id": .string(f.ana), "city_id": "paris", "created_at": "2026-03-01T00:00:00Z"], ["user_id": .string(f.ana), "city_id": "rome"]
+        ]
+        let r = try f.send(
+            "POST", "/rest/v1/saved_cities", "columns=user_id,city_id,created_at", headers: ["Prefer": "return=representation, missing=default"], json: body)
         XCTAssertEqual(r.status, 201, r.text)
         XCTAssertEqual(r.json().arrayValue?.last?["created_at"], .string(PGTime.formatTimestamp(PGTime.micros(f.clock.now()), withZone: true)))
-        let nulls = try f.send("POST", "/rest/v1/saved_cities", "columns=user_id,city_id,created_at", headers: ["Prefer": "return=representation"],
-                               json: [["user_id": .string(f.ana), "city_id": "madrid"]])
+        let nulls = try f.send(
+            "POST", "/rest/v1/saved_cities", "columns=user_id,city_id,created_at", headers: ["Prefer": "return=representation"],
+            json: [["user_id": .string(f.ana), "city_id": "madrid"]])
         XCTAssertEqual(nulls.json().arrayValue?.first?["created_at"], .null, "without missing=default a listed column a row lacks is NULL")
     }
 
@@ -233,8 +252,9 @@ final class PostgRESTWireTests: XCTestCase {
         let report = try f.backend.database.rows("city_reports", where: .eq("id", "4e000000-0000-4000-8000-00000000b001")).first
         XCTAssertEqual(report?["current_city_id"], .null, "city_reports.current_city_id is SET NULL")
         let fk = try f.send("POST", "/rest/v1/saved_cities", json: ["user_id": .string(f.ana), "city_id": "atlantis"])
-        fk.assertPostgrestError(409, "23503", "insert or update on table \"saved_cities\" violates foreign key constraint \"saved_cities_city_id_fkey\"",
-                                details: "Key (city_id)=(atlantis) is not present in table \"cities\".")
+        fk.assertPostgrestError(
+            409, "23503", "insert or update on table \"saved_cities\" violates foreign key constraint \"saved_cities_city_id_fkey\"",
+            details: "Key (city_id)=(atlantis) is not present in table \"cities\".")
     }
 
     // MARK: RLS
@@ -275,21 +295,26 @@ final class PostgRESTWireTests: XCTestCase {
     // MARK: Errors
 
     func testUnknownTableColumnAndFunction() throws {
-        try f.send("GET", "/rest/v1/citys").assertPostgrestError(404, "PGRST205", "Could not find the table 'public.citys' in the schema cache",
-                                                                   hint: "Perhaps you meant the table 'public.cities'")
+        try f.send("GET", "/rest/v1/citys").assertPostgrestError(
+            404, "PGRST205", "Could not find the table 'public.citys' in the schema cache",
+            hint: "Perhaps you meant the table 'public.cities'")
         try f.send("GET", "/rest/v1/cities", "select=nope").assertPostgrestError(400, "42703", "column cities.nope does not exist")
         try f.send("GET", "/rest/v1/cities", "nope=eq.1").assertPostgrestError(400, "42703", "column cities.nope does not exist")
         try f.send("POST", "/rest/v1/saved_cities", json: ["user_id": .string(f.ana), "city_id": "paris", "colour": "red"])
             .assertPostgrestError(400, "PGRST204", "Could not find the 'colour' column of 'saved_cities' in the schema cache")
-        try f.send("POST", "/rest/v1/rpc/nope", json: [:]).assertPostgrestError(404, "PGRST202", "Could not find the function public.nope without parameters in the schema cache")
-        try f.send("POST", "/rest/v1/rpc/nope", json: ["a": 1]).assertPostgrestError(404, "PGRST202", "Could not find the function public.nope(a) in the schema cache")
+        try f.send("POST", "/rest/v1/rpc/nope", json: [:]).assertPostgrestError(
+            404, "PGRST202", "Could not find the function public.nope without parameters in the schema cache")
+        try f.send("POST", "/rest/v1/rpc/nope", json: ["a": 1]).assertPostgrestError(
+            404, "PGRST202", "Could not find the function public.nope(a) in the schema cache")
     }
 
     func testInvalidInputSyntax() throws {
         try f.send("GET", "/rest/v1/saved_cities", "id=eq.not-a-uuid").assertPostgrestError(400, "22P02", "invalid input syntax for type uuid: \"not-a-uuid\"")
         try f.send("GET", "/rest/v1/cities", "population=gt.many").assertPostgrestError(400, "22P02", "invalid input syntax for type integer: \"many\"")
-        try f.send("GET", "/rest/v1/cities", "latitude=gt.north").assertPostgrestError(400, "22P02", "invalid input syntax for type double precision: \"north\"")
-        try f.send("POST", "/rest/v1/saved_cities", json: ["user_id": "x", "city_id": "paris"]).assertPostgrestError(400, "22P02", "invalid input syntax for type uuid: \"x\"")
+        try f.send("GET", "/rest/v1/cities", "latitude=gt.north").assertPostgrestError(
+            400, "22P02", "invalid input syntax for type double precision: \"north\"")
+        try f.send("POST", "/rest/v1/saved_cities", json: ["user_id": "x", "city_id": "paris"]).assertPostgrestError(
+            400, "22P02", "invalid input syntax for type uuid: \"x\"")
     }
 
     func testMalformedBodyAndQuery() throws {
@@ -307,15 +332,18 @@ final class PostgRESTWireTests: XCTestCase {
     }
 
     func testNotNullViolation() throws {
-        let r = try f.send("POST", "/rest/v1/cities", json: ["id": "atlantis", "name": "Atlantis", "full_name": "Atlantis", "country": "Sea"], as: "service_role")
+        let r = try f.send(
+            "POST", "/rest/v1/cities", json: ["id": "atlantis", "name": "Atlantis", "full_name": "Atlantis", "country": "Sea"], as: "service_role")
         r.assertPostgrestError(400, "23502", "null value in column \"continent\" of relation \"cities\" violates not-null constraint")
         XCTAssertTrue(r.json()["details"]?.stringValue?.hasPrefix("Failing row contains (atlantis, Atlantis, Atlantis, Sea, null,") == true, r.text)
     }
 
     func testUniqueViolationIs409AndChangesNothing() throws {
-        let r = try f.send("POST", "/rest/v1/saved_cities", json: [["user_id": .string(f.ana), "city_id": "paris"], ["user_id": .string(f.ana), "city_id": "berlin"]])
-        r.assertPostgrestError(409, "23505", "duplicate key value violates unique constraint \"saved_cities_user_id_city_id_key\"",
-                               details: "Key (user_id, city_id)=(\(f.ana), berlin) already exists.")
+        let r = try f.send(
+            "POST", "/rest/v1/saved_cities", json: [["user_id": .string(f.ana), "city_id": "paris"], ["user_id": .string(f.ana), "city_id": "berlin"]])
+        r.assertPostgrestError(
+            409, "23505", "duplicate key value violates unique constraint \"saved_cities_user_id_city_id_key\"",
+            details: "Key (user_id, city_id)=(\(f.ana), berlin) already exists.")
         XCTAssertEqual(f.backend.database.count("saved_cities"), 3, "the whole statement rolled back: paris was not kept")
     }
 
@@ -331,14 +359,22 @@ final class PostgRESTWireTests: XCTestCase {
     // MARK: RPC
 
     func testRPCPostGetVolatileAndRowSets() throws {
-        f.backend.registerRPC(RPCFunction(name: "cities_on", parameters: [RPCParameter("continent_name", .text)],
-                                          returns: .rows([ColumnSchema(name: "id", type: .text, nullable: true), ColumnSchema(name: "population", type: .integer, nullable: true)])) { call in
-            .array(try call.database.rows("cities", where: .eq("continent", call.arguments["continent_name"]?.stringValue ?? "")).map { ["id": $0["id"]!, "population": $0["population"]!] })
-        })
+        f.backend.registerRPC(
+            RPCFunction(
+                name: "cities_on", parameters: [RPCParameter("continent_name", .text)],
+                returns: .rows([ColumnSchema(name: "id", type: .text, nullable: true), ColumnSchema(name: "population", type: .integer, nullable: true)])
+            ) { call in
+                .array(
+                    try call.database.rows("cities", where: .eq("continent", call.arguments["continent_name"]?.stringValue ?? "")).map {
+                        ["id": $0["id"]!, "population": $0["population"]!]
+                    })
+            })
         f.backend.registerRPC(RPCFunction(name: "touch", parameters: [], returns: .void, volatile: true) { _ in .null })
-        f.backend.registerRPC(RPCFunction(name: "add", parameters: [RPCParameter("a", .integer), RPCParameter("b", .integer, hasDefault: true)], returns: .scalar(.integer)) { call in
-            .int((call.arguments["a"]?.intValue ?? 0) + (call.arguments["b"]?.intValue ?? 10))
-        })
+        f.backend.registerRPC(
+            RPCFunction(name: "add", parameters: [RPCParameter("a", .integer), RPCParameter("b", .integer, hasDefault: true)], returns: .scalar(.integer)) {
+                call in
+                .int((call.arguments["a"]?.intValue ?? 0) + (call.arguments["b"]?.intValue ?? 10))
+            })
         let post = try f.send("POST", "/rest/v1/rpc/cities_on", "select=id&order=id&limit=2", json: ["continent_name": "Oceania"])
         XCTAssertEqual(post.json(), [["id": "brisbane"], ["id": "melbourne"]])
         let get = try f.send("GET", "/rest/v1/rpc/cities_on", "continent_name=Africa&id=eq.lagos")
@@ -348,16 +384,21 @@ final class PostgRESTWireTests: XCTestCase {
         try f.send("GET", "/rest/v1/rpc/add", "a=two").assertPostgrestError(400, "22P02")
         try f.send("GET", "/rest/v1/rpc/touch").assertPostgrestError(405, "25006")
         XCTAssertEqual(try f.send("POST", "/rest/v1/rpc/touch", raw: "").status, 204, "an empty body means no arguments")
-        try f.send("POST", "/rest/v1/rpc/add", json: ["c": 1]).assertPostgrestError(404, "PGRST202", "Could not find the function public.add(c) in the schema cache",
-                                                                                  hint: "Perhaps you meant to call the function public.add(a, b)")
+        try f.send("POST", "/rest/v1/rpc/add", json: ["c": 1]).assertPostgrestError(
+            404, "PGRST202", "Could not find the function public.add(c) in the schema cache",
+            hint: "Perhaps you meant to call the function public.add(a, b)")
     }
 
     // MARK: Tolerance
 
     func testToleratesWhatOfficialClientsSend() throws {
         // Mixed-case headers, duplicated informational headers, Prefer in any order, `{}` bodies.
-        let r = try f.send("POST", "/rest/v1/saved_cities", headers: HTTPHeaders([("prefer", "count=exact"), ("PREFER", "return=representation"), ("X-Client-Info", "supabase-swift/2.0"), ("x-client-info", "again")]),
-                           json: ["user_id": .string(f.ana), "city_id": "paris"])
+        let r = try f.send(
+            "POST", "/rest/v1/saved_cities",
+            headers: HTTPHeaders([
+                ("prefer", "count=exact"), ("PREFER", "return=representation"), ("X-Client-Info", "supabase-swift/2.0"), ("x-client-info", "again")
+            ]),
+            json: ["user_id": .string(f.ana), "city_id": "paris"])
         XCTAssertEqual(r.status, 201, r.text)
         XCTAssertEqual(r.headers["Content-Range"], "*/1")
         let empty = try f.send("PATCH", "/rest/v1/profiles", "id=eq.\(f.ana)", json: [:])
@@ -372,13 +413,17 @@ final class PostgRESTLogicTreeErrorTests: XCTestCase {
         let f = try WireFixture()
         let element = "field name (* or [a..z0..9_$]), negation operator (not) or logic operator (and, or)"
         // test/spec/Feature/Query/AndOrParamsSpec.hs, "cannot have zero conditions".
-        try f.send("GET", "/rest/v1/cities", "or=()").assertPostgrestError(400, "PGRST100", "\"failed to parse logic tree (())\" (line 1, column 4)",
-                                                                          details: .some("unexpected \")\" expecting \(element)"))
-        try f.send("GET", "/rest/v1/cities", "or=(").assertPostgrestError(400, "PGRST100", "\"failed to parse logic tree (()\" (line 1, column 4)",
-                                                                         details: .some("unexpected end of input expecting \(element)"))
-        try f.send("GET", "/rest/v1/cities", "and=(").assertPostgrestError(400, "PGRST100", "\"failed to parse logic tree (()\" (line 1, column 5)",
-                                                                          details: .some("unexpected end of input expecting \(element)"))
-        try f.send("GET", "/rest/v1/cities", "not.or=x").assertPostgrestError(400, "PGRST100", "\"failed to parse logic tree (x)\" (line 1, column 7)",
-                                                                             details: .some("unexpected \"x\" expecting \"(\""))
+        try f.send("GET", "/rest/v1/cities", "or=()").assertPostgrestError(
+            400, "PGRST100", "\"failed to parse logic tree (())\" (line 1, column 4)",
+            details: .some("unexpected \")\" expecting \(element)"))
+        try f.send("GET", "/rest/v1/cities", "or=(").assertPostgrestError(
+            400, "PGRST100", "\"failed to parse logic tree (()\" (line 1, column 4)",
+            details: .some("unexpected end of input expecting \(element)"))
+        try f.send("GET", "/rest/v1/cities", "and=(").assertPostgrestError(
+            400, "PGRST100", "\"failed to parse logic tree (()\" (line 1, column 5)",
+            details: .some("unexpected end of input expecting \(element)"))
+        try f.send("GET", "/rest/v1/cities", "not.or=x").assertPostgrestError(
+            400, "PGRST100", "\"failed to parse logic tree (x)\" (line 1, column 7)",
+            details: .some("unexpected \"x\" expecting \"(\""))
     }
 }

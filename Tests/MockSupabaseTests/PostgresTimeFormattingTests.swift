@@ -21,7 +21,8 @@ final class PostgresTimeFormattingTests: XCTestCase {
         let secs = Int(rem / 1_000_000)
         var frac = pad(Int(rem % 1_000_000), 6)
         while frac.hasSuffix("0") { frac.removeLast() }
-        var s = "\(y > 0 ? pad(y, 4) : pad(1 - y, 4))-\(pad(m, 2))-\(pad(d, 2))\(sqlStyle ? " " : "T")"
+        var s =
+            "\(y > 0 ? pad(y, 4) : pad(1 - y, 4))-\(pad(m, 2))-\(pad(d, 2))\(sqlStyle ? " " : "T")"
             + "\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))" + (frac.isEmpty ? "" : "." + frac)
         if withZone {
             let mag = Int(offset.magnitude)
@@ -35,8 +36,10 @@ final class PostgresTimeFormattingTests: XCTestCase {
 
     func testTimestampsMatchTheFieldByFieldText() {
         var rng = SeededRandom(seed: 19)
-        var instants: [Int64] = [0, 1, -1, 999_999, 1_000_000, 86_400_000_000 - 1, -62_135_596_800_000_000, -62_167_219_200_000_001,
-                                 253_402_300_799_999_999, 1_767_225_600_123_400, -210_866_803_200_000_000]
+        var instants: [Int64] = [
+            0, 1, -1, 999_999, 1_000_000, 86_400_000_000 - 1, -62_135_596_800_000_000, -62_167_219_200_000_001,
+            253_402_300_799_999_999, 1_767_225_600_123_400, -210_866_803_200_000_000
+        ]
         for _ in 0..<2_000 { instants.append(Int64(rng.next() % 600_000_000_000_000_000) - 300_000_000_000_000_000) }
         for us in instants {
             for offset: Int32 in [0, 3600, -25_200, 19_800, -12_345, 50_400] {
@@ -53,7 +56,9 @@ final class PostgresTimeFormattingTests: XCTestCase {
     func testDatesAndTimesMatchTheFieldByFieldText() {
         for days: Int32 in [0, -1, 19_000, -719_528, -800_000, 2_000_000] {
             let (y, m, d) = PGTime.civilFromDays(Int(days))
-            let pad = { (v: Int, w: Int) -> String in let s = String(v); return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s }
+            let pad = { (v: Int, w: Int) -> String in
+                let s = String(v); return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
+            }
             XCTAssertEqual(PGTime.formatDate(days), "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))")
         }
         XCTAssertEqual(PGTime.formatTime(0), "00:00:00")
@@ -63,8 +68,10 @@ final class PostgresTimeFormattingTests: XCTestCase {
     }
 
     func testWrittenValuesAreTheQuotedJSONText() {
-        let cases: [(SQLValue, SQLType)] = [(.timestamp(1_767_225_600_123_400), .timestamptz), (.timestamp(-62_167_219_200_000_001), .timestamp),
-                                            (.date(19_000), .date), (.time(37_800_500_000), .time)]
+        let cases: [(SQLValue, SQLType)] = [
+            (.timestamp(1_767_225_600_123_400), .timestamptz), (.timestamp(-62_167_219_200_000_001), .timestamp),
+            (.date(19_000), .date), (.time(37_800_500_000), .time)
+        ]
         for (v, t) in cases {
             var out = ""
             v.write(to: &out, as: t)

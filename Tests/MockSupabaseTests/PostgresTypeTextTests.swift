@@ -19,23 +19,23 @@ final class PostgresTypeTextTests: XCTestCase {
         ("-2.5", .numeric(precision: 3, scale: 0), "-3"),
         ("999.995", .numeric(precision: 5, scale: 2), nil),
         ("inf", .numeric(precision: 5, scale: 2), nil),
-        ("1.2.3", .numeric(precision: nil, scale: 0), nil),
+        ("1.2.3", .numeric(precision: nil, scale: 0), nil)
     ]
 
     static let interval: [(String, String?)] = [
         ("1.5 days", "1 day 12:00:00"), ("1.5 months", "1 mon 15 days"), ("-1 days +02:00:00", "-1 days +02:00:00"),
         ("P1Y2M3DT4H5M6.5S", "1 year 2 mons 3 days 04:05:06.5"), ("@ 2 hours ago", "-02:00:00"), ("10", "00:00:10"),
-        ("25:00", "25:00:00"), ("2 weeks", "14 days"), ("1 year 1 mon", "1 year 1 mon"), ("0", "00:00:00"), ("foo", nil),
+        ("25:00", "25:00:00"), ("2 weeks", "14 days"), ("1 year 1 mon", "1 year 1 mon"), ("0", "00:00:00"), ("foo", nil)
     ]
 
     static let bytea: [(String, String?)] = [
         ("abc", "\\x616263"), ("\\x0aFF", "\\x0aff"), ("abc\\\\d", "\\x6162635c64"), ("a\\001b", "\\x610162"),
-        ("x y", "\\x782079"), ("\\x1", nil), ("a\\9", nil),
+        ("x y", "\\x782079"), ("\\x1", nil), ("a\\9", nil)
     ]
 
     static let timetz: [(String, String?)] = [
         ("06:00:00", "06:00:00+00"), ("06:00:00+05:30", "06:00:00+05:30"), ("11:00-08", "11:00:00-08"),
-        ("10:30:00.25Z", "10:30:00.25+00"), ("25:00", nil),
+        ("10:30:00.25Z", "10:30:00.25+00"), ("25:00", nil)
     ]
 
     func output(_ s: String, _ t: SQLType) -> String? { (try? SQLValue.parse(text: s, as: t))?.pgText(as: t) }
@@ -83,6 +83,6 @@ final class PostgresTypeTextTests: XCTestCase {
             let seconds = String(Int64(v.months) * 2_592_000 + Int64(v.days) * 86_400 + v.micros / 1_000_000)
             return seconds != want
         }
-        XCTAssertEqual(rejected.count, Self.interval.count - 1)  // only "foo" (nil) agrees
+        XCTAssertEqual(rejected.count, Self.interval.count - 1) // only "foo" (nil) agrees
     }
 }

@@ -40,8 +40,9 @@ final class RealtimeExactnessTests: XCTestCase {
         for v in [PhoenixMessage.Version.v1, .v2] {
             for joinRef in [nil, "3"] as [String?] {
                 let text = PhoenixMessage.encode(v, topic: "realtime:a\"b", event: "postgres_changes", payloadJSON: payload.serialized(), joinRef: joinRef)
-                XCTAssertEqual(PhoenixMessage.decode(text, version: v),
-                               PhoenixMessage(topic: "realtime:a\"b", event: "postgres_changes", payload: payload, ref: nil, joinRef: joinRef), text)
+                XCTAssertEqual(
+                    PhoenixMessage.decode(text, version: v),
+                    PhoenixMessage(topic: "realtime:a\"b", event: "postgres_changes", payload: payload, ref: nil, joinRef: joinRef), text)
             }
         }
     }
@@ -49,10 +50,12 @@ final class RealtimeExactnessTests: XCTestCase {
     func testUnjoinedTopicsAnswerAsPhoenixDoes() throws {
         let c = try client(.v2)
         XCTAssertEqual(try c.reply(to: c.push(topic: "realtime:nowhere", event: "phx_leave", payload: [:]))?.payload, ["status": "ok", "response": [:]])
-        XCTAssertEqual(try c.reply(to: c.push(topic: "phoenix", event: "ping", payload: [:]))?.payload,
-                       ["status": "error", "response": ["reason": "unmatched topic"]])
-        XCTAssertEqual(try c.reply(to: c.push(topic: "room", event: "phx_join", payload: [:]))?.payload,
-                       ["status": "error", "response": ["reason": "unmatched topic"]])
+        XCTAssertEqual(
+            try c.reply(to: c.push(topic: "phoenix", event: "ping", payload: [:]))?.payload,
+            ["status": "error", "response": ["reason": "unmatched topic"]])
+        XCTAssertEqual(
+            try c.reply(to: c.push(topic: "room", event: "phx_join", payload: [:]))?.payload,
+            ["status": "error", "response": ["reason": "unmatched topic"]])
     }
 
     func testRefusedUpgradeBodies() throws {
@@ -75,16 +78,20 @@ final class RealtimeExactnessTests: XCTestCase {
         let c = try client()
         let now = Int64(clock.now().timeIntervalSince1970)
         let expired = JWT.sign(["role": "authenticated", "exp": .int(now - 42)], secret: backend.configuration.jwtSecret)
-        XCTAssertEqual(try c.join("a", accessToken: expired)?.payload,
-                       ["status": "error", "response": ["reason": "InvalidJWTToken: Token has expired 42 seconds ago"]])
+        XCTAssertEqual(
+            try c.join("a", accessToken: expired)?.payload,
+            ["status": "error", "response": ["reason": "InvalidJWTToken: Token has expired 42 seconds ago"]])
         let noRole = JWT.sign(["exp": .int(now + 60)], secret: backend.configuration.jwtSecret)
-        XCTAssertEqual(try c.join("b", accessToken: noRole)?.payload["response"],
-                       ["reason": "InvalidJWTToken: Fields `role` and `exp` are required in JWT"])
+        XCTAssertEqual(
+            try c.join("b", accessToken: noRole)?.payload["response"],
+            ["reason": "InvalidJWTToken: Fields `role` and `exp` are required in JWT"])
         // A private channel with no policy on realtime.messages: only RLS-bypassing roles read it.
-        let priv = c.push(topic: "realtime:ops", event: "phx_join",
-                          payload: ["config": ["private": true], "access_token": .string(backend.accessToken(persona: "ben")!)])
-        XCTAssertEqual(try c.reply(to: priv)?.payload,
-                       ["status": "error", "response": ["reason": "Unauthorized: You do not have permissions to read from this Channel topic: ops"]])
+        let priv = c.push(
+            topic: "realtime:ops", event: "phx_join",
+            payload: ["config": ["private": true], "access_token": .string(backend.accessToken(persona: "ben")!)])
+        XCTAssertEqual(
+            try c.reply(to: priv)?.payload,
+            ["status": "error", "response": ["reason": "Unauthorized: You do not have permissions to read from this Channel topic: ops"]])
         let admin = c.push(topic: "realtime:ops", event: "phx_join", payload: ["config": ["private": true], "access_token": .string(backend.serviceRoleKey)])
         XCTAssertEqual(try c.reply(to: admin)?.payload["status"], "ok")
     }
@@ -100,20 +107,32 @@ final class RealtimeExactnessTests: XCTestCase {
         let cases: [(JSONValue, String)] = [
             (["event": "*", "schema": "public", "table": "posts", "filter": "title=foo.hey"], #"Error parsing `filter` params: ["foo", "hey"]"#),
             (["event": "*", "schema": "public", "table": "posts", "filter": "undefined"], #"Error parsing `filter` params: ["undefined"]"#),
-            (["event": "*", "schema": "public", "table": "posts", "filter": "id=in.1,2"], "Error parsing `filter` params: `in` filter value must be wrapped by parentheses"),
-            (["event": "*", "schema": "public", "table": "posts", "filter": "id=eq.1,,title=eq.x"],
-             "Error parsing `filter` params: filter must not contain empty segments (check for extra commas)"),
-            (["event": "*", "schema": "public", "table": "posts", "filter": "nope=eq.1"],
-             #"Unable to subscribe to changes with given parameters. An exception happened so please check your connect parameters: [event: "*", schema: "public", table: "posts", filters: [{"nope", "eq", "1", false}], select: nil]. Exception: ERROR P0001 (raise_exception) invalid column for filter nope"#),
-            (["event": "INSERT", "schema": "public", "table": "thanks"],
-             #"Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: [event: "INSERT", schema: "public", table: "thanks", filters: [], select: nil]"#),
-            (["event": "*", "schema": "public", "table": "posts", "select": "title"],
-             #"Error parsing `select` params: expected a list of column name strings, e.g. select: ["col1", "col2"]"#),
+            (
+                ["event": "*", "schema": "public", "table": "posts", "filter": "id=in.1,2"],
+                "Error parsing `filter` params: `in` filter value must be wrapped by parentheses"
+            ),
+            (
+                ["event": "*", "schema": "public", "table": "posts", "filter": "id=eq.1,,title=eq.x"],
+                "Error parsing `filter` params: filter must not contain empty segments (check for extra commas)"
+            ),
+            (
+                ["event": "*", "schema": "public", "table": "posts", "filter": "nope=eq.1"],
+                #"Unable to subscribe to changes with given parameters. An exception happened so please check your connect parameters: [event: "*", schema: "public", table: "posts", filters: [{"nope", "eq", "1", false}], select: nil]. Exception: ERROR P0001 (raise_exception) invalid column for filter nope"#
+            ),
+            (
+                ["event": "INSERT", "schema": "public", "table": "thanks"],
+                #"Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: [event: "INSERT", schema: "public", table: "thanks", filters: [], select: nil]"#
+            ),
+            (
+                ["event": "*", "schema": "public", "table": "posts", "select": "title"],
+                #"Error parsing `select` params: expected a list of column name strings, e.g. select: ["col1", "col2"]"#
+            )
         ]
         for (i, (binding, message)) in cases.enumerated() {
             let (reply, system) = try joinBinding(c, "bad\(i)", binding)
             XCTAssertEqual(reply?.payload["status"], "ok", "the join itself succeeds: \(binding)")
-            XCTAssertEqual(system?.payload, ["extension": "postgres_changes", "status": "error", "message": .string(message), "channel": .string("bad\(i)")], "\(binding)")
+            XCTAssertEqual(
+                system?.payload, ["extension": "postgres_changes", "status": "error", "message": .string(message), "channel": .string("bad\(i)")], "\(binding)")
         }
         // None of them subscribed: an insert reaches nobody.
         try backend.database.insert("posts", [postRow("c2000000-0000-4000-8000-0000000000e1", ["neighborhood_id": .string(north)])])
@@ -122,8 +141,10 @@ final class RealtimeExactnessTests: XCTestCase {
 
     func testOperatorsNegationAndConjunctionFilterEvents() throws {
         let c = try client()
-        let filters = ["title=like.Need%", "title=not.ilike.*ladder*", "title=match.^N.*r$", "neighborhood_id=eq.\(north),title=neq.Other",
-                       "title=in.(\"Need a ladder\",x)", "title=is.null", "title=isdistinct.Other"]
+        let filters = [
+            "title=like.Need%", "title=not.ilike.*ladder*", "title=match.^N.*r$", "neighborhood_id=eq.\(north),title=neq.Other",
+            "title=in.(\"Need a ladder\",x)", "title=is.null", "title=isdistinct.Other"
+        ]
         for (i, f) in filters.enumerated() {
             let (_, system) = try joinBinding(c, "op\(i)", ["event": "INSERT", "schema": "public", "table": "posts", "filter": .string(f)])
             XCTAssertEqual(system?.payload["status"], "ok", "\(f): \(String(describing: system))")
@@ -149,8 +170,9 @@ final class RealtimeExactnessTests: XCTestCase {
         let (_, subscribed) = try joinBinding(c, "t", ["event": "*", "schema": "public", "table": "posts"])
         XCTAssertEqual(subscribed?.payload["status"], "ok")
         _ = c.push(topic: "realtime:t", event: "access_token", payload: ["access_token": "garbage"])
-        XCTAssertEqual(try c.next { $0.event == "system" }?.payload,
-                       ["extension": "system", "status": "error", "message": "The token provided is not a valid JWT", "channel": "t"])
+        XCTAssertEqual(
+            try c.next { $0.event == "system" }?.payload,
+            ["extension": "system", "status": "error", "message": "The token provided is not a valid JWT", "channel": "t"])
         XCTAssertNotNil(try c.next { $0.event == "phx_close" && $0.topic == "realtime:t" })
 
         // A token that runs out while subscribed: the next event is not delivered, the channel closes.
@@ -195,7 +217,7 @@ final class RealtimeFilterTests: XCTestCase {
             ("s=match.^H.l", true), ("s=imatch.^h", true), ("s=not.eq.Hello", false), ("b=is.true", true), ("b=is.false", false),
             ("z=is.null", true), ("z=not.is.null", false), ("z=eq.1", false), ("z=neq.1", false), ("z=not.eq.1", false),
             ("z=isdistinct.1", true), ("n=isdistinct.5", false), ("n=gt.1,s=eq.Hello", true), ("n=gt.1,s=eq.x", false),
-            ("s=eq.\"Hello\"", true), ("missing=eq.1", false),
+            ("s=eq.\"Hello\"", true), ("missing=eq.1", false)
         ]
         var out: [String] = []
         for (text, want) in cases {
@@ -211,7 +233,11 @@ final class RealtimeFilterTests: XCTestCase {
 
     func testAnEvaluatorIgnoringNotIsRejected() {
         let mutant: Evaluator = { f, row in
-            RealtimeFilter(conditions: f.conditions.map { var c = $0; c.negate = false; return c }).matches(row)
+            RealtimeFilter(
+                conditions: f.conditions.map {
+                    var c = $0; c.negate = false; return c
+                }
+            ).matches(row)
         }
         XCTAssertFalse(Self.violations(mutant).isEmpty)
     }

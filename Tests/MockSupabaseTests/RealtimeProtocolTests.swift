@@ -42,7 +42,9 @@ final class RealtimeProtocolTests: XCTestCase {
             let hb = client.push(topic: "phoenix", event: "heartbeat", payload: .object([:]))
             let beat = try client.reply(to: hb)
             XCTAssertEqual(beat?.payload, ["status": "ok", "response": [:]])
-            let binding: JSONValue = ["event": "INSERT", "schema": "public", "table": "posts", "filter": "neighborhood_id=eq.c1000000-0000-4000-8000-000000000001"]
+            let binding: JSONValue = [
+                "event": "INSERT", "schema": "public", "table": "posts", "filter": "neighborhood_id=eq.c1000000-0000-4000-8000-000000000001"
+            ]
             let reply = try client.join("board", accessToken: backend.accessToken(persona: "ben"), postgresChanges: [binding])
             XCTAssertEqual(reply?.payload["status"], "ok")
             guard case .array(let echoed)? = reply?.payload["response"]?["postgres_changes"], echoed.count == 1 else {
@@ -70,8 +72,9 @@ final class RealtimeProtocolTests: XCTestCase {
     func testEventShapeFiltersAndDeleteCarriesThePrimaryKey() throws {
         let client = try RealtimeClient(port: server.port, apikey: backend.anonKey)
         let north = "c1000000-0000-4000-8000-000000000001", south = "c1000000-0000-4000-8000-000000000002"
-        let reply = try client.join("f", accessToken: backend.accessToken(persona: "ana"),
-                                    postgresChanges: [["event": "*", "schema": "public", "table": "posts", "filter": .string("neighborhood_id=eq.\(north)")]])
+        let reply = try client.join(
+            "f", accessToken: backend.accessToken(persona: "ana"),
+            postgresChanges: [["event": "*", "schema": "public", "table": "posts", "filter": .string("neighborhood_id=eq.\(north)")]])
         let id = reply?.payload["response"]?["postgres_changes"]?.arrayValue?.first?["id"]
         _ = try client.next { $0.event == "system" }
         let all = try RealtimeClient(port: server.port, apikey: backend.anonKey)
@@ -145,11 +148,14 @@ final class RealtimeProtocolTests: XCTestCase {
         XCTAssertEqual(sent.status, 202)
         let got = try listener.next { $0.event == "broadcast" }
         XCTAssertEqual(got?.payload, ["type": "broadcast", "event": "flash", "payload": ["n": 1]])
-        let bad = try backend.handle(HTTPRequest(method: "POST", path: "/realtime/v1/api/broadcast", headers: ["apikey": backend.anonKey], body: Data("{}".utf8)))
+        let bad = try backend.handle(
+            HTTPRequest(method: "POST", path: "/realtime/v1/api/broadcast", headers: ["apikey": backend.anonKey], body: Data("{}".utf8)))
         XCTAssertEqual(bad.status, 422)
         XCTAssertEqual(try JSONValue.parse(bad.body), ["errors": ["messages": ["can't be blank"]]])
-        let noTopic = try backend.handle(HTTPRequest(method: "POST", path: "/realtime/v1/api/broadcast", headers: ["apikey": backend.anonKey],
-                                                     body: Data(#"{"messages":[{"event":"e","payload":{}},{"topic":"t","event":"e","payload":{}}]}"#.utf8)))
+        let noTopic = try backend.handle(
+            HTTPRequest(
+                method: "POST", path: "/realtime/v1/api/broadcast", headers: ["apikey": backend.anonKey],
+                body: Data(#"{"messages":[{"event":"e","payload":{}},{"topic":"t","event":"e","payload":{}}]}"#.utf8)))
         XCTAssertEqual(noTopic.status, 422)
         XCTAssertEqual(try JSONValue.parse(noTopic.body), ["errors": ["messages": [["topic": ["can't be blank"]], [:]]]])
     }

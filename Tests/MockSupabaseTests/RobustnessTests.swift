@@ -27,9 +27,14 @@ final class RobustnessTests: XCTestCase {
         let tables = ["cities", "city_scores", "saved_cities", "profiles", "user_preferences", "city_reports", "vibe_tags", "nope", ""]
         let columns = ["id", "user_id", "city_id", "name", "population", "latitude", "created_at", "preferences", "selected_vibe_tags", "x", "id->>a"]
         let ops = ["eq", "neq", "gt", "lt", "like", "ilike", "in", "is", "cs", "cd", "ov", "match", "fts", "", "not.eq", "not"]
-        let values = ["berlin", "1", "-9223372036854775808", "99999999999999999999", "1e400", "NaN", "(a,b)", "(\"x,y\",null)", "null", "true",
-                      "{1,2}", "{\"a\":1}", "2026-01-01", "2026-13-40", "a11ce000-0000-4000-8000-000000000001", "%", "*", "\u{0}", "é😀", "(", ")", "\"", ""]
-        let prefers = ["return=representation", "return=minimal", "count=exact", "resolution=merge-duplicates", "resolution=ignore-duplicates", "missing=default", "return=bogus", ""]
+        let values = [
+            "berlin", "1", "-9223372036854775808", "99999999999999999999", "1e400", "NaN", "(a,b)", "(\"x,y\",null)", "null", "true",
+            "{1,2}", "{\"a\":1}", "2026-01-01", "2026-13-40", "a11ce000-0000-4000-8000-000000000001", "%", "*", "\u{0}", "é😀", "(", ")", "\"", ""
+        ]
+        let prefers = [
+            "return=representation", "return=minimal", "count=exact", "resolution=merge-duplicates", "resolution=ignore-duplicates", "missing=default",
+            "return=bogus", ""
+        ]
         let accepts = ["application/json", "application/vnd.pgrst.object+json", "text/csv", "image/png", "*/*"]
         func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
         func randomJSON(_ depth: Int) -> JSONValue {
@@ -97,11 +102,15 @@ final class RobustnessTests: XCTestCase {
                 errors += 1
                 if path.hasPrefix("/rest/v1"), response.status != 401 || response.jsonBody?["code"] != nil {
                     let keys = Set(response.jsonBody?.objectValue?.keys.map { $0 } ?? [])
-                    XCTAssertTrue(keys == ["code", "message", "details", "hint"] || keys == ["message", "hint"], "request \(n) \(method) \(path)?\(query.joined(separator: "&")): \(response.status) \(response.text)")
+                    XCTAssertTrue(
+                        keys == ["code", "message", "details", "hint"] || keys == ["message", "hint"],
+                        "request \(n) \(method) \(path)?\(query.joined(separator: "&")): \(response.status) \(response.text)")
                 }
                 let after = try snapshot(backend.database)
                 if after != before {
-                    XCTFail("request \(n) answered \(response.status) but changed state: \(method) \(path)?\(query.joined(separator: "&")) \(String(decoding: body, as: UTF8.self))")
+                    XCTFail(
+                        "request \(n) answered \(response.status) but changed state: \(method) \(path)?\(query.joined(separator: "&")) \(String(decoding: body, as: UTF8.self))"
+                    )
                     before = after
                 }
             } else {

@@ -9,7 +9,9 @@ final class SequenceColumnTests: XCTestCase {
         let f = try RestSpecFixture()
         let h: HTTPHeaders = ["Prefer": "return=representation"]
         XCTAssertEqual(try f.send("POST", "tickets?select=id,title", headers: h, body: #"{"title":"a"}"#).text, #"[{"id":1,"title":"a"}]"#)
-        XCTAssertEqual(try f.send("POST", "tickets?select=id,title", headers: h, body: #"[{"title":"b"},{"title":"c"}]"#).text, "[{\"id\":2,\"title\":\"b\"}, \n {\"id\":3,\"title\":\"c\"}]")
+        XCTAssertEqual(
+            try f.send("POST", "tickets?select=id,title", headers: h, body: #"[{"title":"b"},{"title":"c"}]"#).text,
+            "[{\"id\":2,\"title\":\"b\"}, \n {\"id\":3,\"title\":\"c\"}]")
         try f.send("POST", "tickets", body: #"{"id":9,"title":"x"}"#).assertPostgrestError(
             400, "428C9", "cannot insert a non-DEFAULT value into column \"id\"",
             details: "Column \"id\" is an identity column defined as GENERATED ALWAYS.", hint: "Use OVERRIDING SYSTEM VALUE to override.")
@@ -23,8 +25,11 @@ final class SequenceColumnTests: XCTestCase {
     func testVarcharAndCharLengths() throws {
         let f = try RestSpecFixture()
         let h: HTTPHeaders = ["Prefer": "return=representation"]
-        XCTAssertEqual(try f.send("POST", "tickets?select=code,grade", headers: h, body: #"{"code":"ab  ","grade":"A"}"#).text, #"[{"code":"ab  ","grade":"A  "}]"#)
-        XCTAssertEqual(try f.send("POST", "tickets?select=code", headers: h, body: #"{"code":"abcd   "}"#).text, #"[{"code":"abcd"}]"#, "only spaces past the limit are cut")
+        XCTAssertEqual(
+            try f.send("POST", "tickets?select=code,grade", headers: h, body: #"{"code":"ab  ","grade":"A"}"#).text, #"[{"code":"ab  ","grade":"A  "}]"#)
+        XCTAssertEqual(
+            try f.send("POST", "tickets?select=code", headers: h, body: #"{"code":"abcd   "}"#).text, #"[{"code":"abcd"}]"#,
+            "only spaces past the limit are cut")
         try f.send("POST", "tickets", body: #"{"code":"abcde"}"#).assertPostgrestError(400, "22001", "value too long for type character varying(4)")
         try f.send("POST", "tickets", body: #"{"grade":"ABCD"}"#).assertPostgrestError(400, "22001", "value too long for type character(3)")
         XCTAssertEqual(f.backend.database.count("tickets"), 2)

@@ -46,8 +46,9 @@ final class ServiceErrorTableTests: XCTestCase {
         XCTAssertTrue(old.contains { $0.hasPrefix("PGRST125") }, "\(old)")
         var changed = table
         changed.codes["23505"]?.status = 400
-        XCTAssertEqual(Self.drift(changed) { postgrestStatus(for: $0, anonymous: $1, message: $2) },
-                       ["23505 'some message': table 400, mapping 409", "23505 (anon) 'some message': table 400, mapping 409"])
+        XCTAssertEqual(
+            Self.drift(changed) { postgrestStatus(for: $0, anonymous: $1, message: $2) },
+            ["23505 'some message': table 400, mapping 409", "23505 (anon) 'some message': table 400, mapping 409"])
         var anonymousDropped = table
         anonymousDropped.codes["42501"]?.anonymousStatus = nil
         XCTAssertFalse(Self.drift(anonymousDropped) { postgrestStatus(for: $0, anonymous: $1, message: $2) }.isEmpty)
@@ -75,6 +76,10 @@ final class ServiceErrorTableTests: XCTestCase {
         XCTAssertThrowsError(try postgrest(#"{"# + base + #", "codes": [{"code": "1", "status": 9, "meaning": "m", "source": "s"}]}"#)) {
             XCTAssertEqual(($0 as? SpecError)?.path, "$.codes[0].status", "\($0)")
         }
-        XCTAssertThrowsError(try postgrest(#"{"# + base + #", "codes": [{"code": "1", "status": 400, "meaning": "m", "source": "s"}, {"code": "1", "status": 400, "meaning": "m", "source": "s"}]}"#))
+        XCTAssertThrowsError(
+            try postgrest(
+                #"{"# + base
+                    + #", "codes": [{"code": "1", "status": 400, "meaning": "m", "source": "s"}, {"code": "1", "status": 400, "meaning": "m", "source": "s"}]}"#
+            ))
     }
 }

@@ -19,20 +19,24 @@ final class SimpleViewTests: XCTestCase {
         """#
     }
     static let policiesJSON = #"""
-    {"tables": [{"table": "notes",
-      "select": {"doc": "public notes", "using": {"eq": [{"column": "public"}, true]}},
-      "insert": {"doc": "public only", "check": {"eq": [{"column": "public"}, true]}},
-      "update": {"doc": "none", "using": false},
-      "delete": {"doc": "none", "using": false}}]}
-    """#
+        {"tables": [{"table": "notes",
+          "select": {"doc": "public notes", "using": {"eq": [{"column": "public"}, true]}},
+          "insert": {"doc": "public only", "check": {"eq": [{"column": "public"}, true]}},
+          "update": {"doc": "none", "using": false},
+          "delete": {"doc": "none", "using": false}}]}
+        """#
     static let me = "0000000a-0000-4000-8000-000000000001"
 
     static func database(invoker: Bool = true) throws -> Database {
         let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(schemaJSON(invoker: invoker)), file: "inline"))
         let policies = try PolicySet.decode(SpecNode(value: try JSONValue.parse(policiesJSON), file: "inline"), schema: schema)
         let db = Database(schema: schema, policies: policies, clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
-        try db.seed("notes", rows: [["id": 1, "owner": .string(me), "body": "open", "public": true],
-                                    ["id": 2, "owner": .string(me), "body": "secret", "public": false]])
+        try db.seed(
+            "notes",
+            rows: [
+                ["id": 1, "owner": .string(me), "body": "open", "public": true],
+                ["id": 2, "owner": .string(me), "body": "secret", "public": false]
+            ])
         return db
     }
 

@@ -10,14 +10,14 @@ import XCTest
 /// and fail at the semaphore's bound instead.
 final class SnapshotReadTests: XCTestCase {
     let schemaJSON = #"""
-    {"tables": [
-      {"name": "notes", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "body", "type": "text"}]},
-      {"name": "audit", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "seen", "type": "integer"}]}]}
-    """#
+        {"tables": [
+          {"name": "notes", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "body", "type": "text"}]},
+          {"name": "audit", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "seen", "type": "integer"}]}]}
+        """#
 
     func makeDatabase() throws -> Database {
         let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(schemaJSON), file: "inline"))
@@ -86,10 +86,11 @@ final class SnapshotReadTests: XCTestCase {
     /// A rolled-back statement publishes nothing: readers keep seeing the committed rows.
     func testARolledBackStatementIsNeverSeen() throws {
         let db = try makeDatabase()
-        XCTAssertThrowsError(try db.atomically {
-            try db.insert("notes", [["id": 2, "body": "doomed"]])
-            try db.insert("notes", [["id": 1, "body": "duplicate key"]])
-        })
+        XCTAssertThrowsError(
+            try db.atomically {
+                try db.insert("notes", [["id": 2, "body": "doomed"]])
+                try db.insert("notes", [["id": 1, "body": "duplicate key"]])
+            })
         XCTAssertEqual(try db.rows("notes").compactMap { $0["id"]?.intValue }, [1])
     }
 

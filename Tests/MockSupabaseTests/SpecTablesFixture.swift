@@ -9,135 +9,184 @@ import XCTest
 /// gets the rows PostgREST's own answer holds.
 final class SpecTablesFixture {
     static let schemaJSON = #"""
-    {"tables": [
-      {"name": "items", "columns": [{"name": "id", "type": "bigserial", "primaryKey": true}]},
-      {"name": "simple_pk", "columns": [
-        {"name": "k", "type": "character varying", "primaryKey": true},
-        {"name": "extra", "type": "character varying", "nullable": false}]},
-      {"name": "no_pk", "columns": [
-        {"name": "a", "type": "character varying"},
-        {"name": "b", "type": "character varying"}]},
-      {"name": "nullable_integer", "columns": [{"name": "a", "type": "integer"}]},
-      {"name": "chores", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "name", "type": "text"},
-        {"name": "done", "type": "boolean"}]},
-      {"name": "clients", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "name", "type": "text", "nullable": false}]},
-      {"name": "projects", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "name", "type": "text", "nullable": false},
-        {"name": "client_id", "type": "integer"}],
-       "foreignKeys": [{"name": "client", "columns": ["client_id"], "references": {"table": "clients", "columns": ["id"]}}]},
-      {"name": "tasks", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "name", "type": "text", "nullable": false},
-        {"name": "project_id", "type": "integer"}],
-       "foreignKeys": [{"name": "project", "columns": ["project_id"], "references": {"table": "projects", "columns": ["id"]}}]},
-      {"name": "users", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "name", "type": "text", "nullable": false}]},
-      {"name": "users_tasks", "columns": [
-        {"name": "user_id", "type": "integer", "primaryKey": true},
-        {"name": "task_id", "type": "integer", "primaryKey": true}],
-       "foreignKeys": [
-        {"name": "users_tasks_user_id_fkey", "columns": ["user_id"], "references": {"table": "users", "columns": ["id"]}},
-        {"name": "users_tasks_task_id_fkey", "columns": ["task_id"], "references": {"table": "tasks", "columns": ["id"]}}]},
-      {"name": "complex_items", "columns": [
-        {"name": "id", "type": "bigint", "nullable": false},
-        {"name": "name", "type": "text"},
-        {"name": "settings", "type": "json"},
-        {"name": "arr_data", "type": "integer[]"},
-        {"name": "field-with_sep", "type": "integer", "nullable": false, "default": {"value": 1}}]},
-      {"name": "w_or_wo_comma_names", "columns": [{"name": "name", "type": "text"}]},
-      {"name": "articles", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "body", "type": "text"},
-        {"name": "owner", "type": "text", "nullable": false, "default": {"value": "postgrest_test_anonymous"}}]},
-      {"name": "entities", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "name", "type": "text"},
-        {"name": "arr", "type": "integer[]"},
-        {"name": "text_search_vector", "type": "tsvector"}]},
-      {"name": "child_entities", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "name", "type": "text"},
-        {"name": "parent_id", "type": "integer"}],
-       "foreignKeys": [{"name": "child_entities_parent_id_fkey", "columns": ["parent_id"], "references": {"table": "entities", "columns": ["id"]}}]},
-      {"name": "grandchild_entities", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "name", "type": "text"},
-        {"name": "parent_id", "type": "integer"},
-        {"name": "or_starting_col", "type": "text"},
-        {"name": "and_starting_col", "type": "text"},
-        {"name": "jsonb_col", "type": "jsonb"}],
-       "foreignKeys": [{"name": "grandchild_entities_parent_id_fkey", "columns": ["parent_id"], "references": {"table": "child_entities", "columns": ["id"]}}]},
-      {"name": "json_arr", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "data", "type": "json"}]},
-      {"name": "jsonb_test", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "data", "type": "jsonb"}]},
-      {"name": "json_table", "columns": [{"name": "data", "type": "json"}]},
-      {"name": "arrays", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "numbers", "type": "integer[]"}]},
-      {"name": "empty_string", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "string", "type": "text"}]}
-    ]}
-    """#
+        {"tables": [
+          {"name": "items", "columns": [{"name": "id", "type": "bigserial", "primaryKey": true}]},
+          {"name": "simple_pk", "columns": [
+            {"name": "k", "type": "character varying", "primaryKey": true},
+            {"name": "extra", "type": "character varying", "nullable": false}]},
+          {"name": "no_pk", "columns": [
+            {"name": "a", "type": "character varying"},
+            {"name": "b", "type": "character varying"}]},
+          {"name": "nullable_integer", "columns": [{"name": "a", "type": "integer"}]},
+          {"name": "chores", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "done", "type": "boolean"}]},
+          {"name": "clients", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text", "nullable": false}]},
+          {"name": "projects", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text", "nullable": false},
+            {"name": "client_id", "type": "integer"}],
+           "foreignKeys": [{"name": "client", "columns": ["client_id"], "references": {"table": "clients", "columns": ["id"]}}]},
+          {"name": "tasks", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text", "nullable": false},
+            {"name": "project_id", "type": "integer"}],
+           "foreignKeys": [{"name": "project", "columns": ["project_id"], "references": {"table": "projects", "columns": ["id"]}}]},
+          {"name": "users", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text", "nullable": false}]},
+          {"name": "users_tasks", "columns": [
+            {"name": "user_id", "type": "integer", "primaryKey": true},
+            {"name": "task_id", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"name": "users_tasks_user_id_fkey", "columns": ["user_id"], "references": {"table": "users", "columns": ["id"]}},
+            {"name": "users_tasks_task_id_fkey", "columns": ["task_id"], "references": {"table": "tasks", "columns": ["id"]}}]},
+          {"name": "complex_items", "columns": [
+            {"name": "id", "type": "bigint", "nullable": false},
+            {"name": "name", "type": "text"},
+            {"name": "settings", "type": "json"},
+            {"name": "arr_data", "type": "integer[]"},
+            {"name": "field-with_sep", "type": "integer", "nullable": false, "default": {"value": 1}}]},
+          {"name": "w_or_wo_comma_names", "columns": [{"name": "name", "type": "text"}]},
+          {"name": "articles", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "body", "type": "text"},
+            {"name": "owner", "type": "text", "nullable": false, "default": {"value": "postgrest_test_anonymous"}}]},
+          {"name": "entities", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "arr", "type": "integer[]"},
+            {"name": "text_search_vector", "type": "tsvector"}]},
+          {"name": "child_entities", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "parent_id", "type": "integer"}],
+           "foreignKeys": [{"name": "child_entities_parent_id_fkey", "columns": ["parent_id"], "references": {"table": "entities", "columns": ["id"]}}]},
+          {"name": "grandchild_entities", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "parent_id", "type": "integer"},
+            {"name": "or_starting_col", "type": "text"},
+            {"name": "and_starting_col", "type": "text"},
+            {"name": "jsonb_col", "type": "jsonb"}],
+           "foreignKeys": [{"name": "grandchild_entities_parent_id_fkey", "columns": ["parent_id"], "references": {"table": "child_entities", "columns": ["id"]}}]},
+          {"name": "json_arr", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "data", "type": "json"}]},
+          {"name": "jsonb_test", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "data", "type": "jsonb"}]},
+          {"name": "json_table", "columns": [{"name": "data", "type": "json"}]},
+          {"name": "arrays", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "numbers", "type": "integer[]"}]},
+          {"name": "empty_string", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "string", "type": "text"}]}
+        ]}
+        """#
 
     let backend: MockSupabase
 
     init() throws {
         let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(Self.schemaJSON), file: "inline"))
-        let spec = AppSpec(app: "spectables", folder: URL(fileURLWithPath: "/nonexistent"), schema: schema, policies: PolicySet(definitions: [:], definitionDocs: [:], tables: []), fixtures: .empty)
+        let spec = AppSpec(
+            app: "spectables", folder: URL(fileURLWithPath: "/nonexistent"), schema: schema,
+            policies: PolicySet(definitions: [:], definitionDocs: [:], tables: []), fixtures: .empty)
         backend = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: ManualClock(), ids: SeededIDGenerator(seed: 7)))
         let db = backend.database
         try db.seed("items", rows: (1...15).map { JSONValue.object(["id": .int(Int64($0))]) })
         try db.seed("simple_pk", rows: [["k": "xyyx", "extra": "u"], ["k": "xYYx", "extra": "v"]])
         try db.seed("no_pk", rows: [["a": nil, "b": nil], ["a": "1", "b": "0"], ["a": "2", "b": "0"]])
         try db.seed("nullable_integer", rows: [["a": nil]])
-        try db.seed("chores", rows: [["id": 1, "name": "take out the garbage", "done": true], ["id": 2, "name": "do the laundry", "done": false],
-                                     ["id": 3, "name": "wash the dishes", "done": nil]])
+        try db.seed(
+            "chores",
+            rows: [
+                ["id": 1, "name": "take out the garbage", "done": true], ["id": 2, "name": "do the laundry", "done": false],
+                ["id": 3, "name": "wash the dishes", "done": nil]
+            ])
         try db.seed("clients", rows: [["id": 1, "name": "Microsoft"], ["id": 2, "name": "Apple"]])
-        try db.seed("projects", rows: [["id": 1, "name": "Windows 7", "client_id": 1], ["id": 2, "name": "Windows 10", "client_id": 1],
-                                       ["id": 3, "name": "IOS", "client_id": 2], ["id": 4, "name": "OSX", "client_id": 2], ["id": 5, "name": "Orphan", "client_id": nil]])
-        try db.seed("tasks", rows: [["id": 1, "name": "Design w7", "project_id": 1], ["id": 2, "name": "Code w7", "project_id": 1],
-                                    ["id": 3, "name": "Design w10", "project_id": 2], ["id": 4, "name": "Code w10", "project_id": 2],
-                                    ["id": 5, "name": "Design IOS", "project_id": 3], ["id": 6, "name": "Code IOS", "project_id": 3],
-                                    ["id": 7, "name": "Design OSX", "project_id": 4], ["id": 8, "name": "Code OSX", "project_id": 4]])
+        try db.seed(
+            "projects",
+            rows: [
+                ["id": 1, "name": "Windows 7", "client_id": 1], ["id": 2, "name": "Windows 10", "client_id": 1],
+                ["id": 3, "name": "IOS", "client_id": 2], ["id": 4, "name": "OSX", "client_id": 2], ["id": 5, "name": "Orphan", "client_id": nil]
+            ])
+        try db.seed(
+            "tasks",
+            rows: [
+                ["id": 1, "name": "Design w7", "project_id": 1], ["id": 2, "name": "Code w7", "project_id": 1],
+                ["id": 3, "name": "Design w10", "project_id": 2], ["id": 4, "name": "Code w10", "project_id": 2],
+                ["id": 5, "name": "Design IOS", "project_id": 3], ["id": 6, "name": "Code IOS", "project_id": 3],
+                ["id": 7, "name": "Design OSX", "project_id": 4], ["id": 8, "name": "Code OSX", "project_id": 4]
+            ])
         try db.seed("users", rows: [["id": 1, "name": "Angela Martin"], ["id": 2, "name": "Michael Scott"], ["id": 3, "name": "Dwight Schrute"]])
-        try db.seed("users_tasks", rows: [[1, 1], [1, 2], [1, 3], [1, 4], [2, 5], [2, 6], [2, 7], [3, 1], [3, 5]].map { (p: [Int64]) in JSONValue.object(["user_id": .int(p[0]), "task_id": .int(p[1])]) })
-        try db.seed("complex_items", rows: [["id": 1, "name": "One", "settings": ["foo": ["int": 1, "bar": "baz"]], "arr_data": [1], "field-with_sep": 1],
-                                            ["id": 2, "name": "Two", "settings": ["foo": ["int": 1, "bar": "baz"]], "arr_data": [1, 2], "field-with_sep": 1],
-                                            ["id": 3, "name": "Three", "settings": ["foo": ["int": 1, "bar": "baz"]], "arr_data": [1, 2, 3], "field-with_sep": 3]])
-        try db.seed("w_or_wo_comma_names", rows: ["Hebdon, John", "Williams, Mary", "Smith, Joseph", "David White", "Larry Thompson", "Double O Seven(007)",
-                                                  "\"", "Double\"Quote\"McGraw\"", "\\", "/\\Slash/\\Beast/\\"].map { JSONValue.object(["name": .string($0)]) })
-        try db.seed("articles", rows: [["id": 1, "body": "No… It's a thing; it's like a plan, but with more greatness.", "owner": "diogo"],
-                                       ["id": 2, "body": "Stop talking, brain thinking. Hush.", "owner": "diogo"],
-                                       ["id": 3, "body": "It's a fez. I wear a fez now. Fezes are cool.", "owner": "diogo"]])
-        try db.seed("entities", rows: [["id": 1, "name": "entity 1", "arr": [1], "text_search_vector": "'bar':2 'foo':1"],
-                                       ["id": 2, "name": "entity 2", "arr": [1, 2], "text_search_vector": "'baz':1 'qux':2"],
-                                       ["id": 3, "name": "entity 3", "arr": [1, 2, 3], "text_search_vector": nil],
-                                       ["id": 4, "name": nil, "arr": nil, "text_search_vector": nil]])
-        try db.seed("child_entities", rows: [(1, 1), (2, 1), (3, 2), (4, 1), (5, 1), (6, 2)].map { (p: (Int64, Int64)) in JSONValue.object(["id": .int(p.0), "name": .string("child entity \(p.0)"), "parent_id": .int(p.1)]) })
-        try db.seed("grandchild_entities", rows: [["id": 1, "name": "grandchild entity 1", "parent_id": 1, "jsonb_col": nil],
-                                                  ["id": 2, "name": "grandchild entity 2", "parent_id": 1, "jsonb_col": nil],
-                                                  ["id": 3, "name": "grandchild entity 3", "parent_id": 2, "jsonb_col": nil],
-                                                  ["id": 4, "name": "(grandchild,entity,4)", "parent_id": 2, "jsonb_col": ["a": ["b": "foo"]]],
-                                                  ["id": 5, "name": "(grandchild,entity,5)", "parent_id": 2, "jsonb_col": ["b": "bar"]]])
+        try db.seed(
+            "users_tasks",
+            rows: [[1, 1], [1, 2], [1, 3], [1, 4], [2, 5], [2, 6], [2, 7], [3, 1], [3, 5]].map { (p: [Int64]) in
+                JSONValue.object(["user_id": .int(p[0]), "task_id": .int(p[1])])
+            })
+        try db.seed(
+            "complex_items",
+            rows: [
+                ["id": 1, "name": "One", "settings": ["foo": ["int": 1, "bar": "baz"]], "arr_data": [1], "field-with_sep": 1],
+                ["id": 2, "name": "Two", "settings": ["foo": ["int": 1, "bar": "baz"]], "arr_data": [1, 2], "field-with_sep": 1],
+                ["id": 3, "name": "Three", "settings": ["foo": ["int": 1, "bar": "baz"]], "arr_data": [1, 2, 3], "field-with_sep": 3]
+            ])
+        try db.seed(
+            "w_or_wo_comma_names",
+            rows: [
+                "Hebdon, John", "Williams, Mary", "Smith, Joseph", "David White", "Larry Thompson", "Double O Seven(007)",
+                "\"", "Double\"Quote\"McGraw\"", "\\", "/\\Slash/\\Beast/\\"
+            ].map { JSONValue.object(["name": .string($0)]) })
+        try db.seed(
+            "articles",
+            rows: [
+                ["id": 1, "body": "No… It's a thing; it's like a plan, but with more greatness.", "owner": "diogo"],
+                ["id": 2, "body": "Stop talking, brain thinking. Hush.", "owner": "diogo"],
+                ["id": 3, "body": "It's a fez. I wear a fez now. Fezes are cool.", "owner": "diogo"]
+            ])
+        try db.seed(
+            "entities",
+            rows: [
+                ["id": 1, "name": "entity 1", "arr": [1], "text_search_vector": "'bar':2 'foo':1"],
+                ["id": 2, "name": "entity 2", "arr": [1, 2], "text_search_vector": "'baz':1 'qux':2"],
+                ["id": 3, "name": "entity 3", "arr": [1, 2, 3], "text_search_vector": nil],
+                ["id": 4, "name": nil, "arr": nil, "text_search_vector": nil]
+            ])
+        try db.seed(
+            "child_entities",
+            rows: [(1, 1), (2, 1), (3, 2), (4, 1), (5, 1), (6, 2)].map { (p: (Int64, Int64)) in
+                JSONValue.object(["id": .int(p.0), "name": .string("child entity \(p.0)"), "parent_id": .int(p.1)])
+            })
+        try db.seed(
+            "grandchild_entities",
+            rows: [
+                ["id": 1, "name": "grandchild entity 1", "parent_id": 1, "jsonb_col": nil],
+                ["id": 2, "name": "grandchild entity 2", "parent_id": 1, "jsonb_col": nil],
+                ["id": 3, "name": "grandchild entity 3", "parent_id": 2, "jsonb_col": nil],
+                ["id": 4, "name": "(grandchild,entity,4)", "parent_id": 2, "jsonb_col": ["a": ["b": "foo"]]],
+                ["id": 5, "name": "(grandchild,entity,5)", "parent_id": 2, "jsonb_col": ["b": "bar"]]
+            ])
         func parsed(_ text: String) throws -> JSONValue { try JSONValue.parse(text) }
-        try db.seed("json_arr", rows: try [(1, "[1, 2, 3]"), (2, "[4, 5, 6]"), (3, "[[9, 8, 7], [11, 12, 13]]"), (4, "[[[5, 6], 7, 8]]"),
-                                           (5, #"[{"a": "A"}, {"b": "B"}]"#), (6, #"[{"a": [1,2,3]}, {"b": [4,5]}]"#), (7, #"{"c": [1,2,3], "d": [4,5]}"#),
-                                           (8, #"{"c": [{"d": [4,5,6,7,8]}]}"#), (9, #"[{"0xy1": [1,{"23-xy-45": [2, {"xy-6": [3]}]}]}]"#),
-                                           (10, #"{"!@#$%^&*_a": [{"!@#$%^&*_b": 1}, {"!@#$%^&*_c": [2]}], "!@#$%^&*_d": {"!@#$%^&*_e": 3}}"#)]
+        try db.seed(
+            "json_arr",
+            rows: try [
+                (1, "[1, 2, 3]"), (2, "[4, 5, 6]"), (3, "[[9, 8, 7], [11, 12, 13]]"), (4, "[[[5, 6], 7, 8]]"),
+                (5, #"[{"a": "A"}, {"b": "B"}]"#), (6, #"[{"a": [1,2,3]}, {"b": [4,5]}]"#), (7, #"{"c": [1,2,3], "d": [4,5]}"#),
+                (8, #"{"c": [{"d": [4,5,6,7,8]}]}"#), (9, #"[{"0xy1": [1,{"23-xy-45": [2, {"xy-6": [3]}]}]}]"#),
+                (10, #"{"!@#$%^&*_a": [{"!@#$%^&*_b": 1}, {"!@#$%^&*_c": [2]}], "!@#$%^&*_d": {"!@#$%^&*_e": 3}}"#)
+            ]
             .map { (p: (Int64, String)) in JSONValue.object(["id": .int(p.0), "data": try parsed(p.1)]) })
-        try db.seed("jsonb_test", rows: try [(1, #"{ "a": {"b": 2} }"#), (2, #"{ "c": [1,2,3] }"#), (3, #"[{ "d": "test" }]"#), (4, #"{ "e": 1 }"#)]
-            .map { (p: (Int64, String)) in JSONValue.object(["id": .int(p.0), "data": try parsed(p.1)]) })
-        try db.seed("json_table", rows: try [#"{"id": 1, "foo": {"bar": "baz"}}"#, #"{"id": 3}"#, #"{"id": 0}"#].map { JSONValue.object(["data": try parsed($0)]) })
+        try db.seed(
+            "jsonb_test",
+            rows: try [(1, #"{ "a": {"b": 2} }"#), (2, #"{ "c": [1,2,3] }"#), (3, #"[{ "d": "test" }]"#), (4, #"{ "e": 1 }"#)]
+                .map { (p: (Int64, String)) in JSONValue.object(["id": .int(p.0), "data": try parsed(p.1)]) })
+        try db.seed(
+            "json_table", rows: try [#"{"id": 1, "foo": {"bar": "baz"}}"#, #"{"id": 3}"#, #"{"id": 0}"#].map { JSONValue.object(["data": try parsed($0)]) })
         try db.seed("arrays", rows: [["id": 0, "numbers": [1, 2, 3]], ["id": 1, "numbers": [11, 12, 13]]])
         try db.seed("empty_string", rows: [["id": 1, "string": ""], ["id": 2, "string": "X"]])
     }

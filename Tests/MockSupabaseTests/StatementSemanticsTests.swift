@@ -5,22 +5,22 @@ import XCTest
 /// the differential check against a real PostgreSQL.
 final class StatementSemanticsTests: XCTestCase {
     let schemaJSON = #"""
-    {"tables": [
-      {"name": "parents", "columns": [{"name": "id", "type": "integer", "primaryKey": true}]},
-      {"name": "notes", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "owner", "type": "uuid"},
-        {"name": "parent_id", "type": "integer"},
-        {"name": "public", "type": "boolean", "nullable": false, "default": {"value": false}}],
-       "foreignKeys": [{"columns": ["parent_id"], "references": {"table": "parents", "columns": ["id"]}}]}]}
-    """#
+        {"tables": [
+          {"name": "parents", "columns": [{"name": "id", "type": "integer", "primaryKey": true}]},
+          {"name": "notes", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "owner", "type": "uuid"},
+            {"name": "parent_id", "type": "integer"},
+            {"name": "public", "type": "boolean", "nullable": false, "default": {"value": false}}],
+           "foreignKeys": [{"columns": ["parent_id"], "references": {"table": "parents", "columns": ["id"]}}]}]}
+        """#
     let policiesJSON = #"""
-    {"tables": [{"table": "parents", "rls": false}, {"table": "notes",
-      "select": {"doc": "public notes", "using": {"eq": [{"column": "public"}, true]}},
-      "insert": {"doc": "anyone", "check": "public"},
-      "update": {"doc": "owner", "using": {"owner": "owner"}, "check": {"owner": "owner"}},
-      "delete": {"doc": "owner", "using": {"owner": "owner"}}}]}
-    """#
+        {"tables": [{"table": "parents", "rls": false}, {"table": "notes",
+          "select": {"doc": "public notes", "using": {"eq": [{"column": "public"}, true]}},
+          "insert": {"doc": "anyone", "check": "public"},
+          "update": {"doc": "owner", "using": {"owner": "owner"}, "check": {"owner": "owner"}},
+          "delete": {"doc": "owner", "using": {"owner": "owner"}}}]}
+        """#
     let me = "0000000a-0000-4000-8000-000000000001"
 
     func makeDatabase() throws -> Database {
@@ -47,8 +47,10 @@ final class StatementSemanticsTests: XCTestCase {
     func testUnfilteredUpdateAndDeleteApplyOnlyTheirOwnPolicy() throws {
         let db = try makeDatabase()
         XCTAssertEqual(try db.update("notes", set: ["parent_id": 1], as: .user(me)).count, 2, "the hidden note 2 is updated too")
-        XCTAssertEqual(try db.update("notes", set: ["parent_id": nil], as: .user(me), where: .condition(column: "id", op: .gt, value: .text("0"), negated: false)).count, 1,
-                       "with a WHERE clause the hidden note is out of reach")
+        XCTAssertEqual(
+            try db.update("notes", set: ["parent_id": nil], as: .user(me), where: .condition(column: "id", op: .gt, value: .text("0"), negated: false)).count,
+            1,
+            "with a WHERE clause the hidden note is out of reach")
         XCTAssertEqual(try db.delete(from: "notes", as: .user(me)).count, 2)
     }
 

@@ -99,8 +99,9 @@ final class StorageObjectRouteTests: XCTestCase {
         let r = try ana.send("GET", "/object/info/documents/\(doc)")
         XCTAssertEqual(r.status, 200, r.text)
         let o = r.json()
-        XCTAssertEqual(Set(o.objectValue?.keys.map { $0 } ?? []),
-                       ["id", "name", "version", "bucket_id", "size", "content_type", "cache_control", "etag", "metadata", "last_modified", "created_at"])
+        XCTAssertEqual(
+            Set(o.objectValue?.keys.map { $0 } ?? []),
+            ["id", "name", "version", "bucket_id", "size", "content_type", "cache_control", "etag", "metadata", "last_modified", "created_at"])
         XCTAssertEqual(o["name"], .string(doc))
         XCTAssertEqual(o["bucket_id"], "documents")
         XCTAssertEqual(o["size"], .int(Int64(pdf.count)))
@@ -108,7 +109,8 @@ final class StorageObjectRouteTests: XCTestCase {
         XCTAssertEqual(o["etag"], .string("\"\(MD5.hex(pdf))\""))
         XCTAssertEqual(r.headers["Content-Type"], "application/json")
         XCTAssertEqual(storageErrorViolations(try bob.send("GET", "/object/info/documents/\(doc)"), "404", "NoSuchKey", "not_found", "Object not found"), [])
-        XCTAssertEqual(storageErrorViolations(try nobody.send("GET", "/object/info/documents/\(doc)"), "404", "NoSuchBucket", "Bucket not found", "Bucket not found"), [])
+        XCTAssertEqual(
+            storageErrorViolations(try nobody.send("GET", "/object/info/documents/\(doc)"), "404", "NoSuchBucket", "Bucket not found", "Bucket not found"), [])
         XCTAssertEqual(try ana.send("HEAD", "/object/documents/\(doc)").status, 200)
         XCTAssertEqual(try ana.send("HEAD", "/object/documents/\(StorageFixture.ana)/none.pdf").status, 400)
     }
@@ -135,10 +137,12 @@ final class StorageObjectRouteTests: XCTestCase {
         XCTAssertEqual(backend.storage.object(bucket: "avatars", name: dst)?.data, png, "the source stays")
         let dup = try ana.send("POST", "/object/copy", body: json(["bucketId": "avatars", "sourceKey": .string(dst), "destinationKey": .string(src)]))
         XCTAssertEqual(storageErrorViolations(dup, "409", "ResourceAlreadyExists", "Duplicate", "The resource already exists"), [])
-        let stolen = try bob.send("POST", "/object/move", body: json(["bucketId": "avatars", "sourceKey": .string(src), "destinationKey": .string("\(StorageFixture.bob)/y.png")]))
+        let stolen = try bob.send(
+            "POST", "/object/move", body: json(["bucketId": "avatars", "sourceKey": .string(src), "destinationKey": .string("\(StorageFixture.bob)/y.png")]))
         XCTAssertEqual(storageErrorViolations(stolen, "404", "NoSuchKey", "not_found", "Object not found"), [])
         // documents has no UPDATE policy: even the owner cannot move there.
-        let noUpdate = try ana.send("POST", "/object/move", body: json(["bucketId": "documents", "sourceKey": .string(doc), "destinationKey": .string("\(StorageFixture.ana)/z.pdf")]))
+        let noUpdate = try ana.send(
+            "POST", "/object/move", body: json(["bucketId": "documents", "sourceKey": .string(doc), "destinationKey": .string("\(StorageFixture.ana)/z.pdf")]))
         XCTAssertEqual(storageErrorViolations(noUpdate, "404", "NoSuchKey", "not_found", "Object not found"), [])
         let missing = try ana.send("POST", "/object/move", body: json(["bucketId": "documents", "sourceKey": .string(doc)]))
         XCTAssertEqual(missing.jsonBody?["message"], "body must have required property 'destinationKey'")
@@ -155,14 +159,18 @@ final class StorageObjectRouteTests: XCTestCase {
             XCTAssertTrue(message.hasSuffix(" contains dot path segment"), message)
             XCTAssertNil(backend.storage.object(bucket: "documents", name: name), "nothing stored")
         }
-        XCTAssertEqual(try service.upload("documents", "\(StorageFixture.ana)/a..b.pdf", pdf, type: "application/pdf").status, 200, "dots inside a segment are fine")
-        let mv = try service.send("POST", "/object/move", body: json(["bucketId": "documents", "sourceKey": .string(doc), "destinationKey": .string("\(StorageFixture.ana)/../x.pdf")]))
+        XCTAssertEqual(
+            try service.upload("documents", "\(StorageFixture.ana)/a..b.pdf", pdf, type: "application/pdf").status, 200, "dots inside a segment are fine")
+        let mv = try service.send(
+            "POST", "/object/move",
+            body: json(["bucketId": "documents", "sourceKey": .string(doc), "destinationKey": .string("\(StorageFixture.ana)/../x.pdf")]))
         XCTAssertEqual(mv.jsonBody?["code"], "InvalidKey")
         XCTAssertNotNil(backend.storage.object(bucket: "documents", name: doc), "the source is untouched")
     }
 
     func testBucketLifecycle() throws {
-        let c = try service.send("POST", "/bucket", body: json(["name": "photos", "public": false, "file_size_limit": "1KB", "allowed_mime_types": ["image/*"]]))
+        let c = try service.send(
+            "POST", "/bucket", body: json(["name": "photos", "public": false, "file_size_limit": "1KB", "allowed_mime_types": ["image/*"]]))
         XCTAssertEqual(c.status, 200, c.text)
         XCTAssertEqual(c.jsonBody, ["name": "photos"])
         let again = try service.send("POST", "/bucket", body: json(["name": "photos"]))
@@ -180,7 +188,8 @@ final class StorageObjectRouteTests: XCTestCase {
         XCTAssertEqual(try service.upload("photos", "a.png", Data(count: 10), type: "image/png").status, 200)
         let notEmpty = try service.send("DELETE", "/bucket/photos")
         XCTAssertEqual(storageErrorViolations(notEmpty, "409", "ResourceNotEmpty", "ResourceNotEmpty", "The bucket you tried to delete is not empty"), [])
-        XCTAssertEqual(try service.send("POST", "/bucket/photos/empty").jsonBody, ["message": "Empty bucket has been queued. Completion may take up to an hour."])
+        XCTAssertEqual(
+            try service.send("POST", "/bucket/photos/empty").jsonBody, ["message": "Empty bucket has been queued. Completion may take up to an hour."])
         XCTAssertEqual(backend.storage.objectNames(bucket: "photos"), [])
         XCTAssertEqual(try service.send("DELETE", "/bucket/photos").jsonBody, ["message": "Successfully deleted"])
         XCTAssertEqual(storageErrorViolations(try service.send("GET", "/bucket/photos"), "404", "NoSuchBucket", "Bucket not found", "Bucket not found"), [])

@@ -9,38 +9,59 @@ enum StorageFixture {
     static let bob = "b0000000-0000-4000-8000-00000000000b"
 
     static let schema = """
-    { "tables": [ { "name": "members", "columns": [
-        { "name": "user_id", "type": "uuid", "primaryKey": true },
-        { "name": "team", "type": "text", "nullable": false } ] } ] }
-    """
+        { "tables": [ { "name": "members", "columns": [
+            { "name": "user_id", "type": "uuid", "primaryKey": true },
+            { "name": "team", "type": "text", "nullable": false } ] } ] }
+        """
 
     /// `{user_id}/*` is `{"eq": [{"column": "folder"}, "auth.uid"]}`: the first folder of the
     /// object name is the caller's id (`(storage.foldername(name))[1] = auth.uid()::text`).
     static let ownFolder: JSONValue = ["eq": [["column": "folder"], "auth.uid"]]
 
     static let buckets: JSONValue = [
-        ["id": "avatars", "public": true, "fileSizeLimit": 1024, "allowedMimeTypes": ["image/png", "image/jpeg"],
-         "policies": ["select": "public",
-                      "insert": ["all": ["authenticated", ownFolder]],
-                      "update": ["doc": "own folder", "using": ownFolder, "check": ownFolder],
-                      "delete": ["owner": "owner"]],
-         "bucketSelect": "public"],
-        ["id": "documents", "public": false, "fileSizeLimit": "2KB", "allowedMimeTypes": ["application/pdf", "text/*"],
-         "policies": ["select": ownFolder, "insert": ownFolder, "delete": ownFolder]],
-        ["id": "team", "public": false,
-         "policies": ["select": ["exists": ["table": "members", "where": ["all": [
-                        ["eq": [["column": "user_id"], "auth.uid"]], ["eq": [["column": "team"], ["outer": "folder"]]]]]]],
-                      "insert": "authenticated"]],
-        ["id": "locked", "public": false],
+        [
+            "id": "avatars", "public": true, "fileSizeLimit": 1024, "allowedMimeTypes": ["image/png", "image/jpeg"],
+            "policies": [
+                "select": "public",
+                "insert": ["all": ["authenticated", ownFolder]],
+                "update": ["doc": "own folder", "using": ownFolder, "check": ownFolder],
+                "delete": ["owner": "owner"]
+            ],
+            "bucketSelect": "public"
+        ],
+        [
+            "id": "documents", "public": false, "fileSizeLimit": "2KB", "allowedMimeTypes": ["application/pdf", "text/*"],
+            "policies": ["select": ownFolder, "insert": ownFolder, "delete": ownFolder]
+        ],
+        [
+            "id": "team", "public": false,
+            "policies": [
+                "select": [
+                    "exists": [
+                        "table": "members",
+                        "where": [
+                            "all": [
+                                ["eq": [["column": "user_id"], "auth.uid"]], ["eq": [["column": "team"], ["outer": "folder"]]]
+                            ]
+                        ]
+                    ]
+                ],
+                "insert": "authenticated"
+            ]
+        ],
+        ["id": "locked", "public": false]
     ]
 
     static func backend(buckets: JSONValue = buckets, clock: ManualClock = ManualClock()) throws -> MockSupabase {
         let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(Self.schema), file: "schema.json"))
-        let personas = [Persona(name: "ana", id: ana, email: "ana@storage.test", password: "ana-password", label: "", metadata: [:]),
-                        Persona(name: "bob", id: bob, email: "bob@storage.test", password: "bob-password", label: "", metadata: [:])]
+        let personas = [
+            Persona(name: "ana", id: ana, email: "ana@storage.test", password: "ana-password", label: "", metadata: [:]),
+            Persona(name: "bob", id: bob, email: "bob@storage.test", password: "bob-password", label: "", metadata: [:])
+        ]
         let fixtures = Fixtures(personas: personas, tables: [(table: "members", rows: [["user_id": .string(ana), "team": "red"]])])
-        let spec = AppSpec(app: "storagetest", folder: URL(fileURLWithPath: NSTemporaryDirectory()), schema: schema, policies: .empty,
-                           fixtures: fixtures, buckets: buckets.arrayValue ?? [])
+        let spec = AppSpec(
+            app: "storagetest", folder: URL(fileURLWithPath: NSTemporaryDirectory()), schema: schema, policies: .empty,
+            fixtures: fixtures, buckets: buckets.arrayValue ?? [])
         return try MockSupabase(configuration: MockConfiguration(spec: spec, clock: clock, ids: SeededIDGenerator(seed: 42)))
     }
 }
@@ -97,8 +118,10 @@ final class StorageUploadTests: XCTestCase {
 
     override func setUpWithError() throws { backend = try StorageFixture.backend() }
 
-    func assertStorageError(_ r: HTTPResponse, _ statusCode: String, _ code: String?, _ error: String, _ message: String,
-                            file: StaticString = #filePath, line: UInt = #line) {
+    func assertStorageError(
+        _ r: HTTPResponse, _ statusCode: String, _ code: String?, _ error: String, _ message: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(r.status, statusCode.hasPrefix("5") ? Int(statusCode)! : 400, "Storage answers HTTP 400 below 500", file: file, line: line)
         XCTAssertEqual(r.headers["Content-Type"], "application/json; charset=utf-8", file: file, line: line)
         var expected: JSONValue = ["statusCode": .string(statusCode), "error": .string(error), "message": .string(message)]
@@ -156,54 +179,70 @@ final class StorageUploadTests: XCTestCase {
 
     func testOversizedUploadsAreRefusedAndNothingIsStored() throws {
         let big = Data(repeating: 1, count: 1025)
-        assertStorageError(try ana.upload("avatars", "\(StorageFixture.ana)/big.png", big, type: "image/png"),
-                           "413", "EntityTooLarge", "Payload too large", "The object exceeded the maximum allowed size")
-        assertStorageError(try ana.uploadForm("avatars", "\(StorageFixture.ana)/big.png", big, type: "image/png"),
-                           "413", "EntityTooLarge", "Payload too large", "The object exceeded the maximum allowed size")
-        XCTAssertEqual(try ana.upload("avatars", "\(StorageFixture.ana)/edge.png", Data(repeating: 1, count: 1024), type: "image/png").status, 200,
-                       "exactly the limit is accepted")
+        assertStorageError(
+            try ana.upload("avatars", "\(StorageFixture.ana)/big.png", big, type: "image/png"),
+            "413", "EntityTooLarge", "Payload too large", "The object exceeded the maximum allowed size")
+        assertStorageError(
+            try ana.uploadForm("avatars", "\(StorageFixture.ana)/big.png", big, type: "image/png"),
+            "413", "EntityTooLarge", "Payload too large", "The object exceeded the maximum allowed size")
+        XCTAssertEqual(
+            try ana.upload("avatars", "\(StorageFixture.ana)/edge.png", Data(repeating: 1, count: 1024), type: "image/png").status, 200,
+            "exactly the limit is accepted")
         // "2KB" is 2000 bytes; the global limit caps every bucket.
         XCTAssertEqual(try ana.upload("documents", "\(StorageFixture.ana)/a.txt", Data(repeating: 65, count: 2001), type: "text/plain").status, 400)
         XCTAssertEqual(try ana.upload("documents", "\(StorageFixture.ana)/a.txt", Data(repeating: 65, count: 2000), type: "text/plain").status, 200)
         backend.storage.globalFileSizeLimit = 10
-        assertStorageError(try ana.upload("documents", "\(StorageFixture.ana)/b.txt", Data(repeating: 65, count: 11), type: "text/plain"),
-                           "413", "EntityTooLarge", "Payload too large", "The object exceeded the maximum allowed size")
+        assertStorageError(
+            try ana.upload("documents", "\(StorageFixture.ana)/b.txt", Data(repeating: 65, count: 11), type: "text/plain"),
+            "413", "EntityTooLarge", "Payload too large", "The object exceeded the maximum allowed size")
         XCTAssertEqual(backend.storage.objectNames(bucket: "avatars"), ["\(StorageFixture.ana)/edge.png"])
         XCTAssertEqual(backend.storage.objectNames(bucket: "documents"), ["\(StorageFixture.ana)/a.txt"])
     }
 
     func testWrongTypeIsRefusedAndWildcardsMatch() throws {
-        assertStorageError(try ana.upload("avatars", "\(StorageFixture.ana)/x.gif", png, type: "image/gif"),
-                           "415", "InvalidMimeType", "invalid_mime_type", "mime type image/gif is not supported")
-        assertStorageError(try ana.uploadForm("avatars", "\(StorageFixture.ana)/x.pdf", png, type: "application/pdf"),
-                           "415", "InvalidMimeType", "invalid_mime_type", "mime type application/pdf is not supported")
+        assertStorageError(
+            try ana.upload("avatars", "\(StorageFixture.ana)/x.gif", png, type: "image/gif"),
+            "415", "InvalidMimeType", "invalid_mime_type", "mime type image/gif is not supported")
+        assertStorageError(
+            try ana.uploadForm("avatars", "\(StorageFixture.ana)/x.pdf", png, type: "application/pdf"),
+            "415", "InvalidMimeType", "invalid_mime_type", "mime type application/pdf is not supported")
         XCTAssertEqual(try ana.upload("documents", "\(StorageFixture.ana)/n.md", Data("# hi".utf8), type: "text/markdown").status, 200, "text/* matches")
-        XCTAssertEqual(try ana.upload("avatars", "\(StorageFixture.ana)/.emptyFolderPlaceholder", Data(), type: "application/octet-stream").status, 200,
-                       "folder placeholders skip the type check")
+        XCTAssertEqual(
+            try ana.upload("avatars", "\(StorageFixture.ana)/.emptyFolderPlaceholder", Data(), type: "application/octet-stream").status, 200,
+            "folder placeholders skip the type check")
         XCTAssertEqual(backend.storage.objectNames(bucket: "avatars"), ["\(StorageFixture.ana)/.emptyFolderPlaceholder"])
     }
 
     func testFolderPoliciesAndAuthorization() throws {
-        assertStorageError(try bob.upload("avatars", "\(StorageFixture.ana)/evil.png", png, type: "image/png"),
-                           "403", "AccessDenied", "Unauthorized", "new row violates row-level security policy")
-        assertStorageError(try StorageClient(backend: backend, actor: "anon").upload("avatars", "anon.png", png, type: "image/png"),
-                           "403", "AccessDenied", "Unauthorized", "new row violates row-level security policy")
-        assertStorageError(try StorageClient(backend: backend, actor: nil).upload("avatars", "x.png", png, type: "image/png"),
-                           "400", nil, "Error", "headers must have required property 'authorization'")
+        assertStorageError(
+            try bob.upload("avatars", "\(StorageFixture.ana)/evil.png", png, type: "image/png"),
+            "403", "AccessDenied", "Unauthorized", "new row violates row-level security policy")
+        assertStorageError(
+            try StorageClient(backend: backend, actor: "anon").upload("avatars", "anon.png", png, type: "image/png"),
+            "403", "AccessDenied", "Unauthorized", "new row violates row-level security policy")
+        assertStorageError(
+            try StorageClient(backend: backend, actor: nil).upload("avatars", "x.png", png, type: "image/png"),
+            "400", nil, "Error", "headers must have required property 'authorization'")
         let expired = backend.accessToken(for: StorageFixture.ana, expiresIn: -10)
-        assertStorageError(try StorageClient(backend: backend, actor: expired).upload("avatars", "\(StorageFixture.ana)/x.png", png, type: "image/png"),
-                           "403", "AccessDenied", "Unauthorized", "jwt expired")
+        assertStorageError(
+            try StorageClient(backend: backend, actor: expired).upload("avatars", "\(StorageFixture.ana)/x.png", png, type: "image/png"),
+            "403", "AccessDenied", "Unauthorized", "jwt expired")
         let forged = JWT.sign(["sub": .string(StorageFixture.ana), "role": "authenticated"], secret: "another-secret-another-secret-123")
-        assertStorageError(try StorageClient(backend: backend, actor: forged).upload("avatars", "\(StorageFixture.ana)/x.png", png, type: "image/png"),
-                           "403", "AccessDenied", "Unauthorized", "invalid signature")
-        assertStorageError(try StorageClient(backend: backend, actor: "not-a-jwt").send("GET", "/bucket"), "403", "AccessDenied", "Unauthorized", "jwt malformed")
-        XCTAssertEqual(try StorageClient(backend: backend, actor: "service_role").upload("locked", "anything.bin", png, type: "application/octet-stream").status, 200,
-                       "the service role bypasses RLS")
-        assertStorageError(try ana.upload("locked", "\(StorageFixture.ana)/a.bin", png, type: "application/octet-stream"),
-                           "403", "AccessDenied", "Unauthorized", "new row violates row-level security policy")
+        assertStorageError(
+            try StorageClient(backend: backend, actor: forged).upload("avatars", "\(StorageFixture.ana)/x.png", png, type: "image/png"),
+            "403", "AccessDenied", "Unauthorized", "invalid signature")
+        assertStorageError(
+            try StorageClient(backend: backend, actor: "not-a-jwt").send("GET", "/bucket"), "403", "AccessDenied", "Unauthorized", "jwt malformed")
+        XCTAssertEqual(
+            try StorageClient(backend: backend, actor: "service_role").upload("locked", "anything.bin", png, type: "application/octet-stream").status, 200,
+            "the service role bypasses RLS")
+        assertStorageError(
+            try ana.upload("locked", "\(StorageFixture.ana)/a.bin", png, type: "application/octet-stream"),
+            "403", "AccessDenied", "Unauthorized", "new row violates row-level security policy")
         assertStorageError(try ana.upload("nope", "a.png", png, type: "image/png"), "404", "NoSuchBucket", "Bucket not found", "Bucket not found")
-        assertStorageError(try ana.upload("avatars", "\(StorageFixture.ana)/bad#name.png", png, type: "image/png"),
-                           "400", "InvalidKey", "InvalidKey", "Invalid key: \(StorageFixture.ana)/bad#name.png")
+        assertStorageError(
+            try ana.upload("avatars", "\(StorageFixture.ana)/bad#name.png", png, type: "image/png"),
+            "400", "InvalidKey", "InvalidKey", "Invalid key: \(StorageFixture.ana)/bad#name.png")
         XCTAssertEqual(backend.storage.objectNames(bucket: "avatars"), [])
         XCTAssertEqual(backend.storage.objectNames(bucket: "locked"), ["anything.bin"])
     }
@@ -212,8 +251,9 @@ final class StorageUploadTests: XCTestCase {
         let name = "\(StorageFixture.ana)/cv.pdf"
         XCTAssertEqual(try ana.upload("documents", name, Data("v1".utf8), type: "application/pdf").status, 200)
         // documents has no UPDATE policy: overwriting is refused, a PUT of a new name is an insert.
-        assertStorageError(try ana.upload("documents", name, Data("v2".utf8), type: "application/pdf", method: "PUT"),
-                           "403", "AccessDenied", "Unauthorized", "new row violates row-level security policy")
+        assertStorageError(
+            try ana.upload("documents", name, Data("v2".utf8), type: "application/pdf", method: "PUT"),
+            "403", "AccessDenied", "Unauthorized", "new row violates row-level security policy")
         XCTAssertEqual(try ana.upload("documents", "\(StorageFixture.ana)/new.pdf", Data("n".utf8), type: "application/pdf", method: "PUT").status, 200)
         XCTAssertEqual(backend.storage.object(bucket: "documents", name: name)?.data, Data("v1".utf8))
         // avatars: bob may not overwrite ana's object even with upsert.
@@ -223,14 +263,19 @@ final class StorageUploadTests: XCTestCase {
     }
 
     func testMalformedMultipartIsRefused() throws {
-        assertStorageError(try ana.send("POST", "/object/avatars/\(StorageFixture.ana)/m.png", headers: [("Content-Type", "multipart/form-data")], body: Data("x".utf8)),
-                           "400", "InvalidRequest", "InvalidRequest", "Multipart: Boundary not found")
-        assertStorageError(try ana.send("POST", "/object/avatars/\(StorageFixture.ana)/m.png", headers: [("Content-Type", "multipart/form-data; boundary=zz")],
-                                        body: Data("--zz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nabc".utf8)),
-                           "400", "InvalidRequest", "InvalidRequest", "Unexpected end of form")
-        assertStorageError(try ana.send("POST", "/object/avatars/\(StorageFixture.ana)/m.png", headers: [("Content-Type", "multipart/form-data; boundary=zz")],
-                                        body: Data("--zz\r\nContent-Disposition: form-data; name=\"cacheControl\"\r\n\r\n60\r\n--zz--\r\n".utf8)),
-                           "400", "InvalidRequest", "InvalidRequest", "No content provided")
+        assertStorageError(
+            try ana.send("POST", "/object/avatars/\(StorageFixture.ana)/m.png", headers: [("Content-Type", "multipart/form-data")], body: Data("x".utf8)),
+            "400", "InvalidRequest", "InvalidRequest", "Multipart: Boundary not found")
+        assertStorageError(
+            try ana.send(
+                "POST", "/object/avatars/\(StorageFixture.ana)/m.png", headers: [("Content-Type", "multipart/form-data; boundary=zz")],
+                body: Data("--zz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nabc".utf8)),
+            "400", "InvalidRequest", "InvalidRequest", "Unexpected end of form")
+        assertStorageError(
+            try ana.send(
+                "POST", "/object/avatars/\(StorageFixture.ana)/m.png", headers: [("Content-Type", "multipart/form-data; boundary=zz")],
+                body: Data("--zz\r\nContent-Disposition: form-data; name=\"cacheControl\"\r\n\r\n60\r\n--zz--\r\n".utf8)),
+            "400", "InvalidRequest", "InvalidRequest", "No content provided")
         XCTAssertEqual(backend.storage.objectNames(bucket: "avatars"), [])
     }
 }
@@ -320,16 +365,22 @@ final class StorageReadTests: XCTestCase {
         }
         let root = try list(ana, ["prefix": ""])
         XCTAssertEqual(root.status, 200)
-        XCTAssertEqual(root.jsonBody, [["name": .string(a), "id": .null, "updated_at": .null, "created_at": .null, "last_accessed_at": .null, "metadata": .null]],
-                       "bob's folder is hidden by RLS")
+        XCTAssertEqual(
+            root.jsonBody, [["name": .string(a), "id": .null, "updated_at": .null, "created_at": .null, "last_accessed_at": .null, "metadata": .null]],
+            "bob's folder is hidden by RLS")
         let r = try list(ana, ["prefix": .string(a), "limit": 100, "offset": 0, "sortBy": ["column": "name", "order": "asc"]])
         let names = r.jsonBody?.arrayValue?.compactMap { $0["name"]?.stringValue }
-        XCTAssertEqual(names, ["a.pdf", "b.pdf", "cv.pdf", "sub", "Zed"],
-                       "sorted by name, storage.search walks lower(name) COLLATE \"C\": folders and files interleave")
+        XCTAssertEqual(
+            names, ["a.pdf", "b.pdf", "cv.pdf", "sub", "Zed"],
+            "sorted by name, storage.search walks lower(name) COLLATE \"C\": folders and files interleave")
         let file = try XCTUnwrap(r.jsonBody?.arrayValue?.first { $0["name"] == "cv.pdf" })
         XCTAssertEqual(file["created_at"], "2026-01-01T00:00:00.000Z")
-        XCTAssertEqual(file["metadata"], ["eTag": .string("\"\(MD5.hex(doc))\""), "size": 14, "mimetype": "application/pdf", "cacheControl": "max-age=3600",
-                                          "lastModified": "2026-01-01T00:00:00.000Z", "contentLength": 14, "httpStatusCode": 200])
+        XCTAssertEqual(
+            file["metadata"],
+            [
+                "eTag": .string("\"\(MD5.hex(doc))\""), "size": 14, "mimetype": "application/pdf", "cacheControl": "max-age=3600",
+                "lastModified": "2026-01-01T00:00:00.000Z", "contentLength": 14, "httpStatusCode": 200
+            ])
         let byTime = try list(ana, ["prefix": .string(a + "/"), "sortBy": ["column": "created_at", "order": "desc"], "limit": 3, "offset": 1])
         // Folders sort by name in the requested order (sub, Zed), files by created_at (a, b, cv); then offset and limit.
         XCTAssertEqual(byTime.jsonBody?.arrayValue?.compactMap { $0["name"]?.stringValue }, ["Zed", "a.pdf", "b.pdf"])
@@ -346,7 +397,8 @@ final class StorageReadTests: XCTestCase {
         XCTAssertEqual(try list(ana, ["prefix": "", "limit": 0]).jsonBody?["message"], "body/limit must be >= 1")
         XCTAssertEqual(try list(ana, ["prefix": .string(a), "limit": "2"]).jsonBody?.arrayValue?.count, 2, "a numeric string is coerced as Fastify coerces it")
         XCTAssertEqual(try list(ana, ["prefix": "", "limit": "two"]).jsonBody?["message"], "body/limit must be integer")
-        XCTAssertEqual(try list(ana, ["prefix": "", "sortBy": ["column": "size"]]).jsonBody?["message"], "body/sortBy/column must be equal to one of the allowed values")
+        XCTAssertEqual(
+            try list(ana, ["prefix": "", "sortBy": ["column": "size"]]).jsonBody?["message"], "body/sortBy/column must be equal to one of the allowed values")
     }
 
     func testDeleteOneAndMany() throws {
@@ -367,8 +419,9 @@ final class StorageReadTests: XCTestCase {
         XCTAssertEqual(deleted.map { $0["name"] }, [.string("\(a)/b.pdf")], "only what RLS lets ana delete")
         XCTAssertEqual(deleted.first?["bucket_id"], "documents")
         XCTAssertEqual(deleted.first?["owner"], .string(a))
-        XCTAssertEqual(deleted.first.map { Set($0.objectValue!.keys) },
-                       ["name", "bucket_id", "owner", "owner_id", "version", "id", "updated_at", "created_at", "last_accessed_at", "metadata", "user_metadata"])
+        XCTAssertEqual(
+            deleted.first.map { Set($0.objectValue!.keys) },
+            ["name", "bucket_id", "owner", "owner_id", "version", "id", "updated_at", "created_at", "last_accessed_at", "metadata", "user_metadata"])
         XCTAssertEqual(backend.storage.objectNames(bucket: "documents"), ["\(StorageFixture.bob)/mine.pdf"])
         let empty = try ana.send("DELETE", "/object/documents", headers: [("Content-Type", "application/json")], body: Data(#"{"prefixes":[]}"#.utf8))
         XCTAssertEqual(empty.jsonBody, ["statusCode": "400", "error": "Error", "message": "body/prefixes must NOT have fewer than 1 items"])
@@ -378,16 +431,21 @@ final class StorageReadTests: XCTestCase {
         let all = try StorageClient(backend: backend, actor: "service_role").send("GET", "/bucket")
         XCTAssertEqual(all.status, 200)
         XCTAssertEqual(all.jsonBody?.arrayValue?.compactMap { $0["id"]?.stringValue }, ["avatars", "documents", "team", "locked"])
-        XCTAssertEqual(all.jsonBody?.arrayValue?.first, [
-            "id": "avatars", "name": "avatars", "owner": "", "public": true, "file_size_limit": 1024,
-            "allowed_mime_types": ["image/png", "image/jpeg"], "created_at": "2026-01-01T00:00:00.000Z", "updated_at": "2026-01-01T00:00:00.000Z"])
+        XCTAssertEqual(
+            all.jsonBody?.arrayValue?.first,
+            [
+                "id": "avatars", "name": "avatars", "owner": "", "public": true, "file_size_limit": 1024,
+                "allowed_mime_types": ["image/png", "image/jpeg"], "created_at": "2026-01-01T00:00:00.000Z", "updated_at": "2026-01-01T00:00:00.000Z"
+            ])
         XCTAssertEqual(all.jsonBody?.arrayValue?[1]["file_size_limit"], 2000)
         XCTAssertEqual(all.jsonBody?.arrayValue?[2]["allowed_mime_types"], .null)
-        XCTAssertEqual(try ana.send("GET", "/bucket").jsonBody?.arrayValue?.compactMap { $0["id"]?.stringValue }, ["avatars"],
-                       "without a bucketSelect policy a bucket is listed to the service role only")
+        XCTAssertEqual(
+            try ana.send("GET", "/bucket").jsonBody?.arrayValue?.compactMap { $0["id"]?.stringValue }, ["avatars"],
+            "without a bucketSelect policy a bucket is listed to the service role only")
         XCTAssertEqual(try ana.send("GET", "/bucket/avatars").jsonBody?["public"], true)
-        XCTAssertEqual(try ana.send("GET", "/bucket/documents").jsonBody,
-                       ["statusCode": "404", "code": "NoSuchBucket", "error": "Bucket not found", "message": "Bucket not found"])
+        XCTAssertEqual(
+            try ana.send("GET", "/bucket/documents").jsonBody,
+            ["statusCode": "404", "code": "NoSuchBucket", "error": "Bucket not found", "message": "Bucket not found"])
         XCTAssertEqual(try StorageClient(backend: backend, actor: "service_role").send("GET", "/bucket/documents").status, 200)
         let unknownRoute = try ana.send("PATCH", "/bucket/avatars")
         XCTAssertEqual(unknownRoute.status, 404)
@@ -408,13 +466,27 @@ final class StorageConfigurationTests: XCTestCase {
 
     func testErrorsNameFileAndPath() throws {
         let cases: [(JSONValue, String)] = [
-            ([["id": "a", "pubic": true]], "Contracts/x/storage.json: $.buckets[0].pubic: unknown key 'pubic' (known here: allowedMimeTypes, bucketSelect, decision, decisions, doc, fileSizeLimit, id, name, policies, public, source)"),
-            ([["id": "a", "fileSizeLimit": "5 parsecs"]], "Contracts/x/storage.json: $.buckets[0].fileSizeLimit: invalid size '5 parsecs' (bytes, or a number with B, KB, MB, GB, KiB, MiB, GiB)"),
-            ([["id": "a", "allowedMimeTypes": ["png"]]], "Contracts/x/storage.json: $.buckets[0].allowedMimeTypes[0]: invalid MIME type 'png' (type/subtype or type/*)"),
-            ([["id": "a", "policies": ["select": ["eq": [["column": "fodler"], "auth.uid"]]]]],
-             "Contracts/x/storage.json: $.buckets[0].policies.select: unknown column 'fodler' of storage.objects (known: id, bucket_id, name, owner, owner_id, version, path_tokens, folder, folders, filename, extension, size, mimetype, metadata, user_metadata, created_at, updated_at, last_accessed_at)"),
-            ([["id": "a", "policies": ["insert": ["doc": "x", "using": "public"]]]], "Contracts/x/storage.json: $.buckets[0].policies.insert.using: INSERT has no USING expression; use 'check'"),
-            ([["id": "a"], ["id": "a"]], "Contracts/x/storage.json: $.buckets[1].id: duplicate bucket id 'a'"),
+            (
+                [["id": "a", "pubic": true]],
+                "Contracts/x/storage.json: $.buckets[0].pubic: unknown key 'pubic' (known here: allowedMimeTypes, bucketSelect, decision, decisions, doc, fileSizeLimit, id, name, policies, public, source)"
+            ),
+            (
+                [["id": "a", "fileSizeLimit": "5 parsecs"]],
+                "Contracts/x/storage.json: $.buckets[0].fileSizeLimit: invalid size '5 parsecs' (bytes, or a number with B, KB, MB, GB, KiB, MiB, GiB)"
+            ),
+            (
+                [["id": "a", "allowedMimeTypes": ["png"]]],
+                "Contracts/x/storage.json: $.buckets[0].allowedMimeTypes[0]: invalid MIME type 'png' (type/subtype or type/*)"
+            ),
+            (
+                [["id": "a", "policies": ["select": ["eq": [["column": "fodler"], "auth.uid"]]]]],
+                "Contracts/x/storage.json: $.buckets[0].policies.select: unknown column 'fodler' of storage.objects (known: id, bucket_id, name, owner, owner_id, version, path_tokens, folder, folders, filename, extension, size, mimetype, metadata, user_metadata, created_at, updated_at, last_accessed_at)"
+            ),
+            (
+                [["id": "a", "policies": ["insert": ["doc": "x", "using": "public"]]]],
+                "Contracts/x/storage.json: $.buckets[0].policies.insert.using: INSERT has no USING expression; use 'check'"
+            ),
+            ([["id": "a"], ["id": "a"]], "Contracts/x/storage.json: $.buckets[1].id: duplicate bucket id 'a'")
         ]
         for (json, message) in cases {
             XCTAssertThrowsError(try decode(json)) { XCTAssertEqual("\($0)", message) }
@@ -427,14 +499,19 @@ final class StorageConfigurationTests: XCTestCase {
         let b = try StorageFixture.backend(buckets: [["id": "a", "policies": ["select": ["exists": ["table": "teams", "where": true]]]]])
         let r = try StorageClient(backend: b, actor: "ana").send("GET", "/bucket")
         XCTAssertEqual(r.status, 500)
-        XCTAssertEqual(r.jsonBody, ["statusCode": "500", "code": "InternalError", "error": "Internal",
-                                    "message": "Contracts/storagetest/storage.json: $.buckets[0].policies.select: 'exists' names unknown table 'teams'"])
+        XCTAssertEqual(
+            r.jsonBody,
+            [
+                "statusCode": "500", "code": "InternalError", "error": "Internal",
+                "message": "Contracts/storagetest/storage.json: $.buckets[0].policies.select: 'exists' names unknown table 'teams'"
+            ])
     }
 
     func testMD5MatchesRFC1321() {
         XCTAssertEqual(MD5.hex(Data()), "d41d8cd98f00b204e9800998ecf8427e")
         XCTAssertEqual(MD5.hex(Data("abc".utf8)), "900150983cd24fb0d6963f7d28e17f72")
-        XCTAssertEqual(MD5.hex(Data("12345678901234567890123456789012345678901234567890123456789012345678901234567890".utf8)), "57edf4a22be3c955ac49da2e2107b67a")
+        XCTAssertEqual(
+            MD5.hex(Data("12345678901234567890123456789012345678901234567890123456789012345678901234567890".utf8)), "57edf4a22be3c955ac49da2e2107b67a")
     }
 }
 
@@ -446,7 +523,9 @@ final class StorageFolderRuleTests: XCTestCase {
         let ana = StorageClient(backend: backend, actor: "ana"), bob = StorageClient(backend: backend, actor: "bob")
         let mine = "\(StorageFixture.ana)/rule.txt"
         if try ana.upload("documents", mine, Data("a".utf8), type: "text/plain").status != 200 { v.append("owner cannot upload into own folder") }
-        if try bob.upload("documents", "\(StorageFixture.ana)/intruder.txt", Data("b".utf8), type: "text/plain").status == 200 { v.append("bob uploaded into ana's folder") }
+        if try bob.upload("documents", "\(StorageFixture.ana)/intruder.txt", Data("b".utf8), type: "text/plain").status == 200 {
+            v.append("bob uploaded into ana's folder")
+        }
         if try bob.upload("documents", "rootfile.txt", Data("b".utf8), type: "text/plain").status == 200 { v.append("bob uploaded outside any folder") }
         if try bob.send("GET", "/object/authenticated/documents/\(mine)").status == 200 { v.append("bob read ana's file") }
         if try ana.send("GET", "/object/authenticated/documents/\(mine)").status != 200 { v.append("ana cannot read her file") }
@@ -472,7 +551,10 @@ final class StorageFolderRuleTests: XCTestCase {
         XCTAssertFalse(try mutant { $0["select"] = "authenticated" }.isEmpty, "select open to any signed-in user")
         XCTAssertFalse(try mutant { $0["insert"] = ["eq": [["column": "filename"], "auth.uid"]] }.isEmpty, "rule on the file name instead of the folder")
         XCTAssertFalse(try mutant { $0["insert"] = nil }.isEmpty, "no insert policy")
-        XCTAssertFalse(try mutant { $0["delete"] = "authenticated"; $0["select"] = "authenticated" }.isEmpty, "delete and select open")
+        XCTAssertFalse(
+            try mutant {
+                $0["delete"] = "authenticated"; $0["select"] = "authenticated"
+            }.isEmpty, "delete and select open")
         // DELETE reads rows through the SELECT policy (as PostgreSQL does): opening DELETE alone lets bob delete nothing.
         XCTAssertEqual(try mutant { $0["delete"] = "authenticated" }, [])
     }
@@ -501,10 +583,13 @@ final class StorageWireTests: XCTestCase {
         XCTAssertEqual(down.body, bytes)
         XCTAssertEqual(down.headers["Cache-Control"], "max-age=60")
         XCTAssertEqual(down.headers["Content-Type"], "image/png")
-        let tooBig = try wire.send(method: "POST", path: "/storage/v1/object/avatars/\(StorageFixture.ana)/big.png",
-                                   headers: ["Content-Type": "image/png", "Authorization": "Bearer \(backend.accessToken(for: StorageFixture.ana))"],
-                                   body: Data(count: 4096))
+        let tooBig = try wire.send(
+            method: "POST", path: "/storage/v1/object/avatars/\(StorageFixture.ana)/big.png",
+            headers: ["Content-Type": "image/png", "Authorization": "Bearer \(backend.accessToken(for: StorageFixture.ana))"],
+            body: Data(count: 4096))
         XCTAssertEqual(tooBig.status, 400)
-        XCTAssertEqual(tooBig.jsonBody, ["statusCode": "413", "code": "EntityTooLarge", "error": "Payload too large", "message": "The object exceeded the maximum allowed size"])
+        XCTAssertEqual(
+            tooBig.jsonBody,
+            ["statusCode": "413", "code": "EntityTooLarge", "error": "Payload too large", "message": "The object exceeded the maximum allowed size"])
     }
 }

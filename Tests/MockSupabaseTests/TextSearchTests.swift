@@ -84,7 +84,7 @@ final class TextSearchTests: XCTestCase {
         ("consolidated", "consolid"),
         ("amusant", "amus"),
         ("faire", "fair"),
-        ("eine", "ein"),
+        ("eine", "ein")
     ]
 
     func testStemmerAgreesWithPostgreSQL() {
@@ -103,7 +103,7 @@ final class TextSearchTests: XCTestCase {
         ("activités", "activ"), ("aimable", "aimabl"), ("chantâmes", "chant"), ("courir", "cour"), ("créatrice", "créatric"),
         ("ennuyer", "ennui"), ("finissaient", "fin"), ("gardions", "gardion"), ("heureuses", "heureux"), ("jouissement", "jou"),
         ("parlerions", "parl"), ("payer", "pai"), ("rapidement", "rapid"), ("venderaient", "vend"), ("évidemment", "évident"),
-        ("amusant", "amus"), ("impossible", "impossibl"), ("très", "tres"), ("jardins", "jardin"),
+        ("amusant", "amus"), ("impossible", "impossibl"), ("très", "tres"), ("jardins", "jardin")
     ]
 
     func testFrenchStemmerAgreesWithPostgreSQL() {

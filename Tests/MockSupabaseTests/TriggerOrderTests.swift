@@ -6,18 +6,20 @@ import XCTest
 /// child row that fires the child's row triggers (ri_triggers.c).
 final class TriggerOrderTests: XCTestCase {
     static let schemaJSON = #"""
-    {"tables": [
-      {"name": "parents", "columns": [{"name": "id", "type": "integer", "primaryKey": true}]},
-      {"name": "kids", "columns": [
-        {"name": "id", "type": "integer", "primaryKey": true},
-        {"name": "parent_id", "type": "integer"},
-        {"name": "note", "type": "text"}],
-       "foreignKeys": [{"columns": ["parent_id"], "references": {"table": "parents", "columns": ["id"]}, "onDelete": "set null"}]}]}
-    """#
+        {"tables": [
+          {"name": "parents", "columns": [{"name": "id", "type": "integer", "primaryKey": true}]},
+          {"name": "kids", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "parent_id", "type": "integer"},
+            {"name": "note", "type": "text"}],
+           "foreignKeys": [{"columns": ["parent_id"], "references": {"table": "parents", "columns": ["id"]}, "onDelete": "set null"}]}]}
+        """#
 
     static func database() throws -> Database {
         let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(schemaJSON), file: "inline"))
-        let policies = try PolicySet.decode(SpecNode(value: try JSONValue.parse(#"{"tables": [{"table": "parents", "rls": false}, {"table": "kids", "rls": false}]}"#), file: "inline"), schema: schema)
+        let policies = try PolicySet.decode(
+            SpecNode(value: try JSONValue.parse(#"{"tables": [{"table": "parents", "rls": false}, {"table": "kids", "rls": false}]}"#), file: "inline"),
+            schema: schema)
         let db = Database(schema: schema, policies: policies, clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
         try db.seed("parents", rows: [["id": 1]])
         return db

@@ -10,14 +10,16 @@ final class WebSocketFrameTests: XCTestCase {
         // RFC 3174 §7.3 test cases and the empty string.
         XCTAssertEqual(hex(SHA1.hash(Array("abc".utf8))), "a9993e364706816aba3e25717850c26c9cd0d89d")
         XCTAssertEqual(hex(SHA1.hash([])), "da39a3ee5e6b4b0d3255bfef95601890afd80709")
-        XCTAssertEqual(hex(SHA1.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))),
-                       "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+        XCTAssertEqual(
+            hex(SHA1.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))),
+            "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
         XCTAssertEqual(hex(SHA1.hash([UInt8](repeating: 0x61, count: 1_000_000))), "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
         // RFC 6455 §1.3.
         XCTAssertEqual(WebSocketFrameParser.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ=="), "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
     }
 
-    typealias Parse = @Sendable (_ peer: WebSocketFrameParser.Peer, _ bytes: [UInt8], _ maxMessageBytes: Int) -> [Result<WebSocketMessage, WebSocketProtocolError>]
+    typealias Parse =
+        @Sendable (_ peer: WebSocketFrameParser.Peer, _ bytes: [UInt8], _ maxMessageBytes: Int) -> [Result<WebSocketMessage, WebSocketProtocolError>]
 
     /// The parser as it is, fed in one piece and byte by byte (the two must agree).
     static let realParser: Parse = { peer, bytes, max in
@@ -41,8 +43,10 @@ final class WebSocketFrameTests: XCTestCase {
         func expect(_ name: String, _ bytes: [UInt8], max: Int = 1 << 20, _ want: [Result<WebSocketMessage, WebSocketProtocolError>]) {
             expectFrom(.client, name, bytes, max: max, want)
         }
-        func expectFrom(_ peer: WebSocketFrameParser.Peer, _ name: String, _ bytes: [UInt8], max: Int = 1 << 20,
-                        _ want: [Result<WebSocketMessage, WebSocketProtocolError>]) {
+        func expectFrom(
+            _ peer: WebSocketFrameParser.Peer, _ name: String, _ bytes: [UInt8], max: Int = 1 << 20,
+            _ want: [Result<WebSocketMessage, WebSocketProtocolError>]
+        ) {
             let got = parse(peer, bytes, max).map { r -> Result<WebSocketMessage, WebSocketProtocolError> in
                 if case .failure(let e) = r { return .failure(WebSocketProtocolError(code: e.code, detail: "")) }
                 return r
@@ -56,9 +60,11 @@ final class WebSocketFrameTests: XCTestCase {
         expectFrom(.server, "unmasked Hello from a server", [0x81, 0x05] + hello, [.success(.text("Hello"))])
         expectFrom(.server, "fragmented Hello", [0x01, 0x03, 0x48, 0x65, 0x6c, 0x80, 0x02, 0x6c, 0x6f], [.success(.text("Hello"))])
         expectFrom(.server, "ping", [0x89, 0x05] + hello, [.success(.ping(hello))])
-        expectFrom(.server, "256-byte binary", [0x82, 0x7E, 0x01, 0x00] + [UInt8](repeating: 7, count: 256), [.success(.binary([UInt8](repeating: 7, count: 256)))])
-        expectFrom(.server, "64 KiB binary", [0x82, 0x7F, 0, 0, 0, 0, 0, 1, 0, 0] + [UInt8](repeating: 1, count: 65536),
-               [.success(.binary([UInt8](repeating: 1, count: 65536)))])
+        expectFrom(
+            .server, "256-byte binary", [0x82, 0x7E, 0x01, 0x00] + [UInt8](repeating: 7, count: 256), [.success(.binary([UInt8](repeating: 7, count: 256)))])
+        expectFrom(
+            .server, "64 KiB binary", [0x82, 0x7F, 0, 0, 0, 0, 0, 1, 0, 0] + [UInt8](repeating: 1, count: 65536),
+            [.success(.binary([UInt8](repeating: 1, count: 65536)))])
         let m: [UInt8] = [1, 2, 3, 4]
         func masked(_ b0: UInt8, _ payload: [UInt8]) -> [UInt8] {
             var f = WebSocketFrameParser.encode(WebSocketOpcode(rawValue: b0 & 0x0F) ?? .text, payload, fin: b0 & 0x80 != 0, mask: m)
@@ -75,8 +81,9 @@ final class WebSocketFrameTests: XCTestCase {
         expect("continuation first", masked(0x80, hello), [fail(1002)])
         expect("text inside a fragmented text", masked(0x01, hello) + masked(0x81, hello), [fail(1002)])
         expect("too big from the header", [0x82, 0xFF, 0, 0, 0, 0, 0x7F, 0, 0, 0], max: 1024, [fail(1009)])
-        expect("too big across fragments", masked(0x02, [UInt8](repeating: 0, count: 600)) + masked(0x80, [UInt8](repeating: 0, count: 600)),
-               max: 1024, [fail(1009)])
+        expect(
+            "too big across fragments", masked(0x02, [UInt8](repeating: 0, count: 600)) + masked(0x80, [UInt8](repeating: 0, count: 600)),
+            max: 1024, [fail(1009)])
         expect("64-bit length top bit", [0x82, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 0], [fail(1002)])
         expect("text not UTF-8", masked(0x81, [0xC3, 0x28]), [fail(1007)])
         expect("close with code", masked(0x88, [0x03, 0xE8, 0x62, 0x79, 0x65]), [.success(.close(code: 1000, reason: "bye"))])
@@ -127,7 +134,9 @@ final class WebSocketFrameParserPropertyTests: XCTestCase {
             // Half the cases start from a valid masked frame with a few bytes changed.
             if Bool.random(using: &rng) {
                 bytes = WebSocketFrameParser.encode(.text, Array("hello world".utf8), fin: Bool.random(using: &rng), mask: [1, 2, 3, 4])
-                for _ in 0..<Int.random(in: 0...3, using: &rng) { bytes[Int.random(in: 0..<bytes.count, using: &rng)] ^= UInt8.random(in: 1...255, using: &rng) }
+                for _ in 0..<Int.random(in: 0...3, using: &rng) {
+                    bytes[Int.random(in: 0..<bytes.count, using: &rng)] ^= UInt8.random(in: 1...255, using: &rng)
+                }
             }
             func run(_ pieces: [[UInt8]]) -> [Result<WebSocketMessage, WebSocketProtocolError>] {
                 var p = WebSocketFrameParser(peer: .client, maxMessageBytes: 32)

@@ -52,9 +52,10 @@ final class WebSocketServerTests: XCTestCase {
         client.send(text: "hi")
         XCTAssertEqual(try client.receive(), .text("echo:hi"))
         let mask: [UInt8] = [1, 2, 3, 4]
-        client.sendRaw(WebSocketFrameParser.encode(.text, Array("ab".utf8), fin: false, mask: mask)
-                       + WebSocketFrameParser.encode(.ping, [7], mask: mask)
-                       + WebSocketFrameParser.encode(.continuation, Array("cd".utf8), fin: true, mask: mask))
+        client.sendRaw(
+            WebSocketFrameParser.encode(.text, Array("ab".utf8), fin: false, mask: mask)
+                + WebSocketFrameParser.encode(.ping, [7], mask: mask)
+                + WebSocketFrameParser.encode(.continuation, Array("cd".utf8), fin: true, mask: mask))
         XCTAssertEqual(try client.receive(), .pong([7]))
         XCTAssertEqual(try client.receive(), .text("echo:abcd"))
         client.send(.close(code: 1000, reason: "bye"))
@@ -87,7 +88,10 @@ final class WebSocketServerTests: XCTestCase {
         let plain = try WebSocketClient(port: server.port, target: "/other")
         XCTAssertEqual(plain.handshakeStatus, 200, "a route the acceptor passes goes to the handler")
         let raw = try HTTPServerTestClient(port: server.port)
-        raw.send(Array("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n".utf8))
+        raw.send(
+            Array(
+                "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n"
+                    .utf8))
         let r = try raw.readResponse()
         XCTAssertEqual(r.status, 426)
         XCTAssertEqual(r.header("Sec-WebSocket-Version"), "13")

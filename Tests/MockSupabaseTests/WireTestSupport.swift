@@ -16,7 +16,10 @@ final class WireFixture {
     }
 
     @discardableResult
-    func send(_ method: String, _ path: String, _ query: String? = nil, headers: HTTPHeaders = [:], json: JSONValue? = nil, raw: String? = nil, as actor: String? = "ana") throws -> HTTPResponse {
+    func send(
+        _ method: String, _ path: String, _ query: String? = nil, headers: HTTPHeaders = [:], json: JSONValue? = nil, raw: String? = nil,
+        as actor: String? = "ana"
+    ) throws -> HTTPResponse {
         let body = json.map { $0.data() } ?? raw.map { Data($0.utf8) }
         return try wire.send(method: method, path: path, query: query, headers: headers, body: body, as: actor)
     }
@@ -30,8 +33,10 @@ extension HTTPResponse {
     }
 
     /// Asserts a PostgREST error: status, code and message (and details/hint when given).
-    func assertPostgrestError(_ status: Int, _ code: String, _ message: String? = nil, details: String?? = .none, hint: String?? = .none,
-                              file: StaticString = #filePath, line: UInt = #line) {
+    func assertPostgrestError(
+        _ status: Int, _ code: String, _ message: String? = nil, details: String?? = .none, hint: String?? = .none,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(self.status, status, "status; body: \(text)", file: file, line: line)
         XCTAssertEqual(headers["Content-Type"], "application/json; charset=utf-8", file: file, line: line)
         let j = json(file: file, line: line)

@@ -47,7 +47,8 @@ final class WriteSemanticsWireTests: XCTestCase {
         XCTAssertEqual(r.status, 200)
         XCTAssertEqual(r.headers["Preference-Applied"], "resolution=merge-duplicates, return=representation")
         XCTAssertEqual(r.text, #"[{"id":1,"name":"Ada L."}]"#)
-        let n = try f.send("POST", "users", headers: ["Prefer": "resolution=merge-duplicates,return=representation"], body: #"[{"id":1,"name":"Ada"},{"id":9,"name":"Ian"}]"#)
+        let n = try f.send(
+            "POST", "users", headers: ["Prefer": "resolution=merge-duplicates,return=representation"], body: #"[{"id":1,"name":"Ada"},{"id":9,"name":"Ian"}]"#)
         XCTAssertEqual(n.status, 201)
     }
 

@@ -1,16 +1,16 @@
 import Foundation
 
 /// An 8-bit RGB image, row-major, three bytes a pixel.
-public struct RGBImage: Sendable, Equatable {
+package struct RGBImage: Sendable, Equatable {
     /// Width in pixels.
-    public var width: Int
+    package var width: Int
     /// Height in pixels.
-    public var height: Int
+    package var height: Int
     /// `width * height * 3` bytes.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
 
     /// An image from a pixel function.
-    public init(width: Int, height: Int, pixel: (Int, Int) -> (UInt8, UInt8, UInt8)) {
+    package init(width: Int, height: Int, pixel: (Int, Int) -> (UInt8, UInt8, UInt8)) {
         self.width = width; self.height = height
         var p = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height { for x in 0..<width { let (r, g, b) = pixel(x, y); let i = (y * width + x) * 3; p[i] = r; p[i + 1] = g; p[i + 2] = b } }
@@ -18,18 +18,20 @@ public struct RGBImage: Sendable, Equatable {
     }
 
     /// The pixel at (x, y), clamped to the image.
-    public func rgb(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+    package func rgb(_ x: Int, _ y: Int) -> (Int, Int, Int) {
         let i = (min(max(y, 0), height - 1) * width + min(max(x, 0), width - 1)) * 3
         return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
     }
 
     /// The part of the image inside `x, y, w, h`.
-    public func cropped(x: Int, y: Int, width w: Int, height h: Int) -> RGBImage {
-        RGBImage(width: w, height: h) { px, py in let (r, g, b) = rgb(x + px, y + py); return (UInt8(r), UInt8(g), UInt8(b)) }
+    package func cropped(x: Int, y: Int, width w: Int, height h: Int) -> RGBImage {
+        RGBImage(width: w, height: h) { px, py in
+            let (r, g, b) = rgb(x + px, y + py); return (UInt8(r), UInt8(g), UInt8(b))
+        }
     }
 
     /// Resampled to `w × h` by averaging the source area each output pixel covers.
-    public func resized(width w: Int, height h: Int) -> RGBImage {
+    package func resized(width w: Int, height h: Int) -> RGBImage {
         let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
         var out = [UInt8](repeating: 0, count: w * h * 3)
         for y in 0..<h {
@@ -46,29 +48,29 @@ public struct RGBImage: Sendable, Equatable {
     }
 
     /// An image from its bytes.
-    public init(width: Int, height: Int, pixels: [UInt8]) { self.width = width; self.height = height; self.pixels = pixels }
+    package init(width: Int, height: Int, pixels: [UInt8]) { self.width = width; self.height = height; self.pixels = pixels }
 }
 
 /// JPEG constants of ITU T.81 Annex K, shared by the encoder and the inspector.
-public enum JPEGTables {
+package enum JPEGTables {
     /// Zig-zag order: the natural index of the n-th coefficient.
-    public static let zigzag: [Int] = [
+    package static let zigzag: [Int] = [
         0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
-        35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+        35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63
     ]
     /// Table K.1, luminance, natural order.
-    public static let luminance: [Int] = [
+    package static let luminance: [Int] = [
         16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62,
-        18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+        18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99
     ]
     /// Table K.2, chrominance, natural order.
-    public static let chrominance: [Int] = [
+    package static let chrominance: [Int] = [
         17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99, 99, 99,
-        99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+        99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99
     ]
 
     /// libjpeg's quality scaling (jcparam.c `jpeg_quality_scaling` and `jpeg_add_quant_table`).
-    public static func scaled(_ base: [Int], quality: Int) -> [Int] {
+    package static func scaled(_ base: [Int], quality: Int) -> [Int] {
         let q = min(max(quality, 1), 100)
         let scale = q < 50 ? 5000 / q : 200 - q * 2
         return base.map { min(max(($0 * scale + 50) / 100, 1), 255) }
@@ -77,25 +79,31 @@ public enum JPEGTables {
     /// Huffman table specifications of K.3: (class, id, BITS, HUFFVAL).
     static let huffman: [(tc: Int, th: Int, bits: [UInt8], values: [UInt8])] = [
         (0, 0, [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0], Array(0...11)),
-        (1, 0, [0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 0x7d], [
-            0x01, 0x02, 0x03, 0x00, 0x04, 0x11, 0x05, 0x12, 0x21, 0x31, 0x41, 0x06, 0x13, 0x51, 0x61, 0x07, 0x22, 0x71, 0x14, 0x32, 0x81, 0x91, 0xa1, 0x08,
-            0x23, 0x42, 0xb1, 0xc1, 0x15, 0x52, 0xd1, 0xf0, 0x24, 0x33, 0x62, 0x72, 0x82, 0x09, 0x0a, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x25, 0x26, 0x27, 0x28,
-            0x29, 0x2a, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3a, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59,
-            0x5a, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7a, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89,
-            0x8a, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6,
-            0xb7, 0xb8, 0xb9, 0xba, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda, 0xe1, 0xe2,
-            0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9, 0xea, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa,
-        ]),
+        (
+            1, 0, [0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 0x7d],
+            [
+                0x01, 0x02, 0x03, 0x00, 0x04, 0x11, 0x05, 0x12, 0x21, 0x31, 0x41, 0x06, 0x13, 0x51, 0x61, 0x07, 0x22, 0x71, 0x14, 0x32, 0x81, 0x91, 0xa1, 0x08,
+                0x23, 0x42, 0xb1, 0xc1, 0x15, 0x52, 0xd1, 0xf0, 0x24, 0x33, 0x62, 0x72, 0x82, 0x09, 0x0a, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x25, 0x26, 0x27, 0x28,
+                0x29, 0x2a, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3a, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59,
+                0x5a, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7a, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89,
+                0x8a, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6,
+                0xb7, 0xb8, 0xb9, 0xba, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda, 0xe1, 0xe2,
+                0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9, 0xea, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa
+            ]
+        ),
         (0, 1, [0, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0], Array(0...11)),
-        (1, 1, [0, 2, 1, 2, 4, 4, 3, 4, 7, 5, 4, 4, 0, 1, 2, 0x77], [
-            0x00, 0x01, 0x02, 0x03, 0x11, 0x04, 0x05, 0x21, 0x31, 0x06, 0x12, 0x41, 0x51, 0x07, 0x61, 0x71, 0x13, 0x22, 0x32, 0x81, 0x08, 0x14, 0x42, 0x91,
-            0xa1, 0xb1, 0xc1, 0x09, 0x23, 0x33, 0x52, 0xf0, 0x15, 0x62, 0x72, 0xd1, 0x0a, 0x16, 0x24, 0x34, 0xe1, 0x25, 0xf1, 0x17, 0x18, 0x19, 0x1a, 0x26,
-            0x27, 0x28, 0x29, 0x2a, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3a, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58,
-            0x59, 0x5a, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7a, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87,
-            0x88, 0x89, 0x8a, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0xb2, 0xb3, 0xb4,
-            0xb5, 0xb6, 0xb7, 0xb8, 0xb9, 0xba, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda,
-            0xe2, 0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9, 0xea, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa,
-        ]),
+        (
+            1, 1, [0, 2, 1, 2, 4, 4, 3, 4, 7, 5, 4, 4, 0, 1, 2, 0x77],
+            [
+                0x00, 0x01, 0x02, 0x03, 0x11, 0x04, 0x05, 0x21, 0x31, 0x06, 0x12, 0x41, 0x51, 0x07, 0x61, 0x71, 0x13, 0x22, 0x32, 0x81, 0x08, 0x14, 0x42, 0x91,
+                0xa1, 0xb1, 0xc1, 0x09, 0x23, 0x33, 0x52, 0xf0, 0x15, 0x62, 0x72, 0xd1, 0x0a, 0x16, 0x24, 0x34, 0xe1, 0x25, 0xf1, 0x17, 0x18, 0x19, 0x1a, 0x26,
+                0x27, 0x28, 0x29, 0x2a, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3a, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58,
+                0x59, 0x5a, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7a, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87,
+                0x88, 0x89, 0x8a, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0xb2, 0xb3, 0xb4,
+                0xb5, 0xb6, 0xb7, 0xb8, 0xb9, 0xba, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda,
+                0xe2, 0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9, 0xea, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa
+            ]
+        )
     ]
 
     /// Codes (code, length) by symbol for a BITS/HUFFVAL pair (T.81 Annex C).
@@ -113,12 +121,14 @@ public enum JPEGTables {
 /// A baseline JPEG encoder (ITU T.81: YCbCr 4:4:4, libjpeg-scaled Annex K tables, Annex K Huffman
 /// tables, JFIF APP0), Foundation only: the reference processor's output stage and the maker of
 /// the suite's camera-like sources (`app1` lets a source carry an Exif segment).
-public enum JPEGEncoder {
+package enum JPEGEncoder {
     /// The JPEG bytes of `image` at libjpeg `quality`, with extra APPn segments (marker, payload)
     /// written after APP0; `subsample` writes 4:2:0 (2×2 luma blocks per MCU, as ImageIO and
     /// libjpeg do by default) and `restartInterval` RSTn markers every that many MCUs.
-    public static func encode(_ image: RGBImage, quality: Int, segments: [(marker: UInt8, payload: [UInt8])] = [],
-                              subsample: Bool = false, restartInterval: Int = 0) -> Data {
+    package static func encode(
+        _ image: RGBImage, quality: Int, segments: [(marker: UInt8, payload: [UInt8])] = [],
+        subsample: Bool = false, restartInterval: Int = 0
+    ) -> Data {
         let f = subsample ? 2 : 1
         var out: [UInt8] = [0xFF, 0xD8]
         func segment(_ marker: UInt8, _ payload: [UInt8]) {
@@ -128,15 +138,23 @@ public enum JPEGEncoder {
         for s in segments { segment(s.marker, s.payload) }
         let tables = [JPEGTables.scaled(JPEGTables.luminance, quality: quality), JPEGTables.scaled(JPEGTables.chrominance, quality: quality)]
         for (i, t) in tables.enumerated() { segment(0xDB, [UInt8(i)] + JPEGTables.zigzag.map { UInt8(t[$0]) }) }
-        segment(0xC0, [8, UInt8(image.height >> 8), UInt8(image.height & 0xFF), UInt8(image.width >> 8), UInt8(image.width & 0xFF), 3,
-                       1, UInt8(f << 4 | f), 0, 2, 0x11, 1, 3, 0x11, 1])
+        segment(
+            0xC0,
+            [
+                8, UInt8(image.height >> 8), UInt8(image.height & 0xFF), UInt8(image.width >> 8), UInt8(image.width & 0xFF), 3,
+                1, UInt8(f << 4 | f), 0, 2, 0x11, 1, 3, 0x11, 1
+            ])
         if restartInterval > 0 { segment(0xDD, [UInt8(restartInterval >> 8), UInt8(restartInterval & 0xFF)]) }
         for h in JPEGTables.huffman { segment(0xC4, [UInt8(h.tc << 4 | h.th)] + h.bits + h.values) }
         segment(0xDA, [3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0])
-        let dc = [JPEGTables.codes(bits: JPEGTables.huffman[0].bits, values: JPEGTables.huffman[0].values),
-                  JPEGTables.codes(bits: JPEGTables.huffman[2].bits, values: JPEGTables.huffman[2].values)]
-        let ac = [JPEGTables.codes(bits: JPEGTables.huffman[1].bits, values: JPEGTables.huffman[1].values),
-                  JPEGTables.codes(bits: JPEGTables.huffman[3].bits, values: JPEGTables.huffman[3].values)]
+        let dc = [
+            JPEGTables.codes(bits: JPEGTables.huffman[0].bits, values: JPEGTables.huffman[0].values),
+            JPEGTables.codes(bits: JPEGTables.huffman[2].bits, values: JPEGTables.huffman[2].values)
+        ]
+        let ac = [
+            JPEGTables.codes(bits: JPEGTables.huffman[1].bits, values: JPEGTables.huffman[1].values),
+            JPEGTables.codes(bits: JPEGTables.huffman[3].bits, values: JPEGTables.huffman[3].values)
+        ]
         var bitBuffer = 0, bitCount = 0
         func put(_ code: Int, _ length: Int) {
             bitBuffer = (bitBuffer << length) | (code & ((1 << length) - 1)); bitCount += length
@@ -152,7 +170,7 @@ public enum JPEGEncoder {
             while a > 0 { s += 1; a >>= 1 }
             return (s, v >= 0 ? v : v + (1 << s) - 1)
         }
-        var cosine = [Double](repeating: 0, count: 64)  // cosine[x * 8 + u]
+        var cosine = [Double](repeating: 0, count: 64) // cosine[x * 8 + u]
         for x in 0..<8 {
             for u in 0..<8 {
                 let angle: Double = Double(2 * x + 1) * Double(u) * Double.pi / 16
@@ -177,9 +195,12 @@ public enum JPEGEncoder {
         func shrink(_ plane: [Double]) -> [Double] {
             guard f > 1 else { return plane }
             var o = [Double](repeating: 0, count: cw * chh)
-            for y in 0..<chh { for x in 0..<cw {
-                o[y * cw + x] = (plane[2 * y * pw + 2 * x] + plane[2 * y * pw + 2 * x + 1] + plane[(2 * y + 1) * pw + 2 * x] + plane[(2 * y + 1) * pw + 2 * x + 1]) / 4
-            } }
+            for y in 0..<chh {
+                for x in 0..<cw {
+                    o[y * cw + x] =
+                        (plane[2 * y * pw + 2 * x] + plane[2 * y * pw + 2 * x + 1] + plane[(2 * y + 1) * pw + 2 * x] + plane[(2 * y + 1) * pw + 2 * x + 1]) / 4
+                }
+            }
             return o
         }
         let planes = [luma, shrink(cb), shrink(cr)], widths = [pw, cw, cw]

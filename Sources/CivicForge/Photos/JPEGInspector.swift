@@ -4,59 +4,62 @@ import Foundation
 /// segments (APPn identifiers), frame size and type, quantisation tables, and the mean of each
 /// 8×8 luminance block (the DC coefficients of a baseline scan), enough to judge metadata,
 /// size, quality and framing of produced bytes without an image library.
-public struct JPEGInfo: Sendable, Equatable {
+package struct JPEGInfo: Sendable, Equatable {
     /// One APPn segment: its number (0-15) and the identifier its payload starts with
     /// (`Exif`, `JFIF`, `http://ns.adobe.com/xap/1.0/`, `Photoshop 3.0`, `ICC_PROFILE`).
-    public struct AppSegment: Sendable, Equatable {
+    package struct AppSegment: Sendable, Equatable {
         /// n of APPn.
-        public var n: Int
+        package var n: Int
         /// The NUL-terminated identifier at the start of the payload.
-        public var identifier: String
+        package var identifier: String
         /// The payload.
-        public var payload: [UInt8]
+        package var payload: [UInt8]
     }
     /// APPn segments in file order.
-    public var appSegments: [AppSegment] = []
+    package var appSegments: [AppSegment] = []
     /// The frame marker (0xC0 baseline, 0xC1 extended, 0xC2 progressive, …).
-    public var frameMarker: UInt8 = 0
+    package var frameMarker: UInt8 = 0
     /// Width in pixels.
-    public var width = 0
+    package var width = 0
     /// Height in pixels.
-    public var height = 0
+    package var height = 0
     /// Quantisation tables by id, natural order.
-    public var quantTables: [Int: [Int]] = [:]
+    package var quantTables: [Int: [Int]] = [:]
     /// The quantisation table of the first component (luminance).
-    public var lumaTable: [Int]? = nil
+    package var lumaTable: [Int]? = nil
     /// Mean luminance (0-255) of each 8×8 block of the first component, row-major; nil unless the
     /// frame is baseline with one scan.
-    public var lumaBlocks: [[Double]]? = nil
+    package var lumaBlocks: [[Double]]? = nil
 
     /// The libjpeg quality whose scaled Annex K luminance table has the sum nearest this file's
     /// (ImageMagick's estimate); encoders with other base tables land near their setting.
-    public var estimatedQuality: Int? {
+    package var estimatedQuality: Int? {
         guard let t = lumaTable else { return nil }
         let sum = t.reduce(0, +)
-        return (1...100).min { abs(JPEGTables.scaled(JPEGTables.luminance, quality: $0).reduce(0, +) - sum) < abs(JPEGTables.scaled(JPEGTables.luminance, quality: $1).reduce(0, +) - sum) }
+        return (1...100).min {
+            abs(JPEGTables.scaled(JPEGTables.luminance, quality: $0).reduce(0, +) - sum)
+                < abs(JPEGTables.scaled(JPEGTables.luminance, quality: $1).reduce(0, +) - sum)
+        }
     }
 }
 
 /// Errors reading a JPEG.
-public enum JPEGError: Error, Equatable, CustomStringConvertible {
+package enum JPEGError: Error, Equatable, CustomStringConvertible {
     /// Not a JPEG or cut short, with where.
     case malformed(String)
     /// A readable form.
-    public var description: String { if case .malformed(let m) = self { return "not a well-formed JPEG: \(m)" }; return "" }
+    package var description: String { if case .malformed(let m) = self { return "not a well-formed JPEG: \(m)" }; return "" }
 }
 
 /// Reads `JPEGInfo` from bytes.
-public enum JPEGInspector {
+package enum JPEGInspector {
     /// Parses the markers and, for a baseline frame, decodes the DC coefficients of the scan.
-    public static func inspect(_ data: Data) throws -> JPEGInfo {
+    package static func inspect(_ data: Data) throws -> JPEGInfo {
         let b = [UInt8](data)
         guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { throw JPEGError.malformed("no SOI at offset 0") }
         var info = JPEGInfo()
         var i = 2
-        var huffman: [Int: HuffmanDecoder] = [:]  // class << 4 | id
+        var huffman: [Int: HuffmanDecoder] = [:] // class << 4 | id
         var components: [(id: Int, h: Int, v: Int, tq: Int)] = []
         var restartInterval = 0
         var sawEOI = false
@@ -116,8 +119,9 @@ public enum JPEGInspector {
                     }
                     if ns == components.count, let first = components.first {
                         let q = info.quantTables[first.tq] ?? []
-                        info.lumaBlocks = try decodeDC(Array(b[start..<e]), components: components, scan: scan, huffman: huffman,
-                                                       width: info.width, height: info.height, restartInterval: restartInterval, dcQuant: q.first ?? 1)
+                        info.lumaBlocks = try decodeDC(
+                            Array(b[start..<e]), components: components, scan: scan, huffman: huffman,
+                            width: info.width, height: info.height, restartInterval: restartInterval, dcQuant: q.first ?? 1)
                     }
                 }
                 i = e
@@ -134,8 +138,10 @@ public enum JPEGInspector {
 
     /// Decodes every block's DC of an interleaved baseline scan and returns the first component's
     /// block means (DC × quantiser / 8 + 128).
-    static func decodeDC(_ scanData: [UInt8], components: [(id: Int, h: Int, v: Int, tq: Int)], scan: [(id: Int, td: Int, ta: Int)],
-                         huffman: [Int: HuffmanDecoder], width: Int, height: Int, restartInterval: Int, dcQuant: Int) throws -> [[Double]] {
+    static func decodeDC(
+        _ scanData: [UInt8], components: [(id: Int, h: Int, v: Int, tq: Int)], scan: [(id: Int, td: Int, ta: Int)],
+        huffman: [Int: HuffmanDecoder], width: Int, height: Int, restartInterval: Int, dcQuant: Int
+    ) throws -> [[Double]] {
         var pos = 0, bitBuf: UInt32 = 0, bitCount = 0
         func bit() throws -> UInt32 {
             if bitCount == 0 {
@@ -184,18 +190,20 @@ public enum JPEGInspector {
                     guard let sc = scan.first(where: { $0.id == c.id }), let dcT = huffman[sc.td], let acT = huffman[0x10 | sc.ta] else {
                         throw JPEGError.malformed("scan has no Huffman table for component \(c.id)")
                     }
-                    for by in 0..<c.v { for bx in 0..<c.h {
-                        let s = Int(try decode(dcT))
-                        pred[ci] += try receive(s)
-                        var k = 1
-                        while k < 64 {
-                            let rs = Int(try decode(acT))
-                            let r = rs >> 4, size = rs & 15
-                            if size == 0 { if r == 15 { k += 16; continue }; break }
-                            k += r; _ = try receive(size); k += 1
+                    for by in 0..<c.v {
+                        for bx in 0..<c.h {
+                            let s = Int(try decode(dcT))
+                            pred[ci] += try receive(s)
+                            var k = 1
+                            while k < 64 {
+                                let rs = Int(try decode(acT))
+                                let r = rs >> 4, size = rs & 15
+                                if size == 0 { if r == 15 { k += 16; continue }; break }
+                                k += r; _ = try receive(size); k += 1
+                            }
+                            if ci == 0 { luma[my * c.v + by][mx * c.h + bx] = Double(pred[0] * dcQuant) / 8 + 128 }
                         }
-                        if ci == 0 { luma[my * c.v + by][mx * c.h + bx] = Double(pred[0] * dcQuant) / 8 + 128 }
-                    } }
+                    }
                 }
             }
         }

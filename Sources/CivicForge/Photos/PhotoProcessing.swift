@@ -6,11 +6,11 @@ import ContractKit
 /// metadata segment (APP1 Exif, with its TIFF, Exif and GPS directories).
 public struct SourcePhoto: Sendable, Equatable {
     /// The pixels, orientation already applied.
-    public var image: RGBImage
+    package var image: RGBImage
     /// The original APP1 payload (`Exif\0\0` + TIFF), which the output must not carry.
     public var exif: [UInt8]
     /// A source.
-    public init(image: RGBImage, exif: [UInt8]) { self.image = image; self.exif = exif }
+    package init(image: RGBImage, exif: [UInt8]) { self.image = image; self.exif = exif }
 }
 
 /// What the client uploads for one photo (§7 Spike 2 "Upload both to Supabase Storage").
@@ -25,26 +25,28 @@ public struct ProcessedPhotoBytes: Sendable, Equatable {
 
 /// A client's PhotoProcessor (§8 `PhotoProcessor.swift`: EXIF strip, resize, compress,
 /// thumbnail): the implementation under test of `PhotoBytesConformance`.
-public protocol PhotoProcessing {
+package protocol PhotoProcessing {
     /// The bytes to upload for `source`.
     func process(_ source: SourcePhoto) throws -> ProcessedPhotoBytes
 }
 
 /// The reference processor: photos.json's plan, encoded by `JPEGEncoder` with no metadata.
-public struct ReferencePhotoProcessor: PhotoProcessing {
+package struct ReferencePhotoProcessor: PhotoProcessing {
     /// The limits.
-    public var limits: PhotoLimits
+    package var limits: PhotoLimits
     /// A processor.
-    public init(limits: PhotoLimits) { self.limits = limits }
+    package init(limits: PhotoLimits) { self.limits = limits }
 
     /// Resize (width bounded, never up), centred square thumbnail, JPEG at `jpegQuality`, no APP1.
-    public func process(_ source: SourcePhoto) throws -> ProcessedPhotoBytes {
+    package func process(_ source: SourcePhoto) throws -> ProcessedPhotoBytes {
         let plan = limits.plan(source: .init(width: source.image.width, height: source.image.height))
-        let out = plan.output.width == source.image.width && plan.output.height == source.image.height
+        let out =
+            plan.output.width == source.image.width && plan.output.height == source.image.height
             ? source.image : source.image.resized(width: plan.output.width, height: plan.output.height)
         let c = plan.thumbnailCrop
         let thumb = source.image.cropped(x: c.x, y: c.y, width: c.width, height: c.height).resized(width: plan.thumbnail.width, height: plan.thumbnail.height)
-        return ProcessedPhotoBytes(photo: JPEGEncoder.encode(out, quality: limits.jpegQuality), thumbnail: JPEGEncoder.encode(thumb, quality: limits.jpegQuality))
+        return ProcessedPhotoBytes(
+            photo: JPEGEncoder.encode(out, quality: limits.jpegQuality), thumbnail: JPEGEncoder.encode(thumb, quality: limits.jpegQuality))
     }
 }
 
@@ -67,15 +69,17 @@ public enum PhotoBytesConformance {
 
     /// The sources the suite runs: landscape above maxWidth, portrait below it (never upscaled),
     /// and a photo smaller than the thumbnail.
-    public static func sources(_ limits: PhotoLimits) -> [SourcePhoto] {
-        [source(width: limits.maxWidth * 6 / 5, height: limits.maxWidth * 4 / 5),
-         source(width: limits.maxWidth * 2 / 5, height: limits.maxWidth * 3 / 5),
-         source(width: limits.thumbnailWidth / 2, height: limits.thumbnailWidth * 3 / 8)]
+    package static func sources(_ limits: PhotoLimits) -> [SourcePhoto] {
+        [
+            source(width: limits.maxWidth * 6 / 5, height: limits.maxWidth * 4 / 5),
+            source(width: limits.maxWidth * 2 / 5, height: limits.maxWidth * 3 / 5),
+            source(width: limits.thumbnailWidth / 2, height: limits.thumbnailWidth * 3 / 8)
+        ]
     }
 
     /// Violations of `limits` by `processor` (empty: it conforms) on `sources` (default: all of
     /// `sources(limits)`).
-    public static func violations(of processor: some PhotoProcessing, limits: PhotoLimits, sources chosen: [SourcePhoto]? = nil) -> [String] {
+    package static func violations(of processor: some PhotoProcessing, limits: PhotoLimits, sources chosen: [SourcePhoto]? = nil) -> [String] {
         var out: [String] = []
         for s in chosen ?? sources(limits) {
             let size = PhotoLimits.Size(width: s.image.width, height: s.image.height)
@@ -87,9 +91,13 @@ public enum PhotoBytesConformance {
                 let info: JPEGInfo
                 do { info = try JPEGInspector.inspect(data) } catch { out.append("\(label) \(kind): \(error)"); continue }
                 for seg in info.appSegments where limits.forbiddenAppSegments.contains(seg.n) {
-                    out.append("\(label) \(kind): APP\(seg.n) segment '\(seg.identifier)' kept (metadata \(limits.strippedMetadata.joined(separator: ", ")) must be stripped)")
+                    out.append(
+                        "\(label) \(kind): APP\(seg.n) segment '\(seg.identifier)' kept (metadata \(limits.strippedMetadata.joined(separator: ", ")) must be stripped)"
+                    )
                 }
-                if !limits.frameMarkers.contains(Int(info.frameMarker)) { out.append("\(label) \(kind): frame 0xFF\(String(info.frameMarker, radix: 16, uppercase: true)) is not baseline JPEG") }
+                if !limits.frameMarkers.contains(Int(info.frameMarker)) {
+                    out.append("\(label) \(kind): frame 0xFF\(String(info.frameMarker, radix: 16, uppercase: true)) is not baseline JPEG")
+                }
                 if let q = info.estimatedQuality, abs(q - limits.jpegQuality) > limits.qualityTolerance {
                     out.append("\(label) \(kind): JPEG quality about \(q), expected \(limits.jpegQuality) (±\(limits.qualityTolerance))")
                 }

@@ -3,14 +3,14 @@ import MockSupabase
 import ContractKit
 
 /// A coded error a CivicForge database function raises: SQLSTATE and message, from rules.json.
-public struct CivicForgeErrorSpec: Sendable, Equatable {
+package struct CivicForgeErrorSpec: Sendable, Equatable {
     /// The SQLSTATE (`CFI01`, `42501`).
-    public var code: String
+    package var code: String
     /// The message, possibly with `{placeholders}`.
-    public var message: String
+    package var message: String
 
     /// The error as the database raises it, placeholders filled in.
-    public func error(_ values: [String: String] = [:]) -> PostgresError {
+    package func error(_ values: [String: String] = [:]) -> PostgresError {
         var m = message
         for (k, v) in values { m = m.replacingOccurrences(of: "{\(k)}", with: v) }
         return PostgresError(code, m)
@@ -21,18 +21,18 @@ public struct CivicForgeErrorSpec: Sendable, Equatable {
 extension CivicForgeErrorSpec: Decodable {}
 
 /// Columns of one table a client may not write (see rules.json `serverManagedColumns`).
-public struct ServerManagedColumns: Sendable, Equatable {
+package struct ServerManagedColumns: Sendable, Equatable {
     /// The table.
-    public var table: String
+    package var table: String
     /// Columns whose value only the server sets: a client's INSERT must leave the default, its UPDATE must not change them.
-    public var columns: [String]
+    package var columns: [String]
     /// Columns a client sets on INSERT and may never change.
-    public var immutable: [String]
+    package var immutable: [String]
 }
 
 extension ServerManagedColumns: Decodable {
     enum CodingKeys: String, CodingKey { case table, columns, immutable }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         table = try c.decode(String.self, forKey: .table)
         columns = try c.decode([String].self, forKey: .columns)
@@ -41,45 +41,45 @@ extension ServerManagedColumns: Decodable {
 }
 
 /// CivicForge's domain rules: Contracts/civicforge/rules.json.
-public struct CivicForgeRules: Sendable, Equatable {
+package struct CivicForgeRules: Sendable, Equatable {
     /// Distinct flags that hide a post (FLAG_THRESHOLD_HIDE).
-    public var flagThresholdHide: Int
+    package var flagThresholdHide: Int
     /// The review_status a post gets when it is hidden.
-    public var reviewStatusWhenHidden: String
+    package var reviewStatusWhenHidden: String
     /// Reputation points a thanks gives its recipient.
-    public var pointsPerThanks: Int
+    package var pointsPerThanks: Int
     /// The trust tier an invitation grants.
-    public var invitationGrantsTier: Int
+    package var invitationGrantsTier: Int
     /// Days an invitation stays valid.
-    public var invitationValidDays: Int
+    package var invitationValidDays: Int
     /// Characters of an invitation code.
-    public var invitationCodeLength: Int
+    package var invitationCodeLength: Int
     /// redeem_invitation's errors by key (`notFound`, `expired`, …).
-    public var invitationErrors: [String: CivicForgeErrorSpec]
+    package var invitationErrors: [String: CivicForgeErrorSpec]
     /// The error a guard trigger raises.
-    public var serverManagedError: CivicForgeErrorSpec
+    package var serverManagedError: CivicForgeErrorSpec
     /// Guarded columns per table.
-    public var serverManaged: [ServerManagedColumns]
+    package var serverManaged: [ServerManagedColumns]
 
     /// The invitation error of a key; a missing key is a contract error caught when loading.
-    public func invitationError(_ key: String) -> PostgresError {
+    package func invitationError(_ key: String) -> PostgresError {
         invitationErrors[key]?.error() ?? PostgresError("XX000", "rules.json has no invitations.errors.\(key)")
     }
 
     /// The keys redeem_invitation needs in `invitations.errors`.
-    public static let invitationErrorKeys = ["notFound", "noProfile", "ownInvitation", "alreadyRedeemed", "expired", "otherNeighborhood", "alreadyTier"]
+    package static let invitationErrorKeys = ["notFound", "noProfile", "ownInvitation", "alreadyRedeemed", "expired", "otherNeighborhood", "alreadyTier"]
 
     /// Loads `rules.json` from an app folder (default: Contracts/civicforge).
-    public static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> CivicForgeRules {
+    package static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> CivicForgeRules {
         try decode(SpecNode.load(folder.appendingPathComponent("rules.json"), displayName: "Contracts/civicforge/rules.json"))
     }
 
     /// Decodes rules.json strictly (unknown keys are errors naming the path).
-    public static func decode(_ root: SpecNode) throws -> CivicForgeRules { try root.decode(CivicForgeRules.self) }
+    package static func decode(_ root: SpecNode) throws -> CivicForgeRules { try root.decode(CivicForgeRules.self) }
 
     /// Checks the rules against the schema: guarded tables and columns exist, guarded columns
     /// have literal defaults, the review status is a label of `review_status`.
-    public func validate(against schema: DatabaseSchema) throws {
+    package func validate(against schema: DatabaseSchema) throws {
         let file = "Contracts/civicforge/rules.json"
         for (i, g) in serverManaged.enumerated() {
             let path = "$.serverManagedColumns.tables[\(i)]"
@@ -153,15 +153,16 @@ private struct ServerManaged: Decodable {
 
 extension CivicForgeRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case app, source, moderation, reputation, invitations, serverManagedColumns }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let m = try c.decode(ModerationSection.self, forKey: .moderation)
         let points = try c.decode(ReputationSection.self, forKey: .reputation).pointsPerThanks
         let inv = try c.decode(InvitationsSection.self, forKey: .invitations)
         let sm = try c.decode(ServerManaged.self, forKey: .serverManagedColumns)
-        self.init(flagThresholdHide: m.flagThresholdHide, reviewStatusWhenHidden: m.reviewStatusWhenHidden,
-                  pointsPerThanks: points,
-                  invitationGrantsTier: inv.grantsTier, invitationValidDays: inv.validDays, invitationCodeLength: inv.codeLength,
-                  invitationErrors: inv.errors, serverManagedError: sm.error, serverManaged: sm.tables)
+        self.init(
+            flagThresholdHide: m.flagThresholdHide, reviewStatusWhenHidden: m.reviewStatusWhenHidden,
+            pointsPerThanks: points,
+            invitationGrantsTier: inv.grantsTier, invitationValidDays: inv.validDays, invitationCodeLength: inv.codeLength,
+            invitationErrors: inv.errors, serverManagedError: sm.error, serverManaged: sm.tables)
     }
 }

@@ -39,18 +39,26 @@ public enum CivicForgeRedirectConformance {
     /// (`POST /auth/v1/otp?redirect_to=…`, as supabase-swift's `signInWithOTP(email:redirectTo:)`
     /// sends it), and the link from `inbox` is opened with the same `redirect_to`; the e-mailed
     /// link and the 303 must both name the expected URL, and the session goes only there.
-    public static func violations(probes: [Probe], apiKey: String, send: (HTTPRequest) throws -> HTTPResponse,
-                                  inbox: (String) -> SentEmail?) -> [String] {
+    public static func violations(
+        probes: [Probe], apiKey: String, send: (HTTPRequest) throws -> HTTPResponse,
+        inbox: (String) -> SentEmail?
+    ) -> [String] {
         var out: [String] = []
         for (i, p) in probes.enumerated() {
             let email = "redirect-probe-\(i)@civicforge.test"
             var query: [(name: String, value: String)] = []
             if let r = p.requested { query.append((name: "redirect_to", value: r)) }
-            guard let asked = try? send(HTTPRequest(method: "POST", path: "/auth/v1/otp", query: query,
-                                                    headers: ["apikey": apiKey, "Content-Type": "application/json"],
-                                                    body: JSONValue.object(["email": .string(email), "create_user": true]).data())),
-                  asked.status == 200 else { out.append("\(p.label): /otp refused"); continue }
-            guard let link = inbox(email)?.actionLink, let components = URLComponents(string: link) else { out.append("\(p.label): no link e-mailed"); continue }
+            guard
+                let asked = try? send(
+                    HTTPRequest(
+                        method: "POST", path: "/auth/v1/otp", query: query,
+                        headers: ["apikey": apiKey, "Content-Type": "application/json"],
+                        body: JSONValue.object(["email": .string(email), "create_user": true]).data())),
+                asked.status == 200
+            else { out.append("\(p.label): /otp refused"); continue }
+            guard let link = inbox(email)?.actionLink, let components = URLComponents(string: link) else {
+                out.append("\(p.label): no link e-mailed"); continue
+            }
             let linked = components.queryItems?.first { $0.name == "redirect_to" }?.value
             if linked != p.expected { out.append("\(p.label): the e-mailed link redirects to \(linked ?? "nothing"), expected \(p.expected)") }
             var items = (components.queryItems ?? []).filter { $0.name != "redirect_to" }.map { (name: $0.name, value: $0.value ?? "") }

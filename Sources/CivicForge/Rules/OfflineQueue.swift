@@ -29,29 +29,31 @@ public protocol OfflinePostQueueing: AnyObject {
 }
 
 /// The reference queue: client-rules.json `offlineQueue`, literally.
-public final class OfflinePostQueue: OfflinePostQueueing {
+package final class OfflinePostQueue: OfflinePostQueueing {
     /// The rules.
-    public let rules: OfflineQueueRules
+    package let rules: OfflineQueueRules
     /// Waiting posts, oldest first.
-    public private(set) var pending: [[String: JSONValue]] = []
+    package private(set) var pending: [[String: JSONValue]] = []
 
     /// A queue, restored from `stored` when given.
-    public init(rules: OfflineQueueRules, restoring stored: Data? = nil) throws {
+    package init(rules: OfflineQueueRules, restoring stored: Data? = nil) throws {
         self.rules = rules
         if let stored, case .array(let items) = try JSONValue.parse(stored) { pending = items.compactMap(\.objectValue) }
     }
 
     /// Appends a post.
-    public func enqueue(_ post: [String: JSONValue]) { pending.append(post) }
+    package func enqueue(_ post: [String: JSONValue]) { pending.append(post) }
 
     /// FIFO; a network error or a transient status keeps the post and stops; any other non-2xx
     /// drops it and reports it.
-    public func flush(_ send: ([String: JSONValue]) throws -> HTTPResponse) -> OfflineFlushReport {
+    package func flush(_ send: ([String: JSONValue]) throws -> HTTPResponse) -> OfflineFlushReport {
         var report = OfflineFlushReport()
         while let post = pending.first {
             let title = post["title"]?.stringValue ?? "?"
             guard let res = try? send(post), !rules.isTransient(res.status) else { report.stopped = true; break }
-            if (200..<300).contains(res.status) { report.sent.append(title) } else {
+            if (200..<300).contains(res.status) {
+                report.sent.append(title)
+            } else {
                 report.rejected[title] = res.jsonBody?["code"]?.stringValue ?? "HTTP \(res.status)"
             }
             pending.removeFirst()
@@ -60,7 +62,7 @@ public final class OfflinePostQueue: OfflinePostQueueing {
     }
 
     /// The waiting posts as a JSON array.
-    public func encoded() throws -> Data { JSONValue.array(pending.map(JSONValue.object)).data() }
+    package func encoded() throws -> Data { JSONValue.array(pending.map(JSONValue.object)).data() }
 }
 
 /// The conformance suite of an offline post queue against a CivicForge backend.
@@ -90,9 +92,13 @@ public enum CivicForgeOfflineQueueConformance {
                 let token = b.accessToken(persona: persona) ?? ""
                 return { body in
                     attempts += 1
-                    let res = try b.handle(HTTPRequest(method: "POST", path: "/rest/v1/posts", query: [(name: "select", value: "title")],
-                                                    headers: ["apikey": b.anonKey, "Authorization": "Bearer \(token)", "Content-Type": "application/json",
-                                                              "Prefer": "return=representation"], body: JSONValue.object(body).data()))
+                    let res = try b.handle(
+                        HTTPRequest(
+                            method: "POST", path: "/rest/v1/posts", query: [(name: "select", value: "title")],
+                            headers: [
+                                "apikey": b.anonKey, "Authorization": "Bearer \(token)", "Content-Type": "application/json",
+                                "Prefer": "return=representation"
+                            ], body: JSONValue.object(body).data()))
                     if (200..<300).contains(res.status) { log.append(body["title"]?.stringValue ?? "?") }
                     return res
                 }
@@ -130,7 +136,9 @@ public enum CivicForgeOfflineQueueConformance {
             let q = try make(rules, nil)
             q.enqueue(post("before")); q.enqueue(post("broken", valid: false)); q.enqueue(post("after"))
             let r = q.flush(sender(author))
-            if r.sent != ["before", "after"] || titles(b) != ["before", "after"] { out.append("refused item: sent \(r.sent), server has \(titles(b)), expected before and after") }
+            if r.sent != ["before", "after"] || titles(b) != ["before", "after"] {
+                out.append("refused item: sent \(r.sent), server has \(titles(b)), expected before and after")
+            }
             if r.rejected["?"] == nil { out.append("refused item: the post without a title was not reported (\(r.rejected))") }
             if !q.pending.isEmpty { out.append("refused item: \(titlesOf(q)) still queued (a refused post blocks the queue)") }
             // A user who lost tier 2: RLS refuses every post; all are dropped and reported.
@@ -146,8 +154,12 @@ public enum CivicForgeOfflineQueueConformance {
             for status in [401, 429, 503] where rules.isTransient(status) {
                 let q = try make(rules, nil)
                 q.enqueue(post("kept")); q.enqueue(post("behind"))
-                let r = q.flush { _ in HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: JSONValue.object(["message": "try later"]).data()) }
-                if titlesOf(q) != ["kept", "behind"] || !r.rejected.isEmpty { out.append("status \(status): queue \(titlesOf(q)), rejected \(r.rejected); expected both kept (transient)") }
+                let r = q.flush { _ in
+                    HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: JSONValue.object(["message": "try later"]).data())
+                }
+                if titlesOf(q) != ["kept", "behind"] || !r.rejected.isEmpty {
+                    out.append("status \(status): queue \(titlesOf(q)), rejected \(r.rejected); expected both kept (transient)")
+                }
             }
         } catch { out.append("transient: setup failed: \(error)") }
         return out

@@ -4,79 +4,79 @@ import ContractKit
 
 /// The photo processing limits of Contracts/civicforge/photos.json (§7 Spike 2, M3), and the
 /// checks a client's PhotoProcessor output must pass.
-public struct PhotoLimits: Sendable, Equatable {
+package struct PhotoLimits: Sendable, Equatable {
     /// Photos a post may carry.
-    public var maxPhotosPerPost: Int
+    package var maxPhotosPerPost: Int
     /// Maximum output width in pixels.
-    public var maxWidth: Int
+    package var maxWidth: Int
     /// Whether smaller photos may be enlarged.
-    public var upscale: Bool
+    package var upscale: Bool
     /// JPEG quality (0-100).
-    public var jpegQuality: Int
+    package var jpegQuality: Int
     /// The only content type uploaded.
-    public var contentType: String
+    package var contentType: String
     /// ImageIO metadata dictionaries that must be absent from the output.
-    public var strippedMetadata: [String]
+    package var strippedMetadata: [String]
     /// Thumbnail width.
-    public var thumbnailWidth: Int
+    package var thumbnailWidth: Int
     /// Thumbnail height.
-    public var thumbnailHeight: Int
+    package var thumbnailHeight: Int
     /// APPn numbers the output must not carry (`bytes.forbiddenAppSegments`).
-    public var forbiddenAppSegments: [Int] = []
+    package var forbiddenAppSegments: [Int] = []
     /// Accepted SOFn markers (`bytes.frameMarkers`: baseline).
-    public var frameMarkers: [Int] = []
+    package var frameMarkers: [Int] = []
     /// How far the estimated JPEG quality may be from `jpegQuality`.
-    public var qualityTolerance: Int = 0
+    package var qualityTolerance: Int = 0
 
     /// Loads photos.json.
-    public static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> PhotoLimits {
+    package static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> PhotoLimits {
         try decode(SpecNode.load(folder.appendingPathComponent("photos.json"), displayName: "Contracts/civicforge/photos.json"))
     }
 
     /// Decodes photos.json strictly.
-    public static func decode(_ root: SpecNode) throws -> PhotoLimits { try root.decode(PhotoLimits.self) }
+    package static func decode(_ root: SpecNode) throws -> PhotoLimits { try root.decode(PhotoLimits.self) }
 
     /// Pixel size.
-    public struct Size: Sendable, Equatable, CustomStringConvertible {
+    package struct Size: Sendable, Equatable, CustomStringConvertible {
         /// Width in pixels.
-        public var width: Int
+        package var width: Int
         /// Height in pixels.
-        public var height: Int
+        package var height: Int
         /// A size.
-        public init(width: Int, height: Int) { self.width = width; self.height = height }
+        package init(width: Int, height: Int) { self.width = width; self.height = height }
         /// A readable form.
-        public var description: String { "\(width)x\(height)" }
+        package var description: String { "\(width)x\(height)" }
     }
 
     /// A crop rectangle in source pixels.
-    public struct Rect: Sendable, Equatable, CustomStringConvertible {
+    package struct Rect: Sendable, Equatable, CustomStringConvertible {
         /// Left edge.
-        public var x: Int
+        package var x: Int
         /// Top edge.
-        public var y: Int
+        package var y: Int
         /// Width.
-        public var width: Int
+        package var width: Int
         /// Height.
-        public var height: Int
+        package var height: Int
         /// A rectangle.
-        public init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
+        package init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
         /// A readable form.
-        public var description: String { "(\(x),\(y)) \(width)x\(height)" }
+        package var description: String { "(\(x),\(y)) \(width)x\(height)" }
     }
 
     /// What the processor must produce for a source photo.
-    public struct Plan: Sendable, Equatable {
+    package struct Plan: Sendable, Equatable {
         /// The resized photo.
-        public var output: Size
+        package var output: Size
         /// The part of the source the thumbnail shows.
-        public var thumbnailCrop: Rect
+        package var thumbnailCrop: Rect
         /// The thumbnail size.
-        public var thumbnail: Size
+        package var thumbnail: Size
     }
 
     /// The expected output of the processor for a source of `source` pixels (width bounded by
     /// maxWidth, aspect kept, no upscaling; thumbnail from the centred largest square).
-    public func plan(source: Size) -> Plan {
+    package func plan(source: Size) -> Plan {
         var out = source
         if source.width > maxWidth || (upscale && source.width < maxWidth) {
             out = Size(width: maxWidth, height: max(1, Int((Double(source.height) * Double(maxWidth) / Double(source.width)).rounded())))
@@ -87,28 +87,28 @@ public struct PhotoLimits: Sendable, Equatable {
     }
 
     /// A processed photo as the client is about to upload it.
-    public struct ProcessedPhoto: Sendable, Equatable {
+    package struct ProcessedPhoto: Sendable, Equatable {
         /// The source size.
-        public var source: Size
+        package var source: Size
         /// The output size.
-        public var output: Size
+        package var output: Size
         /// The thumbnail size.
-        public var thumbnail: Size
+        package var thumbnail: Size
         /// The JPEG quality used.
-        public var quality: Int
+        package var quality: Int
         /// The upload content type.
-        public var contentType: String
+        package var contentType: String
         /// ImageIO metadata dictionary keys present in the output (`{Exif}`, `{GPS}`, …).
-        public var metadataKeys: [String]
+        package var metadataKeys: [String]
         /// A processed photo.
-        public init(source: Size, output: Size, thumbnail: Size, quality: Int, contentType: String, metadataKeys: [String]) {
+        package init(source: Size, output: Size, thumbnail: Size, quality: Int, contentType: String, metadataKeys: [String]) {
             self.source = source; self.output = output; self.thumbnail = thumbnail
             self.quality = quality; self.contentType = contentType; self.metadataKeys = metadataKeys
         }
     }
 
     /// Every way a processed photo set breaks the limits (empty when it conforms).
-    public func violations(of photos: [ProcessedPhoto]) -> [String] {
+    package func violations(of photos: [ProcessedPhoto]) -> [String] {
         var out: [String] = []
         if photos.count > maxPhotosPerPost { out.append("\(photos.count) photos, at most \(maxPhotosPerPost) per post") }
         for (i, p) in photos.enumerated() {
@@ -152,7 +152,7 @@ extension PhotoLimits: Decodable {
         }
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func positive(_ key: CodingKeys) throws -> Int {
             let v = try c.decode(Int.self, forKey: key)
@@ -162,11 +162,12 @@ extension PhotoLimits: Decodable {
         let q = try c.decode(Int.self, forKey: .jpegQuality)
         guard (1...100).contains(q) else { throw c.fail(.jpegQuality, "must be 1-100") }
         let t = try c.decode(Thumbnail.self, forKey: .thumbnail)
-        self.init(maxPhotosPerPost: try positive(.maxPhotosPerPost), maxWidth: try positive(.maxWidth),
-                  upscale: try c.decode(Bool.self, forKey: .upscale), jpegQuality: q,
-                  contentType: try c.decode(String.self, forKey: .contentType),
-                  strippedMetadata: try c.decode([String].self, forKey: .strippedMetadata),
-                  thumbnailWidth: t.width, thumbnailHeight: t.height)
+        self.init(
+            maxPhotosPerPost: try positive(.maxPhotosPerPost), maxWidth: try positive(.maxWidth),
+            upscale: try c.decode(Bool.self, forKey: .upscale), jpegQuality: q,
+            contentType: try c.decode(String.self, forKey: .contentType),
+            strippedMetadata: try c.decode([String].self, forKey: .strippedMetadata),
+            thumbnailWidth: t.width, thumbnailHeight: t.height)
         let b = try c.decode(Bytes.self, forKey: .bytes)
         (forbiddenAppSegments, frameMarkers, qualityTolerance) = (b.forbiddenAppSegments, b.frameMarkers, b.qualityTolerance)
     }

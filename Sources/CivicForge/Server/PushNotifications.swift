@@ -3,9 +3,9 @@ import MockSupabase
 import ContractKit
 
 /// Contracts/civicforge/notifications.json: which database events notify whom, how urgently.
-public struct NotificationRules: Sendable, Equatable {
+package struct NotificationRules: Sendable, Equatable {
     /// Who receives an event.
-    public enum Recipient: String, Sendable, CaseIterable {
+    package enum Recipient: String, Sendable, CaseIterable {
         /// The author of the record's post (`post_id`).
         case postAuthor = "post_author"
         /// The record's responder (`responder_id`).
@@ -15,42 +15,43 @@ public struct NotificationRules: Sendable, Equatable {
     }
 
     /// One row of §4's notification table.
-    public struct Event: Sendable, Equatable {
+    package struct Event: Sendable, Equatable {
         /// The event's name (also its notification_preferences column).
-        public var name: String
+        package var name: String
         /// The table whose change fires it.
-        public var table: String
+        package var table: String
         /// INSERT or UPDATE.
-        public var operation: String
+        package var operation: String
         /// For UPDATE: the new status values that fire it (the status must change).
-        public var statusIn: [String]
+        package var statusIn: [String]
         /// Who receives it.
-        public var recipient: Recipient
+        package var recipient: Recipient
         /// High, medium or low.
-        public var priority: String
+        package var priority: String
         /// The notification_preferences column that switches it.
-        public var preference: String
+        package var preference: String
     }
 
     /// The Edge Function's name.
-    public var function: String
+    package var function: String
     /// Events in file order.
-    public var events: [Event]
+    package var events: [Event]
     /// apns-priority by priority name.
-    public var apnsPriority: [String: Int]
+    package var apnsPriority: [String: Int]
     /// Deep link template with `{post_id}`.
-    public var deepLink: String
+    package var deepLink: String
 
     /// Loads notifications.json.
-    public static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> NotificationRules {
-        try SpecNode.decode(NotificationRules.self, from: folder.appendingPathComponent("notifications.json"),
-                            displayName: "Contracts/civicforge/notifications.json")
+    package static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> NotificationRules {
+        try SpecNode.decode(
+            NotificationRules.self, from: folder.appendingPathComponent("notifications.json"),
+            displayName: "Contracts/civicforge/notifications.json")
     }
 }
 
 extension NotificationRules.Event: Decodable {
     enum CodingKeys: String, CodingKey { case doc, recipient, priority, operation, event, table, statusIn, preference }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         _ = try c.decodeIfPresent(JSONValue.self, forKey: .doc)
         let r = try c.decode(String.self, forKey: .recipient)
@@ -72,7 +73,7 @@ extension NotificationRules.Event: Decodable {
 
 extension NotificationRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, apnsPriority, events, function, deepLink }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         apnsPriority = try c.decode([String: Int].self, forKey: .apnsPriority)
         decoder.contractState?.values["notifications.apnsPriority"] = apnsPriority
@@ -110,13 +111,13 @@ public struct WebhookPayload: Codable, Equatable, Sendable {
 }
 
 /// The function's answer: the event recognised (null for none) and its deliveries.
-public struct PushDispatch: Codable, Equatable, Sendable {
+package struct PushDispatch: Codable, Equatable, Sendable {
     /// The event's name.
-    public var event: String?
+    package var event: String?
     /// Deliveries, by token.
-    public var deliveries: [Delivery]
+    package var deliveries: [Delivery]
     /// Encodes `event` as null when there is none.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(event, forKey: .event)
         try c.encode(deliveries, forKey: .deliveries)
@@ -124,25 +125,25 @@ public struct PushDispatch: Codable, Equatable, Sendable {
     enum CodingKeys: String, CodingKey { case event, deliveries }
 
     /// One APNs delivery the function makes.
-    public struct Delivery: Codable, Equatable, Sendable {
+    package struct Delivery: Codable, Equatable, Sendable {
         /// The recipient.
-        public var userId: String
+        package var userId: String
         /// The device token.
-        public var token: String
+        package var token: String
         /// ios, android, web.
-        public var platform: DevicePlatform
+        package var platform: DevicePlatform
         /// apns-priority.
-        public var apnsPriority: Int
+        package var apnsPriority: Int
         /// The universal link the tap opens.
-        public var deepLink: String
+        package var deepLink: String
         enum CodingKeys: String, CodingKey { case userId = "user_id", token, platform, apnsPriority = "apns_priority", deepLink = "deep_link" }
     }
 }
 
 /// The `push-notifications` Edge Function (§4): webhook payload in, APNs deliveries out.
-public enum CivicForgePush {
+package enum CivicForgePush {
     /// The event a payload is, if any.
-    public static func event(of p: WebhookPayload, rules: NotificationRules) -> NotificationRules.Event? {
+    package static func event(of p: WebhookPayload, rules: NotificationRules) -> NotificationRules.Event? {
         rules.events.first { e in
             guard e.table == p.table, e.operation == p.type else { return false }
             guard e.operation == "UPDATE" else { return true }
@@ -152,7 +153,7 @@ public enum CivicForgePush {
     }
 
     /// Deliveries for a payload, read from the database as the service role.
-    public static func dispatch(_ p: WebhookPayload, rules: NotificationRules, database db: Database) throws -> PushDispatch {
+    package static func dispatch(_ p: WebhookPayload, rules: NotificationRules, database db: Database) throws -> PushDispatch {
         guard let e = event(of: p, rules: rules), let record = p.record else { return PushDispatch(event: nil, deliveries: []) }
         let postID = record["post_id"]?.stringValue ?? ""
         let recipient: String?
@@ -166,14 +167,17 @@ public enum CivicForgePush {
         if prefs?[e.preference] == .bool(false) { return PushDispatch(event: e.name, deliveries: []) }
         let link = rules.deepLink.replacingOccurrences(of: "{post_id}", with: postID)
         let tokens = try db.rows("device_tokens", where: .eq("user_id", user), order: [OrderTerm(column: "token")])
-        return PushDispatch(event: e.name, deliveries: tokens.map { t in
-            PushDispatch.Delivery(userId: user, token: t["token"]?.stringValue ?? "", platform: DevicePlatform(rawValue: t["platform"]?.stringValue ?? "") ?? .ios,
-                         apnsPriority: rules.apnsPriority[e.priority] ?? 0, deepLink: link)
-        })
+        return PushDispatch(
+            event: e.name,
+            deliveries: tokens.map { t in
+                PushDispatch.Delivery(
+                    userId: user, token: t["token"]?.stringValue ?? "", platform: DevicePlatform(rawValue: t["platform"]?.stringValue ?? "") ?? .ios,
+                    apnsPriority: rules.apnsPriority[e.priority] ?? 0, deepLink: link)
+            })
     }
 
     /// The function for the mock: service role only (403 otherwise), 400 for a body that is not a webhook payload.
-    public static func handler(_ rules: NotificationRules) -> FunctionHandler {
+    package static func handler(_ rules: NotificationRules) -> FunctionHandler {
         { call in
             guard call.auth.role == "service_role" else {
                 return .json(403, ["error": "push-notifications is called by database webhooks with the service role"])

@@ -3,7 +3,7 @@ import MockSupabase
 
 /// CivicForge's triggers, as the SQL migration defines them (same names, so same firing order).
 /// Each factory takes its thresholds from `CivicForgeRules`, never from literals.
-public enum CivicForgeTriggers {
+package enum CivicForgeTriggers {
     static func isClient(_ auth: AuthContext) -> Bool { auth.role == "authenticated" || auth.role == "anon" }
 
     static func timestamp(_ date: Date) -> JSONValue { .string(PGTime.formatTimestamp(PGTime.micros(date), withZone: true)) }
@@ -16,11 +16,12 @@ public enum CivicForgeTriggers {
     /// `<table>_guard_server_columns` (BEFORE INSERT OR UPDATE): a client may not set the
     /// server-managed columns (INSERT: only their default; UPDATE: unchanged) nor change the
     /// immutable ones. Raises the rules' error (42501).
-    public static func guardServerColumns(_ guarded: ServerManagedColumns, table: TableSchema, error: CivicForgeErrorSpec) -> TriggerHandler {
+    package static func guardServerColumns(_ guarded: ServerManagedColumns, table: TableSchema, error: CivicForgeErrorSpec) -> TriggerHandler {
         var defaults: [String: JSONValue] = [:]
         for c in guarded.columns {
             if let col = table.columns.first(where: { $0.name == c }), case .value(let v)? = col.defaultValue,
-               let sql = try? SQLValue.coerce(json: v, to: col.type) {
+                let sql = try? SQLValue.coerce(json: v, to: col.type)
+            {
                 defaults[c] = sql.json(as: col.type)
             }
         }
@@ -39,13 +40,13 @@ public enum CivicForgeTriggers {
     }
 
     /// `<table>_set_updated_at` (BEFORE UPDATE): `updated_at = now()`.
-    public static func setUpdatedAt() -> TriggerHandler {
+    package static func setUpdatedAt() -> TriggerHandler {
         { ctx in ctx.new?["updated_at"] = timestamp(ctx.now) }
     }
 
     /// `profiles_create_companions` (AFTER INSERT on profiles): the profile's reputation and
     /// notification_preferences rows, with their defaults.
-    public static func createCompanions() -> TriggerHandler {
+    package static func createCompanions() -> TriggerHandler {
         { ctx in
             guard let id = ctx.new?["id"] else { return }
             for table in ["reputation", "notification_preferences"] {
@@ -56,7 +57,7 @@ public enum CivicForgeTriggers {
 
     /// `posts_fill_neighborhood` (BEFORE INSERT on posts): a post without neighborhood_id
     /// gets its author's.
-    public static func fillPostNeighborhood() -> TriggerHandler {
+    package static func fillPostNeighborhood() -> TriggerHandler {
         { ctx in
             guard var new = ctx.new, (new["neighborhood_id"] ?? .null).isNull else { return }
             if let author = try one(ctx.database, "profiles", "id", new["author_id"]) {
@@ -69,7 +70,7 @@ public enum CivicForgeTriggers {
     /// `post_flags_auto_hide` (AFTER INSERT on post_flags, SECURITY DEFINER): the post's
     /// flag_count becomes its number of flags; at `flagThresholdHide` it is hidden and queued for
     /// review.
-    public static func autoHide(_ rules: CivicForgeRules) -> TriggerHandler {
+    package static func autoHide(_ rules: CivicForgeRules) -> TriggerHandler {
         { ctx in
             guard let postID = ctx.new?["post_id"]?.stringValue else { return }
             let count = try ctx.database.rows("post_flags", as: .serviceRole, where: .eq("post_id", postID)).count
@@ -85,23 +86,25 @@ public enum CivicForgeTriggers {
 
     /// `thanks_add_reputation` (AFTER INSERT on thanks, SECURITY DEFINER): the recipient's
     /// score grows by `pointsPerThanks`, thanks_received by one.
-    public static func addReputation(_ rules: CivicForgeRules) -> TriggerHandler {
+    package static func addReputation(_ rules: CivicForgeRules) -> TriggerHandler {
         { ctx in
             guard let to = ctx.new?["to_user_id"]?.stringValue else { return }
             if let rep = try one(ctx.database, "reputation", "user_id", .string(to)) {
                 let score = (rep["score"]?.intValue ?? 0) + Int64(rules.pointsPerThanks)
                 let received = (rep["thanks_received"]?.intValue ?? 0) + 1
-                try ctx.database.update("reputation", set: ["score": .int(score), "thanks_received": .int(received), "updated_at": timestamp(ctx.now)],
-                                        where: .eq("user_id", to), as: .serviceRole)
+                try ctx.database.update(
+                    "reputation", set: ["score": .int(score), "thanks_received": .int(received), "updated_at": timestamp(ctx.now)],
+                    where: .eq("user_id", to), as: .serviceRole)
             } else {
-                try ctx.database.insert("reputation", [["user_id": .string(to), "score": .int(Int64(rules.pointsPerThanks)), "thanks_received": 1]], as: .serviceRole)
+                try ctx.database.insert(
+                    "reputation", [["user_id": .string(to), "score": .int(Int64(rules.pointsPerThanks)), "thanks_received": 1]], as: .serviceRole)
             }
         }
     }
 
     /// `invitations_fill_defaults` (BEFORE INSERT on invitations): a code of `codeLength`
     /// upper-case hex characters, the inviter's neighbourhood, expiry `validDays` after now.
-    public static func fillInvitationDefaults(_ rules: CivicForgeRules) -> TriggerHandler {
+    package static func fillInvitationDefaults(_ rules: CivicForgeRules) -> TriggerHandler {
         { ctx in
             guard var new = ctx.new else { return }
             if (new["code"] ?? .null).isNull {

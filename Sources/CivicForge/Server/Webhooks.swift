@@ -5,28 +5,28 @@ import ContractKit
 /// The mock's pg_net for CivicForge's database webhooks (sql/005_webhooks.sql): the
 /// `<table>_push_<event>` triggers queue a request here, and `deliver` is pg_net's worker,
 /// sending each to its Edge Function with the service-role key.
-public final class WebhookOutbox: @unchecked Sendable {
+package final class WebhookOutbox: @unchecked Sendable {
     /// One queued request (`net.http_request_queue`).
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// The trigger that queued it.
-        public var trigger: String
+        package var trigger: String
         /// The Edge Function (`/functions/v1/<function>`).
-        public var function: String
+        package var function: String
         /// The webhook payload `{type, table, schema, record, old_record}`.
-        public var payload: JSONValue
+        package var payload: JSONValue
     }
 
     private let lock = NSLock()
     private var queued: [Request] = []
     /// Most requests kept undelivered; older ones are dropped (a backend nobody delivers for, like
     /// `contracts serve`, must not grow without bound).
-    public let capacity: Int
+    package let capacity: Int
 
     /// An empty outbox.
-    public init(capacity: Int = 10_000) { self.capacity = max(1, capacity) }
+    package init(capacity: Int = 10_000) { self.capacity = max(1, capacity) }
 
     /// Requests not yet delivered, oldest first.
-    public var pending: [Request] { lock.withLock { queued } }
+    package var pending: [Request] { lock.withLock { queued } }
 
     func append(_ r: Request) {
         lock.withLock {
@@ -38,15 +38,21 @@ public final class WebhookOutbox: @unchecked Sendable {
     /// Sends every queued request to `backend` (POST /functions/v1/<function>, service role) and
     /// empties the queue. A request whose INSERTed row is gone (the statement failed after the
     /// trigger ran) is dropped unsent, as pg_net never sees a rolled-back request.
-    public func deliver(to backend: MockSupabase) -> [(request: Request, response: HTTPResponse)] {
-        let batch: [Request] = lock.withLock { let b = queued; queued = []; return b }
+    package func deliver(to backend: MockSupabase) -> [(request: Request, response: HTTPResponse)] {
+        let batch: [Request] = lock.withLock {
+            let b = queued; queued = []; return b
+        }
         var out: [(request: Request, response: HTTPResponse)] = []
         for r in batch {
             if r.payload["type"] == "INSERT", let table = r.payload["table"]?.stringValue, let id = r.payload["record"]?["id"]?.stringValue,
-               ((try? backend.database.rows(table, where: .eq("id", id))) ?? []).isEmpty { continue }
-            let req = HTTPRequest(method: "POST", path: "/functions/v1/\(r.function)",
-                                  headers: ["apikey": backend.anonKey, "Authorization": "Bearer \(backend.serviceRoleKey)", "Content-Type": "application/json"],
-                                  body: r.payload.data())
+                ((try? backend.database.rows(table, where: .eq("id", id))) ?? []).isEmpty
+            {
+                continue
+            }
+            let req = HTTPRequest(
+                method: "POST", path: "/functions/v1/\(r.function)",
+                headers: ["apikey": backend.anonKey, "Authorization": "Bearer \(backend.serviceRoleKey)", "Content-Type": "application/json"],
+                body: r.payload.data())
             if let res = try? backend.handle(req) { out.append((r, res)) }
         }
         return out
@@ -56,9 +62,9 @@ public final class WebhookOutbox: @unchecked Sendable {
 /// CivicForge's database webhooks, one trigger per event of notifications.json, as the SQL
 /// creates them (same names, timing and events; an UPDATE event only when the status moves into
 /// `statusIn`, the SQL's WHEN clause).
-public enum CivicForgeWebhooks {
+package enum CivicForgeWebhooks {
     /// The triggers queueing into `outbox`.
-    public static func triggers(_ rules: NotificationRules, outbox: WebhookOutbox) -> [CivicForgeTrigger] {
+    package static func triggers(_ rules: NotificationRules, outbox: WebhookOutbox) -> [CivicForgeTrigger] {
         rules.events.map { e in
             let name = "\(e.table)_push_\(e.name)"
             let update = e.operation == "UPDATE"
@@ -69,7 +75,7 @@ public enum CivicForgeWebhooks {
                 }
                 let payload: JSONValue = .object([
                     "type": .string(update ? "UPDATE" : "INSERT"), "table": .string(e.table), "schema": "public",
-                    "record": ctx.new.map(JSONValue.object) ?? .null, "old_record": update ? (ctx.old.map(JSONValue.object) ?? .null) : .null,
+                    "record": ctx.new.map(JSONValue.object) ?? .null, "old_record": update ? (ctx.old.map(JSONValue.object) ?? .null) : .null
                 ])
                 outbox.append(.init(trigger: name, function: rules.function, payload: payload))
             }
@@ -82,7 +88,7 @@ public enum CivicForgeWebhookConformance {
     /// Violations: a new response, a response accepted, a thanks and an AI match each queue one
     /// request whose delivery answers with its notifications.json event; an edit that leaves the
     /// status alone queues nothing; a refused write queues nothing.
-    public static func violations(backend b: MockSupabase, outbox: WebhookOutbox, rules: NotificationRules) -> [String] {
+    package static func violations(backend b: MockSupabase, outbox: WebhookOutbox, rules: NotificationRules) -> [String] {
         var out: [String] = []
         let db = b.database
         func id(_ persona: String) -> String { b.configuration.spec.fixtures.persona(persona)?.id ?? "" }
@@ -94,7 +100,8 @@ public enum CivicForgeWebhookConformance {
             if got != events { out.append("\(label): the webhook delivered \(got), expected \(events)") }
         }
         guard let couch = try? db.rows("posts", where: .eq("author_id", id("ana"))).first?["id"]?.stringValue,
-              let other = try? db.rows("posts").first(where: { $0["id"]?.stringValue != couch })?["id"]?.stringValue else {
+            let other = try? db.rows("posts").first(where: { $0["id"]?.stringValue != couch })?["id"]?.stringValue
+        else {
             return ["fixtures: ana has no post"]
         }
         func event(_ table: String, _ op: String) -> [String] { rules.events.filter { $0.table == table && $0.operation == op }.map(\.name) }

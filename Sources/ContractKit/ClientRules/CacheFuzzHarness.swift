@@ -1,9 +1,9 @@
 import Foundation
 import MockSupabase
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Drives the reference `FileCacheManager` from arbitrary bytes and checks it against a model:
@@ -25,26 +25,26 @@ import Darwin
 ///   directory / a FIFO / a dangling or foreign symlink / an unreadable file / raw bytes, remove,
 ///   sign-out, reopen, advance the clock, stray temporary files), checked after every load and
 ///   at the end against a model of what each entry must hold.
-public enum CacheFuzzHarness {
+package enum CacheFuzzHarness {
     /// Opens the store under test on a folder (default: the reference `FileCacheManager`).
-    public typealias Opener = @Sendable (_ root: URL, _ layout: CacheLayout, _ clock: WallClock) -> any SynchronousFileCache
+    package typealias Opener = @Sendable (_ root: URL, _ layout: CacheLayout, _ clock: WallClock) -> any SynchronousFileCache
 
     /// The reference store, without fsync (the harness checks logic, not durability).
-    public static let reference: Opener = { root, layout, clock in FileCacheManager(root: root, layout: layout, clock: clock, durable: false) }
+    package static let reference: Opener = { root, layout, clock in FileCacheManager(root: root, layout: layout, clock: clock, durable: false) }
 
     /// Reads a file's bytes as an entry of a key in a format version: the value and save time, or
     /// nil when the bytes are not such an entry.
-    public typealias Decode = @Sendable (_ data: Data, _ key: CacheKey, _ formatVersion: Int) -> (value: JSONValue, savedAt: Double)?
+    package typealias Decode = @Sendable (_ data: Data, _ key: CacheKey, _ formatVersion: Int) -> (value: JSONValue, savedAt: Double)?
 
     /// The reference store's reading of a file (`FileCacheManager.decodeEntry`).
-    public static let referenceDecode: Decode = { FileCacheManager.decodeEntry(JSONValue.self, from: $0, for: $1, formatVersion: $2) }
+    package static let referenceDecode: Decode = { FileCacheManager.decodeEntry(JSONValue.self, from: $0, for: $1, formatVersion: $2) }
 
     /// One input in this many also runs the on-disk part when fuzzing.
-    public static let deepOneIn: UInt64 = 32
+    package static let deepOneIn: UInt64 = 32
 
     /// The fuzz target's check: the decoding properties on every input, the on-disk part on the
     /// inputs `FuzzDriver.takesDeepPath` picks.
-    public static func fuzzRun(_ input: Data, rules: CacheRules, base: URL) -> [String] {
+    package static func fuzzRun(_ input: Data, rules: CacheRules, base: URL) -> [String] {
         run(input, rules: rules, base: base, deep: FuzzDriver.takesDeepPath([UInt8](input), oneIn: deepOneIn))
     }
 
@@ -78,16 +78,20 @@ public enum CacheFuzzHarness {
     /// Runs one input: the decoding properties, then (when `deep`) the on-disk part in a fresh
     /// folder under `base` (removed afterwards); returns every invariant that failed (empty: the
     /// store behaved).
-    public static func run(_ input: Data, rules: CacheRules, base: URL, open: Opener = reference,
-                           decode: Decode = referenceDecode, deep: Bool = true) -> [String] {
+    package static func run(
+        _ input: Data, rules: CacheRules, base: URL, open: Opener = reference,
+        decode: Decode = referenceDecode, deep: Bool = true
+    ) -> [String] {
         var reader = ByteReader(input)
         guard let mode = reader.byte() else { return [] }
         var problems = decoding(input, rules: rules, decode: decode)
         guard deep else { return problems }
         let dir = base.appendingPathComponent("run-\(getpid())-\(UInt64.random(in: 0...UInt64.max))", isDirectory: true)
         defer { removeTree(dir) }
-        problems += mode % 2 == 0 ? rawFile(&reader, rules: rules, dir: dir, open: open, decode: decode)
-                                  : program(&reader, rules: rules, dir: dir, open: open)
+        problems +=
+            mode % 2 == 0
+            ? rawFile(&reader, rules: rules, dir: dir, open: open, decode: decode)
+            : program(&reader, rules: rules, dir: dir, open: open)
         return problems
     }
 
@@ -141,11 +145,14 @@ public enum CacheFuzzHarness {
         // What the store loads from the file is what its bytes read as.
         let read = decode(bytes, target, (rules.layout ?? defaultLayout).formatVersion)
         if (got == nil) != (read == nil) || !(got.map { g in read.map { JSONFuzzProperties.sameValue(g.value, $0.value) } ?? false } ?? true) {
-            problems.append("\(target): loads \(got.map { "\($0.value)" } ?? "nothing") but its \(bytes.count) bytes read as \(read.map { "\($0.value)" } ?? "nothing")")
+            problems.append(
+                "\(target): loads \(got.map { "\($0.value)" } ?? "nothing") but its \(bytes.count) bytes read as \(read.map { "\($0.value)" } ?? "nothing")")
         }
         for (i, k) in keys.enumerated() where k != target {
             let v = store.loadSynchronously(JSONValue.self, for: k)
-            if v?.value != value(i, 0) { problems.append("\(k) changed after \(target) was overwritten with \(bytes.count) raw bytes: \(v.map { "\($0.value)" } ?? "nothing")") }
+            if v?.value != value(i, 0) {
+                problems.append("\(k) changed after \(target) was overwritten with \(bytes.count) raw bytes: \(v.map { "\($0.value)" } ?? "nothing")")
+            }
         }
         return problems
     }
@@ -172,7 +179,9 @@ public enum CacheFuzzHarness {
             case .intact(let v, let at):
                 if got?.value != v { problems.append("step \(steps) \(op): \(k) should hold \(v), loaded \(got.map { "\($0.value)" } ?? "nothing")") }
                 if let got {
-                    if abs(got.savedAt.timeIntervalSince(at)) > 1e-6 { problems.append("step \(steps) \(op): \(k) timestamp \(got.savedAt.timeIntervalSince1970), saved at \(at.timeIntervalSince1970)") }
+                    if abs(got.savedAt.timeIntervalSince(at)) > 1e-6 {
+                        problems.append("step \(steps) \(op): \(k) timestamp \(got.savedAt.timeIntervalSince1970), saved at \(at.timeIntervalSince1970)")
+                    }
                     let stale = k.isStale(savedAt: at, now: clock.now())
                     if got.isStale != stale { problems.append("step \(steps) \(op): \(k) isStale \(got.isStale), expected \(stale)") }
                 }
@@ -190,65 +199,65 @@ public enum CacheFuzzHarness {
             let i = Int(reader.byte() ?? 0) % keys.count
             let k = keys[i], file = store.path(for: k)
             switch op % 16 {
-            case 0, 1:  // write
+            case 0, 1: // write
                 let v = value(Int(reader.byte() ?? 0), Int(reader.byte() ?? 0))
                 do {
                     try store.saveSynchronously(v, for: k)
                     model[i] = .intact(v, clock.now())
                 } catch { problems.append("step \(steps) write: save \(k) threw \(error)") }
-            case 2, 3:  // load
+            case 2, 3: // load
                 check(i, "load")
-            case 4:  // truncate
+            case 4: // truncate
                 guard let size = fileSize(file), size > 0 else { continue }
                 let n = Int(reader.u16()) % size
                 if truncate(file.path, off_t(n)) == 0 { model[i] = .corrupt }
-            case 5:  // flip bytes
+            case 5: // flip bytes
                 guard var d = readRegularFile(file), !d.isEmpty else { continue }
                 let at = Int(reader.u16()) % d.count, mask = reader.byte() ?? 1
                 guard mask != 0 else { continue }
                 d[at] ^= mask
                 if (try? d.write(to: file)) != nil { model[i] = .unknown }
-            case 6:  // a directory in its place
+            case 6: // a directory in its place
                 removeTree(file)
                 try? fm.createDirectory(at: file, withIntermediateDirectories: true)
                 if reader.byte().map({ $0 % 2 == 0 }) ?? false { try? Data("x".utf8).write(to: file.appendingPathComponent("inner.json")) }
                 if isDirectory(file) { model[i] = .corrupt }
-            case 7:  // an unreadable file (as root it stays readable: then it is only garbage)
+            case 7: // an unreadable file (as root it stays readable: then it is only garbage)
                 removeTree(file)
                 if (try? reader.take(Int(reader.byte() ?? 0)).write(to: file)) != nil {
                     chmod(file.path, 0)
                     model[i] = .unknown
                 }
-            case 8:  // a dangling symbolic link
+            case 8: // a dangling symbolic link
                 removeTree(file)
                 if (try? fm.createSymbolicLink(atPath: file.path, withDestinationPath: file.path + ".gone")) != nil { model[i] = .corrupt }
-            case 9:  // a symbolic link to another entry's file
+            case 9: // a symbolic link to another entry's file
                 let j = Int(reader.byte() ?? 0) % keys.count
                 guard j != i, exists(store.path(for: keys[j])) else { continue }
                 removeTree(file)
                 if (try? fm.createSymbolicLink(atPath: file.path, withDestinationPath: store.path(for: keys[j]).path)) != nil { model[i] = .corrupt }
-            case 10:  // a FIFO (a naive reader would block forever)
+            case 10: // a FIFO (a naive reader would block forever)
                 removeTree(file)
                 try? fm.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 if mkfifo(file.path, 0o644) == 0 { model[i] = .corrupt }
-            case 11:  // raw bytes
+            case 11: // raw bytes
                 removeTree(file)
                 try? fm.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 if (try? reader.take(Int(reader.u16() % 512)).write(to: file)) != nil { model[i] = .unknown }
-            case 12:  // remove
+            case 12: // remove
                 store.removeSynchronously(k)
                 model[i] = .absent
-            case 13:  // sign-out of the entry's user (or of a stranger, for a global one)
+            case 13: // sign-out of the entry's user (or of a stranger, for a global one)
                 let user = k.userID ?? "00000000-0000-4000-8000-00000000f0ff"
                 store.removeAllSynchronously(userID: user)
                 for (j, other) in keys.enumerated() where other.userID == user { model[j] = .absent }
-            case 14:  // reopen (a relaunch), with a stray temporary file from a killed writer
+            case 14: // reopen (a relaunch), with a stray temporary file from a killed writer
                 if reader.byte().map({ $0 % 2 == 0 }) ?? false {
                     try? fm.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                     try? Data("{\"half".utf8).write(to: file.deletingLastPathComponent().appendingPathComponent(".tmp-\(k.stem)-1-1"))
                 }
                 store = open(dir, layout, clock)
-            default:  // advance the clock
+            default: // advance the clock
                 clock.advance(by: TimeInterval(reader.u16()) * 7)
             }
         }
@@ -343,7 +352,7 @@ public enum CacheFuzzHarness {
 }
 
 /// The synchronous face of a file-backed cache that the fuzz harness drives.
-public protocol SynchronousFileCache: AnyObject {
+package protocol SynchronousFileCache: AnyObject {
     /// Saves a value atomically.
     func saveSynchronously<T: Encodable>(_ value: T, for key: CacheKey) throws
     /// Loads an entry, deleting an unreadable file.

@@ -115,15 +115,15 @@ extension ClientCacheStore {
 }
 
 /// Carries out an app's invalidation events on a store (Naar's Cars FR-044, sign-out).
-public struct CacheInvalidator: Sendable {
+package struct CacheInvalidator: Sendable {
     /// The app's cache rules.
-    public let rules: CacheRules
+    package let rules: CacheRules
 
     /// An invalidator for these rules.
-    public init(rules: CacheRules) { self.rules = rules }
+    package init(rules: CacheRules) { self.rules = rules }
 
     /// Applies one event for a user: removes what its rule says.
-    public func apply(_ rule: InvalidationRule, userID: String, on store: any ClientCacheStore) async {
+    package func apply(_ rule: InvalidationRule, userID: String, on store: any ClientCacheStore) async {
         switch rule.clears {
         case .allUserEntries:
             await store.removeAll(userID: userID)
@@ -137,7 +137,7 @@ public struct CacheInvalidator: Sendable {
 
     /// Applies the rules of an event name (`logout`, `mutation:rides`); returns how many matched.
     @discardableResult
-    public func handle(event: String, userID: String, on store: any ClientCacheStore) async -> Int {
+    package func handle(event: String, userID: String, on store: any ClientCacheStore) async -> Int {
         let matching = rules.invalidation.filter { $0.event == event }
         for r in matching { await apply(r, userID: userID, on: store) }
         return matching.count

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The conformance suite of a client cache (TeleportMe §3.2/§3.6, Naar's Cars FR-042/FR-044):
@@ -21,7 +21,7 @@ public enum CacheStoreSuite {
     /// The behaviour ids this suite checks (client-rules.json lists those that apply).
     public static let behaviourIDs: Set<String> = [
         "cache.missing-is-nil", "cache.round-trip", "cache.overwrite-restamps", "cache.user-isolation",
-        "cache.global-shared", "cache.corrupt-entry-deleted", "cache.atomic-replace", "cache.survives-relaunch",
+        "cache.global-shared", "cache.corrupt-entry-deleted", "cache.atomic-replace", "cache.survives-relaunch"
     ]
     /// Behaviours that only a file-backed store can have.
     public static let fileBehaviourIDs: Set<String> = ["cache.corrupt-entry-deleted", "cache.atomic-replace", "cache.survives-relaunch"]
@@ -47,8 +47,9 @@ public enum CacheStoreSuite {
     /// Runs every check the rules call for against stores built by `make`.
     public static func run(_ rules: CacheRules, invalidate: Invalidate? = nil, make: @escaping Factory) async -> SuiteReport {
         let r = SuiteRecorder(suite: "cache")
-        let ctx = Context(rules: rules, recorder: r, make: make,
-                          invalidate: invalidate ?? { rule, user, store in await CacheInvalidator(rules: rules).apply(rule, userID: user, on: store) })
+        let ctx = Context(
+            rules: rules, recorder: r, make: make,
+            invalidate: invalidate ?? { rule, user, store in await CacheInvalidator(rules: rules).apply(rule, userID: user, on: store) })
         if rules.has("cache.missing-is-nil") { await ctx.missingIsNil() }
         if rules.has("cache.round-trip") { await ctx.roundTrip() }
         await ctx.ttl()
@@ -102,8 +103,10 @@ public enum CacheStoreSuite {
         }
 
         func value(_ e: CacheEntryRule, _ user: String?, _ n: Int) -> JSONValue {
-            ["entry": .string(e.key), "user": .string(e.scope == .user ? (user ?? "-") : "global"), "n": .int(Int64(n)),
-             "text": "Zürich — 東京 \"quoted\"\n\ttab", "score": 7.25, "tags": [true, .null, 0.1, -3]]
+            [
+                "entry": .string(e.key), "user": .string(e.scope == .user ? (user ?? "-") : "global"), "n": .int(Int64(n)),
+                "text": "Zürich — 東京 \"quoted\"\n\ttab", "score": 7.25, "tags": [true, .null, 0.1, -3]
+            ]
         }
 
         /// Saves; a throw is a violation of `rule`.
@@ -158,13 +161,16 @@ public enum CacheStoreSuite {
                     r.fail(id, "\(k) saved, then loaded as nothing"); continue
                 }
                 r.expect(got.value == v, id, "\(k) loaded \(show(got.value)), saved \(show(v))")
-                r.expect(abs(got.savedAt.timeIntervalSince(suiteEpoch)) <= 0.001, id,
-                         "\(k) saved at \(suiteEpoch.timeIntervalSince1970) but its timestamp is \(got.savedAt.timeIntervalSince1970)")
+                r.expect(
+                    abs(got.savedAt.timeIntervalSince(suiteEpoch)) <= 0.001, id,
+                    "\(k) saved at \(suiteEpoch.timeIntervalSince1970) but its timestamp is \(got.savedAt.timeIntervalSince1970)")
                 if !e.qualifiers.isEmpty {
                     let k2 = key(e, CacheStoreSuite.userA, q: 2), v2 = value(e, CacheStoreSuite.userA, 2)
                     await save(f, v2, k2, id)
                     let a = await f.store.load(JSONValue.self, for: k), b = await f.store.load(JSONValue.self, for: k2)
-                    r.expect(a?.value == v && b?.value == v2, id, "\(k) and \(k2) are distinct entries, but after saving both they loaded \(show(a?.value)) and \(show(b?.value))")
+                    r.expect(
+                        a?.value == v && b?.value == v2, id,
+                        "\(k) and \(k2) are distinct entries, but after saving both they loaded \(show(a?.value)) and \(show(b?.value))")
                 }
             }
         }
@@ -189,11 +195,16 @@ public enum CacheStoreSuite {
                     let expected = rules.freshness.staleWhenAge.isStale(age: age, ttl: e.ttlSeconds)
                     let ttlText = e.ttlSeconds.map { "TTL \(secondsText($0))" } ?? "no TTL"
                     guard let got = await f.store.load(JSONValue.self, for: k) else {
-                        r.fail(e.id, "\(ttlText): \(k) vanished at age \(secondsText(age)) (a stale entry must still load, flagged stale: §3.6 shows it while refreshing)")
+                        r.fail(
+                            e.id,
+                            "\(ttlText): \(k) vanished at age \(secondsText(age)) (a stale entry must still load, flagged stale: §3.6 shows it while refreshing)"
+                        )
                         break
                     }
-                    r.expect(got.isStale == expected, e.id,
-                             "\(ttlText): \(k) at age \(secondsText(age)) was \(got.isStale ? "stale" : "fresh"), expected \(expected ? "stale" : "fresh") (stale when age \(rules.freshness.staleWhenAge == .atLeastTTL ? ">=" : ">") TTL)")
+                    r.expect(
+                        got.isStale == expected, e.id,
+                        "\(ttlText): \(k) at age \(secondsText(age)) was \(got.isStale ? "stale" : "fresh"), expected \(expected ? "stale" : "fresh") (stale when age \(rules.freshness.staleWhenAge == .atLeastTTL ? ">=" : ">") TTL)"
+                    )
                     r.expect(got.value == v, e.id, "\(k) at age \(secondsText(age)) loaded \(show(got.value)), saved \(show(v))")
                 }
             }
@@ -215,7 +226,9 @@ public enum CacheStoreSuite {
                     let got = await f.store.load(JSONValue.self, for: k)
                     r.expect(got?.value == v2, id, "\(k) saved twice, loaded \(show(got?.value)) instead of the second value")
                     if let got {
-                        r.expect(!got.isStale, id, "\(k) re-saved \(secondsText(ttl * 0.5)) ago (TTL \(secondsText(ttl))) is stale: the second save did not restart its TTL")
+                        r.expect(
+                            !got.isStale, id,
+                            "\(k) re-saved \(secondsText(ttl * 0.5)) ago (TTL \(secondsText(ttl))) is stale: the second save did not restart its TTL")
                     }
                 } else {
                     guard await save(f, v2, k, id) else { continue }
@@ -294,17 +307,28 @@ public enum CacheStoreSuite {
             return [
                 ("garbage bytes", { try Data([0x00, 0xFF, 0x7B, 0x22, 0x9C, 0x0A, 0x5B, 0x5B, 0xC3, 0x28]).write(to: $0) }),
                 ("an empty file", { try Data().write(to: $0) }),
-                ("the file cut to half its length", { url in let d = try Data(contentsOf: url); try d.prefix(d.count / 2).write(to: url) }),
+                (
+                    "the file cut to half its length",
+                    { url in
+                        let d = try Data(contentsOf: url); try d.prefix(d.count / 2).write(to: url)
+                    }
+                ),
                 ("valid JSON of another shape", { try Data(#"{"unexpected": [1, 2, 3], "savedAt": "yesterday"}"#.utf8).write(to: $0) }),
-                ("a directory in place of the file", { url in
-                    try fm.removeItem(at: url)
-                    try fm.createDirectory(at: url, withIntermediateDirectories: false)
-                    try Data("inside".utf8).write(to: url.appendingPathComponent("child.json"))
-                }),
-                ("a dangling symbolic link", { url in
-                    try fm.removeItem(at: url)
-                    try fm.createSymbolicLink(atPath: url.path, withDestinationPath: url.path + ".missing-target")
-                }),
+                (
+                    "a directory in place of the file",
+                    { url in
+                        try fm.removeItem(at: url)
+                        try fm.createDirectory(at: url, withIntermediateDirectories: false)
+                        try Data("inside".utf8).write(to: url.appendingPathComponent("child.json"))
+                    }
+                ),
+                (
+                    "a dangling symbolic link",
+                    { url in
+                        try fm.removeItem(at: url)
+                        try fm.createSymbolicLink(atPath: url.path, withDestinationPath: url.path + ".missing-target")
+                    }
+                )
             ]
         }
 
@@ -372,7 +396,10 @@ public enum CacheStoreSuite {
             if link(url.path, probe.path) == 0 {
                 await save(f, v2, k, id)
                 let after = try? Data(contentsOf: probe)
-                r.expect(after == before, id, "saving \(k) again rewrote its file in place (a reader or a crash mid-write sees a partial entry); write a temporary file and rename it over the entry")
+                r.expect(
+                    after == before, id,
+                    "saving \(k) again rewrote its file in place (a reader or a crash mid-write sees a partial entry); write a temporary file and rename it over the entry"
+                )
                 unlink(probe.path)
             } else {
                 r.fail(id, "the file of \(k) at \(url.path) cannot be linked: \(String(cString: strerror(errno)))")
@@ -388,7 +415,9 @@ public enum CacheStoreSuite {
             }
             let present = regularFiles(under: f.env.directory)
             let extra = present.subtracting(expected).sorted()
-            r.expect(extra.isEmpty, id, "files left behind after completed saves: \(extra.prefix(5).map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", "))")
+            r.expect(
+                extra.isEmpty, id,
+                "files left behind after completed saves: \(extra.prefix(5).map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", "))")
             // 3. A reader running beside a writer only ever sees a whole old or a whole new entry.
             let big1 = bigValue("first"), big2 = bigValue("second")
             guard await save(f, big1, k, id) else { return }
@@ -425,7 +454,9 @@ public enum CacheStoreSuite {
                 let got = await second.load(JSONValue.self, for: k)
                 r.expect(got?.value == v, id, "after a relaunch \(k) loaded \(show(got?.value)), saved \(show(v))")
                 if let got {
-                    r.expect(abs(got.savedAt.timeIntervalSince(suiteEpoch)) <= 0.001, id, "after a relaunch \(k) lost its timestamp (\(got.savedAt.timeIntervalSince1970))")
+                    r.expect(
+                        abs(got.savedAt.timeIntervalSince(suiteEpoch)) <= 0.001, id,
+                        "after a relaunch \(k) lost its timestamp (\(got.savedAt.timeIntervalSince1970))")
                 }
             }
         }

@@ -93,7 +93,7 @@ public enum LoaderSuite {
     /// The behaviour ids this suite checks.
     public static let behaviourIDs: Set<String> = [
         "loader.cache-first", "loader.fresh-skips-network", "loader.stale-or-empty-fetches", "loader.write-through",
-        "loader.failure-keeps-cache", "loader.error-only-when-empty", "loader.stale-banner",
+        "loader.failure-keeps-cache", "loader.error-only-when-empty", "loader.stale-banner"
     ]
 
     /// What a loader under test is built from.
@@ -126,13 +126,14 @@ public enum LoaderSuite {
         let r = SuiteRecorder(suite: "loader")
         guard let loader = rules.loader, let cacheRules = rules.cache else { return r.report }
         for resource in loader.resources {
-            await runResource(resource, rules: rules, cacheRules: cacheRules, loader: loader, recorder: r,
-                              makeBackend: makeBackend, makeCache: makeCache ?? ClientRulesReference.cacheFactory(cacheRules), make: make)
+            await runResource(
+                resource, rules: rules, cacheRules: cacheRules, loader: loader, recorder: r,
+                makeBackend: makeBackend, makeCache: makeCache ?? ClientRulesReference.cacheFactory(cacheRules), make: make)
         }
         return r.report
     }
 
-    private enum Seed { case none, items(TimeInterval) , empty(TimeInterval) }
+    private enum Seed { case none, items(TimeInterval), empty(TimeInterval) }
     private enum Failure { case none, network, status(Int) }
 
     private static func runResource<L: CacheThenNetworkLoading>(
@@ -156,7 +157,9 @@ public enum LoaderSuite {
             r.fail(resource.id, "cannot read \(resource.path)?\(resource.query) as \(resource.persona): \(error)"); return
         }
         guard serverItems.count >= 2 else {
-            r.fail(resource.id, "\(resource.path) has \(serverItems.count) rows for \(resource.persona); the suite needs at least 2 to tell cached from fetched data")
+            r.fail(
+                resource.id,
+                "\(resource.path) has \(serverItems.count) rows for \(resource.persona); the suite needs at least 2 to tell cached from fetched data")
             return
         }
         // The cached copy differs from the server's: one item fewer.
@@ -175,7 +178,10 @@ public enum LoaderSuite {
             case .none: break
             case .network: backend.inject(InjectedFault(pathPrefix: resource.path, kind: .networkError))
             case .status(let s):
-                backend.inject(InjectedFault(pathPrefix: resource.path, kind: .response(.json(s, ["code": "XX000", "message": "injected failure", "details": .null, "hint": .null]))))
+                backend.inject(
+                    InjectedFault(
+                        pathPrefix: resource.path, kind: .response(.json(s, ["code": "XX000", "message": "injected failure", "details": .null, "hint": .null])))
+                )
             }
             defer { backend.clearFaults() }
             let scratch = ScratchFolder("loader")
@@ -206,8 +212,9 @@ public enum LoaderSuite {
                 timeline.append(.shown(jsonValue(snapshot.items) ?? .null, snapshot.errorMessage))
             }
             let after = await cache.load([L.Item].self, for: key)
-            return LoaderOutcome(final: final, timeline: timeline, cacheAfter: after,
-                           requestCount: timeline.requests.filter { $0.hasSuffix(resource.path) }.count, now: clock.now())
+            return LoaderOutcome(
+                final: final, timeline: timeline, cacheAfter: after,
+                requestCount: timeline.requests.filter { $0.hasSuffix(resource.path) }.count, now: clock.now())
         }
 
         func show(_ items: [L.Item]?) -> String {
@@ -219,42 +226,66 @@ public enum LoaderSuite {
         // Fresh, non-empty cache: shown at once, no request.
         if let freshAge, let o = await scenario(.items(freshAge), .none) {
             if loader.has("loader.fresh-skips-network") {
-                r.expect(o.requestCount == 0, "loader.fresh-skips-network", "\(label): cache \(secondsText(freshAge)) old (TTL \(ttl.map(secondsText) ?? "none")) and non-empty, but \(o.requestCount) requests were sent")
-                r.expect(o.final.items == cachedItems, "loader.fresh-skips-network", "\(label): with a fresh cache the screen shows \(show(o.final.items)), the cache holds \(show(cachedItems))")
+                r.expect(
+                    o.requestCount == 0, "loader.fresh-skips-network",
+                    "\(label): cache \(secondsText(freshAge)) old (TTL \(ttl.map(secondsText) ?? "none")) and non-empty, but \(o.requestCount) requests were sent"
+                )
+                r.expect(
+                    o.final.items == cachedItems, "loader.fresh-skips-network",
+                    "\(label): with a fresh cache the screen shows \(show(o.final.items)), the cache holds \(show(cachedItems))")
             }
             if loader.has("loader.cache-first") {
-                r.expect(o.timeline.shown.first.map { $0.0 == cachedJSON } ?? false, "loader.cache-first", "\(label): a fresh cache was not shown (states shown: \(o.timeline.shown.count))")
+                r.expect(
+                    o.timeline.shown.first.map { $0.0 == cachedJSON } ?? false, "loader.cache-first",
+                    "\(label): a fresh cache was not shown (states shown: \(o.timeline.shown.count))")
             }
         }
         // Stale cache: shown first, then fetched and written through.
         if let staleAge, let o = await scenario(.items(staleAge), .none) {
             if loader.has("loader.cache-first") {
                 let early = o.timeline.shownBeforeFirstRequest
-                r.expect(early.contains { $0.0 == cachedJSON }, "loader.cache-first", "\(label): the stale cached items were not shown before the request was sent (states shown before it: \(early.count))")
+                r.expect(
+                    early.contains { $0.0 == cachedJSON }, "loader.cache-first",
+                    "\(label): the stale cached items were not shown before the request was sent (states shown before it: \(early.count))")
             }
             if loader.has("loader.stale-or-empty-fetches") {
-                r.expect(o.requestCount == 1, "loader.stale-or-empty-fetches", "\(label): cache \(secondsText(staleAge)) old (TTL \(ttl.map(secondsText) ?? "none")): \(o.requestCount) requests sent, expected 1")
+                r.expect(
+                    o.requestCount == 1, "loader.stale-or-empty-fetches",
+                    "\(label): cache \(secondsText(staleAge)) old (TTL \(ttl.map(secondsText) ?? "none")): \(o.requestCount) requests sent, expected 1")
             }
             if loader.has("loader.write-through") {
-                r.expect(o.final.items == serverItems && o.final.errorMessage == nil, "loader.write-through", "\(label): after a successful fetch the screen shows \(show(o.final.items)) (error: \(o.final.errorMessage ?? "none")), the server has \(show(serverItems))")
-                r.expect(o.cacheAfter?.value == serverItems, "loader.write-through", "\(label): after a successful fetch the cache holds \(show(o.cacheAfter?.value)), expected the server's \(show(serverItems))")
+                r.expect(
+                    o.final.items == serverItems && o.final.errorMessage == nil, "loader.write-through",
+                    "\(label): after a successful fetch the screen shows \(show(o.final.items)) (error: \(o.final.errorMessage ?? "none")), the server has \(show(serverItems))"
+                )
+                r.expect(
+                    o.cacheAfter?.value == serverItems, "loader.write-through",
+                    "\(label): after a successful fetch the cache holds \(show(o.cacheAfter?.value)), expected the server's \(show(serverItems))")
                 if let c = o.cacheAfter {
                     let staleAtZero = cacheRules.freshness.staleWhenAge.isStale(age: 0, ttl: ttl)
-                    r.expect(abs(c.savedAt.timeIntervalSince(o.now)) <= 0.001 && c.isStale == staleAtZero, "loader.write-through", "\(label): the written-through entry was not restamped (saved at \(c.savedAt.timeIntervalSince1970), now \(o.now.timeIntervalSince1970))")
+                    r.expect(
+                        abs(c.savedAt.timeIntervalSince(o.now)) <= 0.001 && c.isStale == staleAtZero, "loader.write-through",
+                        "\(label): the written-through entry was not restamped (saved at \(c.savedAt.timeIntervalSince1970), now \(o.now.timeIntervalSince1970))"
+                    )
                 }
             }
         }
         // Empty cache: fetched. Missing cache: fetched and written.
         if let o = await scenario(.empty(0), .none), loader.has("loader.stale-or-empty-fetches") {
-            r.expect(o.requestCount == 1, "loader.stale-or-empty-fetches", "\(label): the cache holds an empty list: \(o.requestCount) requests sent, expected 1")
-            r.expect(o.final.items == serverItems, "loader.stale-or-empty-fetches", "\(label): over an empty cache the screen shows \(show(o.final.items)), the server has \(show(serverItems))")
+            r.expect(
+                o.requestCount == 1, "loader.stale-or-empty-fetches", "\(label): the cache holds an empty list: \(o.requestCount) requests sent, expected 1")
+            r.expect(
+                o.final.items == serverItems, "loader.stale-or-empty-fetches",
+                "\(label): over an empty cache the screen shows \(show(o.final.items)), the server has \(show(serverItems))")
         }
         if let o = await scenario(.none, .none) {
             if loader.has("loader.stale-or-empty-fetches") {
                 r.expect(o.requestCount == 1, "loader.stale-or-empty-fetches", "\(label): no cache: \(o.requestCount) requests sent, expected 1")
             }
             if loader.has("loader.write-through") {
-                r.expect(o.cacheAfter?.value == serverItems, "loader.write-through", "\(label): with no cache, a successful fetch left the cache holding \(show(o.cacheAfter?.value))")
+                r.expect(
+                    o.cacheAfter?.value == serverItems, "loader.write-through",
+                    "\(label): with no cache, a successful fetch left the cache holding \(show(o.cacheAfter?.value))")
             }
         }
         // Failures.
@@ -267,21 +298,31 @@ public enum LoaderSuite {
             }
             if let staleAge, let o = await scenario(.items(staleAge), failure) {
                 if loader.has("loader.failure-keeps-cache") {
-                    r.expect(o.requestCount == 1, "loader.failure-keeps-cache", "\(label): stale cache: \(o.requestCount) requests sent before \(what), expected 1")
-                    r.expect(o.final.items == cachedItems, "loader.failure-keeps-cache", "\(label): after \(what) the screen shows \(show(o.final.items)), the cache held \(show(cachedItems))")
+                    r.expect(
+                        o.requestCount == 1, "loader.failure-keeps-cache", "\(label): stale cache: \(o.requestCount) requests sent before \(what), expected 1")
+                    r.expect(
+                        o.final.items == cachedItems, "loader.failure-keeps-cache",
+                        "\(label): after \(what) the screen shows \(show(o.final.items)), the cache held \(show(cachedItems))")
                     let errors = o.timeline.shown.compactMap(\.1) + (o.final.errorMessage.map { [$0] } ?? [])
                     r.expect(errors.isEmpty, "loader.failure-keeps-cache", "\(label): \(what) with cached data showed an error: \(errors.first ?? "")")
-                    r.expect(o.cacheAfter?.value == cachedItems, "loader.failure-keeps-cache", "\(label): after \(what) the cache holds \(show(o.cacheAfter?.value)), expected the cached \(show(cachedItems)) kept")
+                    r.expect(
+                        o.cacheAfter?.value == cachedItems, "loader.failure-keeps-cache",
+                        "\(label): after \(what) the cache holds \(show(o.cacheAfter?.value)), expected the cached \(show(cachedItems)) kept")
                 }
                 if loader.has("loader.stale-banner") {
-                    r.expect(o.final.showsStaleBanner == loader.staleBanner, "loader.stale-banner", "\(label): after \(what) with cached data the stale banner is \(o.final.showsStaleBanner ? "shown" : "hidden"), expected \(loader.staleBanner ? "shown" : "hidden")")
+                    r.expect(
+                        o.final.showsStaleBanner == loader.staleBanner, "loader.stale-banner",
+                        "\(label): after \(what) with cached data the stale banner is \(o.final.showsStaleBanner ? "shown" : "hidden"), expected \(loader.staleBanner ? "shown" : "hidden")"
+                    )
                 }
             }
             for seed in [Seed.none, .empty(0)] {
                 guard let o = await scenario(seed, failure), loader.has("loader.error-only-when-empty") else { continue }
                 let state: String
                 if case .none = seed { state = "no cache" } else { state = "an empty cache" }
-                r.expect(o.final.errorMessage != nil, "loader.error-only-when-empty", "\(label): \(what) with \(state) showed no error (the screen would sit empty with no retry)")
+                r.expect(
+                    o.final.errorMessage != nil, "loader.error-only-when-empty",
+                    "\(label): \(what) with \(state) showed no error (the screen would sit empty with no retry)")
                 r.expect(o.final.items.isEmpty, "loader.error-only-when-empty", "\(label): \(what) with \(state) shows \(show(o.final.items))")
             }
         }

@@ -76,8 +76,9 @@ public enum CacheWriteTriggerSuite {
         for entry in cacheRules.entries {
             guard let trigger = entry.write, trigger.on != .everyChange else { continue }
             for failing in [false, true] {
-                await scenario(entry, trigger, failing: failing, rules: rules, cacheRules: cacheRules, persona: persona, recorder: r,
-                               makeBackend: makeBackend, makeCache: makeCache, make: make)
+                await scenario(
+                    entry, trigger, failing: failing, rules: rules, cacheRules: cacheRules, persona: persona, recorder: r,
+                    makeBackend: makeBackend, makeCache: makeCache, make: make)
             }
         }
         return r.report
@@ -131,8 +132,12 @@ public enum CacheWriteTriggerSuite {
 
         let written = await inner.load(JSONValue.self, for: key)
         let events = log.events
-        let firstRequest = events.firstIndex { if case .request = $0 { return true }; return false }
-        let firstWrite = events.firstIndex { if case .save(let k) = $0 { return k == key }; return false }
+        let firstRequest = events.firstIndex {
+            if case .request = $0 { return true }; return false
+        }
+        let firstWrite = events.firstIndex {
+            if case .save(let k) = $0 { return k == key }; return false
+        }
 
         switch (trigger.on, failing) {
         case (.networkSuccess, false):
@@ -141,7 +146,8 @@ public enum CacheWriteTriggerSuite {
             guard let written else { r.fail(entry.id, "\(label) succeeded but \(key) is not written"); break }
             r.expect(abs(written.savedAt.timeIntervalSince(clock.now())) <= 0.001, entry.id, "\(label): \(key) was not stamped with the time of the call")
             if case .success(let shown) = outcome {
-                r.expect(written.value.sameJSON(shown), entry.id, "\(label): \(key) holds \(written.value.compactText) but the operation gave \(shown.compactText)")
+                r.expect(
+                    written.value.sameJSON(shown), entry.id, "\(label): \(key) holds \(written.value.compactText) but the operation gave \(shown.compactText)")
             }
             if let firstRequest, let firstWrite {
                 r.expect(firstWrite > firstRequest, entry.id, "\(label): \(key) was written before any request was answered (written on network success only)")
@@ -152,18 +158,22 @@ public enum CacheWriteTriggerSuite {
             guard let written else { r.fail(entry.id, "\(label): \(key) is not written, but \(trigger.operation)() writes it when called"); break }
             r.expect(abs(written.savedAt.timeIntervalSince(clock.now())) <= 0.001, entry.id, "\(label): \(key) was not stamped with the time of the call")
             if let firstRequest, let firstWrite {
-                r.expect(firstWrite < firstRequest, entry.id, "\(label): \(key) was written only after a request was sent (it is written when the operation is called)")
+                r.expect(
+                    firstWrite < firstRequest, entry.id,
+                    "\(label): \(key) was written only after a request was sent (it is written when the operation is called)")
             }
             if !failing, case .success(let shown) = outcome {
-                r.expect(written.value.sameJSON(shown), entry.id, "\(label): \(key) holds \(written.value.compactText) but the operation gave \(shown.compactText)")
+                r.expect(
+                    written.value.sameJSON(shown), entry.id, "\(label): \(key) holds \(written.value.compactText) but the operation gave \(shown.compactText)")
             }
         case (.everyChange, _):
             break
         }
         for (k, v) in others {
             let got = await inner.load(JSONValue.self, for: k)
-            r.expect(got.map { $0.value.sameJSON(v) } == true && got.map { abs($0.savedAt.timeIntervalSince(seededAt)) <= 0.001 } == true, entry.id,
-                     "\(label) also changed \(k) (now \(got.map { $0.value.compactText } ?? "nothing")); its trigger writes \(entry.key) only")
+            r.expect(
+                got.map { $0.value.sameJSON(v) } == true && got.map { abs($0.savedAt.timeIntervalSince(seededAt)) <= 0.001 } == true, entry.id,
+                "\(label) also changed \(k) (now \(got.map { $0.value.compactText } ?? "nothing")); its trigger writes \(entry.key) only")
         }
     }
 }

@@ -399,5 +399,5 @@ public struct ClientRules: Sendable, Equatable {
     }
 
     /// Decodes a parsed client-rules file (see ClientRulesDecoding.swift).
-    public static func decode(_ root: SpecNode) throws -> ClientRules { try root.decode(ClientRules.self) }
+    package static func decode(_ root: SpecNode) throws -> ClientRules { try root.decode(ClientRules.self) }
 }

@@ -159,7 +159,9 @@ private struct RawInvalidation: Decodable {
             for k in ks {
                 let name = try k.string()
                 guard let entry = entries.first(where: { $0.key == name }) else { throw k.fail("unknown cache key '\(name)'") }
-                guard entry.qualifiers.isEmpty else { throw k.fail("'\(name)' is qualified by \(entry.qualifiers); invalidating a qualified entry by name is not supported") }
+                guard entry.qualifiers.isEmpty else {
+                    throw k.fail("'\(name)' is qualified by \(entry.qualifiers); invalidating a qualified entry by name is not supported")
+                }
             }
             guard !ks.isEmpty else { throw node.fail("an invalidation must clear at least one key") }
             clears = .keys(try ks.map { try $0.string() })
@@ -204,9 +206,10 @@ extension CacheRules: Decodable {
             throw c.fail(.freshness, "probeSeconds \(freshness.probeSeconds) must be under half the smallest TTL (\(smallest) s)")
         }
         decoder.contractState?.values[Shared.entries] = entries
-        invalidation = try c.decodeIfPresent([RawInvalidation].self, forKey: .invalidation)?.map {
-            InvalidationRule(id: $0.id, event: $0.event, clears: $0.clears)
-        } ?? []
+        invalidation =
+            try c.decodeIfPresent([RawInvalidation].self, forKey: .invalidation)?.map {
+                InvalidationRule(id: $0.id, event: $0.event, clears: $0.clears)
+            } ?? []
         behaviours = try c.behaviours(CacheStoreSuite.self, .behaviours)
         for b in behaviours where storage == .memory && CacheStoreSuite.fileBehaviourIDs.contains(b.id) {
             throw c.fail(.behaviours, "'\(b.id)' applies to storage 'files' only")
@@ -221,7 +224,8 @@ extension CacheRules: Decodable {
                     return e.scope == .user
                 }
                 if clearedBy.isEmpty {
-                    throw c.fail(.invalidatedOn, "no '\(kind)' invalidation clears '\(e.key)' (every entry is invalidated on \(invalidatedOn.joined(separator: ", ")))")
+                    throw c.fail(
+                        .invalidatedOn, "no '\(kind)' invalidation clears '\(e.key)' (every entry is invalidated on \(invalidatedOn.joined(separator: ", ")))")
                 }
             }
         }
@@ -366,7 +370,9 @@ extension RateLimitRules: Decodable {
             let file = decoder.contractState?.file ?? ""
             guard names.insert(a.action).inserted else { throw SpecError(file: file, path: "\(base)[\(i)].action", message: "duplicate action '\(a.action)'") }
             guard probeSeconds * 2 < a.minimumInterval else {
-                throw SpecError(file: file, path: "\(base)[\(i)].minimumIntervalSeconds", message: "interval \(a.minimumInterval) s must exceed twice the probe (\(probeSeconds) s)")
+                throw SpecError(
+                    file: file, path: "\(base)[\(i)].minimumIntervalSeconds",
+                    message: "interval \(a.minimumInterval) s must exceed twice the probe (\(probeSeconds) s)")
             }
         }
         onLimited = try c.decode(String.self, forKey: .onLimited)
@@ -484,8 +490,9 @@ extension ClientRules: Decodable {
         timeouts = try c.decodeIfPresent([TimeoutRule].self, forKey: .timeouts) ?? []
         if let cache {
             for (i, e) in cache.entries.enumerated() where e.write?.on == .everyChange && optimistic?.resource.cacheKey != e.key {
-                throw SpecError(file: file, path: "$.cache.entries[\(i)].write.on",
-                                message: "'everyChange' is checked by the optimistic suite: the optimistic resource must use '\(e.key)'")
+                throw SpecError(
+                    file: file, path: "$.cache.entries[\(i)].write.on",
+                    message: "'everyChange' is checked by the optimistic suite: the optimistic resource must use '\(e.key)'")
             }
         }
         let needsNetwork = !(loader?.resources.isEmpty ?? true) || optimistic != nil

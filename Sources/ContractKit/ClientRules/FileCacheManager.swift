@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The reference cache of TeleportMe §3.2: JSON files under a root folder, global entries in one
@@ -97,8 +97,9 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     /// The bytes of `key`'s file holding `value` saved at `savedAt` (seconds since 1970), in
     /// format `formatVersion`: what a save writes.
     public static func encodeEntry<T: Encodable>(_ value: T, for key: CacheKey, savedAt: Double, formatVersion: Int) throws -> Data {
-        let envelope = WrittenEnvelope(formatVersion: formatVersion, key: key.stem, userId: key.userID,
-                                       savedAt: savedAt, ttlSeconds: key.ttl, value: value)
+        let envelope = WrittenEnvelope(
+            formatVersion: formatVersion, key: key.stem, userId: key.userID,
+            savedAt: savedAt, ttlSeconds: key.ttl, value: value)
         do { return try JSONEncoder().encode(envelope) } catch { throw ClientCacheError.encoding("\(error)") }
     }
 
@@ -108,8 +109,8 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     /// a regular file or is over `maxEntryBytes`, and deletes what this refuses).
     public static func decodeEntry<T: Decodable>(_ type: T.Type, from data: Data, for key: CacheKey, formatVersion: Int) -> (value: T, savedAt: Double)? {
         guard let envelope = try? JSONDecoder().decode(ReadEnvelope<T>.self, from: data),
-              envelope.formatVersion == formatVersion, envelope.key == key.stem, envelope.userId == key.userID,
-              envelope.savedAt.isFinite
+            envelope.formatVersion == formatVersion, envelope.key == key.stem, envelope.userId == key.userID,
+            envelope.savedAt.isFinite
         else { return nil }
         return (envelope.value, envelope.savedAt)
     }
@@ -158,10 +159,10 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         let file = path(for: key)
         var st = stat()
-        guard lstat(file.path, &st) == 0 else { return nil }  // absent (or an unreachable folder)
+        guard lstat(file.path, &st) == 0 else { return nil } // absent (or an unreachable folder)
         guard (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= maxEntryBytes,
-              let data = readRegularFile(file, expected: st),
-              let entry = Self.decodeEntry(type, from: data, for: key, formatVersion: layout.formatVersion)
+            let data = readRegularFile(file, expected: st),
+            let entry = Self.decodeEntry(type, from: data, for: key, formatVersion: layout.formatVersion)
         else {
             discard(file, identity: st)
             return nil
@@ -291,7 +292,11 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
         let userParent = folder(userID: "x").deletingLastPathComponent()
         if let users = try? fm.contentsOfDirectory(atPath: userParent.path) {
             for u in users {
-                if u.hasPrefix(".trash-") { try? fm.removeItem(at: userParent.appendingPathComponent(u)) } else { folders.append(userParent.appendingPathComponent(u)) }
+                if u.hasPrefix(".trash-") {
+                    try? fm.removeItem(at: userParent.appendingPathComponent(u))
+                } else {
+                    folders.append(userParent.appendingPathComponent(u))
+                }
             }
         }
         for f in folders {

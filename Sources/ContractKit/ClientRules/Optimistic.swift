@@ -29,8 +29,10 @@ public actor OptimisticListService: OptimisticSaveService {
     private var loaded = false
 
     /// A service for the resource of `rules`, acting as `userID` over `transport`.
-    public init(resource: OptimisticResource, rules: CacheRules, userID: String, cache: any ClientCacheStore,
-                transport: any RESTTransport, clock: WallClock) {
+    public init(
+        resource: OptimisticResource, rules: CacheRules, userID: String, cache: any ClientCacheStore,
+        transport: any RESTTransport, clock: WallClock
+    ) {
         self.cache = cache
         self.key = rules.entry(resource.cacheKey)!.key(user: userID, freshness: rules.freshness)
         self.resource = resource
@@ -67,14 +69,15 @@ public actor OptimisticListService: OptimisticSaveService {
         // 1. Local state and cache at once; the optimistic row has no server id yet.
         let optimistic: JSONValue = .object([
             "id": .null, resource.ownerColumn: .string(userID), resource.itemColumn: .string(itemID),
-            "created_at": .string(PGTime.formatTimestamp(PGTime.micros(clock.now()), withZone: true)),
+            "created_at": .string(PGTime.formatTimestamp(PGTime.micros(clock.now()), withZone: true))
         ])
         current.append(optimistic)
         await show(onUpdate)
         // 2. The request.
         do {
-            let row = try await client.insert(table: resource.table,
-                                              row: [resource.ownerColumn: .string(userID), resource.itemColumn: .string(itemID)])
+            let row = try await client.insert(
+                table: resource.table,
+                row: [resource.ownerColumn: .string(userID), resource.itemColumn: .string(itemID)])
             // 3. The server's row replaces the optimistic one.
             current = current.map { item($0) == itemID ? row : $0 }
         } catch {
@@ -107,7 +110,7 @@ public enum OptimisticSuite {
     /// The behaviour ids this suite checks.
     public static let behaviourIDs: Set<String> = [
         "optimistic.save-immediate", "optimistic.unsave-immediate", "optimistic.server-row-replaces",
-        "optimistic.unsave-confirmed", "optimistic.rollback",
+        "optimistic.unsave-confirmed", "optimistic.rollback"
     ]
 
     /// What a service under test is built from.
@@ -163,8 +166,8 @@ public enum OptimisticSuite {
             let itemID: String
             if save {
                 guard let fk = backend.configuration.spec.schema.table(res.table)?.foreignKeys.first(where: { $0.columns == [res.itemColumn] }),
-                      let candidates = try? backend.database.rows(fk.refTable),
-                      let pick = candidates.compactMap({ $0[fk.refColumns[0]]?.stringValue }).sorted().first(where: { !savedItems.contains($0) })
+                    let candidates = try? backend.database.rows(fk.refTable),
+                    let pick = candidates.compactMap({ $0[fk.refColumns[0]]?.stringValue }).sorted().first(where: { !savedItems.contains($0) })
                 else { r.fail(res.id, "no unsaved \(res.itemColumn) to save for \(res.persona)"); return nil }
                 itemID = pick
             } else {
@@ -187,8 +190,10 @@ public enum OptimisticSuite {
             case nil: break
             case .networkError?: backend.inject(InjectedFault(method: method, pathPrefix: "/rest/v1/\(res.table)", kind: .networkError))
             case .status(let s)?:
-                backend.inject(InjectedFault(method: method, pathPrefix: "/rest/v1/\(res.table)",
-                                             kind: .response(.json(s, ["code": "XX000", "message": "injected failure", "details": .null, "hint": .null]))))
+                backend.inject(
+                    InjectedFault(
+                        method: method, pathPrefix: "/rest/v1/\(res.table)",
+                        kind: .response(.json(s, ["code": "XX000", "message": "injected failure", "details": .null, "hint": .null]))))
             }
             let timeline = Timeline()
             let spy: SpyTransport
@@ -250,8 +255,14 @@ public enum OptimisticSuite {
                     r.expect(cachedRows.count == 1, id, "save \(item): the cache holds it \(cachedRows.count) times after success")
                     for (what, row) in [("shown", shownRows.first), ("cached", cachedRows.first)] {
                         guard let row else { continue }
-                        r.expect(row["id"] == serverRow["id"], id, "save \(item): the \(what) row has id \(row["id"]?.serialized() ?? "none"), the server's row \(serverRow["id"]?.serialized() ?? "none")")
-                        r.expect(row["created_at"] == serverRow["created_at"], id, "save \(item): the \(what) row has created_at \(row["created_at"]?.serialized() ?? "none"), the server's row \(serverRow["created_at"]?.serialized() ?? "none")")
+                        r.expect(
+                            row["id"] == serverRow["id"], id,
+                            "save \(item): the \(what) row has id \(row["id"]?.serialized() ?? "none"), the server's row \(serverRow["id"]?.serialized() ?? "none")"
+                        )
+                        r.expect(
+                            row["created_at"] == serverRow["created_at"], id,
+                            "save \(item): the \(what) row has created_at \(row["created_at"]?.serialized() ?? "none"), the server's row \(serverRow["created_at"]?.serialized() ?? "none")"
+                        )
                     }
                 } else {
                     r.fail(id, "save \(item): the server has no row for it after the save (requests: \(run.requests.joined(separator: ", ")))")
@@ -264,7 +275,9 @@ public enum OptimisticSuite {
                 let id = "optimistic.unsave-immediate"
                 if let at = run.atRequest {
                     r.expect(!items(at).contains(item), id, "unsave \(item): when the delete was sent the screen still showed it (\(list(at)))")
-                    r.expect(!items(run.cacheAtRequest).contains(item), id, "unsave \(item): when the delete was sent the cache still held it (\(list(run.cacheAtRequest)))")
+                    r.expect(
+                        !items(run.cacheAtRequest).contains(item), id,
+                        "unsave \(item): when the delete was sent the cache still held it (\(list(run.cacheAtRequest)))")
                 } else {
                     r.fail(id, "unsave \(item): no delete reached the server (requests: \(run.requests.joined(separator: ", ")))")
                 }
@@ -289,9 +302,15 @@ public enum OptimisticSuite {
                     guard let (run, item) = await tap(save: save, failure: failure) else { continue }
                     let verb = save ? "save" : "unsave"
                     r.expect(run.atRequest != nil, id, "\(verb) \(item): no request was sent (requests: \(run.requests.joined(separator: ", ")))")
-                    r.expect(sameSet(run.final, run.before), id, "\(verb) \(item) failed with \(what): the screen shows \(list(run.final)), before the tap \(list(run.before))")
-                    r.expect(sameSet(run.cacheAfter, run.before), id, "\(verb) \(item) failed with \(what): the cache holds \(list(run.cacheAfter)), before the tap \(list(run.before))")
-                    r.expect(sameSet(run.shown.last, run.before), id, "\(verb) \(item) failed with \(what): the last state shown was \(list(run.shown.last)), before the tap \(list(run.before))")
+                    r.expect(
+                        sameSet(run.final, run.before), id,
+                        "\(verb) \(item) failed with \(what): the screen shows \(list(run.final)), before the tap \(list(run.before))")
+                    r.expect(
+                        sameSet(run.cacheAfter, run.before), id,
+                        "\(verb) \(item) failed with \(what): the cache holds \(list(run.cacheAfter)), before the tap \(list(run.before))")
+                    r.expect(
+                        sameSet(run.shown.last, run.before), id,
+                        "\(verb) \(item) failed with \(what): the last state shown was \(list(run.shown.last)), before the tap \(list(run.before))")
                 }
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The network side of the client components: one HTTP exchange with the backend. The reference
@@ -31,22 +31,22 @@ public enum RESTError: Error, CustomStringConvertible, Sendable, Equatable {
 
 /// A client's credentials: one API key and one bearer token, whoever they belong to (a
 /// persona's access token, the anon key, the service-role key).
-public struct ClientCredentials: WireCredentials {
+package struct ClientCredentials: WireCredentials {
     /// The `apikey` header.
-    public var apiKey: String
+    package var apiKey: String
     /// The bearer token.
-    public var token: String
-    public var anonKey: String { apiKey }
-    public var serviceRoleKey: String { apiKey }
-    public func accessToken(persona: String) -> String? { token }
+    package var token: String
+    package var anonKey: String { apiKey }
+    package var serviceRoleKey: String { apiKey }
+    package func accessToken(persona: String) -> String? { token }
 
     /// The actor these credentials sign as (`apikey: apiKey`, `Authorization: Bearer token`).
-    public static let actor = WireActor.persona("client")
+    package static let actor = WireActor.persona("client")
 
     /// A backend's anon key with the bearer token `WireCredentials.headers(for:)` gives the actor
     /// a name names: a fixture persona's access token (`ana`), the anon key (`anon`) or the
     /// service-role key (`service_role`).
-    public init(backend: some WireCredentials, persona: String) throws {
+    package init(backend: some WireCredentials, persona: String) throws {
         apiKey = backend.anonKey
         do {
             let bearer = try backend.headers(for: WireActor(name: persona))["Authorization"] ?? ""
@@ -57,7 +57,7 @@ public struct ClientCredentials: WireCredentials {
     }
 
     /// Credentials from their parts.
-    public init(apiKey: String, token: String) {
+    package init(apiKey: String, token: String) {
         self.apiKey = apiKey
         self.token = token
     }
@@ -94,7 +94,7 @@ public struct MockBackendTransport: RESTTransport {
 /// arrives as `RESTError.network`.
 public struct URLSessionTransport: RESTTransport {
     /// The sender.
-    public let sender: URLSessionSender
+    package let sender: URLSessionSender
     /// The session.
     public var session: URLSession { sender.session }
     /// The project URL (`https://<ref>.supabase.co`).
@@ -122,15 +122,15 @@ public struct URLSessionTransport: RESTTransport {
 }
 
 /// The few PostgREST calls the reference client components make.
-public struct PostgRESTClient: Sendable {
+package struct PostgRESTClient: Sendable {
     /// The transport.
-    public let transport: any RESTTransport
+    package let transport: any RESTTransport
 
     /// A client over a transport.
-    public init(transport: any RESTTransport) { self.transport = transport }
+    package init(transport: any RESTTransport) { self.transport = transport }
 
     /// `GET path?query`: the rows.
-    public func rows(path: String, query: String) async throws -> [JSONValue] {
+    package func rows(path: String, query: String) async throws -> [JSONValue] {
         let target = query.isEmpty ? path : "\(path)?\(query)"
         let response = try await transport.send(HTTPRequest(method: "GET", target: target, headers: ["Accept": "application/json"]))
         guard (200..<300).contains(response.status) else { throw RESTError.status(response.status, response.text) }
@@ -139,11 +139,12 @@ public struct PostgRESTClient: Sendable {
     }
 
     /// `POST /rest/v1/<table>` with `return=representation`: the inserted row.
-    public func insert(table: String, row: JSONValue) async throws -> JSONValue {
-        let response = try await transport.send(HTTPRequest(
-            method: "POST", target: "/rest/v1/\(table)?select=*",
-            headers: ["Content-Type": "application/json", "Prefer": "return=representation", "Accept": "application/json"],
-            body: row.data()))
+    package func insert(table: String, row: JSONValue) async throws -> JSONValue {
+        let response = try await transport.send(
+            HTTPRequest(
+                method: "POST", target: "/rest/v1/\(table)?select=*",
+                headers: ["Content-Type": "application/json", "Prefer": "return=representation", "Accept": "application/json"],
+                body: row.data()))
         guard (200..<300).contains(response.status) else { throw RESTError.status(response.status, response.text) }
         guard case .array(let rows)? = response.jsonBody, rows.count == 1 else {
             throw RESTError.unexpectedBody("expected one inserted row from \(table), got \(response.text.prefix(200))")
@@ -152,7 +153,7 @@ public struct PostgRESTClient: Sendable {
     }
 
     /// `DELETE /rest/v1/<table>?col=eq.value&…`.
-    public func delete(table: String, matching: [(String, String)]) async throws {
+    package func delete(table: String, matching: [(String, String)]) async throws {
         let filters = matching.map { "\($0.0)=eq.\($0.1.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? $0.1)" }
         let response = try await transport.send(HTTPRequest(method: "DELETE", target: "/rest/v1/\(table)?" + filters.joined(separator: "&")))
         guard (200..<300).contains(response.status) else { throw RESTError.status(response.status, response.text) }
@@ -194,7 +195,11 @@ final class Timeline: @unchecked Sendable {
 
     func append(_ e: Event) { lock.lock(); events.append(e); lock.unlock() }
     var all: [Event] { lock.lock(); defer { lock.unlock() }; return events }
-    var requests: [String] { all.compactMap { if case .request(let r) = $0 { return r }; return nil } }
+    var requests: [String] {
+        all.compactMap {
+            if case .request(let r) = $0 { return r }; return nil
+        }
+    }
     /// States shown before the first request (all of them when there was none).
     var shownBeforeFirstRequest: [(JSONValue, String?)] {
         var out: [(JSONValue, String?)] = []
@@ -206,7 +211,11 @@ final class Timeline: @unchecked Sendable {
         }
         return out
     }
-    var shown: [(JSONValue, String?)] { all.compactMap { if case .shown(let v, let e) = $0 { return (v, e) }; return nil } }
+    var shown: [(JSONValue, String?)] {
+        all.compactMap {
+            if case .shown(let v, let e) = $0 { return (v, e) }; return nil
+        }
+    }
 }
 
 /// Encodes any Encodable as a `JSONValue` (how the suites look at a client's own models).

@@ -61,7 +61,7 @@ public enum RateLimiterSuite {
     /// The behaviour ids this suite checks.
     public static let behaviourIDs: Set<String> = [
         "rate.second-tap-blocked", "rate.allowed-after-interval", "rate.blocked-not-recorded",
-        "rate.actions-independent", "rate.targets-independent",
+        "rate.actions-independent", "rate.targets-independent"
     ]
 
     /// Builds the limiter under test on the suite's clock.
@@ -88,14 +88,16 @@ public enum RateLimiterSuite {
             let (clock, l) = await fresh()
             let iv = a.minimumInterval
             r.expect(await tap(l, a), a.id, "\(a.action): the first attempt was blocked")
-            var recorded: TimeInterval = 0  // when the rules say the current interval started
+            var recorded: TimeInterval = 0 // when the rules say the current interval started
             for t in [p, iv - p, iv, iv + p] {
                 clock.set(suiteEpoch.addingTimeInterval(t))
                 let expected = allowedAt(t - recorded, interval: iv)
                 let got = await tap(l, a)
-                r.expect(got == expected, a.id, "\(a.action) (interval \(secondsText(iv))): attempt \(secondsText(t)) after the first was \(word(got)), expected \(word(expected))")
+                r.expect(
+                    got == expected, a.id,
+                    "\(a.action) (interval \(secondsText(iv))): attempt \(secondsText(t)) after the first was \(word(got)), expected \(word(expected))")
                 if got != expected { break }
-                if expected { break }  // a new interval starts here
+                if expected { break } // a new interval starts here
                 if rules.recording == .everyAttempt { recorded = t }
             }
         }
@@ -103,7 +105,9 @@ public enum RateLimiterSuite {
             for a in rules.actions {
                 let (_, l) = await fresh()
                 let first = await tap(l, a), second = await tap(l, a)
-                r.expect(first && !second, "rate.second-tap-blocked", "\(a.action): two taps at the same instant were \(word(first)) and \(word(second)), expected allowed then blocked")
+                r.expect(
+                    first && !second, "rate.second-tap-blocked",
+                    "\(a.action): two taps at the same instant were \(word(first)) and \(word(second)), expected allowed then blocked")
             }
         }
         if rules.has("rate.allowed-after-interval") {
@@ -112,7 +116,9 @@ public enum RateLimiterSuite {
                 _ = await tap(l, a)
                 clock.advance(by: a.minimumInterval * 1.5)
                 let got = await tap(l, a)
-                r.expect(got, "rate.allowed-after-interval", "\(a.action): attempt \(secondsText(a.minimumInterval * 1.5)) after the first (interval \(secondsText(a.minimumInterval))) was blocked")
+                r.expect(
+                    got, "rate.allowed-after-interval",
+                    "\(a.action): attempt \(secondsText(a.minimumInterval * 1.5)) after the first (interval \(secondsText(a.minimumInterval))) was blocked")
             }
         }
         if rules.has("rate.blocked-not-recorded") {
@@ -121,13 +127,15 @@ public enum RateLimiterSuite {
                 let iv = a.minimumInterval
                 _ = await tap(l, a)
                 clock.set(suiteEpoch.addingTimeInterval(iv / 2))
-                _ = await tap(l, a)  // blocked
+                _ = await tap(l, a) // blocked
                 let at = rules.boundary == .atLeastInterval ? iv : iv + p
                 clock.set(suiteEpoch.addingTimeInterval(at))
                 let got = await tap(l, a)
                 let expected = rules.recording == .allowedOnly
-                r.expect(got == expected, "rate.blocked-not-recorded",
-                         "\(a.action): after a blocked tap at \(secondsText(iv / 2)), the attempt at \(secondsText(at)) was \(word(got)), expected \(word(expected)) (\(rules.recording == .allowedOnly ? "blocked taps do not restart the interval" : "every tap restarts it"))")
+                r.expect(
+                    got == expected, "rate.blocked-not-recorded",
+                    "\(a.action): after a blocked tap at \(secondsText(iv / 2)), the attempt at \(secondsText(at)) was \(word(got)), expected \(word(expected)) (\(rules.recording == .allowedOnly ? "blocked taps do not restart the interval" : "every tap restarts it"))"
+                )
             }
         }
         if rules.has("rate.actions-independent") {
@@ -144,7 +152,9 @@ public enum RateLimiterSuite {
                 let other = await tap(l, a, "target-2")
                 let same = await tap(l, a, "target-1")
                 let expectedOther = rules.keying == .actionAndTarget
-                r.expect(other == expectedOther, "rate.targets-independent", "\(a.action) on another target right after was \(word(other)), expected \(word(expectedOther))")
+                r.expect(
+                    other == expectedOther, "rate.targets-independent",
+                    "\(a.action) on another target right after was \(word(other)), expected \(word(expectedOther))")
                 r.expect(!same, "rate.targets-independent", "\(a.action) on the same target again right after was allowed")
             }
         }

@@ -97,7 +97,7 @@ public actor RealtimeManager: RealtimeSubscriptionManaging {
     private let rules: RealtimeRules
     private let transport: any RealtimeTransport
     private let scheduler: any ActionScheduler
-    private var active: [String] = []  // oldest first
+    private var active: [String] = [] // oldest first
     private var pendingDrop: (any ScheduledAction)?
     private var generation = 0
 
@@ -196,7 +196,7 @@ public enum RealtimeSuite {
     /// The behaviour ids this suite checks.
     public static let behaviourIDs: Set<String> = [
         "realtime.max-subscriptions", "realtime.evict-oldest", "realtime.no-duplicate", "realtime.unsubscribe-on-disappear",
-        "realtime.background-drop", "realtime.foreground-cancels-drop", "realtime.resubscribe-via-lifecycle",
+        "realtime.background-drop", "realtime.foreground-cancels-drop", "realtime.resubscribe-via-lifecycle"
     ]
 
     /// What a manager under test is built from.
@@ -239,12 +239,17 @@ public enum RealtimeSuite {
             let cs = channels(max + 2)
             for c in cs.prefix(max + 1) { await m.subscribe(c) }
             let expected = Array(cs[1...max])
-            r.expect(Set(env.transport.joined) == Set(expected), id, "subscribing \(max + 1) channels left \(list(env.transport.joined)) joined, expected \(list(expected)) (the oldest, \(cs[0]), left)")
+            r.expect(
+                Set(env.transport.joined) == Set(expected), id,
+                "subscribing \(max + 1) channels left \(list(env.transport.joined)) joined, expected \(list(expected)) (the oldest, \(cs[0]), left)")
             // Re-subscribing keeps a channel's age: the next eviction still takes the oldest.
             await m.subscribe(cs[1])
             await m.subscribe(cs[max + 1])
             let expected2 = Array(cs[2...(max + 1)])
-            r.expect(Set(env.transport.joined) == Set(expected2), id, "after re-subscribing \(cs[1]) and adding \(cs[max + 1]), joined: \(list(env.transport.joined)), expected \(list(expected2)) (re-subscribing does not make a channel younger)")
+            r.expect(
+                Set(env.transport.joined) == Set(expected2), id,
+                "after re-subscribing \(cs[1]) and adding \(cs[max + 1]), joined: \(list(env.transport.joined)), expected \(list(expected2)) (re-subscribing does not make a channel younger)"
+            )
         }
         if rules.has("realtime.no-duplicate") {
             let id = "realtime.no-duplicate"
@@ -253,7 +258,9 @@ public enum RealtimeSuite {
             await m.subscribe(c)
             await m.subscribe(c)
             let joins = env.transport.log.filter { $0 == "join \(c)" }.count
-            r.expect(joins == 1 && env.transport.joined == [c], id, "subscribing \(c) twice joined it \(joins) times (log: \(env.transport.log.joined(separator: "; ")))")
+            r.expect(
+                joins == 1 && env.transport.joined == [c], id,
+                "subscribing \(c) twice joined it \(joins) times (log: \(env.transport.log.joined(separator: "; ")))")
         }
         if rules.has("realtime.unsubscribe-on-disappear") {
             let id = "realtime.unsubscribe-on-disappear"
@@ -262,7 +269,8 @@ public enum RealtimeSuite {
             for c in cs { await m.subscribe(c) }
             await m.unsubscribe(cs[0])
             r.expect(!env.transport.joined.contains(cs[0]), id, "\(cs[0]) is still joined after unsubscribe")
-            r.expect(Array(cs.dropFirst()).allSatisfy { env.transport.joined.contains($0) }, id, "unsubscribing \(cs[0]) also left \(list(Array(cs.dropFirst())))")
+            r.expect(
+                Array(cs.dropFirst()).allSatisfy { env.transport.joined.contains($0) }, id, "unsubscribing \(cs[0]) also left \(list(Array(cs.dropFirst())))")
         }
         if rules.has("realtime.background-drop") {
             let id = "realtime.background-drop"
@@ -272,7 +280,10 @@ public enum RealtimeSuite {
             await m.didEnterBackground()
             if delay > 0 {
                 await env.scheduler.advance(by: delay - p)
-                r.expect(Set(env.transport.joined) == Set(cs), id, "\(secondsText(delay - p)) in the background (drop after \(secondsText(delay))), joined: \(list(env.transport.joined)), expected all of \(list(cs))")
+                r.expect(
+                    Set(env.transport.joined) == Set(cs), id,
+                    "\(secondsText(delay - p)) in the background (drop after \(secondsText(delay))), joined: \(list(env.transport.joined)), expected all of \(list(cs))"
+                )
                 await env.scheduler.advance(by: p)
             } else {
                 await env.scheduler.advance(by: 0)
@@ -288,7 +299,10 @@ public enum RealtimeSuite {
             await env.scheduler.advance(by: delay / 2)
             await m.willEnterForeground()
             await env.scheduler.advance(by: delay * 2)
-            r.expect(Set(env.transport.joined) == Set(cs), id, "back in the foreground after \(secondsText(delay / 2)), then \(secondsText(delay * 2)) later, joined: \(list(env.transport.joined)), expected all of \(list(cs))")
+            r.expect(
+                Set(env.transport.joined) == Set(cs), id,
+                "back in the foreground after \(secondsText(delay / 2)), then \(secondsText(delay * 2)) later, joined: \(list(env.transport.joined)), expected all of \(list(cs))"
+            )
             // A second background period gets the full delay again.
             await m.didEnterBackground()
             await env.scheduler.advance(by: delay - p)
@@ -303,7 +317,9 @@ public enum RealtimeSuite {
             await env.scheduler.advance(by: delay)
             await m.willEnterForeground()
             await env.scheduler.advance(by: 0)
-            r.expect(env.transport.joined.isEmpty, id, "after the background drop, returning to the foreground joined \(list(env.transport.joined)) by itself (views resubscribe)")
+            r.expect(
+                env.transport.joined.isEmpty, id,
+                "after the background drop, returning to the foreground joined \(list(env.transport.joined)) by itself (views resubscribe)")
             await m.subscribe(cs[0])
             r.expect(env.transport.joined == [cs[0]], id, "a view subscribing \(cs[0]) after the drop left joined: \(list(env.transport.joined))")
         }

@@ -43,11 +43,12 @@ public struct SuiteReport: Sendable, CustomStringConvertible {
     public func violated(_ ruleID: String) -> Bool { violations.contains { $0.ruleID == ruleID } }
 
     /// One result per rule checked, for `contracts verify` (kind `client-rules`).
-    public func caseResults(app: String) -> [CaseResult] {
+    package func caseResults(app: String) -> [CaseResult] {
         checked.map { id in
             let v = violations(of: id)
-            return CaseResult(app: app, kind: "client-rules", name: "\(suite) · \(id)", passed: v.isEmpty,
-                              message: v.map(\.message).joined(separator: "; "))
+            return CaseResult(
+                app: app, kind: "client-rules", name: "\(suite) · \(id)", passed: v.isEmpty,
+                message: v.map(\.message).joined(separator: "; "))
         }
     }
 

@@ -12,8 +12,10 @@ public struct TimeoutPolicy: Sendable {
     public var timedOut: @Sendable (_ elapsed: TimeInterval, _ deadline: TimeInterval) -> Bool
 
     /// A policy.
-    public init(deadline: @escaping @Sendable (_ ruleID: String) -> TimeInterval?,
-                timedOut: @escaping @Sendable (_ elapsed: TimeInterval, _ deadline: TimeInterval) -> Bool) {
+    public init(
+        deadline: @escaping @Sendable (_ ruleID: String) -> TimeInterval?,
+        timedOut: @escaping @Sendable (_ elapsed: TimeInterval, _ deadline: TimeInterval) -> Bool
+    ) {
         self.deadline = deadline
         self.timedOut = timedOut
     }

@@ -1,52 +1,54 @@
 import Foundation
 
 /// One option of a command: `--name VALUE` or a `--name` switch.
-public struct CommandOption: Sendable {
+package struct CommandOption: Sendable {
     /// The long name without dashes (`app`).
-    public var name: String
+    package var name: String
     /// A one-letter alias without the dash (`h`), if any.
-    public var short: Character?
+    package var short: Character?
     /// The value's placeholder (`NAME`); nil for a switch that takes no value.
-    public var value: String?
+    package var value: String?
     /// Whether the option may be given more than once (values accumulate).
-    public var repeatable: Bool
+    package var repeatable: Bool
     /// One line of help.
-    public var help: String
+    package var help: String
     /// Whether the command refuses to run without it.
-    public var required: Bool = false
+    package var required: Bool = false
 
     /// An option taking a value.
-    public static func value(_ name: String, _ placeholder: String, repeatable: Bool = false, required: Bool = false, _ help: String) -> CommandOption {
+    package static func value(_ name: String, _ placeholder: String, repeatable: Bool = false, required: Bool = false, _ help: String) -> CommandOption {
         CommandOption(name: name, short: nil, value: placeholder, repeatable: repeatable, help: help, required: required)
     }
 
     /// A switch.
-    public static func flag(_ name: String, short: Character? = nil, _ help: String) -> CommandOption {
+    package static func flag(_ name: String, short: Character? = nil, _ help: String) -> CommandOption {
         CommandOption(name: name, short: short, value: nil, repeatable: false, help: help)
     }
 }
 
 /// What a command accepts, and its help text: parsing rejects anything else before any work.
-public struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
     /// `verify`, `report rls`.
-    public var name: String
+    package var name: String
     /// What the command does, one or two lines.
-    public var summary: String
+    package var summary: String
     /// Positional arguments after the options, as shown in the usage line (`rls`); empty: none.
-    public var positionals: [String]
+    package var positionals: [String]
     /// Every option (`--help` is added by the parser).
-    public var options: [CommandOption]
+    package var options: [CommandOption]
     /// Environment variables the command reads, with what each does.
-    public var environment: [(name: String, help: String)]
+    package var environment: [(name: String, help: String)]
     /// Exit statuses and their meaning.
-    public var exitStatus: [(code: Int32, meaning: String)]
+    package var exitStatus: [(code: Int32, meaning: String)]
     /// What to suggest for an unknown option a newcomer is likely to try (`json` → `--format json`).
-    public var hints: [String: String]
+    package var hints: [String: String]
 
     /// A command.
-    public init(name: String, summary: String, positionals: [String] = [], options: [CommandOption],
-                environment: [(name: String, help: String)] = [], exitStatus: [(code: Int32, meaning: String)] = [],
-                hints: [String: String] = [:]) {
+    package init(
+        name: String, summary: String, positionals: [String] = [], options: [CommandOption],
+        environment: [(name: String, help: String)] = [], exitStatus: [(code: Int32, meaning: String)] = [],
+        hints: [String: String] = [:]
+    ) {
         self.name = name
         self.summary = summary
         self.positionals = positionals
@@ -57,7 +59,7 @@ public struct CommandSpec: Sendable {
     }
 
     /// `usage: contracts verify [--app NAME]... [--format FORMAT]`.
-    public var usageLine: String {
+    package var usageLine: String {
         var parts = ["usage: contracts \(name)"] + positionals
         for o in options {
             let text = "--\(o.name)" + (o.value.map { " \($0)" } ?? "")
@@ -67,11 +69,12 @@ public struct CommandSpec: Sendable {
     }
 
     /// The full help: usage, summary, every option, every environment variable, exit statuses.
-    public var help: String {
+    package var help: String {
         var lines = [usageLine, "", summary, "", "options:"]
-        let rows = options.map { o in
-            ((o.short.map { "-\($0), " } ?? "") + "--\(o.name)" + (o.value.map { " \($0)" } ?? ""), o.help + (o.repeatable ? " (repeatable)" : ""))
-        } + [("-h, --help", "print this help and exit")]
+        let rows =
+            options.map { o in
+                ((o.short.map { "-\($0), " } ?? "") + "--\(o.name)" + (o.value.map { " \($0)" } ?? ""), o.help + (o.repeatable ? " (repeatable)" : ""))
+            } + [("-h, --help", "print this help and exit")]
         let width = rows.map(\.0.count).max() ?? 0
         for (left, right) in rows { lines.append("  " + left.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + right) }
         if !environment.isEmpty {
@@ -89,7 +92,7 @@ public struct CommandSpec: Sendable {
     /// Parses `args` (after the command's name): every option must be known, every value present,
     /// a non-repeatable option given once, and exactly the declared positionals. `-h`/`--help`
     /// anywhere returns `.help`.
-    public func parse(_ args: [String]) throws(UsageError) -> ParsedCommand {
+    package func parse(_ args: [String]) throws(UsageError) -> ParsedCommand {
         if args.contains("--help") || args.contains("-h") { return ParsedCommand(help: true) }
         var parsed = ParsedCommand(help: false)
         var i = 0
@@ -104,9 +107,13 @@ public struct CommandSpec: Sendable {
                 inline = String(name[name.index(after: eq)...])
                 name = String(name[..<eq])
             }
-            let option = arg.hasPrefix("--") ? options.first { $0.name == name }
+            let option =
+                arg.hasPrefix("--")
+                ? options.first { $0.name == name }
                 : (name.count == 1 ? options.first { $0.short == name.first } : nil)
-            guard let option else { throw usage("unknown option '\(arg.split(separator: "=", maxSplits: 1).first.map(String.init) ?? arg)'" + suggestion(for: name)) }
+            guard let option else {
+                throw usage("unknown option '\(arg.split(separator: "=", maxSplits: 1).first.map(String.init) ?? arg)'" + suggestion(for: name))
+            }
             if let placeholder = option.value {
                 let value: String
                 if let inline {
@@ -140,7 +147,7 @@ public struct CommandSpec: Sendable {
     }
 
     /// A usage error of this command.
-    public func usage(_ message: String) -> UsageError { UsageError(command: name, message: message, usageLine: usageLine) }
+    package func usage(_ message: String) -> UsageError { UsageError(command: name, message: message, usageLine: usageLine) }
 
     /// ` (did you mean --app?)` for a near miss of a known option, else empty.
     func suggestion(for name: String) -> String {
@@ -154,31 +161,31 @@ public struct CommandSpec: Sendable {
 }
 
 /// The options and positionals of one invocation.
-public struct ParsedCommand: Sendable, Equatable {
+package struct ParsedCommand: Sendable, Equatable {
     /// `-h`/`--help` was given: print the help and do nothing else.
-    public var help: Bool
+    package var help: Bool
     /// Values by option name, in the order given.
-    public var values: [String: [String]] = [:]
+    package var values: [String: [String]] = [:]
     /// Switches given.
-    public var flags: Set<String> = []
+    package var flags: Set<String> = []
     /// Positional arguments.
-    public var positionals: [String] = []
+    package var positionals: [String] = []
 
     /// The value of a single-valued option.
-    public func value(_ name: String) -> String? { values[name]?.last }
+    package func value(_ name: String) -> String? { values[name]?.last }
 }
 
 /// A command line the command does not accept: printed with the usage line, exit status 2.
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The command (`verify`).
-    public var command: String
+    package var command: String
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// The command's usage line.
-    public var usageLine: String
+    package var usageLine: String
 
     /// An error.
-    public init(command: String, message: String, usageLine: String) {
+    package init(command: String, message: String, usageLine: String) {
         self.command = command
         self.message = message
         self.usageLine = usageLine
@@ -186,7 +193,7 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `contracts verify: unknown option '--apps' (did you mean --app?)` plus the usage line and a
     /// pointer to `--help`.
-    public var description: String {
+    package var description: String {
         "contracts \(command): \(message)\n\(usageLine)\n(contracts \(command) --help lists every option)"
     }
 }

@@ -7,12 +7,12 @@ import Foundation
 /// The body may capture values that are not `Sendable`: it runs while the caller holds on to
 /// them and waits in `value()` before using them again, and each value it touches is used by it
 /// alone meanwhile (or is itself locked: `PsqlSession`, the mock's `Database`).
-public final class Concurrently<T>: @unchecked Sendable {
+package final class Concurrently<T>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<T, any Error>?
 
     /// Starts `body` on a global queue, with the caller's `TaskConfiguration`.
-    public init(_ body: @escaping () throws -> T) {
+    package init(_ body: @escaping () throws -> T) {
         let box = UncheckedBox(body)
         let context = TaskConfiguration.current
         DispatchQueue.global().async { [self] in
@@ -22,7 +22,7 @@ public final class Concurrently<T>: @unchecked Sendable {
     }
 
     /// Waits for the body and returns what it returned (rethrows what it threw). Call once.
-    public func value() throws -> T {
+    package func value() throws -> T {
         done.wait()
         return try result!.get()
     }
@@ -30,7 +30,7 @@ public final class Concurrently<T>: @unchecked Sendable {
     /// `body` over every element, at most `width` at a time, results in the elements' order
     /// (the first error, in that order, is rethrown once every element is done). Each worker
     /// runs with the caller's `TaskConfiguration`.
-    public static func map<E>(_ elements: [E], width: Int = ProcessInfo.processInfo.activeProcessorCount, _ body: (E) throws -> T) throws -> [T] {
+    package static func map<E>(_ elements: [E], width: Int = ProcessInfo.processInfo.activeProcessorCount, _ body: (E) throws -> T) throws -> [T] {
         if elements.count < 2 || width < 2 { return try elements.map(body) }
         let slots = MapSlots<T>(elements.count)
         try withoutActuallyEscaping(body) { body in
@@ -38,12 +38,14 @@ public final class Concurrently<T>: @unchecked Sendable {
             let context = TaskConfiguration.current
             DispatchQueue.concurrentPerform(iterations: min(width, elements.count)) { _ in
                 context.apply {
-                while true {
-                    let i: Int = slots.lock.withLock { defer { slots.next += 1 }; return slots.next }
-                    guard i < shared.value.0.count else { return }
-                    let r = Result { try shared.value.1(shared.value.0[i]) }
-                    slots.lock.withLock { slots.results[i] = r }
-                }
+                    while true {
+                        let i: Int = slots.lock.withLock {
+                            defer { slots.next += 1 }; return slots.next
+                        }
+                        guard i < shared.value.0.count else { return }
+                        let r = Result { try shared.value.1(shared.value.0[i]) }
+                        slots.lock.withLock { slots.results[i] = r }
+                    }
                 }
             }
             _ = try slots.results.map { try $0!.get() }

@@ -4,19 +4,19 @@ import MockSupabase
 /// A file or folder of `Contracts/<app>/` and the rule kind of `contracts verify` that reads and
 /// checks it. Every entry of an app's folder must be claimed by one: a file nothing reads would
 /// pass verify whatever it says.
-public struct ContractFile: Sendable {
+package struct ContractFile: Sendable {
     /// `flags.json`, or `interactions/` for a folder.
-    public var name: String
+    package var name: String
     /// The rule kind that reads and checks it (`app-rules`, `rls`, …).
-    public var kind: String
+    package var kind: String
     /// Whether a missing file is a load error.
-    public var required: Bool
+    package var required: Bool
     /// For the `app-rules` kind: decodes the file strictly and returns its checks (a throw is a
     /// failing case naming the file and JSON path). Nil where the kind's own machinery reads it.
-    public var check: (@Sendable (_ folder: URL) throws -> [RuleCheck])?
+    package var check: (@Sendable (_ folder: URL) throws -> [RuleCheck])?
 
     /// A claim.
-    public init(_ name: String, kind: String, required: Bool = true, check: (@Sendable (_ folder: URL) throws -> [RuleCheck])? = nil) {
+    package init(_ name: String, kind: String, required: Bool = true, check: (@Sendable (_ folder: URL) throws -> [RuleCheck])? = nil) {
         self.name = name
         self.kind = kind
         self.required = required
@@ -24,7 +24,7 @@ public struct ContractFile: Sendable {
     }
 
     /// The files every app's contracts are made of, read by the common machinery.
-    public static let common: [ContractFile] = [
+    package static let common: [ContractFile] = [
         ContractFile("schema.json", kind: "models"),
         // The naming overlay of the generated table models (ModelOverlay; checked against the
         // schema by the `models` kind, and the generated files by the freshness test).
@@ -46,19 +46,19 @@ public struct ContractFile: Sendable {
             let known = Set(schema.tables.map(\.qualifiedName))
             let missing = publication.tables.keys.sorted().filter { !known.contains($0) }
             return [RuleCheck("every published table is in schema.json", violations: missing.map { "\($0) is published but not in schema.json" })]
-        },
+        }
     ]
 }
 
 /// One named check of an app's rule file, with what it found wrong (empty: it holds).
-public struct RuleCheck: Sendable, Equatable {
+package struct RuleCheck: Sendable, Equatable {
     /// `flags.json · every flag × environment as the stages give it`.
-    public var name: String
+    package var name: String
     /// Violations, each naming what is wrong.
-    public var violations: [String]
+    package var violations: [String]
 
     /// A check.
-    public init(_ name: String, violations: [String]) {
+    package init(_ name: String, violations: [String]) {
         self.name = name
         self.violations = violations
     }
@@ -66,10 +66,10 @@ public struct RuleCheck: Sendable, Equatable {
 
 /// Checks that an app's contracts load at all, before any rule kind runs: each problem is
 /// reported once, and the kinds that could not run say so.
-public enum ContractFolderCheck {
+package enum ContractFolderCheck {
     /// Load errors of `app`: missing required files, entries no rule kind reads, and the first
     /// error of loading the backend and the client rules. Empty when everything loads.
-    public static func problems(_ app: any AppModule.Type, folder: URL? = nil) -> [String] {
+    package static func problems(_ app: any AppModule.Type, folder: URL? = nil) -> [String] {
         let folder = folder ?? ContractsLocator.app(app.name)
         let display = "Contracts/\(app.name)/"
         let fm = FileManager.default
@@ -89,7 +89,9 @@ public enum ContractFolderCheck {
             fm.fileExists(atPath: folder.appendingPathComponent(e).path, isDirectory: &d)
             let name = d.boolValue ? e + "/" : e
             if !claims.contains(where: { $0.name == name }) {
-                out.append("\(display)\(name): no rule kind of verify reads this \(d.boolValue ? "folder" : "file"); remove it, or claim it in \(app.self).contractFiles with the check that reads it")
+                out.append(
+                    "\(display)\(name): no rule kind of verify reads this \(d.boolValue ? "folder" : "file"); remove it, or claim it in \(app.self).contractFiles with the check that reads it"
+                )
             }
         }
         if !out.isEmpty { return out }
@@ -101,24 +103,26 @@ public enum ContractFolderCheck {
 
 /// The `app-rules` kind of `contracts verify`: every check of the app's own rule files
 /// (`AppModule.contractFiles`), one case per check.
-public enum AppRulesSuite {
+package enum AppRulesSuite {
     /// The rule kind's name.
-    public static let kind = "app-rules"
+    package static let kind = "app-rules"
 
     /// The suite for `contracts verify`.
-    public static let suite = VerifySuite(kind: kind) { app in run(app) }
+    package static let suite = VerifySuite(kind: kind) { app in run(app) }
 
     /// One case per check of each claimed file; a file that does not load is one failing case
     /// naming it.
-    public static func run(_ app: any AppModule.Type, folder: URL? = nil) -> [CaseResult] {
+    package static func run(_ app: any AppModule.Type, folder: URL? = nil) -> [CaseResult] {
         let folder = folder ?? ContractsLocator.app(app.name)
         var out: [CaseResult] = []
         for file in app.contractFiles {
             guard let check = file.check else { continue }
             do {
                 for c in try check(folder) {
-                    out.append(CaseResult(app: app.name, kind: kind, name: "\(file.name) · \(c.name)", passed: c.violations.isEmpty,
-                                          message: c.violations.joined(separator: "; ")))
+                    out.append(
+                        CaseResult(
+                            app: app.name, kind: kind, name: "\(file.name) · \(c.name)", passed: c.violations.isEmpty,
+                            message: c.violations.joined(separator: "; ")))
                 }
             } catch {
                 out.append(CaseResult(app: app.name, kind: kind, name: "\(file.name) · loads", passed: false, message: "\(error)"))

@@ -26,9 +26,9 @@ public enum ContractsLocator {
     public static var golden: URL { root.appendingPathComponent("Golden") }
     /// PostgREST's error statuses, `Contracts/shared/postgrest-errors.json` (what the RLS oracle
     /// and the PostgreSQL target judge with, never the mock's own mapping).
-    public static func postgrestStatuses() throws -> PostgRESTStatusTable { try .load(contracts: contracts) }
+    package static func postgrestStatuses() throws -> PostgRESTStatusTable { try .load(contracts: contracts) }
     /// GoTrue's error codes and statuses, `Contracts/shared/gotrue-errors.json`.
-    public static func goTrueErrors() throws -> GoTrueErrorTable { try .load(contracts: contracts) }
+    package static func goTrueErrors() throws -> GoTrueErrorTable { try .load(contracts: contracts) }
 }
 
 /// An app whose contracts ship in this package, as a client test sees it: its name and a
@@ -56,7 +56,7 @@ extension ContractApp {
 
 /// An app as the gate checks it: its models, its own contract files and its reference client
 /// components, on top of `ContractApp`.
-public protocol AppModule: ContractApp {
+package protocol AppModule: ContractApp {
     /// The row model of every public table of schema.json, checked by the `models` rule kind
     /// (`ModelSuite`). Default: none.
     static var tableModels: [any TableModel.Type] { get }
@@ -76,36 +76,36 @@ public protocol AppModule: ContractApp {
 
 extension AppModule {
     /// No table models.
-    public static var tableModels: [any TableModel.Type] { [] }
+    package static var tableModels: [any TableModel.Type] { [] }
 
     /// An empty registry.
-    public static var modelRegistry: ModelRegistry { ModelRegistry() }
+    package static var modelRegistry: ModelRegistry { ModelRegistry() }
 
     /// No files beyond the common ones.
-    public static var contractFiles: [ContractFile] { [] }
+    package static var contractFiles: [ContractFile] { [] }
 
     /// No app-specific client suites.
-    public static func referenceClientReports(_ rules: ClientRules) async -> [SuiteReport] { [] }
+    package static func referenceClientReports(_ rules: ClientRules) async -> [SuiteReport] { [] }
 
     /// The app's parsed contracts.
-    public static func spec() throws -> AppSpec { try AppSpec.load(folder: ContractsLocator.app(name)) }
+    package static func spec() throws -> AppSpec { try AppSpec.load(folder: ContractsLocator.app(name)) }
 }
 
 /// The outcome of one concrete case of a rule.
-public struct CaseResult: Sendable, CustomStringConvertible {
+package struct CaseResult: Sendable, CustomStringConvertible {
     /// The app (`naarscars`).
-    public var app: String
+    package var app: String
     /// The rule kind (`rls`, `interactions`, `models`, `client-rules`, `goldens`, `postgres`).
-    public var kind: String
+    package var kind: String
     /// The case's trace of labels, e.g. `rides · UPDATE · as dave (claimer)`.
-    public var name: String
+    package var name: String
     /// Whether the outcome matched the expectation.
-    public var passed: Bool
+    package var passed: Bool
     /// What was expected and what happened, for a failure.
-    public var message: String
+    package var message: String
 
     /// A result.
-    public init(app: String, kind: String, name: String, passed: Bool, message: String = "") {
+    package init(app: String, kind: String, name: String, passed: Bool, message: String = "") {
         self.app = app
         self.kind = kind
         self.name = name
@@ -114,32 +114,32 @@ public struct CaseResult: Sendable, CustomStringConvertible {
     }
 
     /// `naarscars · rides · UPDATE · as dave (claimer) · expected allowed, got 0 rows`.
-    public var description: String {
+    package var description: String {
         "\(app) · \(name)" + (passed ? "" : " · \(message)")
     }
 }
 
 /// Thrown by a `VerifySuite` that cannot run here (a tool is missing): `contracts verify` shows
 /// a row "skipped: <reason>" and passes, unless `--require KIND` makes it a failure.
-public struct VerifySkip: Error, Sendable, CustomStringConvertible {
+package struct VerifySkip: Error, Sendable, CustomStringConvertible {
     /// Why, and how to make the kind run (`PostgreSQL … not found; apt-get install postgresql-15 or set PG_BIN`).
-    public var reason: String
+    package var reason: String
 
     /// A skip.
-    public init(_ reason: String) { self.reason = reason }
+    package init(_ reason: String) { self.reason = reason }
 
-    public var description: String { "skipped: \(reason)" }
+    package var description: String { "skipped: \(reason)" }
 }
 
 /// A rule kind that can check every app: contributes rows to `contracts verify`.
-public struct VerifySuite: Sendable {
+package struct VerifySuite: Sendable {
     /// The column name in the verify table.
-    public var kind: String
+    package var kind: String
     /// Runs every case of this kind for one app (an empty result means the kind does not apply).
-    public var run: @Sendable (_ app: any AppModule.Type) throws -> [CaseResult]
+    package var run: @Sendable (_ app: any AppModule.Type) throws -> [CaseResult]
 
     /// A suite.
-    public init(kind: String, run: @escaping @Sendable (_ app: any AppModule.Type) throws -> [CaseResult]) {
+    package init(kind: String, run: @escaping @Sendable (_ app: any AppModule.Type) throws -> [CaseResult]) {
         self.kind = kind
         self.run = run
     }

@@ -2,10 +2,10 @@ import Foundation
 
 /// File-system errors in words (`permission denied`, `no such folder /x`), not Foundation's
 /// `Error Domain=NSCocoaErrorDomain Code=513 …` dumps.
-public enum FileErrorText {
+package enum FileErrorText {
     /// Why reading or writing `path` failed: from the error's POSIX code when it carries one,
     /// else from what the file system shows about the path and its folder.
-    public static func describe(error: Error?, path: String, writing: Bool) -> String {
+    package static func describe(error: Error?, path: String, writing: Bool) -> String {
         if let error {
             let ns = error as NSError
             var posix: Int32?
@@ -27,7 +27,7 @@ public enum FileErrorText {
     }
 
     /// Why writing a file at `path` would fail, checked before any work (nil: it looks writable).
-    public static func problemWriting(_ path: String) -> String? { inspect(path, writing: true) }
+    package static func problemWriting(_ path: String) -> String? { inspect(path, writing: true) }
 
     /// `strerror` in lower case, with the folder named where it is the one missing.
     static func words(errno code: Int32, path: String) -> String {

@@ -3,12 +3,12 @@ import Foundation
 /// The `fixtures` rule kind: the app's contracts load, every fixture row reads back over the
 /// wire (PostgREST, as the service role, by primary key) exactly as PostgreSQL would print it,
 /// and every persona signs in with its documented password through GoTrue.
-public enum FixtureSuite {
+package enum FixtureSuite {
     /// The suite for `contracts verify`.
-    public static let suite = VerifySuite(kind: "fixtures") { app in try run(app) }
+    package static let suite = VerifySuite(kind: "fixtures") { app in try run(app) }
 
     /// Runs every case for an app (empty when the app has no contracts yet).
-    public static func run(_ app: any AppModule.Type) throws -> [CaseResult] {
+    package static func run(_ app: any AppModule.Type) throws -> [CaseResult] {
         let folder = ContractsLocator.app(app.name)
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("schema.json").path) else { return [] }
         let backend = try app.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
@@ -16,7 +16,7 @@ public enum FixtureSuite {
     }
 
     /// Runs every case against a backend (exposed so tests can hand in a deliberately broken one).
-    public static func run(backend: MockSupabase, app: String) throws -> [CaseResult] {
+    package static func run(backend: MockSupabase, app: String) throws -> [CaseResult] {
         let wire = WireClient(backend)
         let spec = backend.configuration.spec
         var results: [CaseResult] = []
@@ -30,7 +30,9 @@ public enum FixtureSuite {
                     let query = ts.primaryKey.map { c in "\(c)=eq.\(expected[c].map { $0.stringValue ?? $0.serialized() } ?? "")" }.joined(separator: "&")
                     let r = try wire.send(method: "GET", path: "/rest/v1/\(table)", query: query, as: "service_role")
                     guard r.status == 200, let got = r.jsonBody?.arrayValue, got.count == 1, case .object(let actual) = got[0] else {
-                        results.append(CaseResult(app: app, kind: "fixtures", name: name, passed: false, message: "expected one row, got \(r.status) \(r.text.prefix(200))"))
+                        results.append(
+                            CaseResult(
+                                app: app, kind: "fixtures", name: name, passed: false, message: "expected one row, got \(r.status) \(r.text.prefix(200))"))
                         continue
                     }
                     var mismatch: String?
@@ -53,10 +55,14 @@ public enum FixtureSuite {
         for p in spec.fixtures.personas {
             let name = "persona \(p.name) · signs in with the documented password"
             do {
-                let r = try wire.send(method: "POST", path: "/auth/v1/token", query: "grant_type=password",
-                                      headers: ["apikey": backend.anonKey], json: ["email": .string(p.email), "password": .string(p.password)])
+                let r = try wire.send(
+                    method: "POST", path: "/auth/v1/token", query: "grant_type=password",
+                    headers: ["apikey": backend.anonKey], json: ["email": .string(p.email), "password": .string(p.password)])
                 let ok = r.status == 200 && r.jsonBody?["user"]?["id"]?.stringValue == p.id
-                results.append(CaseResult(app: app, kind: "fixtures", name: name, passed: ok, message: ok ? "" : "expected 200 and user \(p.id), got \(r.status) \(r.text.prefix(200))"))
+                results.append(
+                    CaseResult(
+                        app: app, kind: "fixtures", name: name, passed: ok,
+                        message: ok ? "" : "expected 200 and user \(p.id), got \(r.status) \(r.text.prefix(200))"))
             } catch {
                 results.append(CaseResult(app: app, kind: "fixtures", name: name, passed: false, message: "\(error)"))
             }

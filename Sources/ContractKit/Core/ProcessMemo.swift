@@ -9,7 +9,7 @@ import Foundation
 /// Thread-safe; callers asking for different keys compute side by side, callers asking for the
 /// same key wait for the first one's result (or error, which is kept too: the inputs do not
 /// change within a process).
-public final class ProcessMemo<Value>: @unchecked Sendable {
+package final class ProcessMemo<Value>: @unchecked Sendable {
     private final class Cell: @unchecked Sendable {
         let lock = NSLock()
         var result: Result<Value, any Error>?
@@ -18,10 +18,10 @@ public final class ProcessMemo<Value>: @unchecked Sendable {
     private var cells: [String: Cell] = [:]
 
     /// An empty memo.
-    public init() {}
+    package init() {}
 
     /// The value of `key`, computing it with `compute` when no caller has yet.
-    public func value(_ key: String, _ compute: () throws -> Value) throws -> Value {
+    package func value(_ key: String, _ compute: () throws -> Value) throws -> Value {
         let cell = lock.withLock { () -> Cell in
             if let c = cells[key] { return c }
             let c = Cell()

@@ -3,19 +3,19 @@ import MockSupabase
 
 /// The traces of an app's contract files (`SourceTrace`: document, section, quoted words, the
 /// members holding the value) and whether each quoted number equals its rule's value.
-public enum SourceTraceSuite {
+package enum SourceTraceSuite {
     /// A trace found in a file.
-    public struct Found: Sendable {
+    package struct Found: Sendable {
         /// `Contracts/civicforge/photos.json`.
-        public var file: String
+        package var file: String
         /// The trace.
-        public var trace: SourceTrace
+        package var trace: SourceTrace
     }
 
     /// Every trace of every `.json` file under `folder` (at any depth), and every problem: a
     /// trace of the wrong shape, a quoted number no held member equals, a held number the words
     /// do not state. A file that does not parse is skipped (its rule kind reports it).
-    public static func scan(folder: URL, display: String) -> (found: [Found], problems: [SpecError]) {
+    package static func scan(folder: URL, display: String) -> (found: [Found], problems: [SpecError]) {
         let fm = FileManager.default
         guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: nil) else { return ([], []) }
         var files: [URL] = []
@@ -40,18 +40,22 @@ public enum SourceTraceSuite {
     }
 
     /// Verify's cases for an app (kind `app-rules`): one per trace that holds, one per problem.
-    public static func cases(app: String, folder: URL) -> [CaseResult] {
+    package static func cases(app: String, folder: URL) -> [CaseResult] {
         let r = scan(folder: folder, display: "Contracts/\(app)")
         let failing = Set(r.problems.map { "\($0.file)\u{0}\($0.path)" })
         var out: [CaseResult] = []
         for f in r.found where !failing.contains("\(f.file)\u{0}\(f.trace.path)") {
-            out.append(CaseResult(app: app, kind: AppRulesSuite.kind,
-                                  name: "trace · \(f.file.split(separator: "/").last ?? "") \(f.trace.path) · \(f.trace.file.prefix(3)) \(f.trace.section)",
-                                  passed: true))
+            out.append(
+                CaseResult(
+                    app: app, kind: AppRulesSuite.kind,
+                    name: "trace · \(f.file.split(separator: "/").last ?? "") \(f.trace.path) · \(f.trace.file.prefix(3)) \(f.trace.section)",
+                    passed: true))
         }
         for p in r.problems {
-            out.append(CaseResult(app: app, kind: AppRulesSuite.kind, name: "trace · \(p.file.split(separator: "/").last ?? "") \(p.path)",
-                                  passed: false, message: p.description))
+            out.append(
+                CaseResult(
+                    app: app, kind: AppRulesSuite.kind, name: "trace · \(p.file.split(separator: "/").last ?? "") \(p.path)",
+                    passed: false, message: p.description))
         }
         return out
     }

@@ -1,22 +1,22 @@
 import Foundation
 
 /// `contracts verify`'s outputs: the table for people, JSON and JUnit XML for CI.
-public enum VerifyOutput {
+package enum VerifyOutput {
     /// ANSI colours, used only when the output is a terminal.
-    public struct Style: Sendable {
+    package struct Style: Sendable {
         /// Whether to colour.
-        public var color: Bool
+        package var color: Bool
         /// A style.
-        public init(color: Bool) { self.color = color }
+        package init(color: Bool) { self.color = color }
         func paint(_ s: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
         /// Passed.
-        public func green(_ s: String) -> String { paint(s, "32") }
+        package func green(_ s: String) -> String { paint(s, "32") }
         /// Failed.
-        public func red(_ s: String) -> String { paint(s, "31") }
+        package func red(_ s: String) -> String { paint(s, "31") }
         /// Skipped.
-        public func yellow(_ s: String) -> String { paint(s, "33") }
+        package func yellow(_ s: String) -> String { paint(s, "33") }
         /// Emphasis.
-        public func bold(_ s: String) -> String { paint(s, "1") }
+        package func bold(_ s: String) -> String { paint(s, "1") }
     }
 
     /// The state column of a row: `ok`, `FAILED`, `skipped: …`, `error (below)`, `not run: …`.
@@ -33,7 +33,7 @@ public enum VerifyOutput {
     /// The table of app × rule kind (cases, passed, failed, seconds, state), load errors first and
     /// each once, then every row error once, a summary line, and the first `maxFailures` failing
     /// cases (nil: all).
-    public static func text(_ outcome: VerifyOutcome, maxFailures: Int?, style: Style = Style(color: false)) -> String {
+    package static func text(_ outcome: VerifyOutcome, maxFailures: Int?, style: Style = Style(color: false)) -> String {
         var out: [String] = []
         if !outcome.loadErrors.isEmpty {
             out.append(style.red("load errors (the app's rule kinds did not run):"))
@@ -44,8 +44,10 @@ public enum VerifyOutput {
         let table = outcome.rows.map { r -> [String] in
             let c = r.cases, failed = c.filter { !$0.passed }.count
             let ran: Bool = { if case .ran = r.status { return true } else { return false } }()
-            return [r.app, r.kind, ran ? String(c.count) : "-", ran ? String(c.count - failed) : "-", ran ? String(failed) : "-",
-                    String(format: "%.1fs", r.seconds), note(r, style)]
+            return [
+                r.app, r.kind, ran ? String(c.count) : "-", ran ? String(c.count - failed) : "-", ran ? String(failed) : "-",
+                String(format: "%.1fs", r.seconds), note(r, style)
+            ]
         }
         let widths = (0..<header.count - 1).map { i in max(header[i].count, table.map { $0[i].count }.max() ?? 0) }
         func line(_ cells: [String]) -> String {
@@ -73,7 +75,9 @@ public enum VerifyOutput {
         let skipped = outcome.rows.filter { if case .skipped = $0.status { return true } else { return false } }
         let notRun = outcome.rows.filter { if case .notRun = $0.status { return true } else { return false } }
         var summary = "\(cases.count) cases, \(cases.count - failures.count) passed, \(failures.count) failed"
-        if !skipped.isEmpty { summary += ", \(skipped.count) rule kind\(skipped.count == 1 ? "" : "s") skipped (\(Set(skipped.map(\.kind)).sorted().joined(separator: ", ")))" }
+        if !skipped.isEmpty {
+            summary += ", \(skipped.count) rule kind\(skipped.count == 1 ? "" : "s") skipped (\(Set(skipped.map(\.kind)).sorted().joined(separator: ", ")))"
+        }
         if errorRows > 0 { summary += ", \(errorRows) rule kind\(errorRows == 1 ? "" : "s") failed as a whole" }
         if !notRun.isEmpty { summary += ", \(notRun.count) not run (load errors)" }
         if cases.isEmpty { summary += "; no case ran" + (outcome.rows.isEmpty ? " (the rule kinds asked for do not apply to the apps asked for)" : "") }
@@ -87,7 +91,7 @@ public enum VerifyOutput {
     }
 
     /// Every row and every case as JSON (sorted keys): `summary`, `loadErrors`, `rows`, `cases`.
-    public static func json(_ outcome: VerifyOutcome) -> String {
+    package static func json(_ outcome: VerifyOutcome) -> String {
         let cases = outcome.cases, failures = outcome.failures
         func rowJSON(_ r: VerifyRow) -> JSONValue {
             var o: [String: JSONValue] = ["app": .string(r.app), "kind": .string(r.kind), "seconds": .double((r.seconds * 1000).rounded() / 1000)]
@@ -108,15 +112,16 @@ public enum VerifyOutput {
             "summary": .object([
                 "cases": .int(Int64(cases.count)), "passed": .int(Int64(cases.count - failures.count)), "failed": .int(Int64(failures.count)),
                 "skippedKinds": .int(Int64(outcome.rows.filter { if case .skipped = $0.status { return true } else { return false } }.count)),
-                "loadErrors": .int(Int64(outcome.loadErrors.count)),
+                "loadErrors": .int(Int64(outcome.loadErrors.count))
             ]),
             "loadErrors": .array(outcome.loadErrors.map { .object(["app": .string($0.app), "message": .string($0.message)]) }),
             "rows": .array(outcome.rows.map(rowJSON)),
-            "cases": .array(cases.map { c in
-                var o: [String: JSONValue] = ["app": .string(c.app), "kind": .string(c.kind), "name": .string(c.name), "passed": .bool(c.passed)]
-                if !c.passed { o["message"] = .string(c.message) }
-                return .object(o)
-            }),
+            "cases": .array(
+                cases.map { c in
+                    var o: [String: JSONValue] = ["app": .string(c.app), "kind": .string(c.kind), "name": .string(c.name), "passed": .bool(c.passed)]
+                    if !c.passed { o["message"] = .string(c.message) }
+                    return .object(o)
+                })
         ])
         return doc.serialized(.pretty)
     }
@@ -124,13 +129,15 @@ public enum VerifyOutput {
     /// JUnit XML: a testsuite per app × kind (`naarscars.rls`) with a testcase per case named by
     /// its rule, failures carrying the message that names the cell; a skipped kind is one
     /// skipped testcase with the reason; load errors and kinds that did not run are errors.
-    public static func junit(_ outcome: VerifyOutcome) -> String {
+    package static func junit(_ outcome: VerifyOutcome) -> String {
         var suites: [String] = []
         var total = 0, failures = 0, errors = 0, skipped = 0, time = 0.0
         func suite(_ name: String, _ seconds: Double, _ cases: [(name: String, body: String, failed: Bool, error: Bool, skipped: Bool)]) {
             let f = cases.filter(\.failed).count, e = cases.filter(\.error).count, s = cases.filter(\.skipped).count
             total += cases.count; failures += f; errors += e; skipped += s; time += seconds
-            var lines = ["  <testsuite name=\"\(xml(name))\" tests=\"\(cases.count)\" failures=\"\(f)\" errors=\"\(e)\" skipped=\"\(s)\" time=\"\(String(format: "%.3f", seconds))\">"]
+            var lines = [
+                "  <testsuite name=\"\(xml(name))\" tests=\"\(cases.count)\" failures=\"\(f)\" errors=\"\(e)\" skipped=\"\(s)\" time=\"\(String(format: "%.3f", seconds))\">"
+            ]
             for c in cases {
                 if c.body.isEmpty {
                     lines.append("    <testcase classname=\"\(xml(name))\" name=\"\(xml(c.name))\"/>")
@@ -142,17 +149,27 @@ public enum VerifyOutput {
             suites.append(lines.joined(separator: "\n"))
         }
         for app in Set(outcome.loadErrors.map(\.app)).sorted() {
-            suite("\(app).load", 0, outcome.loadErrors.filter { $0.app == app }.map { e in
-                (e.message.components(separatedBy: ": ").first ?? "load", "<error message=\"\(xml(e.message))\">\(xml(e.message))</error>", false, true, false)
-            })
+            suite(
+                "\(app).load", 0,
+                outcome.loadErrors.filter { $0.app == app }.map { e in
+                    (
+                        e.message.components(separatedBy: ": ").first ?? "load", "<error message=\"\(xml(e.message))\">\(xml(e.message))</error>", false, true,
+                        false
+                    )
+                })
         }
         for r in outcome.rows {
             let name = "\(r.app).\(r.kind)"
             switch r.status {
             case .ran(let cs):
-                suite(name, r.seconds, cs.map { c in
-                    (c.name, c.passed ? "" : "<failure message=\"\(xml(String(c.message.prefix(500))))\">\(xml(c.description))</failure>", !c.passed, false, false)
-                })
+                suite(
+                    name, r.seconds,
+                    cs.map { c in
+                        (
+                            c.name, c.passed ? "" : "<failure message=\"\(xml(String(c.message.prefix(500))))\">\(xml(c.description))</failure>", !c.passed,
+                            false, false
+                        )
+                    })
             case .skipped(let reason), .notApplicable(let reason):
                 suite(name, r.seconds, [(r.kind, "<skipped message=\"\(xml(reason))\"/>", false, false, true)])
             case .error(let m):
@@ -163,11 +180,11 @@ public enum VerifyOutput {
             }
         }
         return """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <testsuites name="contracts verify" tests="\(total)" failures="\(failures)" errors="\(errors)" skipped="\(skipped)" time="\(String(format: "%.3f", time))">
-        \(suites.joined(separator: "\n"))
-        </testsuites>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="contracts verify" tests="\(total)" failures="\(failures)" errors="\(errors)" skipped="\(skipped)" time="\(String(format: "%.3f", time))">
+            \(suites.joined(separator: "\n"))
+            </testsuites>
+            """
     }
 
     /// Escapes text for XML attributes and content; drops characters XML 1.0 cannot carry.

@@ -1,9 +1,9 @@
 import Foundation
 
 /// One cell of `contracts verify`'s table: an app × rule kind and what became of it.
-public struct VerifyRow: Sendable {
+package struct VerifyRow: Sendable {
     /// What became of a rule kind for an app.
-    public enum Status: Sendable {
+    package enum Status: Sendable {
         /// The kind ran these cases.
         case ran([CaseResult])
         /// The kind could not run here (a tool is missing): the reason and how to fix it.
@@ -19,16 +19,16 @@ public struct VerifyRow: Sendable {
     }
 
     /// The app (`shvil`).
-    public var app: String
+    package var app: String
     /// The rule kind (`rls`).
-    public var kind: String
+    package var kind: String
     /// What happened.
-    public var status: Status
+    package var status: Status
     /// Wall-clock seconds the kind took for the app.
-    public var seconds: Double
+    package var seconds: Double
 
     /// A row.
-    public init(app: String, kind: String, status: Status, seconds: Double) {
+    package init(app: String, kind: String, status: Status, seconds: Double) {
         self.app = app
         self.kind = kind
         self.status = status
@@ -38,8 +38,10 @@ public struct VerifyRow: Sendable {
     /// Runs `body` as the `kind` row of `app`: announced to `progress` before (row nil) and after,
     /// timed, a thrown error recorded as `.error`. The one place the `--target` and `--database`
     /// runners time a kind.
-    static func timed(app: String, kind: String, progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void,
-                      _ body: () throws -> Status) -> VerifyRow {
+    static func timed(
+        app: String, kind: String, progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void,
+        _ body: () throws -> Status
+    ) -> VerifyRow {
         progress(app, kind, nil)
         let start = Date()
         let status: Status
@@ -50,11 +52,11 @@ public struct VerifyRow: Sendable {
     }
 
     /// The cases run (empty unless `.ran`).
-    public var cases: [CaseResult] { if case .ran(let r) = status { return r } else { return [] } }
+    package var cases: [CaseResult] { if case .ran(let r) = status { return r } else { return [] } }
     /// Failing cases.
-    public var failures: [CaseResult] { cases.filter { !$0.passed } }
+    package var failures: [CaseResult] { cases.filter { !$0.passed } }
     /// Whether this row makes verify fail.
-    public var failed: Bool {
+    package var failed: Bool {
         switch status {
         case .ran(let r): return r.contains { !$0.passed }
         case .skipped, .notApplicable: return false
@@ -64,28 +66,28 @@ public struct VerifyRow: Sendable {
 }
 
 /// The result of `contracts verify`: load errors per app (each once) and one row per app × kind.
-public struct VerifyOutcome: Sendable {
+package struct VerifyOutcome: Sendable {
     /// Errors that kept an app's contracts from loading, each reported once.
-    public var loadErrors: [(app: String, message: String)]
+    package var loadErrors: [(app: String, message: String)]
     /// App × rule kind rows, in the order they ran (kinds that do not apply to an app have none).
-    public var rows: [VerifyRow]
+    package var rows: [VerifyRow]
 
     /// An outcome.
-    public init(loadErrors: [(app: String, message: String)] = [], rows: [VerifyRow] = []) {
+    package init(loadErrors: [(app: String, message: String)] = [], rows: [VerifyRow] = []) {
         self.loadErrors = loadErrors
         self.rows = rows
     }
 
     /// Every case run.
-    public var cases: [CaseResult] { rows.flatMap(\.cases) }
+    package var cases: [CaseResult] { rows.flatMap(\.cases) }
     /// Every failing case.
-    public var failures: [CaseResult] { rows.flatMap(\.failures) }
+    package var failures: [CaseResult] { rows.flatMap(\.failures) }
     /// Whether verify passes: no load error, no failing case or row, and at least one case ran.
-    public var passed: Bool { loadErrors.isEmpty && !rows.contains(where: \.failed) && !cases.isEmpty }
+    package var passed: Bool { loadErrors.isEmpty && !rows.contains(where: \.failed) && !cases.isEmpty }
 }
 
 /// Runs rule kinds over apps, checking first that each app's contracts load.
-public enum VerifyRunner {
+package enum VerifyRunner {
     /// Runs `suites` for every app of `apps`; the rows come in app order, each app's kinds in
     /// suite order. The app × kind cells run side by side, `width` at a time, the PostgreSQL
     /// kinds first (they mostly wait on the server while other cells compute); values several
@@ -94,25 +96,29 @@ public enum VerifyRunner {
     /// row per kind. A suite's `VerifySkip` is a `.skipped` row, or an `.error` row when its kind
     /// is in `required`. `progress` is called before each kind starts (row nil) and after it
     /// ends, one call at a time.
-    public static func run(apps: [any AppModule.Type], suites: [VerifySuite], required: Set<String> = [],
-                           check: (any AppModule.Type) -> [String] = { ContractFolderCheck.problems($0) },
-                           width: Int = ProcessInfo.processInfo.activeProcessorCount + 1,
-                           progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }) -> VerifyOutcome {
+    package static func run(
+        apps: [any AppModule.Type], suites: [VerifySuite], required: Set<String> = [],
+        check: (any AppModule.Type) -> [String] = { ContractFolderCheck.problems($0) },
+        width: Int = ProcessInfo.processInfo.activeProcessorCount + 1,
+        progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }
+    ) -> VerifyOutcome {
         let progressLock = NSLock()
         return withoutActuallyEscaping(progress) { progress in
             withoutActuallyEscaping(check) { check in
                 let report: (String, String, VerifyRow?) -> Void = { a, k, r in progressLock.withLock { progress(a, k, r) } }
-                let problems: [[String]] = (try? Concurrently<[String]>.map(apps, width: width) { app in
-                    report(app.name, "load", nil)
-                    return check(app)
-                }) ?? []
+                let problems: [[String]] =
+                    (try? Concurrently<[String]>.map(apps, width: width) { app in
+                        report(app.name, "load", nil)
+                        return check(app)
+                    }) ?? []
                 // Every cell of an app that loads, slowest kind first.
                 var cells: [(app: Int, suite: Int)] = []
                 for a in apps.indices where problems[a].isEmpty { for k in suites.indices { cells.append((a, k)) } }
                 cells.sort { (suites[$0.suite].kind == "postgres" ? 0 : 1, $0.app, $0.suite) < (suites[$1.suite].kind == "postgres" ? 0 : 1, $1.app, $1.suite) }
-                let rows: [VerifyRow?] = (try? Concurrently<VerifyRow?>.map(cells, width: width) { cell in
-                    row(apps[cell.app], suites[cell.suite], required: required, progress: report)
-                }) ?? []
+                let rows: [VerifyRow?] =
+                    (try? Concurrently<VerifyRow?>.map(cells, width: width) { cell in
+                        row(apps[cell.app], suites[cell.suite], required: required, progress: report)
+                    }) ?? []
                 var byCell: [Int: [Int: VerifyRow]] = [:]
                 for (cell, r) in zip(cells, rows) { if let r { byCell[cell.app, default: [:]][cell.suite] = r } }
                 var outcome = VerifyOutcome()
@@ -134,8 +140,10 @@ public enum VerifyRunner {
     }
 
     /// One app × kind cell: nil when the kind has no case for the app.
-    static func row(_ app: any AppModule.Type, _ s: VerifySuite, required: Set<String>,
-                    progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void) -> VerifyRow? {
+    static func row(
+        _ app: any AppModule.Type, _ s: VerifySuite, required: Set<String>,
+        progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void
+    ) -> VerifyRow? {
         progress(app.name, s.kind, nil)
         let start = Date()
         let status: VerifyRow.Status

@@ -1,7 +1,7 @@
 import Foundation
 
 /// When golden files are (re)written, from `SUPACONTRACTS_RECORD`.
-public enum GoldenRecordMode: String, Sendable, CaseIterable {
+package enum GoldenRecordMode: String, Sendable, CaseIterable {
     /// Rewrite every golden file (after reviewing the diff: `contracts goldens --update`).
     case all
     /// Write only golden files that do not exist yet.
@@ -12,11 +12,11 @@ public enum GoldenRecordMode: String, Sendable, CaseIterable {
     case never
 
     /// The environment variable.
-    public static let environmentKey = "SUPACONTRACTS_RECORD"
+    package static let environmentKey = "SUPACONTRACTS_RECORD"
 
     /// The mode of an environment (the CLI and the tests pass theirs; the library reads none):
     /// unset or empty is `never`; any other value must be a mode name.
-    public static func from(environment env: [String: String]) throws -> GoldenRecordMode {
+    package static func from(environment env: [String: String]) throws -> GoldenRecordMode {
         guard let raw = env[environmentKey]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return .never }
         guard let mode = GoldenRecordMode(rawValue: raw.lowercased()) else { throw GoldenError.invalidMode(raw) }
         return mode
@@ -24,7 +24,7 @@ public enum GoldenRecordMode: String, Sendable, CaseIterable {
 }
 
 /// A golden-file operation that could not be carried out.
-public enum GoldenError: Error, CustomStringConvertible, Sendable, Equatable {
+package enum GoldenError: Error, CustomStringConvertible, Sendable, Equatable {
     /// `SUPACONTRACTS_RECORD` holds an unknown value.
     case invalidMode(String)
     /// A file could not be written.
@@ -32,10 +32,11 @@ public enum GoldenError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A case name or suite name would leave its folder.
     case invalidName(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidMode(let v):
-            return "\(GoldenRecordMode.environmentKey)='\(v)' is not a record mode (one of: \(GoldenRecordMode.allCases.map(\.rawValue).joined(separator: ", ")))"
+            return
+                "\(GoldenRecordMode.environmentKey)='\(v)' is not a record mode (one of: \(GoldenRecordMode.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .writeFailed(let p, let r): return "cannot write \(p): \(r)"
         case .invalidName(let n): return "'\(n)' is not a valid golden name (letters, digits, '-', '_', '.'; not starting with '.')"
         }
@@ -43,7 +44,7 @@ public enum GoldenError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 /// What checking one golden file found or did.
-public enum GoldenStatus: String, Sendable, Equatable {
+package enum GoldenStatus: String, Sendable, Equatable {
     /// The file equals the output.
     case matched
     /// The file did not exist and was written.
@@ -56,68 +57,72 @@ public enum GoldenStatus: String, Sendable, Equatable {
     case missing
 
     /// Whether the check passes: nothing is left different on disk.
-    public var passed: Bool { self == .matched || self == .recorded || self == .updated }
+    package var passed: Bool { self == .matched || self == .recorded || self == .updated }
 }
 
 /// The outcome of checking one golden file.
-public struct GoldenResult: Sendable, Equatable {
+package struct GoldenResult: Sendable, Equatable {
     /// What happened.
-    public var status: GoldenStatus
+    package var status: GoldenStatus
     /// The golden file.
-    public var file: URL
+    package var file: URL
     /// The unified diff from the file to the output (empty when equal or missing).
-    public var diff: String
+    package var diff: String
     /// Where the actual output was written on a mismatch (beside `<case>.expected.json`).
-    public var artifact: URL?
+    package var artifact: URL?
 }
 
 /// Golden files `<root>/<app>/<suite>/<case>.json`: JSON pretty-printed with sorted keys and a
 /// final newline. A mismatch writes the actual output to `<artifacts>/<app>/<suite>/<case>.json`
 /// beside a copy of the expected file (`<case>.expected.json`).
-public struct GoldenStore: Sendable {
+package struct GoldenStore: Sendable {
     /// `Golden/`.
-    public var root: URL
+    package var root: URL
     /// `artifacts/golden/`.
-    public var artifacts: URL
+    package var artifacts: URL
     /// How paths are shown in messages: relative to this folder when under it.
-    public var displayBase: URL
+    package var displayBase: URL
 
     /// A store; defaults to the package's `Golden/` and `artifacts/golden/`.
-    public init(root: URL = ContractsLocator.golden,
-                artifacts: URL = ContractsLocator.root.appendingPathComponent("artifacts/golden"),
-                displayBase: URL = ContractsLocator.root) {
+    package init(
+        root: URL = ContractsLocator.golden,
+        artifacts: URL = ContractsLocator.root.appendingPathComponent("artifacts/golden"),
+        displayBase: URL = ContractsLocator.root
+    ) {
         self.root = root
         self.artifacts = artifacts
         self.displayBase = displayBase
     }
 
     /// The text stored for a value.
-    public static func text(_ value: JSONValue) -> String { value.serialized(.pretty) + "\n" }
+    package static func text(_ value: JSONValue) -> String { value.serialized(.pretty) + "\n" }
 
     static func validName(_ s: String) -> Bool {
         !s.isEmpty && !s.hasPrefix(".") && s.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
     }
 
     /// The file of a case.
-    public func url(app: String, suite: String, name: String) throws -> URL {
+    package func url(app: String, suite: String, name: String) throws -> URL {
         for n in [app, suite, name] where !GoldenStore.validName(n) { throw GoldenError.invalidName(n) }
         return root.appendingPathComponent(app).appendingPathComponent(suite).appendingPathComponent(name + ".json")
     }
 
     /// A path for messages.
-    public func display(_ url: URL) -> String {
+    package func display(_ url: URL) -> String {
         let base = displayBase.standardizedFileURL.path
         let p = url.standardizedFileURL.path
         return p.hasPrefix(base + "/") ? String(p.dropFirst(base.count + 1)) : p
     }
 
     /// Compares `actual` with the golden file under `mode`, writing what the mode allows.
-    public func check(app: String, suite: String, name: String, actual: JSONValue, mode: GoldenRecordMode) throws -> GoldenResult {
+    package func check(app: String, suite: String, name: String, actual: JSONValue, mode: GoldenRecordMode) throws -> GoldenResult {
         let file = try url(app: app, suite: suite, name: name)
         let text = GoldenStore.text(actual)
         let fm = FileManager.default
         guard let data = fm.contents(atPath: file.path) else {
-            if mode == .never { return GoldenResult(status: .missing, file: file, diff: "", artifact: try writeArtifact(app, suite, name, actual: text, expected: nil)) }
+            if mode == .never {
+                return GoldenResult(status: .missing, file: file, diff: "", artifact: try writeArtifact(app, suite, name, actual: text, expected: nil))
+            }
             try write(text, to: file)
             return GoldenResult(status: .recorded, file: file, diff: "")
         }
@@ -133,14 +138,14 @@ public struct GoldenStore: Sendable {
     }
 
     /// Golden files of a suite on disk (case names), sorted.
-    public func existingCases(app: String, suite: String) -> [String] {
+    package func existingCases(app: String, suite: String) -> [String] {
         let dir = root.appendingPathComponent(app).appendingPathComponent(suite)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         return names.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }
 
     /// Suites of an app on disk, sorted.
-    public func existingSuites(app: String) -> [String] {
+    package func existingSuites(app: String) -> [String] {
         let dir = root.appendingPathComponent(app)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         return names.filter { n in
@@ -150,7 +155,7 @@ public struct GoldenStore: Sendable {
     }
 
     /// Removes a golden file (an orphan whose case no longer exists).
-    public func remove(app: String, suite: String, name: String) throws {
+    package func remove(app: String, suite: String, name: String) throws {
         try FileManager.default.removeItem(at: try url(app: app, suite: suite, name: name))
     }
 

@@ -2,16 +2,16 @@ import Foundation
 
 /// What a golden case's mock replay produced: the part of the golden it must reproduce and what
 /// the mock answered, compared like the golden itself (pretty JSON, line diff).
-public struct GoldenReplay: Sendable {
+package struct GoldenReplay: Sendable {
     /// The part of the golden file the mock must reproduce (e.g. its `response`).
-    public var expected: JSONValue
+    package var expected: JSONValue
     /// What the mock answered, normalised (e.g. a generated id replaced by the golden's).
-    public var actual: JSONValue
+    package var actual: JSONValue
     /// Extra problems the replay found (status, headers), each one line.
-    public var problems: [String]
+    package var problems: [String]
 
     /// A replay outcome.
-    public init(expected: JSONValue, actual: JSONValue, problems: [String] = []) {
+    package init(expected: JSONValue, actual: JSONValue, problems: [String] = []) {
         self.expected = expected
         self.actual = actual
         self.problems = problems
@@ -19,19 +19,21 @@ public struct GoldenReplay: Sendable {
 }
 
 /// One golden case: a named output an app's logic produces from fixed inputs.
-public struct GoldenCase: Sendable {
+package struct GoldenCase: Sendable {
     /// The suite (folder under `Golden/<app>/`), e.g. `report`.
-    public var suite: String
+    package var suite: String
     /// The case (file name without `.json`).
-    public var name: String
+    package var name: String
     /// Computes the output.
-    public var produce: @Sendable () throws -> JSONValue
+    package var produce: @Sendable () throws -> JSONValue
     /// Replays the case through the mock, given the golden file's content (nil: no replay).
-    public var replay: (@Sendable (_ golden: JSONValue) throws -> GoldenReplay)?
+    package var replay: (@Sendable (_ golden: JSONValue) throws -> GoldenReplay)?
 
     /// A case.
-    public init(suite: String, name: String, produce: @escaping @Sendable () throws -> JSONValue,
-                replay: (@Sendable (_ golden: JSONValue) throws -> GoldenReplay)? = nil) {
+    package init(
+        suite: String, name: String, produce: @escaping @Sendable () throws -> JSONValue,
+        replay: (@Sendable (_ golden: JSONValue) throws -> GoldenReplay)? = nil
+    ) {
         self.suite = suite
         self.name = name
         self.produce = produce
@@ -40,21 +42,21 @@ public struct GoldenCase: Sendable {
 }
 
 /// An app module with golden cases.
-public protocol GoldenSource: AppModule {
+package protocol GoldenSource: AppModule {
     /// Every golden case of the app.
     static func goldenCases() throws -> [GoldenCase]
 }
 
 /// Runs golden cases against `Golden/`: compare (or record, per mode), report orphans, replay.
-public enum GoldenSuite {
+package enum GoldenSuite {
     /// The `goldens` rule kind of `contracts verify`: every app that is a `GoldenSource`, in
     /// `mode` (the CLI's comes from `SUPACONTRACTS_RECORD`, default never).
-    public static func verifySuite(store: GoldenStore = GoldenStore(), mode: GoldenRecordMode = .never) -> VerifySuite {
+    package static func verifySuite(store: GoldenStore = GoldenStore(), mode: GoldenRecordMode = .never) -> VerifySuite {
         VerifySuite(kind: "goldens") { app in try results(app, store: store, mode: mode) }
     }
 
     /// Every golden of an app: its own cases (a `GoldenSource`) and its RLS matrix pages.
-    public static func results(_ app: any AppModule.Type, store: GoldenStore, mode: GoldenRecordMode) throws -> [CaseResult] {
+    package static func results(_ app: any AppModule.Type, store: GoldenStore, mode: GoldenRecordMode) throws -> [CaseResult] {
         var out: [CaseResult] = []
         if let source = app as? any GoldenSource.Type {
             out += try run(app: app.name, cases: source.goldenCases(), store: store, mode: mode)
@@ -64,7 +66,7 @@ public enum GoldenSuite {
 
     /// Checks every case: one result per golden file, one per replay, one per orphan file (a
     /// golden file no case produces; removed in mode `all`).
-    public static func run(app: String, cases: [GoldenCase], store: GoldenStore, mode: GoldenRecordMode) throws -> [CaseResult] {
+    package static func run(app: String, cases: [GoldenCase], store: GoldenStore, mode: GoldenRecordMode) throws -> [CaseResult] {
         var results: [CaseResult] = []
         var seen: [String: Set<String>] = [:]
         for c in cases {
@@ -84,16 +86,20 @@ public enum GoldenSuite {
             guard let replay = c.replay else { continue }
             // Replay against what is on disk now (just written, or the reviewed file).
             guard let data = FileManager.default.contents(atPath: r.file.path), let golden = try? JSONValue.parse(data) else {
-                results.append(CaseResult(app: app, kind: "goldens", name: label + " · mock replay", passed: false, message: "no readable golden file to replay"))
+                results.append(
+                    CaseResult(app: app, kind: "goldens", name: label + " · mock replay", passed: false, message: "no readable golden file to replay"))
                 continue
             }
             do {
                 let rep = try replay(golden)
-                let diff = LineDiff.unified(from: GoldenStore.text(rep.expected), to: GoldenStore.text(rep.actual),
-                                            fromLabel: store.display(r.file) + " (replayed part)", toLabel: "mock")
+                let diff = LineDiff.unified(
+                    from: GoldenStore.text(rep.expected), to: GoldenStore.text(rep.actual),
+                    fromLabel: store.display(r.file) + " (replayed part)", toLabel: "mock")
                 let problems = rep.problems + (diff.isEmpty ? [] : ["the mock's answer differs from the golden file:\n" + diff])
-                results.append(CaseResult(app: app, kind: "goldens", name: label + " · mock replay", passed: problems.isEmpty,
-                                          message: problems.joined(separator: "\n")))
+                results.append(
+                    CaseResult(
+                        app: app, kind: "goldens", name: label + " · mock replay", passed: problems.isEmpty,
+                        message: problems.joined(separator: "\n")))
             } catch {
                 results.append(CaseResult(app: app, kind: "goldens", name: label + " · mock replay", passed: false, message: "replay failed: \(error)"))
             }
@@ -103,10 +109,13 @@ public enum GoldenSuite {
                 let path = store.display(try store.url(app: app, suite: suite, name: orphan))
                 if mode == .all {
                     try store.remove(app: app, suite: suite, name: orphan)
-                    results.append(CaseResult(app: app, kind: "goldens", name: "\(suite) · \(orphan)", passed: true, message: "removed \(path): no case produces it"))
+                    results.append(
+                        CaseResult(app: app, kind: "goldens", name: "\(suite) · \(orphan)", passed: true, message: "removed \(path): no case produces it"))
                 } else {
-                    results.append(CaseResult(app: app, kind: "goldens", name: "\(suite) · \(orphan)", passed: false,
-                                              message: "\(path) has no case; delete it or re-record with `contracts goldens --update`"))
+                    results.append(
+                        CaseResult(
+                            app: app, kind: "goldens", name: "\(suite) · \(orphan)", passed: false,
+                            message: "\(path) has no case; delete it or re-record with `contracts goldens --update`"))
                 }
             }
         }
@@ -120,7 +129,8 @@ public enum GoldenSuite {
         case .recorded: return "recorded \(path)"
         case .updated: return "re-recorded \(path):\n\(r.diff)"
         case .missing:
-            return "\(path) does not exist; actual output written to \(r.artifact.map(store.display) ?? "?"); record it with `swift run contracts goldens --update` or \(GoldenRecordMode.environmentKey)=missing"
+            return
+                "\(path) does not exist; actual output written to \(r.artifact.map(store.display) ?? "?"); record it with `swift run contracts goldens --update` or \(GoldenRecordMode.environmentKey)=missing"
         case .mismatch:
             return "\(path) differs from the output (actual written to \(r.artifact.map(store.display) ?? "?") beside a copy of the expected file):\n\(r.diff)"
         }

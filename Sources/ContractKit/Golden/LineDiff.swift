@@ -1,9 +1,9 @@
 import Foundation
 
 /// A line diff (Myers' O(ND) algorithm) and its unified-format rendering, for golden files.
-public enum LineDiff {
+package enum LineDiff {
     /// One line of an edit script.
-    public enum Edit: Equatable, Sendable {
+    package enum Edit: Equatable, Sendable {
         /// In both texts.
         case same(String)
         /// Only in the old text.
@@ -13,7 +13,7 @@ public enum LineDiff {
     }
 
     /// The lines of a text; a final newline does not start an empty last line.
-    public static func lines(_ text: String) -> [String] {
+    package static func lines(_ text: String) -> [String] {
         if text.isEmpty { return [] }
         var out = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if text.hasSuffix("\n") { out.removeLast() }
@@ -22,10 +22,10 @@ public enum LineDiff {
 
     /// The most differing lines searched for a shortest script; beyond it (texts with nothing in
     /// common) the middle is shown as one block replaced, keeping time and memory bounded.
-    public static let maxSearchedDifferences = 2_000
+    package static let maxSearchedDifferences = 2_000
 
     /// A shortest edit script turning `a` into `b` (deletions before insertions within a change).
-    public static func edits(_ a: [String], _ b: [String]) -> [Edit] {
+    package static func edits(_ a: [String], _ b: [String]) -> [Edit] {
         // Common prefix and suffix cost nothing and shrink the search.
         var lo = 0
         while lo < a.count && lo < b.count && a[lo] == b[lo] { lo += 1 }
@@ -45,7 +45,7 @@ public enum LineDiff {
         if maxD > maxSearchedDifferences, Set(a).isDisjoint(with: b) { return a.map(Edit.delete) + b.map(Edit.insert) }
         let offset = maxD + 1
         var v = [Int](repeating: 0, count: 2 * maxD + 3)
-        var trace: [[Int]] = []  // trace[d] = v[-d...d] before step d
+        var trace: [[Int]] = [] // trace[d] = v[-d...d] before step d
         var finalD = -1
         search: for d in 0...min(maxD, maxSearchedDifferences) {
             trace.append(Array(v[(offset - d)...(offset + d)]))
@@ -89,12 +89,14 @@ public enum LineDiff {
 
     /// A unified diff (`--- from`, `+++ to`, `@@ -l,n +l,n @@` hunks with `context` lines around
     /// each change); empty when the texts are equal.
-    public static func unified(from old: String, to new: String, fromLabel: String = "expected", toLabel: String = "actual", context: Int = 3) -> String {
+    package static func unified(from old: String, to new: String, fromLabel: String = "expected", toLabel: String = "actual", context: Int = 3) -> String {
         if old == new { return "" }
         let a = lines(old), b = lines(new)
         let script = edits(a, b)
         var out = "--- \(fromLabel)\n+++ \(toLabel)\n"
-        if !script.contains(where: { if case .same = $0 { return false }; return true }) {
+        if !script.contains(where: {
+            if case .same = $0 { return false }; return true
+        }) {
             return out + "@@ the texts differ only in their final newline @@\n"
         }
         // Positions (old line, new line) before each edit.
@@ -108,16 +110,22 @@ public enum LineDiff {
             case .insert: j += 1
             }
         }
-        let changed = script.indices.filter { if case .same = script[$0] { return false }; return true }
-        var hunks: [(Int, Int)] = []  // ranges of script indices
+        let changed = script.indices.filter {
+            if case .same = script[$0] { return false }; return true
+        }
+        var hunks: [(Int, Int)] = [] // ranges of script indices
         for c in changed {
             let start = max(0, c - context), end = min(script.count - 1, c + context)
             if let last = hunks.last, start <= last.1 + 1 { hunks[hunks.count - 1].1 = max(last.1, end) } else { hunks.append((start, end)) }
         }
         for (s, e) in hunks {
             let slice = script[s...e]
-            let oldLen = slice.filter { if case .insert = $0 { return false }; return true }.count
-            let newLen = slice.filter { if case .delete = $0 { return false }; return true }.count
+            let oldLen = slice.filter {
+                if case .insert = $0 { return false }; return true
+            }.count
+            let newLen = slice.filter {
+                if case .delete = $0 { return false }; return true
+            }.count
             let oldStart = oldLen == 0 ? pos[s].0 : pos[s].0 + 1
             let newStart = newLen == 0 ? pos[s].1 : pos[s].1 + 1
             out += "@@ -\(oldStart),\(oldLen) +\(newStart),\(newLen) @@\n"

@@ -2,65 +2,65 @@ import Foundation
 
 /// A documented interaction: one file of `Contracts/<app>/interactions/`, a request/response pair
 /// or a short flow of them (format in Contracts/FORMAT.md, "interactions/*.json").
-public struct InteractionFile: Sendable {
+package struct InteractionFile: Sendable {
     /// The file, for messages (`Contracts/teleportme/interactions/saved-city-duplicate.json`).
-    public var file: String
+    package var file: String
     /// What it documents.
-    public var name: String
+    package var name: String
     /// Where the document states it (`000 §5.3`).
-    public var source: String
+    package var source: String
     /// Where the backend's clock stands when the file starts (`"startTime"`; nil: the replay's
     /// default, `InteractionReplay.defaultStartTime`, 2026-03-01T12:00:00Z).
-    public var startTime: Date?
+    package var startTime: Date?
     /// Why the outcome needs the backend's clock at `startTime` (`"clockBound"`): what the file
     /// expects is computed from that moment (a 90-day window, an expiry, today's date), so a live
     /// backend, whose clock cannot be set, cannot run it (`contracts verify --target` shows it as
     /// not applicable with this reason). Nil: the file holds at any time after the fixtures.
-    public var clockBound: String? = nil
+    package var clockBound: String? = nil
     /// The steps, in order; later steps see earlier steps' captures.
-    public var steps: [InteractionStep]
+    package var steps: [InteractionStep]
 }
 
 /// One request and the response it must get.
-public struct InteractionStep: Sendable {
+package struct InteractionStep: Sendable {
     /// JSON path of the step in its file (`$.steps[1]`).
-    public var path: String
+    package var path: String
     /// Who sends it: a persona name of fixtures.json, `anon`, `service_role`, or `none` (no
     /// apikey and no Authorization header).
-    public var actor: String
+    package var actor: String
     /// The request (templates not yet expanded).
-    public var request: InteractionRequest
+    package var request: InteractionRequest
     /// The expected response (templates not yet expanded).
-    public var response: ExpectedResponse
+    package var response: ExpectedResponse
     /// Values to remember: name → JSONPath into `{status, headers, body}` (`$.body[0].id`).
-    public var captures: [(name: String, path: String)]
+    package var captures: [(name: String, path: String)]
     /// The model that must decode the response body and re-encode it to an equal JSON.
-    public var model: String?
+    package var model: String?
     /// The model that must decode the request body and re-encode it to an equal JSON.
-    public var requestModel: String?
+    package var requestModel: String?
     /// Seconds the backend's clock moves forward before this step is sent (`"advanceClock"`).
-    public var advanceClock: Double?
+    package var advanceClock: Double?
 }
 
 /// A request of a step.
-public struct InteractionRequest: Sendable {
+package struct InteractionRequest: Sendable {
     /// `GET`, `POST`, …
-    public var method: String
+    package var method: String
     /// `/rest/v1/saved_cities`.
-    public var path: String
+    package var path: String
     /// The query string without `?` (`select=*&order=created_at.desc`).
-    public var query: String?
+    package var query: String?
     /// Header fields sent in addition to the actor's `apikey` and `Authorization` (and
     /// overriding them when named).
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// A JSON body, serialised compactly.
-    public var body: JSONValue?
+    package var body: JSONValue?
     /// A body sent byte for byte (for malformed-JSON cases); exclusive with `body`.
-    public var rawBody: String?
+    package var rawBody: String?
 }
 
 /// How an expected body compares with the actual one.
-public enum BodyMatch: String, Sendable, CaseIterable {
+package enum BodyMatch: String, Sendable, CaseIterable {
     /// Objects must have exactly the expected keys.
     case exact
     /// Objects may have keys the expectation does not list (at every depth).
@@ -68,26 +68,26 @@ public enum BodyMatch: String, Sendable, CaseIterable {
 }
 
 /// The response a step must get.
-public struct ExpectedResponse: Sendable {
+package struct ExpectedResponse: Sendable {
     /// The status code.
-    public var status: Int
+    package var status: Int
     /// Header fields that must be present (names case-insensitive; values may be matchers).
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body (nil: not checked; `"<empty>"`: no body bytes).
-    public var body: JSONValue?
+    package var body: JSONValue?
     /// Object comparison.
-    public var bodyMatch: BodyMatch
+    package var bodyMatch: BodyMatch
 }
 
 extension InteractionFile {
     /// Reads an interaction file strictly: unknown keys, wrong types and unknown `bodyMatch`
     /// values are errors naming the file and JSON path.
-    public static func load(_ url: URL, displayName: String) throws -> InteractionFile {
+    package static func load(_ url: URL, displayName: String) throws -> InteractionFile {
         try decode(SpecNode.load(url, displayName: displayName))
     }
 
     /// Decodes a parsed interaction file.
-    public static func decode(_ root: SpecNode) throws -> InteractionFile { try root.decode(InteractionFile.self) }
+    package static func decode(_ root: SpecNode) throws -> InteractionFile { try root.decode(InteractionFile.self) }
 }
 
 extension KeyedDecodingContainer {
@@ -99,7 +99,7 @@ extension KeyedDecodingContainer {
 
 extension InteractionFile: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case decision, name, source, startTime, clockBound, steps }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
         file = decoder.contractState?.file ?? ""
@@ -117,7 +117,7 @@ extension InteractionFile: Decodable {
 
 extension InteractionStep: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case decision, doc, `as`, request, response, capture, advanceClock, model, requestModel }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
         _ = try c.decodeIfPresent(JSONValue.self, forKey: .doc)
@@ -142,7 +142,7 @@ extension InteractionStep: Decodable {
 
 extension InteractionRequest: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case method, path, body, rawBody, query, headers }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         method = try c.decode(String.self, forKey: .method)
         guard ["GET", "HEAD", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"].contains(method) else { throw c.fail(.method, "unknown method '\(method)'") }
@@ -158,7 +158,7 @@ extension InteractionRequest: Decodable {
 
 extension ExpectedResponse: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case status, bodyMatch, headers, body }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         status = try c.decode(Int.self, forKey: .status)
         if !(100...599).contains(status) { throw c.fail(.status, "not an HTTP status: \(status)") }
@@ -176,9 +176,9 @@ extension ExpectedResponse: Decodable {
 }
 
 /// The subset of JSONPath captures use: `$`, `.name`, `[n]`, `["name"]`.
-public enum JSONPath {
+package enum JSONPath {
     /// One step of a path.
-    public enum Segment: Equatable, Sendable {
+    package enum Segment: Equatable, Sendable {
         /// An object member.
         case key(String)
         /// An array element.
@@ -186,16 +186,16 @@ public enum JSONPath {
     }
 
     /// A path that does not parse.
-    public struct SyntaxError: Error, CustomStringConvertible, Sendable {
+    package struct SyntaxError: Error, CustomStringConvertible, Sendable {
         /// The path.
-        public var path: String
+        package var path: String
         /// What is wrong.
-        public var reason: String
-        public var description: String { "invalid JSONPath '\(path)': \(reason)" }
+        package var reason: String
+        package var description: String { "invalid JSONPath '\(path)': \(reason)" }
     }
 
     /// Parses a path.
-    public static func parse(_ path: String) throws -> [Segment] {
+    package static func parse(_ path: String) throws -> [Segment] {
         let chars = Array(path)
         guard chars.first == "$" else { throw SyntaxError(path: path, reason: "must start with '$'") }
         var i = 1
@@ -226,16 +226,20 @@ public enum JSONPath {
     }
 
     /// The value at a path; a key under `headers` matches case-insensitively.
-    public static func value(at path: String, in root: JSONValue) throws -> JSONValue? {
+    package static func value(at path: String, in root: JSONValue) throws -> JSONValue? {
         var cur = root
         var parentKey: String?
         for seg in try parse(path) {
             switch seg {
             case .key(let k):
                 guard case .object(let o) = cur else { return nil }
-                if let v = o[k] { cur = v } else if parentKey == "headers", let hit = o.first(where: { $0.key.lowercased() == k.lowercased() }) {
+                if let v = o[k] {
+                    cur = v
+                } else if parentKey == "headers", let hit = o.first(where: { $0.key.lowercased() == k.lowercased() }) {
                     cur = hit.value
-                } else { return nil }
+                } else {
+                    return nil
+                }
                 parentKey = k
             case .index(let n):
                 guard case .array(let a) = cur, n < a.count else { return nil }

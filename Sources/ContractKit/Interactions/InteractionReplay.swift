@@ -1,17 +1,17 @@
 import Foundation
 
 /// One replayed step: what was sent and what came back.
-public struct StepTranscript: Sendable {
+package struct StepTranscript: Sendable {
     /// The step.
-    public var step: InteractionStep
+    package var step: InteractionStep
     /// The request as sent (templates filled).
-    public var request: InteractionCall
+    package var request: InteractionCall
     /// The request body as JSON, when it had one.
-    public var requestBody: JSONValue?
+    package var requestBody: JSONValue?
     /// The response.
-    public var response: HTTPResponse
+    package var response: HTTPResponse
     /// The response body as JSON, when it parsed.
-    public var responseBody: JSONValue?
+    package var responseBody: JSONValue?
 }
 
 /// A step asked to move a clock the replay was not given.
@@ -20,41 +20,41 @@ struct ClockError: Error, CustomStringConvertible {
 }
 
 /// A request as the replay sent it (templates filled, before the transport adds credentials).
-public struct InteractionCall: Sendable {
+package struct InteractionCall: Sendable {
     /// Method.
-    public var method: String
+    package var method: String
     /// Path.
-    public var path: String
+    package var path: String
     /// Query string without `?`.
-    public var query: String?
+    package var query: String?
     /// Header fields of the step.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// Body bytes.
-    public var body: Data?
+    package var body: Data?
 }
 
 /// The outcome of replaying one interaction file.
-public struct InteractionResult: Sendable {
+package struct InteractionResult: Sendable {
     /// The file.
-    public var file: InteractionFile
+    package var file: InteractionFile
     /// Every difference found, each naming the step and JSON path; empty when it passed.
-    public var failures: [String]
+    package var failures: [String]
     /// The steps replayed (up to and including the first failing one).
-    public var transcript: [StepTranscript]
+    package var transcript: [StepTranscript]
 
     /// Whether every step got its documented response.
-    public var passed: Bool { failures.isEmpty }
+    package var passed: Bool { failures.isEmpty }
 }
 
 /// Replays documented interactions against a backend and compares every response with the
 /// document.
-public enum InteractionReplay {
+package enum InteractionReplay {
     /// The transport every replay uses: over the wire (URLSession through the mock's URLProtocol).
     /// Switching to in-process dispatch (`.mock(backend, inProcess: true)`) is this one line.
-    public static func transport(for backend: MockSupabase) -> any InteractionTransport { InteractionEndpoint.mock(backend) }
+    package static func transport(for backend: MockSupabase) -> any InteractionTransport { InteractionEndpoint.mock(backend) }
 
     /// `Contracts/<app>/interactions/*.json`, sorted by file name (none: empty).
-    public static func load(folder: URL, displayPrefix: String) throws -> [InteractionFile] {
+    package static func load(folder: URL, displayPrefix: String) throws -> [InteractionFile] {
         let dir = folder.appendingPathComponent("interactions")
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return [] }
         return try names.filter { $0.hasSuffix(".json") }.sorted().map {
@@ -63,7 +63,7 @@ public enum InteractionReplay {
     }
 
     /// The interaction files of an app.
-    public static func load(app: any AppModule.Type) throws -> [InteractionFile] {
+    package static func load(app: any AppModule.Type) throws -> [InteractionFile] {
         try load(folder: ContractsLocator.app(app.name), displayPrefix: "Contracts/\(app.name)")
     }
 
@@ -71,17 +71,17 @@ public enum InteractionReplay {
     /// after every fixture timestamp, so a `now()` written during a replay is told apart from
     /// seeded values. Files written against the fixtures' own time set
     /// `"startTime": "2026-01-01T00:00:00+00:00"` (`ManualClock`'s default).
-    public static let defaultStartTime = Date(timeIntervalSince1970: 1_772_366_400)
+    package static let defaultStartTime = Date(timeIntervalSince1970: 1_772_366_400)
 
     /// A fresh backend for one file: a stopped clock at the file's start time and seeded ids,
     /// so a replay is reproducible. Returns the clock too, for `advanceClock`.
-    public static func makeBackend(_ app: any AppModule.Type, for file: InteractionFile) throws -> (MockSupabase, ManualClock) {
+    package static func makeBackend(_ app: any AppModule.Type, for file: InteractionFile) throws -> (MockSupabase, ManualClock) {
         let clock = ManualClock(file.startTime ?? defaultStartTime)
         return (try app.makeBackend(clock: clock, ids: SeededIDGenerator(seed: 0x1D_7E2A_C710)), clock)
     }
 
     /// Replays every file of an app, each on a fresh backend.
-    public static func run(app: any AppModule.Type) throws -> [InteractionResult] {
+    package static func run(app: any AppModule.Type) throws -> [InteractionResult] {
         try load(app: app).map { file in
             let (backend, clock) = try makeBackend(app, for: file)
             return replay(file, over: transport(for: backend), clock: clock)
@@ -93,8 +93,10 @@ public enum InteractionReplay {
     ///   for it without a clock fails).
     /// - Parameter shapes: against a backend that generates its own ids and timestamps (a live
     ///   URL), the expected values it would generate are matched by shape (`GeneratedValueShapes`).
-    public static func replay(_ file: InteractionFile, over transport: any InteractionTransport, clock: ManualClock? = nil,
-                              shapes: GeneratedValueShapes? = nil) -> InteractionResult {
+    package static func replay(
+        _ file: InteractionFile, over transport: any InteractionTransport, clock: ManualClock? = nil,
+        shapes: GeneratedValueShapes? = nil
+    ) -> InteractionResult {
         var templates = InteractionTemplates(personas: transport.personas, mailbox: transport.mailbox, emailTokens: transport.emailTokens)
         var transcript: [StepTranscript] = []
         for (n, step) in file.steps.enumerated() {
@@ -105,8 +107,10 @@ public enum InteractionReplay {
                     clock.advance(by: seconds)
                 }
                 let (request, requestBody) = try build(step, templates)
-                let response = try transport.send(WireRequest(method: request.method, path: request.path, query: .written(request.query ?? ""),
-                                                              headers: request.headers, body: request.body ?? Data(), actor: WireActor(name: step.actor)))
+                let response = try transport.send(
+                    WireRequest(
+                        method: request.method, path: request.path, query: .written(request.query ?? ""),
+                        headers: request.headers, body: request.body ?? Data(), actor: WireActor(name: step.actor)))
                 let responseBody = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
                 transcript.append(StepTranscript(step: step, request: request, requestBody: requestBody, response: response, responseBody: responseBody))
                 let problems = try compare(step, response, responseBody, templates, shapes: shapes)
@@ -116,7 +120,7 @@ public enum InteractionReplay {
                 var rootObject: [String: JSONValue] = [
                     "status": .int(Int64(response.status)),
                     "headers": .object(Dictionary(response.headers.map { ($0.name, JSONValue.string($0.value)) }, uniquingKeysWith: { a, _ in a })),
-                    "body": responseBody ?? .null,
+                    "body": responseBody ?? .null
                 ]
                 if let location = response.headers["Location"] { rootObject["location"] = RedirectLocation.parse(location) }
                 let root: JSONValue = .object(rootObject)
@@ -155,8 +159,10 @@ public enum InteractionReplay {
     }
 
     /// Differences between a response and the step's expectation.
-    static func compare(_ step: InteractionStep, _ response: HTTPResponse, _ body: JSONValue?, _ t: InteractionTemplates,
-                        shapes: GeneratedValueShapes? = nil) throws -> [String] {
+    static func compare(
+        _ step: InteractionStep, _ response: HTTPResponse, _ body: JSONValue?, _ t: InteractionTemplates,
+        shapes: GeneratedValueShapes? = nil
+    ) throws -> [String] {
         let e = step.response
         let p = step.path + ".response"
         var out: [String] = []
@@ -189,11 +195,12 @@ public enum InteractionReplay {
     }
 
     /// The `interactions` rule kind of `contracts verify`: every file of every app, replayed.
-    public static func verifySuite() -> VerifySuite {
+    package static func verifySuite() -> VerifySuite {
         VerifySuite(kind: "interactions") { app in
             try run(app: app).map { r in
-                CaseResult(app: app.name, kind: "interactions", name: "\(r.file.file.split(separator: "/").last ?? "") · \(r.file.name)",
-                           passed: r.passed, message: r.failures.joined(separator: "\n"))
+                CaseResult(
+                    app: app.name, kind: "interactions", name: "\(r.file.file.split(separator: "/").last ?? "") · \(r.file.name)",
+                    passed: r.passed, message: r.failures.joined(separator: "\n"))
             }
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 /// How the replay engine reaches a backend: sends one step's request (`WireRequest`, its actor a
 /// persona name, `anon`, `service_role` or `none`) and returns the response.
 /// `InteractionEndpoint` is the implementation over any `WireSender`; tests script their own.
-public protocol InteractionTransport {
+package protocol InteractionTransport {
     /// The personas actors and `{{persona.…}}` templates refer to.
     var personas: [Persona] { get }
     /// Sends a request; the actor's `apikey` and `Authorization` are added unless the request
@@ -18,19 +18,19 @@ public protocol InteractionTransport {
 }
 
 /// An actor the transport does not know.
-public struct UnknownActorError: Error, CustomStringConvertible, Sendable {
+package struct UnknownActorError: Error, CustomStringConvertible, Sendable {
     /// The name.
-    public var actor: String
+    package var actor: String
     /// Known names.
-    public var known: [String]
-    public var description: String { "unknown actor '\(actor)' (known: \(known.joined(separator: ", ")))" }
+    package var known: [String]
+    package var description: String { "unknown actor '\(actor)' (known: \(known.joined(separator: ", ")))" }
 }
 
 extension InteractionTransport {
     /// No mailbox.
-    public var mailbox: (@Sendable (_ email: String) -> String?)? { nil }
+    package var mailbox: (@Sendable (_ email: String) -> String?)? { nil }
     /// No mailbox.
-    public var emailTokens: (@Sendable (_ email: String) -> String?)? { nil }
+    package var emailTokens: (@Sendable (_ email: String) -> String?)? { nil }
 
     /// Fails for an actor that is neither a persona nor `anon`, `service_role`, `none`.
     func checkActor(_ actor: WireActor) throws {
@@ -41,23 +41,25 @@ extension InteractionTransport {
 
 /// Interactions over a `WireSender` (the mock's URLProtocol or `handle`, a loopback server, a
 /// live URL), with the personas of the contracts and, where the backend has one, its outbox.
-public struct InteractionEndpoint: InteractionTransport {
+package struct InteractionEndpoint: InteractionTransport {
     /// Where requests go.
-    public let sender: any WireSender
-    public let personas: [Persona]
-    public let mailbox: (@Sendable (_ email: String) -> String?)?
-    public let emailTokens: (@Sendable (_ email: String) -> String?)?
+    package let sender: any WireSender
+    package let personas: [Persona]
+    package let mailbox: (@Sendable (_ email: String) -> String?)?
+    package let emailTokens: (@Sendable (_ email: String) -> String?)?
 
     /// An endpoint from its parts.
-    public init(sender: any WireSender, personas: [Persona], mailbox: (@Sendable (_ email: String) -> String?)? = nil,
-                emailTokens: (@Sendable (_ email: String) -> String?)? = nil) {
+    package init(
+        sender: any WireSender, personas: [Persona], mailbox: (@Sendable (_ email: String) -> String?)? = nil,
+        emailTokens: (@Sendable (_ email: String) -> String?)? = nil
+    ) {
         self.sender = sender
         self.personas = personas
         self.mailbox = mailbox
         self.emailTokens = emailTokens
     }
 
-    public func send(_ request: WireRequest) throws -> HTTPResponse {
+    package func send(_ request: WireRequest) throws -> HTTPResponse {
         try checkActor(request.actor)
         return try sender.send(request)
     }

@@ -2,20 +2,20 @@ import Foundation
 
 /// Compares an expected JSON document (with matcher strings) with an actual one and names every
 /// difference by its JSON path.
-public enum JSONMatch {
+package enum JSONMatch {
     /// The matcher strings and what they accept.
-    public static let matchers: [String: @Sendable (JSONValue) -> Bool] = [
+    package static let matchers: [String: @Sendable (JSONValue) -> Bool] = [
         "<uuid>": { v in v.stringValue.map { SQLValue.canonicalUUID($0) == $0 } ?? false },
         "<timestamptz>": { v in v.stringValue.map(isTimestamptz) ?? false },
         "<date>": { v in v.stringValue.map { $0.utf8.count == 10 && PGTime.parseDate($0) != nil } ?? false },
         "<string>": { v in v.stringValue != nil },
         "<number>": { v in v.doubleValue != nil },
         "<any>": { _ in true },
-        "<jwt>": { v in v.stringValue.map(isJWT) ?? false },
+        "<jwt>": { v in v.stringValue.map(isJWT) ?? false }
     ]
 
     /// PostgREST's timestamptz form: `YYYY-MM-DDTHH:MM:SS[.ffffff]` and a `+HH:MM`/`-HH:MM` offset.
-    public static func isTimestamptz(_ s: String) -> Bool {
+    package static func isTimestamptz(_ s: String) -> Bool {
         let b = Array(s.utf8)
         guard b.count >= 25, b[10] == UInt8(ascii: "T"), PGTime.parseTimestamp(s, assumeUTC: false) != nil else { return false }
         let zone = b.suffix(6)
@@ -23,9 +23,11 @@ public enum JSONMatch {
     }
 
     /// Three base64url segments whose first decodes to a JSON object with `alg`.
-    public static func isJWT(_ s: String) -> Bool {
+    package static func isJWT(_ s: String) -> Bool {
         let parts = s.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } }) else { return false }
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } }) else {
+            return false
+        }
         var h = parts[0].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while h.count % 4 != 0 { h += "=" }
         guard let data = Data(base64Encoded: h), let header = try? JSONValue.parse(data) else { return false }
@@ -51,7 +53,7 @@ public enum JSONMatch {
     /// - Parameters:
     ///   - subset: objects may hold keys the expectation does not list.
     ///   - useMatchers: expected strings `<uuid>`, `<timestamptz>`, … match any value of that form.
-    public static func differences(expected: JSONValue, actual: JSONValue, path: String = "$", subset: Bool = false, useMatchers: Bool = true) -> [String] {
+    package static func differences(expected: JSONValue, actual: JSONValue, path: String = "$", subset: Bool = false, useMatchers: Bool = true) -> [String] {
         var out: [String] = []
         walk(expected, actual, path, subset, useMatchers, &out)
         return out
@@ -93,20 +95,22 @@ enum SpecNodePath {
 
 /// `{{persona.NAME.id}}`, `{{persona.NAME.email}}`, `{{capture.NAME}}` and `{{otp.EMAIL}}` in
 /// requests and expectations.
-public struct InteractionTemplates: Sendable {
+package struct InteractionTemplates: Sendable {
     /// Personas by name.
-    public var personas: [String: Persona]
+    package var personas: [String: Persona]
     /// Captured values by name.
-    public var captures: [String: JSONValue]
+    package var captures: [String: JSONValue]
     /// Reads the one-time code last emailed to an address, for `{{otp.EMAIL}}` (nil: no mailbox
     /// to read, and the template fails).
-    public var mailbox: (@Sendable (_ email: String) -> String?)?
+    package var mailbox: (@Sendable (_ email: String) -> String?)?
     /// Reads the token of the link last e-mailed to an address, for `{{emailToken.EMAIL}}`.
-    public var emailTokens: (@Sendable (_ email: String) -> String?)?
+    package var emailTokens: (@Sendable (_ email: String) -> String?)?
 
     /// Templates over personas, captures and a mailbox.
-    public init(personas: [Persona], captures: [String: JSONValue] = [:], mailbox: (@Sendable (_ email: String) -> String?)? = nil,
-                emailTokens: (@Sendable (_ email: String) -> String?)? = nil) {
+    package init(
+        personas: [Persona], captures: [String: JSONValue] = [:], mailbox: (@Sendable (_ email: String) -> String?)? = nil,
+        emailTokens: (@Sendable (_ email: String) -> String?)? = nil
+    ) {
         self.personas = Dictionary(personas.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         self.captures = captures
         self.mailbox = mailbox
@@ -114,12 +118,12 @@ public struct InteractionTemplates: Sendable {
     }
 
     /// A template that cannot be filled.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
+    package struct Failure: Error, CustomStringConvertible, Sendable {
         /// Where (JSON path in the file).
-        public var path: String
+        package var path: String
         /// What.
-        public var reason: String
-        public var description: String { "\(path): \(reason)" }
+        package var reason: String
+        package var description: String { "\(path): \(reason)" }
     }
 
     func lookup(_ name: String, at path: String) throws -> JSONValue {
@@ -148,7 +152,8 @@ public struct InteractionTemplates: Sendable {
         }
         if parts.count == 2, parts[0] == "capture" {
             guard let v = captures[parts[1]] else {
-                throw Failure(path: path, reason: "nothing captured as '\(parts[1])' before {{\(name)}} (captured: \(captures.keys.sorted().joined(separator: ", ")))")
+                throw Failure(
+                    path: path, reason: "nothing captured as '\(parts[1])' before {{\(name)}} (captured: \(captures.keys.sorted().joined(separator: ", ")))")
             }
             return v
         }
@@ -157,7 +162,7 @@ public struct InteractionTemplates: Sendable {
 
     /// Fills the templates of a string. A string that is exactly one template of a captured
     /// non-string value becomes that value.
-    public func fill(_ s: String, at path: String) throws -> JSONValue {
+    package func fill(_ s: String, at path: String) throws -> JSONValue {
         guard s.contains("{{") else { return .string(s) }
         if s.hasPrefix("{{"), s.hasSuffix("}}"), s.dropFirst(2).dropLast(2).range(of: "{{") == nil {
             return try lookup(String(s.dropFirst(2).dropLast(2)).trimmingCharacters(in: .whitespaces), at: path)
@@ -175,13 +180,13 @@ public struct InteractionTemplates: Sendable {
     }
 
     /// Fills a string that must stay a string.
-    public func fillText(_ s: String, at path: String) throws -> String {
+    package func fillText(_ s: String, at path: String) throws -> String {
         let v = try fill(s, at: path)
         return v.stringValue ?? v.serialized()
     }
 
     /// Fills every string of a JSON value.
-    public func fill(_ v: JSONValue, at path: String) throws -> JSONValue {
+    package func fill(_ v: JSONValue, at path: String) throws -> JSONValue {
         switch v {
         case .string(let s): return try fill(s, at: path)
         case .array(let a): return .array(try a.enumerated().map { try fill($1, at: "\(path)[\($0)]") })

@@ -3,41 +3,41 @@ import Foundation
 /// Codable model types by the names interaction files use (`SavedCity`, `SavedCity[]`), with a
 /// round-trip check: decode a body, re-encode it, compare the JSON. Decoding and encoding go
 /// through the registry's `coder`, the app's JSON coding.
-public struct ModelRegistry: Sendable {
+package struct ModelRegistry: Sendable {
     var entries: [String: @Sendable (ModelCoder, JSONValue) throws -> JSONValue] = [:]
     /// How models are decoded and encoded.
-    public var coder: ModelCoder
+    package var coder: ModelCoder
 
     /// An empty registry.
-    public init(coder: ModelCoder = ModelCoder()) { self.coder = coder }
+    package init(coder: ModelCoder = ModelCoder()) { self.coder = coder }
 
     /// Registers `T` as `name` (default: the type's name) and `name[]` for arrays of it.
-    public mutating func register<T: Codable & Sendable>(_ type: T.Type, as name: String? = nil) {
+    package mutating func register<T: Codable & Sendable>(_ type: T.Type, as name: String? = nil) {
         let n = name ?? String(describing: T.self)
         entries[n] = { coder, json in try coder.reencode(T.self, json) }
         entries[n + "[]"] = { coder, json in try coder.reencode([T].self, json) }
     }
 
     /// Registered names, sorted.
-    public var names: [String] { entries.keys.sorted() }
+    package var names: [String] { entries.keys.sorted() }
 
     /// Whether a name is registered.
-    public func contains(_ name: String) -> Bool { entries[name] != nil }
+    package func contains(_ name: String) -> Bool { entries[name] != nil }
 
     /// Decodes `json` as the model and encodes it back.
-    public func roundTrip(_ name: String, _ json: JSONValue) throws -> JSONValue {
+    package func roundTrip(_ name: String, _ json: JSONValue) throws -> JSONValue {
         guard let f = entries[name] else { throw UnknownModelError(name: name, known: names) }
         return try f(coder, json)
     }
 
     /// Problems of a round trip: an unknown model, a decoding error, or every path where the
     /// re-encoded JSON differs (numbers compare by value; no matchers).
-    public func check(_ name: String, _ json: JSONValue, path: String = "$") -> [String] {
+    package func check(_ name: String, _ json: JSONValue, path: String = "$") -> [String] {
         Self.problems(name, json, path) { try roundTrip(name, json) }
     }
 
     /// Problems of a round trip through `T` (registered or not), with the registry's coder.
-    public func check<T: Codable>(_ type: T.Type, _ json: JSONValue, path: String = "$") -> [String] {
+    package func check<T: Codable>(_ type: T.Type, _ json: JSONValue, path: String = "$") -> [String] {
         Self.problems(String(describing: T.self), json, path) { try coder.reencode(T.self, json) }
     }
 
@@ -55,10 +55,10 @@ public struct ModelRegistry: Sendable {
 }
 
 /// A model name nobody registered.
-public struct UnknownModelError: Error, CustomStringConvertible, Sendable {
+package struct UnknownModelError: Error, CustomStringConvertible, Sendable {
     /// The name.
-    public var name: String
+    package var name: String
     /// Registered names.
-    public var known: [String]
-    public var description: String { "unknown model '\(name)' (registered: \(known.joined(separator: ", ")))" }
+    package var known: [String]
+    package var description: String { "unknown model '\(name)' (registered: \(known.joined(separator: ", ")))" }
 }

@@ -31,7 +31,7 @@ enum RedirectLocation {
         return [
             "url": .string(String(qSplit[0])),
             "query": qSplit.count > 1 ? items(qSplit[1]) : [:],
-            "fragment": hashSplit.count > 1 ? items(hashSplit[1]) : [:],
+            "fragment": hashSplit.count > 1 ? items(hashSplit[1]) : [:]
         ]
     }
 }

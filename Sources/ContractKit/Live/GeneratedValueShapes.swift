@@ -5,12 +5,12 @@ import Foundation
 /// reads its own clock. An expected UUID, timestamp or date that is not a value of the fixtures
 /// (and so was generated while the interaction ran) becomes the matcher of its shape (`<uuid>`,
 /// `<timestamptz>`, `<date>`); a value the fixtures hold must still match exactly.
-public struct GeneratedValueShapes: Sendable {
+package struct GeneratedValueShapes: Sendable {
     /// Every string of the fixtures (row values, persona ids and e-mails).
-    public let known: Set<String>
+    package let known: Set<String>
 
     /// The shapes for an app's fixtures.
-    public init(fixtures: Fixtures) {
+    package init(fixtures: Fixtures) {
         var known = Set<String>()
         func collect(_ v: JSONValue) {
             switch v {
@@ -26,7 +26,7 @@ public struct GeneratedValueShapes: Sendable {
     }
 
     /// `expected` with every generated UUID, timestamp and date replaced by its shape's matcher.
-    public func relax(_ expected: JSONValue) -> JSONValue {
+    package func relax(_ expected: JSONValue) -> JSONValue {
         switch expected {
         case .string(let s):
             if known.contains(s) || JSONMatch.matchers[s] != nil { return expected }

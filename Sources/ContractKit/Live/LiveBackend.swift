@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a run against a live backend puts it back between cases and files.
-public enum LiveRestoreMode: String, Sendable {
+package enum LiveRestoreMode: String, Sendable {
     /// `POST /__admin/reset` when the backend offers it (`contracts serve`), else `.diff`.
     case automatic
     /// Read every table, user and object and undo the differences from the state the run
@@ -10,23 +10,25 @@ public enum LiveRestoreMode: String, Sendable {
 }
 
 /// Options of a live run (`contracts verify --target URL`).
-public struct LiveOptions: Sendable {
+package struct LiveOptions: Sendable {
     /// Load the fixtures with the service role (false: `--no-seed`; the fixtures' rows must be there).
-    public var seed: Bool
+    package var seed: Bool
     /// Leave what the run created (`--keep`).
-    public var keep: Bool
+    package var keep: Bool
     /// How the backend is put back between cases.
-    public var restore: LiveRestoreMode
+    package var restore: LiveRestoreMode
     /// Only these kinds (`interactions`, `functions`, `rls`, `storage`); nil: all. Provisioning
     /// and cleanup always run.
-    public var kinds: Set<String>?
+    package var kinds: Set<String>?
     /// The backend's database (`--restore-database URL`): what PostgREST cannot put back is
     /// written there with triggers off. Nil: the API alone, and the cleanup names what is left.
-    public var database: (any LiveDatabaseWriter)?
+    package var database: (any LiveDatabaseWriter)?
 
     /// Options.
-    public init(seed: Bool = true, keep: Bool = false, restore: LiveRestoreMode = .automatic, kinds: Set<String>? = nil,
-                database: (any LiveDatabaseWriter)? = nil) {
+    package init(
+        seed: Bool = true, keep: Bool = false, restore: LiveRestoreMode = .automatic, kinds: Set<String>? = nil,
+        database: (any LiveDatabaseWriter)? = nil
+    ) {
         self.seed = seed
         self.keep = keep
         self.restore = restore
@@ -39,32 +41,32 @@ public struct LiveOptions: Sendable {
 /// confirmed, the fixtures' ids) or signed in when they exist, fixtures loaded with the service
 /// role (only rows missing or different are written, so loading twice writes nothing), the state
 /// put back after every case that changed it, and everything the run created removed at the end.
-public final class LiveBackend: @unchecked Sendable {
+package final class LiveBackend: @unchecked Sendable {
     /// The endpoint.
-    public let endpoint: LiveEndpoint
+    package let endpoint: LiveEndpoint
     /// The app's contracts.
-    public let spec: AppSpec
+    package let spec: AppSpec
     /// The options.
-    public let options: LiveOptions
+    package let options: LiveOptions
     let io: LiveStateIO
     /// Before the run touched anything.
-    public private(set) var before = LiveSnapshot()
+    package private(set) var before = LiveSnapshot()
     /// The state cases start from (after provisioning and seeding), for `.diff` restores.
     private var base = LiveSnapshot()
     /// Whether `POST /__admin/reset` restores the backend (a `contracts serve` mock).
-    public private(set) var adminReset = false
+    package private(set) var adminReset = false
     /// What the run did, in words, for the report (`created 3 users`, `loaded 12 rows`).
-    public private(set) var log: [String] = []
+    package private(set) var log: [String] = []
     /// Whether provisioning or seeding wrote anything.
     private var wrote = false
     /// How many restores ran between cases.
-    public private(set) var restores = 0
+    package private(set) var restores = 0
 
     /// The app's buckets (storage.json).
     static func bucketIDs(_ spec: AppSpec) -> [String] { spec.buckets.compactMap { $0["id"]?.stringValue } }
 
     /// A backend for an app.
-    public init(endpoint: LiveEndpoint, spec: AppSpec, options: LiveOptions = LiveOptions()) {
+    package init(endpoint: LiveEndpoint, spec: AppSpec, options: LiveOptions = LiveOptions()) {
         self.endpoint = endpoint
         self.spec = spec
         self.options = options
@@ -73,7 +75,7 @@ public final class LiveBackend: @unchecked Sendable {
 
     /// Provisions and seeds; one result per persona and one for the fixtures. Throws when the
     /// backend cannot be read at all (wrong URL or key).
-    public func prepare() throws -> [CaseResult] {
+    package func prepare() throws -> [CaseResult] {
         let app = spec.app
         before = try io.snapshot()
         if options.restore == .automatic {
@@ -92,13 +94,19 @@ public final class LiveBackend: @unchecked Sendable {
                 if let existing = users.values.first(where: { $0["email"]?.stringValue?.lowercased() == p.email.lowercased() }) {
                     let id = existing["id"]?.stringValue ?? ""
                     guard id == p.id else {
-                        out.append(CaseResult(app: app, kind: "provision", name: name, passed: false,
-                                              message: "a user with this e-mail exists with id \(id); the fixtures' rows name it \(p.id): delete that user or give it the fixtures' id"))
+                        out.append(
+                            CaseResult(
+                                app: app, kind: "provision", name: name, passed: false,
+                                message:
+                                    "a user with this e-mail exists with id \(id); the fixtures' rows name it \(p.id): delete that user or give it the fixtures' id"
+                            ))
                         continue
                     }
                 } else {
-                    let body: JSONValue = ["id": .string(p.id), "email": .string(p.email), "password": .string(p.password), "email_confirm": true,
-                                           "user_metadata": p.metadata]
+                    let body: JSONValue = [
+                        "id": .string(p.id), "email": .string(p.email), "password": .string(p.password), "email_confirm": true,
+                        "user_metadata": p.metadata
+                    ]
                     _ = try io.check(endpoint.send(method: "POST", path: "/auth/v1/admin/users", json: body, as: "service_role"), "creating user \(p.email)")
                     log.append("created user \(p.email) (\(p.id))")
                     wrote = true
@@ -122,8 +130,9 @@ public final class LiveBackend: @unchecked Sendable {
 
     /// Signs a persona in with its password (`grant_type=password`) and keeps its access token.
     func signIn(_ p: Persona) throws {
-        let r = try endpoint.send(method: "POST", path: "/auth/v1/token", query: [("grant_type", "password")],
-                                  json: ["email": .string(p.email), "password": .string(p.password)], as: "anon")
+        let r = try endpoint.send(
+            method: "POST", path: "/auth/v1/token", query: [("grant_type", "password")],
+            json: ["email": .string(p.email), "password": .string(p.password)], as: "anon")
         guard r.status == 200, let token = r.jsonBody?["access_token"]?.stringValue else {
             throw LiveBackendError("signing in \(p.email) with the fixtures' password: HTTP \(r.status) \(r.text.prefix(200))")
         }
@@ -146,15 +155,17 @@ public final class LiveBackend: @unchecked Sendable {
                 }
                 if stale.isEmpty { continue }
                 if !options.seed { missing += stale.compactMap { $0.objectValue.map { "\(table) \(LiveStateIO.key($0, t.primaryKey))" } }; continue }
-                try io.put(t, rows: stale, present: Set(stale.compactMap { $0.objectValue.map { LiveStateIO.key($0, t.primaryKey) } }.filter { have[$0] != nil }))
+                try io.put(
+                    t, rows: stale, present: Set(stale.compactMap { $0.objectValue.map { LiveStateIO.key($0, t.primaryKey) } }.filter { have[$0] != nil }))
                 written += stale.count
             }
         } catch {
             return CaseResult(app: spec.app, kind: "provision", name: name, passed: false, message: "\(error)")
         }
         if !missing.isEmpty {
-            return CaseResult(app: spec.app, kind: "provision", name: name, passed: false,
-                              message: "\(missing.count) fixture rows are missing or differ (drop --no-seed to load them): \(missing.prefix(5).joined(separator: "; "))")
+            return CaseResult(
+                app: spec.app, kind: "provision", name: name, passed: false,
+                message: "\(missing.count) fixture rows are missing or differ (drop --no-seed to load them): \(missing.prefix(5).joined(separator: "; "))")
         }
         if written > 0 { log.append("loaded \(written) fixture rows"); wrote = true }
         return CaseResult(app: spec.app, kind: "provision", name: name, passed: true)
@@ -164,12 +175,14 @@ public final class LiveBackend: @unchecked Sendable {
     static func sameValue(_ a: JSONValue, _ b: JSONValue) -> Bool {
         if a == b { return true }
         if let x = a.doubleValue, let y = b.doubleValue { return x == y }
-        if let x = a.stringValue, let y = b.stringValue, let p = PGTime.parseTimestamp(x, assumeUTC: true), let q = PGTime.parseTimestamp(y, assumeUTC: true) { return p == q }
+        if let x = a.stringValue, let y = b.stringValue, let p = PGTime.parseTimestamp(x, assumeUTC: true), let q = PGTime.parseTimestamp(y, assumeUTC: true) {
+            return p == q
+        }
         return false
     }
 
     /// Puts the backend back to the state cases start from.
-    public func restore() throws {
+    package func restore() throws {
         restores += 1
         if adminReset {
             _ = try io.check(endpoint.send(HTTPRequest(method: "POST", path: "/__admin/reset"), as: "service_role"), "POST /__admin/reset")
@@ -179,15 +192,16 @@ public final class LiveBackend: @unchecked Sendable {
     }
 
     /// Removes what the run created (unless `keep`) and checks nothing is left: one result.
-    public func cleanup() -> CaseResult {
+    package func cleanup() -> CaseResult {
         let name = options.keep ? "cleanup · kept (--keep)" : "cleanup · nothing left behind"
         if options.keep { return CaseResult(app: spec.app, kind: "cleanup", name: name, passed: true) }
         do {
             let residue = try io.restore(to: before)
             let after = try io.snapshot()
             let left = before.differences(from: after)
-            return CaseResult(app: spec.app, kind: "cleanup", name: name, passed: left.isEmpty,
-                              message: left.isEmpty ? "" : "left behind: " + left.joined(separator: "; ") + residue.map { "\n  " + $0 }.joined())
+            return CaseResult(
+                app: spec.app, kind: "cleanup", name: name, passed: left.isEmpty,
+                message: left.isEmpty ? "" : "left behind: " + left.joined(separator: "; ") + residue.map { "\n  " + $0 }.joined())
         } catch {
             return CaseResult(app: spec.app, kind: "cleanup", name: name, passed: false, message: "\(error)")
         }

@@ -8,21 +8,22 @@ import Foundation
 /// service sends them, each answered 2xx and visible or gone afterwards). The rest of the file —
 /// cache TTLs and stores, rate limits, realtime limits, timeouts, images — checks client
 /// components against faults injected into the in-process mock: not a backend's behaviour.
-public enum LiveClientRules {
+package enum LiveClientRules {
     /// The rule kind's name (the same as the in-process suite's).
-    public static let kind = "client-rules"
+    package static let kind = "client-rules"
 
     /// Why the rest of the file does not run over a URL.
-    public static let clientSideReason = "cache stores and TTLs, rate limits, realtime limits, timeouts and image presets check client components with faults and a clock injected into the in-process mock; no backend takes part"
+    package static let clientSideReason =
+        "cache stores and TTLs, rate limits, realtime limits, timeouts and image presets check client components with faults and a clock injected into the in-process mock; no backend takes part"
 
     /// Whether an app's rules have anything that talks to a backend.
-    public static func applies(_ rules: ClientRules?) -> Bool {
+    package static func applies(_ rules: ClientRules?) -> Bool {
         !(rules?.loader?.resources.isEmpty ?? true) || rules?.optimistic != nil
     }
 
     /// One result per loader resource and optimistic step. `reference` answers a request as the
     /// contracts do (the app's mock with its fixtures, in process).
-    public static func run(_ backend: LiveBackend, rules: ClientRules, reference: MockSupabase) -> [CaseResult] {
+    package static func run(_ backend: LiveBackend, rules: ClientRules, reference: MockSupabase) -> [CaseResult] {
         let app = backend.spec.app
         var out: [CaseResult] = []
         let shapes = GeneratedValueShapes(fixtures: backend.spec.fixtures)
@@ -41,10 +42,13 @@ public enum LiveClientRules {
                 let live = try backend.endpoint.send(method: "GET", path: r.path, query: r.query, as: r.persona)
                 let want = try referenceAnswer(r.path, r.query, as: r.persona)
                 var problems: [String] = []
-                if live.status != want.status { problems.append("HTTP \(live.status), the contracts answer \(want.status): \(live.text.prefix(200))") }
-                else if let a = live.jsonBody, let e = want.jsonBody {
+                if live.status != want.status {
+                    problems.append("HTTP \(live.status), the contracts answer \(want.status): \(live.text.prefix(200))")
+                } else if let a = live.jsonBody, let e = want.jsonBody {
                     problems += JSONMatch.differences(expected: shapes.relax(e), actual: a).prefix(5)
-                } else if live.jsonBody == nil { problems.append("not JSON: \(live.text.prefix(200))") }
+                } else if live.jsonBody == nil {
+                    problems.append("not JSON: \(live.text.prefix(200))")
+                }
                 out.append(CaseResult(app: app, kind: kind, name: name, passed: problems.isEmpty, message: problems.joined(separator: "\n")))
             } catch {
                 out.append(CaseResult(app: app, kind: kind, name: name, passed: false, message: "\(error)"))
@@ -75,23 +79,32 @@ public enum LiveClientRules {
         let items = itemTable.flatMap { t in backend.spec.fixtures.tables.first { $0.0 == t || "public." + $0.0 == t }?.1 } ?? []
         let fresh = items.compactMap { $0["id"]?.stringValue }.first { !saved.contains($0) }
         func list() throws -> Set<String> {
-            let r = try backend.endpoint.send(method: "GET", path: "/rest/v1/\(o.table)", query: "select=\(o.itemColumn)&\(o.ownerColumn)=eq.\(p.id)", as: o.persona)
+            let r = try backend.endpoint.send(
+                method: "GET", path: "/rest/v1/\(o.table)", query: "select=\(o.itemColumn)&\(o.ownerColumn)=eq.\(p.id)", as: o.persona)
             return Set(r.jsonBody?.arrayValue?.compactMap { $0[o.itemColumn]?.stringValue } ?? [])
         }
         do {
             defer { try? backend.restore() }
             if let fresh {
-                let r = try backend.endpoint.send(method: "POST", path: "/rest/v1/\(o.table)",
-                                                  json: [o.ownerColumn: .string(p.id), o.itemColumn: .string(fresh)], as: o.persona)
+                let r = try backend.endpoint.send(
+                    method: "POST", path: "/rest/v1/\(o.table)",
+                    json: [o.ownerColumn: .string(p.id), o.itemColumn: .string(fresh)], as: o.persona)
                 let now = try list()
-                result("save \(fresh)", r.status == 201 && now.contains(fresh) ? nil : "POST /rest/v1/\(o.table): HTTP \(r.status) \(r.text.prefix(200)); saved afterwards: \(now.contains(fresh))")
+                result(
+                    "save \(fresh)",
+                    r.status == 201 && now.contains(fresh)
+                        ? nil : "POST /rest/v1/\(o.table): HTTP \(r.status) \(r.text.prefix(200)); saved afterwards: \(now.contains(fresh))")
             } else {
                 result("save", "the fixtures leave no item the persona has not saved")
             }
             if let old = saved.sorted().first {
-                let r = try backend.endpoint.send(method: "DELETE", path: "/rest/v1/\(o.table)", query: "\(o.ownerColumn)=eq.\(p.id)&\(o.itemColumn)=eq.\(old)", as: o.persona)
+                let r = try backend.endpoint.send(
+                    method: "DELETE", path: "/rest/v1/\(o.table)", query: "\(o.ownerColumn)=eq.\(p.id)&\(o.itemColumn)=eq.\(old)", as: o.persona)
                 let now = try list()
-                result("unsave \(old)", (200...299).contains(r.status) && !now.contains(old) ? nil : "DELETE /rest/v1/\(o.table): HTTP \(r.status) \(r.text.prefix(200)); still saved afterwards: \(now.contains(old))")
+                result(
+                    "unsave \(old)",
+                    (200...299).contains(r.status) && !now.contains(old)
+                        ? nil : "DELETE /rest/v1/\(o.table): HTTP \(r.status) \(r.text.prefix(200)); still saved afterwards: \(now.contains(old))")
             } else {
                 result("unsave", "the fixtures give the persona no saved item")
             }

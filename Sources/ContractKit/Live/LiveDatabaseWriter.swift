@@ -2,16 +2,16 @@ import Foundation
 
 /// Rows to put back in one table straight through the backend's database: `delete` by primary
 /// key, and `upsert` written as they are (whether or not a row with the key is there).
-public struct LiveTableRestore: Sendable {
+package struct LiveTableRestore: Sendable {
     /// The table.
-    public var table: TableSchema
+    package var table: TableSchema
     /// Rows to write as they are.
-    public var upsert: [[String: JSONValue]]
+    package var upsert: [[String: JSONValue]]
     /// Rows to delete (by primary key).
-    public var delete: [[String: JSONValue]]
+    package var delete: [[String: JSONValue]]
 
     /// A restore of one table.
-    public init(table: TableSchema, upsert: [[String: JSONValue]], delete: [[String: JSONValue]]) {
+    package init(table: TableSchema, upsert: [[String: JSONValue]], delete: [[String: JSONValue]]) {
         self.table = table
         self.upsert = upsert
         self.delete = delete
@@ -23,7 +23,7 @@ public struct LiveTableRestore: Sendable {
 /// --restore-database URL` (supabase start: `postgresql://postgres:postgres@127.0.0.1:54322/postgres`)
 /// writes those rows there in one transaction with triggers off (`session_replication_role =
 /// replica`, as Supabase's guide to restoring a dump does), so they are exactly as before.
-public protocol LiveDatabaseWriter: Sendable {
+package protocol LiveDatabaseWriter: Sendable {
     /// Applies the restores in one transaction with triggers off; throws (and changes nothing)
     /// when any statement fails.
     func apply(_ restores: [LiveTableRestore]) throws
@@ -32,7 +32,7 @@ public protocol LiveDatabaseWriter: Sendable {
 /// The SQL of a `LiveTableRestore`, for any PostgreSQL: rows travel as one JSON array per
 /// statement (`json_populate_recordset` turns them into the table's row type, so every value
 /// takes the column's type as PostgREST would).
-public enum LiveRestoreSQL {
+package enum LiveRestoreSQL {
     /// `"public"."conversations"`.
     static func name(_ t: TableSchema) -> String { quote(t.schema) + "." + quote(t.name) }
 
@@ -50,7 +50,7 @@ public enum LiveRestoreSQL {
     /// inserted as they are (one insert per set of columns). Deleting first frees unique keys
     /// two rows swapped; with triggers off (`session_replication_role = replica`) a delete
     /// cascades nowhere, since foreign-key actions are triggers too.
-    public static func statements(_ r: LiveTableRestore) -> [String] {
+    package static func statements(_ r: LiveTableRestore) -> [String] {
         let t = r.table, table = name(t)
         let known = Set(t.columns.map(\.name))
         var out: [String] = []
@@ -58,7 +58,9 @@ public enum LiveRestoreSQL {
         if !gone.isEmpty {
             let keys = gone.map { row in JSONValue.object(row.filter { t.primaryKey.contains($0.key) }) }
             let match = t.primaryKey.map { "t.\(quote($0)) = d.\(quote($0))" }.joined(separator: " and ")
-            out.append("delete from \(table) t using json_populate_recordset(null::\(table), \(literal(JSONValue.array(keys).serialized(.compact)))::json) d where \(match)")
+            out.append(
+                "delete from \(table) t using json_populate_recordset(null::\(table), \(literal(JSONValue.array(keys).serialized(.compact)))::json) d where \(match)"
+            )
         }
         var groups: [[String]: [JSONValue]] = [:]
         for row in r.upsert {
@@ -67,7 +69,9 @@ public enum LiveRestoreSQL {
         }
         for (cols, rows) in groups.sorted(by: { $0.key.joined(separator: ",") < $1.key.joined(separator: ",") }) {
             let list = cols.map(quote).joined(separator: ", ")
-            out.append("insert into \(table) (\(list)) select \(list) from json_populate_recordset(null::\(table), \(literal(JSONValue.array(rows).serialized(.compact)))::json)")
+            out.append(
+                "insert into \(table) (\(list)) select \(list) from json_populate_recordset(null::\(table), \(literal(JSONValue.array(rows).serialized(.compact)))::json)"
+            )
         }
         return out
     }

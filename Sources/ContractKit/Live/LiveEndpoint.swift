@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A Supabase-compatible backend at a URL (`supabase start`'s `http://127.0.0.1:54321`, a hosted
@@ -9,19 +9,19 @@ import FoundationNetworking
 /// Its credentials (`WireCredentials`): the anon key, the service-role key, or a persona's access
 /// token signed in through GoTrue, attached by the one sender (`URLSessionSender`) the
 /// in-process path uses too (`WireClient`, `MockTarget`); only the base URL and the keys differ.
-public final class LiveEndpoint: WireCredentials, @unchecked Sendable {
+package final class LiveEndpoint: WireCredentials, @unchecked Sendable {
     /// The project URL (no trailing `/rest/v1`).
-    public let baseURL: URL
+    package let baseURL: URL
     /// The project's anon key.
-    public let anonKey: String
+    package let anonKey: String
     /// The project's service-role key.
-    public let serviceRoleKey: String
+    package let serviceRoleKey: String
     private let session: URLSession
     private let lock = NSLock()
     private var tokens: [String: String] = [:]
 
     /// An endpoint. `timeout` bounds each request (seconds).
-    public init(baseURL: URL, anonKey: String, serviceRoleKey: String, timeout: TimeInterval = 30) {
+    package init(baseURL: URL, anonKey: String, serviceRoleKey: String, timeout: TimeInterval = 30) {
         var text = baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         self.baseURL = URL(string: text) ?? baseURL
@@ -37,51 +37,59 @@ public final class LiveEndpoint: WireCredentials, @unchecked Sendable {
     /// Hands every redirect back as the answer (GoTrue's `/authorize` and `/verify` answer 302
     /// to the provider or the app; the contracts check that answer, as the mock path does).
     final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
             completionHandler(nil)
         }
     }
 
     /// A failure to reach the backend (not an error status: those are answers).
-    public struct TransportError: Error, CustomStringConvertible, Sendable {
+    package struct TransportError: Error, CustomStringConvertible, Sendable {
         /// What happened.
-        public var message: String
-        public var description: String { "transport error: \(message)" }
+        package var message: String
+        package var description: String { "transport error: \(message)" }
     }
 
     /// Records a persona's access token (after sign-in); requests as the persona carry it from then on.
-    public func setToken(_ token: String, for persona: String) { lock.lock(); tokens[persona] = token; lock.unlock() }
+    package func setToken(_ token: String, for persona: String) { lock.lock(); tokens[persona] = token; lock.unlock() }
 
     /// The token of a persona signed in, if any.
-    public func token(for persona: String) -> String? { lock.lock(); defer { lock.unlock() }; return tokens[persona] }
+    package func token(for persona: String) -> String? { lock.lock(); defer { lock.unlock() }; return tokens[persona] }
 
     /// A signed-in persona's token (`WireCredentials`).
-    public func accessToken(persona: String) -> String? { token(for: persona) }
+    package func accessToken(persona: String) -> String? { token(for: persona) }
 
     /// The sender: this endpoint's session, URL and credentials.
     var sender: URLSessionSender { URLSessionSender(session: session, baseURL: baseURL, credentials: self) }
 
     /// Sends a request built from parts (`query` as the step wrote it, `WireRequest.Query.written`).
-    public func send(method: String, path: String, query: String? = nil, headers: HTTPHeaders = [:], body: Data? = nil, as actor: String?) throws -> HTTPResponse {
-        try send(WireRequest(method: method, path: path, query: .written(query ?? ""), headers: headers, body: body ?? Data(),
-                             actor: actor.map(WireActor.init(name:)) ?? .none))
+    package func send(method: String, path: String, query: String? = nil, headers: HTTPHeaders = [:], body: Data? = nil, as actor: String?) throws
+        -> HTTPResponse
+    {
+        try send(
+            WireRequest(
+                method: method, path: path, query: .written(query ?? ""), headers: headers, body: body ?? Data(),
+                actor: actor.map(WireActor.init(name:)) ?? .none))
     }
 
     /// Sends a request (`HTTPRequest`'s query pairs encoded one by one).
-    public func send(_ request: HTTPRequest, as actor: String?) throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest, as actor: String?) throws -> HTTPResponse {
         try send(WireRequest(request, as: actor.map(WireActor.init(name:)) ?? .none))
     }
 
     /// Sends a JSON body as an actor.
-    public func send(method: String, path: String, query: [(name: String, value: String)] = [], json: JSONValue?, headers: HTTPHeaders = [:], as actor: String?) throws -> HTTPResponse {
+    package func send(
+        method: String, path: String, query: [(name: String, value: String)] = [], json: JSONValue?, headers: HTTPHeaders = [:], as actor: String?
+    ) throws -> HTTPResponse {
         var h = headers
         if json != nil, h["Content-Type"] == nil { h["Content-Type"] = "application/json" }
         return try send(HTTPRequest(method: method, path: path, query: query, headers: h, body: json?.data() ?? Data()), as: actor)
     }
 
     /// Sends a request (a body without `Content-Type` goes as JSON).
-    public func send(_ request: WireRequest) throws -> HTTPResponse {
+    package func send(_ request: WireRequest) throws -> HTTPResponse {
         var r = request
         if !r.body.isEmpty, r.headers["Content-Type"] == nil { r.headers["Content-Type"] = "application/json" }
         do { return try sender.send(r) } catch let e as WireSendError {

@@ -39,12 +39,13 @@ struct LiveRestore {
         var placed: [TableSchema] = [], names = Set<String>()
         var left = tables
         while !left.isEmpty {
-            let ready = left.firstIndex { t in
-                t.foreignKeys.allSatisfy { fk in
-                    let parent = tables.first { refers(fk, to: $0) }
-                    return parent == nil || parent!.name == t.name || names.contains(parent!.name)
-                }
-            } ?? 0
+            let ready =
+                left.firstIndex { t in
+                    t.foreignKeys.allSatisfy { fk in
+                        let parent = tables.first { refers(fk, to: $0) }
+                        return parent == nil || parent!.name == t.name || names.contains(parent!.name)
+                    }
+                } ?? 0
             let t = left.remove(at: ready)
             placed.append(t)
             names.insert(t.name)
@@ -136,15 +137,17 @@ struct LiveRestore {
     }
 
     func insert(_ t: TableSchema, _ row: [String: JSONValue]) throws -> String? {
-        let r = try io.endpoint.send(method: "POST", path: "/rest/v1/\(t.name)", json: .array([.object(row)]), headers: ["Prefer": "return=minimal"], as: "service_role")
+        let r = try io.endpoint.send(
+            method: "POST", path: "/rest/v1/\(t.name)", json: .array([.object(row)]), headers: ["Prefer": "return=minimal"], as: "service_role")
         return (200...299).contains(r.status) ? nil : "inserting \(t.name) \(LiveStateIO.key(row, t.primaryKey)): HTTP \(r.status) \(r.text.prefix(200))"
     }
 
     func patch(_ t: TableSchema, _ row: [String: JSONValue], columns: [String]) throws -> String? {
         var body: [String: JSONValue] = [:]
         for c in columns { body[c] = row[c] ?? .null }
-        let r = try io.endpoint.send(method: "PATCH", path: "/rest/v1/\(t.name)", query: filters(t, row), json: .object(body),
-                                     headers: ["Prefer": "return=minimal"], as: "service_role")
+        let r = try io.endpoint.send(
+            method: "PATCH", path: "/rest/v1/\(t.name)", query: filters(t, row), json: .object(body),
+            headers: ["Prefer": "return=minimal"], as: "service_role")
         return (200...299).contains(r.status) ? nil : "updating \(t.name) \(LiveStateIO.key(row, t.primaryKey)): HTTP \(r.status) \(r.text.prefix(200))"
     }
 
@@ -246,12 +249,16 @@ struct LiveRestore {
                 guard let w = want[k]?.objectValue, let h = have[k]?.objectValue else { continue }
                 let cols = LiveRestore.differing(w, h)
                 if cols.isEmpty { continue }
-                let stampers = (io.schema.triggers ?? []).filter { $0.qualifiedTable == t.qualifiedName && $0.timing == "before" && $0.events.contains("update") }
+                let stampers = (io.schema.triggers ?? []).filter {
+                    $0.qualifiedTable == t.qualifiedName && $0.timing == "before" && $0.events.contains("update")
+                }
                 var why = stampers.isEmpty ? "" : "; a BEFORE UPDATE trigger (\(stampers.map(\.name).joined(separator: ", "))) writes it on every update"
                 let refs = referrers(of: h, in: t, current: current)
                 if !refs.isEmpty { why += ", and \(refs.joined(separator: ", ")) refer to the row, so it cannot be deleted and inserted again" }
                 let values = cols.map { "\($0) is \(h[$0].map { $0.serialized() } ?? "absent"), was \(w[$0].map { $0.serialized() } ?? "absent")" }
-                out.append("\(t.name) \(k): \(values.joined(separator: ", "))\(why); only a database connection with triggers off can put it back (--restore-database URL)")
+                out.append(
+                    "\(t.name) \(k): \(values.joined(separator: ", "))\(why); only a database connection with triggers off can put it back (--restore-database URL)"
+                )
             }
         }
         return out

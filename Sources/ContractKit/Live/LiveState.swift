@@ -3,18 +3,18 @@ import Foundation
 /// What a backend holds that a run may change, read over its own APIs with the service role:
 /// every row of the app's public tables (by primary key), the GoTrue users' ids and the storage
 /// objects of the app's buckets. Two snapshots compared say what a run left behind.
-public struct LiveSnapshot: Sendable, Equatable {
+package struct LiveSnapshot: Sendable, Equatable {
     /// Rows per table (`public.` tables of schema.json with a primary key), keyed by the primary
     /// key's values.
-    public var rows: [String: [String: JSONValue]] = [:]
+    package var rows: [String: [String: JSONValue]] = [:]
     /// GoTrue user ids.
-    public var users: Set<String> = []
+    package var users: Set<String> = []
     /// Object names per bucket.
-    public var objects: [String: Set<String>] = [:]
+    package var objects: [String: Set<String>] = [:]
 
     /// Two stored values alike: numbers by value at any depth (a jsonb `7.0` written back reads
     /// `7` through JSON), everything else structurally.
-    public static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    package static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.object(let x), .object(let y)):
             return x.count == y.count && x.allSatisfy { k, v in y[k].map { same(v, $0) } ?? false }
@@ -27,7 +27,7 @@ public struct LiveSnapshot: Sendable, Equatable {
     }
 
     /// What `other` holds that this snapshot does not, and what differs, in words (empty: same).
-    public func differences(from other: LiveSnapshot) -> [String] {
+    package func differences(from other: LiveSnapshot) -> [String] {
         var out: [String] = []
         for t in Set(rows.keys).union(other.rows.keys).sorted() {
             let a = rows[t] ?? [:], b = other.rows[t] ?? [:]
@@ -50,12 +50,12 @@ public struct LiveSnapshot: Sendable, Equatable {
 
 /// A failure of the backend's own APIs while provisioning, snapshotting or restoring (not a case
 /// failure): names the request and the answer.
-public struct LiveBackendError: Error, CustomStringConvertible, Sendable {
+package struct LiveBackendError: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
-    public var message: String
+    package var message: String
     /// An error.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 /// Reads and restores a `LiveSnapshot` through PostgREST, GoTrue's admin API and Storage.
@@ -89,10 +89,13 @@ struct LiveStateIO {
         var out: [String: JSONValue] = [:]
         var offset = 0
         while true {
-            let query = [("select", "*"), ("order", t.primaryKey.map { "\($0).asc" }.joined(separator: ",")),
-                         ("limit", String(LiveStateIO.page)), ("offset", String(offset))]
-            let r = try check(endpoint.send(HTTPRequest(method: "GET", path: "/rest/v1/\(t.name)", query: query), as: "service_role"),
-                              "reading \(t.name)")
+            let query = [
+                ("select", "*"), ("order", t.primaryKey.map { "\($0).asc" }.joined(separator: ",")),
+                ("limit", String(LiveStateIO.page)), ("offset", String(offset))
+            ]
+            let r = try check(
+                endpoint.send(HTTPRequest(method: "GET", path: "/rest/v1/\(t.name)", query: query), as: "service_role"),
+                "reading \(t.name)")
             guard case .array(let items)? = r.jsonBody else { throw LiveBackendError("reading \(t.name): not a JSON array: \(r.text.prefix(200))") }
             for item in items { out[LiveStateIO.key(item.objectValue ?? [:], t.primaryKey)] = item }
             if items.count < LiveStateIO.page { return out }
@@ -105,8 +108,10 @@ struct LiveStateIO {
         var out: [String: JSONValue] = [:]
         var page = 1
         while true {
-            let r = try check(endpoint.send(HTTPRequest(method: "GET", path: "/auth/v1/admin/users", query: [("page", String(page)), ("per_page", "200")]),
-                                            as: "service_role"), "listing users")
+            let r = try check(
+                endpoint.send(
+                    HTTPRequest(method: "GET", path: "/auth/v1/admin/users", query: [("page", String(page)), ("per_page", "200")]),
+                    as: "service_role"), "listing users")
             let users = r.jsonBody?["users"]?.arrayValue ?? []
             for u in users { if let id = u["id"]?.stringValue { out[id] = u } }
             let total = r.headers["X-Total-Count"].flatMap { Int($0) } ?? 0
@@ -120,10 +125,13 @@ struct LiveStateIO {
         var out: Set<String> = []
         var folders = [""]
         while let prefix = folders.popLast() {
-            let r = try endpoint.send(method: "POST", path: "/storage/v1/object/list/\(bucket)",
-                                      json: ["prefix": .string(prefix), "limit": 10000, "offset": 0], as: "service_role")
-            if r.status == 404 || r.status == 400 { return out }  // no such bucket: nothing of ours in it
-            guard r.status == 200, case .array(let items)? = r.jsonBody else { throw LiveBackendError("listing \(bucket)/\(prefix): HTTP \(r.status) \(r.text.prefix(200))") }
+            let r = try endpoint.send(
+                method: "POST", path: "/storage/v1/object/list/\(bucket)",
+                json: ["prefix": .string(prefix), "limit": 10000, "offset": 0], as: "service_role")
+            if r.status == 404 || r.status == 400 { return out } // no such bucket: nothing of ours in it
+            guard r.status == 200, case .array(let items)? = r.jsonBody else {
+                throw LiveBackendError("listing \(bucket)/\(prefix): HTTP \(r.status) \(r.text.prefix(200))")
+            }
             for item in items {
                 guard let name = item["name"]?.stringValue else { continue }
                 let path = prefix.isEmpty ? name : prefix + "/" + name
@@ -139,7 +147,10 @@ struct LiveStateIO {
     /// instead. Inserts go in one request per set of columns (PostgREST's bulk insert needs the
     /// same keys in every object); identity columns generated always are left to the database.
     func put(_ t: TableSchema, rows: [JSONValue], present: Set<String>) throws {
-        let identity = Set(t.columns.filter { if case .identity(always: true)? = $0.defaultValue { return true }; return false }.map(\.name))
+        let identity = Set(
+            t.columns.filter {
+                if case .identity(always: true)? = $0.defaultValue { return true }; return false
+            }.map(\.name))
         var upsert: [JSONValue] = [], insert: [JSONValue] = []
         for row in rows {
             guard var o = row.objectValue else { continue }
@@ -155,13 +166,16 @@ struct LiveStateIO {
         var groups: [[String]: [JSONValue]] = [:]
         for r in insert { groups[(r.objectValue ?? [:]).keys.sorted(), default: []].append(r) }
         for (_, g) in groups.sorted(by: { $0.key.joined() < $1.key.joined() }) {
-            _ = try check(endpoint.send(method: "POST", path: "/rest/v1/\(t.name)", json: .array(g), headers: ["Prefer": "return=minimal"], as: "service_role"),
-                          "writing \(g.count) \(t.name) rows")
+            _ = try check(
+                endpoint.send(method: "POST", path: "/rest/v1/\(t.name)", json: .array(g), headers: ["Prefer": "return=minimal"], as: "service_role"),
+                "writing \(g.count) \(t.name) rows")
         }
         for r in upsert {
-            _ = try check(endpoint.send(method: "POST", path: "/rest/v1/\(t.name)", query: [("on_conflict", t.primaryKey.joined(separator: ","))],
-                                        json: .array([r]), headers: ["Prefer": "resolution=merge-duplicates,return=minimal"], as: "service_role"),
-                          "restoring a \(t.name) row")
+            _ = try check(
+                endpoint.send(
+                    method: "POST", path: "/rest/v1/\(t.name)", query: [("on_conflict", t.primaryKey.joined(separator: ","))],
+                    json: .array([r]), headers: ["Prefer": "resolution=merge-duplicates,return=minimal"], as: "service_role"),
+                "restoring a \(t.name) row")
         }
     }
 
@@ -187,8 +201,10 @@ struct LiveStateIO {
         for b in buckets {
             let extra = try objects(b).subtracting(target.objects[b] ?? [])
             if extra.isEmpty { continue }
-            _ = try check(endpoint.send(method: "DELETE", path: "/storage/v1/object/\(b)", json: ["prefixes": .array(extra.sorted().map(JSONValue.string))],
-                                        as: "service_role"), "deleting objects of \(b)")
+            _ = try check(
+                endpoint.send(
+                    method: "DELETE", path: "/storage/v1/object/\(b)", json: ["prefixes": .array(extra.sorted().map(JSONValue.string))],
+                    as: "service_role"), "deleting objects of \(b)")
         }
         return residue
     }

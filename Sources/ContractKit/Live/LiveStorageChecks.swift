@@ -7,12 +7,12 @@ import Foundation
 /// 413, a type outside `allowedMimeTypes` is refused with 415. Storage answers HTTP 400 with the
 /// semantic status in the body's `statusCode` (storage's `renderError`); either form counts.
 /// Every probe object is removed again.
-public enum LiveStorageChecks {
+package enum LiveStorageChecks {
     /// The rule kind's name.
-    public static let kind = "storage"
+    package static let kind = "storage"
 
     /// One result per bucket and rule.
-    public static func run(_ backend: LiveBackend) -> [CaseResult] {
+    package static func run(_ backend: LiveBackend) -> [CaseResult] {
         let app = backend.spec.app
         var out: [CaseResult] = []
         let folder = backend.spec.fixtures.personas.first?.id ?? "supacontracts"
@@ -33,9 +33,13 @@ public enum LiveStorageChecks {
                     var diffs: [String] = []
                     let body = r.jsonBody ?? .null
                     let isPublic = bucket["public"]?.boolValue ?? false
-                    if body["public"]?.boolValue != isPublic { diffs.append("public: storage.json \(isPublic), backend \(body["public"].map { $0.serialized() } ?? "absent")") }
+                    if body["public"]?.boolValue != isPublic {
+                        diffs.append("public: storage.json \(isPublic), backend \(body["public"].map { $0.serialized() } ?? "absent")")
+                    }
                     let gotLimit = body["file_size_limit"]?.doubleValue.map { Int($0) }
-                    if gotLimit != limit { diffs.append("file_size_limit: storage.json \(limit.map(String.init) ?? "none"), backend \(gotLimit.map(String.init) ?? "none")") }
+                    if gotLimit != limit {
+                        diffs.append("file_size_limit: storage.json \(limit.map(String.init) ?? "none"), backend \(gotLimit.map(String.init) ?? "none")")
+                    }
                     let gotTypes = body["allowed_mime_types"]?.arrayValue?.compactMap(\.stringValue)
                     if Set(gotTypes ?? []) != Set(allowed ?? []) {
                         diffs.append("allowed_mime_types: storage.json \(allowed ?? []), backend \(gotTypes ?? [])")
@@ -47,9 +51,11 @@ public enum LiveStorageChecks {
             let okType = allowed?.first(where: { !$0.contains("*") }) ?? "image/jpeg"
             func upload(_ size: Int, type: String) throws -> (status: Int, semantic: String, text: String) {
                 let name = "\(folder)/supacontracts-probe-\(UUID().uuidString.lowercased()).\(type.split(separator: "/").last ?? "bin")"
-                let r = try backend.endpoint.send(HTTPRequest(method: "POST", path: "/storage/v1/object/\(id)/\(name)",
-                                                              headers: ["Content-Type": type, "x-upsert": "false"], body: Data(repeating: 0x5A, count: size)),
-                                                  as: "service_role")
+                let r = try backend.endpoint.send(
+                    HTTPRequest(
+                        method: "POST", path: "/storage/v1/object/\(id)/\(name)",
+                        headers: ["Content-Type": type, "x-upsert": "false"], body: Data(repeating: 0x5A, count: size)),
+                    as: "service_role")
                 if r.status == 200 {
                     _ = try? backend.endpoint.send(method: "DELETE", path: "/storage/v1/object/\(id)", json: ["prefixes": [.string(name)]], as: "service_role")
                 }
@@ -60,17 +66,22 @@ public enum LiveStorageChecks {
                     let at = try upload(limit, type: okType)
                     result("an object of exactly fileSizeLimit (\(limit) bytes) is stored", at.status == 200 ? nil : "HTTP \(at.status) \(at.text.prefix(200))")
                     let over = try upload(limit + 1, type: okType)
-                    result("an object of fileSizeLimit + 1 bytes is refused (413)",
-                           over.semantic == "413" ? nil : "expected 413 EntityTooLarge, got HTTP \(over.status) (statusCode \(over.semantic)) \(over.text.prefix(160))")
+                    result(
+                        "an object of fileSizeLimit + 1 bytes is refused (413)",
+                        over.semantic == "413"
+                            ? nil : "expected 413 EntityTooLarge, got HTTP \(over.status) (statusCode \(over.semantic)) \(over.text.prefix(160))")
                 } catch { result("fileSizeLimit enforced", "\(error)") }
             }
             if let allowed, !allowed.isEmpty {
-                let outside = ["text/plain", "application/x-supacontracts-probe"].first { t in !allowed.contains { $0 == t || $0 == "*/*" || ($0.hasSuffix("/*") && t.hasPrefix($0.dropLast())) } }
+                let outside = ["text/plain", "application/x-supacontracts-probe"].first { t in
+                    !allowed.contains { $0 == t || $0 == "*/*" || ($0.hasSuffix("/*") && t.hasPrefix($0.dropLast())) }
+                }
                 if let outside {
                     do {
                         let r = try upload(16, type: outside)
-                        result("a type outside allowedMimeTypes (\(outside)) is refused (415)",
-                               r.semantic == "415" ? nil : "expected 415 InvalidMimeType, got HTTP \(r.status) (statusCode \(r.semantic)) \(r.text.prefix(160))")
+                        result(
+                            "a type outside allowedMimeTypes (\(outside)) is refused (415)",
+                            r.semantic == "415" ? nil : "expected 415 InvalidMimeType, got HTTP \(r.status) (statusCode \(r.semantic)) \(r.text.prefix(160))")
                     } catch { result("allowedMimeTypes enforced", "\(error)") }
                 }
             }

@@ -4,20 +4,20 @@ import Foundation
 /// service-role key or a persona signed in by `LiveBackend`. The e-mails GoTrue sent are read
 /// from the backend's `GET /__admin/inbox` when it has one (`contracts serve`); otherwise steps
 /// that need them cannot run there.
-public struct LiveTransport: InteractionTransport {
+package struct LiveTransport: InteractionTransport {
     /// The backend.
-    public let backend: LiveBackend
+    package let backend: LiveBackend
     /// Whether `GET /__admin/inbox` answers.
-    public let hasInbox: Bool
+    package let hasInbox: Bool
 
     /// A transport; probes the inbox once.
-    public init(_ backend: LiveBackend) {
+    package init(_ backend: LiveBackend) {
         self.backend = backend
         let probe = try? backend.endpoint.send(HTTPRequest(method: "GET", path: "/__admin/inbox", query: [("email", "probe@example.com")]), as: "service_role")
         hasInbox = probe?.status == 200
     }
 
-    public var personas: [Persona] { backend.spec.fixtures.personas }
+    package var personas: [Persona] { backend.spec.fixtures.personas }
 
     /// The newest e-mail sent to an address, from the backend's inbox.
     static func newest(_ endpoint: LiveEndpoint, _ email: String) -> JSONValue? {
@@ -25,19 +25,19 @@ public struct LiveTransport: InteractionTransport {
         return r?.jsonBody?.arrayValue?.first
     }
 
-    public var mailbox: (@Sendable (_ email: String) -> String?)? {
+    package var mailbox: (@Sendable (_ email: String) -> String?)? {
         guard hasInbox else { return nil }
         let endpoint = backend.endpoint
         return { @Sendable email in LiveTransport.newest(endpoint, email)?["otp"]?.stringValue }
     }
 
-    public var emailTokens: (@Sendable (_ email: String) -> String?)? {
+    package var emailTokens: (@Sendable (_ email: String) -> String?)? {
         guard hasInbox else { return nil }
         let endpoint = backend.endpoint
         return { @Sendable email in LiveTransport.newest(endpoint, email)?["token_hash"]?.stringValue }
     }
 
-    public func send(_ request: WireRequest) throws -> HTTPResponse {
+    package func send(_ request: WireRequest) throws -> HTTPResponse {
         try checkActor(request.actor)
         return try backend.endpoint.send(request)
     }
@@ -46,12 +46,12 @@ public struct LiveTransport: InteractionTransport {
 /// RLS cases over a live backend: the PostgREST request of each case (`RLSCase.request`, as
 /// `MockTarget` sends it) as its actor, setup steps as the service role, and the backend put back
 /// (`LiveBackend.restore`) after a case that may have changed it.
-public final class LiveRLSTarget: RLSTarget, @unchecked Sendable {
+package final class LiveRLSTarget: RLSTarget, @unchecked Sendable {
     /// The backend.
-    public let backend: LiveBackend
+    package let backend: LiveBackend
 
     /// A target.
-    public init(_ backend: LiveBackend) { self.backend = backend }
+    package init(_ backend: LiveBackend) { self.backend = backend }
 
     func request(_ op: RLSOperation, table: String) -> HTTPRequest {
         let r = RLSCase.request(for: op, table: table)
@@ -60,7 +60,7 @@ public final class LiveRLSTarget: RLSTarget, @unchecked Sendable {
         return HTTPRequest(method: r.method, path: r.path, query: r.query, headers: h, body: r.body.map { $0.data() } ?? Data())
     }
 
-    public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
+    package func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
         var dirty = !rlsCase.setup.isEmpty
         defer { if dirty { try? backend.restore() } }
         for step in rlsCase.setup {
@@ -70,7 +70,8 @@ public final class LiveRLSTarget: RLSTarget, @unchecked Sendable {
                 continue
             }
             guard (200..<300).contains(r.status), let rows = r.jsonBody?.arrayValue, rows.count == 1 else {
-                throw RLSTargetError("setup of '\(rlsCase.name)': \(step.operation.command.rawValue) \(step.table) as service_role gave \(r.status) \(r.text.prefix(200))")
+                throw RLSTargetError(
+                    "setup of '\(rlsCase.name)': \(step.operation.command.rawValue) \(step.table) as service_role gave \(r.status) \(r.text.prefix(200))")
             }
         }
         let outcome = RLSOutcome(response: try backend.endpoint.send(request(rlsCase.operation, table: rlsCase.table), as: rlsCase.actor.name))

@@ -7,19 +7,19 @@ import Foundation
 /// `functions` (documented interactions; those calling an edge function form the `functions`
 /// row), `rls` (every matrix case; its reads ran before the interactions), the kinds that cannot run over a URL as "not
 /// applicable to --target", and `cleanup` (what the run created removed, nothing left behind).
-public enum LiveVerify {
+package enum LiveVerify {
     /// The kinds that never run over a URL, with the reason shown in their row.
-    public static let notApplicable: [(kind: String, reason: String)] = [
+    package static let notApplicable: [(kind: String, reason: String)] = [
         ("fixtures", "not applicable to --target: fixtures are checked in-process; the provision row loads them into the backend"),
         ("models", "not applicable to --target: checks the package's Codable models against schema.json, not a backend"),
         ("goldens", "not applicable to --target: checks the package's own outputs against Golden/"),
         ("app-rules", "not applicable to --target: checks the rule files' own consistency"),
         ("postgres", "not applicable to --target: use --database URL or --migrations DIR"),
-        ("rls flips", "not applicable to --target: the flip test installs altered policies; run --database for the SQL"),
+        ("rls flips", "not applicable to --target: the flip test installs altered policies; run --database for the SQL")
     ]
 
     /// The kinds a live run has (`LiveOptions.kinds` picks among them).
-    public static let kinds = ["interactions", "functions", "rls", "storage", LiveClientRules.kind]
+    package static let kinds = ["interactions", "functions", "rls", "storage", LiveClientRules.kind]
 
     /// Why a file cannot run on this backend (nil: it can).
     static func inapplicable(_ file: InteractionFile, hasInbox: Bool) -> String? {
@@ -36,8 +36,10 @@ public enum LiveVerify {
     }
 
     /// Every row for one app. `progress` is called before a kind starts (row nil) and after.
-    public static func run(_ app: any AppModule.Type, endpoint: LiveEndpoint, options: LiveOptions = LiveOptions(),
-                           progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }) -> [VerifyRow] {
+    package static func run(
+        _ app: any AppModule.Type, endpoint: LiveEndpoint, options: LiveOptions = LiveOptions(),
+        progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }
+    ) -> [VerifyRow] {
         var rows: [VerifyRow] = []
         func timed(_ kind: String, _ body: () throws -> VerifyRow.Status) {
             rows.append(VerifyRow.timed(app: app.name, kind: kind, progress: progress, body))
@@ -59,7 +61,9 @@ public enum LiveVerify {
             let transport = LiveTransport(backend)
             let shapes = GeneratedValueShapes(fixtures: spec.fixtures)
             var files: [InteractionFile] = []
-            timed("interactions") { files = try InteractionReplay.load(app: app); return .ran([]) }
+            timed("interactions") {
+                files = try InteractionReplay.load(app: app); return .ran([])
+            }
             rows.removeLast()
             var skipped: [String] = []
             func wanted(_ k: String) -> Bool { options.kinds?.contains(k) ?? true }
@@ -87,11 +91,15 @@ public enum LiveVerify {
                 timed(kind) {
                     var out: [CaseResult] = []
                     for f in mine {
-                        if let why = inapplicable(f, hasInbox: transport.hasInbox) { skipped.append("\(f.file.split(separator: "/").last ?? "") (\(why))"); continue }
+                        if let why = inapplicable(f, hasInbox: transport.hasInbox) {
+                            skipped.append("\(f.file.split(separator: "/").last ?? "") (\(why))"); continue
+                        }
                         let r = InteractionReplay.replay(f, over: transport, shapes: shapes)
                         try backend.restore()
-                        out.append(CaseResult(app: app.name, kind: kind, name: "\(f.file.split(separator: "/").last ?? "") · \(f.name)",
-                                              passed: r.passed, message: r.failures.joined(separator: "\n")))
+                        out.append(
+                            CaseResult(
+                                app: app.name, kind: kind, name: "\(f.file.split(separator: "/").last ?? "") · \(f.name)",
+                                passed: r.passed, message: r.failures.joined(separator: "\n")))
                     }
                     return .ran(out)
                 }
@@ -117,8 +125,10 @@ public enum LiveVerify {
     }
 
     /// Every app against one backend (each app's run provisions and cleans up its own).
-    public static func outcome(apps: [any AppModule.Type], endpoint: LiveEndpoint, options: LiveOptions = LiveOptions(),
-                               progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }) -> VerifyOutcome {
+    package static func outcome(
+        apps: [any AppModule.Type], endpoint: LiveEndpoint, options: LiveOptions = LiveOptions(),
+        progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }
+    ) -> VerifyOutcome {
         VerifyOutcome(rows: apps.flatMap { run($0, endpoint: endpoint, options: options, progress: progress) })
     }
 }

@@ -5,35 +5,35 @@ import Foundation
 /// optional exactly when nullable, NULL written as `null`), one Swift enum per schema enum and per
 /// check-constrained text column the overlay names, and a list of all models. Run by
 /// `contracts generate-models`; the freshness test compares the files with this output.
-public enum ModelGenerator {
+package enum ModelGenerator {
     /// The command that writes the files, named by the header and by staleness reports.
-    public static let command = "swift run contracts generate-models"
+    package static let command = "swift run contracts generate-models"
 
     /// An overlay entry the schema does not support (a table or column that does not exist, an
     /// enum on a column without an `in` CHECK, …).
-    public struct Problem: Error, CustomStringConvertible, Equatable {
+    package struct Problem: Error, CustomStringConvertible, Equatable {
         /// `Contracts/<app>/models.json: $.tables.x: …`.
-        public var description: String
+        package var description: String
     }
 
     /// The generated file of one app.
-    public struct Output: Equatable, Sendable {
+    package struct Output: Equatable, Sendable {
         /// Path relative to the package root (`Sources/TeleportMe/Generated/TableModels.swift`).
-        public var path: String
+        package var path: String
         /// The file's text.
-        public var text: String
+        package var text: String
     }
 
     /// The generated file of an app whose Swift module is `module` unless the overlay names one.
     /// `appType` is the app module's type (`TeleportMeApp`), whose `tableModels` the file implements.
-    public static func generate(app: String, module: String, appType: String, schema: DatabaseSchema, overlay: ModelOverlay) throws -> Output {
+    package static func generate(app: String, module: String, appType: String, schema: DatabaseSchema, overlay: ModelOverlay) throws -> Output {
         var g = Writer(app: app, module: overlay.module ?? module, appType: appType, schema: schema, overlay: overlay)
         try g.validate()
         return Output(path: "Sources/\(g.module)/Generated/TableModels.swift", text: try g.file())
     }
 
     /// The generated file of an app module, from its contracts folder (`root/Contracts/<app>/`).
-    public static func generate(_ app: any AppModule.Type, root: URL) throws -> Output {
+    package static func generate(_ app: any AppModule.Type, root: URL) throws -> Output {
         let folder = root.appendingPathComponent("Contracts").appendingPathComponent(app.name)
         let spec = try AppSpec.load(folder: folder)
         let overlay = try ModelOverlay.load(folder: folder, app: app.name)
@@ -44,7 +44,7 @@ public enum ModelGenerator {
 
     /// Each app's file whose text on disk differs from the generated text (missing counts as
     /// stale), with a line saying which and how to fix it; empty when all are fresh.
-    public static func staleFiles(_ apps: [any AppModule.Type], root: URL) throws -> [String] {
+    package static func staleFiles(_ apps: [any AppModule.Type], root: URL) throws -> [String] {
         var out: [String] = []
         for app in apps {
             let o = try generate(app, root: root)
@@ -55,7 +55,7 @@ public enum ModelGenerator {
     }
 
     /// Why `onDisk` is not the generated file (nil when it is).
-    public static func staleness(_ o: Output, onDisk: String?) -> String? {
+    package static func staleness(_ o: Output, onDisk: String?) -> String? {
         guard let onDisk else { return "\(o.path) is missing: run \(command)" }
         guard onDisk != o.text else { return nil }
         let a = onDisk.split(separator: "\n", omittingEmptySubsequences: false), b = o.text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -65,7 +65,7 @@ public enum ModelGenerator {
 
     /// Lower camel case of a snake_case or spaced name (`avatar_url` → `avatarUrl`,
     /// `Personal Growth` → `personalGrowth`); an all-capitals word stays (`INTJ`).
-    public static func lowerCamel(_ name: String) -> String {
+    package static func lowerCamel(_ name: String) -> String {
         let words = name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
         guard let first = words.first else { return "_" }
         let head = first == first.uppercased() && first.count > 1 && first.first!.isLetter ? first : first.prefix(1).lowercased() + first.dropFirst()
@@ -74,14 +74,14 @@ public enum ModelGenerator {
     }
 
     /// Upper camel case (`ride_status` → `RideStatus`).
-    public static func upperCamel(_ name: String) -> String {
+    package static func upperCamel(_ name: String) -> String {
         let s = lowerCamel(name)
         return s.prefix(1).uppercased() + s.dropFirst()
     }
 
     /// A type name from a table name: upper camel case of its singular (`ride_participants` →
     /// `RideParticipant`, `cities` → `City`).
-    public static func typeName(table: String) -> String {
+    package static func typeName(table: String) -> String {
         var words = table.split(separator: "_").map(String.init)
         if var last = words.popLast() {
             if last.hasSuffix("ies") { last = String(last.dropLast(3)) + "y" } else if last.hasSuffix("s") && !last.hasSuffix("ss") { last.removeLast() }
@@ -90,9 +90,11 @@ public enum ModelGenerator {
         return upperCamel(words.joined(separator: "_"))
     }
 
-    static let keywords: Set<String> = ["default", "public", "private", "internal", "class", "struct", "enum", "case", "switch", "func",
-                                        "var", "let", "in", "is", "as", "self", "Self", "protocol", "extension", "import", "return",
-                                        "true", "false", "nil", "where", "while", "for", "if", "else", "do", "repeat", "static", "init", "operator", "subscript"]
+    static let keywords: Set<String> = [
+        "default", "public", "private", "internal", "class", "struct", "enum", "case", "switch", "func",
+        "var", "let", "in", "is", "as", "self", "Self", "protocol", "extension", "import", "return",
+        "true", "false", "nil", "where", "while", "for", "if", "else", "do", "repeat", "static", "init", "operator", "subscript"
+    ]
 
     static func identifier(_ s: String) -> String { keywords.contains(s) ? "`\(s)`" : s }
 }
@@ -129,9 +131,13 @@ private struct Writer {
             for (col, c) in t.columns.sorted(by: { $0.key < $1.key }) {
                 let path = "$.tables.\(name).columns.\(col)"
                 guard let column = table.columns.first(where: { $0.name == col }) else { throw fail(path, "\(name) has no column '\(col)'") }
-                if c.type != nil, !column.type.isJSON { throw fail(path + ".type", "a Swift type can be given only for a jsonb or json column (\(col) is \(column.type))") }
+                if c.type != nil, !column.type.isJSON {
+                    throw fail(path + ".type", "a Swift type can be given only for a jsonb or json column (\(col) is \(column.type))")
+                }
                 if c.enumType != nil, labels(column) == nil { throw fail(path + ".enum", "\(col) is not a text column whose CHECK is an `in` list of strings") }
-                if c.nullable != nil, !table.isView { throw fail(path + ".nullable", "nullability comes from schema.json for a table; only a view column's can be chosen") }
+                if c.nullable != nil, !table.isView {
+                    throw fail(path + ".nullable", "nullability comes from schema.json for a table; only a view column's can be chosen")
+                }
             }
         }
         for (name, p) in overlay.payloads.sorted(by: { $0.key < $1.key }) {
@@ -213,9 +219,12 @@ private struct Writer {
         emit("// change the schema or the overlay and run the command (the freshness test fails until then).")
         emit("import Foundation")
         emit("import ContractKit")
-        for name in schema.enums.keys.sorted() where schema.tables.contains(where: { $0.schema == "public" && $0.columns.contains { $0.type.enumName == name } }) {
+        for name in schema.enums.keys.sorted()
+        where schema.tables.contains(where: { $0.schema == "public" && $0.columns.contains { $0.type.enumName == name } }) {
             let naming = overlay.enums[name]
-            emitEnum(enumTypeName(name), labels: schema.enums[name]!, cases: naming?.cases ?? [:], doc: naming?.doc ?? "The `\(name)` enum: \(schema.enums[name]!.joined(separator: ", ")).")
+            emitEnum(
+                enumTypeName(name), labels: schema.enums[name]!, cases: naming?.cases ?? [:],
+                doc: naming?.doc ?? "The `\(name)` enum: \(schema.enums[name]!.joined(separator: ", ")).")
         }
         var emitted: Set<String> = []
         for t in tables {
@@ -230,8 +239,9 @@ private struct Writer {
         emit()
         emit("extension \(appType) {")
         emit("    /// Every table model of \(app), one per public table in schema.json's order (checked by the `models` kind).")
-        wrap(tables.map { "\(typeName($0)).self" }, lead: "    public static var tableModels: [any TableModel.Type] { [", separator: ", ",
-             continuation: "        ", lineEnd: ",", last: "] }")
+        wrap(
+            tables.map { "\(typeName($0)).self" }, lead: "    public static var tableModels: [any TableModel.Type] { [", separator: ", ",
+            continuation: "        ", lineEnd: ",", last: "] }")
         emit("}")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -262,14 +272,16 @@ private struct Writer {
         let n = overlay.tables[t.name]?.columns[c.name]
         var doc = "`\(c.name)` (\(c.type.schemaSpelling)\(c.nullable ? "" : ", not null"))."
         if let note = c.note { doc += " \(note)" }
-        return Field(column: c, property: n?.property ?? ModelGenerator.lowerCamel(c.name), type: try swiftType(c.type, column: c, naming: n),
-                     optional: n?.nullable ?? c.nullable, doc: n?.doc ?? doc)
+        return Field(
+            column: c, property: n?.property ?? ModelGenerator.lowerCamel(c.name), type: try swiftType(c.type, column: c, naming: n),
+            optional: n?.nullable ?? c.nullable, doc: n?.doc ?? doc)
     }
 
     mutating func emitModel(_ t: TableSchema) throws {
         let doc = overlay.tables[t.name]?.doc ?? "A row of `\(t.name)`\(t.isView ? " (a view)" : "")."
-        try emitStruct(typeName(t), doc: doc, conformances: ["TableModel"] + overlay.conformances, table: t.name,
-                       fields: t.columns.map { try field(t, $0) }, omitNil: false)
+        try emitStruct(
+            typeName(t), doc: doc, conformances: ["TableModel"] + overlay.conformances, table: t.name,
+            fields: t.columns.map { try field(t, $0) }, omitNil: false)
     }
 
     mutating func emitPayload(_ name: String, _ p: ModelOverlay.PayloadNaming) throws {
@@ -279,8 +291,9 @@ private struct Writer {
             f.optional = p.optional.contains(col)
             return f
         }
-        try emitStruct(name, doc: p.doc ?? "A body of `\(p.table)` columns.", conformances: ["Codable", "Equatable", "Sendable"] + p.conformances,
-                       table: nil, fields: fields, omitNil: !p.writeNulls)
+        try emitStruct(
+            name, doc: p.doc ?? "A body of `\(p.table)` columns.", conformances: ["Codable", "Equatable", "Sendable"] + p.conformances,
+            table: nil, fields: fields, omitNil: !p.writeNulls)
     }
 
     /// A struct of `fields` with coding keys, a memberwise initializer and PostgreSQL's coding.
@@ -303,23 +316,27 @@ private struct Writer {
         emit()
         emit("    /// The column names.")
         emit("    public enum CodingKeys: String, CodingKey, CaseIterable {")
-        wrap(fields.map { f in
-            let id = ModelGenerator.identifier(f.property)
-            return f.property == f.column.name ? id : "\(id) = \(JSONValue.string(f.column.name).serialized())"
-        }, lead: "        case ", separator: ", ", continuation: "        case ", lineEnd: "")
+        wrap(
+            fields.map { f in
+                let id = ModelGenerator.identifier(f.property)
+                return f.property == f.column.name ? id : "\(id) = \(JSONValue.string(f.column.name).serialized())"
+            }, lead: "        case ", separator: ", ", continuation: "        case ", lineEnd: "")
         emit("    }")
         emit()
         emit("    /// A \(table == nil ? "body from its fields" : "row from its columns").")
         let params = fields.map { "\(ModelGenerator.identifier($0.property)): \($0.type)\($0.optional ? "? = nil" : "")" }
         wrap(params, lead: "    public init(", separator: ", ", continuation: "                ", lineEnd: ",", last: ") {")
-        wrap(fields.map { "self.\($0.property) = \(ModelGenerator.identifier($0.property))" }, lead: "        ", separator: "; ",
-             continuation: "        ", lineEnd: "")
+        wrap(
+            fields.map { "self.\($0.property) = \(ModelGenerator.identifier($0.property))" }, lead: "        ", separator: "; ",
+            continuation: "        ", lineEnd: "")
         emit("    }")
         // Foundation's synthesized decoding already reads NULL only into optionals; only a NOT
         // NULL jsonb column needs more (JSONValue itself accepts null).
         if fields.contains(where: { $0.type == "JSONValue" && !$0.optional }) {
             emit()
-            emit("    /// Decodes \(table == nil ? "the body" : "a row as PostgREST prints it") (NULL only where the \(table == nil ? "field is optional" : "column is nullable")).")
+            emit(
+                "    /// Decodes \(table == nil ? "the body" : "a row as PostgREST prints it") (NULL only where the \(table == nil ? "field is optional" : "column is nullable"))."
+            )
             emit("    public init(from decoder: Decoder) throws {")
             emit("        let c = try decoder.container(keyedBy: CodingKeys.self)")
             for f in fields {
@@ -335,15 +352,18 @@ private struct Writer {
             emit("    }")
         }
         emit()
-        emit(omitNil ? "    /// Encodes the fields set (absent optionals are left out, so column defaults apply)."
-                     : "    /// Encodes every \(table == nil ? "field" : "column") as PostgREST prints a row: NULL as `null`.")
+        emit(
+            omitNil
+                ? "    /// Encodes the fields set (absent optionals are left out, so column defaults apply)."
+                : "    /// Encodes every \(table == nil ? "field" : "column") as PostgREST prints a row: NULL as `null`.")
         emit("    public func encode(to encoder: Encoder) throws {")
         emit("        var c = encoder.container(keyedBy: CodingKeys.self)")
-        wrap(fields.map { f in
-            let key = ModelGenerator.identifier(f.property)
-            if omitNil && f.optional { return "if let \(key) { try c.encode(\(key), forKey: .\(key)) }" }
-            return "try c.encode(\(f.property), forKey: .\(key))"
-        }, lead: "        ", separator: "; ", continuation: "        ", lineEnd: "")
+        wrap(
+            fields.map { f in
+                let key = ModelGenerator.identifier(f.property)
+                if omitNil && f.optional { return "if let \(key) { try c.encode(\(key), forKey: .\(key)) }" }
+                return "try c.encode(\(f.property), forKey: .\(key))"
+            }, lead: "        ", separator: "; ", continuation: "        ", lineEnd: "")
         emit("    }")
         emit("}")
     }

@@ -5,9 +5,9 @@ import Foundation
 /// text, the Swift type of a jsonb column, which tables to emit). Every key is optional and the
 /// file itself may be absent: without it every public table gets a model named from its table.
 /// Format: Contracts/FORMAT.md, "models.json".
-public struct ModelOverlay: Sendable, Equatable {
+package struct ModelOverlay: Sendable, Equatable {
     /// The Swift representation chosen for a PostgreSQL type across the app's models.
-    public enum Representation: String, Sendable, CaseIterable {
+    package enum Representation: String, Sendable, CaseIterable {
         /// The shared value type (`PGUUID`), the default.
         case shared
         /// `String` (uuid only): the text as received, a case-preserving round trip.
@@ -15,86 +15,86 @@ public struct ModelOverlay: Sendable, Equatable {
     }
 
     /// One enum of schema.json's `enums` or of a check-constrained text column.
-    public struct EnumNaming: Sendable, Equatable {
+    package struct EnumNaming: Sendable, Equatable {
         /// The Swift type name (`RideStatus`).
-        public var type: String?
+        package var type: String?
         /// Case names by label, where the default (lower camel case of the label) does not fit.
-        public var cases: [String: String] = [:]
+        package var cases: [String: String] = [:]
         /// The doc comment.
-        public var doc: String?
+        package var doc: String?
     }
 
     /// One column.
-    public struct ColumnNaming: Sendable, Equatable {
+    package struct ColumnNaming: Sendable, Equatable {
         /// The property name (default: lower camel case of the column).
-        public var property: String?
+        package var property: String?
         /// A Codable Swift type for a `jsonb` column (a hand-written payload such as `[CityMatch]`).
-        public var type: String?
+        package var type: String?
         /// For a text column whose CHECK is an `in` list: the enum type its labels become.
-        public var enumType: String?
+        package var enumType: String?
         /// Case names by label for `enumType`.
-        public var cases: [String: String] = [:]
+        package var cases: [String: String] = [:]
         /// A view column's nullability (PostgreSQL cannot declare a view column NOT NULL).
-        public var nullable: Bool?
+        package var nullable: Bool?
         /// The doc comment (default: the column's name, type and schema note).
-        public var doc: String?
+        package var doc: String?
     }
 
     /// One table.
-    public struct TableNaming: Sendable, Equatable {
+    package struct TableNaming: Sendable, Equatable {
         /// The Swift type name (default: upper camel case of the singular table name).
-        public var type: String?
+        package var type: String?
         /// False to emit no model for the table.
-        public var emit: Bool = true
+        package var emit: Bool = true
         /// The doc comment.
-        public var doc: String?
+        package var doc: String?
         /// Columns by name.
-        public var columns: [String: ColumnNaming] = [:]
+        package var columns: [String: ColumnNaming] = [:]
     }
 
     /// A request body made of some of a table's columns (an insert, upsert or update).
-    public struct PayloadNaming: Sendable, Equatable {
+    package struct PayloadNaming: Sendable, Equatable {
         /// The table whose columns (names, Swift types, property names) the body uses.
-        public var table: String
+        package var table: String
         /// The columns, in the body's order.
-        public var columns: [String]
+        package var columns: [String]
         /// The columns the client may leave out (optional properties); the others are required.
-        public var optional: [String] = []
+        package var optional: [String] = []
         /// Whether an absent optional is written as `null` (default: left out, so the column's
         /// default applies on insert and the stored value stays on update).
-        public var writeNulls: Bool = false
+        package var writeNulls: Bool = false
         /// Protocols the payload adopts besides `Codable, Equatable, Sendable`.
-        public var conformances: [String] = []
+        package var conformances: [String] = []
         /// The doc comment.
-        public var doc: String?
+        package var doc: String?
     }
 
     /// The Swift module (folder under `Sources/`) the models are written into.
-    public var module: String?
+    package var module: String?
     /// Representations by PostgreSQL type (`uuid`).
-    public var representations: [String: Representation] = [:]
+    package var representations: [String: Representation] = [:]
     /// Protocols every model adopts besides `TableModel`.
-    public var conformances: [String] = []
+    package var conformances: [String] = []
     /// Enums by schema.json enum name.
-    public var enums: [String: EnumNaming] = [:]
+    package var enums: [String: EnumNaming] = [:]
     /// Tables by name.
-    public var tables: [String: TableNaming] = [:]
+    package var tables: [String: TableNaming] = [:]
     /// Request bodies to emit, by Swift type name.
-    public var payloads: [String: PayloadNaming] = [:]
+    package var payloads: [String: PayloadNaming] = [:]
 
     /// An empty overlay: every name from the schema.
-    public init() {}
+    package init() {}
 
     /// Reads `models.json` from an app's contracts folder; an absent file is the empty overlay.
     /// Unknown keys and wrong types are errors naming the file and JSON path.
-    public static func load(folder: URL, app: String) throws -> ModelOverlay {
+    package static func load(folder: URL, app: String) throws -> ModelOverlay {
         let url = folder.appendingPathComponent("models.json")
         guard FileManager.default.fileExists(atPath: url.path) else { return ModelOverlay() }
         return try decode(SpecNode.load(url, displayName: "Contracts/\(app)/models.json"))
     }
 
     /// Decodes an overlay strictly.
-    public static func decode(_ root: SpecNode) throws -> ModelOverlay {
+    package static func decode(_ root: SpecNode) throws -> ModelOverlay {
         try root.object { o in
             var m = ModelOverlay()
             _ = o.optional("app")
@@ -121,9 +121,10 @@ public struct ModelOverlay: Sendable, Equatable {
             if let p = o.optional("payloads") {
                 for (name, node) in try p.map() {
                     m.payloads[name] = try node.object { po in
-                        PayloadNaming(table: try po.required("table").string(), columns: try po.required("columns").strings(),
-                                      optional: try po.optional("optional")?.strings() ?? [], writeNulls: try po.optional("writeNulls")?.bool() ?? false,
-                                      conformances: try po.optional("conformances")?.strings() ?? [], doc: try po.optional("doc")?.string())
+                        PayloadNaming(
+                            table: try po.required("table").string(), columns: try po.required("columns").strings(),
+                            optional: try po.optional("optional")?.strings() ?? [], writeNulls: try po.optional("writeNulls")?.bool() ?? false,
+                            conformances: try po.optional("conformances")?.strings() ?? [], doc: try po.optional("doc")?.string())
                     }
                 }
             }
@@ -140,9 +141,10 @@ public struct ModelOverlay: Sendable, Equatable {
             if let cs = o.optional("columns") {
                 for (name, cn) in try cs.map() {
                     t.columns[name] = try cn.object { co in
-                        ColumnNaming(property: try co.optional("property")?.string(), type: try co.optional("type")?.string(),
-                                     enumType: try co.optional("enum")?.string(), cases: try cases(co.optional("cases")),
-                                     nullable: try co.optional("nullable")?.bool(), doc: try co.optional("doc")?.string())
+                        ColumnNaming(
+                            property: try co.optional("property")?.string(), type: try co.optional("type")?.string(),
+                            enumType: try co.optional("enum")?.string(), cases: try cases(co.optional("cases")),
+                            nullable: try co.optional("nullable")?.bool(), doc: try co.optional("doc")?.string())
                     }
                 }
             }

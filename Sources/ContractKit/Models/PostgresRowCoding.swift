@@ -4,42 +4,42 @@ import Foundation
 /// their own coding (timestamps as PostgreSQL text, NULL as `null`), so any
 /// `JSONDecoder`/`JSONEncoder` works, a supabase-swift client's included; these helpers add
 /// sorted keys for stable output.
-public enum PostgresRowCoding {
+package enum PostgresRowCoding {
     /// A plain decoder (the models decode timestamps themselves).
-    public static func decoder() -> JSONDecoder { JSONDecoder() }
+    package static func decoder() -> JSONDecoder { JSONDecoder() }
 
     /// An encoder with sorted keys.
-    public static func encoder() -> JSONEncoder {
+    package static func encoder() -> JSONEncoder {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return e
     }
 
     /// Decodes a value from a JSON value.
-    public static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
         try decoder().decode(T.self, from: json.data())
     }
 
     /// Decodes a value from JSON bytes.
-    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try decoder().decode(T.self, from: data)
     }
 
     /// Encodes a value to a JSON value.
-    public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    package static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         try JSONValue.parse(encoder().encode(value))
     }
 
     /// `timestamptz` as PostgREST prints it in a UTC session: `2026-01-01T09:00:00.5+00:00`.
-    public static func timestampText(_ date: Date) -> String { PGTime.formatTimestamp(PGTime.micros(date), withZone: true) }
+    package static func timestampText(_ date: Date) -> String { PGTime.formatTimestamp(PGTime.micros(date), withZone: true) }
 
     /// Parses PostgreSQL and ISO 8601 timestamps (`T` or space, fraction, `Z` or offset).
-    public static func parseTimestamp(_ text: String) -> Date? { PGTime.parseTimestamp(text, assumeUTC: true).map { PGTime.date(micros: $0) } }
+    package static func parseTimestamp(_ text: String) -> Date? { PGTime.parseTimestamp(text, assumeUTC: true).map { PGTime.date(micros: $0) } }
 }
 
 extension KeyedDecodingContainer {
     /// A `timestamptz` column (PostgreSQL or ISO 8601 text).
-    public func decodeTimestamp(forKey key: Key) throws -> Date {
+    package func decodeTimestamp(forKey key: Key) throws -> Date {
         let text = try decode(String.self, forKey: key)
         guard let d = PostgresRowCoding.parseTimestamp(text) else {
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not a timestamptz: \"\(text)\"")
@@ -48,7 +48,7 @@ extension KeyedDecodingContainer {
     }
 
     /// A nullable `timestamptz` column.
-    public func decodeTimestampIfPresent(forKey key: Key) throws -> Date? {
+    package func decodeTimestampIfPresent(forKey key: Key) throws -> Date? {
         guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
         guard let d = PostgresRowCoding.parseTimestamp(text) else {
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not a timestamptz: \"\(text)\"")
@@ -57,7 +57,7 @@ extension KeyedDecodingContainer {
     }
 
     /// A NOT NULL `jsonb` column: any JSON value but null (`JSONValue` alone accepts null).
-    public func decodeJSONNotNull(forKey key: Key) throws -> JSONValue {
+    package func decodeJSONNotNull(forKey key: Key) throws -> JSONValue {
         let v = try decode(JSONValue.self, forKey: key)
         if v == .null {
             throw DecodingError.valueNotFound(JSONValue.self, .init(codingPath: codingPath + [key], debugDescription: "NULL in a NOT NULL jsonb column"))
@@ -68,27 +68,27 @@ extension KeyedDecodingContainer {
 
 extension KeyedEncodingContainer {
     /// A `timestamptz` column, written as PostgREST prints it (NULL as `null`).
-    public mutating func encodeTimestamp(_ date: Date?, forKey key: Key) throws {
+    package mutating func encodeTimestamp(_ date: Date?, forKey key: Key) throws {
         try encode(date.map(PostgresRowCoding.timestampText), forKey: key)
     }
 
     /// A value, or `null` for nil (PostgREST prints every column of a row).
-    public mutating func encodeColumn<T: Encodable>(_ value: T?, forKey key: Key) throws {
+    package mutating func encodeColumn<T: Encodable>(_ value: T?, forKey key: Key) throws {
         if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
     }
 
     /// A uuid as PostgreSQL prints it (lower case; Foundation writes upper case), or `null`.
-    public mutating func encodeUUID(_ value: UUID?, forKey key: Key) throws {
+    package mutating func encodeUUID(_ value: UUID?, forKey key: Key) throws {
         if let value { try encode(value.uuidString.lowercased(), forKey: key) } else { try encodeNil(forKey: key) }
     }
 
     /// A `uuid[]` in lower case, or `null`.
-    public mutating func encodeUUIDs(_ value: [UUID]?, forKey key: Key) throws {
+    package mutating func encodeUUIDs(_ value: [UUID]?, forKey key: Key) throws {
         if let value { try encode(value.map { $0.uuidString.lowercased() }, forKey: key) } else { try encodeNil(forKey: key) }
     }
 
     /// A uuid in lower case when present (request bodies omit absent fields).
-    public mutating func encodeUUIDIfPresent(_ value: UUID?, forKey key: Key) throws {
+    package mutating func encodeUUIDIfPresent(_ value: UUID?, forKey key: Key) throws {
         if let value { try encode(value.uuidString.lowercased(), forKey: key) }
     }
 }

@@ -16,31 +16,33 @@ public protocol TableModel: Codable, Sendable, Equatable {
 /// How an app's client turns JSON into models and back: its `JSONDecoder` and `JSONEncoder`
 /// configuration (date strategies, for instance). The default is Foundation's plain coders, for
 /// models that code their values themselves.
-public struct ModelCoder: Sendable {
+package struct ModelCoder: Sendable {
     /// Makes the decoder.
-    public var makeDecoder: @Sendable () -> JSONDecoder
+    package var makeDecoder: @Sendable () -> JSONDecoder
     /// Makes the encoder.
-    public var makeEncoder: @Sendable () -> JSONEncoder
+    package var makeEncoder: @Sendable () -> JSONEncoder
 
     /// A coder from decoder and encoder factories.
-    public init(decoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() },
-                encoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() }) {
+    package init(
+        decoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() },
+        encoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() }
+    ) {
         makeDecoder = decoder
         makeEncoder = encoder
     }
 
     /// Decodes a model from a JSON value.
-    public func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
         try makeDecoder().decode(T.self, from: json.data())
     }
 
     /// Encodes a model as a JSON value.
-    public func json<T: Encodable>(_ value: T) throws -> JSONValue {
+    package func json<T: Encodable>(_ value: T) throws -> JSONValue {
         try JSONValue.parse(makeEncoder().encode(value))
     }
 
     /// Decodes `json` as `T` and encodes the result.
-    public func reencode<T: Codable>(_ type: T.Type, _ json: JSONValue) throws -> JSONValue {
+    package func reencode<T: Codable>(_ type: T.Type, _ json: JSONValue) throws -> JSONValue {
         try self.json(decode(T.self, from: json))
     }
 }

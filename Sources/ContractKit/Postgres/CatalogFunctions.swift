@@ -3,30 +3,31 @@ import MockSupabase
 
 /// A SQL function as PostgreSQL's catalog has it (`pg_proc`), in the terms of schema.json's
 /// `functions`: input arguments, defaults, result, SECURITY DEFINER, volatility.
-public struct CatalogFunction: Sendable, Equatable {
+package struct CatalogFunction: Sendable, Equatable {
     /// `public`, `civicforge_private`.
-    public var schema: String
+    package var schema: String
     /// The function's name.
-    public var name: String
+    package var name: String
     /// Input arguments (`proargmodes` i, b, v), `name type` each, as schema.json writes them.
-    public var arguments: [String]
+    package var arguments: [String]
     /// `pronargdefaults`.
-    public var defaults: Int
+    package var defaults: Int
     /// `pg_get_function_result`.
-    public var returns: String
+    package var returns: String
     /// `prosecdef`.
-    public var securityDefiner: Bool
+    package var securityDefiner: Bool
     /// `provolatile`: `i`, `s` or `v`.
-    public var volatility: String
+    package var volatility: String
 
     /// The name as schema.json writes it (qualified unless in `public`).
-    public var declaredName: String { schema == "public" ? name : "\(schema).\(name)" }
+    package var declaredName: String { schema == "public" ? name : "\(schema).\(name)" }
 
     /// The definition the catalog states, in schema.json's terms.
-    public var definition: FunctionDefinition {
-        FunctionDefinition(name: declaredName, arguments: arguments, defaults: defaults, returns: returns,
-                           security: securityDefiner ? .definer : .invoker,
-                           volatility: ["i": .immutable, "s": .stable][volatility] ?? .volatile)
+    package var definition: FunctionDefinition {
+        FunctionDefinition(
+            name: declaredName, arguments: arguments, defaults: defaults, returns: returns,
+            security: securityDefiner ? .definer : .invoker,
+            volatility: ["i": .immutable, "s": .stable][volatility] ?? .volatile)
     }
 
     init(json: JSONValue) {
@@ -46,25 +47,25 @@ public struct CatalogFunction: Sendable, Equatable {
 
     /// The catalog query for the functions of `schemas`, functions of extensions left out
     /// (pg_trgm's `similarity` belongs to the extension, not to the app).
-    public static func query(schemas: [String]) -> String {
+    package static func query(schemas: [String]) -> String {
         let list = schemas.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ", ")
         return """
-        select coalesce(jsonb_agg(jsonb_build_object(
-          'schema', n.nspname, 'name', p.proname,
-          'arguments', coalesce((select jsonb_agg(jsonb_build_object('name', coalesce(p.proargnames[k.ord], ''),
-                'type', format_type(k.t, null), 'mode', coalesce(p.proargmodes[k.ord]::text, 'i')) order by k.ord)
-              from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality k(t, ord)), '[]'::jsonb),
-          'defaults', p.pronargdefaults, 'returns', pg_get_function_result(p.oid),
-          'definer', p.prosecdef, 'volatility', p.provolatile::text)
-          order by n.nspname, p.proname, p.oid), '[]'::jsonb) as doc
-        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-        where n.nspname in (\(list)) and p.prokind in ('f', 'p')
-          and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
-        """
+            select coalesce(jsonb_agg(jsonb_build_object(
+              'schema', n.nspname, 'name', p.proname,
+              'arguments', coalesce((select jsonb_agg(jsonb_build_object('name', coalesce(p.proargnames[k.ord], ''),
+                    'type', format_type(k.t, null), 'mode', coalesce(p.proargmodes[k.ord]::text, 'i')) order by k.ord)
+                  from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality k(t, ord)), '[]'::jsonb),
+              'defaults', p.pronargdefaults, 'returns', pg_get_function_result(p.oid),
+              'definer', p.prosecdef, 'volatility', p.provolatile::text)
+              order by n.nspname, p.proname, p.oid), '[]'::jsonb) as doc
+            from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+            where n.nspname in (\(list)) and p.prokind in ('f', 'p')
+              and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
+            """
     }
 
     /// The schemas compared: `public` and every schema a declared function lives in.
-    public static func schemas(_ declared: [FunctionDefinition]) -> [String] {
+    package static func schemas(_ declared: [FunctionDefinition]) -> [String] {
         var out = ["public"]
         for f in declared where !out.contains(f.schema) { out.append(f.schema) }
         return out
@@ -72,7 +73,7 @@ public struct CatalogFunction: Sendable, Equatable {
 
     /// The functions of `schemas` in the database a target is connected to; `prelude` runs first
     /// in the same rolled-back transaction (a mutant's DDL).
-    public static func read(_ target: PostgresTarget, schemas: [String], prelude: [String] = []) throws -> [CatalogFunction] {
+    package static func read(_ target: PostgresTarget, schemas: [String], prelude: [String] = []) throws -> [CatalogFunction] {
         let rows: [JSONValue]
         switch try target.query(query(schemas: schemas), prelude: prelude) {
         case .success(let r): rows = r
@@ -84,7 +85,7 @@ public struct CatalogFunction: Sendable, Equatable {
 
     /// One entry per declared function (its differences, empty when it matches) and one for the
     /// functions PostgreSQL has that schema.json does not declare.
-    public static func compare(_ want: [FunctionDefinition], _ have: [CatalogFunction]) -> [(function: String, differences: [String])] {
+    package static func compare(_ want: [FunctionDefinition], _ have: [CatalogFunction]) -> [(function: String, differences: [String])] {
         var out: [(String, [String])] = []
         for w in want {
             let candidates = have.filter { $0.declaredName == w.name || "\($0.schema).\($0.name)" == w.qualifiedName }
@@ -98,7 +99,9 @@ public struct CatalogFunction: Sendable, Equatable {
             }
             let h = candidates[0].definition
             var diffs: [String] = []
-            if h.arguments != w.arguments { diffs.append("arguments: schema.json (\(w.arguments.joined(separator: ", "))), PostgreSQL (\(h.arguments.joined(separator: ", ")))") }
+            if h.arguments != w.arguments {
+                diffs.append("arguments: schema.json (\(w.arguments.joined(separator: ", "))), PostgreSQL (\(h.arguments.joined(separator: ", ")))")
+            }
             if h.defaults != w.defaults { diffs.append("arguments with a default: schema.json \(w.defaults), PostgreSQL \(h.defaults)") }
             if h.returns != w.returns { diffs.append("returns: schema.json \(w.returns), PostgreSQL \(h.returns)") }
             if h.security != w.security {

@@ -3,17 +3,17 @@ import MockSupabase
 
 /// An index as PostgreSQL's catalog has it (`pg_index`, `pg_am`, `pg_opclass`), in the terms of
 /// schema.json's `indexDefinitions`.
-public struct CatalogIndex: Sendable, Equatable {
+package struct CatalogIndex: Sendable, Equatable {
     /// The index's name.
-    public var name: String
+    package var name: String
     /// The access method (`btree`, `gin`, …).
-    public var method: String
+    package var method: String
     /// `indisunique`.
-    public var unique: Bool
+    package var unique: Bool
     /// The key columns in order (operator class only when it is not the type's default).
-    public var keys: [IndexDefinition.Key]
+    package var keys: [IndexDefinition.Key]
     /// `pg_get_expr(indpred)`, nil for a full index.
-    public var predicate: String?
+    package var predicate: String?
 
     init(json: JSONValue) {
         name = json["name"]?.stringValue ?? ""
@@ -39,7 +39,7 @@ public struct CatalogIndex: Sendable, Equatable {
     }
 
     /// Differences between the indexes schema.json states for a table and the catalog's.
-    public static func compare(_ want: [IndexDefinition], _ have: [CatalogIndex]) -> [String] {
+    package static func compare(_ want: [IndexDefinition], _ have: [CatalogIndex]) -> [String] {
         var diffs: [String] = []
         for w in want {
             guard let h = have.first(where: { $0.name == w.name }) else {
@@ -57,13 +57,13 @@ public struct CatalogIndex: Sendable, Equatable {
 }
 
 /// A trigger as PostgreSQL's catalog has it (`pg_trigger.tgtype`, the function it runs).
-public struct CatalogTrigger: Sendable, Equatable {
+package struct CatalogTrigger: Sendable, Equatable {
     /// The trigger's name.
-    public var name: String
+    package var name: String
     /// `tgtype`: row 1, before 2, insert 4, delete 8, update 16, truncate 32, instead 64.
-    public var type: Int
+    package var type: Int
     /// The function, schema-qualified unless in `public`.
-    public var function: String
+    package var function: String
 
     init(json: JSONValue) {
         name = json["name"]?.stringValue ?? ""
@@ -72,20 +72,20 @@ public struct CatalogTrigger: Sendable, Equatable {
     }
 
     /// `before`, `after` or `instead of`.
-    public var timing: String { type & 64 != 0 ? "instead of" : type & 2 != 0 ? "before" : "after" }
+    package var timing: String { type & 64 != 0 ? "instead of" : type & 2 != 0 ? "before" : "after" }
     /// Events in PostgreSQL's order.
-    public var events: [String] {
+    package var events: [String] {
         [(4, "insert"), (8, "delete"), (16, "update"), (32, "truncate")].filter { type & $0.0 != 0 }.map(\.1)
     }
     /// `row` or `statement`.
-    public var level: String { type & 1 != 0 ? "row" : "statement" }
+    package var level: String { type & 1 != 0 ? "row" : "statement" }
 
     func summary(table: String) -> String {
         TriggerDefinition(name: name, table: table, timing: timing, events: events, level: level, function: function).summary
     }
 
     /// Differences between the triggers schema.json states on one table and the catalog's.
-    public static func compare(_ want: [TriggerDefinition], _ have: [CatalogTrigger]) -> [String] {
+    package static func compare(_ want: [TriggerDefinition], _ have: [CatalogTrigger]) -> [String] {
         var diffs: [String] = []
         for w in want {
             guard let h = have.first(where: { $0.name == w.name }) else {
@@ -97,7 +97,9 @@ public struct CatalogTrigger: Sendable, Equatable {
             }
         }
         for h in have where !want.contains(where: { $0.name == h.name }) {
-            diffs.append("trigger \(h.name): in PostgreSQL (\(h.timing.uppercased()) \(h.events.map { $0.uppercased() }.joined(separator: " OR ")), \(h.function)()), not in schema.json")
+            diffs.append(
+                "trigger \(h.name): in PostgreSQL (\(h.timing.uppercased()) \(h.events.map { $0.uppercased() }.joined(separator: " OR ")), \(h.function)()), not in schema.json"
+            )
         }
         return diffs
     }

@@ -11,21 +11,23 @@ import Foundation
 /// works and nothing is left behind. (Loading the fixtures once per run instead of once per case
 /// keeps TeleportMe's thousand reference rows from costing seconds per app; the isolation is the
 /// same.)
-public enum DatabaseVerify {
+package enum DatabaseVerify {
     /// Kinds that do not run against a database, with the reason shown in their row.
-    public static let notApplicable: [(kind: String, reason: String)] = [
+    package static let notApplicable: [(kind: String, reason: String)] = [
         ("interactions", "not applicable to --database: documented interactions need the HTTP APIs (use --target URL)"),
         ("storage", "not applicable to --database: bucket rules are Storage's (use --target URL)"),
-        ("randomized differential", "not applicable to --database: compares the bundled mock with the bundled SQL (contracts verify --kind postgres)"),
+        ("randomized differential", "not applicable to --database: compares the bundled mock with the bundled SQL (contracts verify --kind postgres)")
     ]
 
     /// The rows of one app against a connected session.
     /// - Parameter connect: runs a psql script (stdin) against the same database in a process of
     ///   its own, for the app's `sql/verify/*.sql` scripts (nil: they are not run).
     /// - Parameter tables: only the RLS cases of these tables (nil: all).
-    public static func run(_ app: any AppModule.Type, session: PsqlSession,
-                           connect: ((_ stdin: String) throws -> (status: Int32, output: String))? = nil, tables: Set<String>? = nil,
-                           progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }) -> [VerifyRow] {
+    package static func run(
+        _ app: any AppModule.Type, session: PsqlSession,
+        connect: ((_ stdin: String) throws -> (status: Int32, output: String))? = nil, tables: Set<String>? = nil,
+        progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }
+    ) -> [VerifyRow] {
         var rows: [VerifyRow] = []
         func timed(_ kind: String, _ body: () throws -> VerifyRow.Status) {
             rows.append(VerifyRow.timed(app: app.name, kind: kind, progress: progress, body))
@@ -42,11 +44,15 @@ public enum DatabaseVerify {
         var loads = true
         timed("fixtures") {
             switch try target.query("select 1 as ok", prelude: fixtures) {
-            case .success: return .ran([CaseResult(app: spec.app, kind: "fixtures", name: "fixtures load inside a case's transaction (rolled back)", passed: true)])
+            case .success:
+                return .ran([CaseResult(app: spec.app, kind: "fixtures", name: "fixtures load inside a case's transaction (rolled back)", passed: true)])
             case .failure(let e):
                 loads = false
-                return .ran([CaseResult(app: spec.app, kind: "fixtures", name: "fixtures load inside a case's transaction (rolled back)", passed: false,
-                                        message: "the database refuses the fixtures: \(e.code) \(e.message)")])
+                return .ran([
+                    CaseResult(
+                        app: spec.app, kind: "fixtures", name: "fixtures load inside a case's transaction (rolled back)", passed: false,
+                        message: "the database refuses the fixtures: \(e.code) \(e.message)")
+                ])
             }
         }
         if loads {
@@ -65,13 +71,14 @@ public enum DatabaseVerify {
                 let expansion = RLSExpansion.current(spec, statuses: statuses)
                 guard let tables else { return .ran(RLSReport(expansion: expansion, statuses: RLSSuite.run(expansion, on: target), flips: nil).caseResults) }
                 let cases = expansion.cases.filter { tables.contains($0.table) }
-                return .ran(zip(cases, RLSSuite.run(cases, on: target)).map { c, status in
-                    switch status {
-                    case .passed: return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: true)
-                    case .failed(let m): return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: false, message: m)
-                    case .inconclusive(let m): return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: true, message: "inconclusive: \(m)")
-                    }
-                })
+                return .ran(
+                    zip(cases, RLSSuite.run(cases, on: target)).map { c, status in
+                        switch status {
+                        case .passed: return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: true)
+                        case .failed(let m): return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: false, message: m)
+                        case .inconclusive(let m): return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: true, message: "inconclusive: \(m)")
+                        }
+                    })
             }
         }
         if loads {
@@ -94,7 +101,9 @@ public enum DatabaseVerify {
     /// `begin;` … `rollback;` blocks become savepoints (the scripts are written one case per such
     /// block), so every case sees the fixtures and nothing is committed. A script passes when psql
     /// exits 0; a failure carries its `FAIL: …` message, which names the rule.
-    static func scriptResults(_ spec: AppSpec, scripts: [URL], fixtures: [String], connect: (_ stdin: String) throws -> (status: Int32, output: String)) throws -> [CaseResult] {
+    static func scriptResults(_ spec: AppSpec, scripts: [URL], fixtures: [String], connect: (_ stdin: String) throws -> (status: Int32, output: String)) throws
+        -> [CaseResult]
+    {
         try scripts.map { script in
             let name = "sql script · verify/\(script.lastPathComponent)"
             let text = try String(contentsOf: script, encoding: .utf8)
@@ -116,7 +125,8 @@ public enum DatabaseVerify {
                 var out = "", rest = Substring(l)
                 while let r = rest.range(of: word) {
                     let before = rest[..<r.lowerBound]
-                    let atStatementStart = (out + before).trimmingCharacters(in: .whitespaces).isEmpty || (out + before).trimmingCharacters(in: .whitespaces).hasSuffix(";")
+                    let atStatementStart =
+                        (out + before).trimmingCharacters(in: .whitespaces).isEmpty || (out + before).trimmingCharacters(in: .whitespaces).hasSuffix(";")
                     out += before + (atStatementStart ? replacement : word)
                     rest = rest[r.upperBound...]
                 }
@@ -127,8 +137,10 @@ public enum DatabaseVerify {
     }
 
     /// Every app against the database at `url` (a libpq URL or connection string).
-    public static func outcome(apps: [any AppModule.Type], url: String, installation: PostgresInstallation? = nil, tables: Set<String>? = nil,
-                               progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }) -> VerifyOutcome {
+    package static func outcome(
+        apps: [any AppModule.Type], url: String, installation: PostgresInstallation? = nil, tables: Set<String>? = nil,
+        progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }
+    ) -> VerifyOutcome {
         var out = VerifyOutcome()
         for app in apps {
             do {
@@ -152,7 +164,7 @@ public enum DatabaseVerify {
 
     /// The SQL files of a migrations folder, in name order (the order `supabase db reset` applies
     /// `supabase/migrations/`), after the Supabase shim (`Contracts/shared/sql/`).
-    public static func migrationFiles(_ folder: URL, contracts: URL = ContractsLocator.contracts) throws -> [URL] {
+    package static func migrationFiles(_ folder: URL, contracts: URL = ContractsLocator.contracts) throws -> [URL] {
         func sqlFiles(_ dir: URL) -> [URL] {
             ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".sql") }.sorted()
                 .map { dir.appendingPathComponent($0) }
@@ -163,8 +175,10 @@ public enum DatabaseVerify {
     }
 
     /// Every app against a throwaway database built from a migrations folder in `cluster`.
-    public static func outcome(apps: [any AppModule.Type], migrations: URL, cluster: PostgresCluster,
-                               progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }) -> VerifyOutcome {
+    package static func outcome(
+        apps: [any AppModule.Type], migrations: URL, cluster: PostgresCluster,
+        progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }
+    ) -> VerifyOutcome {
         var out = VerifyOutcome()
         for app in apps {
             let db = "migrations_\(app.name)"
@@ -172,14 +186,15 @@ public enum DatabaseVerify {
                 try cluster.createDatabase(db, applying: try migrationFiles(migrations))
                 out.rows += outcome(apps: [app], url: cluster.connectionString(database: db), installation: cluster.installation, progress: progress).rows
             } catch {
-                out.rows.append(VerifyRow(app: app.name, kind: "catalog", status: .error("the migrations in \(migrations.path) do not apply: \(error)"), seconds: 0))
+                out.rows.append(
+                    VerifyRow(app: app.name, kind: "catalog", status: .error("the migrations in \(migrations.path) do not apply: \(error)"), seconds: 0))
             }
         }
         return out
     }
 
     /// A URL with its password replaced by `***`, for messages.
-    public static func redacted(_ url: String) -> String {
+    package static func redacted(_ url: String) -> String {
         guard var c = URLComponents(string: url), c.password != nil else { return url }
         c.password = "***"
         return c.string ?? url

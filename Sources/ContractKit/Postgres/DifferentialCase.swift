@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a case does to its table.
-public enum DifferentialOperation: Sendable, Equatable {
+package enum DifferentialOperation: Sendable, Equatable {
     /// Reads the rows matching the key (every row when the key is empty).
     case select
     /// Inserts a row; with `replaceOriginal` the row holding the case's key is removed first (as
@@ -14,7 +14,7 @@ public enum DifferentialOperation: Sendable, Equatable {
     case delete
 
     /// The SQL command.
-    public var command: PolicyCommand {
+    package var command: PolicyCommand {
         switch self {
         case .select: return .select
         case .insert: return .insert
@@ -26,22 +26,22 @@ public enum DifferentialOperation: Sendable, Equatable {
 
 /// One concrete RLS case: an actor runs one statement on one table, in a transaction that is
 /// rolled back afterwards, so every case starts from the fixtures.
-public struct DifferentialCase: Sendable, Equatable, CustomStringConvertible {
+package struct DifferentialCase: Sendable, Equatable, CustomStringConvertible {
     /// The table (`saved_cities`).
-    public var table: String
+    package var table: String
     /// Who acts.
-    public var actor: RLSActor
+    package var actor: RLSActor
     /// What is done.
-    public var operation: DifferentialOperation
+    package var operation: DifferentialOperation
     /// Equality conditions selecting the target rows (the primary key of a fixture row); empty
     /// means the whole table. For an insert with `replaceOriginal`, the row removed first.
-    public var key: [String: JSONValue]
+    package var key: [String: JSONValue]
     /// Whether the statement returns the rows it wrote (PostgREST's `return=representation`,
     /// which makes PostgreSQL apply the SELECT policies to them).
-    public var returning: Bool
+    package var returning: Bool
 
     /// A case.
-    public init(table: String, actor: RLSActor, operation: DifferentialOperation, key: [String: JSONValue], returning: Bool = false) {
+    package init(table: String, actor: RLSActor, operation: DifferentialOperation, key: [String: JSONValue], returning: Bool = false) {
         self.table = table
         self.actor = actor
         self.operation = operation
@@ -50,10 +50,13 @@ public struct DifferentialCase: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `saved_cities · INSERT · as ben · id=… · re-insert {…}`.
-    public var description: String {
+    package var description: String {
         var s = "\(table) · \(operation.command.rawValue) · as \(actor.name)"
-        if !key.isEmpty { s += " · " + key.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: ",") }
-        else if operation.command != .insert { s += " · all rows" }
+        if !key.isEmpty {
+            s += " · " + key.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: ",")
+        } else if operation.command != .insert {
+            s += " · all rows"
+        }
         switch operation {
         case .insert(let row, let replace):
             let shown = row.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: ",")
@@ -72,45 +75,46 @@ extension DifferentialCase {
     /// columns the case writes, less time-valued ones. Other columns hold defaults and trigger
     /// results (`gen_random_uuid()`, `now()`, `updated_at` maintenance) that legitimately differ
     /// between two backends with different clocks and id sources. Nil: every column (reads).
-    public func comparedColumns(in schema: DatabaseSchema) -> Set<String>? {
+    package func comparedColumns(in schema: DatabaseSchema) -> Set<String>? {
         let written: Set<String>
         switch operation {
         case .select, .delete: return nil
         case .insert(let row, _): written = Set(row.keys)
         case .update(let set): written = Set(key.keys).union(set.keys)
         }
-        let timeColumns = Set((schema.table(table)?.columns ?? []).filter {
-            switch $0.type {
-            case .timestamptz, .timestamp, .date, .time: return true
-            default: return false
-            }
-        }.map(\.name))
+        let timeColumns = Set(
+            (schema.table(table)?.columns ?? []).filter {
+                switch $0.type {
+                case .timestamptz, .timestamp, .date, .time: return true
+                default: return false
+                }
+            }.map(\.name))
         return written.subtracting(timeColumns)
     }
 }
 
 /// What a backend did with a case: success with the rows affected (and, for reads and
 /// `returning`, the rows), or an error with SQLSTATE and message.
-public struct DifferentialOutcome: Sendable, Equatable, CustomStringConvertible {
+package struct DifferentialOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The error, nil on success.
-    public var error: PostgresError?
+    package var error: PostgresError?
     /// Rows read, written or removed.
-    public var count: Int
+    package var count: Int
     /// The rows (SELECT, or a write with `returning`), normalized and sorted; nil otherwise.
-    public var rows: [JSONValue]?
+    package var rows: [JSONValue]?
 
     /// Success.
-    public static func ok(count: Int, rows: [JSONValue]? = nil) -> DifferentialOutcome {
+    package static func ok(count: Int, rows: [JSONValue]? = nil) -> DifferentialOutcome {
         DifferentialOutcome(error: nil, count: count, rows: rows.map(DifferentialOutcome.normalize))
     }
     /// Failure.
-    public static func failed(_ e: PostgresError) -> DifferentialOutcome { DifferentialOutcome(error: e, count: 0, rows: nil) }
+    package static func failed(_ e: PostgresError) -> DifferentialOutcome { DifferentialOutcome(error: e, count: 0, rows: nil) }
 
     /// `ok` or `error`.
-    public var statusClass: String { error == nil ? "ok" : "error" }
+    package var statusClass: String { error == nil ? "ok" : "error" }
 
     /// `ok, 1 row` or `error 42501 "…"`.
-    public var description: String {
+    package var description: String {
         if let error { return "error \(error.code) \"\(error.message)\"" }
         return "ok, \(count) row\(count == 1 ? "" : "s")"
     }
@@ -130,7 +134,7 @@ public struct DifferentialOutcome: Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The outcome with its rows reduced to some columns (all when nil).
-    public func projected(_ columns: Set<String>?) -> DifferentialOutcome {
+    package func projected(_ columns: Set<String>?) -> DifferentialOutcome {
         guard let columns, let rows else { return self }
         var o = self
         o.rows = DifferentialOutcome.normalize(rows.map { r in .object((r.objectValue ?? [:]).filter { columns.contains($0.key) }) })
@@ -139,7 +143,7 @@ public struct DifferentialOutcome: Sendable, Equatable, CustomStringConvertible 
 
     /// Whether two outcomes are the same: same status class, same SQLSTATE and message on
     /// error; same count, and the same rows when both report rows.
-    public func agrees(with other: DifferentialOutcome) -> Bool {
+    package func agrees(with other: DifferentialOutcome) -> Bool {
         switch (error, other.error) {
         case (nil, nil):
             if count != other.count { return false }
@@ -151,16 +155,17 @@ public struct DifferentialOutcome: Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The first difference between two outcomes' rows, for a readable report.
-    public func rowDifference(_ other: DifferentialOutcome) -> String? {
+    package func rowDifference(_ other: DifferentialOutcome) -> String? {
         guard let a = rows, let b = other.rows, a != b else { return nil }
         let sa = Set(a.map { $0.serialized(.compact) }), sb = Set(b.map { $0.serialized(.compact) })
         let onlyA = sa.subtracting(sb).sorted(), onlyB = sb.subtracting(sa).sorted()
-        return "only in first: \(onlyA.prefix(2).joined(separator: " "))\(onlyA.count > 2 ? " …" : ""); only in second: \(onlyB.prefix(2).joined(separator: " "))\(onlyB.count > 2 ? " …" : "")"
+        return
+            "only in first: \(onlyA.prefix(2).joined(separator: " "))\(onlyA.count > 2 ? " …" : ""); only in second: \(onlyB.prefix(2).joined(separator: " "))\(onlyB.count > 2 ? " …" : "")"
     }
 }
 
 /// Something that runs RLS cases: the mock's database engine or a PostgreSQL.
-public protocol DifferentialTarget: AnyObject {
+package protocol DifferentialTarget: AnyObject {
     /// `mock` or `postgres`.
     var name: String { get }
     /// Runs one case and rolls back its effects.
@@ -172,7 +177,7 @@ public protocol DifferentialTarget: AnyObject {
 
 extension DifferentialTarget {
     /// One `run` after another.
-    public func runAll(_ cases: [DifferentialCase]) throws -> [DifferentialOutcome] { try cases.map(run) }
+    package func runAll(_ cases: [DifferentialCase]) throws -> [DifferentialOutcome] { try cases.map(run) }
 }
 
 extension JSONValue {
@@ -189,14 +194,14 @@ extension JSONValue {
 
 /// Runs cases on the mock's `Database` directly (the engine PostgREST uses), each inside a
 /// statement that is undone afterwards.
-public final class MockDifferentialTarget: DifferentialTarget {
+package final class MockDifferentialTarget: DifferentialTarget {
     /// The mock database.
-    public let database: Database
+    package let database: Database
     /// `mock`.
-    public let name = "mock"
+    package let name = "mock"
 
     /// A target over a database (seeded with the app's fixtures).
-    public init(database: Database) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     private struct Undo: Error {}
 
@@ -205,7 +210,7 @@ public final class MockDifferentialTarget: DifferentialTarget {
     }
 
     /// Runs the case inside a statement of the database that is undone afterwards.
-    public func run(_ c: DifferentialCase) throws -> DifferentialOutcome {
+    package func run(_ c: DifferentialCase) throws -> DifferentialOutcome {
         let db = database
         guard let ts = db.schema.table(c.table) else { throw PostgresError("42P01", "relation \"\(c.table)\" does not exist") }
         let f = MockDifferentialTarget.filter(c.key)

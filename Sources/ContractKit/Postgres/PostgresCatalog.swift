@@ -1,104 +1,104 @@
 import Foundation
 
 /// What PostgreSQL's catalog says about a relation, in the terms of schema.json.
-public struct CatalogRelation: Sendable, Equatable {
+package struct CatalogRelation: Sendable, Equatable {
     /// One column.
-    public struct Column: Sendable, Equatable {
+    package struct Column: Sendable, Equatable {
         /// Name.
-        public var name: String
+        package var name: String
         /// `format_type` of the column.
-        public var type: String
+        package var type: String
         /// Whether NULL is allowed.
-        public var nullable: Bool
+        package var nullable: Bool
         /// The default expression as `pg_get_expr` prints it.
-        public var defaultSQL: String?
+        package var defaultSQL: String?
     }
     /// One constraint (primary key, unique, foreign key, check) or unique index.
-    public struct Constraint: Sendable, Equatable {
+    package struct Constraint: Sendable, Equatable {
         /// Name.
-        public var name: String
+        package var name: String
         /// `p`, `u`, `f`, `c`, or `i` for a unique index that is not a constraint.
-        public var type: String
+        package var type: String
         /// Columns in order.
-        public var columns: [String]
+        package var columns: [String]
         /// Foreign keys: the referenced table (`public.cities`, `auth.users`).
-        public var refTable: String?
+        package var refTable: String?
         /// Foreign keys: the referenced columns.
-        public var refColumns: [String]
+        package var refColumns: [String]
         /// Foreign keys: `a` no action, `r` restrict, `c` cascade, `n` set null, `d` set default.
-        public var onDelete: String?
+        package var onDelete: String?
     }
     /// Schema.
-    public var schema: String
+    package var schema: String
     /// Name.
-    public var name: String
+    package var name: String
     /// `r` table, `p` partitioned table, `v` view, `m` materialized view.
-    public var kind: String
+    package var kind: String
     /// Whether row-level security is enabled.
-    public var rlsEnabled: Bool
+    package var rlsEnabled: Bool
     /// Columns in order.
-    public var columns: [Column]
+    package var columns: [Column]
     /// Constraints and unique indexes, by name.
-    public var constraints: [Constraint]
+    package var constraints: [Constraint]
     /// Indexes that back no constraint (`pg_index`), by name.
-    public var indexes: [CatalogIndex] = []
+    package var indexes: [CatalogIndex] = []
     /// Triggers that are not internal (`pg_trigger`), by name.
-    public var triggers: [CatalogTrigger] = []
+    package var triggers: [CatalogTrigger] = []
 }
 
 /// Reads an app's relations from PostgreSQL's catalog and compares them with schema.json.
-public enum PostgresCatalog {
+package enum PostgresCatalog {
     /// The catalog query: one JSON document with every relation of `public` and `auth` and the
     /// enum types of `public`.
-    public static let query = """
-    select jsonb_build_object(
-      'relations', coalesce((select jsonb_agg(jsonb_build_object(
-          'schema', n.nspname, 'name', c.relname, 'kind', c.relkind::text, 'rls', c.relrowsecurity,
-          'columns', coalesce((select jsonb_agg(jsonb_build_object(
-              'name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'notnull', a.attnotnull,
-              'default', pg_get_expr(d.adbin, d.adrelid)) order by a.attnum)
-            from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
-            where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped), '[]'::jsonb),
-          'constraints', coalesce((select jsonb_agg(x order by x->>'name') from (
-              select jsonb_build_object('name', con.conname, 'type', con.contype::text,
-                'columns', (select jsonb_agg(att.attname order by k.ord) from unnest(con.conkey) with ordinality k(num, ord)
-                            join pg_attribute att on att.attrelid = con.conrelid and att.attnum = k.num),
-                'refTable', (select rn.nspname || '.' || rc.relname from pg_class rc join pg_namespace rn on rn.oid = rc.relnamespace where rc.oid = con.confrelid),
-                'refColumns', (select jsonb_agg(att.attname order by k.ord) from unnest(con.confkey) with ordinality k(num, ord)
-                            join pg_attribute att on att.attrelid = con.confrelid and att.attnum = k.num),
-                'onDelete', case when con.contype = 'f' then con.confdeltype::text end) as x
-              from pg_constraint con where con.conrelid = c.oid and con.contype in ('p', 'u', 'f', 'c')
-              union all
-              select jsonb_build_object('name', ic.relname, 'type', 'i',
-                'columns', (select jsonb_agg(att.attname order by k.ord) from unnest(i.indkey::int2[]) with ordinality k(num, ord)
-                            join pg_attribute att on att.attrelid = i.indrelid and att.attnum = k.num))
-              from pg_index i join pg_class ic on ic.oid = i.indexrelid
-              where i.indrelid = c.oid and i.indisunique and not exists (select 1 from pg_constraint pc where pc.conindid = i.indexrelid)
-            ) s), '[]'::jsonb),
-          'indexes', coalesce((select jsonb_agg(jsonb_build_object(
-              'name', ic.relname, 'method', am.amname, 'unique', i.indisunique,
-              'predicate', pg_get_expr(i.indpred, i.indrelid),
-              'keys', (select jsonb_agg(jsonb_build_object(
-                  'column', pg_get_indexdef(i.indexrelid, k.ord, true),
-                  'desc', (i.indoption[k.ord - 1] & 1) = 1,
-                  'opclass', (select case when oc.opcdefault then null else oc.opcname end from pg_opclass oc where oc.oid = i.indclass[k.ord - 1])
-                ) order by k.ord) from generate_series(1, i.indnkeyatts::int) k(ord))) order by ic.relname)
-            from pg_index i join pg_class ic on ic.oid = i.indexrelid join pg_am am on am.oid = ic.relam
-            where i.indrelid = c.oid and not exists (select 1 from pg_constraint pc where pc.conindid = i.indexrelid)), '[]'::jsonb),
-          'triggers', coalesce((select jsonb_agg(jsonb_build_object('name', tg.tgname, 'type', tg.tgtype::int,
-              'function', case when pn.nspname = 'public' then p.proname else pn.nspname || '.' || p.proname end) order by tg.tgname)
-            from pg_trigger tg join pg_proc p on p.oid = tg.tgfoid join pg_namespace pn on pn.oid = p.pronamespace
-            where tg.tgrelid = c.oid and not tg.tgisinternal), '[]'::jsonb))
-        order by n.nspname, c.relname)
-        from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where n.nspname in ('public', 'auth') and c.relkind in ('r', 'p', 'v', 'm')), '[]'::jsonb),
-      'enums', coalesce((select jsonb_object_agg(t.typname, (select jsonb_agg(e.enumlabel order by e.enumsortorder) from pg_enum e where e.enumtypid = t.oid))
-        from pg_type t join pg_namespace n on n.oid = t.typnamespace where n.nspname = 'public' and t.typtype = 'e'), '{}'::jsonb))
-    """
+    package static let query = """
+        select jsonb_build_object(
+          'relations', coalesce((select jsonb_agg(jsonb_build_object(
+              'schema', n.nspname, 'name', c.relname, 'kind', c.relkind::text, 'rls', c.relrowsecurity,
+              'columns', coalesce((select jsonb_agg(jsonb_build_object(
+                  'name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'notnull', a.attnotnull,
+                  'default', pg_get_expr(d.adbin, d.adrelid)) order by a.attnum)
+                from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+                where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped), '[]'::jsonb),
+              'constraints', coalesce((select jsonb_agg(x order by x->>'name') from (
+                  select jsonb_build_object('name', con.conname, 'type', con.contype::text,
+                    'columns', (select jsonb_agg(att.attname order by k.ord) from unnest(con.conkey) with ordinality k(num, ord)
+                                join pg_attribute att on att.attrelid = con.conrelid and att.attnum = k.num),
+                    'refTable', (select rn.nspname || '.' || rc.relname from pg_class rc join pg_namespace rn on rn.oid = rc.relnamespace where rc.oid = con.confrelid),
+                    'refColumns', (select jsonb_agg(att.attname order by k.ord) from unnest(con.confkey) with ordinality k(num, ord)
+                                join pg_attribute att on att.attrelid = con.confrelid and att.attnum = k.num),
+                    'onDelete', case when con.contype = 'f' then con.confdeltype::text end) as x
+                  from pg_constraint con where con.conrelid = c.oid and con.contype in ('p', 'u', 'f', 'c')
+                  union all
+                  select jsonb_build_object('name', ic.relname, 'type', 'i',
+                    'columns', (select jsonb_agg(att.attname order by k.ord) from unnest(i.indkey::int2[]) with ordinality k(num, ord)
+                                join pg_attribute att on att.attrelid = i.indrelid and att.attnum = k.num))
+                  from pg_index i join pg_class ic on ic.oid = i.indexrelid
+                  where i.indrelid = c.oid and i.indisunique and not exists (select 1 from pg_constraint pc where pc.conindid = i.indexrelid)
+                ) s), '[]'::jsonb),
+              'indexes', coalesce((select jsonb_agg(jsonb_build_object(
+                  'name', ic.relname, 'method', am.amname, 'unique', i.indisunique,
+                  'predicate', pg_get_expr(i.indpred, i.indrelid),
+                  'keys', (select jsonb_agg(jsonb_build_object(
+                      'column', pg_get_indexdef(i.indexrelid, k.ord, true),
+                      'desc', (i.indoption[k.ord - 1] & 1) = 1,
+                      'opclass', (select case when oc.opcdefault then null else oc.opcname end from pg_opclass oc where oc.oid = i.indclass[k.ord - 1])
+                    ) order by k.ord) from generate_series(1, i.indnkeyatts::int) k(ord))) order by ic.relname)
+                from pg_index i join pg_class ic on ic.oid = i.indexrelid join pg_am am on am.oid = ic.relam
+                where i.indrelid = c.oid and not exists (select 1 from pg_constraint pc where pc.conindid = i.indexrelid)), '[]'::jsonb),
+              'triggers', coalesce((select jsonb_agg(jsonb_build_object('name', tg.tgname, 'type', tg.tgtype::int,
+                  'function', case when pn.nspname = 'public' then p.proname else pn.nspname || '.' || p.proname end) order by tg.tgname)
+                from pg_trigger tg join pg_proc p on p.oid = tg.tgfoid join pg_namespace pn on pn.oid = p.pronamespace
+                where tg.tgrelid = c.oid and not tg.tgisinternal), '[]'::jsonb))
+            order by n.nspname, c.relname)
+            from pg_class c join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname in ('public', 'auth') and c.relkind in ('r', 'p', 'v', 'm')), '[]'::jsonb),
+          'enums', coalesce((select jsonb_object_agg(t.typname, (select jsonb_agg(e.enumlabel order by e.enumsortorder) from pg_enum e where e.enumtypid = t.oid))
+            from pg_type t join pg_namespace n on n.oid = t.typnamespace where n.nspname = 'public' and t.typtype = 'e'), '{}'::jsonb))
+        """
 
     /// The relations and enums of the database a target is connected to. `prelude` runs first in
     /// the same (rolled-back) transaction, e.g. a mutant's DDL.
-    public static func read(_ target: PostgresTarget, prelude: [String] = []) throws -> (relations: [CatalogRelation], enums: [String: [String]]) {
+    package static func read(_ target: PostgresTarget, prelude: [String] = []) throws -> (relations: [CatalogRelation], enums: [String: [String]]) {
         let result = try target.query("select (\(query)) as doc", prelude: prelude)
         let rows: [JSONValue]
         switch result {
@@ -109,19 +109,22 @@ public enum PostgresCatalog {
         var relations: [CatalogRelation] = []
         for r in doc["relations"]?.arrayValue ?? [] {
             let cols = (r["columns"]?.arrayValue ?? []).map { c in
-                CatalogRelation.Column(name: c["name"]?.stringValue ?? "", type: c["type"]?.stringValue ?? "",
-                                       nullable: !(c["notnull"]?.boolValue ?? false), defaultSQL: c["default"]?.stringValue)
+                CatalogRelation.Column(
+                    name: c["name"]?.stringValue ?? "", type: c["type"]?.stringValue ?? "",
+                    nullable: !(c["notnull"]?.boolValue ?? false), defaultSQL: c["default"]?.stringValue)
             }
             let cons = (r["constraints"]?.arrayValue ?? []).map { k in
-                CatalogRelation.Constraint(name: k["name"]?.stringValue ?? "", type: k["type"]?.stringValue ?? "",
-                                           columns: (k["columns"]?.arrayValue ?? []).compactMap(\.stringValue),
-                                           refTable: k["refTable"]?.stringValue,
-                                           refColumns: (k["refColumns"]?.arrayValue ?? []).compactMap(\.stringValue),
-                                           onDelete: k["onDelete"]?.stringValue)
+                CatalogRelation.Constraint(
+                    name: k["name"]?.stringValue ?? "", type: k["type"]?.stringValue ?? "",
+                    columns: (k["columns"]?.arrayValue ?? []).compactMap(\.stringValue),
+                    refTable: k["refTable"]?.stringValue,
+                    refColumns: (k["refColumns"]?.arrayValue ?? []).compactMap(\.stringValue),
+                    onDelete: k["onDelete"]?.stringValue)
             }
-            var relation = CatalogRelation(schema: r["schema"]?.stringValue ?? "", name: r["name"]?.stringValue ?? "",
-                                           kind: r["kind"]?.stringValue ?? "", rlsEnabled: r["rls"]?.boolValue ?? false,
-                                           columns: cols, constraints: cons)
+            var relation = CatalogRelation(
+                schema: r["schema"]?.stringValue ?? "", name: r["name"]?.stringValue ?? "",
+                kind: r["kind"]?.stringValue ?? "", rlsEnabled: r["rls"]?.boolValue ?? false,
+                columns: cols, constraints: cons)
             relation.indexes = (r["indexes"]?.arrayValue ?? []).map(CatalogIndex.init(json:))
             relation.triggers = (r["triggers"]?.arrayValue ?? []).map(CatalogTrigger.init(json:))
             relations.append(relation)
@@ -134,7 +137,7 @@ public enum PostgresCatalog {
     static let onDeleteCodes: [String: OnDelete] = ["a": .noAction, "r": .restrict, "c": .cascade, "n": .setNull, "d": .setDefault]
 
     /// Whether PostgreSQL's default expression is the contract's default.
-    public static func defaultMatches(_ expected: ColumnDefault?, _ actual: String?, type: SQLType) -> Bool {
+    package static func defaultMatches(_ expected: ColumnDefault?, _ actual: String?, type: SQLType) -> Bool {
         guard let expected else { return actual == nil }
         // An identity column has no default expression in the catalog (`attidentity` holds it).
         if case .identity = expected { return actual == nil }
@@ -202,7 +205,9 @@ public enum PostgresCatalog {
 
     /// Every difference between schema.json and the catalog, per relation (`public.cities`),
     /// one readable line each; a relation with no differences maps to an empty list.
-    public static func compare(_ schema: DatabaseSchema, relations: [CatalogRelation], enums: [String: [String]]) -> [(relation: String, differences: [String])] {
+    package static func compare(_ schema: DatabaseSchema, relations: [CatalogRelation], enums: [String: [String]]) -> [(
+        relation: String, differences: [String]
+    )] {
         var out: [(String, [String])] = []
         let byName = Dictionary(relations.map { ("\($0.schema).\($0.name)", $0) }, uniquingKeysWith: { a, _ in a })
         for t in schema.tables {
@@ -227,7 +232,8 @@ public enum PostgresCatalog {
                 let want = c.domain?.name ?? c.length.map { "\($0.padded ? "character" : "character varying")(\($0.limit))" } ?? c.type.description
                 if want != pc.type { diffs.append("column \(c.name): type: schema.json \(want), PostgreSQL \(pc.type)") }
                 if !isView && c.nullable != pc.nullable {
-                    diffs.append("column \(c.name): schema.json says \(c.nullable ? "nullable" : "NOT NULL"), PostgreSQL \(pc.nullable ? "nullable" : "NOT NULL")")
+                    diffs.append(
+                        "column \(c.name): schema.json says \(c.nullable ? "nullable" : "NOT NULL"), PostgreSQL \(pc.nullable ? "nullable" : "NOT NULL")")
                 }
                 if !isView && !defaultMatches(c.defaultValue, pc.defaultSQL, type: c.type) {
                     diffs.append("column \(c.name): default: schema.json \(c.defaultValue?.sql ?? "none"), PostgreSQL \(pc.defaultSQL ?? "none")")
@@ -251,7 +257,9 @@ public enum PostgresCatalog {
         for (name, labels) in schema.enums.sorted(by: { $0.key < $1.key }) {
             if let have = enums[name] {
                 if have != labels { enumDiffs.append("enum \(name): schema.json \(labels), PostgreSQL \(have)") }
-            } else { enumDiffs.append("enum \(name): missing in PostgreSQL") }
+            } else {
+                enumDiffs.append("enum \(name): missing in PostgreSQL")
+            }
         }
         for name in enums.keys.sorted() where schema.enums[name] == nil { enumDiffs.append("enum \(name): in PostgreSQL, not in schema.json") }
         if !schema.enums.isEmpty || !enums.isEmpty { out.append(("enums", enumDiffs)) }
@@ -264,7 +272,9 @@ public enum PostgresCatalog {
         if t.primaryKey.isEmpty {
             if let pk { diffs.append("primary key: schema.json declares none, PostgreSQL has \(pk.name) (\(pk.columns.joined(separator: ", ")))") }
         } else if let pk {
-            if pk.columns != t.primaryKey { diffs.append("primary key: schema.json (\(t.primaryKey.joined(separator: ", "))), PostgreSQL (\(pk.columns.joined(separator: ", ")))") }
+            if pk.columns != t.primaryKey {
+                diffs.append("primary key: schema.json (\(t.primaryKey.joined(separator: ", "))), PostgreSQL (\(pk.columns.joined(separator: ", ")))")
+            }
             if pk.name != "\(t.name)_pkey" { diffs.append("primary key name: expected \(t.name)_pkey, PostgreSQL \(pk.name)") }
         } else {
             diffs.append("primary key (\(t.primaryKey.joined(separator: ", "))): missing in PostgreSQL")
@@ -272,9 +282,12 @@ public enum PostgresCatalog {
         let uniques = r.constraints.filter { $0.type == "u" || $0.type == "i" }
         for u in t.uniques {
             if let have = uniques.first(where: { $0.name == u.name }) {
-                if have.columns != u.columns { diffs.append("unique \(u.name): schema.json (\(u.columns.joined(separator: ", "))), PostgreSQL (\(have.columns.joined(separator: ", ")))") }
+                if have.columns != u.columns {
+                    diffs.append("unique \(u.name): schema.json (\(u.columns.joined(separator: ", "))), PostgreSQL (\(have.columns.joined(separator: ", ")))")
+                }
             } else if let other = uniques.first(where: { $0.columns == u.columns }) {
-                diffs.append("unique (\(u.columns.joined(separator: ", "))): named \(u.name) in schema.json, \(other.name) in PostgreSQL (errors quote the name)")
+                diffs.append(
+                    "unique (\(u.columns.joined(separator: ", "))): named \(u.name) in schema.json, \(other.name) in PostgreSQL (errors quote the name)")
             } else {
                 diffs.append("unique \(u.name) (\(u.columns.joined(separator: ", "))): missing in PostgreSQL")
             }
@@ -289,10 +302,17 @@ public enum PostgresCatalog {
                 diffs.append("foreign key \(fk.name) (\(fk.columns.joined(separator: ", "))) → \(ref): missing in PostgreSQL")
                 continue
             }
-            if have.name != fk.name { diffs.append("foreign key (\(fk.columns.joined(separator: ", "))): named \(fk.name) in schema.json, \(have.name) in PostgreSQL") }
-            if have.columns != fk.columns { diffs.append("foreign key \(fk.name): columns schema.json (\(fk.columns.joined(separator: ", "))), PostgreSQL (\(have.columns.joined(separator: ", ")))") }
+            if have.name != fk.name {
+                diffs.append("foreign key (\(fk.columns.joined(separator: ", "))): named \(fk.name) in schema.json, \(have.name) in PostgreSQL")
+            }
+            if have.columns != fk.columns {
+                diffs.append(
+                    "foreign key \(fk.name): columns schema.json (\(fk.columns.joined(separator: ", "))), PostgreSQL (\(have.columns.joined(separator: ", ")))")
+            }
             if have.refTable != ref || have.refColumns != fk.refColumns {
-                diffs.append("foreign key \(fk.name): references schema.json \(ref)(\(fk.refColumns.joined(separator: ", "))), PostgreSQL \(have.refTable ?? "?")(\(have.refColumns.joined(separator: ", ")))")
+                diffs.append(
+                    "foreign key \(fk.name): references schema.json \(ref)(\(fk.refColumns.joined(separator: ", "))), PostgreSQL \(have.refTable ?? "?")(\(have.refColumns.joined(separator: ", ")))"
+                )
             }
             let od = have.onDelete.flatMap { onDeleteCodes[$0] }
             if od != fk.onDelete { diffs.append("foreign key \(fk.name): ON DELETE schema.json \(fk.onDelete.rawValue), PostgreSQL \(od?.rawValue ?? "?")") }
@@ -308,7 +328,7 @@ public enum PostgresCatalog {
     }
 
     /// Public tables (not views) without row-level security enabled.
-    public static func tablesWithoutRLS(_ relations: [CatalogRelation]) -> [String] {
+    package static func tablesWithoutRLS(_ relations: [CatalogRelation]) -> [String] {
         relations.filter { $0.schema == "public" && ($0.kind == "r" || $0.kind == "p") && !$0.rlsEnabled }.map(\.name)
     }
 }

@@ -4,23 +4,23 @@ import Foundation
 /// `Contracts/<app>/sql/`: the catalog equals schema.json, RLS is enabled on every table, the
 /// mock and PostgreSQL agree on every RLS case and on seeded random cases, and the app's SQL
 /// functions and triggers behave as `sql/checks.json` says.
-public enum PostgresChecks {
+package enum PostgresChecks {
     /// Set to `1` to make a missing PostgreSQL a failure instead of a skip.
-    public static let requireVariable = "SUPACONTRACTS_REQUIRE_POSTGRES"
+    package static let requireVariable = "SUPACONTRACTS_REQUIRE_POSTGRES"
     /// Overrides the randomized test's seed.
-    public static let seedVariable = "SUPACONTRACTS_SEED"
+    package static let seedVariable = "SUPACONTRACTS_SEED"
     /// The randomized test's seed unless overridden.
-    public static let defaultSeed: UInt64 = 20_260_101
+    package static let defaultSeed: UInt64 = 20_260_101
 
     /// The randomized test's seed for the current task (the CLI binds `$SUPACONTRACTS_SEED`;
     /// the library reads no environment variable).
-    @TaskLocal public static var seed: UInt64 = defaultSeed
+    @TaskLocal package static var seed: UInt64 = defaultSeed
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cluster: Result<PostgresCluster, PostgresUnavailable>?
 
     /// One cluster for the whole process, started on first use (stopped at exit).
-    public static func sharedCluster() throws -> PostgresCluster {
+    package static func sharedCluster() throws -> PostgresCluster {
         lock.lock(); defer { lock.unlock() }
         if cluster == nil {
             do { cluster = .success(try PostgresCluster.start()) } catch let e as PostgresUnavailable {
@@ -31,31 +31,35 @@ public enum PostgresChecks {
     }
 
     /// A seeded mock backend of the app (fixed clock and ids), as the differential check uses.
-    public static func mockBackend(_ app: any AppModule.Type) throws -> MockSupabase {
+    package static func mockBackend(_ app: any AppModule.Type) throws -> MockSupabase {
         try app.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
     }
 
     /// Catalog results: one per relation (and one for enums), one per function schema.json
     /// declares and one for the functions it does not, failing with the differences.
-    public static func catalogResults(_ spec: AppSpec, _ target: PostgresTarget, prelude: [String] = []) throws -> [CaseResult] {
+    package static func catalogResults(_ spec: AppSpec, _ target: PostgresTarget, prelude: [String] = []) throws -> [CaseResult] {
         let (relations, enums) = try PostgresCatalog.read(target, prelude: prelude)
         var out = PostgresCatalog.compare(spec.schema, relations: relations, enums: enums).map { rel, diffs in
-            CaseResult(app: spec.app, kind: "postgres", name: "catalog · \(rel)", passed: diffs.isEmpty,
-                       message: diffs.isEmpty ? "" : "schema.json and PostgreSQL differ:\n" + diffs.map { "  - \($0)" }.joined(separator: "\n"))
+            CaseResult(
+                app: spec.app, kind: "postgres", name: "catalog · \(rel)", passed: diffs.isEmpty,
+                message: diffs.isEmpty ? "" : "schema.json and PostgreSQL differ:\n" + diffs.map { "  - \($0)" }.joined(separator: "\n"))
         }
         if let declared = spec.schema.functions {
             let have = try CatalogFunction.read(target, schemas: CatalogFunction.schemas(declared), prelude: prelude)
             out += CatalogFunction.compare(declared, have).map { name, diffs in
-                CaseResult(app: spec.app, kind: "postgres", name: name == "undeclared" ? "catalog · functions not in schema.json" : "catalog · function \(name)",
-                           passed: diffs.isEmpty,
-                           message: diffs.isEmpty ? "" : "schema.json and PostgreSQL differ:\n" + diffs.map { "  - \($0)" }.joined(separator: "\n"))
+                CaseResult(
+                    app: spec.app, kind: "postgres", name: name == "undeclared" ? "catalog · functions not in schema.json" : "catalog · function \(name)",
+                    passed: diffs.isEmpty,
+                    message: diffs.isEmpty ? "" : "schema.json and PostgreSQL differ:\n" + diffs.map { "  - \($0)" }.joined(separator: "\n"))
             }
         }
         let tables = relations.filter { $0.schema == "public" && ($0.kind == "r" || $0.kind == "p") }
         let without = PostgresCatalog.tablesWithoutRLS(relations)
-        out.append(CaseResult(app: spec.app, kind: "postgres", name: "rls enabled on \(tables.count - without.count)/\(tables.count) tables",
-                              passed: without.isEmpty && !tables.isEmpty,
-                              message: tables.isEmpty ? "no tables in schema public" : "row-level security is off on: \(without.joined(separator: ", "))"))
+        out.append(
+            CaseResult(
+                app: spec.app, kind: "postgres", name: "rls enabled on \(tables.count - without.count)/\(tables.count) tables",
+                passed: without.isEmpty && !tables.isEmpty,
+                message: tables.isEmpty ? "no tables in schema public" : "row-level security is off on: \(without.joined(separator: ", "))"))
         return out
     }
 
@@ -64,7 +68,7 @@ public enum PostgresChecks {
     /// table × command. Cases the app's own code refuses (a trigger's error) are inconclusive,
     /// as on the mock.
     /// `now` nil: the process's current expansion of the app (`RLSExpansion.current`).
-    public static func matrixResults(_ spec: AppSpec, _ target: PostgresTarget, now: Date? = nil) -> [CaseResult] {
+    package static func matrixResults(_ spec: AppSpec, _ target: PostgresTarget, now: Date? = nil) -> [CaseResult] {
         let expansion = now.map { RLSExpansion(spec: spec, now: $0, statuses: target.statuses) } ?? RLSExpansion.current(spec, statuses: target.statuses)
         let statuses = RLSSuite.run(expansion, on: target)
         var out: [CaseResult] = []
@@ -80,15 +84,19 @@ public enum PostgresChecks {
                 }
             }
             let note = inconclusive > 0 ? ", \(inconclusive) inconclusive" : ""
-            out.append(CaseResult(app: spec.app, kind: "postgres", name: "rls matrix on PostgreSQL · \(cell.table) · \(cell.command.rawValue) (\(cell.cases.count) cases\(note))",
-                                  passed: failed.isEmpty,
-                                  message: failed.isEmpty ? "" : "\(failed.count) cases differ from the matrix:\n" + failed.prefix(5).map { "  \($0)" }.joined(separator: "\n")))
+            out.append(
+                CaseResult(
+                    app: spec.app, kind: "postgres",
+                    name: "rls matrix on PostgreSQL · \(cell.table) · \(cell.command.rawValue) (\(cell.cases.count) cases\(note))",
+                    passed: failed.isEmpty,
+                    message: failed.isEmpty
+                        ? "" : "\(failed.count) cases differ from the matrix:\n" + failed.prefix(5).map { "  \($0)" }.joined(separator: "\n")))
         }
         return out
     }
 
     /// Function and trigger results of `sql/checks.json`.
-    public static func functionResults(_ spec: AppSpec, _ target: PostgresTarget, mock: MockSupabase? = nil, prelude: [String] = []) throws -> [CaseResult] {
+    package static func functionResults(_ spec: AppSpec, _ target: PostgresTarget, mock: MockSupabase? = nil, prelude: [String] = []) throws -> [CaseResult] {
         try SQLBehaviourCheck.load(app: spec).map { c in
             let f = try c.failure(on: target, mock: mock, prelude: prelude)
             return CaseResult(app: spec.app, kind: "postgres", name: "function · \(c.name)", passed: f == nil, message: f ?? "")
@@ -96,7 +104,7 @@ public enum PostgresChecks {
     }
 
     /// The app's own psql check scripts, `Contracts/<app>/sql/verify/*.sql`, in name order.
-    public static func verifyScripts(app: String, contracts: URL = ContractsLocator.contracts) -> [URL] {
+    package static func verifyScripts(app: String, contracts: URL = ContractsLocator.contracts) -> [URL] {
         let dir = contracts.appendingPathComponent(app).appendingPathComponent("sql/verify")
         return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".sql") }.sorted()
             .map { dir.appendingPathComponent($0) }
@@ -104,7 +112,7 @@ public enum PostgresChecks {
 
     /// Runs each `sql/verify/*.sql` script with `ON_ERROR_STOP=1` against a freshly migrated and
     /// seeded database of its own; a script passes when psql exits 0.
-    public static func verifyScriptResults(_ spec: AppSpec, cluster: PostgresCluster, scripts given: [URL]? = nil) throws -> [CaseResult] {
+    package static func verifyScriptResults(_ spec: AppSpec, cluster: PostgresCluster, scripts given: [URL]? = nil) throws -> [CaseResult] {
         let scripts = given ?? verifyScripts(app: spec.app)
         guard !scripts.isEmpty else { return [] }
         let files = try PostgresCluster.migrationFiles(app: spec.app)
@@ -123,7 +131,7 @@ public enum PostgresChecks {
 
     /// Every PostgreSQL check of an app; empty when it has no SQL. `randomCases` seeded cases
     /// run after the full expansion.
-    public static func run(_ app: any AppModule.Type, randomCases: Int = 400, seed: UInt64 = PostgresChecks.seed) throws -> [CaseResult] {
+    package static func run(_ app: any AppModule.Type, randomCases: Int = 400, seed: UInt64 = PostgresChecks.seed) throws -> [CaseResult] {
         guard PostgresCluster.hasSQL(app: app.name) else { return [] }
         let spec = try app.spec()
         let cluster = try sharedCluster()
@@ -135,9 +143,12 @@ public enum PostgresChecks {
         results += try RLSDifferential.compare(DifferentialExpansion.cases(spec), mock: mock, postgres: target, schema: spec.schema, app: spec.app)
         let random = RandomizedCases.generate(spec, seed: seed, count: randomCases)
         let d = try RLSDifferential.disagreements(random, mock: mock, postgres: target, schema: spec.schema)
-        results.append(CaseResult(app: spec.app, kind: "postgres", name: "randomized differential · seed \(seed) · \(random.count) cases",
-                                  passed: d.isEmpty,
-                                  message: d.isEmpty ? "" : "\(d.count) disagreements (rerun with \(seedVariable)=\(seed)):\n" + d.prefix(8).map { "  \($0)" }.joined(separator: "\n")))
+        results.append(
+            CaseResult(
+                app: spec.app, kind: "postgres", name: "randomized differential · seed \(seed) · \(random.count) cases",
+                passed: d.isEmpty,
+                message: d.isEmpty
+                    ? "" : "\(d.count) disagreements (rerun with \(seedVariable)=\(seed)):\n" + d.prefix(8).map { "  \($0)" }.joined(separator: "\n")))
         results += try functionResults(spec, target, mock: try mockBackend(app))
         results += try verifyScriptResults(spec, cluster: cluster)
         return results
@@ -145,7 +156,7 @@ public enum PostgresChecks {
 
     /// `contracts verify --kind postgres`: throws `VerifySkip` with the reason and the fix when
     /// PostgreSQL is not installed (`contracts verify --require postgres` makes that a failure).
-    public static let suite = VerifySuite(kind: "postgres") { app in
+    package static let suite = VerifySuite(kind: "postgres") { app in
         guard PostgresCluster.hasSQL(app: app.name) else { return [] }
         do { _ = try sharedCluster() } catch let e as PostgresUnavailable {
             throw VerifySkip(e.reason)

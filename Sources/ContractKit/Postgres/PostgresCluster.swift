@@ -1,34 +1,35 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why PostgreSQL cannot be used here, or what went wrong starting or talking to it.
-public struct PostgresUnavailable: Error, CustomStringConvertible, Sendable {
+package struct PostgresUnavailable: Error, CustomStringConvertible, Sendable {
     /// The reason, with the install hint when binaries are missing.
-    public var reason: String
+    package var reason: String
     /// A reason.
-    public init(_ reason: String) { self.reason = reason }
+    package init(_ reason: String) { self.reason = reason }
     /// The reason.
-    public var description: String { reason }
+    package var description: String { reason }
 }
 
 /// Where the PostgreSQL binaries are: `$PG_BIN`, else the newest `/usr/lib/postgresql/*/bin`,
 /// else `pg_config --bindir`'s folder on PATH, else `initdb` on PATH (the same search as
 /// `scripts/postgres`).
-public struct PostgresInstallation: Sendable {
+package struct PostgresInstallation: Sendable {
     /// The folder holding `initdb`, `pg_ctl` and `postgres`.
-    public var bin: URL
+    package var bin: URL
     /// The `psql` client.
-    public var psql: URL
+    package var psql: URL
 
     /// How to install the server when it is missing.
-    public static let installHint = "install PostgreSQL 15 or later: `apt-get install -y postgresql-15` (Debian/Ubuntu; provides /usr/lib/postgresql/15/bin), `brew install postgresql@15` (macOS), or set PG_BIN to a folder holding initdb"
+    package static let installHint =
+        "install PostgreSQL 15 or later: `apt-get install -y postgresql-15` (Debian/Ubuntu; provides /usr/lib/postgresql/15/bin), `brew install postgresql@15` (macOS), or set PG_BIN to a folder holding initdb"
 
     /// Finds the binaries or says why not.
-    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PostgresInstallation {
+    package static func find(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PostgresInstallation {
         let fm = FileManager.default
         func usable(_ dir: String) -> PostgresInstallation? {
             guard fm.isExecutableFile(atPath: dir + "/initdb"), fm.isExecutableFile(atPath: dir + "/pg_ctl") else { return nil }
@@ -76,9 +77,9 @@ func runProgram(_ path: String, _ args: [String], environment: [String: String]?
     defer { try? fm.removeItem(atPath: logPath); try? fm.removeItem(atPath: inPath) }
     if let stdin { try Data(stdin.utf8).write(to: URL(fileURLWithPath: inPath)) }
     #if canImport(Glibc)
-    var fa = posix_spawn_file_actions_t()
+        var fa = posix_spawn_file_actions_t()
     #else
-    var fa: posix_spawn_file_actions_t?
+        var fa: posix_spawn_file_actions_t?
     #endif
     posix_spawn_file_actions_init(&fa)
     defer { posix_spawn_file_actions_destroy(&fa) }
@@ -111,11 +112,11 @@ func runProgram(_ path: String, _ args: [String], environment: [String: String]?
 ///
 /// `stop()` (also run at process exit and on deinit) stops the server and removes the folder;
 /// clusters left behind by a crashed process are swept on the next `start`.
-public final class PostgresCluster: @unchecked Sendable {
+package final class PostgresCluster: @unchecked Sendable {
     /// The cluster's folder (data directory in `data/`, socket in the folder itself).
-    public let directory: URL
+    package let directory: URL
     /// The binaries used.
-    public let installation: PostgresInstallation
+    package let installation: PostgresInstallation
     private let runAs: String?
     private let lock = NSLock()
     private var stopped = false
@@ -126,7 +127,7 @@ public final class PostgresCluster: @unchecked Sendable {
     nonisolated(unsafe) static var exitHookInstalled = false
 
     /// Starts a new cluster.
-    public static func start(installation: PostgresInstallation? = nil) throws -> PostgresCluster {
+    package static func start(installation: PostgresInstallation? = nil) throws -> PostgresCluster {
         let inst = try installation ?? PostgresInstallation.find()
         sweepStale(inst)
         let runAs: String? = geteuid() == 0 ? "postgres" : nil
@@ -139,9 +140,11 @@ public final class PostgresCluster: @unchecked Sendable {
         if let user = runAs, let pw = getpwnam(user) { _ = chown(dir.path, pw.pointee.pw_uid, pw.pointee.pw_gid) }
         let cluster = PostgresCluster(directory: dir, installation: inst, runAs: runAs)
         do {
-            let initdb = try cluster.runServerTool("initdb", ["-D", dir.path + "/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
+            let initdb = try cluster.runServerTool(
+                "initdb", ["-D", dir.path + "/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
             guard initdb.status == 0 else { throw PostgresUnavailable("initdb failed: \(initdb.output)") }
-            let opts = "-k \(dir.path) -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c timezone=UTC -c max_connections=20 -c jit=off"
+            let opts =
+                "-k \(dir.path) -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c timezone=UTC -c max_connections=20 -c jit=off"
             let ctl = try cluster.runServerTool("pg_ctl", ["-D", dir.path + "/data", "-l", dir.path + "/server.log", "-w", "-t", "30", "-o", opts, "start"])
             guard ctl.status == 0 else {
                 let log = (try? String(contentsOf: dir.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
@@ -170,7 +173,7 @@ public final class PostgresCluster: @unchecked Sendable {
     deinit { stop() }
 
     /// Stops every cluster this process started (installed as an exit hook).
-    public static func stopAll() {
+    package static func stopAll() {
         liveLock.lock()
         let all = Array(live.values)
         live = [:]
@@ -184,7 +187,7 @@ public final class PostgresCluster: @unchecked Sendable {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
             guard let pid = Int32(rest.split(separator: ".").first ?? ""), pid != getpid() else { continue }
-            if kill(pid, 0) == 0 || errno == EPERM { continue }  // owner alive
+            if kill(pid, 0) == 0 || errno == EPERM { continue } // owner alive
             let dir = URL(fileURLWithPath: tmp).appendingPathComponent(name)
             let stale = PostgresCluster(directory: dir, installation: inst, runAs: geteuid() == 0 ? "postgres" : nil)
             stale.stop()
@@ -202,7 +205,7 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     /// Stops the server (immediate shutdown) and removes the folder. Idempotent.
-    public func stop() {
+    package func stop() {
         lock.lock()
         if stopped { lock.unlock(); return }
         stopped = true
@@ -224,24 +227,25 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     /// Whether a process exists and is not a zombie.
-    public static func isAlive(_ pid: Int32) -> Bool {
+    package static func isAlive(_ pid: Int32) -> Bool {
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
         if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-           let close = stat.lastIndex(of: ")") {
+            let close = stat.lastIndex(of: ")")
+        {
             return !stat[close...].dropFirst(2).hasPrefix("Z")
         }
         return true
     }
 
     /// The socket folder (`PGHOST`).
-    public var host: String { directory.path }
+    package var host: String { directory.path }
 
     /// A libpq connection string for a database of this cluster.
-    public func connectionString(database: String) -> String { "postgresql://postgres@/\(database)?host=\(host)" }
+    package func connectionString(database: String) -> String { "postgresql://postgres@/\(database)?host=\(host)" }
 
     /// The SQL files of an app, in the order `scripts/postgres` applies them: the shim
     /// (`Contracts/shared/sql/*.sql`) then `Contracts/<app>/sql/*.sql`, each sorted by name.
-    public static func migrationFiles(app: String, contracts: URL = ContractsLocator.contracts) throws -> [URL] {
+    package static func migrationFiles(app: String, contracts: URL = ContractsLocator.contracts) throws -> [URL] {
         func sqlFiles(_ dir: URL) -> [URL] {
             ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".sql") }.sorted()
                 .map { dir.appendingPathComponent($0) }
@@ -253,12 +257,12 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     /// Whether an app has SQL migrations.
-    public static func hasSQL(app: String, contracts: URL = ContractsLocator.contracts) -> Bool {
+    package static func hasSQL(app: String, contracts: URL = ContractsLocator.contracts) -> Bool {
         (try? migrationFiles(app: app, contracts: contracts)) != nil
     }
 
     /// Runs a psql script file or text against a database, stopping at the first error.
-    public func psql(database: String, file: URL? = nil, sql: String? = nil) throws {
+    package func psql(database: String, file: URL? = nil, sql: String? = nil) throws {
         var args = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", host, "-U", "postgres", "-d", database]
         if let file { args += ["-f", file.path] }
         var env = ProcessInfo.processInfo.environment
@@ -266,13 +270,14 @@ public final class PostgresCluster: @unchecked Sendable {
         env["PGOPTIONS"] = PsqlSession.sessionOptions
         let r = try runProgram(installation.psql.path, args, environment: env, stdin: sql)
         guard r.status == 0 else {
-            throw PostgresUnavailable("psql \(file.map { $0.lastPathComponent } ?? "script") on \(database) failed: \(r.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw PostgresUnavailable(
+                "psql \(file.map { $0.lastPathComponent } ?? "script") on \(database) failed: \(r.output.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
     }
 
     /// (Re)creates a database and applies SQL files to it in order; `extraSQL` runs last (a
     /// mutant's change, a fixture load).
-    public func createDatabase(_ name: String, applying files: [URL], extraSQL: [String] = []) throws {
+    package func createDatabase(_ name: String, applying files: [URL], extraSQL: [String] = []) throws {
         try psql(database: "postgres", sql: "drop database if exists \"\(name)\" with (force);\ncreate database \"\(name)\";\n")
         for f in files { try psql(database: name, file: f) }
         for s in extraSQL { try psql(database: name, sql: s) }

@@ -6,36 +6,38 @@ import Foundation
 /// function on PostgreSQL (`select * from f(arg => …)`) and through the mock's PostgREST
 /// (`POST /rest/v1/rpc/f`) as the same actor, and the two answers must be equal row for row
 /// (and equal `expect` when given).
-public struct SQLBehaviourCheck: Sendable {
+package struct SQLBehaviourCheck: Sendable {
     /// What is checked.
-    public var name: String
+    package var name: String
     /// Where the document says so.
-    public var source: String
+    package var source: String
     /// SQL run first as the superuser (what GoTrue or an admin does).
-    public var setup: [String]
+    package var setup: [String]
     /// Who runs the steps and the query; nil is the superuser.
-    public var actor: RLSActor?
+    package var actor: RLSActor?
     /// SQL run as the actor before the query.
-    public var steps: [String]
+    package var steps: [String]
     /// The query whose rows are compared (nil for an `rpc` check).
-    public var query: String?
+    package var query: String?
     /// A database function and its arguments, called on both backends.
-    public var rpc: (name: String, arguments: [String: JSONValue])?
+    package var rpc: (name: String, arguments: [String: JSONValue])?
     /// The expected rows, in order (optional for an `rpc` check).
-    public var expect: [JSONValue]?
+    package var expect: [JSONValue]?
     /// Rows inserted (as the service role, triggers on) before the check, on PostgreSQL and in
     /// the mock alike, so a function meets data large enough to reach its documented limits
     /// (`"rows": [{"table": "cities", "rows": [{…}, …]}]`; every row needs an `id`). PostgreSQL
     /// rolls them back; the mock's are deleted again after the check.
-    public var rows: [(table: String, rows: [JSONValue])] = []
+    package var rows: [(table: String, rows: [JSONValue])] = []
 
     /// Decodes `checks.json`, resolving `{{persona.NAME.id}}` / `{{persona.NAME.email}}`.
-    public static func load(_ node: SpecNode, fixtures: Fixtures) throws -> [SQLBehaviourCheck] {
+    package static func load(_ node: SpecNode, fixtures: Fixtures) throws -> [SQLBehaviourCheck] {
         func resolve(_ s: String, _ at: SpecNode) throws -> String {
             var out = s
             while let open = out.range(of: "{{persona."), let close = out.range(of: "}}", range: open.upperBound..<out.endIndex) {
                 let ref = out[open.upperBound..<close.lowerBound].split(separator: ".")
-                guard ref.count == 2, let p = fixtures.persona(String(ref[0])) else { throw at.fail("unknown template {{persona.\(ref.joined(separator: "."))}}") }
+                guard ref.count == 2, let p = fixtures.persona(String(ref[0])) else {
+                    throw at.fail("unknown template {{persona.\(ref.joined(separator: "."))}}")
+                }
                 let v: String
                 switch ref[1] {
                 case "id": v = p.id
@@ -66,7 +68,9 @@ public struct SQLBehaviourCheck: Sendable {
                             case "anon": actor = .anon
                             case "service_role": actor = .serviceRole
                             default:
-                                guard let p = fixtures.persona(n) else { throw a.fail("unknown persona '\(n)' (a persona of fixtures.json, anon, service_role, or {\"id\", \"email\"})") }
+                                guard let p = fixtures.persona(n) else {
+                                    throw a.fail("unknown persona '\(n)' (a persona of fixtures.json, anon, service_role, or {\"id\", \"email\"})")
+                                }
                                 actor = .persona(p)
                             }
                         }
@@ -104,7 +108,7 @@ public struct SQLBehaviourCheck: Sendable {
     }
 
     /// Loads `Contracts/<app>/sql/checks.json`; an app without one has no checks.
-    public static func load(app spec: AppSpec) throws -> [SQLBehaviourCheck] {
+    package static func load(app spec: AppSpec) throws -> [SQLBehaviourCheck] {
         let url = spec.folder.appendingPathComponent("sql/checks.json")
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         return try load(SpecNode.load(url, displayName: "Contracts/\(spec.app)/sql/checks.json"), fixtures: spec.fixtures)
@@ -119,11 +123,12 @@ public struct SQLBehaviourCheck: Sendable {
             let columns = Array(Set(t.rows.flatMap { $0.objectValue?.keys.map { $0 } ?? [] })).sorted()
             let list = columns.map(\.sqlIdentifier).joined(separator: ", ")
             let table = t.table.contains(".") ? t.table : "public.\(t.table)"
-            return "insert into \(table) (\(list)) select \(list) from jsonb_populate_recordset(null::\(table), \(JSONValue.array(t.rows).serialized(.compact).sqlLiteral)::jsonb)"
+            return
+                "insert into \(table) (\(list)) select \(list) from jsonb_populate_recordset(null::\(table), \(JSONValue.array(t.rows).serialized(.compact).sqlLiteral)::jsonb)"
         }
     }
 
-    public func failure(on target: PostgresTarget, mock: MockSupabase? = nil, prelude: [String] = []) throws -> String? {
+    package func failure(on target: PostgresTarget, mock: MockSupabase? = nil, prelude: [String] = []) throws -> String? {
         let setup = rowsSQL + self.setup
         if let rpc {
             let args = rpc.arguments.sorted { $0.key < $1.key }.map { "\($0.key.sqlIdentifier) => \(PostgresTarget.literal($0.value))" }.joined(separator: ", ")
@@ -140,7 +145,9 @@ public struct SQLBehaviourCheck: Sendable {
             let wire = WireClient(mock)
             for t in rows {
                 let r = try wire.send(method: "POST", path: "/rest/v1/\(t.table)", json: .array(t.rows), as: "service_role")
-                if r.status != 201 { return "mock: inserting the check's \(t.table) rows answered \(r.status) \(String(decoding: r.body, as: UTF8.self).prefix(300))" }
+                if r.status != 201 {
+                    return "mock: inserting the check's \(t.table) rows answered \(r.status) \(String(decoding: r.body, as: UTF8.self).prefix(300))"
+                }
             }
             defer {
                 for t in rows {

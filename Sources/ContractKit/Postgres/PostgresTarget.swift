@@ -4,28 +4,28 @@ import Foundation
 /// session: each case is a transaction that switches to the actor's role
 /// (`set local role authenticated`), sets `request.jwt.claims` as PostgREST does, runs one
 /// statement, reports its outcome and rolls back.
-public final class PostgresTarget: DifferentialTarget, RLSTarget {
+package final class PostgresTarget: DifferentialTarget, RLSTarget {
     /// The psql session (connected as the superuser; cases switch role inside their transaction).
-    public let session: PsqlSession
+    package let session: PsqlSession
     /// The app's schema (for column types and names).
-    public let schema: DatabaseSchema
+    package let schema: DatabaseSchema
     /// PostgREST's error statuses (`Contracts/shared/postgrest-errors.json`): how an error the
     /// database raises shows on the wire, the same table the RLS oracle judges with.
-    public let statuses: PostgRESTStatusTable
+    package let statuses: PostgRESTStatusTable
     /// `postgres`.
-    public let name = "postgres"
+    package let name = "postgres"
     /// Superuser SQL run at the start of every case's transaction, before its setup and role
     /// switch (`--database`: the fixtures, loaded and rolled back with the case).
-    public var casePrelude: [String] = []
+    package var casePrelude: [String] = []
     /// Cases run as savepoints of a transaction the caller opened (`begin` and, say, the fixtures
     /// loaded once), each rolled back to its savepoint, instead of as transactions of their own.
-    public var casesAsSavepoints = false
+    package var casesAsSavepoints = false
 
     var caseBegin: String { casesAsSavepoints ? "savepoint supacontracts_case;\n" : "begin;\n" }
     var caseEnd: String { casesAsSavepoints ? "rollback to savepoint supacontracts_case;\n" : "rollback;\n" }
 
     /// A target over an open session.
-    public init(session: PsqlSession, schema: DatabaseSchema, statuses: PostgRESTStatusTable) {
+    package init(session: PsqlSession, schema: DatabaseSchema, statuses: PostgRESTStatusTable) {
         self.session = session
         self.schema = schema
         self.statuses = statuses
@@ -34,8 +34,10 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
     /// Creates database `database` in the cluster, applies the shim and the app's migrations,
     /// then `extraSQL` (a mutant's change), loads the fixtures (unless `seed` is false) and
     /// connects. `statuses` nil: the package's `Contracts/shared/postgrest-errors.json`.
-    public static func open(cluster: PostgresCluster, spec: AppSpec, database: String? = nil,
-                            extraSQL: [String] = [], seed: Bool = true, statuses: PostgRESTStatusTable? = nil) throws -> PostgresTarget {
+    package static func open(
+        cluster: PostgresCluster, spec: AppSpec, database: String? = nil,
+        extraSQL: [String] = [], seed: Bool = true, statuses: PostgRESTStatusTable? = nil
+    ) throws -> PostgresTarget {
         let statuses = try statuses ?? ContractsLocator.postgrestStatuses()
         let db = database ?? spec.app
         let files = try PostgresCluster.migrationFiles(app: spec.app)
@@ -66,7 +68,7 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
     }
 
     /// The SQL statement of a case (without the role switch).
-    public func statement(_ c: DifferentialCase) -> String {
+    package func statement(_ c: DifferentialCase) -> String {
         let qt = PostgresTarget.qualified(c.table)
         let cond = PostgresTarget.condition(c.key)
         func returningWrap(_ dml: String) -> String {
@@ -102,7 +104,7 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
     /// The whole psql script of a case: `begin`, the optional removal of the original row, the
     /// role switch and the statement go to the server as one query string (psql's `\;`), so a
     /// case costs two round trips (that and `rollback`).
-    public func script(_ c: DifferentialCase) -> String {
+    package func script(_ c: DifferentialCase) -> String {
         var parts = ["begin"] + casePrelude.map(\.trimmingSemicolon)
         if case .insert(_, true) = c.operation, !c.key.isEmpty {
             parts.append("delete from \(PostgresTarget.qualified(c.table)) as t\(PostgresTarget.condition(c.key))")
@@ -113,16 +115,16 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
     }
 
     /// Runs a differential case in a rolled-back transaction under the actor's role and claims.
-    public func run(_ c: DifferentialCase) throws -> DifferentialOutcome {
+    package func run(_ c: DifferentialCase) throws -> DifferentialOutcome {
         try outcome(c, try session.run(script(c)))
     }
 
     /// How many cases go down the session's pipeline at once (bounds the script held in memory).
-    public static let pipelineChunk = 512
+    package static let pipelineChunk = 512
 
     /// Runs cases through the session's pipeline (`PsqlSession.runPipelined`): each case is the
     /// same script and transaction as `run`, with its own outcome, without a round trip each.
-    public func runAll(_ cases: [DifferentialCase]) throws -> [DifferentialOutcome] {
+    package func runAll(_ cases: [DifferentialCase]) throws -> [DifferentialOutcome] {
         var out: [DifferentialOutcome] = []
         out.reserveCapacity(cases.count)
         for start in stride(from: 0, to: cases.count, by: PostgresTarget.pipelineChunk) {
@@ -156,14 +158,14 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
     /// PostgREST shows it (SQLSTATE mapped to the HTTP status by
     /// `statuses`, PostgREST's table; updates and deletes return their rows, as
     /// PostgREST's `return=representation`).
-    public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
+    package func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
         let (script, reading) = rlsScript(rlsCase)
         return try reading(try session.run(script))
     }
 
     /// Runs cases of the shared RLS expansion through the session's pipeline: each case is the
     /// same script and transaction (or savepoint) as `execute`, judged on its own reply.
-    public func executeAll(_ cases: [RLSCase]) -> [Result<RLSOutcome, any Error>] {
+    package func executeAll(_ cases: [RLSCase]) -> [Result<RLSOutcome, any Error>] {
         var out: [Result<RLSOutcome, any Error>] = []
         out.reserveCapacity(cases.count)
         for start in stride(from: 0, to: cases.count, by: PostgresTarget.pipelineChunk) {
@@ -185,13 +187,17 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
         func insert(_ table: String, _ row: [String: JSONValue]) -> String {
             let q = PostgresTarget.qualified(table)
             let cols = row.keys.sorted().map(\.sqlIdentifier).joined(separator: ", ")
-            return "insert into \(q) as t (\(cols)) select \(cols) from jsonb_populate_record(null::\(q), \(JSONValue.object(row).serialized(.compact).sqlLiteral)::jsonb)"
+            return
+                "insert into \(q) as t (\(cols)) select \(cols) from jsonb_populate_record(null::\(q), \(JSONValue.object(row).serialized(.compact).sqlLiteral)::jsonb)"
         }
         var s = caseBegin
         for p in casePrelude { s += p.trimmingSemicolon + ";\n" }
         for step in rlsCase.setup {
-            if let row = step.insertRow { s += insert(step.table, row) }
-            else { s += "delete from \(PostgresTarget.qualified(step.table)) as t\(PostgresTarget.condition(step.deleteKey ?? [:]))" }
+            if let row = step.insertRow {
+                s += insert(step.table, row)
+            } else {
+                s += "delete from \(PostgresTarget.qualified(step.table)) as t\(PostgresTarget.condition(step.deleteKey ?? [:]))"
+            }
             s += ";\n" + PsqlSession.statusProbe
         }
         func rows(_ dml: String) -> String { "with w as (\(dml) returning t.*) select coalesce(jsonb_agg(to_jsonb(w)), '[]'::jsonb) from w" }
@@ -207,7 +213,9 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
             okStatus = 201
         case .update(let key, let set):
             let assigns = set.keys.sorted().map { "\($0.sqlIdentifier) = s.\($0.sqlIdentifier)" }.joined(separator: ", ")
-            statement = rows("update \(qt) as t set \(assigns) from jsonb_populate_record(null::\(qt), \(JSONValue.object(set).serialized(.compact).sqlLiteral)::jsonb) as s\(PostgresTarget.condition(key))")
+            statement = rows(
+                "update \(qt) as t set \(assigns) from jsonb_populate_record(null::\(qt), \(JSONValue.object(set).serialized(.compact).sqlLiteral)::jsonb) as s\(PostgresTarget.condition(key))"
+            )
         case .delete(let key):
             statement = rows("delete from \(qt) as t\(PostgresTarget.condition(key))")
         }
@@ -239,7 +247,7 @@ public final class PostgresTarget: DifferentialTarget, RLSTarget {
 
     /// Runs SQL in a transaction as an actor (or as the superuser when nil) after `prelude`
     /// (run as the superuser), returns the JSON rows of the final query, then rolls back.
-    public func query(_ sql: String, as auth: AuthContext? = nil, prelude: [String] = [], steps: [String] = []) throws -> Result<[JSONValue], PostgresError> {
+    package func query(_ sql: String, as auth: AuthContext? = nil, prelude: [String] = [], steps: [String] = []) throws -> Result<[JSONValue], PostgresError> {
         var s = caseBegin
         for p in casePrelude + prelude { s += p.trimmingSemicolon + ";\n" + PsqlSession.statusProbe }
         if let auth { s += PostgresTarget.actAs(auth) }
@@ -277,23 +285,25 @@ extension String {
 /// The SQL that loads an app's fixtures: personas as `auth.users` rows, then each table's rows
 /// in order, with user triggers disabled and constraints (foreign keys included) enforced — the
 /// same SQL `scripts/postgres seed-sql APP` prints.
-public enum PostgresFixtures {
+package enum PostgresFixtures {
     /// The loading script (one transaction).
-    public static func sql(_ fixtures: Fixtures, schema: DatabaseSchema) -> String {
+    package static func sql(_ fixtures: Fixtures, schema: DatabaseSchema) -> String {
         "begin;\n" + statements(fixtures, schema: schema).map { $0 + ";\n" }.joined() + "commit;\n"
     }
 
     /// The loading statements without the transaction around them. With `skipExisting`, a row
     /// whose key is already there is left alone (`on conflict do nothing`): loading into a
     /// database that holds some of the fixtures already.
-    public static func statements(_ fixtures: Fixtures, schema: DatabaseSchema, skipExisting: Bool = false) -> [String] {
+    package static func statements(_ fixtures: Fixtures, schema: DatabaseSchema, skipExisting: Bool = false) -> [String] {
         var tables: [String] = []
         var groups: [(table: String, cols: [String], rows: [JSONValue])] = []
         if !fixtures.personas.isEmpty {
             tables.append("auth.users")
             let rows: [JSONValue] = fixtures.personas.map { p in
-                ["id": .string(p.id), "email": .string(p.email.lowercased()), "email_confirmed_at": "2026-01-01T00:00:00+00:00",
-                 "raw_app_meta_data": ["provider": "email", "providers": ["email"]], "raw_user_meta_data": p.metadata]
+                [
+                    "id": .string(p.id), "email": .string(p.email.lowercased()), "email_confirmed_at": "2026-01-01T00:00:00+00:00",
+                    "raw_app_meta_data": ["provider": "email", "providers": ["email"]], "raw_user_meta_data": p.metadata
+                ]
             }
             groups.append(("auth.users", ["email", "email_confirmed_at", "id", "raw_app_meta_data", "raw_user_meta_data"], rows))
         }
@@ -302,8 +312,11 @@ public enum PostgresFixtures {
             if !tables.contains(name) { tables.append(name) }
             for r in rows {
                 let cols = (r.objectValue ?? [:]).keys.sorted()
-                if let lastG = groups.last, lastG.table == name, lastG.cols == cols { groups[groups.count - 1].rows.append(r) }
-                else { groups.append((name, cols, [r])) }
+                if let lastG = groups.last, lastG.table == name, lastG.cols == cols {
+                    groups[groups.count - 1].rows.append(r)
+                } else {
+                    groups.append((name, cols, [r]))
+                }
             }
         }
         var s: [String] = []
@@ -311,7 +324,9 @@ public enum PostgresFixtures {
         for g in groups {
             let cl = g.cols.map(\.sqlIdentifier).joined(separator: ", ")
             let json = JSONValue.array(g.rows).serialized(.compact)
-            s.append("insert into \(g.table) (\(cl)) select \(cl) from jsonb_populate_recordset(null::\(g.table), \(json.sqlLiteral)::jsonb)" + (skipExisting ? " on conflict do nothing" : ""))
+            s.append(
+                "insert into \(g.table) (\(cl)) select \(cl) from jsonb_populate_recordset(null::\(g.table), \(json.sqlLiteral)::jsonb)"
+                    + (skipExisting ? " on conflict do nothing" : ""))
         }
         for t in tables { s.append("alter table \(t) enable trigger user") }
         return s

@@ -1,23 +1,23 @@
 import Foundation
 
 /// `LiveDatabaseWriter` over a `psql` session to the backend's database (`--restore-database`).
-public final class PsqlRestoreWriter: LiveDatabaseWriter, @unchecked Sendable {
+package final class PsqlRestoreWriter: LiveDatabaseWriter, @unchecked Sendable {
     let session: PsqlSession
 
     /// A writer over a session (kept open for the run).
-    public init(session: PsqlSession) { self.session = session }
+    package init(session: PsqlSession) { self.session = session }
 
     /// A writer connected by a libpq URL; `installation` finds psql (default: the first found).
-    public convenience init(url: String, installation: PostgresInstallation? = nil) throws {
+    package convenience init(url: String, installation: PostgresInstallation? = nil) throws {
         let inst = try installation ?? PostgresInstallation.find()
         self.init(session: try PsqlSession(installation: inst, connectionString: url, name: DatabaseVerify.redacted(url)))
-        _ = try session.query("select 1")  // a wrong URL or password fails here, before the run
+        _ = try session.query("select 1") // a wrong URL or password fails here, before the run
     }
 
     /// One transaction: triggers off (`set local session_replication_role = replica`, which
     /// also skips foreign-key checks, so the order of tables does not matter), every statement,
     /// commit; any error rolls it all back and is thrown.
-    public func apply(_ restores: [LiveTableRestore]) throws {
+    package func apply(_ restores: [LiveTableRestore]) throws {
         let statements = restores.flatMap(LiveRestoreSQL.statements)
         if statements.isEmpty { return }
         _ = try session.query("begin")

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One long-lived `psql` process: scripts go to its stdin, results come back on its stdout as
@@ -12,7 +12,7 @@ import Darwin
 /// stdout and stderr interleave.
 ///
 /// Thread-safe: scripts run one at a time.
-public final class PsqlSession: @unchecked Sendable {
+package final class PsqlSession: @unchecked Sendable {
     /// The end-of-reply marker line.
     static let endMarker = "@@supacontracts-end@@"
     /// The error line prefix: `@@supacontracts-error@@ SQLSTATE message`.
@@ -26,10 +26,10 @@ public final class PsqlSession: @unchecked Sendable {
     /// each of them (3-4 s per catalog read on a loaded 2-core machine, against 20 ms without);
     /// the answers are the same either way. A `set` only of this session: a team's server
     /// (`--database URL`) keeps its own configuration.
-    public static let sessionOptions = "-c client_min_messages=warning -c jit=off"
+    package static let sessionOptions = "-c client_min_messages=warning -c jit=off"
 
     /// The psql lines that report the outcome of the statement just before them.
-    public static let statusProbe = "\\if :ERROR\n\\echo \(errorMarker) :SQLSTATE :LAST_ERROR_MESSAGE\n\\else\n\\echo \(okMarker) :ROW_COUNT\n\\endif\n"
+    package static let statusProbe = "\\if :ERROR\n\\echo \(errorMarker) :SQLSTATE :LAST_ERROR_MESSAGE\n\\else\n\\echo \(okMarker) :ROW_COUNT\n\\endif\n"
 
     private let process: Process
     private let input: Int32
@@ -38,16 +38,16 @@ public final class PsqlSession: @unchecked Sendable {
     private let lock = NSLock()
     private var closed = false
     /// The database connected to.
-    public let database: String
+    package let database: String
 
     /// Starts `psql` connected to a database of a cluster (unix socket folder `host`).
-    public convenience init(installation: PostgresInstallation, host: String, database: String, user: String = "postgres") throws {
+    package convenience init(installation: PostgresInstallation, host: String, database: String, user: String = "postgres") throws {
         try self.init(installation: installation, connection: ["-h", host, "-U", user, "-d", database], database: database)
     }
 
     /// Starts `psql` connected by a libpq connection string or URL
     /// (`postgresql://postgres:postgres@127.0.0.1:54322/postgres`); `name` is how errors name it.
-    public convenience init(installation: PostgresInstallation, connectionString: String, name: String) throws {
+    package convenience init(installation: PostgresInstallation, connectionString: String, name: String) throws {
         try self.init(installation: installation, connection: ["-d", connectionString], database: name)
     }
 
@@ -80,7 +80,7 @@ public final class PsqlSession: @unchecked Sendable {
     deinit { close() }
 
     /// Ends the psql process.
-    public func close() {
+    package func close() {
         lock.lock(); defer { lock.unlock() }
         if closed { return }
         closed = true
@@ -90,7 +90,7 @@ public final class PsqlSession: @unchecked Sendable {
     }
 
     /// Sends a script and returns the lines it printed (the end marker excluded).
-    public func run(_ script: String) throws -> [String] {
+    package func run(_ script: String) throws -> [String] {
         lock.lock(); defer { lock.unlock() }
         guard !closed else { throw PostgresUnavailable("psql session to \(database) is closed") }
         var text = script
@@ -113,7 +113,7 @@ public final class PsqlSession: @unchecked Sendable {
     /// that nobody waits for a reply before sending the next script (a pipeline: one stream of
     /// scripts in, one stream of replies out, instead of a round trip each). A writer thread
     /// feeds stdin while this thread reads, so neither side blocks on a full pipe.
-    public func runPipelined(_ scripts: [String]) throws -> [[String]] {
+    package func runPipelined(_ scripts: [String]) throws -> [[String]] {
         if scripts.isEmpty { return [] }
         if scripts.count == 1 { return [try run(scripts[0])] }
         lock.lock(); defer { lock.unlock() }
@@ -139,7 +139,9 @@ public final class PsqlSession: @unchecked Sendable {
         while replies.count < scripts.count {
             guard let line = try readLine() else {
                 writer.wait()
-                throw failure.error ?? PostgresUnavailable("psql ended unexpectedly (database \(database)) after \(replies.count) of \(scripts.count) scripts; output so far: \(lines.suffix(5))")
+                throw failure.error
+                    ?? PostgresUnavailable(
+                        "psql ended unexpectedly (database \(database)) after \(replies.count) of \(scripts.count) scripts; output so far: \(lines.suffix(5))")
             }
             if line == PsqlSession.endMarker { replies.append(lines); lines = [] } else { lines.append(line) }
         }
@@ -151,7 +153,7 @@ public final class PsqlSession: @unchecked Sendable {
 
     /// Runs one statement and returns its output (one line per row); a failure throws its
     /// `PostgresError` (SQLSTATE and message).
-    public func query(_ sql: String) throws -> [String] {
+    package func query(_ sql: String) throws -> [String] {
         var s = sql.trimmingCharacters(in: .whitespacesAndNewlines)
         if !s.hasSuffix(";") { s += ";" }
         let lines = try run(s + "\n" + PsqlSession.statusProbe)
@@ -161,7 +163,7 @@ public final class PsqlSession: @unchecked Sendable {
     }
 
     /// Runs one statement returning a single JSON value (e.g. `select jsonb_agg(…)`).
-    public func queryJSON(_ sql: String) throws -> JSONValue {
+    package func queryJSON(_ sql: String) throws -> JSONValue {
         let rows = try query(sql)
         guard let first = rows.first, rows.count == 1 else {
             throw PostgresUnavailable("expected one JSON line from: \(sql.prefix(200))… got \(rows.count) lines")
@@ -171,7 +173,7 @@ public final class PsqlSession: @unchecked Sendable {
 
     /// Splits a reply into the rows printed before the status probe's line and the status it
     /// reported (rows affected, or the error).
-    public static func split(_ lines: [String]) -> (rows: [String], status: Result<Int, PostgresError>) {
+    package static func split(_ lines: [String]) -> (rows: [String], status: Result<Int, PostgresError>) {
         var rows: [String] = []
         var i = 0
         while i < lines.count {

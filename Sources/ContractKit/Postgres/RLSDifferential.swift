@@ -3,24 +3,24 @@ import Foundation
 /// The minimal RLS case expansion the differential check runs: every table × command × actor
 /// (the fixture personas and anon) × fixture row. A different expansion (the shared RLS matrix
 /// expansion) plugs in by producing `[DifferentialCase]` and calling `RLSDifferential.compare`.
-public enum DifferentialExpansion {
+package enum DifferentialExpansion {
     /// The fixture personas, then anon.
-    public static func actors(_ spec: AppSpec) -> [RLSActor] {
+    package static func actors(_ spec: AppSpec) -> [RLSActor] {
         spec.fixtures.personas.map(RLSActor.persona) + [.anon]
     }
 
     /// Tables the cases cover: the app's own tables (schema `public`, not views).
-    public static func tables(_ spec: AppSpec) -> [TableSchema] {
+    package static func tables(_ spec: AppSpec) -> [TableSchema] {
         spec.schema.tables.filter { $0.schema == "public" && !$0.isView }
     }
 
     /// The key columns of a table: its primary key, else every column.
-    public static func keyColumns(_ t: TableSchema) -> [String] {
+    package static func keyColumns(_ t: TableSchema) -> [String] {
         t.primaryKey.isEmpty ? t.columns.map(\.name) : t.primaryKey
     }
 
     /// The key of a fixture row, nil when the row does not carry every key column.
-    public static func key(of row: [String: JSONValue], in t: TableSchema) -> [String: JSONValue]? {
+    package static func key(of row: [String: JSONValue], in t: TableSchema) -> [String: JSONValue]? {
         var key: [String: JSONValue] = [:]
         for c in keyColumns(t) {
             guard let v = row[c], !v.isNull else { return nil }
@@ -30,14 +30,14 @@ public enum DifferentialExpansion {
     }
 
     /// Fixture rows of a table that have a key.
-    public static func rows(_ spec: AppSpec, _ t: TableSchema) -> [[String: JSONValue]] {
+    package static func rows(_ spec: AppSpec, _ t: TableSchema) -> [[String: JSONValue]] {
         spec.fixtures.rows(t.name).compactMap { $0.objectValue }.filter { key(of: $0, in: t) != nil }
     }
 
     /// For each table, actor and fixture row (at most `rowsPerTable` rows per table, all when
     /// nil): SELECT the row; re-INSERT it after removing it (so only policies decide); UPDATE it
     /// setting its first non-key column to its own value; DELETE it.
-    public static func cases(_ spec: AppSpec, rowsPerTable: Int? = nil) -> [DifferentialCase] {
+    package static func cases(_ spec: AppSpec, rowsPerTable: Int? = nil) -> [DifferentialCase] {
         var out: [DifferentialCase] = []
         for t in tables(spec) {
             var rs = rows(spec, t)
@@ -59,16 +59,16 @@ public enum DifferentialExpansion {
 }
 
 /// One case on which the mock and PostgreSQL disagree.
-public struct Disagreement: Sendable, CustomStringConvertible {
+package struct Disagreement: Sendable, CustomStringConvertible {
     /// The case.
-    public var testCase: DifferentialCase
+    package var testCase: DifferentialCase
     /// What the mock did.
-    public var mock: DifferentialOutcome
+    package var mock: DifferentialOutcome
     /// What PostgreSQL did.
-    public var postgres: DifferentialOutcome
+    package var postgres: DifferentialOutcome
 
     /// The case and both outcomes.
-    public var description: String {
+    package var description: String {
         var s = "\(testCase): mock \(mock), PostgreSQL \(postgres)"
         if let d = mock.rowDifference(postgres) { s += " (rows differ: \(d))" }
         return s
@@ -76,9 +76,11 @@ public struct Disagreement: Sendable, CustomStringConvertible {
 }
 
 /// Runs the same cases on two targets and compares the outcomes.
-public enum RLSDifferential {
+package enum RLSDifferential {
     /// Outcomes of every case on both targets, the disagreements in case order.
-    public static func disagreements(_ cases: [DifferentialCase], mock: DifferentialTarget, postgres: DifferentialTarget, schema: DatabaseSchema) throws -> [Disagreement] {
+    package static func disagreements(_ cases: [DifferentialCase], mock: DifferentialTarget, postgres: DifferentialTarget, schema: DatabaseSchema) throws
+        -> [Disagreement]
+    {
         // The two targets run at the same time (the mock computes while PostgreSQL answers).
         let theirs = Concurrently { try postgres.runAll(cases) }
         let ours = try mock.runAll(cases)
@@ -94,7 +96,10 @@ public enum RLSDifferential {
 
     /// One result per table × command: passed when the mock and PostgreSQL agree on every case
     /// of it; a failure lists the first disagreements with both outcomes.
-    public static func compare(_ cases: [DifferentialCase], mock: DifferentialTarget, postgres: DifferentialTarget, schema: DatabaseSchema, app: String, label: String = "rls differential") throws -> [CaseResult] {
+    package static func compare(
+        _ cases: [DifferentialCase], mock: DifferentialTarget, postgres: DifferentialTarget, schema: DatabaseSchema, app: String,
+        label: String = "rls differential"
+    ) throws -> [CaseResult] {
         var groups: [(String, [DifferentialCase])] = []
         var index: [String: Int] = [:]
         for c in cases {
@@ -109,7 +114,9 @@ public enum RLSDifferential {
         var results: [CaseResult] = []
         for (g, cs) in groups {
             let d = byGroup[g] ?? []
-            let msg = d.isEmpty ? "" : "\(d.count) of \(cs.count) cases disagree:\n" + d.prefix(5).map { "  \($0)" }.joined(separator: "\n") + (d.count > 5 ? "\n  …" : "")
+            let msg =
+                d.isEmpty
+                ? "" : "\(d.count) of \(cs.count) cases disagree:\n" + d.prefix(5).map { "  \($0)" }.joined(separator: "\n") + (d.count > 5 ? "\n  …" : "")
             results.append(CaseResult(app: app, kind: "postgres", name: "\(label) · \(g) (\(cs.count) cases)", passed: d.isEmpty, message: msg))
         }
         return results
@@ -120,9 +127,9 @@ public enum RLSDifferential {
 /// fixture rows. Inserts copy a fixture row and change some columns to values of the same column
 /// in other rows or to persona ids; updates set a column to another row's value; reads, updates
 /// and deletes target one row or, sometimes, the whole table.
-public enum RandomizedCases {
+package enum RandomizedCases {
     /// `count` cases from `seed`.
-    public static func generate(_ spec: AppSpec, seed: UInt64, count: Int) -> [DifferentialCase] {
+    package static func generate(_ spec: AppSpec, seed: UInt64, count: Int) -> [DifferentialCase] {
         var rng = SeededRandom(seed: seed)
         let actors = DifferentialExpansion.actors(spec) + [.serviceRole]
         let tables = DifferentialExpansion.tables(spec).filter { !DifferentialExpansion.rows(spec, $0).isEmpty }
@@ -152,8 +159,11 @@ public enum RandomizedCases {
                 if !replace {
                     // A new key: drop defaulted key columns, suffix text keys.
                     for c in t.columns where keyCols.contains(c.name) {
-                        if c.defaultValue != nil { copy[c.name] = nil }
-                        else if case .string(let s)? = copy[c.name], c.type == .text { copy[c.name] = .string("\(s)-copy-\(n)") }
+                        if c.defaultValue != nil {
+                            copy[c.name] = nil
+                        } else if case .string(let s)? = copy[c.name], c.type == .text {
+                            copy[c.name] = .string("\(s)-copy-\(n)")
+                        }
                     }
                 }
                 let changeable = t.columns.filter { !keyCols.contains($0.name) }
@@ -161,12 +171,16 @@ public enum RandomizedCases {
                     guard let c = changeable.randomElement(using: &rng) else { break }
                     copy[c.name] = otherValue(c)
                 }
-                out.append(DifferentialCase(table: t.name, actor: actor, operation: .insert(row: copy, replaceOriginal: replace), key: replace ? key : [:], returning: returning))
+                out.append(
+                    DifferentialCase(
+                        table: t.name, actor: actor, operation: .insert(row: copy, replaceOriginal: replace), key: replace ? key : [:], returning: returning))
             case 2:
                 let changeable = t.columns.filter { !keyCols.contains($0.name) }
                 guard let c = changeable.randomElement(using: &rng) ?? t.columns.first else { continue }
                 let whole = Int.random(in: 0..<10, using: &rng) == 0
-                out.append(DifferentialCase(table: t.name, actor: actor, operation: .update(set: [c.name: otherValue(c)]), key: whole ? [:] : key, returning: returning))
+                out.append(
+                    DifferentialCase(
+                        table: t.name, actor: actor, operation: .update(set: [c.name: otherValue(c)]), key: whole ? [:] : key, returning: returning))
             default:
                 let whole = Int.random(in: 0..<10, using: &rng) == 0
                 out.append(DifferentialCase(table: t.name, actor: actor, operation: .delete, key: whole ? [:] : key, returning: returning))

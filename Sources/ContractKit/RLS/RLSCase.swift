@@ -1,9 +1,9 @@
 import Foundation
 
 /// Who a case acts as: a fixture persona, the anonymous role or the service role.
-public struct RLSActor: Sendable, Hashable, CustomStringConvertible {
+package struct RLSActor: Sendable, Hashable, CustomStringConvertible {
     /// What kind of caller this is.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The anon key, no user (`auth.uid()` is NULL).
         case anon
         /// The service-role key (bypasses RLS).
@@ -13,23 +13,23 @@ public struct RLSActor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `anon`, `service_role` or the persona's name (`dave`).
-    public var name: String
+    package var name: String
     /// The kind of caller.
-    public var kind: Kind
+    package var kind: Kind
     /// The persona's label from fixtures.json ("admin", "pending"); empty for the roles.
-    public var label: String
+    package var label: String
 
     /// The anonymous caller.
-    public static let anon = RLSActor(name: "anon", kind: .anon, label: "")
+    package static let anon = RLSActor(name: "anon", kind: .anon, label: "")
     /// The service-role caller.
-    public static let serviceRole = RLSActor(name: "service_role", kind: .serviceRole, label: "")
+    package static let serviceRole = RLSActor(name: "service_role", kind: .serviceRole, label: "")
     /// A persona of the fixtures.
-    public static func persona(_ p: Persona) -> RLSActor {
+    package static func persona(_ p: Persona) -> RLSActor {
         RLSActor(name: p.name, kind: .persona(id: p.id, email: p.email), label: p.label)
     }
 
     /// PostgreSQL's role for the request: `anon`, `authenticated` or `service_role`.
-    public var role: String {
+    package var role: String {
         switch kind {
         case .anon: return "anon"
         case .serviceRole: return "service_role"
@@ -38,7 +38,7 @@ public struct RLSActor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The user id (`auth.uid()`), nil for the roles.
-    public var userID: String? {
+    package var userID: String? {
         if case .persona(let id, _) = kind { return id }
         return nil
     }
@@ -47,22 +47,24 @@ public struct RLSActor: Sendable, Hashable, CustomStringConvertible {
     /// caller: `role`, and for a persona `sub`, `email`, `aud`, `aal`, `is_anonymous`.
     /// Time- and session-dependent claims (`iat`, `exp`, `session_id`) are left out: a policy that
     /// reads them cannot be expanded into fixed cases.
-    public var claims: [String: JSONValue] {
+    package var claims: [String: JSONValue] {
         switch kind {
         case .anon: return ["role": "anon"]
         case .serviceRole: return ["role": "service_role"]
         case .persona(let id, let email):
-            return ["role": "authenticated", "sub": .string(id), "email": .string(email),
-                    "aud": "authenticated", "aal": "aal1", "is_anonymous": false]
+            return [
+                "role": "authenticated", "sub": .string(id), "email": .string(email),
+                "aud": "authenticated", "aal": "aal1", "is_anonymous": false
+            ]
         }
     }
 
     /// `dave`.
-    public var description: String { name }
+    package var description: String { name }
 }
 
 /// The statement a case runs, in a form every target can render (PostgREST request, SQL).
-public enum RLSOperation: Sendable, Equatable {
+package enum RLSOperation: Sendable, Equatable {
     /// Read the row `key` identifies.
     case select(key: [String: JSONValue])
     /// Insert one row (only the columns given; the rest take their defaults). With
@@ -74,7 +76,7 @@ public enum RLSOperation: Sendable, Equatable {
     case delete(key: [String: JSONValue])
 
     /// The command.
-    public var command: PolicyCommand {
+    package var command: PolicyCommand {
         switch self {
         case .select: return .select
         case .insert: return .insert
@@ -87,34 +89,34 @@ public enum RLSOperation: Sendable, Equatable {
 /// A statement run as the service role before the case, in the same isolated state: deleting
 /// the actor's existing row of a one-row-per-user table to make room for an allowed INSERT, or
 /// inserting a witness row the fixtures lack.
-public struct RLSSetupStep: Sendable, Equatable {
+package struct RLSSetupStep: Sendable, Equatable {
     /// The table.
-    public var table: String
+    package var table: String
     /// For a delete: the key values of the row (exactly one row must go).
-    public var deleteKey: [String: JSONValue]?
+    package var deleteKey: [String: JSONValue]?
     /// For an insert: the row (201 expected; a refusal by the app's own code makes the case
     /// inconclusive).
-    public var insertRow: [String: JSONValue]?
+    package var insertRow: [String: JSONValue]?
 
     /// Deletes the row with these key values.
-    public static func delete(_ table: String, key: [String: JSONValue]) -> RLSSetupStep {
+    package static func delete(_ table: String, key: [String: JSONValue]) -> RLSSetupStep {
         RLSSetupStep(table: table, deleteKey: key, insertRow: nil)
     }
 
     /// Inserts a row.
-    public static func insert(_ table: String, row: [String: JSONValue]) -> RLSSetupStep {
+    package static func insert(_ table: String, row: [String: JSONValue]) -> RLSSetupStep {
         RLSSetupStep(table: table, deleteKey: nil, insertRow: row)
     }
 
     /// The statement as an operation.
-    public var operation: RLSOperation {
+    package var operation: RLSOperation {
         if let row = insertRow { return .insert(row: row, returning: false) }
         return .delete(key: deleteKey ?? [:])
     }
 }
 
 /// What PostgREST answers for a case, as the oracle computes it.
-public enum RLSExpected: Sendable, Equatable {
+package enum RLSExpected: Sendable, Equatable {
     /// A success with a JSON array body: exactly these rows, each matched on the given columns
     /// (key columns and any column the case wrote).
     case rows(status: Int, rows: [[String: JSONValue]])
@@ -125,14 +127,14 @@ public enum RLSExpected: Sendable, Equatable {
     case error(status: Int, code: String, message: String?)
 
     /// The status code.
-    public var status: Int {
+    package var status: Int {
         switch self {
         case .rows(let s, _), .empty(let s), .error(let s, _, _): return s
         }
     }
 
     /// Whether the statement is expected to reach (read, write) a row.
-    public var allowed: Bool {
+    package var allowed: Bool {
         switch self {
         case .rows(_, let rows): return !rows.isEmpty
         case .empty: return true
@@ -142,24 +144,26 @@ public enum RLSExpected: Sendable, Equatable {
 }
 
 /// What a target observed: the wire outcome of one case.
-public struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
+package struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status PostgREST gives (a SQL target maps SQLSTATE with PostgREST's table,
     /// `PostgRESTStatusTable`).
-    public var status: Int
+    package var status: Int
     /// The rows returned, when the body is a JSON array (SELECT, RETURNING); nil otherwise.
-    public var rows: [[String: JSONValue]]?
+    package var rows: [[String: JSONValue]]?
     /// The SQLSTATE or PGRST code of an error body.
-    public var code: String?
+    package var code: String?
     /// The error message.
-    public var message: String?
+    package var message: String?
     /// The error details.
-    public var details: String?
+    package var details: String?
     /// The error hint.
-    public var hint: String?
+    package var hint: String?
 
     /// An outcome from its parts.
-    public init(status: Int, rows: [[String: JSONValue]]? = nil, code: String? = nil, message: String? = nil,
-                details: String? = nil, hint: String? = nil) {
+    package init(
+        status: Int, rows: [[String: JSONValue]]? = nil, code: String? = nil, message: String? = nil,
+        details: String? = nil, hint: String? = nil
+    ) {
         self.status = status
         self.rows = rows
         self.code = code
@@ -169,11 +173,11 @@ public struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Rows affected or returned (nil when the body carried no rows).
-    public var rowsAffected: Int? { rows?.count }
+    package var rowsAffected: Int? { rows?.count }
 
     /// The outcome of a PostgREST response: a JSON array body gives rows, an object with a `code`
     /// gives an error.
-    public init(response: HTTPResponse) {
+    package init(response: HTTPResponse) {
         self.init(status: response.status)
         guard !response.body.isEmpty, let json = response.jsonBody else { return }
         switch json {
@@ -188,7 +192,7 @@ public struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `403 42501 new row violates …` / `200, 1 row`.
-    public var description: String {
+    package var description: String {
         if let code { return "\(status) \(code)" + (message.map { ": \($0)" } ?? "") }
         if let rows { return "\(status), \(rows.count) row\(rows.count == 1 ? "" : "s")" }
         return "\(status)"
@@ -197,38 +201,38 @@ public struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
 
 /// One concrete case of an RLS matrix cell: an actor, a statement, and the outcome PostgREST
 /// gives when the database enforces the cell (computed by `RLSOracle`, not by the mock).
-public struct RLSCase: Sendable, Equatable {
+package struct RLSCase: Sendable, Equatable {
     /// The app (`naarscars`).
-    public var app: String
+    package var app: String
     /// The table.
-    public var table: String
+    package var table: String
     /// The cell's command.
-    public var command: PolicyCommand
+    package var command: PolicyCommand
     /// Who runs it.
-    public var actor: RLSActor
+    package var actor: RLSActor
     /// How the actor relates to the row (`claimer`, `owner`), or the variant (`another user's row`).
-    public var role: String?
+    package var role: String?
     /// The statement.
-    public var operation: RLSOperation
+    package var operation: RLSOperation
     /// Service-role statements run first (in the same isolated state).
-    public var setup: [RLSSetupStep]
+    package var setup: [RLSSetupStep]
     /// The outcome the matrix requires.
-    public var expected: RLSExpected
+    package var expected: RLSExpected
     /// A short description of the row and the change (`row id=…, PATCH {"notes":…}`).
-    public var detail: String
+    package var detail: String
     /// Which cells' expressions the expectation depends on (its own and, for UPDATE, DELETE and
     /// INSERT … RETURNING, the table's SELECT cell), so a flipped cell re-runs only these.
-    public var dependsOn: Set<PolicyCommand>
+    package var dependsOn: Set<PolicyCommand>
 
     /// `rides · UPDATE · as dave (claimer)`.
-    public var name: String {
+    package var name: String {
         let who = role ?? (actor.label.isEmpty ? nil : actor.label)
         return "\(table) · \(command.rawValue) · as \(actor.name)" + (who.map { " (\($0))" } ?? "")
     }
 
     /// Compares an observed outcome with the expectation; nil when they agree, else the reason
     /// (`expected allowed, got 0 rows`).
-    public func mismatch(_ outcome: RLSOutcome) -> String? {
+    package func mismatch(_ outcome: RLSOutcome) -> String? {
         switch expected {
         case .rows(let status, let rows):
             if let code = outcome.code, outcome.status >= 400 {
@@ -267,22 +271,24 @@ public struct RLSCase: Sendable, Equatable {
     }
 
     /// Column types used to compare returned values (filled by the expansion).
-    public var columnTypes: [String: SQLType] = [:]
+    package var columnTypes: [String: SQLType] = [:]
     /// Whether the app's own code (triggers, constraints) runs for this statement: an INSERT
     /// that gets past the grant, an UPDATE or DELETE that reaches its row. A refusal by that
     /// code (an error other than RLS's) makes the case inconclusive, not failed: the app may
     /// guard the same row for its own reasons.
-    public var appCodeRuns: Bool = false
+    package var appCodeRuns: Bool = false
 }
 
 extension RLSCase {
     /// The PostgREST request of the case (path, query, headers except the caller's keys, body).
-    public var request: (method: String, path: String, query: [(name: String, value: String)], headers: [(String, String)], body: JSONValue?) {
+    package var request: (method: String, path: String, query: [(name: String, value: String)], headers: [(String, String)], body: JSONValue?) {
         RLSCase.request(for: operation, table: table)
     }
 
     /// The PostgREST request for an operation.
-    public static func request(for op: RLSOperation, table: String) -> (method: String, path: String, query: [(name: String, value: String)], headers: [(String, String)], body: JSONValue?) {
+    package static func request(for op: RLSOperation, table: String) -> (
+        method: String, path: String, query: [(name: String, value: String)], headers: [(String, String)], body: JSONValue?
+    ) {
         let path = "/rest/v1/\(table)"
         func filters(_ key: [String: JSONValue]) -> [(name: String, value: String)] {
             key.sorted { $0.key < $1.key }.map { ($0.key, "eq." + filterText($0.value)) }
@@ -291,12 +297,16 @@ extension RLSCase {
         case .select(let key):
             return ("GET", path, [("select", "*")] + filters(key), [], nil)
         case .insert(let row, let returning):
-            return ("POST", path, returning ? [("select", "*")] : [],
-                    [("Content-Type", "application/json"), ("Prefer", returning ? "return=representation" : "return=minimal")],
-                    .object(row))
+            return (
+                "POST", path, returning ? [("select", "*")] : [],
+                [("Content-Type", "application/json"), ("Prefer", returning ? "return=representation" : "return=minimal")],
+                .object(row)
+            )
         case .update(let key, let set):
-            return ("PATCH", path, [("select", "*")] + filters(key),
-                    [("Content-Type", "application/json"), ("Prefer", "return=representation")], .object(set))
+            return (
+                "PATCH", path, [("select", "*")] + filters(key),
+                [("Content-Type", "application/json"), ("Prefer", "return=representation")], .object(set)
+            )
         case .delete(let key):
             return ("DELETE", path, [("select", "*")] + filters(key), [("Prefer", "return=representation")], nil)
         }
@@ -317,14 +327,14 @@ extension RLSCase {
 
 extension RLSActor {
     /// A signed-in user who is no persona of the fixtures (a function check's `{"id", "email"}`).
-    public static func user(id: String, email: String?) -> RLSActor {
+    package static func user(id: String, email: String?) -> RLSActor {
         RLSActor(name: id, kind: .persona(id: id, email: email ?? ""), label: "")
     }
 
     /// The role and the plain claims the differential runs and function checks act with
     /// (`AuthContext.user`: `sub`, `role`, `aud`, `email` when known), where `claims` is the
     /// full set GoTrue issues that the RLS matrix runs with.
-    public var auth: AuthContext {
+    package var auth: AuthContext {
         switch kind {
         case .anon: return .anon
         case .serviceRole: return .serviceRole
@@ -333,7 +343,7 @@ extension RLSActor {
     }
 
     /// The actor on the wire: its credentials are attached by the sender.
-    public var wire: WireActor {
+    package var wire: WireActor {
         switch kind {
         case .anon: return .anon
         case .serviceRole: return .serviceRole
@@ -345,9 +355,10 @@ extension RLSActor {
 extension RLSCase {
     /// The PostgREST request of an operation as an actor (`request(for:table:)`), as every RLS
     /// target over HTTP sends it.
-    public static func wireRequest(for op: RLSOperation, table: String, as actor: WireActor) -> WireRequest {
+    package static func wireRequest(for op: RLSOperation, table: String, as actor: WireActor) -> WireRequest {
         let r = request(for: op, table: table)
-        return WireRequest(method: r.method, path: r.path, query: .items(r.query), headers: HTTPHeaders(r.headers),
-                           body: r.body.map { $0.data() } ?? Data(), actor: actor)
+        return WireRequest(
+            method: r.method, path: r.path, query: .items(r.query), headers: HTTPHeaders(r.headers),
+            body: r.body.map { $0.data() } ?? Data(), actor: actor)
     }
 }

@@ -1,26 +1,26 @@
 import Foundation
 
 /// One cell of an RLS matrix (table × command) and the cases derived from it.
-public struct RLSCell: Sendable, Equatable {
+package struct RLSCell: Sendable, Equatable {
     /// The table.
-    public var table: String
+    package var table: String
     /// The command.
-    public var command: PolicyCommand
+    package var command: PolicyCommand
     /// The document's words ("Own only", "-").
-    public var doc: String
+    package var doc: String
     /// The rule: USING for SELECT, UPDATE, DELETE.
-    public var using: Expr?
+    package var using: Expr?
     /// The rule: WITH CHECK for INSERT and UPDATE (UPDATE's defaults to its USING).
-    public var check: Expr?
+    package var check: Expr?
     /// The decision recorded beside the cell, if any.
-    public var decision: String?
+    package var decision: String?
     /// Roles whose grant for the command is revoked.
-    public var revokedFor: [String]
+    package var revokedFor: [String]
     /// Indexes into `RLSExpansion.cases` of the cases of this cell.
-    public var cases: [Int]
+    package var cases: [Int]
 
     /// `rides · UPDATE`.
-    public var name: String { "\(table) · \(command.rawValue)" }
+    package var name: String { "\(table) · \(command.rawValue)" }
 }
 
 /// An app's RLS matrix expanded into concrete cases.
@@ -37,21 +37,21 @@ public struct RLSCell: Sendable, Equatable {
 ///   WITH CHECK reads → the row or 42501.
 /// - DELETE: the row → the deleted row, `[]`, or the foreign-key error when children restrict it.
 /// Expected outcomes come from `RLSOracle`, never from the implementation under test.
-public struct RLSExpansion: Sendable {
+package struct RLSExpansion: Sendable {
     /// The app.
-    public var app: String
+    package var app: String
     /// The policies expanded.
-    public var policies: PolicySet
+    package var policies: PolicySet
     /// The schema of the app.
-    public var schema: DatabaseSchema
+    package var schema: DatabaseSchema
     /// Every case, cell by cell.
-    public var cases: [RLSCase]
+    package var cases: [RLSCase]
     /// The cells in matrix order (tables in file order, then SELECT, INSERT, UPDATE, DELETE).
-    public var cells: [RLSCell]
+    package var cells: [RLSCell]
     /// Tables of the schema with no row in the matrix (views excluded).
-    public var tablesWithoutPolicies: [String]
+    package var tablesWithoutPolicies: [String]
     /// What the expansion could not cover and why ("rides: no fixture rows").
-    public var notes: [String]
+    package var notes: [String]
     /// What each case does in the oracle's terms, to recompute its expectation under another
     /// matrix (the flip test).
     var shapes: [RLSCaseShape]
@@ -61,7 +61,7 @@ public struct RLSExpansion: Sendable {
 
     /// Expands an app's matrix against its fixtures, at statement time `now`; error statuses
     /// come from PostgREST's table (`PostgRESTStatusTable.load(contracts:)`).
-    public init(spec: AppSpec, now: Date, statuses: PostgRESTStatusTable) {
+    package init(spec: AppSpec, now: Date, statuses: PostgRESTStatusTable) {
         let judge = RLSJudge(statuses: statuses)
         var ex = Expander(spec: spec, now: now, judge: judge)
         var cells: [RLSCell] = []
@@ -70,18 +70,21 @@ public struct RLSExpansion: Sendable {
             let byCommand = ex.expand(tp, t)
             for cmd in PolicyCommand.allCases {
                 let cell = tp.cell(cmd)
-                cells.append(RLSCell(table: tp.table, command: cmd, doc: cell.doc,
-                                     using: cmd == .insert ? nil : cell.using ?? .constant(false),
-                                     check: cmd == .insert || cmd == .update ? cell.effectiveCheck(for: cmd) : nil,
-                                     decision: cell.decision,
-                                     revokedFor: tp.revoked.filter { $0.value.contains(cmd) }.keys.sorted(),
-                                     cases: byCommand[cmd] ?? []))
+                cells.append(
+                    RLSCell(
+                        table: tp.table, command: cmd, doc: cell.doc,
+                        using: cmd == .insert ? nil : cell.using ?? .constant(false),
+                        check: cmd == .insert || cmd == .update ? cell.effectiveCheck(for: cmd) : nil,
+                        decision: cell.decision,
+                        revokedFor: tp.revoked.filter { $0.value.contains(cmd) }.keys.sorted(),
+                        cases: byCommand[cmd] ?? []))
             }
         }
         // Flips no case notices get a witness from a wider search when one exists.
         for flip in RLSFlip.all(spec.policies, schema: spec.schema) {
             guard let tp = spec.policies.table(flip.table), let t = spec.schema.table(flip.table), !t.isView,
-                  let ci = cells.firstIndex(where: { $0.table == flip.table && $0.command == flip.command }) else { continue }
+                let ci = cells.firstIndex(where: { $0.table == flip.table && $0.command == flip.command })
+            else { continue }
             let noticed = zip(ex.cases, ex.shapes).contains { c, shape in
                 c.table == flip.table && judge.expectation(shape, flip.policies).expected != c.expected
             }
@@ -105,17 +108,17 @@ public struct RLSExpansion: Sendable {
     }
 
     /// The cases of a cell.
-    public func cases(of cell: RLSCell) -> [RLSCase] { cell.cases.map { cases[$0] } }
+    package func cases(of cell: RLSCell) -> [RLSCase] { cell.cases.map { cases[$0] } }
 
     /// What each case's outcome would be if `policies` were enforced instead of the matrix it
     /// was derived from (same statements, same actors): the flip test's way of knowing which
     /// cases must notice a flipped cell.
-    public func expectations(under policies: PolicySet) -> [RLSExpected] {
+    package func expectations(under policies: PolicySet) -> [RLSExpected] {
         shapes.map { judge.expectation($0, policies).expected }
     }
 
     /// The same for the cases of one table, by case index.
-    public func expectations(under policies: PolicySet, table: String) -> [Int: RLSExpected] {
+    package func expectations(under policies: PolicySet, table: String) -> [Int: RLSExpected] {
         var out: [Int: RLSExpected] = [:]
         for (i, s) in shapes.enumerated() where s.table.name == table { out[i] = judge.expectation(s, policies).expected }
         return out
@@ -263,8 +266,9 @@ struct Expander {
         self.spec = spec
         self.now = now
         self.judge = judge
-        base = RLSOracle(schema: spec.schema, definitions: spec.policies.definitions,
-                         state: RLSState(schema: spec.schema, fixtures: spec.fixtures, now: now), now: now)
+        base = RLSOracle(
+            schema: spec.schema, definitions: spec.policies.definitions,
+            state: RLSState(schema: spec.schema, fixtures: spec.fixtures, now: now), now: now)
         actors = spec.fixtures.personas.map(RLSActor.persona) + [.anon, .serviceRole]
         walker = ExprWalker(definitions: spec.policies.definitions)
         var cols: [String: Set<String>] = [:]
@@ -409,7 +413,9 @@ struct Expander {
             // holds them), so a changed value still finds its parent.
             guard let parent = spec.schema.table(fk.refTable), let k = fk.columns.firstIndex(of: c) else { continue }
             let parentRows = base.state.rows(parent).filter { !$0.generated.contains(fk.refColumns[k]) }
-            for p in spec.fixtures.personas where parentRows.contains(where: { RLSOracle.compare($0[fk.refColumns[k]], .string(p.id), type: col.type) == 0 }) { add(.string(p.id)) }
+            for p in spec.fixtures.personas where parentRows.contains(where: { RLSOracle.compare($0[fk.refColumns[k]], .string(p.id), type: col.type) == 0 }) {
+                add(.string(p.id))
+            }
             for r in parentRows { add(r[fk.refColumns[k]]) }
         }
         if !fks.isEmpty { if col.nullable { add(.null) }; return out }
@@ -433,12 +439,15 @@ struct Expander {
     }
 
     /// Records a case: its expectation is the judge's verdict under the app's own matrix.
-    mutating func add(_ shape: RLSCaseShape, operation: RLSOperation, setup: [RLSSetupStep] = [], role: String?, detail: String,
-                      dependsOn: Set<PolicyCommand>) -> Int {
+    mutating func add(
+        _ shape: RLSCaseShape, operation: RLSOperation, setup: [RLSSetupStep] = [], role: String?, detail: String,
+        dependsOn: Set<PolicyCommand>
+    ) -> Int {
         let (expected, appCode) = judge.expectation(shape, spec.policies)
-        var c = RLSCase(app: spec.app, table: shape.table.name, command: operation.command, actor: shape.actor, role: role,
-                        operation: operation, setup: setup, expected: expected, detail: detail, dependsOn: dependsOn,
-                        columnTypes: types(shape.table))
+        var c = RLSCase(
+            app: spec.app, table: shape.table.name, command: operation.command, actor: shape.actor, role: role,
+            operation: operation, setup: setup, expected: expected, detail: detail, dependsOn: dependsOn,
+            columnTypes: types(shape.table))
         // A witness row inserted first runs the app's code too (its triggers may refuse it).
         c.appCodeRuns = appCode || setup.contains { $0.insertRow != nil }
         cases.append(c)
@@ -462,8 +471,9 @@ struct Expander {
         let o = o ?? base
         let row = o.state.rows(t)[i]
         guard let key = locator(row, t, o) else { return nil }
-        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .select(row: row, match: givenColumns(row)), oracle: o),
-                        operation: .select(key: key), role: roleTag(a, row, t), detail: "row \(keyText(key))", dependsOn: [.select])
+        return Prepared(
+            shape: RLSCaseShape(table: t, actor: a, kind: .select(row: row, match: givenColumns(row)), oracle: o),
+            operation: .select(key: key), role: roleTag(a, row, t), detail: "row \(keyText(key))", dependsOn: [.select])
     }
 
     func harmlessUpdateCase(_ t: TableSchema, _ i: Int, _ a: RLSActor, column: String, _ o: RLSOracle? = nil) -> Prepared? {
@@ -471,14 +481,17 @@ struct Expander {
         let row = o.state.rows(t)[i]
         guard let key = locator(row, t, o) else { return nil }
         let value = row[column]
-        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .update(old: row, new: row, match: key), oracle: o),
-                        operation: .update(key: key, set: [column: value]), role: roleTag(a, row, t),
-                        detail: "row \(keyText(key)), PATCH \(short(.object([column: value]))) (its own value)", dependsOn: [.update, .select])
+        return Prepared(
+            shape: RLSCaseShape(table: t, actor: a, kind: .update(old: row, new: row, match: key), oracle: o),
+            operation: .update(key: key, set: [column: value]), role: roleTag(a, row, t),
+            detail: "row \(keyText(key)), PATCH \(short(.object([column: value]))) (its own value)", dependsOn: [.update, .select])
     }
 
     /// An UPDATE changing one column; nil when the change would break a constraint or touch a
     /// key while the matrix lets it through (the outcome would be the constraint's, not RLS's).
-    func checkUpdateCase(_ tp: TablePolicies, _ t: TableSchema, _ i: Int, _ a: RLSActor, column c: String, value v: JSONValue, _ o: RLSOracle? = nil) -> Prepared? {
+    func checkUpdateCase(_ tp: TablePolicies, _ t: TableSchema, _ i: Int, _ a: RLSActor, column c: String, value v: JSONValue, _ o: RLSOracle? = nil)
+        -> Prepared?
+    {
         let o = o ?? base
         let row = o.state.rows(t)[i]
         guard let key = locator(row, t, o), !RLSOracle.sameValue(v, row[c], type: column(t, c)?.type) else { return nil }
@@ -489,9 +502,10 @@ struct Expander {
         if allowed && (t.primaryKey.contains(c) || referencedColumns(t).contains(c) || o.violation(newRow, in: t, replacing: i) != nil) { return nil }
         var match = key
         match[c] = v
-        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .update(old: row, new: newRow, match: match), oracle: o),
-                        operation: .update(key: key, set: [c: v]), role: "\(roleTag(a, row, t) ?? "row"), sets \(c)",
-                        detail: "row \(keyText(key)), PATCH \(short(.object([c: v])))", dependsOn: [.update, .select])
+        return Prepared(
+            shape: RLSCaseShape(table: t, actor: a, kind: .update(old: row, new: newRow, match: match), oracle: o),
+            operation: .update(key: key, set: [c: v]), role: "\(roleTag(a, row, t) ?? "row"), sets \(c)",
+            detail: "row \(keyText(key)), PATCH \(short(.object([c: v])))", dependsOn: [.update, .select])
     }
 
     func deleteCase(_ t: TableSchema, _ i: Int, _ a: RLSActor, _ o: RLSOracle? = nil) -> Prepared? {
@@ -499,16 +513,19 @@ struct Expander {
         let row = o.state.rows(t)[i]
         guard let key = locator(row, t, o) else { return nil }
         let effect = o.deleteError(t, index: i)
-        return Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .delete(row: row, match: key, effect: effect), oracle: o),
-                        operation: .delete(key: key), role: roleTag(a, row, t),
-                        detail: "row \(keyText(key))" + (effect.map { " (its foreign keys refuse the delete: \($0))" } ?? ""),
-                        dependsOn: [.delete, .select])
+        return Prepared(
+            shape: RLSCaseShape(table: t, actor: a, kind: .delete(row: row, match: key, effect: effect), oracle: o),
+            operation: .delete(key: key), role: roleTag(a, row, t),
+            detail: "row \(keyText(key))" + (effect.map { " (its foreign keys refuse the delete: \($0))" } ?? ""),
+            dependsOn: [.delete, .select])
     }
 
     /// An INSERT of `sent` (fresh keys; room made first when only the rule's own columns collide).
     /// `valid` is false when the row would break a constraint (kept only as a refused witness).
-    mutating func insertCase(_ tp: TablePolicies, _ t: TableSchema, _ a: RLSActor, sent: [String: JSONValue], tag: String?,
-                             relevant: Set<String>, body: Set<String>) -> (Prepared, valid: Bool, allowed: Bool)? {
+    mutating func insertCase(
+        _ tp: TablePolicies, _ t: TableSchema, _ a: RLSActor, sent: [String: JSONValue], tag: String?,
+        relevant: Set<String>, body: Set<String>
+    ) -> (Prepared, valid: Bool, allowed: Bool)? {
         let check = tp.cell(.insert).effectiveCheck(for: .insert), select = tp.cell(.select).effectiveUsing
         var s = makeUnique(sent, t, relevant: relevant, actor: a)
         var oracle = base
@@ -533,9 +550,10 @@ struct Expander {
         // RETURNING (return=representation) when the caller may read the row back, as client
         // libraries do after .insert().select(); return=minimal otherwise.
         let returning = allowed && visible
-        let prepared = Prepared(shape: RLSCaseShape(table: t, actor: a, kind: .insert(row: row, returning: returning, match: declaredKey(row, t) ?? [:]), oracle: oracle),
-                                operation: .insert(row: s, returning: returning), setup: setup, role: tag ?? roleTag(a, row, t),
-                                detail: "POST \(short(.object(s)))\(setupText)", dependsOn: [.insert, .select])
+        let prepared = Prepared(
+            shape: RLSCaseShape(table: t, actor: a, kind: .insert(row: row, returning: returning, match: declaredKey(row, t) ?? [:]), oracle: oracle),
+            operation: .insert(row: s, returning: returning), setup: setup, role: tag ?? roleTag(a, row, t),
+            detail: "POST \(short(.object(s)))\(setupText)", dependsOn: [.insert, .select])
         return (prepared, valid, allowed)
     }
 
@@ -575,7 +593,9 @@ struct Expander {
 
     /// INSERT candidates for an actor: from each source, the owner columns set to the actor's id
     /// and to another persona's, the source as is, then each rule column at each candidate value.
-    func insertVariants(_ t: TableSchema, _ a: RLSActor, sources: [[String: JSONValue]], relevant: Set<String>, uid: [String]) -> [(sent: [String: JSONValue], tag: String?)] {
+    func insertVariants(_ t: TableSchema, _ a: RLSActor, sources: [[String: JSONValue]], relevant: Set<String>, uid: [String]) -> [(
+        sent: [String: JSONValue], tag: String?
+    )] {
         var variants: [(sent: [String: JSONValue], tag: String?)] = []
         for sent in sources {
             if !uid.isEmpty {
@@ -608,8 +628,10 @@ struct Expander {
         if base.state.rows(t).isEmpty {
             notes.append("\(spec.app) · \(t.name): no fixture rows, so no SELECT, UPDATE or DELETE cases (INSERT derives a row from the schema)")
         }
-        return [.select: expandSelect(tp, t), .insert: expandInsert(tp, t),
-                .update: expandUpdate(tp, t), .delete: expandDelete(tp, t)]
+        return [
+            .select: expandSelect(tp, t), .insert: expandInsert(tp, t),
+            .update: expandUpdate(tp, t), .delete: expandDelete(tp, t)
+        ]
     }
 
     mutating func expandSelect(_ tp: TablePolicies, _ t: TableSchema) -> [Int] {
@@ -668,8 +690,9 @@ struct Expander {
 
     mutating func expandDelete(_ tp: TablePolicies, _ t: TableSchema) -> [Int] {
         let oracle = base
-        let witnessRows = witnesses(t, [tp.cell(.delete).effectiveUsing, tp.cell(.select).effectiveUsing],
-                                    extra: { i in oracle.deleteError(t, index: i) ?? "ok" }, cell: "\(t.name) · DELETE")
+        let witnessRows = witnesses(
+            t, [tp.cell(.delete).effectiveUsing, tp.cell(.select).effectiveUsing],
+            extra: { i in oracle.deleteError(t, index: i) ?? "ok" }, cell: "\(t.name) · DELETE")
         var out: [Int] = []
         for i in witnessRows {
             for a in actors { if let p = deleteCase(t, i, a) { out.append(record(p)) } }
@@ -697,7 +720,8 @@ struct Expander {
         let today = String(RLSOracle.timestampText(now).prefix(10))
         for c in t.columns where !c.nullable && c.defaultValue == nil {
             if let fk = t.foreignKeys.first(where: { $0.columns.contains(c.name) }), let parent = spec.schema.table(fk.refTable),
-               let i = fk.columns.firstIndex(of: c.name), let p = base.state.rows(parent).first {
+                let i = fk.columns.firstIndex(of: c.name), let p = base.state.rows(parent).first
+            {
                 row[c.name] = p[fk.refColumns[i]]
                 continue
             }
@@ -739,7 +763,8 @@ struct Expander {
                 let draftSig = (draftAllowed ? "+" : "-") + signature(base.atoms(check, table: t, row: draft, actor: a))
                 if best[draftSig]?.1 == true { continue }
                 guard let (p, valid, allowed) = insertCase(tp, t, a, sent: sent, tag: tag, relevant: plan.relevant, body: plan.body),
-                      case .insert(let row, _, _) = p.shape.kind else { continue }
+                    case .insert(let row, _, _) = p.shape.kind
+                else { continue }
                 let sig = (allowed ? "+" : "-") + signature(p.shape.oracle.atoms(check, table: t, row: row, actor: a))
                 if best[sig]?.1 == true || (!valid && best[sig] != nil) { continue }
                 if best[sig] == nil { order.append(sig) }
@@ -751,7 +776,8 @@ struct Expander {
                 let p = best[sig]!.0
                 out.append(record(p))
                 if !returningShown, case .insert(_, false, _) = p.shape.kind, judge.expectation(p.shape, spec.policies).expected.allowed,
-                   let q = returningVariant(p) {
+                    let q = returningVariant(p)
+                {
                     // RETURNING needs the SELECT policy too: return=representation is refused.
                     returningShown = true
                     out.append(record(q))
@@ -788,7 +814,9 @@ struct Expander {
                 let cols = checkColumns(tp, t)
                 for i in 0..<n {
                     for a in actors where a.kind != .serviceRole {
-                        for c in cols { for v in candidates(t, c) { if let p = checkUpdateCase(tp, t, i, a, column: c, value: v), differs(p) { return record(p) } } }
+                        for c in cols {
+                            for v in candidates(t, c) { if let p = checkUpdateCase(tp, t, i, a, column: c, value: v), differs(p) { return record(p) } }
+                        }
                     }
                 }
             case .insert:
@@ -810,8 +838,10 @@ struct Expander {
     /// The fixtures hold no witness: a row made for the purpose (a fixture row, or one made from
     /// the schema, with one column the rules read set to each candidate value, fresh keys),
     /// inserted first by the service role. The case's detail says so.
-    mutating func syntheticWitness(for flip: RLSFlip, _ tp: TablePolicies, _ t: TableSchema, cmds: [PolicyCommand],
-                                   differs: (Prepared) -> Bool) -> Int? {
+    mutating func syntheticWitness(
+        for flip: RLSFlip, _ tp: TablePolicies, _ t: TableSchema, cmds: [PolicyCommand],
+        differs: (Prepared) -> Bool
+    ) -> Int? {
         guard !cmds.isEmpty else { return nil }
         var cols = Set<String>()
         for cmd in PolicyCommand.allCases {
@@ -847,14 +877,18 @@ struct Expander {
                         case .update:
                             found = [harmless.flatMap { harmlessUpdateCase(t, i, a, column: $0, o) }].compactMap { $0 }
                             if a.kind != .serviceRole {
-                                for c in checkCols { for v in candidates(t, c) { if let p = checkUpdateCase(tp, t, i, a, column: c, value: v, o) { found.append(p) } } }
+                                for c in checkCols {
+                                    for v in candidates(t, c) { if let p = checkUpdateCase(tp, t, i, a, column: c, value: v, o) { found.append(p) } }
+                                }
                             }
                         case .insert: break
                         }
                         if var p = found.first(where: differs) {
                             p.setup = [.insert(t.name, row: sent)] + p.setup
                             p.detail += "; the fixtures hold no witness row, so the case first inserts one as the service role: \(short(.object(sent)))"
-                            notes.append("\(spec.app) · \(t.name) · \(flip.command.rawValue): the fixtures lack a witness row for the flip '\(flip.kind)'; a case inserts one first")
+                            notes.append(
+                                "\(spec.app) · \(t.name) · \(flip.command.rawValue): the fixtures lack a witness row for the flip '\(flip.kind)'; a case inserts one first"
+                            )
                             return record(p)
                         }
                     }
@@ -903,14 +937,14 @@ extension RLSExpansion {
     /// `postgres` kind's matrix, `verify --database`), which all mean "now": a few seconds apart
     /// or the same instant make no difference to a case. Only for a `spec` as loaded from its
     /// folder (a changed spec in memory has its own expansion: `init(spec:now:statuses:)`).
-    public static func current(_ spec: AppSpec, statuses: PostgRESTStatusTable) -> RLSExpansion {
+    package static func current(_ spec: AppSpec, statuses: PostgRESTStatusTable) -> RLSExpansion {
         // The memo never throws for this key's computation.
         (try? currentExpansions.value(spec.folder.standardizedFileURL.path) { RLSExpansion(spec: spec, now: Date(), statuses: statuses) })
             ?? RLSExpansion(spec: spec, now: Date(), statuses: statuses)
     }
 
     /// PostgREST's statuses the expectations were judged with.
-    public var statuses: PostgRESTStatusTable { judge.statuses }
+    package var statuses: PostgRESTStatusTable { judge.statuses }
 }
 
 /// The expansions of `RLSExpansion.current`, by contract folder.

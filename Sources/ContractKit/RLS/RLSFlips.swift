@@ -1,31 +1,31 @@
 import Foundation
 
 /// One cell of a matrix replaced by a wrong version: the mutant a correct suite must reject.
-public struct RLSFlip: Sendable {
+package struct RLSFlip: Sendable {
     /// The table of the flipped cell.
-    public var table: String
+    package var table: String
     /// The command of the flipped cell.
-    public var command: PolicyCommand
+    package var command: PolicyCommand
     /// How it was flipped: `negated`, `public`, `nobody`, `owner user_id dropped`,
     /// `USING dropped`, `WITH CHECK dropped`.
-    public var kind: String
+    package var kind: String
     /// The whole matrix with this one cell flipped.
-    public var policies: PolicySet
+    package var policies: PolicySet
     /// Whether the flip cannot change any outcome under PostgreSQL's rules (a table with RLS off
     /// ignores its cells; an UPDATE or DELETE
     /// reaches only rows the SELECT policy shows, so dropping a USING the SELECT policy already
     /// implies changes nothing; a WITH CHECK behind `USING (false)` is never evaluated).
-    public var equivalent: Bool
+    package var equivalent: Bool
 
     /// `rides · UPDATE · negated`.
-    public var name: String { "\(table) · \(command.rawValue) · \(kind)" }
+    package var name: String { "\(table) · \(command.rawValue) · \(kind)" }
 
     /// Every flip of every cell of a matrix, one cell at a time. Flips that leave a cell as it
     /// was, or equal an earlier flip of the same cell, are left out; flips that cannot change
     /// any outcome are marked `equivalent` (and left out unless `includeEquivalent`).
     /// With a `schema`, a lookup of the parent row a NOT NULL foreign key points to counts as
     /// always true (the key guarantees the row), which recognises more equivalent flips.
-    public static func all(_ policies: PolicySet, schema: DatabaseSchema? = nil, includeEquivalent: Bool = false) -> [RLSFlip] {
+    package static func all(_ policies: PolicySet, schema: DatabaseSchema? = nil, includeEquivalent: Bool = false) -> [RLSFlip] {
         var out: [RLSFlip] = []
         for (ti, tp) in policies.tables.enumerated() {
             let ctx = Simplifier(table: tp.table, schema: schema, definitions: policies.definitions)
@@ -82,9 +82,13 @@ public struct RLSFlip: Sendable {
             case .compare(.eq, let a, let b) where b == .claim("sub") || a == .claim("sub"):
                 defer { index += 1 }
                 if index == n {
-                    if case .column(let c) = (b == .claim("sub") ? a : b) { dropped = c }
-                    else if case .outer(let c) = (b == .claim("sub") ? a : b) { dropped = c }
-                    else { dropped = "auth.uid" }
+                    if case .column(let c) = (b == .claim("sub") ? a : b) {
+                        dropped = c
+                    } else if case .outer(let c) = (b == .claim("sub") ? a : b) {
+                        dropped = c
+                    } else {
+                        dropped = "auth.uid"
+                    }
                     return .constant(true)
                 }
                 return e
@@ -181,7 +185,9 @@ struct Simplifier {
     func simplify(_ e: Expr) -> Expr {
         switch e {
         case .all(let xs), .any(let xs):
-            let isAll: Bool = { if case .all = e { return true }; return false }()
+            let isAll: Bool = {
+                if case .all = e { return true }; return false
+            }()
             var parts: [Expr] = []
             for x in xs.map(simplify) {
                 let flat: [Expr]
@@ -270,7 +276,7 @@ struct Simplifier {
 }
 
 /// What the flip test concluded about one flip.
-public enum RLSFlipVerdict: Sendable, Equatable {
+package enum RLSFlipVerdict: Sendable, Equatable {
     /// A case whose outcome the flip changes failed: the suite rejects the flipped matrix.
     case caught(by: String)
     /// The flip changes the expected outcome of some cases, but the app's own code (triggers,
@@ -284,7 +290,7 @@ public enum RLSFlipVerdict: Sendable, Equatable {
     case notEnforced(String)
 
     /// Caught or masked: not a failure of the suite.
-    public var acceptable: Bool {
+    package var acceptable: Bool {
         switch self {
         case .caught, .masked: return true
         case .noWitness, .notEnforced: return false
@@ -293,24 +299,24 @@ public enum RLSFlipVerdict: Sendable, Equatable {
 }
 
 /// Whether a flip was noticed, and by which case.
-public struct RLSFlipResult: Sendable {
+package struct RLSFlipResult: Sendable {
     /// The flip.
-    public var flip: RLSFlip
+    package var flip: RLSFlip
     /// The verdict.
-    public var verdict: RLSFlipVerdict
+    package var verdict: RLSFlipVerdict
     /// Cases whose expected outcome the flip changes (the ones that must notice it).
-    public var witnesses: Int
+    package var witnesses: Int
     /// How many of them ran before the verdict.
-    public var casesRun: Int
+    package var casesRun: Int
     /// Cases where the target under the flipped matrix differed from the oracle's expectation
     /// for that matrix (a disagreement between target and oracle beyond the flip itself).
-    public var disagreements: [String]
+    package var disagreements: [String]
 
     /// Whether some case failed.
-    public var caught: Bool { if case .caught = verdict { return true }; return false }
+    package var caught: Bool { if case .caught = verdict { return true }; return false }
 
     /// One line for reports: `rides · UPDATE · negated: caught by …`.
-    public var summary: String {
+    package var summary: String {
         switch verdict {
         case .caught(let by): return "\(flip.name): caught by \(by)"
         case .masked(let why): return "\(flip.name): masked by the app's own code (\(why))"

@@ -4,16 +4,18 @@ import Foundation
 /// byte for byte, with the golden machinery's record modes (`SUPACONTRACTS_RECORD`, default
 /// never), statuses, line diff and artifacts folder. (`GoldenStore.check` compares JSON files;
 /// the pages are Markdown and HTML.)
-public enum RLSGolden {
+package enum RLSGolden {
     /// The golden file of a page.
-    public static func url(app: String, name: String, store: GoldenStore = GoldenStore()) -> URL {
+    package static func url(app: String, name: String, store: GoldenStore = GoldenStore()) -> URL {
         store.root.appendingPathComponent(app).appendingPathComponent("rls").appendingPathComponent(name)
     }
 
     /// Compares `actual` with `Golden/<app>/rls/<name>` under `mode`, writing what the mode allows;
     /// a mismatch writes the actual page to `<artifacts>/<app>/rls/<name>`.
-    public static func check(app: String, name: String, actual: String, mode: GoldenRecordMode,
-                             store: GoldenStore = GoldenStore()) throws -> GoldenResult {
+    package static func check(
+        app: String, name: String, actual: String, mode: GoldenRecordMode,
+        store: GoldenStore = GoldenStore()
+    ) throws -> GoldenResult {
         let file = url(app: app, name: name, store: store)
         let artifact = store.artifacts.appendingPathComponent(app).appendingPathComponent("rls").appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: file.path) else {
@@ -37,17 +39,19 @@ public enum RLSGolden {
 
     /// The `goldens` results of an app's matrix pages (`matrix.md`, `matrix.html`); none when the
     /// app has no policies.json.
-    public static func results(_ app: any AppModule.Type, mode: GoldenRecordMode, store: GoldenStore = GoldenStore()) throws -> [CaseResult] {
+    package static func results(_ app: any AppModule.Type, mode: GoldenRecordMode, store: GoldenStore = GoldenStore()) throws -> [CaseResult] {
         guard RLSSuite.hasMatrix(app.name) else { return [] }
         let report = try RLSSuite.sharedReport(app)
-        return try [("matrix.md", RLSMatrixPage.markdown(report, title: app.title)), ("matrix.html", RLSMatrixPage.html(report, title: app.title))].map { name, text in
+        return try [("matrix.md", RLSMatrixPage.markdown(report, title: app.title)), ("matrix.html", RLSMatrixPage.html(report, title: app.title))].map {
+            name, text in
             let r = try check(app: app.name, name: name, actual: text, mode: mode, store: store)
-            return CaseResult(app: app.name, kind: "goldens", name: "rls · \(name)", passed: r.status.passed, message: message(r, store: store, status: r.status))
+            return CaseResult(
+                app: app.name, kind: "goldens", name: "rls · \(name)", passed: r.status.passed, message: message(r, store: store, status: r.status))
         }
     }
 
     /// A failure message for a result: what happened, the diff, and the command that re-records.
-    public static func message(_ r: GoldenResult, store: GoldenStore = GoldenStore(), status: GoldenStatus? = nil) -> String {
+    package static func message(_ r: GoldenResult, store: GoldenStore = GoldenStore(), status: GoldenStatus? = nil) -> String {
         let record = "if intended, re-record: swift run contracts goldens --update"
         switch r.status {
         case .matched: return ""

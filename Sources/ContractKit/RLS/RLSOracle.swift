@@ -2,33 +2,33 @@ import Foundation
 
 /// A row of the oracle's model of the database: JSON values by column. Columns whose value the
 /// database generates at load time (`gen_random_uuid()`) are not null but unknown to the oracle.
-public struct RLSRow: Sendable, Equatable {
+package struct RLSRow: Sendable, Equatable {
     /// Values by column name; every column of the table is present.
-    public var values: [String: JSONValue]
+    package var values: [String: JSONValue]
     /// Columns the database filled with a generated value the oracle does not know.
-    public var generated: Set<String>
+    package var generated: Set<String>
     /// Columns the fixture (or the case) gave explicitly; the others took their defaults.
-    public var given: Set<String>
+    package var given: Set<String>
 
     /// A row from its values.
-    public init(values: [String: JSONValue], generated: Set<String> = [], given: Set<String>? = nil) {
+    package init(values: [String: JSONValue], generated: Set<String> = [], given: Set<String>? = nil) {
         self.values = values
         self.generated = generated
         self.given = given ?? Set(values.keys)
     }
 
     /// A column's value (null when absent).
-    public subscript(column: String) -> JSONValue { values[column] ?? .null }
+    package subscript(column: String) -> JSONValue { values[column] ?? .null }
 }
 
 /// The oracle's model of the data a case starts from: the fixtures as the mock loads them
 /// (personas as `auth.users`, then each table's rows with the schema's defaults).
-public struct RLSState: Sendable, Equatable {
+package struct RLSState: Sendable, Equatable {
     /// Rows per table, keyed by qualified name (`public.rides`, `auth.users`), in load order.
-    public var tables: [String: [RLSRow]]
+    package var tables: [String: [RLSRow]]
 
     /// The state the fixtures describe at time `now`.
-    public init(schema: DatabaseSchema, fixtures: Fixtures, now: Date) {
+    package init(schema: DatabaseSchema, fixtures: Fixtures, now: Date) {
         tables = [:]
         for t in schema.tables { tables[t.qualifiedName] = [] }
         let users = DatabaseSchema.authUsers
@@ -37,7 +37,7 @@ public struct RLSState: Sendable, Equatable {
                 "id": .string(p.id), "email": .string(p.email.lowercased()),
                 "email_confirmed_at": .string(RLSOracle.timestampText(now)),
                 "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
-                "raw_user_meta_data": p.metadata,
+                "raw_user_meta_data": p.metadata
             ]
             tables[users.qualifiedName, default: []].append(RLSState.withDefaults(raw, users, now: now))
         }
@@ -69,25 +69,25 @@ public struct RLSState: Sendable, Equatable {
     }
 
     /// Rows of a table (`rides` or `auth.users`).
-    public func rows(_ table: TableSchema) -> [RLSRow] { tables[table.qualifiedName] ?? [] }
+    package func rows(_ table: TableSchema) -> [RLSRow] { tables[table.qualifiedName] ?? [] }
 }
 
 /// An independent oracle for RLS: evaluates the expression language of policies.json over the
 /// oracle's model of the fixture rows, under SQL three-valued logic, the way PostgreSQL evaluates
 /// the policies the SQL migrations create. It shares no code with the mock's evaluator
 /// (`Database.allows`); only text parsers for dates and times come from the mock's core.
-public struct RLSOracle: Sendable {
+package struct RLSOracle: Sendable {
     /// The app's schema.
-    public let schema: DatabaseSchema
+    package let schema: DatabaseSchema
     /// Named definitions of policies.json.
-    public let definitions: [String: Expr]
+    package let definitions: [String: Expr]
     /// The data lookups (`exists`) read.
-    public var state: RLSState
+    package var state: RLSState
     /// The statement time (`now`).
-    public let now: Date
+    package let now: Date
 
     /// An oracle over a state.
-    public init(schema: DatabaseSchema, definitions: [String: Expr], state: RLSState, now: Date) {
+    package init(schema: DatabaseSchema, definitions: [String: Expr], state: RLSState, now: Date) {
         self.schema = schema
         self.definitions = definitions
         self.state = state
@@ -111,17 +111,17 @@ public struct RLSOracle: Sendable {
     // MARK: Evaluation
 
     /// The expression's value for `row` of `table` as `actor`: true, false or nil (unknown).
-    public func evaluate(_ e: Expr, table: TableSchema, row: RLSRow, actor: RLSActor) -> Bool? {
+    package func evaluate(_ e: Expr, table: TableSchema, row: RLSRow, actor: RLSActor) -> Bool? {
         eval(e, Scope(table: table, row: row, outerTable: nil, outerRow: nil), actor, depth: 0)
     }
 
     /// Whether a policy lets the row through (unknown counts as no).
-    public func passes(_ e: Expr, table: TableSchema, row: RLSRow, actor: RLSActor) -> Bool {
+    package func passes(_ e: Expr, table: TableSchema, row: RLSRow, actor: RLSActor) -> Bool {
         evaluate(e, table: table, row: row, actor: actor) == true
     }
 
     /// Whether the table's CHECK constraints accept the row (unknown passes, as in SQL).
-    public func satisfiesChecks(table: TableSchema, row: RLSRow) -> Bool {
+    package func satisfiesChecks(table: TableSchema, row: RLSRow) -> Bool {
         let scope = Scope(table: table, row: row, outerTable: nil, outerRow: nil)
         for c in table.columns { if let ch = c.check, eval(ch, scope, .serviceRole, depth: 0) == false { return false } }
         for ch in table.checks where eval(ch.expr, scope, .serviceRole, depth: 0) == false { return false }
@@ -275,7 +275,7 @@ public struct RLSOracle: Sendable {
     /// Compares two non-null values as PostgreSQL compares them in a column of `type`
     /// (uuid case-insensitively, text bytewise as under the C collation, enums by label order,
     /// times by instant, numbers numerically). Nil when not comparable.
-    public static func compare(_ a: JSONValue, _ b: JSONValue, type: SQLType?) -> Int? {
+    package static func compare(_ a: JSONValue, _ b: JSONValue, type: SQLType?) -> Int? {
         guard let x = key(a, type), let y = key(b, type) else { return nil }
         return compareKeys(x, y)
     }
@@ -302,7 +302,7 @@ public struct RLSOracle: Sendable {
     }
 
     /// Deep JSON equality with numbers compared by value (`7` equals `7.0`).
-    public static func jsonEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    package static func jsonEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.int, .int), (.int, .double), (.double, .int), (.double, .double): return a.doubleValue == b.doubleValue
         case (.array(let p), .array(let q)): return p.count == q.count && zip(p, q).allSatisfy { jsonEqual($0, $1) }
@@ -314,7 +314,7 @@ public struct RLSOracle: Sendable {
 
     /// Whether two values are the same value of a column type (NULL equals NULL here: this
     /// compares returned rows with expected ones, not SQL predicates).
-    public static func sameValue(_ a: JSONValue, _ b: JSONValue, type: SQLType?) -> Bool {
+    package static func sameValue(_ a: JSONValue, _ b: JSONValue, type: SQLType?) -> Bool {
         if a.isNull || b.isNull { return a.isNull && b.isNull }
         if let c = compare(a, b, type: type) { return c == 0 }
         return jsonEqual(a, b)

@@ -2,9 +2,9 @@ import Foundation
 
 /// A policy expression as readable text, close to the SQL a reviewer would write:
 /// `user_id = auth.uid() OR EXISTS (SELECT 1 FROM rides r WHERE r.id = ride_id AND …)`.
-public enum RLSRuleText {
+package enum RLSRuleText {
     /// The expression; named definitions (`ref`) are shown by name.
-    public static func describe(_ e: Expr) -> String { text(e, top: true) }
+    package static func describe(_ e: Expr) -> String { text(e, top: true) }
 
     static func text(_ e: Expr, top: Bool = false) -> String {
         switch e {

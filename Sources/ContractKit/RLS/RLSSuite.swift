@@ -1,7 +1,7 @@
 import Foundation
 
 /// The verdict on one case.
-public enum RLSCaseStatus: Sendable, Equatable {
+package enum RLSCaseStatus: Sendable, Equatable {
     /// The outcome is the matrix's.
     case passed
     /// The outcome differs from the matrix's (`expected allowed, got 0 rows — row id=…`).
@@ -11,30 +11,30 @@ public enum RLSCaseStatus: Sendable, Equatable {
     case inconclusive(String)
 
     /// Whether the case failed.
-    public var isFailure: Bool { if case .failed = self { return true }; return false }
+    package var isFailure: Bool { if case .failed = self { return true }; return false }
 }
 
 /// How one cell fared: its cases and its flips.
-public struct RLSCellSummary: Sendable {
+package struct RLSCellSummary: Sendable {
     /// The cell.
-    public var cell: RLSCell
+    package var cell: RLSCell
     /// Cases run.
-    public var cases: Int
+    package var cases: Int
     /// Cases whose outcome differed from the matrix.
-    public var failed: Int
+    package var failed: Int
     /// Cases refused by the app's own code.
-    public var inconclusive: Int
+    package var inconclusive: Int
     /// Flips of this cell tried (0 when the flip test did not run).
-    public var flips: Int
+    package var flips: Int
     /// Flips some case noticed.
-    public var flipsCaught: Int
+    package var flipsCaught: Int
     /// Flips the app's own code hides from every request.
-    public var flipsMasked: Int
+    package var flipsMasked: Int
     /// Flips no case noticed (a failure: a missing witness or a target ignoring the flip).
-    public var uncaughtFlips: [String]
+    package var uncaughtFlips: [String]
 
     /// Green, red or grey in the report.
-    public enum Status: String, Sendable {
+    package enum Status: String, Sendable {
         /// Every case passed and every flip was caught: fully checked.
         case passed
         /// No case failed, but the cell is only partly checked: some cases were inconclusive
@@ -48,7 +48,7 @@ public struct RLSCellSummary: Sendable {
 
     /// The cell's colour: a failure wins; then no cases; then partly checked (inconclusive
     /// cases or masked flips); else fully checked.
-    public var status: Status {
+    package var status: Status {
         if failed > 0 || !uncaughtFlips.isEmpty { return .failed }
         if cases == 0 { return .noCases }
         return inconclusive > 0 || flipsMasked > 0 ? .partial : .passed
@@ -56,33 +56,38 @@ public struct RLSCellSummary: Sendable {
 }
 
 /// The result of running an app's matrix: every case's verdict and, when asked, the flips.
-public struct RLSReport: Sendable {
+package struct RLSReport: Sendable {
     /// The expansion run.
-    public var expansion: RLSExpansion
+    package var expansion: RLSExpansion
     /// One verdict per case, in `expansion.cases` order.
-    public var statuses: [RLSCaseStatus]
+    package var statuses: [RLSCaseStatus]
     /// The flip test, when it ran.
-    public var flips: [RLSFlipResult]?
+    package var flips: [RLSFlipResult]?
 
     /// The app.
-    public var app: String { expansion.app }
+    package var app: String { expansion.app }
 
     /// Per-cell figures, in matrix order.
-    public var cells: [RLSCellSummary] {
+    package var cells: [RLSCellSummary] {
         expansion.cells.map { cell in
             let fl = (flips ?? []).filter { $0.flip.table == cell.table && $0.flip.command == cell.command }
-            return RLSCellSummary(cell: cell, cases: cell.cases.count,
-                                  failed: cell.cases.filter { statuses[$0].isFailure }.count,
-                                  inconclusive: cell.cases.filter { if case .inconclusive = statuses[$0] { return true }; return false }.count,
-                                  flips: fl.count, flipsCaught: fl.filter(\.caught).count,
-                                  flipsMasked: fl.filter { if case .masked = $0.verdict { return true }; return false }.count,
-                                  uncaughtFlips: fl.filter { !$0.verdict.acceptable }.map(\.flip.kind))
+            return RLSCellSummary(
+                cell: cell, cases: cell.cases.count,
+                failed: cell.cases.filter { statuses[$0].isFailure }.count,
+                inconclusive: cell.cases.filter {
+                    if case .inconclusive = statuses[$0] { return true }; return false
+                }.count,
+                flips: fl.count, flipsCaught: fl.filter(\.caught).count,
+                flipsMasked: fl.filter {
+                    if case .masked = $0.verdict { return true }; return false
+                }.count,
+                uncaughtFlips: fl.filter { !$0.verdict.acceptable }.map(\.flip.kind))
         }
     }
 
     /// Results for `contracts verify` and the gate: every case (inconclusive ones pass with a
     /// note), then one per flip (passes when caught or masked).
-    public var caseResults: [CaseResult] {
+    package var caseResults: [CaseResult] {
         let cases = zip(expansion.cases, statuses).map { c, s -> CaseResult in
             switch s {
             case .passed: return CaseResult(app: c.app, kind: RLSSuite.kind, name: c.name, passed: true)
@@ -91,17 +96,18 @@ public struct RLSReport: Sendable {
             }
         }
         let flipResults = (flips ?? []).map { f in
-            CaseResult(app: app, kind: RLSSuite.kind, name: "\(f.flip.table) · \(f.flip.command.rawValue) · flip \(f.flip.kind)",
-                       passed: f.verdict.acceptable, message: f.verdict.acceptable ? "" : String(f.summary.dropFirst(f.flip.name.count + 2)))
+            CaseResult(
+                app: app, kind: RLSSuite.kind, name: "\(f.flip.table) · \(f.flip.command.rawValue) · flip \(f.flip.kind)",
+                passed: f.verdict.acceptable, message: f.verdict.acceptable ? "" : String(f.summary.dropFirst(f.flip.name.count + 2)))
         }
         return cases + flipResults
     }
 
     /// Cases that failed.
-    public var failures: [CaseResult] { caseResults.filter { !$0.passed } }
+    package var failures: [CaseResult] { caseResults.filter { !$0.passed } }
 
     /// A report of an expansion run on some target (`flips` nil: the flip test did not run).
-    public init(expansion: RLSExpansion, statuses: [RLSCaseStatus], flips: [RLSFlipResult]?) {
+    package init(expansion: RLSExpansion, statuses: [RLSCaseStatus], flips: [RLSFlipResult]?) {
         self.expansion = expansion
         self.statuses = statuses
         self.flips = flips
@@ -109,12 +115,12 @@ public struct RLSReport: Sendable {
 }
 
 /// Runs RLS matrices as executable specifications.
-public enum RLSSuite {
+package enum RLSSuite {
     /// The rule kind in `contracts verify`.
-    public static let kind = "rls"
+    package static let kind = "rls"
 
     /// Judges an outcome against a case.
-    public static func judge(_ c: RLSCase, _ outcome: RLSOutcome) -> RLSCaseStatus {
+    package static func judge(_ c: RLSCase, _ outcome: RLSOutcome) -> RLSCaseStatus {
         guard let why = c.mismatch(outcome) else { return .passed }
         // PostgreSQL checks a new row against WITH CHECK before its constraints (class 23):
         // meeting a constraint means the row got past row-level security.
@@ -129,7 +135,7 @@ public enum RLSSuite {
 
     /// An error the app's code raised (a trigger, a constraint), not RLS or a grant: a 4xx with an
     /// error body whose message is not one of PostgreSQL's RLS or privilege messages.
-    public static func isAppRefusal(_ o: RLSOutcome) -> Bool {
+    package static func isAppRefusal(_ o: RLSOutcome) -> Bool {
         guard let code = o.code, (400..<500).contains(o.status) else { return false }
         let message = o.message ?? ""
         if code == "42501" && (message.hasPrefix("new row violates row-level security policy") || message.hasPrefix("permission denied for")) { return false }
@@ -137,20 +143,20 @@ public enum RLSSuite {
     }
 
     /// Runs one case on a target (a target failure counts as a failed case).
-    public static func run(_ c: RLSCase, on target: RLSTarget) -> RLSCaseStatus {
+    package static func run(_ c: RLSCase, on target: RLSTarget) -> RLSCaseStatus {
         do { return judge(c, try target.execute(c)) } catch {
             return .failed("target failed: \(error) — \(c.detail)")
         }
     }
 
     /// Runs every case of an expansion against a target.
-    public static func run(_ expansion: RLSExpansion, on target: RLSTarget) -> [RLSCaseStatus] {
+    package static func run(_ expansion: RLSExpansion, on target: RLSTarget) -> [RLSCaseStatus] {
         run(expansion.cases, on: target)
     }
 
     /// Runs cases against a target (`executeAll`: together where the target can), each judged
     /// on its own outcome; a target failure counts as that case failing.
-    public static func run(_ cases: [RLSCase], on target: RLSTarget) -> [RLSCaseStatus] {
+    package static func run(_ cases: [RLSCase], on target: RLSTarget) -> [RLSCaseStatus] {
         zip(cases, target.executeAll(cases)).map { c, r in
             switch r {
             case .success(let o): return judge(c, o)
@@ -165,7 +171,7 @@ public enum RLSSuite {
     /// fails. No such case: the fixtures lack a witness. All refused by the app's own code:
     /// masked. Some kept their original outcome and none failed: the target ignores the flip.
     /// The original matrix is reinstalled after.
-    public static func flipTest(_ expansion: RLSExpansion, on target: RLSPolicyInstalling, baseline: [RLSCaseStatus]) throws -> [RLSFlipResult] {
+    package static func flipTest(_ expansion: RLSExpansion, on target: RLSPolicyInstalling, baseline: [RLSCaseStatus]) throws -> [RLSFlipResult] {
         var out: [RLSFlipResult] = []
         defer { try? target.install(expansion.policies) }
         for flip in RLSFlip.all(expansion.policies, schema: expansion.schema) {
@@ -175,7 +181,9 @@ public enum RLSSuite {
             guard !witnesses.isEmpty else {
                 // Witnesses the app's own code refused even under the original matrix cannot show
                 // the flip either.
-                let refused = changed.first { if case .inconclusive = baseline[$0] { return true }; return false }
+                let refused = changed.first {
+                    if case .inconclusive = baseline[$0] { return true }; return false
+                }
                 let verdict: RLSFlipVerdict = refused.map { .masked("\(expansion.cases[$0].name): refused under the original matrix too") } ?? .noWitness
                 out.append(RLSFlipResult(flip: flip, verdict: verdict, witnesses: changed.count, casesRun: 0, disagreements: []))
                 continue
@@ -211,12 +219,12 @@ public enum RLSSuite {
     }
 
     /// Whether an app has an RLS matrix (`Contracts/<app>/policies.json`).
-    public static func hasMatrix(_ app: String) -> Bool {
+    package static func hasMatrix(_ app: String) -> Bool {
         FileManager.default.fileExists(atPath: ContractsLocator.app(app).appendingPathComponent("policies.json").path)
     }
 
     /// The app's backend as the RLS suite runs it: a fixed clock (2026-01-01) and seeded ids.
-    public static func makeBackend(_ app: any AppModule.Type) throws -> (MockSupabase, Date) {
+    package static func makeBackend(_ app: any AppModule.Type) throws -> (MockSupabase, Date) {
         let clock = ManualClock()
         return (try app.makeBackend(clock: clock, ids: SeededIDGenerator(seed: 0x524C53)), clock.now())
     }
@@ -224,7 +232,7 @@ public enum RLSSuite {
     /// Expands the app's matrix, runs every case against the mock over `transport` (URLSession
     /// through the URLProtocol by default), then, when `flips` is true, the flip test against a
     /// second backend in process (rollback isolation: the flip test runs thousands of writes).
-    public static func check(_ app: any AppModule.Type, flips: Bool = true, transport: MockTarget.Transport = .urlSession) throws -> RLSReport {
+    package static func check(_ app: any AppModule.Type, flips: Bool = true, transport: MockTarget.Transport = .urlSession) throws -> RLSReport {
         let (backend, now) = try makeBackend(app)
         let expansion = RLSExpansion(spec: backend.configuration.spec, now: now, statuses: try ContractsLocator.postgrestStatuses())
         let statuses = run(expansion, on: MockTarget(backend: backend, transport: transport))
@@ -238,7 +246,7 @@ public enum RLSSuite {
 
     /// `check(app)` once per process: the report is a pure function of the app's contracts, and
     /// both `verify`'s `rls` and `goldens` kinds need it.
-    public static func sharedReport(_ app: any AppModule.Type) throws -> RLSReport {
+    package static func sharedReport(_ app: any AppModule.Type) throws -> RLSReport {
         try reports.value(app.name) { try check(app) }
     }
 
@@ -246,7 +254,7 @@ public enum RLSSuite {
     private static let reports = ProcessMemo<RLSReport>()
 
     /// `contracts verify --kind rls`: every case and every flip of an app with a matrix.
-    public static let verifySuite = VerifySuite(kind: kind) { app in
+    package static let verifySuite = VerifySuite(kind: kind) { app in
         guard hasMatrix(app.name) else { return [] }
         return try sharedReport(app).caseResults
     }

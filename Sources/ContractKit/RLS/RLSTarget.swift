@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Something RLS cases run against: the mock over the wire, the mock's database engine, a real
@@ -17,7 +17,7 @@ import FoundationNetworking
 ///   the status with PostgREST's table (`PostgRESTStatusTable`).
 /// - Leave the state as found (roll back, or reset), so cases are independent and can run in
 ///   any order.
-public protocol RLSTarget {
+package protocol RLSTarget {
     /// Runs one case from the fixture state and returns what was observed. Throws only when the
     /// target itself fails (transport down, setup statement refused), not for a refused case.
     func execute(_ rlsCase: RLSCase) throws -> RLSOutcome
@@ -29,26 +29,26 @@ public protocol RLSTarget {
 
 extension RLSTarget {
     /// One `execute` after another.
-    public func executeAll(_ cases: [RLSCase]) -> [Result<RLSOutcome, any Error>] {
+    package func executeAll(_ cases: [RLSCase]) -> [Result<RLSOutcome, any Error>] {
         cases.map { c in Result { try execute(c) } }
     }
 }
 
 /// A target whose policies can be replaced: the flip test installs a matrix with one cell
 /// flipped and checks that some case notices.
-public protocol RLSPolicyInstalling: RLSTarget {
+package protocol RLSPolicyInstalling: RLSTarget {
     /// Enforces `policies` from now on (until the next install).
     func install(_ policies: PolicySet) throws
 }
 
 /// A target failure (not a case failure): a setup step refused, a transport error.
-public struct RLSTargetError: Error, CustomStringConvertible, Sendable {
+package struct RLSTargetError: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
-    public var message: String
+    package var message: String
     /// An error with a message.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
     /// `RLS target: <message>`.
-    public var description: String { "RLS target: \(message)" }
+    package var description: String { "RLS target: \(message)" }
 }
 
 /// Undoes a case's changes: thrown out of `Database.atomically` after the case ran.
@@ -79,9 +79,9 @@ private func isolated<T>(_ db: Database, _ body: () throws -> T) throws -> T {
 /// - `.inProcess`: `backend.handle`, the entry point the URLProtocol calls, on the calling
 ///   thread. Each case (setup and statement) runs inside one `Database.atomically` block that is
 ///   then undone: about a tenth of a millisecond instead of a reset.
-public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
+package final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
     /// How requests reach the backend.
-    public enum Transport: Sendable {
+    package enum Transport: Sendable {
         /// `URLSession` → `MockURLProtocol` → backend; isolation by reset after a change.
         case urlSession
         /// `backend.handle` on the calling thread; isolation by rollback.
@@ -89,28 +89,30 @@ public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
     }
 
     /// The backend under test.
-    public let backend: MockSupabase
+    package let backend: MockSupabase
     /// The transport used.
-    public let transport: Transport
+    package let transport: Transport
     /// Where requests go (`URLSessionSender` or `InProcessSender`), signing with the backend's
     /// keys and each persona's token, signed once.
-    public let sender: any WireSender
+    package let sender: any WireSender
     private let lock = NSLock()
     private var dirty = false
     /// How many times the backend was reset between cases (for reports and benchmarks).
-    public private(set) var resets = 0
+    package private(set) var resets = 0
 
     /// A target for a backend.
-    public init(backend: MockSupabase, transport: Transport = .urlSession) {
+    package init(backend: MockSupabase, transport: Transport = .urlSession) {
         self.backend = backend
         self.transport = transport
         let credentials = TokenMemo(backend)
-        sender = transport == .urlSession ? URLSessionSender(backend: backend, credentials: credentials)
+        sender =
+            transport == .urlSession
+            ? URLSessionSender(backend: backend, credentials: credentials)
             : InProcessSender(backend: backend, credentials: credentials)
     }
 
     /// Sends one request over the chosen transport.
-    public func send(_ request: WireRequest) throws -> HTTPResponse {
+    package func send(_ request: WireRequest) throws -> HTTPResponse {
         do { return try sender.send(request) } catch let e as WireSendError {
             throw RLSTargetError("transport: \(e.underlying)")
         } catch let e as MissingTokenError {
@@ -135,7 +137,7 @@ public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
 
     /// Sends the case's setup steps as the service role, then its request as its actor, and
     /// leaves the backend with its fixtures.
-    public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
+    package func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
         let main = RLSCase.wireRequest(for: rlsCase.operation, table: rlsCase.table, as: rlsCase.actor.wire)
         let setup = rlsCase.setup.map { RLSCase.wireRequest(for: $0.operation, table: $0.table, as: .serviceRole) }
         switch transport {
@@ -161,19 +163,19 @@ public final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
     }
 
     /// Installs a matrix in the backend's database (`backend.database.policies`).
-    public func install(_ policies: PolicySet) throws { backend.database.policies = policies }
+    package func install(_ policies: PolicySet) throws { backend.database.policies = policies }
 }
 
 /// The mock's database engine without PostgREST: cases become `Database` calls under the actor's
 /// role and claims, errors are mapped to statuses as PostgREST maps them. Faster than the wire
 /// and independent of the REST layer, so a disagreement can be placed in the engine or in
 /// PostgREST.
-public final class EngineTarget: RLSPolicyInstalling, @unchecked Sendable {
+package final class EngineTarget: RLSPolicyInstalling, @unchecked Sendable {
     /// The database under test.
-    public let database: Database
+    package let database: Database
 
     /// A target for a database (usually `backend.database`).
-    public init(database: Database) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     func auth(_ a: RLSActor) -> AuthContext { AuthContext(role: a.role, claims: a.claims) }
 
@@ -187,7 +189,7 @@ public final class EngineTarget: RLSPolicyInstalling, @unchecked Sendable {
     }
 
     /// Runs the case's setup and statement as database calls in one rolled-back block.
-    public func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
+    package func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
         try isolated(database) {
             let a = auth(rlsCase.actor)
             do {
@@ -213,12 +215,13 @@ public final class EngineTarget: RLSPolicyInstalling, @unchecked Sendable {
                 }
             } catch let e as PostgresError {
                 // The mock's own mapping: this target is the implementation under test.
-                return RLSOutcome(status: postgrestStatus(for: e.code, anonymous: a.role == "anon", message: e.message),
-                                  code: e.code, message: e.message, details: e.details, hint: e.hint)
+                return RLSOutcome(
+                    status: postgrestStatus(for: e.code, anonymous: a.role == "anon", message: e.message),
+                    code: e.code, message: e.message, details: e.details, hint: e.hint)
             }
         }
     }
 
     /// Installs a matrix in the database.
-    public func install(_ policies: PolicySet) throws { database.policies = policies }
+    package func install(_ policies: PolicySet) throws { database.policies = policies }
 }

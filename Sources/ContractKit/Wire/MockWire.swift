@@ -1,7 +1,7 @@
 import Foundation
 import MockSupabase
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 // The mock as a wire endpoint: its keys and personas' tokens are the credentials, its URLProtocol
@@ -11,14 +11,14 @@ extension MockSupabase: WireCredentials {}
 extension URLSessionSender {
     /// Requests into `backend` through its URLProtocol (`backend.makeURLSession()`), as a client
     /// app's networking stack sends them.
-    public init(backend: MockSupabase, credentials: (any WireCredentials)? = nil, timeout: TimeInterval? = nil) {
+    package init(backend: MockSupabase, credentials: (any WireCredentials)? = nil, timeout: TimeInterval? = nil) {
         self.init(session: backend.makeURLSession(), baseURL: backend.baseURL, credentials: credentials ?? backend, timeout: timeout)
     }
 }
 
 extension InProcessSender {
     /// Requests handed to `backend.handle` on the calling thread.
-    public init(backend: MockSupabase, credentials: (any WireCredentials)? = nil) {
+    package init(backend: MockSupabase, credentials: (any WireCredentials)? = nil) {
         self.init(credentials: credentials ?? backend, handle: { try backend.handle($0) })
     }
 }
@@ -47,9 +47,10 @@ final class TokenMemo: WireCredentials, @unchecked Sendable {
 extension URLSessionSender {
     /// Requests over HTTP to a server on the loopback interface (`HTTPServer(backend:)`, what
     /// `contracts serve` runs) at `port`.
-    public static func loopback(port: UInt16, credentials: any WireCredentials, timeout: TimeInterval? = nil) -> URLSessionSender {
-        URLSessionSender(session: URLSession(configuration: .ephemeral), baseURL: URL(string: "http://127.0.0.1:\(port)")!,
-                         credentials: credentials, timeout: timeout)
+    package static func loopback(port: UInt16, credentials: any WireCredentials, timeout: TimeInterval? = nil) -> URLSessionSender {
+        URLSessionSender(
+            session: URLSession(configuration: .ephemeral), baseURL: URL(string: "http://127.0.0.1:\(port)")!,
+            credentials: credentials, timeout: timeout)
     }
 }
 
@@ -57,10 +58,11 @@ extension InteractionEndpoint {
     /// Interactions into `backend`: over the wire (URLSession through its URLProtocol, as a client
     /// app's networking stack sends them) or, `inProcess`, through `backend.handle` (for
     /// debugging the engine itself); the mock's outbox answers `{{otp.…}}` and `{{emailToken.…}}`.
-    public static func mock(_ backend: MockSupabase, inProcess: Bool = false) -> InteractionEndpoint {
-        InteractionEndpoint(sender: inProcess ? InProcessSender(backend: backend) : URLSessionSender(backend: backend),
-                            personas: backend.configuration.spec.fixtures.personas,
-                            mailbox: { [backend] in backend.lastOTP(for: $0) },
-                            emailTokens: { [backend] in backend.lastEmail(to: $0)?.tokenHash })
+    package static func mock(_ backend: MockSupabase, inProcess: Bool = false) -> InteractionEndpoint {
+        InteractionEndpoint(
+            sender: inProcess ? InProcessSender(backend: backend) : URLSessionSender(backend: backend),
+            personas: backend.configuration.spec.fixtures.personas,
+            mailbox: { [backend] in backend.lastOTP(for: $0) },
+            emailTokens: { [backend] in backend.lastEmail(to: $0)?.tokenHash })
     }
 }

@@ -1,30 +1,30 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Sends requests to a mock backend **over the wire**: through a real `URLSession` and the
 /// `MockURLProtocol` transport (`URLSessionSender(backend:)`), exactly as a client app's
 /// networking stack would.
-public final class WireClient: @unchecked Sendable {
+package final class WireClient: @unchecked Sendable {
     /// The backend answering.
-    public let backend: MockSupabase
+    package let backend: MockSupabase
     /// The sender.
-    public let sender: URLSessionSender
+    package let sender: URLSessionSender
     /// The session used.
-    public var session: URLSession { sender.session }
+    package var session: URLSession { sender.session }
 
     /// A client for a backend.
-    public init(_ backend: MockSupabase) {
+    package init(_ backend: MockSupabase) {
         self.backend = backend
         sender = URLSessionSender(backend: backend)
     }
 
     /// Errors of the transport itself (an injected network fault, a timeout).
-    public struct TransportError: Error, CustomStringConvertible {
+    package struct TransportError: Error, CustomStringConvertible {
         /// The underlying error.
-        public var underlying: Error
-        public var description: String { "transport error: \(underlying)" }
+        package var underlying: Error
+        package var description: String { "transport error: \(underlying)" }
     }
 
     /// The actor of a name (`WireActor(name:)`, nil: none). A name that is no persona of the
@@ -43,7 +43,9 @@ public final class WireClient: @unchecked Sendable {
     /// - Parameters:
     ///   - path: e.g. `/rest/v1/cities`; `query` is sent as written (`WireRequest.Query.written`).
     ///   - as: the actor whose credentials are added (`WireActor(name:)`; nil for none).
-    public func send(method: String, path: String, query: String? = nil, headers: HTTPHeaders = [:], body: Data? = nil, as actor: String? = nil) throws -> HTTPResponse {
+    package func send(method: String, path: String, query: String? = nil, headers: HTTPHeaders = [:], body: Data? = nil, as actor: String? = nil) throws
+        -> HTTPResponse
+    {
         var h = headers
         if body != nil, h["Content-Type"] == nil { h["Content-Type"] = "application/json" }
         let who = self.actor(actor, &h)
@@ -53,7 +55,9 @@ public final class WireClient: @unchecked Sendable {
     }
 
     /// Sends a JSON body.
-    public func send(method: String, path: String, query: String? = nil, headers: HTTPHeaders = [:], json: JSONValue, as actor: String? = nil) throws -> HTTPResponse {
+    package func send(method: String, path: String, query: String? = nil, headers: HTTPHeaders = [:], json: JSONValue, as actor: String? = nil) throws
+        -> HTTPResponse
+    {
         try send(method: method, path: path, query: query, headers: headers, body: json.data(), as: actor)
     }
 }

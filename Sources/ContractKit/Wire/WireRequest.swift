@@ -3,7 +3,7 @@ import Foundation
 /// Who a request acts as, the one actor type on the wire: no credentials, the anon key, the
 /// service-role key, or a fixture persona's access token. Files name it `none`, `anon`,
 /// `service_role` or the persona (`WireActor(name:)`).
-public enum WireActor: Sendable, Hashable, CustomStringConvertible {
+package enum WireActor: Sendable, Hashable, CustomStringConvertible {
     /// No `apikey`, no `Authorization`.
     case none
     /// The anon key as `apikey` and bearer token.
@@ -14,7 +14,7 @@ public enum WireActor: Sendable, Hashable, CustomStringConvertible {
     case persona(String)
 
     /// The actor a file names.
-    public init(name: String) {
+    package init(name: String) {
         switch name {
         case "none": self = .none
         case "anon": self = .anon
@@ -24,7 +24,7 @@ public enum WireActor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `none`, `anon`, `service_role` or the persona's name.
-    public var name: String {
+    package var name: String {
         switch self {
         case .none: return "none"
         case .anon: return "anon"
@@ -33,13 +33,13 @@ public enum WireActor: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { name }
+    package var description: String { name }
 }
 
 /// Where an actor's credentials come from: a backend's keys and its personas' tokens. The one
 /// place that decides which `apikey` and `Authorization` an actor sends
 /// (`WireCredentials.headers(for:)`).
-public protocol WireCredentials: Sendable {
+package protocol WireCredentials: Sendable {
     /// The project's anon key.
     var anonKey: String { get }
     /// The project's service-role key.
@@ -49,16 +49,16 @@ public protocol WireCredentials: Sendable {
 }
 
 /// A persona without an access token where one is needed.
-public struct MissingTokenError: Error, CustomStringConvertible, Sendable {
+package struct MissingTokenError: Error, CustomStringConvertible, Sendable {
     /// The persona.
-    public var persona: String
-    public var description: String { "no access token for persona '\(persona)'" }
+    package var persona: String
+    package var description: String { "no access token for persona '\(persona)'" }
 }
 
 extension WireCredentials {
     /// The `apikey` and `Authorization` fields of an actor; throws `MissingTokenError` for a
     /// persona without a token.
-    public func headers(for actor: WireActor) throws -> HTTPHeaders {
+    package func headers(for actor: WireActor) throws -> HTTPHeaders {
         switch actor {
         case .none: return [:]
         case .anon: return ["apikey": anonKey, "Authorization": "Bearer \(anonKey)"]
@@ -72,9 +72,9 @@ extension WireCredentials {
 
 /// One request as every rule kind sends it: method, path, query, headers, body, and the actor
 /// whose credentials the transport attaches (fields the request names itself win).
-public struct WireRequest: Sendable {
+package struct WireRequest: Sendable {
     /// How the query is held.
-    public enum Query: Sendable {
+    package enum Query: Sendable {
         /// Name/value pairs, decoded (`RLSCase.request`, the client components); each part is
         /// percent-encoded on its own on the wire.
         case items([(name: String, value: String)])
@@ -84,20 +84,20 @@ public struct WireRequest: Sendable {
     }
 
     /// Upper-case method.
-    public var method: String
+    package var method: String
     /// The path (`/rest/v1/cities`).
-    public var path: String
+    package var path: String
     /// The query.
-    public var query: Query
+    package var query: Query
     /// Header fields (an `apikey` or `Authorization` here replaces the actor's).
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body (empty: none).
-    public var body: Data
+    package var body: Data
     /// Whose credentials are attached.
-    public var actor: WireActor
+    package var actor: WireActor
 
     /// A request from its parts.
-    public init(method: String, path: String, query: Query = .items([]), headers: HTTPHeaders = [:], body: Data = Data(), actor: WireActor) {
+    package init(method: String, path: String, query: Query = .items([]), headers: HTTPHeaders = [:], body: Data = Data(), actor: WireActor) {
         self.method = method.uppercased()
         self.path = path
         self.query = query
@@ -107,13 +107,13 @@ public struct WireRequest: Sendable {
     }
 
     /// A request from an `HTTPRequest` (its decoded query pairs) and an actor.
-    public init(_ request: HTTPRequest, as actor: WireActor) {
+    package init(_ request: HTTPRequest, as actor: WireActor) {
         self.init(method: request.method, path: request.path, query: .items(request.query), headers: request.headers, body: request.body, actor: actor)
     }
 
     /// The fields sent: the actor's credentials (unless the request names them), then the
     /// request's own fields.
-    public func fields(_ credentials: some WireCredentials) throws -> HTTPHeaders {
+    package func fields(_ credentials: some WireCredentials) throws -> HTTPHeaders {
         var h = HTTPHeaders()
         for f in try credentials.headers(for: actor) where headers[f.name] == nil { h.add(f.name, f.value) }
         for f in headers { h.add(f.name, f.value) }
@@ -122,7 +122,7 @@ public struct WireRequest: Sendable {
 
     /// The request as a backend's `handle` receives it, credentials attached (a written query
     /// decoded as a server decodes it).
-    public func httpRequest(_ credentials: some WireCredentials) throws -> HTTPRequest {
+    package func httpRequest(_ credentials: some WireCredentials) throws -> HTTPRequest {
         let h = try fields(credentials)
         switch query {
         case .items(let items): return HTTPRequest(method: method, path: path, query: items, headers: h, body: body)
@@ -135,21 +135,23 @@ public struct WireRequest: Sendable {
     static let queryValueAllowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~,()*:")
 
     /// A query string from name/value pairs, each part percent-encoded.
-    public static func queryString(_ pairs: [(name: String, value: String)]) -> String {
-        pairs.map { ($0.name.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? $0.name) + "=" +
-            ($0.value.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? $0.value) }.joined(separator: "&")
+    package static func queryString(_ pairs: [(name: String, value: String)]) -> String {
+        pairs.map {
+            ($0.name.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? $0.name) + "="
+                + ($0.value.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? $0.value)
+        }.joined(separator: "&")
     }
 
     /// Percent-encodes the characters a written query string may not carry raw (spaces,
     /// quotes, …) while keeping PostgREST's syntax (`=`, `&`, `,`, `.`, `(`, `)`, `*`, `:`) readable.
-    public static func encodeWritten(_ q: String) -> String {
+    package static func encodeWritten(_ q: String) -> String {
         var allowed = CharacterSet.urlQueryAllowed
         allowed.remove(charactersIn: "+\"#")
         return q.addingPercentEncoding(withAllowedCharacters: allowed) ?? q
     }
 
     /// The encoded query string sent on the wire (nil: none).
-    public var encodedQuery: String? {
+    package var encodedQuery: String? {
         switch query {
         case .items(let items): return items.isEmpty ? nil : WireRequest.queryString(items)
         case .written(let q): return q.isEmpty ? nil : WireRequest.encodeWritten(q)

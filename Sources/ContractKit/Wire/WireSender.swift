@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The one way to the wire: sends a `WireRequest` (credentials attached by the sender from its
@@ -8,7 +8,7 @@ import FoundationNetworking
 /// implementations: `URLSessionSender` (a URLSession: into a backend through its URLProtocol, to
 /// a loopback HTTP server, or to a live URL) and `InProcessSender` (a backend's `handle`, on the
 /// calling thread).
-public protocol WireSender: Sendable {
+package protocol WireSender: Sendable {
     /// The keys and tokens the sender signs with.
     var credentials: any WireCredentials { get }
     /// Sends one request and waits for the answer; throws only when no answer arrives.
@@ -16,29 +16,29 @@ public protocol WireSender: Sendable {
 }
 
 /// No answer arrived (a connection refused, an injected network fault, a timeout).
-public struct WireSendError: Error, CustomStringConvertible, Sendable {
+package struct WireSendError: Error, CustomStringConvertible, Sendable {
     /// `GET https://…/rest/v1/cities`.
-    public var target: String
+    package var target: String
     /// What the transport reported.
-    public var underlying: any Error
-    public var description: String { "\(target): \(underlying)" }
+    package var underlying: any Error
+    package var description: String { "\(target): \(underlying)" }
 }
 
 /// Requests over a `URLSession` to a base URL: the session of a backend's URLProtocol
 /// (`MockSupabase.makeURLSession()`, answered in process), a loopback HTTP server
 /// (`http://127.0.0.1:<port>`), or a live project.
-public struct URLSessionSender: WireSender, @unchecked Sendable {
+package struct URLSessionSender: WireSender, @unchecked Sendable {
     /// The session.
-    public let session: URLSession
+    package let session: URLSession
     /// The project URL (paths are appended to its own path).
-    public let baseURL: URL
+    package let baseURL: URL
     /// The keys and tokens.
-    public let credentials: any WireCredentials
+    package let credentials: any WireCredentials
     /// The per-request deadline in seconds (nil: the session's).
-    public let timeout: TimeInterval?
+    package let timeout: TimeInterval?
 
     /// A sender over `session` to `baseURL`.
-    public init(session: URLSession, baseURL: URL, credentials: any WireCredentials, timeout: TimeInterval? = nil) {
+    package init(session: URLSession, baseURL: URL, credentials: any WireCredentials, timeout: TimeInterval? = nil) {
         self.session = session
         self.baseURL = baseURL
         self.credentials = credentials
@@ -48,7 +48,7 @@ public struct URLSessionSender: WireSender, @unchecked Sendable {
     /// The `URLRequest` of a request: path appended to the base URL's, query encoded
     /// (`WireRequest.encodedQuery`), credentials then the request's fields (a repeated field sent
     /// repeated), a JSON body's `Content-Type` left to the caller.
-    public func urlRequest(_ request: WireRequest) throws -> URLRequest {
+    package func urlRequest(_ request: WireRequest) throws -> URLRequest {
         guard var comps = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
             throw WireSendError(target: "\(request.method) \(baseURL)", underlying: URLError(.badURL))
         }
@@ -60,14 +60,18 @@ public struct URLSessionSender: WireSender, @unchecked Sendable {
         req.httpMethod = request.method
         var seen = Set<String>()
         for f in try request.fields(credentials) {
-            if seen.insert(f.name.lowercased()).inserted { req.setValue(f.value, forHTTPHeaderField: f.name) } else { req.addValue(f.value, forHTTPHeaderField: f.name) }
+            if seen.insert(f.name.lowercased()).inserted {
+                req.setValue(f.value, forHTTPHeaderField: f.name)
+            } else {
+                req.addValue(f.value, forHTTPHeaderField: f.name)
+            }
         }
         if !request.body.isEmpty { req.httpBody = request.body }
         return req
     }
 
     /// Sends and waits.
-    public func send(_ request: WireRequest) throws -> HTTPResponse {
+    package func send(_ request: WireRequest) throws -> HTTPResponse {
         let req = try urlRequest(request)
         final class Box: @unchecked Sendable { var result: Result<HTTPResponse, any Error>? }
         let box = Box()
@@ -81,7 +85,7 @@ public struct URLSessionSender: WireSender, @unchecked Sendable {
     }
 
     /// Sends without blocking a thread.
-    public func send(_ request: WireRequest) async throws -> HTTPResponse {
+    package func send(_ request: WireRequest) async throws -> HTTPResponse {
         let req = try urlRequest(request)
         let session = self.session
         return try await withCheckedThrowingContinuation { (k: CheckedContinuation<HTTPResponse, any Error>) in
@@ -103,19 +107,19 @@ public struct URLSessionSender: WireSender, @unchecked Sendable {
 
 /// Requests handed to a backend's entry point on the calling thread (what its URLProtocol and
 /// HTTP server call), credentials attached as the wire senders attach them.
-public struct InProcessSender: WireSender {
+package struct InProcessSender: WireSender {
     /// The keys and tokens.
-    public let credentials: any WireCredentials
+    package let credentials: any WireCredentials
     /// The backend's entry point.
-    public let handle: @Sendable (HTTPRequest) throws -> HTTPResponse
+    package let handle: @Sendable (HTTPRequest) throws -> HTTPResponse
 
     /// A sender to `handle`.
-    public init(credentials: any WireCredentials, handle: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) {
+    package init(credentials: any WireCredentials, handle: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) {
         self.credentials = credentials
         self.handle = handle
     }
 
-    public func send(_ request: WireRequest) throws -> HTTPResponse {
+    package func send(_ request: WireRequest) throws -> HTTPResponse {
         try handle(try request.httpRequest(credentials))
     }
 }

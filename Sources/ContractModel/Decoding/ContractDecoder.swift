@@ -14,7 +14,7 @@ import Foundation
 extension SpecNode {
     /// Decodes this node as `T` through the contract decoder (paths continue from this node's).
     /// `values` seed the decoding state (what the types read besides the file: a folder, a schema).
-    public func decode<T: Decodable>(_ type: T.Type = T.self, values: [String: Any] = [:]) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type = T.self, values: [String: Any] = [:]) throws -> T {
         let state = ContractDecodingState(file: file)
         state.values = values
         let d = ContractValueDecoder(value: value, path: path, codingPath: [ContractRootKey(file: file, path: path)], state: state)
@@ -22,18 +22,18 @@ extension SpecNode {
     }
 
     /// Reads and decodes a contract file as `T`.
-    public static func decode<T: Decodable>(_ type: T.Type, from url: URL, displayName: String? = nil) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from url: URL, displayName: String? = nil) throws -> T {
         try load(url, displayName: displayName).decode(T.self)
     }
 }
 
 /// A coding key of a free-form map, or (made with `intValue`) an array index in `fail(_:_:)` paths.
-public struct AnyKey: CodingKey, Hashable, Sendable {
-    public var stringValue: String
-    public var intValue: Int?
-    public init(_ string: String) { stringValue = string; intValue = nil }
-    public init?(stringValue: String) { self.init(stringValue) }
-    public init?(intValue: Int) { stringValue = "\(intValue)"; self.intValue = intValue }
+package struct AnyKey: CodingKey, Hashable, Sendable {
+    package var stringValue: String
+    package var intValue: Int?
+    package init(_ string: String) { stringValue = string; intValue = nil }
+    package init?(stringValue: String) { self.init(stringValue) }
+    package init?(intValue: Int) { stringValue = "\(intValue)"; self.intValue = intValue }
 }
 
 /// An array position in a coding path (rendered `[i]`).
@@ -48,11 +48,11 @@ struct IndexKey: CodingKey {
 
 /// Per-file state shared by every node of one decode: the file's name and values that types
 /// leave for the types decoded after them (rule ids claimed so far, a section others refer to).
-public final class ContractDecodingState {
+package final class ContractDecodingState {
     /// The file, as named in errors.
-    public let file: String
+    package let file: String
     /// Values keyed by a name the types agree on.
-    public var values: [String: Any] = [:]
+    package var values: [String: Any] = [:]
     init(file: String) { self.file = file }
 }
 
@@ -64,42 +64,47 @@ extension CodingUserInfoKey {
 /// The first key of every coding path the contract decoder makes: the file and the JSON path
 /// decoding started at, so a coding path alone names the place (`Decoder.fail`,
 /// `KeyedDecodingContainer.fail`).
-public struct ContractRootKey: CodingKey {
+package struct ContractRootKey: CodingKey {
     /// The file, as named in errors.
-    public let file: String
+    package let file: String
     /// Where decoding started (`$`, or a node's path).
-    public let path: String
-    public var stringValue: String { path }
-    public var intValue: Int? { nil }
+    package let path: String
+    package var stringValue: String { path }
+    package var intValue: Int? { nil }
     init(file: String, path: String) { self.file = file; self.path = path }
-    public init?(stringValue: String) { return nil }
-    public init?(intValue: Int) { return nil }
+    package init?(stringValue: String) { return nil }
+    package init?(intValue: Int) { return nil }
 }
 
 /// The file and JSON path a coding path names (`$.tables[3].columns.email`).
-public func contractPlace(_ keys: [CodingKey]) -> (file: String, path: String) {
+package func contractPlace(_ keys: [CodingKey]) -> (file: String, path: String) {
     var file = "", path = "$"
     for k in keys {
-        if let r = k as? ContractRootKey { file = r.file; path = r.path }
-        else if let i = k as? IndexKey { path += "[\(i.index)]" }
-        else if let a = k as? AnyKey, let i = a.intValue { path += "[\(i)]" }
-        else { path = SpecNode.childPath(path, k.stringValue) }
+        if let r = k as? ContractRootKey {
+            file = r.file; path = r.path
+        } else if let i = k as? IndexKey {
+            path += "[\(i.index)]"
+        } else if let a = k as? AnyKey, let i = a.intValue {
+            path += "[\(i)]"
+        } else {
+            path = SpecNode.childPath(path, k.stringValue)
+        }
     }
     return (file, path)
 }
 
 extension Decoder {
     /// The per-file state of the contract decoder (nil under another decoder).
-    public var contractState: ContractDecodingState? { userInfo[.contractState] as? ContractDecodingState }
+    package var contractState: ContractDecodingState? { userInfo[.contractState] as? ContractDecodingState }
     /// The JSON path of this node.
-    public var jsonPath: String { contractPlace(codingPath).path }
+    package var jsonPath: String { contractPlace(codingPath).path }
     /// An error at this node naming the file and path.
-    public func fail(_ message: String) -> SpecError {
+    package func fail(_ message: String) -> SpecError {
         let place = contractPlace(codingPath)
         return SpecError(file: place.file, path: place.path, message: message)
     }
     /// This node as a `SpecNode` (for the parts still read by hand).
-    public func node() throws -> SpecNode {
+    package func node() throws -> SpecNode {
         guard let d = self as? ContractValueDecoder else { throw fail("a contract node needs the contract decoder") }
         d.readAll = true
         return SpecNode(value: d.value, file: d.state.file, path: d.path)
@@ -108,22 +113,22 @@ extension Decoder {
 
 extension KeyedDecodingContainerProtocol {
     /// An error at the member `key` (whether or not it is present).
-    public func fail(_ key: Key, _ message: String) -> SpecError {
+    package func fail(_ key: Key, _ message: String) -> SpecError {
         let place = contractPlace(codingPath + [key])
         return SpecError(file: place.file, path: place.path, message: message)
     }
     /// An error at a place below this object (`[key, AnyKey("value")]`).
-    public func fail(_ keys: [CodingKey], _ message: String) -> SpecError {
+    package func fail(_ keys: [CodingKey], _ message: String) -> SpecError {
         let place = contractPlace(codingPath + keys)
         return SpecError(file: place.file, path: place.path, message: message)
     }
     /// An error at the object itself.
-    public func fail(_ message: String) -> SpecError {
+    package func fail(_ message: String) -> SpecError {
         let place = contractPlace(codingPath)
         return SpecError(file: place.file, path: place.path, message: message)
     }
     /// A member that must be present but may be `null` (nil).
-    public func decodeNullable<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    package func decodeNullable<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard contains(key) else { throw fail("missing required key '\(key.stringValue)'") }
         return try decodeIfPresent(type, forKey: key)
     }
@@ -134,12 +139,12 @@ private func caseNames<C: CaseIterable>(_ type: C.Type) -> [String] {
 }
 
 /// The decoder of one node.
-public final class ContractValueDecoder: Decoder {
+package final class ContractValueDecoder: Decoder {
     let value: JSONValue
     let path: String
-    public let codingPath: [CodingKey]
+    package let codingPath: [CodingKey]
     let state: ContractDecodingState
-    public var userInfo: [CodingUserInfoKey: Any] { [.contractState: state] }
+    package var userInfo: [CodingUserInfoKey: Any] { [.contractState: state] }
     /// Keys asked for on this node's object; nil when no keyed container was opened.
     var read: Set<String>?
     /// Whether the whole node was handed over (as a map or a `SpecNode`): no unknown-key check.
@@ -175,12 +180,13 @@ public final class ContractValueDecoder: Decoder {
         guard let read, !readAll, case .object(let o) = value else { return }
         try SourceTrace.readShape(object: o, file: state.file, path: path)
         for key in o.keys.sorted() where !read.contains(key) && key != "$comment" && key != "trace" {
-            throw SpecError(file: state.file, path: SpecNode.childPath(path, key),
-                            message: "unknown key '\(key)' (known here: \(read.sorted().joined(separator: ", ")))")
+            throw SpecError(
+                file: state.file, path: SpecNode.childPath(path, key),
+                message: "unknown key '\(key)' (known here: \(read.sorted().joined(separator: ", ")))")
         }
     }
 
-    public func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let o) = value else { throw fail("expected an object, found \(value.typeName)") }
         if read == nil { read = [] }
         if Key.self == AnyKey.self { readAll = true }
@@ -188,12 +194,12 @@ public final class ContractValueDecoder: Decoder {
         return KeyedDecodingContainer(ContractKeyedContainer<Key>(decoder: self, members: o))
     }
 
-    public func unkeyedContainer() throws -> UnkeyedDecodingContainer {
+    package func unkeyedContainer() throws -> UnkeyedDecodingContainer {
         guard case .array(let a) = value else { throw fail("expected an array, found \(value.typeName)") }
         return ContractUnkeyedContainer(decoder: self, elements: a)
     }
 
-    public func singleValueContainer() throws -> SingleValueDecodingContainer { ContractSingleValue(decoder: self) }
+    package func singleValueContainer() throws -> SingleValueDecodingContainer { ContractSingleValue(decoder: self) }
 
     // Scalars, in SpecNode's words.
     func string() throws -> String {
@@ -353,6 +359,5 @@ struct ContractSingleValue: SingleValueDecodingContainer {
 
 extension SpecNode: Decodable {
     /// The node itself, for a part a type still reads by hand (only under the contract decoder).
-    public init(from decoder: Decoder) throws { self = try decoder.node() }
+    package init(from decoder: Decoder) throws { self = try decoder.node() }
 }
-

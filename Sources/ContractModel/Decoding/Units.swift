@@ -4,19 +4,21 @@ import Foundation
 
 /// A size in bytes: an integer, or a string with a unit as Supabase writes them (`"5MB"`,
 /// `"50MiB"`, `"200KB"`, `"3B"`; KB/MB/GB are powers of 1000, KiB/MiB/GiB of 1024).
-public struct ByteSize: Decodable, Sendable, Equatable {
+package struct ByteSize: Decodable, Sendable, Equatable {
     /// The size in bytes.
-    public var bytes: Int
+    package var bytes: Int
 
     /// A size of `bytes` bytes.
-    public init(bytes: Int) { self.bytes = bytes }
+    package init(bytes: Int) { self.bytes = bytes }
 
     /// The multiple of a byte each unit names.
-    static let units: [String: Int] = ["b": 1, "kb": 1000, "mb": 1_000_000, "gb": 1_000_000_000,
-                                       "kib": 1024, "mib": 1 << 20, "gib": 1 << 30]
+    static let units: [String: Int] = [
+        "b": 1, "kb": 1000, "mb": 1_000_000, "gb": 1_000_000_000,
+        "kib": 1024, "mib": 1 << 20, "gib": 1 << 30
+    ]
 
     /// Parses a size; the error says what is accepted.
-    public init(_ value: JSONValue) throws(ByteSizeError) {
+    package init(_ value: JSONValue) throws(ByteSizeError) {
         if let i = value.intValue {
             guard i >= 0 else { throw .negative }
             bytes = Int(i)
@@ -30,19 +32,19 @@ public struct ByteSize: Decodable, Sendable, Equatable {
         bytes = v * m
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let value = try decoder.singleValueContainer().decode(JSONValue.self)
         do { try self.init(value) } catch { throw decoder.fail(error.description) }
     }
 }
 
 /// Why a size could not be read.
-public enum ByteSizeError: Error, CustomStringConvertible, Sendable {
+package enum ByteSizeError: Error, CustomStringConvertible, Sendable {
     case negative
     case wrongType(String)
     case invalid(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .negative: return "a size cannot be negative"
         case .wrongType(let t): return "expected a string, found \(t)"
@@ -52,30 +54,30 @@ public enum ByteSizeError: Error, CustomStringConvertible, Sendable {
 }
 
 /// A finite number above zero (seconds, milliseconds).
-public struct PositiveNumber: Decodable, Sendable, Equatable {
+package struct PositiveNumber: Decodable, Sendable, Equatable {
     /// The value.
-    public var value: Double
-    public init(from decoder: Decoder) throws {
+    package var value: Double
+    package init(from decoder: Decoder) throws {
         value = try decoder.singleValueContainer().decode(Double.self)
         guard value.isFinite, value > 0 else { throw decoder.fail("expected a positive number, found \(value)") }
     }
 }
 
 /// A finite number, zero or above.
-public struct NonNegativeNumber: Decodable, Sendable, Equatable {
+package struct NonNegativeNumber: Decodable, Sendable, Equatable {
     /// The value.
-    public var value: Double
-    public init(from decoder: Decoder) throws {
+    package var value: Double
+    package init(from decoder: Decoder) throws {
         value = try decoder.singleValueContainer().decode(Double.self)
         guard value.isFinite, value >= 0 else { throw decoder.fail("expected a non-negative number, found \(value)") }
     }
 }
 
 /// An integer above zero (pixels, bytes).
-public struct PositiveInt: Decodable, Sendable, Equatable {
+package struct PositiveInt: Decodable, Sendable, Equatable {
     /// The value.
-    public var value: Int
-    public init(from decoder: Decoder) throws {
+    package var value: Int
+    package init(from decoder: Decoder) throws {
         value = try decoder.singleValueContainer().decode(Int.self)
         guard value > 0 else { throw decoder.fail("expected a positive integer, found \(value)") }
     }

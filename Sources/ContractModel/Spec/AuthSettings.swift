@@ -3,41 +3,43 @@ import Foundation
 /// An app's GoTrue configuration (`Contracts/<app>/auth.json`): the settings a Supabase project
 /// sets in its dashboard, each tied in the file to the document's words. Absent file: GoTrue's
 /// defaults as `supabase start` runs them (e-mail auto-confirm on, anonymous sign-ins off).
-public struct AuthSettings: Sendable, Equatable {
+package struct AuthSettings: Sendable, Equatable {
     /// `SITE_URL`: where links go when `redirect_to` is absent or not allowed.
-    public var siteURL: String
+    package var siteURL: String
     /// `URI_ALLOW_LIST`: redirect URL patterns (GoTrue's globs: `*` stops at `.` and `/`, `**` does not).
-    public var redirectURLs: [String]
+    package var redirectURLs: [String]
     /// `MAILER_AUTOCONFIRM`: sign-up returns a session at once (true) or a user awaiting
     /// `verify type=signup` (false).
-    public var mailerAutoconfirm: Bool
+    package var mailerAutoconfirm: Bool
     /// `EXTERNAL_ANONYMOUS_USERS_ENABLED`.
-    public var anonymousSignIns: Bool
+    package var anonymousSignIns: Bool
     /// External OAuth providers enabled (`google`, …); the mock answers them with a deterministic
     /// test provider.
-    public var externalProviders: [String]
+    package var externalProviders: [String]
     /// `MAILER_OTP_EXP` in seconds (GoTrue's default 86400).
-    public var otpExpirySeconds: Int
+    package var otpExpirySeconds: Int
     /// `EXTERNAL_FLOW_STATE_EXPIRY_DURATION` in seconds (GoTrue's default and minimum 300).
-    public var flowStateExpirySeconds: Int
+    package var flowStateExpirySeconds: Int
     /// `SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION`: a password change needs the nonce
     /// sent by `/reauthenticate`.
-    public var passwordChangeRequiresReauthentication: Bool
+    package var passwordChangeRequiresReauthentication: Bool
     /// `SMTP_MAX_FREQUENCY` in seconds: the least time between two e-mails of one kind to one user
     /// (GoTrue's default 60).
-    public var emailMaxFrequencySeconds: Int
+    package var emailMaxFrequencySeconds: Int
     /// `JWT_EXP` (`jwt_expiry` in the Supabase CLI's config.toml): access-token lifetime in
     /// seconds (default 3600).
-    public var jwtExpirySeconds: Int = 3600
+    package var jwtExpirySeconds: Int = 3600
     /// `PASSWORD_MIN_LENGTH` (`minimum_password_length`): shorter passwords are refused with 422
     /// `weak_password` (default 6).
-    public var minimumPasswordLength: Int = 6
+    package var minimumPasswordLength: Int = 6
 
     /// GoTrue's defaults.
-    public init(siteURL: String = "http://127.0.0.1:3000", redirectURLs: [String] = [], mailerAutoconfirm: Bool = true,
-                anonymousSignIns: Bool = false, externalProviders: [String] = [], otpExpirySeconds: Int = 86400,
-                flowStateExpirySeconds: Int = 300, passwordChangeRequiresReauthentication: Bool = false,
-                emailMaxFrequencySeconds: Int = 60) {
+    package init(
+        siteURL: String = "http://127.0.0.1:3000", redirectURLs: [String] = [], mailerAutoconfirm: Bool = true,
+        anonymousSignIns: Bool = false, externalProviders: [String] = [], otpExpirySeconds: Int = 86400,
+        flowStateExpirySeconds: Int = 300, passwordChangeRequiresReauthentication: Bool = false,
+        emailMaxFrequencySeconds: Int = 60
+    ) {
         self.emailMaxFrequencySeconds = emailMaxFrequencySeconds
         self.siteURL = siteURL
         self.redirectURLs = redirectURLs
@@ -50,16 +52,19 @@ public struct AuthSettings: Sendable, Equatable {
     }
 
     /// Decodes `auth.json` (see `init(from:)`).
-    public static func decode(_ node: SpecNode) throws -> AuthSettings { try node.decode(AuthSettings.self) }
+    package static func decode(_ node: SpecNode) throws -> AuthSettings { try node.decode(AuthSettings.self) }
 
     /// Whether GoTrue accepts `url` as a redirect (`utilities.IsRedirectURLValid`): same scheme and
     /// host as the site URL (any port on loopback), a loopback IP, or a match of an allow-list pattern
     /// (fragment ignored). Anything else falls back to the site URL.
-    public func isRedirectAllowed(_ url: String) -> Bool {
+    package func isRedirectAllowed(_ url: String) -> Bool {
         guard !url.isEmpty, let ref = URLComponents(string: url), let base = URLComponents(string: siteURL) else { return false }
         let host = ref.host ?? ""
         if host.lowercased() == (base.host ?? "").lowercased(), ref.scheme == base.scheme,
-           ref.port == base.port || ["localhost", "127.0.0.1", "::1"].contains(host) { return true }
+            ref.port == base.port || ["localhost", "127.0.0.1", "::1"].contains(host)
+        {
+            return true
+        }
         if !host.isEmpty, host.allSatisfy(\.isNumber) { return false }
         if host == "127.0.0.1" || host == "::1" || host == "[::1]" { return true }
         let withoutFragment = String(url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
@@ -76,15 +81,19 @@ public struct AuthSettings: Sendable, Equatable {
             let key = i * (t.count + 1) + j
             if let v = memo[key] { return v }
             var r: Bool
-            if i == p.count { r = j == t.count }
-            else if p[i] == "*" {
+            if i == p.count {
+                r = j == t.count
+            } else if p[i] == "*" {
                 let double = i + 1 < p.count && p[i + 1] == "*"
                 let next = double ? i + 2 : i + 1
                 r = m(next, j)
                 var k = j
                 while !r, k < t.count, double || !sep(t[k]) { k += 1; r = m(next, k) }
-            } else if p[i] == "?" { r = j < t.count && !sep(t[j]) && m(i + 1, j + 1) }
-            else { r = j < t.count && t[j] == p[i] && m(i + 1, j + 1) }
+            } else if p[i] == "?" {
+                r = j < t.count && !sep(t[j]) && m(i + 1, j + 1)
+            } else {
+                r = j < t.count && t[j] == p[i] && m(i + 1, j + 1)
+            }
             memo[key] = r
             return r
         }
@@ -92,7 +101,7 @@ public struct AuthSettings: Sendable, Equatable {
     }
 
     /// The redirect GoTrue uses for a requested `redirect_to` (`utilities.GetReferrer`).
-    public func redirect(for requested: String?) -> String {
+    package func redirect(for requested: String?) -> String {
         if let r = requested, isRedirectAllowed(r) { return r }
         return siteURL
     }
@@ -114,12 +123,12 @@ struct AuthSetting<Value: Decodable>: Decodable {
 extension AuthSettings: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case app, source, decisions, site_url, redirect_urls, mailer_autoconfirm, anonymous_sign_ins, external_providers,
-             otp_expiry_seconds, flow_state_expiry_seconds, password_change_requires_reauthentication,
-             email_max_frequency_seconds, jwt_expiry, minimum_password_length
+            otp_expiry_seconds, flow_state_expiry_seconds, password_change_requires_reauthentication,
+            email_max_frequency_seconds, jwt_expiry, minimum_password_length
     }
 
     /// Absent settings keep GoTrue's defaults.
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         self.init()
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func value<T: Decodable>(_ key: CodingKeys, _ current: T) throws -> T {

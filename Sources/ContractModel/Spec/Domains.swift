@@ -4,20 +4,20 @@ import Foundation
 /// must pass checks. A column of the domain stores base values; the checks run when a value is
 /// read into the domain (PostgreSQL casts the request body's value to the column type), before
 /// triggers and table constraints.
-public struct DomainDefinition: Sendable, Equatable {
+package struct DomainDefinition: Sendable, Equatable {
     /// The domain's name (what `format_type` prints for its columns).
-    public var name: String
+    package var name: String
     /// The base type.
-    public var base: SQLType
+    package var base: SQLType
     /// `varchar(n)`/`char(n)` limits of the base, if any.
-    public var limit: Int?
-    public var padded: Bool
+    package var limit: Int?
+    package var padded: Bool
     /// `NOT NULL` on the domain.
-    public var notNull: Bool
+    package var notNull: Bool
     /// Checks in order: constraint name and expression (`{"column": "value"}` is the value).
-    public var checks: [(name: String, expr: Expr)]
+    package var checks: [(name: String, expr: Expr)]
 
-    public static func == (a: DomainDefinition, b: DomainDefinition) -> Bool {
+    package static func == (a: DomainDefinition, b: DomainDefinition) -> Bool {
         a.name == b.name && a.base == b.base && a.limit == b.limit && a.padded == b.padded && a.notNull == b.notNull
             && a.checks.map(\.name) == b.checks.map(\.name) && a.checks.map(\.expr) == b.checks.map(\.expr)
     }
@@ -25,7 +25,7 @@ public struct DomainDefinition: Sendable, Equatable {
     /// Applies the domain to a base value: 23502 `domain d does not allow null values`, 23514
     /// `value for domain d violates check constraint "c"` (domains.c `domain_check_input`); a
     /// check that is unknown (NULL) passes, as in SQL.
-    public func check(_ v: SQLValue) throws {
+    package func check(_ v: SQLValue) throws {
         if v.isNull {
             if notNull { throw PostgresError("23502", "domain \(name) does not allow null values") }
         }
@@ -64,11 +64,23 @@ public struct DomainDefinition: Sendable, Equatable {
             return x.isNull != negated
         case .all(let es):
             var unknown = false
-            for x in es { switch eval(x, v, type) { case false?: return false; case nil: unknown = true; default: break } }
+            for x in es {
+                switch eval(x, v, type) {
+                case false?: return false;
+                case nil: unknown = true;
+                default: break
+                }
+            }
             return unknown ? nil : true
         case .any(let es):
             var unknown = false
-            for x in es { switch eval(x, v, type) { case true?: return true; case nil: unknown = true; default: break } }
+            for x in es {
+                switch eval(x, v, type) {
+                case true?: return true;
+                case nil: unknown = true;
+                default: break
+                }
+            }
             return unknown ? nil : false
         case .not(let x): return eval(x, v, type).map { !$0 }
         default: return nil
@@ -84,7 +96,8 @@ public struct DomainDefinition: Sendable, Equatable {
             let typeName = try typeNode.string()
             var limit: Int?, padded = false, baseName = typeName
             let lower = typeName.lowercased().replacingOccurrences(of: " ", with: "")
-            for (prefix, p) in [("charactervarying(", false), ("varchar(", false), ("character(", true), ("char(", true)] where lower.hasPrefix(prefix) && lower.hasSuffix(")") {
+            for (prefix, p) in [("charactervarying(", false), ("varchar(", false), ("character(", true), ("char(", true)]
+            where lower.hasPrefix(prefix) && lower.hasSuffix(")") {
                 guard let n = Int(lower.dropFirst(prefix.count).dropLast()), n > 0 else { throw typeNode.fail("bad length in '\(typeName)'") }
                 limit = n; padded = p; baseName = "text"
                 break
@@ -99,10 +112,11 @@ public struct DomainDefinition: Sendable, Equatable {
             _ = o.optional("doc")
             if let cs = o.optional("checks") {
                 for c in try cs.array() {
-                    checks.append(try c.object { co in
-                        _ = co.optional("sql")
-                        return (try co.required("name").string(), try Expr.decode(try co.required("expr")))
-                    })
+                    checks.append(
+                        try c.object { co in
+                            _ = co.optional("sql")
+                            return (try co.required("name").string(), try Expr.decode(try co.required("expr")))
+                        })
                 }
             }
             return DomainDefinition(name: name, base: base, limit: limit, padded: padded, notNull: try o.optional("notNull")?.bool() ?? false, checks: checks)

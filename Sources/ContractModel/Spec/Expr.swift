@@ -14,7 +14,7 @@ import Foundation
 /// - `{"any": [E…]}`, `{"all": [E…]}`, `{"not": E}`; `{"ref": "name"}` names a definition.
 /// Operands A, B: `{"column": c}`, `{"outer": c}`, `"auth.uid"`, `"auth.role"`, `"auth.email"`,
 /// `{"claim": "name"}` (any JWT claim), `"now"`, `{"value": v}` or a bare number, boolean or null.
-public indirect enum Expr: Sendable, Equatable {
+package indirect enum Expr: Sendable, Equatable {
     /// Always true or always false.
     case constant(Bool)
     /// The request's role is this one.
@@ -37,12 +37,12 @@ public indirect enum Expr: Sendable, Equatable {
     case ref(String)
 
     /// Comparison operators.
-    public enum CompareOp: String, Sendable, CaseIterable {
+    package enum CompareOp: String, Sendable, CaseIterable {
         case eq, neq, lt, lte, gt, gte
     }
 
     /// A value an expression compares.
-    public enum Operand: Sendable, Equatable {
+    package enum Operand: Sendable, Equatable {
         /// A column of the current row (inside `exists`, of the inner row).
         case column(String)
         /// Inside `exists`: a column of the enclosing row.
@@ -58,7 +58,7 @@ public indirect enum Expr: Sendable, Equatable {
 
 extension Expr {
     /// Decodes an expression from a contract file node.
-    public static func decode(_ node: SpecNode) throws -> Expr {
+    package static func decode(_ node: SpecNode) throws -> Expr {
         switch node.value {
         case .bool(let b): return .constant(b)
         case .string(let s):
@@ -107,7 +107,7 @@ extension Expr {
     }
 
     /// The expression in its canonical JSON form.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .constant(let b): return b ? "public" : "nobody"
         case .role(let r): return .string(r)
@@ -124,7 +124,7 @@ extension Expr {
     }
 
     /// Every table an expression reads through `exists` (following definitions).
-    public func referencedTables(definitions: [String: Expr]) -> Set<String> {
+    package func referencedTables(definitions: [String: Expr]) -> Set<String> {
         switch self {
         case .exists(let t, let w): return Set([t]).union(w.referencedTables(definitions: definitions))
         case .any(let es), .all(let es): return es.reduce(into: Set()) { $0.formUnion($1.referencedTables(definitions: definitions)) }
@@ -137,7 +137,7 @@ extension Expr {
 
 extension Expr.Operand {
     /// Decodes an operand.
-    public static func decode(_ node: SpecNode) throws -> Expr.Operand {
+    package static func decode(_ node: SpecNode) throws -> Expr.Operand {
         switch node.value {
         case .string(let s):
             switch s {
@@ -165,7 +165,7 @@ extension Expr.Operand {
     }
 
     /// The operand in canonical JSON form.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .column(let c): return ["column": .string(c)]
         case .outer(let c): return ["outer": .string(c)]

@@ -33,8 +33,9 @@ struct FixtureTable: Decodable {
         guard context?.schema.table(table) != nil else { throw c.fail(.table, "unknown table '\(table)'") }
         if let rel = try c.decodeIfPresent(String.self, forKey: .file), let context {
             let file = decoder.contractState?.file ?? ""
-            rows = try SpecNode.decode([JSONValue].self, from: context.folder.appendingPathComponent(rel),
-                                       displayName: (file as NSString).deletingLastPathComponent + "/" + rel)
+            rows = try SpecNode.decode(
+                [JSONValue].self, from: context.folder.appendingPathComponent(rel),
+                displayName: (file as NSString).deletingLastPathComponent + "/" + rel)
         } else {
             rows = try c.decode([JSONValue].self, forKey: .rows)
         }
@@ -63,8 +64,9 @@ struct FixtureTable: Decodable {
                     }
                 }.count
                 if got != n {
-                    throw c.fail([CodingKeys.byValue, AnyKey("counts"), AnyKey(value)],
-                                 "\(table) has \(got) fixture rows with \(b.column) \(value == "*" ? "set" : "= \(value)"), the document's count is \(n)")
+                    throw c.fail(
+                        [CodingKeys.byValue, AnyKey("counts"), AnyKey(value)],
+                        "\(table) has \(got) fixture rows with \(b.column) \(value == "*" ? "set" : "= \(value)"), the document's count is \(n)")
                 }
             }
         }
@@ -86,26 +88,28 @@ struct FixtureTable: Decodable {
 
 extension Persona: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case name, id, email, password, label, metadata }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard let id = SQLValue.canonicalUUID(try c.decode(String.self, forKey: .id)) else { throw c.fail(.id, "not a uuid") }
-        self.init(name: try c.decode(String.self, forKey: .name), id: id, email: try c.decode(String.self, forKey: .email),
-                  password: try c.decode(String.self, forKey: .password), label: try c.decodeIfPresent(String.self, forKey: .label) ?? "",
-                  metadata: try c.decodeIfPresent(JSONValue.self, forKey: .metadata) ?? .object([:]))
+        self.init(
+            name: try c.decode(String.self, forKey: .name), id: id, email: try c.decode(String.self, forKey: .email),
+            password: try c.decode(String.self, forKey: .password), label: try c.decodeIfPresent(String.self, forKey: .label) ?? "",
+            metadata: try c.decodeIfPresent(JSONValue.self, forKey: .metadata) ?? .object([:]))
     }
 }
 
 extension Fixtures: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, personas, tables }
     /// Decodes fixtures.json (under `decode(_:folder:schema:)`, which gives the folder and schema).
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(personas: try c.decodeIfPresent([Persona].self, forKey: .personas) ?? [],
-                  tables: (try c.decodeIfPresent([FixtureTable].self, forKey: .tables) ?? []).map { ($0.table, $0.rows) })
+        self.init(
+            personas: try c.decodeIfPresent([Persona].self, forKey: .personas) ?? [],
+            tables: (try c.decodeIfPresent([FixtureTable].self, forKey: .tables) ?? []).map { ($0.table, $0.rows) })
     }
 
     /// Decodes fixtures.json; `file` entries are resolved relative to `folder`.
-    public static func decode(_ root: SpecNode, folder: URL, schema: DatabaseSchema) throws -> Fixtures {
+    package static func decode(_ root: SpecNode, folder: URL, schema: DatabaseSchema) throws -> Fixtures {
         try root.decode(Fixtures.self, values: [FixtureTable.Context.key: FixtureTable.Context(folder: folder, schema: schema)])
     }
 }

@@ -10,16 +10,16 @@ import Foundation
 /// { "name": "civicforge_private.set_updated_at", "arguments": [], "returns": "trigger",
 ///   "security": "invoker", "volatility": "volatile" }
 /// ```
-public struct FunctionDefinition: Sendable, Equatable {
+package struct FunctionDefinition: Sendable, Equatable {
     /// How the function runs with respect to its caller's rights.
-    public enum Security: String, Sendable, Equatable, CaseIterable {
+    package enum Security: String, Sendable, Equatable, CaseIterable {
         /// `SECURITY DEFINER`: with its owner's rights (row-level security of the owner).
         case definer
         /// `SECURITY INVOKER` (PostgreSQL's default): with the caller's rights.
         case invoker
     }
     /// `pg_proc.provolatile`.
-    public enum Volatility: String, Sendable, Equatable, CaseIterable {
+    package enum Volatility: String, Sendable, Equatable, CaseIterable {
         /// `IMMUTABLE` (`i`).
         case immutable
         /// `STABLE` (`s`).
@@ -29,31 +29,31 @@ public struct FunctionDefinition: Sendable, Equatable {
     }
 
     /// The name, qualified when the function is not in `public` (`civicforge_private.can_see_post`).
-    public var name: String
+    package var name: String
     /// Input arguments in order, each `name type` as `format_type` prints the type
     /// (`p_stop_ids uuid[]`, `limit_count integer`); `INOUT`/`VARIADIC` prefixed when so declared.
-    public var arguments: [String]
+    package var arguments: [String]
     /// How many trailing input arguments have a default (`pronargdefaults`).
-    public var defaults: Int
+    package var defaults: Int
     /// `pg_get_function_result`: `SETOF cities`, `trigger`, `void`, `TABLE(a bigint, b bigint)`.
-    public var returns: String
+    package var returns: String
     /// Definer or invoker.
-    public var security: Security
+    package var security: Security
     /// Volatility.
-    public var volatility: Volatility
+    package var volatility: Volatility
 
     /// `public.search_cities`.
-    public var qualifiedName: String { name.contains(".") ? name : "public.\(name)" }
+    package var qualifiedName: String { name.contains(".") ? name : "public.\(name)" }
     /// The schema the function lives in.
-    public var schema: String { String(qualifiedName.split(separator: ".", maxSplits: 1)[0]) }
+    package var schema: String { String(qualifiedName.split(separator: ".", maxSplits: 1)[0]) }
 
     /// `search_cities(search_term text) RETURNS SETOF cities SECURITY INVOKER STABLE`, for messages.
-    public var summary: String {
+    package var summary: String {
         "\(name)(\(arguments.joined(separator: ", "))\(defaults > 0 ? "; \(defaults) with defaults" : "")) RETURNS \(returns) SECURITY \(security.rawValue.uppercased()) \(volatility.rawValue.uppercased())"
     }
 
     /// A function.
-    public init(name: String, arguments: [String], defaults: Int = 0, returns: String, security: Security, volatility: Volatility) {
+    package init(name: String, arguments: [String], defaults: Int = 0, returns: String, security: Security, volatility: Volatility) {
         self.name = name
         self.arguments = arguments
         self.defaults = defaults
@@ -89,8 +89,9 @@ public struct FunctionDefinition: Sendable, Equatable {
             }
             _ = o.optional("doc")
             _ = o.optional("decision")
-            return FunctionDefinition(name: name, arguments: args, defaults: defaults, returns: try o.required("returns").string(),
-                                      security: try oneOf("security", Security.self), volatility: try oneOf("volatility", Volatility.self))
+            return FunctionDefinition(
+                name: name, arguments: args, defaults: defaults, returns: try o.required("returns").string(),
+                security: try oneOf("security", Security.self), volatility: try oneOf("volatility", Volatility.self))
         }
     }
 }

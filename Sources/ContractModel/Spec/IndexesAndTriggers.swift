@@ -7,41 +7,41 @@ import Foundation
 /// { "name": "rides_status_idx", "columns": ["status"], "where": "status = 'open'" }
 /// { "name": "engagement_events_user_event_created", "columns": ["user_id", "event_type", { "column": "created_at", "order": "desc" }] }
 /// ```
-public struct IndexDefinition: Sendable, Equatable {
+package struct IndexDefinition: Sendable, Equatable {
     /// One key column, in order.
-    public struct Key: Sendable, Equatable, CustomStringConvertible {
+    package struct Key: Sendable, Equatable, CustomStringConvertible {
         /// The column.
-        public var column: String
+        package var column: String
         /// `DESC` ordering.
-        public var descending: Bool
+        package var descending: Bool
         /// A non-default operator class (`gin_trgm_ops`).
-        public var opclass: String?
-        public var description: String { column + (opclass.map { " \($0)" } ?? "") + (descending ? " DESC" : "") }
+        package var opclass: String?
+        package var description: String { column + (opclass.map { " \($0)" } ?? "") + (descending ? " DESC" : "") }
         /// A key column.
-        public init(column: String, descending: Bool = false, opclass: String? = nil) {
+        package init(column: String, descending: Bool = false, opclass: String? = nil) {
             self.column = column
             self.descending = descending
             self.opclass = opclass
         }
     }
     /// The index's name.
-    public var name: String
+    package var name: String
     /// The access method (`btree` unless given; `gin`, `gist`, `hash`, `brin`).
-    public var method: String
+    package var method: String
     /// Key columns in order.
-    public var keys: [Key]
+    package var keys: [Key]
     /// `CREATE UNIQUE INDEX`.
-    public var unique: Bool
+    package var unique: Bool
     /// The partial index's predicate (`status = 'open'`), nil for a full index.
-    public var predicate: String?
+    package var predicate: String?
 
     /// `name USING gin (name gin_trgm_ops) WHERE …`, for messages.
-    public var summary: String {
+    package var summary: String {
         "\(unique ? "UNIQUE " : "")\(name) USING \(method) (\(keys.map(\.description).joined(separator: ", ")))" + (predicate.map { " WHERE \($0)" } ?? "")
     }
 
     /// An index.
-    public init(name: String, method: String = "btree", keys: [Key], unique: Bool = false, predicate: String? = nil) {
+    package init(name: String, method: String = "btree", keys: [Key], unique: Bool = false, predicate: String? = nil) {
         self.name = name
         self.method = method
         self.keys = keys
@@ -74,8 +74,9 @@ public struct IndexDefinition: Sendable, Equatable {
             }
             _ = o.optional("doc")
             _ = o.optional("decision")
-            return IndexDefinition(name: try o.required("name").string(), method: method, keys: keys,
-                                   unique: try o.optional("unique")?.bool() ?? false, predicate: try o.optional("where")?.string())
+            return IndexDefinition(
+                name: try o.required("name").string(), method: method, keys: keys,
+                unique: try o.optional("unique")?.bool() ?? false, predicate: try o.optional("where")?.string())
         }
     }
 }
@@ -85,30 +86,30 @@ public struct IndexDefinition: Sendable, Equatable {
 /// ```json
 /// { "name": "on_message_created", "table": "messages", "timing": "after", "events": ["insert"], "function": "handle_new_message" }
 /// ```
-public struct TriggerDefinition: Sendable, Equatable {
+package struct TriggerDefinition: Sendable, Equatable {
     /// The trigger's name (unique per table).
-    public var name: String
+    package var name: String
     /// The table, `public` unless qualified (`auth.users`).
-    public var table: String
+    package var table: String
     /// `before`, `after` or `instead of`.
-    public var timing: String
+    package var timing: String
     /// `insert`, `update`, `delete`, `truncate`, in that order.
-    public var events: [String]
+    package var events: [String]
     /// `row` (default) or `statement`.
-    public var level: String
+    package var level: String
     /// The function, qualified when it is not in `public` (`civicforge_private.set_updated_at`).
-    public var function: String
+    package var function: String
 
     /// `public.messages`.
-    public var qualifiedTable: String { table.contains(".") ? table : "public.\(table)" }
+    package var qualifiedTable: String { table.contains(".") ? table : "public.\(table)" }
 
     /// `AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION handle_new_message()`.
-    public var summary: String {
+    package var summary: String {
         "\(timing.uppercased()) \(events.map { $0.uppercased() }.joined(separator: " OR ")) ON \(qualifiedTable) FOR EACH \(level.uppercased()) EXECUTE FUNCTION \(function)()"
     }
 
     /// A trigger.
-    public init(name: String, table: String, timing: String, events: [String], level: String = "row", function: String) {
+    package init(name: String, table: String, timing: String, events: [String], level: String = "row", function: String) {
         self.name = name
         self.table = table
         self.timing = timing
@@ -126,7 +127,9 @@ public struct TriggerDefinition: Sendable, Equatable {
             if schema.table(table) == nil { throw tableNode.fail("unknown table '\(table)'") }
             let timingNode = try o.required("timing")
             let timing = try timingNode.string()
-            guard ["before", "after", "instead of"].contains(timing) else { throw timingNode.fail("timing is 'before', 'after' or 'instead of', not '\(timing)'") }
+            guard ["before", "after", "instead of"].contains(timing) else {
+                throw timingNode.fail("timing is 'before', 'after' or 'instead of', not '\(timing)'")
+            }
             let eventsNode = try o.required("events")
             let events = try eventsNode.strings()
             for e in events where !eventOrder.contains(e) { throw eventsNode.fail("unknown event '\(e)' (insert, update, delete, truncate)") }
@@ -135,8 +138,9 @@ public struct TriggerDefinition: Sendable, Equatable {
             guard level == "row" || level == "statement" else { throw node.fail("level is 'row' or 'statement', not '\(level)'") }
             _ = o.optional("doc")
             _ = o.optional("decision")
-            return TriggerDefinition(name: try o.required("name").string(), table: table, timing: timing,
-                                     events: eventOrder.filter(events.contains), level: level, function: try o.required("function").string())
+            return TriggerDefinition(
+                name: try o.required("name").string(), table: table, timing: timing,
+                events: eventOrder.filter(events.contains), level: level, function: try o.required("function").string())
         }
     }
 }

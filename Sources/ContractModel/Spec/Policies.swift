@@ -1,30 +1,30 @@
 import Foundation
 
 /// A SQL command a policy governs.
-public enum PolicyCommand: String, Sendable, CaseIterable, Codable {
+package enum PolicyCommand: String, Sendable, CaseIterable, Codable {
     case select = "SELECT", insert = "INSERT", update = "UPDATE", delete = "DELETE"
 
     /// The key used in policies.json.
-    public var key: String { rawValue.lowercased() }
+    package var key: String { rawValue.lowercased() }
 }
 
 /// One cell of an RLS matrix: the document's words and the machine-readable rule.
-public struct PolicyCell: Sendable, Equatable {
+package struct PolicyCell: Sendable, Equatable {
     /// The document's own words for the cell ("Own only", "Participants only", "-").
-    public var doc: String
+    package var doc: String
     /// Which rows are visible / targetable (SELECT, UPDATE, DELETE). Nil for INSERT.
-    public var using: Expr?
+    package var using: Expr?
     /// What a new row must satisfy (INSERT, UPDATE). For UPDATE, absent means `using`.
-    public var check: Expr?
+    package var check: Expr?
     /// Why the cell says what it says where the document is open.
-    public var decision: String?
+    package var decision: String?
     /// Personas the case expansion should exercise as "allowed" witnesses (optional hints).
-    public var notes: [String]
+    package var notes: [String]
 
     /// The effective USING expression (nobody when absent).
-    public var effectiveUsing: Expr { using ?? .constant(false) }
+    package var effectiveUsing: Expr { using ?? .constant(false) }
     /// The effective WITH CHECK expression (`using` for UPDATE when absent, nobody otherwise).
-    public func effectiveCheck(for command: PolicyCommand) -> Expr {
+    package func effectiveCheck(for command: PolicyCommand) -> Expr {
         if let check { return check }
         if command == .update, let using { return using }
         return .constant(false)
@@ -32,33 +32,33 @@ public struct PolicyCell: Sendable, Equatable {
 }
 
 /// The RLS matrix of one table.
-public struct TablePolicies: Sendable, Equatable {
+package struct TablePolicies: Sendable, Equatable {
     /// Table name.
-    public var table: String
+    package var table: String
     /// Whether row-level security is enabled (the documents require it everywhere).
-    public var rlsEnabled: Bool
+    package var rlsEnabled: Bool
     /// Cells by command.
-    public var cells: [PolicyCommand: PolicyCell]
+    package var cells: [PolicyCommand: PolicyCell]
     /// Commands a role is not even granted (gives 42501 "permission denied for table").
-    public var revoked: [String: Set<PolicyCommand>]
+    package var revoked: [String: Set<PolicyCommand>]
 
     /// The cell of a command (a "nobody" cell when absent).
-    public func cell(_ c: PolicyCommand) -> PolicyCell {
+    package func cell(_ c: PolicyCommand) -> PolicyCell {
         cells[c] ?? PolicyCell(doc: "-", using: .constant(false), check: .constant(false), decision: nil, notes: [])
     }
 }
 
 /// An app's policies.json.
-public struct PolicySet: Sendable, Equatable {
+package struct PolicySet: Sendable, Equatable {
     /// Named expressions (`is_admin`, `approved_user`) that cells refer to with `{"ref": name}`.
-    public var definitions: [String: Expr]
+    package var definitions: [String: Expr]
     /// Document words for each definition.
-    public var definitionDocs: [String: String]
+    package var definitionDocs: [String: String]
     /// Per-table matrices, in file order.
-    public var tables: [TablePolicies]
+    package var tables: [TablePolicies]
 
     /// No policies: every table without RLS.
-    public static let empty = PolicySet(definitions: [:], definitionDocs: [:], tables: [])
+    package static let empty = PolicySet(definitions: [:], definitionDocs: [:], tables: [])
 
     /// A policy set from its parts.
     package init(definitions: [String: Expr], definitionDocs: [String: String], tables: [TablePolicies]) {
@@ -68,10 +68,10 @@ public struct PolicySet: Sendable, Equatable {
     }
 
     /// The matrix of a table.
-    public func table(_ name: String) -> TablePolicies? { tables.first { $0.table == name } }
+    package func table(_ name: String) -> TablePolicies? { tables.first { $0.table == name } }
 
     /// Decodes policies.json, checking every table and column reference against the schema.
-    public static func decode(_ root: SpecNode, schema: DatabaseSchema) throws -> PolicySet {
+    package static func decode(_ root: SpecNode, schema: DatabaseSchema) throws -> PolicySet {
         try root.object { o in
             _ = o.optional("app")
             _ = o.optional("source")
@@ -113,18 +113,20 @@ public struct PolicySet: Sendable, Equatable {
                             }
                             if cmd != .insert && using == nil { throw co.this.fail("\(cmd.rawValue) needs 'using' (write \"nobody\" for a '-' cell)") }
                             if cmd == .insert && check == nil { throw co.this.fail("INSERT needs 'check' (write \"nobody\" for a '-' cell)") }
-                            return PolicyCell(doc: doc, using: using, check: check,
-                                              decision: try co.optional("decision")?.string(),
-                                              notes: try co.optional("notes")?.strings() ?? [])
+                            return PolicyCell(
+                                doc: doc, using: using, check: check,
+                                decision: try co.optional("decision")?.string(),
+                                notes: try co.optional("notes")?.strings() ?? [])
                         }
                     }
                     var revoked: [String: Set<PolicyCommand>] = [:]
                     if let r = to.optional("revoke") {
                         for (role, cmds) in try r.map() {
-                            revoked[role] = Set(try cmds.array().map { n in
-                                guard let c = PolicyCommand(rawValue: try n.string().uppercased()) else { throw n.fail("unknown command") }
-                                return c
-                            })
+                            revoked[role] = Set(
+                                try cmds.array().map { n in
+                                    guard let c = PolicyCommand(rawValue: try n.string().uppercased()) else { throw n.fail("unknown command") }
+                                    return c
+                                })
                         }
                     }
                     _ = to.optional("decision")
@@ -137,13 +139,15 @@ public struct PolicySet: Sendable, Equatable {
             // the matrix must say what it means (`"rls": false` for a table RLS leaves open).
             let listed = Set(tables.map(\.table))
             if let missing = schema.tables.first(where: { $0.schema == "public" && !$0.isView && !listed.contains($0.name) }) {
-                throw (try o.required("tables")).fail("table '\(missing.name)' of schema.json has no entry (add one, or write \"rls\": false to leave it open on purpose)")
+                throw (try o.required("tables")).fail(
+                    "table '\(missing.name)' of schema.json has no entry (add one, or write \"rls\": false to leave it open on purpose)")
             }
             return PolicySet(definitions: defs, definitionDocs: docs, tables: tables)
         }
     }
 
-    package static func validate(_ e: Expr, table: TableSchema, schema: DatabaseSchema, defs: [String: Expr], node: SpecNode, outer: TableSchema? = nil) throws {
+    package static func validate(_ e: Expr, table: TableSchema, schema: DatabaseSchema, defs: [String: Expr], node: SpecNode, outer: TableSchema? = nil) throws
+    {
         func checkOperand(_ op: Expr.Operand, _ t: TableSchema) throws {
             switch op {
             case .column(let c) where t.columnIndex(c) == nil: throw node.fail("unknown column '\(c)' of table '\(t.name)'")
@@ -168,19 +172,19 @@ public struct PolicySet: Sendable, Equatable {
 }
 
 /// A named user of an app's fixtures: an `auth.users` row plus a label for reports.
-public struct Persona: Sendable, Equatable {
+package struct Persona: Sendable, Equatable {
     /// Short name ("alice").
-    public var name: String
+    package var name: String
     /// The user's id.
-    public var id: String
+    package var id: String
     /// Email address.
-    public var email: String
+    package var email: String
     /// Password for `grant_type=password`.
-    public var password: String
+    package var password: String
     /// What the persona stands for ("admin", "pending", "tier 2, north").
-    public var label: String
+    package var label: String
     /// `raw_user_meta_data`.
-    public var metadata: JSONValue
+    package var metadata: JSONValue
 
     /// A persona from its parts.
     package init(name: String, id: String, email: String, password: String, label: String, metadata: JSONValue) {
@@ -194,11 +198,11 @@ public struct Persona: Sendable, Equatable {
 }
 
 /// Seed data: personas and rows in insertion order.
-public struct Fixtures: Sendable, Equatable {
+package struct Fixtures: Sendable, Equatable {
     /// Users of the app.
-    public var personas: [Persona]
+    package var personas: [Persona]
     /// Rows per table in insertion order.
-    public var tables: [(table: String, rows: [JSONValue])]
+    package var tables: [(table: String, rows: [JSONValue])]
 
     /// Fixtures from personas and rows per table in insertion order.
     package init(personas: [Persona], tables: [(table: String, rows: [JSONValue])]) {
@@ -207,39 +211,41 @@ public struct Fixtures: Sendable, Equatable {
     }
 
     /// No fixtures.
-    public static let empty = Fixtures(personas: [], tables: [])
+    package static let empty = Fixtures(personas: [], tables: [])
 
-    public static func == (a: Fixtures, b: Fixtures) -> Bool {
+    package static func == (a: Fixtures, b: Fixtures) -> Bool {
         a.personas == b.personas && a.tables.map(\.table) == b.tables.map(\.table) && a.tables.map(\.rows) == b.tables.map(\.rows)
     }
 
     /// The persona of a name.
-    public func persona(_ name: String) -> Persona? { personas.first { $0.name == name } }
+    package func persona(_ name: String) -> Persona? { personas.first { $0.name == name } }
 
     /// Rows of a table.
-    public func rows(_ table: String) -> [JSONValue] { tables.filter { $0.table == table }.flatMap(\.rows) }
+    package func rows(_ table: String) -> [JSONValue] { tables.filter { $0.table == table }.flatMap(\.rows) }
 }
 
 /// Everything the mock needs to serve one app, read from `Contracts/<app>/`.
-public struct AppSpec: Sendable {
+package struct AppSpec: Sendable {
     /// Folder name (`teleportme`).
-    public var app: String
+    package var app: String
     /// The folder it was read from.
-    public var folder: URL
+    package var folder: URL
     /// schema.json.
-    public var schema: DatabaseSchema
+    package var schema: DatabaseSchema
     /// policies.json (required: an entry for every public table of schema.json).
-    public var policies: PolicySet
+    package var policies: PolicySet
     /// fixtures.json (empty when absent).
-    public var fixtures: Fixtures
+    package var fixtures: Fixtures
     /// storage.json's buckets (empty when absent).
-    public var buckets: [JSONValue]
+    package var buckets: [JSONValue]
     /// auth.json (GoTrue's defaults when absent).
-    public var auth: AuthSettings
+    package var auth: AuthSettings
 
     /// An app from its parts.
-    public init(app: String, folder: URL, schema: DatabaseSchema, policies: PolicySet, fixtures: Fixtures, buckets: [JSONValue] = [],
-                auth: AuthSettings = AuthSettings()) {
+    package init(
+        app: String, folder: URL, schema: DatabaseSchema, policies: PolicySet, fixtures: Fixtures, buckets: [JSONValue] = [],
+        auth: AuthSettings = AuthSettings()
+    ) {
         self.auth = auth
         self.app = app
         self.folder = folder
@@ -250,7 +256,7 @@ public struct AppSpec: Sendable {
     }
 
     /// Loads `folder/schema.json`, `policies.json`, `fixtures.json` and `storage.json`.
-    public static func load(folder: URL) throws -> AppSpec {
+    package static func load(folder: URL) throws -> AppSpec {
         let app = folder.lastPathComponent
         let fm = FileManager.default
         func node(_ name: String) throws -> SpecNode? {
@@ -264,7 +270,9 @@ public struct AppSpec: Sendable {
         let schema = try DatabaseSchema.decode(s)
         // Without policies.json every row would be open to every caller: a missing file is an error.
         guard let p = try node("policies.json") else {
-            throw SpecError(file: "Contracts/\(app)/policies.json", path: "$", message: "missing file (every app needs its row-level security matrix; see Contracts/FORMAT.md)")
+            throw SpecError(
+                file: "Contracts/\(app)/policies.json", path: "$",
+                message: "missing file (every app needs its row-level security matrix; see Contracts/FORMAT.md)")
         }
         let policies = try PolicySet.decode(p, schema: schema)
         let fixtures = try node("fixtures.json").map { try Fixtures.decode($0, folder: folder, schema: schema) } ?? .empty
@@ -285,8 +293,9 @@ public struct AppSpec: Sendable {
     /// The buckets of storage.json through the one decoder of that file (`StorageConfiguration`):
     /// limits with units (`"2MB"`) as numbers, policies validated against this app's schema and
     /// policy definitions.
-    public func bucketConfigs() throws -> [BucketConfig] {
-        try StorageConfiguration.decode(SpecNode(value: .array(buckets), file: "Contracts/\(app)/storage.json", path: "$.buckets"),
-                                        schema: schema, definitions: policies.definitions)
+    package func bucketConfigs() throws -> [BucketConfig] {
+        try StorageConfiguration.decode(
+            SpecNode(value: .array(buckets), file: "Contracts/\(app)/storage.json", path: "$.buckets"),
+            schema: schema, definitions: policies.definitions)
     }
 }

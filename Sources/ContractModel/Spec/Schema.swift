@@ -1,7 +1,7 @@
 import Foundation
 
 /// A column default.
-public enum ColumnDefault: Sendable, Equatable {
+package enum ColumnDefault: Sendable, Equatable {
     /// A literal value (JSON, coerced to the column type).
     case value(JSONValue)
     /// `gen_random_uuid()`: the backend's id generator.
@@ -19,7 +19,7 @@ public enum ColumnDefault: Sendable, Equatable {
     case serial
 
     /// The SQL spelling, as `information_schema.columns.column_default` prints it for functions.
-    public var sql: String {
+    package var sql: String {
         switch self {
         case .value(let v): return v.serialized()
         case .genRandomUUID: return "gen_random_uuid()"
@@ -32,7 +32,7 @@ public enum ColumnDefault: Sendable, Equatable {
     }
 
     /// Whether the value comes from a sequence.
-    public var isSequence: Bool {
+    package var isSequence: Bool {
         switch self {
         case .identity, .serial: return true
         default: return false
@@ -41,30 +41,32 @@ public enum ColumnDefault: Sendable, Equatable {
 }
 
 /// One column of a table.
-public struct ColumnSchema: Sendable, Equatable {
+package struct ColumnSchema: Sendable, Equatable {
     /// Column name.
-    public var name: String
+    package var name: String
     /// Column type.
-    public var type: SQLType
+    package var type: SQLType
     /// Whether NULL is allowed.
-    public var nullable: Bool
+    package var nullable: Bool
     /// The default, if any.
-    public var defaultValue: ColumnDefault?
+    package var defaultValue: ColumnDefault?
     /// A column CHECK constraint (named `<table>_<column>_check`), evaluated on the new row.
-    public var check: Expr?
+    package var check: Expr?
     /// The SQL text of the check as written in the document (for reports and the catalog check).
-    public var checkSQL: String?
+    package var checkSQL: String?
     /// The document's words or the decision behind this column, if recorded.
-    public var note: String?
+    package var note: String?
     /// `varchar(n)` / `char(n)`: the length limit, and whether the type is blank-padded `char`.
-    public var length: (limit: Int, padded: Bool)? = nil
+    package var length: (limit: Int, padded: Bool)? = nil
     /// The column's domain, when its type is one (`type` is then the domain's base).
-    public var domain: DomainDefinition? = nil
+    package var domain: DomainDefinition? = nil
 
     /// A column from its parts (for schemas built in code: the mock's storage tables, RPC
     /// result shapes, fuzzing schemas).
-    package init(name: String, type: SQLType, nullable: Bool, defaultValue: ColumnDefault? = nil, check: Expr? = nil, checkSQL: String? = nil,
-                 note: String? = nil, length: (limit: Int, padded: Bool)? = nil) {
+    package init(
+        name: String, type: SQLType, nullable: Bool, defaultValue: ColumnDefault? = nil, check: Expr? = nil, checkSQL: String? = nil,
+        note: String? = nil, length: (limit: Int, padded: Bool)? = nil
+    ) {
         self.name = name
         self.type = type
         self.nullable = nullable
@@ -75,7 +77,7 @@ public struct ColumnSchema: Sendable, Equatable {
         self.length = length
     }
 
-    public static func == (a: ColumnSchema, b: ColumnSchema) -> Bool {
+    package static func == (a: ColumnSchema, b: ColumnSchema) -> Bool {
         a.name == b.name && a.type == b.type && a.nullable == b.nullable && a.defaultValue == b.defaultValue && a.check == b.check
             && a.checkSQL == b.checkSQL && a.note == b.note && a.length?.limit == b.length?.limit && a.length?.padded == b.length?.padded
             && a.domain == b.domain
@@ -84,7 +86,7 @@ public struct ColumnSchema: Sendable, Equatable {
     /// Applies `varchar(n)`/`char(n)` to a stored value as PostgreSQL's input does: a longer value
     /// is 22001 unless only spaces run past the limit (those are cut); `char(n)` pads with spaces.
     /// A domain column's checks run on the fitted value.
-    public func fitLength(_ v: SQLValue) throws -> SQLValue {
+    package func fitLength(_ v: SQLValue) throws -> SQLValue {
         let fitted = try fitLengthOnly(v)
         try domain?.check(fitted)
         return fitted
@@ -106,89 +108,91 @@ public struct ColumnSchema: Sendable, Equatable {
 }
 
 /// A UNIQUE constraint (or the primary key).
-public struct UniqueConstraint: Sendable, Equatable {
+package struct UniqueConstraint: Sendable, Equatable {
     /// Constraint name, PostgreSQL's default when not given (`<table>_<cols>_key`).
-    public var name: String
+    package var name: String
     /// Columns in order.
-    public var columns: [String]
+    package var columns: [String]
 }
 
 /// What happens to referencing rows when the referenced row is deleted.
-public enum OnDelete: String, Sendable, Equatable {
+package enum OnDelete: String, Sendable, Equatable {
     case noAction = "no action", restrict, cascade, setNull = "set null", setDefault = "set default"
 }
 
 /// A FOREIGN KEY constraint.
-public struct ForeignKey: Sendable, Equatable {
+package struct ForeignKey: Sendable, Equatable {
     /// Constraint name (`<table>_<col>_fkey` by default).
-    public var name: String
+    package var name: String
     /// Referencing columns.
-    public var columns: [String]
+    package var columns: [String]
     /// Referenced table (`auth.users` for GoTrue's users).
-    public var refTable: String
+    package var refTable: String
     /// Referenced columns.
-    public var refColumns: [String]
+    package var refColumns: [String]
     /// ON DELETE action.
-    public var onDelete: OnDelete
+    package var onDelete: OnDelete
 }
 
 /// A table-level CHECK constraint.
-public struct CheckConstraint: Sendable, Equatable {
+package struct CheckConstraint: Sendable, Equatable {
     /// Constraint name.
-    public var name: String
+    package var name: String
     /// The condition; unknown (NULL) passes, as in SQL.
-    public var expr: Expr
+    package var expr: Expr
     /// The SQL text, if recorded.
-    public var sql: String?
+    package var sql: String?
 }
 
 /// `CREATE VIEW name [WITH (security_invoker)] AS SELECT <columns> FROM base [WHERE …]`: a
 /// view PostgreSQL can update automatically (one base table, plain columns of the same names).
-public struct SimpleViewDefinition: Sendable, Equatable {
+package struct SimpleViewDefinition: Sendable, Equatable {
     /// The base table.
-    public var base: String
+    package var base: String
     /// The view's WHERE clause over the base row (nil: every row).
-    public var filter: Expr?
+    package var filter: Expr?
     /// `security_invoker`: the caller's RLS on the base table applies; otherwise the view runs
     /// with its owner's rights, which bypass RLS (PostgreSQL's default, a Supabase footgun).
-    public var securityInvoker: Bool
+    package var securityInvoker: Bool
     /// `WITH [LOCAL | CASCADED] CHECK OPTION`: rows written through the view must be ones it
     /// shows (44000); nil without the option.
-    public var checkOption: CheckOption? = nil
+    package var checkOption: CheckOption? = nil
 
-    public enum CheckOption: String, Sendable, Equatable { case local, cascaded }
+    package enum CheckOption: String, Sendable, Equatable { case local, cascaded }
 }
 
 /// One table.
-public struct TableSchema: Sendable, Equatable {
+package struct TableSchema: Sendable, Equatable {
     /// Table name (without schema).
-    public var name: String
+    package var name: String
     /// The PostgreSQL schema, `public` unless given.
-    public var schema: String
+    package var schema: String
     /// Columns in order.
-    public var columns: [ColumnSchema]
+    package var columns: [ColumnSchema]
     /// Primary key columns.
-    public var primaryKey: [String]
+    package var primaryKey: [String]
     /// UNIQUE constraints other than the primary key.
-    public var uniques: [UniqueConstraint]
+    package var uniques: [UniqueConstraint]
     /// Foreign keys.
-    public var foreignKeys: [ForeignKey]
+    package var foreignKeys: [ForeignKey]
     /// Table CHECK constraints.
-    public var checks: [CheckConstraint]
+    package var checks: [CheckConstraint]
     /// Whether this is a read-only view computed by the app (no writes through PostgREST).
-    public var isView: Bool
+    package var isView: Bool
     /// Decisions recorded for this table.
-    public var decisions: [String]
+    package var decisions: [String]
     /// A simple view's definition (`"view": {"from": …}`): rows of one base table, auto-updatable
     /// as PostgreSQL makes such views. Nil for tables and app-computed views.
-    public var simpleView: SimpleViewDefinition? = nil
+    package var simpleView: SimpleViewDefinition? = nil
     /// Structured indexes (`indexDefinitions`), nil when schema.json gives none for the table.
-    public var indexDefinitions: [IndexDefinition]? = nil
+    package var indexDefinitions: [IndexDefinition]? = nil
 
     /// A table from its parts (for shapes built in code: storage's tables, views of a select).
-    package init(name: String, schema: String, columns: [ColumnSchema], primaryKey: [String], uniques: [UniqueConstraint],
-                 foreignKeys: [ForeignKey], checks: [CheckConstraint], isView: Bool, decisions: [String],
-                 simpleView: SimpleViewDefinition? = nil, indexDefinitions: [IndexDefinition]? = nil) {
+    package init(
+        name: String, schema: String, columns: [ColumnSchema], primaryKey: [String], uniques: [UniqueConstraint],
+        foreignKeys: [ForeignKey], checks: [CheckConstraint], isView: Bool, decisions: [String],
+        simpleView: SimpleViewDefinition? = nil, indexDefinitions: [IndexDefinition]? = nil
+    ) {
         self.name = name
         self.schema = schema
         self.columns = columns
@@ -203,31 +207,31 @@ public struct TableSchema: Sendable, Equatable {
     }
 
     /// Index of a column by name.
-    public func columnIndex(_ name: String) -> Int? { columns.firstIndex { $0.name == name } }
+    package func columnIndex(_ name: String) -> Int? { columns.firstIndex { $0.name == name } }
 
     /// The qualified name (`public.cities`).
-    public var qualifiedName: String { "\(schema).\(name)" }
+    package var qualifiedName: String { "\(schema).\(name)" }
 }
 
 /// A database schema for one app.
-public struct DatabaseSchema: Sendable, Equatable {
+package struct DatabaseSchema: Sendable, Equatable {
     /// Enum types and their labels.
-    public var enums: [String: [String]]
+    package var enums: [String: [String]]
     /// Tables in declaration (and creation) order.
-    public var tables: [TableSchema]
+    package var tables: [TableSchema]
     /// Structured triggers (`triggers`), nil when schema.json gives none.
-    public var triggers: [TriggerDefinition]? = nil
+    package var triggers: [TriggerDefinition]? = nil
     /// Domains (`domains`) by name.
-    public var domains: [String: DomainDefinition] = [:]
+    package var domains: [String: DomainDefinition] = [:]
     /// Structured SQL functions (`functions`), nil when schema.json gives none.
-    public var functions: [FunctionDefinition]? = nil
+    package var functions: [FunctionDefinition]? = nil
     /// Whether schema.json states indexes structurally for at least one table: then every
     /// table's indexes are compared with the catalog (a table without the key has none).
-    public var declaresIndexes: Bool { tables.contains { $0.indexDefinitions != nil } }
+    package var declaresIndexes: Bool { tables.contains { $0.indexDefinitions != nil } }
 
     /// For a simple view, the views from it down to the table it finally reads (`views[0]` is
     /// the view itself; a view over a view adds its base), and that table. Nil for a table.
-    public func viewChain(_ t: TableSchema) -> (views: [TableSchema], base: TableSchema)? {
+    package func viewChain(_ t: TableSchema) -> (views: [TableSchema], base: TableSchema)? {
         guard t.simpleView != nil else { return nil }
         var views: [TableSchema] = []
         var cur = t
@@ -240,7 +244,7 @@ public struct DatabaseSchema: Sendable, Equatable {
     }
 
     /// A table by name (`cities` or `auth.users`).
-    public func table(_ name: String) -> TableSchema? {
+    package func table(_ name: String) -> TableSchema? {
         if let dot = name.firstIndex(of: ".") {
             let s = String(name[..<dot]), t = String(name[name.index(after: dot)...])
             return tables.first { $0.schema == s && $0.name == t }
@@ -249,7 +253,7 @@ public struct DatabaseSchema: Sendable, Equatable {
     }
 
     /// GoTrue's `auth.users`, which every app's schema contains implicitly.
-    public static let authUsers = TableSchema(
+    package static let authUsers = TableSchema(
         name: "users", schema: "auth",
         columns: [
             ColumnSchema(name: "id", type: .uuid, nullable: false, defaultValue: .genRandomUUID),
@@ -264,7 +268,7 @@ public struct DatabaseSchema: Sendable, Equatable {
             ColumnSchema(name: "phone", type: .text, nullable: true),
             ColumnSchema(name: "is_anonymous", type: .boolean, nullable: false, defaultValue: .value(false)),
             ColumnSchema(name: "created_at", type: .timestamptz, nullable: true, defaultValue: .now),
-            ColumnSchema(name: "updated_at", type: .timestamptz, nullable: true, defaultValue: .now),
+            ColumnSchema(name: "updated_at", type: .timestamptz, nullable: true, defaultValue: .now)
         ],
         primaryKey: ["id"],
         uniques: [UniqueConstraint(name: "users_email_partial_key", columns: ["email"])],
@@ -274,7 +278,7 @@ public struct DatabaseSchema: Sendable, Equatable {
 extension DatabaseSchema {
     /// Decodes `schema.json`. Unknown keys, unknown types and dangling references are errors
     /// naming the file and JSON path.
-    public static func decode(_ root: SpecNode) throws -> DatabaseSchema {
+    package static func decode(_ root: SpecNode) throws -> DatabaseSchema {
         try root.object { o in
             _ = o.optional("app")
             _ = o.optional("source")
@@ -310,7 +314,9 @@ extension DatabaseSchema {
                 for c in table.primaryKey where !names.contains(c) {
                     throw tNodes[ti].fail("primary key names unknown column '\(c)'")
                 }
-                for u in table.uniques { for c in u.columns where !names.contains(c) { throw tNodes[ti].fail("unique constraint '\(u.name)' names unknown column '\(c)'") } }
+                for u in table.uniques {
+                    for c in u.columns where !names.contains(c) { throw tNodes[ti].fail("unique constraint '\(u.name)' names unknown column '\(c)'") }
+                }
             }
             // Simple views: the base exists and holds every view column; the view's key is the
             // base's when the view shows it (PostgREST infers view keys through column dependencies).
@@ -324,7 +330,8 @@ extension DatabaseSchema {
                 }
                 let root = schema.viewChain(table)!.base
                 if table.primaryKey.isEmpty, !root.primaryKey.isEmpty, root.primaryKey.allSatisfy({ table.columnIndex($0) != nil }),
-                   let k = schema.tables.firstIndex(where: { $0.qualifiedName == table.qualifiedName }) {
+                    let k = schema.tables.firstIndex(where: { $0.qualifiedName == table.qualifiedName })
+                {
                     schema.tables[k].primaryKey = root.primaryKey
                 }
                 _ = base
@@ -368,7 +375,8 @@ extension DatabaseSchema {
                     var length: (limit: Int, padded: Bool)?
                     var baseName = serialBase ?? typeName
                     let lower = typeName.lowercased().replacingOccurrences(of: " ", with: "")
-                    for (prefix, padded) in [("charactervarying(", false), ("varchar(", false), ("character(", true), ("char(", true)] where lower.hasPrefix(prefix) && lower.hasSuffix(")") {
+                    for (prefix, padded) in [("charactervarying(", false), ("varchar(", false), ("character(", true), ("char(", true)]
+                    where lower.hasPrefix(prefix) && lower.hasSuffix(")") {
                         guard let n = Int(lower.dropFirst(prefix.count).dropLast()), n > 0 else { throw typeNode.fail("bad length in '\(typeName)'") }
                         length = (n, padded)
                         baseName = "text"
@@ -432,37 +440,42 @@ extension DatabaseSchema {
                         let cols = try u.strings()
                         uniques.append(UniqueConstraint(name: "\(name)_\(cols.joined(separator: "_"))_key", columns: cols))
                     } else {
-                        uniques.append(try u.object { uo in
-                            let cols = try uo.required("columns").strings()
-                            return UniqueConstraint(name: try uo.optional("name")?.string() ?? "\(name)_\(cols.joined(separator: "_"))_key", columns: cols)
-                        })
+                        uniques.append(
+                            try u.object { uo in
+                                let cols = try uo.required("columns").strings()
+                                return UniqueConstraint(name: try uo.optional("name")?.string() ?? "\(name)_\(cols.joined(separator: "_"))_key", columns: cols)
+                            })
                     }
                 }
             }
             var fks: [ForeignKey] = []
             if let fs = o.optional("foreignKeys") {
                 for f in try fs.array() {
-                    fks.append(try f.object { fo in
-                        let cols = try fo.required("columns").strings()
-                        let refNode = try fo.required("references")
-                        let (rt, rc) = try refNode.object { r in (try r.required("table").string(), try r.required("columns").strings()) }
-                        var od = OnDelete.noAction
-                        if let odn = fo.optional("onDelete") {
-                            guard let v = OnDelete(rawValue: try odn.string().lowercased()) else {
-                                throw odn.fail("unknown ON DELETE action '\(try odn.string())' (cascade, set null, set default, restrict, no action)")
+                    fks.append(
+                        try f.object { fo in
+                            let cols = try fo.required("columns").strings()
+                            let refNode = try fo.required("references")
+                            let (rt, rc) = try refNode.object { r in (try r.required("table").string(), try r.required("columns").strings()) }
+                            var od = OnDelete.noAction
+                            if let odn = fo.optional("onDelete") {
+                                guard let v = OnDelete(rawValue: try odn.string().lowercased()) else {
+                                    throw odn.fail("unknown ON DELETE action '\(try odn.string())' (cascade, set null, set default, restrict, no action)")
+                                }
+                                od = v
                             }
-                            od = v
-                        }
-                        return ForeignKey(name: try fo.optional("name")?.string() ?? "\(name)_\(cols.joined(separator: "_"))_fkey",
-                                          columns: cols, refTable: rt, refColumns: rc, onDelete: od)
-                    })
+                            return ForeignKey(
+                                name: try fo.optional("name")?.string() ?? "\(name)_\(cols.joined(separator: "_"))_fkey",
+                                columns: cols, refTable: rt, refColumns: rc, onDelete: od)
+                        })
                 }
             }
             if let cs = o.optional("checks") {
                 for c in try cs.array() {
-                    checks.append(try c.object { co in
-                        CheckConstraint(name: try co.required("name").string(), expr: try Expr.decode(try co.required("expr")), sql: try co.optional("sql")?.string())
-                    })
+                    checks.append(
+                        try c.object { co in
+                            CheckConstraint(
+                                name: try co.required("name").string(), expr: try Expr.decode(try co.required("expr")), sql: try co.optional("sql")?.string())
+                        })
                 }
             }
             var isView = false
@@ -471,10 +484,13 @@ extension DatabaseSchema {
                 if case .object = v.value {
                     isView = true
                     simpleView = try v.object { vo in
-                        var def = SimpleViewDefinition(base: try vo.required("from").string(), filter: try vo.optional("where").map(Expr.decode),
-                                                       securityInvoker: try vo.optional("securityInvoker")?.bool() ?? false)
+                        var def = SimpleViewDefinition(
+                            base: try vo.required("from").string(), filter: try vo.optional("where").map(Expr.decode),
+                            securityInvoker: try vo.optional("securityInvoker")?.bool() ?? false)
                         if let co = vo.optional("checkOption") {
-                            guard let v = SimpleViewDefinition.CheckOption(rawValue: try co.string()) else { throw co.fail("checkOption is 'local' or 'cascaded'") }
+                            guard let v = SimpleViewDefinition.CheckOption(rawValue: try co.string()) else {
+                                throw co.fail("checkOption is 'local' or 'cascaded'")
+                            }
                             def.checkOption = v
                         }
                         return def
@@ -494,8 +510,9 @@ extension DatabaseSchema {
                 let names = Set(columns.map(\.name))
                 indexDefinitions = try ids.array().map { try IndexDefinition.decode($0, columns: names) }
             }
-            var table = TableSchema(name: name, schema: schemaName, columns: columns, primaryKey: pk, uniques: uniques,
-                                    foreignKeys: fks, checks: checks, isView: isView, decisions: decisions)
+            var table = TableSchema(
+                name: name, schema: schemaName, columns: columns, primaryKey: pk, uniques: uniques,
+                foreignKeys: fks, checks: checks, isView: isView, decisions: decisions)
             table.indexDefinitions = indexDefinitions
             table.simpleView = simpleView
             return table

@@ -6,51 +6,51 @@ import Foundation
 /// The judge's copy: the RLS oracle and the PostgreSQL target read their statuses here, so a
 /// mapping bug in the mock (which keeps its own switch) cannot be shared by what checks it; a
 /// test holds the mock's switch to this table.
-public struct PostgRESTStatusTable: Sendable, Equatable {
+package struct PostgRESTStatusTable: Sendable, Equatable {
     /// A status that depends on the error's message (PostgREST tests `isPrefixOf`/`isSuffixOf`).
-    public struct MessageCase: Sendable, Equatable {
+    package struct MessageCase: Sendable, Equatable {
         /// The message starts with this (nil: any start).
-        public var prefix: String?
+        package var prefix: String?
         /// The message ends with this (nil: any end).
-        public var suffix: String?
+        package var suffix: String?
         /// The status when both match.
-        public var status: Int
+        package var status: Int
 
         /// Whether `message` matches.
-        public func matches(_ message: String) -> Bool {
+        package func matches(_ message: String) -> Bool {
             (prefix.map(message.hasPrefix) ?? true) && (suffix.map(message.hasSuffix) ?? true)
         }
     }
 
     /// One exact code (a SQLSTATE or a `PGRSTxyz`) or one two-character SQLSTATE class.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The status.
-        public var status: Int
+        package var status: Int
         /// The status of a request without a JWT, when it differs (`42501`: 401).
-        public var anonymousStatus: Int?
+        package var anonymousStatus: Int?
         /// Statuses chosen by the message, tried in order before `status`.
-        public var messageCases: [MessageCase]
+        package var messageCases: [MessageCase]
         /// What the code means.
-        public var meaning: String
+        package var meaning: String
         /// Where upstream says so.
-        public var source: String
+        package var source: String
     }
 
     /// Exact codes: SQLSTATEs and PostgREST's own `PGRSTxyz`.
-    public var codes: [String: Entry]
+    package var codes: [String: Entry]
     /// Two-character SQLSTATE classes (`08`, `P0`).
-    public var classes: [String: Entry]
+    package var classes: [String: Entry]
     /// The prefix of codes whose status is their digits (`PT402` → 402).
-    public var customPrefix: String
+    package var customPrefix: String
     /// The status of a custom code whose rest is not a number.
-    public var customFallback: Int
+    package var customFallback: Int
     /// The status of any other code.
-    public var otherwise: Int
+    package var otherwise: Int
 
     /// The status PostgREST answers an error with: the exact code (its message cases first, its
     /// anonymous status for a request without a JWT), else a custom code's digits, else the
     /// code's class, else `otherwise`.
-    public func status(for code: String, anonymous: Bool, message: String? = nil) -> Int {
+    package func status(for code: String, anonymous: Bool, message: String? = nil) -> Int {
         if let e = codes[code] {
             if let m = message, let c = e.messageCases.first(where: { $0.matches(m) }) { return c.status }
             return anonymous ? (e.anonymousStatus ?? e.status) : e.status
@@ -65,13 +65,15 @@ public struct PostgRESTStatusTable: Sendable, Equatable {
     }
 
     /// Reads `<contracts>/shared/postgrest-errors.json`.
-    public static func load(contracts: URL) throws -> PostgRESTStatusTable {
-        try decode(SpecNode.load(contracts.appendingPathComponent("shared/postgrest-errors.json"),
-                                 displayName: "Contracts/shared/postgrest-errors.json"))
+    package static func load(contracts: URL) throws -> PostgRESTStatusTable {
+        try decode(
+            SpecNode.load(
+                contracts.appendingPathComponent("shared/postgrest-errors.json"),
+                displayName: "Contracts/shared/postgrest-errors.json"))
     }
 
     /// Decodes the file (format: Contracts/FORMAT.md, "shared/postgrest-errors.json").
-    public static func decode(_ node: SpecNode) throws -> PostgRESTStatusTable {
+    package static func decode(_ node: SpecNode) throws -> PostgRESTStatusTable {
         func status(_ n: SpecNode) throws -> Int {
             let s = try n.int()
             guard (100...599).contains(s) else { throw n.fail("not an HTTP status: \(s)") }
@@ -81,16 +83,18 @@ public struct PostgRESTStatusTable: Sendable, Equatable {
             var cases: [MessageCase] = []
             for n in try o.optional("messageCases")?.array() ?? [] {
                 let mc = try n.object { c in
-                    MessageCase(prefix: try c.optional("prefix")?.string(), suffix: try c.optional("suffix")?.string(),
-                                status: try status(c.required("status")))
+                    MessageCase(
+                        prefix: try c.optional("prefix")?.string(), suffix: try c.optional("suffix")?.string(),
+                        status: try status(c.required("status")))
                 }
                 if mc.prefix == nil && mc.suffix == nil { throw n.fail("a message case needs a prefix or a suffix") }
                 cases.append(mc)
             }
             let source = try o.required("source").string()
             if source.isEmpty { throw try o.required("source").fail("every entry names its source") }
-            return Entry(status: try status(o.required("status")), anonymousStatus: try o.optional("anonymousStatus").map(status),
-                         messageCases: cases, meaning: try o.required("meaning").string(), source: source)
+            return Entry(
+                status: try status(o.required("status")), anonymousStatus: try o.optional("anonymousStatus").map(status),
+                messageCases: cases, meaning: try o.required("meaning").string(), source: source)
         }
         return try node.object { o in
             _ = try o.required("source").string(); _ = o.optional("lookup"); _ = o.optional("decisions")
@@ -109,8 +113,9 @@ public struct PostgRESTStatusTable: Sendable, Equatable {
                 _ = try c.required("status").string(); _ = try c.required("source").string()
                 return (try c.required("prefix").string(), try status(c.required("fallback")))
             }
-            return PostgRESTStatusTable(codes: codes, classes: classes, customPrefix: prefix, customFallback: fallback,
-                                        otherwise: try status(o.required("otherwise")))
+            return PostgRESTStatusTable(
+                codes: codes, classes: classes, customPrefix: prefix, customFallback: fallback,
+                otherwise: try status(o.required("otherwise")))
         }
     }
 }
@@ -118,32 +123,34 @@ public struct PostgRESTStatusTable: Sendable, Equatable {
 /// GoTrue's error codes and the statuses it raises each with (`Contracts/shared/gotrue-errors.json`),
 /// transcribed from supabase/auth `internal/api/apierrors/errorcode.go` and the constructors at
 /// the places that raise them.
-public struct GoTrueErrorTable: Sendable, Equatable {
+package struct GoTrueErrorTable: Sendable, Equatable {
     /// One code.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The statuses GoTrue answers this code with; empty: no fixed one (`unknown`) or raised nowhere.
-        public var statuses: [Int]
+        package var statuses: [Int]
         /// Where upstream says so.
-        public var source: String
+        package var source: String
     }
 
     /// Every code, by name.
-    public var codes: [String: Entry]
+    package var codes: [String: Entry]
 
     /// Whether GoTrue can answer `code` with `status`.
-    public func allows(code: String, status: Int) -> Bool {
+    package func allows(code: String, status: Int) -> Bool {
         guard let e = codes[code] else { return false }
         return e.statuses.isEmpty ? code == "unknown" : e.statuses.contains(status)
     }
 
     /// Reads `<contracts>/shared/gotrue-errors.json`.
-    public static func load(contracts: URL) throws -> GoTrueErrorTable {
-        try decode(SpecNode.load(contracts.appendingPathComponent("shared/gotrue-errors.json"),
-                                 displayName: "Contracts/shared/gotrue-errors.json"))
+    package static func load(contracts: URL) throws -> GoTrueErrorTable {
+        try decode(
+            SpecNode.load(
+                contracts.appendingPathComponent("shared/gotrue-errors.json"),
+                displayName: "Contracts/shared/gotrue-errors.json"))
     }
 
     /// Decodes the file (format: Contracts/FORMAT.md, "shared/gotrue-errors.json").
-    public static func decode(_ node: SpecNode) throws -> GoTrueErrorTable {
+    package static func decode(_ node: SpecNode) throws -> GoTrueErrorTable {
         try node.object { o in
             _ = try o.required("source").string(); _ = o.optional("decision")
             var codes: [String: Entry] = [:]

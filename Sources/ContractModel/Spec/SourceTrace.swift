@@ -20,25 +20,25 @@ import Foundation
 /// number (`MUST check cache before network`): its quote may hold none. `"within": true` reads
 /// the quote as bounds (`10-30s depending on operation`): every held number lies between the
 /// smallest and the largest number stated, in one of the unit's scales.
-public struct SourceTrace: Sendable, Equatable {
+package struct SourceTrace: Sendable, Equatable {
     /// The document's file name in the seeds folder (`002_f932f27a0cb2ff52.txt`).
-    public var file: String
+    package var file: String
     /// The section (heading words or an identifier such as `FR-043`).
-    public var section: String
+    package var section: String
     /// The document's words, fragments joined with `…`.
-    public var quote: String
+    package var quote: String
     /// Relative paths (`maxWidth`, `thumbnail.width`, `entries[2].ttlSeconds`) of the members
     /// holding the quoted value; `list#` is the number of elements of `list`.
-    public var holds: [String]
+    package var holds: [String]
     /// Why the value is read this way, where the words leave room.
-    public var decision: String?
+    package var decision: String?
     /// The quote bounds the held values instead of stating them.
-    public var within: Bool = false
+    package var within: Bool = false
     /// JSONPath of the trace itself.
-    public var path: String
+    package var path: String
 
     /// The quote's fragments (split at `…`), trimmed.
-    public var fragments: [String] {
+    package var fragments: [String] {
         quote.components(separatedBy: "…").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 }
@@ -49,7 +49,7 @@ extension SourceTrace {
     /// Decodes and checks the `trace` member of an object at `path`: a wrong shape, an unknown
     /// key, a `holds` path that reaches nothing, or a number the quote and the held value do not
     /// share is a `SpecError` naming the trace and the held member.
-    public static func read(object: [String: JSONValue], file: String, path: String) throws -> [SourceTrace] {
+    package static func read(object: [String: JSONValue], file: String, path: String) throws -> [SourceTrace] {
         let r = readAll(object: object, file: file, path: path)
         if let first = r.problems.first { throw first }
         return r.traces
@@ -59,15 +59,17 @@ extension SourceTrace {
     /// `holds` path that names nothing). Whether the quoted numbers equal the held values is the
     /// gate's and verify's check (`problems(in:file:)`), so a mutant of a value still reaches
     /// the checks that exercise it.
-    public static func readShape(object: [String: JSONValue], file: String, path: String) throws {
+    package static func readShape(object: [String: JSONValue], file: String, path: String) throws {
         let r = try decodeAll(object: object, file: file, path: path, numbers: false)
         if let first = r.problems.first { throw first }
     }
 
     /// Like `read`, but every trace is checked and every problem returned (one trace's problems
     /// do not hide another's).
-    public static func readAll(object: [String: JSONValue], file: String, path: String) -> (traces: [SourceTrace], problems: [SpecError]) {
-        do { return try decodeAll(object: object, file: file, path: path, numbers: true) } catch let e as SpecError { return ([], [e]) } catch { return ([], []) }
+    package static func readAll(object: [String: JSONValue], file: String, path: String) -> (traces: [SourceTrace], problems: [SpecError]) {
+        do { return try decodeAll(object: object, file: file, path: path, numbers: true) } catch let e as SpecError { return ([], [e]) } catch {
+            return ([], [])
+        }
     }
 
     static func decodeAll(object: [String: JSONValue], file: String, path: String, numbers: Bool) throws -> (traces: [SourceTrace], problems: [SpecError]) {
@@ -85,7 +87,8 @@ extension SourceTrace {
         for (value, p) in items {
             guard case .object(let t) = value else { throw SpecError(file: file, path: p, message: "expected an object, found \(value.typeName)") }
             for k in t.keys.sorted() where !keys.contains(k) {
-                throw SpecError(file: file, path: SpecNode.childPath(p, k), message: "unknown key '\(k)' (known here: decision, file, holds, quote, section, within)")
+                throw SpecError(
+                    file: file, path: SpecNode.childPath(p, k), message: "unknown key '\(k)' (known here: decision, file, holds, quote, section, within)")
             }
             func text(_ k: String, required: Bool) throws -> String? {
                 guard let v = t[k] else {
@@ -103,19 +106,25 @@ extension SourceTrace {
             case .string(let s)?: holds = [s]
             case .array(let a)?:
                 for (i, h) in a.enumerated() {
-                    guard case .string(let s) = h else { throw SpecError(file: file, path: "\(SpecNode.childPath(p, "holds"))[\(i)]", message: "expected a string, found \(h.typeName)") }
+                    guard case .string(let s) = h else {
+                        throw SpecError(file: file, path: "\(SpecNode.childPath(p, "holds"))[\(i)]", message: "expected a string, found \(h.typeName)")
+                    }
                     holds.append(s)
                 }
-            case let v?: throw SpecError(file: file, path: SpecNode.childPath(p, "holds"), message: "expected a member path or an array of them, found \(v.typeName)")
+            case let v?:
+                throw SpecError(file: file, path: SpecNode.childPath(p, "holds"), message: "expected a member path or an array of them, found \(v.typeName)")
             }
             var within = false
             if let w = t["within"] {
-                guard case .bool(let b) = w else { throw SpecError(file: file, path: SpecNode.childPath(p, "within"), message: "expected a boolean, found \(w.typeName)") }
+                guard case .bool(let b) = w else {
+                    throw SpecError(file: file, path: SpecNode.childPath(p, "within"), message: "expected a boolean, found \(w.typeName)")
+                }
                 within = b
             }
-            let trace = SourceTrace(file: try text("file", required: true)!, section: try text("section", required: true)!,
-                                    quote: try text("quote", required: true)!, holds: holds,
-                                    decision: try text("decision", required: false), within: within, path: p)
+            let trace = SourceTrace(
+                file: try text("file", required: true)!, section: try text("section", required: true)!,
+                quote: try text("quote", required: true)!, holds: holds,
+                decision: try text("decision", required: false), within: within, path: p)
             let problems = trace.verify(against: object, file: file, objectPath: path, numbers: numbers)
             if problems.isEmpty { out.append(trace) } else { failed += problems }
         }
@@ -124,7 +133,7 @@ extension SourceTrace {
 
     /// Every trace of a parsed file, each checked; the problems of all of them (empty: every
     /// quoted number equals its rule's value).
-    public static func problems(in value: JSONValue, file: String, path: String = "$") -> (traces: [SourceTrace], problems: [SpecError]) {
+    package static func problems(in value: JSONValue, file: String, path: String = "$") -> (traces: [SourceTrace], problems: [SpecError]) {
         var traces: [SourceTrace] = [], problems: [SpecError] = []
         func walk(_ v: JSONValue, _ p: String) {
             switch v {
@@ -176,14 +185,18 @@ extension SourceTrace {
                     return h.number.candidates.contains { $0 >= lo - 1e-9 && $0 <= hi + 1e-9 }
                 }
                 if !fits {
-                    out.append(SpecError(file: file, path: h.path, message: "holds \(h.number.text), outside the bounds the document states (\(here), \(path))"))
+                    out.append(
+                        SpecError(file: file, path: h.path, message: "holds \(h.number.text), outside the bounds the document states (\(here), \(path))"))
                 }
             }
             return out
         }
         for h in held where !stated.contains(where: { $0.matches(h.number) }) {
             let words = stated.map(\.text).joined(separator: ", ")
-            out.append(SpecError(file: file, path: h.path, message: "holds \(h.number.text) but the document states \(words.isEmpty ? "no number" : words) (\(here), \(path))"))
+            out.append(
+                SpecError(
+                    file: file, path: h.path,
+                    message: "holds \(h.number.text) but the document states \(words.isEmpty ? "no number" : words) (\(here), \(path))"))
         }
         for n in stated where !held.contains(where: { $0.number.matches(n) }) {
             let values = held.map { "\($0.path) = \($0.number.text)" }.joined(separator: ", ")
@@ -200,7 +213,8 @@ extension SourceTrace {
             guard let (v, p) = resolve(String(rel.dropLast()), in: root, base: base) else { return nil }
             switch v {
             case .array(let a): return (.int(Int64(a.count)), "\(p).length")
-            case .object(let o): return (.int(Int64(o.keys.filter { !["trace", "$comment", "decision", "decisions", "doc", "source"].contains($0) }.count)), "\(p).length")
+            case .object(let o):
+                return (.int(Int64(o.keys.filter { !["trace", "$comment", "decision", "decisions", "doc", "source"].contains($0) }.count)), "\(p).length")
             default: return nil
             }
         }
@@ -209,7 +223,8 @@ extension SourceTrace {
         while !rest.isEmpty {
             if rest.hasPrefix("[") {
                 guard let close = rest.firstIndex(of: "]"), let i = Int(rest[rest.index(after: rest.startIndex)..<close]),
-                      let a = value.arrayValue, i >= 0, i < a.count else { return nil }
+                    let a = value.arrayValue, i >= 0, i < a.count
+                else { return nil }
                 value = a[i]; path += "[\(i)]"
                 rest = rest[rest.index(after: close)...]
             } else {
@@ -264,7 +279,7 @@ struct QuotedNumber: Sendable, Equatable, CustomStringConvertible {
         (["kb"], [1, 1000, 1024]), (["kib"], [1, 1024]),
         (["mb"], [1, 1_000_000, 1_048_576]), (["mib"], [1, 1_048_576]),
         (["gb"], [1, 1_000_000_000, 1_073_741_824]), (["gib"], [1, 1_073_741_824]),
-        (["%"], [1, 0.01]),
+        (["%"], [1, 0.01])
     ]
 
     static func scales(forUnit word: String) -> [Double]? {
@@ -286,16 +301,19 @@ struct QuotedNumber: Sendable, Equatable, CustomStringConvertible {
             let afterDigit = start > 1 && chars[start - 2].isASCII && chars[start - 2].isNumber
             // `1...99` is a range (Swift's closed range), not a decimal or a section number.
             let rangeDots = start > 2 && chars[start - 1] == "." && chars[start - 2] == "." && chars[start - 3] == "."
-            let glued = (before.isLetter && !((before == "x" || before == "×") && afterDigit))
+            let glued =
+                (before.isLetter && !((before == "x" || before == "×") && afterDigit))
                 || before == "§" || before == "_" || (before == "." && !rangeDots) || before == "#"
                 || (before == "-" && start > 1 && chars[start - 2].isLetter)
             // A minus sign: `-` after a space, an opening bracket, `:` or the start (`-100 to
             // 100`), not a range's dash (`10-30`).
             let negative = before == "-" && (start == 1 || [" ", "(", "[", ":", ","].contains(chars[start - 2]))
             var j = i
-            while j < chars.count, (chars[j].isASCII && chars[j].isNumber)
+            while j < chars.count,
+                (chars[j].isASCII && chars[j].isNumber)
                     || ((chars[j] == "." || chars[j] == ",") && j + 1 < chars.count && chars[j + 1].isASCII && chars[j + 1].isNumber
-                        && !(chars[j] == "," && (j + 3 >= chars.count || !chars[j + 1...j + 3].allSatisfy { $0.isASCII && $0.isNumber }))) {
+                        && !(chars[j] == "," && (j + 3 >= chars.count || !chars[j + 1...j + 3].allSatisfy { $0.isASCII && $0.isNumber })))
+            {
                 j += 1
             }
             let token = String(chars[start..<j])

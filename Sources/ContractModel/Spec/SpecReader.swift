@@ -1,43 +1,43 @@
 import Foundation
 
 /// A contract file that could not be read: names the file, the JSON path and what is wrong.
-public struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The file, relative to the contracts folder where known.
-    public var file: String
+    package var file: String
     /// A JSONPath such as `$.tables[2].columns[0].type`.
-    public var path: String
+    package var path: String
     /// What is wrong there.
-    public var message: String
+    package var message: String
 
     /// An error at a place in a file.
-    public init(file: String, path: String, message: String) {
+    package init(file: String, path: String, message: String) {
         self.file = file
         self.path = path
         self.message = message
     }
 
-    public var description: String { "\(file): \(path): \(message)" }
+    package var description: String { "\(file): \(path): \(message)" }
 }
 
 /// A node of a contract file being decoded: its value, where it is, and strict accessors that
 /// fail with a `SpecError` naming the file and path.
-public struct SpecNode: Sendable {
+package struct SpecNode: Sendable {
     /// The JSON value here.
-    public let value: JSONValue
+    package let value: JSONValue
     /// The JSONPath of this node.
-    public let path: String
+    package let path: String
     /// The file it came from.
-    public let file: String
+    package let file: String
 
     /// A node at the root of a parsed file.
-    public init(value: JSONValue, file: String, path: String = "$") {
+    package init(value: JSONValue, file: String, path: String = "$") {
         self.value = value
         self.file = file
         self.path = path
     }
 
     /// Reads and parses a file; a syntax error names the file, line and column.
-    public static func load(_ url: URL, displayName: String? = nil) throws -> SpecNode {
+    package static func load(_ url: URL, displayName: String? = nil) throws -> SpecNode {
         let name = displayName ?? url.path
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
@@ -54,39 +54,39 @@ public struct SpecNode: Sendable {
     }
 
     /// An error at this node.
-    public func fail(_ message: String) -> SpecError { SpecError(file: file, path: path, message: message) }
+    package func fail(_ message: String) -> SpecError { SpecError(file: file, path: path, message: message) }
 
     /// The value as a string.
-    public func string() throws -> String {
+    package func string() throws -> String {
         guard case .string(let s) = value else { throw fail("expected a string, found \(value.typeName)") }
         return s
     }
     /// The value as a boolean.
-    public func bool() throws -> Bool {
+    package func bool() throws -> Bool {
         guard case .bool(let b) = value else { throw fail("expected a boolean, found \(value.typeName)") }
         return b
     }
     /// The value as a number.
-    public func double() throws -> Double {
+    package func double() throws -> Double {
         guard let d = value.doubleValue else { throw fail("expected a number, found \(value.typeName)") }
         return d
     }
     /// The value as an integer.
-    public func int() throws -> Int {
+    package func int() throws -> Int {
         guard let i = value.intValue else { throw fail("expected an integer, found \(value.typeName)") }
         return Int(i)
     }
     /// The elements as nodes.
-    public func array() throws -> [SpecNode] {
+    package func array() throws -> [SpecNode] {
         guard case .array(let a) = value else { throw fail("expected an array, found \(value.typeName)") }
         return a.enumerated().map { SpecNode(value: $1, file: file, path: "\(path)[\($0)]") }
     }
     /// The elements as strings.
-    public func strings() throws -> [String] { try array().map { try $0.string() } }
+    package func strings() throws -> [String] { try array().map { try $0.string() } }
 
     /// Decodes an object strictly: `body` reads its keys through the reader; any key it did not
     /// read (other than `$comment` and `trace`, see `SourceTrace`) is an error naming the key.
-    public func object<T>(_ body: (SpecObject) throws -> T) throws -> T {
+    package func object<T>(_ body: (SpecObject) throws -> T) throws -> T {
         guard case .object(let o) = value else { throw fail("expected an object, found \(value.typeName)") }
         let reader = SpecObject(node: self, members: o)
         let result = try body(reader)
@@ -94,26 +94,27 @@ public struct SpecNode: Sendable {
         // its shape is checked here, its numbers by the gate and verify (SourceTrace).
         try SourceTrace.readShape(object: o, file: file, path: path)
         for key in o.keys.sorted() where !reader.read.contains(key) && key != "$comment" && key != "trace" {
-            throw SpecError(file: file, path: SpecNode.childPath(path, key), message: "unknown key '\(key)' (known here: \(reader.read.sorted().joined(separator: ", ")))")
+            throw SpecError(
+                file: file, path: SpecNode.childPath(path, key), message: "unknown key '\(key)' (known here: \(reader.read.sorted().joined(separator: ", ")))")
         }
         return result
     }
 
     /// The members of an object whose keys are free-form (a map).
-    public func map() throws -> [(key: String, node: SpecNode)] {
+    package func map() throws -> [(key: String, node: SpecNode)] {
         guard case .object(let o) = value else { throw fail("expected an object, found \(value.typeName)") }
         return o.keys.sorted().filter { $0 != "$comment" }.map { ($0, SpecNode(value: o[$0]!, file: file, path: SpecNode.childPath(path, $0))) }
     }
 
     /// The JSONPath of member `key` under `path` (`$.a.b`, or `$.a["odd key"]`).
-    public static func childPath(_ path: String, _ key: String) -> String {
+    package static func childPath(_ path: String, _ key: String) -> String {
         let simple = !key.isEmpty && key.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "_" }
         return simple ? "\(path).\(key)" : "\(path)[\"\(key)\"]"
     }
 }
 
 /// Strict access to the members of an object node; tracks which keys were read.
-public final class SpecObject {
+package final class SpecObject {
     let node: SpecNode
     let members: [String: JSONValue]
     fileprivate(set) var read: Set<String> = []
@@ -124,22 +125,22 @@ public final class SpecObject {
     }
 
     /// The object's own node.
-    public var this: SpecNode { node }
+    package var this: SpecNode { node }
 
     /// A required member.
-    public func required(_ key: String) throws -> SpecNode {
+    package func required(_ key: String) throws -> SpecNode {
         read.insert(key)
         guard let v = members[key] else { throw node.fail("missing required key '\(key)'") }
         return SpecNode(value: v, file: node.file, path: SpecNode.childPath(node.path, key))
     }
 
     /// An optional member (absent or null gives nil).
-    public func optional(_ key: String) -> SpecNode? {
+    package func optional(_ key: String) -> SpecNode? {
         read.insert(key)
         guard let v = members[key], !v.isNull else { return nil }
         return SpecNode(value: v, file: node.file, path: SpecNode.childPath(node.path, key))
     }
 
     /// Whether the object has this key.
-    public func has(_ key: String) -> Bool { members[key] != nil }
+    package func has(_ key: String) -> Bool { members[key] != nil }
 }

@@ -2,38 +2,40 @@ import Foundation
 
 /// One cell of a bucket's policy matrix on `storage.objects`: the words it stands for and the
 /// rule, in the expression language of policies.json.
-public struct StoragePolicyCell: Sendable, Equatable {
+package struct StoragePolicyCell: Sendable, Equatable {
     /// The document's words, if given.
-    public var doc: String
+    package var doc: String
     /// Which existing objects the role reaches (SELECT, UPDATE, DELETE).
-    public var using: Expr?
+    package var using: Expr?
     /// What a new or changed object must satisfy (INSERT, UPDATE; UPDATE's defaults to `using`).
-    public var check: Expr?
+    package var check: Expr?
     /// Why the cell says what it says.
-    public var decision: String?
+    package var decision: String?
 }
 
 /// A bucket of storage.json.
-public struct BucketConfig: Sendable, Equatable {
+package struct BucketConfig: Sendable, Equatable {
     /// Bucket id (also its name).
-    public var id: String
+    package var id: String
     /// Display name (the id unless given).
-    public var name: String
+    package var name: String
     /// Whether `/object/public/<bucket>/…` serves its objects without authorization.
-    public var isPublic: Bool
+    package var isPublic: Bool
     /// Largest object in bytes; nil for the global limit only.
-    public var fileSizeLimit: Int?
+    package var fileSizeLimit: Int?
     /// Accepted MIME types (`image/png`, `image/*`); nil or empty accepts any.
-    public var allowedMimeTypes: [String]?
+    package var allowedMimeTypes: [String]?
     /// Policy cells on `storage.objects` rows of this bucket; a missing command is "nobody".
-    public var policies: [PolicyCommand: StoragePolicyCell]
+    package var policies: [PolicyCommand: StoragePolicyCell]
     /// Who may see the bucket itself through `/bucket` (default nobody: Supabase enables RLS on
     /// `storage.buckets` without a policy, so only the service role lists buckets).
-    public var bucketSelect: Expr
+    package var bucketSelect: Expr
 
     /// A bucket from its parts (for buckets created at run time through Storage's API).
-    package init(id: String, name: String, isPublic: Bool, fileSizeLimit: Int?, allowedMimeTypes: [String]?,
-                 policies: [PolicyCommand: StoragePolicyCell], bucketSelect: Expr) {
+    package init(
+        id: String, name: String, isPublic: Bool, fileSizeLimit: Int?, allowedMimeTypes: [String]?,
+        policies: [PolicyCommand: StoragePolicyCell], bucketSelect: Expr
+    ) {
         self.id = id
         self.name = name
         self.isPublic = isPublic
@@ -44,12 +46,12 @@ public struct BucketConfig: Sendable, Equatable {
     }
 
     /// The cell of a command, nil when the bucket grants it to nobody.
-    public func cell(_ command: PolicyCommand) -> StoragePolicyCell? { policies[command] }
+    package func cell(_ command: PolicyCommand) -> StoragePolicyCell? { policies[command] }
 }
 
 /// The storage.json model: buckets, their limits and their policies. Every policy expression is
 /// evaluated against a virtual `storage.objects` row (see `StorageConfiguration.objectColumns`).
-public enum StorageConfiguration {
+package enum StorageConfiguration {
     /// The columns of the virtual `storage.objects` row a policy can read.
     ///
     /// `bucket_id`, `name`, `owner`, `owner_id`, `id`, `version`, `created_at`, `updated_at`,
@@ -59,7 +61,7 @@ public enum StorageConfiguration {
     /// `storage.filename(name)`, `extension` = `storage.extension(name)`, and `size` and
     /// `mimetype` = `metadata->>'size'` and `metadata->>'mimetype'` (of the upload being checked,
     /// for INSERT and UPDATE).
-    public static let objectColumns: [ColumnSchema] = [
+    package static let objectColumns: [ColumnSchema] = [
         ColumnSchema(name: "id", type: .uuid, nullable: false),
         ColumnSchema(name: "bucket_id", type: .text, nullable: true),
         ColumnSchema(name: "name", type: .text, nullable: true),
@@ -77,11 +79,11 @@ public enum StorageConfiguration {
         ColumnSchema(name: "user_metadata", type: .jsonb, nullable: true),
         ColumnSchema(name: "created_at", type: .timestamptz, nullable: true),
         ColumnSchema(name: "updated_at", type: .timestamptz, nullable: true),
-        ColumnSchema(name: "last_accessed_at", type: .timestamptz, nullable: true),
+        ColumnSchema(name: "last_accessed_at", type: .timestamptz, nullable: true)
     ]
 
     /// The columns of the virtual `storage.buckets` row `bucketSelect` reads.
-    public static let bucketColumns: [ColumnSchema] = [
+    package static let bucketColumns: [ColumnSchema] = [
         ColumnSchema(name: "id", type: .text, nullable: false),
         ColumnSchema(name: "name", type: .text, nullable: false),
         ColumnSchema(name: "owner", type: .uuid, nullable: true),
@@ -89,7 +91,7 @@ public enum StorageConfiguration {
         ColumnSchema(name: "file_size_limit", type: .bigint, nullable: true),
         ColumnSchema(name: "allowed_mime_types", type: .array(.text), nullable: true),
         ColumnSchema(name: "created_at", type: .timestamptz, nullable: true),
-        ColumnSchema(name: "updated_at", type: .timestamptz, nullable: true),
+        ColumnSchema(name: "updated_at", type: .timestamptz, nullable: true)
     ]
 
     static func table(_ name: String, _ columns: [ColumnSchema]) -> TableSchema {
@@ -97,14 +99,14 @@ public enum StorageConfiguration {
     }
 
     /// `storage.objects` as policies see it.
-    public static let objectsTable = table("objects", objectColumns)
+    package static let objectsTable = table("objects", objectColumns)
     /// `storage.buckets` as `bucketSelect` sees it.
-    public static let bucketsTable = table("buckets", bucketColumns)
+    package static let bucketsTable = table("buckets", bucketColumns)
 
     /// Decodes the `buckets` array of storage.json. Unknown keys, bad limits, unknown MIME
     /// patterns and references to unknown columns of the virtual rows are errors naming the file
     /// and JSON path. With a schema, tables named by `exists` and `ref` definitions are checked too.
-    public static func decode(_ node: SpecNode, schema: DatabaseSchema? = nil, definitions: [String: Expr]? = nil) throws -> [BucketConfig] {
+    package static func decode(_ node: SpecNode, schema: DatabaseSchema? = nil, definitions: [String: Expr]? = nil) throws -> [BucketConfig] {
         try node.decode([BucketConfig].self, values: [BucketContext.key: BucketContext(schema: schema, definitions: definitions)])
     }
 
@@ -196,7 +198,7 @@ extension BucketConfig: Decodable {
 
     /// A bucket of storage.json: unknown keys, bad limits, unknown MIME patterns and references to
     /// unknown columns of the virtual rows are errors naming the file and JSON path.
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         for k in [CodingKeys.doc, .decision, .decisions, .source] { _ = try c.decodeIfPresent(JSONValue.self, forKey: k) }
         let context = decoder.contractState?.values[BucketContext.key] as? BucketContext
@@ -220,10 +222,12 @@ extension BucketConfig: Decodable {
         var bucketSelect: Expr = .constant(false)
         if let bs = try c.decodeIfPresent(SpecNode.self, forKey: .bucketSelect) {
             bucketSelect = try Expr.decode(bs)
-            try StorageConfiguration.validate(bucketSelect, table: StorageConfiguration.bucketsTable, node: bs,
-                                              schema: context?.schema, definitions: context?.definitions)
+            try StorageConfiguration.validate(
+                bucketSelect, table: StorageConfiguration.bucketsTable, node: bs,
+                schema: context?.schema, definitions: context?.definitions)
         }
-        self.init(id: id, name: try c.decodeIfPresent(String.self, forKey: .name) ?? id, isPublic: try c.decodeIfPresent(Bool.self, forKey: .public) ?? false,
-                  fileSizeLimit: limit, allowedMimeTypes: mimes, policies: cells, bucketSelect: bucketSelect)
+        self.init(
+            id: id, name: try c.decodeIfPresent(String.self, forKey: .name) ?? id, isPublic: try c.decodeIfPresent(Bool.self, forKey: .public) ?? false,
+            fileSizeLimit: limit, allowedMimeTypes: mimes, policies: cells, bucketSelect: bucketSelect)
     }
 }

@@ -76,12 +76,12 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 // MARK: - Parsing
 
 /// A JSON syntax error with the byte offset where parsing stopped.
-public struct JSONParseError: Error, CustomStringConvertible, Sendable {
+package struct JSONParseError: Error, CustomStringConvertible, Sendable {
     /// Byte offset of the failure.
-    public var offset: Int
+    package var offset: Int
     /// What was expected.
-    public var reason: String
-    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+    package var reason: String
+    package var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
 
 extension JSONValue {
@@ -202,7 +202,7 @@ private struct JSONParser {
     }
 
     mutating func string() throws -> String {
-        i += 1  // opening quote
+        i += 1 // opening quote
         var out = [UInt8]()
         while true {
             guard i < bytes.count else { throw fail("unterminated string") }
@@ -388,13 +388,21 @@ extension JSONValue: CustomStringConvertible {
 extension JSONValue: Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? c.decode(Int64.self) { self = .int(i) }
-        else if let d = try? c.decode(Double.self) { self = .double(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let i = try? c.decode(Int64.self) {
+            self = .int(i)
+        } else if let d = try? c.decode(Double.self) {
+            self = .double(d)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -3,12 +3,12 @@ import Foundation
 /// An `interval` as PostgreSQL stores it: months, days and microseconds kept apart (a month is
 /// not a fixed number of days), compared and hashed by the span `interval_cmp` uses (30-day
 /// months, 24-hour days), so `'1 mon' = '30 days'`.
-public struct PGInterval: Sendable, Hashable, CustomStringConvertible {
-    public var months: Int32
-    public var days: Int32
-    public var micros: Int64
+package struct PGInterval: Sendable, Hashable, CustomStringConvertible {
+    package var months: Int32
+    package var days: Int32
+    package var micros: Int64
 
-    public init(months: Int32 = 0, days: Int32 = 0, micros: Int64 = 0) {
+    package init(months: Int32 = 0, days: Int32 = 0, micros: Int64 = 0) {
         self.months = months
         self.days = days
         self.micros = micros
@@ -26,19 +26,19 @@ public struct PGInterval: Sendable, Hashable, CustomStringConvertible {
         return (d, r)
     }
 
-    public static func compare(_ a: PGInterval, _ b: PGInterval) -> Int {
+    package static func compare(_ a: PGInterval, _ b: PGInterval) -> Int {
         let x = a.span, y = b.span
         if x.high != y.high { return x.high < y.high ? -1 : 1 }
         return x.low == y.low ? 0 : (x.low < y.low ? -1 : 1)
     }
 
-    public static func == (a: PGInterval, b: PGInterval) -> Bool { compare(a, b) == 0 }
-    public func hash(into h: inout Hasher) { let s = span; h.combine(s.high); h.combine(s.low) }
+    package static func == (a: PGInterval, b: PGInterval) -> Bool { compare(a, b) == 0 }
+    package func hash(into h: inout Hasher) { let s = span; h.combine(s.high); h.combine(s.low) }
 
     /// The `postgres` IntervalStyle output (datetime.c `EncodeInterval`): `1 year 2 mons 3 days
     /// 04:05:06.5`, each field with its own sign, `+` before a positive field after a negative
     /// one, `00:00:00` for zero.
-    public var description: String {
+    package var description: String {
         var out = ""
         var isZero = true, isBefore = false
         func part(_ value: Int64, _ unit: String) {
@@ -70,7 +70,7 @@ public struct PGInterval: Sendable, Hashable, CustomStringConvertible {
     /// (fractions spill down: `1.5 days` is `1 day 12:00:00`, a fractional month is 30-day
     /// months), a `[-]HH:MM[:SS[.f]]` time field, a bare number of seconds, a trailing `ago`,
     /// and ISO 8601 durations (`P1Y2M3DT4H5M6S`, `P2W`). Nil when PostgreSQL would refuse it.
-    public static func parse(_ raw: String) -> PGInterval? {
+    package static func parse(_ raw: String) -> PGInterval? {
         var t = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard !t.isEmpty else { return nil }
         if t.hasPrefix("p") { return parseISO(String(t.dropFirst())) }
@@ -206,13 +206,13 @@ public struct PGInterval: Sendable, Hashable, CustomStringConvertible {
 /// `time with time zone`: a time of day and the zone offset it was written with (seconds east of
 /// UTC). Ordered as `timetz_cmp` orders: by the UTC instant, then by offset (east last… as
 /// PostgreSQL stores seconds west, a larger offset east sorts first).
-public struct PGTimeTZ: Sendable, Hashable, CustomStringConvertible {
+package struct PGTimeTZ: Sendable, Hashable, CustomStringConvertible {
     /// Microseconds since local midnight.
-    public var micros: Int64
+    package var micros: Int64
     /// Offset east of UTC in seconds (`+05:30` is 19800).
-    public var offset: Int32
+    package var offset: Int32
 
-    public init(micros: Int64, offset: Int32) { self.micros = micros; self.offset = offset }
+    package init(micros: Int64, offset: Int32) { self.micros = micros; self.offset = offset }
 
     static func compare(_ a: PGTimeTZ, _ b: PGTimeTZ) -> Int {
         let ua = a.micros - Int64(a.offset) * 1_000_000, ub = b.micros - Int64(b.offset) * 1_000_000
@@ -222,10 +222,10 @@ public struct PGTimeTZ: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `06:00:00+00` / `06:00:00+05:30` (text output).
-    public var description: String { PGTime.formatTime(micros) + PGTimeTZ.zone(offset, xsd: false) }
+    package var description: String { PGTime.formatTime(micros) + PGTimeTZ.zone(offset, xsd: false) }
 
     /// What `to_json` prints: the text output (`06:00:00+00`; unlike timestamptz, no XSD style).
-    public var jsonText: String { description }
+    package var jsonText: String { description }
 
     /// `+HH[:MM[:SS]]` as PostgreSQL prints an offset; XSD style always has the minutes.
     static func zone(_ offset: Int32, xsd: Bool) -> String {
@@ -239,7 +239,7 @@ public struct PGTimeTZ: Sendable, Hashable, CustomStringConvertible {
 
     /// `HH:MM[:SS[.f]]` with an optional zone (`Z`, `UTC`, `+HH`, `+HH:MM`, `+HHMM`); no zone
     /// is the session's (`defaultOffset`). Nil when malformed.
-    public static func parse(_ raw: String, defaultOffset: Int32 = 0) -> PGTimeTZ? {
+    package static func parse(_ raw: String, defaultOffset: Int32 = 0) -> PGTimeTZ? {
         let t = raw.trimmingCharacters(in: .whitespaces)
         var sc = PGTime.Scanner(Array(t.utf8))
         guard let us = sc.time() else { return nil }
@@ -262,10 +262,10 @@ public struct PGTimeTZ: Sendable, Hashable, CustomStringConvertible {
 
 /// `bytea` text forms: the hex output `\x…` PostgreSQL prints (bytea_output = hex) and both
 /// input forms (`\x` hex, and the escape form where `\\` is a backslash and `\ooo` an octal byte).
-public enum PGBytea {
+package enum PGBytea {
     /// The bytes of `bytea_in`'s input, or PostgreSQL's error (22023 for bad hex, 22P02 for a
     /// bad escape).
-    public static func parse(_ s: String) throws -> [UInt8] {
+    package static func parse(_ s: String) throws -> [UInt8] {
         let b = Array(s.utf8)
         if b.count >= 2, b[0] == UInt8(ascii: "\\"), b[1] == UInt8(ascii: "x") || b[1] == UInt8(ascii: "X") {
             var out: [UInt8] = []
@@ -307,7 +307,7 @@ public enum PGBytea {
     }
 
     /// `\x` followed by two lower-case hex digits a byte (the order of these texts is the bytes' order).
-    public static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = [0x5C, UInt8(ascii: "x")]
         out.reserveCapacity(2 + bytes.count * 2)

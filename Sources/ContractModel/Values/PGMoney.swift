@@ -4,9 +4,9 @@ import Foundation
 /// `$1,234.50` / `-$5.00` (cash.c `cash_out` with the C locale's defaults: `$`, `,` every three
 /// digits, two fraction digits), read from `$3.99`, `1,000`, `(5)` (negative) or a plain number,
 /// rounded to the cent.
-public enum PGMoney {
+package enum PGMoney {
     /// Cents, or 22P02 / 22003 as `cash_in` reports them.
-    public static func parse(_ raw: String) throws -> Int64 {
+    package static func parse(_ raw: String) throws -> Int64 {
         let bad = PostgresError("22P02", "invalid input syntax for type money: \"\(raw)\"")
         var s = raw.trimmingCharacters(in: .whitespaces)
         var negative = false
@@ -25,7 +25,7 @@ public enum PGMoney {
     }
 
     /// `cash_out`.
-    public static func format(_ cents: Int64) -> String {
+    package static func format(_ cents: Int64) -> String {
         let m = cents.magnitude
         let whole = String(m / 100)
         var grouped = ""

@@ -114,7 +114,9 @@ public struct PGNumeric: Sendable, Hashable, CustomStringConvertible {
     /// with zeros when the value has fewer.
     public func rounded(scale s: Int) -> PGNumeric {
         guard special == nil else { return self }
-        if fraction.count <= s { return PGNumeric(special: nil, negative: negative, integer: integer, fraction: fraction + [UInt8](repeating: 0, count: s - fraction.count)) }
+        if fraction.count <= s {
+            return PGNumeric(special: nil, negative: negative, integer: integer, fraction: fraction + [UInt8](repeating: 0, count: s - fraction.count))
+        }
         var digits = integer + fraction.prefix(s)
         if fraction[s] >= 5 {
             var k = digits.count - 1
@@ -138,7 +140,8 @@ public struct PGNumeric: Sendable, Hashable, CustomStringConvertible {
         let maxDigits = p - s
         if r.integer.count > maxDigits {
             let bound = maxDigits > 0 ? "10^\(maxDigits)" : "1"
-            throw PostgresError("22003", "numeric field overflow", details: "A field with precision \(p), scale \(s) must round to an absolute value less than \(bound).")
+            throw PostgresError(
+                "22003", "numeric field overflow", details: "A field with precision \(p), scale \(s) must round to an absolute value less than \(bound).")
         }
         return r
     }
@@ -147,7 +150,12 @@ public struct PGNumeric: Sendable, Hashable, CustomStringConvertible {
     /// itself); `-Infinity` first.
     public static func compare(_ a: PGNumeric, _ b: PGNumeric) -> Int {
         func rank(_ x: PGNumeric) -> Int {
-            switch x.special { case .negativeInfinity?: return 0; case nil: return 1; case .infinity?: return 2; case .nan?: return 3 }
+            switch x.special {
+            case .negativeInfinity?: return 0;
+            case nil: return 1;
+            case .infinity?: return 2;
+            case .nan?: return 3
+            }
         }
         let ra = rank(a), rb = rank(b)
         if ra != rb || ra != 1 { return ra == rb ? 0 : (ra < rb ? -1 : 1) }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// The built-in range types and their element types.
-public enum PGRangeKind: String, Sendable, Equatable, CaseIterable {
+package enum PGRangeKind: String, Sendable, Equatable, CaseIterable {
     case int4range, int8range, numrange, daterange, tsrange, tstzrange
 
     /// The element type.
-    public var element: SQLType {
+    package var element: SQLType {
         switch self {
         case .int4range: return .integer
         case .int8range: return .bigint
@@ -22,22 +22,22 @@ public enum PGRangeKind: String, Sendable, Equatable, CaseIterable {
 
 /// A range value (rangetypes.c): empty, or two bounds each unbounded or a value with
 /// inclusivity. Discrete kinds are stored canonical, so equality is structural.
-public struct PGRange: Sendable, Hashable, CustomStringConvertible {
-    public struct Bound: Sendable, Hashable {
+package struct PGRange: Sendable, Hashable, CustomStringConvertible {
+    package struct Bound: Sendable, Hashable {
         /// nil: unbounded (infinite).
-        public var value: SQLValue?
-        public var inclusive: Bool
+        package var value: SQLValue?
+        package var inclusive: Bool
     }
 
-    public var isEmpty: Bool
-    public var lower: Bound
-    public var upper: Bound
+    package var isEmpty: Bool
+    package var lower: Bound
+    package var upper: Bound
 
     static let empty = PGRange(isEmpty: true, lower: Bound(value: nil, inclusive: false), upper: Bound(value: nil, inclusive: false))
 
     /// `range_out`: `empty`, or `[1,5)` with each bound's text output, double-quoted when it holds
     /// a character range syntax uses or white space (`["2024-01-01 10:00:00+00",…)`).
-    public var description: String { text(element: nil) }
+    package var description: String { text(element: nil) }
 
     func text(element: SQLType?) -> String {
         if isEmpty { return "empty" }
@@ -54,7 +54,7 @@ public struct PGRange: Sendable, Hashable, CustomStringConvertible {
     /// `range_in`: `empty`, or `[`/`(` lower `,` upper `]`/`)` (bounds may be double-quoted,
     /// an empty bound is unbounded), then canonicalized. PostgreSQL's errors: 22P02 `malformed
     /// range literal` with its detail, 22000 when the lower bound is above the upper.
-    public static func parse(_ raw: String, _ kind: PGRangeKind) throws -> PGRange {
+    package static func parse(_ raw: String, _ kind: PGRangeKind) throws -> PGRange {
         func malformed(_ detail: String) -> PostgresError {
             PostgresError("22P02", "malformed range literal: \"\(raw)\"", details: detail)
         }
@@ -118,7 +118,7 @@ public struct PGRange: Sendable, Hashable, CustomStringConvertible {
 
     /// rangetypes.c `range_cmp_bounds`: orders two bounds, either of which may be a lower or an
     /// upper one.
-    public static func cmpBounds(_ a: Bound, aLower: Bool, _ b: Bound, bLower: Bool, _ type: SQLType) -> Int {
+    package static func cmpBounds(_ a: Bound, aLower: Bool, _ b: Bound, bLower: Bool, _ type: SQLType) -> Int {
         switch (a.value, b.value) {
         case (nil, nil): return aLower == bLower ? 0 : (aLower ? -1 : 1)
         case (nil, _): return aLower ? -1 : 1
@@ -134,21 +134,21 @@ public struct PGRange: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `range_cmp`: empty first, then by lower bound, then by upper bound.
-    public static func compare(_ a: PGRange, _ b: PGRange, _ type: SQLType) -> Int {
+    package static func compare(_ a: PGRange, _ b: PGRange, _ type: SQLType) -> Int {
         if a.isEmpty || b.isEmpty { return a.isEmpty == b.isEmpty ? 0 : (a.isEmpty ? -1 : 1) }
         let l = cmpBounds(a.lower, aLower: true, b.lower, bLower: true, type)
         return l != 0 ? l : cmpBounds(a.upper, aLower: false, b.upper, bLower: false, type)
     }
 
     /// `@>` with a range on the right.
-    public static func contains(_ a: PGRange, _ b: PGRange, _ t: SQLType) -> Bool {
+    package static func contains(_ a: PGRange, _ b: PGRange, _ t: SQLType) -> Bool {
         if b.isEmpty { return true }
         if a.isEmpty { return false }
         return cmpBounds(a.lower, aLower: true, b.lower, bLower: true, t) <= 0 && cmpBounds(a.upper, aLower: false, b.upper, bLower: false, t) >= 0
     }
 
     /// `&&`.
-    public static func overlaps(_ a: PGRange, _ b: PGRange, _ t: SQLType) -> Bool {
+    package static func overlaps(_ a: PGRange, _ b: PGRange, _ t: SQLType) -> Bool {
         if a.isEmpty || b.isEmpty { return false }
         if cmpBounds(a.lower, aLower: true, b.lower, bLower: true, t) >= 0 && cmpBounds(a.lower, aLower: true, b.upper, bLower: false, t) <= 0 { return true }
         if cmpBounds(b.lower, aLower: true, a.lower, bLower: true, t) >= 0 && cmpBounds(b.lower, aLower: true, a.upper, bLower: false, t) <= 0 { return true }
@@ -156,7 +156,7 @@ public struct PGRange: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `-|-`: an upper bound meets a lower bound with exactly one of them inclusive.
-    public static func adjacent(_ a: PGRange, _ b: PGRange, _ t: SQLType) -> Bool {
+    package static func adjacent(_ a: PGRange, _ b: PGRange, _ t: SQLType) -> Bool {
         if a.isEmpty || b.isEmpty { return false }
         func meets(_ upper: Bound, _ lower: Bound) -> Bool {
             guard let u = upper.value, let l = lower.value, SQLValue.compare(u, l, type: t) == 0 else { return false }

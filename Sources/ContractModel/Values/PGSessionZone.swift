@@ -6,17 +6,17 @@ import Foundation
 ///
 /// Scoped to one request through a task-local value set around the request's handling (no
 /// state outlives it and concurrent requests do not see each other's zone).
-public enum PGSessionZone: Sendable {
+package enum PGSessionZone: Sendable {
     /// A fixed offset east of UTC in seconds.
     case fixed(Int32)
     /// A tz database zone (offset varies with daylight saving time).
     case named(TimeZone)
 
     /// The zone of the running request, nil for UTC.
-    @TaskLocal public static var current: PGSessionZone?
+    @TaskLocal package static var current: PGSessionZone?
 
     /// The offset east of UTC in seconds at an instant.
-    public func offset(atMicros us: Int64) -> Int32 {
+    package func offset(atMicros us: Int64) -> Int32 {
         switch self {
         case .fixed(let s): return s
         case .named(let tz): return Int32(tz.secondsFromGMT(for: Date(timeIntervalSince1970: Double(us.dividedReportingOverflow(by: 1_000_000).partialValue))))
@@ -25,7 +25,7 @@ public enum PGSessionZone: Sendable {
 
     /// The UTC instant of a local wall-clock time in this zone (the offset in force then; in a
     /// daylight-saving gap or overlap, the offset found from the local time read as UTC).
-    public func utc(fromLocal us: Int64) -> Int64 {
+    package func utc(fromLocal us: Int64) -> Int64 {
         let guess = us - Int64(offset(atMicros: us)) * 1_000_000
         return us - Int64(offset(atMicros: guess)) * 1_000_000
     }
@@ -34,14 +34,14 @@ public enum PGSessionZone: Sendable {
     /// in ISO sign (`-4` is UTC−4); otherwise a POSIX offset (`+05:30` is 5h30 *west*, so
     /// UTC−05:30) or a tz database name (case-insensitive). Errors are PostgreSQL's 22023:
     /// an unknown zone, or an offset with seconds (`time zone "05:30:15" appears to use leap seconds`).
-    public static func parse(_ raw: String) throws -> PGSessionZone {
+    package static func parse(_ raw: String) throws -> PGSessionZone {
         let invalid = PostgresError("22023", "invalid value for parameter \"TimeZone\": \"\(raw)\"")
         if let hours = Double(raw), raw.allSatisfy({ $0.isNumber || "+-.".contains($0) }) {
             guard abs(hours) < 168 else { throw invalid }
             return .fixed(Int32((hours * 3600).rounded()))
         }
         var s = Substring(raw)
-        var sign: Int32 = -1  // POSIX: positive is west of Greenwich.
+        var sign: Int32 = -1 // POSIX: positive is west of Greenwich.
         if s.first == "+" || s.first == "-" { if s.first == "-" { sign = 1 }; s = s.dropFirst() }
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
         if !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isNumber) }) {

@@ -6,15 +6,15 @@ import Foundation
 /// `WordEntryPos` keeps them, in the two bits above the 14-bit position (A = 3 … D = 0, D
 /// printed as nothing; a position written twice keeps its highest weight, tsvector.c
 /// `uniquePos`); `position(_:)` reads the position alone.
-public enum PGTSVector {
+package enum PGTSVector {
     /// Lexeme → positions, each with its weight in bits 14–15.
-    public typealias Vector = [String: [Int]]
+    package typealias Vector = [String: [Int]]
 
     /// The position of an entry without its weight.
-    public static func position(_ entry: Int) -> Int { entry & 0x3FFF }
+    package static func position(_ entry: Int) -> Int { entry & 0x3FFF }
 
     /// Parses `'a':1 'b':2,3 c`; nil when malformed (PostgreSQL's 42601 syntax error).
-    public static func parse(_ s: String) -> Vector? {
+    package static func parse(_ s: String) -> Vector? {
         var v: Vector = [:]
         let b = Array(s.unicodeScalars)
         var i = 0
@@ -78,7 +78,7 @@ public enum PGTSVector {
 
     /// `tsvector_out`: `'lexeme'` (quotes and backslashes doubled) with `:positions`, lexemes in
     /// byte order, separated by a space.
-    public static func format(_ v: Vector) -> String {
+    package static func format(_ v: Vector) -> String {
         v.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { k in
             var out = "'" + k.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
             let p = v[k] ?? []

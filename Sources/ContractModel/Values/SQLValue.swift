@@ -1,38 +1,40 @@
 import Foundation
 
 /// A PostgreSQL error as PostgREST reports it: SQLSTATE or PGRST code, message, details, hint.
-public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable {
     /// SQLSTATE (`23505`) or PostgREST code (`PGRST116`).
-    public var code: String
+    package var code: String
     /// The primary message.
-    public var message: String
+    package var message: String
     /// The DETAIL line, if any.
-    public var details: String?
+    package var details: String?
     /// The HINT line, if any.
-    public var hint: String?
+    package var hint: String?
     /// Details that are a JSON document rather than a line (PostgREST's PGRST201 lists the
     /// candidate relationships); written instead of `details` when set.
-    public var detailsJSON: JSONValue?
+    package var detailsJSON: JSONValue?
 
     /// An error from its parts.
-    public init(_ code: String, _ message: String, details: String? = nil, hint: String? = nil) {
+    package init(_ code: String, _ message: String, details: String? = nil, hint: String? = nil) {
         self.code = code
         self.message = message
         self.details = details
         self.hint = hint
     }
 
-    public var description: String { "\(code): \(message)" + (details.map { " (\($0))" } ?? "") }
+    package var description: String { "\(code): \(message)" + (details.map { " (\($0))" } ?? "") }
 
     /// The PostgREST error body `{"code","details","hint","message"}`.
-    public var json: JSONValue {
-        ["code": .string(code), "details": detailsJSON ?? details.map(JSONValue.string) ?? .null,
-         "hint": hint.map(JSONValue.string) ?? .null, "message": .string(message)]
+    package var json: JSONValue {
+        [
+            "code": .string(code), "details": detailsJSON ?? details.map(JSONValue.string) ?? .null,
+            "hint": hint.map(JSONValue.string) ?? .null, "message": .string(message)
+        ]
     }
 }
 
 /// A PostgreSQL column type, as far as the apps use them.
-public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
+package indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
     case uuid, text, smallint, integer, bigint, real, double, boolean
     /// `numeric`, or `numeric(precision, scale)` when a precision is given (scale 0 by default).
     case numeric(precision: Int?, scale: Int)
@@ -49,7 +51,7 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
     case array(SQLType)
 
     /// The name PostgreSQL's `format_type` prints (`double precision`, `timestamp with time zone`, `ride_status`, `text[]`).
-    public var description: String {
+    package var description: String {
         switch self {
         case .uuid: return "uuid"
         case .text: return "text"
@@ -79,7 +81,7 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses a type name as written in schema.json (`text`, `double precision`, `timestamptz`, `uuid[]`, or an enum name).
-    public static func parse(_ raw: String, enums: [String: [String]]) -> SQLType? {
+    package static func parse(_ raw: String, enums: [String: [String]]) -> SQLType? {
         let s = raw.trimmingCharacters(in: .whitespaces).lowercased()
         if s.hasSuffix("[]") { return parse(String(s.dropLast(2)), enums: enums).map { .array($0) } }
         switch s {
@@ -131,7 +133,7 @@ public indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
 
 /// A stored value. Text, uuid and enum labels are `.text`; timestamps are microseconds since the
 /// Unix epoch (UTC); dates are days since the epoch; times are microseconds since midnight.
-public enum SQLValue: Sendable, Hashable {
+package enum SQLValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -152,17 +154,17 @@ public enum SQLValue: Sendable, Hashable {
     indirect case range(PGRange)
 
     /// Whether this is SQL NULL.
-    public var isNull: Bool { if case .null = self { return true }; return false }
+    package var isNull: Bool { if case .null = self { return true }; return false }
 
     /// The text payload for text-like values.
-    public var textValue: String? { if case .text(let s) = self { return s }; return nil }
+    package var textValue: String? { if case .text(let s) = self { return s }; return nil }
 }
 
 // MARK: - Ordering and comparison (SQL semantics; NULL handled by callers)
 
 extension SQLValue {
     /// Compares two non-null values of the same column type. Returns nil when incomparable.
-    public static func compare(_ a: SQLValue, _ b: SQLValue, type: SQLType? = nil) -> Int? {
+    package static func compare(_ a: SQLValue, _ b: SQLValue, type: SQLType? = nil) -> Int? {
         switch (a, b) {
         case (.bool(let x), .bool(let y)): return x == y ? 0 : (x ? 1 : -1)
         case (.int(let x), .int(let y)): return x == y ? 0 : (x < y ? -1 : 1)
@@ -191,7 +193,9 @@ extension SQLValue {
         case (.time(let x), .time(let y)): return x == y ? 0 : (x < y ? -1 : 1)
         case (.json(let x), .json(let y)): return x == y ? 0 : (x.serialized(.jsonb) < y.serialized(.jsonb) ? -1 : 1)
         case (.array(let x), .array(let y)):
-            let elem: SQLType? = { if case .array(let t)? = type { return t }; return nil }()
+            let elem: SQLType? = {
+                if case .array(let t)? = type { return t }; return nil
+            }()
             for (p, q) in zip(x, y) {
                 guard let c = compare(p, q, type: elem) else { return nil }
                 if c != 0 { return c }
@@ -208,7 +212,7 @@ extension SQLValue {
 
 extension SQLValue {
     /// The JSON PostgREST prints for this value in a column of `type`.
-    public func json(as type: SQLType) -> JSONValue {
+    package func json(as type: SQLType) -> JSONValue {
         switch self {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -231,7 +235,9 @@ extension SQLValue {
             if case .range(let k) = type { return .string(r.text(element: k.element)) }
             return .string(r.description)
         case .array(let a):
-            let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
+            let elem: SQLType = {
+                if case .array(let t) = type { return t }; return .text
+            }()
             return .array(a.map { $0.json(as: elem) })
         }
     }
@@ -255,7 +261,9 @@ extension SQLValue {
         case .date(let d): out += "\""; out += PGTime.formatDate(d); out += "\""
         case .time(let t): out += "\""; out += PGTime.formatTime(t); out += "\""
         case .array(let a):
-            let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
+            let elem: SQLType = {
+                if case .array(let t) = type { return t }; return .text
+            }()
             out += "["
             for (i, v) in a.enumerated() {
                 if i > 0 { out += "," }
@@ -267,7 +275,7 @@ extension SQLValue {
     }
 
     /// The value as PostgreSQL's text output (used in error details such as `Key (id)=(…)`).
-    public func pgText(as type: SQLType) -> String {
+    package func pgText(as type: SQLType) -> String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "t" : "f"
@@ -287,7 +295,9 @@ extension SQLValue {
             if case .range(let k) = type { return r.text(element: k.element) }
             return r.description
         case .array(let a):
-            let elem: SQLType = { if case .array(let t) = type { return t }; return .text }()
+            let elem: SQLType = {
+                if case .array(let t) = type { return t }; return .text
+            }()
             return "{" + a.map { $0.pgText(as: elem) }.joined(separator: ",") + "}"
         }
     }
@@ -297,7 +307,7 @@ extension SQLValue {
 
 extension SQLValue {
     /// Coerces a JSON body value into a column of `type`, as `json_populate_record` does.
-    public static func coerce(json: JSONValue, to type: SQLType) throws -> SQLValue {
+    package static func coerce(json: JSONValue, to type: SQLType) throws -> SQLValue {
         switch json {
         case .null: return .null
         case .string(let s):
@@ -351,7 +361,9 @@ extension SQLValue {
             case .text: return .text(json.serialized(.jsonb))
             default:
                 if case .array = type {
-                    throw PostgresError("22P02", "malformed array literal: \"\(json.serialized(.jsonb))\"", details: "Array value must start with \"{\" or dimension information.")
+                    throw PostgresError(
+                        "22P02", "malformed array literal: \"\(json.serialized(.jsonb))\"",
+                        details: "Array value must start with \"{\" or dimension information.")
                 }
                 throw PostgresError("22P02", "invalid input syntax for type \(type.pgInputName): \"\(json.serialized(.jsonb))\"")
             }
@@ -384,7 +396,7 @@ extension SQLValue {
     }
 
     /// Parses PostgreSQL text input (query-string filter values, JSON strings) as `type`.
-    public static func parse(text s: String, as type: SQLType) throws -> SQLValue {
+    package static func parse(text s: String, as type: SQLType) throws -> SQLValue {
         func bad(_ code: String = "22P02") -> PostgresError {
             PostgresError(code, "invalid input syntax for type \(type.pgInputName): \"\(s)\"")
         }
@@ -410,7 +422,12 @@ extension SQLValue {
             guard let v = PGInterval.parse(s) else { throw bad("22007") }
             return .interval(v)
         case .timetz:
-            guard let v = PGTimeTZ.parse(s, defaultOffset: PGSessionZone.current?.offset(atMicros: 0) ?? 0) ?? PGTime.parseTimestamp(s, assumeUTC: true).map({ PGTimeTZ(micros: (($0 % PGTime.usPerDay) + PGTime.usPerDay) % PGTime.usPerDay, offset: 0) }) else { throw bad("22007") }
+            guard
+                let v = PGTimeTZ.parse(s, defaultOffset: PGSessionZone.current?.offset(atMicros: 0) ?? 0)
+                    ?? PGTime.parseTimestamp(s, assumeUTC: true).map({
+                        PGTimeTZ(micros: (($0 % PGTime.usPerDay) + PGTime.usPerDay) % PGTime.usPerDay, offset: 0)
+                    })
+            else { throw bad("22007") }
             return .timetz(v)
         case .bytea:
             return .text(PGBytea.hex(try PGBytea.parse(s)))
@@ -464,7 +481,7 @@ extension SQLValue {
     }
 
     /// Canonical lower-case hyphenated form of a UUID in any of PostgreSQL's accepted spellings.
-    public static func canonicalUUID(_ s: String) -> String? {
+    package static func canonicalUUID(_ s: String) -> String? {
         var hex: [UInt8] = []
         hex.reserveCapacity(32)
         var body = Substring(s)
@@ -488,7 +505,9 @@ extension SQLValue {
                     if prevHyphen || run % 4 != 0 { return nil }
                     prevHyphen = true
                     groups += 1
-                } else { run += 1; prevHyphen = false }
+                } else {
+                    run += 1; prevHyphen = false
+                }
             }
             if prevHyphen { return nil }
         }
@@ -536,12 +555,12 @@ extension SQLValue {
 // MARK: - Time formatting and parsing
 
 /// PostgreSQL's date and time text formats.
-public enum PGTime {
+package enum PGTime {
     static let usPerSecond: Int64 = 1_000_000
     package static let usPerDay: Int64 = 86_400_000_000
 
     /// Days from 1970-01-01 to a civil date (proleptic Gregorian).
-    public static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+    package static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -552,7 +571,7 @@ public enum PGTime {
     }
 
     /// The civil date of a day count.
-    public static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
+    package static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
         let z = z0 + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097
@@ -578,7 +597,7 @@ public enum PGTime {
     }
 
     /// `2024-01-15T10:30:00.123456+00:00` (JSON) or `2024-01-15 10:30:00.123456+00` (SQL text).
-    public static func formatTimestamp(_ us0: Int64, withZone: Bool, sqlStyle: Bool = false) -> String {
+    package static func formatTimestamp(_ us0: Int64, withZone: Bool, sqlStyle: Bool = false) -> String {
         // A timestamptz prints in the session's zone (`Prefer: timezone=…`), UTC by default.
         let offset: Int32 = withZone ? (PGSessionZone.current?.offset(atMicros: us0) ?? 0) : 0
         let us = us0 &+ Int64(offset) * usPerSecond
@@ -596,13 +615,13 @@ public enum PGTime {
             w.digits(secs / 3600, 2); w.byte(0x3A); w.digits(secs / 60 % 60, 2); w.byte(0x3A); w.digits(secs % 60, 2)
             w.fraction(frac)
             if withZone { w.zone(offset, xsd: !sqlStyle) }
-            if y <= 0 { w.byte(0x20); w.byte(0x42); w.byte(0x43) }  // " BC"
+            if y <= 0 { w.byte(0x20); w.byte(0x42); w.byte(0x43) } // " BC"
             return w.n
         }
     }
 
     /// `2024-01-15`.
-    public static func formatDate(_ days: Int32) -> String {
+    package static func formatDate(_ days: Int32) -> String {
         let (y, m, d) = civilFromDays(Int(days))
         return String(unsafeUninitializedCapacity: 24) { buf in
             var w = DigitWriter(buf: buf)
@@ -612,7 +631,7 @@ public enum PGTime {
     }
 
     /// `10:30:00` or `10:30:00.5`.
-    public static func formatTime(_ us: Int64) -> String {
+    package static func formatTime(_ us: Int64) -> String {
         let secs = Int(us / usPerSecond)
         return String(unsafeUninitializedCapacity: 48) { buf in
             var w = DigitWriter(buf: buf)
@@ -639,9 +658,12 @@ public enum PGTime {
                 for u in s.utf8 { byte(u) }
                 return
             }
-            var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var tmp:
+                (
+                    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+                ) =
+                    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             var count = 0
             var x = v
             withUnsafeMutableBytes(of: &tmp) { t in
@@ -681,15 +703,15 @@ public enum PGTime {
     }
 
     /// Microseconds since the epoch for a `Date`.
-    public static func micros(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
+    package static func micros(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
 
     /// The `Date` of a microsecond timestamp.
-    public static func date(micros: Int64) -> Date { Date(timeIntervalSince1970: Double(micros) / 1_000_000) }
+    package static func date(micros: Int64) -> Date { Date(timeIntervalSince1970: Double(micros) / 1_000_000) }
 
     /// Parses `YYYY-MM-DD`, or a whole timestamp whose date part is kept as written: PostgreSQL's
     /// `date_in` reads every datetime field and drops the time and the zone without converting,
     /// so `'1992-08-23T00:00:00Z'::date` and `'1992-08-23T23:30:00-05:00'::date` are 1992-08-23.
-    public static func parseDate(_ s: String) -> Int32? {
+    package static func parseDate(_ s: String) -> Int32? {
         let t = s.trimmingCharacters(in: .whitespaces)
         var sc = Scanner(Array(t.utf8))
         guard let (y, m, d) = sc.date() else { return nil }
@@ -700,7 +722,7 @@ public enum PGTime {
     /// Parses `HH:MM[:SS[.ffffff]]`, with a zone (`time_in` ignores it for `time without time
     /// zone`), or a whole timestamp whose time part is kept as written
     /// (`'2024-01-01T10:30:00Z'::time` is 10:30:00).
-    public static func parseTime(_ s: String) -> Int64? {
+    package static func parseTime(_ s: String) -> Int64? {
         let t = s.trimmingCharacters(in: .whitespaces)
         var sc = Scanner(Array(t.utf8))
         if let v = sc.time() {
@@ -717,7 +739,7 @@ public enum PGTime {
 
     /// Parses ISO 8601 and PostgreSQL timestamps: `T` or space separator, optional fraction,
     /// `Z`, `+HH`, `+HH:MM`, `+HHMM` offsets; a bare date is midnight; no zone means UTC.
-    public static func parseTimestamp(_ s: String, assumeUTC: Bool) -> Int64? {
+    package static func parseTimestamp(_ s: String, assumeUTC: Bool) -> Int64? {
         var sc = Scanner(Array(s.trimmingCharacters(in: .whitespaces).utf8))
         guard let (y, m, d) = sc.date() else { return nil }
         var us = Int64(daysFromCivil(y, m, d)) * usPerDay
@@ -734,8 +756,7 @@ public enum PGTime {
         sc.i += 1
         guard let hh = sc.digits(2) else { return nil }
         var mm = 0
-        if sc.peek == UInt8(ascii: ":") { sc.i += 1; guard let v = sc.digits(2) else { return nil }; mm = v }
-        else if let v = sc.digits(2) { mm = v }
+        if sc.peek == UInt8(ascii: ":") { sc.i += 1; guard let v = sc.digits(2) else { return nil }; mm = v } else if let v = sc.digits(2) { mm = v }
         guard sc.atEnd, hh <= 15, mm < 60 else { return nil }
         let off = Int64(hh * 3600 + mm * 60) * usPerSecond
         return sign == UInt8(ascii: "+") ? us - off : us + off

@@ -76,7 +76,8 @@ extension MockSupabase {
     static func validEmail(_ s: String) -> Bool {
         let parts = s.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              !s.contains(" "), s.count <= 255 else { return false }
+            !s.contains(" "), s.count <= 255
+        else { return false }
         return true
     }
 
@@ -102,12 +103,14 @@ extension MockSupabase {
             "confirmed_at": ts("email_confirmed_at"), "last_sign_in_at": ts("last_sign_in_at"),
             "app_metadata": row["raw_app_meta_data"] ?? ["provider": "email", "providers": ["email"]],
             "user_metadata": row["raw_user_meta_data"] ?? [:],
-            "identities": [[
-                "identity_id": id, "id": id, "user_id": id, "provider": "email",
-                "identity_data": ["email": email, "email_verified": true, "phone_verified": false, "sub": id],
-                "created_at": ts("created_at"), "updated_at": ts("updated_at"), "last_sign_in_at": ts("last_sign_in_at"), "email": email,
-            ]],
-            "created_at": ts("created_at"), "updated_at": ts("updated_at"), "is_anonymous": .bool(anonymous),
+            "identities": [
+                [
+                    "identity_id": id, "id": id, "user_id": id, "provider": "email",
+                    "identity_data": ["email": email, "email_verified": true, "phone_verified": false, "sub": id],
+                    "created_at": ts("created_at"), "updated_at": ts("updated_at"), "last_sign_in_at": ts("last_sign_in_at"), "email": email
+                ]
+            ],
+            "created_at": ts("created_at"), "updated_at": ts("updated_at"), "is_anonymous": .bool(anonymous)
         ]
         if case .object(var o) = user {
             if anonymous { o["identities"] = []; o["email"] = ""; o["app_metadata"] = row["raw_app_meta_data"] ?? [:] }
@@ -142,7 +145,7 @@ extension MockSupabase {
             "phone": "", "iat": .int(nowS), "exp": .int(nowS + life), "session_id": .string(sessionID),
             "aal": "aal1", "amr": [["method": .string(method), "timestamp": .int(nowS)]], "is_anonymous": .bool(user["is_anonymous"]?.boolValue ?? false),
             "app_metadata": user["raw_app_meta_data"] ?? [:], "user_metadata": user["raw_user_meta_data"] ?? [:],
-            "iss": "http://127.0.0.1/auth/v1",
+            "iss": "http://127.0.0.1/auth/v1"
         ]
         let access = JWT.sign(claims, secret: configuration.jwtSecret)
         let refresh: String
@@ -152,13 +155,16 @@ extension MockSupabase {
             refresh = newRefreshTokenValue()
             auth.store.withLock { $0.startSession(id: sessionID, userID: id, token: refresh, now: now) }
         }
-        _ = try? database.update("auth.users", set: ["last_sign_in_at": .string(PGTime.formatTimestamp(PGTime.micros(now), withZone: true))],
-                                 where: .eq("id", id))
+        _ = try? database.update(
+            "auth.users", set: ["last_sign_in_at": .string(PGTime.formatTimestamp(PGTime.micros(now), withZone: true))],
+            where: .eq("id", id))
         let fresh = findUser(id: id) ?? user
-        return .json(200, [
-            "access_token": .string(access), "token_type": "bearer", "expires_in": .int(life), "expires_at": .int(nowS + life),
-            "refresh_token": .string(refresh), "user": userJSON(fresh),
-        ], headers: ["Content-Type": "application/json"])
+        return .json(
+            200,
+            [
+                "access_token": .string(access), "token_type": "bearer", "expires_in": .int(life), "expires_at": .int(nowS + life),
+                "refresh_token": .string(refresh), "user": userJSON(fresh)
+            ], headers: ["Content-Type": "application/json"])
     }
 
     /// A new v1 refresh token: 12 characters of lower-case base32, as GoTrue's
@@ -185,14 +191,18 @@ extension MockSupabase {
             return authError(400, "validation_failed", "Signup requires a valid password")
         }
         let pkce: (challenge: String, method: String)?
-        switch pkceParameters(body) { case .failure(let e): return e.response; case .success(let p): pkce = p }
+        switch pkceParameters(body) {
+        case .failure(let e): return e.response;
+        case .success(let p): pkce = p
+        }
         let email = rawEmail
         guard MockSupabase.validEmail(email) else {
             return authError(400, "validation_failed", "Unable to validate email address: invalid format")
         }
         if password.count < configuration.minimumPasswordLength {
-            return authError(422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
-                             extra: ["weak_password": ["reasons": ["length"]]])
+            return authError(
+                422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
+                extra: ["weak_password": ["reasons": ["length"]]])
         }
         let autoconfirm = authSettings.mailerAutoconfirm
         var user = findUser(email: email)
@@ -201,19 +211,21 @@ extension MockSupabase {
             if isConfirmed(existing) {
                 // sanitizeUser: a look-alike user so the answer does not reveal the address is taken.
                 let now = iso(configuration.clock.now())
-                return .json(200, [
-                    "id": .string(configuration.ids.uuid()), "aud": "authenticated", "role": "authenticated", "email": .string(email),
-                    "phone": "", "confirmation_sent_at": .string(now), "app_metadata": ["provider": "email", "providers": ["email"]],
-                    "user_metadata": body["data"] ?? [:], "identities": [], "created_at": .string(now), "updated_at": .string(now),
-                    "is_anonymous": false,
-                ], headers: ["Content-Type": "application/json"])
+                return .json(
+                    200,
+                    [
+                        "id": .string(configuration.ids.uuid()), "aud": "authenticated", "role": "authenticated", "email": .string(email),
+                        "phone": "", "confirmation_sent_at": .string(now), "app_metadata": ["provider": "email", "providers": ["email"]],
+                        "user_metadata": body["data"] ?? [:], "identities": [], "created_at": .string(now), "updated_at": .string(now),
+                        "is_anonymous": false
+                    ], headers: ["Content-Type": "application/json"])
             }
         } else {
             let id = configuration.ids.uuid()
             var row: [String: JSONValue] = [
                 "id": .string(id), "email": .string(email), "encrypted_password": .string(GoTrueState.hashPassword(password, salt: id)),
                 "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
-                "raw_user_meta_data": body["data"] ?? body["options"]?["data"] ?? [:],
+                "raw_user_meta_data": body["data"] ?? body["options"]?["data"] ?? [:]
             ]
             if autoconfirm { row["email_confirmed_at"] = .string(nowTimestamp()) }
             do {
@@ -243,10 +255,14 @@ extension MockSupabase {
         guard authSettings.anonymousSignIns else { return authError(422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled") }
         let id = configuration.ids.uuid()
         do {
-            _ = try database.insert("auth.users", [[
-                "id": .string(id), "is_anonymous": true, "raw_app_meta_data": [:],
-                "raw_user_meta_data": body["data"] ?? body["options"]?["data"] ?? [:],
-            ]], as: .serviceRole)
+            _ = try database.insert(
+                "auth.users",
+                [
+                    [
+                        "id": .string(id), "is_anonymous": true, "raw_app_meta_data": [:],
+                        "raw_user_meta_data": body["data"] ?? body["options"]?["data"] ?? [:]
+                    ]
+                ], as: .serviceRole)
         } catch { return authError(500, "unexpected_failure", "Database error creating anonymous user") }
         guard let user = findUser(id: id) else { return authError(500, "unexpected_failure", "Database error creating anonymous user") }
         return issueSession(user, method: "anonymous")
@@ -260,7 +276,8 @@ extension MockSupabase {
                 return authError(400, "validation_failed", "missing email or phone")
             }
             guard let user = findUser(email: email), let hash = user["encrypted_password"]?.stringValue,
-                  GoTrueState.checkPassword(password, hash: hash) else {
+                GoTrueState.checkPassword(password, hash: hash)
+            else {
                 return authError(400, "invalid_credentials", "Invalid login credentials")
             }
             if !isConfirmed(user) { return authError(400, "email_not_confirmed", "Email not confirmed") }
@@ -282,7 +299,9 @@ extension MockSupabase {
             case .alreadyUsed:
                 return authError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
             case .issue(let userID, let sessionID, let token):
-                guard let user = findUser(id: userID) else { return authError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found") }
+                guard let user = findUser(id: userID) else {
+                    return authError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
+                }
                 return issueSession(user, refreshed: (sessionID, token))
             }
         case let other:
@@ -310,7 +329,9 @@ extension MockSupabase {
         if let sid = ctx.claims["session_id"]?.stringValue {
             // Tokens minted directly by tests (`accessToken(for:)`) carry a session id GoTrue never
             // issued; those are accepted. A session GoTrue issued and then ended is refused.
-            if auth.store.withLock({ $0.hasEnded(sid) }) { return .failure(HTTPResponseBox(authError(403, "session_not_found", "Session from session_id claim in JWT does not exist"))) }
+            if auth.store.withLock({ $0.hasEnded(sid) }) {
+                return .failure(HTTPResponseBox(authError(403, "session_not_found", "Session from session_id claim in JWT does not exist")))
+            }
         }
         return .success((ctx, user))
     }
@@ -356,8 +377,9 @@ extension MockSupabase {
             }
             if let password = body["password"]?.stringValue {
                 if password.count < configuration.minimumPasswordLength {
-                    return authError(422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
-                                     extra: ["weak_password": ["reasons": ["length"]]])
+                    return authError(
+                        422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
+                        extra: ["weak_password": ["reasons": ["length"]]])
                 }
                 if let hash = user["encrypted_password"]?.stringValue, GoTrueState.checkPassword(password, hash: hash) {
                     return authError(422, "same_password", "New password should be different from the old password.")

@@ -24,9 +24,15 @@ extension MockSupabase {
             if user == nil {
                 guard type == "magiclink" else { return authError(404, "user_not_found", "User with this email not found") }
                 let id = configuration.ids.uuid()
-                _ = try? database.insert("auth.users", [["id": .string(id), "email": .string(email),
-                                                         "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
-                                                         "raw_user_meta_data": body["data"] ?? [:]]], as: .serviceRole)
+                _ = try? database.insert(
+                    "auth.users",
+                    [
+                        [
+                            "id": .string(id), "email": .string(email),
+                            "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
+                            "raw_user_meta_data": body["data"] ?? [:]
+                        ]
+                    ], as: .serviceRole)
                 user = findUser(id: id)
             }
         case "signup":
@@ -35,14 +41,21 @@ extension MockSupabase {
             if user == nil {
                 let password = body["password"]?.stringValue ?? ""
                 guard password.count >= configuration.minimumPasswordLength else {
-                    return authError(422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
-                                     extra: ["weak_password": ["reasons": ["length"]]])
+                    return authError(
+                        422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
+                        extra: ["weak_password": ["reasons": ["length"]]])
                 }
                 let id = configuration.ids.uuid()
-                _ = try? database.insert("auth.users", [["id": .string(id), "email": .string(email),
-                                                         "encrypted_password": .string(GoTrueState.hashPassword(password, salt: id)),
-                                                         "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
-                                                         "raw_user_meta_data": body["data"] ?? [:]]], as: .serviceRole)
+                _ = try? database.insert(
+                    "auth.users",
+                    [
+                        [
+                            "id": .string(id), "email": .string(email),
+                            "encrypted_password": .string(GoTrueState.hashPassword(password, salt: id)),
+                            "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
+                            "raw_user_meta_data": body["data"] ?? [:]
+                        ]
+                    ], as: .serviceRole)
                 user = findUser(id: id)
             }
         default:

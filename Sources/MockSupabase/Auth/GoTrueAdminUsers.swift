@@ -105,14 +105,17 @@ extension MockSupabase {
         guard MockSupabase.validEmail(email) else { return authError(400, "validation_failed", "Unable to validate email address: invalid format") }
         let password = body["password"]?.stringValue
         if let p = password, p.count < configuration.minimumPasswordLength {
-            return authError(422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
-                             extra: ["weak_password": ["reasons": ["length"]]])
+            return authError(
+                422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
+                extra: ["weak_password": ["reasons": ["length"]]])
         }
         let id = body["id"]?.stringValue.flatMap(SQLValue.canonicalUUID) ?? configuration.ids.uuid()
         var app: [String: JSONValue] = ["provider": "email", "providers": ["email"]]
         for (k, v) in body["app_metadata"]?.objectValue ?? [:] { app[k] = v }
-        var row: [String: JSONValue] = ["id": .string(id), "email": .string(email), "raw_app_meta_data": .object(app),
-                                        "raw_user_meta_data": body["user_metadata"] ?? body["data"] ?? [:]]
+        var row: [String: JSONValue] = [
+            "id": .string(id), "email": .string(email), "raw_app_meta_data": .object(app),
+            "raw_user_meta_data": body["user_metadata"] ?? body["data"] ?? [:]
+        ]
         if let p = password { row["encrypted_password"] = .string(GoTrueState.hashPassword(p, salt: id)) }
         if body["email_confirm"]?.boolValue == true { row["email_confirmed_at"] = .string(nowTimestamp()) }
         do {
@@ -139,8 +142,9 @@ extension MockSupabase {
         }
         if let p = body["password"]?.stringValue {
             if p.count < configuration.minimumPasswordLength {
-                return authError(422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
-                                 extra: ["weak_password": ["reasons": ["length"]]])
+                return authError(
+                    422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
+                    extra: ["weak_password": ["reasons": ["length"]]])
             }
             set["encrypted_password"] = .string(GoTrueState.hashPassword(p, salt: id))
         }

@@ -7,8 +7,12 @@ extension MockSupabase {
     func settings() -> HTTPResponse {
         var external: [String: JSONValue] = ["email": true, "phone": false, "anonymous_users": .bool(authSettings.anonymousSignIns)]
         for p in authSettings.externalProviders { external[p] = true }
-        return .json(200, ["external": .object(external), "disable_signup": false, "mailer_autoconfirm": .bool(authSettings.mailerAutoconfirm),
-                           "phone_autoconfirm": false, "sms_provider": "", "saml_enabled": false])
+        return .json(
+            200,
+            [
+                "external": .object(external), "disable_signup": false, "mailer_autoconfirm": .bool(authSettings.mailerAutoconfirm),
+                "phone_autoconfirm": false, "sms_provider": "", "saml_enabled": false
+            ])
     }
 
     /// `POST /otp` (e-mail) and `POST /magiclink`: creates the user when allowed, then sends a magic
@@ -25,12 +29,17 @@ extension MockSupabase {
             return authError(400, "validation_failed", "Unable to validate email address: invalid format")
         }
         let pkce: (challenge: String, method: String)?
-        switch pkceParameters(body) { case .failure(let e): return e.response; case .success(let p): pkce = p }
+        switch pkceParameters(body) {
+        case .failure(let e): return e.response;
+        case .success(let p): pkce = p
+        }
         let create = body["create_user"]?.boolValue ?? true
         let newID = configuration.ids.uuid()
-        var row: [String: JSONValue] = ["id": .string(newID), "email": .string(email),
-                                        "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
-                                        "raw_user_meta_data": body["data"] ?? [:]]
+        var row: [String: JSONValue] = [
+            "id": .string(newID), "email": .string(email),
+            "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
+            "raw_user_meta_data": body["data"] ?? [:]
+        ]
         if authSettings.mailerAutoconfirm { row["email_confirmed_at"] = .string(nowTimestamp()) }
         let found: [String: JSONValue]?
         do {
@@ -43,7 +52,8 @@ extension MockSupabase {
             }
         } catch { return authError(500, "unexpected_failure", "Database error saving new user") }
         guard let user = found else {
-            return create ? authError(500, "unexpected_failure", "Database error finding user")
+            return create
+                ? authError(500, "unexpected_failure", "Database error finding user")
                 : authError(422, "otp_disabled", "Signups not allowed for otp")
         }
         let newUser = user["id"]?.stringValue == newID
@@ -86,7 +96,8 @@ extension MockSupabase {
             return authError(400, "validation_failed", tokenHash.isEmpty ? "Unsupported verification type" : "Invalid email verification type")
         }
         guard let found = consumeEmailToken(email: email, token: tokenHash.isEmpty ? token : tokenHash, kinds: kinds, tokenIsHash: !tokenHash.isEmpty) else {
-            return tokenHash.isEmpty ? authError(403, "otp_expired", "Token has expired or is invalid")
+            return tokenHash.isEmpty
+                ? authError(403, "otp_expired", "Token has expired or is invalid")
                 : authError(403, "otp_expired", "Email link is invalid or has expired")
         }
         let id = found.user["id"]?.stringValue ?? ""
@@ -122,8 +133,12 @@ extension MockSupabase {
         func fail(_ status: Int, _ code: String, _ message: String) -> HTTPResponse {
             // prepErrorRedirectURL: error (the OAuth name of the status), error_code, error_description.
             var pairs: [(String, String)] = [("error_code", code), ("error_description", message)]
-            if let oauth = [400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error",
-                            503: "temporarily_unavailable"][status] { pairs.append(("error", oauth)) }
+            if let oauth = [
+                400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error",
+                503: "temporarily_unavailable"
+            ][status] {
+                pairs.append(("error", oauth))
+            }
             var url = pkce ? GoQuery.settingQuery(redirect, pairs) : GoQuery.settingQuery(redirect, [])
             // url.URL.String() escapes the fragment again: the `%` of the encoded values becomes `%25`.
             url += "#" + GoQuery.encode(pairs + [("sb", "")]).replacingOccurrences(of: "%", with: "%25")
@@ -142,8 +157,10 @@ extension MockSupabase {
             // issueAuthCode: the user's latest flow state of this authentication method.
             let now = configuration.clock.now()
             let code: String? = flows.withLock { held in
-                guard var fs = held.flowStates.values.filter({ $0.userID == id && $0.authenticationMethod == method })
-                    .max(by: { $0.createdAt < $1.createdAt }) else { return nil }
+                guard
+                    var fs = held.flowStates.values.filter({ $0.userID == id && $0.authenticationMethod == method })
+                        .max(by: { $0.createdAt < $1.createdAt })
+                else { return nil }
                 fs.authCodeIssuedAt = now
                 held.flowStates[fs.id] = fs
                 return fs.authCode
@@ -158,7 +175,7 @@ extension MockSupabase {
         let fragment = GoQuery.encode([
             ("access_token", s["access_token"]?.stringValue ?? ""), ("token_type", "bearer"),
             ("expires_in", String(s["expires_in"]?.intValue ?? 0)), ("expires_at", String(s["expires_at"]?.intValue ?? 0)),
-            ("refresh_token", s["refresh_token"]?.stringValue ?? ""), ("sb", ""), ("type", type),
+            ("refresh_token", s["refresh_token"]?.stringValue ?? ""), ("sb", ""), ("type", type)
         ])
         return HTTPResponse(status: 303, headers: ["Location": redirect + "#" + fragment])
     }
@@ -196,7 +213,10 @@ extension MockSupabase {
         guard !raw.isEmpty else { return authError(400, "validation_failed", "Password recovery requires an email") }
         guard MockSupabase.validEmail(raw) else { return authError(400, "validation_failed", "Unable to validate email address: invalid format") }
         let pkce: (challenge: String, method: String)?
-        switch pkceParameters(body) { case .failure(let e): return e.response; case .success(let p): pkce = p }
+        switch pkceParameters(body) {
+        case .failure(let e): return e.response;
+        case .success(let p): pkce = p
+        }
         guard let user = findUser(email: raw) else { return .json(200, [:], headers: ["Content-Type": "application/json"]) }
         if let p = pkce { createFlowState(userID: user["id"]?.stringValue, pkce: p, method: "recovery", provider: "recovery") }
         if let e = sendEmail(user: user, kind: .recovery, type: "recovery", pkce: pkce != nil, redirectTo: referrer(request)) { return e }
@@ -213,7 +233,10 @@ extension MockSupabase {
         var pkce: (challenge: String, method: String)?
         switch type {
         case "signup", "email_change":
-            switch pkceParameters(body) { case .failure(let e): return e.response; case .success(let p): pkce = p }
+            switch pkceParameters(body) {
+            case .failure(let e): return e.response;
+            case .success(let p): pkce = p
+            }
         case "sms", "phone_change": break
         default: return authError(400, "validation_failed", "Missing one of these types: signup, email_change, sms, phone_change")
         }

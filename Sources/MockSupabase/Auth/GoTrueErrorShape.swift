@@ -75,7 +75,8 @@ struct GoTrueError: Error, Sendable {
     /// response is not one.
     init?(legacy r: HTTPResponse) {
         guard r.status >= 400, let o = r.jsonBody?.objectValue, case .int(let s)? = o["code"], Int(s) == r.status,
-              let code = o["error_code"]?.stringValue, let msg = o["msg"]?.stringValue else { return nil }
+            let code = o["error_code"]?.stringValue, let msg = o["msg"]?.stringValue
+        else { return nil }
         status = r.status
         self.code = code
         message = msg
@@ -106,7 +107,7 @@ extension GoTrueError {
         "current_password_invalid", "current_password_required", "otp_expired", "otp_disabled", "identity_not_found",
         "weak_password", "over_request_rate_limit", "over_email_send_rate_limit", "over_sms_send_rate_limit",
         "bad_code_verifier", "anonymous_provider_disabled", "invalid_credentials", "email_address_not_authorized",
-        "email_address_invalid", "request_timeout", "feature_disabled",
+        "email_address_invalid", "request_timeout", "feature_disabled"
     ]
 }
 
@@ -118,7 +119,8 @@ extension MockSupabase {
             // OAuthError bodies keep their shape; HandleResponseError still echoes the version.
             var r = response
             if response.status >= 400, response.headers["Content-Type"] == "application/json",
-               GoTrueAPIVersion(header: request.headers["X-Supabase-Api-Version"]) == .v20240101 {
+                GoTrueAPIVersion(header: request.headers["X-Supabase-Api-Version"]) == .v20240101
+            {
                 r.headers["X-Supabase-Api-Version"] = "2024-01-01"
             }
             return r

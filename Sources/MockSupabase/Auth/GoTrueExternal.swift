@@ -12,7 +12,7 @@ extension MockSupabase {
     static let knownProviders: Set<String> = [
         "apple", "azure", "bitbucket", "discord", "facebook", "figma", "fly", "github", "gitlab", "google", "kakao",
         "keycloak", "linkedin", "linkedin_oidc", "notion", "slack", "slack_oidc", "snapchat", "spotify", "twitch",
-        "twitter", "x", "workos", "zoom",
+        "twitter", "x", "workos", "zoom"
     ]
 
     func authorize(_ request: HTTPRequest) -> HTTPResponse {
@@ -23,8 +23,10 @@ extension MockSupabase {
         guard authSettings.externalProviders.contains(provider) else {
             return authError(400, "validation_failed", "Unsupported provider: provider is not enabled")
         }
-        let body: [String: JSONValue] = ["code_challenge": .string(request.queryValue("code_challenge") ?? ""),
-                                         "code_challenge_method": .string(request.queryValue("code_challenge_method") ?? "")]
+        let body: [String: JSONValue] = [
+            "code_challenge": .string(request.queryValue("code_challenge") ?? ""),
+            "code_challenge_method": .string(request.queryValue("code_challenge_method") ?? "")
+        ]
         var flowID: String?
         switch pkceParameters(body) {
         case .failure(let e): return e.response
@@ -34,8 +36,9 @@ extension MockSupabase {
         let state = configuration.ids.uuid()
         let email = (request.queryValue("login_hint") ?? "\(provider)-user@example.com").lowercased()
         flows.withLock { held in
-            held.oauthStates[state] = GoTrueFlows.OAuthState(provider: provider, redirectTo: referrer(request), flowStateID: flowID,
-                                                             createdAt: configuration.clock.now())
+            held.oauthStates[state] = GoTrueFlows.OAuthState(
+                provider: provider, redirectTo: referrer(request), flowStateID: flowID,
+                createdAt: configuration.clock.now())
         }
         let code = "test-" + provider + "." + Base64URL.encode(Array(email.utf8))
         return HTTPResponse(status: 302, headers: ["Location": "/auth/v1/callback?" + GoQuery.encode([("code", code), ("state", state)])])
@@ -66,7 +69,8 @@ extension MockSupabase {
         let code = request.queryValue("code") ?? ""
         let prefix = "test-" + state.provider + "."
         guard code.hasPrefix(prefix), let raw = Base64URL.decode(code.dropFirst(prefix.count)),
-              let email = String(bytes: raw, encoding: .utf8), MockSupabase.validEmail(email) else {
+            let email = String(bytes: raw, encoding: .utf8), MockSupabase.validEmail(email)
+        else {
             return fail("server_error", "unexpected_failure", "Error getting user email from external provider")
         }
         var user = findUser(email: email)
@@ -74,12 +78,18 @@ extension MockSupabase {
             let id = configuration.ids.uuid()
             let sub = String(GoTrueFlows.tokenHash(state.provider, email).prefix(21))
             do {
-                _ = try database.insert("auth.users", [[
-                    "id": .string(id), "email": .string(email), "email_confirmed_at": .string(nowTimestamp()),
-                    "raw_app_meta_data": ["provider": .string(state.provider), "providers": [.string(state.provider)]],
-                    "raw_user_meta_data": ["email": .string(email), "email_verified": true, "iss": "https://accounts.google.com",
-                                           "provider_id": .string(sub), "sub": .string(sub)],
-                ]], as: .serviceRole)
+                _ = try database.insert(
+                    "auth.users",
+                    [
+                        [
+                            "id": .string(id), "email": .string(email), "email_confirmed_at": .string(nowTimestamp()),
+                            "raw_app_meta_data": ["provider": .string(state.provider), "providers": [.string(state.provider)]],
+                            "raw_user_meta_data": [
+                                "email": .string(email), "email_verified": true, "iss": "https://accounts.google.com",
+                                "provider_id": .string(sub), "sub": .string(sub)
+                            ]
+                        ]
+                    ], as: .serviceRole)
             } catch { return fail("server_error", "unexpected_failure", "Database error saving new user") }
             user = findUser(id: id)
         }
@@ -87,9 +97,10 @@ extension MockSupabase {
         if let fid = state.flowStateID {
             let authCode: String? = flows.withLock { held in
                 guard let fs = held.flowStates[fid] else { return nil }
-                let bound = GoTrueFlows.FlowState(id: fs.id, userID: uid, authCode: fs.authCode, codeChallenge: fs.codeChallenge,
-                                                  codeChallengeMethod: fs.codeChallengeMethod, authenticationMethod: fs.authenticationMethod,
-                                                  providerType: fs.providerType, createdAt: fs.createdAt, authCodeIssuedAt: now)
+                let bound = GoTrueFlows.FlowState(
+                    id: fs.id, userID: uid, authCode: fs.authCode, codeChallenge: fs.codeChallenge,
+                    codeChallengeMethod: fs.codeChallengeMethod, authenticationMethod: fs.authenticationMethod,
+                    providerType: fs.providerType, createdAt: fs.createdAt, authCodeIssuedAt: now)
                 held.flowStates[fid] = bound
                 return fs.authCode
             }
@@ -101,7 +112,7 @@ extension MockSupabase {
         let fragment = GoQuery.encode([
             ("access_token", s["access_token"]?.stringValue ?? ""), ("token_type", "bearer"),
             ("expires_in", String(s["expires_in"]?.intValue ?? 0)), ("expires_at", String(s["expires_at"]?.intValue ?? 0)),
-            ("refresh_token", s["refresh_token"]?.stringValue ?? ""), ("provider_token", "test-provider-token-" + state.provider), ("sb", ""),
+            ("refresh_token", s["refresh_token"]?.stringValue ?? ""), ("provider_token", "test-provider-token-" + state.provider), ("sb", "")
         ])
         return HTTPResponse(status: 302, headers: ["Location": state.redirectTo + "#" + fragment])
     }
@@ -113,7 +124,7 @@ extension MockSupabase {
 extension MockSupabase {
     static let providerIssuers: [String: String] = [
         "google": "https://accounts.google.com", "apple": "https://appleid.apple.com", "azure": "https://login.microsoftonline.com",
-        "facebook": "https://www.facebook.com", "keycloak": "", "kakao": "https://kauth.kakao.com",
+        "facebook": "https://www.facebook.com", "keycloak": "", "kakao": "https://kauth.kakao.com"
     ]
 
     /// An ID token as the deterministic test provider would issue it to a native SDK.
@@ -122,7 +133,7 @@ extension MockSupabase {
         var claims: [String: JSONValue] = [
             "iss": .string(MockSupabase.providerIssuers[provider] ?? provider), "aud": "supacontracts-test-client",
             "sub": .string(String(GoTrueFlows.tokenHash(provider, email.lowercased()).prefix(21))), "email": .string(email.lowercased()),
-            "email_verified": true, "iat": .int(now), "exp": .int(now + 3600),
+            "email_verified": true, "iat": .int(now), "exp": .int(now + 3600)
         ]
         if let nonce { claims["nonce"] = .string(SHA256.hash(Array(nonce.utf8)).map { String(format: "%02x", $0) }.joined()) }
         return JWT.sign(claims, secret: configuration.jwtSecret)
@@ -145,7 +156,8 @@ extension MockSupabase {
             return authError(400, "provider_disabled", "Provider (issuer \"\(issuer)\") is not enabled")
         }
         guard let claims = try? JWT.verify(idToken, secret: configuration.jwtSecret, now: configuration.clock.now()),
-              claims["iss"]?.stringValue == issuer else { return oauthError("invalid request", "Bad ID token") }
+            claims["iss"]?.stringValue == issuer
+        else { return oauthError("invalid request", "Bad ID token") }
         guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else { return oauthError("invalid request", "Missing sub claim in id_token") }
         let nonce = body["nonce"]?.stringValue ?? "", claimed = claims["nonce"]?.stringValue ?? ""
         if nonce.isEmpty != claimed.isEmpty { return oauthError("invalid request", "Passed nonce and nonce in id_token should either both exist or not.") }
@@ -160,11 +172,17 @@ extension MockSupabase {
         if user == nil {
             let id = configuration.ids.uuid()
             do {
-                _ = try database.insert("auth.users", [[
-                    "id": .string(id), "email": .string(email), "email_confirmed_at": .string(nowTimestamp()),
-                    "raw_app_meta_data": ["provider": .string(provider), "providers": [.string(provider)]],
-                    "raw_user_meta_data": ["email": .string(email), "email_verified": true, "iss": .string(issuer), "provider_id": .string(sub), "sub": .string(sub)],
-                ]], as: .serviceRole)
+                _ = try database.insert(
+                    "auth.users",
+                    [
+                        [
+                            "id": .string(id), "email": .string(email), "email_confirmed_at": .string(nowTimestamp()),
+                            "raw_app_meta_data": ["provider": .string(provider), "providers": [.string(provider)]],
+                            "raw_user_meta_data": [
+                                "email": .string(email), "email_verified": true, "iss": .string(issuer), "provider_id": .string(sub), "sub": .string(sub)
+                            ]
+                        ]
+                    ], as: .serviceRole)
             } catch { return authError(500, "unexpected_failure", "Database error saving new user") }
             user = findUser(id: id)
         }

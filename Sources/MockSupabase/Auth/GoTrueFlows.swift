@@ -84,7 +84,7 @@ enum GoQuery {
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(b))
             case UInt8(ascii: " "): out += "+"
             default: out += String(format: "%%%02X", b)
@@ -150,11 +150,16 @@ extension MockSupabase {
         guard (43...128).contains(c.utf8.count) else {
             return .failure(HTTPResponseBox(authError(400, "validation_failed", "code challenge has to be between 43 and 128 characters")))
         }
-        guard c.utf8.allSatisfy({ b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E || b == 0x5F || b == 0x7E || b == 0x2D
-        }) else {
-            return .failure(HTTPResponseBox(authError(400, "validation_failed",
-                                                      "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes")))
+        guard
+            c.utf8.allSatisfy({ b in
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E || b == 0x5F || b == 0x7E || b == 0x2D
+            })
+        else {
+            return .failure(
+                HTTPResponseBox(
+                    authError(
+                        400, "validation_failed",
+                        "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes")))
         }
         guard ["s256", "plain"].contains(m.lowercased()) else {
             // models.NewFlowState fails with a plain error: GoTrue's default 500 handler answers.
@@ -166,10 +171,11 @@ extension MockSupabase {
     /// Creates an `auth.flow_state` row (`generateFlowState`) and returns its id.
     @discardableResult
     func createFlowState(userID: String?, pkce: (challenge: String, method: String), method: String, provider: String) -> String {
-        let fs = GoTrueFlows.FlowState(id: configuration.ids.uuid(), userID: userID, authCode: configuration.ids.uuid(),
-                                      codeChallenge: pkce.challenge, codeChallengeMethod: pkce.method,
-                                      authenticationMethod: method, providerType: provider, createdAt: configuration.clock.now(),
-                                      authCodeIssuedAt: nil)
+        let fs = GoTrueFlows.FlowState(
+            id: configuration.ids.uuid(), userID: userID, authCode: configuration.ids.uuid(),
+            codeChallenge: pkce.challenge, codeChallengeMethod: pkce.method,
+            authenticationMethod: method, providerType: provider, createdAt: configuration.clock.now(),
+            authCodeIssuedAt: nil)
         flows.withLock { held in held.flowStates[fs.id] = fs }
         return fs.id
     }
@@ -184,21 +190,26 @@ extension MockSupabase {
 
     /// Stores a fresh e-mail token; `deliver` puts the e-mail in the outbox under the send rate
     /// limit (`admin/generate_link` does neither).
-    func issueEmailToken(user: [String: JSONValue], kind: GoTrueFlows.TokenKind, type: String, pkce: Bool, redirectTo: String,
-                         deliver: Bool) -> Result<SentEmail, HTTPResponseBox> {
+    func issueEmailToken(
+        user: [String: JSONValue], kind: GoTrueFlows.TokenKind, type: String, pkce: Bool, redirectTo: String,
+        deliver: Bool
+    ) -> Result<SentEmail, HTTPResponseBox> {
         let id = user["id"]?.stringValue ?? "", email = user["email"]?.stringValue ?? ""
         let now = configuration.clock.now()
         let freq = TimeInterval(authSettings.emailMaxFrequencySeconds)
         return flows.withLock { (held: inout GoTrueFlows.State) -> Result<SentEmail, HTTPResponseBox> in
             if deliver, let prev = held.tokens[id]?[kind], prev.sentAt.addingTimeInterval(freq) > now {
                 let left = Int(prev.sentAt.addingTimeInterval(freq).timeIntervalSince(now))
-                return .failure(HTTPResponseBox(authError(429, "over_email_send_rate_limit", "For security purposes, you can only request this after \(left) seconds.")))
+                return .failure(
+                    HTTPResponseBox(authError(429, "over_email_send_rate_limit", "For security purposes, you can only request this after \(left) seconds.")))
             }
             let otp = configuration.ids.bytes(6).map { String(Int($0) % 10) }.joined()
             let hash = GoTrueFlows.tokenHash(email, otp)
             let token = pkce ? "pkce_" + hash : hash
             held.tokens[id, default: [:]][kind] = GoTrueFlows.EmailToken(token: token, sentAt: now)
-            let link = kind == .reauthentication ? nil
+            let link =
+                kind == .reauthentication
+                ? nil
                 : "/auth/v1/verify?" + GoQuery.encode([("token", token), ("type", type), ("redirect_to", redirectTo)])
             let sent = SentEmail(to: email, type: type, otp: otp, tokenHash: token, actionLink: link)
             if deliver { held.outbox[email, default: []].append(sent) }
@@ -220,12 +231,12 @@ extension MockSupabase {
     /// The user whose token of `kinds` equals `token` (or `pkce_` + token), unexpired; clears it.
     /// `tokenIsHash`: the link's token hash, else an OTP checked against the e-mail's hash.
     func consumeEmailToken(email: String?, token: String, kinds: [GoTrueFlows.TokenKind], tokenIsHash: Bool)
-        -> (user: [String: JSONValue], kind: GoTrueFlows.TokenKind, pkce: Bool)? {
+        -> (user: [String: JSONValue], kind: GoTrueFlows.TokenKind, pkce: Bool)?
+    {
         let now = configuration.clock.now()
         let exp = TimeInterval(authSettings.otpExpirySeconds)
         var candidates: [[String: JSONValue]] = []
-        if let email { if let u = findUser(email: email) { candidates = [u] } }
-        else { candidates = (try? database.rows("auth.users", where: nil)) ?? [] }
+        if let email { if let u = findUser(email: email) { candidates = [u] } } else { candidates = (try? database.rows("auth.users", where: nil)) ?? [] }
         return flows.withLock { (held: inout GoTrueFlows.State) -> (user: [String: JSONValue], kind: GoTrueFlows.TokenKind, pkce: Bool)? in
             for u in candidates {
                 let id = u["id"]?.stringValue ?? ""

@@ -1,7 +1,7 @@
 import Foundation
 
 /// SHA-256 (FIPS 180-4), hand-written because Foundation on Linux has no CryptoKit.
-public struct SHA256 {
+package struct SHA256 {
     private var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
@@ -14,14 +14,14 @@ public struct SHA256 {
         0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
         0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
         0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
     ]
 
     /// A fresh hasher.
-    public init() { buffer.reserveCapacity(64) }
+    package init() { buffer.reserveCapacity(64) }
 
     /// Feeds bytes.
-    public mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+    package mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
         for b in bytes {
             buffer.append(b)
             length &+= 1
@@ -30,7 +30,7 @@ public struct SHA256 {
     }
 
     /// The 32-byte digest.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let bitLength = length &* 8
         buffer.append(0x80)
         if buffer.count > 56 {
@@ -48,7 +48,7 @@ public struct SHA256 {
     }
 
     /// One-shot digest.
-    public static func hash<S: Sequence>(_ bytes: S) -> [UInt8] where S.Element == UInt8 {
+    package static func hash<S: Sequence>(_ bytes: S) -> [UInt8] where S.Element == UInt8 {
         var s = SHA256()
         s.update(bytes)
         return s.finalize()
@@ -83,9 +83,9 @@ extension UInt32 {
 }
 
 /// HMAC-SHA256 (RFC 2104).
-public enum HMACSHA256 {
+package enum HMACSHA256 {
     /// The 32-byte MAC of `message` under `key`.
-    public static func mac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    package static func mac(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var k = key.count > 64 ? SHA256.hash(key) : key
         k += [UInt8](repeating: 0, count: 64 - k.count)
         var inner = SHA256()
@@ -101,11 +101,11 @@ public enum HMACSHA256 {
 /// Base64url without padding (RFC 7515 §2), canonical only: a decoder accepts exactly the texts
 /// the encoder produces (RFC 4648 §3.5: the unused low bits of the last character must be zero),
 /// as the JOSE libraries behind GoTrue and PostgREST do, so one token has one spelling.
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Encodes bytes.
-    public static func encode<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
+    package static func encode<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
         let input = Array(bytes)
         var out = [UInt8]()
         out.reserveCapacity((input.count * 4 + 2) / 3)
@@ -133,7 +133,7 @@ public enum Base64URL {
     ///
     /// PostgREST verifies JWTs with jose, which decodes with base64-bytestring's strict
     /// (canonical-only) decoder; RFC 7515 §2 defines the encoding without padding.
-    public static func decode(_ s: Substring) -> [UInt8]? {
+    package static func decode(_ s: Substring) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count * 3 / 4)
         var acc: UInt32 = 0, bits = 0
@@ -162,7 +162,7 @@ public enum Base64URL {
 }
 
 /// Why a JWT was refused. The descriptions are PostgREST's messages.
-public enum JWTError: Error, CustomStringConvertible, Sendable, Equatable {
+package enum JWTError: Error, CustomStringConvertible, Sendable, Equatable {
     /// Not three base64url parts, or not JSON.
     case malformed
     /// `alg` is not HS256 (including `none`).
@@ -177,7 +177,7 @@ public enum JWTError: Error, CustomStringConvertible, Sendable, Equatable {
     /// none), or is not a non-empty list of names; RFC 7515 §4.1.11 requires rejecting the token.
     case unsupportedCritical
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed: return "Expected 3 parts in JWT; got 1"
         case .algorithmNotAllowed: return "Wrong or unsupported encoding algorithm"
@@ -190,9 +190,9 @@ public enum JWTError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 /// HS256 JSON Web Tokens, as GoTrue issues them and PostgREST verifies them.
-public enum JWT {
+package enum JWT {
     /// Signs claims with HS256. Key order in the payload is stable (sorted) so tokens are reproducible.
-    public static func sign(_ claims: [String: JSONValue], secret: String) -> String {
+    package static func sign(_ claims: [String: JSONValue], secret: String) -> String {
         let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
         let payload = Base64URL.encode(Array(JSONValue.object(claims).serialized(.compact).utf8))
         let input = header + "." + payload
@@ -201,7 +201,7 @@ public enum JWT {
     }
 
     /// Decodes the payload without verifying (for display only).
-    public static func unverifiedClaims(_ token: String) -> [String: JSONValue]? {
+    package static func unverifiedClaims(_ token: String) -> [String: JSONValue]? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let p = Base64URL.decode(parts[1]), case .object(let o)? = try? JSONValue.parse(Data(p)) else { return nil }
         return o
@@ -209,7 +209,7 @@ public enum JWT {
 
     /// Verifies structure, algorithm (HS256 only: `none` and others are refused), signature
     /// (constant-time compare) and `exp`/`nbf` against `now`. Returns the claims.
-    public static func verify(_ token: String, secret: String, now: Date, leeway: TimeInterval = 0) throws -> [String: JSONValue] {
+    package static func verify(_ token: String, secret: String, now: Date, leeway: TimeInterval = 0) throws -> [String: JSONValue] {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw JWTError.malformed }
         guard let hb = Base64URL.decode(parts[0]), case .object(let header)? = try? JSONValue.parse(Data(hb)) else { throw JWTError.malformed }

@@ -23,8 +23,10 @@ extension MockSupabase {
             }
             let origin = "http://" + (request.headers["Host"] ?? "127.0.0.1")
             let mails = sentEmails(to: email).reversed().map { m -> JSONValue in
-                var o: [String: JSONValue] = ["to": .string(m.to), "type": .string(m.type), "otp": .string(m.otp),
-                                              "token_hash": .string(m.tokenHash)]
+                var o: [String: JSONValue] = [
+                    "to": .string(m.to), "type": .string(m.type), "otp": .string(m.otp),
+                    "token_hash": .string(m.tokenHash)
+                ]
                 o["action_link"] = m.actionLink.map { .string(origin + $0) } ?? .null
                 return .object(o)
             }

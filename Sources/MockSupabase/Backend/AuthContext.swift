@@ -2,31 +2,31 @@ import Foundation
 
 /// Who a request or a database call acts as: PostgREST's role and the JWT claims
 /// (`request.jwt.claims` in SQL).
-public struct AuthContext: Sendable, Equatable {
+package struct AuthContext: Sendable, Equatable {
     /// `anon`, `authenticated` or `service_role`.
-    public var role: String
+    package var role: String
     /// The verified JWT claims (`sub`, `role`, `email`, `aud`, `exp`, …).
-    public var claims: [String: JSONValue]
+    package var claims: [String: JSONValue]
 
     /// A context from a role and claims.
-    public init(role: String, claims: [String: JSONValue] = [:]) {
+    package init(role: String, claims: [String: JSONValue] = [:]) {
         self.role = role
         self.claims = claims
     }
 
     /// `auth.uid()`: the `sub` claim, if it is a uuid.
-    public var userID: String? { claims["sub"]?.stringValue.flatMap(SQLValue.canonicalUUID) }
+    package var userID: String? { claims["sub"]?.stringValue.flatMap(SQLValue.canonicalUUID) }
     /// The `email` claim.
-    public var email: String? { claims["email"]?.stringValue }
+    package var email: String? { claims["email"]?.stringValue }
     /// Whether row-level security is bypassed (service role).
-    public var bypassesRLS: Bool { role == "service_role" }
+    package var bypassesRLS: Bool { role == "service_role" }
 
     /// The anonymous role.
-    public static let anon = AuthContext(role: "anon", claims: ["role": "anon"])
+    package static let anon = AuthContext(role: "anon", claims: ["role": "anon"])
     /// The service role (bypasses RLS).
-    public static let serviceRole = AuthContext(role: "service_role", claims: ["role": "service_role"])
+    package static let serviceRole = AuthContext(role: "service_role", claims: ["role": "service_role"])
     /// An authenticated user.
-    public static func user(_ id: String, email: String? = nil) -> AuthContext {
+    package static func user(_ id: String, email: String? = nil) -> AuthContext {
         var c: [String: JSONValue] = ["sub": .string(id), "role": "authenticated", "aud": "authenticated"]
         if let email { c["email"] = .string(email) }
         return AuthContext(role: "authenticated", claims: c)
@@ -53,7 +53,7 @@ public final class ManualClock: WallClock, Sendable {
     private let current: Guarded<Date>
 
     /// A clock standing at `start`.
-    public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = Guarded(start) }  // 2026-01-01T00:00:00Z
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = Guarded(start) } // 2026-01-01T00:00:00Z
 
     public func now() -> Date { current.withLock { $0 } }
     /// Moves the clock forward.

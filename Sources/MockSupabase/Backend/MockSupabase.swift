@@ -1,35 +1,35 @@
 import Foundation
 
 /// A call of an edge function (`/functions/v1/<name>`).
-public struct FunctionCall: Sendable {
+package struct FunctionCall: Sendable {
     /// The HTTP request as received.
-    public let request: HTTPRequest
+    package let request: HTTPRequest
     /// The caller: the verified JWT of the Authorization header (anon when it is the anon key).
-    public let auth: AuthContext
+    package let auth: AuthContext
     /// The backend, for database access (`backend.database`) as the service role or as the caller.
-    public let backend: MockSupabase
+    package let backend: MockSupabase
 
     /// The body as JSON; an empty body is `{}`.
-    public func json() throws -> JSONValue {
+    package func json() throws -> JSONValue {
         if request.body.isEmpty { return .object([:]) }
         return try JSONValue.parse(request.body)
     }
 }
 
 /// An edge-function body.
-public typealias FunctionHandler = @Sendable (FunctionCall) throws -> HTTPResponse
+package typealias FunctionHandler = @Sendable (FunctionCall) throws -> HTTPResponse
 
 /// A parameter of a database function exposed at `/rest/v1/rpc/<name>`.
-public struct RPCParameter: Sendable {
+package struct RPCParameter: Sendable {
     /// Parameter name.
-    public var name: String
+    package var name: String
     /// Parameter type.
-    public var type: SQLType
+    package var type: SQLType
     /// Whether it may be omitted.
-    public var hasDefault: Bool
+    package var hasDefault: Bool
 
     /// A parameter.
-    public init(_ name: String, _ type: SQLType, hasDefault: Bool = false) {
+    package init(_ name: String, _ type: SQLType, hasDefault: Bool = false) {
         self.name = name
         self.type = type
         self.hasDefault = hasDefault
@@ -37,7 +37,7 @@ public struct RPCParameter: Sendable {
 }
 
 /// What a database function returns.
-public enum RPCReturn: Sendable {
+package enum RPCReturn: Sendable {
     /// `void`: PostgREST answers 204 (or `null` with 200 for older clients).
     case void
     /// A single value of a type (PostgREST prints it as JSON).
@@ -49,35 +49,35 @@ public enum RPCReturn: Sendable {
 }
 
 /// A call of a database function.
-public struct RPCCall: Sendable {
+package struct RPCCall: Sendable {
     /// Arguments by name, coerced to the declared types and printed as JSON.
-    public let arguments: [String: JSONValue]
+    package let arguments: [String: JSONValue]
     /// Caller (the function runs as the caller unless it is SECURITY DEFINER; use `.serviceRole` then).
-    public let auth: AuthContext
+    package let auth: AuthContext
     /// The database.
-    public let database: Database
+    package let database: Database
     /// The backend.
-    public let backend: MockSupabase
+    package let backend: MockSupabase
 }
 
 /// A database function body: returns JSON (scalar, object, or array of objects for row sets).
-public typealias RPCHandler = @Sendable (RPCCall) throws -> JSONValue
+package typealias RPCHandler = @Sendable (RPCCall) throws -> JSONValue
 
 /// A registered database function.
-public struct RPCFunction: Sendable {
+package struct RPCFunction: Sendable {
     /// Name (`search_cities`).
-    public var name: String
+    package var name: String
     /// Parameters.
-    public var parameters: [RPCParameter]
+    package var parameters: [RPCParameter]
     /// Result shape.
-    public var returns: RPCReturn
+    package var returns: RPCReturn
     /// VOLATILE functions may not be called with GET (PostgREST runs GET read-only: 405).
-    public var volatile: Bool
+    package var volatile: Bool
     /// The body.
-    public var handler: RPCHandler
+    package var handler: RPCHandler
 
     /// A function.
-    public init(name: String, parameters: [RPCParameter], returns: RPCReturn, volatile: Bool = false, handler: @escaping RPCHandler) {
+    package init(name: String, parameters: [RPCParameter], returns: RPCReturn, volatile: Bool = false, handler: @escaping RPCHandler) {
         self.name = name
         self.parameters = parameters
         self.returns = returns
@@ -89,7 +89,7 @@ public struct RPCFunction: Sendable {
 /// Configuration of one mock backend.
 public struct MockConfiguration: Sendable {
     /// The app served.
-    public var spec: AppSpec
+    package var spec: AppSpec
     /// The JWT secret (Supabase's local-development default unless given).
     public var jwtSecret: String
     /// The clock for `now()`, JWT `iat`/`exp` and expiry checks.
@@ -112,11 +112,13 @@ public struct MockConfiguration: Sendable {
     public var revokedRefreshTokenCap: Int
 
     /// A configuration with defaults.
-    public init(spec: AppSpec, jwtSecret: String = "super-secret-jwt-token-with-at-least-32-characters-long",
-                clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(),
-                accessTokenLifetime: Int? = nil, minimumPasswordLength: Int? = nil,
-                refreshTokenReuseInterval: Int = 10, revokedRefreshTokenRetention: Int = 86_400,
-                revokedRefreshTokenCap: Int = 100_000) {
+    package init(
+        spec: AppSpec, jwtSecret: String = "super-secret-jwt-token-with-at-least-32-characters-long",
+        clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(),
+        accessTokenLifetime: Int? = nil, minimumPasswordLength: Int? = nil,
+        refreshTokenReuseInterval: Int = 10, revokedRefreshTokenRetention: Int = 86_400,
+        revokedRefreshTokenCap: Int = 100_000
+    ) {
         self.spec = spec
         self.jwtSecret = jwtSecret
         self.clock = clock
@@ -174,7 +176,7 @@ public final class MockSupabase: Sendable {
     /// The configuration.
     public let configuration: MockConfiguration
     /// The database.
-    public let database: Database
+    package let database: Database
     /// The anon key (a JWT with role `anon`).
     public let anonKey: String
     /// The service-role key (a JWT with role `service_role`; bypasses RLS).
@@ -209,9 +211,9 @@ public final class MockSupabase: Sendable {
     /// Buckets created, changed or deleted through the Storage API.
     let bucketEdits = StorageBucketEdits()
     /// Storage (buckets and objects).
-    public let storage: StorageService
+    package let storage: StorageService
     /// Realtime (WebSocket, postgres_changes with RLS, broadcast) served by `HTTPServer(backend:)`.
-    public let realtime: RealtimeService
+    package let realtime: RealtimeService
     deinit {
         if let h = state.withLock({ $0.registeredHost }) { MockURLProtocol.unregister(host: h) }
     }
@@ -221,12 +223,13 @@ public final class MockSupabase: Sendable {
         self.configuration = configuration
         let c = configuration
         database = Database(schema: c.spec.schema, policies: c.spec.policies, clock: c.clock, ids: c.ids)
-        let farFuture: JSONValue = .int(4_102_444_800)  // 2100-01-01
+        let farFuture: JSONValue = .int(4_102_444_800) // 2100-01-01
         anonKey = JWT.sign(["iss": "supabase-demo", "role": "anon", "exp": farFuture], secret: c.jwtSecret)
         serviceRoleKey = JWT.sign(["iss": "supabase-demo", "role": "service_role", "exp": farFuture], secret: c.jwtSecret)
-        auth = GoTrueState(settings: SessionStore.Settings(
-            reuseInterval: TimeInterval(c.refreshTokenReuseInterval), revokedRetention: TimeInterval(c.revokedRefreshTokenRetention),
-            revokedCap: c.revokedRefreshTokenCap, endedRetention: TimeInterval(c.accessTokenLifetime)))
+        auth = GoTrueState(
+            settings: SessionStore.Settings(
+                reuseInterval: TimeInterval(c.refreshTokenReuseInterval), revokedRetention: TimeInterval(c.revokedRefreshTokenRetention),
+                revokedCap: c.revokedRefreshTokenCap, endedRetention: TimeInterval(c.accessTokenLifetime)))
         storage = StorageService(buckets: c.spec.buckets)
         realtime = RealtimeService(database: database, jwtSecret: c.jwtSecret, clock: c.clock)
         try seedFixtures()
@@ -241,13 +244,17 @@ public final class MockSupabase: Sendable {
     func seedFixtures() throws {
         let f = configuration.spec.fixtures
         for p in f.personas {
-            try database.seed("auth.users", rows: [[
-                "id": .string(p.id), "email": .string(p.email.lowercased()),
-                "encrypted_password": .string(GoTrueState.hashPassword(p.password, salt: p.id)),
-                "email_confirmed_at": .string(PGTime.formatTimestamp(PGTime.micros(configuration.clock.now()), withZone: true)),
-                "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
-                "raw_user_meta_data": p.metadata,
-            ]])
+            try database.seed(
+                "auth.users",
+                rows: [
+                    [
+                        "id": .string(p.id), "email": .string(p.email.lowercased()),
+                        "encrypted_password": .string(GoTrueState.hashPassword(p.password, salt: p.id)),
+                        "email_confirmed_at": .string(PGTime.formatTimestamp(PGTime.micros(configuration.clock.now()), withZone: true)),
+                        "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
+                        "raw_user_meta_data": p.metadata
+                    ]
+                ])
         }
         for (table, rows) in f.tables { try database.seed(table, rows: rows) }
     }
@@ -271,22 +278,22 @@ public final class MockSupabase: Sendable {
 
     /// Registers an edge function. With `verifyJWT` (Supabase's default) a call without a valid
     /// JWT is refused with 401 before the handler runs.
-    public func registerFunction(_ name: String, verifyJWT: Bool = true, _ handler: @escaping FunctionHandler) {
+    package func registerFunction(_ name: String, verifyJWT: Bool = true, _ handler: @escaping FunctionHandler) {
         state.withLock { $0.functions[name] = (verifyJWT, handler) }
     }
 
     /// Registers a database function for `/rest/v1/rpc/<name>`.
-    public func registerRPC(_ function: RPCFunction) {
+    package func registerRPC(_ function: RPCFunction) {
         state.withLock { $0.rpcs[function.name] = function }
     }
 
     /// Registers a row trigger.
-    public func registerTrigger(_ name: String, on table: String, timing: TriggerTiming, events: Set<TriggerEvent>, handler: @escaping TriggerHandler) {
+    package func registerTrigger(_ name: String, on table: String, timing: TriggerTiming, events: Set<TriggerEvent>, handler: @escaping TriggerHandler) {
         database.registerTrigger(name, on: table, timing: timing, events: events, handler: handler)
     }
 
     /// Registers an app-computed view.
-    public func registerView(_ name: String, provider: @escaping ViewProvider) {
+    package func registerView(_ name: String, provider: @escaping ViewProvider) {
         database.registerView(name, provider: provider)
     }
 
@@ -319,7 +326,7 @@ public final class MockSupabase: Sendable {
             "iat": .int(now), "exp": .int(now + Int64(expiresIn ?? configuration.accessTokenLifetime)),
             "aal": "aal1", "amr": [["method": "password", "timestamp": .int(now)]],
             "session_id": .string(configuration.ids.uuid()), "is_anonymous": false,
-            "app_metadata": ["provider": "email", "providers": ["email"]], "user_metadata": [:],
+            "app_metadata": ["provider": "email", "providers": ["email"]], "user_metadata": [:]
         ]
         if let email { claims["email"] = .string(email) }
         for (k, v) in extraClaims { claims[k] = v }
@@ -339,7 +346,7 @@ public final class MockSupabase: Sendable {
     }
 
     /// Verifies a JWT (signature cached per token; expiry checked on every call).
-    public func verify(token: String) throws -> AuthContext {
+    package func verify(token: String) throws -> AuthContext {
         if let cached = state.withLock({ $0.tokenCache[token] }) {
             if let exp = cached.exp, configuration.clock.now().timeIntervalSince1970 >= exp { throw JWTError.expired }
             return cached.auth
@@ -401,12 +408,15 @@ public final class MockSupabase: Sendable {
     }
 
     func corsPreflight(_ request: HTTPRequest) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [
-            "Access-Control-Allow-Origin": "*",
-            "Access-Control-Allow-Methods": "GET, POST, PATCH, PUT, DELETE, OPTIONS, HEAD",
-            "Access-Control-Allow-Headers": request.headers["Access-Control-Request-Headers"] ?? "authorization, apikey, content-type, prefer, range, accept-profile, content-profile, x-client-info",
-            "Access-Control-Max-Age": "3600",
-        ])
+        HTTPResponse(
+            status: 200,
+            headers: [
+                "Access-Control-Allow-Origin": "*",
+                "Access-Control-Allow-Methods": "GET, POST, PATCH, PUT, DELETE, OPTIONS, HEAD",
+                "Access-Control-Allow-Headers": request.headers["Access-Control-Request-Headers"]
+                    ?? "authorization, apikey, content-type, prefer, range, accept-profile, content-profile, x-client-info",
+                "Access-Control-Max-Age": "3600"
+            ])
     }
 
     /// Supabase's API gateway requires an `apikey` header (or query parameter) that is one of the
@@ -435,7 +445,7 @@ public final class MockSupabase: Sendable {
             var start = u.index(after: space), end = u.endIndex
             while start < end, u[start] == 0x20 || u[start] == 0x09 { start = u.index(after: start) }
             while end > start, u[u.index(before: end)] == 0x20 || u[u.index(before: end)] == 0x09 { end = u.index(before: end) }
-            return String(a[start..<end])  // present but not a bearer token gives ""
+            return String(a[start..<end]) // present but not a bearer token gives ""
         }
         return request.headers["apikey"] ?? request.queryValue("apikey")
     }

@@ -22,17 +22,17 @@ import Foundation
 ///
 /// Work that needs no shared state (parsing, JWT signatures, JSON encoding) runs outside every
 /// lock, so requests of different clients overlap wherever they can.
-public final class Guarded<State>: @unchecked Sendable {
+package final class Guarded<State>: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var state: State
     /// How many `withReentrantLock` calls are open (all on the thread holding the lock).
     private var holds = 0
 
     /// Guards `initial`.
-    public init(_ initial: State) { state = initial }
+    package init(_ initial: State) { state = initial }
 
     /// Runs `body` with exclusive access to the state and returns its result.
-    public func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)

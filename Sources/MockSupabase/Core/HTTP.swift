@@ -190,7 +190,7 @@ public struct HTTPResponse: Sendable {
 }
 
 /// The standard reason phrase for a status code.
-public func httpReasonPhrase(_ status: Int) -> String {
+package func httpReasonPhrase(_ status: Int) -> String {
     switch status {
     case 200: return "OK"
     case 201: return "Created"

@@ -1,14 +1,14 @@
 /// The package's one seeded generator: SplitMix64 (Steele, Lea and Flood, "Fast splittable
 /// pseudorandom number generators", 2014), so every randomized run — ids, generated cases,
 /// synthetic fixtures, fuzz splits — is reproducible from its seed. Not for secrets.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
+package struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// A generator whose stream is fixed by `seed`.
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// The next 64 bits of the stream.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,36 +1,36 @@
 import Foundation
 
 /// When a trigger fires relative to the row change.
-public enum TriggerTiming: Sendable { case before, after }
+package enum TriggerTiming: Sendable { case before, after }
 
 /// Which change fires a trigger.
-public enum TriggerEvent: String, Sendable { case insert = "INSERT", update = "UPDATE", delete = "DELETE" }
+package enum TriggerEvent: String, Sendable { case insert = "INSERT", update = "UPDATE", delete = "DELETE" }
 
 /// What a trigger sees and may change.
-public struct TriggerContext {
+package struct TriggerContext {
     /// The table.
-    public let table: String
+    package let table: String
     /// INSERT, UPDATE or DELETE.
-    public let event: TriggerEvent
+    package let event: TriggerEvent
     /// BEFORE or AFTER.
-    public let timing: TriggerTiming
+    package let timing: TriggerTiming
     /// OLD (UPDATE, DELETE), as PostgREST would print it.
-    public let old: [String: JSONValue]?
+    package let old: [String: JSONValue]?
     /// NEW (INSERT, UPDATE); a BEFORE trigger may change it.
-    public var new: [String: JSONValue]?
+    package var new: [String: JSONValue]?
     /// The role and claims of the statement (`auth.uid()` inside the trigger).
-    public let auth: AuthContext
+    package let auth: AuthContext
     /// The database, for side effects (runs as the definer: RLS bypassed).
-    public let database: Database
+    package let database: Database
     /// The clock's time of the statement.
-    public let now: Date
+    package let now: Date
 }
 
 /// A trigger body. Throw a `PostgresError` to abort the statement (all its changes undone).
-public typealias TriggerHandler = (inout TriggerContext) throws -> Void
+package typealias TriggerHandler = (inout TriggerContext) throws -> Void
 
 /// Rows of a read-only view the app computes (e.g. a leaderboard).
-public typealias ViewProvider = (Database, AuthContext) throws -> [[String: JSONValue]]
+package typealias ViewProvider = (Database, AuthContext) throws -> [[String: JSONValue]]
 
 /// The state and statements of the in-memory database: tables, constraints as PostgreSQL enforces
 /// them, row-level security from the app's policies, triggers, and statement atomicity.
@@ -40,11 +40,11 @@ public typealias ViewProvider = (Database, AuthContext) throws -> [[String: JSON
 /// discipline). Every method here therefore runs under the database lock.
 final class DatabaseEngine {
     /// The schema served.
-    public let schema: DatabaseSchema
+    package let schema: DatabaseSchema
     /// The clock (`now()`).
-    public let clock: WallClock
+    package let clock: WallClock
     /// The id source (`gen_random_uuid()`).
-    public let ids: IDGenerator
+    package let ids: IDGenerator
 
     /// A table's storage. A reference type so statements mutate in place; `atomically` snapshots
     /// by cloning (the row arrays are shared copy-on-write, so a statement copies a table at most
@@ -226,7 +226,7 @@ final class DatabaseEngine {
     func registerTrigger(_ name: String, on table: String, timing: TriggerTiming, events: Set<TriggerEvent>, handler: @escaping TriggerHandler) {
         let key = qualified(table)
         triggers[key, default: []].append(Trigger(timing: timing, events: events, name: name, handler: handler))
-        triggers[key]!.sort { $0.name < $1.name }  // PostgreSQL fires same-timing triggers in name order
+        triggers[key]!.sort { $0.name < $1.name } // PostgreSQL fires same-timing triggers in name order
     }
 
     /// Registers a read-only view computed by the app; it must be declared in schema.json with `"view": true`.
@@ -291,15 +291,20 @@ final class DatabaseEngine {
             defer { triggersEnabled = was }
             overridingSystemValue = true
             defer { overridingSystemValue = false }
-            _ = try insert(into: table, rows: rows.map { r in
-                guard case .object(let o) = r else { throw PostgresError("PGRST102", "Empty or invalid json") }
-                return o
-            }, as: .serviceRole)
+            _ = try insert(
+                into: table,
+                rows: rows.map { r in
+                    guard case .object(let o) = r else { throw PostgresError("PGRST102", "Empty or invalid json") }
+                    return o
+                }, as: .serviceRole)
             // Fixtures load as a dump does: `OVERRIDING SYSTEM VALUE`, then each sequence set
             // past the largest value loaded (`setval`), so later inserts get fresh keys.
             let t = try self.table(table)
             for (i, c) in t.schema.columns.enumerated() where c.defaultValue?.isSequence == true {
-                let top: Int64 = t.rows.compactMap { r -> Int64? in if case .int(let n) = r[i] { return Int64(n) }; return nil }.max() ?? 0
+                let top: Int64 =
+                    t.rows.compactMap { r -> Int64? in
+                        if case .int(let n) = r[i] { return Int64(n) }; return nil
+                    }.max() ?? 0
                 let key = t.schema.qualifiedName + "." + c.name
                 sequences[key] = max(sequences[key] ?? 0, top)
             }
@@ -323,11 +328,14 @@ final class DatabaseEngine {
     typealias ResultSet = Database.ResultSet
 
     /// SELECT with RLS: rows the role may see, filtered, ordered and paged.
-    func select(from table: String, as auth: AuthContext, where filter: RowFilter? = nil,
-                order: [OrderTerm] = [], limit: Int? = nil, offset: Int = 0, count: Bool = false) throws -> ResultSet {
+    func select(
+        from table: String, as auth: AuthContext, where filter: RowFilter? = nil,
+        order: [OrderTerm] = [], limit: Int? = nil, offset: Int = 0, count: Bool = false
+    ) throws -> ResultSet {
         let key = qualified(table)
         if let view = views[key] {
-            return try selectView(table, view.columns, try view.provider(owner!, auth), filter: filter, order: order, limit: limit, offset: offset, count: count)
+            return try selectView(
+                table, view.columns, try view.provider(owner!, auth), filter: filter, order: order, limit: limit, offset: offset, count: count)
         }
         // `key` is qualified, so the lookups below do not build it again.
         let view = try simpleViewTable(key, auth)
@@ -363,7 +371,10 @@ final class DatabaseEngine {
         return ResultSet(columns: t.schema.columns, rows: out, total: total)
     }
 
-    private func selectView(_ name: String, _ columns: [ColumnSchema], _ objects: [[String: JSONValue]], filter: RowFilter?, order: [OrderTerm], limit: Int?, offset: Int, count: Bool) throws -> ResultSet {
+    private func selectView(
+        _ name: String, _ columns: [ColumnSchema], _ objects: [[String: JSONValue]], filter: RowFilter?, order: [OrderTerm], limit: Int?, offset: Int,
+        count: Bool
+    ) throws -> ResultSet {
         let ts = schema.table(name)!
         let idx = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
         var rows = try objects.map { o in try columns.map { c in try SQLValue.coerce(json: o[c.name] ?? .null, to: c.type) } }
@@ -400,7 +411,11 @@ final class DatabaseEngine {
                 if x.isNull { return nullsFirst }
                 if y.isNull { return !nullsFirst }
                 let c: Int
-                if case .json(let p) = x, case .json(let q) = y, type == .jsonb || type == .json { c = JSONBOrder.compare(p, q) } else { c = SQLValue.compare(x, y, type: type) ?? 0 }
+                if case .json(let p) = x, case .json(let q) = y, type == .jsonb || type == .json {
+                    c = JSONBOrder.compare(p, q)
+                } else {
+                    c = SQLValue.compare(x, y, type: type) ?? 0
+                }
                 if c != 0 { return desc ? c > 0 : c < 0 }
             }
             return a.offset < b.offset
@@ -420,91 +435,99 @@ final class DatabaseEngine {
     ///     default instead of NULL.
     ///   - onConflict: the unique key for upserts (primary key when nil).
     ///   - returning: whether the rows are returned (RETURNING needs SELECT visibility).
-    func insert(into table: String, rows input: [[String: JSONValue]], columns: [String]? = nil,
-                       missingAsDefault: Bool = true, as auth: AuthContext,
-                       resolution: ConflictResolution = .error, onConflict: [String]? = nil,
-                       returning: Bool = false, checkOption: ([[SQLValue]]) throws -> Void = { _ in }) throws -> [[SQLValue]] {
-        try atomically { try statement {
-            var t = try self.table(table)
-            if let def = t.schema.simpleView {
-                return try insertThroughView(t, def, rows: input, columns: columns, missingAsDefault: missingAsDefault, auth: auth,
-                                             resolution: resolution, onConflict: onConflict, returning: returning)
-            }
-            if views[t.schema.qualifiedName] != nil || t.schema.isView {
-                throw PostgresError("55000", "cannot insert into view \"\(t.schema.name)\"", details: "Views that do not select from a single table or view are not automatically updatable.")
-            }
-            try checkGrant(t, .insert, auth)
-            let cols = columns ?? Array(Set(input.flatMap(\.keys)))
-            for c in cols where t.colIndex[c] == nil {
-                throw PostgresError("PGRST204", "Could not find the '\(c)' column of '\(t.schema.name)' in the schema cache")
-            }
-            let listed = Set(cols)
-            let conflictCols = onConflict ?? t.schema.primaryKey
-            if resolution != .error {
-                let allKeys = [t.schema.primaryKey] + t.schema.uniques.map(\.columns)
-                guard allKeys.contains(where: { Set($0) == Set(conflictCols) }) else {
-                    throw PostgresError("42P10", "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+    func insert(
+        into table: String, rows input: [[String: JSONValue]], columns: [String]? = nil,
+        missingAsDefault: Bool = true, as auth: AuthContext,
+        resolution: ConflictResolution = .error, onConflict: [String]? = nil,
+        returning: Bool = false, checkOption: ([[SQLValue]]) throws -> Void = { _ in }
+    ) throws -> [[SQLValue]] {
+        try atomically {
+            try statement {
+                var t = try self.table(table)
+                if let def = t.schema.simpleView {
+                    return try insertThroughView(
+                        t, def, rows: input, columns: columns, missingAsDefault: missingAsDefault, auth: auth,
+                        resolution: resolution, onConflict: onConflict, returning: returning)
                 }
-            }
-            let insertCheck = try policyTest(t, .insert, auth, check: true)
-            let selectTest = try policyTest(t, .select, auth)
-            var written: [[SQLValue]] = []
-            // Foreign keys are checked when the statement's rows are all written, as PostgreSQL's
-            // RI triggers do (unique keys are checked row by row).
-            var pendingForeignKeys: [[SQLValue]] = []
-            for obj in input {
-                var row = [SQLValue](repeating: .null, count: t.schema.columns.count)
-                for (i, c) in t.schema.columns.enumerated() {
-                    if listed.contains(c.name), let v = obj[c.name] {
-                        if case .identity(always: true)? = c.defaultValue, !overridingSystemValue {
-                            throw PostgresError("428C9", "cannot insert a non-DEFAULT value into column \"\(c.name)\"",
-                                                details: "Column \"\(c.name)\" is an identity column defined as GENERATED ALWAYS.",
-                                                hint: "Use OVERRIDING SYSTEM VALUE to override.")
+                if views[t.schema.qualifiedName] != nil || t.schema.isView {
+                    throw PostgresError(
+                        "55000", "cannot insert into view \"\(t.schema.name)\"",
+                        details: "Views that do not select from a single table or view are not automatically updatable.")
+                }
+                try checkGrant(t, .insert, auth)
+                let cols = columns ?? Array(Set(input.flatMap(\.keys)))
+                for c in cols where t.colIndex[c] == nil {
+                    throw PostgresError("PGRST204", "Could not find the '\(c)' column of '\(t.schema.name)' in the schema cache")
+                }
+                let listed = Set(cols)
+                let conflictCols = onConflict ?? t.schema.primaryKey
+                if resolution != .error {
+                    let allKeys = [t.schema.primaryKey] + t.schema.uniques.map(\.columns)
+                    guard allKeys.contains(where: { Set($0) == Set(conflictCols) }) else {
+                        throw PostgresError("42P10", "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+                    }
+                }
+                let insertCheck = try policyTest(t, .insert, auth, check: true)
+                let selectTest = try policyTest(t, .select, auth)
+                var written: [[SQLValue]] = []
+                // Foreign keys are checked when the statement's rows are all written, as PostgreSQL's
+                // RI triggers do (unique keys are checked row by row).
+                var pendingForeignKeys: [[SQLValue]] = []
+                for obj in input {
+                    var row = [SQLValue](repeating: .null, count: t.schema.columns.count)
+                    for (i, c) in t.schema.columns.enumerated() {
+                        if listed.contains(c.name), let v = obj[c.name] {
+                            if case .identity(always: true)? = c.defaultValue, !overridingSystemValue {
+                                throw PostgresError(
+                                    "428C9", "cannot insert a non-DEFAULT value into column \"\(c.name)\"",
+                                    details: "Column \"\(c.name)\" is an identity column defined as GENERATED ALWAYS.",
+                                    hint: "Use OVERRIDING SYSTEM VALUE to override.")
+                            }
+                            row[i] = try c.fitLength(SQLValue.coerce(json: v, to: c.type))
+                        } else if listed.contains(c.name) && !missingAsDefault {
+                            row[i] = .null
+                            try c.domain?.check(.null)
+                        } else {
+                            row[i] = try defaultValue(c, auth, table: t.schema.qualifiedName)
+                            // A default is cast to the column's domain too (NULL included).
+                            try c.domain?.check(row[i])
                         }
-                        row[i] = try c.fitLength(SQLValue.coerce(json: v, to: c.type))
-                    } else if listed.contains(c.name) && !missingAsDefault {
-                        row[i] = .null
-                        try c.domain?.check(.null)
-                    } else {
-                        row[i] = try defaultValue(c, auth, table: t.schema.qualifiedName)
-                        // A default is cast to the column's domain too (NULL included).
-                        try c.domain?.check(row[i])
                     }
-                }
-                row = try fire(.before, .insert, t, old: nil, new: row, auth) ?? row
-                // Conflict handling (ON CONFLICT) before RLS/constraints of the insert path.
-                if resolution != .error, let existingIdx = findConflict(t, row, conflictCols) {
-                    if resolution == .ignore { continue }
-                    var merged = t.rows[existingIdx]
-                    for (i, c) in t.schema.columns.enumerated() where listed.contains(c.name) && obj[c.name] != nil {
-                        merged[i] = row[i]
+                    row = try fire(.before, .insert, t, old: nil, new: row, auth) ?? row
+                    // Conflict handling (ON CONFLICT) before RLS/constraints of the insert path.
+                    if resolution != .error, let existingIdx = findConflict(t, row, conflictCols) {
+                        if resolution == .ignore { continue }
+                        var merged = t.rows[existingIdx]
+                        for (i, c) in t.schema.columns.enumerated() where listed.contains(c.name) && obj[c.name] != nil {
+                            merged[i] = row[i]
+                        }
+                        let updated = try applyUpdate(&t, index: existingIdx, newRow: merged, auth: auth, readsRows: returning, upsert: true)
+                        pendingForeignKeys.append(updated)
+                        tables[t.schema.qualifiedName] = t
+                        written.append(updated)
+                        t = try self.table(table)
+                        continue
                     }
-                    let updated = try applyUpdate(&t, index: existingIdx, newRow: merged, auth: auth, readsRows: returning, upsert: true)
-                    pendingForeignKeys.append(updated)
+                    if !insertCheck(row) || (returning && !selectTest(row)) {
+                        throw rlsViolation(t.schema.name)
+                    }
+                    try checkConstraints(t, row)
+                    try checkUnique(t, row, ignoring: nil)
+                    pendingForeignKeys.append(row)
+                    t.append(row)
+                    recordChange(.insert, t, old: nil, new: row)
                     tables[t.schema.qualifiedName] = t
-                    written.append(updated)
+                    _ = try fire(.after, .insert, t, old: nil, new: row, auth)
                     t = try self.table(table)
-                    continue
+                    written.append(row)
                 }
-                if !insertCheck(row) || (returning && !selectTest(row)) {
-                    throw rlsViolation(t.schema.name)
-                }
-                try checkConstraints(t, row)
-                try checkUnique(t, row, ignoring: nil)
-                pendingForeignKeys.append(row)
-                t.append(row)
-                recordChange(.insert, t, old: nil, new: row)
-                tables[t.schema.qualifiedName] = t
-                _ = try fire(.after, .insert, t, old: nil, new: row, auth)
-                t = try self.table(table)
-                written.append(row)
+                // A view's WITH CHECK OPTION runs as each row is written (ExecInsert), foreign keys
+                // at the statement's end (RI triggers): 44000 is reported before 23503.
+                try checkOption(written)
+                for row in pendingForeignKeys { try checkForeignKeys(try self.table(table), row) }
+                return written
             }
-            // A view's WITH CHECK OPTION runs as each row is written (ExecInsert), foreign keys
-            // at the statement's end (RI triggers): 44000 is reported before 23503.
-            try checkOption(written)
-            for row in pendingForeignKeys { try checkForeignKeys(try self.table(table), row) }
-            return written
-        } }
+        }
     }
 
     func findConflict(_ t: Table, _ row: [SQLValue], _ cols: [String]) -> Int? {
@@ -535,61 +558,66 @@ final class DatabaseEngine {
 
     /// UPDATE with RLS: only rows visible to the role and allowed by the UPDATE policy are
     /// changed; a changed row that fails WITH CHECK aborts the statement with 42501.
-    func update(_ table: String, set values: [String: JSONValue], as auth: AuthContext,
-                where filter: RowFilter? = nil, returning: Bool = false,
-                limit: Int? = nil, restrict: (([SQLValue]) -> Bool)? = nil,
-                checkOption: ([[SQLValue]]) throws -> Void = { _ in }) throws -> [[SQLValue]] {
-        try atomically { try statement {
-            var t = try self.table(table)
-            if let chain = try viewChain(t) {
-                // UPDATE through a simple view: the base rows the view shows, by the view's columns.
-                try checkViewColumns(Array(values.keys), t)
-                _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
-                let shows = viewShows(chain)
-                let proj = viewProjection(t.schema, chain.base)
-                let changed = try update(chain.base.schema.qualifiedName, set: values, as: chain.actor(auth), where: filter, returning: returning, limit: limit,
-                                         restrict: { r in shows(r) && restrict?(proj.map { r[$0] }) != false },
-                                         checkOption: { try self.checkViewOptions(chain, $0) })
-                return changed.map { r in proj.map { r[$0] } }
-            }
-            if views[t.schema.qualifiedName] != nil || t.schema.isView {
-                throw PostgresError("55000", "cannot update view \"\(t.schema.name)\"")
-            }
-            try checkGrant(t, .update, auth)
-            var assignments: [(Int, SQLValue)] = []
-            for (k, v) in values.sorted(by: { $0.key < $1.key }) {
-                guard let i = t.colIndex[k] else {
-                    throw PostgresError("PGRST204", "Could not find the '\(k)' column of '\(t.schema.name)' in the schema cache")
+    func update(
+        _ table: String, set values: [String: JSONValue], as auth: AuthContext,
+        where filter: RowFilter? = nil, returning: Bool = false,
+        limit: Int? = nil, restrict: (([SQLValue]) -> Bool)? = nil,
+        checkOption: ([[SQLValue]]) throws -> Void = { _ in }
+    ) throws -> [[SQLValue]] {
+        try atomically {
+            try statement {
+                var t = try self.table(table)
+                if let chain = try viewChain(t) {
+                    // UPDATE through a simple view: the base rows the view shows, by the view's columns.
+                    try checkViewColumns(Array(values.keys), t)
+                    _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
+                    let shows = viewShows(chain)
+                    let proj = viewProjection(t.schema, chain.base)
+                    let changed = try update(
+                        chain.base.schema.qualifiedName, set: values, as: chain.actor(auth), where: filter, returning: returning, limit: limit,
+                        restrict: { r in shows(r) && restrict?(proj.map { r[$0] }) != false },
+                        checkOption: { try self.checkViewOptions(chain, $0) })
+                    return changed.map { r in proj.map { r[$0] } }
                 }
-                assignments.append((i, try t.schema.columns[i].fitLength(SQLValue.coerce(json: v, to: t.schema.columns[i].type))))
+                if views[t.schema.qualifiedName] != nil || t.schema.isView {
+                    throw PostgresError("55000", "cannot update view \"\(t.schema.name)\"")
+                }
+                try checkGrant(t, .update, auth)
+                var assignments: [(Int, SQLValue)] = []
+                for (k, v) in values.sorted(by: { $0.key < $1.key }) {
+                    guard let i = t.colIndex[k] else {
+                        throw PostgresError("PGRST204", "Could not find the '\(k)' column of '\(t.schema.name)' in the schema cache")
+                    }
+                    assignments.append((i, try t.schema.columns[i].fitLength(SQLValue.coerce(json: v, to: t.schema.columns[i].type))))
+                }
+                let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
+                let using = try policyTest(t, .update, auth)
+                // SELECT policies apply when the statement reads rows (a WHERE or RETURNING clause),
+                // to the existing rows and to the new ones.
+                let readsRows = filter != nil || returning
+                let visible = readsRows ? try policyTest(t, .select, auth) : { _ in true }
+                var targets: [Int] = []
+                let candidates: [Int]
+                if let candidate = keyCandidate(t, filter) { candidates = candidate.map { [$0] } ?? [] } else { candidates = Array(t.rows.indices) }
+                for i in candidates {
+                    let row = t.rows[i]
+                    if f.test(row) && using(row) && visible(row) && restrict?(row) != false { targets.append(i) }
+                }
+                if let limit { targets = Array(targets.prefix(limit)) }
+                var out: [[SQLValue]] = []
+                for i in targets {
+                    t = try self.table(table)
+                    guard i < t.rows.count else { continue }
+                    var newRow = t.rows[i]
+                    for (c, v) in assignments { newRow[c] = v }
+                    out.append(try applyUpdate(&t, index: i, newRow: newRow, auth: auth, readsRows: readsRows, upsert: false))
+                    tables[t.schema.qualifiedName] = t
+                }
+                try checkOption(out)
+                for row in out { try checkForeignKeys(try self.table(table), row) }
+                return out
             }
-            let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
-            let using = try policyTest(t, .update, auth)
-            // SELECT policies apply when the statement reads rows (a WHERE or RETURNING clause),
-            // to the existing rows and to the new ones.
-            let readsRows = filter != nil || returning
-            let visible = readsRows ? try policyTest(t, .select, auth) : { _ in true }
-            var targets: [Int] = []
-            let candidates: [Int]
-            if let candidate = keyCandidate(t, filter) { candidates = candidate.map { [$0] } ?? [] } else { candidates = Array(t.rows.indices) }
-            for i in candidates {
-                let row = t.rows[i]
-                if f.test(row) && using(row) && visible(row) && restrict?(row) != false { targets.append(i) }
-            }
-            if let limit { targets = Array(targets.prefix(limit)) }
-            var out: [[SQLValue]] = []
-            for i in targets {
-                t = try self.table(table)
-                guard i < t.rows.count else { continue }
-                var newRow = t.rows[i]
-                for (c, v) in assignments { newRow[c] = v }
-                out.append(try applyUpdate(&t, index: i, newRow: newRow, auth: auth, readsRows: readsRows, upsert: false))
-                tables[t.schema.qualifiedName] = t
-            }
-            try checkOption(out)
-            for row in out { try checkForeignKeys(try self.table(table), row) }
-            return out
-        } }
+        }
     }
 
     /// Applies one row update: BEFORE triggers, WITH CHECK, constraints, cascades, AFTER triggers.
@@ -629,35 +657,40 @@ final class DatabaseEngine {
     // MARK: DELETE
 
     /// DELETE with RLS: only rows visible and allowed by the DELETE policy are removed.
-    func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false,
-                restrict: (([SQLValue]) -> Bool)? = nil) throws -> [[SQLValue]] {
-        try atomically { try statement {
-            let t = try self.table(table)
-            if let chain = try viewChain(t) {
-                _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
-                let shows = viewShows(chain)
-                let proj = viewProjection(t.schema, chain.base)
-                let removed = try delete(from: chain.base.schema.qualifiedName, as: chain.actor(auth), where: filter, limit: limit, returning: returning,
-                                         restrict: { r in shows(r) && restrict?(proj.map { r[$0] }) != false })
-                return removed.map { r in proj.map { r[$0] } }
+    func delete(
+        from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false,
+        restrict: (([SQLValue]) -> Bool)? = nil
+    ) throws -> [[SQLValue]] {
+        try atomically {
+            try statement {
+                let t = try self.table(table)
+                if let chain = try viewChain(t) {
+                    _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
+                    let shows = viewShows(chain)
+                    let proj = viewProjection(t.schema, chain.base)
+                    let removed = try delete(
+                        from: chain.base.schema.qualifiedName, as: chain.actor(auth), where: filter, limit: limit, returning: returning,
+                        restrict: { r in shows(r) && restrict?(proj.map { r[$0] }) != false })
+                    return removed.map { r in proj.map { r[$0] } }
+                }
+                if views[t.schema.qualifiedName] != nil || t.schema.isView {
+                    throw PostgresError("55000", "cannot delete from view \"\(t.schema.name)\"")
+                }
+                try checkGrant(t, .delete, auth)
+                let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
+                let using = try policyTest(t, .delete, auth)
+                let visible = filter != nil || returning ? try policyTest(t, .select, auth) : { _ in true }
+                let scanned: [[SQLValue]]
+                if let candidate = keyCandidate(t, filter) { scanned = candidate.map { [t.rows[$0]] } ?? [] } else { scanned = t.rows }
+                var victims = scanned.filter { f.test($0) && using($0) && visible($0) && restrict?($0) != false }
+                if let limit { victims = Array(victims.prefix(limit)) }
+                var out: [[SQLValue]] = []
+                for row in victims {
+                    if try deleteRow(t.schema.qualifiedName, row, auth) { out.append(row) }
+                }
+                return out
             }
-            if views[t.schema.qualifiedName] != nil || t.schema.isView {
-                throw PostgresError("55000", "cannot delete from view \"\(t.schema.name)\"")
-            }
-            try checkGrant(t, .delete, auth)
-            let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
-            let using = try policyTest(t, .delete, auth)
-            let visible = filter != nil || returning ? try policyTest(t, .select, auth) : { _ in true }
-            let scanned: [[SQLValue]]
-            if let candidate = keyCandidate(t, filter) { scanned = candidate.map { [t.rows[$0]] } ?? [] } else { scanned = t.rows }
-            var victims = scanned.filter { f.test($0) && using($0) && visible($0) && restrict?($0) != false }
-            if let limit { victims = Array(victims.prefix(limit)) }
-            var out: [[SQLValue]] = []
-            for row in victims {
-                if try deleteRow(t.schema.qualifiedName, row, auth) { out.append(row) }
-            }
-            return out
-        } }
+        }
     }
 
     /// Deletes one row (by value), firing triggers and applying ON DELETE actions. Returns false
@@ -685,12 +718,15 @@ final class DatabaseEngine {
 
     func checkConstraints(_ t: Table, _ row: [SQLValue]) throws {
         for (i, c) in t.schema.columns.enumerated() where !c.nullable && row[i].isNull {
-            throw PostgresError("23502", "null value in column \"\(c.name)\" of relation \"\(t.schema.name)\" violates not-null constraint", details: failingRow(t, row))
+            throw PostgresError(
+                "23502", "null value in column \"\(c.name)\" of relation \"\(t.schema.name)\" violates not-null constraint", details: failingRow(t, row))
         }
         for c in t.schema.columns {
             guard let check = c.check else { continue }
             if evalCheck(check, t, row) == false {
-                throw PostgresError("23514", "new row for relation \"\(t.schema.name)\" violates check constraint \"\(t.schema.name)_\(c.name)_check\"", details: failingRow(t, row))
+                throw PostgresError(
+                    "23514", "new row for relation \"\(t.schema.name)\" violates check constraint \"\(t.schema.name)_\(c.name)_check\"",
+                    details: failingRow(t, row))
             }
         }
         for ch in t.schema.checks where evalCheck(ch.expr, t, row) == false {
@@ -721,7 +757,7 @@ final class DatabaseEngine {
             guard let i = t.colIndex[name] else { return nil }
             let type = t.schema.columns[i].type
             switch type {
-            case .real, .double, .numeric, .interval: return nil  // -0 = 0, NaN = NaN: not storage equality
+            case .real, .double, .numeric, .interval: return nil // -0 = 0, NaN = NaN: not storage equality
             default: break
             }
             var value: SQLValue?
@@ -756,8 +792,9 @@ final class DatabaseEngine {
             if key.contains(where: \.isNull) { continue }
             if let hit = t.index(idx)[key], hit != ignoring {
                 let vals = idx.map { row[$0].pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
-                throw PostgresError("23505", "duplicate key value violates unique constraint \"\(name)\"",
-                                    details: "Key (\(cols.joined(separator: ", ")))=(\(vals)) already exists.")
+                throw PostgresError(
+                    "23505", "duplicate key value violates unique constraint \"\(name)\"",
+                    details: "Key (\(cols.joined(separator: ", ")))=(\(vals)) already exists.")
             }
         }
     }
@@ -777,8 +814,9 @@ final class DatabaseEngine {
             }
             if !found {
                 let vals = zip(idx, key).map { $1.pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
-                throw PostgresError("23503", "insert or update on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\"",
-                                    details: "Key (\(fk.columns.joined(separator: ", ")))=(\(vals)) is not present in table \"\(ref.schema.name)\".")
+                throw PostgresError(
+                    "23503", "insert or update on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\"",
+                    details: "Key (\(fk.columns.joined(separator: ", ")))=(\(vals)) is not present in table \"\(ref.schema.name)\".")
             }
         }
     }
@@ -826,8 +864,9 @@ final class DatabaseEngine {
                 tables[c.schema.qualifiedName] = c
             case .restrict, .noAction:
                 let vals = zip(ridx, key).map { $1.pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
-                throw PostgresError("23503", "update or delete on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\" on table \"\(child.schema.name)\"",
-                                    details: "Key (\(fk.refColumns.joined(separator: ", ")))=(\(vals)) is still referenced from table \"\(child.schema.name)\".")
+                throw PostgresError(
+                    "23503", "update or delete on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\" on table \"\(child.schema.name)\"",
+                    details: "Key (\(fk.refColumns.joined(separator: ", ")))=(\(vals)) is still referenced from table \"\(child.schema.name)\".")
             }
         }
     }
@@ -841,8 +880,9 @@ final class DatabaseEngine {
             let current = try self.table(child.schema.qualifiedName)
             if current.rows.contains(where: { r in zip(cidx, oldKey).allSatisfy { r[$0] == $1 } }) {
                 let vals = zip(ridx, oldKey).map { $1.pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
-                throw PostgresError("23503", "update or delete on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\" on table \"\(child.schema.name)\"",
-                                    details: "Key (\(fk.refColumns.joined(separator: ", ")))=(\(vals)) is still referenced from table \"\(child.schema.name)\".")
+                throw PostgresError(
+                    "23503", "update or delete on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\" on table \"\(child.schema.name)\"",
+                    details: "Key (\(fk.refColumns.joined(separator: ", ")))=(\(vals)) is still referenced from table \"\(child.schema.name)\".")
             }
         }
     }
@@ -866,8 +906,9 @@ final class DatabaseEngine {
     func policyTest(_ t: Table, _ cmd: PolicyCommand, _ auth: AuthContext, check: Bool = false) throws -> ([SQLValue]) -> Bool {
         if auth.bypassesRLS || t.schema.schema != "public" { return { _ in true } }
         guard let tp = policiesByTable[t.schema.name], tp.rlsEnabled else { return { _ in true } }
-        let key = PolicyCacheKey(generation: policyGeneration, schema: t.schema.schema, table: t.schema.name, command: cmd, check: check,
-                                 role: auth.role, sub: auth.claims["sub"]?.stringValue ?? "")
+        let key = PolicyCacheKey(
+            generation: policyGeneration, schema: t.schema.schema, table: t.schema.name, command: cmd, check: check,
+            role: auth.role, sub: auth.claims["sub"]?.stringValue ?? "")
         if let cached = policyCache.withLock({ $0[key] }) { return cached }
         let cell = tp.cell(cmd)
         let expr = check ? cell.effectiveCheck(for: cmd) : cell.effectiveUsing
@@ -931,9 +972,10 @@ final class DatabaseEngine {
         guard let list = triggers[t.schema.qualifiedName] else { return new }
         var current = new
         for trig in list where trig.timing == timing && trig.events.contains(event) {
-            var ctx = TriggerContext(table: t.schema.name, event: event, timing: timing,
-                                     old: old.map { jsonRow(t, $0) }, new: current.map { jsonRow(t, $0) },
-                                     auth: auth, database: owner!, now: clock.now())
+            var ctx = TriggerContext(
+                table: t.schema.name, event: event, timing: timing,
+                old: old.map { jsonRow(t, $0) }, new: current.map { jsonRow(t, $0) },
+                auth: auth, database: owner!, now: clock.now())
             try trig.handler(&ctx)
             if timing == .before, let n = ctx.new {
                 current = try t.schema.columns.map { try SQLValue.coerce(json: n[$0.name] ?? .null, to: $0.type) }
@@ -945,8 +987,9 @@ final class DatabaseEngine {
     func fireBeforeDelete(_ t: Table, _ row: [SQLValue], _ auth: AuthContext) throws -> Bool {
         guard let list = triggers[t.schema.qualifiedName] else { return true }
         for trig in list where trig.timing == .before && trig.events.contains(.delete) {
-            var ctx = TriggerContext(table: t.schema.name, event: .delete, timing: .before, old: jsonRow(t, row), new: nil,
-                                     auth: auth, database: owner!, now: clock.now())
+            var ctx = TriggerContext(
+                table: t.schema.name, event: .delete, timing: .before, old: jsonRow(t, row), new: nil,
+                auth: auth, database: owner!, now: clock.now())
             try trig.handler(&ctx)
         }
         return true

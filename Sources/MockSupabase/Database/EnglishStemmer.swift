@@ -7,7 +7,7 @@ enum EnglishStemmer {
     static let exceptions1: [String: String] = [
         "skis": "ski", "skies": "sky", "dying": "die", "lying": "lie", "tying": "tie", "idly": "idl", "gently": "gentl",
         "ugly": "ugli", "early": "earli", "only": "onli", "singly": "singl", "sky": "sky", "news": "news", "howe": "howe",
-        "atlas": "atlas", "cosmos": "cosmos", "bias": "bias", "andes": "andes",
+        "atlas": "atlas", "cosmos": "cosmos", "bias": "bias", "andes": "andes"
     ]
     static let exceptions2: Set<String> = ["inning", "outing", "canning", "herring", "earring", "proceed", "exceed", "succeed"]
 
@@ -119,7 +119,7 @@ enum EnglishStemmer {
             ("izer", "ize"), ("ization", "ize"), ("ational", "ate"), ("ation", "ate"), ("ator", "ate"),
             ("alism", "al"), ("aliti", "al"), ("alli", "al"), ("fulness", "ful"), ("ousli", "ous"), ("ousness", "ous"),
             ("iveness", "ive"), ("iviti", "ive"), ("biliti", "ble"), ("bli", "ble"), ("ogi", "og"), ("fulli", "ful"),
-            ("lessli", "less"), ("li", ""),
+            ("lessli", "less"), ("li", "")
         ]
 
         mutating func step2() {
@@ -134,7 +134,7 @@ enum EnglishStemmer {
 
         static let step3Rules: [(String, String)] = [
             ("tional", "tion"), ("ational", "ate"), ("alize", "al"), ("icate", "ic"), ("iciti", "ic"), ("ical", "ic"),
-            ("ful", ""), ("ness", ""), ("ative", ""),
+            ("ful", ""), ("ness", ""), ("ative", "")
         ]
 
         mutating func step3() {
@@ -144,8 +144,10 @@ enum EnglishStemmer {
         }
 
         mutating func step4() {
-            let suffixes = ["al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ism", "ate",
-                            "iti", "ous", "ive", "ize", "ion"]
+            let suffixes = [
+                "al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ism", "ate",
+                "iti", "ous", "ive", "ize", "ion"
+            ]
             guard let s = longest(suffixes), inR2(s) else { return }
             if s == "ion" {
                 if w.count > 3, "st".contains(w[w.count - 4]) { w.removeLast(3) }

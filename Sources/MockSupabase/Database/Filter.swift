@@ -1,7 +1,7 @@
 import Foundation
 
 /// A PostgREST row filter, parsed from the query string or built by a handler.
-public indirect enum RowFilter: Sendable, Equatable {
+package indirect enum RowFilter: Sendable, Equatable {
     /// `column=op.value` (negated for `not.op`).
     case condition(column: String, op: FilterOp, value: FilterOperand, negated: Bool)
     /// All must hold.
@@ -12,13 +12,13 @@ public indirect enum RowFilter: Sendable, Equatable {
     case not(RowFilter)
 
     /// `column = value`.
-    public static func eq(_ column: String, _ value: String) -> RowFilter {
+    package static func eq(_ column: String, _ value: String) -> RowFilter {
         .condition(column: column, op: .eq, value: .text(value), negated: false)
     }
 }
 
 /// PostgREST comparison operators.
-public enum FilterOp: String, Sendable, CaseIterable {
+package enum FilterOp: String, Sendable, CaseIterable {
     case eq, neq, gt, gte, lt, lte, like, ilike, match, imatch, `in`, `is`, cs, cd, ov, isdistinct
     /// Range operators `<<`, `>>`, `&<`, `&>`, `-|-` (PostgREST SqlFragment.hs `simpleOperator`).
     case sl, sr, nxr, nxl, adj
@@ -27,7 +27,7 @@ public enum FilterOp: String, Sendable, CaseIterable {
 }
 
 /// The right-hand side of a filter.
-public enum FilterOperand: Sendable, Equatable {
+package enum FilterOperand: Sendable, Equatable {
     /// A scalar in PostgreSQL text form.
     case text(String)
     /// A list (`in.(a,b)`), elements in text form; nil is NULL.
@@ -39,17 +39,17 @@ public enum FilterOperand: Sendable, Equatable {
 }
 
 /// One `order=` term.
-public struct OrderTerm: Sendable, Equatable {
+package struct OrderTerm: Sendable, Equatable {
     /// Column name.
-    public var column: String
+    package var column: String
     /// Descending when true.
-    public var descending: Bool
+    package var descending: Bool
     /// NULLS FIRST when true, NULLS LAST when false, the PostgreSQL default when nil
     /// (last for ascending, first for descending).
-    public var nullsFirst: Bool?
+    package var nullsFirst: Bool?
 
     /// A term.
-    public init(column: String, descending: Bool = false, nullsFirst: Bool? = nil) {
+    package init(column: String, descending: Bool = false, nullsFirst: Bool? = nil) {
         self.column = column
         self.descending = descending
         self.nullsFirst = nullsFirst
@@ -201,7 +201,9 @@ struct CompiledFilter {
         return names.count <= 2 ? names : []
     }
 
-    private static func condition(_ column: String, _ op: FilterOp, _ operand: FilterOperand, _ t: TableSchema, _ idx: [String: Int]) throws -> ([SQLValue]) -> Bool? {
+    private static func condition(_ column: String, _ op: FilterOp, _ operand: FilterOperand, _ t: TableSchema, _ idx: [String: Int]) throws -> ([SQLValue]) ->
+        Bool?
+    {
         let (i, type, jsonPath) = try columnRef(column, t, idx)
         let baseType = t.columns[i].type
         func value(_ row: [SQLValue]) -> SQLValue {
@@ -221,7 +223,10 @@ struct CompiledFilter {
             case "true": return { row in value(row) == .bool(true) }
             case "false": return { row in value(row) == .bool(false) }
             case "unknown": return { row in value(row).isNull }
-            default: throw PostgresError("PGRST100", "\"failed to parse filter (is.\(w))\" (line 1, column 4)", details: "unexpected \"\(w.prefix(1))\" expecting null or trilean value (unknown, true, false)")
+            default:
+                throw PostgresError(
+                    "PGRST100", "\"failed to parse filter (is.\(w))\" (line 1, column 4)",
+                    details: "unexpected \"\(w.prefix(1))\" expecting null or trilean value (unknown, true, false)")
             }
         case .in:
             guard case .list(let items) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter (in)\"") }
@@ -277,8 +282,9 @@ struct CompiledFilter {
             }
             guard case .array = type else {
                 let sym = op == .cs ? "@>" : op == .cd ? "<@" : "&&"
-                throw PostgresError("42883", "operator does not exist: \(type) \(sym) unknown",
-                                    hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
+                throw PostgresError(
+                    "42883", "operator does not exist: \(type) \(sym) unknown",
+                    hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
             }
             let rhs = try parse(lit)
             guard case .array(let r) = rhs else { return { _ in nil } }
@@ -296,8 +302,9 @@ struct CompiledFilter {
             switch type {
             case .text, .json, .jsonb, .tsvector: break
             default:
-                throw PostgresError("42883", "function to_tsvector(\(language == nil ? "" : "unknown, ")\(type)) does not exist",
-                                    hint: "No function matches the given name and argument types. You might need to add explicit type casts.")
+                throw PostgresError(
+                    "42883", "function to_tsvector(\(language == nil ? "" : "unknown, ")\(type)) does not exist",
+                    hint: "No function matches the given name and argument types. You might need to add explicit type casts.")
             }
             let config = try TextSearch.configuration(language)
             let query = try TextSearch.query(TextSearch.Function(rawValue: op.rawValue)!, text, config)
@@ -306,9 +313,13 @@ struct CompiledFilter {
                 if v.isNull { return nil }
                 guard let query else { return false }
                 let vector: TextSearch.Vector
-                if case .json(let j) = v { vector = TextSearch.vector(json: j, config) }
-                else if case .tsvector = type { vector = TextSearch.parseVector(v.textValue ?? "") ?? [:] }
-                else { vector = TextSearch.vector(v.textValue ?? v.pgText(as: type), config) }
+                if case .json(let j) = v {
+                    vector = TextSearch.vector(json: j, config)
+                } else if case .tsvector = type {
+                    vector = TextSearch.parseVector(v.textValue ?? "") ?? [:]
+                } else {
+                    vector = TextSearch.vector(v.textValue ?? v.pgText(as: type), config)
+                }
                 return TextSearch.matches(vector, query)
             }
         case .sl, .sr, .nxr, .nxl, .adj:
@@ -316,7 +327,9 @@ struct CompiledFilter {
             // finds no such operator (`<<`/`>>` on integers are bit shifts, not a condition).
             let sym = ["sl": "<<", "sr": ">>", "nxr": "&<", "nxl": "&>", "adj": "-|-"][op.rawValue]!
             if case .range(let kind) = type {
-                guard case .text(let lit) = operand, case .range(let rhs) = try parse(lit) else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
+                guard case .text(let lit) = operand, case .range(let rhs) = try parse(lit) else {
+                    throw PostgresError("PGRST100", "\"failed to parse filter\"")
+                }
                 return { row in
                     guard case .range(let v) = value(row) else { return nil }
                     return PGRange.holds(op, v, rhs, kind.element)
@@ -327,8 +340,9 @@ struct CompiledFilter {
                 if case .text(let lit) = operand { _ = try parse(lit) }
                 throw PostgresError("42804", "argument of WHERE must be type boolean, not type \(type)")
             }
-            throw PostgresError("42883", "operator does not exist: \(type) \(sym) unknown",
-                                hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
+            throw PostgresError(
+                "42883", "operator does not exist: \(type) \(sym) unknown",
+                hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
         case .isdistinct:
             guard case .text(let s) = operand else { throw PostgresError("PGRST100", "\"failed to parse filter\"") }
             let rhs = try parse(s)

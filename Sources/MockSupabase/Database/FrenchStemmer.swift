@@ -21,7 +21,7 @@ enum FrenchStemmer {
         "ayantes", "ayants", "eu", "eue", "eues", "eus", "ai", "as", "avons", "avez", "ont", "aurai", "auras", "aura", "aurons",
         "aurez", "auront", "aurais", "aurait", "aurions", "auriez", "auraient", "avais", "avait", "avions", "aviez", "avaient",
         "eut", "eûmes", "eûtes", "eurent", "aie", "aies", "ait", "ayons", "ayez", "aient", "eusse", "eusses", "eût", "eussions",
-        "eussiez", "eussent",
+        "eussiez", "eussent"
     ]
 
     static func stem(_ input: String) -> String {
@@ -52,12 +52,19 @@ enum FrenchStemmer {
             let c = w[k]
             let prevVowel = k > 0 && isVowel(w[k - 1])
             let nextVowel = k + 1 < w.count && isVowel(w[k + 1])
-            if prevVowel && (c == "u" || c == "i") && nextVowel { w[k] = c == "u" ? "U" : "I" }
-            else if prevVowel && c == "y" { w[k] = "Y" }
-            else if c == "ë" { w[k] = "e"; w.insert("H", at: k); k += 1 }
-            else if c == "ï" { w[k] = "i"; w.insert("H", at: k); k += 1 }
-            else if c == "y" && nextVowel { w[k] = "Y" }
-            else if c == "u" && k > 0 && w[k - 1] == "q" { w[k] = "U" }
+            if prevVowel && (c == "u" || c == "i") && nextVowel {
+                w[k] = c == "u" ? "U" : "I"
+            } else if prevVowel && c == "y" {
+                w[k] = "Y"
+            } else if c == "ë" {
+                w[k] = "e"; w.insert("H", at: k); k += 1
+            } else if c == "ï" {
+                w[k] = "i"; w.insert("H", at: k); k += 1
+            } else if c == "y" && nextVowel {
+                w[k] = "Y"
+            } else if c == "u" && k > 0 && w[k - 1] == "q" {
+                w[k] = "U"
+            }
             k += 1
         }
         return w
@@ -72,8 +79,7 @@ enum FrenchStemmer {
             case "U": out.append("u")
             case "Y": out.append("y")
             case "H":
-                if k + 1 < w.count, w[k + 1] == "e" { out.append("ë"); k += 1 }
-                else if k + 1 < w.count, w[k + 1] == "i" { out.append("ï"); k += 1 }
+                if k + 1 < w.count, w[k + 1] == "e" { out.append("ë"); k += 1 } else if k + 1 < w.count, w[k + 1] == "i" { out.append("ï"); k += 1 }
             default: out.append(w[k])
             }
             k += 1
@@ -125,7 +131,7 @@ enum FrenchStemmer {
             "ance", "iqUe", "isme", "able", "iste", "eux", "ances", "iqUes", "ismes", "ables", "istes",
             "atrice", "ateur", "ation", "atrices", "ateurs", "ations", "logie", "logies", "usion", "ution", "usions", "utions",
             "ence", "ences", "ement", "ements", "ité", "ités", "if", "ive", "ifs", "ives", "eaux", "aux", "euse", "euses",
-            "issement", "issements", "amment", "emment", "ment", "ments",
+            "issement", "issements", "amment", "emment", "ment", "ments"
         ]
 
         /// Step 1. The longest suffix decides; when its condition fails nothing is removed.
@@ -211,7 +217,7 @@ enum FrenchStemmer {
         static let iVerb: [String] = [
             "îmes", "ît", "îtes", "i", "ie", "ies", "ir", "ira", "irai", "iraIent", "irais", "irait", "iras", "irent", "irez", "iriez",
             "irions", "irons", "iront", "is", "issaIent", "issais", "issait", "issant", "issante", "issantes", "issants", "isse",
-            "issent", "isses", "issez", "issiez", "issions", "issons", "it",
+            "issent", "isses", "issez", "issiez", "issions", "issons", "it"
         ]
 
         /// Step 2a: an i-verb ending in RV after a consonant (not `H`) that is in RV too.
@@ -223,10 +229,14 @@ enum FrenchStemmer {
             return true
         }
 
-        static let verbDelete: [String] = ["é", "ée", "ées", "és", "èrent", "er", "era", "erai", "eraIent", "erais", "erait", "eras",
-                                           "erez", "eriez", "erions", "erons", "eront", "ez", "iez"]
-        static let verbDeleteE: [String] = ["âmes", "ât", "âtes", "a", "ai", "aIent", "ais", "ait", "ant", "ante", "antes", "ants",
-                                            "as", "asse", "assent", "asses", "assiez", "assions"]
+        static let verbDelete: [String] = [
+            "é", "ée", "ées", "és", "èrent", "er", "era", "erai", "eraIent", "erais", "erait", "eras",
+            "erez", "eriez", "erions", "erons", "eront", "ez", "iez"
+        ]
+        static let verbDeleteE: [String] = [
+            "âmes", "ât", "âtes", "a", "ai", "aIent", "ais", "ait", "ant", "ante", "antes", "ants",
+            "as", "asse", "assent", "asses", "assiez", "assions"
+        ]
 
         /// Step 2b: other verb endings in RV (`ions` in R2; after the `a…` endings an `e` in RV goes too).
         mutating func verbSuffix() -> Bool {

@@ -4,19 +4,19 @@ import Foundation
 /// (QueryParams.hs `pJsonPath`). An integer operand indexes arrays (negative from the end) and
 /// finds nothing in objects; a key finds nothing in arrays, as PostgreSQL's `->`/`->>` do.
 /// Columns of other types are read through `to_jsonb` first.
-public struct JSONPath: Sendable, Equatable {
-    public struct Step: Sendable, Equatable {
-        public var key: String
+package struct JSONPath: Sendable, Equatable {
+    package struct Step: Sendable, Equatable {
+        package var key: String
         /// An integer operand (`JIdx`).
-        public var index: Int?
+        package var index: Int?
         /// `->>`: the result is text.
-        public var asText: Bool
+        package var asText: Bool
     }
 
-    public var steps: [Step]
+    package var steps: [Step]
 
     /// Splits `col->a->>0` into the column and its path; nil without an arrow.
-    public static func split(_ name: String) -> (String, JSONPath)? {
+    package static func split(_ name: String) -> (String, JSONPath)? {
         guard let first = name.range(of: "->") else { return nil }
         let base = String(name[..<first.lowerBound])
         var steps: [Step] = []
@@ -37,22 +37,23 @@ public struct JSONPath: Sendable, Equatable {
 
     /// PostgreSQL's planning error for an arrow after `->>`: its text result has no `->`
     /// (`data->>c->1` is `operator does not exist: text -> integer`, 42883, 404 in PostgREST).
-    public func validated() throws -> JSONPath {
+    package func validated() throws -> JSONPath {
         for (n, step) in steps.enumerated() where step.asText && n + 1 < steps.count {
             let operand = steps[n + 1].index == nil ? "unknown" : "integer"
-            throw PostgresError("42883", "operator does not exist: text -> \(operand)",
-                                hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
+            throw PostgresError(
+                "42883", "operator does not exist: text -> \(operand)",
+                hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
         }
         return self
     }
 
     /// The printed name: the last key, or the column when the path holds only indexes.
-    public func outputName(_ column: String) -> String {
+    package func outputName(_ column: String) -> String {
         steps.last(where: { $0.index == nil })?.key ?? column
     }
 
     /// The value at the path: jsonb for `->`, text for `->>`, NULL where nothing is found.
-    public func evaluate(_ v: SQLValue, type: SQLType) -> (value: SQLValue, type: SQLType) {
+    package func evaluate(_ v: SQLValue, type: SQLType) -> (value: SQLValue, type: SQLType) {
         if v.isNull { return (.null, .jsonb) }
         var j: JSONValue
         if case .json(let x) = v { j = x } else { j = v.json(as: type) }
@@ -64,7 +65,9 @@ public struct JSONPath: Sendable, Equatable {
                 if let i = step.index {
                     let k = i < 0 ? a.count + i : i
                     next = k >= 0 && k < a.count ? a[k] : nil
-                } else { next = nil }
+                } else {
+                    next = nil
+                }
             default: next = nil
             }
             guard let found = next else { return (.null, step.asText ? .text : .jsonb) }

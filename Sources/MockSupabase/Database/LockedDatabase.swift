@@ -16,13 +16,13 @@ import Foundation
 /// delays no reader and readers never wait for each other. A read inside a statement (a trigger,
 /// a view provider, a database function) runs on the live state under the lock, so it sees the
 /// statement's own changes.
-public final class Database: Sendable {
+package final class Database: Sendable {
     /// The schema served.
-    public let schema: DatabaseSchema
+    package let schema: DatabaseSchema
     /// The clock (`now()`).
-    public let clock: WallClock
+    package let clock: WallClock
     /// The id source (`gen_random_uuid()`).
-    public let ids: IDGenerator
+    package let ids: IDGenerator
     private let engine: Guarded<DatabaseEngine>
     /// A snapshot's state, read without a lock (nil for the live database).
     private let frozenState: FrozenEngine?
@@ -34,7 +34,7 @@ public final class Database: Sendable {
     typealias Table = DatabaseEngine.Table
 
     /// An empty database for a schema.
-    public init(schema: DatabaseSchema, policies: PolicySet, clock: WallClock, ids: IDGenerator) {
+    package init(schema: DatabaseSchema, policies: PolicySet, clock: WallClock, ids: IDGenerator) {
         self.schema = schema
         self.clock = clock
         self.ids = ids
@@ -57,7 +57,7 @@ public final class Database: Sendable {
     }
 
     /// Whether this is a snapshot (a read view handed out by `reading`), on which writes fail.
-    public var isSnapshot: Bool { frozen != nil }
+    package var isSnapshot: Bool { frozen != nil }
 
     /// Runs `body` with the live engine as a write section: under the lock, and when the
     /// outermost section ends the state is published for readers. A snapshot refuses with
@@ -102,7 +102,7 @@ public final class Database: Sendable {
     /// Runs `body` with one consistent view of the database for every read it makes (a GET and
     /// its embeds see one commit, as one PostgreSQL statement does): the latest snapshot, or
     /// this database itself inside a statement.
-    public func reading<R>(_ body: (Database) throws -> R) rethrows -> R {
+    package func reading<R>(_ body: (Database) throws -> R) rethrows -> R {
         if frozen != nil || engine.isHeldByCurrentThread() { return try body(self) }
         return try body(latest())
     }
@@ -117,26 +117,26 @@ public final class Database: Sendable {
     // MARK: Configuration
 
     /// The RLS policies in force. Setting them (e.g. to flip one matrix cell) recompiles.
-    public var policies: PolicySet {
+    package var policies: PolicySet {
         get { read { $0.policies } }
         set { write { $0.policies = newValue } }
     }
 
     /// Registers a row trigger on a table (`profiles`, `auth.users`).
-    public func registerTrigger(_ name: String, on table: String, timing: TriggerTiming, events: Set<TriggerEvent>, handler: @escaping TriggerHandler) {
+    package func registerTrigger(_ name: String, on table: String, timing: TriggerTiming, events: Set<TriggerEvent>, handler: @escaping TriggerHandler) {
         write { $0.registerTrigger(name, on: table, timing: timing, events: events, handler: handler) }
     }
 
     /// Registers a read-only view computed by the app; it must be declared in schema.json with `"view": true`.
-    public func registerView(_ name: String, provider: @escaping ViewProvider) {
+    package func registerView(_ name: String, provider: @escaping ViewProvider) {
         write { $0.registerView(name, provider: provider) }
     }
 
     /// Whether a table exists in the schema (`public` unless qualified).
-    public func hasTable(_ name: String) -> Bool { tableSchema(name) != nil }
+    package func hasTable(_ name: String) -> Bool { tableSchema(name) != nil }
 
     /// The schema of a table (`public` unless qualified), by hash lookup.
-    public func tableSchema(_ name: String) -> TableSchema? {
+    package func tableSchema(_ name: String) -> TableSchema? {
         read { $0.tableSchema(name) }
     }
 
@@ -145,7 +145,7 @@ public final class Database: Sendable {
     /// Calls `listener` with the row changes of every statement that commits, in commit order
     /// (a failed statement reports nothing). It runs on the writer's thread with the database
     /// locked, so it must only hand the changes on (enqueue them) and never call the database.
-    public func addChangeListener(_ listener: @escaping @Sendable ([RowChange]) -> Void) {
+    package func addChangeListener(_ listener: @escaping @Sendable ([RowChange]) -> Void) {
         write { $0.changeListeners.append(listener) }
     }
 
@@ -153,13 +153,13 @@ public final class Database: Sendable {
 
     /// Runs `body` as one statement: on error every change it made is undone. The database stays
     /// locked for the whole of `body`, which may call any member of this database.
-    public func atomically<T>(_ body: () throws -> T) throws -> T {
+    package func atomically<T>(_ body: () throws -> T) throws -> T {
         try write { try $0.atomically(body) }
     }
 
     /// Loads rows without triggers or RLS (fixtures), as `session_replication_role = replica` does;
     /// constraints still apply.
-    public func seed(_ table: String, rows: [JSONValue]) throws {
+    package func seed(_ table: String, rows: [JSONValue]) throws {
         try write { try $0.seed(table, rows: rows) }
     }
 
@@ -167,7 +167,7 @@ public final class Database: Sendable {
     /// with `session_replication_role = replica` writes: what a test stands in for a backend's
     /// database connection with (`contracts verify --restore-database`). Constraints and
     /// foreign-key actions still apply here.
-    public func withTriggersOff<T>(_ body: () throws -> T) throws -> T {
+    package func withTriggersOff<T>(_ body: () throws -> T) throws -> T {
         // One write section: readers see the state before `body` or after it, never between.
         try write { e in
             let was = e.triggersEnabled
@@ -178,12 +178,12 @@ public final class Database: Sendable {
     }
 
     /// Removes every row of every table.
-    public func truncateAll() {
+    package func truncateAll() {
         write { $0.truncateAll() }
     }
 
     /// Total rows in a table, ignoring RLS (for reports and tests).
-    public func count(_ table: String) -> Int {
+    package func count(_ table: String) -> Int {
         read { $0.count(table) }
     }
 
@@ -191,7 +191,7 @@ public final class Database: Sendable {
     /// write has changed any of these tables in between, so a value derived from their rows
     /// (a catalog built from a table) can be kept until it is. Nil for a table that is not stored
     /// rows (an app-computed view, an unknown name).
-    public func rowsIdentity(_ tables: [String]) -> RowsIdentity? {
+    package func rowsIdentity(_ tables: [String]) -> RowsIdentity? {
         read { e in
             var held: [[[SQLValue]]] = []
             for name in tables {
@@ -203,28 +203,30 @@ public final class Database: Sendable {
     }
 
     /// The result of a read: rows in the table's column order plus the column list.
-    public struct ResultSet: Sendable {
+    package struct ResultSet: Sendable {
         /// The columns of each row.
-        public var columns: [ColumnSchema]
+        package var columns: [ColumnSchema]
         /// The rows.
-        public var rows: [[SQLValue]]
+        package var rows: [[SQLValue]]
         /// The total count before limit/offset, when asked.
-        public var total: Int?
+        package var total: Int?
 
         /// Rows as JSON objects keyed by column name.
-        public var objects: [[String: JSONValue]] {
+        package var objects: [[String: JSONValue]] {
             rows.map { r in Dictionary(uniqueKeysWithValues: zip(columns, r).map { ($0.name, $1.json(as: $0.type)) }) }
         }
     }
 
     /// SELECT with RLS: rows the role may see, filtered, ordered and paged.
-    public func select(from table: String, as auth: AuthContext, where filter: RowFilter? = nil,
-                       order: [OrderTerm] = [], limit: Int? = nil, offset: Int = 0, count: Bool = false) throws -> ResultSet {
+    package func select(
+        from table: String, as auth: AuthContext, where filter: RowFilter? = nil,
+        order: [OrderTerm] = [], limit: Int? = nil, offset: Int = 0, count: Bool = false
+    ) throws -> ResultSet {
         try read { try $0.select(from: table, as: auth, where: filter, order: order, limit: limit, offset: offset, count: count) }
     }
 
     /// How an insert treats rows that collide with a unique key.
-    public enum ConflictResolution: Sendable {
+    package enum ConflictResolution: Sendable {
         /// Error 23505.
         case error
         /// `ON CONFLICT DO UPDATE` (Prefer: resolution=merge-duplicates).
@@ -242,31 +244,38 @@ public final class Database: Sendable {
     ///     default instead of NULL.
     ///   - onConflict: the unique key for upserts (primary key when nil).
     ///   - returning: whether the rows are returned (RETURNING needs SELECT visibility).
-    public func insert(into table: String, rows input: [[String: JSONValue]], columns: [String]? = nil,
-                       missingAsDefault: Bool = true, as auth: AuthContext,
-                       resolution: ConflictResolution = .error, onConflict: [String]? = nil,
-                       returning: Bool = false) throws -> [[SQLValue]] {
+    package func insert(
+        into table: String, rows input: [[String: JSONValue]], columns: [String]? = nil,
+        missingAsDefault: Bool = true, as auth: AuthContext,
+        resolution: ConflictResolution = .error, onConflict: [String]? = nil,
+        returning: Bool = false
+    ) throws -> [[SQLValue]] {
         try write {
-            try $0.insert(into: table, rows: input, columns: columns, missingAsDefault: missingAsDefault, as: auth,
-                          resolution: resolution, onConflict: onConflict, returning: returning)
+            try $0.insert(
+                into: table, rows: input, columns: columns, missingAsDefault: missingAsDefault, as: auth,
+                resolution: resolution, onConflict: onConflict, returning: returning)
         }
     }
 
     /// UPDATE with RLS: only rows visible to the role and allowed by the UPDATE policy are
     /// changed; a changed row that fails WITH CHECK aborts the statement with 42501.
-    public func update(_ table: String, set values: [String: JSONValue], as auth: AuthContext,
-                       where filter: RowFilter? = nil, returning: Bool = false,
-                       limit: Int? = nil) throws -> [[SQLValue]] {
+    package func update(
+        _ table: String, set values: [String: JSONValue], as auth: AuthContext,
+        where filter: RowFilter? = nil, returning: Bool = false,
+        limit: Int? = nil
+    ) throws -> [[SQLValue]] {
         try write { try $0.update(table, set: values, as: auth, where: filter, returning: returning, limit: limit) }
     }
 
     /// DELETE with RLS: only rows visible and allowed by the DELETE policy are removed.
-    public func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false) throws -> [[SQLValue]] {
+    package func delete(from table: String, as auth: AuthContext, where filter: RowFilter? = nil, limit: Int? = nil, returning: Bool = false) throws
+        -> [[SQLValue]]
+    {
         try write { try $0.delete(from: table, as: auth, where: filter, limit: limit, returning: returning) }
     }
 
     /// Whether a role may see / change a row under a command, for reports and the flip test.
-    public func allows(_ cmd: PolicyCommand, table: String, row: [String: JSONValue], as auth: AuthContext, check: Bool = false) throws -> Bool {
+    package func allows(_ cmd: PolicyCommand, table: String, row: [String: JSONValue], as auth: AuthContext, check: Bool = false) throws -> Bool {
         try read { try $0.allows(cmd, table: table, row: row, as: auth, check: check) }
     }
 
@@ -288,14 +297,16 @@ public final class Database: Sendable {
 
 extension Database {
     /// Rows as JSON objects, for handlers: SELECT as `auth` with an optional filter.
-    public func rows(_ table: String, as auth: AuthContext = .serviceRole, where filter: RowFilter? = nil,
-                     order: [OrderTerm] = []) throws -> [[String: JSONValue]] {
+    package func rows(
+        _ table: String, as auth: AuthContext = .serviceRole, where filter: RowFilter? = nil,
+        order: [OrderTerm] = []
+    ) throws -> [[String: JSONValue]] {
         try select(from: table, as: auth, where: filter, order: order).objects
     }
 
     /// INSERT from JSON objects, returning the written rows as JSON objects.
     @discardableResult
-    public func insert(_ table: String, _ rows: [[String: JSONValue]], as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
+    package func insert(_ table: String, _ rows: [[String: JSONValue]], as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
         try write { e in
             let t = try e.table(table)
             let written = try e.insert(into: table, rows: rows, as: auth, returning: auth.role != "service_role")
@@ -305,7 +316,9 @@ extension Database {
 
     /// UPDATE from a JSON patch, returning the changed rows as JSON objects.
     @discardableResult
-    public func update(_ table: String, set values: [String: JSONValue], where filter: RowFilter?, as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
+    package func update(_ table: String, set values: [String: JSONValue], where filter: RowFilter?, as auth: AuthContext = .serviceRole) throws -> [[String:
+        JSONValue]]
+    {
         try write { e in
             let t = try e.table(table)
             return try e.update(table, set: values, as: auth, where: filter).map { e.jsonRow(t, $0) }
@@ -314,7 +327,7 @@ extension Database {
 
     /// DELETE, returning the removed rows as JSON objects.
     @discardableResult
-    public func delete(_ table: String, where filter: RowFilter?, as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
+    package func delete(_ table: String, where filter: RowFilter?, as auth: AuthContext = .serviceRole) throws -> [[String: JSONValue]] {
         try write { e in
             let t = try e.table(table)
             return try e.delete(from: table, as: auth, where: filter).map { e.jsonRow(t, $0) }
@@ -333,13 +346,14 @@ private final class FrozenEngine: @unchecked Sendable {
 /// Which row storage some tables held when asked (`Database.rowsIdentity`). It holds the rows
 /// themselves, so their storage cannot be freed and reused while it lives: equal identities
 /// really are the same, unchanged, rows.
-public struct RowsIdentity: Equatable, @unchecked Sendable {
+package struct RowsIdentity: Equatable, @unchecked Sendable {
     // Unchecked: the arrays are only compared by storage address, never read or written.
     fileprivate let rows: [[[SQLValue]]]
 
-    public static func == (a: RowsIdentity, b: RowsIdentity) -> Bool {
-        a.rows.count == b.rows.count && zip(a.rows, b.rows).allSatisfy { x, y in
-            x.count == y.count && x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
-        }
+    package static func == (a: RowsIdentity, b: RowsIdentity) -> Bool {
+        a.rows.count == b.rows.count
+            && zip(a.rows, b.rows).allSatisfy { x, y in
+                x.count == y.count && x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
+            }
     }
 }

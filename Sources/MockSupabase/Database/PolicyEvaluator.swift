@@ -12,7 +12,7 @@ struct PolicyEvaluator {
 
     typealias RowTest = ([SQLValue], [SQLValue]?) -> Bool?
 
-    final class Memo { var value: Bool??  = nil }
+    final class Memo { var value: Bool?? = nil }
 
     func compile(_ e: Expr, _ t: Database.Table, outer: Database.Table?, depth: Int = 0) throws -> RowTest {
         guard depth < 32 else { throw PostgresError("54001", "policy expression nests too deeply (recursive definition?)") }
@@ -53,8 +53,8 @@ struct PolicyEvaluator {
             var (ga, ta) = try operand(a, t, outer)
             var (gb, tb) = try operand(b, t, outer)
             // Literals and claims take the type of the column they meet.
-            if ta == nil, let tb { ga = coerced(ga, a, tb) ; ta = tb }
-            if tb == nil, let ta { gb = coerced(gb, b, ta) ; tb = ta }
+            if ta == nil, let tb { ga = coerced(ga, a, tb); ta = tb }
+            if tb == nil, let ta { gb = coerced(gb, b, ta); tb = ta }
             let type = ta
             return { r, o in
                 let x = ga(r, o), y = gb(r, o)
@@ -91,7 +91,7 @@ struct PolicyEvaluator {
         case .any(let xs), .all(let xs): return xs.contains(where: mentionsOuter)
         case .not(let x): return mentionsOuter(x)
         case .ref(let n): return definitions[n].map(mentionsOuter) ?? false
-        case .exists: return false  // a nested exists binds its own outer
+        case .exists: return false // a nested exists binds its own outer
         default: return false
         }
     }

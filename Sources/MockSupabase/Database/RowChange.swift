@@ -4,10 +4,10 @@ import Foundation
 /// before (UPDATE, DELETE; every column — what a subscriber sees of it is Realtime's business) and
 /// after (INSERT, UPDATE), and the statement's time as the commit time. The rows are kept as
 /// values and turned into JSON only when read, so recording a change costs little.
-public struct RowChange: Sendable {
-    public var table: TableSchema
-    public var event: TriggerEvent
-    public var commitTime: Date
+package struct RowChange: Sendable {
+    package var table: TableSchema
+    package var event: TriggerEvent
+    package var commitTime: Date
     let oldValues: [SQLValue]?
     let newValues: [SQLValue]?
 
@@ -20,9 +20,9 @@ public struct RowChange: Sendable {
     }
 
     /// OLD as PostgREST would print it.
-    public var old: [String: JSONValue]? { oldValues.map(json) }
+    package var old: [String: JSONValue]? { oldValues.map(json) }
     /// NEW as PostgREST would print it.
-    public var new: [String: JSONValue]? { newValues.map(json) }
+    package var new: [String: JSONValue]? { newValues.map(json) }
 
     private func json(_ row: [SQLValue]) -> [String: JSONValue] {
         Dictionary(uniqueKeysWithValues: zip(table.columns, row).map { ($0.name, $1.json(as: $0.type)) })

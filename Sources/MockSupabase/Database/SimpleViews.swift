@@ -82,15 +82,18 @@ extension DatabaseEngine {
     }
 
     /// INSERT through a simple view: the base table's defaults fill what the view does not name.
-    func insertThroughView(_ view: Table, _ def: SimpleViewDefinition, rows input: [[String: JSONValue]], columns: [String]?,
-                           missingAsDefault: Bool, auth: AuthContext, resolution: ConflictResolution, onConflict: [String]?,
-                           returning: Bool) throws -> [[SQLValue]] {
+    func insertThroughView(
+        _ view: Table, _ def: SimpleViewDefinition, rows input: [[String: JSONValue]], columns: [String]?,
+        missingAsDefault: Bool, auth: AuthContext, resolution: ConflictResolution, onConflict: [String]?,
+        returning: Bool
+    ) throws -> [[SQLValue]] {
         try checkViewColumns(columns ?? Array(Set(input.flatMap(\.keys))), view)
         if let onConflict { try checkViewColumns(onConflict, view) }
         guard let chain = try viewChain(view) else { return [] }
-        let written = try insert(into: chain.base.schema.qualifiedName, rows: input, columns: columns, missingAsDefault: missingAsDefault, as: chain.actor(auth),
-                                 resolution: resolution, onConflict: onConflict, returning: returning,
-                                 checkOption: { try self.checkViewOptions(chain, $0) })
+        let written = try insert(
+            into: chain.base.schema.qualifiedName, rows: input, columns: columns, missingAsDefault: missingAsDefault, as: chain.actor(auth),
+            resolution: resolution, onConflict: onConflict, returning: returning,
+            checkOption: { try self.checkViewOptions(chain, $0) })
         let proj = viewProjection(view.schema, try table(chain.base.schema.qualifiedName))
         return written.map { r in proj.map { r[$0] } }
     }

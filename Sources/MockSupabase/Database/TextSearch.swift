@@ -32,7 +32,7 @@ enum TextSearch {
     static let configurations: Set<String> = [
         "simple", "arabic", "armenian", "basque", "catalan", "danish", "dutch", "english", "finnish", "french",
         "german", "greek", "hindi", "hungarian", "indonesian", "irish", "italian", "lithuanian", "nepali",
-        "norwegian", "portuguese", "romanian", "russian", "serbian", "spanish", "swedish", "tamil", "turkish", "yiddish",
+        "norwegian", "portuguese", "romanian", "russian", "serbian", "spanish", "swedish", "tamil", "turkish", "yiddish"
     ]
 
     /// Resolves a configuration name (`pg_catalog.` prefix allowed) or throws PostgreSQL's error.
@@ -53,7 +53,7 @@ enum TextSearch {
     /// (apostrophes and other punctuation separate them); a hyphenated word yields the compound
     /// and then its parts. Every token takes a position.
     static func tokens(_ text: String) -> [Token] {
-        var words: [[String]] = []   // each entry: parts of one (possibly hyphenated) word
+        var words: [[String]] = [] // each entry: parts of one (possibly hyphenated) word
         var current = ""
         var parts: [String] = []
         let chars = Array(text)
@@ -181,7 +181,7 @@ enum TextSearch {
     static func websearch(_ text: String, _ config: String) -> Query? {
         let chars = Array(text)
         var i = 0
-        var groups: [[Query]] = [[]]   // OR of ANDs
+        var groups: [[Query]] = [[]] // OR of ANDs
         var pendingOr = false
         while i < chars.count {
             let c = chars[i]
@@ -367,6 +367,6 @@ enum TextSearch {
         "against", "between", "into", "through", "during", "before", "after", "above", "below", "to", "from", "up",
         "down", "in", "out", "on", "off", "over", "under", "again", "further", "then", "once", "here", "there", "when",
         "where", "why", "how", "all", "any", "both", "each", "few", "more", "most", "other", "some", "such", "no", "nor",
-        "not", "only", "own", "same", "so", "than", "too", "very", "s", "t", "can", "will", "just", "don", "should", "now",
+        "not", "only", "own", "same", "so", "than", "too", "very", "s", "t", "can", "will", "just", "don", "should", "now"
     ]
 }

@@ -3,12 +3,12 @@ import Foundation
 /// The two ways a fuzz target's property runs, shared by the `fuzz-*` executables: once per
 /// libFuzzer input (a violation traps, which libFuzzer records as a crash), or over files named on
 /// the command line (the replayer an ordinary build makes of the same target).
-public enum FuzzDriver {
+package enum FuzzDriver {
     /// A property: the violations an input shows (empty when it holds).
-    public typealias Property = ([UInt8]) -> [String]
+    package typealias Property = ([UInt8]) -> [String]
 
     /// Checks one libFuzzer input; traps naming `what` and every violation.
-    public static func check(_ data: UnsafePointer<UInt8>?, _ size: Int, what: String, _ property: Property) -> CInt {
+    package static func check(_ data: UnsafePointer<UInt8>?, _ size: Int, what: String, _ property: Property) -> CInt {
         let input = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
         let problems = property(input)
         if !problems.isEmpty {
@@ -23,15 +23,15 @@ public enum FuzzDriver {
     /// same way) and spread evenly over what the fuzzer generates. Every input runs the parser's
     /// own properties, which are cheap; the deep ones cost 10–100 times more, and running them on
     /// every input held the targets to a few hundred executions a second.
-    public static func takesDeepPath(_ input: [UInt8], oneIn: UInt64) -> Bool {
+    package static func takesDeepPath(_ input: [UInt8], oneIn: UInt64) -> Bool {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in input { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return oneIn <= 1 || (hash >> 32) % oneIn == 0  // the high bits: FNV mixes them best
+        return oneIn <= 1 || (hash >> 32) % oneIn == 0 // the high bits: FNV mixes them best
     }
 
     /// Checks each file at `paths`, printing `ok`/`FAIL` per file; returns the exit status (1 when
     /// a file could not be read or failed).
-    public static func replay(_ paths: [String], _ property: Property) -> Int32 {
+    package static func replay(_ paths: [String], _ property: Property) -> Int32 {
         var failed = 0
         for path in paths {
             guard let data = FileManager.default.contents(atPath: path) else {

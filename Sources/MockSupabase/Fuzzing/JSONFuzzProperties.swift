@@ -3,20 +3,20 @@ import Foundation
 /// Properties of the JSON body decoder for every input, checked by the `fuzz-json` target
 /// (`scripts/fuzz-json`) and replayed over Tests/Fuzz/json-corpus and json-crashes by
 /// `swift test`. The input is a request body.
-public enum JSONFuzzProperties {
+package enum JSONFuzzProperties {
     /// A JSON parser under test.
-    public typealias Parse = @Sendable (Data) throws -> JSONValue
+    package typealias Parse = @Sendable (Data) throws -> JSONValue
 
     /// `JSONValue.parse`, the decoder of every request body.
-    public static let standardParse: Parse = { try JSONValue.parse($0) }
+    package static let standardParse: Parse = { try JSONValue.parse($0) }
 
     /// One input in this many also goes through the write paths (property 3) when fuzzing
     /// (`FuzzDriver.takesDeepPath`); the replay tests run every property on every input.
-    public static let deepOneIn: UInt64 = 32
+    package static let deepOneIn: UInt64 = 32
 
     /// The fuzz target's check: properties 1 and 2 on every input, 3 on the inputs
     /// `FuzzDriver.takesDeepPath` picks.
-    public static func fuzzViolations(ofBody input: [UInt8], backend: MockSupabase) -> [String] {
+    package static func fuzzViolations(ofBody input: [UInt8], backend: MockSupabase) -> [String] {
         violations(ofBody: input, backend: backend, deep: FuzzDriver.takesDeepPath(input, oneIn: deepOneIn))
     }
 
@@ -32,7 +32,7 @@ public enum JSONFuzzProperties {
     ///    and `POST /rest/v1/rpc/fuzz_rows` (typed arguments): no 5xx, JSON bodies parse, error
     ///    bodies have PostgREST's four keys; a body that does not parse is answered 400 PGRST102;
     ///    the sink never stores a row.
-    public static func violations(ofBody input: [UInt8], backend: MockSupabase, parse: Parse = standardParse, deep: Bool = true) -> [String] {
+    package static func violations(ofBody input: [UInt8], backend: MockSupabase, parse: Parse = standardParse, deep: Bool = true) -> [String] {
         var problems: [String] = []
         let data = Data(input)
         var parsed: JSONValue?
@@ -51,7 +51,9 @@ public enum JSONFuzzProperties {
                     continue
                 }
                 if !sameValue(value, again) { problems.append("\(style): \(text.prefix(300)) parses back as \(again.serialized().prefix(300))") }
-                if again.serialized(style) != text { problems.append("\(style): printing is not stable: \(text.prefix(200)) then \(again.serialized(style).prefix(200))") }
+                if again.serialized(style) != text {
+                    problems.append("\(style): printing is not stable: \(text.prefix(200)) then \(again.serialized(style).prefix(200))")
+                }
             }
         }
 
@@ -61,8 +63,11 @@ public enum JSONFuzzProperties {
         headers["Prefer"] = "return=representation"
         let requests = [
             ("POST sink", HTTPRequest(method: "POST", path: "/rest/v1/sink", headers: headers, body: data)),
-            ("PATCH sink", HTTPRequest(method: "PATCH", path: "/rest/v1/sink", query: [("id", "eq.0000000c-0000-4000-8000-000000000001")], headers: headers, body: data)),
-            ("POST rpc/fuzz_rows", HTTPRequest(method: "POST", path: "/rest/v1/rpc/fuzz_rows", headers: headers, body: data)),
+            (
+                "PATCH sink",
+                HTTPRequest(method: "PATCH", path: "/rest/v1/sink", query: [("id", "eq.0000000c-0000-4000-8000-000000000001")], headers: headers, body: data)
+            ),
+            ("POST rpc/fuzz_rows", HTTPRequest(method: "POST", path: "/rest/v1/rpc/fuzz_rows", headers: headers, body: data))
         ]
         let blank = input.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         for (label, request) in requests {
@@ -84,7 +89,7 @@ public enum JSONFuzzProperties {
     }
 
     /// Equal as JSON values, numbers compared by value.
-    public static func sameValue(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    package static func sameValue(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.int(let x), .int(let y)): return x == y
         case (.int, .double), (.double, .int), (.double, .double): return a.doubleValue == b.doubleValue

@@ -7,15 +7,15 @@ import Foundation
 /// feed, a header JSON text and a payload JSON text (`{"alg":"HS256"}\n{"exp":1}`) that the
 /// harness encodes and signs with the fuzzing secret, so the claim checks behind the signature
 /// are reached too (a fuzzer cannot forge an HMAC).
-public enum JWTFuzzProperties {
+package enum JWTFuzzProperties {
     /// A verifier under test: token, secret and now to the claims, or a thrown error.
-    public typealias Verify = @Sendable (_ token: String, _ secret: String, _ now: Date) throws -> [String: JSONValue]
+    package typealias Verify = @Sendable (_ token: String, _ secret: String, _ now: Date) throws -> [String: JSONValue]
 
     /// `JWT.verify`, the verifier of every bearer token and API key.
-    public static let standardVerify: Verify = { try JWT.verify($0, secret: $1, now: $2) }
+    package static let standardVerify: Verify = { try JWT.verify($0, secret: $1, now: $2) }
 
     /// The token an input stands for: the input itself, or its two lines encoded and signed.
-    public static func token(for input: [UInt8]) -> String {
+    package static func token(for input: [UInt8]) -> String {
         guard let nl = input.firstIndex(of: 0x0A) else { return String(decoding: input, as: UTF8.self) }
         let signingInput = Base64URL.encode(input[..<nl]) + "." + Base64URL.encode(input[(nl + 1)...])
         let sig = HMACSHA256.mac(key: Array(FuzzBackend.jwtSecret.utf8), message: Array(signingInput.utf8))
@@ -24,11 +24,11 @@ public enum JWTFuzzProperties {
 
     /// One input in this many also goes through the backend (properties 4 and 5) when fuzzing
     /// (`FuzzDriver.takesDeepPath`); the replay tests run every property on every input.
-    public static let deepOneIn: UInt64 = 32
+    package static let deepOneIn: UInt64 = 32
 
     /// The fuzz target's check: properties 1–3 on every input, 4 and 5 on the inputs
     /// `FuzzDriver.takesDeepPath` picks.
-    public static func fuzzViolations(of input: [UInt8], backend: MockSupabase) -> [String] {
+    package static func fuzzViolations(of input: [UInt8], backend: MockSupabase) -> [String] {
         violations(of: input, backend: backend, deep: FuzzDriver.takesDeepPath(input, oneIn: deepOneIn))
     }
 
@@ -46,7 +46,7 @@ public enum JWTFuzzProperties {
     ///    token cache) agrees with `JWT.verify`.
     /// 5. As a bearer token on `GET /rest/v1/rides` and `GET /auth/v1/user` (anon `apikey`): no
     ///    5xx, JSON bodies parse; a refused token gets 401 from PostgREST in its error shape.
-    public static func violations(of input: [UInt8], backend: MockSupabase, verify: Verify = standardVerify, deep: Bool = true) -> [String] {
+    package static func violations(of input: [UInt8], backend: MockSupabase, verify: Verify = standardVerify, deep: Bool = true) -> [String] {
         var problems: [String] = []
         let token = token(for: input)
         var claims: [String: JSONValue]?
@@ -61,7 +61,8 @@ public enum JWTFuzzProperties {
             problems += acceptedProblems(token, claims: claims).map { "accepted \(token.prefix(200)): \($0)" }
         }
         if claims == nil, let nl = input.firstIndex(of: 0x0A), Array(input[..<nl]) == Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8),
-           case .object(let o)? = try? JSONValue.parse(Data(input[(nl + 1)...])), o["exp"] == nil, o["nbf"] == nil, o["role"] == nil {
+            case .object(let o)? = try? JSONValue.parse(Data(input[(nl + 1)...])), o["exp"] == nil, o["nbf"] == nil, o["role"] == nil
+        {
             problems.append("a well-formed signed token without exp, nbf or role was refused: \(token.prefix(200))")
         }
 
@@ -69,7 +70,8 @@ public enum JWTFuzzProperties {
         for round in 1...2 {
             let viaBackend = (try? backend.verify(token: token)) != nil
             if viaBackend != (claims != nil) {
-                problems.append("MockSupabase.verify (call \(round)) \(viaBackend ? "accepts" : "refuses") what JWT.verify \(claims != nil ? "accepts" : "refuses")")
+                problems.append(
+                    "MockSupabase.verify (call \(round)) \(viaBackend ? "accepts" : "refuses") what JWT.verify \(claims != nil ? "accepts" : "refuses")")
             }
         }
 
@@ -96,7 +98,9 @@ public enum JWTFuzzProperties {
         guard parts.count == 3 else { return ["\(parts.count) parts"] }
         for (name, part) in zip(["header", "payload", "signature"], parts) {
             guard let bytes = Base64URL.decode(part) else { problems.append("\(name) is not canonical base64url (it does not decode)"); continue }
-            if Base64URL.encode(bytes) != part { problems.append("\(name) is not canonical base64url (\(part.suffix(8)) re-encodes as \(Base64URL.encode(bytes).suffix(8)))") }
+            if Base64URL.encode(bytes) != part {
+                problems.append("\(name) is not canonical base64url (\(part.suffix(8)) re-encodes as \(Base64URL.encode(bytes).suffix(8)))")
+            }
         }
         let header = Base64URL.decode(parts[0]).flatMap { try? JSONValue.parse(Data($0)) }
         if header?["alg"] != .string("HS256") { problems.append("header \(header?.serialized().prefix(100) ?? "not JSON") has no alg HS256") }

@@ -7,21 +7,21 @@ import Foundation
 /// This is the harness's one entry point into the query parser: it calls
 /// `QueryParser.parse(_:forRPC:)` (the function every PostgREST handler calls on
 /// `HTTPRequest.query`) and then sends the same query through the whole handler.
-public enum QueryFuzzProperties {
+package enum QueryFuzzProperties {
     /// A query parser under test: the decoded query items (and whether they address an RPC) to
     /// nothing, or a thrown error.
-    public typealias Parse = @Sendable (_ items: [(name: String, value: String)], _ forRPC: Bool) throws -> Void
+    package typealias Parse = @Sendable (_ items: [(name: String, value: String)], _ forRPC: Bool) throws -> Void
 
     /// `QueryParser.parse(_:forRPC:)`, the parser every PostgREST handler calls.
-    public static let standardParse: Parse = { items, forRPC in _ = try QueryParser.parse(items, forRPC: forRPC) }
+    package static let standardParse: Parse = { items, forRPC in _ = try QueryParser.parse(items, forRPC: forRPC) }
 
     /// One input in this many also goes through the handlers (properties 2 and 3) when fuzzing
     /// (`FuzzDriver.takesDeepPath`); the replay tests run every property on every input.
-    public static let deepOneIn: UInt64 = 32
+    package static let deepOneIn: UInt64 = 32
 
     /// The fuzz target's check: property 1 on every input, 2 and 3 on the inputs
     /// `FuzzDriver.takesDeepPath` picks.
-    public static func fuzzViolations(ofQuery input: [UInt8], backend: MockSupabase) -> [String] {
+    package static func fuzzViolations(ofQuery input: [UInt8], backend: MockSupabase) -> [String] {
         violations(ofQuery: input, backend: backend, deep: FuzzDriver.takesDeepPath(input, oneIn: deepOneIn))
     }
 
@@ -36,7 +36,7 @@ public enum QueryFuzzProperties {
     ///    PostgREST's four keys.
     /// 3. The same for `HEAD` with `count=exact`, a singular read of `owners`, and
     ///    `GET /rest/v1/rpc/fuzz_rows?<input>` (filters over a set-returning function).
-    public static func violations(ofQuery input: [UInt8], backend: MockSupabase, parse: Parse = standardParse, deep: Bool = true) -> [String] {
+    package static func violations(ofQuery input: [UInt8], backend: MockSupabase, parse: Parse = standardParse, deep: Bool = true) -> [String] {
         var problems: [String] = []
         let text = String(decoding: input, as: UTF8.self)
         let (_, items) = HTTPRequest.splitTarget("/?" + text)
@@ -49,7 +49,9 @@ public enum QueryFuzzProperties {
                 // PGRST1xx, or what PostgreSQL itself answers a bad literal with (22P02 for
                 // `eq(any).{1,2}x`): a client error either way, never a server one.
                 let status = postgrestStatus(for: e.code, anonymous: false)
-                if !(400..<500).contains(status) { problems.append("parse(forRPC: \(forRPC)) failed with \(e.code) (status \(status)), not a client error: \(e.message)") }
+                if !(400..<500).contains(status) {
+                    problems.append("parse(forRPC: \(forRPC)) failed with \(e.code) (status \(status)), not a client error: \(e.message)")
+                }
                 if !forRPC { parseError = e }
             } catch {
                 problems.append("parse(forRPC: \(forRPC)) threw \(type(of: error)): \(error)")

@@ -7,12 +7,13 @@ import Foundation
 /// An input's first byte is a mode: bit 0 picks whose frames the rest is (0: a client's, masked,
 /// as the server reads them; 1: a server's), bit 1 the Phoenix serializer (vsn 1.0.0 or 2.0.0),
 /// and the byte itself a split point. The rest is the byte stream.
-public enum WebSocketFuzzProperties {
+package enum WebSocketFuzzProperties {
     /// A parser under test: every result of feeding `pieces` in turn to one parser.
-    public typealias Parse = @Sendable (_ peer: WebSocketFrameParser.Peer, _ pieces: [[UInt8]], _ maxMessageBytes: Int) -> [Result<WebSocketMessage, WebSocketProtocolError>]
+    package typealias Parse =
+        @Sendable (_ peer: WebSocketFrameParser.Peer, _ pieces: [[UInt8]], _ maxMessageBytes: Int) -> [Result<WebSocketMessage, WebSocketProtocolError>]
 
     /// `WebSocketFrameParser`, fed piece by piece.
-    public static let standardParse: Parse = { peer, pieces, max in
+    package static let standardParse: Parse = { peer, pieces, max in
         var p = WebSocketFrameParser(peer: peer, maxMessageBytes: max)
         var out: [Result<WebSocketMessage, WebSocketProtocolError>] = []
         for piece in pieces {
@@ -23,22 +24,22 @@ public enum WebSocketFuzzProperties {
     }
 
     /// The message size limit of the fuzzed parser (small, so 1009 is reachable).
-    public static let maxMessageBytes = 2048
+    package static let maxMessageBytes = 2048
 
     /// The Realtime service every client-side input's text messages are handed to (the fuzzing
     /// backend with its `rides` table published).
-    public static func service(_ backend: MockSupabase) -> RealtimeService {
+    package static func service(_ backend: MockSupabase) -> RealtimeService {
         backend.realtime.publish(RealtimePublication(tables: ["public.rides": .default]))
         return backend.realtime
     }
 
     /// One input in this many also drives a Realtime socket (property 6) when fuzzing
     /// (`FuzzDriver.takesDeepPath`); the replay tests run every property on every input.
-    public static let deepOneIn: UInt64 = 32
+    package static let deepOneIn: UInt64 = 32
 
     /// The fuzz target's check: properties 1–5 on every input, 6 on the inputs
     /// `FuzzDriver.takesDeepPath` picks.
-    public static func fuzzViolations(of input: [UInt8], backend: MockSupabase) -> [String] {
+    package static func fuzzViolations(of input: [UInt8], backend: MockSupabase) -> [String] {
         violations(of: input, backend: backend, deep: FuzzDriver.takesDeepPath(input, oneIn: deepOneIn))
     }
 
@@ -57,7 +58,7 @@ public enum WebSocketFuzzProperties {
     /// 6. Client messages handed to a Realtime socket (apikey of the fuzzing backend) get only
     ///    well-formed answers: text frames that decode as Phoenix messages of the serializer, each
     ///    `phx_reply` with status ok or error and the ref of the message it answers.
-    public static func violations(of input: [UInt8], backend: MockSupabase, parse: Parse = standardParse, deep: Bool = true) -> [String] {
+    package static func violations(of input: [UInt8], backend: MockSupabase, parse: Parse = standardParse, deep: Bool = true) -> [String] {
         guard let mode = input.first else { return [] }
         let stream = Array(input.dropFirst())
         let peer: WebSocketFrameParser.Peer = mode & 1 == 0 ? .client : .server
@@ -89,15 +90,23 @@ public enum WebSocketFuzzProperties {
                 case .binary(let b): if b.count > maxMessageBytes { problems.append("binary of \(b.count) bytes") }
                 }
                 let again = parse(peer, [WebSocketFrameParser.encode(m, mask: peer == .client ? [0x12, 0x34, 0x56, mode] : nil)], maxMessageBytes)
-                if again != [.success(m)] { problems.append("\(String(describing: m).prefix(120)) re-encoded parses as \(String(describing: again).prefix(160))") }
+                if again != [.success(m)] {
+                    problems.append("\(String(describing: m).prefix(120)) re-encoded parses as \(String(describing: again).prefix(160))")
+                }
             }
         }
         for case .text(let text) in messages {
             guard let m = PhoenixMessage.decode(text, version: version) else { continue }
             let back = PhoenixMessage.decode(m.encode(version), version: version)
-            if back?.encode(version) != m.encode(version) { problems.append("Phoenix round trip of \(text.prefix(120)) gives \(String(describing: back).prefix(160))") }
+            if back?.encode(version) != m.encode(version) {
+                problems.append("Phoenix round trip of \(text.prefix(120)) gives \(String(describing: back).prefix(160))")
+            }
         }
-        if deep, peer == .client, messages.contains(where: { if case .text = $0 { return true }; return false }) {
+        if deep, peer == .client,
+            messages.contains(where: {
+                if case .text = $0 { return true }; return false
+            })
+        {
             problems += socketProblems(messages, version: version, backend: backend)
         }
         return problems
@@ -119,7 +128,9 @@ public enum WebSocketFuzzProperties {
         var problems: [String] = []
         for r in standardParse(.server, [connection.takeOutput()], Int.max) {
             guard case .success(.text(let text)) = r else { problems.append("the socket sent \(r)"); continue }
-            guard let reply = PhoenixMessage.decode(text, version: version) else { problems.append("the socket sent a non-Phoenix text \(text.prefix(160))"); continue }
+            guard let reply = PhoenixMessage.decode(text, version: version) else {
+                problems.append("the socket sent a non-Phoenix text \(text.prefix(160))"); continue
+            }
             if reply.event == "phx_reply" {
                 let status = reply.payload["status"]?.stringValue
                 if status != "ok" && status != "error" { problems.append("phx_reply with status \(String(describing: status))") }

@@ -304,7 +304,11 @@ struct LogicTreeParser {
                 var negated = false
                 if matches("not.", at: q) { negated = true; q += 4 }
                 let isOr: Bool
-                if matches("and", at: q) { isOr = false; q += 3 } else if matches("or", at: q) { isOr = true; q += 2 } else if at(q) == "o" || (at(q) == "a" && at(q + 1) == "n") {
+                if matches("and", at: q) {
+                    isOr = false; q += 3
+                } else if matches("or", at: q) {
+                    isOr = true; q += 2
+                } else if at(q) == "o" || (at(q) == "a" && at(q + 1) == "n") {
                     // `string` consumed a prefix: Parsec reports at the word's start.
                     let bad = at(q + 1) == nil ? q + 1 : (at(q) == "o" ? q + 1 : (at(q + 2) == "d" ? q + 3 : q + 2))
                     return .failure(ParseFailure(position: q, unexpected: shown(bad), expecting: [at(q) == "o" ? "\"or\"" : "\"and\""], consumed: true))

@@ -31,8 +31,11 @@ struct OrderParser {
             func nub(_ a: [String]) -> [String] { var seen = Set<String>(); return a.filter { !$0.isEmpty && seen.insert($0).inserted } }
             func commasOr(_ a: [String]) -> String { a.count <= 1 ? (a.first ?? "") : a.dropLast().joined(separator: ", ") + " or " + a.last! }
             var parts: [String] = []
-            if !foundAtEnd.isEmpty { parts.append("unexpected " + commasOr(nub(foundAtEnd))) }
-            else if let f = found.first { parts.append("unexpected " + (f.isEmpty ? "end of input" : f)) }
+            if !foundAtEnd.isEmpty {
+                parts.append("unexpected " + commasOr(nub(foundAtEnd)))
+            } else if let f = found.first {
+                parts.append("unexpected " + (f.isEmpty ? "end of input" : f))
+            }
             let e = nub(expected)
             if !e.isEmpty { parts.append("expecting " + commasOr(e)) }
             return parts.joined(separator: " ")

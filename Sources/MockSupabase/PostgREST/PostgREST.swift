@@ -3,7 +3,7 @@ import Foundation
 /// PostgREST's mapping of SQLSTATE / PGRST codes to HTTP status (`mapSQLtoHTTP` and the
 /// `ErrorHeaders` instances of src/library/PostgREST/Error.hs). The mock's own: the judge reads
 /// Contracts/shared/postgrest-errors.json, and a test holds this switch to that table.
-public func postgrestStatus(for code: String, anonymous: Bool, message: String = "") -> Int {
+package func postgrestStatus(for code: String, anonymous: Bool, message: String = "") -> Int {
     switch code {
     case "42501": return anonymous ? 401 : 403
     case "23503", "23505": return 409
@@ -112,8 +112,9 @@ extension MockSupabase {
             case "DELETE": return try PGSessionZone.$current.withValue(zone) { try restDelete(rest, request, auth) }
             case "PUT": return try PGSessionZone.$current.withValue(zone) { try restPut(rest, request, auth) }
             default:
-                return HTTPResponse(status: 405, headers: ["Content-Type": "application/json; charset=utf-8", "Allow": "OPTIONS,GET,HEAD,POST,PUT,PATCH,DELETE"],
-                                    body: PostgresError("PGRST117", "Unsupported HTTP method: \(request.method)").json.data())
+                return HTTPResponse(
+                    status: 405, headers: ["Content-Type": "application/json; charset=utf-8", "Allow": "OPTIONS,GET,HEAD,POST,PUT,PATCH,DELETE"],
+                    body: PostgresError("PGRST117", "Unsupported HTTP method: \(request.method)").json.data())
             }
         } catch let e as PostgresError {
             return restError(e, anonymous: anonymous, singular: wantsObject(request))
@@ -132,10 +133,14 @@ extension MockSupabase {
         for t in database.schema.tables where t.schema == "public" {
             var props: [String: JSONValue] = [:]
             for c in t.columns { props[c.name] = ["format": .string(c.type.description)] }
-            defs[t.name] = ["type": "object", "properties": .object(props), "required": .array(t.columns.filter { !$0.nullable && $0.defaultValue == nil }.map { .string($0.name) })]
+            defs[t.name] = [
+                "type": "object", "properties": .object(props),
+                "required": .array(t.columns.filter { !$0.nullable && $0.defaultValue == nil }.map { .string($0.name) })
+            ]
         }
-        return .json(200, ["swagger": "2.0", "info": ["title": "SupaContracts mock PostgREST", "version": "12"], "paths": .object(paths), "definitions": .object(defs)],
-                     headers: ["Content-Type": "application/openapi+json; charset=utf-8"])
+        return .json(
+            200, ["swagger": "2.0", "info": ["title": "SupaContracts mock PostgREST", "version": "12"], "paths": .object(paths), "definitions": .object(defs)],
+            headers: ["Content-Type": "application/openapi+json; charset=utf-8"])
     }
 
     func wantsObject(_ request: HTTPRequest) -> Bool {
@@ -155,7 +160,8 @@ extension MockSupabase {
             let t = pieces.first ?? ""
             let stripped = pieces.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "") == "nulls=stripped" }
             switch t {
-            case MockSupabase.objectMediaType, "application/vnd.pgrst.object": return stripped ? MockSupabase.objectStripMediaType : MockSupabase.objectMediaType
+            case MockSupabase.objectMediaType, "application/vnd.pgrst.object":
+                return stripped ? MockSupabase.objectStripMediaType : MockSupabase.objectMediaType
             case "application/vnd.pgrst.array+json", "application/vnd.pgrst.array":
                 return stripped ? MockSupabase.arrayStripMediaType : "application/json"
             case "application/json", "*/*", "application/*": return "application/json"
@@ -205,9 +211,10 @@ extension MockSupabase {
         // `order=rel(col)` sorts by a to-one embed's column, known only once rows are rendered.
         let relatedOrder = q.order.contains { $0.column.contains("(") }
         let inMemory = plan.hasInnerFilter || relatedOrder
-        let result = try database.select(from: tableName, as: auth, where: filters.isEmpty ? nil : .and(filters),
-                                         order: relatedOrder ? [] : q.order, limit: inMemory ? nil : q.limit, offset: inMemory ? 0 : q.offset,
-                                         count: prefs.count && !inMemory)
+        let result = try database.select(
+            from: tableName, as: auth, where: filters.isEmpty ? nil : .and(filters),
+            order: relatedOrder ? [] : q.order, limit: inMemory ? nil : q.limit, offset: inMemory ? 0 : q.offset,
+            count: prefs.count && !inMemory)
         var rows: [String]
         var csvSource: [[SQLValue]]
         var total = result.total
@@ -225,8 +232,10 @@ extension MockSupabase {
         }
         if let total, q.offset > total {
             // Response.hs answers 416 with `Content-Range: */total`.
-            var r = restError(PostgresError("PGRST103", "Requested range not satisfiable",
-                                            details: "An offset of \(q.offset) was requested, but there are only \(total) rows."), anonymous: auth.role == "anon")
+            var r = restError(
+                PostgresError(
+                    "PGRST103", "Requested range not satisfiable",
+                    details: "An offset of \(q.offset) was requested, but there are only \(total) rows."), anonymous: auth.role == "anon")
             r.headers["Content-Range"] = "*/\(total)"
             return r
         }
@@ -273,12 +282,14 @@ extension MockSupabase {
             let rel = String(term.column[..<open])
             let col = String(term.column[term.column.index(after: open)..<term.column.index(before: term.column.endIndex)])
             guard let e = plan.embeds.first(where: { $0.0 == rel })?.1 else {
-                throw PostgresError("PGRST108", "'\(rel)' is not an embedded resource in this request",
-                                    hint: "Verify that '\(rel)' is included in the 'select' query parameter.")
+                throw PostgresError(
+                    "PGRST108", "'\(rel)' is not an embedded resource in this request",
+                    hint: "Verify that '\(rel)' is included in the 'select' query parameter.")
             }
             guard !e.toMany else {
-                throw PostgresError("PGRST118", "A related order on '\(rel)' is not possible",
-                                    details: "'\(plan.table.name)' and '\(rel)' do not form a many-to-one or one-to-one relationship")
+                throw PostgresError(
+                    "PGRST118", "A related order on '\(rel)' is not possible",
+                    details: "'\(plan.table.name)' and '\(rel)' do not form a many-to-one or one-to-one relationship")
             }
             guard let i = e.rel.target.columnIndex(col) else { throw PostgresError("42703", "column \(rel).\(col) does not exist") }
             let synthetic = "\u{1}\(extra.count)"
@@ -288,11 +299,15 @@ extension MockSupabase {
             t.column = synthetic
             terms.append(t)
         }
-        let ts = TableSchema(name: plan.table.name, schema: plan.table.schema, columns: columns, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true, decisions: [])
+        let ts = TableSchema(
+            name: plan.table.name, schema: plan.table.schema, columns: columns, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true,
+            decisions: [])
         let idx = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
         let keyed = rows.enumerated().map { n, r in r.source + extra.map { x in (r.related[x.rel] ?? nil)?[x.index] ?? .null } + [.int(Int64(n))] }
         let sorted = try database.sort(keyed, terms, Database.Table(schema: ts, colIndex: idx, rows: []))
-        return sorted.map { r in if case .int(let n) = r.last! { return rows[Int(n)] }; return rows[0] }
+        return sorted.map { r in
+            if case .int(let n) = r.last! { return rows[Int(n)] }; return rows[0]
+        }
     }
 
     /// `Range: a-b` (an optional `items=` unit); a lower bound above the upper one is PGRST103.
@@ -303,8 +318,9 @@ extension MockSupabase {
         guard parts.count == 2, let a = Int(parts[0].trimmingCharacters(in: .whitespaces)), a >= 0, a < 1 << 40 else { return nil }
         let b = Int(parts[1].trimmingCharacters(in: .whitespaces))
         if let b, b < a {
-            throw PostgresError("PGRST103", "Requested range not satisfiable",
-                                details: "The lower boundary must be lower than or equal to the upper boundary in the Range header.")
+            throw PostgresError(
+                "PGRST103", "Requested range not satisfiable",
+                details: "The lower boundary must be lower than or equal to the upper boundary in the Range header.")
         }
         if let b, b >= 1 << 40 { return nil }
         return (a, b)
@@ -360,10 +376,11 @@ extension MockSupabase {
         let lines = text.split(whereSeparator: \.isNewline).map(String.init)
         guard let header = lines.first else { throw PostgresError("PGRST102", "Empty or invalid csv") }
         let keys = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        return .array(lines.dropFirst().map { line in
-            let vals = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            return .object(Dictionary(zip(keys, vals).map { ($0, $1 == "NULL" ? JSONValue.null : .string($1)) }, uniquingKeysWith: { a, _ in a }))
-        })
+        return .array(
+            lines.dropFirst().map { line in
+                let vals = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                return .object(Dictionary(zip(keys, vals).map { ($0, $1 == "NULL" ? JSONValue.null : .string($1)) }, uniquingKeysWith: { a, _ in a }))
+            })
     }
 
     func restInsert(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
@@ -394,7 +411,9 @@ extension MockSupabase {
             throw PostgresError("55000", "cannot insert into view \"\(tableName)\"")
         }
         let returning = prefs.returning == .representation
-        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
+        let plan =
+            returning
+            ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         let resolution = prefs.resolution
         // One statement: a singular Accept that does not get exactly one row undoes the write
@@ -402,8 +421,9 @@ extension MockSupabase {
         let (written, inserted, rows) = try database.atomically { () throws -> ([[SQLValue]], Int, [String]) in
             let snapshot = try plan?.snapshot(database: database, auth: auth)
             let before = database.count(tableName)
-            let written = try database.insert(into: tableName, rows: objects, columns: columns, missingAsDefault: prefs.missingDefault,
-                                              as: auth, resolution: resolution, onConflict: q.onConflict, returning: returning)
+            let written = try database.insert(
+                into: tableName, rows: objects, columns: columns, missingAsDefault: prefs.missingDefault,
+                as: auth, resolution: resolution, onConflict: q.onConflict, returning: returning)
             let inserted = database.count(tableName) - before
             if MockSupabase.isObject(media) && written.count != 1 { throw singularity(written.count) }
             return (written, inserted, try plan?.render(written, database: database, auth: auth, snapshot: snapshot) ?? [])
@@ -435,7 +455,8 @@ extension MockSupabase {
                 throw PostgresError("PGRST116", "Cannot coerce the result to a single JSON object", details: "The result contains \(rows.count) rows")
             }
             h["Content-Type"] = "\(media); charset=utf-8"
-            return HTTPResponse(status: status, headers: h, body: Data((media == MockSupabase.objectStripMediaType ? NullStripping.strip(rows[0]) : rows[0]).utf8))
+            return HTTPResponse(
+                status: status, headers: h, body: Data((media == MockSupabase.objectStripMediaType ? NullStripping.strip(rows[0]) : rows[0]).utf8))
         }
         if media == MockSupabase.arrayStripMediaType {
             h["Content-Type"] = "\(media); charset=utf-8"
@@ -485,7 +506,9 @@ extension MockSupabase {
             }
         }
         let returning = prefs.returning == .representation
-        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
+        let plan =
+            returning
+            ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         if !patch.isEmpty && !q.hasFilters && !auth.bypassesRLS {
             // Supabase loads pg-safeupdate for API roles (an empty patch runs no statement).
@@ -498,7 +521,8 @@ extension MockSupabase {
         }
         let (changed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
             let snapshot = try plan?.snapshot(database: database, auth: auth)
-            let changed = try database.update(tableName, set: patch, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), returning: returning, limit: q.limit)
+            let changed = try database.update(
+                tableName, set: patch, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), returning: returning, limit: q.limit)
             try prefs.checkMaxAffected(changed.count)
             if MockSupabase.isObject(media) && changed.count != 1 { throw singularity(changed.count) }
             return (changed, try plan?.render(changed, database: database, auth: auth, snapshot: snapshot) ?? [])
@@ -521,7 +545,9 @@ extension MockSupabase {
         }
         let table = database.tableSchema(tableName)!
         let returning = prefs.returning == .representation
-        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
+        let plan =
+            returning
+            ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         let (removed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
             let snapshot = try plan?.snapshot(database: database, auth: auth)
@@ -576,12 +602,15 @@ extension MockSupabase {
         }
         guard objects.count == 1 else { throw PostgresError("PGRST115", "Payload values do not match URL in primary key column(s)") }
         let returning = prefs.returning == .representation
-        let plan = returning ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
+        let plan =
+            returning
+            ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         let (inserted, rows) = try database.atomically { () throws -> (Int, [String]) in
             let before = database.count(tableName)
-            let written = try database.insert(into: tableName, rows: objects, columns: Array(objects[0].keys).sorted(), as: auth,
-                                              resolution: .merge, onConflict: table.primaryKey, returning: returning)
+            let written = try database.insert(
+                into: tableName, rows: objects, columns: Array(objects[0].keys).sorted(), as: auth,
+                resolution: .merge, onConflict: table.primaryKey, returning: returning)
             if MockSupabase.isObject(media) && written.count != 1 { throw singularity(written.count) }
             return (database.count(tableName) - before, try plan?.render(written, database: database, auth: auth) ?? [])
         }
@@ -609,17 +638,22 @@ extension MockSupabase {
             }
             args = o
         } else {
-            return HTTPResponse(status: 405, headers: ["Content-Type": "application/json; charset=utf-8"],
-                                body: PostgresError("PGRST101", "Only GET and POST verbs are allowed for RPC calls").json.data())
+            return HTTPResponse(
+                status: 405, headers: ["Content-Type": "application/json; charset=utf-8"],
+                body: PostgresError("PGRST101", "Only GET and POST verbs are allowed for RPC calls").json.data())
         }
         let given = args.keys.sorted()
         guard let fn, Set(given).isSubset(of: Set(fn.parameters.map(\.name))),
-              fn.parameters.allSatisfy({ $0.hasDefault || args[$0.name] != nil })
+            fn.parameters.allSatisfy({ $0.hasDefault || args[$0.name] != nil })
         else {
             let sig = given.joined(separator: ", ")
-            let message = given.isEmpty ? "Could not find the function public.\(name) without parameters in the schema cache"
+            let message =
+                given.isEmpty
+                ? "Could not find the function public.\(name) without parameters in the schema cache"
                 : "Could not find the function public.\(name)(\(sig)) in the schema cache"
-            let details = given.isEmpty ? "Searched for the function public.\(name) without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache."
+            let details =
+                given.isEmpty
+                ? "Searched for the function public.\(name) without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache."
                 : "Searched for the function public.\(name) with parameter\(given.count > 1 ? "s" : "") \(sig) or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache."
             let hint = fn.map { f in "Perhaps you meant to call the function public.\(name)(\(f.parameters.map(\.name).joined(separator: ", ")))" }
             throw PostgresError("PGRST202", message, details: details, hint: hint)
@@ -656,7 +690,8 @@ extension MockSupabase {
             return HTTPResponse(status: 200, headers: headers, body: Data(line.utf8))
         case .rows(let cols):
             guard case .array(let items) = result else { return HTTPResponse(status: 200, headers: headers, body: Data("[]".utf8)) }
-            let ts = TableSchema(name: name, schema: "public", columns: cols, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true, decisions: [])
+            let ts = TableSchema(
+                name: name, schema: "public", columns: cols, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true, decisions: [])
             let idx = Dictionary(uniqueKeysWithValues: cols.enumerated().map { ($1.name, $0) })
             var rows = try items.map { item -> [SQLValue] in
                 let o = item.objectValue ?? [:]

@@ -37,7 +37,7 @@ struct Preferences {
         "count=exact", "count=planned", "count=estimated",
         "tx=commit", "tx=rollback",
         "missing=default", "missing=null",
-        "handling=strict", "handling=lenient",
+        "handling=strict", "handling=lenient"
     ]
 
     init(_ headers: HTTPHeaders) {
@@ -71,7 +71,8 @@ struct Preferences {
     /// 22023 for a time zone PostgreSQL would not accept (`SET timezone` fails before the query).
     func validate() throws {
         if strict && !invalid.isEmpty {
-            throw PostgresError("PGRST122", "Invalid preferences given with handling=strict", details: "Invalid preferences: " + invalid.joined(separator: ", "))
+            throw PostgresError(
+                "PGRST122", "Invalid preferences given with handling=strict", details: "Invalid preferences: " + invalid.joined(separator: ", "))
         }
         if let tz = timezone { _ = try PGSessionZone.parse(tz) }
     }

@@ -72,7 +72,9 @@ enum QueryParser {
         var q = ParsedQuery()
         var rangeError: PostgresError?
         func limitValue(_ v: String) -> Int? {
-            do { return try QueryParser.limitValue(v) } catch let e as PostgresError { if rangeError == nil { rangeError = e }; return nil } catch { return nil }
+            do { return try QueryParser.limitValue(v) } catch let e as PostgresError { if rangeError == nil { rangeError = e }; return nil } catch {
+                return nil
+            }
         }
         let ordered = items.enumerated().sorted { (priority($0.element.name), $0.offset) < (priority($1.element.name), $1.offset) }.map(\.element)
         for (name, value) in ordered {
@@ -89,8 +91,9 @@ enum QueryParser {
                 q.onConflict = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             case "columns":
                 if value.trimmingCharacters(in: CharacterSet(charactersIn: " \t")).isEmpty {
-                    throw PostgresError("PGRST100", "\"failed to parse columns parameter (\(value))\" (line 1, column \(value.count + 1))",
-                                        details: "unexpected end of input expecting field name (* or [a..z0..9_$])")
+                    throw PostgresError(
+                        "PGRST100", "\"failed to parse columns parameter (\(value))\" (line 1, column \(value.count + 1))",
+                        details: "unexpected end of input expecting field name (* or [a..z0..9_$])")
                 }
                 q.columns = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
             case "or", "and", "not.or", "not.and":
@@ -178,7 +181,8 @@ enum QueryParser {
         case .list(let items):
             // `in.()` is the list `[""]`, which PostgREST sends as `= ANY('{}')` (SqlFragment.hs).
             if items.count == 1, items[0].text.isEmpty { return .condition(column: column, op: .in, value: .list([]), negated: e.negated) }
-            return .condition(column: column, op: .in, value: .list(items.map { $0.quoted ? $0.text : ($0.text.lowercased() == "null" ? nil : $0.text) }), negated: e.negated)
+            return .condition(
+                column: column, op: .in, value: .list(items.map { $0.quoted ? $0.text : ($0.text.lowercased() == "null" ? nil : $0.text) }), negated: e.negated)
         case .isValue(let w):
             if w == "not_null" { return .condition(column: column, op: .is, value: .isValue("null"), negated: !e.negated) }
             return .condition(column: column, op: .is, value: .isValue(w), negated: e.negated)
@@ -229,7 +233,10 @@ enum QueryParser {
             }
             cur.append(ch)
         }
-        if quoted { throw PostgresError("PGRST100", "\"failed to parse filter (\(raw))\" (line 1, column \(raw.count + 1))", details: "unexpected end of input expecting \"\\\"\"") }
+        if quoted {
+            throw PostgresError(
+                "PGRST100", "\"failed to parse filter (\(raw))\" (line 1, column \(raw.count + 1))", details: "unexpected end of input expecting \"\\\"\"")
+        }
         out.append(ListItem(text: wasQuoted ? cur : cur.trimmingCharacters(in: .whitespaces), quoted: wasQuoted))
         return out
     }
@@ -297,7 +304,8 @@ enum QueryParser {
 
         func fail(_ expecting: String) -> PostgresError {
             let found = i < chars.count ? "\"\(chars[i])\"" : "end of input"
-            return PostgresError("PGRST100", "\"failed to parse select parameter (\(raw))\" (line 1, column \(i + 1))", details: "unexpected \(found) expecting \(expecting)")
+            return PostgresError(
+                "PGRST100", "\"failed to parse select parameter (\(raw))\" (line 1, column \(i + 1))", details: "unexpected \(found) expecting \(expecting)")
         }
 
         mutating func skipSpaces() { while i < chars.count, chars[i] == " " { i += 1 } }

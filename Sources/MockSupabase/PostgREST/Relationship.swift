@@ -54,8 +54,10 @@ struct Relationship {
         let direct = out
         for fk in direct {
             guard let ref = schema.table(fk.refTable) else { continue }
-            for v in schema.tables where schema.viewChain(v)?.base.qualifiedName == ref.qualifiedName
-                && fk.refColumns.allSatisfy({ v.columnIndex($0) != nil }) {
+            for v in schema.tables
+            where schema.viewChain(v)?.base.qualifiedName == ref.qualifiedName
+                && fk.refColumns.allSatisfy({ v.columnIndex($0) != nil })
+            {
                 var k = fk
                 k.refTable = v.schema == "public" ? v.name : v.qualifiedName
                 out.append(k)
@@ -71,12 +73,15 @@ struct Relationship {
         for fk in foreignKeys(of: origin, schema: schema) {
             guard let t = schema.table(fk.refTable), t.schema == "public" else { continue }
             let card: Cardinality = isUnique(fk.columns, in: origin) ? .oneToOne : .manyToOne
-            out.append(Relationship(origin: origin, target: t, cardinality: card, constraint: fk.name, columns: Array(zip(fk.columns, fk.refColumns)), junction: nil))
+            out.append(
+                Relationship(origin: origin, target: t, cardinality: card, constraint: fk.name, columns: Array(zip(fk.columns, fk.refColumns)), junction: nil))
         }
         for t in exposed {
             for fk in foreignKeys(of: t, schema: schema) where schema.table(fk.refTable)?.qualifiedName == origin.qualifiedName {
                 let card: Cardinality = isUnique(fk.columns, in: t) ? .oneToOne : .oneToMany
-                out.append(Relationship(origin: origin, target: t, cardinality: card, constraint: fk.name, columns: Array(zip(fk.refColumns, fk.columns)), junction: nil))
+                out.append(
+                    Relationship(
+                        origin: origin, target: t, cardinality: card, constraint: fk.name, columns: Array(zip(fk.refColumns, fk.columns)), junction: nil))
             }
         }
         for j in exposed {
@@ -84,10 +89,11 @@ struct Relationship {
                 for fk2 in j.foreignKeys where fk2.name != fk1.name {
                     guard let t = schema.table(fk2.refTable), t.schema == "public" else { continue }
                     guard Set(fk1.columns + fk2.columns).isSubset(of: Set(j.primaryKey)) else { continue }
-                    let junction = Junction(table: j, sourceConstraint: fk1.name, targetConstraint: fk2.name,
-                                            sourceJunctionCols: fk1.columns.compactMap(j.columnIndex), sourceParentCols: fk1.refColumns.compactMap(origin.columnIndex),
-                                            targetJunctionCols: fk2.columns.compactMap(j.columnIndex), targetCols: fk2.refColumns.compactMap(t.columnIndex),
-                                            sourceNames: fk1.columns, targetNames: fk2.columns)
+                    let junction = Junction(
+                        table: j, sourceConstraint: fk1.name, targetConstraint: fk2.name,
+                        sourceJunctionCols: fk1.columns.compactMap(j.columnIndex), sourceParentCols: fk1.refColumns.compactMap(origin.columnIndex),
+                        targetJunctionCols: fk2.columns.compactMap(j.columnIndex), targetCols: fk2.refColumns.compactMap(t.columnIndex),
+                        sourceNames: fk1.columns, targetNames: fk2.columns)
                     out.append(Relationship(origin: origin, target: t, cardinality: .manyToMany, constraint: j.name, columns: [], junction: junction))
                 }
             }
@@ -111,7 +117,8 @@ struct Relationship {
                 return (name == r.target.name && r.cardinality == .oneToMany) || (direct && single?.0 == name && r.cardinality == .manyToOne)
             }
             if let hint {
-                return name == r.target.name && ((direct && r.constraint == hint) || single?.0 == hint || single?.1 == hint || (!direct && r.constraint == hint))
+                return name == r.target.name
+                    && ((direct && r.constraint == hint) || single?.0 == hint || single?.1 == hint || (!direct && r.constraint == hint))
             }
             return name == r.target.name || (direct && !r.target.isView && (r.constraint == name || single?.0 == name))
         }
@@ -121,7 +128,8 @@ struct Relationship {
     }
 
     static func notFound(_ parent: String, _ child: String, hint: String?, schema: DatabaseSchema) -> PostgresError {
-        let details = "Searched for a foreign key relationship between '\(parent)' and '\(child)'" + (hint.map { " using the hint '\($0)'" } ?? "")
+        let details =
+            "Searched for a foreign key relationship between '\(parent)' and '\(child)'" + (hint.map { " using the hint '\($0)'" } ?? "")
             + " in the schema 'public', but no matches were found."
         // PostgREST's `noRelBetweenHint`: a close name among the parent's related tables, or,
         // when the parent has no relationships, among the tables that have some.
@@ -133,7 +141,8 @@ struct Relationship {
         } else if let best = closest(parent, withRels.map(\.name)) {
             suggestion = "Perhaps you meant '\(best)' instead of '\(parent)'."
         }
-        return PostgresError("PGRST200", "Could not find a relationship between '\(parent)' and '\(child)' in the schema cache", details: details, hint: suggestion)
+        return PostgresError(
+            "PGRST200", "Could not find a relationship between '\(parent)' and '\(child)' in the schema cache", details: details, hint: suggestion)
     }
 
     /// A fuzzy match in the spirit of the `fuzzyset` PostgREST uses: the most similar name by
@@ -155,10 +164,15 @@ struct Relationship {
             } else {
                 text = "\(r.constraint) using \(r.origin.name)\(cols(r.columns.map(\.0))) and \(r.target.name)\(cols(r.columns.map(\.1)))"
             }
-            return ["cardinality": .string(r.cardinality.rawValue), "embedding": .string("\(r.origin.name) with \(r.target.name)"), "relationship": .string(text)]
+            return [
+                "cardinality": .string(r.cardinality.rawValue), "embedding": .string("\(r.origin.name) with \(r.target.name)"), "relationship": .string(text)
+            ]
         }
-        var e = PostgresError("PGRST201", "Could not embed because more than one relationship was found for '\(parent)' and '\(child)'",
-                              hint: "Try changing '\(child)' to one of the following: \(rels.map { "'\($0.target.name)!\($0.constraint)'" }.joined(separator: ", ")). Find the desired relationship in the 'details' key.")
+        var e = PostgresError(
+            "PGRST201", "Could not embed because more than one relationship was found for '\(parent)' and '\(child)'",
+            hint:
+                "Try changing '\(child)' to one of the following: \(rels.map { "'\($0.target.name)!\($0.constraint)'" }.joined(separator: ", ")). Find the desired relationship in the 'details' key."
+        )
         e.detailsJSON = .array(details)
         return e
     }

@@ -119,13 +119,17 @@ struct SelectPlan {
         }
     }
 
-    static func build(_ items: [SelectItem], table: TableSchema, schema: DatabaseSchema,
-                      embeddedFilters: [String: [RowFilter]], ranges: [String: EmbedRange] = [:], allowEmbedding: Bool = true) throws -> SelectPlan {
+    static func build(
+        _ items: [SelectItem], table: TableSchema, schema: DatabaseSchema,
+        embeddedFilters: [String: [RowFilter]], ranges: [String: EmbedRange] = [:], allowEmbedding: Bool = true
+    ) throws -> SelectPlan {
         try build(items, table: table, schema: schema, params: EmbedParameters(filters: embeddedFilters, ranges: ranges), allowEmbedding: allowEmbedding)
     }
 
-    static func build(_ items: [SelectItem], table: TableSchema, schema: DatabaseSchema,
-                      params: EmbedParameters, allowEmbedding: Bool = true) throws -> SelectPlan {
+    static func build(
+        _ items: [SelectItem], table: TableSchema, schema: DatabaseSchema,
+        params: EmbedParameters, allowEmbedding: Bool = true
+    ) throws -> SelectPlan {
         let params = params.resolvingLegacyTargets(items)
         var fields: [Field] = []
         var names: [String] = []
@@ -159,8 +163,9 @@ struct SelectPlan {
         for key in Set(params.filters.keys).union(params.ranges.keys) {
             let top = key.split(separator: ".").first.map(String.init) ?? key
             if !names.contains(top) {
-                throw PostgresError("PGRST108", "'\(top)' is not an embedded resource in this request",
-                                    hint: "Verify that '\(top)' is included in the 'select' query parameter.")
+                throw PostgresError(
+                    "PGRST108", "'\(top)' is not an embedded resource in this request",
+                    hint: "Verify that '\(top)' is included in the 'select' query parameter.")
             }
         }
         return SelectPlan(table: table, fields: fields)
@@ -193,8 +198,10 @@ struct SelectPlan {
     }
 
     /// Resolves one embed and its subtree.
-    static func embed(relation: String, hint: String?, inner: Bool, items: [SelectItem], parent: TableSchema, schema: DatabaseSchema,
-                      params: EmbedParameters, path: String) throws -> Embed {
+    static func embed(
+        relation: String, hint: String?, inner: Bool, items: [SelectItem], parent: TableSchema, schema: DatabaseSchema,
+        params: EmbedParameters, path: String
+    ) throws -> Embed {
         let rel = try Relationship.find(from: parent, target: relation, hint: hint, schema: schema)
         let below = params.below(path)
         let sub = try build(items.isEmpty ? [] : items, table: rel.target, schema: schema, params: below)
@@ -203,7 +210,8 @@ struct SelectPlan {
         var nulls: [String: Bool] = [:]
         for f in params.filters[path] ?? [] {
             if case .condition(let column, .is, .isValue("null"), let negated) = f, rel.target.columnIndex(column) == nil,
-               sub.embeds.contains(where: { $0.0 == column }) {
+                sub.embeds.contains(where: { $0.0 == column })
+            {
                 nulls[column] = !negated
             } else {
                 own.append(f)
@@ -227,7 +235,8 @@ struct SelectPlan {
         var rest: [RowFilter] = []
         for f in filters {
             if case .condition(let column, .is, .isValue("null"), let negated) = f, table.columnIndex(column) == nil,
-               let e = embeds.first(where: { $0.0 == column })?.1 {
+                let e = embeds.first(where: { $0.0 == column })?.1
+            {
                 e.nullFilter = !negated
             } else {
                 rest.append(f)
@@ -246,7 +255,11 @@ struct SelectPlan {
     /// embeds or null filters exclude them. Embedded rows are read under the same role, so RLS
     /// applies to them.
     func render(_ rows: [[SQLValue]], database: Database, auth: AuthContext, snapshot: Snapshot? = nil) throws -> [String] {
-        if embeds.isEmpty, !fields.contains(where: { if case .jsonPath = $0 { return true }; if case .column(_, _, _, let c) = $0 { return c != nil }; return false }) {
+        if embeds.isEmpty,
+            !fields.contains(where: {
+                if case .jsonPath = $0 { return true }; if case .column(_, _, _, let c) = $0 { return c != nil }; return false
+            })
+        {
             // Plain columns: keys escaped once per plan, values written straight.
             return rows.map { row in
                 var s = "{"
@@ -360,8 +373,10 @@ struct SelectPlan {
     }
 
     /// An embed's rendered rows for one parent and its printed value (jsonb).
-    private func renderEmbed(_ e: Embed, row: [SQLValue], fetched: (rows: [[SQLValue]], junction: [[SQLValue]]),
-                             database: Database, auth: AuthContext, snapshot: Snapshot?) throws -> ([Rendered], String) {
+    private func renderEmbed(
+        _ e: Embed, row: [SQLValue], fetched: (rows: [[SQLValue]], junction: [[SQLValue]]),
+        database: Database, auth: AuthContext, snapshot: Snapshot?
+    ) throws -> ([Rendered], String) {
         let found = matches(e, parent: row, rows: fetched.rows, junction: fetched.junction)
         var kids = try e.plan.renderRows(found, database: database, auth: auth, jsonb: true, snapshot: snapshot)
         if e.toMany {

@@ -5,14 +5,14 @@ import Foundation
 /// vsn 1.0.0 (Phoenix's V1 JSON serializer) sends objects `{"topic","event","payload","ref"}`
 /// (plus `join_ref` from newer clients); vsn 2.0.0 (V2) sends arrays
 /// `[join_ref, ref, topic, event, payload]`.
-public struct PhoenixMessage: Sendable, Equatable {
-    public var joinRef: String?
-    public var ref: String?
-    public var topic: String
-    public var event: String
-    public var payload: JSONValue
+package struct PhoenixMessage: Sendable, Equatable {
+    package var joinRef: String?
+    package var ref: String?
+    package var topic: String
+    package var event: String
+    package var payload: JSONValue
 
-    public init(topic: String, event: String, payload: JSONValue, ref: String? = nil, joinRef: String? = nil) {
+    package init(topic: String, event: String, payload: JSONValue, ref: String? = nil, joinRef: String? = nil) {
         self.topic = topic
         self.event = event
         self.payload = payload
@@ -21,10 +21,10 @@ public struct PhoenixMessage: Sendable, Equatable {
     }
 
     /// The serializer versions served.
-    public enum Version: String, Sendable { case v1 = "1.0.0", v2 = "2.0.0" }
+    package enum Version: String, Sendable { case v1 = "1.0.0", v2 = "2.0.0" }
 
     /// Decodes a text frame; nil when it is not a message of that version.
-    public static func decode(_ text: String, version: Version) -> PhoenixMessage? {
+    package static func decode(_ text: String, version: Version) -> PhoenixMessage? {
         guard let value = try? JSONValue.parse(text) else { return nil }
         func ref(_ v: JSONValue?) -> String? {
             switch v {
@@ -46,7 +46,7 @@ public struct PhoenixMessage: Sendable, Equatable {
     }
 
     /// The text frame of this message in `version`.
-    public func encode(_ version: Version) -> String {
+    package func encode(_ version: Version) -> String {
         func ref(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
         switch version {
         case .v1:
@@ -60,7 +60,7 @@ public struct PhoenixMessage: Sendable, Equatable {
 
     /// The text frame of a message whose payload is already serialized JSON: the fan-out
     /// serializes an event's payload once and frames it for each subscriber.
-    public static func encode(_ version: Version, topic: String, event: String, payloadJSON: String, ref: String? = nil, joinRef: String? = nil) -> String {
+    package static func encode(_ version: Version, topic: String, event: String, payloadJSON: String, ref: String? = nil, joinRef: String? = nil) -> String {
         func text(_ s: String?) -> String { s.map { JSONValue.string($0).serialized() } ?? "null" }
         switch version {
         case .v1:

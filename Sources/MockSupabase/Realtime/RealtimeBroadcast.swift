@@ -33,7 +33,7 @@ extension RealtimeService {
     /// token is `Authorization: Bearer` else `apikey`, refused with 401 `{"message":"Unauthorized"}`
     /// (plugs/auth_tenant.ex); an invalid body is 422 with Ecto's errors (ChangesetView); a
     /// private message the token may not write is dropped without an error.
-    public func handleBroadcastAPI(_ request: HTTPRequest) -> HTTPResponse {
+    package func handleBroadcastAPI(_ request: HTTPRequest) -> HTTPResponse {
         guard request.method == "POST" else { return .json(404, ["message": "Not Found"]) }
         let bearer = request.headers["Authorization"].flatMap { value -> String? in
             let parts = value.split(separator: " ", omittingEmptySubsequences: false)
@@ -52,8 +52,11 @@ extension RealtimeService {
             for field in ["topic", "event"] where message[field]?.stringValue == nil {
                 e[field] = [message[field] == nil || message[field] == .null ? "can't be blank" : "is invalid"]
             }
-            if message["payload"] == nil || message["payload"] == .null { e["payload"] = ["can't be blank"] }
-            else if message["payload"]?.objectValue == nil { e["payload"] = ["is invalid"] }
+            if message["payload"] == nil || message["payload"] == .null {
+                e["payload"] = ["can't be blank"]
+            } else if message["payload"]?.objectValue == nil {
+                e["payload"] = ["is invalid"]
+            }
             invalid = invalid || !e.isEmpty
             errors.append(.object(e))
         }
@@ -87,7 +90,9 @@ extension RealtimeService {
     /// Sends a `presence_diff` to every socket on the topic (the tracker's own included).
     func presenceDiff(_ topic: String, isPrivate: Bool, joins: [String: JSONValue], leaves: [String: JSONValue]) {
         for (conn, client, ch) in members(topic, isPrivate: isPrivate) {
-            send(conn, client, PhoenixMessage(topic: topic, event: "presence_diff", payload: ["joins": .object(joins), "leaves": .object(leaves)], joinRef: ch.joinRef))
+            send(
+                conn, client,
+                PhoenixMessage(topic: topic, event: "presence_diff", payload: ["joins": .object(joins), "leaves": .object(leaves)], joinRef: ch.joinRef))
         }
     }
 

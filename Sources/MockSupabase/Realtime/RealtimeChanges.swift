@@ -56,18 +56,28 @@ extension RealtimeService {
                         // The DELETE branch of apply_rls: no column is selectable, so the lists are empty.
                         let ids = candidates.filter { b in identityRow.map(b.filter.matches) ?? false }.map { JSONValue.int($0.id) }
                         guard !ids.isEmpty else { continue }
-                        let data: [String: JSONValue] = ["schema": .string(t.schema), "table": .string(t.name), "type": .string(event), "columns": [],
-                                                         "commit_timestamp": .string(stamp.string(from: change.commitTime)), "errors": .null, "old_record": .object([:])]
-                        send(conn, client, PhoenixMessage(topic: ch.topic, event: "postgres_changes", payload: ["ids": .array(ids), "data": .object(data)], joinRef: ch.joinRef))
+                        let data: [String: JSONValue] = [
+                            "schema": .string(t.schema), "table": .string(t.name), "type": .string(event), "columns": [],
+                            "commit_timestamp": .string(stamp.string(from: change.commitTime)), "errors": .null, "old_record": .object([:])
+                        ]
+                        send(
+                            conn, client,
+                            PhoenixMessage(
+                                topic: ch.topic, event: "postgres_changes", payload: ["ids": .array(ids), "data": .object(data)], joinRef: ch.joinRef))
                         continue
                     }
                     if !mayRead {
-                        var data: [String: JSONValue] = ["schema": .string(t.schema), "table": .string(t.name), "type": .string(event),
-                                                         "columns": [], "commit_timestamp": .null, "errors": ["Error 401: Unauthorized"],
-                                                         "record": .object([:])]
+                        var data: [String: JSONValue] = [
+                            "schema": .string(t.schema), "table": .string(t.name), "type": .string(event),
+                            "columns": [], "commit_timestamp": .null, "errors": ["Error 401: Unauthorized"],
+                            "record": .object([:])
+                        ]
                         if change.event == .update { data["old_record"] = .object([:]) }
-                        send(conn, client, PhoenixMessage(topic: ch.topic, event: "postgres_changes",
-                                                          payload: ["ids": .array(candidates.map { .int($0.id) }), "data": .object(data)], joinRef: ch.joinRef))
+                        send(
+                            conn, client,
+                            PhoenixMessage(
+                                topic: ch.topic, event: "postgres_changes",
+                                payload: ["ids": .array(candidates.map { .int($0.id) }), "data": .object(data)], joinRef: ch.joinRef))
                         continue
                     }
                     let matching = candidates.filter { b in
@@ -82,20 +92,25 @@ extension RealtimeService {
                     for b in matching { groups[b.selected.map { Array(Set($0)).sorted() }, default: []].append(b.id) }
                     for (selected, ids) in groups.sorted(by: { ($0.key?.joined(separator: ",") ?? "") < ($1.key?.joined(separator: ",") ?? "") }) {
                         func keep(_ name: String) -> Bool { selected == nil || selected!.contains(name) || pk.contains(name) }
-                        var data: [String: JSONValue] = ["schema": .string(t.schema), "table": .string(t.name), "type": .string(event),
-                                                         "commit_timestamp": .string(stamp.string(from: change.commitTime)), "errors": .null]
+                        var data: [String: JSONValue] = [
+                            "schema": .string(t.schema), "table": .string(t.name), "type": .string(event),
+                            "commit_timestamp": .string(stamp.string(from: change.commitTime)), "errors": .null
+                        ]
                         data["columns"] = .array(t.columns.filter { keep($0.name) }.map { ["name": .string($0.name), "type": .string(Self.typname($0.type))] })
                         if let new = newRow { data["record"] = .object(new.filter { keep($0.key) }) }
                         if change.event != .insert, let old = identityRow {
                             data["old_record"] = .object(old.filter { keep($0.key) && (change.event != .delete || !rls || pk.contains($0.key)) })
                         }
                         let key = DataKey(selected: selected, ids: ids)
-                        let payload = encoded[key] ?? {
-                            let text = JSONValue.object(["ids": .array(ids.map(JSONValue.int)), "data": .object(data)]).serialized()
-                            encoded[key] = text
-                            return text
-                        }()
-                        conn.send(text: PhoenixMessage.encode(client.version, topic: ch.topic, event: "postgres_changes", payloadJSON: payload, joinRef: ch.joinRef))
+                        let payload =
+                            encoded[key]
+                            ?? {
+                                let text = JSONValue.object(["ids": .array(ids.map(JSONValue.int)), "data": .object(data)]).serialized()
+                                encoded[key] = text
+                                return text
+                            }()
+                        conn.send(
+                            text: PhoenixMessage.encode(client.version, topic: ch.topic, event: "postgres_changes", payloadJSON: payload, joinRef: ch.joinRef))
                     }
                 }
             }

@@ -4,15 +4,15 @@ import Foundation
 /// (supabase-swift's client needs URLSessionWebSocketTask, which FoundationNetworking lacks).
 /// It speaks vsn 1.0.0 or 2.0.0, joins channels as the official clients do, and collects what
 /// the server pushes.
-public final class RealtimeClient: @unchecked Sendable {
-    public let socket: WebSocketClient
-    public let version: PhoenixMessage.Version
+package final class RealtimeClient: @unchecked Sendable {
+    package let socket: WebSocketClient
+    package let version: PhoenixMessage.Version
     private var nextRef = 0
     /// Messages received and not yet taken.
     private var inbox: [PhoenixMessage] = []
 
     /// Connects to `/realtime/v1/websocket?apikey=…&vsn=…` on 127.0.0.1:`port`.
-    public init(port: UInt16, apikey: String, version: PhoenixMessage.Version = .v1) throws {
+    package init(port: UInt16, apikey: String, version: PhoenixMessage.Version = .v1) throws {
         socket = try WebSocketClient(port: port, target: "/realtime/v1/websocket?apikey=\(apikey)&vsn=\(version.rawValue)")
         self.version = version
         guard socket.handshakeStatus == 101 else {
@@ -22,15 +22,16 @@ public final class RealtimeClient: @unchecked Sendable {
 
     /// Sends a message with a fresh ref; returns the ref.
     @discardableResult
-    public func push(topic: String, event: String, payload: JSONValue, joinRef: String? = nil) -> String {
+    package func push(topic: String, event: String, payload: JSONValue, joinRef: String? = nil) -> String {
         nextRef += 1
         let ref = String(nextRef)
-        socket.send(text: PhoenixMessage(topic: topic, event: event, payload: payload, ref: ref, joinRef: joinRef ?? (event == "phx_join" ? ref : nil)).encode(version))
+        socket.send(
+            text: PhoenixMessage(topic: topic, event: event, payload: payload, ref: ref, joinRef: joinRef ?? (event == "phx_join" ? ref : nil)).encode(version))
         return ref
     }
 
     /// The next message matching `predicate` within `timeout` seconds (others stay queued).
-    public func next(timeout: Double = 5, where predicate: (PhoenixMessage) -> Bool) throws -> PhoenixMessage? {
+    package func next(timeout: Double = 5, where predicate: (PhoenixMessage) -> Bool) throws -> PhoenixMessage? {
         if let i = inbox.firstIndex(where: predicate) { return inbox.remove(at: i) }
         let deadline = Date(timeIntervalSinceNow: timeout)
         while deadline.timeIntervalSinceNow > 0 {
@@ -43,16 +44,20 @@ public final class RealtimeClient: @unchecked Sendable {
     }
 
     /// The reply to `ref`.
-    public func reply(to ref: String, timeout: Double = 5) throws -> PhoenixMessage? {
+    package func reply(to ref: String, timeout: Double = 5) throws -> PhoenixMessage? {
         try next(timeout: timeout) { $0.event == "phx_reply" && $0.ref == ref }
     }
 
     /// Joins `realtime:<name>` with postgres_changes bindings; returns the join reply.
-    public func join(_ name: String, accessToken: String? = nil, postgresChanges: [JSONValue] = [],
-                     broadcastSelf: Bool = false, broadcastAck: Bool = false) throws -> PhoenixMessage? {
+    package func join(
+        _ name: String, accessToken: String? = nil, postgresChanges: [JSONValue] = [],
+        broadcastSelf: Bool = false, broadcastAck: Bool = false
+    ) throws -> PhoenixMessage? {
         var payload: [String: JSONValue] = [
-            "config": ["broadcast": ["self": .bool(broadcastSelf), "ack": .bool(broadcastAck)], "presence": ["key": ""],
-                       "postgres_changes": .array(postgresChanges), "private": false],
+            "config": [
+                "broadcast": ["self": .bool(broadcastSelf), "ack": .bool(broadcastAck)], "presence": ["key": ""],
+                "postgres_changes": .array(postgresChanges), "private": false
+            ]
         ]
         if let accessToken { payload["access_token"] = .string(accessToken) }
         let ref = push(topic: "realtime:" + name, event: "phx_join", payload: .object(payload))
@@ -60,7 +65,7 @@ public final class RealtimeClient: @unchecked Sendable {
     }
 
     /// postgres_changes `data` objects received within `timeout` seconds on a topic.
-    public func changes(on name: String, timeout: Double) throws -> [JSONValue] {
+    package func changes(on name: String, timeout: Double) throws -> [JSONValue] {
         var out: [JSONValue] = []
         while let m = try next(timeout: timeout, where: { $0.topic == "realtime:" + name && $0.event == "postgres_changes" }) {
             out.append(m.payload["data"] ?? .null)

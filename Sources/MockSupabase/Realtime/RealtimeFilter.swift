@@ -6,25 +6,25 @@ import Foundation
 /// `not.`; operators `eq neq lt lte gt gte in like ilike is match imatch isdistinct`; `in.(a,b)`
 /// lists; a value in double quotes is unquoted. The checks `realtime.subscription_check_filters`
 /// makes against the table (migration 20260626120000_readd_postgrest_filter_ops) are `validate`.
-public struct RealtimeFilter: Sendable, Equatable {
-    public enum Op: String, Sendable, CaseIterable {
+package struct RealtimeFilter: Sendable, Equatable {
+    package enum Op: String, Sendable, CaseIterable {
         case eq, neq, lt, lte, gt, gte, `in`, like, ilike, `is`, match, imatch, isdistinct
     }
 
     /// One condition.
-    public struct Condition: Sendable, Equatable {
-        public var column: String
-        public var op: Op
+    package struct Condition: Sendable, Equatable {
+        package var column: String
+        package var op: Op
         /// One value, or the members of an `in` list.
-        public var values: [String]
+        package var values: [String]
         /// Written with `not.`.
-        public var negate: Bool
+        package var negate: Bool
     }
 
-    public var conditions: [Condition]
+    package var conditions: [Condition]
 
     /// Parses a filter; the failure carries Realtime's exact system message text.
-    public static func parse(_ text: String) -> Result<RealtimeFilter, RealtimeSpecError> {
+    package static func parse(_ text: String) -> Result<RealtimeFilter, RealtimeSpecError> {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return .success(RealtimeFilter(conditions: [])) }
         var out: [Condition] = []
@@ -69,7 +69,8 @@ public struct RealtimeFilter: Sendable, Equatable {
 
     /// Elixir's `inspect` of a list of strings: `["foo", "hey"]`.
     static func inspect(_ parts: [String]) -> String {
-        "[" + parts.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ", ") + "]"
+        "[" + parts.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ", ")
+            + "]"
     }
 
     static func parseSegment(_ raw: String) -> Result<Condition, RealtimeSpecError> {
@@ -128,7 +129,7 @@ public struct RealtimeFilter: Sendable, Equatable {
     }
 
     /// The checks of `realtime.subscription_check_filters` against `table`; the exception text, or nil.
-    public func validate(_ table: TableSchema) -> String? {
+    package func validate(_ table: TableSchema) -> String? {
         for c in conditions {
             guard let col = table.columns.first(where: { $0.name == c.column }) else { return "invalid column for filter \(c.column)" }
             switch c.op {
@@ -160,7 +161,7 @@ public struct RealtimeFilter: Sendable, Equatable {
     /// Whether a row (JSON as the change carries it) passes every condition, as
     /// `realtime.check_equality_op` evaluates it: a comparison with NULL is NULL, so only `is null`
     /// and `isdistinct` can pass a missing or NULL column.
-    public func matches(_ row: [String: JSONValue]) -> Bool {
+    package func matches(_ row: [String: JSONValue]) -> Bool {
         conditions.allSatisfy { Self.evaluate($0, row[$0.column] ?? .null) == true }
     }
 
@@ -174,7 +175,7 @@ public struct RealtimeFilter: Sendable, Equatable {
             case "null": r = v == .null
             case "true": r = v == .bool(true)
             case "false": r = v == .bool(false)
-            default: r = v == .null  // IS UNKNOWN on a boolean is IS NULL
+            default: r = v == .null // IS UNKNOWN on a boolean is IS NULL
             }
             return c.negate ? !r : r
         case .isdistinct:
@@ -240,7 +241,10 @@ public struct RealtimeFilter: Sendable, Equatable {
         }
         chars = []
         regex += "$"
-        guard let re = try? NSRegularExpression(pattern: regex, options: caseInsensitive ? [.caseInsensitive, .dotMatchesLineSeparators] : [.dotMatchesLineSeparators]) else { return false }
+        guard
+            let re = try? NSRegularExpression(
+                pattern: regex, options: caseInsensitive ? [.caseInsensitive, .dotMatchesLineSeparators] : [.dotMatchesLineSeparators])
+        else { return false }
         return re.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
     }
 }

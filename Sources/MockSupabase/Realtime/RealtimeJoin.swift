@@ -49,9 +49,10 @@ extension RealtimeService {
             e["id"] = .int(Self.bindingID(p))
             return .object(e)
         }
-        var channel = Channel(topic: m.topic, name: name, joinRef: m.joinRef ?? m.ref, token: token, auth: auth, bindings: [],
-                              broadcastSelf: Self.flag(config?["broadcast"]?["self"]), broadcastAck: Self.flag(config?["broadcast"]?["ack"]),
-                              isPrivate: isPrivate)
+        var channel = Channel(
+            topic: m.topic, name: name, joinRef: m.joinRef ?? m.ref, token: token, auth: auth, bindings: [],
+            broadcastSelf: Self.flag(config?["broadcast"]?["self"]), broadcastAck: Self.flag(config?["broadcast"]?["ack"]),
+            isPrivate: isPrivate)
         let key = config?["presence"]?["key"]?.stringValue ?? ""
         channel.presenceKey = key.isEmpty ? UUID().uuidString.lowercased() : key
         lock.lock(); client.channels[m.topic] = channel; lock.unlock()
@@ -61,13 +62,18 @@ extension RealtimeService {
             switch subscribe(params) {
             case .success(let bindings):
                 lock.lock(); client.channels[m.topic]?.bindings = bindings; lock.unlock()
-                system(connection, client, topic: m.topic, joinRef: channel.joinRef, extension: "postgres_changes", status: "ok", message: "Subscribed to PostgreSQL")
+                system(
+                    connection, client, topic: m.topic, joinRef: channel.joinRef, extension: "postgres_changes", status: "ok",
+                    message: "Subscribed to PostgreSQL")
             case .failure(let e):
                 system(connection, client, topic: m.topic, joinRef: channel.joinRef, extension: "postgres_changes", status: "error", message: e.message)
             }
         }
         if Self.flag(config?["presence"]?["enabled"]) {
-            send(connection, client, PhoenixMessage(topic: m.topic, event: "presence_state", payload: .object(presenceState(m.topic, isPrivate: isPrivate)), joinRef: channel.joinRef))
+            send(
+                connection, client,
+                PhoenixMessage(
+                    topic: m.topic, event: "presence_state", payload: .object(presenceState(m.topic, isPrivate: isPrivate)), joinRef: channel.joinRef))
         }
     }
 
@@ -99,14 +105,24 @@ extension RealtimeService {
             }
             let logged = Self.paramsToLog(binding)
             guard !tables.isEmpty else {
-                return .failure(RealtimeSpecError(message: "Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: [\(logged)]"))
+                return .failure(
+                    RealtimeSpecError(
+                        message:
+                            "Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: [\(logged)]"
+                    ))
             }
             for t in tables {
-                let problem = binding.filter.validate(t) ?? binding.selected.flatMap { sel in
-                    sel.first { c in !t.columns.contains { $0.name == c } }.map { "invalid column for select \($0)" }
-                }
+                let problem =
+                    binding.filter.validate(t)
+                    ?? binding.selected.flatMap { sel in
+                        sel.first { c in !t.columns.contains { $0.name == c } }.map { "invalid column for select \($0)" }
+                    }
                 if let problem {
-                    return .failure(RealtimeSpecError(message: "Unable to subscribe to changes with given parameters. An exception happened so please check your connect parameters: [\(logged)]. Exception: ERROR P0001 (raise_exception) \(problem)"))
+                    return .failure(
+                        RealtimeSpecError(
+                            message:
+                                "Unable to subscribe to changes with given parameters. An exception happened so please check your connect parameters: [\(logged)]. Exception: ERROR P0001 (raise_exception) \(problem)"
+                        ))
                 }
             }
             out.append(binding)
@@ -130,7 +146,8 @@ extension RealtimeService {
             let names = cols.compactMap(\.stringValue)
             selected = names.isEmpty ? nil : names
         case .string?:
-            return .failure(RealtimeSpecError(message: "Error parsing `select` params: expected a list of column name strings, e.g. select: [\"col1\", \"col2\"]"))
+            return .failure(
+                RealtimeSpecError(message: "Error parsing `select` params: expected a list of column name strings, e.g. select: [\"col1\", \"col2\"]"))
         default: break
         }
         let schema = o["schema"]?.stringValue, table = o["table"]?.stringValue, filterText = o["filter"]?.stringValue
@@ -149,10 +166,13 @@ extension RealtimeService {
         } else if let table, o["schema"] == nil, o["filter"] == nil {
             (s, t) = ("public", table)
         } else {
-            return .failure(RealtimeSpecError(message: "No subscription params provided. Please provide at least a `schema` or `table` to subscribe to: \(elixirInspect(p))"))
+            return .failure(
+                RealtimeSpecError(
+                    message: "No subscription params provided. Please provide at least a `schema` or `table` to subscribe to: \(elixirInspect(p))"))
         }
         if selected != nil, s == "*" || t == "*" {
-            return .failure(RealtimeSpecError(message: "Column selection is not supported for wildcard subscriptions. Provide an explicit schema and table name."))
+            return .failure(
+                RealtimeSpecError(message: "Column selection is not supported for wildcard subscriptions. Provide an explicit schema and table name."))
         }
         return .success(Binding(id: bindingID(p), event: event, schema: s, table: t, filter: filter, selected: selected))
     }

@@ -2,27 +2,27 @@ import Foundation
 
 /// Which tables an app publishes to Realtime (`Contracts/<app>/realtime.json`, see
 /// Contracts/FORMAT.md): the `supabase_realtime` publication and each table's replica identity.
-public struct RealtimePublication: Sendable, Equatable {
+package struct RealtimePublication: Sendable, Equatable {
     /// `default` sends the primary key of the old row, `full` every column (ALTER TABLE … REPLICA IDENTITY).
-    public enum ReplicaIdentity: String, Sendable { case `default`, full }
+    package enum ReplicaIdentity: String, Sendable { case `default`, full }
 
     /// Published tables (`schema.table`) and their replica identity.
-    public var tables: [String: ReplicaIdentity]
+    package var tables: [String: ReplicaIdentity]
 
-    public init(tables: [String: ReplicaIdentity] = [:]) { self.tables = tables }
+    package init(tables: [String: ReplicaIdentity] = [:]) { self.tables = tables }
 
     /// Nothing published: Supabase creates `supabase_realtime` empty.
-    public static let empty = RealtimePublication()
+    package static let empty = RealtimePublication()
 
     /// Reads `realtime.json` in a contracts folder; empty when the file is absent.
-    public static func load(folder: URL) throws -> RealtimePublication {
+    package static func load(folder: URL) throws -> RealtimePublication {
         let url = folder.appendingPathComponent("realtime.json")
         guard FileManager.default.fileExists(atPath: url.path) else { return .empty }
         return try parse(try JSONValue.parse(Data(contentsOf: url)))
     }
 
     /// Parses `{"tables": [{"table": "posts", "replica_identity": "default", …}]}`.
-    public static func parse(_ json: JSONValue) throws -> RealtimePublication {
+    package static func parse(_ json: JSONValue) throws -> RealtimePublication {
         guard case .array(let list)? = json["tables"] else { throw RealtimeSpecError(message: "realtime.json needs a \"tables\" array") }
         var out = RealtimePublication()
         for entry in list {
@@ -38,7 +38,7 @@ public struct RealtimePublication: Sendable, Equatable {
 }
 
 /// A malformed realtime.json.
-public struct RealtimeSpecError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package struct RealtimeSpecError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Changes are fanned out on one serial queue in commit order (the database hands them over
 /// under its lock; the RLS checks run after it is released).
-public final class RealtimeService: @unchecked Sendable {
+package final class RealtimeService: @unchecked Sendable {
     let database: Database
     let jwtSecret: String
     let clock: WallClock
@@ -65,17 +65,19 @@ public final class RealtimeService: @unchecked Sendable {
 
     /// Whether a subscriber sees a row: the SELECT policies under its claims. Replaceable only to
     /// prove the suites reject a feed that skips RLS.
-    public typealias RowVisibility = @Sendable (_ database: Database, _ table: String, _ row: [String: JSONValue], _ auth: AuthContext) -> Bool
+    package typealias RowVisibility = @Sendable (_ database: Database, _ table: String, _ row: [String: JSONValue], _ auth: AuthContext) -> Bool
     let visibility: RowVisibility
 
     /// The SELECT policies of the database, as `realtime.apply_rls` runs them.
-    public static let selectPolicies: RowVisibility = { db, table, row, auth in
+    package static let selectPolicies: RowVisibility = { db, table, row, auth in
         (try? db.allows(.select, table: table, row: row, as: auth)) ?? false
     }
 
     /// A service over `database`, verifying tokens with `jwtSecret`.
-    public init(database: Database, jwtSecret: String, clock: WallClock, publication: RealtimePublication = .empty,
-                visibility: @escaping RowVisibility = RealtimeService.selectPolicies) {
+    package init(
+        database: Database, jwtSecret: String, clock: WallClock, publication: RealtimePublication = .empty,
+        visibility: @escaping RowVisibility = RealtimeService.selectPolicies
+    ) {
         self.visibility = visibility
         self.database = database
         self.jwtSecret = jwtSecret
@@ -89,10 +91,10 @@ public final class RealtimeService: @unchecked Sendable {
     }
 
     /// The published tables.
-    public var publishedTables: RealtimePublication { lock.lock(); defer { lock.unlock() }; return publication }
+    package var publishedTables: RealtimePublication { lock.lock(); defer { lock.unlock() }; return publication }
 
     /// Replaces the published tables (e.g. from `Contracts/<app>/realtime.json`).
-    public func publish(_ publication: RealtimePublication) { lock.lock(); self.publication = publication; lock.unlock() }
+    package func publish(_ publication: RealtimePublication) { lock.lock(); self.publication = publication; lock.unlock() }
 
     /// Whether any socket has joined a channel with postgres_changes bindings.
     var hasSubscribers: Bool {
@@ -101,16 +103,16 @@ public final class RealtimeService: @unchecked Sendable {
     }
 
     /// Sockets open now.
-    public var connectedClients: Int { lock.lock(); defer { lock.unlock() }; return clients.count }
+    package var connectedClients: Int { lock.lock(); defer { lock.unlock() }; return clients.count }
 
     /// Topics joined now over every socket, one entry per joined channel (sorted).
-    public var joinedTopics: [String] {
+    package var joinedTopics: [String] {
         lock.lock(); defer { lock.unlock() }
         return clients.values.flatMap { $0.channels.keys }.sorted()
     }
 
     /// Waits until changes committed so far have been fanned out (for tests that assert silence).
-    public func flush() { fanOut.sync {} }
+    package func flush() { fanOut.sync {} }
 
     // MARK: Upgrade
 
@@ -118,7 +120,7 @@ public final class RealtimeService: @unchecked Sendable {
     /// An unknown vsn is a 403 with no body (Phoenix's transport when the socket's serializer
     /// cannot be negotiated); a missing or refused apikey is Realtime's `UserSocket.handle_error`:
     /// 401 `{"error": …}` (the key may also come in `x-api-key`).
-    public var acceptor: WebSocketAcceptor {
+    package var acceptor: WebSocketAcceptor {
         { request in
             let path = request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
             guard path == "/realtime/v1/websocket" || path == "/realtime/v1/websocket/websocket" else { return .pass }
@@ -179,11 +181,14 @@ public final class RealtimeService: @unchecked Sendable {
         lock.unlock()
         guard let client else { return }
         guard case .text(let text) = message, let m = PhoenixMessage.decode(text, version: client.version) else {
-            return  // Phoenix drops frames it cannot decode as a message of the socket's serializer
+            return // Phoenix drops frames it cannot decode as a message of the socket's serializer
         }
         let reply: Reply = { status, response in
-            self.send(connection, client, PhoenixMessage(topic: m.topic, event: "phx_reply",
-                                                         payload: ["status": .string(status), "response": response], ref: m.ref, joinRef: m.joinRef))
+            self.send(
+                connection, client,
+                PhoenixMessage(
+                    topic: m.topic, event: "phx_reply",
+                    payload: ["status": .string(status), "response": response], ref: m.ref, joinRef: m.joinRef))
         }
         if m.topic == "phoenix" && m.event == "heartbeat" {
             reply("ok", .object([:]))
@@ -203,7 +208,7 @@ public final class RealtimeService: @unchecked Sendable {
         case "access_token": updateToken(m, connection, client)
         case "broadcast": broadcast(m, connection, client, reply)
         case "presence": presence(m, connection, client, reply)
-        default: break  // RealtimeChannel.handle_in/3: an unexpected message is logged, not answered
+        default: break // RealtimeChannel.handle_in/3: an unexpected message is logged, not answered
         }
     }
 
@@ -212,11 +217,18 @@ public final class RealtimeService: @unchecked Sendable {
     }
 
     /// A `system` message (`push_system_message/5`).
-    func system(_ connection: WebSocketConnection, _ client: Client, topic: String, joinRef: String?,
-                extension ext: String, status: String, message: String) {
-        send(connection, client, PhoenixMessage(topic: topic, event: "system",
-                                                payload: ["extension": .string(ext), "status": .string(status), "message": .string(message),
-                                                          "channel": .string(String(topic.dropFirst("realtime:".count)))],
-                                                joinRef: joinRef))
+    func system(
+        _ connection: WebSocketConnection, _ client: Client, topic: String, joinRef: String?,
+        extension ext: String, status: String, message: String
+    ) {
+        send(
+            connection, client,
+            PhoenixMessage(
+                topic: topic, event: "system",
+                payload: [
+                    "extension": .string(ext), "status": .string(status), "message": .string(message),
+                    "channel": .string(String(topic.dropFirst("realtime:".count)))
+                ],
+                joinRef: joinRef))
     }
 }

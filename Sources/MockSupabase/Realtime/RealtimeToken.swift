@@ -3,7 +3,7 @@ import Foundation
 /// Why Realtime refuses a token, with the texts it sends (supabase/realtime:
 /// lib/realtime_web/channels/auth/channels_authorization.ex `authorize_conn/3`, user_socket.ex
 /// `error_response/1`, realtime_channel.ex `join/3` and `handle_in("access_token", …)`).
-public enum RealtimeTokenError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum RealtimeTokenError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not a JWT (three base64url parts of JSON).
     case malformed
     /// The signature does not match the project's secret.
@@ -14,7 +14,7 @@ public enum RealtimeTokenError: Error, Sendable, Equatable, CustomStringConverti
     case missingClaims
 
     /// The message without its code (what `shutdown_response` sends in a `system` error).
-    public var message: String {
+    package var message: String {
         switch self {
         case .malformed: return "The token provided is not a valid JWT"
         case .signature: return "Failed to validate JWT signature"
@@ -24,7 +24,7 @@ public enum RealtimeTokenError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     /// `"Code: message"`, the `reason` of a refused `phx_join` (RealtimeChannel.Logging.build_msg).
-    public var joinReason: String {
+    package var joinReason: String {
         switch self {
         case .malformed: return "MalformedJWT: " + message
         case .signature: return "JwtSignatureError: " + message
@@ -33,18 +33,18 @@ public enum RealtimeTokenError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     /// The `{"error": …}` text of a refused WebSocket upgrade (always 401 for a token).
-    public var upgradeMessage: String {
+    package var upgradeMessage: String {
         switch self {
         case .expired: return "Token has expired"
         default: return message
         }
     }
 
-    public var description: String { joinReason }
+    package var description: String { joinReason }
 
     /// Verifies an HS256 token as Realtime does: signature first, then the required claims, then
     /// `exp` strictly after `now` (Joken's default `exp` validation).
-    public static func verify(_ token: String, secret: String, now: Date) throws -> [String: JSONValue] {
+    package static func verify(_ token: String, secret: String, now: Date) throws -> [String: JSONValue] {
         let claims: [String: JSONValue]
         do {
             // `exp` is judged below, with Realtime's wording: verify as of the epoch's start.

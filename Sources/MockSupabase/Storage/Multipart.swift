@@ -2,10 +2,12 @@ import Foundation
 
 /// MD5 (RFC 1321), for S3-style ETags of stored objects.
 enum MD5 {
-    static let s: [UInt32] = [7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
-                              5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
-                              4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
-                              6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21]
+    static let s: [UInt32] = [
+        7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
+        5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
+        4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
+        6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21
+    ]
     static let k: [UInt32] = (0..<64).map { UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296)) }
 
     /// The digest of some bytes.
@@ -100,7 +102,7 @@ enum Multipart {
         var parts: [FormPart] = []
         while true {
             pos += delimiter.count
-            if pos + 2 <= bytes.count, bytes[pos] == 0x2D, bytes[pos + 1] == 0x2D { return parts }  // closing "--"
+            if pos + 2 <= bytes.count, bytes[pos] == 0x2D, bytes[pos + 1] == 0x2D { return parts } // closing "--"
             guard pos + 2 <= bytes.count, bytes[pos] == 0x0D, bytes[pos + 1] == 0x0A else { throw MultipartError(description: "Unexpected end of form") }
             pos += 2
             guard let headerEnd = find([0x0D, 0x0A, 0x0D, 0x0A], in: bytes, from: pos) else { throw MultipartError(description: "Unexpected end of form") }

@@ -1,33 +1,33 @@
 import Foundation
 
 /// An object held by the mock's Storage.
-public struct StoredObject: Sendable, Equatable {
+package struct StoredObject: Sendable, Equatable {
     /// `storage.objects.id`.
-    public var id: String
+    package var id: String
     /// Bucket.
-    public var bucketID: String
+    package var bucketID: String
     /// Full name (`folder/cat.png`).
-    public var name: String
+    package var name: String
     /// Uploader's user id (the JWT `sub`), nil for the service role.
-    public var owner: String?
+    package var owner: String?
     /// Content.
-    public var data: Data
+    package var data: Data
     /// Content type.
-    public var mimetype: String
+    package var mimetype: String
     /// Cache-Control served with it (`max-age=3600`, `no-cache`).
-    public var cacheControl: String
+    package var cacheControl: String
     /// `"<md5 hex>"`.
-    public var eTag: String
+    package var eTag: String
     /// Microseconds since the epoch.
-    public var createdAt: Int64
+    package var createdAt: Int64
     /// Microseconds since the epoch.
-    public var updatedAt: Int64
+    package var updatedAt: Int64
     /// Microseconds since the epoch.
-    public var lastAccessedAt: Int64
+    package var lastAccessedAt: Int64
     /// Custom metadata sent with the upload.
-    public var userMetadata: JSONValue?
+    package var userMetadata: JSONValue?
     /// Version (a uuid per upload).
-    public var version: String
+    package var version: String
 }
 
 /// Supabase Storage: buckets from storage.json and the objects uploaded to them.
@@ -35,10 +35,10 @@ public struct StoredObject: Sendable, Equatable {
 /// Its mutable state is a `StorageState` behind a `Guarded` (the backend's one concurrency
 /// discipline); requests also run under the database lock, so a check and the write that follows
 /// it see the same objects.
-public final class StorageService: Sendable {
+package final class StorageService: Sendable {
     let bucketSpecs: [JSONValue]
     /// The decoded buckets, or the error naming the bad entry of storage.json.
-    public let buckets: Result<[BucketConfig], SpecError>
+    package let buckets: Result<[BucketConfig], SpecError>
     /// Objects, the validated buckets, and settings; reachable only under its lock.
     let state = Guarded(StorageState())
 
@@ -59,10 +59,14 @@ public final class StorageService: Sendable {
         self.buckets = StorageService.decode(buckets, schema: nil, definitions: nil)
     }
 
-    static func decode(_ buckets: [JSONValue], schema: DatabaseSchema?, definitions: [String: Expr]?, file: String = "storage.json") -> Result<[BucketConfig], SpecError> {
+    static func decode(_ buckets: [JSONValue], schema: DatabaseSchema?, definitions: [String: Expr]?, file: String = "storage.json") -> Result<
+        [BucketConfig], SpecError
+    > {
         do {
-            return .success(try StorageConfiguration.decode(SpecNode(value: .array(buckets), file: file, path: "$.buckets"),
-                                                            schema: schema, definitions: definitions))
+            return .success(
+                try StorageConfiguration.decode(
+                    SpecNode(value: .array(buckets), file: file, path: "$.buckets"),
+                    schema: schema, definitions: definitions))
         } catch let e as SpecError {
             return .failure(e)
         } catch {
@@ -72,7 +76,7 @@ public final class StorageService: Sendable {
 
     /// The largest upload any bucket accepts: Supabase's global file size limit
     /// (`FILE_SIZE_LIMIT`, 50 MiB unless changed). A bucket's own limit applies below it.
-    public var globalFileSizeLimit: Int {
+    package var globalFileSizeLimit: Int {
         get { state.withLock { $0.globalLimit } }
         set { state.withLock { $0.globalLimit = newValue } }
     }
@@ -85,12 +89,12 @@ public final class StorageService: Sendable {
     }
 
     /// The object names of a bucket, sorted (for tests and reports).
-    public func objectNames(bucket: String) -> [String] {
+    package func objectNames(bucket: String) -> [String] {
         state.withLock { ($0.objects[bucket] ?? [:]).keys.sorted() }
     }
 
     /// A stored object (for tests and reports).
-    public func object(bucket: String, name: String) -> StoredObject? {
+    package func object(bucket: String, name: String) -> StoredObject? {
         state.withLock { $0.objects[bucket]?[name] }
     }
 }
@@ -122,8 +126,9 @@ extension MockSupabase {
             validated = v
         } else {
             // Decoded outside the storage lock: it reads the database's policies.
-            let v = StorageService.decode(storage.bucketSpecs, schema: database.schema, definitions: database.policies.definitions,
-                                          file: "Contracts/\(configuration.spec.app)/storage.json")
+            let v = StorageService.decode(
+                storage.bucketSpecs, schema: database.schema, definitions: database.policies.definitions,
+                file: "Contracts/\(configuration.spec.app)/storage.json")
             validated = storage.state.withLock { s in
                 if s.validated == nil { s.validated = v }
                 return s.validated!
@@ -227,8 +232,10 @@ extension MockSupabase {
         return file.components(separatedBy: ".").last ?? file
     }
 
-    func objectRow(bucket: String, name: String, id: String, owner: String?, size: Int, mimetype: String, metadata: JSONValue,
-                   userMetadata: JSONValue?, version: String, created: Int64, updated: Int64, accessed: Int64) -> [SQLValue] {
+    func objectRow(
+        bucket: String, name: String, id: String, owner: String?, size: Int, mimetype: String, metadata: JSONValue,
+        userMetadata: JSONValue?, version: String, created: Int64, updated: Int64, accessed: Int64
+    ) -> [SQLValue] {
         let tokens = MockSupabase.pathTokens(name)
         let values: [String: SQLValue] = [
             "id": .text(id), "bucket_id": .text(bucket), "name": .text(name),
@@ -237,14 +244,15 @@ extension MockSupabase {
             "folders": .array(tokens.dropLast().map(SQLValue.text)), "filename": .text(tokens.last ?? ""),
             "extension": .text(MockSupabase.fileExtension(name)), "size": .int(Int64(size)), "mimetype": .text(mimetype),
             "metadata": .json(metadata), "user_metadata": userMetadata.map(SQLValue.json) ?? .null,
-            "created_at": .timestamp(created), "updated_at": .timestamp(updated), "last_accessed_at": .timestamp(accessed),
+            "created_at": .timestamp(created), "updated_at": .timestamp(updated), "last_accessed_at": .timestamp(accessed)
         ]
         return StorageConfiguration.objectColumns.map { values[$0.name] ?? .null }
     }
 
     func objectRow(_ o: StoredObject) -> [SQLValue] {
-        objectRow(bucket: o.bucketID, name: o.name, id: o.id, owner: o.owner, size: o.data.count, mimetype: o.mimetype, metadata: objectMetadata(o),
-                  userMetadata: o.userMetadata, version: o.version, created: o.createdAt, updated: o.updatedAt, accessed: o.lastAccessedAt)
+        objectRow(
+            bucket: o.bucketID, name: o.name, id: o.id, owner: o.owner, size: o.data.count, mimetype: o.mimetype, metadata: objectMetadata(o),
+            userMetadata: o.userMetadata, version: o.version, created: o.createdAt, updated: o.updatedAt, accessed: o.lastAccessedAt)
     }
 
     /// A time as Storage's JSON prints it (JavaScript's `toISOString`: milliseconds, `Z`).
@@ -268,18 +276,22 @@ extension MockSupabase {
     /// `storage.objects.metadata` as Storage writes it after an upload.
     func objectMetadata(_ o: StoredObject) -> JSONValue {
         let lastModified = o.updatedAt - ((o.updatedAt % 1_000_000) + 1_000_000) % 1_000_000
-        return ["eTag": .string(o.eTag), "size": .int(Int64(o.data.count)), "mimetype": .string(o.mimetype),
-                "cacheControl": .string(o.cacheControl), "lastModified": .string(MockSupabase.isoTime(lastModified)),
-                "contentLength": .int(Int64(o.data.count)), "httpStatusCode": 200]
+        return [
+            "eTag": .string(o.eTag), "size": .int(Int64(o.data.count)), "mimetype": .string(o.mimetype),
+            "cacheControl": .string(o.cacheControl), "lastModified": .string(MockSupabase.isoTime(lastModified)),
+            "contentLength": .int(Int64(o.data.count)), "httpStatusCode": 200
+        ]
     }
 
     /// An object as `storage.objects` rows are returned (objectSchema).
     func objectJSON(_ o: StoredObject) -> JSONValue {
-        ["name": .string(o.name), "bucket_id": .string(o.bucketID), "owner": o.owner.map(JSONValue.string) ?? .null,
-         "owner_id": o.owner.map(JSONValue.string) ?? .null, "version": .string(o.version), "id": .string(o.id),
-         "updated_at": .string(MockSupabase.isoTime(o.updatedAt)), "created_at": .string(MockSupabase.isoTime(o.createdAt)),
-         "last_accessed_at": .string(MockSupabase.isoTime(o.lastAccessedAt)), "metadata": objectMetadata(o),
-         "user_metadata": o.userMetadata ?? .null]
+        [
+            "name": .string(o.name), "bucket_id": .string(o.bucketID), "owner": o.owner.map(JSONValue.string) ?? .null,
+            "owner_id": o.owner.map(JSONValue.string) ?? .null, "version": .string(o.version), "id": .string(o.id),
+            "updated_at": .string(MockSupabase.isoTime(o.updatedAt)), "created_at": .string(MockSupabase.isoTime(o.createdAt)),
+            "last_accessed_at": .string(MockSupabase.isoTime(o.lastAccessedAt)), "metadata": objectMetadata(o),
+            "user_metadata": o.userMetadata ?? .null
+        ]
     }
 
     func bucketStamp() -> Int64 {
@@ -292,15 +304,19 @@ extension MockSupabase {
     }
 
     func bucketRow(_ b: BucketConfig, stamp: Int64) -> [SQLValue] {
-        [.text(b.id), .text(b.name), .null, .bool(b.isPublic), b.fileSizeLimit.map { .int(Int64($0)) } ?? .null,
-         b.allowedMimeTypes.map { .array($0.map(SQLValue.text)) } ?? .null, .timestamp(stamp), .timestamp(stamp)]
+        [
+            .text(b.id), .text(b.name), .null, .bool(b.isPublic), b.fileSizeLimit.map { .int(Int64($0)) } ?? .null,
+            b.allowedMimeTypes.map { .array($0.map(SQLValue.text)) } ?? .null, .timestamp(stamp), .timestamp(stamp)
+        ]
     }
 
     func bucketJSON(_ b: BucketConfig, stamp: Int64) -> JSONValue {
-        ["id": .string(b.id), "name": .string(b.name), "owner": "", "public": .bool(b.isPublic),
-         "file_size_limit": b.fileSizeLimit.map { .int(Int64($0)) } ?? .null,
-         "allowed_mime_types": b.allowedMimeTypes.map { .array($0.map(JSONValue.string)) } ?? .null,
-         "created_at": .string(MockSupabase.isoTime(stamp)), "updated_at": .string(MockSupabase.isoTime(stamp))]
+        [
+            "id": .string(b.id), "name": .string(b.name), "owner": "", "public": .bool(b.isPublic),
+            "file_size_limit": b.fileSizeLimit.map { .int(Int64($0)) } ?? .null,
+            "allowed_mime_types": b.allowedMimeTypes.map { .array($0.map(JSONValue.string)) } ?? .null,
+            "created_at": .string(MockSupabase.isoTime(stamp)), "updated_at": .string(MockSupabase.isoTime(stamp))
+        ]
     }
 
     // MARK: Buckets
@@ -328,9 +344,10 @@ extension MockSupabase {
 
     /// Storage's object-name rule (`mustBeValidKey`): S3-safe characters only, not empty.
     static func isValidKey(_ key: String) -> Bool {
-        !key.isEmpty && key.unicodeScalars.allSatisfy { c in
-            (c.isASCII && (CharacterSet.alphanumerics.contains(c) || c == "_")) || "/!-.*'() &$@=;:+,?".unicodeScalars.contains(c)
-        }
+        !key.isEmpty
+            && key.unicodeScalars.allSatisfy { c in
+                (c.isASCII && (CharacterSet.alphanumerics.contains(c) || c == "_")) || "/!-.*'() &$@=;:+,?".unicodeScalars.contains(c)
+            }
     }
 
     /// Storage's MIME rule: `type/subtype` equal to an allowed entry, or `type/*`.
@@ -345,8 +362,10 @@ extension MockSupabase {
 
     /// Uploads an object. `signedOwner` is set for a signed upload URL: the upload runs as the
     /// service role and records the token's owner.
-    func upload(_ request: HTTPRequest, bucket bucketID: String, name: String, buckets: [BucketConfig], upsert: Bool,
-                signedOwner: String?? = nil) throws -> HTTPResponse {
+    func upload(
+        _ request: HTTPRequest, bucket bucketID: String, name: String, buckets: [BucketConfig], upsert: Bool,
+        signedOwner: String?? = nil
+    ) throws -> HTTPResponse {
         let auth = signedOwner != nil ? AuthContext.serviceRole : try storageCaller(request, required: true)!
         guard let b = bucket(bucketID, buckets) else { throw StorageError.noSuchBucket }
         let emptyFolder = name.hasSuffix(".emptyFolderPlaceholder")
@@ -389,9 +408,10 @@ extension MockSupabase {
         let owner = signedOwner ?? auth.userID
         let version = configuration.ids.uuid()
         let newID = existing?.id ?? configuration.ids.uuid()
-        let object = StoredObject(id: newID, bucketID: bucketID, name: name, owner: owner, data: data, mimetype: mimetype,
-                                  cacheControl: cacheControl, eTag: "\"\(MD5.hex(data))\"", createdAt: existing?.createdAt ?? now,
-                                  updatedAt: now, lastAccessedAt: now, userMetadata: userMetadata, version: version)
+        let object = StoredObject(
+            id: newID, bucketID: bucketID, name: name, owner: owner, data: data, mimetype: mimetype,
+            cacheControl: cacheControl, eTag: "\"\(MD5.hex(data))\"", createdAt: existing?.createdAt ?? now,
+            updatedAt: now, lastAccessedAt: now, userMetadata: userMetadata, version: version)
         let newRow = objectRow(object)
         guard try storagePolicy(b.cell(.insert)?.check, StorageConfiguration.objectsTable, newRow, auth) else { throw StorageError.rlsViolation }
         if let existing {
@@ -399,8 +419,9 @@ extension MockSupabase {
             let oldRow = objectRow(existing)
             let update = b.cell(.update)
             guard try storagePolicy(b.cell(.select)?.using, StorageConfiguration.objectsTable, oldRow, auth),
-                  try storagePolicy(update?.using, StorageConfiguration.objectsTable, oldRow, auth),
-                  try storagePolicy(update?.check ?? update?.using, StorageConfiguration.objectsTable, newRow, auth) else {
+                try storagePolicy(update?.using, StorageConfiguration.objectsTable, oldRow, auth),
+                try storagePolicy(update?.check ?? update?.using, StorageConfiguration.objectsTable, newRow, auth)
+            else {
                 throw StorageError.rlsViolation
             }
         }
@@ -489,10 +510,15 @@ extension MockSupabase {
         let t = Array(s.lowercased()), p = Array(pattern.lowercased())
         var ti = 0, pi = 0, star = -1, mark = 0
         while ti < t.count {
-            if pi < p.count && (p[pi] == "_" || p[pi] == t[ti]) && p[pi] != "%" { ti += 1; pi += 1 }
-            else if pi < p.count && p[pi] == "%" { star = pi; mark = ti; pi += 1 }
-            else if star >= 0 { pi = star + 1; mark += 1; ti = mark }
-            else { return false }
+            if pi < p.count && (p[pi] == "_" || p[pi] == t[ti]) && p[pi] != "%" {
+                ti += 1; pi += 1
+            } else if pi < p.count && p[pi] == "%" {
+                star = pi; mark = ti; pi += 1
+            } else if star >= 0 {
+                pi = star + 1; mark += 1; ti = mark
+            } else {
+                return false
+            }
         }
         while pi < p.count && p[pi] == "%" { pi += 1 }
         return pi == p.count
@@ -537,7 +563,7 @@ extension MockSupabase {
             }
         }
         if !prefix.isEmpty && !prefix.hasSuffix("/") { prefix += "/" }
-        let level = prefix.components(separatedBy: "/").count  // storage.search's `levels`
+        let level = prefix.components(separatedBy: "/").count // storage.search's `levels`
         let b = (try? storageBuckets())?.first { $0.id == bucketID }
         var folders = Set<String>()
         var files: [(name: String, object: StoredObject)] = []
@@ -564,9 +590,14 @@ extension MockSupabase {
             ($0, ["name": .string($0), "id": .null, "updated_at": .null, "created_at": .null, "last_accessed_at": .null, "metadata": .null])
         }
         let fileRows: [(String, JSONValue)] = files.map { f in
-            (f.name, ["name": .string(f.name), "id": .string(f.object.id), "updated_at": .string(MockSupabase.isoTime(f.object.updatedAt)),
-             "created_at": .string(MockSupabase.isoTime(f.object.createdAt)), "last_accessed_at": .string(MockSupabase.isoTime(f.object.lastAccessedAt)),
-             "metadata": objectMetadata(f.object)])
+            (
+                f.name,
+                [
+                    "name": .string(f.name), "id": .string(f.object.id), "updated_at": .string(MockSupabase.isoTime(f.object.updatedAt)),
+                    "created_at": .string(MockSupabase.isoTime(f.object.createdAt)), "last_accessed_at": .string(MockSupabase.isoTime(f.object.lastAccessedAt)),
+                    "metadata": objectMetadata(f.object)
+                ]
+            )
         }
         var out: [JSONValue]
         if column == "name" {

@@ -49,9 +49,10 @@ extension MockSupabase {
 
     /// `isValidBucketName`: 1–100 characters of `[A-Za-z0-9_!.*'() &$=@;:+,?-]`.
     static func isValidBucketName(_ s: String) -> Bool {
-        !s.isEmpty && s.count < 101 && s.unicodeScalars.allSatisfy { c in
-            (c.isASCII && (CharacterSet.alphanumerics.contains(c))) || "_!.*'() &$=@;:+,?-".unicodeScalars.contains(c)
-        }
+        !s.isEmpty && s.count < 101
+            && s.unicodeScalars.allSatisfy { c in
+                (c.isASCII && (CharacterSet.alphanumerics.contains(c))) || "_!.*'() &$=@;:+,?-".unicodeScalars.contains(c)
+            }
     }
 
     /// `parseMaxSizeLimit`: a byte count, or a string such as `"1MB"` (B, KB, MB, GB), at most the
@@ -65,7 +66,9 @@ extension MockSupabase {
             let t = s.trimmingCharacters(in: .whitespaces).uppercased()
             let units: [(String, Int)] = [("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10), ("B", 1)]
             guard let (u, f) = units.first(where: { t.hasSuffix($0.0) }), let n = Double(t.dropLast(u.count).trimmingCharacters(in: .whitespaces)) else {
-                throw StorageError(400, code: "InvalidRequest", error: "InvalidRequest", message: "the requested file_size_limit uses an invalid format, use 20GB / 20MB / 30KB / 3B")
+                throw StorageError(
+                    400, code: "InvalidRequest", error: "InvalidRequest",
+                    message: "the requested file_size_limit uses an invalid format, use 20GB / 20MB / 30KB / 3B")
             }
             bytes = Int(n * Double(f))
         default: throw StorageError.validation("body/file_size_limit must be integer,string")
@@ -83,9 +86,12 @@ extension MockSupabase {
         let list = items.compactMap(\.stringValue).filter { !$0.isEmpty }
         for t in list {
             let p = t.split(separator: "/", omittingEmptySubsequences: false)
-            let ok = p.count == 2 && !p[0].isEmpty && !p[1].isEmpty && p.allSatisfy { part in
-                part == "*" || part.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-+.".unicodeScalars.contains($0)) }
-            } && p[0] != "*"
+            let ok =
+                p.count == 2 && !p[0].isEmpty && !p[1].isEmpty
+                && p.allSatisfy { part in
+                    part == "*"
+                        || part.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-+.".unicodeScalars.contains($0)) }
+                } && p[0] != "*"
             if !ok { throw StorageError(415, code: "InvalidMimeType", error: "invalid_mime_type", message: "Invalid mime type format") }
         }
         return list
@@ -103,8 +109,9 @@ extension MockSupabase {
         let mimes = try body["allowed_mime_types"].map(mimeTypes) ?? nil
         guard auth.bypassesRLS else { throw StorageError.rlsViolation }
         guard bucket(id, buckets) == nil else { throw StorageError.alreadyExists }
-        let b = BucketConfig(id: id, name: name, isPublic: body["public"]?.boolValue ?? false, fileSizeLimit: limit,
-                             allowedMimeTypes: mimes, policies: [:], bucketSelect: .constant(false))
+        let b = BucketConfig(
+            id: id, name: name, isPublic: body["public"]?.boolValue ?? false, fileSizeLimit: limit,
+            allowedMimeTypes: mimes, policies: [:], bucketSelect: .constant(false))
         bucketEdits.withLock { edits in
             edits.deleted.remove(id)
             edits.changed[id] = nil

@@ -7,20 +7,20 @@ import Foundation
 /// for every error below 500 (a legacy choice its maintainers kept so that clients branch on the
 /// body); 5xx errors keep their status. Request-validation errors (missing Authorization, a bad
 /// list body) come from the web framework and carry no `code`.
-public struct StorageError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct StorageError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The semantic status, as a string (`"413"`).
-    public var statusCode: String
+    package var statusCode: String
     /// Storage's error code (`EntityTooLarge`), nil for framework validation errors.
-    public var code: String?
+    package var code: String?
     /// The short error (`Payload too large`).
-    public var error: String
+    package var error: String
     /// The message (`The object exceeded the maximum allowed size`).
-    public var message: String
+    package var message: String
     /// The HTTP status sent.
-    public var httpStatus: Int
+    package var httpStatus: Int
 
     /// An error with Storage's status rule (HTTP 400 unless the semantic status is 5xx).
-    public init(_ statusCode: Int, code: String?, error: String, message: String) {
+    package init(_ statusCode: Int, code: String?, error: String, message: String) {
         self.statusCode = String(statusCode)
         self.code = code
         self.error = error
@@ -28,46 +28,47 @@ public struct StorageError: Error, CustomStringConvertible, Sendable, Equatable 
         self.httpStatus = statusCode >= 500 ? statusCode : 400
     }
 
-    public var description: String { "\(statusCode) \(code ?? error): \(message)" }
+    package var description: String { "\(statusCode) \(code ?? error): \(message)" }
 
     /// The body.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var o: [String: JSONValue] = ["statusCode": .string(statusCode), "error": .string(error), "message": .string(message)]
         if let code { o["code"] = .string(code) }
         return .object(o)
     }
 
     /// The response.
-    public var response: HTTPResponse { .json(httpStatus, json) }
+    package var response: HTTPResponse { .json(httpStatus, json) }
 
     /// The bucket does not exist, or the request may not see it.
-    public static let noSuchBucket = StorageError(404, code: "NoSuchBucket", error: "Bucket not found", message: "Bucket not found")
+    package static let noSuchBucket = StorageError(404, code: "NoSuchBucket", error: "Bucket not found", message: "Bucket not found")
     /// The object does not exist, or RLS hides it.
-    public static let noSuchKey = StorageError(404, code: "NoSuchKey", error: "not_found", message: "Object not found")
+    package static let noSuchKey = StorageError(404, code: "NoSuchKey", error: "not_found", message: "Object not found")
     /// An RLS policy refused the write.
-    public static let rlsViolation = StorageError(403, code: "AccessDenied", error: "Unauthorized", message: "new row violates row-level security policy")
+    package static let rlsViolation = StorageError(403, code: "AccessDenied", error: "Unauthorized", message: "new row violates row-level security policy")
     /// A JWT that does not verify (`jwt expired`, `invalid signature`, …).
-    public static func invalidJWT(_ message: String) -> StorageError { StorageError(403, code: "AccessDenied", error: "Unauthorized", message: message) }
+    package static func invalidJWT(_ message: String) -> StorageError { StorageError(403, code: "AccessDenied", error: "Unauthorized", message: message) }
     /// An upload to an existing key without `x-upsert: true`.
-    public static let alreadyExists = StorageError(409, code: "ResourceAlreadyExists", error: "Duplicate", message: "The resource already exists")
+    package static let alreadyExists = StorageError(409, code: "ResourceAlreadyExists", error: "Duplicate", message: "The resource already exists")
     /// An object over the bucket's (or the global) size limit.
-    public static let entityTooLarge = StorageError(413, code: "EntityTooLarge", error: "Payload too large", message: "The object exceeded the maximum allowed size")
+    package static let entityTooLarge = StorageError(
+        413, code: "EntityTooLarge", error: "Payload too large", message: "The object exceeded the maximum allowed size")
     /// A MIME type the bucket does not accept.
-    public static func invalidMimeType(_ mime: String) -> StorageError {
+    package static func invalidMimeType(_ mime: String) -> StorageError {
         StorageError(415, code: "InvalidMimeType", error: "invalid_mime_type", message: "mime type \(mime) is not supported")
     }
     /// An object name with characters Storage refuses.
-    public static func invalidKey(_ key: String) -> StorageError { StorageError(400, code: "InvalidKey", error: "InvalidKey", message: "Invalid key: \(key)") }
+    package static func invalidKey(_ key: String) -> StorageError { StorageError(400, code: "InvalidKey", error: "InvalidKey", message: "Invalid key: \(key)") }
     /// A multipart body without a file.
-    public static func noContent(_ message: String = "No content provided") -> StorageError {
+    package static func noContent(_ message: String = "No content provided") -> StorageError {
         StorageError(400, code: "InvalidRequest", error: "InvalidRequest", message: message)
     }
     /// A `Range` the object cannot satisfy.
-    public static let invalidRange = StorageError(400, code: "InvalidRange", error: "invalid_range", message: "invalid range provided")
+    package static let invalidRange = StorageError(400, code: "InvalidRange", error: "invalid_range", message: "invalid range provided")
     /// A request-validation error of the web framework (no `code`).
-    public static func validation(_ message: String) -> StorageError { StorageError(400, code: nil, error: "Error", message: message) }
+    package static func validation(_ message: String) -> StorageError { StorageError(400, code: nil, error: "Error", message: message) }
     /// No Authorization header on a route that needs one.
-    public static let missingAuthorization = validation("headers must have required property 'authorization'")
+    package static let missingAuthorization = validation("headers must have required property 'authorization'")
     /// The mock's storage configuration is unusable.
-    public static func configuration(_ message: String) -> StorageError { StorageError(500, code: "InternalError", error: "Internal", message: message) }
+    package static func configuration(_ message: String) -> StorageError { StorageError(500, code: "InternalError", error: "Internal", message: message) }
 }

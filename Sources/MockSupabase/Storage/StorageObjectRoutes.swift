@@ -28,8 +28,11 @@ extension MockSupabase {
         } else if path.hasPrefix("/object/info/") {
             var rest = path.dropFirst("/object/info/".count)
             var publicRoute = false
-            if rest.hasPrefix("public/") { rest = rest.dropFirst("public/".count); publicRoute = true }
-            else if rest.hasPrefix("authenticated/") { rest = rest.dropFirst("authenticated/".count) }
+            if rest.hasPrefix("public/") {
+                rest = rest.dropFirst("public/".count); publicRoute = true
+            } else if rest.hasPrefix("authenticated/") {
+                rest = rest.dropFirst("authenticated/".count)
+            }
             if m == "GET", let (b, n) = split(rest) { return try objectInfo(request, bucket: b, name: n, buckets: buckets, publicRoute: publicRoute) }
         } else if path == "/object/move", m == "POST" {
             return try moveOrCopy(request, buckets: buckets, copy: false)
@@ -69,7 +72,8 @@ extension MockSupabase {
         guard let o = storage.object(bucket: bucketID, name: name) else { throw StorageError.noSuchKey }
         if auth.bypassesRLS { return o }
         guard let b = bucket(bucketID, buckets),
-              try storagePolicy(b.cell(.select)?.using, StorageConfiguration.objectsTable, objectRow(o), auth) else { throw StorageError.noSuchKey }
+            try storagePolicy(b.cell(.select)?.using, StorageConfiguration.objectsTable, objectRow(o), auth)
+        else { throw StorageError.noSuchKey }
         return o
     }
 
@@ -153,9 +157,10 @@ extension MockSupabase {
         guard MockSupabase.isValidKey(name) else { throw StorageError.invalidKey(name) }
         let upsert = request.headers["x-upsert"] == "true"
         let now = PGTime.micros(configuration.clock.now())
-        let probe = StoredObject(id: configuration.ids.uuid(), bucketID: bucketID, name: name, owner: auth.userID, data: Data(),
-                                 mimetype: request.headers["Content-Type"] ?? "", cacheControl: "no-cache", eTag: "", createdAt: now,
-                                 updatedAt: now, lastAccessedAt: now, userMetadata: nil, version: "")
+        let probe = StoredObject(
+            id: configuration.ids.uuid(), bucketID: bucketID, name: name, owner: auth.userID, data: Data(),
+            mimetype: request.headers["Content-Type"] ?? "", cacheControl: "no-cache", eTag: "", createdAt: now,
+            updatedAt: now, lastAccessedAt: now, userMetadata: nil, version: "")
         guard try storagePolicy(b.cell(.insert)?.check, StorageConfiguration.objectsTable, objectRow(probe), auth) else {
             throw StorageError.rlsViolation
         }
@@ -171,8 +176,9 @@ extension MockSupabase {
     /// Authorization; answers `{"Key": "<bucket>/<path>"}`.
     func uploadSigned(_ request: HTTPRequest, bucket bucketID: String, name: String, buckets: [BucketConfig]) throws -> HTTPResponse {
         let claims = try verifyStorageToken(request.queryValue("token"), bucket: bucketID, name: name, scope: "upload")
-        let r = try upload(request, bucket: bucketID, name: name, buckets: buckets, upsert: claims["upsert"]?.boolValue ?? false,
-                           signedOwner: .some(claims["owner"]?.stringValue))
+        let r = try upload(
+            request, bucket: bucketID, name: name, buckets: buckets, upsert: claims["upsert"]?.boolValue ?? false,
+            signedOwner: .some(claims["owner"]?.stringValue))
         return .json(r.status, ["Key": .string("\(bucketID)/\(name)")])
     }
 
@@ -192,7 +198,7 @@ extension MockSupabase {
             "id": .string(o.id), "name": .string(o.name), "version": .string(o.version), "bucket_id": .string(o.bucketID),
             "size": .int(Int64(o.data.count)), "content_type": .string(o.mimetype), "cache_control": .string(o.cacheControl),
             "etag": .string(o.eTag), "metadata": o.userMetadata ?? .null,
-            "last_modified": .string(MockSupabase.isoTime(o.updatedAt)), "created_at": .string(MockSupabase.isoTime(o.createdAt)),
+            "last_modified": .string(MockSupabase.isoTime(o.updatedAt)), "created_at": .string(MockSupabase.isoTime(o.createdAt))
         ]
         return .json(200, body, headers: h)
     }
@@ -240,7 +246,8 @@ extension MockSupabase {
                 guard upsert else { throw StorageError.alreadyExists }
                 let u = db.cell(.update)
                 guard try storagePolicy(u?.using, StorageConfiguration.objectsTable, objectRow(existing), auth),
-                      try storagePolicy(u?.check ?? u?.using, StorageConfiguration.objectsTable, objectRow(moved), auth) else { throw StorageError.rlsViolation }
+                    try storagePolicy(u?.check ?? u?.using, StorageConfiguration.objectsTable, objectRow(moved), auth)
+                else { throw StorageError.rlsViolation }
             }
         } else {
             // An UPDATE of the source row: its USING on the old row, its CHECK on the new one.
@@ -279,8 +286,9 @@ extension MockSupabase {
     func checkDotSegments(bucket bucketID: String, name: String, version: String) throws {
         let segments = name.split(whereSeparator: { $0 == "/" || $0 == "\\" })
         if segments.contains(where: { $0 == "." || $0 == ".." }) {
-            throw StorageError(400, code: "InvalidKey", error: "InvalidKey",
-                               message: "Invalid key: stub/stub/\(bucketID)/\(name)/\(version) contains dot path segment")
+            throw StorageError(
+                400, code: "InvalidKey", error: "InvalidKey",
+                message: "Invalid key: stub/stub/\(bucketID)/\(name)/\(version) contains dot path segment")
         }
     }
 }

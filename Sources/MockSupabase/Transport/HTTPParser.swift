@@ -26,9 +26,9 @@ public struct HTTPParserLimits: Sendable, Equatable {
 
 /// Why a request could not be parsed. Each kind maps to the status the server answers with
 /// before it closes the connection.
-public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kinds of malformed or refused input.
-    public enum Kind: String, Sendable, Equatable, CaseIterable {
+    package enum Kind: String, Sendable, Equatable, CaseIterable {
         /// Request line and header fields (or a trailer section) exceed `maxHeadBytes`: 431.
         case headTooLarge
         /// Content-Length or the decoded chunked body exceeds `maxBodyBytes`: 413.
@@ -56,18 +56,18 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// The kind.
-    public var kind: Kind
+    package var kind: Kind
     /// What exactly was wrong, for the error body.
-    public var detail: String
+    package var detail: String
 
     /// An error.
-    public init(_ kind: Kind, _ detail: String) {
+    package init(_ kind: Kind, _ detail: String) {
         self.kind = kind
         self.detail = detail
     }
 
     /// The HTTP status the server answers with.
-    public var status: Int {
+    package var status: Int {
         switch kind {
         case .headTooLarge: return 431
         case .bodyTooLarge: return 413
@@ -80,36 +80,36 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// `400 malformedRequestLine: …`.
-    public var description: String { "\(status) \(kind.rawValue): \(detail)" }
+    package var description: String { "\(status) \(kind.rawValue): \(detail)" }
 }
 
 /// An HTTP version from a request line.
-public struct HTTPVersion: Sendable, Equatable, CustomStringConvertible {
+package struct HTTPVersion: Sendable, Equatable, CustomStringConvertible {
     /// Major version (always 1 for a parsed request).
-    public var major: Int
+    package var major: Int
     /// Minor version (0 or 1; higher 1.x minors are kept as sent).
-    public var minor: Int
+    package var minor: Int
     /// A version.
-    public init(major: Int, minor: Int) { self.major = major; self.minor = minor }
+    package init(major: Int, minor: Int) { self.major = major; self.minor = minor }
     /// `HTTP/1.1`.
-    public var description: String { "HTTP/\(major).\(minor)" }
+    package var description: String { "HTTP/\(major).\(minor)" }
 }
 
 /// A complete request as it arrived on the wire.
-public struct HTTPParsedRequest: Sendable, Equatable {
+package struct HTTPParsedRequest: Sendable, Equatable {
     /// The method token exactly as sent (case-sensitive, as HTTP defines it).
-    public var method: String
+    package var method: String
     /// The request-target exactly as sent (origin form `/path?query`, absolute form or `*`).
-    public var target: String
+    package var target: String
     /// The version.
-    public var version: HTTPVersion
+    package var version: HTTPVersion
     /// The header fields in order (a chunked body's trailer fields are not merged in).
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body, decoded from its framing (Content-Length or chunked).
-    public var body: Data
+    package var body: Data
 
     /// A request.
-    public init(method: String, target: String, version: HTTPVersion, headers: HTTPHeaders, body: Data) {
+    package init(method: String, target: String, version: HTTPVersion, headers: HTTPHeaders, body: Data) {
         self.method = method
         self.target = target
         self.version = version
@@ -119,7 +119,7 @@ public struct HTTPParsedRequest: Sendable, Equatable {
 
     /// Whether the connection may stay open after the response: HTTP/1.1 unless `Connection:
     /// close`; HTTP/1.0 only with `Connection: keep-alive`.
-    public var keepAlive: Bool {
+    package var keepAlive: Bool {
         var close = false, keep = false
         for value in headers.values("Connection") {
             for token in value.split(separator: ",") {
@@ -133,7 +133,7 @@ public struct HTTPParsedRequest: Sendable, Equatable {
     }
 
     /// The path and query of the target: the absolute form's scheme and authority removed.
-    public var pathAndQuery: String {
+    package var pathAndQuery: String {
         if target.utf8.first == UInt8(ascii: "/") { return target }
         for scheme in ["http://", "https://"] where target.count > scheme.count && target.lowercased().hasPrefix(scheme) {
             let rest = target.dropFirst(scheme.count)
@@ -147,7 +147,7 @@ public struct HTTPParsedRequest: Sendable, Equatable {
     /// The request as the mock's handlers take it: path and query split and percent-decoded
     /// exactly as `HTTPRequest(method:target:)` does, working on bytes (the target is ASCII) rather
     /// than on characters, which is measurably cheaper per request.
-    public var httpRequest: HTTPRequest {
+    package var httpRequest: HTTPRequest {
         let target = pathAndQuery
         let u = target.utf8
         let question = u.firstIndex(of: UInt8(ascii: "?"))
@@ -163,8 +163,11 @@ public struct HTTPParsedRequest: Sendable, Equatable {
                 if atEnd || u[i] == UInt8(ascii: "&") {
                     if partStart < i {
                         if let eq = u[partStart..<i].firstIndex(of: UInt8(ascii: "=")) {
-                            query.append((HTTPRequest.percentDecoded(target[partStart..<eq]),
-                                          HTTPRequest.percentDecoded(target[u.index(after: eq)..<i])))
+                            query.append(
+                                (
+                                    HTTPRequest.percentDecoded(target[partStart..<eq]),
+                                    HTTPRequest.percentDecoded(target[u.index(after: eq)..<i])
+                                ))
                         } else {
                             query.append((HTTPRequest.percentDecoded(target[partStart..<i]), ""))
                         }
@@ -180,7 +183,7 @@ public struct HTTPParsedRequest: Sendable, Equatable {
 }
 
 /// What the parser yields.
-public enum HTTPParserEvent: Sendable, Equatable {
+package enum HTTPParserEvent: Sendable, Equatable {
     /// A complete request.
     case request(HTTPParsedRequest)
     /// The client sent `Expect: 100-continue` and waits before sending the body: answer
@@ -197,9 +200,9 @@ public enum HTTPParserEvent: Sendable, Equatable {
 /// (it needs more bytes). Several requests in one piece (pipelining) come out one by one. After a
 /// `.failure` the parser is finished: `next()` returns nil and `append` ignores its input.
 /// Memory is bounded by the limits plus the last piece appended.
-public struct HTTPRequestParser: Sendable {
+package struct HTTPRequestParser: Sendable {
     /// The limits in force.
-    public let limits: HTTPParserLimits
+    package let limits: HTTPParserLimits
 
     private var buffer: [UInt8] = []
     /// Index of the first unconsumed byte.
@@ -230,13 +233,13 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// A parser with the given limits.
-    public init(limits: HTTPParserLimits = HTTPParserLimits()) {
+    package init(limits: HTTPParserLimits = HTTPParserLimits()) {
         self.limits = limits
     }
 
     /// Whether bytes of a request not yet complete are buffered (an idle timeout then answers 408
     /// instead of closing silently).
-    public var hasPartialRequest: Bool {
+    package var hasPartialRequest: Bool {
         switch state {
         case .head: return start < buffer.count
         case .fixedBody, .chunkedBody: return true
@@ -245,7 +248,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Whether the head of the current request is complete and its body is being received.
-    public var isReadingBody: Bool {
+    package var isReadingBody: Bool {
         switch state {
         case .fixedBody, .chunkedBody: return true
         case .head, .failed: return false
@@ -255,7 +258,7 @@ public struct HTTPRequestParser: Sendable {
     /// The memory the body being received will hold at the least: the whole declared length of a
     /// Content-Length body (known before any of it arrives, so a server can refuse it up front),
     /// or what a chunked body has decoded and buffered so far. Zero outside a body.
-    public var bodyBytesCommitted: Int {
+    package var bodyBytesCommitted: Int {
         switch state {
         case .fixedBody(_, let length, _): return max(length, buffer.count - start)
         case .chunkedBody(_, _, let body, _): return body.count + buffer.count - start
@@ -264,17 +267,17 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Whether the parser has failed and takes no more input.
-    public var hasFailed: Bool {
+    package var hasFailed: Bool {
         if case .failed = state { return true }
         return false
     }
 
     /// Number of bytes buffered and not yet consumed.
-    public var bufferedByteCount: Int { buffer.count - start }
+    package var bufferedByteCount: Int { buffer.count - start }
 
     /// Takes the bytes buffered after the last request (the first frames of a connection that
     /// switched protocols); the parser is empty afterwards.
-    public mutating func takeBufferedBytes() -> [UInt8] {
+    package mutating func takeBufferedBytes() -> [UInt8] {
         let rest = Array(buffer[start...])
         buffer = []
         start = 0
@@ -283,14 +286,14 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Appends received bytes.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if case .failed = state { return }
         compact()
         buffer.append(contentsOf: bytes)
     }
 
     /// Appends received bytes.
-    public mutating func append<S: Sequence>(contentsOf bytes: S) where S.Element == UInt8 {
+    package mutating func append<S: Sequence>(contentsOf bytes: S) where S.Element == UInt8 {
         if case .failed = state { return }
         compact()
         buffer.append(contentsOf: bytes)
@@ -318,7 +321,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// The next event, or nil when more bytes are needed (or the parser has failed).
-    public mutating func next() -> HTTPParserEvent? {
+    package mutating func next() -> HTTPParserEvent? {
         while true {
             switch state {
             case .failed:
@@ -453,7 +456,9 @@ public struct HTTPRequestParser: Sendable {
         let rl = UnsafeBufferPointer(rebasing: p[requestLine])
         var spaces: [Int] = []
         for (i, b) in rl.enumerated() {
-            if b == sp { spaces.append(i) } else if b < 0x21 || b == 0x7F {
+            if b == sp {
+                spaces.append(i)
+            } else if b < 0x21 || b == 0x7F {
                 return .failure(HTTPParseError(.malformedRequestLine, "control character 0x\(String(b, radix: 16)) in the request line"))
             }
         }
@@ -470,13 +475,17 @@ public struct HTTPRequestParser: Sendable {
         // Supabase service, refuses a method with a lowercase letter with 400
         // (ngx_http_parse_request_line accepts 'A'-'Z', '_' and '-' only).
         if methodBytes.contains(where: { $0 >= 97 && $0 <= 122 }) {
-            return .failure(HTTPParseError(.malformedRequestLine, "the method '\(String(decoding: methodBytes, as: UTF8.self))' has a lowercase letter (methods are case-sensitive)"))
+            return .failure(
+                HTTPParseError(
+                    .malformedRequestLine, "the method '\(String(decoding: methodBytes, as: UTF8.self))' has a lowercase letter (methods are case-sensitive)"))
         }
         guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 >= 0x21 && $0 < 0x7F }) else {
             return .failure(HTTPParseError(.malformedRequestLine, "the request target is empty or holds a byte outside visible ASCII"))
         }
-        guard targetBytes[0] == UInt8(ascii: "/") || (targetBytes.count == 1 && targetBytes[0] == UInt8(ascii: "*"))
-                || startsWithScheme(targetBytes) else {
+        guard
+            targetBytes[0] == UInt8(ascii: "/") || (targetBytes.count == 1 && targetBytes[0] == UInt8(ascii: "*"))
+                || startsWithScheme(targetBytes)
+        else {
             return .failure(HTTPParseError(.malformedRequestLine, "the request target must start with '/', be '*' or an absolute http(s) URL"))
         }
         // HTTP-version = "HTTP/" DIGIT "." DIGIT
@@ -500,8 +509,10 @@ public struct HTTPRequestParser: Sendable {
             case .failure(let e): return .failure(e)
             }
         }
-        return .success(Head(method: String(decoding: methodBytes, as: UTF8.self), target: String(decoding: targetBytes, as: UTF8.self),
-                             version: version, headers: headers))
+        return .success(
+            Head(
+                method: String(decoding: methodBytes, as: UTF8.self), target: String(decoding: targetBytes, as: UTF8.self),
+                version: version, headers: headers))
     }
 
     /// `name ":" OWS value OWS` with RFC 9110's character rules.
@@ -519,7 +530,8 @@ public struct HTTPRequestParser: Sendable {
         while hi > lo && (line[hi - 1] == sp || line[hi - 1] == htab) { hi -= 1 }
         let value = UnsafeBufferPointer(rebasing: line[lo..<hi])
         for b in value where (b < 0x20 && b != htab) || b == 0x7F {
-            return .failure(HTTPParseError(.malformedHeader, "control character 0x\(String(b, radix: 16)) in the value of '\(String(decoding: name, as: UTF8.self))'"))
+            return .failure(
+                HTTPParseError(.malformedHeader, "control character 0x\(String(b, radix: 16)) in the value of '\(String(decoding: name, as: UTF8.self))'"))
         }
         return .success((String(decoding: name, as: UTF8.self), fieldValue(value)))
     }

@@ -3,14 +3,14 @@ import Foundation
 /// Properties every correct incremental request parser has, checked on one input. The fuzz
 /// target (`scripts/fuzz-http`) traps on any violation; the unit tests replay the seed corpus and
 /// every saved crash through the same check, and show it rejecting deliberately wrong parsers.
-public enum HTTPParserProperties {
+package enum HTTPParserProperties {
     /// A parser under test: feeds the pieces in order to one parser and collects every event
     /// (calling `next()` until nil after each piece). Pieces are slices of the one input, so a
     /// byte-by-byte split costs no allocation per byte.
-    public typealias Parse = @Sendable (_ pieces: [ArraySlice<UInt8>], _ limits: HTTPParserLimits) -> [HTTPParserEvent]
+    package typealias Parse = @Sendable (_ pieces: [ArraySlice<UInt8>], _ limits: HTTPParserLimits) -> [HTTPParserEvent]
 
     /// `HTTPRequestParser` driven as the server drives it.
-    public static let standardParse: Parse = { pieces, limits in
+    package static let standardParse: Parse = { pieces, limits in
         var parser = HTTPRequestParser(limits: limits)
         var events: [HTTPParserEvent] = []
         for piece in pieces {
@@ -21,13 +21,13 @@ public enum HTTPParserProperties {
     }
 
     /// How the server turns a parsed request into the handler's `HTTPRequest`.
-    public typealias HandlerView = @Sendable (HTTPParsedRequest) -> HTTPRequest
+    package typealias HandlerView = @Sendable (HTTPParsedRequest) -> HTTPRequest
 
     /// `HTTPParsedRequest.httpRequest`.
-    public static let standardView: HandlerView = { $0.httpRequest }
+    package static let standardView: HandlerView = { $0.httpRequest }
 
     /// Limits small enough for a fuzzer to reach every limit path with short inputs.
-    public static let smallLimits = HTTPParserLimits(maxHeadBytes: 256, maxBodyBytes: 512, maxChunkLineBytes: 32)
+    package static let smallLimits = HTTPParserLimits(maxHeadBytes: 256, maxBodyBytes: 512, maxChunkLineBytes: 32)
 
     /// Checks `input` under `limits`; returns one line per violated property (empty when all hold).
     ///
@@ -38,8 +38,10 @@ public enum HTTPParserProperties {
     ///    HTTP/1.x, token field names, no CR, LF or NUL in values; its handler view (path and
     ///    query) equals `HTTPRequest(method:target:)`'s.
     /// 4. Round trip: a request re-serialised with Content-Length framing parses back equal.
-    public static func violations(of input: [UInt8], limits: HTTPParserLimits = HTTPParserLimits(), seed: UInt64 = 0x5EED,
-                                  parse: Parse = standardParse, view: HandlerView = standardView) -> [String] {
+    package static func violations(
+        of input: [UInt8], limits: HTTPParserLimits = HTTPParserLimits(), seed: UInt64 = 0x5EED,
+        parse: Parse = standardParse, view: HandlerView = standardView
+    ) -> [String] {
         var problems: [String] = []
         let whole = parse([input[...]], limits).filter { $0 != .continueRequested }
         let bytewise = parse(input.indices.map { input[$0...$0] }, limits).filter { $0 != .continueRequested }
@@ -56,9 +58,13 @@ public enum HTTPParserProperties {
             // The round trip checks meaning, not limits: re-encoding may lengthen the head
             // (CRLF for LF, a space after colons, ISO-8859-1 bytes as two-byte UTF-8).
             let canonical = canonicalBytes(r)
-            let again = parse([canonical[...]], HTTPParserLimits(maxHeadBytes: canonical.count + 1, maxBodyBytes: limits.maxBodyBytes,
-                                                            maxChunkLineBytes: limits.maxChunkLineBytes))
-                .filter { $0 != .continueRequested }
+            let again = parse(
+                [canonical[...]],
+                HTTPParserLimits(
+                    maxHeadBytes: canonical.count + 1, maxBodyBytes: limits.maxBodyBytes,
+                    maxChunkLineBytes: limits.maxChunkLineBytes)
+            )
+            .filter { $0 != .continueRequested }
             let expected = withoutFraming(r)
             if again.count != 1 {
                 problems.append("request \(i): round trip gives \(summary(again))")
@@ -85,8 +91,10 @@ public enum HTTPParserProperties {
         // The handler's view matches the one every transport builds from a target string.
         let fast = view(r), reference = HTTPRequest(method: r.method, target: r.pathAndQuery)
         if fast.path != reference.path || fast.method != reference.method
-            || !fast.query.elementsEqual(reference.query, by: { $0.name == $1.name && $0.value == $1.value }) {
-            p.append("handler view of '\(r.target)': path '\(fast.path)' query \(fast.query), HTTPRequest(target:) gives '\(reference.path)' \(reference.query)")
+            || !fast.query.elementsEqual(reference.query, by: { $0.name == $1.name && $0.value == $1.value })
+        {
+            p.append(
+                "handler view of '\(r.target)': path '\(fast.path)' query \(fast.query), HTTPRequest(target:) gives '\(reference.path)' \(reference.query)")
         }
         return p
     }
@@ -108,14 +116,15 @@ public enum HTTPParserProperties {
 
     static func withoutFraming(_ r: HTTPParsedRequest) -> HTTPParsedRequest {
         var copy = r
-        copy.headers = HTTPHeaders(r.headers.fields.filter {
-            !$0.name.caseInsensitiveEquals("Content-Length") && !$0.name.caseInsensitiveEquals("Transfer-Encoding")
-        }.map { ($0.name, $0.value) })
+        copy.headers = HTTPHeaders(
+            r.headers.fields.filter {
+                !$0.name.caseInsensitiveEquals("Content-Length") && !$0.name.caseInsensitiveEquals("Transfer-Encoding")
+            }.map { ($0.name, $0.value) })
         return copy
     }
 
     /// Pieces of random sizes (1 to 64 bytes) from a SplitMix64 stream seeded by `seed`.
-    public static func randomPieces(_ input: [UInt8], seed: UInt64) -> [ArraySlice<UInt8>] {
+    package static func randomPieces(_ input: [UInt8], seed: UInt64) -> [ArraySlice<UInt8>] {
         var random = SeededRandom(seed: seed)
         var pieces: [ArraySlice<UInt8>] = []
         var i = 0

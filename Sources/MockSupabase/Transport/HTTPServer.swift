@@ -1,10 +1,10 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A loopback HTTP/1.1 server for any request handler — typically `MockSupabase.handle`, so that
@@ -36,7 +36,7 @@ import Darwin
 /// Figures (slow clients, memory) are in docs/server.md.
 public final class HTTPServer: @unchecked Sendable {
     /// The request handler: called concurrently from the server's threads.
-    public typealias Handler = @Sendable (HTTPRequest) throws -> HTTPResponse
+    package typealias Handler = @Sendable (HTTPRequest) throws -> HTTPResponse
 
     /// Server settings.
     public struct Configuration: Sendable {
@@ -74,10 +74,12 @@ public final class HTTPServer: @unchecked Sendable {
 
         /// Settings: any free port; 60 s idle, 10 s head, 30 s body and 30 s write deadlines;
         /// 16 KiB heads, 10 MiB bodies, 64 MiB of bodies in flight; 10,000 connections.
-        public init(port: UInt16 = 0, idleTimeout: Double = 60, headTimeout: Double = 10, bodyTimeout: Double = 30,
-                    writeTimeout: Double = 30, limits: HTTPParserLimits = HTTPParserLimits(), maxConnections: Int = 10_000,
-                    maxInFlightBodyBytes: Int = 64 * 1024 * 1024, threads: Int = 0, backlog: Int32 = 4096,
-                    lingerTimeout: Double = 2) {
+        public init(
+            port: UInt16 = 0, idleTimeout: Double = 60, headTimeout: Double = 10, bodyTimeout: Double = 30,
+            writeTimeout: Double = 30, limits: HTTPParserLimits = HTTPParserLimits(), maxConnections: Int = 10_000,
+            maxInFlightBodyBytes: Int = 64 * 1024 * 1024, threads: Int = 0, backlog: Int32 = 4096,
+            lingerTimeout: Double = 2
+        ) {
             self.port = port
             self.idleTimeout = idleTimeout
             self.headTimeout = headTimeout
@@ -93,30 +95,30 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Counters since `start()`.
-    public struct Statistics: Sendable, Equatable {
+    package struct Statistics: Sendable, Equatable {
         /// Connections accepted (including those refused with 503).
-        public var connectionsAccepted = 0
+        package var connectionsAccepted = 0
         /// Connections refused with 503 because `maxConnections` were open and none could be closed.
-        public var connectionsRefused = 0
+        package var connectionsRefused = 0
         /// Idle or slow connections closed to admit a new one at `maxConnections`.
-        public var connectionsEvicted = 0
+        package var connectionsEvicted = 0
         /// Connections closed by a deadline (idle, head, body, write).
-        public var connectionsTimedOut = 0
+        package var connectionsTimedOut = 0
         /// Requests answered by the handler.
-        public var requestsHandled = 0
+        package var requestsHandled = 0
         /// Requests rejected by the parser (400, 413, 431, …), timed out (408) or refused for
         /// memory (503).
-        public var requestsRejected = 0
+        package var requestsRejected = 0
         /// Bodies refused with 503 because `maxInFlightBodyBytes` were in flight.
-        public var bodiesRefused = 0
+        package var bodiesRefused = 0
         /// Bytes reserved now by request bodies being received (a gauge, not a counter).
-        public var bodyBytesInFlight = 0
+        package var bodyBytesInFlight = 0
         /// Connections switched to WebSocket.
-        public var webSocketsOpened = 0
+        package var webSocketsOpened = 0
     }
 
     /// The settings.
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let handler: Handler
     let webSocketAcceptor: WebSocketAcceptor?
     var webSocketIDs: UInt64 = 0
@@ -147,7 +149,7 @@ public final class HTTPServer: @unchecked Sendable {
     private static let sweepInterval = 0.05
 
     /// A server for a handler; call `start()` to listen.
-    public init(configuration: Configuration = Configuration(), handler: @escaping Handler) {
+    package init(configuration: Configuration = Configuration(), handler: @escaping Handler) {
         self.configuration = configuration
         self.handler = handler
         self.webSocketAcceptor = nil
@@ -157,7 +159,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// `Upgrade: websocket`, `Connection: Upgrade`, `Sec-WebSocket-Version: 13` and a key goes
     /// to `webSocket` (a wrong version gets 426, a bad key 400, as RFC 6455 §4.2.2 says); on
     /// `.accept` the server answers 101 and the connection speaks frames in the same event loop.
-    public init(configuration: Configuration = Configuration(), handler: @escaping Handler, webSocket: @escaping WebSocketAcceptor) {
+    package init(configuration: Configuration = Configuration(), handler: @escaping Handler, webSocket: @escaping WebSocketAcceptor) {
         self.configuration = configuration
         self.handler = handler
         self.webSocketAcceptor = webSocket
@@ -175,25 +177,25 @@ public final class HTTPServer: @unchecked Sendable {
     public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Connections open right now.
-    public var openConnections: Int { state.lock(); defer { state.unlock() }; return connections.count }
+    package var openConnections: Int { state.lock(); defer { state.unlock() }; return connections.count }
 
     /// Bytes reserved right now by request bodies being received.
-    public var bodyBytesInFlight: Int { state.lock(); defer { state.unlock() }; return counters.bodyBytesInFlight }
+    package var bodyBytesInFlight: Int { state.lock(); defer { state.unlock() }; return counters.bodyBytesInFlight }
 
     /// Counters since `start()`.
-    public var statistics: Statistics { state.lock(); defer { state.unlock() }; return counters }
+    package var statistics: Statistics { state.lock(); defer { state.unlock() }; return counters }
 
     /// Waits (without polling) until at most `count` connections are open, or `timeout` seconds
     /// pass; returns whether the count was reached.
     @discardableResult
-    public func waitForOpenConnections(atMost count: Int, timeout: Double) -> Bool {
+    package func waitForOpenConnections(atMost count: Int, timeout: Double) -> Bool {
         wait(timeout: timeout) { _, open in open <= count }
     }
 
     /// Waits (without polling) until `condition` holds for the counters and the number of open
     /// connections, or `timeout` seconds pass; returns whether it held.
     @discardableResult
-    public func wait(timeout: Double, until condition: (_ statistics: Statistics, _ openConnections: Int) -> Bool) -> Bool {
+    package func wait(timeout: Double, until condition: (_ statistics: Statistics, _ openConnections: Int) -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         state.lock(); defer { state.unlock() }
         while !condition(counters, connections.count) {
@@ -247,7 +249,7 @@ public final class HTTPServer: @unchecked Sendable {
                 threadEnded()
             }
             thread.name = "HTTPServer :\(port) #\(n)"
-            thread.stackSize = 8 << 20  // handlers recurse (JSON, filters)
+            thread.stackSize = 8 << 20 // handlers recurse (JSON, filters)
             thread.start()
         }
         let sweeper = Thread { [self] in
@@ -271,7 +273,7 @@ public final class HTTPServer: @unchecked Sendable {
         let wakeFD = wakeWrite
         state.unlock()
         var byte: UInt8 = 1
-        _ = write(wakeFD, &byte, 1)  // level-triggered: every waiting thread wakes and leaves
+        _ = write(wakeFD, &byte, 1) // level-triggered: every waiting thread wakes and leaves
         sweeperClock.lock()
         sweeperStopping = true
         sweeperClock.signal()
@@ -333,7 +335,8 @@ public final class HTTPServer: @unchecked Sendable {
     private func take(_ token: UInt64) -> HTTPConnection? {
         state.lock(); defer { state.unlock() }
         guard phase == .running, let c = connections[Int32(truncatingIfNeeded: token & 0xFFFF_FFFF)],
-              c.token == token, !c.busy else { return nil }
+            c.token == token, !c.busy
+        else { return nil }
         c.busy = true
         return c
     }
@@ -342,7 +345,7 @@ public final class HTTPServer: @unchecked Sendable {
     func release(_ c: HTTPConnection, _ interest: EventPoller.Interest) {
         c.deadline = deadline(of: c)
         state.lock()
-        guard phase == .running, let poller else { state.unlock(); return }  // stop() closes it
+        guard phase == .running, let poller else { state.unlock(); return } // stop() closes it
         // Armed under the lock: the descriptor cannot be closed and reused in between. A WebSocket
         // whose outbox filled while this thread owned it is armed for writing (see `wake`).
         var interest = interest
@@ -363,7 +366,7 @@ public final class HTTPServer: @unchecked Sendable {
         if connections[c.fd] === c { connections[c.fd] = nil }
         let trim = returnBodyBytes(c)
         state.broadcast()
-        close(c.fd)  // under the lock: the descriptor is not reused before it left the table
+        close(c.fd) // under the lock: the descriptor is not reused before it left the table
         state.unlock()
         if trim { releaseFreedMemoryToSystem() }
     }
@@ -407,15 +410,17 @@ public final class HTTPServer: @unchecked Sendable {
     /// Takes the parser's next event and queues what answers it.
     private func produce(_ c: HTTPConnection) -> Produced {
         let event = c.parser.next()
-        if case .request = event {} else if c.parser.isReadingBody, !reserveBody(c) {
+        if case .request = event {
+        } else if c.parser.isReadingBody, !reserveBody(c) {
             // Refused before the body is read (or before 100 Continue invites it).
             state.lock()
             counters.bodiesRefused += 1
             counters.requestsRejected += 1
             state.broadcast()
             state.unlock()
-            queueError(c, 503, "request bodies in flight would exceed \(configuration.maxInFlightBodyBytes) bytes; retry later",
-                       extraHeaders: ["Retry-After": "1"])
+            queueError(
+                c, 503, "request bodies in flight would exceed \(configuration.maxInFlightBodyBytes) bytes; retry later",
+                extraHeaders: ["Retry-After": "1"])
             return .queued
         }
         guard let event else { return .nothing }
@@ -437,15 +442,18 @@ public final class HTTPServer: @unchecked Sendable {
             do {
                 response = try handler(request)
             } catch is InjectedNetworkError {
-                return .drop  // an injected network failure: the connection drops without a response
+                return .drop // an injected network failure: the connection drops without a response
             } catch {
-                response = HTTPResponse(status: 500, headers: ["Content-Type": "application/json; charset=utf-8"],
-                                        body: HTTPServer.errorBody(500, "the handler failed: \(error)"))
+                response = HTTPResponse(
+                    status: 500, headers: ["Content-Type": "application/json; charset=utf-8"],
+                    body: HTTPServer.errorBody(500, "the handler failed: \(error)"))
             }
             count(\.requestsHandled)
             let keepAlive = parsed.keepAlive
-            c.enqueue(HTTPServer.serialize(response, isHead: request.method == "HEAD", keepAlive: keepAlive,
-                                           http10: parsed.version.minor == 0))
+            c.enqueue(
+                HTTPServer.serialize(
+                    response, isHead: request.method == "HEAD", keepAlive: keepAlive,
+                    http10: parsed.version.minor == 0))
             c.servedRequests += 1
             c.phase = .waiting
             c.phaseStart = Self.now()
@@ -501,7 +509,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard configuration.lingerTimeout > 0 else { return finish(c) }
         c.phase = .lingering
         c.phaseStart = Self.now()
-        c.parser = HTTPRequestParser(limits: configuration.limits)  // frees what it held
+        c.parser = HTTPRequestParser(limits: configuration.limits) // frees what it held
         release(c, .read)
     }
 
@@ -574,7 +582,7 @@ public final class HTTPServer: @unchecked Sendable {
                 state.unlock()
                 return
             }
-            break  // EAGAIN: nothing pending
+            break // EAGAIN: nothing pending
         }
         state.lock()
         if phase == .running { poller?.arm(listenFD, token: Self.listenToken, interest: .read) }
@@ -599,8 +607,9 @@ public final class HTTPServer: @unchecked Sendable {
                 counters.connectionsRefused += 1
                 state.unlock()
                 let body = HTTPServer.errorBody(503, "the server has \(connectionCap) connections open; retry later")
-                let bytes = HTTPServer.serialize(HTTPResponse(status: 503, headers: ["Content-Type": "application/json; charset=utf-8", "Retry-After": "1"], body: body),
-                                                 isHead: false, keepAlive: false, http10: false)
+                let bytes = HTTPServer.serialize(
+                    HTTPResponse(status: 503, headers: ["Content-Type": "application/json; charset=utf-8", "Retry-After": "1"], body: body),
+                    isHead: false, keepAlive: false, http10: false)
                 _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Socket.sendFlags) }
                 shutdown(fd, Int32(SHUT_WR))
                 close(fd)
@@ -684,7 +693,9 @@ public final class HTTPServer: @unchecked Sendable {
             count(\.requestsRejected)
             let what = c.phase == .head ? "request head" : "request body"
             let limit = c.phase == .head ? configuration.headTimeout : configuration.bodyTimeout
-            let message = evicted ? "the \(what) was still incomplete when the server needed the connection"
+            let message =
+                evicted
+                ? "the \(what) was still incomplete when the server needed the connection"
                 : "the \(what) was not complete within \(limit) seconds, or no data came for \(configuration.idleTimeout) seconds"
             c.output = []
             c.outputOffset = 0
@@ -728,7 +739,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// The bytes of a response: status line, the handler's fields (hop-by-hop ones replaced by the
     /// server's own framing, CR/LF in values neutralised), Content-Length, Connection, body.
-    public static func serialize(_ response: HTTPResponse, isHead: Bool, keepAlive: Bool, http10: Bool) -> [UInt8] {
+    package static func serialize(_ response: HTTPResponse, isHead: Bool, keepAlive: Bool, http10: Bool) -> [UInt8] {
         let status = (100...999).contains(response.status) ? response.status : 500
         let bodyless = status < 200 || status == 204 || status == 304
         var out: [UInt8] = []
@@ -739,9 +750,12 @@ public final class HTTPServer: @unchecked Sendable {
             guard !name.isEmpty, name.utf8.allSatisfy(HTTPRequestParser.isTokenByte) else { continue }
             if name.caseInsensitiveEquals("Content-Length") { declaredLength = value; continue }
             if name.caseInsensitiveEquals("Transfer-Encoding") || name.caseInsensitiveEquals("Connection")
-                || name.caseInsensitiveEquals("Keep-Alive") { continue }
+                || name.caseInsensitiveEquals("Keep-Alive")
+            {
+                continue
+            }
             out.append(contentsOf: name.utf8)
-            out.append(58)  // ':'
+            out.append(58) // ':'
             out.append(32)
             for b in value.utf8 { out.append(b == 13 || b == 10 || b == 0 ? 32 : b) }
             out.append(13)

@@ -1,30 +1,30 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A failure to set up the loopback server's socket.
-public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The system call that failed (`bind`, `listen`, …).
-    public var operation: String
+    package var operation: String
     /// `errno` after the call.
-    public var code: Int32
+    package var code: Int32
     /// The port asked for.
-    public var port: UInt16
+    package var port: UInt16
 
     /// An error.
-    public init(operation: String, code: Int32, port: UInt16) {
+    package init(operation: String, code: Int32, port: UInt16) {
         self.operation = operation
         self.code = code
         self.port = port
     }
 
     /// `bind 127.0.0.1:54321: Address already in use (pass port 0 for any free port)`.
-    public var description: String {
+    package var description: String {
         var text = "\(operation) 127.0.0.1:\(port): \(String(cString: strerror(code)))"
         if code == EADDRINUSE { text += " (use port 0 for any free port)" }
         return text
@@ -34,11 +34,11 @@ public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertib
 /// Thin wrappers over the POSIX socket calls the server needs (Linux and Darwin).
 enum Socket {
     #if canImport(Darwin)
-    static let streamType = SOCK_STREAM
-    static let sendFlags: Int32 = 0
+        static let streamType = SOCK_STREAM
+        static let sendFlags: Int32 = 0
     #else
-    static let streamType = Int32(SOCK_STREAM.rawValue)
-    static let sendFlags = Int32(MSG_NOSIGNAL)
+        static let streamType = Int32(SOCK_STREAM.rawValue)
+        static let sendFlags = Int32(MSG_NOSIGNAL)
     #endif
 
     /// A listening TCP socket on 127.0.0.1:`port`; returns the descriptor and the bound port.
@@ -52,11 +52,11 @@ enum Socket {
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var addr = sockaddr_in()
         #if canImport(Darwin)
-        addr.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            addr.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian  // 127.0.0.1 only
+        addr.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian // 127.0.0.1 only
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -75,11 +75,11 @@ enum Socket {
     @inline(__always)
     private static func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
         #if canImport(Darwin)
-        return Darwin.listen(fd, backlog)
+            return Darwin.listen(fd, backlog)
         #elseif canImport(Musl)
-        return Musl.listen(fd, backlog)
+            return Musl.listen(fd, backlog)
         #else
-        return Glibc.listen(fd, backlog)
+            return Glibc.listen(fd, backlog)
         #endif
     }
 
@@ -95,7 +95,7 @@ enum Socket {
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         #if canImport(Darwin)
-        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
     }
 
@@ -107,9 +107,9 @@ enum Socket {
     static func descriptorLimit() -> Int {
         var limit = rlimit()
         #if canImport(Darwin)
-        let resource = RLIMIT_NOFILE
+            let resource = RLIMIT_NOFILE
         #else
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         #endif
         guard getrlimit(resource, &limit) == 0 else { return 1024 }
         return limit.rlim_cur > UInt64(Int32.max) ? Int(Int32.max) : Int(limit.rlim_cur)

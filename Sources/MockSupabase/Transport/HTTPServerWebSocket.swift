@@ -1,10 +1,10 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The WebSocket side of the loopback server: the upgrade (RFC 6455 §4.2), frame mode in the same
@@ -31,7 +31,8 @@ extension HTTPServer {
     /// queued (a 101 and frame mode, or a refusal).
     func upgrade(_ c: HTTPConnection, _ request: HTTPRequest, _ acceptor: WebSocketAcceptor) -> Produced? {
         guard request.method == "GET", Self.hasToken(request.headers["Upgrade"], "websocket"),
-              Self.hasToken(request.headers["Connection"], "upgrade") else { return nil }
+            Self.hasToken(request.headers["Connection"], "upgrade")
+        else { return nil }
         func refuse(_ response: HTTPResponse) -> Produced {
             count(\.requestsHandled)
             c.enqueue(HTTPServer.serialize(response, isHead: false, keepAlive: false, http10: false))
@@ -39,13 +40,17 @@ extension HTTPServer {
             return .queued
         }
         guard request.headers["Sec-WebSocket-Version"]?.trimmingCharacters(in: .whitespaces) == "13" else {
-            return refuse(HTTPResponse(status: 426, headers: ["Sec-WebSocket-Version": "13", "Content-Type": "application/json; charset=utf-8"],
-                                       body: HTTPServer.errorBody(426, "Sec-WebSocket-Version must be 13")))
+            return refuse(
+                HTTPResponse(
+                    status: 426, headers: ["Sec-WebSocket-Version": "13", "Content-Type": "application/json; charset=utf-8"],
+                    body: HTTPServer.errorBody(426, "Sec-WebSocket-Version must be 13")))
         }
         let key = request.headers["Sec-WebSocket-Key"]?.trimmingCharacters(in: .whitespaces) ?? ""
         guard Data(base64Encoded: key)?.count == 16 else {
-            return refuse(HTTPResponse(status: 400, headers: ["Content-Type": "application/json; charset=utf-8"],
-                                       body: HTTPServer.errorBody(400, "Sec-WebSocket-Key must be 16 bytes in base64")))
+            return refuse(
+                HTTPResponse(
+                    status: 400, headers: ["Content-Type": "application/json; charset=utf-8"],
+                    body: HTTPServer.errorBody(400, "Sec-WebSocket-Key must be 16 bytes in base64")))
         }
         switch acceptor(request) {
         case .pass: return nil
@@ -62,8 +67,10 @@ extension HTTPServer {
             let handle = WebSocketConnection(request: request, id: id) { [weak self] in self?.wake(fd: fd, token: token) }
             var parser = WebSocketFrameParser(peer: .client, maxMessageBytes: configuration.webSocketMaxMessageBytes)
             parser.append(contentsOf: c.parser.takeBufferedBytes())
-            c.enqueue(Array(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Accept: \(WebSocketFrameParser.acceptValue(forKey: key))\r\n\r\n").utf8))
+            c.enqueue(
+                Array(
+                    ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Accept: \(WebSocketFrameParser.acceptValue(forKey: key))\r\n\r\n").utf8))
             c.parser = HTTPRequestParser(limits: configuration.limits)
             c.webSocket = WebSocketState(parser: parser, session: session, handle: handle)
             c.phase = .webSocket

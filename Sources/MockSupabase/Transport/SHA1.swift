@@ -3,9 +3,9 @@ import Foundation
 /// SHA-1 (RFC 3174), only for the WebSocket handshake's `Sec-WebSocket-Accept` (RFC 6455 §4.2.2),
 /// which fixes the hash; SHA-1 protects nothing here. Hand-written: Foundation on Linux has no
 /// CryptoKit.
-public enum SHA1 {
+package enum SHA1 {
     /// The 20-byte digest of `message`.
-    public static func hash(_ message: [UInt8]) -> [UInt8] {
+    package static func hash(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
         var data = message
         let bitLength = UInt64(message.count) &* 8

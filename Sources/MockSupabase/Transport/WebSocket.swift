@@ -5,7 +5,7 @@ import Foundation
 /// The callbacks run on the server thread that owns the connection at that moment, one at a time
 /// per connection (never two callbacks of one connection together); they should return quickly.
 /// They may call `send`/`close` on any connection.
-public protocol WebSocketSession: AnyObject, Sendable {
+package protocol WebSocketSession: AnyObject, Sendable {
     /// The 101 is queued; `connection` can send from now on (from any thread).
     func opened(_ connection: WebSocketConnection)
     /// A whole text or binary message arrived (fragments reassembled, pings answered by the server).
@@ -16,7 +16,7 @@ public protocol WebSocketSession: AnyObject, Sendable {
 }
 
 /// The answer to an upgrade request.
-public enum WebSocketAcceptance: Sendable {
+package enum WebSocketAcceptance: Sendable {
     /// Switch protocols and hand the connection to the session.
     case accept(WebSocketSession)
     /// Answer with this response instead (e.g. 403), as a server refusing the upgrade does.
@@ -26,7 +26,7 @@ public enum WebSocketAcceptance: Sendable {
 }
 
 /// Decides on a request carrying `Upgrade: websocket` (version and key are checked first).
-public typealias WebSocketAcceptor = @Sendable (HTTPRequest) -> WebSocketAcceptance
+package typealias WebSocketAcceptor = @Sendable (HTTPRequest) -> WebSocketAcceptance
 
 /// The sending side of an upgraded connection, safe to use from any thread.
 ///
@@ -35,11 +35,11 @@ public typealias WebSocketAcceptor = @Sendable (HTTPRequest) -> WebSocketAccepta
 /// socket for writing under the server's lock — only when no thread owns it; an owning thread
 /// looks at the outbox under that same lock before it hands the connection back to the poller,
 /// so a frame queued at any moment is written without delay and never by two threads.
-public final class WebSocketConnection: @unchecked Sendable, Hashable {
+package final class WebSocketConnection: @unchecked Sendable, Hashable {
     /// The upgrade request (path, query, headers): who connected and how.
-    public let request: HTTPRequest
+    package let request: HTTPRequest
     /// A number unique within the server.
-    public let id: UInt64
+    package let id: UInt64
     private let lock = NSLock()
     private var outbox: [UInt8] = []
     private var closeQueued = false
@@ -54,20 +54,20 @@ public final class WebSocketConnection: @unchecked Sendable, Hashable {
 
     /// Queues a text message; false once the connection is closing or closed.
     @discardableResult
-    public func send(text: String) -> Bool { queue(WebSocketFrameParser.encode(.text, Array(text.utf8)), closing: false) }
+    package func send(text: String) -> Bool { queue(WebSocketFrameParser.encode(.text, Array(text.utf8)), closing: false) }
 
     /// Queues a binary message; false once the connection is closing or closed.
     @discardableResult
-    public func send(binary: [UInt8]) -> Bool { queue(WebSocketFrameParser.encode(.binary, binary), closing: false) }
+    package func send(binary: [UInt8]) -> Bool { queue(WebSocketFrameParser.encode(.binary, binary), closing: false) }
 
     /// Starts the closing handshake with `code` (1000 normal, 1008 policy, 1011 server error…);
     /// the server closes the TCP connection when the peer answers or after the write deadline.
-    public func close(code: UInt16 = 1000, reason: String = "") {
+    package func close(code: UInt16 = 1000, reason: String = "") {
         _ = queue(WebSocketFrameParser.encode(.close(code: code, reason: reason)), closing: true)
     }
 
     /// Whether the connection is still open for sending.
-    public var isOpen: Bool { lock.lock(); defer { lock.unlock() }; return !ended && !closeQueued }
+    package var isOpen: Bool { lock.lock(); defer { lock.unlock() }; return !ended && !closeQueued }
 
     func queue(_ frame: [UInt8], closing: Bool, control: Bool = false) -> Bool {
         lock.lock()
@@ -107,8 +107,8 @@ public final class WebSocketConnection: @unchecked Sendable, Hashable {
         return true
     }
 
-    public static func == (a: WebSocketConnection, b: WebSocketConnection) -> Bool { a === b }
-    public func hash(into h: inout Hasher) { h.combine(ObjectIdentifier(self)) }
+    package static func == (a: WebSocketConnection, b: WebSocketConnection) -> Bool { a === b }
+    package func hash(into h: inout Hasher) { h.combine(ObjectIdentifier(self)) }
 }
 
 /// Server-side state of an upgraded connection (owned like the rest of `HTTPConnection`).

@@ -1,35 +1,35 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A small blocking WebSocket client for 127.0.0.1, for tests on Linux, where
 /// FoundationNetworking's libcurl has no WebSocket (`URLSessionWebSocketTask` is unavailable).
 /// Frames it sends are masked, as RFC 6455 requires of clients.
-public final class WebSocketClient: @unchecked Sendable {
+package final class WebSocketClient: @unchecked Sendable {
     /// Why a connection or read failed.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
-        public var description: String
-        public init(description: String) { self.description = description }
+    package struct Failure: Error, CustomStringConvertible, Sendable {
+        package var description: String
+        package init(description: String) { self.description = description }
     }
 
     private let fd: Int32
     private var parser: WebSocketFrameParser
     private let lock = NSLock()
     /// The handshake response's status (101 when upgraded) and raw head.
-    public let handshakeStatus: Int
-    public let handshakeHead: String
+    package let handshakeStatus: Int
+    package let handshakeHead: String
 
     /// Connects to `127.0.0.1:port` and sends the upgrade for `target` (path and query).
-    public init(port: UInt16, target: String, headers: [String: String] = [:], maxMessageBytes: Int = 16 << 20) throws {
+    package init(port: UInt16, target: String, headers: [String: String] = [:], maxMessageBytes: Int = 16 << 20) throws {
         #if canImport(Darwin)
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         self.fd = fd
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
@@ -42,12 +42,13 @@ public final class WebSocketClient: @unchecked Sendable {
         }
         guard r == 0 else { close(fd); throw Failure(description: "connect: errno \(errno)") }
         #if canImport(Darwin)
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            var one: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
         parser = WebSocketFrameParser(peer: .server, maxMessageBytes: maxMessageBytes)
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        var head = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        var head =
+            "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         for (k, v) in headers { head += "\(k): \(v)\r\n" }
         head += "\r\n"
@@ -78,22 +79,22 @@ public final class WebSocketClient: @unchecked Sendable {
     deinit { close(fd) }
 
     /// Sends a text message (masked).
-    public func send(text: String) { send(.text(text)) }
+    package func send(text: String) { send(.text(text)) }
 
     /// Sends any message as one masked frame.
-    public func send(_ message: WebSocketMessage) {
+    package func send(_ message: WebSocketMessage) {
         sendRaw(WebSocketFrameParser.encode(message, mask: (0..<4).map { _ in UInt8.random(in: 0...255) }))
     }
 
     /// Sends bytes as they are (to test how the server treats broken frames).
-    public func sendRaw(_ bytes: [UInt8]) {
+    package func sendRaw(_ bytes: [UInt8]) {
         lock.lock(); defer { lock.unlock() }
         Self.sendAll(fd, bytes)
     }
 
     /// The next message, waiting at most `timeout` seconds; nil on timeout or when the server
     /// closed the socket. Pings are answered and skipped.
-    public func receive(timeout: Double = 5) throws -> WebSocketMessage? {
+    package func receive(timeout: Double = 5) throws -> WebSocketMessage? {
         let deadline = Date(timeIntervalSinceNow: timeout)
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -113,7 +114,7 @@ public final class WebSocketClient: @unchecked Sendable {
     }
 
     /// Closes the socket without a close handshake.
-    public func disconnect() { shutdown(fd, Int32(SHUT_RDWR)) }
+    package func disconnect() { shutdown(fd, Int32(SHUT_RDWR)) }
 
     private static func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0

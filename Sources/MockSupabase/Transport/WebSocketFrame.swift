@@ -1,7 +1,7 @@
 import Foundation
 
 /// A complete WebSocket message or control frame (RFC 6455 §5).
-public enum WebSocketMessage: Sendable, Equatable {
+package enum WebSocketMessage: Sendable, Equatable {
     case text(String)
     case binary([UInt8])
     case ping([UInt8])
@@ -11,21 +11,21 @@ public enum WebSocketMessage: Sendable, Equatable {
 }
 
 /// Why a peer's bytes broke the protocol, with the close code the endpoint answers (RFC 6455 §7.4.1).
-public struct WebSocketProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct WebSocketProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 1002 protocol error, 1007 invalid payload (not UTF-8), 1009 message too big.
-    public var code: UInt16
+    package var code: UInt16
     /// What was wrong.
-    public var detail: String
-    public init(code: UInt16, detail: String) { self.code = code; self.detail = detail }
-    public var description: String { "\(code): \(detail)" }
+    package var detail: String
+    package init(code: UInt16, detail: String) { self.code = code; self.detail = detail }
+    package var description: String { "\(code): \(detail)" }
 
-    public static let protocolError: UInt16 = 1002
-    public static let invalidPayload: UInt16 = 1007
-    public static let tooBig: UInt16 = 1009
+    package static let protocolError: UInt16 = 1002
+    package static let invalidPayload: UInt16 = 1007
+    package static let tooBig: UInt16 = 1009
 }
 
 /// Frame opcodes (RFC 6455 §5.2).
-public enum WebSocketOpcode: UInt8, Sendable {
+package enum WebSocketOpcode: UInt8, Sendable {
     case continuation = 0, text = 1, binary = 2, close = 8, ping = 9, pong = 10
 }
 
@@ -37,13 +37,13 @@ public enum WebSocketOpcode: UInt8, Sendable {
 /// fragmented message, a 64-bit length with its top bit set, invalid close codes, text that is not
 /// UTF-8 (1007) and a message over `maxMessageBytes` (1009, refused from the frame header,
 /// before its payload is buffered). After a failure it yields nothing more.
-public struct WebSocketFrameParser: Sendable {
+package struct WebSocketFrameParser: Sendable {
     /// Which side's frames are parsed: a server reads masked client frames, a client unmasked ones.
-    public enum Peer: Sendable { case client, server }
+    package enum Peer: Sendable { case client, server }
 
-    public let peer: Peer
+    package let peer: Peer
     /// The largest message (all fragments together) accepted.
-    public let maxMessageBytes: Int
+    package let maxMessageBytes: Int
     private var buffer: [UInt8] = []
     private var start = 0
     private var fragments: [UInt8] = []
@@ -51,19 +51,19 @@ public struct WebSocketFrameParser: Sendable {
     private var failed = false
 
     /// A parser of frames sent by `peer`.
-    public init(peer: Peer, maxMessageBytes: Int = 1 << 20) {
+    package init(peer: Peer, maxMessageBytes: Int = 1 << 20) {
         self.peer = peer
         self.maxMessageBytes = maxMessageBytes
     }
 
     /// Bytes buffered and not yet consumed (a partial frame).
-    public var bufferedByteCount: Int { buffer.count - start + fragments.count }
+    package var bufferedByteCount: Int { buffer.count - start + fragments.count }
 
     /// Whether the parser has reported a failure.
-    public var hasFailed: Bool { failed }
+    package var hasFailed: Bool { failed }
 
     /// Appends received bytes.
-    public mutating func append<S: Sequence>(contentsOf bytes: S) where S.Element == UInt8 {
+    package mutating func append<S: Sequence>(contentsOf bytes: S) where S.Element == UInt8 {
         guard !failed else { return }
         if start > 0 && (start == buffer.count || start >= 4096) {
             buffer.removeSubrange(0..<start)
@@ -73,7 +73,7 @@ public struct WebSocketFrameParser: Sendable {
     }
 
     /// The next complete message, a failure, or nil when more bytes are needed.
-    public mutating func next() -> Result<WebSocketMessage, WebSocketProtocolError>? {
+    package mutating func next() -> Result<WebSocketMessage, WebSocketProtocolError>? {
         while !failed {
             let available = buffer.count - start
             guard available >= 2 else { return nil }
@@ -165,7 +165,7 @@ public struct WebSocketFrameParser: Sendable {
 
     /// Codes a peer may put in a Close frame (RFC 6455 §7.4.1 and the IANA registry): 1004-1006
     /// and 1015 are reserved for reporting, never sent.
-    public static func isValidReceivedCloseCode(_ code: UInt16) -> Bool {
+    package static func isValidReceivedCloseCode(_ code: UInt16) -> Bool {
         switch code {
         case 1000...1003, 1007...1014, 3000...4999: return true
         default: return false
@@ -183,7 +183,7 @@ public struct WebSocketFrameParser: Sendable {
     // MARK: Encoding
 
     /// One frame's bytes; `mask` (4 bytes) for frames a client sends.
-    public static func encode(_ opcode: WebSocketOpcode, _ payload: [UInt8], fin: Bool = true, mask: [UInt8]? = nil) -> [UInt8] {
+    package static func encode(_ opcode: WebSocketOpcode, _ payload: [UInt8], fin: Bool = true, mask: [UInt8]? = nil) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(payload.count + 14)
         out.append((fin ? 0x80 : 0) | opcode.rawValue)
@@ -208,7 +208,7 @@ public struct WebSocketFrameParser: Sendable {
     }
 
     /// A whole message as one frame (a Close carries its code and reason).
-    public static func encode(_ message: WebSocketMessage, mask: [UInt8]? = nil) -> [UInt8] {
+    package static func encode(_ message: WebSocketMessage, mask: [UInt8]? = nil) -> [UInt8] {
         switch message {
         case .text(let s): return encode(.text, Array(s.utf8), mask: mask)
         case .binary(let b): return encode(.binary, b, mask: mask)
@@ -221,7 +221,7 @@ public struct WebSocketFrameParser: Sendable {
     }
 
     /// `Sec-WebSocket-Accept` for a `Sec-WebSocket-Key` (RFC 6455 §4.2.2 step 5.4).
-    public static func acceptValue(forKey key: String) -> String {
+    package static func acceptValue(forKey key: String) -> String {
         Data(SHA1.hash(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import ContractKit
 
 /// FR-035's `AuthState` and FR-039's navigation order.
-public enum AuthState: String, Sendable, CaseIterable {
+package enum AuthState: String, Sendable, CaseIterable {
     case loading, unauthenticated, pendingApproval, authenticated
 }
 
@@ -10,29 +10,29 @@ public enum AuthState: String, Sendable, CaseIterable {
 /// `AppState` shows for each documented situation (loading, no profile, a persona's profile),
 /// and the order navigation moves through them. A conformance check takes the implementation
 /// under test.
-public struct AppStateRules: Sendable {
+package struct AppStateRules: Sendable {
     /// One documented situation.
-    public struct Case: Sendable, Equatable {
+    package struct Case: Sendable, Equatable {
         /// `isLoading`.
-        public var loading: Bool
+        package var loading: Bool
         /// The persona whose profile row (fixtures.json) is `currentUser`, nil for none.
-        public var persona: String?
+        package var persona: String?
         /// The state FR-035 gives.
-        public var state: AuthState
+        package var state: AuthState
     }
 
     /// The cases.
-    public var cases: [Case]
+    package var cases: [Case]
     /// FR-039: loading → login/signup → pending → main tabs.
-    public var navigation: [AuthState]
+    package var navigation: [AuthState]
 
     /// Reads app-state.json strictly.
-    public static func load(folder: URL = ContractsLocator.app(NaarsCarsApp.name)) throws -> AppStateRules {
+    package static func load(folder: URL = ContractsLocator.app(NaarsCarsApp.name)) throws -> AppStateRules {
         try SpecNode.decode(AppStateRules.self, from: folder.appendingPathComponent("app-state.json"), displayName: "Contracts/naarscars/app-state.json")
     }
 
     /// The reference: FR-035's `authState` over `isLoading` and the profile row.
-    public static func authState(isLoading: Bool, profile: [String: JSONValue]?) -> AuthState {
+    package static func authState(isLoading: Bool, profile: [String: JSONValue]?) -> AuthState {
         if isLoading { return .loading }
         guard let profile else { return .unauthenticated }
         return profile["approved"] == .bool(true) ? .authenticated : .pendingApproval
@@ -40,13 +40,14 @@ public struct AppStateRules: Sendable {
 
     /// Every case the implementation answers differently, with the persona's profile row from
     /// the fixtures; a persona without a profile row is a violation of the file.
-    public func violations(_ authState: (_ isLoading: Bool, _ profile: [String: JSONValue]?) -> AuthState, spec: AppSpec) -> [String] {
+    package func violations(_ authState: (_ isLoading: Bool, _ profile: [String: JSONValue]?) -> AuthState, spec: AppSpec) -> [String] {
         var out: [String] = []
         for c in cases {
             var profile: [String: JSONValue]?
             if let name = c.persona {
                 guard let p = spec.fixtures.persona(name),
-                      let row = spec.fixtures.rows("profiles").first(where: { $0["id"]?.stringValue == p.id })?.objectValue else {
+                    let row = spec.fixtures.rows("profiles").first(where: { $0["id"]?.stringValue == p.id })?.objectValue
+                else {
                     out.append("persona '\(name)' has no profile row in fixtures.json")
                     continue
                 }
@@ -62,7 +63,7 @@ public struct AppStateRules: Sendable {
 }
 
 extension AuthState: Decodable {
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let s = try decoder.singleValueContainer().decode(String.self)
         guard let v = AuthState(rawValue: s) else { throw decoder.fail("unknown state (\(AuthState.allCases.map(\.rawValue).joined(separator: ", ")))") }
         self = v
@@ -71,7 +72,7 @@ extension AuthState: Decodable {
 
 extension AppStateRules.Case: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case doc, loading, persona, state }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         loading = try c.decode(Bool.self, forKey: .loading)
         persona = try c.decodeIfPresent(String.self, forKey: .persona)
@@ -81,7 +82,7 @@ extension AppStateRules.Case: Decodable {
 
 extension AppStateRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, cases, navigation }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         cases = try c.decode([Case].self, forKey: .cases)
         navigation = try c.decode([AuthState].self, forKey: .navigation)

@@ -5,39 +5,40 @@ import ContractKit
 /// triggers enforce (`rules.json`), the database and edge functions (`functions.json`) and the
 /// AppError catalog (`errors.json`). Every number and message the app's server pieces use comes
 /// from here; decoding is strict (unknown keys are errors naming file and JSON path).
-public struct NaarsCarsContracts: Sendable {
+package struct NaarsCarsContracts: Sendable {
     /// rules.json.
-    public var rules: NaarsCarsRules
+    package var rules: NaarsCarsRules
     /// functions.json.
-    public var functions: NaarsCarsFunctions
+    package var functions: NaarsCarsFunctions
     /// errors.json.
-    public var errors: AppErrorCatalog
+    package var errors: AppErrorCatalog
 
     /// Loads the three files from a contracts folder (`Contracts/naarscars`).
-    public static func load(folder: URL = ContractsLocator.app(NaarsCarsApp.name)) throws -> NaarsCarsContracts {
+    package static func load(folder: URL = ContractsLocator.app(NaarsCarsApp.name)) throws -> NaarsCarsContracts {
         func node(_ name: String) throws -> SpecNode {
             try SpecNode.load(folder.appendingPathComponent(name), displayName: "Contracts/naarscars/\(name)")
         }
-        return NaarsCarsContracts(rules: try NaarsCarsRules.decode(try node("rules.json")),
-                                  functions: try NaarsCarsFunctions.decode(try node("functions.json")),
-                                  errors: try AppErrorCatalog.decode(try node("errors.json")))
+        return NaarsCarsContracts(
+            rules: try NaarsCarsRules.decode(try node("rules.json")),
+            functions: try NaarsCarsFunctions.decode(try node("functions.json")),
+            errors: try AppErrorCatalog.decode(try node("errors.json")))
     }
 }
 
 /// A coded error message template of rules.json (`{name}` placeholders).
-public struct RuleError: Sendable, Equatable {
+package struct RuleError: Sendable, Equatable {
     /// SQLSTATE raised (`42501`, `P0001`, …).
-    public var code: String
+    package var code: String
     /// The message template.
-    public var message: String
+    package var message: String
 
     /// The error with placeholders filled in.
-    public func error(_ values: [String: String] = [:]) -> PostgresError {
+    package func error(_ values: [String: String] = [:]) -> PostgresError {
         PostgresError(code, RuleError.fill(message, values))
     }
 
     /// Replaces `{key}` by its value.
-    public static func fill(_ template: String, _ values: [String: String]) -> String {
+    package static func fill(_ template: String, _ values: [String: String]) -> String {
         var out = template
         for (k, v) in values { out = out.replacingOccurrences(of: "{\(k)}", with: v) }
         return out
@@ -45,9 +46,9 @@ public struct RuleError: Sendable, Equatable {
 }
 
 /// One allowed status change of a request.
-public struct StatusTransition: Sendable, Equatable {
+package struct StatusTransition: Sendable, Equatable {
     /// What `claimed_by` must do in the transition.
-    public enum ClaimedBy: String, Sendable, Equatable {
+    package enum ClaimedBy: String, Sendable, Equatable {
         /// Becomes the caller (a claim).
         case caller
         /// Stays as it was (and set).
@@ -56,65 +57,65 @@ public struct StatusTransition: Sendable, Equatable {
         case clear
     }
     /// Who may make the change.
-    public enum Actor: String, Sendable, Equatable {
+    package enum Actor: String, Sendable, Equatable {
         /// The request's `user_id`.
         case owner
         /// The request's claimer (for a claim: the caller becoming it).
         case claimer
     }
     /// Status before.
-    public var from: String
+    package var from: String
     /// Status after.
-    public var to: String
+    package var to: String
     /// Who may do it.
-    public var by: [Actor]
+    package var by: [Actor]
     /// What happens to claimed_by.
-    public var claimedBy: ClaimedBy
+    package var claimedBy: ClaimedBy
     /// The document's or the decision's words.
-    public var doc: String
+    package var doc: String
 }
 
 /// rules.json: the request lifecycle, protected columns, the review post template and the
 /// messages of every error the triggers and functions raise.
-public struct NaarsCarsRules: Sendable {
+package struct NaarsCarsRules: Sendable {
     /// Tables following the lifecycle (`rides`, `favors`).
-    public var lifecycleTables: [String]
+    package var lifecycleTables: [String]
     /// Status of a new request.
-    public var initialStatus: String
+    package var initialStatus: String
     /// The final status: the request was fulfilled.
-    public var completedStatus: String
+    package var completedStatus: String
     /// Columns someone other than the owner may change.
-    public var nonOwnerMayChange: Set<String>
+    package var nonOwnerMayChange: Set<String>
     /// Columns no client changes.
-    public var immutableColumns: [String]
+    package var immutableColumns: [String]
     /// Allowed transitions.
-    public var transitions: [StatusTransition]
+    package var transitions: [StatusTransition]
     /// Columns of profiles only admins change.
-    public var adminColumns: [String]
+    package var adminColumns: [String]
     /// Columns of messages clients may change.
-    public var messageClientColumns: Set<String>
+    package var messageClientColumns: Set<String>
     /// Columns of invite_codes that never change.
-    public var inviteImmutableColumns: [String]
+    package var inviteImmutableColumns: [String]
     /// The raw_user_meta_data key a new profile's name comes from.
-    public var nameMetadataKey: String
+    package var nameMetadataKey: String
     /// Review post title template (`{reviewer}`, `{fulfiller}`).
-    public var reviewPostTitle: String
+    package var reviewPostTitle: String
     /// Review post content template (`{stars}`, `{comment}`).
-    public var reviewPostContent: String
+    package var reviewPostContent: String
     /// The star character.
-    public var reviewStar: String
+    package var reviewStar: String
     /// Pending review title templates by request type (`ride`, `favor`).
-    public var pendingReviewTitle: [String: String]
+    package var pendingReviewTitle: [String: String]
     /// Error templates by key.
-    public var errors: [String: RuleError]
+    package var errors: [String: RuleError]
 
     /// The error template of a key (a missing key is a contract error surfaced at load time).
-    public func error(_ key: String, _ values: [String: String] = [:]) -> PostgresError {
+    package func error(_ key: String, _ values: [String: String] = [:]) -> PostgresError {
         (errors[key] ?? RuleError(code: "XX000", message: "missing error '\(key)' in rules.json")).error(values)
     }
 
     /// The transition from one status to another, if allowed.
-    public func transition(from: String, to: String) -> StatusTransition? {
+    package func transition(from: String, to: String) -> StatusTransition? {
         transitions.first { $0.from == from && $0.to == to }
     }
 
@@ -123,15 +124,16 @@ public struct NaarsCarsRules: Sendable {
         "unclaim_not_cleared", "claimed_by_without_status", "owner_only_column", "admin_fields", "message_column",
         "read_by_other", "invite_code_reused", "invite_code_immutable", "invite_code_own", "not_self",
         "not_participant", "not_involved", "not_approved", "one_request", "request_not_found",
-        "invalid_time_filter", "invalid_limit", "service_role_only", "immutable_column",
+        "invalid_time_filter", "invalid_limit", "service_role_only", "immutable_column"
     ]
 
     /// Decodes rules.json.
-    public static func decode(_ root: SpecNode) throws -> NaarsCarsRules {
+    package static func decode(_ root: SpecNode) throws -> NaarsCarsRules {
         try root.object { o in
             _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
             let lc = try o.required("requestLifecycle")
-            let (tables, initial, completed, nonOwner, immutable, transitions) = try lc.object { l -> ([String], String, String, Set<String>, [String], [StatusTransition]) in
+            let (tables, initial, completed, nonOwner, immutable, transitions) = try lc.object {
+                l -> ([String], String, String, Set<String>, [String], [StatusTransition]) in
                 let tables = try l.required("tables").strings()
                 for (k, v) in [("statusColumn", "status"), ("ownerColumn", "user_id"), ("claimerColumn", "claimed_by")] {
                     let n = try l.required(k)
@@ -152,11 +154,14 @@ public struct NaarsCarsRules: Sendable {
                         guard let cb = StatusTransition.ClaimedBy(rawValue: try cbNode.string()) else {
                             throw cbNode.fail("unknown claimedBy (caller, keep, clear)")
                         }
-                        return StatusTransition(from: try to.required("from").string(), to: try to.required("to").string(),
-                                                by: by, claimedBy: cb, doc: try to.optional("doc")?.string() ?? "")
+                        return StatusTransition(
+                            from: try to.required("from").string(), to: try to.required("to").string(),
+                            by: by, claimedBy: cb, doc: try to.optional("doc")?.string() ?? "")
                     }
                 }
-                if ts.contains(where: { $0.from == completed }) { throw try l.required("completedStatus").fail("'\(completed)' has outgoing transitions; it must be final") }
+                if ts.contains(where: { $0.from == completed }) {
+                    throw try l.required("completedStatus").fail("'\(completed)' has outgoing transitions; it must be final")
+                }
                 return (tables, initial, completed, nonOwner, immutable, ts)
             }
             let admin = try o.required("adminFields").object { a -> [String] in
@@ -187,30 +192,31 @@ public struct NaarsCarsRules: Sendable {
                 errors[k] = try v.object { e in RuleError(code: try e.required("code").string(), message: try e.required("message").string()) }
             }
             for k in requiredErrors where errors[k] == nil { throw errNode.fail("missing error '\(k)'") }
-            return NaarsCarsRules(lifecycleTables: tables, initialStatus: initial, completedStatus: completed, nonOwnerMayChange: nonOwner, immutableColumns: immutable,
-                                  transitions: transitions, adminColumns: admin, messageClientColumns: msg, inviteImmutableColumns: invite,
-                                  nameMetadataKey: nameKey,
-                                  reviewPostTitle: post.0, reviewPostContent: post.1, reviewStar: post.2,
-                                  pendingReviewTitle: pending, errors: errors)
+            return NaarsCarsRules(
+                lifecycleTables: tables, initialStatus: initial, completedStatus: completed, nonOwnerMayChange: nonOwner, immutableColumns: immutable,
+                transitions: transitions, adminColumns: admin, messageClientColumns: msg, inviteImmutableColumns: invite,
+                nameMetadataKey: nameKey,
+                reviewPostTitle: post.0, reviewPostContent: post.1, reviewStar: post.2,
+                pendingReviewTitle: pending, errors: errors)
         }
     }
 }
 
 /// A database function's contract.
-public struct RPCContract: Sendable {
+package struct RPCContract: Sendable {
     /// A parameter.
-    public struct Parameter: Sendable {
+    package struct Parameter: Sendable {
         /// Name.
-        public var name: String
+        package var name: String
         /// SQL type name.
-        public var type: String
+        package var type: String
         /// Default (JSON), when the parameter has one.
-        public var defaultValue: JSONValue?
+        package var defaultValue: JSONValue?
         /// Whether it has a default (a `null` default counts).
-        public var hasDefault: Bool
+        package var hasDefault: Bool
     }
     /// Result shape.
-    public enum Returns: Sendable {
+    package enum Returns: Sendable {
         /// `void`.
         case void
         /// One value of a SQL type.
@@ -219,92 +225,92 @@ public struct RPCContract: Sendable {
         case table([(name: String, type: String)])
     }
     /// Name.
-    public var name: String
+    package var name: String
     /// Parameters in order.
-    public var params: [Parameter]
+    package var params: [Parameter]
     /// Result.
-    public var returns: Returns
+    package var returns: Returns
     /// `definer` or `invoker`.
-    public var security: String
+    package var security: String
     /// `stable`, `immutable` or `volatile`.
-    public var volatility: String
+    package var volatility: String
     /// Who may call it: `any`, `self` (the user named by user_id), `involved`, `service_role`.
-    public var callers: String
+    package var callers: String
 }
 
 /// An edge function's contract.
-public struct EdgeFunctionContract: Sendable {
+package struct EdgeFunctionContract: Sendable {
     /// Name (`send-push-notification`).
-    public var name: String
+    package var name: String
     /// HTTP method accepted.
-    public var method: String
+    package var method: String
     /// Whether Supabase verifies the JWT before the body runs.
-    public var verifyJWT: Bool
+    package var verifyJWT: Bool
     /// Who may call: `service_role`, `approved_user`.
-    public var callers: [String]
+    package var callers: [String]
     /// Required body fields and their kinds (`uuid`, `string`, `integer`, `object`).
-    public var required: [(name: String, kind: String)]
+    package var required: [(name: String, kind: String)]
     /// Optional body fields and their kinds.
-    public var optional: [(name: String, kind: String)]
+    package var optional: [(name: String, kind: String)]
 }
 
 /// APNs settings and the fake's deterministic rules.
-public struct APNsContract: Sendable {
+package struct APNsContract: Sendable {
     /// `apns-topic`.
-    public var topic: String
+    package var topic: String
     /// `apns-push-type`.
-    public var pushType: String
+    package var pushType: String
     /// `apns-priority`.
-    public var priority: Int
+    package var priority: Int
     /// `aps.sound`.
-    public var sound: String
+    package var sound: String
     /// Answers that remove the token: (status, reason).
-    public var removeOn: [(status: Int, reason: String)]
+    package var removeOn: [(status: Int, reason: String)]
     /// Fake: a well-formed token has this many lowercase hex digits.
-    public var fakeTokenHexLength: Int
+    package var fakeTokenHexLength: Int
     /// Fake: well-formed tokens with this prefix are reported Unregistered.
-    public var fakeUnregisteredPrefix: String
+    package var fakeUnregisteredPrefix: String
 }
 
 /// functions.json: signatures, numbers and edge functions.
-public struct NaarsCarsFunctions: Sendable {
+package struct NaarsCarsFunctions: Sendable {
     /// Database functions in file order.
-    public var rpcs: [RPCContract]
+    package var rpcs: [RPCContract]
     /// EDGE-003: tokens not refreshed for this many days are stale.
-    public var staleTokenDays: Int
+    package var staleTokenDays: Int
     /// get_leaderboard's default time_filter.
-    public var defaultTimeFilter: String
+    package var defaultTimeFilter: String
     /// get_leaderboard's default limit.
-    public var defaultLimit: Int
+    package var defaultLimit: Int
     /// get_leaderboard's largest limit.
-    public var maxLimit: Int
+    package var maxLimit: Int
     /// Decimals of average ratings.
-    public var ratingDecimals: Int
+    package var ratingDecimals: Int
     /// What a user with no reviews or no fulfilled requests shows as average, count and rank key
     /// (FR-015's `COALESCE(…, 0)`).
-    public var absentAs: Int = 0
+    package var absentAs: Int = 0
     /// Window lengths in days by time_filter (nil: no window).
-    public var timeFilters: [String: Int?]
+    package var timeFilters: [String: Int?]
     /// Edge functions.
-    public var edgeFunctions: [EdgeFunctionContract]
+    package var edgeFunctions: [EdgeFunctionContract]
     /// APNs.
-    public var apns: APNsContract
+    package var apns: APNsContract
     /// Edge-function error message templates by key (`method`, `forbidden`, `bodyNotObject`,
     /// `missingField`, `wrongType`, `unknownField`).
-    public var edgeErrors: [String: String]
+    package var edgeErrors: [String: String]
 
     /// An edge-function error message.
-    public func edgeError(_ key: String, _ values: [String: String] = [:]) -> String {
+    package func edgeError(_ key: String, _ values: [String: String] = [:]) -> String {
         RuleError.fill(edgeErrors[key] ?? key, values)
     }
 
     /// A database function by name.
-    public func rpc(_ name: String) -> RPCContract? { rpcs.first { $0.name == name } }
+    package func rpc(_ name: String) -> RPCContract? { rpcs.first { $0.name == name } }
     /// An edge function by name.
-    public func edge(_ name: String) -> EdgeFunctionContract? { edgeFunctions.first { $0.name == name } }
+    package func edge(_ name: String) -> EdgeFunctionContract? { edgeFunctions.first { $0.name == name } }
 
     /// Decodes functions.json.
-    public static func decode(_ root: SpecNode) throws -> NaarsCarsFunctions {
+    package static func decode(_ root: SpecNode) throws -> NaarsCarsFunctions {
         try root.object { o in
             _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
             let rpcs = try o.required("rpc").array().map { r in
@@ -314,8 +320,9 @@ public struct NaarsCarsFunctions: Sendable {
                             let t = try po.required("type")
                             guard SQLType.parse(try t.string(), enums: [:]) != nil else { throw t.fail("unknown type '\(try t.string())'") }
                             let has = po.has("default")
-                            return RPCContract.Parameter(name: try po.required("name").string(), type: try t.string(),
-                                                         defaultValue: has ? (po.optional("default")?.value ?? .null) : nil, hasDefault: has)
+                            return RPCContract.Parameter(
+                                name: try po.required("name").string(), type: try t.string(),
+                                defaultValue: has ? (po.optional("default")?.value ?? .null) : nil, hasDefault: has)
                         }
                     }
                     let rn = try ro.required("returns")
@@ -338,10 +345,13 @@ public struct NaarsCarsFunctions: Sendable {
                     guard ["stable", "immutable", "volatile"].contains(try vol.string()) else { throw vol.fail("expected stable, immutable or volatile") }
                     let callersNode = ro.optional("callers")
                     let callers = try callersNode?.string() ?? "any"
-                    guard ["any", "self", "involved", "service_role"].contains(callers) else { throw callersNode!.fail("expected any, self, involved or service_role") }
+                    guard ["any", "self", "involved", "service_role"].contains(callers) else {
+                        throw callersNode!.fail("expected any, self, involved or service_role")
+                    }
                     _ = ro.optional("doc"); _ = ro.optional("decision")
-                    return RPCContract(name: try ro.required("name").string(), params: params, returns: returns,
-                                       security: try sec.string(), volatility: try vol.string(), callers: callers)
+                    return RPCContract(
+                        name: try ro.required("name").string(), params: params, returns: returns,
+                        security: try sec.string(), volatility: try vol.string(), callers: callers)
                 }
             }
             let stale = try o.required("pushTokens").object { p -> Int in
@@ -358,8 +368,10 @@ public struct NaarsCarsFunctions: Sendable {
                 }
                 let def = try l.required("defaultTimeFilter")
                 guard filters[try def.string()] != nil else { throw def.fail("not one of timeFilters") }
-                return (try def.string(), try l.required("defaultLimit").int(), try l.required("maxLimit").int(),
-                        try l.required("ratingDecimals").int(), filters)
+                return (
+                    try def.string(), try l.required("defaultLimit").int(), try l.required("maxLimit").int(),
+                    try l.required("ratingDecimals").int(), filters
+                )
             }
             let edges = try o.required("edgeFunctions").array().map { e in
                 try e.object { eo -> EdgeFunctionContract in
@@ -371,9 +383,10 @@ public struct NaarsCarsFunctions: Sendable {
                         }
                     }
                     _ = eo.optional("decision"); _ = eo.optional("trigger")
-                    return EdgeFunctionContract(name: try eo.required("name").string(), method: try eo.required("method").string(),
-                                                verifyJWT: try eo.required("verifyJWT").bool(), callers: try eo.required("callers").strings(),
-                                                required: req, optional: opt)
+                    return EdgeFunctionContract(
+                        name: try eo.required("name").string(), method: try eo.required("method").string(),
+                        verifyJWT: try eo.required("verifyJWT").bool(), callers: try eo.required("callers").strings(),
+                        required: req, optional: opt)
                 }
             }
             let apns = try o.required("apns").object { a -> APNsContract in
@@ -385,9 +398,10 @@ public struct NaarsCarsFunctions: Sendable {
                     _ = f.optional("decision")
                     return (try f.required("tokenHexLength").int(), try f.required("unregisteredPrefix").string())
                 }
-                return APNsContract(topic: try a.required("topic").string(), pushType: try a.required("pushType").string(),
-                                    priority: try a.required("priority").int(), sound: try a.required("sound").string(),
-                                    removeOn: remove, fakeTokenHexLength: fake.0, fakeUnregisteredPrefix: fake.1)
+                return APNsContract(
+                    topic: try a.required("topic").string(), pushType: try a.required("pushType").string(),
+                    priority: try a.required("priority").int(), sound: try a.required("sound").string(),
+                    removeOn: remove, fakeTokenHexLength: fake.0, fakeUnregisteredPrefix: fake.1)
             }
             var edgeErrors: [String: String] = [:]
             let ee = try o.required("edgeErrors")
@@ -397,8 +411,9 @@ public struct NaarsCarsFunctions: Sendable {
                     edgeErrors[k] = try eo.required(k).string()
                 }
             }
-            var functions = NaarsCarsFunctions(rpcs: rpcs, staleTokenDays: stale, defaultTimeFilter: lb.0, defaultLimit: lb.1, maxLimit: lb.2,
-                                               ratingDecimals: lb.3, timeFilters: lb.4, edgeFunctions: edges, apns: apns, edgeErrors: edgeErrors)
+            var functions = NaarsCarsFunctions(
+                rpcs: rpcs, staleTokenDays: stale, defaultTimeFilter: lb.0, defaultLimit: lb.1, maxLimit: lb.2,
+                ratingDecimals: lb.3, timeFilters: lb.4, edgeFunctions: edges, apns: apns, edgeErrors: edgeErrors)
             functions.absentAs = absentAs
             return functions
         }

@@ -11,28 +11,28 @@ import ContractKit
 /// pgcrypto (on_auth_user_created makes their profiles, which the seed then fills in); the other
 /// tables are loaded with their user triggers disabled (as the mock loads fixtures) and
 /// `ON CONFLICT DO NOTHING`, so running the file again changes nothing.
-public enum NaarsCarsSeedSQL {
+package enum NaarsCarsSeedSQL {
     /// The fixtures' reference instant (2026-01-01T00:00:00Z), in microseconds.
-    public static let referenceMicros: Int64 = 1_767_225_600 * 1_000_000
+    package static let referenceMicros: Int64 = 1_767_225_600 * 1_000_000
 
     /// The SQL text for a spec.
-    public static func render(_ spec: AppSpec) throws -> String {
+    package static func render(_ spec: AppSpec) throws -> String {
         var out = """
-        -- Naar's Cars development seed (FR-021, FR-022, Appendix B; Appendix A step 9).
-        -- GENERATED from Contracts/naarscars/fixtures.json by NaarsCarsSeedSQL: do not edit; regenerate with
-        --   NAARSCARS_RECORD_SEED=1 swift test --filter NaarsCarsSQLTests
-        -- Dates are relative to the day the seed runs (the fixtures' 2026-01-01 becomes today, UTC).
-        -- Idempotent (FR-023): existing rows are left alone. Apply after the migrations in sql/.
+            -- Naar's Cars development seed (FR-021, FR-022, Appendix B; Appendix A step 9).
+            -- GENERATED from Contracts/naarscars/fixtures.json by NaarsCarsSeedSQL: do not edit; regenerate with
+            --   NAARSCARS_RECORD_SEED=1 swift test --filter NaarsCarsSQLTests
+            -- Dates are relative to the day the seed runs (the fixtures' 2026-01-01 becomes today, UTC).
+            -- Idempotent (FR-023): existing rows are left alone. Apply after the migrations in sql/.
 
-        begin;
+            begin;
 
-        create or replace function pg_temp.seed_day(days integer) returns date
-          language sql stable as $$ select (now() at time zone 'UTC')::date + days $$;
-        create or replace function pg_temp.seed_at(seconds bigint) returns timestamptz
-          language sql stable as $$ select (date_trunc('day', now() at time zone 'UTC') at time zone 'UTC') + make_interval(secs => seconds) $$;
+            create or replace function pg_temp.seed_day(days integer) returns date
+              language sql stable as $$ select (now() at time zone 'UTC')::date + days $$;
+            create or replace function pg_temp.seed_at(seconds bigint) returns timestamptz
+              language sql stable as $$ select (date_trunc('day', now() at time zone 'UTC') at time zone 'UTC') + make_interval(secs => seconds) $$;
 
 
-        """
+            """
         let f = spec.fixtures
         let publicTables = f.tables.map(\.table)
         for t in publicTables { out += "alter table public.\(t) disable trigger user;\n" }
@@ -41,7 +41,8 @@ public enum NaarsCarsSeedSQL {
         for p in f.personas {
             let created = profiles.first { $0["id"]?.stringValue == p.id }?["created_at"] ?? .string(PGTime.formatTimestamp(referenceMicros, withZone: true))
             let at = try value(created, .timestamptz)
-            out += "insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)\n"
+            out +=
+                "insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)\n"
             out += "values (\(quote(p.id)), 'authenticated', 'authenticated', \(quote(p.email.lowercased())), "
             out += "extensions.crypt(\(quote(p.password)), extensions.gen_salt('bf')), \(at), "
             out += "'{\"provider\": \"email\", \"providers\": [\"email\"]}'::jsonb, \(quote(p.metadata.serialized(.jsonb)))::jsonb, \(at), \(at))\n"

@@ -24,8 +24,10 @@ public enum AppError: Error, LocalizedError, Equatable, Sendable, CustomStringCo
     case unknown(String)
 
     /// The case names FR-040 lists, in its order.
-    public static let caseNames = ["networkUnavailable", "serverError", "invalidCredentials", "sessionExpired",
-                                   "notAuthenticated", "invalidInviteCode", "notFound", "unauthorized", "unknown"]
+    public static let caseNames = [
+        "networkUnavailable", "serverError", "invalidCredentials", "sessionExpired",
+        "notAuthenticated", "invalidInviteCode", "notFound", "unauthorized", "unknown"
+    ]
 
     /// The case name (`notFound`).
     public var caseName: String {
@@ -67,7 +69,7 @@ public enum AppError: Error, LocalizedError, Equatable, Sendable, CustomStringCo
     }
 
     /// The user-friendly message from the catalog.
-    public func message(in catalog: AppErrorCatalog) -> String { catalog.message(for: self) }
+    package func message(in catalog: AppErrorCatalog) -> String { catalog.message(for: self) }
 
     /// The message from the bundled catalog (errors.json).
     public var errorDescription: String? { message(in: AppErrorCatalog.bundled) }
@@ -76,20 +78,20 @@ public enum AppError: Error, LocalizedError, Equatable, Sendable, CustomStringCo
 }
 
 /// What the client saw when a call failed: the transport outcome or an HTTP answer.
-public struct ErrorObservation: Sendable, Equatable {
+package struct ErrorObservation: Sendable, Equatable {
     /// True when the request never got an answer (no connection).
-    public var offline: Bool
+    package var offline: Bool
     /// HTTP status.
-    public var status: Int?
+    package var status: Int?
     /// PostgREST `code` (SQLSTATE or PGRST…).
-    public var code: String?
+    package var code: String?
     /// GoTrue `error_code`.
-    public var errorCode: String?
+    package var errorCode: String?
     /// The message (`message`, `msg`, `error_description` or `error`).
-    public var message: String?
+    package var message: String?
 
     /// An observation from its parts.
-    public init(offline: Bool = false, status: Int? = nil, code: String? = nil, errorCode: String? = nil, message: String? = nil) {
+    package init(offline: Bool = false, status: Int? = nil, code: String? = nil, errorCode: String? = nil, message: String? = nil) {
         self.offline = offline
         self.status = status
         self.code = code
@@ -98,34 +100,35 @@ public struct ErrorObservation: Sendable, Equatable {
     }
 
     /// Reads an HTTP response in PostgREST, GoTrue or edge-function error shape.
-    public init(response: HTTPResponse) {
+    package init(response: HTTPResponse) {
         let body = response.jsonBody
         func str(_ k: String) -> String? { body?[k]?.stringValue ?? body?[k]?.intValue.map { String($0) } }
-        self.init(status: response.status, code: str("code"), errorCode: str("error_code"),
-                  message: str("message") ?? str("msg") ?? str("error_description") ?? str("error"))
+        self.init(
+            status: response.status, code: str("code"), errorCode: str("error_code"),
+            message: str("message") ?? str("msg") ?? str("error_description") ?? str("error"))
     }
 }
 
 /// errors.json: FR-040's messages and the rules that map backend answers to `AppError`.
-public struct AppErrorCatalog: Sendable {
+package struct AppErrorCatalog: Sendable {
     /// One mapping rule: every given condition must hold.
-    public struct Rule: Sendable {
+    package struct Rule: Sendable {
         /// `transport: offline`.
-        public var offline: Bool?
+        package var offline: Bool?
         /// Exact status.
-        public var status: Int?
+        package var status: Int?
         /// Lowest status (inclusive).
-        public var minStatus: Int?
+        package var minStatus: Int?
         /// PostgREST code.
-        public var code: String?
+        package var code: String?
         /// GoTrue error_code.
-        public var errorCode: String?
+        package var errorCode: String?
         /// Case-insensitive substring of the message.
-        public var messageContains: String?
+        package var messageContains: String?
         /// The resulting case.
-        public var error: String
+        package var error: String
         /// Fixed detail for cases with one (else the observed message).
-        public var detail: String?
+        package var detail: String?
 
         func matches(_ o: ErrorObservation) -> Bool {
             if let offline, offline != o.offline { return false }
@@ -139,24 +142,24 @@ public struct AppErrorCatalog: Sendable {
     }
 
     /// Message template per case name (`{detail}` placeholder).
-    public var messages: [String: String]
+    package var messages: [String: String]
     /// Cases that carry a detail string.
-    public var withDetail: Set<String>
+    package var withDetail: Set<String>
     /// Mapping rules in order.
-    public var rules: [Rule]
+    package var rules: [Rule]
 
     /// The catalog in `Contracts/naarscars/errors.json` (empty if it cannot be read; the gate
     /// test loads the file strictly and fails on any error).
-    public static let bundled: AppErrorCatalog = (try? NaarsCarsContracts.load().errors) ?? AppErrorCatalog(messages: [:], withDetail: [], rules: [])
+    package static let bundled: AppErrorCatalog = (try? NaarsCarsContracts.load().errors) ?? AppErrorCatalog(messages: [:], withDetail: [], rules: [])
 
     /// The message of an error.
-    public func message(for error: AppError) -> String {
+    package func message(for error: AppError) -> String {
         guard let t = messages[error.caseName] else { return error.caseName }
         return RuleError.fill(t, ["detail": error.detail ?? ""])
     }
 
     /// The error the first matching rule gives.
-    public func map(_ o: ErrorObservation) -> AppError {
+    package func map(_ o: ErrorObservation) -> AppError {
         for r in rules where r.matches(o) {
             let detail = r.detail ?? o.message ?? (o.status.map { "HTTP \($0)" } ?? "unknown error")
             if let e = AppError(caseName: r.error, detail: withDetail.contains(r.error) ? detail : nil) { return e }
@@ -165,7 +168,7 @@ public struct AppErrorCatalog: Sendable {
     }
 
     /// Decodes errors.json: every FR-040 case needs a message; rules name known cases.
-    public static func decode(_ root: SpecNode) throws -> AppErrorCatalog { try root.decode(AppErrorCatalog.self) }
+    package static func decode(_ root: SpecNode) throws -> AppErrorCatalog { try root.decode(AppErrorCatalog.self) }
 }
 
 /// An `AppError` case named in errors.json.
@@ -189,7 +192,7 @@ private struct When: Decodable {
 
 extension AppErrorCatalog.Rule: Decodable {
     enum CodingKeys: String, CodingKey { case when, error, detail }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let whenNode = try c.decode(SpecNode.self, forKey: .when)
         self.init(error: try c.decode(CaseName.self, forKey: .error).value, detail: try c.decodeIfPresent(String.self, forKey: .detail))
@@ -204,13 +207,14 @@ extension AppErrorCatalog.Rule: Decodable {
 
 extension AppErrorCatalog: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, appErrors, mapping }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let list = try c.decode([ErrorMessage].self, forKey: .appErrors)
         var messages: [String: String] = [:]
         for m in list { messages[m.case.value] = m.message }
         for name in AppError.caseNames where messages[name] == nil { throw c.fail(.appErrors, "missing AppError case '\(name)' (FR-040)") }
-        self.init(messages: messages, withDetail: Set(list.filter { $0.detail == true }.map(\.case.value)),
-                  rules: try c.decode([Rule].self, forKey: .mapping))
+        self.init(
+            messages: messages, withDetail: Set(list.filter { $0.detail == true }.map(\.case.value)),
+            rules: try c.decode([Rule].self, forKey: .mapping))
     }
 }

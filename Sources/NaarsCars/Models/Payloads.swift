@@ -22,31 +22,31 @@ extension NaarsCarsPayload {
 }
 
 /// Every model of the app: rows, database-function payloads, edge-function payloads.
-public enum NaarsCarsModels {
+package enum NaarsCarsModels {
     /// One model per table and view of schema.json.
-    public static let rows: [any NaarsCarsRow.Type] = NaarsCarsApp.tableModels.compactMap { $0 as? any NaarsCarsRow.Type }
+    package static let rows: [any NaarsCarsRow.Type] = NaarsCarsApp.tableModels.compactMap { $0 as? any NaarsCarsRow.Type }
     /// Result models of the database functions, by function name (void functions have none).
-    public static let rpcResults: [String: any NaarsCarsPayload.Type] = [
+    package static let rpcResults: [String: any NaarsCarsPayload.Type] = [
         "get_user_stats": UserStats.self, "get_unread_counts": UnreadCounts.self,
         "validate_invite_code": InviteCodeValidation.self, "get_leaderboard": LeaderboardEntry.self,
-        "get_pending_reviews": PendingReview.self,
+        "get_pending_reviews": PendingReview.self
     ]
     /// The payload models interaction files may name besides the row models (`UserStats`,
     /// `UserStats[]` for arrays of it).
-    public static let payloads: [any NaarsCarsPayload.Type] = [
+    package static let payloads: [any NaarsCarsPayload.Type] = [
         NoArguments.self, UserIDArgument.self, MarkMessagesReadArguments.self, RequestConversationArguments.self,
         ValidateInviteCodeArguments.self, LeaderboardArguments.self, UserStats.self, UnreadCounts.self,
         InviteCodeValidation.self, PendingReview.self, PushNotificationRequest.self, PushDelivery.self,
-        PushNotificationResult.self, CleanupTokensResult.self, RefreshLeaderboardResult.self, EdgeFunctionError.self,
+        PushNotificationResult.self, CleanupTokensResult.self, RefreshLeaderboardResult.self, EdgeFunctionError.self
     ]
 
     /// Argument models of the database functions, by function name.
-    public static let rpcArguments: [String: any NaarsCarsPayload.Type] = [
+    package static let rpcArguments: [String: any NaarsCarsPayload.Type] = [
         "get_user_stats": UserIDArgument.self, "get_unread_counts": UserIDArgument.self,
         "get_pending_reviews": UserIDArgument.self, "mark_messages_read": MarkMessagesReadArguments.self,
         "get_or_create_request_conversation": RequestConversationArguments.self,
         "validate_invite_code": ValidateInviteCodeArguments.self, "get_leaderboard": LeaderboardArguments.self,
-        "cleanup_stale_push_tokens": NoArguments.self,
+        "cleanup_stale_push_tokens": NoArguments.self
     ]
 }
 

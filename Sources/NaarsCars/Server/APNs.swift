@@ -2,21 +2,21 @@ import Foundation
 import ContractKit
 
 /// APNs' answer to one push.
-public struct APNsResponse: Sendable, Equatable {
+package struct APNsResponse: Sendable, Equatable {
     /// HTTP status (200 delivered; 400, 410, … refused).
-    public var status: Int
+    package var status: Int
     /// Apple's `reason` for a refusal (`BadDeviceToken`, `Unregistered`).
-    public var reason: String?
+    package var reason: String?
 
     /// An answer.
-    public init(status: Int, reason: String? = nil) {
+    package init(status: Int, reason: String? = nil) {
         self.status = status
         self.reason = reason
     }
 }
 
 /// Sends one push to APNs. send-push-notification uses it; tests inject `FakeAPNs`.
-public protocol APNsClient: Sendable {
+package protocol APNsClient: Sendable {
     /// Sends `payload` to a device token with the APNs request headers.
     func send(deviceToken: String, payload: JSONValue, headers: [String: String]) -> APNsResponse
 }
@@ -26,15 +26,15 @@ public protocol APNsClient: Sendable {
 /// `unregisteredPrefix` 410 Unregistered, any other is delivered and recorded.
 ///
 /// Safe to call from concurrent edge-function calls: its log is behind a `Guarded` lock.
-public final class FakeAPNs: APNsClient, Sendable {
+package final class FakeAPNs: APNsClient, Sendable {
     /// One push APNs accepted.
-    public struct Delivery: Sendable, Equatable {
+    package struct Delivery: Sendable, Equatable {
         /// The device token.
-        public var deviceToken: String
+        package var deviceToken: String
         /// The JSON payload (`aps` and custom keys).
-        public var payload: JSONValue
+        package var payload: JSONValue
         /// apns-topic, apns-push-type, apns-priority.
-        public var headers: [String: String]
+        package var headers: [String: String]
     }
 
     private struct Log {
@@ -46,18 +46,18 @@ public final class FakeAPNs: APNsClient, Sendable {
     private let unregisteredPrefix: String
 
     /// A fake with the rules of functions.json (`apns.fake`).
-    public convenience init() {
+    package convenience init() {
         let apns = (try? NaarsCarsContracts.load().functions.apns)
         self.init(tokenHexLength: apns?.fakeTokenHexLength ?? 0, unregisteredPrefix: apns?.fakeUnregisteredPrefix ?? "")
     }
 
     /// A fake with explicit rules.
-    public init(tokenHexLength: Int, unregisteredPrefix: String) {
+    package init(tokenHexLength: Int, unregisteredPrefix: String) {
         hexLength = tokenHexLength
         self.unregisteredPrefix = unregisteredPrefix
     }
 
-    public func send(deviceToken: String, payload: JSONValue, headers: [String: String]) -> APNsResponse {
+    package func send(deviceToken: String, payload: JSONValue, headers: [String: String]) -> APNsResponse {
         let wellFormed = deviceToken.utf8.count == hexLength && deviceToken.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
         let response: APNsResponse
         if !wellFormed {
@@ -75,9 +75,9 @@ public final class FakeAPNs: APNsClient, Sendable {
     }
 
     /// Pushes delivered so far ("notification received", EDGE-001).
-    public var deliveries: [Delivery] { log.withLock { $0.deliveries } }
+    package var deliveries: [Delivery] { log.withLock { $0.deliveries } }
     /// Every attempt with its answer.
-    public var responses: [(token: String, response: APNsResponse)] { log.withLock { $0.attempts } }
+    package var responses: [(token: String, response: APNsResponse)] { log.withLock { $0.attempts } }
     /// Forgets the log.
-    public func reset() { log.withLock { $0 = Log() } }
+    package func reset() { log.withLock { $0 = Log() } }
 }

@@ -12,7 +12,7 @@ extension NaarsCarsServer {
             "refresh-leaderboard": { call in
                 let rows = try server.leaderboard(call.backend.database, .serviceRole, windowDays: nil).count
                 return .json(200, ["materialized": false, "rows": .int(Int64(rows))])
-            },
+            }
         ]
         for f in functions.edgeFunctions {
             guard let body = bodies[f.name] else {
@@ -92,10 +92,16 @@ extension NaarsCarsServer {
             let remove = apnsSpec.removeOn.contains { $0.status == answer.status && $0.reason == answer.reason }
             if remove { try db.delete("push_tokens", where: Self.eq("id", id), as: .serviceRole); removed += 1 }
             if answer.status == 200 { sent += 1 } else { failed += 1 }
-            results.append(["token_id": .string(id), "device_id": t["device_id"] ?? .null, "status": .int(Int64(answer.status)),
-                            "reason": answer.reason.map(JSONValue.string) ?? .null, "removed": .bool(remove)])
+            results.append([
+                "token_id": .string(id), "device_id": t["device_id"] ?? .null, "status": .int(Int64(answer.status)),
+                "reason": answer.reason.map(JSONValue.string) ?? .null, "removed": .bool(remove)
+            ])
         }
-        return .json(200, ["user_id": .string(user), "sent": .int(Int64(sent)), "failed": .int(Int64(failed)),
-                           "removed": .int(Int64(removed)), "results": .array(results)])
+        return .json(
+            200,
+            [
+                "user_id": .string(user), "sent": .int(Int64(sent)), "failed": .int(Int64(failed)),
+                "removed": .int(Int64(removed)), "results": .array(results)
+            ])
     }
 }

@@ -16,7 +16,7 @@ extension NaarsCarsServer {
             "validate_invite_code": { try s.validateInviteCode($0) },
             "get_leaderboard": { try s.leaderboardRPC($0) },
             "get_pending_reviews": { try s.pendingReviews($0) },
-            "cleanup_stale_push_tokens": { try s.cleanupRPC($0) },
+            "cleanup_stale_push_tokens": { try s.cleanupRPC($0) }
         ]
     }
 
@@ -24,9 +24,10 @@ extension NaarsCarsServer {
         let handlers = self.handlers
         for c in functions.rpcs {
             guard let h = handlers[c.name] else {
-                backend.registerRPC(RPCFunction(name: c.name, parameters: [], returns: .void) { _ in
-                    throw PostgresError("42883", "function public.\(c.name) is declared in functions.json but not implemented")
-                })
+                backend.registerRPC(
+                    RPCFunction(name: c.name, parameters: [], returns: .void) { _ in
+                        throw PostgresError("42883", "function public.\(c.name) is declared in functions.json but not implemented")
+                    })
                 continue
             }
             let params = c.params.map { RPCParameter($0.name, SQLType.parse($0.type, enums: schema.enums) ?? .text, hasDefault: $0.hasDefault) }
@@ -38,10 +39,11 @@ extension NaarsCarsServer {
             }
             let contract = c
             let server = self
-            backend.registerRPC(RPCFunction(name: c.name, parameters: params, returns: returns, volatile: c.volatility == "volatile") { call in
-                try server.checkCaller(contract, call)
-                return try h(call)
-            })
+            backend.registerRPC(
+                RPCFunction(name: c.name, parameters: params, returns: returns, volatile: c.volatility == "volatile") { call in
+                    try server.checkCaller(contract, call)
+                    return try h(call)
+                })
         }
     }
 
@@ -200,8 +202,10 @@ extension NaarsCarsServer {
     struct BoardRow {
         var userID: String, name: String, avatar: JSONValue, fulfilled: Int, ratingSum: Int64, ratings: Int64, rank: Int, average: Double
         var json: [String: JSONValue] {
-            ["user_id": .string(userID), "name": .string(name), "avatar_url": avatar, "fulfilled_count": .int(Int64(fulfilled)),
-             "average_rating": .double(average), "review_count": .int(ratings), "rank": .int(Int64(rank))]
+            [
+                "user_id": .string(userID), "name": .string(name), "avatar_url": avatar, "fulfilled_count": .int(Int64(fulfilled)),
+                "average_rating": .double(average), "review_count": .int(ratings), "rank": .int(Int64(rank))
+            ]
         }
     }
 
@@ -237,9 +241,10 @@ extension NaarsCarsServer {
         var rows = try db.rows("profiles", as: auth, where: Self.eq("approved", "true")).map { p -> BoardRow in
             let id = p["id"]?.stringValue ?? ""
             let (sum, n) = sums[id] ?? (0, 0)
-            return BoardRow(userID: id, name: p["name"]?.stringValue ?? "", avatar: p["avatar_url"] ?? .null, fulfilled: fulfilled[id] ?? functions.absentAs,
-                            ratingSum: sum, ratings: n, rank: 0,
-                            average: Self.roundedMean(sum: sum, count: n, decimals: functions.ratingDecimals, absent: functions.absentAs))
+            return BoardRow(
+                userID: id, name: p["name"]?.stringValue ?? "", avatar: p["avatar_url"] ?? .null, fulfilled: fulfilled[id] ?? functions.absentAs,
+                ratingSum: sum, ratings: n, rank: 0,
+                average: Self.roundedMean(sum: sum, count: n, decimals: functions.ratingDecimals, absent: functions.absentAs))
         }
         for i in rows.indices { rows[i].rank = 1 + rows.filter { $0.fulfilled > rows[i].fulfilled }.count }
         rows.sort { a, b in
@@ -265,9 +270,14 @@ extension NaarsCarsServer {
                 for (k, v) in r { if let s = v.stringValue { values[k] = s } }
                 let title = RuleError.fill(rules.pendingReviewTitle[type] ?? "", values)
                 let date = r["date"] ?? .null
-                out.append((PGTime.parseDate(date.stringValue ?? "") ?? 0, id,
-                            ["request_type": .string(type), "request_id": .string(id), "fulfiller_id": .string(fulfiller),
-                             "fulfiller_name": .string(name), "title": .string(title), "date": date]))
+                out.append(
+                    (
+                        PGTime.parseDate(date.stringValue ?? "") ?? 0, id,
+                        [
+                            "request_type": .string(type), "request_id": .string(id), "fulfiller_id": .string(fulfiller),
+                            "fulfiller_name": .string(name), "title": .string(title), "date": date
+                        ]
+                    ))
             }
         }
         out.sort { $0.date != $1.date ? $0.date > $1.date : $0.id < $1.id }

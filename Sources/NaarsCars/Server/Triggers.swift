@@ -11,7 +11,7 @@ extension NaarsCarsServer {
         ("on_invite_code_used", "invite_codes"), ("protect_admin_fields", "profiles"),
         ("on_review_created", "reviews"), ("mark_request_reviewed", "reviews"),
         ("enforce_request_lifecycle", "rides"), ("enforce_request_lifecycle", "favors"),
-        ("protect_message_fields", "messages"),
+        ("protect_message_fields", "messages")
     ]
 
     func registerTriggers(on backend: MockSupabase) {
@@ -27,8 +27,9 @@ extension NaarsCarsServer {
         }
         backend.registerTrigger("on_message_created", on: "messages", timing: .after, events: [.insert]) { ctx in
             guard let conv = ctx.new?["conversation_id"]?.stringValue else { return }
-            try ctx.database.update("conversations", set: ["updated_at": .string(Self.timestamp(ctx.now))],
-                                    where: Self.eq("id", conv), as: .serviceRole)
+            try ctx.database.update(
+                "conversations", set: ["updated_at": .string(Self.timestamp(ctx.now))],
+                where: Self.eq("id", conv), as: .serviceRole)
         }
         backend.registerTrigger("on_invite_code_used", on: "invite_codes", timing: .before, events: [.update]) { ctx in
             try server.inviteCodeUsed(&ctx)
@@ -60,7 +61,7 @@ extension NaarsCarsServer {
     /// on_auth_user_created: a profile with the user's id, email and a name (rules.json newProfile).
     func createProfile(_ ctx: inout TriggerContext) throws {
         guard let new = ctx.new, let id = new["id"]?.stringValue else { return }
-        if try !ctx.database.rows("profiles", where: Self.eq("id", id)).isEmpty { return }  // ON CONFLICT DO NOTHING
+        if try !ctx.database.rows("profiles", where: Self.eq("id", id)).isEmpty { return } // ON CONFLICT DO NOTHING
         let email = new["email"] ?? .null
         var name = new["raw_user_meta_data"]?[rules.nameMetadataKey]?.stringValue?.trimmingCharacters(in: .init(charactersIn: " ")) ?? ""
         if name.isEmpty, let e = email.stringValue { name = String(e.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).first ?? "") }
@@ -72,7 +73,8 @@ extension NaarsCarsServer {
         guard let old = ctx.old, var new = ctx.new else { return }
         let oldUser = old["used_by"]?.stringValue, newUser = new["used_by"]?.stringValue.flatMap(SQLValue.canonicalUUID)
         if !Self.privileged(ctx.auth) {
-            for c in rules.inviteImmutableColumns where !Self.same(old[c], new[c], schema.table("invite_codes")?.columns.first { $0.name == c }?.type ?? .text) {
+            for c in rules.inviteImmutableColumns where !Self.same(old[c], new[c], schema.table("invite_codes")?.columns.first { $0.name == c }?.type ?? .text)
+            {
                 throw rules.error("invite_code_immutable")
             }
             if let oldUser, oldUser != newUser { throw rules.error("invite_code_reused") }
@@ -84,8 +86,9 @@ extension NaarsCarsServer {
         new["used_at"] = .string(Self.timestamp(ctx.now))
         ctx.new = new
         if let creator = new["created_by"]?.stringValue {
-            try ctx.database.update("profiles", set: ["invited_by": .string(creator)],
-                                    where: .and([Self.eq("id", newUser), Self.isNull("invited_by")]), as: .serviceRole)
+            try ctx.database.update(
+                "profiles", set: ["invited_by": .string(creator)],
+                where: .and([Self.eq("id", newUser), Self.isNull("invited_by")]), as: .serviceRole)
         }
     }
 
@@ -103,14 +106,20 @@ extension NaarsCarsServer {
             try ctx.database.rows("profiles", where: Self.eq("id", id)).first?["name"]?.stringValue ?? ""
         }
         let rating = Int(new["rating"]?.intValue ?? 0)
-        let values = ["reviewer": try name(reviewer), "fulfiller": try name(fulfiller),
-                      "stars": String(repeating: rules.reviewStar, count: max(rating, 0)),
-                      "comment": new["comment"]?.stringValue ?? ""]
+        let values = [
+            "reviewer": try name(reviewer), "fulfiller": try name(fulfiller),
+            "stars": String(repeating: rules.reviewStar, count: max(rating, 0)),
+            "comment": new["comment"]?.stringValue ?? ""
+        ]
         var content = RuleError.fill(rules.reviewPostContent, values)
         while content.hasSuffix(" ") { content.removeLast() }
-        let post = try ctx.database.insert("town_hall_posts", [[
-            "user_id": .string(reviewer), "title": .string(RuleError.fill(rules.reviewPostTitle, values)), "content": .string(content),
-        ]], as: .serviceRole)
+        let post = try ctx.database.insert(
+            "town_hall_posts",
+            [
+                [
+                    "user_id": .string(reviewer), "title": .string(RuleError.fill(rules.reviewPostTitle, values)), "content": .string(content)
+                ]
+            ], as: .serviceRole)
         new["town_hall_post_id"] = post.first?["id"] ?? .null
         ctx.new = new
     }

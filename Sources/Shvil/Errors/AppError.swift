@@ -91,7 +91,7 @@ public enum RecoveryAction: String, CaseIterable, Sendable, Codable {
 }
 
 /// Where an error is handled (§Error Boundaries).
-public enum ErrorBoundary: String, CaseIterable, Sendable, Codable {
+package enum ErrorBoundary: String, CaseIterable, Sendable, Codable {
     /// A view's local error state with a retry action.
     case view
     /// A service's automatic retry with exponential backoff.
@@ -101,28 +101,28 @@ public enum ErrorBoundary: String, CaseIterable, Sendable, Codable {
 }
 
 /// Exponential backoff of the service boundary.
-public struct RetryPolicy: Sendable, Equatable {
+package struct RetryPolicy: Sendable, Equatable {
     /// Retries after the first failure.
-    public var maxRetries: Int
+    package var maxRetries: Int
     /// Delay before the first retry, in seconds.
-    public var initialDelay: Double
+    package var initialDelay: Double
     /// Growth factor between retries.
-    public var multiplier: Double
+    package var multiplier: Double
     /// Cap of a single delay, in seconds.
-    public var maxDelay: Double
+    package var maxDelay: Double
 
     /// The delay before retry `n` (1-based), or nil when no retry is left.
-    public func delay(beforeRetry n: Int) -> Double? {
+    package func delay(beforeRetry n: Int) -> Double? {
         guard n >= 1, n <= maxRetries else { return nil }
         return min(initialDelay * pow(multiplier, Double(n - 1)), maxDelay)
     }
 
     /// Every delay, in order.
-    public var schedule: [Double] { (1...max(maxRetries, 1)).compactMap { delay(beforeRetry: $0) } }
+    package var schedule: [Double] { (1...max(maxRetries, 1)).compactMap { delay(beforeRetry: $0) } }
 }
 
 /// A transport failure (no HTTP response).
-public enum TransportFailure: String, Sendable, CaseIterable {
+package enum TransportFailure: String, Sendable, CaseIterable {
     /// Not connected (URLError.notConnectedToInternet, an injected network fault).
     case offline
     /// Timed out (URLError.timedOut).
@@ -131,72 +131,72 @@ public enum TransportFailure: String, Sendable, CaseIterable {
 
 /// Contracts/shvil/errors.json: messages, recoveries, boundaries, retry policy and how HTTP
 /// responses become `AppError`s.
-public struct ErrorCatalog: Sendable, Equatable {
+package struct ErrorCatalog: Sendable, Equatable {
     /// One error's entry.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The recovery a view offers.
-        public var recovery: RecoveryAction
+        package var recovery: RecoveryAction
         /// Where it is handled.
-        public var boundary: ErrorBoundary
+        package var boundary: ErrorBoundary
         /// Whether the service level retries it automatically.
-        public var retryable: Bool
+        package var retryable: Bool
         /// userMessage by language code.
-        public var messages: [String: String]
+        package var messages: [String: String]
     }
 
     /// One response-mapping rule.
-    public struct Rule: Sendable, Equatable {
+    package struct Rule: Sendable, Equatable {
         /// Lowest matching status.
-        public var statusFrom: Int
+        package var statusFrom: Int
         /// Highest matching status.
-        public var statusTo: Int
+        package var statusTo: Int
         /// Error codes one of which the body must carry (`code`, `error_code` or `error`); empty matches any body.
-        public var bodyCodes: [String]
+        package var bodyCodes: [String]
         /// The resulting error.
-        public var error: AppError
+        package var error: AppError
     }
 
     /// Supported languages; the first is the fallback.
-    public var languages: [String]
+    package var languages: [String]
     /// Entries by error id.
-    public var entries: [String: Entry]
+    package var entries: [String: Entry]
     /// The service-level backoff.
-    public var retry: RetryPolicy
+    package var retry: RetryPolicy
     /// Transport failures.
-    public var transport: [TransportFailure: AppError]
+    package var transport: [TransportFailure: AppError]
     /// Response rules, first match wins.
-    public var rules: [Rule]
+    package var rules: [Rule]
     /// The error of a body that cannot be decoded.
-    public var undecodableBody: AppError
+    package var undecodableBody: AppError
     /// What a client does on a refused access token (`session`).
-    public var session: SessionRefreshRule
+    package var session: SessionRefreshRule
 
     /// Loads errors.json.
-    public static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> ErrorCatalog {
+    package static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> ErrorCatalog {
         try decode(SpecNode.load(folder.appendingPathComponent("errors.json"), displayName: "Contracts/shvil/errors.json"))
     }
 
     /// Decodes errors.json strictly; an id that is not an `AppError` case is an error naming its path.
-    public static func decode(_ root: SpecNode) throws -> ErrorCatalog { try root.decode(ErrorCatalog.self) }
+    package static func decode(_ root: SpecNode) throws -> ErrorCatalog { try root.decode(ErrorCatalog.self) }
 
     /// The localized message (the first language when `language` has none).
-    public func userMessage(_ error: AppError, language: String) -> String {
+    package func userMessage(_ error: AppError, language: String) -> String {
         let e = entries[error.id]
         return e?.messages[language] ?? languages.first.flatMap { e?.messages[$0] } ?? error.id
     }
 
     /// The recovery a view offers.
-    public func recovery(_ error: AppError) -> RecoveryAction? { entries[error.id]?.recovery }
+    package func recovery(_ error: AppError) -> RecoveryAction? { entries[error.id]?.recovery }
 
     /// The delays before automatic retries of `error` (empty when it is not retried).
-    public func retrySchedule(_ error: AppError) -> [Double] { entries[error.id]?.retryable == true ? retry.schedule : [] }
+    package func retrySchedule(_ error: AppError) -> [Double] { entries[error.id]?.retryable == true ? retry.schedule : [] }
 
     /// The error of a transport failure.
-    public func error(for failure: TransportFailure) -> AppError? { transport[failure] }
+    package func error(for failure: TransportFailure) -> AppError? { transport[failure] }
 
     /// The error of an HTTP response, or nil for a success. A 2xx whose body does not decode as
     /// `expecting` gives `undecodableBody`.
-    public func error<T: Decodable>(status: Int, body: Data, expecting: T.Type, decoder: JSONDecoder = PostgresRowCoding.decoder()) -> AppError? {
+    package func error<T: Decodable>(status: Int, body: Data, expecting: T.Type, decoder: JSONDecoder = PostgresRowCoding.decoder()) -> AppError? {
         if (200..<300).contains(status) {
             if body.isEmpty || T.self == JSONValue.self { return nil }
             return (try? decoder.decode(T.self, from: body)) == nil ? undecodableBody : nil
@@ -215,7 +215,7 @@ public enum ShvilErrorCatalogConformance {
     /// Every `AppError` has an entry with a non-empty message in every language, no entry is
     /// unknown, retryable errors are handled at the service or view level and the backoff grows
     /// and is capped.
-    public static func violations(of catalog: ErrorCatalog) -> [String] {
+    package static func violations(of catalog: ErrorCatalog) -> [String] {
         var out: [String] = []
         for e in AppError.allCases {
             guard let entry = catalog.entries[e.id] else { out.append("\(e.id): no entry"); continue }
@@ -245,17 +245,18 @@ private struct AppErrorID: Decodable {
 
 extension RetryPolicy: Decodable {
     enum CodingKeys: String, CodingKey { case decision, maxRetries, initialDelaySeconds, multiplier, maxDelaySeconds }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
-        self.init(maxRetries: try c.decode(Int.self, forKey: .maxRetries), initialDelay: try c.decode(Double.self, forKey: .initialDelaySeconds),
-                  multiplier: try c.decode(Double.self, forKey: .multiplier), maxDelay: try c.decode(Double.self, forKey: .maxDelaySeconds))
+        self.init(
+            maxRetries: try c.decode(Int.self, forKey: .maxRetries), initialDelay: try c.decode(Double.self, forKey: .initialDelaySeconds),
+            multiplier: try c.decode(Double.self, forKey: .multiplier), maxDelay: try c.decode(Double.self, forKey: .maxDelaySeconds))
     }
 }
 
 extension ErrorCatalog.Rule: Decodable {
     enum CodingKeys: String, CodingKey { case status, statusFrom, statusTo, bodyCodes, error }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let status = try c.decodeIfPresent(Int.self, forKey: .status)
         statusFrom = try status ?? c.decode(Int.self, forKey: .statusFrom)
@@ -285,7 +286,8 @@ private struct Category: Decodable {
             guard let recovery = RecoveryAction(rawValue: r) else { throw k.fail(.recovery, "unknown recovery '\(r)'") }
             guard let boundary = ErrorBoundary(rawValue: b) else { throw k.fail(.boundary, "unknown boundary '\(b)'") }
             let messages = try k.decode([String: String].self, forKey: .message)
-            entries.append((id, ErrorCatalog.Entry(recovery: recovery, boundary: boundary, retryable: try k.decode(Bool.self, forKey: .retryable), messages: messages)))
+            entries.append(
+                (id, ErrorCatalog.Entry(recovery: recovery, boundary: boundary, retryable: try k.decode(Bool.self, forKey: .retryable), messages: messages)))
         }
         decoder.contractState?.values["errors.ids"] = before.union(entries.map(\.id))
     }
@@ -314,7 +316,7 @@ private struct Handling: Decodable { var decision: String? }
 
 extension ErrorCatalog: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, handling, session, languages, categories, retry, mapping }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         _ = try c.decodeIfPresent(Handling.self, forKey: .handling)
         session = try c.decode(SessionRefreshRule.self, forKey: .session)

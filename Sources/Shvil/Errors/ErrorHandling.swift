@@ -7,11 +7,11 @@ public struct HandledError: Sendable, Equatable, CustomStringConvertible {
     /// The error.
     public var error: AppError
     /// The boundary that took it.
-    public var boundary: ErrorBoundary
+    package var boundary: ErrorBoundary
     /// The recovery offered (view) or performed (app); nil at the service boundary.
     public var recovery: RecoveryAction?
     /// A routed error.
-    public init(error: AppError, boundary: ErrorBoundary, recovery: RecoveryAction?) {
+    package init(error: AppError, boundary: ErrorBoundary, recovery: RecoveryAction?) {
         self.error = error; self.boundary = boundary; self.recovery = recovery
     }
     /// A readable form.
@@ -27,14 +27,14 @@ public protocol AppErrorHandler {
 }
 
 /// The reference handler: errors.json's catalog, literally.
-public struct CatalogErrorHandler: AppErrorHandler {
+package struct CatalogErrorHandler: AppErrorHandler {
     /// The catalog.
-    public var catalog: ErrorCatalog
+    package var catalog: ErrorCatalog
     /// A handler.
-    public init(catalog: ErrorCatalog) { self.catalog = catalog }
+    package init(catalog: ErrorCatalog) { self.catalog = catalog }
 
     /// Retries retryable kinds on `retry.schedule`, then routes to the kind's boundary.
-    public func run(_ attempt: () throws -> Void, sleep: (Double) -> Void) -> HandledError? {
+    package func run(_ attempt: () throws -> Void, sleep: (Double) -> Void) -> HandledError? {
         var retry = 0
         while true {
             do { try attempt(); return nil } catch {
@@ -59,14 +59,19 @@ public enum ShvilErrorHandlingConformance {
     /// the entry's boundary with its recovery; an operation that first succeeds on the last
     /// permitted attempt ends without error (the boundary value), one that would succeed a
     /// retry later does not.
-    public static func violations(of handler: some AppErrorHandler, catalog: ErrorCatalog) -> [String] {
+    package static func violations(of handler: some AppErrorHandler, catalog: ErrorCatalog) -> [String] {
         var out: [String] = []
         for e in AppError.allCases {
             guard let entry = catalog.entries[e.id] else { out.append("\(e.id): no catalog entry"); continue }
             let schedule = entry.retryable ? catalog.retry.schedule : []
             var attempts = 0, delays: [Double] = []
-            let result = handler.run({ attempts += 1; throw e }, sleep: { delays.append($0) })
-            if attempts != 1 + schedule.count { out.append("\(e.id): \(attempts) attempts, expected \(1 + schedule.count)\(entry.retryable ? "" : " (not retryable)")") }
+            let result = handler.run(
+                {
+                    attempts += 1; throw e
+                }, sleep: { delays.append($0) })
+            if attempts != 1 + schedule.count {
+                out.append("\(e.id): \(attempts) attempts, expected \(1 + schedule.count)\(entry.retryable ? "" : " (not retryable)")")
+            }
             if delays != schedule { out.append("\(e.id): waited \(delays), expected \(schedule)") }
             let expected = HandledError(error: e, boundary: entry.boundary, recovery: entry.boundary == .service ? nil : entry.recovery)
             if result != expected { out.append("\(e.id): ended as \(result.map(\.description) ?? "success"), expected \(expected)") }
@@ -74,9 +79,14 @@ public enum ShvilErrorHandlingConformance {
             // Boundary: success on the last permitted attempt, then one attempt too late.
             for (succeedOn, shouldSucceed) in [(1 + schedule.count, true), (2 + schedule.count, false)] {
                 var n = 0
-                let r = handler.run({ n += 1; if n < succeedOn { throw e } }, sleep: { _ in })
+                let r = handler.run(
+                    {
+                        n += 1; if n < succeedOn { throw e }
+                    }, sleep: { _ in })
                 if (r == nil) != shouldSucceed {
-                    out.append("\(e.id): an operation succeeding on attempt \(succeedOn) ended as \(r.map(\.description) ?? "success"), expected \(shouldSucceed ? "success" : "\(expected)")")
+                    out.append(
+                        "\(e.id): an operation succeeding on attempt \(succeedOn) ended as \(r.map(\.description) ?? "success"), expected \(shouldSucceed ? "success" : "\(expected)")"
+                    )
                 }
             }
         }
@@ -89,11 +99,13 @@ public enum ShvilErrorHandlingConformance {
     /// Every mapping rule at and around its bounds (statusFrom - 1, statusFrom, statusTo,
     /// statusTo + 1), with a body carrying one of its codes and one carrying none: the first
     /// matching rule's error, nil where no rule matches, nil for 2xx with a decodable body.
-    public static func mappingViolations(of map: Mapper, catalog: ErrorCatalog) -> [String] {
+    package static func mappingViolations(of map: Mapper, catalog: ErrorCatalog) -> [String] {
         var out: [String] = []
         func expected(_ status: Int, _ codes: [String]) -> AppError? {
             if (200..<300).contains(status) { return nil }
-            return catalog.rules.first { ($0.statusFrom...$0.statusTo).contains(status) && ($0.bodyCodes.isEmpty || $0.bodyCodes.contains(where: codes.contains)) }?.error
+            return catalog.rules.first {
+                ($0.statusFrom...$0.statusTo).contains(status) && ($0.bodyCodes.isEmpty || $0.bodyCodes.contains(where: codes.contains))
+            }?.error
         }
         var probes: [(Int, [String])] = [(200, []), (204, [])]
         for r in catalog.rules {
@@ -107,7 +119,9 @@ public enum ShvilErrorHandlingConformance {
             if let c = codes.first { body["error_code"] = .string(c) }
             let got = map(status, JSONValue.object(body).data())
             let want = expected(status, codes)
-            if got != want { out.append("status \(status)\(codes.isEmpty ? "" : " with \(codes[0])"): \(got?.id ?? "no error"), expected \(want?.id ?? "no error")") }
+            if got != want {
+                out.append("status \(status)\(codes.isEmpty ? "" : " with \(codes[0])"): \(got?.id ?? "no error"), expected \(want?.id ?? "no error")")
+            }
         }
         return out
     }

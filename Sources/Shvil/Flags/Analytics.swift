@@ -4,27 +4,27 @@ import ContractKit
 
 /// Contracts/shvil/flags.json `analytics`: `Environment.analyticsEnabled` per environment and
 /// the user's opt-in (§Environment Variables, §Privacy Compliance).
-public struct AnalyticsPolicy: Sendable, Equatable {
+package struct AnalyticsPolicy: Sendable, Equatable {
     /// `analyticsEnabled` of each environment.
-    public var enabled: [AppEnvironment: Bool]
+    package var enabled: [AppEnvironment: Bool]
     /// Whether telemetry also needs the user's opt-in.
-    public var requiresConsent: Bool
+    package var requiresConsent: Bool
 
     /// Loads the `analytics` object of flags.json.
-    public static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> AnalyticsPolicy {
+    package static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> AnalyticsPolicy {
         try FlagsFile.load(folder).analytics
     }
 
     /// The reference decision: the environment allows it and, when required, the user opted in
     /// (nil: never asked, which is no).
-    public func shouldSend(in environment: AppEnvironment, consent: Bool?) -> Bool {
+    package func shouldSend(in environment: AppEnvironment, consent: Bool?) -> Bool {
         (enabled[environment] ?? false) && (!requiresConsent || consent == true)
     }
 }
 
 extension AnalyticsPolicy: Decodable {
     enum CodingKeys: String, CodingKey { case decision, enabled, requiresConsent }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
         enabled = try c.byEnvironment(.enabled, Bool.self)
@@ -40,14 +40,18 @@ public enum ShvilAnalyticsConformance {
 
     /// Every environment × consent as the policy gives it; and the document's opt-in itself:
     /// a policy that sends without consent anywhere is a violation.
-    public static func violations(of gate: Gate, policy: AnalyticsPolicy) -> [String] {
+    package static func violations(of gate: Gate, policy: AnalyticsPolicy) -> [String] {
         var out: [String] = []
-        if !policy.requiresConsent { out.append("flags.json analytics.requiresConsent is false: §Privacy Compliance asks for opt-in telemetry with user consent") }
+        if !policy.requiresConsent {
+            out.append("flags.json analytics.requiresConsent is false: §Privacy Compliance asks for opt-in telemetry with user consent")
+        }
         for e in AppEnvironment.allCases {
             for consent in [true, false, nil] as [Bool?] {
                 let want = (policy.enabled[e] ?? false) && consent == true
                 if gate(e, consent) != want {
-                    out.append("\(e.rawValue), consent \(consent.map { "\($0)" } ?? "never asked"): \(want ? "sends nothing" : "sends"), expected \(want ? "send" : "nothing")")
+                    out.append(
+                        "\(e.rawValue), consent \(consent.map { "\($0)" } ?? "never asked"): \(want ? "sends nothing" : "sends"), expected \(want ? "send" : "nothing")"
+                    )
                 }
             }
         }

@@ -25,63 +25,64 @@ public protocol FeatureFlagResolving {
 
 /// Contracts/shvil/flags.json: each flag's stage and MVP status, and the stages each
 /// environment enables.
-public struct FeatureFlagConfig: Sendable, Equatable, FeatureFlagResolving {
+package struct FeatureFlagConfig: Sendable, Equatable, FeatureFlagResolving {
     /// One flag of flags.json.
-    public struct Flag: Sendable, Equatable {
+    package struct Flag: Sendable, Equatable {
         /// The feature.
-        public var feature: Feature
+        package var feature: Feature
         /// Its stage.
-        public var stage: FeatureStage
+        package var stage: FeatureStage
         /// Whether the MVP ships it disabled.
-        public var mvpDisabled: Bool
+        package var mvpDisabled: Bool
         /// What it is.
-        public var description: String
+        package var description: String
     }
 
     /// Flags in file order.
-    public var flags: [Flag]
+    package var flags: [Flag]
     /// Stages each environment enables.
-    public var stagesEnabled: [AppEnvironment: Set<FeatureStage>]
+    package var stagesEnabled: [AppEnvironment: Set<FeatureStage>]
     /// Environments where MVP-disabled flags still follow their stage.
-    public var mvpDisabledEnabledIn: Set<AppEnvironment>
+    package var mvpDisabledEnabledIn: Set<AppEnvironment>
 
     /// Loads flags.json (the whole file, analytics included, is checked).
-    public static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> FeatureFlagConfig {
+    package static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> FeatureFlagConfig {
         try FlagsFile.load(folder).flags
     }
 
     /// Decodes flags.json strictly: every `Feature` exactly once, known stages and environments.
-    public static func decode(_ root: SpecNode) throws -> FeatureFlagConfig { try root.decode(FeatureFlagConfig.self) }
+    package static func decode(_ root: SpecNode) throws -> FeatureFlagConfig { try root.decode(FeatureFlagConfig.self) }
 
     /// The flag entry of a feature.
-    public func flag(_ feature: Feature) -> Flag? { flags.first { $0.feature == feature } }
+    package func flag(_ feature: Feature) -> Flag? { flags.first { $0.feature == feature } }
 
     /// On when the environment enables the flag's stage, unless the flag is MVP-disabled and the
     /// environment is not one where such flags stay on.
-    public func isEnabled(_ feature: Feature, in environment: AppEnvironment) -> Bool {
+    package func isEnabled(_ feature: Feature, in environment: AppEnvironment) -> Bool {
         guard let f = flag(feature), stagesEnabled[environment]?.contains(f.stage) == true else { return false }
         return !f.mvpDisabled || mvpDisabledEnabledIn.contains(environment)
     }
 
     /// The feature_flags rows for every environment.
-    public func rows(updatedAt: Date) -> [FeatureFlagRow] {
+    package func rows(updatedAt: Date) -> [FeatureFlagRow] {
         flags.flatMap { f in
             AppEnvironment.allCases.map { e in
-                FeatureFlagRow(key: f.feature.rawValue, environment: e, enabled: isEnabled(f.feature, in: e), stage: f.stage,
-                               description: f.description, updatedAt: PGTimestamp(updatedAt))
+                FeatureFlagRow(
+                    key: f.feature.rawValue, environment: e, enabled: isEnabled(f.feature, in: e), stage: f.stage,
+                    description: f.description, updatedAt: PGTimestamp(updatedAt))
             }
         }
     }
 }
 
 /// Flags read from feature_flags rows (what the app fetches), as a resolver.
-public struct FeatureFlagTable: FeatureFlagResolving, Sendable {
+package struct FeatureFlagTable: FeatureFlagResolving, Sendable {
     /// The rows.
-    public var rows: [FeatureFlagRow]
+    package var rows: [FeatureFlagRow]
     /// A resolver over rows; a missing row is off.
-    public init(rows: [FeatureFlagRow]) { self.rows = rows }
+    package init(rows: [FeatureFlagRow]) { self.rows = rows }
     /// Whether the feature is on in the environment.
-    public func isEnabled(_ feature: Feature, in environment: AppEnvironment) -> Bool {
+    package func isEnabled(_ feature: Feature, in environment: AppEnvironment) -> Bool {
         rows.first { $0.key == feature.rawValue && $0.environment == environment }?.enabled ?? false
     }
 }
@@ -93,7 +94,7 @@ public enum ShvilFeatureFlagConformance {
     /// rules give it) and of the document's invariants, which also hold the data to the
     /// document: development enables everything, production only stable flags and never an
     /// MVP-disabled one, and a flag on in an environment is on in every less strict one.
-    public static func violations(of resolver: some FeatureFlagResolving, config: FeatureFlagConfig) -> [String] {
+    package static func violations(of resolver: some FeatureFlagResolving, config: FeatureFlagConfig) -> [String] {
         var out: [String] = []
         for f in config.flags {
             let name = "\(f.feature.rawValue) (\(f.stage.rawValue)\(f.mvpDisabled ? ", disabled for MVP" : ""))"
@@ -151,7 +152,7 @@ extension KeyedDecodingContainer {
 
 extension FeatureFlagConfig.Flag: Decodable {
     enum CodingKeys: String, CodingKey { case key, `case`, stage, mvpDisabled, description }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let key = try c.decode(String.self, forKey: .key)
         guard let f = Feature(rawValue: key) else { throw c.fail(.key, "'\(key)' is not a case of Feature") }
@@ -176,7 +177,7 @@ private struct StageName: Decodable {
 
 extension FeatureFlagConfig: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, analytics, environments, stagesEnabled, mvpDisabledEnabledIn, flags }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let envs = try c.decode([EnvironmentName].self, forKey: .environments).map(\.value)
         guard Set(envs) == Set(AppEnvironment.allCases) else { throw c.fail(.environments, "must list \(AppEnvironment.allCases.map(\.rawValue))") }

@@ -3,16 +3,16 @@ import MockSupabase
 import ContractKit
 
 /// Contracts/shvil/rules.json: the stop-reordering function's errors.
-public struct ShvilRules: Sendable, Equatable {
+package struct ShvilRules: Sendable, Equatable {
     /// The function's name.
-    public var reorderFunction: String
+    package var reorderFunction: String
     /// Error when the adventure does not exist or is not the caller's.
-    public var notFound: PostgresError
+    package var notFound: PostgresError
     /// Error when the ids are not exactly the adventure's stops.
-    public var notPermutation: PostgresError
+    package var notPermutation: PostgresError
 
     /// Loads rules.json.
-    public static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> ShvilRules {
+    package static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> ShvilRules {
         let file = try SpecNode.decode(RulesFile.self, from: folder.appendingPathComponent("rules.json"), displayName: "Contracts/shvil/rules.json")
         let r = file.reorder
         return ShvilRules(reorderFunction: r.function, notFound: r.errors.notFound.error, notPermutation: r.errors.notPermutation.error)
@@ -33,27 +33,28 @@ public struct ShvilRules: Sendable, Equatable {
 }
 
 /// Shvil's server-side pieces for the mock, mirroring the SQL migration.
-public enum ShvilServer {
+package enum ShvilServer {
     /// `on_auth_user_created` (AFTER INSERT on auth.users, SECURITY DEFINER): the public.users
     /// row, display name from the sign-up metadata.
-    public static func handleNewUser() -> TriggerHandler {
+    package static func handleNewUser() -> TriggerHandler {
         { ctx in
             guard let new = ctx.new, let id = new["id"] else { return }
             let name = new["raw_user_meta_data"]?["display_name"] ?? .null
-            _ = try ctx.database.insert(into: "users", rows: [["id": id, "email": new["email"] ?? .null, "display_name": name]],
-                                        as: .serviceRole, resolution: .ignore)
+            _ = try ctx.database.insert(
+                into: "users", rows: [["id": id, "email": new["email"] ?? .null, "display_name": name]],
+                as: .serviceRole, resolution: .ignore)
         }
     }
 
     /// `users_set_updated_at` (BEFORE UPDATE on users). The synced tables keep the writer's
     /// updated_at (the last-write-wins key) and have no such trigger.
-    public static func setUpdatedAt() -> TriggerHandler {
+    package static func setUpdatedAt() -> TriggerHandler {
         { ctx in ctx.new?["updated_at"] = .string(PGTime.formatTimestamp(PGTime.micros(ctx.now), withZone: true)) }
     }
 
     /// `<table>_clamp_updated_at` (BEFORE INSERT OR UPDATE on adventures and adventure_stops):
     /// an updated_at later than the server's clock becomes now() (sync.json futureTimestamps).
-    public static func clampUpdatedAt() -> TriggerHandler {
+    package static func clampUpdatedAt() -> TriggerHandler {
         { ctx in
             guard let s = ctx.new?["updated_at"]?.stringValue, let t = PGTime.parseTimestamp(s, assumeUTC: true) else { return }
             let now = PGTime.micros(ctx.now)
@@ -62,17 +63,24 @@ public enum ShvilServer {
     }
 
     /// `reorder_adventure_stops(p_adventure_id uuid, p_stop_ids uuid[]) returns setof adventure_stops`.
-    public static func reorderFunction(_ rules: ShvilRules, stopColumns: [ColumnSchema]) -> RPCFunction {
-        RPCFunction(name: rules.reorderFunction, parameters: [RPCParameter("p_adventure_id", .uuid), RPCParameter("p_stop_ids", .array(.uuid))],
-                    returns: .rows(stopColumns), volatile: true) { call in
+    package static func reorderFunction(_ rules: ShvilRules, stopColumns: [ColumnSchema]) -> RPCFunction {
+        RPCFunction(
+            name: rules.reorderFunction, parameters: [RPCParameter("p_adventure_id", .uuid), RPCParameter("p_stop_ids", .array(.uuid))],
+            returns: .rows(stopColumns), volatile: true
+        ) { call in
             let ids = call.arguments["p_stop_ids"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            return .array(try reorder(adventureID: call.arguments["p_adventure_id"]?.stringValue ?? "", stopIDs: ids,
-                                      auth: call.auth, database: call.database, rules: rules).map(JSONValue.object))
+            return .array(
+                try reorder(
+                    adventureID: call.arguments["p_adventure_id"]?.stringValue ?? "", stopIDs: ids,
+                    auth: call.auth, database: call.database, rules: rules
+                ).map(JSONValue.object))
         }
     }
 
     /// Gives the listed stops positions 0..n-1 in list order, atomically; returns them in order.
-    public static func reorder(adventureID: String, stopIDs: [String], auth: AuthContext, database db: Database, rules: ShvilRules) throws -> [[String: JSONValue]] {
+    package static func reorder(adventureID: String, stopIDs: [String], auth: AuthContext, database db: Database, rules: ShvilRules) throws -> [[String:
+        JSONValue]]
+    {
         guard auth.role == "authenticated", auth.userID != nil else {
             throw PostgresError("42501", "permission denied for function \(rules.reorderFunction)")
         }

@@ -4,15 +4,15 @@ import ContractKit
 
 /// Contracts/shvil/errors.json `session`: what a client does when PostgREST refuses its access
 /// token (§Data Protection "JWT tokens with refresh mechanism").
-public struct SessionRefreshRule: Sendable, Equatable {
+package struct SessionRefreshRule: Sendable, Equatable {
     /// The status that means "the access token is expired or invalid" (PostgREST PGRST301/303).
-    public var refreshOnStatus: Int
+    package var refreshOnStatus: Int
     /// The GoTrue grant that renews the session.
-    public var grantType: String
+    package var grantType: String
     /// Refreshes a single request may trigger before it gives up.
-    public var maxRefreshesPerRequest: Int
+    package var maxRefreshesPerRequest: Int
     /// The error a request ends with when the refresh fails or the retry is refused again.
-    public var onFailure: AppError
+    package var onFailure: AppError
 
     /// Decodes the `session` object of errors.json.
     static func decode(_ node: SpecNode) throws -> SessionRefreshRule { try node.decode(SessionRefreshRule.self) }
@@ -20,7 +20,7 @@ public struct SessionRefreshRule: Sendable, Equatable {
 
 extension SessionRefreshRule: Decodable {
     enum CodingKeys: String, CodingKey { case decision, onFailure, maxRefreshesPerRequest, refreshOnStatus, grantType }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
         let f = try c.decode(String.self, forKey: .onFailure)
@@ -59,18 +59,18 @@ public protocol SessionRequestExecutor: AnyObject {
 /// with the new access token; a failed refresh or a second refusal ends the session with
 /// `onFailure`. Mirrors supabase-swift, whose PostgREST calls take the session (refreshed when
 /// expired) before each request (Sources/Auth/AuthClient.swift `session`).
-public final class RefreshingExecutor: SessionRequestExecutor {
+package final class RefreshingExecutor: SessionRequestExecutor {
     /// The rule.
-    public let rule: SessionRefreshRule
+    package let rule: SessionRefreshRule
     /// The project's anon key.
-    public let apiKey: String
+    package let apiKey: String
     /// Performs one HTTP request.
-    public let transport: (HTTPRequest) throws -> HTTPResponse
+    package let transport: (HTTPRequest) throws -> HTTPResponse
     /// The current tokens.
-    public private(set) var tokens: SessionTokens?
+    package private(set) var tokens: SessionTokens?
 
     /// An executor.
-    public init(rule: SessionRefreshRule, apiKey: String, tokens: SessionTokens, transport: @escaping (HTTPRequest) throws -> HTTPResponse) {
+    package init(rule: SessionRefreshRule, apiKey: String, tokens: SessionTokens, transport: @escaping (HTTPRequest) throws -> HTTPResponse) {
         self.rule = rule; self.apiKey = apiKey; self.tokens = tokens; self.transport = transport
     }
 
@@ -85,16 +85,19 @@ public final class RefreshingExecutor: SessionRequestExecutor {
     func refresh() throws -> Bool {
         guard let t = tokens else { return false }
         let body = JSONValue.object(["refresh_token": .string(t.refreshToken)]).data()
-        let res = try transport(HTTPRequest(method: "POST", path: "/auth/v1/token", query: [(name: "grant_type", value: rule.grantType)],
-                                            headers: ["apikey": apiKey, "Content-Type": "application/json"], body: body))
+        let res = try transport(
+            HTTPRequest(
+                method: "POST", path: "/auth/v1/token", query: [(name: "grant_type", value: rule.grantType)],
+                headers: ["apikey": apiKey, "Content-Type": "application/json"], body: body))
         guard res.status == 200, let access = res.jsonBody?["access_token"]?.stringValue,
-              let refresh = res.jsonBody?["refresh_token"]?.stringValue else { return false }
+            let refresh = res.jsonBody?["refresh_token"]?.stringValue
+        else { return false }
         tokens = SessionTokens(accessToken: access, refreshToken: refresh)
         return true
     }
 
     /// Sends, refreshing at most `maxRefreshesPerRequest` times.
-    public func send(_ request: HTTPRequest) throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) throws -> HTTPResponse {
         var refreshes = 0
         while true {
             guard let t = tokens else { throw rule.onFailure }
@@ -114,7 +117,7 @@ public final class RefreshingExecutor: SessionRequestExecutor {
 public enum ShvilTokenRefreshConformance {
     /// Builds the executor under test from the rule, the anon key, a signed-in session and a
     /// transport.
-    public typealias Factory = (SessionRefreshRule, String, SessionTokens, @escaping (HTTPRequest) throws -> HTTPResponse) -> any SessionRequestExecutor
+    package typealias Factory = (SessionRefreshRule, String, SessionTokens, @escaping (HTTPRequest) throws -> HTTPResponse) -> any SessionRequestExecutor
 
     /// One recorded request.
     struct Sent { var path: String; var query: String; var authorization: String? }
@@ -124,7 +127,7 @@ public enum ShvilTokenRefreshConformance {
     /// second expiry handled the same way); a revoked refresh token (`onFailure`, no retry); a
     /// retry refused again (exactly `maxRefreshesPerRequest` refreshes, then `onFailure`); a
     /// non-401 refusal (no refresh).
-    public static func violations(rule: SessionRefreshRule, persona: String = "noa", folder: URL? = nil, make: Factory) -> [String] {
+    package static func violations(rule: SessionRefreshRule, persona: String = "noa", folder: URL? = nil, make: Factory) -> [String] {
         var out: [String] = []
         func world() throws -> (MockSupabase, ManualClock, SessionTokens) {
             let clock = ManualClock(InteractionReplay.defaultStartTime)
@@ -132,9 +135,11 @@ public enum ShvilTokenRefreshConformance {
             guard let p = b.configuration.spec.fixtures.persona(persona) else {
                 throw SpecError(file: "Contracts/shvil/fixtures.json", path: "$.personas", message: "no persona '\(persona)'")
             }
-            let res = try b.handle(HTTPRequest(method: "POST", path: "/auth/v1/token", query: [(name: "grant_type", value: "password")],
-                                               headers: ["apikey": b.anonKey, "Content-Type": "application/json"],
-                                               body: JSONValue.object(["email": .string(p.email), "password": .string(p.password)]).data()))
+            let res = try b.handle(
+                HTTPRequest(
+                    method: "POST", path: "/auth/v1/token", query: [(name: "grant_type", value: "password")],
+                    headers: ["apikey": b.anonKey, "Content-Type": "application/json"],
+                    body: JSONValue.object(["email": .string(p.email), "password": .string(p.password)]).data()))
             guard let a = res.jsonBody?["access_token"]?.stringValue, let r = res.jsonBody?["refresh_token"]?.stringValue else {
                 throw SpecError(file: "Contracts/shvil/fixtures.json", path: "$.personas", message: "\(persona) cannot sign in: \(res.text)")
             }
@@ -142,16 +147,19 @@ public enum ShvilTokenRefreshConformance {
         }
         var lastIssued: String?
         let read = HTTPRequest(method: "GET", path: "/rest/v1/adventures", query: [(name: "select", value: "id")], headers: ["Accept": "application/json"])
-        func run(_ label: String, expire: Bool = false, transportOverride: ((HTTPRequest, MockSupabase) throws -> HTTPResponse?)? = nil,
-                 before: ((MockSupabase, SessionTokens) throws -> Void)? = nil,
-                 check: ([Sent], Result<HTTPResponse, Error>, (any SessionRequestExecutor), MockSupabase, ManualClock) -> [String]) {
+        func run(
+            _ label: String, expire: Bool = false, transportOverride: ((HTTPRequest, MockSupabase) throws -> HTTPResponse?)? = nil,
+            before: ((MockSupabase, SessionTokens) throws -> Void)? = nil,
+            check: ([Sent], Result<HTTPResponse, Error>, (any SessionRequestExecutor), MockSupabase, ManualClock) -> [String]
+        ) {
             do {
                 let (b, clock, tokens) = try world()
                 try before?(b, tokens)
                 var sent: [Sent] = []
                 lastIssued = nil
                 let transport: (HTTPRequest) throws -> HTTPResponse = { r in
-                    sent.append(Sent(path: r.path, query: r.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"), authorization: r.headers["Authorization"]))
+                    sent.append(
+                        Sent(path: r.path, query: r.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"), authorization: r.headers["Authorization"]))
                     guard sent.count <= 20 else { throw SyncTransportError("more than 20 requests for one call: a refresh loop") }
                     if let o = try transportOverride?(r, b) { return o }
                     let res = try b.handle(r)
@@ -180,7 +188,9 @@ public enum ShvilTokenRefreshConformance {
             guard case .success(let res) = result, res.status == 200 else { return v + ["the retried request did not succeed: \(result)"] }
             let rest = sent.filter { $0.path.hasPrefix("/rest/") }
             if rest.count != 2 { v.append("\(rest.count) REST requests, expected the original and one retry") }
-            if let last = rest.last, last.authorization != ex.tokens.map({ "Bearer \($0.accessToken)" }) { v.append("the retry did not carry the new access token") }
+            if let last = rest.last, last.authorization != ex.tokens.map({ "Bearer \($0.accessToken)" }) {
+                v.append("the retry did not carry the new access token")
+            }
             if rest.count == 2, rest[0].authorization == rest[1].authorization { v.append("the retry reused the expired token") }
             // The tokens it holds are the ones GoTrue returned last (the rotated refresh token).
             if let issued = lastIssued, ex.tokens?.refreshToken != issued { v.append("the rotated refresh token GoTrue returned is not the one held") }
@@ -189,10 +199,15 @@ public enum ShvilTokenRefreshConformance {
             if (try? ex.send(read))?.status != 200 { v.append("after a second expiry the request failed") }
             return v
         }
-        run("refresh token revoked", expire: true, before: { b, t in
-            _ = try b.handle(HTTPRequest(method: "POST", path: "/auth/v1/logout", query: [(name: "scope", value: "global")],
-                                         headers: ["apikey": b.anonKey, "Authorization": "Bearer \(t.accessToken)"]))
-        }) { sent, result, ex, _, _ in
+        run(
+            "refresh token revoked", expire: true,
+            before: { b, t in
+                _ = try b.handle(
+                    HTTPRequest(
+                        method: "POST", path: "/auth/v1/logout", query: [(name: "scope", value: "global")],
+                        headers: ["apikey": b.anonKey, "Authorization": "Bearer \(t.accessToken)"]))
+            }
+        ) { sent, result, ex, _, _ in
             var v: [String] = []
             if refreshes(sent) != 1 { v.append("\(refreshes(sent)) refreshes, expected 1 attempt") }
             switch result {
@@ -203,10 +218,15 @@ public enum ShvilTokenRefreshConformance {
             if ex.tokens != nil { v.append("the lost session is still held") }
             return v
         }
-        run("retry refused again", transportOverride: { r, _ in
-            r.path.hasPrefix("/rest/") ? HTTPResponse(status: 401, headers: ["Content-Type": "application/json"],
-                                                       body: JSONValue.object(["code": "PGRST301", "message": "JWT expired", "details": .null, "hint": .null]).data()) : nil
-        }) { sent, result, _, _, _ in
+        run(
+            "retry refused again",
+            transportOverride: { r, _ in
+                r.path.hasPrefix("/rest/")
+                    ? HTTPResponse(
+                        status: 401, headers: ["Content-Type": "application/json"],
+                        body: JSONValue.object(["code": "PGRST301", "message": "JWT expired", "details": .null, "hint": .null]).data()) : nil
+            }
+        ) { sent, result, _, _, _ in
             var v: [String] = []
             if refreshes(sent) != rule.maxRefreshesPerRequest { v.append("\(refreshes(sent)) refreshes, expected \(rule.maxRefreshesPerRequest) then give up") }
             switch result {
@@ -215,10 +235,16 @@ public enum ShvilTokenRefreshConformance {
             }
             return v
         }
-        run("forbidden is not expiry", transportOverride: { r, _ in
-            r.path.hasPrefix("/rest/") ? HTTPResponse(status: 403, headers: ["Content-Type": "application/json"],
-                                                       body: JSONValue.object(["code": "42501", "message": "permission denied for table adventures", "details": .null, "hint": .null]).data()) : nil
-        }) { sent, result, _, _, _ in
+        run(
+            "forbidden is not expiry",
+            transportOverride: { r, _ in
+                r.path.hasPrefix("/rest/")
+                    ? HTTPResponse(
+                        status: 403, headers: ["Content-Type": "application/json"],
+                        body: JSONValue.object(["code": "42501", "message": "permission denied for table adventures", "details": .null, "hint": .null]).data())
+                    : nil
+            }
+        ) { sent, result, _, _, _ in
             var v: [String] = []
             if refreshes(sent) != 0 { v.append("refreshed on 403") }
             if (try? result.get())?.status != 403 { v.append("expected the 403 back, got \(result)") }

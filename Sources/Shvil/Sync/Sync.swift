@@ -65,14 +65,14 @@ public enum SyncDecision: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Errors of the sync component.
-public enum SyncError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum SyncError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A change to a row after its deletion (other than re-inserting it).
     case changeAfterDelete(table: String, rowID: String, operation: SyncOperation)
     /// A table sync.json does not list.
     case unsyncedTable(String)
 
     /// A readable form.
-    public var description: String {
+    package var description: String {
         switch self {
         case .changeAfterDelete(let t, let id, let op): return "\(op.rawValue) of \(t) \(id) after its delete (sync.json coalesce)"
         case .unsyncedTable(let t): return "table '\(t)' is not synced (sync.json tables)"
@@ -81,9 +81,9 @@ public enum SyncError: Error, CustomStringConvertible, Equatable, Sendable {
 }
 
 /// Contracts/shvil/sync.json.
-public struct SyncRules: Sendable, Equatable {
+package struct SyncRules: Sendable, Equatable {
     /// What to do with a change, by operation and by whether the server has the row.
-    public enum Resolution: String, Sendable, CaseIterable {
+    package enum Resolution: String, Sendable, CaseIterable {
         /// Send it.
         case apply
         /// Discard it.
@@ -92,7 +92,7 @@ public struct SyncRules: Sendable, Equatable {
         case compare
     }
     /// Who wins equal timestamps.
-    public enum Tie: String, Sendable, CaseIterable {
+    package enum Tie: String, Sendable, CaseIterable {
         /// The server's row stays.
         case server
         /// The queued change is sent.
@@ -100,27 +100,27 @@ public struct SyncRules: Sendable, Equatable {
     }
 
     /// Synced tables.
-    public var tables: [String]
+    package var tables: [String]
     /// The timestamp column (`updated_at`).
-    public var timestampColumn: String
+    package var timestampColumn: String
     /// Equal timestamps.
-    public var tie: Tie
+    package var tie: Tie
     /// `[operation][present]`.
-    public var resolution: [SyncOperation: [Bool: Resolution]]
+    package var resolution: [SyncOperation: [Bool: Resolution]]
     /// `"first+second"` to the coalesced operation (nil: the pair cancels out).
-    public var coalesce: [String: SyncOperation?]
+    package var coalesce: [String: SyncOperation?]
     /// What the server does with a timestamp later than its clock (`clampToServerNow`).
-    public var futurePolicy: String
+    package var futurePolicy: String
     /// The triggers that apply it, one per synced table.
-    public var clampTriggers: [String]
+    package var clampTriggers: [String]
 
     /// Loads sync.json.
-    public static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> SyncRules {
+    package static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> SyncRules {
         try decode(SpecNode.load(folder.appendingPathComponent("sync.json"), displayName: "Contracts/shvil/sync.json"))
     }
 
     /// Decodes sync.json strictly.
-    public static func decode(_ root: SpecNode) throws -> SyncRules { try root.decode(SyncRules.self) }
+    package static func decode(_ root: SpecNode) throws -> SyncRules { try root.decode(SyncRules.self) }
 }
 
 /// "a, b or c" of an enum's spellings.
@@ -167,7 +167,7 @@ extension SyncRules: Decodable {
         }
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let future = try c.decode(Future.self, forKey: .futureTimestamps)
         (futurePolicy, clampTriggers) = (future.policy, future.triggers)
@@ -197,14 +197,14 @@ public protocol ConflictResolver {
 }
 
 /// Last-write-wins by timestamp, with sync.json's resolution table and tie rule.
-public struct LastWriteWins: ConflictResolver, Sendable {
+package struct LastWriteWins: ConflictResolver, Sendable {
     /// The rules.
-    public var rules: SyncRules
+    package var rules: SyncRules
     /// A resolver.
-    public init(rules: SyncRules) { self.rules = rules }
+    package init(rules: SyncRules) { self.rules = rules }
 
     /// Later timestamp wins; ties go to `rules.tie`; absent rows follow `rules.resolution`.
-    public func decide(_ change: SyncChange, serverRow: [String: JSONValue]?) -> SyncDecision {
+    package func decide(_ change: SyncChange, serverRow: [String: JSONValue]?) -> SyncDecision {
         let present = serverRow != nil
         switch rules.resolution[change.operation]?[present] ?? .drop {
         case .apply: return .apply
@@ -220,16 +220,16 @@ public struct LastWriteWins: ConflictResolver, Sendable {
 }
 
 /// The on-device queue of changes made offline, coalesced per row (Codable, to persist it).
-public struct SyncQueue: Codable, Equatable, Sendable {
+package struct SyncQueue: Codable, Equatable, Sendable {
     /// Pending changes, oldest first.
-    public private(set) var changes: [SyncChange] = []
+    package private(set) var changes: [SyncChange] = []
 
     /// An empty queue.
-    public init() {}
+    package init() {}
 
     /// Adds a change, merging it with a pending change to the same row as sync.json's
     /// `coalesce` table says.
-    public mutating func enqueue(_ change: SyncChange, rules: SyncRules) throws {
+    package mutating func enqueue(_ change: SyncChange, rules: SyncRules) throws {
         guard rules.tables.contains(change.table) else { throw SyncError.unsyncedTable(change.table) }
         guard let i = changes.firstIndex(where: { $0.table == change.table && $0.rowID == change.rowID }) else {
             changes.append(change)
@@ -266,43 +266,43 @@ public protocol SyncServer {
 }
 
 /// A transport failure during a flush: the flush stops and keeps the change.
-public struct SyncTransportError: Error, CustomStringConvertible, Sendable {
+package struct SyncTransportError: Error, CustomStringConvertible, Sendable {
     /// What failed.
-    public var reason: String
+    package var reason: String
     /// An error.
-    public init(_ reason: String) { self.reason = reason }
+    package init(_ reason: String) { self.reason = reason }
     /// A readable form.
-    public var description: String { "transport failure: \(reason)" }
+    package var description: String { "transport failure: \(reason)" }
 }
 
 /// What a flush did.
-public struct SyncReport: Equatable, Sendable {
+package struct SyncReport: Equatable, Sendable {
     /// Changes sent, by change id.
-    public var applied: [String] = []
+    package var applied: [String] = []
     /// Changes not sent, with the reason.
-    public var skipped: [String: SyncDecision.SkipReason] = [:]
+    package var skipped: [String: SyncDecision.SkipReason] = [:]
     /// Changes the server refused (removed from the queue, kept here with the error).
-    public var rejected: [String: String] = [:]
+    package var rejected: [String: String] = [:]
     /// The transport failure that stopped the flush, if any (the change stays queued).
-    public var stoppedBy: String?
+    package var stoppedBy: String?
 }
 
 /// Sends a queue to a server, one change at a time in order, deciding each with a resolver.
-public struct SyncEngine {
+package struct SyncEngine {
     /// The rules.
-    public var rules: SyncRules
+    package var rules: SyncRules
     /// The conflict resolver.
-    public var resolver: any ConflictResolver
+    package var resolver: any ConflictResolver
 
     /// An engine with the shipped last-write-wins resolver.
-    public init(rules: SyncRules, resolver: (any ConflictResolver)? = nil) {
+    package init(rules: SyncRules, resolver: (any ConflictResolver)? = nil) {
         self.rules = rules
         self.resolver = resolver ?? LastWriteWins(rules: rules)
     }
 
     /// Flushes `queue` to `server`. Settled changes (sent, skipped, refused) leave the queue; a
     /// `SyncTransportError` stops the flush and leaves the rest queued, nothing lost.
-    public func flush(_ queue: inout SyncQueue, to server: some SyncServer) -> SyncReport {
+    package func flush(_ queue: inout SyncQueue, to server: some SyncServer) -> SyncReport {
         var report = SyncReport()
         var settled = 0
         defer { queue.removeFirst(settled) }
@@ -342,18 +342,19 @@ public struct SyncEngine {
 /// absent / server older / equal / server newer); an empty result means it conforms.
 public enum ShvilSyncConformance {
     /// Violations of sync.json by `resolver`.
-    public static func violations(of resolver: some ConflictResolver, rules: SyncRules) -> [String] {
-        let base = Date(timeIntervalSince1970: 1_767_225_600.5)  // 2026-01-01T00:00:00.5Z: sub-second, so truncation shows
+    package static func violations(of resolver: some ConflictResolver, rules: SyncRules) -> [String] {
+        let base = Date(timeIntervalSince1970: 1_767_225_600.5) // 2026-01-01T00:00:00.5Z: sub-second, so truncation shows
         let stamp = { (d: Date) -> JSONValue in .string(PGTime.formatTimestamp(PGTime.micros(d), withZone: true)) }
         var out: [String] = []
         for op in SyncOperation.allCases {
-            let change = SyncChange(id: "c", table: rules.tables.first ?? "t", rowID: "r", operation: op, values: op == .delete ? [:] : ["title": "local"],
-                                    timestamp: base, deviceID: "device-a")
+            let change = SyncChange(
+                id: "c", table: rules.tables.first ?? "t", rowID: "r", operation: op, values: op == .delete ? [:] : ["title": "local"],
+                timestamp: base, deviceID: "device-a")
             let cases: [(String, [String: JSONValue]?, Bool?)] = [
                 ("row absent", nil, nil),
                 ("server older by 1µs", ["id": "r", rules.timestampColumn: stamp(base.addingTimeInterval(-0.000001))], true),
                 ("equal timestamps", ["id": "r", rules.timestampColumn: stamp(base)], rules.tie == .local),
-                ("server newer by 1µs", ["id": "r", rules.timestampColumn: stamp(base.addingTimeInterval(0.000001))], false),
+                ("server newer by 1µs", ["id": "r", rules.timestampColumn: stamp(base.addingTimeInterval(0.000001))], false)
             ]
             for (label, row, compareResult) in cases {
                 let res = rules.resolution[op]?[row != nil] ?? .drop
@@ -365,7 +366,9 @@ public enum ShvilSyncConformance {
                 }
                 let got = resolver.decide(change, serverRow: row)
                 if (got == .apply) != expectApply {
-                    out.append("\(op.rawValue), \(label): \(got), expected \(expectApply ? "apply" : "skip") (sync.json \(op.rawValue).\(row == nil ? "absent" : "present") = \(res.rawValue)\(label == "equal timestamps" ? ", tie = \(rules.tie.rawValue)" : ""))")
+                    out.append(
+                        "\(op.rawValue), \(label): \(got), expected \(expectApply ? "apply" : "skip") (sync.json \(op.rawValue).\(row == nil ? "absent" : "present") = \(res.rawValue)\(label == "equal timestamps" ? ", tie = \(rules.tie.rawValue)" : ""))"
+                    )
                 }
             }
         }

@@ -6,24 +6,26 @@ import MockSupabase
 /// the cache: `fetchAllCities()`, `getCityWithScores()`, `generateReport()`, `loadReports()`,
 /// `savePreferences()` and `selectCity()`, each writing its cache entry at the moment its
 /// client-rules.json `write` trigger says. What `CacheWriteTriggerSuite` checks.
-public struct TeleportMeServices: CacheWritingClient {
+package struct TeleportMeServices: CacheWritingClient {
     /// The cache rules (keys and TTLs).
-    public let rules: CacheRules
+    package let rules: CacheRules
     /// The signed-in user.
-    public let userID: String
+    package let userID: String
     /// The cache store.
-    public let cache: any ClientCacheStore
+    package let cache: any ClientCacheStore
     /// The network.
-    public let transport: any RESTTransport
+    package let transport: any RESTTransport
     /// The city the screens act on (the current city of a report, the selected city, the city
     /// whose scores are opened).
-    public let cityID: String
+    package let cityID: String
     /// The user's sliders (§4.6 request `preferences`).
-    public let preferences: ReportPreferences
+    package let preferences: ReportPreferences
 
     /// Services for one user.
-    public init(rules: CacheRules, userID: String, cache: any ClientCacheStore, transport: any RESTTransport,
-                cityID: String, preferences: ReportPreferences) {
+    package init(
+        rules: CacheRules, userID: String, cache: any ClientCacheStore, transport: any RESTTransport,
+        cityID: String, preferences: ReportPreferences
+    ) {
         self.rules = rules
         self.userID = userID
         self.cache = cache
@@ -33,10 +35,10 @@ public struct TeleportMeServices: CacheWritingClient {
     }
 
     /// An operation the services do not have.
-    public struct UnknownOperation: Error, CustomStringConvertible {
+    package struct UnknownOperation: Error, CustomStringConvertible {
         /// The operation asked for.
-        public var operation: String
-        public var description: String { "TeleportMeServices has no operation \(operation)()" }
+        package var operation: String
+        package var description: String { "TeleportMeServices has no operation \(operation)()" }
     }
 
     /// The key of a client-rules.json entry for this user.
@@ -56,7 +58,7 @@ public struct TeleportMeServices: CacheWritingClient {
         return .array(shown.items)
     }
 
-    public func perform(_ operation: String) async throws -> JSONValue {
+    package func perform(_ operation: String) async throws -> JSONValue {
         switch operation {
         case "fetchAllCities":
             // §5.1 CityService.fetchAllCities(): cache, then (if stale) Supabase, written through.
@@ -75,21 +77,26 @@ public struct TeleportMeServices: CacheWritingClient {
         case "generateReport":
             // §5.2: invoke, then currentReport = response, then CacheManager.save(response).
             let body = try JSONEncoder().encode(GenerateReportRequest(currentCityID: cityID, preferences: preferences))
-            let response = try await transport.send(HTTPRequest(method: "POST", target: "/functions/v1/generate-report",
-                                                                headers: ["Content-Type": "application/json"], body: body))
+            let response = try await transport.send(
+                HTTPRequest(
+                    method: "POST", target: "/functions/v1/generate-report",
+                    headers: ["Content-Type": "application/json"], body: body))
             guard (200..<300).contains(response.status) else { throw RESTError.status(response.status, response.text) }
             guard let report = response.jsonBody else { throw RESTError.unexpectedBody("generate-report answered no JSON") }
             try await cache.save(report, for: try key("currentReport"))
             return report
         case "savePreferences":
             // §5.2: CacheManager.save(preferences), then the upsert.
-            let prefs: JSONValue = ["user_id": .string(userID), "cost_preference": .double(preferences.cost),
-                                    "climate_preference": .double(preferences.climate), "culture_preference": .double(preferences.culture),
-                                    "job_market_preference": .double(preferences.jobMarket)]
+            let prefs: JSONValue = [
+                "user_id": .string(userID), "cost_preference": .double(preferences.cost),
+                "climate_preference": .double(preferences.climate), "culture_preference": .double(preferences.culture),
+                "job_market_preference": .double(preferences.jobMarket)
+            ]
             try await cache.save(prefs, for: try key("preferences"))
-            let response = try await transport.send(HTTPRequest(
-                method: "POST", target: "/rest/v1/user_preferences?on_conflict=user_id",
-                headers: ["Content-Type": "application/json", "Prefer": "resolution=merge-duplicates,return=minimal"], body: prefs.data()))
+            let response = try await transport.send(
+                HTTPRequest(
+                    method: "POST", target: "/rest/v1/user_preferences?on_conflict=user_id",
+                    headers: ["Content-Type": "application/json", "Prefer": "resolution=merge-duplicates,return=minimal"], body: prefs.data()))
             guard (200..<300).contains(response.status) else { throw RESTError.status(response.status, response.text) }
             return prefs
         case "selectCity":
@@ -107,17 +114,23 @@ extension TeleportMeApp {
     /// first fixture city with mid-scale sliders.
     public static func referenceClientReports(_ rules: ClientRules) async -> [SuiteReport] {
         guard rules.cache?.entries.contains(where: { $0.write != nil }) == true else { return [] }
-        return [await CacheWriteTriggerSuite.run(rules, persona: "ana", makeBackend: {
-            try makeBackend(clock: ManualClock(Date(timeIntervalSince1970: 1_767_225_600)), ids: SeededIDGenerator(seed: 0x5EED))
-        }) { env in
-            referenceServices(env)
-        }]
+        return [
+            await CacheWriteTriggerSuite.run(
+                rules, persona: "ana",
+                makeBackend: {
+                    try makeBackend(clock: ManualClock(Date(timeIntervalSince1970: 1_767_225_600)), ids: SeededIDGenerator(seed: 0x5EED))
+                }
+            ) { env in
+                referenceServices(env)
+            }
+        ]
     }
 
     /// The reference services of a suite environment.
-    public static func referenceServices(_ env: CacheWriteTriggerSuite.Environment) -> TeleportMeServices {
+    package static func referenceServices(_ env: CacheWriteTriggerSuite.Environment) -> TeleportMeServices {
         let city = env.backend.configuration.spec.fixtures.rows("cities").first?["id"]?.stringValue ?? ""
-        return TeleportMeServices(rules: env.rules, userID: env.userID, cache: env.cache, transport: env.transport, cityID: city,
-                                  preferences: ReportPreferences(cost: 5, climate: 5, culture: 5, jobMarket: 5))
+        return TeleportMeServices(
+            rules: env.rules, userID: env.userID, cache: env.cache, transport: env.transport, cityID: city,
+            preferences: ReportPreferences(cost: 5, climate: 5, culture: 5, jobMarket: 5))
     }
 }

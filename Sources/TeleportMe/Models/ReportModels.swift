@@ -101,8 +101,10 @@ public struct CityMatch: Codable, Sendable, Equatable {
     }
 
     /// A match.
-    public init(cityID: String, cityName: String, cityFullName: String, cityCountry: String, cityImageURL: String?,
-                matchPercent: Int, rank: Int, comparison: [String: ComparisonEntry], aiInsight: String, scores: [String: Double]) {
+    public init(
+        cityID: String, cityName: String, cityFullName: String, cityCountry: String, cityImageURL: String?,
+        matchPercent: Int, rank: Int, comparison: [String: ComparisonEntry], aiInsight: String, scores: [String: Double]
+    ) {
         self.cityID = cityID; self.cityName = cityName; self.cityFullName = cityFullName
         self.cityCountry = cityCountry; self.cityImageURL = cityImageURL; self.matchPercent = matchPercent
         self.rank = rank; self.comparison = comparison; self.aiInsight = aiInsight; self.scores = scores

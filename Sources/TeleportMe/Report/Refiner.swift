@@ -2,89 +2,89 @@ import Foundation
 import ContractKit
 
 /// A candidate as the refiner sees it (§4.6 step 6: "top 8 with scores").
-public struct RefinerCandidate: Codable, Sendable, Equatable {
+package struct RefinerCandidate: Codable, Sendable, Equatable {
     /// City id: the only ids the refiner may answer with.
-    public var cityID: String
+    package var cityID: String
     /// City name.
-    public var cityName: String
+    package var cityName: String
     /// Country.
-    public var cityCountry: String
+    package var cityCountry: String
     /// The algorithmic match percent.
-    public var matchPercent: Int
+    package var matchPercent: Int
     /// All the city's scores.
-    public var scores: [String: Double]
+    package var scores: [String: Double]
 
     /// The keys.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case cityID = "city_id", cityName = "city_name", cityCountry = "city_country", matchPercent = "match_percent", scores
     }
 }
 
 /// What the refiner is asked (§4.6 step 6): the user's preferences, the current city and the
 /// top candidates in algorithmic order.
-public struct RefinerRequest: Sendable, Equatable {
+package struct RefinerRequest: Sendable, Equatable {
     /// The current city.
-    public var currentCity: ReportCity
+    package var currentCity: ReportCity
     /// The sliders.
-    public var preferences: ReportPreferences
+    package var preferences: ReportPreferences
     /// The top candidates, best first.
-    public var candidates: [RefinerCandidate]
+    package var candidates: [RefinerCandidate]
     /// Fewest picks wanted.
-    public var minPicks: Int
+    package var minPicks: Int
     /// Most picks wanted.
-    public var maxPicks: Int
+    package var maxPicks: Int
 
     /// The reply format the engine parses (step 7), as it would be stated in the prompt.
-    public static let replyFormat = #"{"matches": [{"city_id": "<one of the candidates' ids>", "insight": "<one sentence>"}], "summary": "<one sentence>"}"#
+    package static let replyFormat = #"{"matches": [{"city_id": "<one of the candidates' ids>", "insight": "<one sentence>"}], "summary": "<one sentence>"}"#
 }
 
 /// The GPT-4o-mini step of §4.6 (step 6): picks 3-5 of the candidates and writes one sentence
 /// per city. Returns the model's raw text; the engine parses and validates it (step 7) and falls
 /// back (step 8) when this throws or the text is unusable.
-public protocol Refiner: Sendable {
+package protocol Refiner: Sendable {
     /// The raw reply for a request.
     func refine(_ request: RefinerRequest) throws -> String
 }
 
 /// A refiner failure (network, timeout, API error).
-public struct RefinerError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct RefinerError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What went wrong.
-    public var message: String
+    package var message: String
     /// A failure.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 /// A refiner that answers a fixed text, for tests and golden cases.
-public struct FixedRefiner: Refiner {
+package struct FixedRefiner: Refiner {
     /// The reply.
-    public var reply: String
+    package var reply: String
     /// A refiner answering `reply`.
-    public init(reply: String) { self.reply = reply }
-    public func refine(_ request: RefinerRequest) throws -> String { reply }
+    package init(reply: String) { self.reply = reply }
+    package func refine(_ request: RefinerRequest) throws -> String { reply }
 }
 
 /// A refiner that always fails (an OpenAI outage).
-public struct FailingRefiner: Refiner {
+package struct FailingRefiner: Refiner {
     /// The failure.
-    public var error: RefinerError
+    package var error: RefinerError
     /// A refiner throwing `message`.
-    public init(_ message: String) { error = RefinerError(message) }
-    public func refine(_ request: RefinerRequest) throws -> String { throw error }
+    package init(_ message: String) { error = RefinerError(message) }
+    package func refine(_ request: RefinerRequest) throws -> String { throw error }
 }
 
 /// The mock's deterministic stand-in for GPT-4o-mini, driven by `report.json`'s `mockRefiner`:
 /// picks the candidates within `closeToBest` points of the best (at least `min`, at most `max`,
 /// in candidate order), writes one sentence per pick about the user's top-weighted primary
 /// category, and answers JSON in a Markdown code fence as GPT-4o-mini usually does.
-public struct DeterministicRefiner: Refiner {
+package struct DeterministicRefiner: Refiner {
     /// The rules (primary categories, mockRefiner, comparison decimals).
-    public let rules: ReportRules
+    package let rules: ReportRules
 
     /// A refiner for these rules.
-    public init(rules: ReportRules) { self.rules = rules }
+    package init(rules: ReportRules) { self.rules = rules }
 
-    public func refine(_ request: RefinerRequest) throws -> String {
+    package func refine(_ request: RefinerRequest) throws -> String {
         let m = rules.mockRefiner
         let cands = request.candidates
         guard let best = cands.first?.matchPercent else { return "```json\n{\"matches\": []}\n```" }
@@ -101,16 +101,20 @@ public struct DeterministicRefiner: Refiner {
         }
         var picks: [JSONValue] = []
         for c in cands.prefix(count) {
-            let insight = Template.render(m.insightTemplate, [
-                "city_name": c.cityName, "top_category": top.category, "top_score": fmt(c.scores[top.category]),
-                "current_top_score": fmt(request.currentCity.scores[top.category]),
-                "current_city_name": request.currentCity.name,
-            ])
+            let insight = Template.render(
+                m.insightTemplate,
+                [
+                    "city_name": c.cityName, "top_category": top.category, "top_score": fmt(c.scores[top.category]),
+                    "current_top_score": fmt(request.currentCity.scores[top.category]),
+                    "current_city_name": request.currentCity.name
+                ])
             picks.append(["city_id": .string(c.cityID), "insight": .string(insight)])
         }
-        let summary = Template.render(m.summaryTemplate, [
-            "first_city_name": cands[0].cityName, "current_city_name": request.currentCity.name,
-        ])
+        let summary = Template.render(
+            m.summaryTemplate,
+            [
+                "first_city_name": cands[0].cityName, "current_city_name": request.currentCity.name
+            ])
         let body: JSONValue = ["matches": .array(picks), "summary": .string(summary)]
         return "```json\n" + body.serialized(.pretty) + "\n```"
     }

@@ -3,28 +3,28 @@ import ContractKit
 
 /// A city as the report engine sees it: identity, display fields and its scores by category
 /// (categories without a finite score are absent).
-public struct ReportCity: Sendable, Equatable {
+package struct ReportCity: Sendable, Equatable {
     /// Slug.
-    public var id: String
+    package var id: String
     /// Name.
-    public var name: String
+    package var name: String
     /// Full name.
-    public var fullName: String
+    package var fullName: String
     /// Country.
-    public var country: String
+    package var country: String
     /// Image.
-    public var imageURL: String?
+    package var imageURL: String?
     /// Scores by category (0-10).
-    public var scores: [String: Double]
+    package var scores: [String: Double]
 
     /// A city; non-finite scores are dropped.
-    public init(id: String, name: String, fullName: String, country: String, imageURL: String? = nil, scores: [String: Double]) {
+    package init(id: String, name: String, fullName: String, country: String, imageURL: String? = nil, scores: [String: Double]) {
         self.id = id; self.name = name; self.fullName = fullName; self.country = country; self.imageURL = imageURL
         self.scores = scores.filter { $0.value.isFinite }
     }
 
     /// A city from its `cities` row and its `city_scores` rows (NULL scores are absent).
-    public init(city: City, scores: [CityScore]) {
+    package init(city: City, scores: [CityScore]) {
         var s: [String: Double] = [:]
         for r in scores where r.cityID == city.id { if let v = r.score { s[r.category] = v } }
         self.init(id: city.id, name: city.name, fullName: city.fullName, country: city.country, imageURL: city.imageURL, scores: s)
@@ -33,9 +33,9 @@ public struct ReportCity: Sendable, Equatable {
 
 /// A catalog prepared for scoring under a set of rules: the preference-independent parts of
 /// every city's score are computed once, so a report over 100k cities costs one pass.
-public struct ReportCatalog: Sendable {
+package struct ReportCatalog: Sendable {
     /// The cities, in the given order.
-    public let cities: [ReportCity]
+    package let cities: [ReportCity]
     /// Primary category scores, `primary.count` per city, missing ones replaced.
     let primaryValues: [Double]
     /// Σ bonusWeight * score * 10 per city.
@@ -44,7 +44,7 @@ public struct ReportCatalog: Sendable {
     let index: [String: Int]
 
     /// Prepares `cities` for `rules`.
-    public init(cities: [ReportCity], rules: ReportRules) {
+    package init(cities: [ReportCity], rules: ReportRules) {
         self.cities = cities
         var pv: [Double] = []
         pv.reserveCapacity(cities.count * rules.primary.count)
@@ -65,17 +65,17 @@ public struct ReportCatalog: Sendable {
     }
 
     /// The city of an id.
-    public func city(_ id: String) -> ReportCity? { index[id].map { cities[$0] } }
+    package func city(_ id: String) -> ReportCity? { index[id].map { cities[$0] } }
 }
 
 /// A request the engine refuses (the edge function answers 400).
-public enum ReportInputError: Error, CustomStringConvertible, Sendable, Equatable {
+package enum ReportInputError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A preference outside the allowed range or not finite.
     case preferenceOutOfRange(key: String, value: Double, min: Double, max: Double)
     /// The current city is not in the catalog.
     case unknownCity(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .preferenceOutOfRange(let k, let v, let lo, let hi):
             return "preferences.\(k) must be a number from \(JSONValue.formatDouble(lo)) to \(JSONValue.formatDouble(hi)), got \(JSONValue.formatDouble(v))"
@@ -85,25 +85,25 @@ public enum ReportInputError: Error, CustomStringConvertible, Sendable, Equatabl
 }
 
 /// A scored candidate (§4.6 steps 4-5).
-public struct ScoredCandidate: Sendable, Equatable {
+package struct ScoredCandidate: Sendable, Equatable {
     /// City id.
-    public var cityID: String
+    package var cityID: String
     /// The score before clamping and rounding.
-    public var rawScore: Double
+    package var rawScore: Double
     /// The clamped, rounded score.
-    public var matchPercent: Int
+    package var matchPercent: Int
 }
 
 /// A refiner pick the engine dropped, and why (§4.6 step 7).
-public struct DroppedPick: Sendable, Equatable {
+package struct DroppedPick: Sendable, Equatable {
     /// The entry's city id, or its JSON when it had none.
-    public var entry: String
+    package var entry: String
     /// Why it was dropped.
-    public var reason: String
+    package var reason: String
 }
 
 /// Why the engine used the algorithmic fallback (§4.6 step 8).
-public enum FallbackReason: Sendable, Equatable, CustomStringConvertible {
+package enum FallbackReason: Sendable, Equatable, CustomStringConvertible {
     /// The refiner threw.
     case refinerFailed(String)
     /// The reply was not the expected JSON.
@@ -111,7 +111,7 @@ public enum FallbackReason: Sendable, Equatable, CustomStringConvertible {
     /// Fewer valid picks than required.
     case tooFewValidPicks(valid: Int, required: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .refinerFailed(let m): return "refiner failed: \(m)"
         case .unparseable(let m): return "reply unusable: \(m)"
@@ -121,7 +121,7 @@ public enum FallbackReason: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// How the matches were chosen.
-public enum Refinement: Sendable, Equatable {
+package enum Refinement: Sendable, Equatable {
     /// The refiner's picks were used.
     case refined
     /// The top algorithmic picks were used.
@@ -130,31 +130,31 @@ public enum Refinement: Sendable, Equatable {
 
 /// Everything a report run decided: the §4.6 response (without `report_id`, which only saving
 /// assigns) plus what led to it.
-public struct ReportOutcome: Sendable, Equatable {
+package struct ReportOutcome: Sendable, Equatable {
     /// The response body (report_id nil).
-    public var response: GenerateReportResponse
+    package var response: GenerateReportResponse
     /// The candidates sent to the refiner, best first.
-    public var candidates: [ScoredCandidate]
+    package var candidates: [ScoredCandidate]
     /// Refined or fallback, and why.
-    public var refinement: Refinement
+    package var refinement: Refinement
     /// Refiner picks that were dropped.
-    public var dropped: [DroppedPick]
+    package var dropped: [DroppedPick]
     /// The summary for `city_reports.ai_summary` (nil on fallback).
-    public var aiSummary: String?
+    package var aiSummary: String?
 }
 
 /// The report algorithm of §4.6 as a pure function of (current city, preferences, catalog,
 /// refiner) under `ReportRules`. Steps 1 (authenticate), 2-3 (fetch) and 10 (save) are the edge
 /// function's (`TeleportMeApp`); this does step 3's exclusion and steps 4-9 and 11.
-public struct ReportEngine: Sendable {
+package struct ReportEngine: Sendable {
     /// The rules.
-    public let rules: ReportRules
+    package let rules: ReportRules
 
     /// An engine for `rules`.
-    public init(rules: ReportRules) { self.rules = rules }
+    package init(rules: ReportRules) { self.rules = rules }
 
     /// Checks every preference is finite and within the allowed range.
-    public func validate(_ p: ReportPreferences) throws {
+    package func validate(_ p: ReportPreferences) throws {
         for key in rules.preferenceKeys {
             let v = p.weight(key) ?? .nan
             if !v.isFinite || v < rules.preferenceMin || v > rules.preferenceMax {
@@ -192,12 +192,12 @@ public struct ReportEngine: Sendable {
     }
 
     /// Clamp, then round (step 4's 40-99%).
-    public func matchPercent(_ raw: Double) -> Int {
+    package func matchPercent(_ raw: Double) -> Int {
         Int(rules.rounding.apply(min(max(raw, rules.clampMin), rules.clampMax)))
     }
 
     /// The raw score of one city (for tests and reports).
-    public func rawScore(of city: ReportCity, preferences: ReportPreferences) -> Double {
+    package func rawScore(of city: ReportCity, preferences: ReportPreferences) -> Double {
         let catalog = ReportCatalog(cities: [city], rules: rules)
         let w = weights(preferences)
         return catalog.primaryValues.withUnsafeBufferPointer { pv in
@@ -206,7 +206,7 @@ public struct ReportEngine: Sendable {
     }
 
     /// Steps 3-5: every catalog city except the current one, scored; the best `top` in rank order.
-    public func topCandidates(current: String, preferences: ReportPreferences, catalog: ReportCatalog, top: Int? = nil) -> [ScoredCandidate] {
+    package func topCandidates(current: String, preferences: ReportPreferences, catalog: ReportCatalog, top: Int? = nil) -> [ScoredCandidate] {
         let k = top ?? rules.topCandidates
         let w = weights(preferences)
         let wsum = w.reduce(0, +)
@@ -240,27 +240,28 @@ public struct ReportEngine: Sendable {
     }
 
     /// The whole report for a current city given by id (it must be in the catalog).
-    public func generate(currentCityID: String, preferences: ReportPreferences, catalog: ReportCatalog, refiner: any Refiner) throws -> ReportOutcome {
+    package func generate(currentCityID: String, preferences: ReportPreferences, catalog: ReportCatalog, refiner: any Refiner) throws -> ReportOutcome {
         guard let current = catalog.city(currentCityID) else { throw ReportInputError.unknownCity(currentCityID) }
         return try generate(current: current, preferences: preferences, catalog: catalog, refiner: refiner)
     }
 
     /// Convenience: prepares the catalog and runs the report.
-    public func generate(current: ReportCity, preferences: ReportPreferences, catalog: [ReportCity], refiner: any Refiner) throws -> ReportOutcome {
+    package func generate(current: ReportCity, preferences: ReportPreferences, catalog: [ReportCity], refiner: any Refiner) throws -> ReportOutcome {
         try generate(current: current, preferences: preferences, catalog: ReportCatalog(cities: catalog, rules: rules), refiner: refiner)
     }
 
     /// Steps 3-9 and 11 of §4.6. Throws only `ReportInputError` for out-of-range preferences; a
     /// failing or misbehaving refiner leads to the fallback, never to an error.
-    public func generate(current: ReportCity, preferences: ReportPreferences, catalog: ReportCatalog, refiner: any Refiner) throws -> ReportOutcome {
+    package func generate(current: ReportCity, preferences: ReportPreferences, catalog: ReportCatalog, refiner: any Refiner) throws -> ReportOutcome {
         try validate(preferences)
         let cands = topCandidates(current: current.id, preferences: preferences, catalog: catalog)
         let refinerCands = cands.map { c -> RefinerCandidate in
             let city = catalog.city(c.cityID)!
             return RefinerCandidate(cityID: city.id, cityName: city.name, cityCountry: city.country, matchPercent: c.matchPercent, scores: city.scores)
         }
-        let request = RefinerRequest(currentCity: current, preferences: preferences, candidates: refinerCands,
-                                     minPicks: rules.refinedMin, maxPicks: rules.refinedMax)
+        let request = RefinerRequest(
+            currentCity: current, preferences: preferences, candidates: refinerCands,
+            minPicks: rules.refinedMin, maxPicks: rules.refinedMax)
         // Steps 6-8.
         var refinement = Refinement.refined
         var picks: [(candidate: Int, insight: String)] = []
@@ -296,11 +297,13 @@ public struct ReportEngine: Sendable {
         let matches = picks.enumerated().map { rank, pick -> CityMatch in
             let c = cands[pick.candidate]
             let city = catalog.city(c.cityID)!
-            return CityMatch(cityID: city.id, cityName: city.name, cityFullName: city.fullName, cityCountry: city.country,
-                             cityImageURL: city.imageURL, matchPercent: c.matchPercent, rank: rank + 1,
-                             comparison: comparison(city, current), aiInsight: pick.insight, scores: city.scores)
+            return CityMatch(
+                cityID: city.id, cityName: city.name, cityFullName: city.fullName, cityCountry: city.country,
+                cityImageURL: city.imageURL, matchPercent: c.matchPercent, rank: rank + 1,
+                comparison: comparison(city, current), aiInsight: pick.insight, scores: city.scores)
         }
-        let response = GenerateReportResponse(reportID: nil, currentCity: ReportCurrentCity(id: current.id, name: current.name, scores: current.scores), matches: matches)
+        let response = GenerateReportResponse(
+            reportID: nil, currentCity: ReportCurrentCity(id: current.id, name: current.name, scores: current.scores), matches: matches)
         return ReportOutcome(response: response, candidates: cands, refinement: refinement, dropped: dropped, aiSummary: summary)
     }
 
@@ -361,10 +364,12 @@ public struct ReportEngine: Sendable {
             let v = city.scores[p.category] ?? rules.missingScore
             if v > strongestScore { strongest = p.category; strongestScore = v }
         }
-        return Template.render(rules.fallbackInsightTemplate, [
-            "city_name": city.name, "match_percent": String(percent), "strongest_category": strongest,
-            "strongest_score": JSONValue.formatDouble(rules.rounding.apply(strongestScore, decimals: rules.comparisonDecimals)),
-        ])
+        return Template.render(
+            rules.fallbackInsightTemplate,
+            [
+                "city_name": city.name, "match_percent": String(percent), "strongest_category": strongest,
+                "strongest_score": JSONValue.formatDouble(rules.rounding.apply(strongestScore, decimals: rules.comparisonDecimals))
+            ])
     }
 
     /// Step 9: the display categories both cities have a score for.

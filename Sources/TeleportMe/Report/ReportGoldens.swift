@@ -2,7 +2,7 @@ import Foundation
 import ContractKit
 
 /// Which refiner a golden case uses.
-public enum RefinerSpec: Sendable, Equatable {
+package enum RefinerSpec: Sendable, Equatable {
     /// The mock's deterministic refiner (report.json `mockRefiner`).
     case deterministic
     /// A fixed raw reply.
@@ -13,7 +13,7 @@ public enum RefinerSpec: Sendable, Equatable {
     case failing(String)
 
     /// The refiner under `rules`.
-    public func make(_ rules: ReportRules) -> any Refiner {
+    package func make(_ rules: ReportRules) -> any Refiner {
         switch self {
         case .deterministic: return DeterministicRefiner(rules: rules)
         case .reply(let text): return FixedRefiner(reply: text)
@@ -23,7 +23,7 @@ public enum RefinerSpec: Sendable, Equatable {
     }
 
     /// How the golden file records it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .deterministic: return ["kind": "deterministic"]
         case .reply(let text): return ["kind": "reply", "text": .string(text)]
@@ -34,45 +34,47 @@ public enum RefinerSpec: Sendable, Equatable {
 }
 
 /// One report golden case of `Contracts/teleportme/report-cases.json`.
-public struct ReportGoldenCase: Sendable, Equatable {
+package struct ReportGoldenCase: Sendable, Equatable {
     /// File name under Golden/teleportme/report/.
-    public var name: String
+    package var name: String
     /// What it shows.
-    public var doc: String
+    package var doc: String
     /// The request.
-    public var request: GenerateReportRequest
+    package var request: GenerateReportRequest
     /// The refiner.
-    public var refiner: RefinerSpec
+    package var refiner: RefinerSpec
 }
 
 /// TeleportMe's report goldens: inputs from report-cases.json, the catalog of the 55 fixture
 /// cities, outputs in Golden/teleportme/report/, each also replayed through the mock's
 /// generate-report.
-public enum TeleportMeGoldens {
+package enum TeleportMeGoldens {
     /// The suite folder.
-    public static let suite = "report"
+    package static let suite = "report"
 
     /// `Contracts/teleportme/report-cases.json`.
-    public static var casesURL: URL { ContractsLocator.app(TeleportMeApp.name).appendingPathComponent("report-cases.json") }
+    package static var casesURL: URL { ContractsLocator.app(TeleportMeApp.name).appendingPathComponent("report-cases.json") }
 
     /// Reads the cases strictly.
-    public static func loadCases(_ url: URL = casesURL) throws -> [ReportGoldenCase] {
+    package static func loadCases(_ url: URL = casesURL) throws -> [ReportGoldenCase] {
         try SpecNode.decode(CasesFile.self, from: url, displayName: "Contracts/teleportme/report-cases.json").cases
     }
 
     /// The catalog of the fixture cities, as the mock's database holds them.
-    public static func fixtureCatalog(spec: AppSpec, rules: ReportRules) throws -> ReportCatalog {
+    package static func fixtureCatalog(spec: AppSpec, rules: ReportRules) throws -> ReportCatalog {
         let cities = try spec.fixtures.rows("cities").map { try PostgresRowCoding.decode(City.self, from: $0) }
         let scores = try spec.fixtures.rows("city_scores").map { try PostgresRowCoding.decode(CityScore.self, from: $0) }
         let byCity = Dictionary(grouping: scores, by: { $0.cityID ?? "" })
-        return ReportCatalog(cities: cities.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }.map { ReportCity(city: $0, scores: byCity[$0.id] ?? []) }, rules: rules)
+        return ReportCatalog(
+            cities: cities.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }.map { ReportCity(city: $0, scores: byCity[$0.id] ?? []) }, rules: rules)
     }
 
     /// The golden content of a case: inputs, the candidates and their scores, how the matches
     /// were chosen, and the §4.6 response.
-    public static func output(_ c: ReportGoldenCase, rules: ReportRules, catalog: ReportCatalog) throws -> JSONValue {
-        let outcome = try ReportEngine(rules: rules).generate(currentCityID: c.request.currentCityID, preferences: c.request.preferences,
-                                                              catalog: catalog, refiner: c.refiner.make(rules))
+    package static func output(_ c: ReportGoldenCase, rules: ReportRules, catalog: ReportCatalog) throws -> JSONValue {
+        let outcome = try ReportEngine(rules: rules).generate(
+            currentCityID: c.request.currentCityID, preferences: c.request.preferences,
+            catalog: catalog, refiner: c.refiner.make(rules))
         let refinement: JSONValue
         switch outcome.refinement {
         case .refined: refinement = ["outcome": "refined"]
@@ -83,26 +85,31 @@ public enum TeleportMeGoldens {
             "doc": .string(c.doc),
             "request": try PostgresRowCoding.encode(c.request),
             "refiner": c.refiner.json,
-            "candidates": .array(outcome.candidates.map {
-                ["city_id": .string($0.cityID), "raw_score": .double(ReportRules.Rounding.halfAwayFromZero.apply($0.rawScore, decimals: 4)),
-                 "match_percent": .int(Int64($0.matchPercent))]
-            }),
+            "candidates": .array(
+                outcome.candidates.map {
+                    [
+                        "city_id": .string($0.cityID), "raw_score": .double(ReportRules.Rounding.halfAwayFromZero.apply($0.rawScore, decimals: 4)),
+                        "match_percent": .int(Int64($0.matchPercent))
+                    ]
+                }),
             "refinement": refinement,
             "dropped": .array(outcome.dropped.map { ["entry": .string($0.entry), "reason": .string($0.reason)] }),
             "ai_summary": outcome.aiSummary.map(JSONValue.string) ?? .null,
-            "response": try PostgresRowCoding.encode(outcome.response),
+            "response": try PostgresRowCoding.encode(outcome.response)
         ]
     }
 
     /// Calls the mock's generate-report for a case as persona `ana` (so the save path runs too)
     /// and returns the golden's response beside the mock's, report_id aligned.
-    public static func replay(_ c: ReportGoldenCase, golden: JSONValue) throws -> GoldenReplay {
+    package static func replay(_ c: ReportGoldenCase, golden: JSONValue) throws -> GoldenReplay {
         let backend = try MockSupabase(contracts: ContractsLocator.app(TeleportMeApp.name), clock: ManualClock(), ids: SeededIDGenerator(seed: 7))
         let report = try ReportRules.load(backend.configuration.spec.folder.appendingPathComponent("report.json"))
         TeleportMeApp.register(on: backend, refiner: c.refiner.make(report))
         let transport = InteractionReplay.transport(for: backend)
-        let response = try transport.send(WireRequest(method: "POST", path: "/functions/v1/generate-report", headers: ["Content-Type": "application/json"],
-                                                      body: try PostgresRowCoding.encode(c.request).data(), actor: .persona("ana")))
+        let response = try transport.send(
+            WireRequest(
+                method: "POST", path: "/functions/v1/generate-report", headers: ["Content-Type": "application/json"],
+                body: try PostgresRowCoding.encode(c.request).data(), actor: .persona("ana")))
         var problems: [String] = []
         if response.status != 200 { problems.append("generate-report answered \(response.status): \(response.text)") }
         var actual = response.jsonBody ?? .string(response.text)
@@ -126,7 +133,7 @@ public enum TeleportMeGoldens {
     }
 
     /// The golden cases under `rules` (default: report.json); `replay` adds the mock replay.
-    public static func goldenCases(rules: ReportRules? = nil, replay withReplay: Bool = true) throws -> [GoldenCase] {
+    package static func goldenCases(rules: ReportRules? = nil, replay withReplay: Bool = true) throws -> [GoldenCase] {
         let r = try rules ?? ReportRules.load()
         let spec = try TeleportMeApp.spec()
         let catalog = try fixtureCatalog(spec: spec, rules: r)
@@ -141,7 +148,7 @@ public enum TeleportMeGoldens {
 
 extension TeleportMeApp: GoldenSource {
     /// The report goldens (Golden/teleportme/report/).
-    public static func goldenCases() throws -> [GoldenCase] { try TeleportMeGoldens.goldenCases() }
+    package static func goldenCases() throws -> [GoldenCase] { try TeleportMeGoldens.goldenCases() }
 }
 
 /// report-cases.json.
@@ -154,12 +161,16 @@ private struct CasesFile: Decodable {
 extension RefinerSpec: Decodable {
     enum CodingKeys: String, CodingKey { case kind, json, text, error }
     /// `{"kind": "deterministic"}`, `{"kind": "reply", "json" or "text"}`, `{"kind": "throws", "error"}`.
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         switch try c.decode(String.self, forKey: .kind) {
         case "deterministic": self = .deterministic
         case "reply":
-            if let j = try c.decodeIfPresent(JSONValue.self, forKey: .json) { self = .replyJSON(j) } else { self = .reply(try c.decode(String.self, forKey: .text)) }
+            if let j = try c.decodeIfPresent(JSONValue.self, forKey: .json) {
+                self = .replyJSON(j)
+            } else {
+                self = .reply(try c.decode(String.self, forKey: .text))
+            }
         case "throws": self = .failing(try c.decode(String.self, forKey: .error))
         case let k: throw c.fail(.kind, "unknown refiner kind '\(k)' (deterministic, reply, throws)")
         }
@@ -168,7 +179,7 @@ extension RefinerSpec: Decodable {
 
 extension ReportGoldenCase: Decodable {
     enum CodingKeys: String, CodingKey { case preferences, refiner, name, doc, current_city_id }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let prefs = try c.decode(ReportPreferences.self, forKey: .preferences)
         refiner = try c.decode(RefinerSpec.self, forKey: .refiner)

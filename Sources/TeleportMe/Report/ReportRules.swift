@@ -3,17 +3,17 @@ import ContractKit
 
 /// The report algorithm's rules, read strictly from `Contracts/teleportme/report.json`: every
 /// number and choice of §4.6 steps 4-9 the document leaves open, each with its `decision`.
-public struct ReportRules: Sendable, Equatable {
+package struct ReportRules: Sendable, Equatable {
     /// A primary category: a request preference and the score category it weights.
-    public struct Primary: Sendable, Equatable {
+    package struct Primary: Sendable, Equatable {
         /// Request key (`cost`).
-        public var preference: String
+        package var preference: String
         /// Score category (`Cost of Living`).
-        public var category: String
+        package var category: String
     }
 
     /// How the weighted sum of the primary categories is brought to 0-100.
-    public enum Normalisation: String, Sendable, CaseIterable {
+    package enum Normalisation: String, Sendable, CaseIterable {
         /// Divide by the sum of the weights (pref_weight/10): a weighted mean.
         case weightedMean
         /// Divide by the number of primary categories: the share of the 400-point maximum.
@@ -21,7 +21,7 @@ public struct ReportRules: Sendable, Equatable {
     }
 
     /// What the weighted mean does when every weight is 0.
-    public enum ZeroWeights: String, Sendable, CaseIterable {
+    package enum ZeroWeights: String, Sendable, CaseIterable {
         /// Treat as equal weights.
         case equal
         /// The primary part is 0.
@@ -29,7 +29,7 @@ public struct ReportRules: Sendable, Equatable {
     }
 
     /// How the bonus categories combine with the primary part.
-    public enum BonusFormula: String, Sendable, CaseIterable {
+    package enum BonusFormula: String, Sendable, CaseIterable {
         /// final = (1 - n*w) * primary + Σ w * score*10.
         case blend
         /// final = primary + Σ w * score*10.
@@ -37,7 +37,7 @@ public struct ReportRules: Sendable, Equatable {
     }
 
     /// Rounding of match_percent and comparison values.
-    public enum Rounding: String, Sendable, CaseIterable {
+    package enum Rounding: String, Sendable, CaseIterable {
         /// Half away from zero (PostgreSQL numeric round, Math.round for positives).
         case halfAwayFromZero
         /// Banker's rounding.
@@ -46,7 +46,7 @@ public struct ReportRules: Sendable, Equatable {
         case truncate
 
         /// Rounds `x` to `decimals` places.
-        public func apply(_ x: Double, decimals: Int = 0) -> Double {
+        package func apply(_ x: Double, decimals: Int = 0) -> Double {
             let rule: FloatingPointRoundingRule
             switch self {
             case .halfAwayFromZero: rule = .toNearestOrAwayFromZero
@@ -60,7 +60,7 @@ public struct ReportRules: Sendable, Equatable {
     }
 
     /// What ranks candidates.
-    public enum SortKey: String, Sendable, CaseIterable {
+    package enum SortKey: String, Sendable, CaseIterable {
         /// The unclamped, unrounded score.
         case rawScore
         /// The rounded match_percent (ties then fall to the tie-break more often).
@@ -68,7 +68,7 @@ public struct ReportRules: Sendable, Equatable {
     }
 
     /// The tie-break between equal scores.
-    public enum TieBreak: String, Sendable, CaseIterable {
+    package enum TieBreak: String, Sendable, CaseIterable {
         /// City id ascending, bytewise.
         case cityIdAscending
         /// City id descending, bytewise.
@@ -76,7 +76,7 @@ public struct ReportRules: Sendable, Equatable {
     }
 
     /// How kept refiner picks are ranked.
-    public enum RankOrder: String, Sendable, CaseIterable {
+    package enum RankOrder: String, Sendable, CaseIterable {
         /// By the algorithmic score (candidate order).
         case score
         /// In the refiner's order.
@@ -84,105 +84,105 @@ public struct ReportRules: Sendable, Equatable {
     }
 
     /// A display category of step 9.
-    public struct Display: Sendable, Equatable, Decodable {
+    package struct Display: Sendable, Equatable, Decodable {
         /// `cost`.
-        public var display: String
+        package var display: String
         /// `Cost of Living`.
-        public var category: String
+        package var category: String
     }
 
     /// The mock's deterministic refiner.
-    public struct MockRefiner: Sendable, Equatable {
+    package struct MockRefiner: Sendable, Equatable {
         /// Candidates within this many match-percent points of the best are picked.
-        public var closeToBest: Double
+        package var closeToBest: Double
         /// At least this many picks.
-        public var min: Int
+        package var min: Int
         /// At most this many picks.
-        public var max: Int
+        package var max: Int
         /// One sentence per city.
-        public var insightTemplate: String
+        package var insightTemplate: String
         /// The report summary.
-        public var summaryTemplate: String
+        package var summaryTemplate: String
     }
 
     /// Request preference keys, in order.
-    public var preferenceKeys: [String]
+    package var preferenceKeys: [String]
     /// Lowest allowed slider value.
-    public var preferenceMin: Double
+    package var preferenceMin: Double
     /// Highest allowed slider value.
-    public var preferenceMax: Double
+    package var preferenceMax: Double
     /// The 4 primary categories.
-    public var primary: [Primary]
+    package var primary: [Primary]
     /// Weighted-sum normalisation.
-    public var normalisation: Normalisation
+    package var normalisation: Normalisation
     /// All-zero weights.
-    public var zeroWeights: ZeroWeights
+    package var zeroWeights: ZeroWeights
     /// Bonus categories.
-    public var bonusCategories: [String]
+    package var bonusCategories: [String]
     /// Weight of each bonus category (0.10).
-    public var bonusWeight: Double
+    package var bonusWeight: Double
     /// Bonus formula.
-    public var bonusFormula: BonusFormula
+    package var bonusFormula: BonusFormula
     /// Clamp lower bound.
-    public var clampMin: Double
+    package var clampMin: Double
     /// Clamp upper bound.
-    public var clampMax: Double
+    package var clampMax: Double
     /// match_percent rounding.
-    public var rounding: Rounding
+    package var rounding: Rounding
     /// Ranking key.
-    public var sortBy: SortKey
+    package var sortBy: SortKey
     /// Tie-break.
-    public var tieBreak: TieBreak
+    package var tieBreak: TieBreak
     /// Candidates sent to the refiner (8).
-    public var topCandidates: Int
+    package var topCandidates: Int
     /// Fewest valid refiner picks (3).
-    public var refinedMin: Int
+    package var refinedMin: Int
     /// Most refiner picks kept (5).
-    public var refinedMax: Int
+    package var refinedMax: Int
     /// Ranking of kept picks.
-    public var rankOrder: RankOrder
+    package var rankOrder: RankOrder
     /// Whether a Markdown code fence around the refiner's JSON is removed.
-    public var stripCodeFences: Bool
+    package var stripCodeFences: Bool
     /// Fallback size (4).
-    public var fallbackCount: Int
+    package var fallbackCount: Int
     /// Generic insight template.
-    public var fallbackInsightTemplate: String
+    package var fallbackInsightTemplate: String
     /// The 5 display categories.
-    public var comparison: [Display]
+    package var comparison: [Display]
     /// Decimals of comparison values.
-    public var comparisonDecimals: Int
+    package var comparisonDecimals: Int
     /// Score used for a missing category.
-    public var missingScore: Double
+    package var missingScore: Double
     /// Whether authenticated calls save the report.
-    public var saveWhenAuthenticated: Bool
+    package var saveWhenAuthenticated: Bool
     /// The mock refiner.
-    public var mockRefiner: MockRefiner
+    package var mockRefiner: MockRefiner
     /// Every `decision` text by JSON path, for reports.
-    public var decisions: [String: String]
+    package var decisions: [String: String]
 
     /// Placeholders the fallback insight template may use.
-    public static let fallbackPlaceholders: Set<String> = ["city_name", "match_percent", "strongest_category", "strongest_score"]
+    package static let fallbackPlaceholders: Set<String> = ["city_name", "match_percent", "strongest_category", "strongest_score"]
     /// Placeholders of the mock refiner's insight template.
-    public static let mockInsightPlaceholders: Set<String> = ["city_name", "top_category", "top_score", "current_top_score", "current_city_name"]
+    package static let mockInsightPlaceholders: Set<String> = ["city_name", "top_category", "top_score", "current_top_score", "current_city_name"]
     /// Placeholders of the mock refiner's summary template.
-    public static let mockSummaryPlaceholders: Set<String> = ["first_city_name", "current_city_name"]
+    package static let mockSummaryPlaceholders: Set<String> = ["first_city_name", "current_city_name"]
 
     /// `Contracts/teleportme/report.json`.
-    public static var defaultURL: URL { ContractsLocator.app("teleportme").appendingPathComponent("report.json") }
+    package static var defaultURL: URL { ContractsLocator.app("teleportme").appendingPathComponent("report.json") }
 
     /// Loads and validates report.json.
-    public static func load(_ url: URL = defaultURL) throws -> ReportRules {
+    package static func load(_ url: URL = defaultURL) throws -> ReportRules {
         try decode(SpecNode.load(url, displayName: "Contracts/teleportme/report.json"))
     }
 
     /// Decodes report.json strictly (see ReportRulesDecoding.swift).
-    public static func decode(_ root: SpecNode) throws -> ReportRules { try root.decode(ReportRules.self) }
+    package static func decode(_ root: SpecNode) throws -> ReportRules { try root.decode(ReportRules.self) }
 }
 
 /// `{name}` placeholders in a rule's text.
-public enum Template {
+package enum Template {
     /// The placeholder names of a template, in order of appearance.
-    public static func placeholders(_ template: String) -> [String] {
+    package static func placeholders(_ template: String) -> [String] {
         var out: [String] = []
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
@@ -193,14 +193,14 @@ public enum Template {
     }
 
     /// The first placeholder of `template` not in `allowed`, as an error message.
-    public static func problem(_ template: String, allowed: Set<String>) -> String? {
+    package static func problem(_ template: String, allowed: Set<String>) -> String? {
         placeholders(template).first { !allowed.contains($0) }.map {
             "unknown placeholder '{\($0)}' (allowed: \(allowed.sorted().map { "{\($0)}" }.joined(separator: ", ")))"
         }
     }
 
     /// Fills a template.
-    public static func render(_ template: String, _ values: [String: String]) -> String {
+    package static func render(_ template: String, _ values: [String: String]) -> String {
         var out = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {

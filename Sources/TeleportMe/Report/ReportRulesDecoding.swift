@@ -5,13 +5,13 @@ import ContractKit
 // depend on an earlier one (primary on preferences, refined and fallback on candidates) read it
 // from the decoding state, filled in file order by `ReportRules`.
 
-extension ReportRules.Normalisation: ContractEnum { public static var choicesLabel: String { "one of" } }
-extension ReportRules.ZeroWeights: ContractEnum { public static var choicesLabel: String { "one of" } }
-extension ReportRules.BonusFormula: ContractEnum { public static var choicesLabel: String { "one of" } }
-extension ReportRules.Rounding: ContractEnum { public static var choicesLabel: String { "one of" } }
-extension ReportRules.SortKey: ContractEnum { public static var choicesLabel: String { "one of" } }
-extension ReportRules.TieBreak: ContractEnum { public static var choicesLabel: String { "one of" } }
-extension ReportRules.RankOrder: ContractEnum { public static var choicesLabel: String { "one of" } }
+extension ReportRules.Normalisation: ContractEnum { package static var choicesLabel: String { "one of" } }
+extension ReportRules.ZeroWeights: ContractEnum { package static var choicesLabel: String { "one of" } }
+extension ReportRules.BonusFormula: ContractEnum { package static var choicesLabel: String { "one of" } }
+extension ReportRules.Rounding: ContractEnum { package static var choicesLabel: String { "one of" } }
+extension ReportRules.SortKey: ContractEnum { package static var choicesLabel: String { "one of" } }
+extension ReportRules.TieBreak: ContractEnum { package static var choicesLabel: String { "one of" } }
+extension ReportRules.RankOrder: ContractEnum { package static var choicesLabel: String { "one of" } }
 
 private enum Shared {
     static let decisions = "report.decisions"
@@ -70,7 +70,7 @@ private struct Preferences: Decodable {
 
 extension ReportRules.Primary: Decodable {
     enum CodingKeys: String, CodingKey { case decision, preference, category }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.decision(.decision, required: false, decoder)
         preference = try c.decode(String.self, forKey: .preference)
@@ -101,7 +101,8 @@ private struct Bonus: Decodable {
         weight = try c.decode(Double.self, forKey: .weightEach)
         formula = try c.decode(ReportRules.BonusFormula.self, forKey: .formula)
         if weight < 0 || (formula == .blend && Double(categories.count) * weight > 1) {
-            throw c.fail(.weightEach, "weights must be non-negative and, for 'blend', sum to at most 1 (\(categories.count) x \(JSONValue.formatDouble(weight)))")
+            throw c.fail(
+                .weightEach, "weights must be non-negative and, for 'blend', sum to at most 1 (\(categories.count) x \(JSONValue.formatDouble(weight)))")
         }
     }
 }
@@ -198,7 +199,7 @@ private struct Comparison: Decodable {
 
 extension ReportRules.MockRefiner: Decodable {
     enum CodingKeys: String, CodingKey { case decision, min, max, insightTemplate, summaryTemplate, closeToBest }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.decision(.decision, decoder)
         min = try c.decode(Count.self, forKey: .min).value
@@ -213,12 +214,12 @@ extension ReportRules.MockRefiner: Decodable {
 extension ReportRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case app, source, preferences, primary, weightedSum, bonus, clamp, rounding, ranking, candidates, refined, fallback,
-             comparison, missingScore, response, mockRefiner
+            comparison, missingScore, response, mockRefiner
     }
 
     /// report.json: unknown keys, wrong types, unknown enum values, inconsistent bounds and
     /// unknown template placeholders are errors naming the file and JSON path.
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let p = try c.decode(Preferences.self, forKey: .preferences)
         (preferenceKeys, preferenceMin, preferenceMax) = (p.keys, p.min, p.max)

@@ -4,15 +4,15 @@ import ContractKit
 /// `search_cities(search_term text)` (§4.4): pg_trgm similarity over the configured columns,
 /// rows above the threshold, best similarity first, ties by the configured columns, at most
 /// `limit`. Runs as the caller (cities are public).
-public struct SearchCitiesFunction: Sendable {
+package struct SearchCitiesFunction: Sendable {
     /// The rules.
-    public let rules: FunctionRules.Search
+    package let rules: FunctionRules.Search
 
     /// A function.
-    public init(rules: FunctionRules.Search) { self.rules = rules }
+    package init(rules: FunctionRules.Search) { self.rules = rules }
 
     /// The matching rows with their best similarity, in result order.
-    public func search(_ term: String, in rows: [[String: JSONValue]]) -> [(row: [String: JSONValue], similarity: Float)] {
+    package func search(_ term: String, in rows: [[String: JSONValue]]) -> [(row: [String: JSONValue], similarity: Float)] {
         let t = Trigram.trigrams(term)
         if t.isEmpty { return [] }
         var hits: [(row: [String: JSONValue], similarity: Float)] = []
@@ -40,7 +40,7 @@ public struct SearchCitiesFunction: Sendable {
     }
 
     /// The RPC body.
-    public func handle(_ call: RPCCall) throws -> JSONValue {
+    package func handle(_ call: RPCCall) throws -> JSONValue {
         guard let term = call.arguments[rules.parameter]?.stringValue else { return .array([]) }
         let rows = try call.database.rows("cities", as: call.auth)
         return .array(search(term, in: rows).map { .object($0.row) })

@@ -3,49 +3,49 @@ import ContractKit
 
 /// The rules of TeleportMe's database functions, triggers and edge function, read strictly from
 /// `Contracts/teleportme/functions.json`.
-public struct FunctionRules: Sendable, Equatable {
+package struct FunctionRules: Sendable, Equatable {
     /// `search_cities(search_term)`.
-    public struct Search: Sendable, Equatable {
+    package struct Search: Sendable, Equatable {
         /// The parameter name.
-        public var parameter: String
+        package var parameter: String
         /// Columns compared with the term.
-        public var columns: [String]
+        package var columns: [String]
         /// Similarity threshold, a `numeric` literal in the SQL: compared in double precision
         /// with `similarity()`'s `real` result, as PostgreSQL does.
-        public var threshold: Double
+        package var threshold: Double
         /// Whether a similarity equal to the threshold matches.
-        public var inclusive: Bool
+        package var inclusive: Bool
         /// Most rows returned.
-        public var limit: Int
+        package var limit: Int
         /// Columns breaking similarity ties, ascending.
-        public var tieBreak: [String]
+        package var tieBreak: [String]
     }
 
     /// search_cities.
-    public var search: Search
+    package var search: Search
     /// raw_user_meta_data keys tried for the profile name.
-    public var nameKeys: [String]
+    package var nameKeys: [String]
     /// Tables with the update_updated_at trigger.
-    public var updatedAtTables: [String]
+    package var updatedAtTables: [String]
     /// Whether generate-report requires a JWT at the gateway.
-    public var reportVerifyJWT: Bool
+    package var reportVerifyJWT: Bool
     /// Error code for a malformed body.
-    public var invalidBodyCode: String
+    package var invalidBodyCode: String
     /// Error code for an unknown city.
-    public var unknownCityCode: String
+    package var unknownCityCode: String
     /// Error code for a bad preference.
-    public var invalidPreferenceCode: String
+    package var invalidPreferenceCode: String
 
     /// `Contracts/teleportme/functions.json`.
-    public static var defaultURL: URL { ContractsLocator.app("teleportme").appendingPathComponent("functions.json") }
+    package static var defaultURL: URL { ContractsLocator.app("teleportme").appendingPathComponent("functions.json") }
 
     /// Loads functions.json; `schema` validates the table and column names it mentions.
-    public static func load(_ url: URL = defaultURL, schema: DatabaseSchema? = nil) throws -> FunctionRules {
+    package static func load(_ url: URL = defaultURL, schema: DatabaseSchema? = nil) throws -> FunctionRules {
         try decode(SpecNode.load(url, displayName: "Contracts/teleportme/functions.json"), schema: schema)
     }
 
     /// Decodes functions.json strictly.
-    public static func decode(_ root: SpecNode, schema: DatabaseSchema?) throws -> FunctionRules {
+    package static func decode(_ root: SpecNode, schema: DatabaseSchema?) throws -> FunctionRules {
         try root.decode(FunctionRules.self, values: schema.map { [schemaKey: $0] } ?? [:])
     }
     static let schemaKey = "functions.schema"
@@ -66,7 +66,7 @@ extension KeyedDecodingContainer {
 
 extension FunctionRules.Search: Decodable {
     enum CodingKeys: String, CodingKey { case decision, returns, threshold, limit, parameter, columns, inclusive, tieBreak }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         _ = try c.decode(String.self, forKey: .decision)
         if try c.decode(String.self, forKey: .returns) != "cities" { throw c.fail(.returns, "only 'cities' (SETOF cities) is supported") }
@@ -105,12 +105,14 @@ extension FunctionRules: Decodable {
         var decision: String, verifyJWT: Bool, errors: Codes
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         search = try c.decode(Search.self, forKey: .search_cities)
         nameKeys = try c.decode(NewUser.self, forKey: .handle_new_user).nameKeys
         updatedAtTables = try c.decode(UpdatedAt.self, forKey: .update_updated_at).tables
         let r = try c.decode(Report.self, forKey: .generate_report)
-        (reportVerifyJWT, invalidBodyCode, unknownCityCode, invalidPreferenceCode) = (r.verifyJWT, r.errors.invalidBody, r.errors.unknownCity, r.errors.invalidPreference)
+        (reportVerifyJWT, invalidBodyCode, unknownCityCode, invalidPreferenceCode) = (
+            r.verifyJWT, r.errors.invalidBody, r.errors.unknownCity, r.errors.invalidPreference
+        )
     }
 }

@@ -5,18 +5,18 @@ import ContractKit
 /// current city and every candidate with their scores (as the service role, like the deployed
 /// function), runs `ReportEngine` with the given refiner, saves the report as the caller when
 /// signed in, and answers the §4.6 response.
-public struct GenerateReportFunction: Sendable {
+package struct GenerateReportFunction: Sendable {
     /// Algorithm rules.
-    public let rules: ReportRules
+    package let rules: ReportRules
     /// Function rules (error codes).
-    public let functions: FunctionRules
+    package let functions: FunctionRules
     /// The GPT step.
-    public let refiner: any Refiner
+    package let refiner: any Refiner
     /// The catalog last read, kept while `cities` and `city_scores` are unchanged.
     private let catalogs = CatalogCache()
 
     /// A function.
-    public init(rules: ReportRules, functions: FunctionRules, refiner: any Refiner) {
+    package init(rules: ReportRules, functions: FunctionRules, refiner: any Refiner) {
         self.rules = rules
         self.functions = functions
         self.refiner = refiner
@@ -76,7 +76,7 @@ public struct GenerateReportFunction: Sendable {
     }
 
     /// Reads every city and its scores (steps 2-3).
-    public static func catalog(from database: Database, rules: ReportRules) throws -> ReportCatalog {
+    package static func catalog(from database: Database, rules: ReportRules) throws -> ReportCatalog {
         let cities = try database.rows("cities", as: .serviceRole, order: [OrderTerm(column: "id")])
         let scoreRows = try database.rows("city_scores", as: .serviceRole)
         var scores: [String: [String: Double]] = [:]
@@ -92,7 +92,7 @@ public struct GenerateReportFunction: Sendable {
     }
 
     /// Handles one call.
-    public func handle(_ call: FunctionCall) throws -> HTTPResponse {
+    package func handle(_ call: FunctionCall) throws -> HTTPResponse {
         guard call.request.method == "POST" else {
             return .json(405, ["error": .string("generate-report accepts POST, not \(call.request.method)"), "code": .string(functions.invalidBodyCode)])
         }
@@ -111,8 +111,9 @@ public struct GenerateReportFunction: Sendable {
         var response = outcome.response
         // Step 10: save as the caller, so RLS applies.
         if rules.saveWhenAuthenticated, call.auth.role == "authenticated", let uid = call.auth.userID, let userID = PGUUID(uid) {
-            let row = CityReportInsert(userID: userID, currentCityID: current.id, preferences: req.preferences,
-                                       results: response.matches, aiSummary: outcome.aiSummary)
+            let row = CityReportInsert(
+                userID: userID, currentCityID: current.id, preferences: req.preferences,
+                results: response.matches, aiSummary: outcome.aiSummary)
             guard case .object(let obj) = try PostgresRowCoding.encode(row) else { throw RefinerError("report row is not an object") }
             let written = try call.backend.database.insert("city_reports", [obj], as: call.auth)
             response.reportID = written.first?["id"]?.stringValue.flatMap(PGUUID.init)

@@ -2,10 +2,10 @@ import Foundation
 
 /// pg_trgm's trigram similarity, as `similarity(a, b)` computes it with the extension's default
 /// build (IGNORECASE, KEEPONLYALNUM).
-public enum Trigram {
+package enum Trigram {
     /// The set of trigrams of a text: lower-cased, split into words at every character that is not
     /// a letter or digit, each word padded with two spaces in front and one behind.
-    public static func trigrams(_ text: String) -> Set<String> {
+    package static func trigrams(_ text: String) -> Set<String> {
         var out = Set<String>()
         var word: [Character] = []
         func flush() {
@@ -23,12 +23,12 @@ public enum Trigram {
 
     /// shared / (|a| + |b| - shared), in single precision as pg_trgm computes it; 0 when either
     /// side has no trigrams.
-    public static func similarity(_ a: Set<String>, _ b: Set<String>) -> Float {
+    package static func similarity(_ a: Set<String>, _ b: Set<String>) -> Float {
         guard !a.isEmpty, !b.isEmpty else { return 0 }
         let shared = a.count < b.count ? a.filter(b.contains).count : b.filter(a.contains).count
         return Float(shared) / Float(a.count + b.count - shared)
     }
 
     /// `similarity(a, b)`.
-    public static func similarity(_ a: String, _ b: String) -> Float { similarity(trigrams(a), trigrams(b)) }
+    package static func similarity(_ a: String, _ b: String) -> Float { similarity(trigrams(a), trigrams(b)) }
 }

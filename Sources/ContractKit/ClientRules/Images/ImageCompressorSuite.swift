@@ -80,7 +80,7 @@ public enum ImageCompressorSuite {
             Sample(name: "a \(m * 3 / 2 + 7)x\(m / 5 + 5) landscape", image: smooth(m * 3 / 2 + 7, m / 5 + 5), mayShrinkForBudget: false),
             Sample(name: "a \(m / 5 + 3)x\(m * 3 / 2 + 1) portrait", image: smooth(m / 5 + 3, m * 3 / 2 + 1), mayShrinkForBudget: false),
             Sample(name: "a \(m / 2)x\(m / 3) picture already within the bound", image: smooth(m / 2, m / 3), mayShrinkForBudget: false),
-            Sample(name: "\(noiseW)x\(noiseH) of pure noise", image: noise, mayShrinkForBudget: true),
+            Sample(name: "\(noiseW)x\(noiseH) of pure noise", image: noise, mayShrinkForBudget: true)
         ]
     }
 
@@ -103,7 +103,9 @@ public enum ImageCompressorSuite {
         do { header = try ImageHeader.read(data) } catch { r.fail(id, "\(label): \(error)"); return }
         let (w, h) = (header.width, header.height)
         let bound = preset.maxDimensionPixels
-        r.expect(data.count <= preset.maxBytes, id, "\(label): \(data.count) bytes, over the \(preset.maxBytes)-byte budget (PERF-CLI-004: output ≤ preset max size)")
+        r.expect(
+            data.count <= preset.maxBytes, id, "\(label): \(data.count) bytes, over the \(preset.maxBytes)-byte budget (PERF-CLI-004: output ≤ preset max size)"
+        )
         r.expect(max(w, h) <= bound, id, "\(label): came out \(w)x\(h), longer side over \(bound) px")
         r.expect(w <= input.width && h <= input.height, id, "\(label): came out \(w)x\(h), enlarged from \(input.width)x\(input.height)")
         // Aspect ratio: within one pixel of rounding on the shorter side.
@@ -111,8 +113,10 @@ public enum ImageCompressorSuite {
         r.expect(skew <= max(input.width, input.height), id, "\(label): came out \(w)x\(h), not the \(input.width)x\(input.height) aspect ratio")
         if !sample.mayShrinkForBudget {
             let fit = input.fitting(maxDimension: bound)
-            r.expect(max(w, h) == max(fit.width, fit.height), id,
-                     "\(label): came out \(w)x\(h), expected the longer side at \(max(fit.width, fit.height)) px (scaled only as far as the \(bound) px bound needs)")
+            r.expect(
+                max(w, h) == max(fit.width, fit.height), id,
+                "\(label): came out \(w)x\(h), expected the longer side at \(max(fit.width, fit.height)) px (scaled only as far as the \(bound) px bound needs)"
+            )
         }
     }
 }

@@ -4,37 +4,38 @@ import Foundation
 /// read from the headers (JPEG: the SOFn segment; PNG: IHDR), with the file's structure checked
 /// on the way (JPEG: SOI, well-formed segments, EOI at the end; PNG: signature, IHDR first with
 /// its CRC, IEND last). Nothing is decoded.
-public struct ImageHeader: Sendable, Equatable {
+package struct ImageHeader: Sendable, Equatable {
     /// The container.
-    public enum Format: String, Sendable, Equatable {
+    package enum Format: String, Sendable, Equatable {
         /// JPEG (JFIF or Exif).
         case jpeg
         /// PNG.
         case png
     }
     /// The format.
-    public var format: Format
+    package var format: Format
     /// Width in pixels.
-    public var width: Int
+    package var width: Int
     /// Height in pixels.
-    public var height: Int
+    package var height: Int
     /// JPEG segment markers in order before the scan (`0xE0` APP0, `0xE1` APP1 (Exif), `0xDB`,
     /// `0xC0`, …); empty for PNG.
-    public var segments: [UInt8]
+    package var segments: [UInt8]
 
     /// Why bytes are not a readable JPEG or PNG.
-    public struct Unreadable: Error, CustomStringConvertible, Sendable, Equatable {
+    package struct Unreadable: Error, CustomStringConvertible, Sendable, Equatable {
         /// What is wrong.
-        public var reason: String
-        public var description: String { "not a readable JPEG or PNG: \(reason)" }
+        package var reason: String
+        package var description: String { "not a readable JPEG or PNG: \(reason)" }
     }
 
     /// Reads the header of `data`.
-    public static func read(_ data: Data) throws -> ImageHeader {
+    package static func read(_ data: Data) throws -> ImageHeader {
         let b = [UInt8](data)
         if b.count >= 8, b[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return try png(b) }
         if b.count >= 2, b[0] == 0xFF, b[1] == 0xD8 { return try jpeg(b) }
-        throw Unreadable(reason: "the first bytes are \(b.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " ")), neither FF D8 (JPEG) nor the PNG signature")
+        throw Unreadable(
+            reason: "the first bytes are \(b.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " ")), neither FF D8 (JPEG) nor the PNG signature")
     }
 
     static func be16(_ b: [UInt8], _ i: Int) -> Int { Int(b[i]) << 8 | Int(b[i + 1]) }
@@ -47,9 +48,11 @@ public struct ImageHeader: Sendable, Equatable {
             guard i + 4 <= b.count else { throw Unreadable(reason: "JPEG ends inside its headers (no SOS)") }
             guard b[i] == 0xFF else { throw Unreadable(reason: String(format: "JPEG: expected a marker at byte %d, found %02X", i, b[i])) }
             let marker = b[i + 1]
-            if marker == 0xFF { i += 1; continue }   // fill byte
+            if marker == 0xFF { i += 1; continue } // fill byte
             let length = be16(b, i + 2)
-            guard length >= 2, i + 2 + length <= b.count else { throw Unreadable(reason: String(format: "JPEG: segment FF%02X at byte %d runs past the end", marker, i)) }
+            guard length >= 2, i + 2 + length <= b.count else {
+                throw Unreadable(reason: String(format: "JPEG: segment FF%02X at byte %d runs past the end", marker, i))
+            }
             segments.append(marker)
             // SOF0..SOF15 except DHT (C4), JPG (C8), DAC (CC).
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
