@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// CivicForge: its contracts folder and the server-side pieces it plugs into the mock.
 public enum CivicForgeApp: ContractApp, AppModule {

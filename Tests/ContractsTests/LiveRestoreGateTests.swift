@@ -1,6 +1,6 @@
 import XCTest
 import AppRegistry
-import ContractKit
+import MockBinding
 import NaarsCars
 
 /// `contracts verify --target URL` against a served mock whose `/__admin` routes answer 404, as
@@ -34,7 +34,7 @@ final class LiveRestoreGateTests: XCTestCase {
     func testWithoutAdminResetTheRunLeavesEveryTableAsFoundOrNamesTheRow() throws {
         var exact: [String] = []
         for app in allApps {
-            let backend = try app.makeBackend()
+            let backend = try app.makeMock()
             backend.adminRoutesEnabled = false
             let (server, endpoint) = try ServedMocks.serve(backend)
             defer { server.stop() }
@@ -94,7 +94,7 @@ final class LiveRestoreGateTests: XCTestCase {
     /// case without `/__admin/reset` and the backend is left exactly as found.
     func testWithTheRestoreDatabaseEveryAppPassesAndLeavesEveryTableExactlyAsFound() throws {
         for app in allApps {
-            let backend = try app.makeBackend()
+            let backend = try app.makeMock()
             backend.adminRoutesEnabled = false
             let (server, endpoint) = try ServedMocks.serve(backend)
             defer { server.stop() }

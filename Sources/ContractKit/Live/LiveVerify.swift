@@ -72,10 +72,10 @@ package enum LiveVerify {
             // --restore-database) the reads still see the fixtures' values. Then the writes,
             // each put back: interactions, functions, the RLS matrix's writes.
             if wanted(LiveClientRules.kind), let rules = clientRules, LiveClientRules.applies(rules) {
-                timed(LiveClientRules.kind) { .ran(LiveClientRules.run(backend, rules: rules, reference: try app.makeBackend())) }
+                timed(LiveClientRules.kind) { .ran(LiveClientRules.run(backend, rules: rules, reference: try app.makeBackendUnderTest(clock: SystemClock(), ids: SystemIDGenerator(), folder: nil))) }
             }
             if !spec.buckets.isEmpty && wanted(LiveStorageChecks.kind) {
-                timed(LiveStorageChecks.kind) { .ran(LiveStorageChecks.run(backend) + LiveStoragePolicies.run(backend, reference: try app.makeBackend())) }
+                timed(LiveStorageChecks.kind) { .ran(LiveStorageChecks.run(backend) + LiveStoragePolicies.run(backend, reference: try app.makeBackendUnderTest(clock: SystemClock(), ids: SystemIDGenerator(), folder: nil))) }
             }
             let matrix = RLSSuite.hasMatrix(app.name) && wanted(RLSSuite.kind)
             let expansion = RLSExpansion(spec: spec, now: Date(), statuses: statuses)

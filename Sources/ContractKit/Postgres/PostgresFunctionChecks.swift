@@ -128,7 +128,7 @@ package struct SQLBehaviourCheck: Sendable {
         }
     }
 
-    package func failure(on target: PostgresTarget, mock: MockSupabase? = nil, prelude: [String] = []) throws -> String? {
+    package func failure(on target: PostgresTarget, mock: (any BackendUnderTest)? = nil, prelude: [String] = []) throws -> String? {
         let setup = rowsSQL + self.setup
         if let rpc {
             let args = rpc.arguments.sorted { $0.key < $1.key }.map { "\($0.key.sqlIdentifier) => \(PostgresTarget.literal($0.value))" }.joined(separator: ", ")

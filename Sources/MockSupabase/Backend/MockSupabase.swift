@@ -131,38 +131,6 @@ public struct MockConfiguration: Sendable {
     }
 }
 
-/// A fault the mock injects into matching requests, to test client failure handling.
-public struct InjectedFault: Sendable {
-    /// Which requests (method and path prefix) it applies to; nil matches any.
-    public var method: String?
-    /// Path prefix, e.g. `/rest/v1/saved_cities`.
-    public var pathPrefix: String
-    /// What happens.
-    public var kind: Kind
-    /// How many matching requests it affects (nil: until cleared).
-    public var remaining: Int?
-
-    /// What a fault does.
-    public enum Kind: Sendable {
-        /// The transport fails (URLError.notConnectedToInternet through URLProtocol).
-        case networkError
-        /// The server answers with this response instead.
-        case response(HTTPResponse)
-    }
-
-    /// A fault.
-    public init(method: String? = nil, pathPrefix: String, kind: Kind, remaining: Int? = nil) {
-        self.method = method
-        self.pathPrefix = pathPrefix
-        self.kind = kind
-        self.remaining = remaining
-    }
-}
-
-/// Thrown by `handle` when an injected network fault matches: transports turn it into a
-/// connection failure.
-public struct InjectedNetworkError: Error, Sendable {}
-
 /// An in-memory Supabase: PostgREST on `/rest/v1`, GoTrue on `/auth/v1`, Functions on
 /// `/functions/v1`, Storage on `/storage/v1`, configured from an app's contracts.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// FR-040's user-facing errors. The messages live in `Contracts/naarscars/errors.json`
 /// (`AppErrorCatalog`), not in code.

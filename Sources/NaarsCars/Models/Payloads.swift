@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// A row model of one table or view of schema.json (ContractKit's `TableModel`, checked by the
 /// `models` rule kind): its CodingKeys are the table's columns.

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// The four preference sliders of a `generate-report` request (each 0-10), also the `jsonb`
 /// snapshot in `city_reports.preferences`.

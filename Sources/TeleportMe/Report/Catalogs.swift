@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// City catalogs beyond the 55 seed cities: the 266 real urban areas of
 /// `Contracts/teleportme/fixtures/urban-areas.json` and seeded synthetic catalogs of any size,

@@ -41,7 +41,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 extension String {
     /// ASCII case-insensitive equality, as HTTP field names compare.
     @inlinable
-    func caseInsensitiveEquals(_ other: String) -> Bool {
+    package func caseInsensitiveEquals(_ other: String) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
         for (x, y) in zip(a, b) where x != y {
