@@ -16,7 +16,7 @@ let package = Package(
         .executable(name: "contracts", targets: ["contracts"]),
         .executable(name: "contracts-bench", targets: ["contracts-bench"]),
         .executable(name: "cache-fuzz", targets: ["CacheFuzz"]),
-        .executable(name: "clientrules-tool", targets: ["ClientRulesTool"]),
+        .executable(name: "clientrules-tool", targets: ["ClientRulesTool"])
     ],
     targets: [
         // epoll and malloc_trim for the loopback server on Linux (a header only; empty elsewhere).
@@ -29,7 +29,7 @@ let package = Package(
         // The rule runners: expand contracts into cases and judge what a `BackendUnderTest` answers.
         .target(name: "ContractKit", dependencies: ["ContractModel"]),
         // The one target that knows both: the mock as a backend under test, apps as mock backends.
-        .target(name: "MockBinding", dependencies: ["ContractKit", "MockSupabase"]),
+        .target(name: "MockBinding", dependencies: ["ContractKit", "MockSupabase"])
     ] + apps.map { .target(name: $0, dependencies: ["MockBinding"]) } + [
         // The list of apps (`allApps`) every command, tool and gate test iterates.
         .target(name: "AppRegistry", dependencies: ["ContractKit"] + apps.map { .target(name: $0) }),
@@ -49,6 +49,6 @@ let package = Package(
         .testTarget(name: "ContractsTests", dependencies: ["AppRegistry", "MockBinding"] + apps.map { .target(name: $0) }),
         // The concurrency suite drives the apps' server-side functions too (generate-report, NaarsCars' RPCs and edge functions).
         .testTarget(name: "MockSupabaseTests", dependencies: ["MockBinding", "TeleportMe", "NaarsCars"]),
-        .testTarget(name: "ContractKitTests", dependencies: ["MockBinding"]),
+        .testTarget(name: "ContractKitTests", dependencies: ["MockBinding"])
     ]
 )

@@ -96,7 +96,9 @@ package enum PostgresChecks {
     }
 
     /// Function and trigger results of `sql/checks.json`.
-    package static func functionResults(_ spec: AppSpec, _ target: PostgresTarget, mock: (any BackendUnderTest)? = nil, prelude: [String] = []) throws -> [CaseResult] {
+    package static func functionResults(_ spec: AppSpec, _ target: PostgresTarget, mock: (any BackendUnderTest)? = nil, prelude: [String] = []) throws
+        -> [CaseResult]
+    {
         try SQLBehaviourCheck.load(app: spec).map { c in
             let f = try c.failure(on: target, mock: mock, prelude: prelude)
             return CaseResult(app: spec.app, kind: "postgres", name: "function · \(c.name)", passed: f == nil, message: f ?? "")

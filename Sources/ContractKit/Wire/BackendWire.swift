@@ -10,7 +10,9 @@ extension URLSessionSender {
     /// Requests into `backend` through its URLSession (the mock's answers in process), as a client
     /// app's networking stack sends them.
     package init(backend: any BackendUnderTest, credentials: (any WireCredentials)? = nil, timeout: TimeInterval? = nil) {
-        self.init(session: backend.makeURLSession(configuration: .ephemeral), baseURL: backend.baseURL, credentials: credentials ?? BackendKeys(backend), timeout: timeout)
+        self.init(
+            session: backend.makeURLSession(configuration: .ephemeral), baseURL: backend.baseURL, credentials: credentials ?? BackendKeys(backend),
+            timeout: timeout)
     }
 }
 
