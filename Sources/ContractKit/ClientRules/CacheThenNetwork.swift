@@ -91,7 +91,7 @@ public struct CacheThenNetworkLoader<Item: Codable & Sendable & Equatable>: Cach
 /// the network failed by the mock (`InjectedFault`), every request and every shown state logged.
 public enum LoaderSuite {
     /// The behaviour ids this suite checks.
-    public static let behaviourIDs: Set<String> = [
+    package static let behaviourIDs: Set<String> = [
         "loader.cache-first", "loader.fresh-skips-network", "loader.stale-or-empty-fetches", "loader.write-through",
         "loader.failure-keeps-cache", "loader.error-only-when-empty", "loader.stale-banner"
     ]

@@ -108,7 +108,7 @@ public actor OptimisticListService: OptimisticSaveService {
 /// the mock.
 public enum OptimisticSuite {
     /// The behaviour ids this suite checks.
-    public static let behaviourIDs: Set<String> = [
+    package static let behaviourIDs: Set<String> = [
         "optimistic.save-immediate", "optimistic.unsave-immediate", "optimistic.server-row-replaces",
         "optimistic.unsave-confirmed", "optimistic.rollback"
     ]

@@ -266,9 +266,9 @@ public final class MockSupabase: Sendable {
     }
 
     /// Names of the registered edge functions.
-    public var functionNames: [String] { state.withLock { $0.functions.keys.sorted() } }
+    package var functionNames: [String] { state.withLock { $0.functions.keys.sorted() } }
     /// Names of the registered database functions.
-    public var rpcNames: [String] { state.withLock { $0.rpcs.keys.sorted() } }
+    package var rpcNames: [String] { state.withLock { $0.rpcs.keys.sorted() } }
 
     /// Injects a fault into matching requests.
     public func inject(_ fault: InjectedFault) { state.withLock { $0.faults.append(fault) } }
@@ -279,7 +279,7 @@ public final class MockSupabase: Sendable {
     /// answer 404 with Kong's "no Route matched" body, as a real Supabase project does, so
     /// `contracts verify --target` or a team's suite can be tried against the mock as if it were
     /// one (`contracts serve --no-admin`).
-    public var adminRoutesEnabled: Bool {
+    package var adminRoutesEnabled: Bool {
         get { state.withLock { $0.adminRoutes } }
         set { state.withLock { $0.adminRoutes = newValue } }
     }
@@ -333,7 +333,7 @@ public final class MockSupabase: Sendable {
 
     /// Handles one request. Never throws for bad input: every error is a response in the
     /// service's own error shape. Throws `InjectedNetworkError` only for an injected network fault.
-    public func handle(_ request: HTTPRequest) throws -> HTTPResponse {
+    package func handle(_ request: HTTPRequest) throws -> HTTPResponse {
         if let fault = takeFault(request) {
             switch fault {
             case .networkError: throw InjectedNetworkError()

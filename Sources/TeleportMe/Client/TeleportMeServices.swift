@@ -112,7 +112,7 @@ package struct TeleportMeServices: CacheWritingClient {
 extension TeleportMeApp {
     /// The reference services through `CacheWriteTriggerSuite`, as persona `ana` acting on the
     /// first fixture city with mid-scale sliders.
-    public static func referenceClientReports(_ rules: ClientRules) async -> [SuiteReport] {
+    package static func referenceClientReports(_ rules: ClientRules) async -> [SuiteReport] {
         guard rules.cache?.entries.contains(where: { $0.write != nil }) == true else { return [] }
         return [
             await CacheWriteTriggerSuite.run(
