@@ -333,7 +333,7 @@ public final class MockSupabase: Sendable {
 
     /// Handles one request. Never throws for bad input: every error is a response in the
     /// service's own error shape. Throws `InjectedNetworkError` only for an injected network fault.
-    package func handle(_ request: HTTPRequest) throws -> HTTPResponse {
+    public func handle(_ request: HTTPRequest) throws -> HTTPResponse {
         if let fault = takeFault(request) {
             switch fault {
             case .networkError: throw InjectedNetworkError()
