@@ -282,7 +282,9 @@ extension KeyedDecodingContainer {
         return v
     }
     fileprivate func sign(_ key: Key) throws -> ZodiacSign { try parsed(key, { "unknown zodiac sign '\($0)'" }, ZodiacSign.init(rawValue:)) }
-    fileprivate func tier(_ key: Key) throws -> SubscriptionTier { try parsed(key, { "unknown tier '\($0)' (free, premium)" }, SubscriptionTier.init(rawValue:)) }
+    fileprivate func tier(_ key: Key) throws -> SubscriptionTier {
+        try parsed(key, { "unknown tier '\($0)' (free, premium)" }, SubscriptionTier.init(rawValue:))
+    }
     fileprivate func letter(_ key: Key) throws -> Character { try parsed(key, { _ in "expected one letter" }) { $0.count == 1 ? Character($0) : nil } }
     fileprivate func categories(_ key: Key) throws -> [SituationCategory] {
         try decode([String].self, forKey: key).enumerated().map { i, s in
