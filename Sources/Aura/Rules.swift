@@ -177,193 +177,237 @@ package struct AuraRules: Sendable, Equatable {
     }
 
     /// Decodes a parsed rules.json.
-    package static func decode(_ root: SpecNode) throws -> AuraRules {
-        try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source")
-            var r = AuraRules(
-                signs: [], zodiacCases: [], scoreRange: IntRange(min: 0, max: 0), dimensions: [], types: [],
-                cognitiveFunctions: [:], letterTraits: [:], mbtiCases: [], categories: [],
-                fortuneScore: IntRange(min: 0, max: 0), generatedFortune: IntRange(min: 0, max: 0), fortuneBands: [],
-                luckyNumberCount: 0, luckyNumberRange: IntRange(min: 0, max: 0), luckyNumbersDistinct: false,
-                powerColors: [], wordCount: [:], maxTokens: [:], premiumTierValue: "", premiumRequiresActive: true,
-                premiumRequiresUnexpired: true, tiers: [:], entitlementCases: [], entitlementCasesNow: Date(timeIntervalSince1970: 0),
-                triggers: [])
-            try o.required("zodiac").object { z in
-                _ = z.optional("doc"); _ = z.optional("decision")
-                r.signs = try z.required("signs").array().map { n in
-                    try n.object { s in
-                        _ = s.optional("decision"); _ = s.optional("doc")
-                        return SignRange(
-                            sign: try sign(try s.required("sign")), from: try monthDay(try s.required("from")), to: try monthDay(try s.required("to")))
-                    }
-                }
-                r.zodiacCases = try z.required("cases").array().map { n in
-                    try n.object { c in
-                        ZodiacCase(
-                            date: try calendarDate(try c.required("date")), sign: try sign(try c.required("sign")),
-                            source: try c.optional("source")?.string() ?? "")
-                    }
-                }
-            }
-            try o.required("mbti").object { m in
-                _ = m.optional("doc"); _ = m.optional("decisions"); _ = m.optional("cognitiveFunctionsDecision"); _ = m.optional("letterTraitsDecision")
-                r.scoreRange = try intRange(try m.required("scoreRange"))
-                let agg = try m.required("aggregation")
-                guard try agg.string() == "mean" else { throw agg.fail("unknown aggregation '\(try agg.string())' (supported: mean)") }
-                r.dimensions = try m.required("dimensions").array().map { n in
-                    try n.object { d in
-                        _ = d.optional("doc")
-                        return Dimension(
-                            name: try d.required("dimension").string(), positive: try letter(try d.required("positive")),
-                            negative: try letter(try d.required("negative")), tie: try letter(try d.required("tie")))
-                    }
-                }
-                for (i, d) in r.dimensions.enumerated() where !(d.tie == d.positive || d.tie == d.negative) || d.positive == d.negative {
-                    throw SpecError(file: root.file, path: "$.mbti.dimensions[\(i)]", message: "positive, negative must differ and tie must be one of them")
-                }
-                r.types = try m.required("types").strings()
-                r.functionPositions = try intRange(try m.required("functionPositions"))
-                let stackSize = r.functionPositions.max - r.functionPositions.min + 1
-                for (t, n) in try m.required("cognitiveFunctions").map() {
-                    guard r.types.contains(t) else { throw n.fail("unknown type '\(t)'") }
-                    r.cognitiveFunctions[t] = try n.strings()
-                    guard r.cognitiveFunctions[t]?.count == stackSize else {
-                        throw n.fail(
-                            "\(t) lists \(r.cognitiveFunctions[t]?.count ?? 0) functions; positions \(r.functionPositions.min)-\(r.functionPositions.max) need \(stackSize)"
-                        )
-                    }
-                }
-                for (k, n) in try m.required("letterTraits").map() {
-                    guard k.count == 1 else { throw n.fail("a letter trait key is one letter") }
-                    r.letterTraits[Character(k)] = try n.object { t in
-                        LetterTrait(strength: try t.required("strength").string(), weakness: try t.required("weakness").string())
-                    }
-                }
-                r.mbtiCases = try m.required("cases").array().map { n in
-                    try n.object { c in
-                        var scores: [String: Double] = [:]
-                        for (k, v) in try c.required("scores").map() { scores[k] = try v.double() }
-                        return MBTICase(scores: scores, type: try c.required("type").string(), source: try c.optional("source")?.string() ?? "")
-                    }
-                }
-            }
-            try o.required("reading").object { rd in
-                _ = rd.optional("doc"); _ = rd.optional("decisions"); _ = rd.optional("fortuneBandsDoc")
-                r.categories = try rd.required("categories").array().map(category)
-                try rd.required("fortuneScore").object { f in
-                    _ = f.optional("decision")
-                    r.fortuneScore = IntRange(min: try f.required("min").int(), max: try f.required("max").int())
-                    r.generatedFortune = IntRange(min: try f.required("generatedMin").int(), max: try f.required("generatedMax").int())
-                }
-                r.fortuneBands = try rd.required("fortuneBands").array().map { n in
-                    try n.object { b in
-                        FortuneBand(
-                            range: IntRange(min: try b.required("min").int(), max: try b.required("max").int()), color: try b.required("color").string())
-                    }
-                }
-                try rd.required("luckyNumbers").object { l in
-                    _ = l.optional("decision")
-                    r.luckyNumberCount = try l.required("count").int()
-                    r.luckyNumberRange = IntRange(min: try l.required("min").int(), max: try l.required("max").int())
-                    r.luckyNumbersDistinct = try l.required("distinct").bool()
-                }
-                r.powerColors = try rd.required("powerColors").strings()
-                for (k, n) in try rd.required("wordCount").map() { r.wordCount[try tier(k, n)] = try intRange(n) }
-                for (k, n) in try rd.required("maxTokens").map() { r.maxTokens[try tier(k, n)] = try n.int() }
-                r.wordsPerToken = try rd.required("tokenBudget").object { b in
-                    _ = b.optional("decision")
-                    let w = try b.required("wordsPerToken")
-                    let v = try w.double()
-                    if v <= 0 { throw w.fail("must be positive") }
-                    return v
-                }
-            }
-            try o.required("entitlements").object { e in
-                _ = e.optional("doc"); _ = e.optional("decisions")
-                try e.required("premiumWhen").object { p in
-                    _ = p.optional("decision")
-                    r.premiumTierValue = try p.required("tier").string()
-                    r.premiumRequiresActive = try p.required("isActive").bool()
-                    r.premiumRequiresUnexpired = try p.required("expiresAfterNow").bool()
-                }
-                for (k, n) in try e.required("tiers").map() {
-                    r.tiers[try tier(k, n)] = try n.object { t in
-                        let len = try t.required("readingLength")
-                        return TierEntitlements(
-                            canAccessPremiumContent: try t.required("canAccessPremiumContent").bool(),
-                            canViewHistoricalData: try t.required("canViewHistoricalData").bool(),
-                            categories: try t.required("categories").array().map(category),
-                            readingLength: try tier(try len.string(), len),
-                            weeklyOutlookDays: try t.required("weeklyOutlookDays").int(),
-                            retrogradeAlerts: try t.required("retrogradeAlerts").bool())
-                    }
-                }
-                r.entitlementCases = try e.required("cases").array().map { n in
-                    try n.object { c in
-                        var sub: [String: JSONValue]?
-                        if let s = c.optional("subscription") {
-                            guard case .object(let obj) = s.value else { throw s.fail("expected an object or null") }
-                            sub = obj
-                        }
-                        let t = try c.required("tier")
-                        return EntitlementCase(subscription: sub, tier: try tier(try t.string(), t), source: try c.optional("source")?.string() ?? "")
-                    }
-                }
-                r.statusOnError = try e.required("statusOnError").object { so in
-                    _ = so.optional("decision")
-                    let t = try so.required("tier")
-                    return try tier(try t.string(), t)
-                }
-                r.enforcement = try PaywallEnforcement.decode(try e.required("enforcement"))
-                let nowNode = try e.required("casesNow")
-                guard let us = PGTime.parseTimestamp(try nowNode.string(), assumeUTC: true) else { throw nowNode.fail("not a timestamp") }
-                r.entitlementCasesNow = PGTime.date(micros: us)
-            }
-            r.triggers = try o.required("triggers").array().map { n in
-                try n.object { t in
-                    _ = t.optional("doc")
-                    return TimestampTrigger(
-                        name: try t.required("name").string(), table: try t.required("table").string(), column: try t.required("column").string())
-                }
-            }
-            for t in SubscriptionTier.allCases where r.tiers[t] == nil || r.wordCount[t] == nil || r.maxTokens[t] == nil {
-                throw root.fail("tier '\(t.rawValue)' needs entitlements.tiers, reading.wordCount and reading.maxTokens entries")
-            }
-            return r
-        }
-    }
+    package static func decode(_ root: SpecNode) throws -> AuraRules { try root.decode(AuraRules.self) }
+}
 
-    static func sign(_ n: SpecNode) throws -> ZodiacSign {
-        guard let s = ZodiacSign(rawValue: try n.string()) else { throw n.fail("unknown zodiac sign '\(try n.string())'") }
-        return s
+extension AuraRules: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, zodiac, mbti, reading, entitlements, triggers }
+    enum ZodiacKeys: String, CodingKey, CaseIterable { case doc, decision, signs, cases }
+    enum MBTIKeys: String, CodingKey, CaseIterable {
+        case doc, decisions, cognitiveFunctionsDecision, letterTraitsDecision, scoreRange, aggregation, dimensions, types, functionPositions
+        case cognitiveFunctions, letterTraits, cases
     }
-    static func category(_ n: SpecNode) throws -> SituationCategory {
-        guard let c = SituationCategory(rawValue: try n.string()) else { throw n.fail("unknown category '\(try n.string())'") }
-        return c
+    enum ReadingKeys: String, CodingKey, CaseIterable {
+        case doc, decisions, fortuneBandsDoc, categories, fortuneScore, fortuneBands, luckyNumbers, powerColors, wordCount, maxTokens, tokenBudget
     }
-    static func tier(_ s: String, _ n: SpecNode) throws -> SubscriptionTier {
-        guard let t = SubscriptionTier(rawValue: s) else { throw n.fail("unknown tier '\(s)' (free, premium)") }
-        return t
-    }
-    static func letter(_ n: SpecNode) throws -> Character {
-        let s = try n.string()
-        guard s.count == 1 else { throw n.fail("expected one letter") }
-        return Character(s)
-    }
-    static func monthDay(_ n: SpecNode) throws -> MonthDay {
-        guard let md = MonthDay(try n.string()) else { throw n.fail("expected MM-DD, found '\(try n.string())'") }
-        return md
-    }
-    static func calendarDate(_ n: SpecNode) throws -> PGDate {
-        guard let d = PGDate(try n.string()) else { throw n.fail("expected YYYY-MM-DD, found '\(try n.string())'") }
-        return d
-    }
-    static func intRange(_ n: SpecNode) throws -> IntRange {
-        try n.object { o in
-            let r = IntRange(min: try o.required("min").int(), max: try o.required("max").int())
-            guard r.min <= r.max else { throw n.fail("min is greater than max") }
-            return r
+    enum FortuneKeys: String, CodingKey, CaseIterable { case decision, min, max, generatedMin, generatedMax }
+    enum LuckyKeys: String, CodingKey, CaseIterable { case decision, count, min, max, distinct }
+    enum BudgetKeys: String, CodingKey, CaseIterable { case decision, wordsPerToken }
+    enum EntitlementKeys: String, CodingKey, CaseIterable { case doc, decisions, premiumWhen, tiers, cases, statusOnError, enforcement, casesNow }
+    enum PremiumKeys: String, CodingKey, CaseIterable { case decision, tier, isActive, expiresAfterNow }
+    enum StatusKeys: String, CodingKey, CaseIterable { case decision, tier }
+
+    /// rules.json: every section present, dimensions consistent, a stack per type, every tier
+    /// with entitlements, a word count and a token budget.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        var r = AuraRules(
+            signs: [], zodiacCases: [], scoreRange: IntRange(min: 0, max: 0), dimensions: [], types: [],
+            cognitiveFunctions: [:], letterTraits: [:], mbtiCases: [], categories: [],
+            fortuneScore: IntRange(min: 0, max: 0), generatedFortune: IntRange(min: 0, max: 0), fortuneBands: [],
+            luckyNumberCount: 0, luckyNumberRange: IntRange(min: 0, max: 0), luckyNumbersDistinct: false,
+            powerColors: [], wordCount: [:], maxTokens: [:], premiumTierValue: "", premiumRequiresActive: true,
+            premiumRequiresUnexpired: true, tiers: [:], entitlementCases: [], entitlementCasesNow: Date(timeIntervalSince1970: 0),
+            triggers: [])
+        let z = try c.nestedContainer(keyedBy: ZodiacKeys.self, forKey: .zodiac)
+        r.signs = try z.decode([SignRange].self, forKey: .signs)
+        r.zodiacCases = try z.decode([ZodiacCase].self, forKey: .cases)
+
+        let m = try c.nestedContainer(keyedBy: MBTIKeys.self, forKey: .mbti)
+        r.scoreRange = try m.decode(IntRange.self, forKey: .scoreRange)
+        let aggregation = try m.decode(String.self, forKey: .aggregation)
+        guard aggregation == "mean" else { throw m.fail(.aggregation, "unknown aggregation '\(aggregation)' (supported: mean)") }
+        r.dimensions = try m.decode([Dimension].self, forKey: .dimensions)
+        for (i, d) in r.dimensions.enumerated() where !(d.tie == d.positive || d.tie == d.negative) || d.positive == d.negative {
+            throw m.fail([MBTIKeys.dimensions, AnyKey(intValue: i)!], "positive, negative must differ and tie must be one of them")
         }
+        r.types = try m.decode([String].self, forKey: .types)
+        r.functionPositions = try m.decode(IntRange.self, forKey: .functionPositions)
+        let stackSize = r.functionPositions.max - r.functionPositions.min + 1
+        for (t, stack) in try m.decode([String: [String]].self, forKey: .cognitiveFunctions).sorted(by: { $0.key < $1.key }) {
+            let at: [CodingKey] = [MBTIKeys.cognitiveFunctions, AnyKey(t)]
+            guard r.types.contains(t) else { throw m.fail(at, "unknown type '\(t)'") }
+            guard stack.count == stackSize else {
+                throw m.fail(at, "\(t) lists \(stack.count) functions; positions \(r.functionPositions.min)-\(r.functionPositions.max) need \(stackSize)")
+            }
+            r.cognitiveFunctions[t] = stack
+        }
+        for (k, trait) in try m.decode([String: LetterTrait].self, forKey: .letterTraits).sorted(by: { $0.key < $1.key }) {
+            guard k.count == 1 else { throw m.fail([MBTIKeys.letterTraits, AnyKey(k)], "a letter trait key is one letter") }
+            r.letterTraits[Character(k)] = trait
+        }
+        r.mbtiCases = try m.decode([MBTICase].self, forKey: .cases)
+
+        let rd = try c.nestedContainer(keyedBy: ReadingKeys.self, forKey: .reading)
+        r.categories = try rd.categories(.categories)
+        let f = try rd.nestedContainer(keyedBy: FortuneKeys.self, forKey: .fortuneScore)
+        r.fortuneScore = IntRange(min: try f.decode(Int.self, forKey: .min), max: try f.decode(Int.self, forKey: .max))
+        r.generatedFortune = IntRange(min: try f.decode(Int.self, forKey: .generatedMin), max: try f.decode(Int.self, forKey: .generatedMax))
+        r.fortuneBands = try rd.decode([FortuneBand].self, forKey: .fortuneBands)
+        let l = try rd.nestedContainer(keyedBy: LuckyKeys.self, forKey: .luckyNumbers)
+        r.luckyNumberCount = try l.decode(Int.self, forKey: .count)
+        r.luckyNumberRange = IntRange(min: try l.decode(Int.self, forKey: .min), max: try l.decode(Int.self, forKey: .max))
+        r.luckyNumbersDistinct = try l.decode(Bool.self, forKey: .distinct)
+        r.powerColors = try rd.decode([String].self, forKey: .powerColors)
+        r.wordCount = try rd.byTier(IntRange.self, .wordCount)
+        r.maxTokens = try rd.byTier(Int.self, .maxTokens)
+        let budget = try rd.nestedContainer(keyedBy: BudgetKeys.self, forKey: .tokenBudget)
+        r.wordsPerToken = try budget.decode(Double.self, forKey: .wordsPerToken)
+        if r.wordsPerToken <= 0 { throw budget.fail(.wordsPerToken, "must be positive") }
+
+        let e = try c.nestedContainer(keyedBy: EntitlementKeys.self, forKey: .entitlements)
+        let p = try e.nestedContainer(keyedBy: PremiumKeys.self, forKey: .premiumWhen)
+        r.premiumTierValue = try p.decode(String.self, forKey: .tier)
+        r.premiumRequiresActive = try p.decode(Bool.self, forKey: .isActive)
+        r.premiumRequiresUnexpired = try p.decode(Bool.self, forKey: .expiresAfterNow)
+        r.tiers = try e.byTier(TierEntitlements.self, .tiers)
+        r.entitlementCases = try e.decode([EntitlementCase].self, forKey: .cases)
+        r.statusOnError = try e.nestedContainer(keyedBy: StatusKeys.self, forKey: .statusOnError).tier(.tier)
+        r.enforcement = try e.decode(PaywallEnforcement.self, forKey: .enforcement)
+        r.entitlementCasesNow = try e.parsed(.casesNow, { _ in "not a timestamp" }) { PGTime.parseTimestamp($0, assumeUTC: true).map(PGTime.date(micros:)) }
+
+        r.triggers = try c.decode([TimestampTrigger].self, forKey: .triggers)
+        for t in SubscriptionTier.allCases where r.tiers[t] == nil || r.wordCount[t] == nil || r.maxTokens[t] == nil {
+            throw decoder.fail("tier '\(t.rawValue)' needs entitlements.tiers, reading.wordCount and reading.maxTokens entries")
+        }
+        self = r
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A string member read by `parse`; nil from it is an error at the member saying `message`.
+    fileprivate func parsed<T>(_ key: Key, _ message: (String) -> String, _ parse: (String) -> T?) throws -> T {
+        let s = try decode(String.self, forKey: key)
+        guard let v = parse(s) else { throw fail(key, message(s)) }
+        return v
+    }
+    fileprivate func sign(_ key: Key) throws -> ZodiacSign { try parsed(key, { "unknown zodiac sign '\($0)'" }, ZodiacSign.init(rawValue:)) }
+    fileprivate func tier(_ key: Key) throws -> SubscriptionTier {
+        try parsed(key, { "unknown tier '\($0)' (free, premium)" }, SubscriptionTier.init(rawValue:))
+    }
+    fileprivate func letter(_ key: Key) throws -> Character { try parsed(key, { _ in "expected one letter" }) { $0.count == 1 ? Character($0) : nil } }
+    fileprivate func categories(_ key: Key) throws -> [SituationCategory] {
+        try decode([String].self, forKey: key).enumerated().map { i, s in
+            guard let v = SituationCategory(rawValue: s) else { throw fail([key, AnyKey(intValue: i)!], "unknown category '\(s)'") }
+            return v
+        }
+    }
+    /// A map by tier name (`free`, `premium`).
+    fileprivate func byTier<T: Decodable>(_ type: T.Type, _ key: Key) throws -> [SubscriptionTier: T] {
+        var out: [SubscriptionTier: T] = [:]
+        for (name, v) in try decode([String: T].self, forKey: key).sorted(by: { $0.key < $1.key }) {
+            guard let t = SubscriptionTier(rawValue: name) else { throw fail([key, AnyKey(name)], "unknown tier '\(name)' (free, premium)") }
+            out[t] = v
+        }
+        return out
+    }
+}
+
+extension AuraRules.SignRange: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case sign, from, to, decision, doc }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        sign = try c.sign(.sign)
+        from = try c.parsed(.from, { "expected MM-DD, found '\($0)'" }, MonthDay.init)
+        to = try c.parsed(.to, { "expected MM-DD, found '\($0)'" }, MonthDay.init)
+    }
+}
+
+extension AuraRules.ZodiacCase: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case date, sign, source }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        date = try c.parsed(.date, { "expected YYYY-MM-DD, found '\($0)'" }, PGDate.init)
+        sign = try c.sign(.sign)
+        source = try c.decodeIfPresent(String.self, forKey: .source) ?? ""
+    }
+}
+
+extension AuraRules.Dimension: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case dimension, positive, negative, tie, doc }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .dimension)
+        positive = try c.letter(.positive)
+        negative = try c.letter(.negative)
+        tie = try c.letter(.tie)
+    }
+}
+
+extension AuraRules.MBTICase: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case scores, type, source }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        scores = try c.decode([String: Double].self, forKey: .scores)
+        type = try c.decode(String.self, forKey: .type)
+        source = try c.decodeIfPresent(String.self, forKey: .source) ?? ""
+    }
+}
+
+extension AuraRules.LetterTrait: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case strength, weakness }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        strength = try c.decode(String.self, forKey: .strength)
+        weakness = try c.decode(String.self, forKey: .weakness)
+    }
+}
+
+extension AuraRules.IntRange: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case min, max }
+    /// `{"min", "max"}` with min ≤ max.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        min = try c.decode(Int.self, forKey: .min)
+        max = try c.decode(Int.self, forKey: .max)
+        guard min <= max else { throw c.fail("min is greater than max") }
+    }
+}
+
+extension AuraRules.FortuneBand: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case min, max, color }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        range = AuraRules.IntRange(min: try c.decode(Int.self, forKey: .min), max: try c.decode(Int.self, forKey: .max))
+        color = try c.decode(String.self, forKey: .color)
+    }
+}
+
+extension AuraRules.TierEntitlements: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case readingLength, canAccessPremiumContent, canViewHistoricalData, categories, weeklyOutlookDays, retrogradeAlerts
+    }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        canAccessPremiumContent = try c.decode(Bool.self, forKey: .canAccessPremiumContent)
+        canViewHistoricalData = try c.decode(Bool.self, forKey: .canViewHistoricalData)
+        categories = try c.categories(.categories)
+        readingLength = try c.tier(.readingLength)
+        weeklyOutlookDays = try c.decode(Int.self, forKey: .weeklyOutlookDays)
+        retrogradeAlerts = try c.decode(Bool.self, forKey: .retrogradeAlerts)
+    }
+}
+
+extension AuraRules.EntitlementCase: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case subscription, tier, source }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let s = try c.decodeIfPresent(JSONValue.self, forKey: .subscription) {
+            guard case .object(let row) = s else { throw c.fail(.subscription, "expected an object or null") }
+            subscription = row
+        }
+        tier = try c.tier(.tier)
+        source = try c.decodeIfPresent(String.self, forKey: .source) ?? ""
+    }
+}
+
+extension AuraRules.TimestampTrigger: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, table, column, doc }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        table = try c.decode(String.self, forKey: .table)
+        column = try c.decode(String.self, forKey: .column)
     }
 }
 

@@ -18,15 +18,7 @@ final class AuraInteractionTests: XCTestCase {
     /// Every endpoint of §3.3 (endpoints.json) is exercised by at least one interaction.
     func testEveryDocumentedEndpointHasAnInteraction() throws {
         let root = try SpecNode.load(ContractsLocator.app(AuraApp.name).appendingPathComponent("endpoints.json"))
-        let endpoints = try root.object { o -> [(String, String)] in
-            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
-            return try o.required("endpoints").array().map { e in
-                try e.object { eo in
-                    for k in ["doc", "auth", "description", "kind", "query", "request", "response"] { _ = eo.optional(k) }
-                    return (try eo.required("method").string(), try eo.required("path").string())
-                }
-            }
-        }
+        let endpoints = try root.decode(EndpointsFile.self).endpoints.map { ($0.method, $0.path) }
         XCTAssertEqual(endpoints.count, 7, "§3.3 lists seven endpoints")
         let steps = try InteractionReplay.load(app: AuraApp.self).flatMap(\.steps)
         for (method, path) in endpoints {
@@ -54,5 +46,24 @@ final class AuraInteractionTests: XCTestCase {
                 $0.premiumRequiresActive = false; $0.premiumTierValue = "free"
             },
             "free rows count as premium")
+    }
+}
+
+/// endpoints.json as the test reads it (strictly: unknown keys are errors).
+private struct EndpointsFile: Decodable {
+    struct Endpoint: Decodable {
+        var method: String
+        var path: String
+        enum CodingKeys: String, CodingKey, CaseIterable { case method, path, doc, auth, description, kind, query, request, response }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            method = try c.decode(String.self, forKey: .method)
+            path = try c.decode(String.self, forKey: .path)
+        }
+    }
+    var endpoints: [Endpoint]
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, endpoints }
+    init(from decoder: Decoder) throws {
+        endpoints = try decoder.container(keyedBy: CodingKeys.self).decode([Endpoint].self, forKey: .endpoints)
     }
 }

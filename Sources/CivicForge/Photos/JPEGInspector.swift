@@ -1,4 +1,5 @@
 import Foundation
+import ContractKit
 
 /// What a JPEG file holds, read from its markers (ITU T.81 Annex B) with Foundation only: the
 /// segments (APPn identifiers), frame size and type, quantisation tables, and the mean of each

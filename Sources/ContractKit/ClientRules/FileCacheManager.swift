@@ -76,16 +76,8 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
 
     // MARK: Synchronous API
 
-    private struct WrittenEnvelope<T: Encodable>: Encodable {
-        var formatVersion: Int
-        var key: String
-        var userId: String?
-        var savedAt: Double
-        var ttlSeconds: Double?
-        var value: T
-    }
-
-    private struct ReadEnvelope<T: Decodable>: Decodable {
+    /// A cache file: the entry's metadata and its value.
+    fileprivate struct Envelope<T> {
         var formatVersion: Int
         var key: String
         var userId: String?
@@ -97,7 +89,7 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     /// The bytes of `key`'s file holding `value` saved at `savedAt` (seconds since 1970), in
     /// format `formatVersion`: what a save writes.
     package static func encodeEntry<T: Encodable>(_ value: T, for key: CacheKey, savedAt: Double, formatVersion: Int) throws -> Data {
-        let envelope = WrittenEnvelope(
+        let envelope = Envelope(
             formatVersion: formatVersion, key: key.stem, userId: key.userID,
             savedAt: savedAt, ttlSeconds: key.ttl, value: value)
         do { return try JSONEncoder().encode(envelope) } catch { throw ClientCacheError.encoding("\(error)") }
@@ -108,7 +100,7 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     /// time; nil otherwise. What a load accepts of a file's bytes (a load also refuses what is not
     /// a regular file or is over `maxEntryBytes`, and deletes what this refuses).
     package static func decodeEntry<T: Decodable>(_ type: T.Type, from data: Data, for key: CacheKey, formatVersion: Int) -> (value: T, savedAt: Double)? {
-        guard let envelope = try? JSONDecoder().decode(ReadEnvelope<T>.self, from: data),
+        guard let envelope = try? JSONDecoder().decode(Envelope<T>.self, from: data),
             envelope.formatVersion == formatVersion, envelope.key == key.stem, envelope.userId == key.userID,
             envelope.savedAt.isFinite
         else { return nil }
@@ -306,3 +298,6 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
         }
     }
 }
+
+extension FileCacheManager.Envelope: Encodable where T: Encodable {}
+extension FileCacheManager.Envelope: Decodable where T: Decodable {}

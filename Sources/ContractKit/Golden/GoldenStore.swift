@@ -144,16 +144,6 @@ package struct GoldenStore: Sendable {
         return names.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }
 
-    /// Suites of an app on disk, sorted.
-    package func existingSuites(app: String) -> [String] {
-        let dir = root.appendingPathComponent(app)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-        return names.filter { n in
-            var isDir: ObjCBool = false
-            return FileManager.default.fileExists(atPath: dir.appendingPathComponent(n).path, isDirectory: &isDir) && isDir.boolValue
-        }.sorted()
-    }
-
     /// Removes a golden file (an orphan whose case no longer exists).
     package func remove(app: String, suite: String, name: String) throws {
         try FileManager.default.removeItem(at: try url(app: app, suite: suite, name: name))

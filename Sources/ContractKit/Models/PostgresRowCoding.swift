@@ -38,15 +38,6 @@ package enum PostgresRowCoding {
 }
 
 extension KeyedDecodingContainer {
-    /// A `timestamptz` column (PostgreSQL or ISO 8601 text).
-    package func decodeTimestamp(forKey key: Key) throws -> Date {
-        let text = try decode(String.self, forKey: key)
-        guard let d = PostgresRowCoding.parseTimestamp(text) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not a timestamptz: \"\(text)\"")
-        }
-        return d
-    }
-
     /// A nullable `timestamptz` column.
     package func decodeTimestampIfPresent(forKey key: Key) throws -> Date? {
         guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
@@ -67,11 +58,6 @@ extension KeyedDecodingContainer {
 }
 
 extension KeyedEncodingContainer {
-    /// A `timestamptz` column, written as PostgREST prints it (NULL as `null`).
-    package mutating func encodeTimestamp(_ date: Date?, forKey key: Key) throws {
-        try encode(date.map(PostgresRowCoding.timestampText), forKey: key)
-    }
-
     /// A value, or `null` for nil (PostgREST prints every column of a row).
     package mutating func encodeColumn<T: Encodable>(_ value: T?, forKey key: Key) throws {
         if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
@@ -80,11 +66,6 @@ extension KeyedEncodingContainer {
     /// A uuid as PostgreSQL prints it (lower case; Foundation writes upper case), or `null`.
     package mutating func encodeUUID(_ value: UUID?, forKey key: Key) throws {
         if let value { try encode(value.uuidString.lowercased(), forKey: key) } else { try encodeNil(forKey: key) }
-    }
-
-    /// A `uuid[]` in lower case, or `null`.
-    package mutating func encodeUUIDs(_ value: [UUID]?, forKey key: Key) throws {
-        if let value { try encode(value.map { $0.uuidString.lowercased() }, forKey: key) } else { try encodeNil(forKey: key) }
     }
 
     /// A uuid in lower case when present (request bodies omit absent fields).

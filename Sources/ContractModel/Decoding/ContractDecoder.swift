@@ -9,7 +9,7 @@ import Foundation
 // have been asked for (decode, decodeIfPresent, contains) or be declared by a `CaseIterable`
 // coding-key type; `$comment` and `trace` (see `SourceTrace`) are allowed everywhere.
 // Free-form maps opened with `AnyKey` are not checked (every key is data).
-// Absent and `null` are the same to `decodeIfPresent`, as to `SpecObject.optional`.
+// Absent and `null` are the same to `decodeIfPresent`, as to a member a type reads as optional.
 
 extension SpecNode {
     /// Decodes this node as `T` through the contract decoder (paths continue from this node's).

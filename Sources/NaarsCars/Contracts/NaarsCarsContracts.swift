@@ -128,77 +128,85 @@ package struct NaarsCarsRules: Sendable {
     ]
 
     /// Decodes rules.json.
-    package static func decode(_ root: SpecNode) throws -> NaarsCarsRules {
-        try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
-            let lc = try o.required("requestLifecycle")
-            let (tables, initial, completed, nonOwner, immutable, transitions) = try lc.object {
-                l -> ([String], String, String, Set<String>, [String], [StatusTransition]) in
-                let tables = try l.required("tables").strings()
-                for (k, v) in [("statusColumn", "status"), ("ownerColumn", "user_id"), ("claimerColumn", "claimed_by")] {
-                    let n = try l.required(k)
-                    guard try n.string() == v else { throw n.fail("expected '\(v)' (the column names are fixed by FR-003/FR-004)") }
-                }
-                let initial = try l.required("initialStatus").string()
-                let completed = try l.required("completedStatus").string()
-                _ = l.optional("completedDecision")
-                let nonOwner = Set(try l.required("nonOwnerMayChange").strings())
-                let immutable = try l.required("immutableColumns").strings()
-                let ts = try l.required("transitions").array().map { t in
-                    try t.object { to -> StatusTransition in
-                        let by = try to.required("by").array().map { n -> StatusTransition.Actor in
-                            guard let a = StatusTransition.Actor(rawValue: try n.string()) else { throw n.fail("unknown actor (owner, claimer)") }
-                            return a
-                        }
-                        let cbNode = try to.required("claimedBy")
-                        guard let cb = StatusTransition.ClaimedBy(rawValue: try cbNode.string()) else {
-                            throw cbNode.fail("unknown claimedBy (caller, keep, clear)")
-                        }
-                        return StatusTransition(
-                            from: try to.required("from").string(), to: try to.required("to").string(),
-                            by: by, claimedBy: cb, doc: try to.optional("doc")?.string() ?? "")
-                    }
-                }
-                if ts.contains(where: { $0.from == completed }) {
-                    throw try l.required("completedStatus").fail("'\(completed)' has outgoing transitions; it must be final")
-                }
-                return (tables, initial, completed, nonOwner, immutable, ts)
-            }
-            let admin = try o.required("adminFields").object { a -> [String] in
-                _ = a.optional("decision"); _ = try a.required("table").string()
-                return try a.required("columns").strings()
-            }
-            let msg = try o.required("messageUpdate").object { m -> Set<String> in
-                _ = m.optional("decision"); _ = try m.required("table").string()
-                return Set(try m.required("clientMayChange").strings())
-            }
-            let invite = try o.required("inviteCodes").object { i -> [String] in
-                _ = i.optional("decision")
-                return try i.required("immutableColumns").strings()
-            }
-            let nameKey = try o.required("newProfile").object { n -> String in
-                _ = n.optional("decision")
-                return try n.required("nameMetadataKey").string()
-            }
-            let post = try o.required("reviewPost").object { p -> (String, String, String) in
-                _ = p.optional("decision")
-                return (try p.required("title").string(), try p.required("content").string(), try p.required("star").string())
-            }
-            var pending: [String: String] = [:]
-            for (k, v) in try o.required("pendingReviewTitle").map() { pending[k] = try v.string() }
-            var errors: [String: RuleError] = [:]
-            let errNode = try o.required("errors")
-            for (k, v) in try errNode.map() {
-                errors[k] = try v.object { e in RuleError(code: try e.required("code").string(), message: try e.required("message").string()) }
-            }
-            for k in requiredErrors where errors[k] == nil { throw errNode.fail("missing error '\(k)'") }
-            return NaarsCarsRules(
-                lifecycleTables: tables, initialStatus: initial, completedStatus: completed, nonOwnerMayChange: nonOwner, immutableColumns: immutable,
-                transitions: transitions, adminColumns: admin, messageClientColumns: msg, inviteImmutableColumns: invite,
-                nameMetadataKey: nameKey,
-                reviewPostTitle: post.0, reviewPostContent: post.1, reviewStar: post.2,
-                pendingReviewTitle: pending, errors: errors)
+    package static func decode(_ root: SpecNode) throws -> NaarsCarsRules { try root.decode(NaarsCarsRules.self) }
+}
+
+extension NaarsCarsRules: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case app, source, decisions, requestLifecycle, adminFields, messageUpdate, inviteCodes, newProfile, reviewPost, pendingReviewTitle, errors
+    }
+    enum LifecycleKeys: String, CodingKey, CaseIterable {
+        case tables, statusColumn, ownerColumn, claimerColumn, initialStatus, completedStatus, completedDecision, nonOwnerMayChange
+        case immutableColumns, transitions
+    }
+    enum AdminKeys: String, CodingKey, CaseIterable { case decision, table, columns }
+    enum MessageKeys: String, CodingKey, CaseIterable { case decision, table, clientMayChange }
+    enum InviteKeys: String, CodingKey, CaseIterable { case decision, immutableColumns }
+    enum ProfileKeys: String, CodingKey, CaseIterable { case decision, nameMetadataKey }
+    enum PostKeys: String, CodingKey, CaseIterable { case decision, title, content, star }
+
+    /// rules.json: the lifecycle on the fixed columns (FR-003/FR-004) ending in a final status,
+    /// and every error key the triggers and functions raise.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let l = try c.nestedContainer(keyedBy: LifecycleKeys.self, forKey: .requestLifecycle)
+        lifecycleTables = try l.decode([String].self, forKey: .tables)
+        for (k, v) in [(LifecycleKeys.statusColumn, "status"), (.ownerColumn, "user_id"), (.claimerColumn, "claimed_by")]
+        where try l.decode(String.self, forKey: k) != v {
+            throw l.fail(k, "expected '\(v)' (the column names are fixed by FR-003/FR-004)")
         }
+        initialStatus = try l.decode(String.self, forKey: .initialStatus)
+        completedStatus = try l.decode(String.self, forKey: .completedStatus)
+        nonOwnerMayChange = Set(try l.decode([String].self, forKey: .nonOwnerMayChange))
+        immutableColumns = try l.decode([String].self, forKey: .immutableColumns)
+        let transitions = try l.decode([StatusTransition].self, forKey: .transitions)
+        let completed = completedStatus
+        if transitions.contains(where: { $0.from == completed }) {
+            throw l.fail(.completedStatus, "'\(completed)' has outgoing transitions; it must be final")
+        }
+        self.transitions = transitions
+        let admin = try c.nestedContainer(keyedBy: AdminKeys.self, forKey: .adminFields)
+        _ = try admin.decode(String.self, forKey: .table)
+        adminColumns = try admin.decode([String].self, forKey: .columns)
+        let message = try c.nestedContainer(keyedBy: MessageKeys.self, forKey: .messageUpdate)
+        _ = try message.decode(String.self, forKey: .table)
+        messageClientColumns = Set(try message.decode([String].self, forKey: .clientMayChange))
+        inviteImmutableColumns = try c.nestedContainer(keyedBy: InviteKeys.self, forKey: .inviteCodes).decode([String].self, forKey: .immutableColumns)
+        nameMetadataKey = try c.nestedContainer(keyedBy: ProfileKeys.self, forKey: .newProfile).decode(String.self, forKey: .nameMetadataKey)
+        let post = try c.nestedContainer(keyedBy: PostKeys.self, forKey: .reviewPost)
+        reviewPostTitle = try post.decode(String.self, forKey: .title)
+        reviewPostContent = try post.decode(String.self, forKey: .content)
+        reviewStar = try post.decode(String.self, forKey: .star)
+        pendingReviewTitle = try c.decode([String: String].self, forKey: .pendingReviewTitle)
+        errors = try c.decode([String: RuleError].self, forKey: .errors)
+        for k in Self.requiredErrors where errors[k] == nil { throw c.fail(.errors, "missing error '\(k)'") }
+    }
+}
+
+extension RuleError: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case code, message }
+    /// `{"code", "message"}`.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(code: try c.decode(String.self, forKey: .code), message: try c.decode(String.self, forKey: .message))
+    }
+}
+
+extension StatusTransition: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case from, to, by, claimedBy, doc }
+    /// `{"from", "to", "by": [owner | claimer], "claimedBy": caller | keep | clear, "doc"}`.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        by = try c.decode([String].self, forKey: .by).enumerated().map { i, s in
+            guard let a = Actor(rawValue: s) else { throw c.fail([CodingKeys.by, AnyKey(intValue: i)!], "unknown actor (owner, claimer)") }
+            return a
+        }
+        let cb = try c.decode(String.self, forKey: .claimedBy)
+        guard let claimedBy = ClaimedBy(rawValue: cb) else { throw c.fail(.claimedBy, "unknown claimedBy (caller, keep, clear)") }
+        self.claimedBy = claimedBy
+        from = try c.decode(String.self, forKey: .from)
+        to = try c.decode(String.self, forKey: .to)
+        doc = try c.decodeIfPresent(String.self, forKey: .doc) ?? ""
     }
 }
 
@@ -310,112 +318,137 @@ package struct NaarsCarsFunctions: Sendable {
     package func edge(_ name: String) -> EdgeFunctionContract? { edgeFunctions.first { $0.name == name } }
 
     /// Decodes functions.json.
-    package static func decode(_ root: SpecNode) throws -> NaarsCarsFunctions {
-        try root.object { o in
-            _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
-            let rpcs = try o.required("rpc").array().map { r in
-                try r.object { ro -> RPCContract in
-                    let params = try ro.required("params").array().map { p in
-                        try p.object { po -> RPCContract.Parameter in
-                            let t = try po.required("type")
-                            guard SQLType.parse(try t.string(), enums: [:]) != nil else { throw t.fail("unknown type '\(try t.string())'") }
-                            let has = po.has("default")
-                            return RPCContract.Parameter(
-                                name: try po.required("name").string(), type: try t.string(),
-                                defaultValue: has ? (po.optional("default")?.value ?? .null) : nil, hasDefault: has)
-                        }
-                    }
-                    let rn = try ro.required("returns")
-                    let returns: RPCContract.Returns
-                    if case .string(let s) = rn.value {
-                        guard s == "void" else { throw rn.fail("expected \"void\", {\"scalar\": type} or {\"table\": [columns]}") }
-                        returns = .void
-                    } else {
-                        returns = try rn.object { x -> RPCContract.Returns in
-                            if let s = x.optional("scalar") { return .scalar(try s.string()) }
-                            let cols = try x.required("table").array().map { c in
-                                try c.object { co in (name: try co.required("name").string(), type: try co.required("type").string()) }
-                            }
-                            return .table(cols)
-                        }
-                    }
-                    let sec = try ro.required("security")
-                    guard ["definer", "invoker"].contains(try sec.string()) else { throw sec.fail("expected definer or invoker") }
-                    let vol = try ro.required("volatility")
-                    guard ["stable", "immutable", "volatile"].contains(try vol.string()) else { throw vol.fail("expected stable, immutable or volatile") }
-                    let callersNode = ro.optional("callers")
-                    let callers = try callersNode?.string() ?? "any"
-                    guard ["any", "self", "involved", "service_role"].contains(callers) else {
-                        throw callersNode!.fail("expected any, self, involved or service_role")
-                    }
-                    _ = ro.optional("doc"); _ = ro.optional("decision")
-                    return RPCContract(
-                        name: try ro.required("name").string(), params: params, returns: returns,
-                        security: try sec.string(), volatility: try vol.string(), callers: callers)
-                }
-            }
-            let stale = try o.required("pushTokens").object { p -> Int in
-                _ = p.optional("source")
-                return try p.required("staleAfterDays").int()
-            }
-            var absentAs = 0
-            let lb = try o.required("leaderboard").object { l -> (String, Int, Int, Int, [String: Int?]) in
-                absentAs = try l.required("absentAs").int()
-                _ = l.optional("decision")
-                var filters: [String: Int?] = [:]
-                for (k, v) in try l.required("timeFilters").map() {
-                    filters[k] = v.value.isNull ? .some(nil) : .some(try v.int())
-                }
-                let def = try l.required("defaultTimeFilter")
-                guard filters[try def.string()] != nil else { throw def.fail("not one of timeFilters") }
-                return (
-                    try def.string(), try l.required("defaultLimit").int(), try l.required("maxLimit").int(),
-                    try l.required("ratingDecimals").int(), filters
-                )
-            }
-            let edges = try o.required("edgeFunctions").array().map { e in
-                try e.object { eo -> EdgeFunctionContract in
-                    var req: [(String, String)] = [], opt: [(String, String)] = []
-                    if let r = eo.optional("request") {
-                        try r.object { ro in
-                            if let q = ro.optional("required") { req = try q.map().map { ($0.key, try $0.node.string()) } }
-                            if let q = ro.optional("optional") { opt = try q.map().map { ($0.key, try $0.node.string()) } }
-                        }
-                    }
-                    _ = eo.optional("decision"); _ = eo.optional("trigger")
-                    return EdgeFunctionContract(
-                        name: try eo.required("name").string(), method: try eo.required("method").string(),
-                        verifyJWT: try eo.required("verifyJWT").bool(), callers: try eo.required("callers").strings(),
-                        required: req, optional: opt)
-                }
-            }
-            let apns = try o.required("apns").object { a -> APNsContract in
-                _ = a.optional("decision")
-                let remove = try a.required("removeOn").array().map { r in
-                    try r.object { ro in (status: try ro.required("status").int(), reason: try ro.required("reason").string()) }
-                }
-                let fake = try a.required("fake").object { f -> (Int, String) in
-                    _ = f.optional("decision")
-                    return (try f.required("tokenHexLength").int(), try f.required("unregisteredPrefix").string())
-                }
-                return APNsContract(
-                    topic: try a.required("topic").string(), pushType: try a.required("pushType").string(),
-                    priority: try a.required("priority").int(), sound: try a.required("sound").string(),
-                    removeOn: remove, fakeTokenHexLength: fake.0, fakeUnregisteredPrefix: fake.1)
-            }
-            var edgeErrors: [String: String] = [:]
-            let ee = try o.required("edgeErrors")
-            try ee.object { eo in
-                _ = eo.optional("decision")
-                for k in ["method", "forbidden", "bodyNotObject", "missingField", "wrongType", "unknownField"] {
-                    edgeErrors[k] = try eo.required(k).string()
-                }
-            }
-            var functions = NaarsCarsFunctions(
-                rpcs: rpcs, staleTokenDays: stale, defaultTimeFilter: lb.0, defaultLimit: lb.1, maxLimit: lb.2,
-                ratingDecimals: lb.3, timeFilters: lb.4, edgeFunctions: edges, apns: apns, edgeErrors: edgeErrors)
-            functions.absentAs = absentAs
-            return functions
+    package static func decode(_ root: SpecNode) throws -> NaarsCarsFunctions { try root.decode(NaarsCarsFunctions.self) }
+}
+
+extension NaarsCarsFunctions: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, rpc, pushTokens, leaderboard, edgeFunctions, apns, edgeErrors }
+    enum PushTokenKeys: String, CodingKey, CaseIterable { case source, staleAfterDays }
+    enum LeaderboardKeys: String, CodingKey, CaseIterable {
+        case absentAs, decision, timeFilters, defaultTimeFilter, defaultLimit, maxLimit, ratingDecimals
+    }
+    enum EdgeErrorKeys: String, CodingKey, CaseIterable { case decision, method, forbidden, bodyNotObject, missingField, wrongType, unknownField }
+
+    /// functions.json: the database functions, the numbers of push tokens and the leaderboard
+    /// (the default time filter one of the filters), the edge functions, APNs and the edge
+    /// functions' error templates (every one present).
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        rpcs = try c.decode([RPCContract].self, forKey: .rpc)
+        staleTokenDays = try c.nestedContainer(keyedBy: PushTokenKeys.self, forKey: .pushTokens).decode(Int.self, forKey: .staleAfterDays)
+        let l = try c.nestedContainer(keyedBy: LeaderboardKeys.self, forKey: .leaderboard)
+        absentAs = try l.decode(Int.self, forKey: .absentAs)
+        timeFilters = try l.decode([String: Int?].self, forKey: .timeFilters)
+        defaultTimeFilter = try l.decode(String.self, forKey: .defaultTimeFilter)
+        guard timeFilters[defaultTimeFilter] != nil else { throw l.fail(.defaultTimeFilter, "not one of timeFilters") }
+        defaultLimit = try l.decode(Int.self, forKey: .defaultLimit)
+        maxLimit = try l.decode(Int.self, forKey: .maxLimit)
+        ratingDecimals = try l.decode(Int.self, forKey: .ratingDecimals)
+        edgeFunctions = try c.decode([EdgeFunctionContract].self, forKey: .edgeFunctions)
+        apns = try c.decode(APNsContract.self, forKey: .apns)
+        let e = try c.nestedContainer(keyedBy: EdgeErrorKeys.self, forKey: .edgeErrors)
+        edgeErrors = [:]
+        for k in EdgeErrorKeys.allCases where k != .decision { edgeErrors[k.rawValue] = try e.decode(String.self, forKey: k) }
+    }
+}
+
+extension RPCContract: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, params, returns, security, volatility, callers, doc, decision }
+    /// One database function: parameters of known types, `void` / `{"scalar"}` / `{"table"}`,
+    /// security, volatility and callers from their lists.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        params = try c.decode([Parameter].self, forKey: .params)
+        returns = try c.decode(Returns.self, forKey: .returns)
+        security = try c.decode(String.self, forKey: .security)
+        guard ["definer", "invoker"].contains(security) else { throw c.fail(.security, "expected definer or invoker") }
+        volatility = try c.decode(String.self, forKey: .volatility)
+        guard ["stable", "immutable", "volatile"].contains(volatility) else { throw c.fail(.volatility, "expected stable, immutable or volatile") }
+        callers = try c.decodeIfPresent(String.self, forKey: .callers) ?? "any"
+        guard ["any", "self", "involved", "service_role"].contains(callers) else { throw c.fail(.callers, "expected any, self, involved or service_role") }
+        name = try c.decode(String.self, forKey: .name)
+    }
+}
+
+extension RPCContract.Parameter: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, type, `default` }
+    /// `{"name", "type", "default"}`; a `null` default counts as a default.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        type = try c.decode(String.self, forKey: .type)
+        guard SQLType.parse(type, enums: [:]) != nil else { throw c.fail(.type, "unknown type '\(type)'") }
+        hasDefault = c.contains(.default)
+        defaultValue = hasDefault ? (try c.decodeIfPresent(JSONValue.self, forKey: .default) ?? .null) : nil
+        name = try c.decode(String.self, forKey: .name)
+    }
+}
+
+extension RPCContract.Returns: Decodable {
+    enum CodingKeys: String, CodingKey { case scalar, table }
+    enum ColumnKeys: String, CodingKey, CaseIterable { case name, type }
+    /// `"void"`, `{"scalar": type}` or `{"table": [{"name", "type"}]}`.
+    package init(from decoder: Decoder) throws {
+        if case .string(let s) = try decoder.singleValueContainer().decode(JSONValue.self) {
+            guard s == "void" else { throw decoder.fail("expected \"void\", {\"scalar\": type} or {\"table\": [columns]}") }
+            self = .void
+            return
         }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let s = try c.decodeIfPresent(String.self, forKey: .scalar) {
+            self = .scalar(s)
+            return
+        }
+        var columns = try c.nestedUnkeyedContainer(forKey: .table)
+        var out: [(name: String, type: String)] = []
+        while !columns.isAtEnd {
+            let column = try columns.nestedContainer(keyedBy: ColumnKeys.self)
+            out.append((try column.decode(String.self, forKey: .name), try column.decode(String.self, forKey: .type)))
+        }
+        self = .table(out)
+    }
+}
+
+extension EdgeFunctionContract: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, method, verifyJWT, callers, request, decision, trigger }
+    enum RequestKeys: String, CodingKey { case required, optional }
+    /// One edge function: method, JWT verification, callers, and the body's required and
+    /// optional fields with their kinds.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        required = []
+        optional = []
+        if try c.decodeNil(forKey: .request) == false {
+            let r = try c.nestedContainer(keyedBy: RequestKeys.self, forKey: .request)
+            required = try (r.decodeIfPresent([String: String].self, forKey: .required) ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            optional = try (r.decodeIfPresent([String: String].self, forKey: .optional) ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        }
+        name = try c.decode(String.self, forKey: .name)
+        method = try c.decode(String.self, forKey: .method)
+        verifyJWT = try c.decode(Bool.self, forKey: .verifyJWT)
+        callers = try c.decode([String].self, forKey: .callers)
+    }
+}
+
+extension APNsContract: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case decision, removeOn, fake, topic, pushType, priority, sound }
+    enum RemoveKeys: String, CodingKey, CaseIterable { case status, reason }
+    enum FakeKeys: String, CodingKey, CaseIterable { case decision, tokenHexLength, unregisteredPrefix }
+    /// APNs' headers and the fake's rules: the answers that remove a token, a token's length and
+    /// the prefix of tokens reported unregistered.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        var remove = try c.nestedUnkeyedContainer(forKey: .removeOn)
+        removeOn = []
+        while !remove.isAtEnd {
+            let r = try remove.nestedContainer(keyedBy: RemoveKeys.self)
+            removeOn.append((try r.decode(Int.self, forKey: .status), try r.decode(String.self, forKey: .reason)))
+        }
+        let fake = try c.nestedContainer(keyedBy: FakeKeys.self, forKey: .fake)
+        fakeTokenHexLength = try fake.decode(Int.self, forKey: .tokenHexLength)
+        fakeUnregisteredPrefix = try fake.decode(String.self, forKey: .unregisteredPrefix)
+        topic = try c.decode(String.self, forKey: .topic)
+        pushType = try c.decode(String.self, forKey: .pushType)
+        priority = try c.decode(Int.self, forKey: .priority)
+        sound = try c.decode(String.self, forKey: .sound)
     }
 }
