@@ -2,9 +2,11 @@ import XCTest
 @testable import MockSupabase
 
 /// Orders by a to-one related column inside an embed, a write's representation listed in the
-/// request's top-level order, and the canonical `Content-Location` of reads, on
-/// `SpecTablesFixture`: the behaviour RelatedQueriesSpec.hs, UpdateSpec.hs, DeleteSpec.hs and
-/// QuerySpec.hs ("canonical location") pin, in this corpus's own words.
+/// request's top-level order, the canonical `Content-Location` of reads, an empty PATCH's
+/// applied preferences, an upsert on a table without a primary key, CSV lines of unequal length
+/// and JSON path operands that are neither index nor key, on `SpecTablesFixture`: the behaviour
+/// RelatedQueriesSpec.hs, UpdateSpec.hs, DeleteSpec.hs, UpsertSpec.hs, InsertSpec.hs,
+/// JsonOperatorSpec.hs and QuerySpec.hs ("canonical location") pin, in this corpus's own words.
 extension PostgRESTCaseCorpusTests {
     static let specRelatedCases: [Case] = onSpecTables([
         // Related orders inside an embed
@@ -47,6 +49,32 @@ extension PostgRESTCaseCorpusTests {
             expectHeaders: ["Content-Location": "/projects?id=eq.1&select=id%2Cclients%28name%29"]),
         Case(
             name: "content-location repeated name", target: "items?id=gt.1&select=id&id=lt.3", status: 200, expect: .json(#"[{"id":2}]"#),
-            expectHeaders: ["Content-Location": "/items?id=gt.1,lt.3&select=id"])
+            expectHeaders: ["Content-Location": "/items?id=gt.1,lt.3&select=id"]),
+        // Writes: preferences and payload corners
+        Case(
+            name: "empty patch applies return", method: "PATCH", target: "items?select=id", headers: ["Prefer": "return=representation"], body: "{}",
+            status: 200, expect: .exact("[]"), expectHeaders: ["Content-Range": "*/*", "Preference-Applied": "return=representation"]),
+        Case(
+            name: "upsert without primary key inserts", method: "POST", target: "no_pk",
+            headers: ["Prefer": "return=representation,resolution=merge-duplicates"], body: #"[{"a":"1","b":"0"}]"#, status: 201,
+            expect: .json(#"[{"a":"1","b":"0"}]"#), expectHeaders: ["Preference-Applied": "return=representation"]),
+        Case(
+            name: "upsert without primary key keeps the old row", method: "POST", target: "no_pk",
+            headers: ["Prefer": "return=minimal,resolution=merge-duplicates,count=exact"], body: #"{"a":"1","b":"7"}"#, status: 201,
+            expectHeaders: ["Content-Range": "*/1"]),
+        Case(
+            name: "csv short line", method: "POST", target: "no_pk", headers: ["Content-Type": "text/csv"], body: "a,b\nx,y\nz", status: 400,
+            expect: .json(#"{"code":"PGRST102","details":null,"hint":null,"message":"All lines must have same number of fields"}"#)),
+        // JSON path operands
+        Case(
+            name: "arrow then parenthesis", target: "json_arr?select=data->(a", status: 400,
+            expect: .json(
+                #"{"code":"PGRST100","details":"unexpected \"(\" expecting \"-\", digit or any non reserved character different from: .,>()","hint":null,"message":"\"failed to parse select parameter (data->(a)\" (line 1, column 7)"}"#
+            )),
+        Case(
+            name: "arrow then two dashes", target: "json_arr?select=data->>--34", status: 400,
+            expect: .json(
+                #"{"code":"PGRST100","details":"unexpected \"-\" expecting digit","hint":null,"message":"\"failed to parse select parameter (data->>--34)\" (line 1, column 9)"}"#
+            ))
     ])
 }

@@ -338,11 +338,16 @@ extension MockSupabase {
         let lines = text.split(whereSeparator: \.isNewline).map(String.init)
         guard let header = lines.first else { throw PostgresError("PGRST102", "Empty or invalid csv") }
         let keys = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        return .array(
-            lines.dropFirst().map { line in
-                let vals = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                return .object(Dictionary(zip(keys, vals).map { ($0, $1 == "NULL" ? JSONValue.null : .string($1)) }, uniquingKeysWith: { a, _ in a }))
-            })
+        let objects = lines.dropFirst().map { line -> [String: JSONValue] in
+            let vals = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            return Dictionary(zip(keys, vals).map { ($0, $1 == "NULL" ? JSONValue.null : .string($1)) }, uniquingKeysWith: { a, _ in a })
+        }
+        // Payload.hs: records are read by the header's names, so a short line lacks keys and the
+        // payload's keys are not uniform.
+        if let first = objects.first, objects.contains(where: { Set($0.keys) != Set(first.keys) }) {
+            throw PostgresError("PGRST102", "All lines must have same number of fields")
+        }
+        return .array(objects.map { .object($0) })
     }
 
     func restInsert(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
@@ -377,7 +382,9 @@ extension MockSupabase {
             returning
             ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
-        let resolution = prefs.resolution
+        // Without a primary key or `on_conflict` there is no conflict target: PostgREST ignores
+        // `resolution` and inserts plainly (UpsertSpec, "table has no PK").
+        let resolution = table.primaryKey.isEmpty && q.onConflict == nil ? .error : prefs.resolution
         // One statement: a singular Accept that does not get exactly one row undoes the write
         // (PostgREST's failNotSingular condemns the transaction).
         let (written, inserted, rows) = try database.atomically { () throws -> ([[SQLValue]], Int, [String]) in
@@ -488,8 +495,10 @@ extension MockSupabase {
             throw PostgresError("21000", "UPDATE requires a WHERE clause")
         }
         if patch.isEmpty {
-            // PostgREST answers an empty patch without touching the table.
-            let headers: HTTPHeaders = ["Content-Range": "*/*"]
+            // PostgREST answers an empty patch without touching the table (its preferences still
+            // applied, UpdateSpec "makes no updates and returns 200 with return=rep").
+            var headers: HTTPHeaders = ["Content-Range": "*/*"]
+            if let applied = prefs.appliedHeader(.update) { headers["Preference-Applied"] = applied }
             return returning ? try representation([], media: media, status: 200, headers: headers) : HTTPResponse(status: 204, headers: headers)
         }
         let (changed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
