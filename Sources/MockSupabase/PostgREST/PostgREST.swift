@@ -218,6 +218,11 @@ extension MockSupabase {
         var rows: [String]
         var csvSource: [[SQLValue]]
         var total = result.total
+        if prefs.countMode == "planned", !inMemory,
+            let planned = PlannedCount.estimate(rows: try database.select(from: tableName, as: auth).rows, filters: filters, table: plan.table)
+        {
+            total = planned
+        }
         if inMemory {
             var rendered = try plan.renderRows(result.rows, database: database, auth: auth, jsonb: false)
             if relatedOrder { rendered = try SelectPlan.sortByRelated(rendered, q.order, plan: plan, database: database) }
