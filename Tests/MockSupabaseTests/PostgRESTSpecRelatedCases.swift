@@ -77,7 +77,7 @@ extension PostgRESTCaseCorpusTests {
             name: "arrow then two dashes", target: "json_arr?select=data->>--34", status: 400,
             expect: .json(
                 #"{"code":"PGRST100","details":"unexpected \"-\" expecting digit","hint":null,"message":"\"failed to parse select parameter (data->>--34)\" (line 1, column 9)"}"#
-            ))
+            )),
         // Planned counts: the planner's estimate (PostgreSQL 15 EXPLAIN after ANALYZE gives 8, 4, 6, 15)
         Case(
             name: "planned count interior bin", target: "items?select=id&id=gt.8", headers: ["Prefer": "count=planned"], status: 206,
@@ -88,7 +88,9 @@ extension PostgRESTCaseCorpusTests {
         Case(
             name: "planned count below", target: "items?select=id&id=lt.8&limit=2", headers: ["Prefer": "count=planned"], status: 206,
             expectHeaders: ["Content-Range": "0-1/6"]),
-        Case(name: "planned count whole table", method: "HEAD", target: "items", headers: ["Prefer": "count=planned"], status: 200, expectHeaders: ["Content-Range": "0-14/15"]),
+        Case(
+            name: "planned count whole table", method: "HEAD", target: "items", headers: ["Prefer": "count=planned"], status: 200,
+            expectHeaders: ["Content-Range": "0-14/15"]),
         // A two-dimensional array
         Case(
             name: "array arrows two levels", target: "arrays?select=a:numbers->0,c:numbers_mult->0->0,d:numbers_mult->1->>2&order=id", status: 200,
@@ -108,6 +110,6 @@ extension PostgRESTCaseCorpusTests {
             status: 200, expect: .json(#"[{"user_id":1,"files":[{"filename":"README.md"},{"filename":"autoexec.bat"},{"filename":"command.com"}]}]"#)),
         Case(
             name: "one-to-many by composite key", target: "users_tasks?user_id=eq.2&task_id=eq.6&select=*,comments(content)", status: 200,
-            expect: .json(#"[{"user_id":2,"task_id":6,"comments":[{"content":"Needs to be delivered ASAP"}]}]"#)),
+            expect: .json(#"[{"user_id":2,"task_id":6,"comments":[{"content":"Needs to be delivered ASAP"}]}]"#))
     ])
 }
