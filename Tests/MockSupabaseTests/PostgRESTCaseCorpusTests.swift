@@ -25,7 +25,8 @@ final class PostgRESTCaseCorpusTests: XCTestCase {
 
     /// Every case of the corpus.
     static var allCases: [Case] {
-        cases + searchCases + preferenceCases + errorCases + viewCases + typeCases + specTableCases + specLogicCases + specJSONCases + specWriteCases + gapCases
+        cases + searchCases + preferenceCases + errorCases + viewCases + typeCases + specTableCases + specLogicCases + specJSONCases + specWriteCases
+            + specRelatedCases + gapCases
     }
 
     static let cases: [Case] = [

@@ -4,7 +4,9 @@ import XCTest
 /// Plain tables shaped like those PostgREST's hspec suites query (test/spec/fixtures/schema.sql
 /// and data.sql: `items`, `simple_pk`, `no_pk`, `chores`, the clients → projects → tasks ↔ users
 /// chain with its renamed foreign keys `client` and `project`, `complex_items` with a `json`
-/// column and an integer array, `entities` → `child_entities` → `grandchild_entities`),
+/// column and an integer array, `entities` → `child_entities` → `grandchild_entities`,
+/// `users_projects`, `comments`, `files` and `touched_files` with their composite foreign keys,
+/// `arrays` with a two-dimensional integer array),
 /// written in the contract format. The rows are the suite's data, so a request the specs send
 /// gets the rows PostgREST's own answer holds.
 final class SpecTablesFixture {
@@ -44,6 +46,33 @@ final class SpecTablesFixture {
            "foreignKeys": [
             {"name": "users_tasks_user_id_fkey", "columns": ["user_id"], "references": {"table": "users", "columns": ["id"]}},
             {"name": "users_tasks_task_id_fkey", "columns": ["task_id"], "references": {"table": "tasks", "columns": ["id"]}}]},
+          {"name": "users_projects", "columns": [
+            {"name": "user_id", "type": "integer", "primaryKey": true},
+            {"name": "project_id", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"name": "users_projects_user_id_fkey", "columns": ["user_id"], "references": {"table": "users", "columns": ["id"]}},
+            {"name": "users_projects_project_id_fkey", "columns": ["project_id"], "references": {"table": "projects", "columns": ["id"]}}]},
+          {"name": "comments", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "commenter_id", "type": "integer", "nullable": false},
+            {"name": "user_id", "type": "integer", "nullable": false},
+            {"name": "task_id", "type": "integer", "nullable": false},
+            {"name": "content", "type": "text", "nullable": false}],
+           "foreignKeys": [
+            {"name": "user", "columns": ["commenter_id"], "references": {"table": "users", "columns": ["id"]}},
+            {"name": "comments_task_id_fkey", "columns": ["task_id", "user_id"], "references": {"table": "users_tasks", "columns": ["task_id", "user_id"]}}]},
+          {"name": "files", "columns": [
+            {"name": "project_id", "type": "integer", "primaryKey": true},
+            {"name": "filename", "type": "text", "primaryKey": true},
+            {"name": "content", "type": "text", "nullable": false}]},
+          {"name": "touched_files", "columns": [
+            {"name": "user_id", "type": "integer", "primaryKey": true},
+            {"name": "task_id", "type": "integer", "primaryKey": true},
+            {"name": "project_id", "type": "integer", "primaryKey": true},
+            {"name": "filename", "type": "text", "primaryKey": true}],
+           "foreignKeys": [
+            {"name": "fk_users_tasks", "columns": ["user_id", "task_id"], "references": {"table": "users_tasks", "columns": ["user_id", "task_id"]}},
+            {"name": "fk_upload", "columns": ["project_id", "filename"], "references": {"table": "files", "columns": ["project_id", "filename"]}}]},
           {"name": "complex_items", "columns": [
             {"name": "id", "type": "bigint", "nullable": false},
             {"name": "name", "type": "text"},
@@ -82,7 +111,8 @@ final class SpecTablesFixture {
           {"name": "json_table", "columns": [{"name": "data", "type": "json"}]},
           {"name": "arrays", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},
-            {"name": "numbers", "type": "integer[]"}]},
+            {"name": "numbers", "type": "integer[]"},
+            {"name": "numbers_mult", "type": "integer[][]"}]},
           {"name": "empty_string", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},
             {"name": "string", "type": "text"}]}
@@ -128,6 +158,24 @@ final class SpecTablesFixture {
             "users_tasks",
             rows: [[1, 1], [1, 2], [1, 3], [1, 4], [2, 5], [2, 6], [2, 7], [3, 1], [3, 5]].map { (p: [Int64]) in
                 JSONValue.object(["user_id": .int(p[0]), "task_id": .int(p[1])])
+            })
+        try db.seed(
+            "users_projects",
+            rows: [[1, 1], [1, 2], [2, 3], [2, 4], [3, 1], [3, 3]].map { (p: [Int64]) in
+                JSONValue.object(["user_id": .int(p[0]), "project_id": .int(p[1])])
+            })
+        try db.seed("comments", rows: [["id": 1, "commenter_id": 1, "user_id": 2, "task_id": 6, "content": "Needs to be delivered ASAP"]])
+        try db.seed(
+            "files",
+            rows: [
+                (1, "command.com", "#include <unix.h>"), (1, "autoexec.bat", "@ECHO OFF"), (1, "io.sys", "TODO"), (2, "README.md", "# make $$$!"),
+                (2, "marketing.key", "$-$")
+            ].map { (p: (Int64, String, String)) in JSONValue.object(["project_id": .int(p.0), "filename": .string(p.1), "content": .string(p.2)]) })
+        try db.seed(
+            "touched_files",
+            rows: [(1, 1, 1, "command.com"), (1, 1, 1, "autoexec.bat"), (1, 1, 2, "README.md"), (3, 1, 1, "autoexec.bat")].map {
+                (p: (Int64, Int64, Int64, String)) in
+                JSONValue.object(["user_id": .int(p.0), "task_id": .int(p.1), "project_id": .int(p.2), "filename": .string(p.3)])
             })
         try db.seed(
             "complex_items",
@@ -187,7 +235,12 @@ final class SpecTablesFixture {
                 .map { (p: (Int64, String)) in JSONValue.object(["id": .int(p.0), "data": try parsed(p.1)]) })
         try db.seed(
             "json_table", rows: try [#"{"id": 1, "foo": {"bar": "baz"}}"#, #"{"id": 3}"#, #"{"id": 0}"#].map { JSONValue.object(["data": try parsed($0)]) })
-        try db.seed("arrays", rows: [["id": 0, "numbers": [1, 2, 3]], ["id": 1, "numbers": [11, 12, 13]]])
+        try db.seed(
+            "arrays",
+            rows: [
+                ["id": 0, "numbers": [1, 2, 3], "numbers_mult": [[1, 2, 3], [4, 5, 6], [7, 8, 9]]],
+                ["id": 1, "numbers": [11, 12, 13], "numbers_mult": [[11, 12, 13], [14, 15, 16], [17, 18, 19]]]
+            ])
         try db.seed("empty_string", rows: [["id": 1, "string": ""], ["id": 2, "string": "X"]])
     }
 

@@ -75,7 +75,9 @@ package struct JSONPath: Sendable, Equatable {
                 switch found {
                 case .null: return (.null, .text)
                 case .string(let s): return (.text(s), .text)
-                default: return (.text(found.serialized(.jsonb)), .text)
+                // `->>` on a `json` column gives the stored text of the value; the mock keeps no
+                // text, so it prints the compact form a JSON client sends (jsonb prints its own).
+                default: return (.text(found.serialized(type == .json ? .compact : .jsonb)), .text)
                 }
             }
             j = found

@@ -218,9 +218,14 @@ extension MockSupabase {
         var rows: [String]
         var csvSource: [[SQLValue]]
         var total = result.total
+        if prefs.countMode == "planned", !inMemory,
+            let planned = PlannedCount.estimate(rows: try database.select(from: tableName, as: auth).rows, filters: filters, table: plan.table)
+        {
+            total = planned
+        }
         if inMemory {
             var rendered = try plan.renderRows(result.rows, database: database, auth: auth, jsonb: false)
-            if relatedOrder { rendered = try sortByRelated(rendered, q.order, plan: plan) }
+            if relatedOrder { rendered = try SelectPlan.sortByRelated(rendered, q.order, plan: plan, database: database) }
             if prefs.count { total = rendered.count }
             let start = min(q.offset, rendered.count)
             let end = q.limit.map { start + min($0, rendered.count - start) } ?? rendered.count
@@ -243,6 +248,7 @@ extension MockSupabase {
         let rangeText = rows.isEmpty ? "*" : "\(q.offset)-\(q.offset + rows.count - 1)"
         headers["Content-Range"] = "\(rangeText)/\(total.map(String.init) ?? "*")"
         if let applied = prefs.appliedHeader(.read) { headers["Preference-Applied"] = applied }
+        headers["Content-Location"] = CanonicalLocation.location(table: tableName, query: request.query)
         var status = 200
         if let total, rows.count < total { status = 206 }
         let body: String
@@ -269,45 +275,6 @@ extension MockSupabase {
             return HTTPResponse(status: status, headers: headers)
         }
         return HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
-    }
-
-    /// Sorts rendered rows by `order` terms where `rel(col)` names a column of a to-one embed
-    /// (PostgREST's `OrderRelationTerm`; the embed must be in `select` and to-one).
-    func sortByRelated(_ rows: [SelectPlan.Rendered], _ order: [OrderTerm], plan: SelectPlan) throws -> [SelectPlan.Rendered] {
-        var columns = plan.table.columns
-        var extra: [(rel: String, index: Int)] = []
-        var terms: [OrderTerm] = []
-        for term in order {
-            guard let open = term.column.firstIndex(of: "("), term.column.hasSuffix(")") else { terms.append(term); continue }
-            let rel = String(term.column[..<open])
-            let col = String(term.column[term.column.index(after: open)..<term.column.index(before: term.column.endIndex)])
-            guard let e = plan.embeds.first(where: { $0.0 == rel })?.1 else {
-                throw PostgresError(
-                    "PGRST108", "'\(rel)' is not an embedded resource in this request",
-                    hint: "Verify that '\(rel)' is included in the 'select' query parameter.")
-            }
-            guard !e.toMany else {
-                throw PostgresError(
-                    "PGRST118", "A related order on '\(rel)' is not possible",
-                    details: "'\(plan.table.name)' and '\(rel)' do not form a many-to-one or one-to-one relationship")
-            }
-            guard let i = e.rel.target.columnIndex(col) else { throw PostgresError("42703", "column \(rel).\(col) does not exist") }
-            let synthetic = "\u{1}\(extra.count)"
-            columns.append(ColumnSchema(name: synthetic, type: e.rel.target.columns[i].type, nullable: true))
-            extra.append((rel, i))
-            var t = term
-            t.column = synthetic
-            terms.append(t)
-        }
-        let ts = TableSchema(
-            name: plan.table.name, schema: plan.table.schema, columns: columns, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true,
-            decisions: [])
-        let idx = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
-        let keyed = rows.enumerated().map { n, r in r.source + extra.map { x in (r.related[x.rel] ?? nil)?[x.index] ?? .null } + [.int(Int64(n))] }
-        let sorted = try database.sort(keyed, terms, Database.Table(schema: ts, colIndex: idx, rows: []))
-        return sorted.map { r in
-            if case .int(let n) = r.last! { return rows[Int(n)] }; return rows[0]
-        }
     }
 
     /// `Range: a-b` (an optional `items=` unit); a lower bound above the upper one is PGRST103.
@@ -376,11 +343,16 @@ extension MockSupabase {
         let lines = text.split(whereSeparator: \.isNewline).map(String.init)
         guard let header = lines.first else { throw PostgresError("PGRST102", "Empty or invalid csv") }
         let keys = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        return .array(
-            lines.dropFirst().map { line in
-                let vals = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                return .object(Dictionary(zip(keys, vals).map { ($0, $1 == "NULL" ? JSONValue.null : .string($1)) }, uniquingKeysWith: { a, _ in a }))
-            })
+        let objects = lines.dropFirst().map { line -> [String: JSONValue] in
+            let vals = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            return Dictionary(zip(keys, vals).map { ($0, $1 == "NULL" ? JSONValue.null : .string($1)) }, uniquingKeysWith: { a, _ in a })
+        }
+        // Payload.hs: records are read by the header's names, so a short line lacks keys and the
+        // payload's keys are not uniform.
+        if let first = objects.first, objects.contains(where: { Set($0.keys) != Set(first.keys) }) {
+            throw PostgresError("PGRST102", "All lines must have same number of fields")
+        }
+        return .array(objects.map { .object($0) })
     }
 
     func restInsert(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
@@ -415,7 +387,9 @@ extension MockSupabase {
             returning
             ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
-        let resolution = prefs.resolution
+        // Without a primary key or `on_conflict` there is no conflict target: PostgREST ignores
+        // `resolution` and inserts plainly (UpsertSpec, "table has no PK").
+        let resolution = table.primaryKey.isEmpty && q.onConflict == nil ? .error : prefs.resolution
         // One statement: a singular Accept that does not get exactly one row undoes the write
         // (PostgREST's failNotSingular condemns the transaction).
         let (written, inserted, rows) = try database.atomically { () throws -> ([[SQLValue]], Int, [String]) in
@@ -426,7 +400,8 @@ extension MockSupabase {
                 as: auth, resolution: resolution, onConflict: q.onConflict, returning: returning)
             let inserted = database.count(tableName) - before
             if MockSupabase.isObject(media) && written.count != 1 { throw singularity(written.count) }
-            return (written, inserted, try plan?.render(written, database: database, auth: auth, snapshot: snapshot) ?? [])
+            let shown = plan == nil ? [] : try ordered(written, q.order, table: table)
+            return (written, inserted, try plan?.render(shown, database: database, auth: auth, snapshot: snapshot) ?? [])
         }
         let csvText = media == "text/csv" ? plan?.csv(written) : nil
         var headers: HTTPHeaders = ["Content-Range": "*/\(prefs.count ? String(written.count) : "*")"]
@@ -442,6 +417,16 @@ extension MockSupabase {
         let status = inserted <= 0 && resolution == .merge ? 200 : 201
         guard plan != nil else { return HTTPResponse(status: status, headers: headers) }
         return try representation(rows, media: media, status: status, headers: headers, csv: csvText)
+    }
+
+    /// A write's representation lists its rows in the request's top-level `order`: PostgREST
+    /// reads them back through the same read query (QueryBuilder.hs `readPlanToQuery`, with its
+    /// ORDER BY) that a GET builds. Terms on related columns order nothing here.
+    func ordered(_ rows: [[SQLValue]], _ order: [OrderTerm], table: TableSchema) throws -> [[SQLValue]] {
+        let terms = order.filter { !$0.column.contains("(") }
+        guard !terms.isEmpty, rows.count > 1 else { return rows }
+        let idx = Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, $0) })
+        return try database.sort(rows, terms, Database.Table(schema: table, colIndex: idx, rows: []))
     }
 
     func singularity(_ n: Int) -> PostgresError {
@@ -515,8 +500,10 @@ extension MockSupabase {
             throw PostgresError("21000", "UPDATE requires a WHERE clause")
         }
         if patch.isEmpty {
-            // PostgREST answers an empty patch without touching the table.
-            let headers: HTTPHeaders = ["Content-Range": "*/*"]
+            // PostgREST answers an empty patch without touching the table (its preferences still
+            // applied, UpdateSpec "makes no updates and returns 200 with return=rep").
+            var headers: HTTPHeaders = ["Content-Range": "*/*"]
+            if let applied = prefs.appliedHeader(.update) { headers["Preference-Applied"] = applied }
             return returning ? try representation([], media: media, status: 200, headers: headers) : HTTPResponse(status: 204, headers: headers)
         }
         let (changed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
@@ -525,7 +512,8 @@ extension MockSupabase {
                 tableName, set: patch, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), returning: returning, limit: q.limit)
             try prefs.checkMaxAffected(changed.count)
             if MockSupabase.isObject(media) && changed.count != 1 { throw singularity(changed.count) }
-            return (changed, try plan?.render(changed, database: database, auth: auth, snapshot: snapshot) ?? [])
+            let shown = plan == nil ? [] : try ordered(changed, q.order, table: table)
+            return (changed, try plan?.render(shown, database: database, auth: auth, snapshot: snapshot) ?? [])
         }
         let csvText = media == "text/csv" ? plan?.csv(changed) : nil
         // `contentRangeH 0 (n-1) total`: `*` when nothing changed.
@@ -554,7 +542,8 @@ extension MockSupabase {
             let removed = try database.delete(from: tableName, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), limit: q.limit, returning: returning)
             try prefs.checkMaxAffected(removed.count)
             if MockSupabase.isObject(media) && removed.count != 1 { throw singularity(removed.count) }
-            return (removed, try plan?.render(removed, database: database, auth: auth, snapshot: snapshot) ?? [])
+            let shown = plan == nil ? [] : try ordered(removed, q.order, table: table)
+            return (removed, try plan?.render(shown, database: database, auth: auth, snapshot: snapshot) ?? [])
         }
         let csvText = media == "text/csv" ? plan?.csv(removed) : nil
         // A DELETE's range is `contentRangeH 1 0 total`: always `*`, the count when asked.

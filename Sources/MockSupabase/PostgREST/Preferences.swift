@@ -12,7 +12,9 @@ struct Preferences {
     enum Action { case read, create(keyed: Bool), update, delete, put, call }
 
     var returning: Return?
-    /// `count=exact|planned|estimated` (the mock counts exactly for all three).
+    /// `count=exact|planned|estimated`: reads count exactly for `exact` and `estimated` (Supabase
+    /// sets `db-max-rows`, below which PostgREST counts exactly) and estimate for `planned`
+    /// where `PlannedCount` has a model.
     var countMode: String?
     var resolutionPref: Database.ConflictResolution?
     /// `missing=default|null`.

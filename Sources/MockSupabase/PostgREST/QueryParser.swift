@@ -399,8 +399,14 @@ enum QueryParser {
                 var arrow = "->"
                 i += 2
                 if i < chars.count, chars[i] == ">" { arrow = "->>"; i += 1 }
+                // QueryParams.hs `pJsonOperand`: an index (optional `-`, digits) is tried before a
+                // key, so a dash not followed by a digit fails where the digit was expected.
+                if i < chars.count, chars[i] == "-", !(i + 1 < chars.count && ("0"..."9").contains(chars[i + 1])) {
+                    i += 1
+                    throw fail("digit")
+                }
                 let key = jsonKey()
-                guard !key.isEmpty else { throw fail("digit or any non reserved character different from: .,>()") }
+                guard !key.isEmpty else { throw fail("\"-\", digit or any non reserved character different from: .,>()") }
                 name += arrow + key
             }
             var hint: String?

@@ -304,7 +304,9 @@ struct SelectPlan {
     }
 
     private static func read(_ e: Embed, database: Database, auth: AuthContext) throws -> (rows: [[SQLValue]], junction: [[SQLValue]]) {
-        let rows = try database.select(from: e.rel.target.qualifiedName, as: auth, where: e.filter, order: e.range.order).rows
+        // An order naming a related column sorts the rendered rows instead (`renderEmbed`).
+        let order = e.range.order.contains { $0.column.contains("(") } ? [] : e.range.order
+        let rows = try database.select(from: e.rel.target.qualifiedName, as: auth, where: e.filter, order: order).rows
         var junction: [[SQLValue]] = []
         if let j = e.rel.junction { junction = try database.select(from: j.table.qualifiedName, as: auth).rows }
         return (rows, junction)
@@ -372,6 +374,46 @@ struct SelectPlan {
         return out
     }
 
+    /// Sorts rendered rows by `order` terms where `rel(col)` names a column of a to-one embed
+    /// (PostgREST's `OrderRelationTerm`; the embed must be in `select` and to-one), at the top
+    /// level or inside an embed (`tasks.order=projects(id).desc`).
+    static func sortByRelated(_ rows: [Rendered], _ order: [OrderTerm], plan: SelectPlan, database: Database) throws -> [Rendered] {
+        var columns = plan.table.columns
+        var extra: [(rel: String, index: Int)] = []
+        var terms: [OrderTerm] = []
+        for term in order {
+            guard let open = term.column.firstIndex(of: "("), term.column.hasSuffix(")") else { terms.append(term); continue }
+            let rel = String(term.column[..<open])
+            let col = String(term.column[term.column.index(after: open)..<term.column.index(before: term.column.endIndex)])
+            guard let e = plan.embeds.first(where: { $0.0 == rel })?.1 else {
+                throw PostgresError(
+                    "PGRST108", "'\(rel)' is not an embedded resource in this request",
+                    hint: "Verify that '\(rel)' is included in the 'select' query parameter.")
+            }
+            guard !e.toMany else {
+                throw PostgresError(
+                    "PGRST118", "A related order on '\(rel)' is not possible",
+                    details: "'\(plan.table.name)' and '\(rel)' do not form a many-to-one or one-to-one relationship")
+            }
+            guard let i = e.rel.target.columnIndex(col) else { throw PostgresError("42703", "column \(rel).\(col) does not exist") }
+            let synthetic = "\u{1}\(extra.count)"
+            columns.append(ColumnSchema(name: synthetic, type: e.rel.target.columns[i].type, nullable: true))
+            extra.append((rel, i))
+            var t = term
+            t.column = synthetic
+            terms.append(t)
+        }
+        let ts = TableSchema(
+            name: plan.table.name, schema: plan.table.schema, columns: columns, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true,
+            decisions: [])
+        let idx = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
+        let keyed = rows.enumerated().map { n, r in r.source + extra.map { x in (r.related[x.rel] ?? nil)?[x.index] ?? .null } + [.int(Int64(n))] }
+        let sorted = try database.sort(keyed, terms, Database.Table(schema: ts, colIndex: idx, rows: []))
+        return sorted.map { r in
+            if case .int(let n) = r.last! { return rows[Int(n)] }; return rows[0]
+        }
+    }
+
     /// An embed's rendered rows for one parent and its printed value (jsonb).
     private func renderEmbed(
         _ e: Embed, row: [SQLValue], fetched: (rows: [[SQLValue]], junction: [[SQLValue]]),
@@ -379,6 +421,9 @@ struct SelectPlan {
     ) throws -> ([Rendered], String) {
         let found = matches(e, parent: row, rows: fetched.rows, junction: fetched.junction)
         var kids = try e.plan.renderRows(found, database: database, auth: auth, jsonb: true, snapshot: snapshot)
+        if e.range.order.contains(where: { $0.column.contains("(") }) {
+            kids = try Self.sortByRelated(kids, e.range.order, plan: e.plan, database: database)
+        }
         if e.toMany {
             let start = min(e.range.offset, kids.count)
             let end = e.range.limit.map { min(start + $0, kids.count) } ?? kids.count
