@@ -12,11 +12,11 @@ let package = Package(
         .library(name: "ContractModel", targets: ["ContractModel"]),
         .library(name: "MockSupabase", targets: ["MockSupabase"]),
         .library(name: "ContractKit", targets: ["ContractKit"]),
-        .library(name: "SupaContracts", targets: ["ContractKit", "MockSupabase"] + apps),
+        .library(name: "SupaContracts", targets: ["ContractKit", "MockSupabase", "MockBinding"] + apps),
         .executable(name: "contracts", targets: ["contracts"]),
         .executable(name: "contracts-bench", targets: ["contracts-bench"]),
         .executable(name: "cache-fuzz", targets: ["CacheFuzz"]),
-        .executable(name: "clientrules-tool", targets: ["ClientRulesTool"]),
+        .executable(name: "clientrules-tool", targets: ["ClientRulesTool"])
     ],
     targets: [
         // epoll and malloc_trim for the loopback server on Linux (a header only; empty elsewhere).
@@ -26,12 +26,15 @@ let package = Package(
         // mock and the rule runners both read it.
         .target(name: "ContractModel"),
         .target(name: "MockSupabase", dependencies: ["ContractModel", "CEventPoll"]),
-        .target(name: "ContractKit", dependencies: ["MockSupabase"]),
-    ] + apps.map { .target(name: $0, dependencies: ["ContractKit", "MockSupabase"]) } + [
+        // The rule runners: expand contracts into cases and judge what a `BackendUnderTest` answers.
+        .target(name: "ContractKit", dependencies: ["ContractModel"]),
+        // The one target that knows both: the mock as a backend under test, apps as mock backends.
+        .target(name: "MockBinding", dependencies: ["ContractKit", "MockSupabase"])
+    ] + apps.map { .target(name: $0, dependencies: ["MockBinding"]) } + [
         // The list of apps (`allApps`) every command, tool and gate test iterates.
         .target(name: "AppRegistry", dependencies: ["ContractKit"] + apps.map { .target(name: $0) }),
-        .executableTarget(name: "contracts", dependencies: ["AppRegistry", "ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
-        .executableTarget(name: "contracts-bench", dependencies: ["AppRegistry", "ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
+        .executableTarget(name: "contracts", dependencies: ["AppRegistry", "MockBinding"] + apps.map { .target(name: $0) }),
+        .executableTarget(name: "contracts-bench", dependencies: ["AppRegistry", "MockBinding"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "fuzz-http", dependencies: ["MockSupabase"], path: "Sources/fuzz-http"),
         // libFuzzer targets of the query string, JSON bodies and JWTs (scripts/fuzz-all); replayers in ordinary builds.
         .executableTarget(name: "fuzz-query", dependencies: ["MockSupabase"], path: "Sources/fuzz-query"),
@@ -43,9 +46,9 @@ let package = Package(
         .executableTarget(name: "CacheFuzz", dependencies: ["ContractKit"]),
         // Crash-consistency writer and cache benchmark of the client rules.
         .executableTarget(name: "ClientRulesTool", dependencies: ["AppRegistry", "ContractKit"]),
-        .testTarget(name: "ContractsTests", dependencies: ["AppRegistry", "ContractKit", "MockSupabase"] + apps.map { .target(name: $0) }),
+        .testTarget(name: "ContractsTests", dependencies: ["AppRegistry", "MockBinding"] + apps.map { .target(name: $0) }),
         // The concurrency suite drives the apps' server-side functions too (generate-report, NaarsCars' RPCs and edge functions).
-        .testTarget(name: "MockSupabaseTests", dependencies: ["MockSupabase", "ContractKit", "TeleportMe", "NaarsCars"]),
-        .testTarget(name: "ContractKitTests", dependencies: ["ContractKit", "MockSupabase"]),
+        .testTarget(name: "MockSupabaseTests", dependencies: ["MockBinding", "TeleportMe", "NaarsCars"]),
+        .testTarget(name: "ContractKitTests", dependencies: ["MockBinding"])
     ]
 )

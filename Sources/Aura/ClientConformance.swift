@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// What a client (or the generate-horoscope function) asks the model for, per tier (§3.2:
 /// `max_tokens: isPremium ? 500 : 200`, `wordCount = isPremium ? '250-350' : '100-150'`).

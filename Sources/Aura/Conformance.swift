@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// Aura's conformance checks: public functions that take an implementation (a
 /// calculator, a generator) and return the violations found, empty when it conforms.

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// An invalid input to one of Aura's domain rules.
 package struct AuraRuleError: Error, CustomStringConvertible, Sendable, Equatable {

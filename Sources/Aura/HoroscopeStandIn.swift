@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// A deterministic stand-in for §3.2's OpenAI call and random draws: the same seed and inputs
 /// always give the same text, fortune score and lucky numbers, within the limits of rules.json

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 // Table rows and §2.1's enums: Generated/TableModels.swift (contracts generate-models).
 

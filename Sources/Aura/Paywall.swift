@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// Who keeps a paid feature from a free user.
 public enum PaywallEnforcer: String, Sendable, CaseIterable {

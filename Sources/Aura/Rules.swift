@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// Aura's domain rules, read from `Contracts/aura/rules.json` (zodiac table, MBTI sign convention,
 /// reading generation limits, free/premium entitlements, updated_at triggers).

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+@_exported import MockBinding // a client importing the app gets its mock backend and the rule machinery
 
 /// CivicForge: its contracts folder and the server-side pieces it plugs into the mock.
 public enum CivicForgeApp: ContractApp, AppModule {

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+@_exported import MockBinding // a client importing the app gets its mock backend and the rule machinery
 
 /// NaarsCars: its contracts folder and the server-side pieces it plugs into the mock.
 public enum NaarsCarsApp: ContractApp, AppModule {
@@ -26,12 +26,12 @@ public enum NaarsCarsApp: ContractApp, AppModule {
 
     /// Database functions and edge functions the app serves (names only; signatures and rules
     /// are in functions.json).
-    public static let functionNames = [
+    package static let functionNames = [
         "get_user_stats", "get_unread_counts", "mark_messages_read", "get_or_create_request_conversation",
         "validate_invite_code", "get_leaderboard", "get_pending_reviews", "cleanup_stale_push_tokens"
     ]
     /// Edge function names.
-    public static let edgeFunctionNames = ["send-push-notification", "cleanup-tokens", "refresh-leaderboard"]
+    package static let edgeFunctionNames = ["send-push-notification", "cleanup-tokens", "refresh-leaderboard"]
 
     /// Registers everything, sending pushes through `apns` (inspect a `FakeAPNs` in tests).
     ///

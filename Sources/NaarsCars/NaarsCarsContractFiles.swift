@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 extension NaarsCarsApp {
     /// Naar's Cars' own rule files, read and checked by `contracts verify`'s `app-rules` kind.

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 extension ShvilApp {
     /// Shvil's own rule files, each read and checked by `contracts verify`'s `app-rules` kind with

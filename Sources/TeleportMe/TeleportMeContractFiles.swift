@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 extension TeleportMeApp {
     /// TeleportMe's own rule files and the rule kinds that read and check them: the report's

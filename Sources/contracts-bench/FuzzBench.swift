@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 import MockSupabase
 
 /// What one fuzz execution costs without instrumentation, per target, over its seed corpus

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 import MockSupabase
 import TeleportMe
 

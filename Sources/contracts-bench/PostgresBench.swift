@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 import TeleportMe
 
 /// Goal: the mock at least this many times PostgreSQL's rate on the same cases (issue 19).
@@ -16,7 +16,7 @@ func runPostgresBenchmark() {
         defer { cluster.stop() }
         let pg = try PostgresTarget.open(cluster: cluster, spec: spec, database: "bench_teleportme")
         defer { pg.session.close() }
-        let mock = MockDifferentialTarget(database: try TeleportMeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1)).database)
+        let mock = EngineTarget(database: try TeleportMeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1)).database)
         func measure(_ target: DifferentialTarget) throws -> Double {
             for c in cases.prefix(200) { _ = try target.run(c) } // warm-up
             let start = DispatchTime.now().uptimeNanoseconds

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import ContractKit
+import MockBinding
 import TeleportMe
 
 /// Answers requests to `noop.invalid` with a constant body: the floor of URLSession + URLProtocol

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 import MockSupabase
 
 /// Realtime fan-out over loopback WebSockets, side by side in one run: (a) `inserts` posts into

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 import TeleportMe
 
 /// Measures TeleportMe's report engine (§4.6 steps 3-9 and 11, deterministic refiner) over the

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 import TeleportMe
 
 /// GoTrue's session store under growth: `GET /auth/v1/user` latency at the start and after

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 // `swift run -c release contracts-bench [rest|parser|report|postgres|sessions [count]|realtime [subscribers [inserts]]|fuzz [folder…]|all]` — the package's speed measurements.
 // Figures are side by side in one run and reported as ratios (the machine is shared and noisy).

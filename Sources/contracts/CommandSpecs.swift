@@ -1,4 +1,4 @@
-import ContractKit
+import MockBinding
 
 /// Every command's spec, for `contracts help COMMAND`.
 let commandSpecs: [String: CommandSpec] = [

@@ -1,6 +1,6 @@
 import AppRegistry
 import Foundation
-import ContractKit
+import MockBinding
 
 let generateModelsSpec = CommandSpec(
     name: "generate-models",

@@ -1,6 +1,6 @@
 import AppRegistry
 import Foundation
-import ContractKit
+import MockBinding
 
 let goldensSpec = CommandSpec(
     name: "goldens",

@@ -1,6 +1,6 @@
 import AppRegistry
 import Foundation
-import ContractKit
+import MockBinding
 
 /// Prints a usage error (exit 2) or other command-line problem to standard error.
 func fail(_ message: String) -> Int32 {

@@ -1,6 +1,6 @@
 import AppRegistry
 import Foundation
-import ContractKit
+import MockBinding
 
 let reportSpec = CommandSpec(
     name: "report",

@@ -1,6 +1,6 @@
 import AppRegistry
 import Foundation
-import ContractKit
+import MockBinding
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -74,7 +74,8 @@ func runServe(_ args: [String]) -> Int32 {
 
     let backend: MockSupabase
     do {
-        backend = try module.makeBackend(folder: folder)
+        guard let app = module as? any ContractApp.Type else { return fail("serve: \(module.title) has no mock backend") }
+        backend = try app.makeBackend(folder: folder)
     } catch {
         return fail("serve: cannot load the \(module.title) contracts: \(error)")
     }

@@ -1,4 +1,4 @@
-import ContractKit
+import MockBinding
 import Foundation
 
 /// `$SUPACONTRACTS_RECORD` as a golden mode (main.swift refuses an unknown value before any work).

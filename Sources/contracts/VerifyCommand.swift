@@ -1,6 +1,6 @@
 import AppRegistry
 import Foundation
-import ContractKit
+import MockBinding
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

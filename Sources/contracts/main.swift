@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 // `contracts` — the command-line front of SupaContracts. Each command lives in its own file and
 // declares its options in a `CommandSpec`: anything else is a usage error (exit 2) before any work.

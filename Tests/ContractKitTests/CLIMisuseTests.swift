@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// The `contracts` executable, run as a newcomer would misuse it: every mistake of the issue
 /// fails fast (usage error, exit 2) with a message that says what to do, before any work.

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// The command-line parser: everything not declared is a usage error before any work.
 final class CommandSpecTests: XCTestCase {

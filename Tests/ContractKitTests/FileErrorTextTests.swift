@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// File-system errors in words, never Foundation's `Error Domain=… Code=…` dumps.
 final class FileErrorTextTests: XCTestCase {

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// The line diff: minimal edit scripts (checked against an LCS table on seeded random inputs)
 /// and the unified format.

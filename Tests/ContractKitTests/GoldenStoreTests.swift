@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// Golden files: record modes, artifacts on mismatch, orphans, replays, names.
 final class GoldenStoreTests: XCTestCase {

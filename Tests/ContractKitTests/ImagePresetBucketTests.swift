@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import MockSupabase
 
 /// The image-preset check reads bucket limits through the one storage.json decoder, so a limit

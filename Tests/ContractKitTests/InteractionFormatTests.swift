@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 
 /// The documented-interaction format: strict reading, matchers, templates, JSONPath.

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// The model generator without an overlay (a new app) and the overlay's checks against the schema.
 final class ModelGeneratorTests: XCTestCase {

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 
 /// The generic `models` rule kind on a tiny schema: coverage, row round trips, tables without a
@@ -195,7 +195,7 @@ final class ModelSuiteTests: XCTestCase {
         XCTAssertEqual(r["NoteModel<Date> round-trips 2 notes rows"]?.passed, true, r["NoteModel<Date> round-trips 2 notes rows"]?.message ?? "")
     }
 
-    enum TinyApp: AppModule {
+    enum TinyApp: ContractApp, AppModule {
         static let name = "tiny"
         static let title = "Tiny"
         static func register(on backend: MockSupabase) {}

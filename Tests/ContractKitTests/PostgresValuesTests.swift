@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// The shared PostgreSQL value types: every printed form decodes, the encoded form is PostgREST's.
 final class PostgresValuesTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ContractKit
+import MockBinding
 
 /// The expansion of a small matrix: the cases it derives and the outcomes it expects, checked
 /// against outcomes worked out by hand from the policies (never from the mock).

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// A small app written for the RLS machinery's own tests: an approval flag read through a
 /// definition, owner and sharing columns, a one-row-per-user table, a revoked grant, a table with

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// A broken contract file names the file and the JSON path of what is wrong.
 final class SpecLoadingTests: XCTestCase {

@@ -2,12 +2,12 @@ import XCTest
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-import ContractKit
+import MockBinding
 
 /// The verify runner and its outputs: skips are visible, `--require` turns them into failures,
 /// load errors are reported once, and JSON/JUnit carry every case.
 final class VerifyRunTests: XCTestCase {
-    enum FakeApp: AppModule {
+    enum FakeApp: ContractApp, AppModule {
         static let name = "fake"
         static let title = "Fake"
         static func register(on backend: MockSupabase) {}
@@ -93,7 +93,7 @@ final class VerifyRunTests: XCTestCase {
 
 /// Every file of an app's contracts folder must be claimed by a rule kind; required files present.
 final class ContractFolderCheckTests: XCTestCase {
-    enum ClaimingApp: AppModule {
+    enum ClaimingApp: ContractApp, AppModule {
         static let name = "claiming"
         static let title = "Claiming"
         static func register(on backend: MockSupabase) {}

@@ -1,4 +1,4 @@
-import ContractKit
+import MockBinding
 import Foundation
 import MockSupabase
 import XCTest

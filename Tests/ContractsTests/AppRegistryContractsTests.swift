@@ -1,6 +1,6 @@
 import XCTest
 import AppRegistry
-import ContractKit
+import MockBinding
 
 /// The app registry (`allApps`) and the contract folders name the same apps: a folder under
 /// `Contracts/` that no registered app reads would never be checked, and a registered app without

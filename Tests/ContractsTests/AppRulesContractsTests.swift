@@ -1,6 +1,6 @@
 import XCTest
 import AppRegistry
-import ContractKit
+import MockBinding
 import TeleportMe
 import NaarsCars
 import CivicForge

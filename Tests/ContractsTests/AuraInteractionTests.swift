@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import ContractKit
+import MockBinding
 import MockSupabase
 @testable import Aura
 

@@ -1,6 +1,6 @@
 import XCTest
 import AppRegistry
-import ContractKit
+import MockBinding
 import TeleportMe
 import NaarsCars
 import CivicForge
@@ -26,7 +26,7 @@ enum ServedMocks {
         if let (b, s) = served[app.name] {
             return (b, LiveEndpoint(baseURL: s.url, anonKey: b.anonKey, serviceRoleKey: b.serviceRoleKey))
         }
-        let b = try app.makeBackend()
+        let b = try app.makeMock()
         let (s, e) = try serve(b)
         served[app.name] = (b, s)
         return (b, e)

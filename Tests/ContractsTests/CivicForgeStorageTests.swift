@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import MockSupabase
 @testable import CivicForge
 

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// The five-line sample of docs/clientrules.md, compiled and run against a cache written the
 /// way a client team writes one (Foundation only, nothing from this package but the protocol).

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import MockSupabase
 
 /// The gate: Naar's Cars FR-047 presets, FR-048 and PERF-CLI-004 as `ImageCompressorSuite`, which

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// The rate-limit suite (Naar's Cars FR-045/FR-046, PERF-CLI-003) and the realtime suite
 /// (FR-049/FR-050, CivicForge §3): references conform, mutants are rejected by the rule they break.

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// The gate: TeleportMe's client timeouts (§3.7, §4.6, §5.1) as a conformance suite of a
 /// client's `withTimeout` policy, with mutants.

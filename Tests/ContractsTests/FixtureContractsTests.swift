@@ -1,6 +1,6 @@
 import XCTest
 import AppRegistry
-import ContractKit
+import MockBinding
 
 /// Gate: every app's contracts load, its fixtures read back over the wire as stored, and its
 /// personas sign in.

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// Every file under Contracts/ is documented in Contracts/FORMAT.md: a heading (`#` line) names
 /// it as `<app>/<path>` (an app's own file), as `<path>` (a file every app may have:

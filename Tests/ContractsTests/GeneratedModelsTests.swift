@@ -1,6 +1,6 @@
 import XCTest
 import AppRegistry
-import ContractKit
+import MockBinding
 
 /// The gate for generated models: every app's Sources/<App>/Generated/TableModels.swift is what
 /// `contracts generate-models` writes from schema.json and models.json today.

@@ -1,6 +1,6 @@
 import XCTest
 import AppRegistry
-import ContractKit
+import MockBinding
 
 /// The gate for documented interactions: every file of every app
 /// (`Contracts/<app>/interactions/*.json`) replays over the wire with the shared engine; a

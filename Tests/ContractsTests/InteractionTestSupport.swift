@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// Replays of one app's documented interaction on a chosen (often deliberately wrong) backend,
 /// with the shared engine: the file's start time, over the wire.

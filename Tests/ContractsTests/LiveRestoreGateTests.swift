@@ -1,6 +1,6 @@
 import XCTest
 import AppRegistry
-import ContractKit
+import MockBinding
 import NaarsCars
 
 /// `contracts verify --target URL` against a served mock whose `/__admin` routes answer 404, as
@@ -37,7 +37,7 @@ final class LiveRestoreGateTests: XCTestCase {
         let runs = try Concurrently<(refused: Int, before: [String: Set<String>], rows: [VerifyRow], after: [String: Set<String>])>.map(
             allApps, width: allApps.count
         ) { app in
-            let backend = try app.makeBackend()
+            let backend = try app.makeMock()
             backend.adminRoutesEnabled = false
             let (server, endpoint) = try ServedMocks.serve(backend)
             defer { server.stop() }
@@ -101,7 +101,7 @@ final class LiveRestoreGateTests: XCTestCase {
     func testWithTheRestoreDatabaseEveryAppPassesAndLeavesEveryTableExactlyAsFound() throws {
         // Each app against its own served mock, side by side; the checks after, in order.
         let runs = try Concurrently<(before: [String: Set<String>], rows: [VerifyRow], after: [String: Set<String>])>.map(allApps, width: allApps.count) { app in
-            let backend = try app.makeBackend()
+            let backend = try app.makeMock()
             backend.adminRoutesEnabled = false
             let (server, endpoint) = try ServedMocks.serve(backend)
             defer { server.stop() }

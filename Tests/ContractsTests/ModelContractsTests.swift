@@ -1,6 +1,6 @@
 import XCTest
 import AppRegistry
-import ContractKit
+import MockBinding
 
 /// The gate for models: for every app with contracts, every public table has exactly one model
 /// that covers its columns (names, order, nullability), every row the mock prints round-trips,

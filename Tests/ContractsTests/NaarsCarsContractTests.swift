@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import NaarsCars
 
 /// The contract files against the document: FR-001..FR-008 (tables and constraints), FR-010 (the

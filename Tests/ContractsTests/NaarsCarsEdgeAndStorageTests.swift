@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import NaarsCars
 
 /// §8 EDGE-001..003 beyond the documented interactions (what APNs receives, time moving past the

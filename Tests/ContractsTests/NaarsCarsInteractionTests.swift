@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import NaarsCars
 
 /// Naar's Cars's documented interactions (replayed for every app by InteractionContractsTests,

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import NaarsCars
 
 /// FR-032..FR-034 and FR-040: the models cover exactly schema.json's columns and functions.json's

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import NaarsCars
 
 /// Contracts/naarscars/sql on a real PostgreSQL, beyond the shared checks (catalog = schema.json,

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import NaarsCars
 
 /// Contracts/naarscars/sql/ against the contracts: the migration states schema.json (read back

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import NaarsCars
 
 /// §8 "Database Security Tests" SEC-DB-001 … SEC-DB-010, each a check that returns its

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import NaarsCars
 
 /// A Naar's Cars backend with the FR-021 seed on the reference clock (2026-01-01T00:00:00Z),

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import TeleportMe
 import NaarsCars
 import CivicForge
@@ -139,7 +139,7 @@ final class PostgresDifferentialGateTests: XCTestCase {
         let runs = try Concurrently<(cases: Int, results: [CaseResult])>.map(apps, width: apps.count) { app in
             let spec = try app.spec()
             let cases = DifferentialExpansion.cases(spec)
-            let mock = MockDifferentialTarget(database: try PostgresChecks.mockBackend(app).database)
+            let mock = EngineTarget(database: try PostgresChecks.mockBackend(app).mock.database)
             return (cases.count, try RLSDifferential.compare(cases, mock: mock, postgres: try PostgresGate.target(app), schema: spec.schema, app: app.name))
         }
         for (app, run) in zip(apps, runs) {
@@ -176,7 +176,7 @@ final class PostgresDifferentialGateTests: XCTestCase {
         let runs = try Concurrently<[Disagreement]>.map(apps, width: apps.count) { app in
             let spec = try app.spec()
             let cases = RandomizedCases.generate(spec, seed: seed, count: 500)
-            let mock = MockDifferentialTarget(database: try PostgresChecks.mockBackend(app).database)
+            let mock = EngineTarget(database: try PostgresChecks.mockBackend(app).mock.database)
             return try RLSDifferential.disagreements(cases, mock: mock, postgres: try PostgresGate.target(app), schema: spec.schema)
         }
         for (app, d) in zip(apps, runs) {
@@ -198,14 +198,14 @@ final class PostgresDifferentialGateTests: XCTestCase {
         let app = TeleportMeApp.self
         guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no TeleportMe SQL") }
         let spec = try app.spec()
-        let backend = try PostgresChecks.mockBackend(app)
+        let backend = try PostgresChecks.mockBackend(app).mock
         var policies = backend.database.policies
         let i = try XCTUnwrap(policies.tables.firstIndex { $0.table == "saved_cities" })
         policies.tables[i].cells[.select]?.using = .constant(true)
         backend.database.policies = policies
         let cases = DifferentialExpansion.cases(spec).filter { $0.table == "saved_cities" }
         let d = try RLSDifferential.disagreements(
-            cases, mock: MockDifferentialTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema)
+            cases, mock: EngineTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema)
         XCTAssertFalse(d.isEmpty)
         let ben = try XCTUnwrap(d.first { $0.testCase.actor.name == "ben" && $0.testCase.operation == .select })
         XCTAssertEqual(ben.mock.count, 1)
@@ -214,7 +214,7 @@ final class PostgresDifferentialGateTests: XCTestCase {
         let random = RandomizedCases.generate(spec, seed: PostgresChecks.seed, count: 500)
         XCTAssertFalse(
             try RLSDifferential.disagreements(
-                random, mock: MockDifferentialTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema
+                random, mock: EngineTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema
             ).isEmpty,
             "the randomized test misses a flipped SELECT policy")
     }
@@ -230,7 +230,7 @@ final class PostgresDifferentialGateTests: XCTestCase {
                 create policy "engagement_events: insert any" on public.engagement_events for insert to authenticated with check (true);
                 """)
         defer { pg.session.close() }
-        let mock = MockDifferentialTarget(database: try PostgresChecks.mockBackend(app).database)
+        let mock = EngineTarget(database: try PostgresChecks.mockBackend(app).mock.database)
         let cases = DifferentialExpansion.cases(spec).filter { $0.table == "engagement_events" }
         let d = try RLSDifferential.disagreements(cases, mock: mock, postgres: pg, schema: spec.schema)
         let wrong = try XCTUnwrap(d.first { $0.testCase.operation.command == .insert })

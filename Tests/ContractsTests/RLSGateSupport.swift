@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import ContractKit
+import MockBinding
 import TeleportMe
 import NaarsCars
 import CivicForge

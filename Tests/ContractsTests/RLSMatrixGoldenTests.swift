@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// The rendered matrices (Markdown and HTML) are golden files: `Golden/<app>/rls/matrix.md` and
 /// `matrix.html`. Re-record with `swift run contracts goldens --update` (or `SUPACONTRACTS_RECORD=failed swift test --filter RLSMatrixGoldenTests`).

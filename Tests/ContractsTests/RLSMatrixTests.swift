@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// The gate for every app's RLS matrix: each cell expanded into cases (every persona, anon and
 /// the service role against witness rows), run over the wire against the mock, and the flip

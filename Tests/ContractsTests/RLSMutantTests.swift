@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 
 /// Deliberately broken backends the RLS suite must reject: each runs every app's cases and must
 /// fail some of them.
@@ -108,7 +108,7 @@ final class RLSMutantTests: XCTestCase {
     func testAMockWithOwnerTestsAndChecksDroppedIsRejected() throws {
         for app in RLSGate.appsWithMatrix() {
             let n = try failures(app) { t in
-                try t.install(RLSMutantTests.weakened(t.backend.database.policies))
+                try t.install(RLSMutantTests.weakened(t.backend.mock.database.policies))
                 return t
             }
             XCTAssertGreaterThan(n, 0, "\(app): a matrix without owner tests and WITH CHECK passed every case")

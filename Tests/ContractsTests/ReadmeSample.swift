@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking                                  // URLSession and URLRequest on Linux
 #endif
-import ContractKit                                           // the mock backend and the contract machinery
-import TeleportMe                                            // TeleportMe's contracts and edge functions
+import ContractKit                                           // the contract machinery and the client-rule suites
+import TeleportMe                                            // TeleportMe's contracts, edge functions and mock backend
 
 func fetchOceaniaCities() async throws -> (Data, URLResponse) {
     let backend = try TeleportMeApp.makeBackend()            // Contracts/teleportme + its functions

@@ -2,7 +2,7 @@ import XCTest
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import ContractKit
+import MockBinding
 
 /// The README's adoption sample: `ReadmeSample.swift` is compiled as part of this target and must
 /// be the README's block (after "Point your networking at the mock") byte for byte; then it runs.

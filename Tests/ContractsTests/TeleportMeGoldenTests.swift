@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import TeleportMe
 
 /// The report goldens: every case matches Golden/teleportme/report/ (never re-recorded here),

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import TeleportMe
 
 /// TeleportMe's documented interactions (Contracts/teleportme/interactions/) name its payload
@@ -26,7 +26,7 @@ final class TeleportMeInteractionTests: XCTestCase {
     /// Mutant: a backend whose saved_cities answers a duplicate save with 201 instead of 409.
     func testReplayRejectsAWrongResponse() throws {
         let f = try file("saved-cities")
-        let (backend, _) = try InteractionReplay.makeBackend(TeleportMeApp.self, for: f)
+        let backend = try InteractionReplay.makeBackend(TeleportMeApp.self, for: f).0.mock
         let wrong = HTTPResponse.json(
             201,
             [
@@ -68,7 +68,7 @@ final class TeleportMeInteractionTests: XCTestCase {
         XCTAssertTrue(signup.failures[0].contains("step 2 of 2"), signup.failures[0])
 
         let exampleFile = try file("generate-report-example")
-        let (backend, _) = try InteractionReplay.makeBackend(TeleportMeApp.self, for: exampleFile)
+        let backend = try InteractionReplay.makeBackend(TeleportMeApp.self, for: exampleFile).0.mock
         backend.registerFunction("generate-report") { _ in
             .json(200, ["report_id": nil, "current_city": ["id": "san-francisco", "name": "San Francisco", "scores": [:]], "matches": []])
         }

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import TeleportMe
 
 /// Models beyond the generic `models` kind (ModelContractsTests): the kind rejects mutant

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import TeleportMe
 
 /// Seeded properties of the report engine over the 266 real cities and synthetic catalogs:

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import TeleportMe
 
 /// The report engine against §4.6 steps 3-9 and the decisions of report.json, on small

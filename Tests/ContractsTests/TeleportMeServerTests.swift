@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import TeleportMe
 
 /// The app's server pieces on the mock: search_cities, the triggers and generate-report's

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 import TeleportMe
 
 /// Shared helpers of the TeleportMe gate tests.

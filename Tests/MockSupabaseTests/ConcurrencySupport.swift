@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 
 /// Runs `body(i)` on `count` threads of their own at once and waits for all of them (real

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 import NaarsCars
 import TeleportMe

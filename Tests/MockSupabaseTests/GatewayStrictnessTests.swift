@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 
 /// Strict where the real services are strict, over the wire (`handle`): JWTs only in canonical

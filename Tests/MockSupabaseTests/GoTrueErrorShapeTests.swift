@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 
 /// A backend for GoTrue tests with chosen auth settings, driven through `handle`.

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 
 /// PKCE, e-mail links, recovery, confirmation, anonymous sign-in, reauthentication and external

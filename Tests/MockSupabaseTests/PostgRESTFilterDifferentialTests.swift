@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 
 /// Mock versus PostgreSQL for what PostgREST builds from a request: the fixture's tables

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 
 /// Every PostgREST feature and error the foundation promises, driven over the wire

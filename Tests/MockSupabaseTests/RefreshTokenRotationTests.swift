@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 
 /// Refresh-token rotation as GoTrue does it (supabase/auth internal/tokens/service.go,

@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 
 /// Nothing a client sends may crash the backend or corrupt its state: seeded random requests

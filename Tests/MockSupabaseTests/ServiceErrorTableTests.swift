@@ -1,4 +1,4 @@
-import ContractKit
+import MockBinding
 import XCTest
 @testable import MockSupabase
 

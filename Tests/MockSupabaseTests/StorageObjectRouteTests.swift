@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 
 /// Signed URLs, signed uploads, info, exists, move, copy, bucket management and dot segments as

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 
 /// A backend with in-test buckets: the mock's Storage, independent of any app.

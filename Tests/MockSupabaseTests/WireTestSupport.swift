@@ -1,5 +1,5 @@
 import XCTest
-import ContractKit
+import MockBinding
 @testable import MockSupabase
 
 /// A TeleportMe backend on a manual clock, driven over the wire.

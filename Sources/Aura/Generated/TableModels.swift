@@ -76,7 +76,7 @@ public struct AuraUser: TableModel {
     public var updatedAt: PGTimestamp?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, birthdate, zodiacSign = "zodiac_sign", mbtiType = "mbti_type", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -125,7 +125,7 @@ public struct DailyReading: TableModel {
     public var createdAt: PGTimestamp?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", date, category, content, fortuneScore = "fortune_score"
         case luckyNumbers = "lucky_numbers", powerColors = "power_colors", isPremium = "is_premium"
         case createdAt = "created_at"
@@ -175,7 +175,7 @@ public struct MBTIResult: TableModel {
     public var takenAt: PGTimestamp?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", typeCode = "type_code", dimensionScores = "dimension_scores"
         case cognitiveFunctions = "cognitive_functions", strengths, weaknesses, takenAt = "taken_at"
     }
@@ -223,7 +223,7 @@ public struct Subscription: TableModel {
     public var updatedAt: PGTimestamp?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", tier, revenuecatCustomerID = "revenuecat_customer_id"
         case originalPurchaseDate = "original_purchase_date", expiresAt = "expires_at", isActive = "is_active"
         case updatedAt = "updated_at"
@@ -260,7 +260,7 @@ public struct UserProfileUpdate: Codable, Equatable, Sendable {
     public var mbtiType: MBTIType?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case name, birthdate, zodiacSign = "zodiac_sign", mbtiType = "mbti_type"
     }
 

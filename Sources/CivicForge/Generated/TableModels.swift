@@ -66,7 +66,7 @@ public struct Neighborhood: TableModel {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, description, createdBy = "created_by", createdAt = "created_at", updatedAt = "updated_at"
     }
 
@@ -116,7 +116,7 @@ public struct Profile: TableModel {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, displayName = "display_name", bio, skills, avatarUrl = "avatar_url", neighborhoodId = "neighborhood_id"
         case trustTier = "trust_tier", phoneVerified = "phone_verified", termsAcceptedAt = "terms_accepted_at"
         case createdAt = "created_at", updatedAt = "updated_at"
@@ -158,7 +158,7 @@ public struct Reputation: TableModel {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case userId = "user_id", score, thanksReceived = "thanks_received", updatedAt = "updated_at"
     }
 
@@ -195,7 +195,7 @@ public struct NotificationPreferences: TableModel {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case userId = "user_id", newResponse = "new_response", responseStatus = "response_status", thanks
         case aiMatch = "ai_match", updatedAt = "updated_at"
     }
@@ -258,7 +258,7 @@ public struct Post: TableModel {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, authorId = "author_id", neighborhoodId = "neighborhood_id", type, title, description, category, urgency
         case status, availableTimes = "available_times", locationHint = "location_hint", aiAssisted = "ai_assisted"
         case hidden, reviewStatus = "review_status", flagCount = "flag_count", createdAt = "created_at"
@@ -316,7 +316,7 @@ public struct PostPhoto: TableModel {
     public var createdAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", storagePath = "storage_path", thumbnailPath = "thumbnail_path", position, width
         case height, createdAt = "created_at"
     }
@@ -360,7 +360,7 @@ public struct Response: TableModel {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", responderId = "responder_id", message, status, createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -402,7 +402,7 @@ public struct Thanks: TableModel {
     public var createdAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", fromUserId = "from_user_id", toUserId = "to_user_id", message
         case createdAt = "created_at"
     }
@@ -441,7 +441,7 @@ public struct PostFlag: TableModel {
     public var createdAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", flaggerId = "flagger_id", reason, createdAt = "created_at"
     }
 
@@ -479,7 +479,7 @@ public struct AIMatch: TableModel {
     public var createdAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", matchedPostId = "matched_post_id", score, reason, createdAt = "created_at"
     }
 
@@ -523,7 +523,7 @@ public struct Invitation: TableModel {
     public var createdAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, code, inviterId = "inviter_id", neighborhoodId = "neighborhood_id", redeemedBy = "redeemed_by"
         case redeemedAt = "redeemed_at", expiresAt = "expires_at", createdAt = "created_at"
     }
@@ -564,7 +564,7 @@ public struct DeviceToken: TableModel {
     public var createdAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", token, platform, createdAt = "created_at"
     }
 
@@ -589,7 +589,7 @@ public struct DeviceTokenRegistration: Codable, Equatable, Sendable {
     public var platform: DevicePlatform
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case token, platform
     }
 
@@ -613,7 +613,7 @@ public struct NewFlag: Codable, Equatable, Sendable {
     public var reason: String?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case postId = "post_id", reason
     }
 
@@ -649,7 +649,7 @@ public struct NewPost: Codable, Equatable, Sendable {
     public var aiAssisted: Bool?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case type, title, description, category, urgency, availableTimes = "available_times"
         case locationHint = "location_hint", aiAssisted = "ai_assisted"
     }
@@ -690,7 +690,7 @@ public struct NewPostPhoto: Codable, Equatable, Sendable {
     public var height: Int
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case postId = "post_id", storagePath = "storage_path", thumbnailPath = "thumbnail_path", position, width, height
     }
 
@@ -721,7 +721,7 @@ public struct NewProfile: Codable, Equatable, Sendable {
     public var termsAcceptedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, displayName = "display_name", neighborhoodId = "neighborhood_id", termsAcceptedAt = "terms_accepted_at"
     }
 
@@ -748,7 +748,7 @@ public struct NewResponse: Codable, Equatable, Sendable {
     public var message: String
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case postId = "post_id", message
     }
 
@@ -774,7 +774,7 @@ public struct NewThanks: Codable, Equatable, Sendable {
     public var message: String?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case postId = "post_id", toUserId = "to_user_id", message
     }
 
@@ -797,7 +797,7 @@ public struct ResponseDecision: Codable, Equatable, Sendable {
     public var status: ResponseStatus
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case status
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// A photo as the camera or the library hands it over: the decoded pixels and the original's
 /// metadata segment (APP1 Exif, with its TIFF, Exif and GPS directories).

@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// A coded error a CivicForge database function raises: SQLSTATE and message, from rules.json.
 package struct CivicForgeErrorSpec: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// The conformance suite of the magic link's redirect allow-list (Contracts/civicforge/auth.json
 /// `site_url`, `redirect_urls`; §3 Magic Link step 3, Deep Linking `/auth/callback`) on a GoTrue

@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// What one flush of the offline post queue did.
 public struct OfflineFlushReport: Sendable, Equatable {

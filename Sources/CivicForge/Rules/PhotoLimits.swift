@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// The photo processing limits of Contracts/civicforge/photos.json (§7 Spike 2, M3), and the
 /// checks a client's PhotoProcessor output must pass.

@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// Contracts/civicforge/notifications.json: which database events notify whom, how urgently.
 package struct NotificationRules: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// The mock's pg_net for CivicForge's database webhooks (sql/005_webhooks.sql): the
 /// `<table>_push_<event>` triggers queue a request here, and `deliver` is pg_net's worker,

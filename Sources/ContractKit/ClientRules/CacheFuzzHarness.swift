@@ -1,5 +1,4 @@
 import Foundation
-import MockSupabase
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -114,7 +113,7 @@ package enum CacheFuzzHarness {
                 continue
             }
             if let back = decode(again, k, version) {
-                if !JSONFuzzProperties.sameValue(back.value, entry.value) || back.savedAt != entry.savedAt {
+                if !JSONValue.sameValue(back.value, entry.value) || back.savedAt != entry.savedAt {
                     problems.append("\(k): \(entry.value) saved at \(entry.savedAt) reads back as \(back.value) at \(back.savedAt)")
                 }
             } else {
@@ -144,7 +143,7 @@ package enum CacheFuzzHarness {
         if got == nil && exists(file) { problems.append("\(target): unreadable file (\(bytes.count) bytes) was not deleted") }
         // What the store loads from the file is what its bytes read as.
         let read = decode(bytes, target, (rules.layout ?? defaultLayout).formatVersion)
-        if (got == nil) != (read == nil) || !(got.map { g in read.map { JSONFuzzProperties.sameValue(g.value, $0.value) } ?? false } ?? true) {
+        if (got == nil) != (read == nil) || !(got.map { g in read.map { JSONValue.sameValue(g.value, $0.value) } ?? false } ?? true) {
             problems.append(
                 "\(target): loads \(got.map { "\($0.value)" } ?? "nothing") but its \(bytes.count) bytes read as \(read.map { "\($0.value)" } ?? "nothing")")
         }

@@ -29,16 +29,16 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `name[.qualifier]`, the entry's file stem.
-    public var stem: String { qualifier.map { "\(name).\($0)" } ?? name }
+    package var stem: String { qualifier.map { "\(name).\($0)" } ?? name }
 
     /// Whether the parts are usable as file names (no separators, no leading dot, bounded length).
-    public var isValid: Bool {
+    package var isValid: Bool {
         CacheKey.isSafeComponent(name) && (qualifier.map { CacheKey.isSafeComponent($0, allowDots: true) } ?? true)
             && (userID.map { CacheKey.isSafeComponent($0) } ?? true)
     }
 
     /// Letters, digits, `_`, `-` (and `.` inside when allowed), 1 to 128 characters, not starting with `.`.
-    public static func isSafeComponent(_ s: String, allowDots: Bool = false) -> Bool {
+    package static func isSafeComponent(_ s: String, allowDots: Bool = false) -> Bool {
         guard !s.isEmpty, s.utf8.count <= 128, s.first != "." else { return false }
         return s.unicodeScalars.allSatisfy { c in
             (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "_" || c == "-" || (allowDots && c == ".")

@@ -19,12 +19,12 @@ import Foundation
 /// ```
 public enum CacheStoreSuite {
     /// The behaviour ids this suite checks (client-rules.json lists those that apply).
-    public static let behaviourIDs: Set<String> = [
+    package static let behaviourIDs: Set<String> = [
         "cache.missing-is-nil", "cache.round-trip", "cache.overwrite-restamps", "cache.user-isolation",
         "cache.global-shared", "cache.corrupt-entry-deleted", "cache.atomic-replace", "cache.survives-relaunch"
     ]
     /// Behaviours that only a file-backed store can have.
-    public static let fileBehaviourIDs: Set<String> = ["cache.corrupt-entry-deleted", "cache.atomic-replace", "cache.survives-relaunch"]
+    package static let fileBehaviourIDs: Set<String> = ["cache.corrupt-entry-deleted", "cache.atomic-replace", "cache.survives-relaunch"]
 
     /// What a store under test is built from: the suite's clock and an empty folder of its own.
     public struct Environment: Sendable {

@@ -91,7 +91,7 @@ public struct CacheThenNetworkLoader<Item: Codable & Sendable & Equatable>: Cach
 /// the network failed by the mock (`InjectedFault`), every request and every shown state logged.
 public enum LoaderSuite {
     /// The behaviour ids this suite checks.
-    public static let behaviourIDs: Set<String> = [
+    package static let behaviourIDs: Set<String> = [
         "loader.cache-first", "loader.fresh-skips-network", "loader.stale-or-empty-fetches", "loader.write-through",
         "loader.failure-keeps-cache", "loader.error-only-when-empty", "loader.stale-banner"
     ]
@@ -99,7 +99,7 @@ public enum LoaderSuite {
     /// What a loader under test is built from.
     public struct Environment: Sendable {
         /// The backend (fixtures loaded).
-        public let backend: MockSupabase
+        public let backend: any BackendUnderTest
         /// The network: the loader must send its requests through it.
         public let transport: any RESTTransport
         /// The cache, already holding what the scenario needs.
@@ -120,7 +120,7 @@ public enum LoaderSuite {
     ///   - makeCache: the cache store to use (default: the reference file or memory store).
     ///   - make: builds the loader under test.
     public static func run<L: CacheThenNetworkLoading>(
-        _ rules: ClientRules, makeBackend: @escaping @Sendable () throws -> MockSupabase,
+        _ rules: ClientRules, makeBackend: @escaping @Sendable () throws -> any BackendUnderTest,
         makeCache: CacheStoreSuite.Factory? = nil, make: @escaping @Sendable (Environment) async -> L
     ) async -> SuiteReport {
         let r = SuiteRecorder(suite: "loader")
@@ -138,13 +138,13 @@ public enum LoaderSuite {
 
     private static func runResource<L: CacheThenNetworkLoading>(
         _ resource: LoaderResource, rules: ClientRules, cacheRules: CacheRules, loader: LoaderRules, recorder r: SuiteRecorder,
-        makeBackend: @escaping @Sendable () throws -> MockSupabase, makeCache: @escaping CacheStoreSuite.Factory,
+        makeBackend: @escaping @Sendable () throws -> any BackendUnderTest, makeCache: @escaping CacheStoreSuite.Factory,
         make: @escaping @Sendable (Environment) async -> L
     ) async {
         guard let entry = cacheRules.entry(resource.cacheKey) else { return }
-        let backend: MockSupabase
+        let backend: any BackendUnderTest
         do { backend = try makeBackend() } catch { r.fail(resource.id, "the backend could not be built: \(error)"); return }
-        let userID = backend.configuration.spec.fixtures.persona(resource.persona)?.id
+        let userID = backend.served.spec.fixtures.persona(resource.persona)?.id
         let key = entry.key(user: userID, freshness: cacheRules.freshness)
         guard let timeout = rules.timeout("timeout.rest") else { r.fail(resource.id, "\(rules.file) has no timeout.rest rule"); return }
         // What the server holds for the persona, read directly (not through the loader's network).

@@ -1,5 +1,4 @@
 import Foundation
-import MockSupabase
 
 /// What writes a cache entry (TeleportMe §3.6's "Write Trigger" column): the client operation
 /// and when in it the entry is written.
@@ -49,7 +48,7 @@ public enum CacheWriteTriggerSuite {
     /// What a client under test is built from.
     public struct Environment: Sendable {
         /// The backend (fixtures loaded).
-        public let backend: MockSupabase
+        public let backend: any BackendUnderTest
         /// The network: the client must send its requests through it.
         public let transport: any RESTTransport
         /// The cache store: the client must write its entries here.
@@ -67,7 +66,7 @@ public enum CacheWriteTriggerSuite {
     ///   - makeCache: the cache store (default: the reference file or memory store).
     ///   - make: builds the client under test.
     public static func run<C: CacheWritingClient>(
-        _ rules: ClientRules, persona: String, makeBackend: @escaping @Sendable () throws -> MockSupabase,
+        _ rules: ClientRules, persona: String, makeBackend: @escaping @Sendable () throws -> any BackendUnderTest,
         makeCache: CacheStoreSuite.Factory? = nil, make: @escaping @Sendable (Environment) async -> C
     ) async -> SuiteReport {
         let r = SuiteRecorder(suite: "cache-writes")
@@ -86,13 +85,13 @@ public enum CacheWriteTriggerSuite {
 
     private static func scenario<C: CacheWritingClient>(
         _ entry: CacheEntryRule, _ trigger: CacheWriteTrigger, failing: Bool, rules: ClientRules, cacheRules: CacheRules,
-        persona: String, recorder r: SuiteRecorder, makeBackend: @escaping @Sendable () throws -> MockSupabase,
+        persona: String, recorder r: SuiteRecorder, makeBackend: @escaping @Sendable () throws -> any BackendUnderTest,
         makeCache: CacheStoreSuite.Factory, make: @escaping @Sendable (Environment) async -> C
     ) async {
         let label = "\(trigger.operation)() [\(trigger.on.rawValue)]\(failing ? " with every request failing" : "")"
-        let backend: MockSupabase
+        let backend: any BackendUnderTest
         do { backend = try makeBackend() } catch { r.fail(entry.id, "the backend could not be built: \(error)"); return }
-        guard let userID = backend.configuration.spec.fixtures.persona(persona)?.id else {
+        guard let userID = backend.served.spec.fixtures.persona(persona)?.id else {
             r.fail(entry.id, "no persona '\(persona)' in the fixtures"); return
         }
         guard let timeout = rules.timeout("timeout.rest") else { r.fail(entry.id, "\(rules.file) has no timeout.rest rule"); return }

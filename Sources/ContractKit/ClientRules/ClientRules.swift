@@ -8,11 +8,11 @@ import Foundation
 /// A behaviour the document states, by id; the suites check the ids an app lists.
 public struct BehaviourRule: Sendable, Equatable {
     /// Rule id (`cache.corrupt-entry-deleted`), named by every violation of it.
-    public var id: String
+    package var id: String
     /// The rule in words.
-    public var doc: String
+    package var doc: String
     /// Where the document states it.
-    public var source: String?
+    package var source: String?
 }
 
 /// Where a cache entry lives.
@@ -43,27 +43,27 @@ public enum StalenessBoundary: String, Sendable, Equatable, CaseIterable {
 /// The freshness rule of an app's cache.
 public struct FreshnessRule: Sendable, Equatable {
     /// The boundary.
-    public var staleWhenAge: StalenessBoundary
+    package var staleWhenAge: StalenessBoundary
     /// How far before and after a boundary the suites probe, in seconds.
-    public var probeSeconds: TimeInterval
+    package var probeSeconds: TimeInterval
 }
 
 /// One row of a cache table (TeleportMe §3.6, Naar's Cars FR-042).
 public struct CacheEntryRule: Sendable, Equatable {
     /// Rule id (`cache.savedCities`).
-    public var id: String
+    package var id: String
     /// The key's name (`savedCities`), also its file name.
-    public var key: String
+    package var key: String
     /// Global or per user.
-    public var scope: CacheScope
+    package var scope: CacheScope
     /// Time to live in seconds; nil means never stale.
-    public var ttlSeconds: TimeInterval?
+    package var ttlSeconds: TimeInterval?
     /// Names of the parts that qualify the key (`category`, `date`), if any.
-    public var qualifiers: [String]
+    package var qualifiers: [String]
     /// What writes the entry, in the document's words.
-    public var writeTrigger: String?
+    package var writeTrigger: String?
     /// The same, structured (`"write": {"operation", "on"}`), checked by `CacheWriteTriggerSuite`.
-    public var write: CacheWriteTrigger? = nil
+    package var write: CacheWriteTrigger? = nil
 }
 
 /// What an invalidation event removes.
@@ -77,23 +77,23 @@ public enum InvalidationTarget: Sendable, Equatable {
 /// An event that invalidates cache entries (Naar's Cars FR-044, TeleportMe sign-out).
 public struct InvalidationRule: Sendable, Equatable {
     /// Rule id.
-    public var id: String
+    package var id: String
     /// The event (`signOut`, `mutation:rides`, `pullToRefresh:rides`).
-    public var event: String
+    package var event: String
     /// What it removes.
-    public var clears: InvalidationTarget
+    package var clears: InvalidationTarget
 }
 
 /// How cache files are laid out on disk (TeleportMe §3.2).
 public struct CacheLayout: Sendable, Equatable {
     /// The document's root folder.
-    public var root: String
+    package var root: String
     /// Folder of global entries, relative to the root.
-    public var global: String
+    package var global: String
     /// Folder of a user's entries, relative to the root; `{userId}` is replaced.
-    public var perUser: String
+    package var perUser: String
     /// The version written into every file; files of another version are dropped.
-    public var formatVersion: Int
+    package var formatVersion: Int
 }
 
 /// A speed target, measured by a benchmark (never by a unit test).
@@ -108,13 +108,13 @@ public struct PerformanceRule: Sendable, Equatable {
         case write
     }
     /// Rule id.
-    public var id: String
+    package var id: String
     /// What is timed.
-    public var operation: Operation
+    package var operation: Operation
     /// The target in milliseconds.
-    public var maxMilliseconds: Double
+    package var maxMilliseconds: Double
     /// The command that measures it.
-    public var measuredBy: String
+    package var measuredBy: String
 }
 
 /// An app's cache rules.
@@ -127,22 +127,22 @@ public struct CacheRules: Sendable, Equatable {
         case memory
     }
     /// Storage kind.
-    public var storage: Storage
+    package var storage: Storage
     /// The file layout (files only).
-    public var layout: CacheLayout?
+    package var layout: CacheLayout?
     /// The freshness boundary.
-    public var freshness: FreshnessRule
+    package var freshness: FreshnessRule
     /// The cache table.
-    public var entries: [CacheEntryRule]
+    package var entries: [CacheEntryRule]
     /// Invalidation events.
-    public var invalidation: [InvalidationRule]
+    package var invalidation: [InvalidationRule]
     /// Behaviours the suite checks.
-    public var behaviours: [BehaviourRule]
+    package var behaviours: [BehaviourRule]
     /// Speed targets the document states.
-    public var performance: [PerformanceRule]
+    package var performance: [PerformanceRule]
     /// Kinds of event every entry must be cleared by (`mutation`, `pullToRefresh`, `logout`:
     /// Naar's Cars FR-044); an event `kind` or `kind:…` counts. Checked when the file loads.
-    public var invalidatedOn: [String] = []
+    package var invalidatedOn: [String] = []
 
     /// The entry of a key name.
     public func entry(_ key: String) -> CacheEntryRule? { entries.first { $0.key == key } }
@@ -153,27 +153,27 @@ public struct CacheRules: Sendable, Equatable {
 /// A REST resource loaded cache-then-network.
 public struct LoaderResource: Sendable, Equatable {
     /// Rule id.
-    public var id: String
+    package var id: String
     /// The cache entry it is kept in.
-    public var cacheKey: String
+    package var cacheKey: String
     /// The PostgREST path (`/rest/v1/cities`).
-    public var path: String
+    package var path: String
     /// The query string (`select=*&order=id.asc`).
-    public var query: String
+    package var query: String
     /// The persona the requests are made as.
-    public var persona: String
+    package var persona: String
 }
 
 /// The cache-then-network pattern (TeleportMe §3.6).
 public struct LoaderRules: Sendable, Equatable {
     /// The document's steps.
-    public var steps: [String]
+    package var steps: [String]
     /// Whether cached data shown after a failed refresh carries a "stale" banner.
-    public var staleBanner: Bool
+    package var staleBanner: Bool
     /// Resources loaded this way.
-    public var resources: [LoaderResource]
+    package var resources: [LoaderResource]
     /// Behaviours the suite checks.
-    public var behaviours: [BehaviourRule]
+    package var behaviours: [BehaviourRule]
     /// Whether a behaviour is listed.
     public func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
 }
@@ -181,17 +181,17 @@ public struct LoaderRules: Sendable, Equatable {
 /// The table an optimistic save/unsave writes.
 public struct OptimisticResource: Sendable, Equatable {
     /// Rule id.
-    public var id: String
+    package var id: String
     /// The cache entry holding the list.
-    public var cacheKey: String
+    package var cacheKey: String
     /// The table (`saved_cities`).
-    public var table: String
+    package var table: String
     /// The column naming the saved item (`city_id`).
-    public var itemColumn: String
+    package var itemColumn: String
     /// The column naming the owner (`user_id`).
-    public var ownerColumn: String
+    package var ownerColumn: String
     /// The persona acting.
-    public var persona: String
+    package var persona: String
 }
 
 /// A failure the optimistic suite injects.
@@ -205,11 +205,11 @@ public enum OptimisticFailure: Sendable, Equatable {
 /// The optimistic update pattern (TeleportMe §3.6, §5.3).
 public struct OptimisticRules: Sendable, Equatable {
     /// The resource.
-    public var resource: OptimisticResource
+    package var resource: OptimisticResource
     /// Failures to inject, each checked for rollback.
-    public var failures: [OptimisticFailure]
+    package var failures: [OptimisticFailure]
     /// Behaviours the suite checks.
-    public var behaviours: [BehaviourRule]
+    package var behaviours: [BehaviourRule]
     /// Whether a behaviour is listed.
     public func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
 }
@@ -217,11 +217,11 @@ public struct OptimisticRules: Sendable, Equatable {
 /// One rate-limited action (Naar's Cars FR-045).
 public struct RateLimitAction: Sendable, Equatable {
     /// Rule id.
-    public var id: String
+    package var id: String
     /// The action's name (`claimUnclaim`).
-    public var action: String
+    package var action: String
     /// The minimum interval between two allowed attempts, in seconds.
-    public var minimumInterval: TimeInterval
+    package var minimumInterval: TimeInterval
 }
 
 /// Rate limits.
@@ -248,19 +248,19 @@ public struct RateLimitRules: Sendable, Equatable {
         case action
     }
     /// The boundary.
-    public var boundary: Boundary
+    package var boundary: Boundary
     /// Probe distance around boundaries, in seconds.
-    public var probeSeconds: TimeInterval
+    package var probeSeconds: TimeInterval
     /// Recording rule.
-    public var recording: Recording
+    package var recording: Recording
     /// Keying rule.
-    public var keying: Keying
+    package var keying: Keying
     /// What the user sees when limited, in words.
-    public var onLimited: String
+    package var onLimited: String
     /// The actions.
-    public var actions: [RateLimitAction]
+    package var actions: [RateLimitAction]
     /// Behaviours the suite checks.
-    public var behaviours: [BehaviourRule]
+    package var behaviours: [BehaviourRule]
     /// Whether a behaviour is listed.
     public func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
     /// The interval of an action.
@@ -270,13 +270,13 @@ public struct RateLimitRules: Sendable, Equatable {
 /// Realtime subscription limits (Naar's Cars FR-049, CivicForge §3).
 public struct RealtimeRules: Sendable, Equatable {
     /// Maximum concurrent subscriptions.
-    public var maxSubscriptions: Int
+    package var maxSubscriptions: Int
     /// Seconds in the background after which every subscription is dropped (0: at once).
-    public var backgroundDropAfter: TimeInterval
+    package var backgroundDropAfter: TimeInterval
     /// Probe distance around the delay, in seconds.
-    public var probeSeconds: TimeInterval
+    package var probeSeconds: TimeInterval
     /// Behaviours the suite checks.
-    public var behaviours: [BehaviourRule]
+    package var behaviours: [BehaviourRule]
     /// Whether a behaviour is listed.
     public func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
 }
@@ -316,20 +316,20 @@ public struct OfflineQueueRules: Sendable, Equatable {
         case lastWriteWins
     }
     /// Queued operations (or tables).
-    public var operations: [String]
+    package var operations: [String]
     /// The cache entry holding the queue.
-    public var cacheKey: String
+    package var cacheKey: String
     /// Network-error rule.
-    public var onNetworkError: OnNetworkError
+    package var onNetworkError: OnNetworkError
     /// Rejection rule.
-    public var onRejected: OnRejected
+    package var onRejected: OnRejected
     /// Conflict rule.
-    public var conflicts: Conflicts
+    package var conflicts: Conflicts
     /// The timestamp column compared under last-write-wins.
-    public var conflictTimestamp: String?
+    package var conflictTimestamp: String?
     /// Statuses that are not a refusal of the item but a passing failure (expired session, rate
     /// limit, server error): handled as a network error (`transient`: `statuses` and `from`…`to`).
-    public var transientStatuses: [ClosedRange<Int>] = []
+    package var transientStatuses: [ClosedRange<Int>] = []
 
     /// Whether `status` is transient (kept and retried later) rather than a refusal.
     public func isTransient(_ status: Int) -> Bool { transientStatuses.contains { $0.contains(status) } }
@@ -338,11 +338,11 @@ public struct OfflineQueueRules: Sendable, Equatable {
 /// A network deadline (TeleportMe §3.7).
 public struct TimeoutRule: Sendable, Equatable {
     /// Rule id.
-    public var id: String
+    package var id: String
     /// The operation.
-    public var operation: String
+    package var operation: String
     /// Deadline in seconds.
-    public var seconds: TimeInterval
+    package var seconds: TimeInterval
 }
 
 /// An app's client-rules.json.
@@ -350,7 +350,7 @@ public struct ClientRules: Sendable, Equatable {
     /// The app (`teleportme`).
     public var app: String
     /// The file, as named in errors.
-    public var file: String
+    package var file: String
     /// Cache rules.
     public var cache: CacheRules?
     /// Cache-then-network rules.

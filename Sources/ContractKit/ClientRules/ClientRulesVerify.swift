@@ -19,8 +19,8 @@ package enum ClientRulesReference {
         let appRef = AppRef(type: app)
         guard let rules = try ClientRules.load(app: app.name) else { return [] }
         var reports: [SuiteReport] = []
-        let makeBackend: @Sendable () throws -> MockSupabase = {
-            try appRef.type.makeBackend(clock: ManualClock(suiteEpoch), ids: SeededIDGenerator(seed: 0x5EED))
+        let makeBackend: @Sendable () throws -> any BackendUnderTest = {
+            try appRef.type.makeBackendUnderTest(clock: ManualClock(suiteEpoch), ids: SeededIDGenerator(seed: 0x5EED), folder: nil)
         }
         if let cache = rules.cache {
             reports.append(await CacheStoreSuite.run(cache, make: cacheFactory(cache)))

@@ -47,18 +47,18 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     }
 
     /// How many unreadable entries this store has deleted.
-    public var deletedCorruptEntries: Int { lock.lock(); defer { lock.unlock() }; return deletions }
+    package var deletedCorruptEntries: Int { lock.lock(); defer { lock.unlock() }; return deletions }
 
     // MARK: Layout
 
     /// The folder of a user's entries, or of the global ones.
-    public func folder(userID: String?) -> URL {
+    package func folder(userID: String?) -> URL {
         guard let userID else { return root.appendingPathComponent(layout.global, isDirectory: true) }
         return root.appendingPathComponent(layout.perUser.replacingOccurrences(of: "{userId}", with: userID), isDirectory: true)
     }
 
     /// The file of an entry (whether or not it exists).
-    public func path(for key: CacheKey) -> URL {
+    package func path(for key: CacheKey) -> URL {
         folder(userID: key.userID).appendingPathComponent(key.stem + ".json", isDirectory: false)
     }
 
@@ -96,7 +96,7 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
 
     /// The bytes of `key`'s file holding `value` saved at `savedAt` (seconds since 1970), in
     /// format `formatVersion`: what a save writes.
-    public static func encodeEntry<T: Encodable>(_ value: T, for key: CacheKey, savedAt: Double, formatVersion: Int) throws -> Data {
+    package static func encodeEntry<T: Encodable>(_ value: T, for key: CacheKey, savedAt: Double, formatVersion: Int) throws -> Data {
         let envelope = WrittenEnvelope(
             formatVersion: formatVersion, key: key.stem, userId: key.userID,
             savedAt: savedAt, ttlSeconds: key.ttl, value: value)
@@ -107,7 +107,7 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     /// `key` (its stem and user) in format `formatVersion` with a `T` value and a finite save
     /// time; nil otherwise. What a load accepts of a file's bytes (a load also refuses what is not
     /// a regular file or is over `maxEntryBytes`, and deletes what this refuses).
-    public static func decodeEntry<T: Decodable>(_ type: T.Type, from data: Data, for key: CacheKey, formatVersion: Int) -> (value: T, savedAt: Double)? {
+    package static func decodeEntry<T: Decodable>(_ type: T.Type, from data: Data, for key: CacheKey, formatVersion: Int) -> (value: T, savedAt: Double)? {
         guard let envelope = try? JSONDecoder().decode(ReadEnvelope<T>.self, from: data),
             envelope.formatVersion == formatVersion, envelope.key == key.stem, envelope.userId == key.userID,
             envelope.savedAt.isFinite
@@ -116,7 +116,7 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     }
 
     /// Saves a value atomically: the entry is either the old one or the new one, never a mix.
-    public func saveSynchronously<T: Encodable>(_ value: T, for key: CacheKey) throws {
+    package func saveSynchronously<T: Encodable>(_ value: T, for key: CacheKey) throws {
         guard key.isValid else { throw ClientCacheError.invalidKey(key.description) }
         let data = try Self.encodeEntry(value, for: key, savedAt: clock.now().timeIntervalSince1970, formatVersion: layout.formatVersion)
         lock.lock(); defer { lock.unlock() }
@@ -154,7 +154,7 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     }
 
     /// Loads an entry; a file that is not a valid envelope of this key, version and type is deleted.
-    public func loadSynchronously<T: Decodable>(_ type: T.Type, for key: CacheKey) -> CachedData<T>? {
+    package func loadSynchronously<T: Decodable>(_ type: T.Type, for key: CacheKey) -> CachedData<T>? {
         guard key.isValid else { return nil }
         lock.lock(); defer { lock.unlock() }
         let file = path(for: key)
@@ -172,7 +172,7 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     }
 
     /// Removes one entry (whatever sits at its path).
-    public func removeSynchronously(_ key: CacheKey) {
+    package func removeSynchronously(_ key: CacheKey) {
         guard key.isValid else { return }
         lock.lock(); defer { lock.unlock() }
         let file = path(for: key)
@@ -180,7 +180,7 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     }
 
     /// Removes a user's folder: renamed aside first, so a crash never leaves it half-cleared.
-    public func removeAllSynchronously(userID: String) {
+    package func removeAllSynchronously(userID: String) {
         guard CacheKey.isSafeComponent(userID) else { return }
         lock.lock(); defer { lock.unlock() }
         let dir = folder(userID: userID)

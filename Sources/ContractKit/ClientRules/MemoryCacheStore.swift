@@ -38,13 +38,13 @@ public actor MemoryCacheStore: ClientCacheStore {
 
 extension CacheKey {
     /// Where an entry lives, independent of its TTL: user, name and qualifier.
-    public struct Address: Hashable, Sendable {
+    package struct Address: Hashable, Sendable {
         /// The owning user (nil: global).
-        public var userID: String?
+        package var userID: String?
         /// The key's file stem.
-        public var stem: String
+        package var stem: String
     }
 
     /// The entry's address.
-    public var address: Address { Address(userID: userID, stem: stem) }
+    package var address: Address { Address(userID: userID, stem: stem) }
 }

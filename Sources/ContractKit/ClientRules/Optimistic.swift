@@ -108,7 +108,7 @@ public actor OptimisticListService: OptimisticSaveService {
 /// the mock.
 public enum OptimisticSuite {
     /// The behaviour ids this suite checks.
-    public static let behaviourIDs: Set<String> = [
+    package static let behaviourIDs: Set<String> = [
         "optimistic.save-immediate", "optimistic.unsave-immediate", "optimistic.server-row-replaces",
         "optimistic.unsave-confirmed", "optimistic.rollback"
     ]
@@ -116,7 +116,7 @@ public enum OptimisticSuite {
     /// What a service under test is built from.
     public struct Environment: Sendable {
         /// The backend.
-        public let backend: MockSupabase
+        public let backend: any BackendUnderTest
         /// The network: the service must send its requests through it.
         public let transport: any RESTTransport
         /// The cache, holding the persona's current list under `key`.
@@ -133,7 +133,7 @@ public enum OptimisticSuite {
 
     /// Runs every check the rules call for.
     public static func run<S: OptimisticSaveService>(
-        _ rules: ClientRules, makeBackend: @escaping @Sendable () throws -> MockSupabase,
+        _ rules: ClientRules, makeBackend: @escaping @Sendable () throws -> any BackendUnderTest,
         makeCache: CacheStoreSuite.Factory? = nil, make: @escaping @Sendable (Environment) async -> S
     ) async -> SuiteReport {
         let r = SuiteRecorder(suite: "optimistic")
@@ -142,13 +142,13 @@ public enum OptimisticSuite {
         let makeCache = makeCache ?? ClientRulesReference.cacheFactory(cacheRules)
         guard let timeout = rules.timeout("timeout.rest") else { r.fail(res.id, "\(rules.file) has no timeout.rest rule"); return r.report }
 
-        let backend: MockSupabase
+        let backend: any BackendUnderTest
         do { backend = try makeBackend() } catch { r.fail(res.id, "the backend could not be built: \(error)"); return r.report }
-        guard let userID = backend.configuration.spec.fixtures.persona(res.persona)?.id else {
+        guard let userID = backend.served.spec.fixtures.persona(res.persona)?.id else {
             r.fail(res.id, "no persona '\(res.persona)' in the fixtures"); return r.report
         }
         let serverRows = { () -> [JSONValue] in
-            ((try? backend.database.rows(res.table, where: .eq(res.ownerColumn, userID))) ?? []).map { JSONValue.object($0) }
+            ((try? backend.served.rows(res.table, (res.ownerColumn, userID))) ?? []).map { JSONValue.object($0) }
         }
         let fixtureRows = serverRows()
 
@@ -157,16 +157,15 @@ public enum OptimisticSuite {
             backend.clearFaults()
             defer { backend.clearFaults() }
             do {
-                try backend.database.delete(res.table, where: .eq(res.ownerColumn, userID))
-                try backend.database.insert(res.table, fixtureRows.compactMap(\.objectValue))
+                try backend.served.replaceRows(res.table, (res.ownerColumn, userID), fixtureRows.compactMap(\.objectValue))
             } catch { r.fail(res.id, "the persona's rows could not be restored: \(error)"); return nil }
             let initial = serverRows()
             let savedItems = Set(initial.compactMap { $0[res.itemColumn]?.stringValue })
             // The item: one the persona has saved (unsave) or a referenced item it has not (save).
             let itemID: String
             if save {
-                guard let fk = backend.configuration.spec.schema.table(res.table)?.foreignKeys.first(where: { $0.columns == [res.itemColumn] }),
-                    let candidates = try? backend.database.rows(fk.refTable),
+                guard let fk = backend.served.spec.schema.table(res.table)?.foreignKeys.first(where: { $0.columns == [res.itemColumn] }),
+                    let candidates = try? backend.served.rows(fk.refTable, nil),
                     let pick = candidates.compactMap({ $0[fk.refColumns[0]]?.stringValue }).sorted().first(where: { !savedItems.contains($0) })
                 else { r.fail(res.id, "no unsaved \(res.itemColumn) to save for \(res.persona)"); return nil }
                 itemID = pick

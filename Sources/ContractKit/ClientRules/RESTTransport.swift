@@ -68,16 +68,16 @@ package struct ClientCredentials: WireCredentials {
 /// connection would.
 public struct MockBackendTransport: RESTTransport {
     /// The backend.
-    public let backend: MockSupabase
+    public let backend: any BackendUnderTest
     /// The bearer token sent (a persona's access token, or the anon key).
     public var token: String { credentials.token }
     let credentials: ClientCredentials
     let sender: InProcessSender
 
     /// A transport acting as a fixture persona (`ana`), `anon` or `service_role`.
-    public init(backend: MockSupabase, persona: String) throws {
+    public init(backend: any BackendUnderTest, persona: String) throws {
         self.backend = backend
-        credentials = try ClientCredentials(backend: backend, persona: persona)
+        credentials = try ClientCredentials(backend: BackendKeys(backend), persona: persona)
         sender = InProcessSender(backend: backend, credentials: credentials)
     }
 
@@ -89,7 +89,7 @@ public struct MockBackendTransport: RESTTransport {
 }
 
 /// Requests sent over the wire (`URLSessionSender`): a real `URLSession` (for the mock,
-/// `backend.makeURLSession()`, whose URLProtocol answers in process), signed with an API key and
+/// `backend.makeURLSession(configuration: .ephemeral)`, whose URLProtocol answers in process), signed with an API key and
 /// a bearer token, each with a deadline (TeleportMe §3.7 `timeout.rest`). A transport failure
 /// arrives as `RESTError.network`.
 public struct URLSessionTransport: RESTTransport {
@@ -109,9 +109,9 @@ public struct URLSessionTransport: RESTTransport {
     }
 
     /// A transport to a mock backend over its URLProtocol, acting as a persona (or `anon`).
-    public init(backend: MockSupabase, persona: String, timeout: TimeInterval) throws {
-        let c = try ClientCredentials(backend: backend, persona: persona)
-        self.init(session: backend.makeURLSession(), baseURL: backend.baseURL, apiKey: c.apiKey, token: c.token, timeout: timeout)
+    public init(backend: any BackendUnderTest, persona: String, timeout: TimeInterval) throws {
+        let c = try ClientCredentials(backend: BackendKeys(backend), persona: persona)
+        self.init(session: backend.makeURLSession(configuration: .ephemeral), baseURL: backend.baseURL, apiKey: c.apiKey, token: c.token, timeout: timeout)
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {

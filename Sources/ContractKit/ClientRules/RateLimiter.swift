@@ -59,7 +59,7 @@ public final class RateLimiter: ClientRateLimiter, @unchecked Sendable {
 /// that must not extend the window, independence of actions and targets.
 public enum RateLimiterSuite {
     /// The behaviour ids this suite checks.
-    public static let behaviourIDs: Set<String> = [
+    package static let behaviourIDs: Set<String> = [
         "rate.second-tap-blocked", "rate.allowed-after-interval", "rate.blocked-not-recorded",
         "rate.actions-independent", "rate.targets-independent"
     ]

@@ -194,7 +194,7 @@ public final class RecordingRealtimeTransport: RealtimeTransport, @unchecked Sen
 /// subscriptions, the background drop timed on virtual time, and resubscription through views.
 public enum RealtimeSuite {
     /// The behaviour ids this suite checks.
-    public static let behaviourIDs: Set<String> = [
+    package static let behaviourIDs: Set<String> = [
         "realtime.max-subscriptions", "realtime.evict-oldest", "realtime.no-duplicate", "realtime.unsubscribe-on-disappear",
         "realtime.background-drop", "realtime.foreground-cancels-drop", "realtime.resubscribe-via-lifecycle"
     ]

@@ -1,5 +1,4 @@
 import Foundation
-import MockSupabase
 
 /// A file or folder of `Contracts/<app>/` and the rule kind of `contracts verify` that reads and
 /// checks it. Every entry of an app's folder must be claimed by one: a file nothing reads would
@@ -95,7 +94,7 @@ package enum ContractFolderCheck {
             }
         }
         if !out.isEmpty { return out }
-        do { _ = try app.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1), folder: folder) } catch { out.append("\(error)") }
+        do { _ = try app.makeBackendUnderTest(clock: ManualClock(), ids: SeededIDGenerator(seed: 1), folder: folder) } catch { out.append("\(error)") }
         do { _ = try ClientRules.load(app: app.name) } catch { out.append("\(error)") }
         return out
     }

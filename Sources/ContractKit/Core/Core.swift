@@ -1,5 +1,5 @@
 import Foundation
-@_exported import MockSupabase
+@_exported import ContractModel
 
 /// Finds the package's folders (`Contracts/`, `Golden/`): under the root bound for the current
 /// task, else under this package's own checkout.
@@ -31,32 +31,17 @@ public enum ContractsLocator {
     package static func goTrueErrors() throws -> GoTrueErrorTable { try .load(contracts: contracts) }
 }
 
-/// An app whose contracts ship in this package, as a client test sees it: its name and a
-/// backend serving its contracts (`TeleportMeApp.makeBackend()`). What the gate needs beyond
-/// that is `AppModule`.
-public protocol ContractApp: Sendable {
+/// An app as the gate checks it: its name, a backend serving its contracts, its models, its own
+/// contract files and its reference client components.
+package protocol AppModule: Sendable {
     /// The folder name under Contracts/ (`teleportme`).
     static var name: String { get }
     /// The display name (`TeleportMe`).
     static var title: String { get }
-    /// Registers the app's edge functions, database functions, triggers and views.
-    static func register(on backend: MockSupabase)
-}
-
-extension ContractApp {
-    /// Loads the app's contracts and returns a backend with the app's pieces registered.
-    /// `folder` serves another copy of the app's contracts (`contracts serve --contracts DIR`);
-    /// the app's registered pieces stay the bundled ones.
-    public static func makeBackend(clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(), folder: URL? = nil) throws -> MockSupabase {
-        let backend = try MockSupabase(contracts: folder ?? ContractsLocator.app(name), clock: clock, ids: ids)
-        register(on: backend)
-        return backend
-    }
-}
-
-/// An app as the gate checks it: its models, its own contract files and its reference client
-/// components, on top of `ContractApp`.
-package protocol AppModule: ContractApp {
+    /// A backend serving the app's contracts (`folder`: another copy of them) with the app's
+    /// server-side pieces, on `clock` and `ids` (`MockBinding` builds the mock for every
+    /// `ContractApp`).
+    static func makeBackendUnderTest(clock: any WallClock, ids: any IDGenerator, folder: URL?) throws -> any BackendUnderTest
     /// The row model of every public table of schema.json, checked by the `models` rule kind
     /// (`ModelSuite`). Default: none.
     static var tableModels: [any TableModel.Type] { get }

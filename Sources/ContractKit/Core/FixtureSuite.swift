@@ -11,14 +11,14 @@ package enum FixtureSuite {
     package static func run(_ app: any AppModule.Type) throws -> [CaseResult] {
         let folder = ContractsLocator.app(app.name)
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("schema.json").path) else { return [] }
-        let backend = try app.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
+        let backend = try app.makeBackendUnderTest(clock: ManualClock(), ids: SeededIDGenerator(seed: 1), folder: nil)
         return try run(backend: backend, app: app.name)
     }
 
     /// Runs every case against a backend (exposed so tests can hand in a deliberately broken one).
-    package static func run(backend: MockSupabase, app: String) throws -> [CaseResult] {
+    package static func run(backend: any BackendUnderTest, app: String) throws -> [CaseResult] {
         let wire = WireClient(backend)
-        let spec = backend.configuration.spec
+        let spec = backend.served.spec
         var results: [CaseResult] = []
         for (table, rows) in spec.fixtures.tables {
             guard let ts = spec.schema.table(table), !ts.primaryKey.isEmpty, ts.schema == "public" else { continue }

@@ -1,5 +1,4 @@
 import Foundation
-import MockSupabase
 
 /// The traces of an app's contract files (`SourceTrace`: document, section, quoted words, the
 /// members holding the value) and whether each quoted number equals its rule's value.

@@ -51,7 +51,7 @@ package struct InteractionResult: Sendable {
 package enum InteractionReplay {
     /// The transport every replay uses: over the wire (URLSession through the mock's URLProtocol).
     /// Switching to in-process dispatch (`.mock(backend, inProcess: true)`) is this one line.
-    package static func transport(for backend: MockSupabase) -> any InteractionTransport { InteractionEndpoint.mock(backend) }
+    package static func transport(for backend: any BackendUnderTest) -> any InteractionTransport { InteractionEndpoint.mock(backend) }
 
     /// `Contracts/<app>/interactions/*.json`, sorted by file name (none: empty).
     package static func load(folder: URL, displayPrefix: String) throws -> [InteractionFile] {
@@ -75,9 +75,9 @@ package enum InteractionReplay {
 
     /// A fresh backend for one file: a stopped clock at the file's start time and seeded ids,
     /// so a replay is reproducible. Returns the clock too, for `advanceClock`.
-    package static func makeBackend(_ app: any AppModule.Type, for file: InteractionFile) throws -> (MockSupabase, ManualClock) {
+    package static func makeBackend(_ app: any AppModule.Type, for file: InteractionFile) throws -> (any BackendUnderTest, ManualClock) {
         let clock = ManualClock(file.startTime ?? defaultStartTime)
-        return (try app.makeBackend(clock: clock, ids: SeededIDGenerator(seed: 0x1D_7E2A_C710)), clock)
+        return (try app.makeBackendUnderTest(clock: clock, ids: SeededIDGenerator(seed: 0x1D_7E2A_C710), folder: nil), clock)
     }
 
     /// Replays every file of an app, each on a fresh backend.

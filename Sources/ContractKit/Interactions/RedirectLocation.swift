@@ -1,5 +1,4 @@
 import Foundation
-import MockSupabase
 
 /// A redirect's `Location` split for captures: `$.location.url` (without query and fragment),
 /// `$.location.query.NAME` and `$.location.fragment.NAME` (form-decoded, `+` as a space), so a

@@ -23,7 +23,7 @@ package enum LiveClientRules {
 
     /// One result per loader resource and optimistic step. `reference` answers a request as the
     /// contracts do (the app's mock with its fixtures, in process).
-    package static func run(_ backend: LiveBackend, rules: ClientRules, reference: MockSupabase) -> [CaseResult] {
+    package static func run(_ backend: LiveBackend, rules: ClientRules, reference: any BackendUnderTest) -> [CaseResult] {
         let app = backend.spec.app
         var out: [CaseResult] = []
         let shapes = GeneratedValueShapes(fixtures: backend.spec.fixtures)

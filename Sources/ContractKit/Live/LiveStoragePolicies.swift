@@ -13,7 +13,7 @@ package enum LiveStoragePolicies {
     static func code(_ r: HTTPResponse) -> String { r.jsonBody?["statusCode"]?.stringValue ?? String(r.status) }
 
     /// One result per bucket, upload and read.
-    package static func run(_ backend: LiveBackend, reference: MockSupabase) -> [CaseResult] {
+    package static func run(_ backend: LiveBackend, reference: any BackendUnderTest) -> [CaseResult] {
         let app = backend.spec.app
         let personas = backend.spec.fixtures.personas
         var out: [CaseResult] = []

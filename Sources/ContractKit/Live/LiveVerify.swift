@@ -71,11 +71,12 @@ package enum LiveVerify {
             // API cannot put back exactly (a trigger stamps a row others refer to, and no
             // --restore-database) the reads still see the fixtures' values. Then the writes,
             // each put back: interactions, functions, the RLS matrix's writes.
+            let reference = { try app.makeBackendUnderTest(clock: SystemClock(), ids: SystemIDGenerator(), folder: nil) }
             if wanted(LiveClientRules.kind), let rules = clientRules, LiveClientRules.applies(rules) {
-                timed(LiveClientRules.kind) { .ran(LiveClientRules.run(backend, rules: rules, reference: try app.makeBackend())) }
+                timed(LiveClientRules.kind) { .ran(LiveClientRules.run(backend, rules: rules, reference: try reference())) }
             }
             if !spec.buckets.isEmpty && wanted(LiveStorageChecks.kind) {
-                timed(LiveStorageChecks.kind) { .ran(LiveStorageChecks.run(backend) + LiveStoragePolicies.run(backend, reference: try app.makeBackend())) }
+                timed(LiveStorageChecks.kind) { .ran(LiveStorageChecks.run(backend) + LiveStoragePolicies.run(backend, reference: try reference())) }
             }
             let matrix = RLSSuite.hasMatrix(app.name) && wanted(RLSSuite.kind)
             // Expanded only when the matrix runs (once per process: `RLSExpansion.current`).

@@ -315,7 +315,7 @@ private struct Writer {
         }
         emit()
         emit("    /// The column names.")
-        emit("    public enum CodingKeys: String, CodingKey, CaseIterable {")
+        emit("    package enum CodingKeys: String, CodingKey, CaseIterable {")
         wrap(
             fields.map { f in
                 let id = ModelGenerator.identifier(f.property)

@@ -94,68 +94,70 @@ package struct ModelOverlay: Sendable, Equatable {
     }
 
     /// Decodes an overlay strictly.
-    package static func decode(_ root: SpecNode) throws -> ModelOverlay {
-        try root.object { o in
-            var m = ModelOverlay()
-            _ = o.optional("app")
-            m.module = try o.optional("module")?.string()
-            if let r = o.optional("representations") {
-                for (type, node) in try r.map() {
-                    guard type == "uuid" else { throw node.fail("no representation choice for type '\(type)' (only uuid)") }
-                    let raw = try node.string()
-                    guard let rep = Representation(rawValue: raw) else { throw node.fail("unknown representation '\(raw)' for uuid (shared, string)") }
-                    m.representations[type] = rep
-                }
-            }
-            m.conformances = try o.optional("conformances")?.strings() ?? []
-            if let e = o.optional("enums") {
-                for (name, node) in try e.map() {
-                    m.enums[name] = try node.object { eo in
-                        EnumNaming(type: try eo.optional("type")?.string(), cases: try cases(eo.optional("cases")), doc: try eo.optional("doc")?.string())
-                    }
-                }
-            }
-            if let t = o.optional("tables") {
-                for (name, node) in try t.map() { m.tables[name] = try table(node) }
-            }
-            if let p = o.optional("payloads") {
-                for (name, node) in try p.map() {
-                    m.payloads[name] = try node.object { po in
-                        PayloadNaming(
-                            table: try po.required("table").string(), columns: try po.required("columns").strings(),
-                            optional: try po.optional("optional")?.strings() ?? [], writeNulls: try po.optional("writeNulls")?.bool() ?? false,
-                            conformances: try po.optional("conformances")?.strings() ?? [], doc: try po.optional("doc")?.string())
-                    }
-                }
-            }
-            return m
-        }
-    }
+    package static func decode(_ root: SpecNode) throws -> ModelOverlay { try root.decode(ModelOverlay.self) }
+}
 
-    static func table(_ node: SpecNode) throws -> TableNaming {
-        try node.object { o in
-            var t = TableNaming()
-            t.type = try o.optional("type")?.string()
-            t.emit = try o.optional("emit")?.bool() ?? true
-            t.doc = try o.optional("doc")?.string()
-            if let cs = o.optional("columns") {
-                for (name, cn) in try cs.map() {
-                    t.columns[name] = try cn.object { co in
-                        ColumnNaming(
-                            property: try co.optional("property")?.string(), type: try co.optional("type")?.string(),
-                            enumType: try co.optional("enum")?.string(), cases: try cases(co.optional("cases")),
-                            nullable: try co.optional("nullable")?.bool(), doc: try co.optional("doc")?.string())
-                    }
-                }
-            }
-            return t
+extension ModelOverlay: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, module, representations, conformances, enums, tables, payloads }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        module = try c.decodeIfPresent(String.self, forKey: .module)
+        for (type, raw) in try (c.decodeIfPresent([String: String].self, forKey: .representations) ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let place: [CodingKey] = [CodingKeys.representations, AnyKey(type)]
+            guard type == "uuid" else { throw c.fail(place, "no representation choice for type '\(type)' (only uuid)") }
+            guard let rep = Representation(rawValue: raw) else { throw c.fail(place, "unknown representation '\(raw)' for uuid (shared, string)") }
+            representations[type] = rep
         }
+        conformances = try c.decodeIfPresent([String].self, forKey: .conformances) ?? []
+        enums = try c.decodeIfPresent([String: EnumNaming].self, forKey: .enums) ?? [:]
+        tables = try c.decodeIfPresent([String: TableNaming].self, forKey: .tables) ?? [:]
+        payloads = try c.decodeIfPresent([String: PayloadNaming].self, forKey: .payloads) ?? [:]
     }
+}
 
-    static func cases(_ node: SpecNode?) throws -> [String: String] {
-        guard let node else { return [:] }
-        var out: [String: String] = [:]
-        for (label, n) in try node.map() { out[label] = try n.string() }
-        return out
+extension ModelOverlay.EnumNaming: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case type, cases, doc }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        type = try c.decodeIfPresent(String.self, forKey: .type)
+        cases = try c.decodeIfPresent([String: String].self, forKey: .cases) ?? [:]
+        doc = try c.decodeIfPresent(String.self, forKey: .doc)
+    }
+}
+
+extension ModelOverlay.ColumnNaming: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case property, type, enumType = "enum", cases, nullable, doc }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        property = try c.decodeIfPresent(String.self, forKey: .property)
+        type = try c.decodeIfPresent(String.self, forKey: .type)
+        enumType = try c.decodeIfPresent(String.self, forKey: .enumType)
+        cases = try c.decodeIfPresent([String: String].self, forKey: .cases) ?? [:]
+        nullable = try c.decodeIfPresent(Bool.self, forKey: .nullable)
+        doc = try c.decodeIfPresent(String.self, forKey: .doc)
+    }
+}
+
+extension ModelOverlay.TableNaming: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case type, emit, doc, columns }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        type = try c.decodeIfPresent(String.self, forKey: .type)
+        emit = try c.decodeIfPresent(Bool.self, forKey: .emit) ?? true
+        doc = try c.decodeIfPresent(String.self, forKey: .doc)
+        columns = try c.decodeIfPresent([String: ModelOverlay.ColumnNaming].self, forKey: .columns) ?? [:]
+    }
+}
+
+extension ModelOverlay.PayloadNaming: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case table, columns, optional, writeNulls, conformances, doc }
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        table = try c.decode(String.self, forKey: .table)
+        columns = try c.decode([String].self, forKey: .columns)
+        optional = try c.decodeIfPresent([String].self, forKey: .optional) ?? []
+        writeNulls = try c.decodeIfPresent(Bool.self, forKey: .writeNulls) ?? false
+        conformances = try c.decodeIfPresent([String].self, forKey: .conformances) ?? []
+        doc = try c.decodeIfPresent(String.self, forKey: .doc)
     }
 }

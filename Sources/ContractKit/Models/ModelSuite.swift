@@ -24,10 +24,10 @@ package enum ModelSuite {
     /// Every models case for an app (none when it has no schema.json yet).
     package static func run(app: any AppModule.Type) throws -> [CaseResult] {
         guard FileManager.default.fileExists(atPath: ContractsLocator.app(app.name).appendingPathComponent("schema.json").path) else { return [] }
-        let backend = try app.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
+        let backend = try app.makeBackendUnderTest(clock: ManualClock(), ids: SeededIDGenerator(seed: 1), folder: nil)
         let registry = registry(for: app)
         let replays = try InteractionReplay.run(app: app)
-        let responses = responseRows(replays, models: app.tableModels, schema: backend.configuration.spec.schema)
+        let responses = responseRows(replays, models: app.tableModels, schema: backend.served.spec.schema)
         var out = try tableResults(app: app.name, backend: backend, models: app.tableModels, registry: registry, responseRows: responses)
         out += interactionResults(app: app.name, replays, registry: registry)
         out.append(overlayResult(app))
@@ -116,12 +116,12 @@ package enum ModelSuite {
     /// service role reads it; for a table without rows, its `responseRows`): each model's cases,
     /// one failing case per public table without a model, and one per table with more than one.
     package static func tableResults(
-        app: String, backend: MockSupabase, models: [any TableModel.Type], registry: ModelRegistry,
+        app: String, backend: any BackendUnderTest, models: [any TableModel.Type], registry: ModelRegistry,
         responseRows: [String: [[String: JSONValue]]] = [:]
     ) throws -> [CaseResult] {
-        let schema = backend.configuration.spec.schema
+        let schema = backend.served.spec.schema
         func run<T: TableModel>(_ m: T.Type) throws -> [CaseResult] {
-            let rows = schema.table(T.table) == nil ? [] : try backend.database.rows(T.table, as: .serviceRole)
+            let rows = schema.table(T.table) == nil ? [] : try backend.served.rows(T.table, nil)
             if rows.isEmpty, let answered = responseRows[T.table], !answered.isEmpty {
                 return check(m, app: app, schema: schema, rows: answered, source: " from interaction responses", coder: registry.coder)
             }

@@ -1,5 +1,4 @@
 import Foundation
-import MockSupabase
 
 /// A SQL function as PostgreSQL's catalog has it (`pg_proc`), in the terms of schema.json's
 /// `functions`: input arguments, defaults, result, SECURITY DEFINER, volatility.

@@ -1,5 +1,4 @@
 import Foundation
-import MockSupabase
 
 /// An index as PostgreSQL's catalog has it (`pg_index`, `pg_am`, `pg_opclass`), in the terms of
 /// schema.json's `indexDefinitions`.

@@ -183,65 +183,11 @@ extension DifferentialTarget {
 extension JSONValue {
     /// The value as PostgreSQL text input (strings unquoted, numbers and booleans as printed,
     /// arrays and objects as JSON).
-    var plainText: String {
+    package var plainText: String {
         switch self {
         case .string(let s): return s
         case .null: return "null"
         default: return serialized(.compact)
         }
-    }
-}
-
-/// Runs cases on the mock's `Database` directly (the engine PostgREST uses), each inside a
-/// statement that is undone afterwards.
-package final class MockDifferentialTarget: DifferentialTarget {
-    /// The mock database.
-    package let database: Database
-    /// `mock`.
-    package let name = "mock"
-
-    /// A target over a database (seeded with the app's fixtures).
-    package init(database: Database) { self.database = database }
-
-    private struct Undo: Error {}
-
-    static func filter(_ key: [String: JSONValue]) -> RowFilter? {
-        key.isEmpty ? nil : .and(key.sorted { $0.key < $1.key }.map { .condition(column: $0.key, op: .eq, value: .text($0.value.plainText), negated: false) })
-    }
-
-    /// Runs the case inside a statement of the database that is undone afterwards.
-    package func run(_ c: DifferentialCase) throws -> DifferentialOutcome {
-        let db = database
-        guard let ts = db.schema.table(c.table) else { throw PostgresError("42P01", "relation \"\(c.table)\" does not exist") }
-        let f = MockDifferentialTarget.filter(c.key)
-        func objects(_ rows: [[SQLValue]]) -> [JSONValue] {
-            rows.map { r in .object(Dictionary(uniqueKeysWithValues: zip(ts.columns, r).map { ($0.name, $1.json(as: $0.type)) })) }
-        }
-        var outcome = DifferentialOutcome.ok(count: 0)
-        do {
-            try db.atomically {
-                do {
-                    switch c.operation {
-                    case .select:
-                        let rs = try db.select(from: c.table, as: c.actor.auth, where: f)
-                        outcome = .ok(count: rs.rows.count, rows: rs.objects.map(JSONValue.object))
-                    case .insert(let row, let replace):
-                        if replace, let f { _ = try db.delete(from: c.table, as: .serviceRole, where: f) }
-                        let w = try db.insert(into: c.table, rows: [row], as: c.actor.auth, returning: c.returning)
-                        outcome = .ok(count: w.count, rows: c.returning ? objects(w) : nil)
-                    case .update(let set):
-                        let w = try db.update(c.table, set: set, as: c.actor.auth, where: f, returning: c.returning)
-                        outcome = .ok(count: w.count, rows: c.returning ? objects(w) : nil)
-                    case .delete:
-                        let w = try db.delete(from: c.table, as: c.actor.auth, where: f)
-                        outcome = .ok(count: w.count, rows: c.returning ? objects(w) : nil)
-                    }
-                } catch let e as PostgresError {
-                    outcome = .failed(e)
-                }
-                throw Undo()
-            }
-        } catch is Undo {}
-        return outcome
     }
 }

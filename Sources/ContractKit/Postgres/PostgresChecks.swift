@@ -31,8 +31,8 @@ package enum PostgresChecks {
     }
 
     /// A seeded mock backend of the app (fixed clock and ids), as the differential check uses.
-    package static func mockBackend(_ app: any AppModule.Type) throws -> MockSupabase {
-        try app.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1))
+    package static func mockBackend(_ app: any AppModule.Type) throws -> any BackendUnderTest {
+        try app.makeBackendUnderTest(clock: ManualClock(), ids: SeededIDGenerator(seed: 1), folder: nil)
     }
 
     /// Catalog results: one per relation (and one for enums), one per function schema.json
@@ -96,7 +96,9 @@ package enum PostgresChecks {
     }
 
     /// Function and trigger results of `sql/checks.json`.
-    package static func functionResults(_ spec: AppSpec, _ target: PostgresTarget, mock: MockSupabase? = nil, prelude: [String] = []) throws -> [CaseResult] {
+    package static func functionResults(_ spec: AppSpec, _ target: PostgresTarget, mock: (any BackendUnderTest)? = nil, prelude: [String] = []) throws
+        -> [CaseResult]
+    {
         try SQLBehaviourCheck.load(app: spec).map { c in
             let f = try c.failure(on: target, mock: mock, prelude: prelude)
             return CaseResult(app: spec.app, kind: "postgres", name: "function · \(c.name)", passed: f == nil, message: f ?? "")
@@ -137,7 +139,7 @@ package enum PostgresChecks {
         let cluster = try sharedCluster()
         let target = try PostgresTarget.open(cluster: cluster, spec: spec, database: "verify_\(app.name)")
         defer { target.session.close() }
-        let mock = MockDifferentialTarget(database: try mockBackend(app).database)
+        let mock = try mockBackend(app).served.engine()
         var results = try catalogResults(spec, target)
         if RLSSuite.hasMatrix(spec.app) { results += matrixResults(spec, target) }
         results += try RLSDifferential.compare(DifferentialExpansion.cases(spec), mock: mock, postgres: target, schema: spec.schema, app: spec.app)

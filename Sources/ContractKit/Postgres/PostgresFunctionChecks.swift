@@ -31,80 +31,7 @@ package struct SQLBehaviourCheck: Sendable {
 
     /// Decodes `checks.json`, resolving `{{persona.NAME.id}}` / `{{persona.NAME.email}}`.
     package static func load(_ node: SpecNode, fixtures: Fixtures) throws -> [SQLBehaviourCheck] {
-        func resolve(_ s: String, _ at: SpecNode) throws -> String {
-            var out = s
-            while let open = out.range(of: "{{persona."), let close = out.range(of: "}}", range: open.upperBound..<out.endIndex) {
-                let ref = out[open.upperBound..<close.lowerBound].split(separator: ".")
-                guard ref.count == 2, let p = fixtures.persona(String(ref[0])) else {
-                    throw at.fail("unknown template {{persona.\(ref.joined(separator: "."))}}")
-                }
-                let v: String
-                switch ref[1] {
-                case "id": v = p.id
-                case "email": v = p.email
-                default: throw at.fail("unknown persona field '\(ref[1])' (id, email)")
-                }
-                out.replaceSubrange(open.lowerBound..<close.upperBound, with: v)
-            }
-            return out
-        }
-        return try node.object { o in
-            _ = o.optional("app")
-            _ = o.optional("source")
-            _ = o.optional("decisions")
-            return try o.required("checks").array().map { c in
-                try c.object { co in
-                    var actor: RLSActor?
-                    if let a = co.optional("as") {
-                        if case .object = a.value {
-                            actor = try a.object { ao in
-                                let id = try ao.required("id").string()
-                                let email = try ao.optional("email")?.string()
-                                return RLSActor.user(id: id, email: email)
-                            }
-                        } else {
-                            let n = try a.string()
-                            switch n {
-                            case "anon": actor = .anon
-                            case "service_role": actor = .serviceRole
-                            default:
-                                guard let p = fixtures.persona(n) else {
-                                    throw a.fail("unknown persona '\(n)' (a persona of fixtures.json, anon, service_role, or {\"id\", \"email\"})")
-                                }
-                                actor = .persona(p)
-                            }
-                        }
-                    }
-                    _ = co.optional("decision")
-                    var rpc: (String, [String: JSONValue])?
-                    if let r = co.optional("rpc") {
-                        var args: [String: JSONValue] = [:]
-                        for (k, v) in try co.optional("args")?.map() ?? [] { args[k] = v.value }
-                        rpc = (try r.string(), args)
-                    }
-                    if rpc == nil && co.optional("query") == nil { throw co.this.fail("a check needs 'query' or 'rpc'") }
-                    if rpc == nil && co.optional("expect") == nil { throw co.this.fail("a 'query' check needs 'expect'") }
-                    let rows: [(table: String, rows: [JSONValue])] = try (co.optional("rows")?.array() ?? []).map { r in
-                        try r.object { ro in
-                            let list = try ro.required("rows").array()
-                            for row in list where row.value["id"] == nil { throw row.fail("a row needs an 'id' (the mock's copy is deleted by it)") }
-                            return (try ro.required("table").string(), list.map(\.value))
-                        }
-                    }
-                    var check = SQLBehaviourCheck(
-                        name: try co.required("name").string(),
-                        source: try co.optional("source")?.string() ?? "",
-                        setup: try (co.optional("setup")?.array() ?? []).map { try resolve(try $0.string(), $0) },
-                        actor: actor,
-                        steps: try (co.optional("steps")?.array() ?? []).map { try resolve(try $0.string(), $0) },
-                        query: try co.optional("query").map { try resolve(try $0.string(), $0) },
-                        rpc: rpc,
-                        expect: try co.optional("expect")?.array().map(\.value))
-                    check.rows = rows
-                    return check
-                }
-            }
-        }
+        try node.decode(ChecksFile.self, values: [ChecksFile.fixtures: fixtures]).checks
     }
 
     /// Loads `Contracts/<app>/sql/checks.json`; an app without one has no checks.
@@ -128,7 +55,7 @@ package struct SQLBehaviourCheck: Sendable {
         }
     }
 
-    package func failure(on target: PostgresTarget, mock: MockSupabase? = nil, prelude: [String] = []) throws -> String? {
+    package func failure(on target: PostgresTarget, mock: (any BackendUnderTest)? = nil, prelude: [String] = []) throws -> String? {
         let setup = rowsSQL + self.setup
         if let rpc {
             let args = rpc.arguments.sorted { $0.key < $1.key }.map { "\($0.key.sqlIdentifier) => \(PostgresTarget.literal($0.value))" }.joined(separator: ", ")
@@ -172,6 +99,105 @@ package struct SQLBehaviourCheck: Sendable {
             let got = rows.map(DifferentialOutcome.normalizeValue), want = expect.map(DifferentialOutcome.normalizeValue)
             if got == want { return nil }
             return "expected \(JSONValue.array(expect).serialized(.compact)), got \(JSONValue.array(rows).serialized(.compact))"
+        }
+    }
+}
+
+/// `sql/checks.json`: `checks`, plus the file's `app`, `source` and `decisions` notes.
+private struct ChecksFile: Decodable {
+    /// Where the decoder's values hold the app's `Fixtures` (persona templates and names).
+    static let fixtures = "sql-checks.fixtures"
+    var checks: [SQLBehaviourCheck]
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, checks }
+    init(from decoder: Decoder) throws {
+        checks = try decoder.container(keyedBy: CodingKeys.self).decode([SQLBehaviourCheck].self, forKey: .checks)
+    }
+}
+
+extension SQLBehaviourCheck: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, source, decision, setup, `as`, steps, query, rpc, args, expect, rows }
+
+    /// One check; persona templates in `setup`, `steps` and `query` resolved, `as` named.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let fixtures = decoder.contractState?.values[ChecksFile.fixtures] as? Fixtures ?? .empty
+        actor = try c.decodeIfPresent(ActorSpelling.self, forKey: .as)?.actor
+        if let name = try c.decodeIfPresent(String.self, forKey: .rpc) {
+            rpc = (name, try c.decodeIfPresent([String: JSONValue].self, forKey: .args) ?? [:])
+        } else if c.contains(.args) {
+            throw c.fail(.args, "'args' goes with 'rpc'")
+        }
+        let query = try c.decodeIfPresent(String.self, forKey: .query)
+        expect = try c.decodeIfPresent([JSONValue].self, forKey: .expect)
+        if rpc == nil && query == nil { throw c.fail("a check needs 'query' or 'rpc'") }
+        if rpc == nil && expect == nil { throw c.fail("a 'query' check needs 'expect'") }
+        rows = try (c.decodeIfPresent([SeedRows].self, forKey: .rows) ?? []).map { ($0.table, $0.rows) }
+        name = try c.decode(String.self, forKey: .name)
+        source = try c.decodeIfPresent(String.self, forKey: .source) ?? ""
+        func resolved(_ key: CodingKeys) throws -> [String] {
+            try (c.decodeIfPresent([String].self, forKey: key) ?? []).enumerated().map { i, s in
+                try Self.resolve(s, fixtures) { c.fail([key, AnyKey(intValue: i)!], $0) }
+            }
+        }
+        setup = try resolved(.setup)
+        steps = try resolved(.steps)
+        self.query = try query.map { try Self.resolve($0, fixtures) { c.fail(.query, $0) } }
+    }
+
+    /// `s` with every `{{persona.NAME.id}}` / `{{persona.NAME.email}}` replaced.
+    static func resolve(_ s: String, _ fixtures: Fixtures, fail: (String) -> SpecError) throws -> String {
+        var out = s
+        while let open = out.range(of: "{{persona."), let close = out.range(of: "}}", range: open.upperBound..<out.endIndex) {
+            let ref = out[open.upperBound..<close.lowerBound].split(separator: ".")
+            guard ref.count == 2, let p = fixtures.persona(String(ref[0])) else {
+                throw fail("unknown template {{persona.\(ref.joined(separator: "."))}}")
+            }
+            let v: String
+            switch ref[1] {
+            case "id": v = p.id
+            case "email": v = p.email
+            default: throw fail("unknown persona field '\(ref[1])' (id, email)")
+            }
+            out.replaceSubrange(open.lowerBound..<close.upperBound, with: v)
+        }
+        return out
+    }
+
+    /// `as`: a persona of fixtures.json, `anon`, `service_role`, or `{"id", "email"}`.
+    private struct ActorSpelling: Decodable {
+        var actor: RLSActor
+        enum CodingKeys: String, CodingKey, CaseIterable { case id, email }
+        init(from decoder: Decoder) throws {
+            if case .object = try decoder.singleValueContainer().decode(JSONValue.self) {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                actor = .user(id: try c.decode(String.self, forKey: .id), email: try c.decodeIfPresent(String.self, forKey: .email))
+                return
+            }
+            let n = try decoder.singleValueContainer().decode(String.self)
+            switch n {
+            case "anon": actor = .anon
+            case "service_role": actor = .serviceRole
+            default:
+                guard let p = (decoder.contractState?.values[ChecksFile.fixtures] as? Fixtures)?.persona(n) else {
+                    throw decoder.fail("unknown persona '\(n)' (a persona of fixtures.json, anon, service_role, or {\"id\", \"email\"})")
+                }
+                actor = .persona(p)
+            }
+        }
+    }
+
+    /// `{"table", "rows"}`: rows inserted before the check; each needs an `id`.
+    private struct SeedRows: Decodable {
+        var table: String
+        var rows: [JSONValue]
+        enum CodingKeys: String, CodingKey, CaseIterable { case table, rows }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            rows = try c.decode([JSONValue].self, forKey: .rows)
+            for (i, row) in rows.enumerated() where row["id"] == nil {
+                throw c.fail([CodingKeys.rows, AnyKey(intValue: i)!], "a row needs an 'id' (the mock's copy is deleted by it)")
+            }
+            table = try c.decode(String.self, forKey: .table)
         }
     }
 }

@@ -313,7 +313,7 @@ extension RLSCase {
     }
 
     /// A JSON scalar as the text of a PostgREST filter value.
-    static func filterText(_ v: JSONValue) -> String {
+    package static func filterText(_ v: JSONValue) -> String {
         switch v {
         case .string(let s): return s
         case .null: return "null"

@@ -224,9 +224,9 @@ package enum RLSSuite {
     }
 
     /// The app's backend as the RLS suite runs it: a fixed clock (2026-01-01) and seeded ids.
-    package static func makeBackend(_ app: any AppModule.Type) throws -> (MockSupabase, Date) {
+    package static func makeBackend(_ app: any AppModule.Type) throws -> (any BackendUnderTest, Date) {
         let clock = ManualClock()
-        return (try app.makeBackend(clock: clock, ids: SeededIDGenerator(seed: 0x524C53)), clock.now())
+        return (try app.makeBackendUnderTest(clock: clock, ids: SeededIDGenerator(seed: 0x524C53), folder: nil), clock.now())
     }
 
     /// Expands the app's matrix, runs every case against the mock over `transport` (URLSession
@@ -234,7 +234,7 @@ package enum RLSSuite {
     /// second backend in process (rollback isolation: the flip test runs thousands of writes).
     package static func check(_ app: any AppModule.Type, flips: Bool = true, transport: MockTarget.Transport = .urlSession) throws -> RLSReport {
         let (backend, now) = try makeBackend(app)
-        let expansion = RLSExpansion(spec: backend.configuration.spec, now: now, statuses: try ContractsLocator.postgrestStatuses())
+        let expansion = RLSExpansion(spec: backend.served.spec, now: now, statuses: try ContractsLocator.postgrestStatuses())
         let statuses = run(expansion, on: MockTarget(backend: backend, transport: transport))
         var flipResults: [RLSFlipResult]?
         if flips {

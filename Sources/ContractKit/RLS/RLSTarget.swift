@@ -51,21 +51,6 @@ package struct RLSTargetError: Error, CustomStringConvertible, Sendable {
     package var description: String { "RLS target: \(message)" }
 }
 
-/// Undoes a case's changes: thrown out of `Database.atomically` after the case ran.
-private struct RollbackCase: Error {}
-
-/// Runs `body` as one statement of the database and undoes every change it made.
-private func isolated<T>(_ db: Database, _ body: () throws -> T) throws -> T {
-    var result: Result<T, Error>?
-    do {
-        _ = try db.atomically { () throws -> Int in
-            result = Result { try body() }
-            throw RollbackCase()
-        }
-    } catch is RollbackCase {}
-    return try result!.get()
-}
-
 /// The mock backend over its wire protocol: every case becomes the HTTP request a Supabase
 /// client sends (`apikey` + `Authorization: Bearer <JWT>`, PostgREST path, query, `Prefer`,
 /// JSON body) and the outcome is read back from the HTTP response.
@@ -89,7 +74,7 @@ package final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
     }
 
     /// The backend under test.
-    package let backend: MockSupabase
+    package let backend: any BackendUnderTest
     /// The transport used.
     package let transport: Transport
     /// Where requests go (`URLSessionSender` or `InProcessSender`), signing with the backend's
@@ -101,10 +86,10 @@ package final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
     package private(set) var resets = 0
 
     /// A target for a backend.
-    package init(backend: MockSupabase, transport: Transport = .urlSession) {
+    package init(backend: any BackendUnderTest, transport: Transport = .urlSession) {
         self.backend = backend
         self.transport = transport
-        let credentials = TokenMemo(backend)
+        let credentials = TokenMemo(BackendKeys(backend))
         sender =
             transport == .urlSession
             ? URLSessionSender(backend: backend, credentials: credentials)
@@ -142,7 +127,9 @@ package final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
         let setup = rlsCase.setup.map { RLSCase.wireRequest(for: $0.operation, table: $0.table, as: .serviceRole) }
         switch transport {
         case .inProcess:
-            return try isolated(backend.database) { try runCase(rlsCase, setup, main) }
+            var outcome: Result<RLSOutcome, any Error>?
+            try backend.served.undoing { outcome = Result { try runCase(rlsCase, setup, main) } }
+            return try outcome!.get()
         case .urlSession:
             lock.lock(); defer { lock.unlock() }
             if dirty { try settle() }
@@ -162,66 +149,6 @@ package final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
         dirty = false
     }
 
-    /// Installs a matrix in the backend's database (`backend.database.policies`).
-    package func install(_ policies: PolicySet) throws { backend.database.policies = policies }
-}
-
-/// The mock's database engine without PostgREST: cases become `Database` calls under the actor's
-/// role and claims, errors are mapped to statuses as PostgREST maps them. Faster than the wire
-/// and independent of the REST layer, so a disagreement can be placed in the engine or in
-/// PostgREST.
-package final class EngineTarget: RLSPolicyInstalling, @unchecked Sendable {
-    /// The database under test.
-    package let database: Database
-
-    /// A target for a database (usually `backend.database`).
-    package init(database: Database) { self.database = database }
-
-    func auth(_ a: RLSActor) -> AuthContext { AuthContext(role: a.role, claims: a.claims) }
-
-    func filter(_ key: [String: JSONValue]) -> RowFilter {
-        .and(key.sorted { $0.key < $1.key }.map { .eq($0.key, RLSCase.filterText($0.value)) })
-    }
-
-    func objects(_ table: String, _ rows: [[SQLValue]]) -> [[String: JSONValue]] {
-        guard let t = database.schema.table(table) else { return [] }
-        return rows.map { r in Dictionary(uniqueKeysWithValues: zip(t.columns, r).map { ($0.name, $1.json(as: $0.type)) }) }
-    }
-
-    /// Runs the case's setup and statement as database calls in one rolled-back block.
-    package func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
-        try isolated(database) {
-            let a = auth(rlsCase.actor)
-            do {
-                for step in rlsCase.setup {
-                    if let row = step.insertRow {
-                        _ = try database.insert(into: step.table, rows: [row], as: .serviceRole)
-                        continue
-                    }
-                    let n = try database.delete(step.table, where: filter(step.deleteKey ?? [:]), as: .serviceRole).count
-                    guard n == 1 else { throw RLSTargetError("setup of '\(rlsCase.name)': deleting \(step.table) \(step.deleteKey ?? [:]) removed \(n) rows") }
-                }
-                switch rlsCase.operation {
-                case .select(let key):
-                    return RLSOutcome(status: 200, rows: try database.select(from: rlsCase.table, as: a, where: filter(key)).objects)
-                case .insert(let row, let returning):
-                    let written = try database.insert(into: rlsCase.table, rows: [row], as: a, returning: returning)
-                    return RLSOutcome(status: 201, rows: returning ? objects(rlsCase.table, written) : nil)
-                case .update(let key, let set):
-                    let rows = try database.update(rlsCase.table, set: set, as: a, where: filter(key), returning: true)
-                    return RLSOutcome(status: 200, rows: objects(rlsCase.table, rows))
-                case .delete(let key):
-                    return RLSOutcome(status: 200, rows: objects(rlsCase.table, try database.delete(from: rlsCase.table, as: a, where: filter(key))))
-                }
-            } catch let e as PostgresError {
-                // The mock's own mapping: this target is the implementation under test.
-                return RLSOutcome(
-                    status: postgrestStatus(for: e.code, anonymous: a.role == "anon", message: e.message),
-                    code: e.code, message: e.message, details: e.details, hint: e.hint)
-            }
-        }
-    }
-
-    /// Installs a matrix in the database.
-    package func install(_ policies: PolicySet) throws { database.policies = policies }
+    /// Installs a matrix in the backend's database.
+    package func install(_ policies: PolicySet) throws { backend.served.installPolicies(policies) }
 }

@@ -8,14 +8,14 @@ import Foundation
 /// networking stack would.
 package final class WireClient: @unchecked Sendable {
     /// The backend answering.
-    package let backend: MockSupabase
+    package let backend: any BackendUnderTest
     /// The sender.
     package let sender: URLSessionSender
     /// The session used.
     package var session: URLSession { sender.session }
 
     /// A client for a backend.
-    package init(_ backend: MockSupabase) {
+    package init(_ backend: any BackendUnderTest) {
         self.backend = backend
         sender = URLSessionSender(backend: backend)
     }
@@ -32,7 +32,7 @@ package final class WireClient: @unchecked Sendable {
     func actor(_ name: String?, _ headers: inout HTTPHeaders) -> WireActor {
         guard let name else { return .none }
         let actor = WireActor(name: name)
-        if case .persona(let p) = actor, backend.configuration.spec.fixtures.persona(p) == nil {
+        if case .persona(let p) = actor, backend.served.spec.fixtures.persona(p) == nil {
             if headers["apikey"] == nil { headers["apikey"] = backend.anonKey }
             return .none
         }

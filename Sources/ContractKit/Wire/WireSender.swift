@@ -25,7 +25,7 @@ package struct WireSendError: Error, CustomStringConvertible, Sendable {
 }
 
 /// Requests over a `URLSession` to a base URL: the session of a backend's URLProtocol
-/// (`MockSupabase.makeURLSession()`, answered in process), a loopback HTTP server
+/// (`MockSupabase.makeURLSession(configuration: .ephemeral)`, answered in process), a loopback HTTP server
 /// (`http://127.0.0.1:<port>`), or a live project.
 package struct URLSessionSender: WireSender, @unchecked Sendable {
     /// The session.

@@ -86,40 +86,50 @@ package struct DomainDefinition: Sendable, Equatable {
         default: return nil
         }
     }
+}
 
-    /// Decodes one `domains` entry: `{"name", "type", "notNull", "check", "checkSQL",
-    /// "constraint"}` or `"checks": [{"name", "expr", "sql"}]`.
-    static func decode(_ node: SpecNode, enums: [String: [String]]) throws -> DomainDefinition {
-        try node.object { o in
-            let name = try o.required("name").string()
-            let typeNode = try o.required("type")
-            let typeName = try typeNode.string()
-            var limit: Int?, padded = false, baseName = typeName
-            let lower = typeName.lowercased().replacingOccurrences(of: " ", with: "")
-            for (prefix, p) in [("charactervarying(", false), ("varchar(", false), ("character(", true), ("char(", true)]
-            where lower.hasPrefix(prefix) && lower.hasSuffix(")") {
-                guard let n = Int(lower.dropFirst(prefix.count).dropLast()), n > 0 else { throw typeNode.fail("bad length in '\(typeName)'") }
-                limit = n; padded = p; baseName = "text"
-                break
-            }
-            guard let base = SQLType.parse(baseName, enums: enums) else { throw typeNode.fail("unknown type '\(typeName)'") }
-            var checks: [(name: String, expr: Expr)] = []
-            if let c = o.optional("check") {
-                checks.append((try o.optional("constraint")?.string() ?? "\(name)_check", try Expr.decode(c)))
-            }
-            _ = o.optional("checkSQL")
-            _ = o.optional("decision")
-            _ = o.optional("doc")
-            if let cs = o.optional("checks") {
-                for c in try cs.array() {
-                    checks.append(
-                        try c.object { co in
-                            _ = co.optional("sql")
-                            return (try co.required("name").string(), try Expr.decode(try co.required("expr")))
-                        })
-                }
-            }
-            return DomainDefinition(name: name, base: base, limit: limit, padded: padded, notNull: try o.optional("notNull")?.bool() ?? false, checks: checks)
+extension DomainDefinition: Decodable {
+    /// Where the decoder's values hold schema.json's enums (`[String: [String]]`), for types.
+    package static let enumsValue = "schema.enums"
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, type, notNull, check, constraint, checkSQL, decision, doc, checks }
+
+    /// One `domains` entry: `{"name", "type", "notNull", "check", "checkSQL", "constraint"}` or
+    /// `"checks": [{"name", "expr", "sql"}]`.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let enums = decoder.contractState?.values[Self.enumsValue] as? [String: [String]] ?? [:]
+        name = try c.decode(String.self, forKey: .name)
+        let typeName = try c.decode(String.self, forKey: .type)
+        var baseName = typeName
+        limit = nil
+        padded = false
+        let lower = typeName.lowercased().replacingOccurrences(of: " ", with: "")
+        for (prefix, p) in [("charactervarying(", false), ("varchar(", false), ("character(", true), ("char(", true)]
+        where lower.hasPrefix(prefix) && lower.hasSuffix(")") {
+            guard let n = Int(lower.dropFirst(prefix.count).dropLast()), n > 0 else { throw c.fail(.type, "bad length in '\(typeName)'") }
+            limit = n; padded = p; baseName = "text"
+            break
+        }
+        guard let base = SQLType.parse(baseName, enums: enums) else { throw c.fail(.type, "unknown type '\(typeName)'") }
+        self.base = base
+        checks = []
+        if let check = try c.decodeIfPresent(Expr.self, forKey: .check) {
+            checks.append((try c.decodeIfPresent(String.self, forKey: .constraint) ?? "\(name)_check", check))
+        }
+        checks += try (c.decodeIfPresent([Check].self, forKey: .checks) ?? []).map { ($0.name, $0.expr) }
+        notNull = try c.decodeIfPresent(Bool.self, forKey: .notNull) ?? false
+    }
+
+    /// `{"name", "expr", "sql"}` of `checks`.
+    private struct Check: Decodable {
+        var name: String
+        var expr: Expr
+        enum CodingKeys: String, CodingKey, CaseIterable { case name, expr, sql }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            expr = try c.decode(Expr.self, forKey: .expr)
         }
     }
 }

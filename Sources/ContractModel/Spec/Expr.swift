@@ -56,53 +56,68 @@ package indirect enum Expr: Sendable, Equatable {
     }
 }
 
-extension Expr {
+extension Expr: Decodable {
     /// Decodes an expression from a contract file node.
-    package static func decode(_ node: SpecNode) throws -> Expr {
-        switch node.value {
-        case .bool(let b): return .constant(b)
+    package static func decode(_ node: SpecNode) throws -> Expr { try node.decode(Expr.self) }
+
+    /// `public`, `nobody`, a role name, or an object of one key (`owner`, a comparison, `in`,
+    /// `isNull`, `notNull`, `exists`, `any`, `all`, `not`, `ref`).
+    package init(from decoder: Decoder) throws {
+        let value = try decoder.singleValueContainer().decode(JSONValue.self)
+        switch value {
+        case .bool(let b): self = .constant(b)
         case .string(let s):
             switch s {
-            case "public": return .constant(true)
-            case "nobody": return .constant(false)
-            case "authenticated", "anon", "service_role": return .role(s)
-            default: throw node.fail("unknown expression '\(s)' (expected public, nobody, authenticated, anon, service_role or an object)")
+            case "public": self = .constant(true)
+            case "nobody": self = .constant(false)
+            case "authenticated", "anon", "service_role": self = .role(s)
+            default: throw decoder.fail("unknown expression '\(s)' (expected public, nobody, authenticated, anon, service_role or an object)")
             }
         case .object(let o):
             guard o.count == 1, let key = o.keys.first else {
-                throw node.fail("an expression object has exactly one key, found \(o.keys.sorted())")
+                throw decoder.fail("an expression object has exactly one key, found \(o.keys.sorted())")
             }
-            return try node.object { obj in
-                let arg = try obj.required(key)
-                if let op = CompareOp(rawValue: key) {
-                    let parts = try arg.array()
-                    guard parts.count == 2 else { throw arg.fail("'\(key)' takes two operands") }
-                    return .compare(op, try Operand.decode(parts[0]), try Operand.decode(parts[1]))
-                }
-                switch key {
-                case "owner":
-                    return .compare(.eq, .column(try arg.string()), .claim("sub"))
-                case "in":
-                    let parts = try arg.array()
-                    guard parts.count == 2 else { throw arg.fail("'in' takes an operand and a list") }
-                    guard case .array(let list) = parts[1].value else { throw parts[1].fail("expected a list of values") }
-                    return .inList(try Operand.decode(parts[0]), list)
-                case "isNull": return .isNull(try Operand.decode(arg), negated: false)
-                case "notNull": return .isNull(try Operand.decode(arg), negated: true)
-                case "exists":
-                    return try arg.object { e in
-                        .exists(table: try e.required("table").string(), where: try Expr.decode(try e.required("where")))
-                    }
-                case "any": return .any(try arg.array().map(Expr.decode))
-                case "all": return .all(try arg.array().map(Expr.decode))
-                case "not": return .not(try Expr.decode(arg))
-                case "ref": return .ref(try arg.string())
-                default:
-                    throw node.fail("unknown expression '\(key)' (expected owner, eq, neq, lt, lte, gt, gte, in, isNull, notNull, exists, any, all, not, ref)")
-                }
+            let c = try decoder.container(keyedBy: AnyKey.self), k = AnyKey(key)
+            if let op = CompareOp(rawValue: key) {
+                var parts = try c.nestedUnkeyedContainer(forKey: k)
+                guard parts.count == 2 else { throw c.fail(k, "'\(key)' takes two operands") }
+                self = .compare(op, try parts.decode(Operand.self), try parts.decode(Operand.self))
+                return
+            }
+            switch key {
+            case "owner": self = .compare(.eq, .column(try c.decode(String.self, forKey: k)), .claim("sub"))
+            case "in":
+                var parts = try c.nestedUnkeyedContainer(forKey: k)
+                guard parts.count == 2 else { throw c.fail(k, "'in' takes an operand and a list") }
+                let operand = try parts.decode(Operand.self)
+                guard case .array(let list) = try parts.decode(JSONValue.self) else { throw c.fail([k, AnyKey(intValue: 1)!], "expected a list of values") }
+                self = .inList(operand, list)
+            case "isNull": self = .isNull(try c.decode(Operand.self, forKey: k), negated: false)
+            case "notNull": self = .isNull(try c.decode(Operand.self, forKey: k), negated: true)
+            case "exists":
+                let e = try c.decode(Exists.self, forKey: k)
+                self = .exists(table: e.table, where: e.where)
+            case "any": self = .any(try c.decode([Expr].self, forKey: k))
+            case "all": self = .all(try c.decode([Expr].self, forKey: k))
+            case "not": self = .not(try c.decode(Expr.self, forKey: k))
+            case "ref": self = .ref(try c.decode(String.self, forKey: k))
+            default:
+                throw decoder.fail("unknown expression '\(key)' (expected owner, eq, neq, lt, lte, gt, gte, in, isNull, notNull, exists, any, all, not, ref)")
             }
         default:
-            throw node.fail("expected an expression, found \(node.value.typeName)")
+            throw decoder.fail("expected an expression, found \(value.typeName)")
+        }
+    }
+
+    /// `{"table", "where"}` of `exists`.
+    private struct Exists: Decodable {
+        var table: String
+        var `where`: Expr
+        enum CodingKeys: String, CodingKey, CaseIterable { case table, `where` }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            table = try c.decode(String.self, forKey: .table)
+            `where` = try c.decode(Expr.self, forKey: .where)
         }
     }
 
@@ -135,32 +150,35 @@ extension Expr {
     }
 }
 
-extension Expr.Operand {
+extension Expr.Operand: Decodable {
     /// Decodes an operand.
-    package static func decode(_ node: SpecNode) throws -> Expr.Operand {
-        switch node.value {
+    package static func decode(_ node: SpecNode) throws -> Expr.Operand { try node.decode(Expr.Operand.self) }
+
+    /// `auth.uid`, `auth.role`, `auth.email`, `now`, a JSON scalar, or `{"column" | "outer" |
+    /// "claim" | "value": …}`.
+    package init(from decoder: Decoder) throws {
+        let value = try decoder.singleValueContainer().decode(JSONValue.self)
+        switch value {
         case .string(let s):
             switch s {
-            case "auth.uid": return .claim("sub")
-            case "auth.role": return .claim("role")
-            case "auth.email": return .claim("email")
-            case "now": return .now
-            default: throw node.fail("unknown operand '\(s)' (strings must be auth.uid, auth.role, auth.email or now; write literals as {\"value\": …})")
+            case "auth.uid": self = .claim("sub")
+            case "auth.role": self = .claim("role")
+            case "auth.email": self = .claim("email")
+            case "now": self = .now
+            default: throw decoder.fail("unknown operand '\(s)' (strings must be auth.uid, auth.role, auth.email or now; write literals as {\"value\": …})")
             }
-        case .int, .double, .bool, .null: return .value(node.value)
+        case .int, .double, .bool, .null: self = .value(value)
         case .object(let o):
-            guard o.count == 1, let key = o.keys.first else { throw node.fail("an operand object has exactly one key") }
-            return try node.object { obj in
-                let arg = try obj.required(key)
-                switch key {
-                case "column": return .column(try arg.string())
-                case "outer": return .outer(try arg.string())
-                case "claim": return .claim(try arg.string())
-                case "value": return .value(arg.value)
-                default: throw node.fail("unknown operand '\(key)' (expected column, outer, claim or value)")
-                }
+            guard o.count == 1, let key = o.keys.first else { throw decoder.fail("an operand object has exactly one key") }
+            let c = try decoder.container(keyedBy: AnyKey.self), k = AnyKey(key)
+            switch key {
+            case "column": self = .column(try c.decode(String.self, forKey: k))
+            case "outer": self = .outer(try c.decode(String.self, forKey: k))
+            case "claim": self = .claim(try c.decode(String.self, forKey: k))
+            case "value": self = .value(try c.decode(JSONValue.self, forKey: k))
+            default: throw decoder.fail("unknown operand '\(key)' (expected column, outer, claim or value)")
             }
-        default: throw node.fail("expected an operand, found \(node.value.typeName)")
+        default: throw decoder.fail("expected an operand, found \(value.typeName)")
         }
     }
 

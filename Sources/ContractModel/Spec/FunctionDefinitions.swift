@@ -61,37 +61,36 @@ package struct FunctionDefinition: Sendable, Equatable {
         self.security = security
         self.volatility = volatility
     }
+}
 
-    static func decode(_ node: SpecNode) throws -> FunctionDefinition {
-        try node.object { o in
-            let nameNode = try o.required("name")
-            let name = try nameNode.string()
-            guard name.range(of: #"^([a-z_][a-z0-9_]*\.)?[a-z_][a-z0-9_]*$"#, options: .regularExpression) != nil else {
-                throw nameNode.fail("a function name is `name` or `schema.name` in lower case, not '\(name)'")
-            }
-            let argsNode = try o.required("arguments")
-            let args = try argsNode.strings()
-            for (i, a) in args.enumerated() where a.split(separator: " ").count < 2 {
-                throw SpecNode(value: .string(a), file: node.file, path: "\(argsNode.path)[\(i)]").fail("an argument is 'name type', not '\(a)'")
-            }
-            let defaultsNode = o.optional("defaults")
-            let defaults = try defaultsNode?.int() ?? 0
-            if let defaultsNode, defaults < 0 || defaults > args.count {
-                throw defaultsNode.fail("defaults counts trailing arguments with a default: 0 to \(args.count), not \(defaults)")
-            }
-            func oneOf<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws -> E where E.RawValue == String {
-                let n = try o.required(key)
-                let s = try n.string()
-                guard let v = E(rawValue: s) else {
-                    throw n.fail("\(key) is \(E.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")), not '\(s)'")
-                }
-                return v
-            }
-            _ = o.optional("doc")
-            _ = o.optional("decision")
-            return FunctionDefinition(
-                name: name, arguments: args, defaults: defaults, returns: try o.required("returns").string(),
-                security: try oneOf("security", Security.self), volatility: try oneOf("volatility", Volatility.self))
+extension FunctionDefinition: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, arguments, defaults, returns, security, volatility, doc, decision }
+
+    /// One function of schema.json's `functions`, checked: a lower-case (qualified) name,
+    /// `name type` arguments, `defaults` within the arguments, known security and volatility.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        guard name.range(of: #"^([a-z_][a-z0-9_]*\.)?[a-z_][a-z0-9_]*$"#, options: .regularExpression) != nil else {
+            throw c.fail(.name, "a function name is `name` or `schema.name` in lower case, not '\(name)'")
         }
+        arguments = try c.decode([String].self, forKey: .arguments)
+        for (i, a) in arguments.enumerated() where a.split(separator: " ").count < 2 {
+            throw c.fail([CodingKeys.arguments, AnyKey(intValue: i)!], "an argument is 'name type', not '\(a)'")
+        }
+        defaults = try c.decodeIfPresent(Int.self, forKey: .defaults) ?? 0
+        guard (0...arguments.count).contains(defaults) else {
+            throw c.fail(.defaults, "defaults counts trailing arguments with a default: 0 to \(arguments.count), not \(defaults)")
+        }
+        func oneOf<E: RawRepresentable & CaseIterable>(_ key: CodingKeys, _: E.Type) throws -> E where E.RawValue == String {
+            let s = try c.decode(String.self, forKey: key)
+            guard let v = E(rawValue: s) else {
+                throw c.fail(key, "\(key.stringValue) is \(E.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")), not '\(s)'")
+            }
+            return v
+        }
+        returns = try c.decode(String.self, forKey: .returns)
+        security = try oneOf(.security, Security.self)
+        volatility = try oneOf(.volatility, Volatility.self)
     }
 }

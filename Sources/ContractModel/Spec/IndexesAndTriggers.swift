@@ -50,34 +50,45 @@ package struct IndexDefinition: Sendable, Equatable {
     }
 
     static let methods: Set<String> = ["btree", "gin", "gist", "hash", "brin", "spgist"]
+}
 
-    static func decode(_ node: SpecNode, columns: Set<String>) throws -> IndexDefinition {
-        try node.object { o in
-            let method = try o.optional("method")?.string() ?? "btree"
-            if !methods.contains(method) { throw node.fail("unknown index method '\(method)' (known: \(methods.sorted().joined(separator: ", ")))") }
-            var keys: [Key] = []
-            let cols = try o.required("columns").array()
-            if cols.isEmpty { throw node.fail("an index needs at least one column") }
-            for c in cols {
-                let key: Key
-                if case .string(let s) = c.value {
-                    key = Key(column: s, descending: false, opclass: nil)
-                } else {
-                    key = try c.object { co in
-                        let order = try co.optional("order")?.string() ?? "asc"
-                        guard order == "asc" || order == "desc" else { throw co.this.fail("order is 'asc' or 'desc', not '\(order)'") }
-                        return Key(column: try co.required("column").string(), descending: order == "desc", opclass: try co.optional("opclass")?.string())
-                    }
-                }
-                if !columns.contains(key.column) { throw c.fail("unknown column '\(key.column)'") }
-                keys.append(key)
-            }
-            _ = o.optional("doc")
-            _ = o.optional("decision")
-            return IndexDefinition(
-                name: try o.required("name").string(), method: method, keys: keys,
-                unique: try o.optional("unique")?.bool() ?? false, predicate: try o.optional("where")?.string())
+extension IndexDefinition: Decodable {
+    /// Where the decoder's values hold the table's column names (`Set<String>`).
+    package static let columnsValue = "index.columns"
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, method, columns, unique, `where`, doc, decision }
+
+    /// One `indexDefinitions` entry; every key names a column of the table.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let columns = decoder.contractState?.values[Self.columnsValue] as? Set<String> ?? []
+        method = try c.decodeIfPresent(String.self, forKey: .method) ?? "btree"
+        if !Self.methods.contains(method) { throw c.fail("unknown index method '\(method)' (known: \(Self.methods.sorted().joined(separator: ", ")))") }
+        keys = try c.decode([Key].self, forKey: .columns)
+        if keys.isEmpty { throw c.fail("an index needs at least one column") }
+        for (i, key) in keys.enumerated() where !columns.contains(key.column) {
+            throw c.fail([CodingKeys.columns, AnyKey(intValue: i)!], "unknown column '\(key.column)'")
         }
+        name = try c.decode(String.self, forKey: .name)
+        unique = try c.decodeIfPresent(Bool.self, forKey: .unique) ?? false
+        predicate = try c.decodeIfPresent(String.self, forKey: .where)
+    }
+}
+
+extension IndexDefinition.Key: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case column, order, opclass }
+
+    /// A column name, or `{"column", "order": "asc" | "desc", "opclass"}`.
+    package init(from decoder: Decoder) throws {
+        if case .string(let s) = try decoder.singleValueContainer().decode(JSONValue.self) {
+            self.init(column: s, descending: false, opclass: nil)
+            return
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let order = try c.decodeIfPresent(String.self, forKey: .order) ?? "asc"
+        guard order == "asc" || order == "desc" else { throw c.fail("order is 'asc' or 'desc', not '\(order)'") }
+        self.init(
+            column: try c.decode(String.self, forKey: .column), descending: order == "desc", opclass: try c.decodeIfPresent(String.self, forKey: .opclass))
     }
 }
 
@@ -119,28 +130,32 @@ package struct TriggerDefinition: Sendable, Equatable {
     }
 
     static let eventOrder = ["insert", "delete", "update", "truncate"]
+}
 
-    static func decode(_ node: SpecNode, schema: DatabaseSchema) throws -> TriggerDefinition {
-        try node.object { o in
-            let tableNode = try o.required("table")
-            let table = try tableNode.string()
-            if schema.table(table) == nil { throw tableNode.fail("unknown table '\(table)'") }
-            let timingNode = try o.required("timing")
-            let timing = try timingNode.string()
-            guard ["before", "after", "instead of"].contains(timing) else {
-                throw timingNode.fail("timing is 'before', 'after' or 'instead of', not '\(timing)'")
-            }
-            let eventsNode = try o.required("events")
-            let events = try eventsNode.strings()
-            for e in events where !eventOrder.contains(e) { throw eventsNode.fail("unknown event '\(e)' (insert, update, delete, truncate)") }
-            if events.isEmpty { throw eventsNode.fail("a trigger needs at least one event") }
-            let level = try o.optional("level")?.string() ?? "row"
-            guard level == "row" || level == "statement" else { throw node.fail("level is 'row' or 'statement', not '\(level)'") }
-            _ = o.optional("doc")
-            _ = o.optional("decision")
-            return TriggerDefinition(
-                name: try o.required("name").string(), table: table, timing: timing,
-                events: eventOrder.filter(events.contains), level: level, function: try o.required("function").string())
+extension TriggerDefinition: Decodable {
+    /// Where the decoder's values hold the `DatabaseSchema` the trigger's table must be in.
+    package static let schemaValue = "trigger.schema"
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, table, timing, events, level, function, doc, decision }
+
+    /// One `triggers` entry of schema.json, on a table of the schema.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        table = try c.decode(String.self, forKey: .table)
+        if (decoder.contractState?.values[Self.schemaValue] as? DatabaseSchema)?.table(table) == nil {
+            throw c.fail(.table, "unknown table '\(table)'")
         }
+        timing = try c.decode(String.self, forKey: .timing)
+        guard ["before", "after", "instead of"].contains(timing) else {
+            throw c.fail(.timing, "timing is 'before', 'after' or 'instead of', not '\(timing)'")
+        }
+        let events = try c.decode([String].self, forKey: .events)
+        for e in events where !Self.eventOrder.contains(e) { throw c.fail(.events, "unknown event '\(e)' (insert, update, delete, truncate)") }
+        if events.isEmpty { throw c.fail(.events, "a trigger needs at least one event") }
+        self.events = Self.eventOrder.filter(events.contains)
+        level = try c.decodeIfPresent(String.self, forKey: .level) ?? "row"
+        guard level == "row" || level == "statement" else { throw c.fail("level is 'row' or 'statement', not '\(level)'") }
+        name = try c.decode(String.self, forKey: .name)
+        function = try c.decode(String.self, forKey: .function)
     }
 }

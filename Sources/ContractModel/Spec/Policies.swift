@@ -72,79 +72,13 @@ package struct PolicySet: Sendable, Equatable {
 
     /// Decodes policies.json, checking every table and column reference against the schema.
     package static func decode(_ root: SpecNode, schema: DatabaseSchema) throws -> PolicySet {
-        try root.object { o in
-            _ = o.optional("app")
-            _ = o.optional("source")
-            _ = o.optional("decisions")
-            var defs: [String: Expr] = [:]
-            var docs: [String: String] = [:]
-            if let d = o.optional("definitions") {
-                for (k, v) in try d.map() {
-                    try v.object { dobj in
-                        defs[k] = try Expr.decode(try dobj.required("expr"))
-                        docs[k] = try dobj.optional("doc")?.string() ?? k
-                        _ = dobj.optional("sql")
-                        _ = dobj.optional("decision")
-                    }
-                }
-            }
-            var tables: [TablePolicies] = []
-            for t in try o.required("tables").array() {
-                let tp = try t.object { to -> TablePolicies in
-                    let nameNode = try to.required("table")
-                    let name = try nameNode.string()
-                    guard let ts = schema.table(name) else { throw nameNode.fail("unknown table '\(name)'") }
-                    var cells: [PolicyCommand: PolicyCell] = [:]
-                    for cmd in PolicyCommand.allCases {
-                        guard let cn = to.optional(cmd.key) else { continue }
-                        cells[cmd] = try cn.object { co in
-                            let doc = try co.required("doc").string()
-                            var using: Expr?
-                            var check: Expr?
-                            if let u = co.optional("using") {
-                                if cmd == .insert { throw u.fail("INSERT has no USING expression; use 'check'") }
-                                using = try Expr.decode(u)
-                                try validate(using!, table: ts, schema: schema, defs: defs, node: u)
-                            }
-                            if let c = co.optional("check") {
-                                if cmd == .select || cmd == .delete { throw c.fail("\(cmd.rawValue) has no WITH CHECK expression; use 'using'") }
-                                check = try Expr.decode(c)
-                                try validate(check!, table: ts, schema: schema, defs: defs, node: c)
-                            }
-                            if cmd != .insert && using == nil { throw co.this.fail("\(cmd.rawValue) needs 'using' (write \"nobody\" for a '-' cell)") }
-                            if cmd == .insert && check == nil { throw co.this.fail("INSERT needs 'check' (write \"nobody\" for a '-' cell)") }
-                            return PolicyCell(
-                                doc: doc, using: using, check: check,
-                                decision: try co.optional("decision")?.string(),
-                                notes: try co.optional("notes")?.strings() ?? [])
-                        }
-                    }
-                    var revoked: [String: Set<PolicyCommand>] = [:]
-                    if let r = to.optional("revoke") {
-                        for (role, cmds) in try r.map() {
-                            revoked[role] = Set(
-                                try cmds.array().map { n in
-                                    guard let c = PolicyCommand(rawValue: try n.string().uppercased()) else { throw n.fail("unknown command") }
-                                    return c
-                                })
-                        }
-                    }
-                    _ = to.optional("decision")
-                    _ = to.optional("doc")
-                    return TablePolicies(table: name, rlsEnabled: try to.optional("rls")?.bool() ?? true, cells: cells, revoked: revoked)
-                }
-                tables.append(tp)
-            }
-            // A public table with no entry would run with no row-level security and no message;
-            // the matrix must say what it means (`"rls": false` for a table RLS leaves open).
-            let listed = Set(tables.map(\.table))
-            if let missing = schema.tables.first(where: { $0.schema == "public" && !$0.isView && !listed.contains($0.name) }) {
-                throw (try o.required("tables")).fail(
-                    "table '\(missing.name)' of schema.json has no entry (add one, or write \"rls\": false to leave it open on purpose)")
-            }
-            return PolicySet(definitions: defs, definitionDocs: docs, tables: tables)
-        }
+        try root.decode(PolicySet.self, values: [schemaValue: schema])
     }
+
+    /// Where the decoder's values hold the `DatabaseSchema` the policies refer to.
+    static let schemaValue = "policies.schema"
+    /// Where the decoder's values hold the named definitions, for `ref` in cells.
+    static let definitionsValue = "policies.definitions"
 
     package static func validate(_ e: Expr, table: TableSchema, schema: DatabaseSchema, defs: [String: Expr], node: SpecNode, outer: TableSchema? = nil) throws
     {
@@ -167,6 +101,104 @@ package struct PolicySet: Sendable, Equatable {
         case .not(let x): try validate(x, table: table, schema: schema, defs: defs, node: node, outer: outer)
         case .ref(let r): if defs[r] == nil { throw node.fail("unknown definition '\(r)'") }
         default: break
+        }
+    }
+}
+
+extension PolicySet: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, definitions, tables }
+
+    /// policies.json: named definitions, then one matrix per table of the schema (every public
+    /// table listed).
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let schema = decoder.contractState?.values[Self.schemaValue] as? DatabaseSchema ?? DatabaseSchema(enums: [:], tables: [])
+        let definitions = try c.decodeIfPresent([String: Definition].self, forKey: .definitions) ?? [:]
+        let defs = definitions.mapValues(\.expr)
+        decoder.contractState?.values[Self.definitionsValue] = defs
+        let tables = try c.decode([TablePolicies].self, forKey: .tables)
+        // A public table with no entry would run with no row-level security and no message;
+        // the matrix must say what it means (`"rls": false` for a table RLS leaves open).
+        let listed = Set(tables.map(\.table))
+        if let missing = schema.tables.first(where: { $0.schema == "public" && !$0.isView && !listed.contains($0.name) }) {
+            throw c.fail(.tables, "table '\(missing.name)' of schema.json has no entry (add one, or write \"rls\": false to leave it open on purpose)")
+        }
+        let docs = Dictionary(uniqueKeysWithValues: definitions.map { ($0.key, $0.value.doc ?? $0.key) })
+        self.init(definitions: defs, definitionDocs: docs, tables: tables)
+    }
+
+    /// An entry of `definitions`: `{"expr", "doc", "sql", "decision"}`.
+    private struct Definition: Decodable {
+        var expr: Expr
+        var doc: String?
+        enum CodingKeys: String, CodingKey, CaseIterable { case expr, doc, sql, decision }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            expr = try c.decode(Expr.self, forKey: .expr)
+            doc = try c.decodeIfPresent(String.self, forKey: .doc)
+        }
+    }
+}
+
+extension TablePolicies: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case table, rls, select, insert, update, delete, revoke, decision, doc }
+
+    /// One entry of policies.json's `tables`: a cell per command, expressions checked against
+    /// the table's columns and the definitions.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let schema = decoder.contractState?.values[PolicySet.schemaValue] as? DatabaseSchema ?? DatabaseSchema(enums: [:], tables: [])
+        let defs = decoder.contractState?.values[PolicySet.definitionsValue] as? [String: Expr] ?? [:]
+        table = try c.decode(String.self, forKey: .table)
+        guard let ts = schema.table(table) else { throw c.fail(.table, "unknown table '\(table)'") }
+        cells = [:]
+        for cmd in PolicyCommand.allCases {
+            guard let cell = try c.decodeIfPresent(Cell.self, forKey: CodingKeys(rawValue: cmd.key)!) else { continue }
+            var using: Expr?
+            var check: Expr?
+            if let u = cell.using {
+                if cmd == .insert { throw u.fail("INSERT has no USING expression; use 'check'") }
+                using = try u.decode(Expr.self)
+                try PolicySet.validate(using!, table: ts, schema: schema, defs: defs, node: u)
+            }
+            if let k = cell.check {
+                if cmd == .select || cmd == .delete { throw k.fail("\(cmd.rawValue) has no WITH CHECK expression; use 'using'") }
+                check = try k.decode(Expr.self)
+                try PolicySet.validate(check!, table: ts, schema: schema, defs: defs, node: k)
+            }
+            let at = CodingKeys(rawValue: cmd.key)!
+            if cmd != .insert && using == nil { throw c.fail(at, "\(cmd.rawValue) needs 'using' (write \"nobody\" for a '-' cell)") }
+            if cmd == .insert && check == nil { throw c.fail(at, "INSERT needs 'check' (write \"nobody\" for a '-' cell)") }
+            cells[cmd] = PolicyCell(doc: cell.doc, using: using, check: check, decision: cell.decision, notes: cell.notes)
+        }
+        revoked = [:]
+        for (role, names) in try c.decodeIfPresent([String: [String]].self, forKey: .revoke) ?? [:] {
+            revoked[role] = Set(
+                try names.enumerated().map { i, name in
+                    guard let command = PolicyCommand(rawValue: name.uppercased()) else {
+                        throw c.fail([CodingKeys.revoke, AnyKey(role), AnyKey(intValue: i)!], "unknown command")
+                    }
+                    return command
+                })
+        }
+        rlsEnabled = try c.decodeIfPresent(Bool.self, forKey: .rls) ?? true
+    }
+
+    /// One command's cell as written: `using` and `check` kept as nodes, checked per command.
+    private struct Cell: Decodable {
+        var doc: String
+        var using: SpecNode?
+        var check: SpecNode?
+        var decision: String?
+        var notes: [String]
+        enum CodingKeys: String, CodingKey, CaseIterable { case doc, using, check, decision, notes }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            doc = try c.decode(String.self, forKey: .doc)
+            using = try c.decodeIfPresent(SpecNode.self, forKey: .using)
+            check = try c.decodeIfPresent(SpecNode.self, forKey: .check)
+            decision = try c.decodeIfPresent(String.self, forKey: .decision)
+            notes = try c.decodeIfPresent([String].self, forKey: .notes) ?? []
         }
     }
 }
@@ -278,10 +310,7 @@ package struct AppSpec: Sendable {
         let fixtures = try node("fixtures.json").map { try Fixtures.decode($0, folder: folder, schema: schema) } ?? .empty
         var buckets: [JSONValue] = []
         if let st = try node("storage.json") {
-            buckets = try st.object { o in
-                _ = o.optional("app"); _ = o.optional("source"); _ = o.optional("decisions")
-                return try o.required("buckets").array().map(\.value)
-            }
+            buckets = try st.decode(StorageFile.self).buckets
         }
         let auth = try node("auth.json").map(AuthSettings.decode) ?? AuthSettings()
         let spec = AppSpec(app: app, folder: folder, schema: schema, policies: policies, fixtures: fixtures, buckets: buckets, auth: auth)
@@ -297,5 +326,15 @@ package struct AppSpec: Sendable {
         try StorageConfiguration.decode(
             SpecNode(value: .array(buckets), file: "Contracts/\(app)/storage.json", path: "$.buckets"),
             schema: schema, definitions: policies.definitions)
+    }
+}
+
+/// storage.json's outline: `buckets` (decoded by `StorageConfiguration` once the schema and the
+/// policy definitions are known), plus the file's `app`, `source` and `decisions` notes.
+private struct StorageFile: Decodable {
+    var buckets: [JSONValue]
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, buckets }
+    init(from decoder: Decoder) throws {
+        buckets = try decoder.container(keyedBy: CodingKeys.self).decode([JSONValue].self, forKey: .buckets)
     }
 }

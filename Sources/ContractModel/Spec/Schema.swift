@@ -275,247 +275,278 @@ package struct DatabaseSchema: Sendable, Equatable {
         foreignKeys: [], checks: [], isView: false, decisions: [])
 }
 
-extension DatabaseSchema {
+extension DatabaseSchema: Decodable {
     /// Decodes `schema.json`. Unknown keys, unknown types and dangling references are errors
     /// naming the file and JSON path.
-    package static func decode(_ root: SpecNode) throws -> DatabaseSchema {
-        try root.object { o in
-            _ = o.optional("app")
-            _ = o.optional("source")
-            _ = o.optional("decisions")
-            var enums: [String: [String]] = [:]
-            if let e = o.optional("enums") {
-                for (k, v) in try e.map() { enums[k] = try v.strings() }
+    package static func decode(_ root: SpecNode) throws -> DatabaseSchema { try root.decode(DatabaseSchema.self) }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, enums, domains, tables, triggers, functions }
+
+    /// schema.json: enums and domains first (the tables' types), then the tables, whose
+    /// references, keys and views are checked against each other, then triggers and functions.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let enums = try c.decodeIfPresent([String: [String]].self, forKey: .enums) ?? [:]
+        decoder.contractState?.values[DomainDefinition.enumsValue] = enums
+        var domains: [String: DomainDefinition] = [:]
+        for (i, def) in try (c.decodeIfPresent([DomainDefinition].self, forKey: .domains) ?? []).enumerated() {
+            if domains[def.name] != nil || enums[def.name] != nil {
+                throw c.fail([CodingKeys.domains, AnyKey(intValue: i)!], "duplicate type name '\(def.name)'")
             }
-            var domains: [String: DomainDefinition] = [:]
-            if let ds = o.optional("domains") {
-                for d in try ds.array() {
-                    let def = try DomainDefinition.decode(d, enums: enums)
-                    if domains[def.name] != nil || enums[def.name] != nil { throw d.fail("duplicate type name '\(def.name)'") }
-                    domains[def.name] = def
-                }
+            domains[def.name] = def
+        }
+        decoder.contractState?.values[TableSchema.domainsValue] = domains
+        let tables = try c.decode([TableSchema].self, forKey: .tables)
+        var schema = DatabaseSchema(enums: enums, tables: [DatabaseSchema.authUsers] + tables)
+        schema.domains = domains
+        // Validate references.
+        func fail(_ ti: Int, _ message: String, below: [CodingKey] = []) -> SpecError {
+            c.fail([CodingKeys.tables, AnyKey(intValue: ti)!] + below, message)
+        }
+        for (ti, table) in tables.enumerated() {
+            let names = Set(table.columns.map(\.name))
+            for (fi, fk) in table.foreignKeys.enumerated() {
+                let at: [CodingKey] = [AnyKey("foreignKeys"), AnyKey(intValue: fi)!]
+                for c in fk.columns where !names.contains(c) { throw fail(ti, "unknown column '\(c)' in table '\(table.name)'", below: at) }
+                guard let ref = schema.table(fk.refTable) else { throw fail(ti, "references unknown table '\(fk.refTable)'", below: at) }
+                for c in fk.refColumns where ref.columnIndex(c) == nil { throw fail(ti, "references unknown column '\(fk.refTable).\(c)'", below: at) }
             }
-            var tables: [TableSchema] = []
-            for t in try o.required("tables").array() {
-                tables.append(try decodeTable(t, enums: enums, domains: domains))
+            for c in table.primaryKey where !names.contains(c) {
+                throw fail(ti, "primary key names unknown column '\(c)'")
             }
-            var schema = DatabaseSchema(enums: enums, tables: [DatabaseSchema.authUsers] + tables)
-            schema.domains = domains
-            // Validate references.
-            let tNodes = try o.required("tables").array()
-            for (ti, table) in tables.enumerated() {
-                let names = Set(table.columns.map(\.name))
-                for (fi, fk) in table.foreignKeys.enumerated() {
-                    let at = SpecNode(value: .null, file: root.file, path: "\(tNodes[ti].path).foreignKeys[\(fi)]")
-                    for c in fk.columns where !names.contains(c) { throw at.fail("unknown column '\(c)' in table '\(table.name)'") }
-                    guard let ref = schema.table(fk.refTable) else { throw at.fail("references unknown table '\(fk.refTable)'") }
-                    for c in fk.refColumns where ref.columnIndex(c) == nil { throw at.fail("references unknown column '\(fk.refTable).\(c)'") }
-                }
-                for c in table.primaryKey where !names.contains(c) {
-                    throw tNodes[ti].fail("primary key names unknown column '\(c)'")
-                }
-                for u in table.uniques {
-                    for c in u.columns where !names.contains(c) { throw tNodes[ti].fail("unique constraint '\(u.name)' names unknown column '\(c)'") }
-                }
+            for u in table.uniques {
+                for c in u.columns where !names.contains(c) { throw fail(ti, "unique constraint '\(u.name)' names unknown column '\(c)'") }
             }
-            // Simple views: the base exists and holds every view column; the view's key is the
-            // base's when the view shows it (PostgREST infers view keys through column dependencies).
-            for (ti, table) in tables.enumerated() {
-                guard let def = table.simpleView else { continue }
-                guard let base = schema.table(def.base), schema.viewChain(table) != nil else {
-                    throw tNodes[ti].fail("view '\(table.name)' reads unknown table '\(def.base)' (or views that read each other)")
-                }
-                for c in table.columns where base.columnIndex(c.name) == nil {
-                    throw tNodes[ti].fail("view column '\(c.name)' is not a column of '\(def.base)'")
-                }
-                let root = schema.viewChain(table)!.base
-                if table.primaryKey.isEmpty, !root.primaryKey.isEmpty, root.primaryKey.allSatisfy({ table.columnIndex($0) != nil }),
-                    let k = schema.tables.firstIndex(where: { $0.qualifiedName == table.qualifiedName })
-                {
-                    schema.tables[k].primaryKey = root.primaryKey
-                }
-                _ = base
+        }
+        // Simple views: the base exists and holds every view column; the view's key is the
+        // base's when the view shows it (PostgREST infers view keys through column dependencies).
+        for (ti, table) in tables.enumerated() {
+            guard let def = table.simpleView else { continue }
+            guard let base = schema.table(def.base), let chain = schema.viewChain(table) else {
+                throw fail(ti, "view '\(table.name)' reads unknown table '\(def.base)' (or views that read each other)")
             }
-            schema.tables = schema.tables.map { $0 }
-            if let ts = o.optional("triggers") {
-                let nodes = try ts.array()
-                var triggers: [TriggerDefinition] = []
-                for n in nodes { triggers.append(try TriggerDefinition.decode(n, schema: schema)) }
-                schema.triggers = triggers
+            for c in table.columns where base.columnIndex(c.name) == nil {
+                throw fail(ti, "view column '\(c.name)' is not a column of '\(def.base)'")
             }
-            if let fs = o.optional("functions") {
-                var functions: [FunctionDefinition] = []
-                for n in try fs.array() {
-                    let f = try FunctionDefinition.decode(n)
-                    if functions.contains(where: { $0.qualifiedName == f.qualifiedName }) {
-                        throw n.fail("function '\(f.name)' is declared twice (overloads are not modelled)")
-                    }
-                    functions.append(f)
+            let root = chain.base
+            if table.primaryKey.isEmpty, !root.primaryKey.isEmpty, root.primaryKey.allSatisfy({ table.columnIndex($0) != nil }),
+                let k = schema.tables.firstIndex(where: { $0.qualifiedName == table.qualifiedName })
+            {
+                schema.tables[k].primaryKey = root.primaryKey
+            }
+        }
+        decoder.contractState?.values[TriggerDefinition.schemaValue] = schema
+        schema.triggers = try c.decodeIfPresent([TriggerDefinition].self, forKey: .triggers)
+        if let functions = try c.decodeIfPresent([FunctionDefinition].self, forKey: .functions) {
+            for (i, f) in functions.enumerated() where functions[..<i].contains(where: { $0.qualifiedName == f.qualifiedName }) {
+                throw c.fail([CodingKeys.functions, AnyKey(intValue: i)!], "function '\(f.name)' is declared twice (overloads are not modelled)")
+            }
+            schema.functions = functions
+        }
+        self = schema
+    }
+}
+
+extension TableSchema: Decodable {
+    /// Where the decoder's values hold schema.json's domains (`[String: DomainDefinition]`).
+    package static let domainsValue = "schema.domains"
+
+    // Not `CaseIterable`: a key is known once read, as the table's shape reads it.
+    enum CodingKeys: String, CodingKey {
+        case name, schema, primaryKey, columns, unique, foreignKeys, checks, view, decision, decisions, doc, source, indexes, indexDefinitions
+    }
+
+    /// One entry of `tables`: columns (types from the enums and domains decoded before),
+    /// constraints with PostgreSQL's default names, a view, indexes on its own columns.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try c.decode(String.self, forKey: .name)
+        let schemaName = try c.decodeIfPresent(String.self, forKey: .schema) ?? "public"
+        var pk = try c.decodeIfPresent([String].self, forKey: .primaryKey) ?? []
+        var columns: [ColumnSchema] = []
+        for (i, entry) in try c.decode([ColumnEntry].self, forKey: .columns).enumerated() {
+            if columns.contains(where: { $0.name == entry.column.name }) {
+                throw c.fail([CodingKeys.columns, AnyKey(intValue: i)!], "duplicate column '\(entry.column.name)'")
+            }
+            if entry.primaryKey { pk.append(entry.column.name) }
+            columns.append(entry.column)
+        }
+        for (i, col) in columns.enumerated() where pk.contains(col.name) { columns[i].nullable = false }
+        let defaultName = { (cols: [String], suffix: String) in "\(name)_\(cols.joined(separator: "_"))_\(suffix)" }
+        let uniques = try (c.decodeIfPresent([UniqueEntry].self, forKey: .unique) ?? []).map {
+            UniqueConstraint(name: $0.name ?? defaultName($0.columns, "key"), columns: $0.columns)
+        }
+        let fks = try (c.decodeIfPresent([ForeignKeyEntry].self, forKey: .foreignKeys) ?? []).map {
+            ForeignKey(
+                name: $0.name ?? defaultName($0.columns, "fkey"), columns: $0.columns, refTable: $0.table, refColumns: $0.refColumns, onDelete: $0.onDelete)
+        }
+        let checks = try c.decodeIfPresent([CheckConstraint].self, forKey: .checks) ?? []
+        var isView = false
+        var simpleView: SimpleViewDefinition?
+        if c.contains(.view), !(try c.decodeNil(forKey: .view)) {
+            if case .object = try c.decode(JSONValue.self, forKey: .view) {
+                isView = true
+                simpleView = try c.decode(SimpleViewDefinition.self, forKey: .view)
+            } else {
+                isView = try c.decode(Bool.self, forKey: .view)
+            }
+        }
+        var decisions: [String] = []
+        if let d = try c.decodeIfPresent(String.self, forKey: .decision) { decisions.append(d) }
+        decisions += try c.decodeIfPresent([String].self, forKey: .decisions) ?? []
+        _ = c.contains(.doc)
+        _ = c.contains(.source)
+        _ = c.contains(.indexes)
+        decoder.contractState?.values[IndexDefinition.columnsValue] = Set(columns.map(\.name))
+        self.init(
+            name: name, schema: schemaName, columns: columns, primaryKey: pk, uniques: uniques,
+            foreignKeys: fks, checks: checks, isView: isView, decisions: decisions, simpleView: simpleView,
+            indexDefinitions: try c.decodeIfPresent([IndexDefinition].self, forKey: .indexDefinitions))
+    }
+
+    /// One entry of a table's `columns`, and whether it declares itself the primary key.
+    private struct ColumnEntry: Decodable {
+        var column: ColumnSchema
+        var primaryKey: Bool
+        enum CodingKeys: String, CodingKey { case name, type, nullable, primaryKey, identity, `default`, check, checkSQL, note, decision }
+
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let enums = decoder.contractState?.values[DomainDefinition.enumsValue] as? [String: [String]] ?? [:]
+            let domains = decoder.contractState?.values[TableSchema.domainsValue] as? [String: DomainDefinition] ?? [:]
+            let cname = try c.decode(String.self, forKey: .name)
+            let typeName = try c.decode(String.self, forKey: .type)
+            let serialBase = ["serial": "integer", "bigserial": "bigint", "smallserial": "smallint"][typeName.lowercased()]
+            // `varchar(n)`, `character varying(n)`, `char(n)`, `character(n)`: text with a limit.
+            var length: (limit: Int, padded: Bool)?
+            var baseName = serialBase ?? typeName
+            let lower = typeName.lowercased().replacingOccurrences(of: " ", with: "")
+            for (prefix, padded) in [("charactervarying(", false), ("varchar(", false), ("character(", true), ("char(", true)]
+            where lower.hasPrefix(prefix) && lower.hasSuffix(")") {
+                guard let n = Int(lower.dropFirst(prefix.count).dropLast()), n > 0 else { throw c.fail(.type, "bad length in '\(typeName)'") }
+                length = (n, padded)
+                baseName = "text"
+                break
+            }
+            let domain = domains[typeName] ?? domains[typeName.hasPrefix("public.") ? String(typeName.dropFirst(7)) : ""]
+            if let domain {
+                baseName = domain.base.description
+                if let n = domain.limit { length = (n, domain.padded) }
+            }
+            guard let type = domain?.base ?? SQLType.parse(baseName, enums: enums) else {
+                throw c.fail(.type, "unknown type '\(typeName)' (declare enums under $.enums, domains under $.domains)")
+            }
+            var nullable = try c.decodeIfPresent(Bool.self, forKey: .nullable) ?? true
+            primaryKey = try c.decodeIfPresent(Bool.self, forKey: .primaryKey) == true
+            if primaryKey { nullable = false }
+            var def: ColumnDefault?
+            // `"identity": "always" | "by default"` and the `serial`/`bigserial` types
+            // (integer/bigint with a sequence default).
+            if let identity = try c.decodeIfPresent(String.self, forKey: .identity) {
+                switch identity {
+                case "always": def = .identity(always: true)
+                case "by default": def = .identity(always: false)
+                case let other: throw c.fail(.identity, "identity is 'always' or 'by default', not '\(other)'")
                 }
-                schema.functions = functions
+                nullable = false
             }
-            return schema
+            if serialBase != nil { def = .serial; nullable = false }
+            if let d = try c.decodeIfPresent(DefaultEntry.self, forKey: .default) {
+                if case .value(let v) = d.value { _ = try SQLValue.coerce(json: v, to: type) }
+                def = d.value
+            }
+            let check = try c.decodeIfPresent(Expr.self, forKey: .check)
+            let checkSQL = try c.decodeIfPresent(String.self, forKey: .checkSQL)
+            let note = try c.decodeIfPresent(String.self, forKey: .note) ?? c.decodeIfPresent(String.self, forKey: .decision)
+            column = ColumnSchema(name: cname, type: type, nullable: nullable, defaultValue: def, check: check, checkSQL: checkSQL, note: note)
+            column.length = length
+            column.domain = domain
         }
     }
 
-    static func decodeTable(_ node: SpecNode, enums: [String: [String]], domains: [String: DomainDefinition] = [:]) throws -> TableSchema {
-        try node.object { o in
-            let name = try o.required("name").string()
-            let schemaName = try o.optional("schema")?.string() ?? "public"
-            var pk: [String] = try o.optional("primaryKey")?.strings() ?? []
-            var columns: [ColumnSchema] = []
-            var checks: [CheckConstraint] = []
-            for c in try o.required("columns").array() {
-                let col = try c.object { co -> ColumnSchema in
-                    let cname = try co.required("name").string()
-                    let typeNode = try co.required("type")
-                    let typeName = try typeNode.string()
-                    let serialBase = ["serial": "integer", "bigserial": "bigint", "smallserial": "smallint"][typeName.lowercased()]
-                    // `varchar(n)`, `character varying(n)`, `char(n)`, `character(n)`: text with a limit.
-                    var length: (limit: Int, padded: Bool)?
-                    var baseName = serialBase ?? typeName
-                    let lower = typeName.lowercased().replacingOccurrences(of: " ", with: "")
-                    for (prefix, padded) in [("charactervarying(", false), ("varchar(", false), ("character(", true), ("char(", true)]
-                    where lower.hasPrefix(prefix) && lower.hasSuffix(")") {
-                        guard let n = Int(lower.dropFirst(prefix.count).dropLast()), n > 0 else { throw typeNode.fail("bad length in '\(typeName)'") }
-                        length = (n, padded)
-                        baseName = "text"
-                        break
-                    }
-                    let domain = domains[typeName] ?? domains[typeName.hasPrefix("public.") ? String(typeName.dropFirst(7)) : ""]
-                    if let domain {
-                        baseName = domain.base.description
-                        if let n = domain.limit { length = (n, domain.padded) }
-                    }
-                    guard let type = domain?.base ?? SQLType.parse(baseName, enums: enums) else {
-                        throw typeNode.fail("unknown type '\(typeName)' (declare enums under $.enums, domains under $.domains)")
-                    }
-                    var nullable = try co.optional("nullable")?.bool() ?? true
-                    if try co.optional("primaryKey")?.bool() == true { pk.append(cname); nullable = false }
-                    var def: ColumnDefault?
-                    // `"identity": "always" | "by default"` and the `serial`/`bigserial` types
-                    // (integer/bigint with a sequence default).
-                    if let idn = co.optional("identity") {
-                        switch try idn.string() {
-                        case "always": def = .identity(always: true)
-                        case "by default": def = .identity(always: false)
-                        case let other: throw idn.fail("identity is 'always' or 'by default', not '\(other)'")
-                        }
-                        nullable = false
-                    }
-                    if ["serial", "bigserial", "smallserial"].contains(typeName.lowercased()) { def = .serial; nullable = false }
-                    if let d = co.optional("default") {
-                        def = try d.object { dd -> ColumnDefault in
-                            if let f = dd.optional("fn") {
-                                switch try f.string() {
-                                case "gen_random_uuid()", "uuid_generate_v4()": return .genRandomUUID
-                                case "now()", "CURRENT_TIMESTAMP": return .now
-                                case "CURRENT_DATE", "current_date": return .currentDate
-                                case "auth.uid()": return .authUID
-                                case let other: throw f.fail("unknown default function '\(other)'")
-                                }
-                            }
-                            let v = try dd.required("value")
-                            _ = try SQLValue.coerce(json: v.value, to: type)
-                            return .value(v.value)
-                        }
-                    }
-                    var check: Expr?
-                    if let ch = co.optional("check") { check = try Expr.decode(ch) }
-                    let checkSQL = try co.optional("checkSQL")?.string()
-                    let note = try co.optional("note")?.string() ?? co.optional("decision")?.string()
-                    var column = ColumnSchema(name: cname, type: type, nullable: nullable, defaultValue: def, check: check, checkSQL: checkSQL, note: note)
-                    column.length = length
-                    column.domain = domain
-                    return column
+    /// A column's `default`: `{"fn": "now()"}` or `{"value": …}`.
+    private struct DefaultEntry: Decodable {
+        var value: ColumnDefault
+        enum CodingKeys: String, CodingKey { case fn, value }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            if let f = try c.decodeIfPresent(String.self, forKey: .fn) {
+                switch f {
+                case "gen_random_uuid()", "uuid_generate_v4()": value = .genRandomUUID
+                case "now()", "CURRENT_TIMESTAMP": value = .now
+                case "CURRENT_DATE", "current_date": value = .currentDate
+                case "auth.uid()": value = .authUID
+                case let other: throw c.fail(.fn, "unknown default function '\(other)'")
                 }
-                if columns.contains(where: { $0.name == col.name }) { throw c.fail("duplicate column '\(col.name)'") }
-                columns.append(col)
+                return
             }
-            for (i, c) in columns.enumerated() where pk.contains(c.name) { columns[i].nullable = false }
-            var uniques: [UniqueConstraint] = []
-            if let us = o.optional("unique") {
-                for u in try us.array() {
-                    if case .array = u.value {
-                        let cols = try u.strings()
-                        uniques.append(UniqueConstraint(name: "\(name)_\(cols.joined(separator: "_"))_key", columns: cols))
-                    } else {
-                        uniques.append(
-                            try u.object { uo in
-                                let cols = try uo.required("columns").strings()
-                                return UniqueConstraint(name: try uo.optional("name")?.string() ?? "\(name)_\(cols.joined(separator: "_"))_key", columns: cols)
-                            })
-                    }
+            value = .value(try c.decode(JSONValue.self, forKey: .value))
+        }
+    }
+
+    /// An entry of `unique`: `["a", "b"]` or `{"columns", "name"}`.
+    private struct UniqueEntry: Decodable {
+        var columns: [String]
+        var name: String?
+        enum CodingKeys: String, CodingKey { case columns, name }
+        init(from decoder: Decoder) throws {
+            if case .array = try decoder.singleValueContainer().decode(JSONValue.self) {
+                columns = try decoder.singleValueContainer().decode([String].self)
+                return
+            }
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            columns = try c.decode([String].self, forKey: .columns)
+            name = try c.decodeIfPresent(String.self, forKey: .name)
+        }
+    }
+
+    /// An entry of `foreignKeys`: `{"columns", "references": {"table", "columns"}, "onDelete", "name"}`.
+    private struct ForeignKeyEntry: Decodable {
+        var columns: [String]
+        var table: String
+        var refColumns: [String]
+        var onDelete = OnDelete.noAction
+        var name: String?
+        enum CodingKeys: String, CodingKey { case columns, references, onDelete, name }
+        enum ReferenceKeys: String, CodingKey { case table, columns }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            columns = try c.decode([String].self, forKey: .columns)
+            let r = try c.nestedContainer(keyedBy: ReferenceKeys.self, forKey: .references)
+            table = try r.decode(String.self, forKey: .table)
+            refColumns = try r.decode([String].self, forKey: .columns)
+            if let od = try c.decodeIfPresent(String.self, forKey: .onDelete) {
+                guard let v = OnDelete(rawValue: od.lowercased()) else {
+                    throw c.fail(.onDelete, "unknown ON DELETE action '\(od)' (cascade, set null, set default, restrict, no action)")
                 }
+                onDelete = v
             }
-            var fks: [ForeignKey] = []
-            if let fs = o.optional("foreignKeys") {
-                for f in try fs.array() {
-                    fks.append(
-                        try f.object { fo in
-                            let cols = try fo.required("columns").strings()
-                            let refNode = try fo.required("references")
-                            let (rt, rc) = try refNode.object { r in (try r.required("table").string(), try r.required("columns").strings()) }
-                            var od = OnDelete.noAction
-                            if let odn = fo.optional("onDelete") {
-                                guard let v = OnDelete(rawValue: try odn.string().lowercased()) else {
-                                    throw odn.fail("unknown ON DELETE action '\(try odn.string())' (cascade, set null, set default, restrict, no action)")
-                                }
-                                od = v
-                            }
-                            return ForeignKey(
-                                name: try fo.optional("name")?.string() ?? "\(name)_\(cols.joined(separator: "_"))_fkey",
-                                columns: cols, refTable: rt, refColumns: rc, onDelete: od)
-                        })
-                }
-            }
-            if let cs = o.optional("checks") {
-                for c in try cs.array() {
-                    checks.append(
-                        try c.object { co in
-                            CheckConstraint(
-                                name: try co.required("name").string(), expr: try Expr.decode(try co.required("expr")), sql: try co.optional("sql")?.string())
-                        })
-                }
-            }
-            var isView = false
-            var simpleView: SimpleViewDefinition?
-            if let v = o.optional("view") {
-                if case .object = v.value {
-                    isView = true
-                    simpleView = try v.object { vo in
-                        var def = SimpleViewDefinition(
-                            base: try vo.required("from").string(), filter: try vo.optional("where").map(Expr.decode),
-                            securityInvoker: try vo.optional("securityInvoker")?.bool() ?? false)
-                        if let co = vo.optional("checkOption") {
-                            guard let v = SimpleViewDefinition.CheckOption(rawValue: try co.string()) else {
-                                throw co.fail("checkOption is 'local' or 'cascaded'")
-                            }
-                            def.checkOption = v
-                        }
-                        return def
-                    }
-                } else {
-                    isView = try v.bool()
-                }
-            }
-            var decisions: [String] = []
-            if let d = o.optional("decision") { decisions.append(try d.string()) }
-            if let d = o.optional("decisions") { decisions += try d.strings() }
-            _ = o.optional("doc")
-            _ = o.optional("source")
-            _ = o.optional("indexes")
-            var indexDefinitions: [IndexDefinition]?
-            if let ids = o.optional("indexDefinitions") {
-                let names = Set(columns.map(\.name))
-                indexDefinitions = try ids.array().map { try IndexDefinition.decode($0, columns: names) }
-            }
-            var table = TableSchema(
-                name: name, schema: schemaName, columns: columns, primaryKey: pk, uniques: uniques,
-                foreignKeys: fks, checks: checks, isView: isView, decisions: decisions)
-            table.indexDefinitions = indexDefinitions
-            table.simpleView = simpleView
-            return table
+            name = try c.decodeIfPresent(String.self, forKey: .name)
+        }
+    }
+}
+
+extension CheckConstraint: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, expr, sql }
+    /// An entry of a table's `checks`: `{"name", "expr", "sql"}`.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try c.decode(String.self, forKey: .name), expr: try c.decode(Expr.self, forKey: .expr), sql: try c.decodeIfPresent(String.self, forKey: .sql))
+    }
+}
+
+extension SimpleViewDefinition: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case from, `where`, securityInvoker, checkOption }
+    /// A table's `"view": {"from", "where", "securityInvoker", "checkOption"}`.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            base: try c.decode(String.self, forKey: .from), filter: try c.decodeIfPresent(Expr.self, forKey: .where),
+            securityInvoker: try c.decodeIfPresent(Bool.self, forKey: .securityInvoker) ?? false)
+        if let option = try c.decodeIfPresent(String.self, forKey: .checkOption) {
+            guard let v = CheckOption(rawValue: option) else { throw c.fail(.checkOption, "checkOption is 'local' or 'cascaded'") }
+            checkOption = v
         }
     }
 }

@@ -73,50 +73,101 @@ package struct PostgRESTStatusTable: Sendable, Equatable {
     }
 
     /// Decodes the file (format: Contracts/FORMAT.md, "shared/postgrest-errors.json").
-    package static func decode(_ node: SpecNode) throws -> PostgRESTStatusTable {
-        func status(_ n: SpecNode) throws -> Int {
-            let s = try n.int()
-            guard (100...599).contains(s) else { throw n.fail("not an HTTP status: \(s)") }
-            return s
+    package static func decode(_ node: SpecNode) throws -> PostgRESTStatusTable { try node.decode(PostgRESTStatusTable.self) }
+}
+
+extension PostgRESTStatusTable: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case source, lookup, decisions, codes, classes, custom, otherwise }
+
+    /// The table: every code and class once, classes of two characters, statuses HTTP statuses.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        _ = try c.decode(String.self, forKey: .source)
+        codes = [:]
+        for (i, e) in try c.decode([Coded].self, forKey: .codes).enumerated() where codes.updateValue(e.entry, forKey: e.code) != nil {
+            throw c.fail([CodingKeys.codes, AnyKey(intValue: i)!], "code '\(e.code)' listed twice")
         }
-        func entry(_ o: SpecObject) throws -> Entry {
-            var cases: [MessageCase] = []
-            for n in try o.optional("messageCases")?.array() ?? [] {
-                let mc = try n.object { c in
-                    MessageCase(
-                        prefix: try c.optional("prefix")?.string(), suffix: try c.optional("suffix")?.string(),
-                        status: try status(c.required("status")))
-                }
-                if mc.prefix == nil && mc.suffix == nil { throw n.fail("a message case needs a prefix or a suffix") }
-                cases.append(mc)
-            }
-            let source = try o.required("source").string()
-            if source.isEmpty { throw try o.required("source").fail("every entry names its source") }
-            return Entry(
-                status: try status(o.required("status")), anonymousStatus: try o.optional("anonymousStatus").map(status),
-                messageCases: cases, meaning: try o.required("meaning").string(), source: source)
+        classes = [:]
+        for (i, e) in try c.decode([Classed].self, forKey: .classes).enumerated() {
+            let at: [CodingKey] = [CodingKeys.classes, AnyKey(intValue: i)!]
+            guard e.code.count == 2 else { throw c.fail(at, "a SQLSTATE class has two characters, not '\(e.code)'") }
+            if classes.updateValue(e.entry, forKey: e.code) != nil { throw c.fail(at, "class '\(e.code)' listed twice") }
         }
-        return try node.object { o in
-            _ = try o.required("source").string(); _ = o.optional("lookup"); _ = o.optional("decisions")
-            var codes: [String: Entry] = [:]
-            for n in try o.required("codes").array() {
-                let (code, e) = try n.object { try ($0.required("code").string(), entry($0)) }
-                if codes.updateValue(e, forKey: code) != nil { throw n.fail("code '\(code)' listed twice") }
-            }
-            var classes: [String: Entry] = [:]
-            for n in try o.required("classes").array() {
-                let (cls, e) = try n.object { try ($0.required("class").string(), entry($0)) }
-                guard cls.count == 2 else { throw n.fail("a SQLSTATE class has two characters, not '\(cls)'") }
-                if classes.updateValue(e, forKey: cls) != nil { throw n.fail("class '\(cls)' listed twice") }
-            }
-            let (prefix, fallback) = try o.required("custom").object { c in
-                _ = try c.required("status").string(); _ = try c.required("source").string()
-                return (try c.required("prefix").string(), try status(c.required("fallback")))
-            }
-            return PostgRESTStatusTable(
-                codes: codes, classes: classes, customPrefix: prefix, customFallback: fallback,
-                otherwise: try status(o.required("otherwise")))
+        let custom = try c.decode(Custom.self, forKey: .custom)
+        customPrefix = custom.prefix
+        customFallback = custom.fallback
+        otherwise = try c.decode(HTTPStatusCode.self, forKey: .otherwise).value
+    }
+
+    /// An entry of `codes`: `code` and the entry's fields.
+    private struct Coded: Decodable {
+        var code: String
+        var entry: Entry
+        enum CodingKeys: String, CodingKey, CaseIterable { case code }
+        init(from decoder: Decoder) throws {
+            code = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .code)
+            entry = try Entry(from: decoder)
         }
+    }
+
+    /// An entry of `classes`: `class` and the entry's fields.
+    private struct Classed: Decodable {
+        var code: String
+        var entry: Entry
+        enum CodingKeys: String, CodingKey, CaseIterable { case `class` }
+        init(from decoder: Decoder) throws {
+            code = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .class)
+            entry = try Entry(from: decoder)
+        }
+    }
+
+    /// `custom`: `{"prefix", "fallback", "status", "source"}`.
+    private struct Custom: Decodable {
+        var prefix: String
+        var fallback: Int
+        enum CodingKeys: String, CodingKey, CaseIterable { case prefix, fallback, status, source }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            _ = try c.decode(String.self, forKey: .status)
+            _ = try c.decode(String.self, forKey: .source)
+            prefix = try c.decode(String.self, forKey: .prefix)
+            fallback = try c.decode(HTTPStatusCode.self, forKey: .fallback).value
+        }
+    }
+}
+
+extension PostgRESTStatusTable.Entry: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case status, anonymousStatus, messageCases, meaning, source }
+    /// The fields every code and class entry has; `source` never empty.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        messageCases = try c.decodeIfPresent([PostgRESTStatusTable.MessageCase].self, forKey: .messageCases) ?? []
+        source = try c.decode(String.self, forKey: .source)
+        if source.isEmpty { throw c.fail(.source, "every entry names its source") }
+        status = try c.decode(HTTPStatusCode.self, forKey: .status).value
+        anonymousStatus = try c.decodeIfPresent(HTTPStatusCode.self, forKey: .anonymousStatus)?.value
+        meaning = try c.decode(String.self, forKey: .meaning)
+    }
+}
+
+extension PostgRESTStatusTable.MessageCase: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case prefix, suffix, status }
+    /// `{"prefix", "suffix", "status"}`, with a prefix or a suffix.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        prefix = try c.decodeIfPresent(String.self, forKey: .prefix)
+        suffix = try c.decodeIfPresent(String.self, forKey: .suffix)
+        status = try c.decode(HTTPStatusCode.self, forKey: .status).value
+        if prefix == nil && suffix == nil { throw c.fail("a message case needs a prefix or a suffix") }
+    }
+}
+
+/// An HTTP status in a service's error table (100-599).
+private struct HTTPStatusCode: Decodable {
+    var value: Int
+    init(from decoder: Decoder) throws {
+        value = try decoder.singleValueContainer().decode(Int.self)
+        guard (100...599).contains(value) else { throw decoder.fail("not an HTTP status: \(value)") }
     }
 }
 
@@ -150,23 +201,35 @@ package struct GoTrueErrorTable: Sendable, Equatable {
     }
 
     /// Decodes the file (format: Contracts/FORMAT.md, "shared/gotrue-errors.json").
-    package static func decode(_ node: SpecNode) throws -> GoTrueErrorTable {
-        try node.object { o in
-            _ = try o.required("source").string(); _ = o.optional("decision")
-            var codes: [String: Entry] = [:]
-            for n in try o.required("codes").array() {
-                let (code, e) = try n.object { e in
-                    _ = e.optional("note")
-                    let statuses = try e.required("statuses").array().map { s in
-                        let v = try s.int()
-                        guard (400...599).contains(v) else { throw s.fail("not an error status: \(v)") }
-                        return v
-                    }
-                    return (try e.required("code").string(), Entry(statuses: statuses, source: try e.required("source").string()))
-                }
-                if codes.updateValue(e, forKey: code) != nil { throw n.fail("code '\(code)' listed twice") }
+    package static func decode(_ node: SpecNode) throws -> GoTrueErrorTable { try node.decode(GoTrueErrorTable.self) }
+}
+
+extension GoTrueErrorTable: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, codes }
+
+    /// The table: every code once, statuses error statuses (400-599).
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        _ = try c.decode(String.self, forKey: .source)
+        codes = [:]
+        for (i, e) in try c.decode([Coded].self, forKey: .codes).enumerated() where codes.updateValue(e.entry, forKey: e.code) != nil {
+            throw c.fail([CodingKeys.codes, AnyKey(intValue: i)!], "code '\(e.code)' listed twice")
+        }
+    }
+
+    /// An entry of `codes`: `{"code", "statuses", "source", "note"}`.
+    private struct Coded: Decodable {
+        var code: String
+        var entry: Entry
+        enum CodingKeys: String, CodingKey, CaseIterable { case code, statuses, source, note }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let statuses = try c.decode([Int].self, forKey: .statuses)
+            for (i, v) in statuses.enumerated() where !(400...599).contains(v) {
+                throw c.fail([CodingKeys.statuses, AnyKey(intValue: i)!], "not an error status: \(v)")
             }
-            return GoTrueErrorTable(codes: codes)
+            code = try c.decode(String.self, forKey: .code)
+            entry = Entry(statuses: statuses, source: try c.decode(String.self, forKey: .source))
         }
     }
 }

@@ -115,28 +115,42 @@ package enum StorageConfiguration {
     static func decodeCell(_ n: SpecNode, _ cmd: PolicyCommand, schema: DatabaseSchema?, definitions: [String: Expr]?) throws -> StoragePolicyCell {
         var cell: StoragePolicyCell
         if case .object(let o) = n.value, o.keys.contains(where: { ["doc", "using", "check", "decision"].contains($0) }) {
-            cell = try n.object { co in
-                var c = StoragePolicyCell(doc: try co.optional("doc")?.string() ?? "", using: nil, check: nil, decision: try co.optional("decision")?.string())
-                if let u = co.optional("using") {
-                    if cmd == .insert { throw u.fail("INSERT has no USING expression; use 'check'") }
-                    c.using = try Expr.decode(u)
-                    try validate(c.using!, table: objectsTable, node: u, schema: schema, definitions: definitions)
-                }
-                if let k = co.optional("check") {
-                    if cmd == .select || cmd == .delete { throw k.fail("\(cmd.rawValue) has no WITH CHECK expression; use 'using'") }
-                    c.check = try Expr.decode(k)
-                    try validate(c.check!, table: objectsTable, node: k, schema: schema, definitions: definitions)
-                }
-                if cmd != .insert && c.using == nil { throw co.this.fail("\(cmd.rawValue) needs 'using'") }
-                if cmd == .insert && c.check == nil { throw co.this.fail("INSERT needs 'check'") }
-                return c
+            let entry = try n.decode(CellEntry.self)
+            cell = StoragePolicyCell(doc: entry.doc, using: nil, check: nil, decision: entry.decision)
+            if let u = entry.using {
+                if cmd == .insert { throw u.fail("INSERT has no USING expression; use 'check'") }
+                cell.using = try u.decode(Expr.self)
+                try validate(cell.using!, table: objectsTable, node: u, schema: schema, definitions: definitions)
             }
+            if let k = entry.check {
+                if cmd == .select || cmd == .delete { throw k.fail("\(cmd.rawValue) has no WITH CHECK expression; use 'using'") }
+                cell.check = try k.decode(Expr.self)
+                try validate(cell.check!, table: objectsTable, node: k, schema: schema, definitions: definitions)
+            }
+            if cmd != .insert && cell.using == nil { throw n.fail("\(cmd.rawValue) needs 'using'") }
+            if cmd == .insert && cell.check == nil { throw n.fail("INSERT needs 'check'") }
         } else {
             let e = try Expr.decode(n)
             try validate(e, table: objectsTable, node: n, schema: schema, definitions: definitions)
             cell = StoragePolicyCell(doc: "", using: cmd == .insert ? nil : e, check: cmd == .select || cmd == .delete ? nil : e, decision: nil)
         }
         return cell
+    }
+
+    /// A cell written as an object: `using` and `check` kept as nodes, checked per command.
+    private struct CellEntry: Decodable {
+        var doc: String
+        var decision: String?
+        var using: SpecNode?
+        var check: SpecNode?
+        enum CodingKeys: String, CodingKey, CaseIterable { case doc, decision, using, check }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            doc = try c.decodeIfPresent(String.self, forKey: .doc) ?? ""
+            decision = try c.decodeIfPresent(String.self, forKey: .decision)
+            using = try c.decodeIfPresent(SpecNode.self, forKey: .using)
+            check = try c.decodeIfPresent(SpecNode.self, forKey: .check)
+        }
     }
 
     static func validate(_ e: Expr, table: TableSchema, node: SpecNode, schema: DatabaseSchema?, definitions: [String: Expr]?) throws {

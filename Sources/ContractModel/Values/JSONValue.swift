@@ -292,7 +292,7 @@ extension JSONValue {
     public func data(_ style: JSONStyle = .compact) -> Data { Data(serialized(style).utf8) }
 
     /// Appends this value's JSON text to `out`.
-    public func write(to out: inout String, style: JSONStyle, indent: Int) {
+    package func write(to out: inout String, style: JSONStyle, indent: Int) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -338,7 +338,7 @@ extension JSONValue {
 
     /// Formats a double the way PostgreSQL 12+ prints `double precision` (shortest round-trip,
     /// no trailing `.0`, `1e+20` style exponents).
-    public static func formatDouble(_ d: Double) -> String {
+    package static func formatDouble(_ d: Double) -> String {
         if d.isNaN { return "\"NaN\"" }
         if d.isInfinite { return d > 0 ? "\"Infinity\"" : "\"-Infinity\"" }
         if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
@@ -355,7 +355,7 @@ extension JSONValue {
     }
 
     /// Appends `s` as a JSON string literal, escaping as PostgreSQL does.
-    public static func writeString(_ s: String, to out: inout String) {
+    package static func writeString(_ s: String, to out: inout String) {
         out += "\""
         var needsEscape = false
         for u in s.utf8 where u < 0x20 || u == 0x22 || u == 0x5C { needsEscape = true; break }

@@ -98,9 +98,9 @@ public struct PGDate: Codable, Hashable, Comparable, Sendable, CustomStringConve
     public var next: PGDate { PGDate(daysSinceEpoch: daysSinceEpoch + 1) }
 
     /// Leap year in the proleptic Gregorian calendar.
-    public static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+    package static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
     /// Days in a month.
-    public static func daysInMonth(_ m: Int, leap: Bool) -> Int {
+    package static func daysInMonth(_ m: Int, leap: Bool) -> Int {
         switch m {
         case 2: return leap ? 29 : 28
         case 4, 6, 9, 11: return 30

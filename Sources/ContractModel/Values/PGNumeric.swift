@@ -5,16 +5,16 @@ import Foundation
 /// Equality and hashing ignore the display scale (`1.0 = 1.00` in PostgreSQL).
 public struct PGNumeric: Sendable, Hashable, CustomStringConvertible {
     /// The values `numeric` holds beyond finite decimals (PostgreSQL 14+ has the infinities).
-    public enum Special: Sendable, Hashable { case nan, infinity, negativeInfinity }
+    package enum Special: Sendable, Hashable { case nan, infinity, negativeInfinity }
 
     /// Set for NaN and the infinities; the digits are then empty.
-    public let special: Special?
+    package let special: Special?
     /// The sign of a non-zero finite value (zero is never negative, as PostgreSQL prints it).
-    public let negative: Bool
+    package let negative: Bool
     /// Integer digits (0…9) without leading zeros; empty for a zero integer part.
-    public let integer: [UInt8]
+    package let integer: [UInt8]
     /// Fraction digits; their count is the display scale.
-    public let fraction: [UInt8]
+    package let fraction: [UInt8]
 
     init(special: Special?, negative: Bool, integer: [UInt8], fraction: [UInt8]) {
         var i = integer[...]
@@ -26,7 +26,7 @@ public struct PGNumeric: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The display scale (digits after the point).
-    public var scale: Int { fraction.count }
+    package var scale: Int { fraction.count }
 
     /// PostgreSQL's text output (`-12.50`, `0.001`, `NaN`, `Infinity`).
     public var description: String {
@@ -131,7 +131,7 @@ public struct PGNumeric: Sendable, Hashable, CustomStringConvertible {
     /// `numeric(precision, scale)`'s input rule (numeric.c `apply_typmod`): round to the scale,
     /// then 22003 `numeric field overflow` when the integer digits exceed `precision − scale`;
     /// infinities are refused, NaN is kept.
-    public func applying(precision p: Int, scale s: Int) throws -> PGNumeric {
+    package func applying(precision p: Int, scale s: Int) throws -> PGNumeric {
         if special == .nan { return self }
         if special != nil {
             throw PostgresError("22003", "numeric field overflow", details: "A field with precision \(p), scale \(s) cannot hold an infinite value.")
@@ -148,7 +148,7 @@ public struct PGNumeric: Sendable, Hashable, CustomStringConvertible {
 
     /// PostgreSQL's order: finite values by value, then `Infinity`, then `NaN` (which equals
     /// itself); `-Infinity` first.
-    public static func compare(_ a: PGNumeric, _ b: PGNumeric) -> Int {
+    package static func compare(_ a: PGNumeric, _ b: PGNumeric) -> Int {
         func rank(_ x: PGNumeric) -> Int {
             switch x.special {
             case .negativeInfinity?: return 0;

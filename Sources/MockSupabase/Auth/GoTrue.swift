@@ -402,7 +402,7 @@ extension MockSupabase {
 
     /// The last one-time password e-mailed to an address while it is still unused (the mock's
     /// stand-in for an inbox; a code used or replaced by a later e-mail is gone).
-    public func lastOTP(for email: String) -> String? {
+    package func lastOTP(for email: String) -> String? {
         guard let e = lastEmail(to: email) else { return nil }
         let pending = flows.withLock { held in held.tokens.values.contains { $0.values.contains { $0.token == e.tokenHash } } }
         return pending ? e.otp : nil

@@ -119,7 +119,7 @@ enum GoQuery {
 
 extension MockSupabase {
     /// The e-mails sent to an address, oldest first.
-    public func sentEmails(to email: String) -> [SentEmail] {
+    package func sentEmails(to email: String) -> [SentEmail] {
         flows.withLock { held in held.outbox[email.lowercased()] ?? [] }
     }
 

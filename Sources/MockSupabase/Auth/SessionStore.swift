@@ -206,7 +206,7 @@ struct FIFO<Element> {
 
 extension MockSupabase {
     /// How much GoTrue's session store holds (for reports and the benchmark).
-    public var sessionCounts: (sessions: Int, refreshTokens: Int, revoked: Int) {
+    package var sessionCounts: (sessions: Int, refreshTokens: Int, revoked: Int) {
         auth.store.withLock { ($0.sessions.count, $0.tokens.count, $0.revokedTokens) }
     }
 }

@@ -131,38 +131,6 @@ public struct MockConfiguration: Sendable {
     }
 }
 
-/// A fault the mock injects into matching requests, to test client failure handling.
-public struct InjectedFault: Sendable {
-    /// Which requests (method and path prefix) it applies to; nil matches any.
-    public var method: String?
-    /// Path prefix, e.g. `/rest/v1/saved_cities`.
-    public var pathPrefix: String
-    /// What happens.
-    public var kind: Kind
-    /// How many matching requests it affects (nil: until cleared).
-    public var remaining: Int?
-
-    /// What a fault does.
-    public enum Kind: Sendable {
-        /// The transport fails (URLError.notConnectedToInternet through URLProtocol).
-        case networkError
-        /// The server answers with this response instead.
-        case response(HTTPResponse)
-    }
-
-    /// A fault.
-    public init(method: String? = nil, pathPrefix: String, kind: Kind, remaining: Int? = nil) {
-        self.method = method
-        self.pathPrefix = pathPrefix
-        self.kind = kind
-        self.remaining = remaining
-    }
-}
-
-/// Thrown by `handle` when an injected network fault matches: transports turn it into a
-/// connection failure.
-public struct InjectedNetworkError: Error, Sendable {}
-
 /// An in-memory Supabase: PostgREST on `/rest/v1`, GoTrue on `/auth/v1`, Functions on
 /// `/functions/v1`, Storage on `/storage/v1`, configured from an app's contracts.
 ///
@@ -298,9 +266,9 @@ public final class MockSupabase: Sendable {
     }
 
     /// Names of the registered edge functions.
-    public var functionNames: [String] { state.withLock { $0.functions.keys.sorted() } }
+    package var functionNames: [String] { state.withLock { $0.functions.keys.sorted() } }
     /// Names of the registered database functions.
-    public var rpcNames: [String] { state.withLock { $0.rpcs.keys.sorted() } }
+    package var rpcNames: [String] { state.withLock { $0.rpcs.keys.sorted() } }
 
     /// Injects a fault into matching requests.
     public func inject(_ fault: InjectedFault) { state.withLock { $0.faults.append(fault) } }
@@ -311,7 +279,7 @@ public final class MockSupabase: Sendable {
     /// answer 404 with Kong's "no Route matched" body, as a real Supabase project does, so
     /// `contracts verify --target` or a team's suite can be tried against the mock as if it were
     /// one (`contracts serve --no-admin`).
-    public var adminRoutesEnabled: Bool {
+    package var adminRoutesEnabled: Bool {
         get { state.withLock { $0.adminRoutes } }
         set { state.withLock { $0.adminRoutes = newValue } }
     }

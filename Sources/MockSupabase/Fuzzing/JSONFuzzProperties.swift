@@ -50,7 +50,7 @@ package enum JSONFuzzProperties {
                     problems.append("\(style): printed text does not parse: \(text.prefix(300))")
                     continue
                 }
-                if !sameValue(value, again) { problems.append("\(style): \(text.prefix(300)) parses back as \(again.serialized().prefix(300))") }
+                if !JSONValue.sameValue(value, again) { problems.append("\(style): \(text.prefix(300)) parses back as \(again.serialized().prefix(300))") }
                 if again.serialized(style) != text {
                     problems.append("\(style): printing is not stable: \(text.prefix(200)) then \(again.serialized(style).prefix(200))")
                 }
@@ -86,17 +86,5 @@ package enum JSONFuzzProperties {
             }
         }
         return problems
-    }
-
-    /// Equal as JSON values, numbers compared by value.
-    package static func sameValue(_ a: JSONValue, _ b: JSONValue) -> Bool {
-        switch (a, b) {
-        case (.int(let x), .int(let y)): return x == y
-        case (.int, .double), (.double, .int), (.double, .double): return a.doubleValue == b.doubleValue
-        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { sameValue($0, $1) }
-        case (.object(let x), .object(let y)):
-            return x.count == y.count && x.allSatisfy { k, v in y[k].map { sameValue(v, $0) } ?? false }
-        default: return a == b
-        }
     }
 }

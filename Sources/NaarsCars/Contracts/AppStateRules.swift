@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// FR-035's `AuthState` and FR-039's navigation order.
 package enum AuthState: String, Sendable, CaseIterable {

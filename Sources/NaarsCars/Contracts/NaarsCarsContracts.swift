@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// Naar's Cars' own contract files beyond schema/policies/fixtures/storage: the domain rules the
 /// triggers enforce (`rules.json`), the database and edge functions (`functions.json`) and the

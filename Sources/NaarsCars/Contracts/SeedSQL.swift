@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// Renders `Contracts/naarscars/sql/seed/009_seed_data.sql` (FR-021/FR-023) from fixtures.json, so
 /// the SQL seed and the mock's seed are the same rows. The gate checks the file is fresh; set

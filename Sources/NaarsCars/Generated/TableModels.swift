@@ -69,7 +69,7 @@ public struct Profile: TableModel, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, email, car, phoneNumber = "phone_number", avatarUrl = "avatar_url", isAdmin = "is_admin"
         case approved, invitedBy = "invited_by", notifyRideUpdates = "notify_ride_updates"
         case notifyMessages = "notify_messages", notifyAnnouncements = "notify_announcements"
@@ -130,7 +130,7 @@ public struct InviteCode: TableModel, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, code, createdBy = "created_by", usedBy = "used_by", usedAt = "used_at", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -193,7 +193,7 @@ public struct Ride: TableModel, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", type, date, time, pickup, destination, seats, notes, gift, status
         case claimedBy = "claimed_by", reviewed, reviewSkipped = "review_skipped", reviewSkippedAt = "review_skipped_at"
         case createdAt = "created_at", updatedAt = "updated_at"
@@ -239,7 +239,7 @@ public struct RideParticipant: TableModel, NaarsCarsRow {
     public var createdAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, rideId = "ride_id", userId = "user_id", createdAt = "created_at"
     }
 
@@ -298,7 +298,7 @@ public struct Favor: TableModel, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", title, description, location, duration, requirements, date, time, gift, status
         case claimedBy = "claimed_by", reviewed, reviewSkipped = "review_skipped", reviewSkippedAt = "review_skipped_at"
         case createdAt = "created_at", updatedAt = "updated_at"
@@ -346,7 +346,7 @@ public struct FavorParticipant: TableModel, NaarsCarsRow {
     public var createdAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, favorId = "favor_id", userId = "user_id", createdAt = "created_at"
     }
 
@@ -385,7 +385,7 @@ public struct RequestQA: TableModel, NaarsCarsRow {
     public var createdAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, rideId = "ride_id", favorId = "favor_id", userId = "user_id", parentId = "parent_id", content
         case createdAt = "created_at"
     }
@@ -426,7 +426,7 @@ public struct Conversation: TableModel, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, rideId = "ride_id", favorId = "favor_id", createdBy = "created_by", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -467,7 +467,7 @@ public struct ConversationParticipant: TableModel, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, conversationId = "conversation_id", userId = "user_id", lastReadAt = "last_read_at"
         case createdAt = "created_at", updatedAt = "updated_at"
     }
@@ -512,7 +512,7 @@ public struct Message: TableModel, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, conversationId = "conversation_id", fromId = "from_id", content, imageUrl = "image_url"
         case readBy = "read_by", createdAt = "created_at", updatedAt = "updated_at"
     }
@@ -564,7 +564,7 @@ public struct AppNotification: TableModel, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", type, title, body, rideId = "ride_id", favorId = "favor_id", read, pinned
         case createdAt = "created_at", updatedAt = "updated_at"
     }
@@ -610,7 +610,7 @@ public struct PushToken: TableModel, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", token, deviceId = "device_id", platform, createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -651,7 +651,7 @@ public struct TownHallPost: TableModel, NaarsCarsRow {
     public var createdAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", title, content, imageUrl = "image_url", createdAt = "created_at"
     }
 
@@ -697,7 +697,7 @@ public struct Review: TableModel, NaarsCarsRow {
     public var createdAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, reviewerId = "reviewer_id", fulfillerId = "fulfiller_id", rideId = "ride_id", favorId = "favor_id"
         case rating, comment, townHallPostId = "town_hall_post_id", createdAt = "created_at"
     }
@@ -743,7 +743,7 @@ public struct LeaderboardEntry: TableModel, NaarsCarsRow {
     public var rank: Int
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case userId = "user_id", name, avatarUrl = "avatar_url", fulfilledCount = "fulfilled_count"
         case averageRating = "average_rating", reviewCount = "review_count", rank
     }

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// FR-040's user-facing errors. The messages live in `Contracts/naarscars/errors.json`
 /// (`AppErrorCatalog`), not in code.
@@ -24,7 +24,7 @@ public enum AppError: Error, LocalizedError, Equatable, Sendable, CustomStringCo
     case unknown(String)
 
     /// The case names FR-040 lists, in its order.
-    public static let caseNames = [
+    package static let caseNames = [
         "networkUnavailable", "serverError", "invalidCredentials", "sessionExpired",
         "notAuthenticated", "invalidInviteCode", "notFound", "unauthorized", "unknown"
     ]
@@ -53,7 +53,7 @@ public enum AppError: Error, LocalizedError, Equatable, Sendable, CustomStringCo
     }
 
     /// Builds a case from its name and detail (nil for an unknown name or a missing detail).
-    public init?(caseName: String, detail: String?) {
+    package init?(caseName: String, detail: String?) {
         switch caseName {
         case "networkUnavailable": self = .networkUnavailable
         case "invalidCredentials": self = .invalidCredentials

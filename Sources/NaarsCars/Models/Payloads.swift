@@ -1,24 +1,24 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// A row model of one table or view of schema.json (ContractKit's `TableModel`, checked by the
 /// `models` rule kind): its CodingKeys are the table's columns.
-public protocol NaarsCarsRow: NaarsCarsPayload, TableModel, Identifiable {}
+package protocol NaarsCarsRow: NaarsCarsPayload, TableModel, Identifiable {}
 
 extension NaarsCarsRow {
     /// The column names this model reads and writes.
-    public static var columns: [String] { CodingKeys.allCases.map(\.stringValue) }
+    package static var columns: [String] { CodingKeys.allCases.map(\.stringValue) }
 }
 
 /// A JSON payload (RPC result, edge-function request or response) with named fields.
-public protocol NaarsCarsPayload: Codable, Equatable, Sendable {
+package protocol NaarsCarsPayload: Codable, Equatable, Sendable {
     /// The field names, one case per field.
     associatedtype CodingKeys: CodingKey & CaseIterable
 }
 
 extension NaarsCarsPayload {
     /// The field names this payload reads and writes.
-    public static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+    package static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
 }
 
 /// Every model of the app: rows, database-function payloads, edge-function payloads.
@@ -55,7 +55,7 @@ package enum NaarsCarsModels {
 /// `{}` for functions without parameters.
 public struct NoArguments: NaarsCarsPayload {
     /// No fields.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case none }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case none }
     /// Empty arguments.
     public init() {}
     public init(from decoder: Decoder) throws {}
@@ -67,7 +67,7 @@ public struct UserIDArgument: NaarsCarsPayload {
     /// The user.
     public var userId: UUID
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id" }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id" }
     /// Encodes uuids in lower case.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -84,7 +84,7 @@ public struct MarkMessagesReadArguments: NaarsCarsPayload {
     /// The reader (must be the caller).
     public var userId: UUID
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case conversationId = "conversation_id", userId = "user_id" }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case conversationId = "conversation_id", userId = "user_id" }
     /// Encodes uuids in lower case.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -102,7 +102,7 @@ public struct RequestConversationArguments: NaarsCarsPayload {
     /// The favor, or nil.
     public var favorId: UUID?
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case rideId = "ride_id", favorId = "favor_id" }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case rideId = "ride_id", favorId = "favor_id" }
     /// Encodes uuids in lower case.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -118,7 +118,7 @@ public struct ValidateInviteCodeArguments: NaarsCarsPayload {
     /// The code as typed.
     public var code: String
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case code }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case code }
     /// Arguments.
     public init(code: String) { self.code = code }
 }
@@ -130,7 +130,7 @@ public struct LeaderboardArguments: NaarsCarsPayload {
     /// At most this many rows.
     public var limitCount: Int?
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case timeFilter = "time_filter", limitCount = "limit_count" }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case timeFilter = "time_filter", limitCount = "limit_count" }
     /// Arguments (nil: the function's default).
     public init(timeFilter: String? = nil, limitCount: Int? = nil) { self.timeFilter = timeFilter; self.limitCount = limitCount }
 }
@@ -144,7 +144,7 @@ public struct UserStats: NaarsCarsPayload {
     /// Completed requests the user fulfilled.
     public var fulfilledCount: Int
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case avgRating = "avg_rating", reviewCount = "review_count", fulfilledCount = "fulfilled_count"
     }
     /// Stats.
@@ -160,7 +160,7 @@ public struct UnreadCounts: NaarsCarsPayload {
     /// Unread messages from others.
     public var unreadMessages: Int
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case unreadNotifications = "unread_notifications", unreadMessages = "unread_messages"
     }
     /// Counts.
@@ -178,7 +178,7 @@ public struct InviteCodeValidation: NaarsCarsPayload {
     /// Its creator when valid.
     public var createdBy: UUID?
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case isValid = "is_valid", codeId = "code_id", createdBy = "created_by" }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case isValid = "is_valid", codeId = "code_id", createdBy = "created_by" }
     /// Encodes uuids in lower case and NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -213,7 +213,7 @@ public struct PendingReview: NaarsCarsPayload {
     /// The request's date.
     public var date: PGDate
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case requestType = "request_type", requestId = "request_id", fulfillerId = "fulfiller_id"
         case fulfillerName = "fulfiller_name", title, date
     }
@@ -249,7 +249,7 @@ public struct PushNotificationRequest: NaarsCarsPayload {
     /// App icon badge.
     public var badge: Int?
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id", title, body, data, badge }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id", title, body, data, badge }
     /// Encodes uuids in lower case.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -278,7 +278,7 @@ public struct PushDelivery: NaarsCarsPayload {
     /// Whether the token was deleted (EDGE-002).
     public var removed: Bool
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case tokenId = "token_id", deviceId = "device_id", status, reason, removed }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case tokenId = "token_id", deviceId = "device_id", status, reason, removed }
     /// Encodes uuids in lower case and NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -307,7 +307,7 @@ public struct PushNotificationResult: NaarsCarsPayload {
     /// Per token, in push_tokens order (created_at, id).
     public var results: [PushDelivery]
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id", sent, failed, removed, results }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id", sent, failed, removed, results }
     /// Encodes uuids in lower case and NULL as `null`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -328,7 +328,7 @@ public struct CleanupTokensResult: NaarsCarsPayload {
     /// Tokens deleted.
     public var deleted: Int
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case deleted }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case deleted }
     /// A result.
     public init(deleted: Int) { self.deleted = deleted }
 }
@@ -340,7 +340,7 @@ public struct RefreshLeaderboardResult: NaarsCarsPayload {
     /// Rows of leaderboard_stats.
     public var rows: Int
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case materialized, rows }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case materialized, rows }
     /// A result.
     public init(materialized: Bool, rows: Int) { self.materialized = materialized; self.rows = rows }
 }
@@ -350,7 +350,7 @@ public struct EdgeFunctionError: NaarsCarsPayload {
     /// What went wrong.
     public var error: String
     /// Field names.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case error }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case error }
     /// An error.
     public init(error: String) { self.error = error }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// APNs' answer to one push.
 package struct APNsResponse: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// FR-019's edge functions: send-push-notification (FR-020, EDGE-001/002), cleanup-tokens
 /// (EDGE-003) and refresh-leaderboard, with the callers and body rules of functions.json.

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// FR-014's database functions, exposed at `/rest/v1/rpc/<name>` with the signatures of
 /// functions.json, and the leaderboard_stats view of FR-015.

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// The app's server-side logic for the mock: triggers, database functions, the leaderboard view
 /// and edge functions, all driven by the contracts (no rule lives here as a literal).

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// FR-013's triggers plus the request lifecycle and the message column guard (rules.json).
 /// Names are the SQL trigger names (sql/005_triggers.sql); same-timing triggers fire in name order

@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// Network failures (`AppError.networkError`).
 public enum NetworkError: String, CaseIterable, Sendable, Codable {

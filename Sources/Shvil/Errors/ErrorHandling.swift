@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// Where a failed operation ended, as a client's error handler routes it (errors.json `handling`).
 public struct HandledError: Sendable, Equatable, CustomStringConvertible {

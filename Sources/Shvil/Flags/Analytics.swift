@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// Contracts/shvil/flags.json `analytics`: `Environment.analyticsEnabled` per environment and
 /// the user's opt-in (§Environment Variables, §Privacy Compliance).

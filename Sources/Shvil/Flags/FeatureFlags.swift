@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// The document's feature flags (§Feature Flag System), raw values as stored.
 public enum Feature: String, CaseIterable, Sendable, Codable {

@@ -43,7 +43,7 @@ public struct ShvilUser: TableModel {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, email, displayName = "display_name", createdAt = "created_at", updatedAt = "updated_at"
     }
 
@@ -87,7 +87,7 @@ public struct Adventure: TableModel {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", title, description, routeData = "route_data", status, createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -146,7 +146,7 @@ public struct Place: TableModel {
     public var createdAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, description, latitude, longitude, metadata, createdBy = "created_by", createdAt = "created_at"
     }
 
@@ -202,7 +202,7 @@ public struct AdventureStop: TableModel {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, adventureId = "adventure_id", placeId = "place_id", orderIndex = "order_index"
         case customData = "custom_data", createdAt = "created_at", updatedAt = "updated_at"
     }
@@ -256,7 +256,7 @@ public struct FeatureFlagRow: TableModel {
     public var updatedAt: PGTimestamp
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case key, environment, enabled, stage, description, updatedAt = "updated_at"
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// Contracts/shvil/rules.json: the stop-reordering function's errors.
 package struct ShvilRules: Sendable, Equatable {

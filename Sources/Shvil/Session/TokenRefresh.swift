@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// Contracts/shvil/errors.json `session`: what a client does when PostgREST refuses its access
 /// token (§Data Protection "JWT tokens with refresh mechanism").

@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// The conformance suite of sync.json `futureTimestamps` on a Shvil server reached over HTTP:
 /// a write stamped later than the server's clock is stored with the server's time, one stamped

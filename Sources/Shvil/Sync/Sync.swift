@@ -1,6 +1,6 @@
 import Foundation
 import MockSupabase
-import ContractKit
+import MockBinding
 
 /// A change made on the device.
 public enum SyncOperation: String, Codable, Sendable, CaseIterable {

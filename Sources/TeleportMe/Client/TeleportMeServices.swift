@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 import MockSupabase
 
 /// The reference TeleportMe services as §3.6 and §5 describe them, reduced to what they do with
@@ -112,7 +112,7 @@ package struct TeleportMeServices: CacheWritingClient {
 extension TeleportMeApp {
     /// The reference services through `CacheWriteTriggerSuite`, as persona `ana` acting on the
     /// first fixture city with mid-scale sliders.
-    public static func referenceClientReports(_ rules: ClientRules) async -> [SuiteReport] {
+    package static func referenceClientReports(_ rules: ClientRules) async -> [SuiteReport] {
         guard rules.cache?.entries.contains(where: { $0.write != nil }) == true else { return [] }
         return [
             await CacheWriteTriggerSuite.run(
@@ -128,7 +128,7 @@ extension TeleportMeApp {
 
     /// The reference services of a suite environment.
     package static func referenceServices(_ env: CacheWriteTriggerSuite.Environment) -> TeleportMeServices {
-        let city = env.backend.configuration.spec.fixtures.rows("cities").first?["id"]?.stringValue ?? ""
+        let city = env.backend.served.spec.fixtures.rows("cities").first?["id"]?.stringValue ?? ""
         return TeleportMeServices(
             rules: env.rules, userID: env.userID, cache: env.cache, transport: env.transport, cityID: city,
             preferences: ReportPreferences(cost: 5, climate: 5, culture: 5, jobMarket: 5))

@@ -37,7 +37,7 @@ public struct City: TableModel {
     public var updatedAt: PGTimestamp?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, fullName = "full_name", country, continent, latitude, longitude, population
         case teleportCityScore = "teleport_city_score", summary, imageURL = "image_url", createdAt = "created_at"
         case updatedAt = "updated_at"
@@ -82,7 +82,7 @@ public struct CityScore: TableModel {
     public var score: Double?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, cityID = "city_id", category, score
     }
 
@@ -115,7 +115,7 @@ public struct VibeTag: TableModel {
     public var category: String?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, emoji, category
     }
 
@@ -146,7 +146,7 @@ public struct CityVibeTag: TableModel {
     public var strength: Double?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case cityID = "city_id", vibeTagID = "vibe_tag_id", strength
     }
 
@@ -185,7 +185,7 @@ public struct Profile: TableModel {
     public var updatedAt: PGTimestamp?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, email, currentCityID = "current_city_id", avatarURL = "avatar_url", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -236,7 +236,7 @@ public struct UserPreferences: TableModel {
     public var updatedAt: PGTimestamp?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", startType = "start_type", costPreference = "cost_preference"
         case climatePreference = "climate_preference", culturePreference = "culture_preference"
         case jobMarketPreference = "job_market_preference", selectedVibeTags = "selected_vibe_tags", dealbreakers
@@ -289,7 +289,7 @@ public struct CityReport: TableModel {
     public var createdAt: PGTimestamp?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", currentCityID = "current_city_id", preferences, results, aiSummary = "ai_summary"
         case createdAt = "created_at"
     }
@@ -327,7 +327,7 @@ public struct SavedCity: TableModel {
     public var createdAt: PGTimestamp?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", cityID = "city_id", createdAt = "created_at"
     }
 
@@ -362,7 +362,7 @@ public struct EngagementEvent: TableModel {
     public var createdAt: PGTimestamp?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", eventType = "event_type", metadata, createdAt = "created_at"
     }
 
@@ -396,7 +396,7 @@ public struct CityReportInsert: Codable, Equatable, Sendable {
     public var aiSummary: String?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case userID = "user_id", currentCityID = "current_city_id", preferences, results, aiSummary = "ai_summary"
     }
 
@@ -426,7 +426,7 @@ public struct EngagementEventInsert: Codable, Equatable, Sendable {
     public var metadata: JSONValue
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case userID = "user_id", eventType = "event_type", metadata
     }
 
@@ -461,7 +461,7 @@ public struct ProfileUpdate: Codable, Equatable, Sendable {
     public var avatarURL: String?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case name, currentCityID = "current_city_id", avatarURL = "avatar_url"
     }
 
@@ -487,7 +487,7 @@ public struct SavedCityInsert: Codable, Equatable, Sendable {
     public var cityID: String
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case userID = "user_id", cityID = "city_id"
     }
 
@@ -523,7 +523,7 @@ public struct UserPreferencesUpsert: Codable, Equatable, Sendable {
     public var dealbreakers: [String]?
 
     /// The column names.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case userID = "user_id", startType = "start_type", costPreference = "cost_preference"
         case climatePreference = "climate_preference", culturePreference = "culture_preference"
         case jobMarketPreference = "job_market_preference", selectedVibeTags = "selected_vibe_tags", dealbreakers

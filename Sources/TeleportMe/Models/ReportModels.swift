@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// The four preference sliders of a `generate-report` request (each 0-10), also the `jsonb`
 /// snapshot in `city_reports.preferences`.
@@ -14,7 +14,7 @@ public struct ReportPreferences: Codable, Sendable, Equatable, Hashable {
     public var jobMarket: Double
 
     /// The keys.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case cost, climate, culture, jobMarket = "job_market" }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case cost, climate, culture, jobMarket = "job_market" }
 
     /// Preferences.
     public init(cost: Double, climate: Double, culture: Double, jobMarket: Double) {
@@ -41,7 +41,7 @@ public struct GenerateReportRequest: Codable, Sendable, Equatable {
     public var preferences: ReportPreferences
 
     /// The keys.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case currentCityID = "current_city_id", preferences }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case currentCityID = "current_city_id", preferences }
 
     /// A request.
     public init(currentCityID: String, preferences: ReportPreferences) {
@@ -60,7 +60,7 @@ public struct ComparisonEntry: Codable, Sendable, Equatable {
     public var delta: Double
 
     /// The keys.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case matchScore = "match_score", currentScore = "current_score", delta
     }
 
@@ -94,7 +94,7 @@ public struct CityMatch: Codable, Sendable, Equatable {
     public var scores: [String: Double]
 
     /// The keys.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case cityID = "city_id", cityName = "city_name", cityFullName = "city_full_name"
         case cityCountry = "city_country", cityImageURL = "city_image_url", matchPercent = "match_percent"
         case rank, comparison, aiInsight = "ai_insight", scores
@@ -135,7 +135,7 @@ public struct ReportCurrentCity: Codable, Sendable, Equatable {
     public var scores: [String: Double]
 
     /// The keys.
-    public enum CodingKeys: String, CodingKey, CaseIterable { case id, name, scores }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, name, scores }
 
     /// A current city.
     public init(id: String, name: String, scores: [String: Double]) {
@@ -153,7 +153,7 @@ public struct GenerateReportResponse: Codable, Sendable, Equatable {
     public var matches: [CityMatch]
 
     /// The keys.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case reportID = "report_id", currentCity = "current_city", matches
     }
 

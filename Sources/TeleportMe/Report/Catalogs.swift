@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// City catalogs beyond the 55 seed cities: the 266 real urban areas of
 /// `Contracts/teleportme/fixtures/urban-areas.json` and seeded synthetic catalogs of any size,
@@ -19,17 +19,23 @@ package enum ReportCatalogs {
 
     /// The real urban areas with their 17 scores.
     package static func urbanAreas(_ url: URL = urbanAreasURL) throws -> [ReportCity] {
-        let root = try SpecNode.load(url, displayName: "Contracts/teleportme/fixtures/urban-areas.json")
-        return try root.array().map { n in
-            try n.object { o in
-                for k in ["continent", "latitude", "longitude", "population", "teleport_city_score", "summary"] { _ = o.optional(k) }
-                var scores: [String: Double] = [:]
-                for (k, v) in try o.required("scores").map() { scores[k] = try v.double() }
-                return ReportCity(
-                    id: try o.required("id").string(), name: try o.required("name").string(),
-                    fullName: try o.required("full_name").string(), country: try o.required("country").string(),
-                    imageURL: nil, scores: scores)
-            }
+        try SpecNode.decode([UrbanArea].self, from: url, displayName: "Contracts/teleportme/fixtures/urban-areas.json").map(\.city)
+    }
+
+    /// One urban area of the dataset: the fields a report reads (the others are allowed, unread).
+    private struct UrbanArea: Decodable {
+        var city: ReportCity
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case id, name, fullName = "full_name", country, scores, continent, latitude, longitude, population
+            case teleportCityScore = "teleport_city_score", summary
+        }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let scores = try c.decode([String: Double].self, forKey: .scores)
+            city = ReportCity(
+                id: try c.decode(String.self, forKey: .id), name: try c.decode(String.self, forKey: .name),
+                fullName: try c.decode(String.self, forKey: .fullName), country: try c.decode(String.self, forKey: .country),
+                imageURL: nil, scores: scores)
         }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// A candidate as the refiner sees it (§4.6 step 6: "top 8 with scores").
 package struct RefinerCandidate: Codable, Sendable, Equatable {

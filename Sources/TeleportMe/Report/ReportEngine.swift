@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// A city as the report engine sees it: identity, display fields and its scores by category
 /// (categories without a finite score are absent).

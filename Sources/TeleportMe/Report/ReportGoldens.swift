@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// Which refiner a golden case uses.
 package enum RefinerSpec: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// The report algorithm's rules, read strictly from `Contracts/teleportme/report.json`: every
 /// number and choice of §4.6 steps 4-9 the document leaves open, each with its `decision`.

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 // How report.json decodes: one small type per section, each checking itself; sections that
 // depend on an earlier one (primary on preferences, refined and fallback on candidates) read it

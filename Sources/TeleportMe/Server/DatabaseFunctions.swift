@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// `search_cities(search_term text)` (§4.4): pg_trgm similarity over the configured columns,
 /// rows above the threshold, best similarity first, ties by the configured columns, at most

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// The rules of TeleportMe's database functions, triggers and edge function, read strictly from
 /// `Contracts/teleportme/functions.json`.

@@ -1,5 +1,5 @@
 import Foundation
-import ContractKit
+import MockBinding
 
 /// The `generate-report` edge function (§4.6) on the mock: validates the request, fetches the
 /// current city and every candidate with their scores (as the service role, like the deployed

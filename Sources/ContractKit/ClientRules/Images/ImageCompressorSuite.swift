@@ -47,19 +47,19 @@ public struct ReferenceImageCompressor: ImageCompressing {
 /// pixel, and at most the preset's byte budget.
 public enum ImageCompressorSuite {
     /// A picture the suite compresses.
-    public struct Sample: Sendable {
+    package struct Sample: Sendable {
         /// What it is, for messages.
-        public var name: String
+        package var name: String
         /// The pixels.
-        public var image: RasterImage
+        package var image: RasterImage
         /// Whether the budget may force it below the bound (noise).
-        public var mayShrinkForBudget: Bool
+        package var mayShrinkForBudget: Bool
     }
 
     /// The suite's pictures for a preset: a landscape and a portrait past the bound, a picture
     /// within it, and noise of about one pixel per byte of budget (what a careless encoder
     /// writes at more than a byte a pixel).
-    public static func samples(for preset: ImagePreset) -> [Sample] {
+    package static func samples(for preset: ImagePreset) -> [Sample] {
         let m = preset.maxDimensionPixels
         func smooth(_ w: Int, _ h: Int) -> RasterImage {
             RasterImage(width: w, height: h) { x, y in

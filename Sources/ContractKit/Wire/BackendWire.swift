@@ -1,25 +1,25 @@
 import Foundation
-import MockSupabase
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-// The mock as a wire endpoint: its keys and personas' tokens are the credentials, its URLProtocol
-// session and its `handle` the two ways in. (Glue between the rule runners and the mock.)
-extension MockSupabase: WireCredentials {}
+// A backend under test as a wire endpoint: its keys and personas' tokens are the credentials,
+// its URLSession and its `handle` the two ways in.
 
 extension URLSessionSender {
-    /// Requests into `backend` through its URLProtocol (`backend.makeURLSession()`), as a client
+    /// Requests into `backend` through its URLSession (the mock's answers in process), as a client
     /// app's networking stack sends them.
-    package init(backend: MockSupabase, credentials: (any WireCredentials)? = nil, timeout: TimeInterval? = nil) {
-        self.init(session: backend.makeURLSession(), baseURL: backend.baseURL, credentials: credentials ?? backend, timeout: timeout)
+    package init(backend: any BackendUnderTest, credentials: (any WireCredentials)? = nil, timeout: TimeInterval? = nil) {
+        self.init(
+            session: backend.makeURLSession(configuration: .ephemeral), baseURL: backend.baseURL, credentials: credentials ?? BackendKeys(backend),
+            timeout: timeout)
     }
 }
 
 extension InProcessSender {
     /// Requests handed to `backend.handle` on the calling thread.
-    package init(backend: MockSupabase, credentials: (any WireCredentials)? = nil) {
-        self.init(credentials: credentials ?? backend, handle: { try backend.handle($0) })
+    package init(backend: any BackendUnderTest, credentials: (any WireCredentials)? = nil) {
+        self.init(credentials: credentials ?? BackendKeys(backend), handle: { try backend.handle($0) })
     }
 }
 
@@ -58,11 +58,10 @@ extension InteractionEndpoint {
     /// Interactions into `backend`: over the wire (URLSession through its URLProtocol, as a client
     /// app's networking stack sends them) or, `inProcess`, through `backend.handle` (for
     /// debugging the engine itself); the mock's outbox answers `{{otp.…}}` and `{{emailToken.…}}`.
-    package static func mock(_ backend: MockSupabase, inProcess: Bool = false) -> InteractionEndpoint {
+    package static func mock(_ backend: any BackendUnderTest, inProcess: Bool = false) -> InteractionEndpoint {
         InteractionEndpoint(
             sender: inProcess ? InProcessSender(backend: backend) : URLSessionSender(backend: backend),
-            personas: backend.configuration.spec.fixtures.personas,
-            mailbox: { [backend] in backend.lastOTP(for: $0) },
-            emailTokens: { [backend] in backend.lastEmail(to: $0)?.tokenHash })
+            personas: backend.served.spec.fixtures.personas,
+            mailbox: backend.served.lastOTP, emailTokens: backend.served.lastEmailToken)
     }
 }

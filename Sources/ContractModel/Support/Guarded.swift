@@ -42,7 +42,7 @@ package final class Guarded<State>: @unchecked Sendable {
 extension Guarded where State: AnyObject {
     /// Runs `body` with the state object while holding the lock; calls may nest on one thread
     /// (the database's triggers and functions re-enter it). The object must not escape `body`.
-    func withReentrantLock<R>(_ body: (State) throws -> R) rethrows -> R {
+    package func withReentrantLock<R>(_ body: (State) throws -> R) rethrows -> R {
         lock.lock()
         holds += 1
         defer {
@@ -57,7 +57,7 @@ extension Guarded where State: AnyObject {
     ///
     /// A recursive lock's `try()` succeeds for the thread that holds it, and for anyone when it
     /// is free; `holds` (changed only under the lock) tells the two apart.
-    func isHeldByCurrentThread() -> Bool {
+    package func isHeldByCurrentThread() -> Bool {
         guard lock.try() else { return false }
         defer { lock.unlock() }
         return holds > 0

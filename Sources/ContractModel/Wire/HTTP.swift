@@ -41,7 +41,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 extension String {
     /// ASCII case-insensitive equality, as HTTP field names compare.
     @inlinable
-    func caseInsensitiveEquals(_ other: String) -> Bool {
+    package func caseInsensitiveEquals(_ other: String) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
         for (x, y) in zip(a, b) where x != y {
@@ -85,7 +85,7 @@ public struct HTTPRequest: Sendable {
     public func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
 
     /// Splits and percent-decodes a request target.
-    public static func splitTarget(_ target: String) -> (String, [(name: String, value: String)]) {
+    package static func splitTarget(_ target: String) -> (String, [(name: String, value: String)]) {
         // Split on the bytes `?`, `#`, `&` and `=` (ASCII: every index found is a character
         // boundary), as the real server's HTTP stack splits a target, with no grapheme breaking.
         let u = target.utf8
@@ -119,7 +119,7 @@ public struct HTTPRequest: Sendable {
 
     /// Decodes `%XX` escapes (a malformed escape is kept literally, as PostgREST's parser sees
     /// it); invalid UTF-8 after decoding is repaired with U+FFFD rather than rejected.
-    public static func percentDecoded(_ s: Substring) -> String {
+    package static func percentDecoded(_ s: Substring) -> String {
         let u = s.utf8
         guard u.contains(0x25) else { return String(s) }
         var out: [UInt8] = []

@@ -40,5 +40,7 @@ package struct RealtimePublication: Sendable, Equatable {
 /// A malformed realtime.json.
 package struct RealtimeSpecError: Error, Sendable, CustomStringConvertible {
     package var message: String
+    /// An error saying `message`.
+    package init(message: String) { self.message = message }
     package var description: String { message }
 }

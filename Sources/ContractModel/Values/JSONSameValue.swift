@@ -1,0 +1,15 @@
+import Foundation
+
+extension JSONValue {
+    /// Equal as JSON values, numbers compared by value (`1` and `1.0` are the same).
+    package static func sameValue(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.int(let x), .int(let y)): return x == y
+        case (.int, .double), (.double, .int), (.double, .double): return a.doubleValue == b.doubleValue
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { sameValue($0, $1) }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && x.allSatisfy { k, v in y[k].map { sameValue(v, $0) } ?? false }
+        default: return a == b
+        }
+    }
+}
