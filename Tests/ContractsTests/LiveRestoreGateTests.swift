@@ -100,7 +100,8 @@ final class LiveRestoreGateTests: XCTestCase {
     /// case without `/__admin/reset` and the backend is left exactly as found.
     func testWithTheRestoreDatabaseEveryAppPassesAndLeavesEveryTableExactlyAsFound() throws {
         // Each app against its own served mock, side by side; the checks after, in order.
-        let runs = try Concurrently<(before: [String: Set<String>], rows: [VerifyRow], after: [String: Set<String>])>.map(allApps, width: allApps.count) { app in
+        let runs = try Concurrently<(before: [String: Set<String>], rows: [VerifyRow], after: [String: Set<String>])>.map(allApps, width: allApps.count) {
+            app in
             let backend = try app.makeMock()
             backend.adminRoutesEnabled = false
             let (server, endpoint) = try ServedMocks.serve(backend)
