@@ -35,7 +35,7 @@ extension CivicForgeApp {
                         violations: l.violations(of: photos)),
                     RuleCheck(
                         "the reference processor's JPEG bytes: no APP1/APP13, baseline, planned size never upscaled, quality, centred thumbnail",
-                        violations: PhotoBytesConformance.violations(of: ReferencePhotoProcessor(limits: l), limits: l))
+                        violations: PhotoBytesConformance.referenceViolations(l))
                 ]
             },
             ContractFile("auth.json", kind: AppRulesSuite.kind) { folder in

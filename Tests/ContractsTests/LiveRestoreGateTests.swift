@@ -33,16 +33,22 @@ final class LiveRestoreGateTests: XCTestCase {
 
     func testWithoutAdminResetTheRunLeavesEveryTableAsFoundOrNamesTheRow() throws {
         var exact: [String] = []
-        for app in allApps {
+        // Each app against its own served mock, side by side; the checks after, in order.
+        let runs = try Concurrently<(refused: Int, before: [String: Set<String>], rows: [VerifyRow], after: [String: Set<String>])>.map(
+            allApps, width: allApps.count
+        ) { app in
             let backend = try app.makeMock()
             backend.adminRoutesEnabled = false
             let (server, endpoint) = try ServedMocks.serve(backend)
             defer { server.stop() }
             let refused = try endpoint.send(HTTPRequest(method: "POST", path: "/__admin/reset"), as: "service_role")
-            XCTAssertEqual(refused.status, 404, "\(app.name): /__admin/reset still answers")
             let before = try Self.dump(backend)
             let rows = LiveVerify.run(app, endpoint: endpoint)
-            let after = try Self.dump(backend)
+            return (refused.status, before, rows, try Self.dump(backend))
+        }
+        for (app, run) in zip(allApps, runs) {
+            let (before, rows, after) = (run.before, run.rows, run.after)
+            XCTAssertEqual(run.refused, 404, "\(app.name): /__admin/reset still answers")
             // The table never leaves a kind out: each of verify's kinds is a row, run or "not
             // applicable to --target" with its reason.
             let suites = [
@@ -93,15 +99,20 @@ final class LiveRestoreGateTests: XCTestCase {
     /// database with triggers off stands in for the psql connection), every app passes every
     /// case without `/__admin/reset` and the backend is left exactly as found.
     func testWithTheRestoreDatabaseEveryAppPassesAndLeavesEveryTableExactlyAsFound() throws {
-        for app in allApps {
+        // Each app against its own served mock, side by side; the checks after, in order.
+        let runs = try Concurrently<(before: [String: Set<String>], rows: [VerifyRow], after: [String: Set<String>])>.map(allApps, width: allApps.count) {
+            app in
             let backend = try app.makeMock()
             backend.adminRoutesEnabled = false
             let (server, endpoint) = try ServedMocks.serve(backend)
             defer { server.stop() }
             let before = try Self.dump(backend)
             let rows = LiveVerify.run(app, endpoint: endpoint, options: LiveOptions(database: MockDatabaseWriter(backend: backend)))
-            XCTAssertEqual(ServedMocks.failures(rows), "", app.name)
-            XCTAssertEqual(try Self.dump(backend), before, "\(app.name): the run left the backend changed")
+            return (before, rows, try Self.dump(backend))
+        }
+        for (app, run) in zip(allApps, runs) {
+            XCTAssertEqual(ServedMocks.failures(run.rows), "", app.name)
+            XCTAssertEqual(run.after, run.before, "\(app.name): the run left the backend changed")
         }
     }
 

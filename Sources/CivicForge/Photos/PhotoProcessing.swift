@@ -77,6 +77,19 @@ public enum PhotoBytesConformance {
         ]
     }
 
+    /// `violations(of: ReferencePhotoProcessor(limits:), limits:)`, computed once per process for
+    /// each `limits`: the reference's bytes are a pure function of the limits, and both the
+    /// `app-rules` kind and the gate's photo suite check them (encoding the camera-sized source
+    /// is the costly part).
+    package static func referenceViolations(_ limits: PhotoLimits) -> [String] {
+        // The computation never throws.
+        (try? referenceMemo.value(String(describing: limits)) { violations(of: ReferencePhotoProcessor(limits: limits), limits: limits) })
+            ?? violations(of: ReferencePhotoProcessor(limits: limits), limits: limits)
+    }
+
+    /// The reference's violations computed so far, by limits.
+    private static let referenceMemo = ProcessMemo<[String]>()
+
     /// Violations of `limits` by `processor` (empty: it conforms) on `sources` (default: all of
     /// `sources(limits)`).
     package static func violations(of processor: some PhotoProcessing, limits: PhotoLimits, sources chosen: [SourcePhoto]? = nil) -> [String] {

@@ -218,8 +218,9 @@ struct LiveRestore {
                     }
                 }
             }
-            current = try read(order)
+            // A pass that sent nothing left the tables as just read: no second read to confirm.
             if !acted { break }
+            current = try read(order)
         }
         if let db = io.database {
             let restores = order.compactMap { t -> LiveTableRestore? in

@@ -79,12 +79,14 @@ package enum LiveVerify {
                 timed(LiveStorageChecks.kind) { .ran(LiveStorageChecks.run(backend) + LiveStoragePolicies.run(backend, reference: try reference())) }
             }
             let matrix = RLSSuite.hasMatrix(app.name) && wanted(RLSSuite.kind)
-            let expansion = RLSExpansion(spec: spec, now: Date(), statuses: statuses)
+            // Expanded only when the matrix runs (once per process: `RLSExpansion.current`).
+            let expansion = matrix ? RLSExpansion.current(spec, statuses: statuses) : nil
             let target = LiveRLSTarget(backend)
             func reads(_ c: RLSCase) -> Bool { c.operation.command == .select && c.setup.isEmpty }
-            var statuses = [RLSCaseStatus?](repeating: nil, count: matrix ? expansion.cases.count : 0)
+            let cases = expansion?.cases ?? []
+            var statuses = [RLSCaseStatus?](repeating: nil, count: cases.count)
             let readsStarted = Date()
-            if matrix { for i in expansion.cases.indices where reads(expansion.cases[i]) { statuses[i] = RLSSuite.run(expansion.cases[i], on: target) } }
+            for i in cases.indices where reads(cases[i]) { statuses[i] = RLSSuite.run(cases[i], on: target) }
             let readSeconds = Date().timeIntervalSince(readsStarted)
             for kind in ["interactions", "functions"] where wanted(kind) {
                 let mine = files.filter { f in (f.steps.contains { $0.request.path.hasPrefix("/functions/v1/") } ? "functions" : "interactions") == kind }
@@ -108,9 +110,9 @@ package enum LiveVerify {
             if !skipped.isEmpty {
                 timed("interactions") { .notApplicable("not applicable to --target: \(skipped.count) files: " + skipped.joined(separator: ", ")) }
             }
-            if matrix {
+            if let expansion {
                 timed(RLSSuite.kind) {
-                    for i in expansion.cases.indices where statuses[i] == nil { statuses[i] = RLSSuite.run(expansion.cases[i], on: target) }
+                    for i in cases.indices where statuses[i] == nil { statuses[i] = RLSSuite.run(cases[i], on: target) }
                     return .ran(RLSReport(expansion: expansion, statuses: statuses.compactMap { $0 }, flips: nil).caseResults)
                 }
                 rows[rows.count - 1].seconds += readSeconds

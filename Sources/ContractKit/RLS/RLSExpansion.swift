@@ -933,8 +933,8 @@ struct Expander {
 
 extension RLSExpansion {
     /// The expansion of the app whose contracts are `spec.folder`, at the time it is first asked
-    /// for, computed once per process (`ProcessMemo`) for the runs against PostgreSQL (the
-    /// `postgres` kind's matrix, `verify --database`), which all mean "now": a few seconds apart
+    /// for, computed once per process (`ProcessMemo`) for the runs against a real clock (the
+    /// `postgres` kind's matrix, `verify --database`, `verify --target`), which all mean "now": a few seconds apart
     /// or the same instant make no difference to a case. Only for a `spec` as loaded from its
     /// folder (a changed spec in memory has its own expansion: `init(spec:now:statuses:)`).
     package static func current(_ spec: AppSpec, statuses: PostgRESTStatusTable) -> RLSExpansion {

@@ -84,11 +84,21 @@ public enum ImageCompressorSuite {
         ]
     }
 
+    /// `samples(for:)` computed once per process for each bound and budget (all they depend on):
+    /// every compressor the suite runs, the reference and each mutant, gets the same pictures.
+    static func sharedSamples(for preset: ImagePreset) -> [Sample] {
+        // The computation never throws.
+        (try? sampleMemo.value("\(preset.maxDimensionPixels) \(preset.maxBytes)") { samples(for: preset) }) ?? samples(for: preset)
+    }
+
+    /// The samples computed so far, by bound and budget.
+    private static let sampleMemo = ProcessMemo<[Sample]>()
+
     /// Runs every preset's samples through `compressor`; violations are named by the preset's id.
     public static func run(_ presets: [ImagePreset], compressor: any ImageCompressing) -> SuiteReport {
         let r = SuiteRecorder(suite: "image-compressor")
         for preset in presets {
-            for sample in samples(for: preset) {
+            for sample in sharedSamples(for: preset) {
                 check(preset, sample, compressor: compressor, recorder: r)
             }
         }
