@@ -119,6 +119,10 @@ package final class PostgresCluster: @unchecked Sendable {
     package let installation: PostgresInstallation
     private let runAs: String?
     private let lock = NSLock()
+    /// Database set-ups take turns: roles are cluster-wide, so two set-ups at once (verify runs
+    /// apps side by side) both find `anon` missing in the shim's `if not exists` and both create
+    /// it, and the second fails with 23505 on `pg_authid_rolname_index`.
+    private let setupLock = NSLock()
     private var stopped = false
 
     static let prefix = "supacontracts-pg-swift."
@@ -278,6 +282,8 @@ package final class PostgresCluster: @unchecked Sendable {
     /// (Re)creates a database and applies SQL files to it in order; `extraSQL` runs last (a
     /// mutant's change, a fixture load).
     package func createDatabase(_ name: String, applying files: [URL], extraSQL: [String] = []) throws {
+        setupLock.lock()
+        defer { setupLock.unlock() }
         try psql(database: "postgres", sql: "drop database if exists \"\(name)\" with (force);\ncreate database \"\(name)\";\n")
         for f in files { try psql(database: name, file: f) }
         for s in extraSQL { try psql(database: name, sql: s) }
