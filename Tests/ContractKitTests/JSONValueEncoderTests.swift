@@ -51,6 +51,7 @@ final class JSONValueEncoderTests: XCTestCase {
             name: "Zoë \"quoted\" \\ \u{1}", skipped: nil,
             doubles: [
                 80.0, 0.1, 1e15, 1e16, 9_007_199_254_740_992, 9_007_199_254_740_994, 9.5e15, -9.5e15, -0.0, 1.5e-7, 1e-4, 1e-5, 123.456,
+                0.000099999, -0.00012, 1.25, 4_503_599_627_370_495.5,
                 -2.5e300, 5e-324
             ],
             ints: [0, -1, Int64.max, Int64.min], unsigned: UInt64.max, byID: [1: "a", 20: "b"],

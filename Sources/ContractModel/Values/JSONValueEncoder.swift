@@ -1,10 +1,9 @@
 import Foundation
 
 /// Encodes an `Encodable` straight into a `JSONValue`, with the result `JSONValue.parse` gives for
-/// Foundation's `JSONEncoder` output (default strategies): the same `.int`/`.double` split (a
-/// whole `Double` prints as `80`, so it parses as `.int(80)`; one past 2^53 prints `1e+16`, a
-/// `.double`), URLs as their absolute string, `Data` as base64, `Decimal` as its number, and a
-/// non-finite float refused. It skips the text in between, which made encoding a report cost
+/// Foundation's `JSONEncoder` output (default strategies): numbers as the parser reads the text
+/// `JSONEncoder` prints (a whole `Double` prints as `80`, so it is `.int(80)`), URLs as their
+/// absolute string, `Data` as base64, `Decimal` as its number, and a non-finite float refused. It skips the text in between, which made encoding a report cost
 /// several times the report itself (`contracts-bench report`).
 package enum JSONValueEncoder {
     /// The value as `JSONValue.parse(JSONEncoder().encode(value))` would give it.
@@ -16,26 +15,25 @@ package enum JSONValueEncoder {
         return node.resolved()
     }
 
-    /// `number(_:_:_:)` for a `Double` without printing it: Swift prints a whole double up to
-    /// 2^53 in positional notation (`80.0`, so `80`: an `.int`) and a larger one with an
-    /// exponent (`1e+16`: a `.double`); any other finite double prints its shortest round-trip
-    /// digits, which parse back to the same double.
+    /// `number(_:_:_:)` for a `Double`, printing it only when Swift would use an exponent: a
+    /// whole double up to 2^53 prints positionally (`80.0`, so `80`: an `.int`), and any other
+    /// double from 0.0001 up to 2^53 as its shortest round-trip digits, which parse back to the
+    /// same double. The exponent forms (`1e+16`, `1.5e-07`) are parsed as written.
     static func number(_ d: Double, _ codingPath: [CodingKey]) throws -> JSONValue {
-        guard d.isFinite else { return try number(d.description, d, codingPath) }
-        if d == d.rounded(.towardZero), abs(d) <= 9_007_199_254_740_992 { return .int(Int64(d)) }
-        return .double(d)
+        if d.isFinite, d == d.rounded(.towardZero), abs(d) <= 9_007_199_254_740_992 { return .int(Int64(d)) }
+        if d.isFinite, abs(d) >= 0.0001, abs(d) < 9_007_199_254_740_992 { return .double(d) }
+        return try number(d.description, d, codingPath)
     }
 
-    /// What `JSONValue.parse` makes of `JSONEncoder`'s text for a float: its `description`
-    /// without a trailing `.0`.
+    /// What `JSONValue.parse` makes of `JSONEncoder`'s text for a number: its `description`
+    /// without a trailing `.0`, parsed (so the parser's own rules for numbers hold here too).
     static func number(_ description: String, _ value: Any, _ codingPath: [CodingKey]) throws -> JSONValue {
         var text = Substring(description)
         if text.hasSuffix(".0") { text = text.dropLast(2) }
-        if !text.contains("."), !text.contains("e"), let i = Int64(text) { return .int(i) }
-        guard let d = Double(text), d.isFinite else {
+        guard let d = Double(text), d.isFinite, let parsed = try? JSONValue.parse(String(text)) else {
             throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "Unable to encode \(description) directly in JSON."))
         }
-        return .double(d)
+        return parsed
     }
 }
 
