@@ -51,7 +51,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
 extension CacheEntryRule {
     /// The key of this entry for a user (per-user entries) under a freshness rule.
-    public func key(user: String?, qualifier: String? = nil, freshness: FreshnessRule) -> CacheKey {
+    package func key(user: String?, qualifier: String? = nil, freshness: FreshnessRule) -> CacheKey {
         CacheKey(name: key, qualifier: qualifier, userID: scope == .user ? user : nil, ttl: ttlSeconds, boundary: freshness.staleWhenAge)
     }
 }

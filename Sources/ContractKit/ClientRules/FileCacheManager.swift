@@ -16,14 +16,14 @@ import Foundation
 /// opening a store sweeps temporary files left by a writer that died mid-write.
 public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     /// The root folder.
-    public let root: URL
+    package let root: URL
     /// The layout (folders, format version).
-    public let layout: CacheLayout
+    package let layout: CacheLayout
     /// Whether each write is flushed to disk: the file (`fsync`) before it replaces the entry, the
     /// folder after.
-    public let durable: Bool
+    package let durable: Bool
     /// Files larger than this are treated as corrupt instead of being read.
-    public let maxEntryBytes: Int
+    package let maxEntryBytes: Int
 
     private let clock: WallClock
     private let lock = NSLock()

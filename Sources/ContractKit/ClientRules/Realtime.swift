@@ -54,9 +54,6 @@ public final class ManualScheduler: ActionScheduler, @unchecked Sendable {
         return item
     }
 
-    /// Actions scheduled and neither run nor cancelled.
-    public var pendingCount: Int { lock.lock(); defer { lock.unlock() }; return items.filter { !$0.isCancelled }.count }
-
     private func takeDue(until end: Date) -> Item? {
         lock.lock(); defer { lock.unlock() }
         items.removeAll { $0.isCancelled }

@@ -15,15 +15,15 @@ public enum ContractsLocator {
 
     /// The checkout this package was built from, found from this source file's location
     /// (Sources/ContractKit/Core/Core.swift → the package root).
-    public static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    package static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `Contracts/`.
-    public static var contracts: URL { root.appendingPathComponent("Contracts") }
+    package static var contracts: URL { root.appendingPathComponent("Contracts") }
     /// `Contracts/<app>/`.
     public static func app(_ name: String) -> URL { contracts.appendingPathComponent(name) }
     /// `Golden/`.
-    public static var golden: URL { root.appendingPathComponent("Golden") }
+    package static var golden: URL { root.appendingPathComponent("Golden") }
     /// PostgREST's error statuses, `Contracts/shared/postgrest-errors.json` (what the RLS oracle
     /// and the PostgreSQL target judge with, never the mock's own mapping).
     package static func postgrestStatuses() throws -> PostgRESTStatusTable { try .load(contracts: contracts) }

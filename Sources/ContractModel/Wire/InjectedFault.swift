@@ -3,13 +3,13 @@ import Foundation
 /// A fault the mock injects into matching requests, to test client failure handling.
 public struct InjectedFault: Sendable {
     /// Which requests (method and path prefix) it applies to; nil matches any.
-    public var method: String?
+    package var method: String?
     /// Path prefix, e.g. `/rest/v1/saved_cities`.
-    public var pathPrefix: String
+    package var pathPrefix: String
     /// What happens.
-    public var kind: Kind
+    package var kind: Kind
     /// How many matching requests it affects (nil: until cleared).
-    public var remaining: Int?
+    package var remaining: Int?
 
     /// What a fault does.
     public enum Kind: Sendable {

@@ -87,29 +87,29 @@ package struct RPCFunction: Sendable {
 }
 
 /// Configuration of one mock backend.
-public struct MockConfiguration: Sendable {
+package struct MockConfiguration: Sendable {
     /// The app served.
     package var spec: AppSpec
     /// The JWT secret (Supabase's local-development default unless given).
-    public var jwtSecret: String
+    package var jwtSecret: String
     /// The clock for `now()`, JWT `iat`/`exp` and expiry checks.
-    public var clock: WallClock
+    package var clock: WallClock
     /// The id source.
-    public var ids: IDGenerator
+    package var ids: IDGenerator
     /// Access-token lifetime in seconds (auth.json `jwt_expiry`, GoTrue's default 3600).
-    public var accessTokenLifetime: Int
+    package var accessTokenLifetime: Int
     /// Minimum password length (auth.json `minimum_password_length`, GoTrue's default 6).
-    public var minimumPasswordLength: Int
+    package var minimumPasswordLength: Int
     /// Seconds after its revocation during which a refresh token may still be exchanged
     /// (`GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`; the Supabase CLI's `config.toml` sets
     /// `refresh_token_reuse_interval = 10`). A later reuse ends the session.
-    public var refreshTokenReuseInterval: Int
+    package var refreshTokenReuseInterval: Int
     /// Seconds a revoked refresh token is kept before it is pruned (GoTrue's cleanup deletes
     /// revoked tokens older than 24 hours: supabase/auth internal/models/cleanup.go).
-    public var revokedRefreshTokenRetention: Int
+    package var revokedRefreshTokenRetention: Int
     /// Most revoked refresh tokens kept at once; beyond it the oldest are pruned early, so memory
     /// stays bounded under heavy refresh traffic.
-    public var revokedRefreshTokenCap: Int
+    package var revokedRefreshTokenCap: Int
 
     /// A configuration with defaults.
     package init(
@@ -142,7 +142,7 @@ public struct MockConfiguration: Sendable {
 /// storage, and this object's registrations, faults and token cache (`state`).
 public final class MockSupabase: Sendable {
     /// The configuration.
-    public let configuration: MockConfiguration
+    package let configuration: MockConfiguration
     /// The database.
     package let database: Database
     /// The anon key (a JWT with role `anon`).
@@ -187,7 +187,7 @@ public final class MockSupabase: Sendable {
     }
 
     /// A backend for an app, seeded with its fixtures.
-    public init(configuration: MockConfiguration) throws {
+    package init(configuration: MockConfiguration) throws {
         self.configuration = configuration
         let c = configuration
         database = Database(schema: c.spec.schema, policies: c.spec.policies, clock: c.clock, ids: c.ids)
