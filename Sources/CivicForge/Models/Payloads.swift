@@ -6,11 +6,11 @@ import MockSupabase
 // optionals are omitted, unlike the row models.
 
 /// `POST /rest/v1/rpc/redeem_invitation`.
-public struct RedeemInvitationRequest: Codable, Equatable, Sendable {
+package struct RedeemInvitationRequest: Codable, Equatable, Sendable {
     /// The code as typed or from `/invite/{code}`.
-    public var inviteCode: String
+    package var inviteCode: String
     /// A payload.
-    public init(inviteCode: String) { self.inviteCode = inviteCode }
+    package init(inviteCode: String) { self.inviteCode = inviteCode }
     enum CodingKeys: String, CodingKey { case inviteCode = "invite_code" }
 }
 
