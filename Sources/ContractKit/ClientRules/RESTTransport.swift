@@ -68,9 +68,9 @@ package struct ClientCredentials: WireCredentials {
 /// connection would.
 public struct MockBackendTransport: RESTTransport {
     /// The backend.
-    public let backend: any BackendUnderTest
+    package let backend: any BackendUnderTest
     /// The bearer token sent (a persona's access token, or the anon key).
-    public var token: String { credentials.token }
+    package var token: String { credentials.token }
     let credentials: ClientCredentials
     let sender: InProcessSender
 
@@ -96,11 +96,11 @@ public struct URLSessionTransport: RESTTransport {
     /// The sender.
     package let sender: URLSessionSender
     /// The session.
-    public var session: URLSession { sender.session }
+    package var session: URLSession { sender.session }
     /// The project URL (`https://<ref>.supabase.co`).
-    public var baseURL: URL { sender.baseURL }
+    package var baseURL: URL { sender.baseURL }
     /// The per-request deadline in seconds.
-    public let timeout: TimeInterval
+    package let timeout: TimeInterval
 
     /// A transport over `session` to `baseURL`.
     public init(session: URLSession, baseURL: URL, apiKey: String, token: String, timeout: TimeInterval) {

@@ -47,7 +47,7 @@ public enum JSONValue: Sendable, Hashable {
     public var isNull: Bool { if case .null = self { return true }; return false }
 
     /// The JSON type name used in error messages ("object", "array", …).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"

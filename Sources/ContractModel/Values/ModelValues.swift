@@ -95,7 +95,7 @@ public struct PGDate: Codable, Hashable, Comparable, Sendable, CustomStringConve
     /// The day of the month, 1…31.
     public var day: Int { PGTime.civilFromDays(Int(daysSinceEpoch)).2 }
     /// The next calendar day.
-    public var next: PGDate { PGDate(daysSinceEpoch: daysSinceEpoch + 1) }
+    package var next: PGDate { PGDate(daysSinceEpoch: daysSinceEpoch + 1) }
 
     /// Leap year in the proleptic Gregorian calendar.
     package static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }

@@ -22,7 +22,7 @@ public struct ReportPreferences: Codable, Sendable, Equatable, Hashable {
     }
 
     /// The weight of a request key (`cost`, `climate`, `culture`, `job_market`).
-    public func weight(_ key: String) -> Double? {
+    package func weight(_ key: String) -> Double? {
         switch key {
         case "cost": return cost
         case "climate": return climate
