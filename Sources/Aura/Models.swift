@@ -12,7 +12,6 @@ public struct DimensionScore: Codable, Equatable, Sendable {
     /// -100…100.
     public var score: Double
 
-    /// A score.
     public init(dimension: String, score: Double) {
         self.dimension = dimension
         self.score = score
@@ -43,12 +42,10 @@ package struct GenerateHoroscopeRequest: Codable, Equatable, Sendable {
     package var zodiacSign: ZodiacSign
     /// The owner's type.
     package var mbtiType: MBTIType
-    /// The category.
     package var category: SituationCategory
     /// Premium length (needs an active premium subscription).
     package var isPremium: Bool
 
-    /// A request.
     package init(userId: UUID, zodiacSign: ZodiacSign, mbtiType: MBTIType, category: SituationCategory, isPremium: Bool) {
         self.userId = userId
         self.zodiacSign = zodiacSign
@@ -75,7 +72,6 @@ package struct GenerateHoroscopeResponse: Codable, Equatable, Sendable {
     /// The stored `daily_readings` row.
     package var reading: DailyReading
 
-    /// A response.
     package init(content: String, reading: DailyReading) {
         self.content = content
         self.reading = reading
@@ -89,7 +85,6 @@ package struct MBTIAnswer: Codable, Equatable, Sendable {
     /// -100…100.
     package var score: Double
 
-    /// An answer.
     package init(dimension: String, score: Double) {
         self.dimension = dimension
         self.score = score
@@ -101,13 +96,11 @@ package struct MBTICalculateRequest: Codable, Equatable, Sendable {
     /// The answers, at least one per dimension.
     package var answers: [MBTIAnswer]
 
-    /// A request.
     package init(answers: [MBTIAnswer]) { self.answers = answers }
 }
 
 /// The answer of mbti-calculate.
 package struct MBTICalculateResponse: Codable, Equatable, Sendable {
-    /// The type code.
     package var typeCode: String
     /// One averaged score per dimension, in E/I, S/N, T/F, J/P order.
     package var dimensionScores: [DimensionScore]
@@ -120,7 +113,6 @@ package struct MBTICalculateResponse: Codable, Equatable, Sendable {
     /// The stored `mbti_results` row, or nil when the caller has no profile yet (onboarding).
     package var result: MBTIResult?
 
-    /// A response.
     package init(
         typeCode: String, dimensionScores: [DimensionScore], cognitiveFunctions: [CognitiveFunction],
         strengths: [String], weaknesses: [String], result: MBTIResult?
@@ -153,6 +145,5 @@ package struct FunctionError: Codable, Equatable, Sendable {
     /// What went wrong.
     package var error: String
 
-    /// An error body.
     package init(error: String) { self.error = error }
 }

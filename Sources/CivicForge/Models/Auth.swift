@@ -22,7 +22,6 @@ package struct AuthSession: Codable, Equatable, Sendable {
     package var expiresAt: Int
     /// The single-use refresh token.
     package var refreshToken: String
-    /// The user.
     package var user: AuthUser
 
     enum CodingKeys: String, CodingKey {
@@ -55,9 +54,7 @@ package struct AuthUser: Codable, Equatable, Sendable {
     package var userMetadata: JSONValue
     /// Linked identities.
     package var identities: [AuthIdentity]
-    /// Created.
     package var createdAt: Date?
-    /// Updated.
     package var updatedAt: Date?
     /// Anonymous sign-in.
     package var isAnonymous: Bool
@@ -121,9 +118,7 @@ package struct AuthIdentity: Codable, Equatable, Sendable {
     package var identityData: JSONValue
     /// The address.
     package var email: String?
-    /// Created.
     package var createdAt: Date?
-    /// Updated.
     package var updatedAt: Date?
     /// Last sign-in.
     package var lastSignInAt: Date?
@@ -133,7 +128,6 @@ package struct AuthIdentity: Codable, Equatable, Sendable {
         case createdAt = "created_at", updatedAt = "updated_at", lastSignInAt = "last_sign_in_at"
     }
 
-    /// Decodes an identity.
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         identityId = try c.decode(String.self, forKey: .identityId)

@@ -9,7 +9,6 @@ import MockSupabase
 package struct RedeemInvitationRequest: Codable, Equatable, Sendable {
     /// The code as typed or from `/invite/{code}`.
     package var inviteCode: String
-    /// A payload.
     package init(inviteCode: String) { self.inviteCode = inviteCode }
     enum CodingKeys: String, CodingKey { case inviteCode = "invite_code" }
 }
@@ -23,7 +22,6 @@ package struct OTPRequest: Codable, Equatable, Sendable {
     package var createUser: Bool
     /// user_metadata for a new user.
     package var data: JSONValue?
-    /// A payload.
     package init(email: String, createUser: Bool = true, data: JSONValue? = nil) { self.email = email; self.createUser = createUser; self.data = data }
     enum CodingKeys: String, CodingKey { case email, createUser = "create_user", data }
 }
@@ -36,6 +34,5 @@ package struct VerifyOTPRequest: Codable, Equatable, Sendable {
     package var email: String
     /// The code.
     package var token: String
-    /// A payload.
     package init(type: String = "email", email: String, token: String) { self.type = type; self.email = email; self.token = token }
 }

@@ -87,16 +87,13 @@ extension NotificationRules: Decodable {
 package struct WebhookPayload: Codable, Equatable, Sendable {
     /// INSERT, UPDATE or DELETE.
     package var type: String
-    /// The table.
     package var table: String
     /// `public`.
     package var schema: String
     /// NEW.
     package var record: JSONValue?
-    /// OLD.
     package var oldRecord: JSONValue?
 
-    /// A payload.
     package init(type: String, table: String, schema: String = "public", record: JSONValue?, oldRecord: JSONValue?) {
         self.type = type; self.table = table; self.schema = schema; self.record = record; self.oldRecord = oldRecord
     }

@@ -65,7 +65,6 @@ public struct CachedData<T: Sendable>: Sendable {
     /// Whether its age had reached the key's TTL when it was loaded.
     public var isStale: Bool
 
-    /// An entry.
     public init(value: T, savedAt: Date, isStale: Bool) {
         self.value = value
         self.savedAt = savedAt

@@ -9,7 +9,6 @@ public struct LoaderSnapshot<Item: Sendable>: Sendable {
     /// Whether a "stale data" banner is shown (CivicForge §4 offline banner).
     public var showsStaleBanner: Bool
 
-    /// A snapshot.
     public init(items: [Item], errorMessage: String? = nil, showsStaleBanner: Bool = false) {
         self.items = items
         self.errorMessage = errorMessage
@@ -28,7 +27,6 @@ public protocol CacheThenNetworkLoading: Sendable {
 
 /// The reference cache-then-network loader: §3.6's five steps over any cache store and fetch.
 public struct CacheThenNetworkLoader<Item: Codable & Sendable & Equatable>: CacheThenNetworkLoading {
-    /// The cache.
     package let cache: any ClientCacheStore
     /// The entry the list lives in.
     package let key: CacheKey

@@ -204,7 +204,6 @@ package enum OptimisticFailure: Sendable, Equatable {
 
 /// The optimistic update pattern (TeleportMe §3.6, §5.3).
 package struct OptimisticRules: Sendable, Equatable {
-    /// The resource.
     package var resource: OptimisticResource
     /// Failures to inject, each checked for rollback.
     package var failures: [OptimisticFailure]
@@ -224,7 +223,6 @@ public struct RateLimitAction: Sendable, Equatable {
     package var minimumInterval: TimeInterval
 }
 
-/// Rate limits.
 public struct RateLimitRules: Sendable, Equatable {
     /// Whether an attempt exactly one interval later is allowed (`atLeastInterval`) or only a later one.
     package enum Boundary: String, Sendable, Equatable, CaseIterable {
@@ -247,7 +245,6 @@ public struct RateLimitRules: Sendable, Equatable {
         /// Per action only.
         case action
     }
-    /// The boundary.
     package var boundary: Boundary
     /// Probe distance around boundaries, in seconds.
     package var probeSeconds: TimeInterval
@@ -257,7 +254,6 @@ public struct RateLimitRules: Sendable, Equatable {
     package var keying: Keying
     /// What the user sees when limited, in words.
     package var onLimited: String
-    /// The actions.
     package var actions: [RateLimitAction]
     /// Behaviours the suite checks.
     package var behaviours: [BehaviourRule]
@@ -339,7 +335,6 @@ public struct OfflineQueueRules: Sendable, Equatable {
 package struct TimeoutRule: Sendable, Equatable {
     /// Rule id.
     package var id: String
-    /// The operation.
     package var operation: String
     /// Deadline in seconds.
     package var seconds: TimeInterval
@@ -357,7 +352,6 @@ public struct ClientRules: Sendable, Equatable {
     package var loader: LoaderRules?
     /// Optimistic-update rules.
     package var optimistic: OptimisticRules?
-    /// Rate limits.
     public var rateLimits: RateLimitRules?
     /// Realtime limits.
     public var realtime: RealtimeRules?

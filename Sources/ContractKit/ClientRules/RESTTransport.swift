@@ -67,7 +67,6 @@ package struct ClientCredentials: WireCredentials {
 /// personas (or anon). An injected network fault arrives as `RESTError.network`, as a dropped
 /// connection would.
 public struct MockBackendTransport: RESTTransport {
-    /// The backend.
     package let backend: any BackendUnderTest
     /// The bearer token sent (a persona's access token, or the anon key).
     package var token: String { credentials.token }
@@ -93,9 +92,7 @@ public struct MockBackendTransport: RESTTransport {
 /// a bearer token, each with a deadline (TeleportMe §3.7 `timeout.rest`). A transport failure
 /// arrives as `RESTError.network`.
 public struct URLSessionTransport: RESTTransport {
-    /// The sender.
     package let sender: URLSessionSender
-    /// The session.
     package var session: URLSession { sender.session }
     /// The project URL (`https://<ref>.supabase.co`).
     package var baseURL: URL { sender.baseURL }
@@ -123,7 +120,6 @@ public struct URLSessionTransport: RESTTransport {
 
 /// The few PostgREST calls the reference client components make.
 package struct PostgRESTClient: Sendable {
-    /// The transport.
     package let transport: any RESTTransport
 
     /// A client over a transport.

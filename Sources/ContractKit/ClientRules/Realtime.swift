@@ -163,7 +163,6 @@ public final class RecordingRealtimeTransport: RealtimeTransport, @unchecked Sen
     private var joinedOrder: [String] = []
     private var events: [String] = []
 
-    /// An empty recorder.
     public init() {}
 
     public func join(_ channel: String) async {

@@ -11,7 +11,6 @@ public struct TimeoutPolicy: Sendable {
     /// Whether an operation still running after `elapsed` seconds under `deadline` is cancelled.
     public var timedOut: @Sendable (_ elapsed: TimeInterval, _ deadline: TimeInterval) -> Bool
 
-    /// A policy.
     public init(
         deadline: @escaping @Sendable (_ ruleID: String) -> TimeInterval?,
         timedOut: @escaping @Sendable (_ elapsed: TimeInterval, _ deadline: TimeInterval) -> Bool

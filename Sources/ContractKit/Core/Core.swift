@@ -89,7 +89,6 @@ package struct CaseResult: Sendable, CustomStringConvertible {
     /// What was expected and what happened, for a failure.
     package var message: String
 
-    /// A result.
     package init(app: String, kind: String, name: String, passed: Bool, message: String = "") {
         self.app = app
         self.kind = kind
@@ -110,7 +109,6 @@ package struct VerifySkip: Error, Sendable, CustomStringConvertible {
     /// Why, and how to make the kind run (`PostgreSQL … not found; apt-get install postgresql-15 or set PG_BIN`).
     package var reason: String
 
-    /// A skip.
     package init(_ reason: String) { self.reason = reason }
 
     package var description: String { "skipped: \(reason)" }
@@ -123,7 +121,6 @@ package struct VerifySuite: Sendable {
     /// Runs every case of this kind for one app (an empty result means the kind does not apply).
     package var run: @Sendable (_ app: any AppModule.Type) throws -> [CaseResult]
 
-    /// A suite.
     package init(kind: String, run: @escaping @Sendable (_ app: any AppModule.Type) throws -> [CaseResult]) {
         self.kind = kind
         self.run = run

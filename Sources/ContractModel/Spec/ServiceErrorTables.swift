@@ -24,7 +24,6 @@ package struct PostgRESTStatusTable: Sendable, Equatable {
 
     /// One exact code (a SQLSTATE or a `PGRSTxyz`) or one two-character SQLSTATE class.
     package struct Entry: Sendable, Equatable {
-        /// The status.
         package var status: Int
         /// The status of a request without a JWT, when it differs (`42501`: 401).
         package var anonymousStatus: Int?

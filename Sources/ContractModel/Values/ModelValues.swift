@@ -88,7 +88,6 @@ public struct PGDate: Codable, Hashable, Comparable, Sendable, CustomStringConve
         daysSinceEpoch = d
     }
 
-    /// The year.
     public var year: Int { PGTime.civilFromDays(Int(daysSinceEpoch)).0 }
     /// The month, 1…12.
     public var month: Int { PGTime.civilFromDays(Int(daysSinceEpoch)).1 }
@@ -99,7 +98,6 @@ public struct PGDate: Codable, Hashable, Comparable, Sendable, CustomStringConve
 
     /// Leap year in the proleptic Gregorian calendar.
     package static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
-    /// Days in a month.
     package static func daysInMonth(_ m: Int, leap: Bool) -> Int {
         switch m {
         case 2: return leap ? 29 : 28

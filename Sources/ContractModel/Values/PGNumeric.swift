@@ -61,7 +61,6 @@ public struct PGNumeric: Sendable, Hashable, CustomStringConvertible {
         return Int64((negative ? "-" : "") + (integer.isEmpty ? "0" : String(decoding: integer.map { $0 + 0x30 }, as: UTF8.self)))
     }
 
-    /// An integer.
     public init(_ i: Int64) { self = PGNumeric.parse(String(i))! }
 
     /// Reads `numeric_in`'s input: optional white space and sign, digits with an optional point,

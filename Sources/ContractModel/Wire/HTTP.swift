@@ -5,7 +5,6 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// The fields in the order they were added, with their original spelling.
     public private(set) var fields: [(name: String, value: String)] = []
 
-    /// Empty headers.
     public init() {}
     /// Headers from name/value pairs.
     public init(_ pairs: [(String, String)]) { for (n, v) in pairs { add(n, v) } }

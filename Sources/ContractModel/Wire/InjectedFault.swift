@@ -19,7 +19,6 @@ public struct InjectedFault: Sendable {
         case response(HTTPResponse)
     }
 
-    /// A fault.
     public init(method: String? = nil, pathPrefix: String, kind: Kind, remaining: Int? = nil) {
         self.method = method
         self.pathPrefix = pathPrefix
@@ -31,6 +30,5 @@ public struct InjectedFault: Sendable {
 /// Thrown by `handle` when an injected network fault matches: transports turn it into a
 /// connection failure.
 public struct InjectedNetworkError: Error, Sendable {
-    /// The error.
     package init() {}
 }

@@ -28,7 +28,6 @@ package struct RPCParameter: Sendable {
     /// Whether it may be omitted.
     package var hasDefault: Bool
 
-    /// A parameter.
     package init(_ name: String, _ type: SQLType, hasDefault: Bool = false) {
         self.name = name
         self.type = type
@@ -54,9 +53,7 @@ package struct RPCCall: Sendable {
     package let arguments: [String: JSONValue]
     /// Caller (the function runs as the caller unless it is SECURITY DEFINER; use `.serviceRole` then).
     package let auth: AuthContext
-    /// The database.
     package let database: Database
-    /// The backend.
     package let backend: MockSupabase
 }
 
@@ -67,7 +64,6 @@ package typealias RPCHandler = @Sendable (RPCCall) throws -> JSONValue
 package struct RPCFunction: Sendable {
     /// Name (`search_cities`).
     package var name: String
-    /// Parameters.
     package var parameters: [RPCParameter]
     /// Result shape.
     package var returns: RPCReturn
@@ -76,7 +72,6 @@ package struct RPCFunction: Sendable {
     /// The body.
     package var handler: RPCHandler
 
-    /// A function.
     package init(name: String, parameters: [RPCParameter], returns: RPCReturn, volatile: Bool = false, handler: @escaping RPCHandler) {
         self.name = name
         self.parameters = parameters
@@ -111,7 +106,6 @@ package struct MockConfiguration: Sendable {
     /// stays bounded under heavy refresh traffic.
     package var revokedRefreshTokenCap: Int
 
-    /// A configuration with defaults.
     package init(
         spec: AppSpec, jwtSecret: String = "super-secret-jwt-token-with-at-least-32-characters-long",
         clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(),
@@ -141,9 +135,7 @@ package struct MockConfiguration: Sendable {
 /// state sits behind a `Guarded` (see there for the discipline): the database, GoTrue's sessions,
 /// storage, and this object's registrations, faults and token cache (`state`).
 public final class MockSupabase: Sendable {
-    /// The configuration.
     package let configuration: MockConfiguration
-    /// The database.
     package let database: Database
     /// The anon key (a JWT with role `anon`).
     public let anonKey: String

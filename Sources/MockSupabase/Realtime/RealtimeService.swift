@@ -90,7 +90,6 @@ package final class RealtimeService: @unchecked Sendable {
         }
     }
 
-    /// The published tables.
     package var publishedTables: RealtimePublication { lock.lock(); defer { lock.unlock() }; return publication }
 
     /// Replaces the published tables (e.g. from `Contracts/<app>/realtime.json`).

@@ -37,7 +37,6 @@ package struct StorageError: Error, CustomStringConvertible, Sendable, Equatable
         return .object(o)
     }
 
-    /// The response.
     package var response: HTTPResponse { .json(httpStatus, json) }
 
     /// The bucket does not exist, or the request may not see it.

@@ -55,12 +55,10 @@ package struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertib
         case unsupportedExpectation
     }
 
-    /// The kind.
     package var kind: Kind
     /// What exactly was wrong, for the error body.
     package var detail: String
 
-    /// An error.
     package init(_ kind: Kind, _ detail: String) {
         self.kind = kind
         self.detail = detail
@@ -89,7 +87,6 @@ package struct HTTPVersion: Sendable, Equatable, CustomStringConvertible {
     package var major: Int
     /// Minor version (0 or 1; higher 1.x minors are kept as sent).
     package var minor: Int
-    /// A version.
     package init(major: Int, minor: Int) { self.major = major; self.minor = minor }
     /// `HTTP/1.1`.
     package var description: String { "HTTP/\(major).\(minor)" }
@@ -101,14 +98,12 @@ package struct HTTPParsedRequest: Sendable, Equatable {
     package var method: String
     /// The request-target exactly as sent (origin form `/path?query`, absolute form or `*`).
     package var target: String
-    /// The version.
     package var version: HTTPVersion
     /// The header fields in order (a chunked body's trailer fields are not merged in).
     package var headers: HTTPHeaders
     /// The body, decoded from its framing (Content-Length or chunked).
     package var body: Data
 
-    /// A request.
     package init(method: String, target: String, version: HTTPVersion, headers: HTTPHeaders, body: Data) {
         self.method = method
         self.target = target

@@ -56,7 +56,6 @@ package enum NaarsCarsModels {
 package struct NoArguments: NaarsCarsPayload {
     /// No fields.
     package enum CodingKeys: String, CodingKey, CaseIterable { case none }
-    /// Empty arguments.
     package init() {}
     package init(from decoder: Decoder) throws {}
     package func encode(to encoder: Encoder) throws { _ = encoder.container(keyedBy: CodingKeys.self) }
@@ -64,26 +63,21 @@ package struct NoArguments: NaarsCarsPayload {
 
 /// `{user_id}`: get_user_stats, get_unread_counts, get_pending_reviews.
 package struct UserIDArgument: NaarsCarsPayload {
-    /// The user.
     package var userId: UUID
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id" }
     /// Encodes uuids in lower case.
     package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeUUID(userId, forKey: .userId)
     }
-    /// Arguments for a user.
     package init(userId: UUID) { self.userId = userId }
 }
 
 /// `mark_messages_read(conversation_id, user_id)`.
 package struct MarkMessagesReadArguments: NaarsCarsPayload {
-    /// The conversation.
     package var conversationId: UUID
     /// The reader (must be the caller).
     package var userId: UUID
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable { case conversationId = "conversation_id", userId = "user_id" }
     /// Encodes uuids in lower case.
     package func encode(to encoder: Encoder) throws {
@@ -91,7 +85,6 @@ package struct MarkMessagesReadArguments: NaarsCarsPayload {
         try c.encodeUUID(conversationId, forKey: .conversationId)
         try c.encodeUUID(userId, forKey: .userId)
     }
-    /// Arguments.
     package init(conversationId: UUID, userId: UUID) { self.conversationId = conversationId; self.userId = userId }
 }
 
@@ -101,7 +94,6 @@ package struct RequestConversationArguments: NaarsCarsPayload {
     package var rideId: UUID?
     /// The favor, or nil.
     package var favorId: UUID?
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable { case rideId = "ride_id", favorId = "favor_id" }
     /// Encodes uuids in lower case.
     package func encode(to encoder: Encoder) throws {
@@ -109,7 +101,6 @@ package struct RequestConversationArguments: NaarsCarsPayload {
         try c.encodeUUIDIfPresent(rideId, forKey: .rideId)
         try c.encodeUUIDIfPresent(favorId, forKey: .favorId)
     }
-    /// Arguments.
     package init(rideId: UUID? = nil, favorId: UUID? = nil) { self.rideId = rideId; self.favorId = favorId }
 }
 
@@ -117,9 +108,7 @@ package struct RequestConversationArguments: NaarsCarsPayload {
 package struct ValidateInviteCodeArguments: NaarsCarsPayload {
     /// The code as typed.
     package var code: String
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable { case code }
-    /// Arguments.
     package init(code: String) { self.code = code }
 }
 
@@ -129,7 +118,6 @@ package struct LeaderboardArguments: NaarsCarsPayload {
     package var timeFilter: String?
     /// At most this many rows.
     package var limitCount: Int?
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable { case timeFilter = "time_filter", limitCount = "limit_count" }
     /// Arguments (nil: the function's default).
     package init(timeFilter: String? = nil, limitCount: Int? = nil) { self.timeFilter = timeFilter; self.limitCount = limitCount }
@@ -143,11 +131,9 @@ package struct UserStats: NaarsCarsPayload {
     package var reviewCount: Int
     /// Completed requests the user fulfilled.
     package var fulfilledCount: Int
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case avgRating = "avg_rating", reviewCount = "review_count", fulfilledCount = "fulfilled_count"
     }
-    /// Stats.
     package init(avgRating: Double, reviewCount: Int, fulfilledCount: Int) {
         self.avgRating = avgRating; self.reviewCount = reviewCount; self.fulfilledCount = fulfilledCount
     }
@@ -155,15 +141,12 @@ package struct UserStats: NaarsCarsPayload {
 
 /// A row of `get_unread_counts(user_id)`.
 package struct UnreadCounts: NaarsCarsPayload {
-    /// Unread notifications.
     package var unreadNotifications: Int
     /// Unread messages from others.
     package var unreadMessages: Int
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case unreadNotifications = "unread_notifications", unreadMessages = "unread_messages"
     }
-    /// Counts.
     package init(unreadNotifications: Int, unreadMessages: Int) {
         self.unreadNotifications = unreadNotifications; self.unreadMessages = unreadMessages
     }
@@ -177,7 +160,6 @@ package struct InviteCodeValidation: NaarsCarsPayload {
     package var codeId: UUID?
     /// Its creator when valid.
     package var createdBy: UUID?
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable { case isValid = "is_valid", codeId = "code_id", createdBy = "created_by" }
     /// Encodes uuids in lower case and NULL as `null`.
     package func encode(to encoder: Encoder) throws {
@@ -186,7 +168,6 @@ package struct InviteCodeValidation: NaarsCarsPayload {
         try c.encodeUUID(codeId, forKey: .codeId)
         try c.encodeUUID(createdBy, forKey: .createdBy)
     }
-    /// A result.
     package init(isValid: Bool, codeId: UUID? = nil, createdBy: UUID? = nil) { self.isValid = isValid; self.codeId = codeId; self.createdBy = createdBy }
 }
 
@@ -202,7 +183,6 @@ package enum RequestType: String, Codable, CaseIterable, Sendable {
 package struct PendingReview: NaarsCarsPayload {
     /// Ride or favor.
     package var requestType: RequestType
-    /// The request.
     package var requestId: UUID
     /// Who fulfilled it.
     package var fulfillerId: UUID
@@ -212,7 +192,6 @@ package struct PendingReview: NaarsCarsPayload {
     package var title: String
     /// The request's date.
     package var date: PGDate
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case requestType = "request_type", requestId = "request_id", fulfillerId = "fulfiller_id"
         case fulfillerName = "fulfiller_name", title, date
@@ -227,7 +206,6 @@ package struct PendingReview: NaarsCarsPayload {
         try c.encode(title, forKey: .title)
         try c.encode(date, forKey: .date)
     }
-    /// A row.
     package init(requestType: RequestType, requestId: UUID, fulfillerId: UUID, fulfillerName: String, title: String, date: PGDate) {
         self.requestType = requestType; self.requestId = requestId; self.fulfillerId = fulfillerId
         self.fulfillerName = fulfillerName; self.title = title; self.date = date
@@ -248,7 +226,6 @@ package struct PushNotificationRequest: NaarsCarsPayload {
     package var data: [String: JSONValue]?
     /// App icon badge.
     package var badge: Int?
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id", title, body, data, badge }
     /// Encodes uuids in lower case.
     package func encode(to encoder: Encoder) throws {
@@ -259,7 +236,6 @@ package struct PushNotificationRequest: NaarsCarsPayload {
         try c.encodeIfPresent(data, forKey: .data)
         try c.encodeIfPresent(badge, forKey: .badge)
     }
-    /// A request.
     package init(userId: UUID, title: String, body: String, data: [String: JSONValue]? = nil, badge: Int? = nil) {
         self.userId = userId; self.title = title; self.body = body; self.data = data; self.badge = badge
     }
@@ -277,7 +253,6 @@ package struct PushDelivery: NaarsCarsPayload {
     package var reason: String?
     /// Whether the token was deleted (EDGE-002).
     package var removed: Bool
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable { case tokenId = "token_id", deviceId = "device_id", status, reason, removed }
     /// Encodes uuids in lower case and NULL as `null`.
     package func encode(to encoder: Encoder) throws {
@@ -288,7 +263,6 @@ package struct PushDelivery: NaarsCarsPayload {
         try c.encodeColumn(reason, forKey: .reason)
         try c.encode(removed, forKey: .removed)
     }
-    /// A delivery.
     package init(tokenId: UUID, deviceId: String, status: Int, reason: String?, removed: Bool) {
         self.tokenId = tokenId; self.deviceId = deviceId; self.status = status; self.reason = reason; self.removed = removed
     }
@@ -306,7 +280,6 @@ package struct PushNotificationResult: NaarsCarsPayload {
     package var removed: Int
     /// Per token, in push_tokens order (created_at, id).
     package var results: [PushDelivery]
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id", sent, failed, removed, results }
     /// Encodes uuids in lower case and NULL as `null`.
     package func encode(to encoder: Encoder) throws {
@@ -317,7 +290,6 @@ package struct PushNotificationResult: NaarsCarsPayload {
         try c.encode(removed, forKey: .removed)
         try c.encode(results, forKey: .results)
     }
-    /// A result.
     package init(userId: UUID, sent: Int, failed: Int, removed: Int, results: [PushDelivery]) {
         self.userId = userId; self.sent = sent; self.failed = failed; self.removed = removed; self.results = results
     }
@@ -327,9 +299,7 @@ package struct PushNotificationResult: NaarsCarsPayload {
 package struct CleanupTokensResult: NaarsCarsPayload {
     /// Tokens deleted.
     package var deleted: Int
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable { case deleted }
-    /// A result.
     package init(deleted: Int) { self.deleted = deleted }
 }
 
@@ -339,9 +309,7 @@ package struct RefreshLeaderboardResult: NaarsCarsPayload {
     package var materialized: Bool
     /// Rows of leaderboard_stats.
     package var rows: Int
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable { case materialized, rows }
-    /// A result.
     package init(materialized: Bool, rows: Int) { self.materialized = materialized; self.rows = rows }
 }
 
@@ -349,9 +317,7 @@ package struct RefreshLeaderboardResult: NaarsCarsPayload {
 package struct EdgeFunctionError: NaarsCarsPayload {
     /// What went wrong.
     package var error: String
-    /// Field names.
     package enum CodingKeys: String, CodingKey, CaseIterable { case error }
-    /// An error.
     package init(error: String) { self.error = error }
 }
 

@@ -13,10 +13,8 @@ public struct ReportPreferences: Codable, Sendable, Equatable, Hashable {
     /// How much the job market matters.
     public var jobMarket: Double
 
-    /// The keys.
     public enum CodingKeys: String, CodingKey, CaseIterable { case cost, climate, culture, jobMarket = "job_market" }
 
-    /// Preferences.
     public init(cost: Double, climate: Double, culture: Double, jobMarket: Double) {
         self.cost = cost; self.climate = climate; self.culture = culture; self.jobMarket = jobMarket
     }
@@ -40,10 +38,8 @@ package struct GenerateReportRequest: Codable, Sendable, Equatable {
     /// The sliders.
     package var preferences: ReportPreferences
 
-    /// The keys.
     package enum CodingKeys: String, CodingKey, CaseIterable { case currentCityID = "current_city_id", preferences }
 
-    /// A request.
     package init(currentCityID: String, preferences: ReportPreferences) {
         self.currentCityID = currentCityID
         self.preferences = preferences
@@ -59,12 +55,10 @@ public struct ComparisonEntry: Codable, Sendable, Equatable {
     /// `match_score - current_score`.
     public var delta: Double
 
-    /// The keys.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case matchScore = "match_score", currentScore = "current_score", delta
     }
 
-    /// An entry.
     public init(matchScore: Double, currentScore: Double, delta: Double) {
         self.matchScore = matchScore; self.currentScore = currentScore; self.delta = delta
     }
@@ -93,14 +87,12 @@ public struct CityMatch: Codable, Sendable, Equatable {
     /// All the city's scores by category.
     public var scores: [String: Double]
 
-    /// The keys.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case cityID = "city_id", cityName = "city_name", cityFullName = "city_full_name"
         case cityCountry = "city_country", cityImageURL = "city_image_url", matchPercent = "match_percent"
         case rank, comparison, aiInsight = "ai_insight", scores
     }
 
-    /// A match.
     public init(
         cityID: String, cityName: String, cityFullName: String, cityCountry: String, cityImageURL: String?,
         matchPercent: Int, rank: Int, comparison: [String: ComparisonEntry], aiInsight: String, scores: [String: Double]
@@ -127,17 +119,14 @@ public struct CityMatch: Codable, Sendable, Equatable {
 
 /// The current city of a report (§4.6 response `current_city`).
 package struct ReportCurrentCity: Codable, Sendable, Equatable {
-    /// Its id.
     package var id: String
     /// Its name.
     package var name: String
     /// All its scores by category.
     package var scores: [String: Double]
 
-    /// The keys.
     package enum CodingKeys: String, CodingKey, CaseIterable { case id, name, scores }
 
-    /// A current city.
     package init(id: String, name: String, scores: [String: Double]) {
         self.id = id; self.name = name; self.scores = scores
     }
@@ -152,12 +141,10 @@ package struct GenerateReportResponse: Codable, Sendable, Equatable {
     /// 3-5 matches (4 on fallback), rank order.
     package var matches: [CityMatch]
 
-    /// The keys.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case reportID = "report_id", currentCity = "current_city", matches
     }
 
-    /// A response.
     package init(reportID: PGUUID?, currentCity: ReportCurrentCity, matches: [CityMatch]) {
         self.reportID = reportID; self.currentCity = currentCity; self.matches = matches
     }
@@ -177,6 +164,5 @@ package struct ReportErrorBody: Codable, Sendable, Equatable {
     /// Machine code from functions.json (`unknown_city`, `invalid_preference`, `invalid_request`).
     package var code: String
 
-    /// An error body.
     package init(error: String, code: String) { self.error = error; self.code = code }
 }

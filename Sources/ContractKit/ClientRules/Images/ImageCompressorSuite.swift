@@ -19,7 +19,6 @@ public struct ReferenceImageCompressor: ImageCompressing {
 
     /// The budget cannot be met even at 1x1.
     public struct BudgetUnreachable: Error, CustomStringConvertible {
-        /// The preset.
         public var preset: String
         public var description: String { "no JPEG of the image fits the \(preset) budget" }
     }
