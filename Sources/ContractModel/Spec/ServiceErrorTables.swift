@@ -65,10 +65,8 @@ package struct PostgRESTStatusTable: Sendable, Equatable {
 
     /// Reads `<contracts>/shared/postgrest-errors.json`.
     package static func load(contracts: URL) throws -> PostgRESTStatusTable {
-        try decode(
-            SpecNode.load(
-                contracts.appendingPathComponent("shared/postgrest-errors.json"),
-                displayName: "Contracts/shared/postgrest-errors.json"))
+        let file = "shared/postgrest-errors.json"
+        return try SpecNode.decode(PostgRESTStatusTable.self, from: contracts.appendingPathComponent(file), displayName: "Contracts/" + file)
     }
 
     /// Decodes the file (format: Contracts/FORMAT.md, "shared/postgrest-errors.json").
@@ -193,10 +191,8 @@ package struct GoTrueErrorTable: Sendable, Equatable {
 
     /// Reads `<contracts>/shared/gotrue-errors.json`.
     package static func load(contracts: URL) throws -> GoTrueErrorTable {
-        try decode(
-            SpecNode.load(
-                contracts.appendingPathComponent("shared/gotrue-errors.json"),
-                displayName: "Contracts/shared/gotrue-errors.json"))
+        let file = "shared/gotrue-errors.json"
+        return try SpecNode.decode(GoTrueErrorTable.self, from: contracts.appendingPathComponent(file), displayName: "Contracts/" + file)
     }
 
     /// Decodes the file (format: Contracts/FORMAT.md, "shared/gotrue-errors.json").

@@ -660,7 +660,7 @@ package struct HTTPRequestParser: Sendable {
             var size = 0
             var digits = 0
             var significant = 0
-            while i < lineEnd, let d = Self.hexValue(buffer[i]) {
+            while i < lineEnd, let d = buffer[i].hexDigitValue.map(Int.init) {
                 if significant > 0 || d > 0 { significant += 1 }
                 // Fifteen significant hex digits (2^60) are far past any limit and cannot overflow.
                 if significant > 15 { return .failed(fail(.bodyTooLarge, "chunk size exceeds \(limits.maxBodyBytes) bytes")) }
@@ -723,15 +723,6 @@ package struct HTTPRequestParser: Sendable {
             if case .failure(let e) = field { return .failed(fail(.malformedChunk, "trailer field: \(e.detail)")) }
             if buffer[lineStart..<lineEnd].contains(Self.cr) { return .failed(fail(.malformedChunk, "bare CR in the trailer section")) }
             return .progressed(.trailer(bytes: bytes + lineLength))
-        }
-    }
-
-    private static func hexValue(_ b: UInt8) -> Int? {
-        switch b {
-        case 48...57: return Int(b - 48)
-        case 65...70: return Int(b - 55)
-        case 97...102: return Int(b - 87)
-        default: return nil
         }
     }
 }
