@@ -9,7 +9,7 @@ public struct CompletionRequest: Sendable, Equatable {
     /// The word range the prompt asks for.
     public var words: ClosedRange<Int>
 
-    public init(maxTokens: Int, words: ClosedRange<Int>) {
+    package init(maxTokens: Int, words: ClosedRange<Int>) {
         self.maxTokens = maxTokens
         self.words = words
     }

@@ -85,7 +85,7 @@ public struct InvalidationRule: Sendable, Equatable {
 }
 
 /// How cache files are laid out on disk (TeleportMe §3.2).
-public struct CacheLayout: Sendable, Equatable {
+package struct CacheLayout: Sendable, Equatable {
     /// The document's root folder.
     package var root: String
     /// Folder of global entries, relative to the root.
@@ -214,7 +214,7 @@ package struct OptimisticRules: Sendable, Equatable {
 }
 
 /// One rate-limited action (Naar's Cars FR-045).
-public struct RateLimitAction: Sendable, Equatable {
+package struct RateLimitAction: Sendable, Equatable {
     /// Rule id.
     package var id: String
     /// The action's name (`claimUnclaim`).

@@ -85,7 +85,7 @@ extension OfflineQueueRules.Conflicts: ContractEnum {}
 
 extension CacheLayout: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, file, envelope, formatVersion, perUser, root, global }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.clientRuleNotes()
         _ = try c.decodeIfPresent(String.self, forKey: .file)
@@ -344,7 +344,7 @@ private struct TargetsSection: Decodable {
 
 extension RateLimitAction: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, action, minimumIntervalSeconds }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.clientRuleNotes()
         id = try c.decode(RuleID.self, forKey: .id).value

@@ -31,7 +31,7 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     private var deletions = 0
 
     /// A store over `root` laid out as `layout`, timestamping with `clock`.
-    public init(root: URL, layout: CacheLayout, clock: WallClock, durable: Bool = true, maxEntryBytes: Int = 64 << 20) {
+    package init(root: URL, layout: CacheLayout, clock: WallClock, durable: Bool = true, maxEntryBytes: Int = 64 << 20) {
         self.root = root
         self.layout = layout
         self.clock = clock

@@ -163,7 +163,7 @@ public final class RecordingRealtimeTransport: RealtimeTransport, @unchecked Sen
     private var joinedOrder: [String] = []
     private var events: [String] = []
 
-    public init() {}
+    package init() {}
 
     public func join(_ channel: String) async {
         lock.withLock {
@@ -180,9 +180,9 @@ public final class RecordingRealtimeTransport: RealtimeTransport, @unchecked Sen
     }
 
     /// Channels currently joined, in join order (a channel joined twice appears twice).
-    public var joined: [String] { lock.lock(); defer { lock.unlock() }; return joinedOrder }
+    package var joined: [String] { lock.lock(); defer { lock.unlock() }; return joinedOrder }
     /// Every join and leave, in order.
-    public var log: [String] { lock.lock(); defer { lock.unlock() }; return events }
+    package var log: [String] { lock.lock(); defer { lock.unlock() }; return events }
 }
 
 /// The conformance suite of a realtime subscription manager (Naar's Cars FR-049/FR-050,

@@ -3,7 +3,7 @@ import Foundation
 /// HTTP header fields: case-insensitive names, several values per name, insertion order kept.
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields in the order they were added, with their original spelling.
-    public private(set) var fields: [(name: String, value: String)] = []
+    package private(set) var fields: [(name: String, value: String)] = []
 
     public init() {}
     /// Headers from name/value pairs.

@@ -10,11 +10,11 @@ import Foundation
 public struct HTTPParserLimits: Sendable, Equatable {
     /// The request line plus header fields (and, separately, a chunked body's trailer section), in
     /// bytes, terminating empty line included. Over it: 431.
-    public var maxHeadBytes: Int
+    package var maxHeadBytes: Int
     /// The decoded body, in bytes. Over it: 413.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// One chunk-size line (size, extensions and line end), in bytes. Over it: 400.
-    public var maxChunkLineBytes: Int
+    package var maxChunkLineBytes: Int
 
     /// Limits: 16 KiB of head, 10 MiB of body, 4 KiB per chunk-size line by default.
     public init(maxHeadBytes: Int = 16 * 1024, maxBodyBytes: Int = 10 * 1024 * 1024, maxChunkLineBytes: Int = 4 * 1024) {
