@@ -170,9 +170,6 @@ package struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
         self.hint = hint
     }
 
-    /// Rows affected or returned (nil when the body carried no rows).
-    package var rowsAffected: Int? { rows?.count }
-
     /// The outcome of a PostgREST response: a JSON array body gives rows, an object with a `code`
     /// gives an error.
     package init(response: HTTPResponse) {

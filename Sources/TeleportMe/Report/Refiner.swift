@@ -29,9 +29,6 @@ package struct RefinerRequest: Sendable, Equatable {
     package var minPicks: Int
     /// Most picks wanted.
     package var maxPicks: Int
-
-    /// The reply format the engine parses (step 7), as it would be stated in the prompt.
-    package static let replyFormat = #"{"matches": [{"city_id": "<one of the candidates' ids>", "insight": "<one sentence>"}], "summary": "<one sentence>"}"#
 }
 
 /// The GPT-4o-mini step of §4.6 (step 6): picks 3-5 of the candidates and writes one sentence
