@@ -13,7 +13,6 @@ package struct JPEGInfo: Sendable, Equatable {
         package var n: Int
         /// The NUL-terminated identifier at the start of the payload.
         package var identifier: String
-        /// The payload.
         package var payload: [UInt8]
     }
     /// APPn segments in file order.

@@ -10,7 +10,6 @@ package struct RLSRow: Sendable, Equatable {
     /// Columns the fixture (or the case) gave explicitly; the others took their defaults.
     package var given: Set<String>
 
-    /// A row from its values.
     package init(values: [String: JSONValue], generated: Set<String> = [], given: Set<String>? = nil) {
         self.values = values
         self.generated = generated

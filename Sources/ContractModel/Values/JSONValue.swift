@@ -47,7 +47,7 @@ public enum JSONValue: Sendable, Hashable {
     public var isNull: Bool { if case .null = self { return true }; return false }
 
     /// The JSON type name used in error messages ("object", "array", …).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
@@ -253,15 +253,8 @@ private struct JSONParser {
         guard i + 4 <= bytes.count else { throw fail("invalid unicode escape") }
         var v: UInt32 = 0
         for _ in 0..<4 {
-            let c = bytes[i]
-            let d: UInt32
-            switch c {
-            case 0x30...0x39: d = UInt32(c - 0x30)
-            case 0x41...0x46: d = UInt32(c - 0x41 + 10)
-            case 0x61...0x66: d = UInt32(c - 0x61 + 10)
-            default: throw fail("invalid unicode escape")
-            }
-            v = v * 16 + d
+            guard let d = bytes[i].hexDigitValue else { throw fail("invalid unicode escape") }
+            v = v * 16 + UInt32(d)
             i += 1
         }
         return v

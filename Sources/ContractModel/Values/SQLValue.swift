@@ -146,7 +146,6 @@ package enum SQLValue: Sendable, Hashable {
     case array([SQLValue])
     /// `numeric`: exact digits and display scale.
     case numeric(PGNumeric)
-    /// `interval`.
     case interval(PGInterval)
     /// `time with time zone`.
     case timetz(PGTimeTZ)

@@ -3,9 +3,8 @@ import Foundation
 /// HTTP header fields: case-insensitive names, several values per name, insertion order kept.
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields in the order they were added, with their original spelling.
-    public private(set) var fields: [(name: String, value: String)] = []
+    package private(set) var fields: [(name: String, value: String)] = []
 
-    /// Empty headers.
     public init() {}
     /// Headers from name/value pairs.
     public init(_ pairs: [(String, String)]) { for (n, v) in pairs { add(n, v) } }
@@ -125,14 +124,7 @@ public struct HTTPRequest: Sendable {
         var out: [UInt8] = []
         out.reserveCapacity(u.count)
         var i = u.startIndex
-        func hex(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x41...0x46: return c - 0x41 + 10
-            case 0x61...0x66: return c - 0x61 + 10
-            default: return nil
-            }
-        }
+        func hex(_ c: UInt8) -> UInt8? { c.hexDigitValue }
         while i < u.endIndex {
             let c = u[i]
             if c == 0x25 {

@@ -11,7 +11,6 @@ package struct RealtimeFilter: Sendable, Equatable {
         case eq, neq, lt, lte, gt, gte, `in`, like, ilike, `is`, match, imatch, isdistinct
     }
 
-    /// One condition.
     package struct Condition: Sendable, Equatable {
         package var column: String
         package var op: Op
