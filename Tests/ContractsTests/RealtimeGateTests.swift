@@ -10,20 +10,25 @@ enum RealtimeGate {
     /// A backend of `app` served over loopback with Realtime; `visibility` replaces the RLS check
     /// only to prove the cases reject a feed that skips it.
     static func serve(_ app: String, visibility: RealtimeService.RowVisibility? = nil) throws -> (MockSupabase, HTTPServer) {
+        let (backend, server, _) = try serveFeed(app, visibility: visibility)
+        return (backend, server)
+    }
+
+    /// `serve`, with the Realtime service whose feed the sockets receive.
+    static func serveFeed(_ app: String, visibility: RealtimeService.RowVisibility? = nil) throws -> (MockSupabase, HTTPServer, RealtimeService) {
         let folder = ContractsLocator.app(app)
         let backend = try MockSupabase(contracts: folder, clock: ManualClock(), ids: SeededIDGenerator(seed: 5))
-        let acceptor: WebSocketAcceptor
+        let service: RealtimeService
         if let visibility {
-            let mutant = RealtimeService(
+            service = RealtimeService(
                 database: backend.database, jwtSecret: backend.configuration.jwtSecret, clock: backend.configuration.clock,
                 publication: try RealtimePublication.load(folder: folder), visibility: visibility)
-            acceptor = mutant.acceptor
         } else {
-            acceptor = backend.realtime.acceptor
+            service = backend.realtime
         }
-        let server = HTTPServer(configuration: .init(threads: 2), handler: { try backend.handle($0) }, webSocket: acceptor)
+        let server = HTTPServer(configuration: .init(threads: 2), handler: { try backend.handle($0) }, webSocket: service.acceptor)
         try server.start()
-        return (backend, server)
+        return (backend, server, service)
     }
 
     /// Joins `realtime:<name>` as a persona, listening to every event of `table`.
@@ -36,18 +41,21 @@ enum RealtimeGate {
         return client
     }
 
-    /// The ids of rows of INSERT events a subscriber received within `timeout`.
+    /// The ids of rows of INSERT events a subscriber received of every change `service` has
+    /// fanned out so far (`RealtimeService.flush`, then a heartbeat's reply as the barrier:
+    /// what has not arrived before it never will; `timeout` bounds the wait for that reply).
     static func insertedIDs(_ client: RealtimeClient, _ persona: String, timeout: Double) throws -> Set<String> {
-        Set(
-            try client.changes(on: "gate-\(persona)", timeout: timeout).compactMap { d in
-                d["type"] == .string("INSERT") ? d["record"]?["id"]?.stringValue : nil
-            })
+        guard let changes = try client.changesBeforeHeartbeat(on: "gate-\(persona)", timeout: timeout) else {
+            throw WebSocketClient.Failure(description: "\(persona): no heartbeat reply within \(timeout) s")
+        }
+        return Set(changes.compactMap { d in d["type"] == .string("INSERT") ? d["record"]?["id"]?.stringValue : nil })
     }
 
-    /// `insertedIDs` of several subscribers, each reading its own socket at the same time: the
-    /// quiet `timeout` that proves an event did not come is waited once for all, not once each.
-    static func insertedIDs(_ subscribers: [(client: RealtimeClient, name: String)], timeout: Double) throws -> [Set<String>] {
-        try Concurrently<Set<String>>.map(subscribers, width: subscribers.count) { try insertedIDs($0.client, $0.name, timeout: timeout) }
+    /// `insertedIDs` of several subscribers, once `service` has handed every change committed
+    /// so far to their sockets.
+    static func insertedIDs(_ subscribers: [(client: RealtimeClient, name: String)], of service: RealtimeService, timeout: Double) throws -> [Set<String>] {
+        service.flush()
+        return try subscribers.map { try insertedIDs($0.client, $0.name, timeout: timeout) }
     }
 
     /// A fixture row of `table` with `changes` applied (a new id).
@@ -61,7 +69,7 @@ enum RealtimeGate {
     /// CivicForge §2/§3: a neighbour sees a new post and response of their neighbourhood, a member
     /// of another neighbourhood does not, a hidden post reaches only its author. Violations, or [].
     static func civicForgeViolations(visibility: RealtimeService.RowVisibility? = nil) throws -> [String] {
-        let (backend, server) = try serve("civicforge", visibility: visibility)
+        let (backend, server, service) = try serveFeed("civicforge", visibility: visibility)
         defer { server.stop() }
         let who = ["ben", "omar", "cal"]
         var posts: [String: RealtimeClient] = [:], responses: [String: RealtimeClient] = [:]
@@ -94,7 +102,7 @@ enum RealtimeGate {
         var out: [String] = []
         let postWants: [(String, Set<String>)] = [("ben", [visible]), ("omar", []), ("cal", [visible, hidden])]
         let responseWants: [(String, Set<String>)] = [("ben", [response]), ("omar", [])]
-        let got = try insertedIDs(postWants.map { (posts[$0.0]!, $0.0) } + responseWants.map { (responses[$0.0 + "r"]!, $0.0 + "r") }, timeout: 1)
+        let got = try insertedIDs(postWants.map { (posts[$0.0]!, $0.0) } + responseWants.map { (responses[$0.0 + "r"]!, $0.0 + "r") }, of: service, timeout: 5)
         for ((persona, want), g) in zip(postWants, got) where g != want {
             out.append("\(persona) received posts \(g.sorted()), expected \(want.sorted())")
         }
@@ -106,7 +114,7 @@ enum RealtimeGate {
 
     /// Naar's Cars: a message reaches the conversation's participants only, a notification its owner.
     static func naarsCarsViolations(visibility: RealtimeService.RowVisibility? = nil) throws -> [String] {
-        let (backend, server) = try serve("naarscars", visibility: visibility)
+        let (backend, server, service) = try serveFeed("naarscars", visibility: visibility)
         defer { server.stop() }
         var messages: [String: RealtimeClient] = [:], notes: [String: RealtimeClient] = [:]
         for p in ["bob", "dave"] { messages[p] = try subscribe(backend, server, persona: p, table: "messages") }
@@ -134,7 +142,7 @@ enum RealtimeGate {
         var out: [String] = []
         let messageWants: [(String, Set<String>)] = [("bob", [message]), ("dave", [])]
         let noteWants: [(String, Set<String>)] = [("bob", [note]), ("carol", [])]
-        let got = try insertedIDs(messageWants.map { (messages[$0.0]!, $0.0) } + noteWants.map { (notes[$0.0 + "n"]!, $0.0 + "n") }, timeout: 1)
+        let got = try insertedIDs(messageWants.map { (messages[$0.0]!, $0.0) } + noteWants.map { (notes[$0.0 + "n"]!, $0.0 + "n") }, of: service, timeout: 5)
         for ((p, want), g) in zip(messageWants, got) where g != want {
             out.append("\(p) received messages \(g.sorted()), expected \(want.sorted())")
         }
@@ -148,7 +156,7 @@ enum RealtimeGate {
 extension RealtimeGate {
     /// Shvil "Online: Real-time sync": an adventure's changes reach its owner, not another user.
     static func shvilViolations(visibility: RealtimeService.RowVisibility? = nil) throws -> [String] {
-        let (backend, server) = try serve("shvil", visibility: visibility)
+        let (backend, server, service) = try serveFeed("shvil", visibility: visibility)
         defer { server.stop() }
         var clients: [String: RealtimeClient] = [:]
         for p in ["noa", "eli"] { clients[p] = try subscribe(backend, server, persona: p, table: "adventures") }
@@ -162,7 +170,7 @@ extension RealtimeGate {
             ])
         var out: [String] = []
         let wants: [(String, Set<String>)] = [("noa", [id]), ("eli", [])]
-        for ((p, want), got) in zip(wants, try insertedIDs(wants.map { (clients[$0.0]!, $0.0) }, timeout: 1)) where got != want {
+        for ((p, want), got) in zip(wants, try insertedIDs(wants.map { (clients[$0.0]!, $0.0) }, of: service, timeout: 5)) where got != want {
             out.append("\(p) received adventures \(got.sorted()), expected \(want.sorted())")
         }
         return out

@@ -81,14 +81,14 @@ package enum JPEGEncoder {
         if restartInterval > 0 { segment(0xDD, [UInt8(restartInterval >> 8), UInt8(restartInterval & 0xFF)]) }
         for h in JPEGTables.huffman { segment(0xC4, [UInt8(h.tc << 4 | h.th)] + h.bits + h.values) }
         segment(0xDA, [3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0])
-        let dc = [
-            JPEGTables.codes(bits: JPEGTables.huffman[0].bits, values: JPEGTables.huffman[0].values),
-            JPEGTables.codes(bits: JPEGTables.huffman[2].bits, values: JPEGTables.huffman[2].values)
-        ]
-        let ac = [
-            JPEGTables.codes(bits: JPEGTables.huffman[1].bits, values: JPEGTables.huffman[1].values),
-            JPEGTables.codes(bits: JPEGTables.huffman[3].bits, values: JPEGTables.huffman[3].values)
-        ]
+        // Huffman (code, length) by symbol: DC luminance, DC chrominance, AC luminance, AC
+        // chrominance, 256 entries each (length 0: no code).
+        let huffman = UnsafeMutablePointer<(code: Int, length: Int)>.allocate(capacity: 4 * 256)
+        defer { huffman.deallocate() }
+        huffman.initialize(repeating: (0, 0), count: 4 * 256)
+        for (t, h) in [0, 2, 1, 3].enumerated() {
+            for (symbol, c) in JPEGTables.codes(bits: JPEGTables.huffman[h].bits, values: JPEGTables.huffman[h].values) { huffman[t * 256 + Int(symbol)] = c }
+        }
         var bitBuffer = 0, bitCount = 0
         func put(_ code: Int, _ length: Int) {
             bitBuffer = (bitBuffer << length) | (code & ((1 << length) - 1)); bitCount += length
@@ -139,44 +139,75 @@ package enum JPEGEncoder {
         }
         let planes = [luma, shrink(cb), shrink(cr)], widths = [pw, cw, cw]
         var previous = [0, 0, 0]
-        var temp = [Double](repeating: 0, count: 64), coef = [Double](repeating: 0, count: 64)
-        var q = [Int](repeating: 0, count: 64)
-        let reciprocal = tables.map { t in t.map { 1 / Double($0) } }
+        let temp = UnsafeMutablePointer<Double>.allocate(capacity: 64), coef = UnsafeMutablePointer<Double>.allocate(capacity: 64)
+        let q = UnsafeMutablePointer<Int>.allocate(capacity: 64), zigzag = UnsafeMutablePointer<Int>.allocate(capacity: 64)
+        let reciprocal = UnsafeMutablePointer<Double>.allocate(capacity: 2 * 64), cs = UnsafeMutablePointer<Double>.allocate(capacity: 64)
+        defer { temp.deallocate(); coef.deallocate(); q.deallocate(); zigzag.deallocate(); reciprocal.deallocate(); cs.deallocate() }
+        for i in 0..<64 {
+            zigzag[i] = JPEGTables.zigzag[i]
+            cs[i] = cosine[i]
+            reciprocal[i] = 1 / Double(tables[0][i]); reciprocal[64 + i] = 1 / Double(tables[1][i])
+        }
+        /// `Σi line[i * stride] * cs[i * 8 + u]` for u in 0..<8 into `target[u * step]`, terms
+        /// added in i order from 0 (the same doubles as a loop over i; spelled out because a
+        /// debug build pays for every iterator).
+        func dct8(_ line: UnsafePointer<Double>, _ stride: Int, _ target: UnsafeMutablePointer<Double>, _ step: Int) {
+            let s0 = line[0], s1 = line[stride], s2 = line[2 * stride], s3 = line[3 * stride]
+            let s4 = line[4 * stride], s5 = line[5 * stride], s6 = line[6 * stride], s7 = line[7 * stride]
+            var u = 0
+            while u < 8 {
+                var acc = 0.0
+                acc += s0 * cs[u]
+                acc += s1 * cs[8 + u]
+                acc += s2 * cs[16 + u]
+                acc += s3 * cs[24 + u]
+                acc += s4 * cs[32 + u]
+                acc += s5 * cs[40 + u]
+                acc += s6 * cs[48 + u]
+                acc += s7 * cs[56 + u]
+                target[u * step] = acc
+                u += 1
+            }
+        }
         func block(_ c: Int, _ bx: Int, _ by: Int) {
             let w = widths[c]
             planes[c].withUnsafeBufferPointer { plane in
-                cosine.withUnsafeBufferPointer { cs in
-                    for y in 0..<8 {
-                        let row = (by + y) * w + bx
-                        for u in 0..<8 {
-                            var acc = 0.0
-                            for x in 0..<8 { acc += plane[row + x] * cs[x * 8 + u] }
-                            temp[y * 8 + u] = acc
-                        }
-                    }
-                    for v in 0..<8 {
-                        for u in 0..<8 {
-                            var acc = 0.0
-                            for y in 0..<8 { acc += temp[y * 8 + u] * cs[y * 8 + v] }
-                            coef[v * 8 + u] = acc
-                        }
-                    }
+                let base = plane.baseAddress!
+                var y = 0
+                while y < 8 {
+                    dct8(base + (by + y) * w + bx, 1, temp + y * 8, 1)
+                    y += 1
+                }
+                var u = 0
+                while u < 8 {
+                    dct8(temp + u, 8, coef + u, 8)
+                    u += 1
                 }
             }
-            let k = c == 0 ? 0 : 1, r = reciprocal[k]
-            for z in 0..<64 { let n = JPEGTables.zigzag[z]; q[z] = Int((coef[n] * r[n]).rounded()) }
-            let diff = q[0] - previous[c]; previous[c] = q[0]
+            let k = c == 0 ? 0 : 1, r = reciprocal + 64 * k
+            var z = 0
+            while z < 64 {
+                let n = zigzag[z]
+                q[z] = Int((coef[n] * r[n]).rounded())
+                z += 1
+            }
+            let dc = huffman + 256 * k, ac = huffman + 256 * (2 + k)
+            let diff = q[0] - previous[c]
+            previous[c] = q[0]
             let m = magnitude(diff)
-            put(dc[k][UInt8(m.size)]!.code, dc[k][UInt8(m.size)]!.length); if m.size > 0 { put(m.bits, m.size) }
-            var run = 0
-            for i in 1..<64 {
-                if q[i] == 0 { run += 1; continue }
-                while run > 15 { put(ac[k][0xF0]!.code, ac[k][0xF0]!.length); run -= 16 }
-                let a = magnitude(q[i]), sym = UInt8(run << 4 | a.size)
-                put(ac[k][sym]!.code, ac[k][sym]!.length); put(a.bits, a.size)
+            put(dc[m.size].code, dc[m.size].length)
+            if m.size > 0 { put(m.bits, m.size) }
+            var run = 0, i = 1
+            while i < 64 {
+                let value = q[i]
+                i += 1
+                if value == 0 { run += 1; continue }
+                while run > 15 { put(ac[0xF0].code, ac[0xF0].length); run -= 16 }
+                let a = magnitude(value)
+                put(ac[run << 4 | a.size].code, ac[run << 4 | a.size].length); put(a.bits, a.size)
                 run = 0
             }
-            if run > 0 { put(ac[k][0]!.code, ac[k][0]!.length) }
+            if run > 0 { put(ac[0].code, ac[0].length) }
         }
         var mcuCount = 0
         for my in stride(from: 0, to: ph, by: mcu) {

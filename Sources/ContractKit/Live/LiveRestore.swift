@@ -118,13 +118,25 @@ struct LiveRestore {
 
     /// The columns whose values differ between two versions of a row.
     static func differing(_ want: [String: JSONValue], _ have: [String: JSONValue]) -> [String] {
-        Set(want.keys).union(have.keys).sorted().filter { c in
+        // Most rows are as the snapshot has them: one pass over the columns says so, without
+        // the sorted union of both rows' columns (each restore compares every row of every table).
+        if want.count == have.count && want.allSatisfy({ c, w in have[c].map { LiveSnapshot.same(w, $0) } ?? false }) { return [] }
+        return Set(want.keys).union(have.keys).sorted().filter { c in
             switch (want[c], have[c]) {
             case (let a?, let b?): return !LiveSnapshot.same(a, b)
             case (nil, nil): return false
             default: return true
             }
         }
+    }
+
+    /// The keys of the rows both versions of a table have and that differ, sorted (only those
+    /// are sorted: most rows are unchanged).
+    static func changedKeys(_ want: [String: JSONValue], _ have: [String: JSONValue]) -> [String] {
+        want.keys.filter { k in
+            guard let w = want[k], let h = have[k] else { return false }
+            return !LiveSnapshot.same(w, h)
+        }.sorted()
     }
 
     func filters(_ t: TableSchema, _ row: [String: JSONValue]) -> [(String, String)] {
@@ -170,7 +182,8 @@ struct LiveRestore {
             errors = []
             for t in order.reversed() {
                 let want = target.rows[t.name] ?? [:]
-                for (k, row) in (current[t.name] ?? [:]).sorted(by: { $0.key < $1.key }) where want[k] == nil {
+                // Only the rows to delete are sorted (the order of the requests), not the table.
+                for (_, row) in (current[t.name] ?? [:]).filter({ want[$0.key] == nil }).sorted(by: { $0.key < $1.key }) {
                     guard let o = row.objectValue else { continue }
                     if let e = try delete(t, o) { errors.append(e) }
                     acted = true
@@ -178,7 +191,7 @@ struct LiveRestore {
             }
             for t in order {
                 let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
-                for k in want.keys.sorted() where have[k] == nil {
+                for k in want.keys.filter({ have[$0] == nil }).sorted() {
                     guard let o = want[k]?.objectValue else { continue }
                     if let e = try insert(t, o) { errors.append(e) }
                     acted = true
@@ -186,7 +199,7 @@ struct LiveRestore {
             }
             for t in order {
                 let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
-                for k in want.keys.sorted() {
+                for k in LiveRestore.changedKeys(want, have) {
                     guard let w = want[k]?.objectValue, let h = have[k]?.objectValue else { continue }
                     let cols = LiveRestore.differing(w, h)
                     if cols.isEmpty { continue }
@@ -246,7 +259,7 @@ struct LiveRestore {
             let added = have.keys.filter { want[$0] == nil }.sorted(), missing = want.keys.filter { have[$0] == nil }.sorted()
             if !added.isEmpty { out.append("\(t.name): \(added.count) rows added (\(added.prefix(3).joined(separator: "; ")))") }
             if !missing.isEmpty { out.append("\(t.name): \(missing.count) rows missing (\(missing.prefix(3).joined(separator: "; ")))") }
-            for k in want.keys.sorted() {
+            for k in LiveRestore.changedKeys(want, have) {
                 guard let w = want[k]?.objectValue, let h = have[k]?.objectValue else { continue }
                 let cols = LiveRestore.differing(w, h)
                 if cols.isEmpty { continue }

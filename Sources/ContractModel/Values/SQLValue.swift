@@ -481,6 +481,7 @@ extension SQLValue {
 
     /// Canonical lower-case hyphenated form of a UUID in any of PostgreSQL's accepted spellings.
     package static func canonicalUUID(_ s: String) -> String? {
+        if isCanonicalUUID(s) { return s }
         var hex: [UInt8] = []
         hex.reserveCapacity(32)
         var body = Substring(s)
@@ -517,6 +518,26 @@ extension SQLValue {
             out.append(c)
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `s` is already in the canonical form (36 bytes, lower-case hex, hyphens after
+    /// the 8th, 12th, 16th and 20th digit): most UUIDs the mock reads are (fixtures, its own
+    /// ids), and this check reads the bytes once without building a copy.
+    static func isCanonicalUUID(_ s: String) -> Bool {
+        guard s.utf8.count == 36 else { return false }
+        return s.utf8.withContiguousStorageIfAvailable { b -> Bool in
+            var i = 0
+            while i < 36 {
+                let u = b[i]
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    if u != 0x2D { return false }
+                } else if !(u >= 0x30 && u <= 0x39 || u >= 0x61 && u <= 0x66) {
+                    return false
+                }
+                i += 1
+            }
+            return true
+        } ?? false
     }
 
     /// Parses `{a,b,"c d",NULL}`; nil when malformed.

@@ -64,6 +64,24 @@ package final class RealtimeClient: @unchecked Sendable {
         return try reply(to: ref)
     }
 
+    /// postgres_changes `data` objects on a topic that arrive before the reply to a heartbeat
+    /// sent now. Once the server has handed every change of interest to its sockets
+    /// (`RealtimeService.flush()`), that reply is queued behind them on this socket (one
+    /// ordered write queue per connection), so a change not received by then never comes:
+    /// silence is proved without waiting out a quiet period. Nil when no reply comes within
+    /// `timeout` seconds.
+    package func changesBeforeHeartbeat(on name: String, timeout: Double = 5) throws -> [JSONValue]? {
+        let ref = push(topic: "phoenix", event: "heartbeat", payload: .object([:]))
+        guard try reply(to: ref, timeout: timeout) != nil else { return nil }
+        var out: [JSONValue] = []
+        inbox.removeAll { m in
+            guard m.topic == "realtime:" + name && m.event == "postgres_changes" else { return false }
+            out.append(m.payload["data"] ?? .null)
+            return true
+        }
+        return out
+    }
+
     /// postgres_changes `data` objects received within `timeout` seconds on a topic.
     package func changes(on name: String, timeout: Double) throws -> [JSONValue] {
         var out: [JSONValue] = []

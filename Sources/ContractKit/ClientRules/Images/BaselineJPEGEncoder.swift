@@ -82,32 +82,83 @@ package enum BaselineJPEGEncoder {
 
     // MARK: Entropy-coded data
 
-    /// Bits packed most significant first, 0xFF stuffed with 0x00, padded with ones.
+    /// Bits packed most significant first, 0xFF stuffed with 0x00, padded with ones, into a
+    /// buffer the writer owns (`data()` copies it out, `deallocate()` frees it). Shift amounts
+    /// are `UInt32`, so a debug build calls no generic integer code per bit.
     struct BitWriter {
-        var bytes: [UInt8] = []
+        var bytes: UnsafeMutablePointer<UInt8>
+        var capacity: Int
+        var used = 0
         var buffer: UInt32 = 0
-        var count = 0
-        @inline(__always) mutating func write(_ bits: UInt32, _ length: Int) {
+        var count: UInt32 = 0
+
+        init(capacity: Int) {
+            self.capacity = max(64, capacity)
+            bytes = .allocate(capacity: self.capacity)
+        }
+
+        @inline(__always) mutating func write(_ bits: UInt32, _ length: UInt32) {
             guard length > 0 else { return }
-            buffer = (buffer << UInt32(length)) | (bits & ((1 << UInt32(length)) - 1))
+            buffer = (buffer &<< length) | (bits & ((1 &<< length) &- 1))
             count += length
             while count >= 8 {
-                let byte = UInt8(truncatingIfNeeded: buffer >> UInt32(count - 8))
-                bytes.append(byte)
-                if byte == 0xFF { bytes.append(0x00) }
+                if used + 2 > capacity {
+                    let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+                    bigger.moveInitialize(from: bytes, count: used)
+                    bytes.deallocate()
+                    bytes = bigger
+                    capacity *= 2
+                }
+                let byte = UInt8(truncatingIfNeeded: buffer &>> (count - 8))
+                bytes[used] = byte
+                used += 1
+                if byte == 0xFF {
+                    bytes[used] = 0x00
+                    used += 1
+                }
                 count -= 8
             }
-            buffer &= (1 << UInt32(count)) - 1
+            buffer &= (1 &<< count) &- 1
         }
-        mutating func flush() { if count > 0 { write((1 << UInt32(8 - count)) - 1, 8 - count) } }
+
+        mutating func flush() { if count > 0 { write((1 &<< (8 - count)) &- 1, 8 - count) } }
+
+        func data() -> Data { Data(bytes: bytes, count: used) }
+
+        func deallocate() { bytes.deallocate() }
     }
 
-    /// One component's coding state: its quantization divisors, Huffman tables and last DC.
-    struct Component {
-        var divisors: [Float]
-        let dc: Huffman
-        let ac: Huffman
-        var previousDC = 0
+    /// One pass of the separable 8x8 DCT: for each of the 8 lines of `source` (lines `step`
+    /// apart, samples `stride` apart), the 8 sums `Σx cosine[u*8+x] * sample[x]`, written to
+    /// `target` in the same layout (sum `u` where sample `u` of the line is). Two passes, rows
+    /// (stride 1, step 8) then columns (stride 8, step 1), give the 2-D transform. Each sum adds its terms in x order from 0, so the
+    /// result is the same float as the plain triple loop's; the loops are spelled out because
+    /// a debug build (what `swift test` runs) pays for every iterator and index computed.
+    static func dct(
+        _ source: UnsafeMutablePointer<Float>, into target: UnsafeMutablePointer<Float>, cosine: UnsafeMutablePointer<Float>, stride: Int, step: Int
+    ) {
+        var line = 0
+        while line < 8 {
+            let p = source + line * step
+            let s0 = p[0], s1 = p[stride], s2 = p[2 * stride], s3 = p[3 * stride]
+            let s4 = p[4 * stride], s5 = p[5 * stride], s6 = p[6 * stride], s7 = p[7 * stride]
+            var u = 0
+            while u < 8 {
+                let c = cosine + u * 8
+                var s: Float = 0
+                s += c[0] * s0
+                s += c[1] * s1
+                s += c[2] * s2
+                s += c[3] * s3
+                s += c[4] * s4
+                s += c[5] * s5
+                s += c[6] * s6
+                s += c[7] * s7
+                target[line * step + u * stride] = s
+                u += 1
+            }
+            line += 1
+        }
     }
 
     static func scan(_ image: RasterImage, lumQ: [Int], chromQ: [Int]) -> Data {
@@ -131,18 +182,32 @@ package enum BaselineJPEGEncoder {
                 }
             }
         }
-        var writer = BitWriter()
-        writer.bytes.reserveCapacity(w * h / 2)
-        var components = [
-            Component(divisors: lumQ.map(Float.init), dc: dcLuminance, ac: acLuminance),
-            Component(divisors: chromQ.map(Float.init), dc: dcChrominance, ac: acChrominance),
-            Component(divisors: chromQ.map(Float.init), dc: dcChrominance, ac: acChrominance)
-        ]
+        var writer = BitWriter(capacity: w * h / 2)
+        defer { writer.deallocate() }
+        // The Huffman codes and lengths of the tables by symbol (DC luminance, AC luminance, DC
+        // chrominance, AC chrominance: 256 entries each), and each component's last DC.
+        let codes = UnsafeMutablePointer<UInt32>.allocate(capacity: 4 * 256), lengths = UnsafeMutablePointer<UInt32>.allocate(capacity: 4 * 256)
+        let previousDC = UnsafeMutablePointer<Int>.allocate(capacity: 3)
+        defer { codes.deallocate(); lengths.deallocate(); previousDC.deallocate() }
+        for (t, table) in [dcLuminance, acLuminance, dcChrominance, acChrominance].enumerated() {
+            for (symbol, code) in table.codes.enumerated() {
+                codes[t * 256 + symbol] = code.0
+                lengths[t * 256 + symbol] = UInt32(code.1)
+            }
+        }
+        previousDC.initialize(repeating: 0, count: 3)
         let block = UnsafeMutablePointer<Float>.allocate(capacity: 64), temp = UnsafeMutablePointer<Float>.allocate(capacity: 64)
         let coefficients = UnsafeMutablePointer<Int>.allocate(capacity: 64)
         let cosine = UnsafeMutablePointer<Float>.allocate(capacity: 64), order = UnsafeMutablePointer<Int>.allocate(capacity: 64)
-        defer { block.deallocate(); temp.deallocate(); coefficients.deallocate(); cosine.deallocate(); order.deallocate() }
-        for i in 0..<64 { cosine[i] = cosines[i]; order[i] = zigzag[i] }
+        let lumDivisors = UnsafeMutablePointer<Float>.allocate(capacity: 64), chromDivisors = UnsafeMutablePointer<Float>.allocate(capacity: 64)
+        defer {
+            block.deallocate(); temp.deallocate(); coefficients.deallocate(); cosine.deallocate(); order.deallocate()
+            lumDivisors.deallocate(); chromDivisors.deallocate()
+        }
+        for i in 0..<64 {
+            cosine[i] = cosines[i]; order[i] = zigzag[i]
+            lumDivisors[i] = Float(lumQ[i]); chromDivisors[i] = Float(chromQ[i])
+        }
         for my in 0..<(ph / 16) {
             for mx in 0..<(pw / 16) {
                 for part in 0..<6 {
@@ -152,55 +217,51 @@ package enum BaselineJPEGEncoder {
                     case 4: plane = cb; stride = cw; x0 = mx * 8; y0 = my * 8; c = 1
                     default: plane = cr; stride = cw; x0 = mx * 8; y0 = my * 8; c = 2
                     }
-                    for y in 0..<8 { for x in 0..<8 { block[y * 8 + x] = plane[(y0 + y) * stride + x0 + x] } }
+                    var y = 0
+                    while y < 8 {
+                        (block + y * 8).update(from: plane + (y0 + y) * stride + x0, count: 8)
+                        y += 1
+                    }
                     // Rows, then columns.
-                    for y in 0..<8 {
-                        for u in 0..<8 {
-                            var s: Float = 0
-                            for x in 0..<8 { s += cosine[u * 8 + x] * block[y * 8 + x] }
-                            temp[y * 8 + u] = s
-                        }
+                    dct(block, into: temp, cosine: cosine, stride: 1, step: 8)
+                    dct(temp, into: block, cosine: cosine, stride: 8, step: 1)
+                    let q = c == 0 ? lumDivisors : chromDivisors
+                    var k = 0
+                    while k < 64 {
+                        coefficients[k] = Int((block[k] / q[k]).rounded())
+                        k += 1
                     }
-                    components[c].divisors.withUnsafeBufferPointer { q in
-                        for v in 0..<8 {
-                            for u in 0..<8 {
-                                var s: Float = 0
-                                for y in 0..<8 { s += cosine[v * 8 + y] * temp[y * 8 + u] }
-                                coefficients[v * 8 + u] = Int((s / q[v * 8 + u]).rounded())
-                            }
-                        }
-                    }
-                    let dc = components[c].dc, ac = components[c].ac
-                    let diff = coefficients[0] - components[c].previousDC
-                    components[c].previousDC = coefficients[0]
+                    let dc = c == 0 ? 0 : 512, ac = dc + 256
+                    let diff = coefficients[0] - previousDC[c]
+                    previousDC[c] = coefficients[0]
                     let (dcBits, dcSize) = magnitude(diff)
-                    writer.write(dc.codes[dcSize].0, dc.codes[dcSize].1)
-                    writer.write(dcBits, dcSize)
+                    writer.write(codes[dc + dcSize], lengths[dc + dcSize])
+                    writer.write(dcBits, UInt32(truncatingIfNeeded: dcSize))
                     var run = 0
-                    for k in 1..<64 {
+                    k = 1
+                    while k < 64 {
                         let value = coefficients[order[k]]
+                        k += 1
                         if value == 0 { run += 1; continue }
-                        while run > 15 { writer.write(ac.codes[0xF0].0, ac.codes[0xF0].1); run -= 16 }
+                        while run > 15 { writer.write(codes[ac + 0xF0], lengths[ac + 0xF0]); run -= 16 }
                         let (bits, size) = magnitude(value)
-                        let code = ac.codes[(run << 4) | size]
-                        writer.write(code.0, code.1)
-                        writer.write(bits, size)
+                        writer.write(codes[ac + (run << 4 | size)], lengths[ac + (run << 4 | size)])
+                        writer.write(bits, UInt32(truncatingIfNeeded: size))
                         run = 0
                     }
-                    if run > 0 { writer.write(ac.codes[0].0, ac.codes[0].1) }
+                    if run > 0 { writer.write(codes[ac], lengths[ac]) }
                 }
             }
         }
         writer.flush()
-        return Data(writer.bytes)
+        return writer.data()
     }
 
     /// T.81 F.1.2.1: the size category of a coefficient and its additional bits.
     static func magnitude(_ v: Int) -> (UInt32, Int) {
-        let a = abs(v)
-        var size = 0
-        while (1 << size) <= a { size += 1 }
+        let a = v < 0 ? -v : v
+        let size = Int.bitWidth - a.leadingZeroBitCount
         let bits = v >= 0 ? v : v + (1 << size) - 1
-        return (UInt32(bits), size)
+        return (UInt32(truncatingIfNeeded: bits), size)
     }
 }
