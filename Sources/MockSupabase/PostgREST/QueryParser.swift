@@ -325,6 +325,9 @@ enum QueryParser {
                 }
                 if chars[i] == "," { i += 1; continue }
                 if chars[i] == ")" && !topLevel { return items }
+                // PostgREST parses the top-level list with `sepBy` and no `eof` (QueryParams.hs
+                // `pRequestSelect`): what follows a complete list is ignored (`a,b(c))` reads `a,b(c)`).
+                if topLevel { return items }
                 throw fail("\",\" or end of input")
             }
         }

@@ -124,7 +124,31 @@ struct Relationship {
         }
         if candidates.count == 1 { return candidates[0] }
         if candidates.isEmpty { throw notFound(origin.name, name, hint: hint, schema: schema) }
-        throw ambiguous(origin.name, name, candidates)
+        throw ambiguous(origin.name, name, candidates.sorted(by: schemaCacheOrder))
+    }
+
+    /// The order of PostgREST's schema cache lists (SchemaCache.hs sorts each table's
+    /// relationships with the derived `Ord` of `Relationship`): target table, self or not, then
+    /// the cardinality in its declaration order (one-to-many, many-to-one, one-to-one,
+    /// many-to-many), then the constraint's name and columns (for many-to-many the junction's
+    /// name and its two constraints). A PGRST201's details and hint list candidates so.
+    static func schemaCacheOrder(_ a: Relationship, _ b: Relationship) -> Bool {
+        func rank(_ c: Cardinality) -> Int {
+            switch c {
+            case .oneToMany: 0
+            case .manyToOne: 1
+            case .oneToOne: 2
+            case .manyToMany: 3
+            }
+        }
+        func key(_ r: Relationship) -> [String] {
+            let head = [r.target.schema, r.target.name, r.isSelf ? "1" : "0", String(rank(r.cardinality))]
+            if let j = r.junction {
+                return head + [j.table.schema, j.table.name, j.sourceConstraint, j.targetConstraint] + j.sourceNames + [""] + j.targetNames
+            }
+            return head + [r.constraint] + r.columns.flatMap { [$0.0, $0.1] }
+        }
+        return key(a).lexicographicallyPrecedes(key(b))
     }
 
     static func notFound(_ parent: String, _ child: String, hint: String?, schema: DatabaseSchema) -> PostgresError {

@@ -366,6 +366,8 @@ struct SelectPlan {
                     let (kids, _) = try renderEmbed(e, row: row, fetched: fetched[n]!, database: database, auth: auth, snapshot: snapshot)
                     if e.inner && kids.isEmpty { continue rowLoop }
                     if let want = e.nullFilter, want != kids.isEmpty { continue rowLoop }
+                    // A to-one spread can order its parent's rows too (`processes.order=process_costs(cost)`).
+                    if !e.toMany, let name = e.spreadName { related[name] = kids.first?.source }
                     pairs += try spreadPairs(e, kids: kids, database: database, auth: auth)
                 }
             }

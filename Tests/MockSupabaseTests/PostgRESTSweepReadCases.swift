@@ -1,0 +1,408 @@
+import XCTest
+@testable import MockSupabase
+
+/// Reads on `SpecTablesFixture`'s disambiguation and spread tables: embeds chosen by foreign-key
+/// name, column or junction, self-references both ways, one-to-one and circular relationships
+/// answering 300 PGRST201, and spreads of to-one and to-many relationships (each spread column
+/// an array of the children's values, nested spreads giving nested arrays), the behaviour
+/// EmbedDisambiguationSpec.hs and SpreadQueriesSpec.hs pin, in this corpus's own words; the
+/// expectations follow PostgREST's answers on data.sql's rows.
+extension PostgRESTCaseCorpusTests {
+    static let sweepReadCases: [Case] = onSpecTables(disambiguationSweep + spreadSweep + innerJoinSweep)
+
+    static let disambiguationSweep: [Case] = [
+        Case(
+            name: "circular embed is ambiguous", target: "agents?select=*,departments(*)", status: 300,
+            expect: .json(
+                #"{"code":"PGRST201","details":[{"cardinality":"one-to-many","embedding":"agents with departments","relationship":"departments_head_id_fkey using agents(id) and departments(head_id)"},{"cardinality":"many-to-one","embedding":"agents with departments","relationship":"agents_department_id_fkey using agents(department_id) and departments(id)"}],"hint":"Try changing 'departments' to one of the following: 'departments!departments_head_id_fkey', 'departments!agents_department_id_fkey'. Find the desired relationship in the 'details' key.","message":"Could not embed because more than one relationship was found for 'agents' and 'departments'"}"#
+            )),
+        Case(
+            name: "two one-to-one keys are ambiguous", target: "first?select=second(*)", status: 300,
+            expect: .json(
+                #"{"code":"PGRST201","details":[{"cardinality":"one-to-one","embedding":"first with second","relationship":"first_second_id_1_fkey using first(second_id_1) and second(id)"},{"cardinality":"one-to-one","embedding":"first with second","relationship":"first_second_id_2_fkey using first(second_id_2) and second(id)"}],"hint":"Try changing 'second' to one of the following: 'second!first_second_id_1_fkey', 'second!first_second_id_2_fkey'. Find the desired relationship in the 'details' key.","message":"Could not embed because more than one relationship was found for 'first' and 'second'"}"#
+            )),
+        Case(
+            name: "junction with four keys is ambiguous", target: "whatev_sites?select=*,whatev_projects(*)", status: 300,
+            expect: .json(
+                #"{"code":"PGRST201","details":[{"cardinality":"many-to-many","embedding":"whatev_sites with whatev_projects","relationship":"whatev_jobs using whatev_jobs_site_id_1_fkey(site_id_1) and whatev_jobs_project_id_1_fkey(project_id_1)"},{"cardinality":"many-to-many","embedding":"whatev_sites with whatev_projects","relationship":"whatev_jobs using whatev_jobs_site_id_1_fkey(site_id_1) and whatev_jobs_project_id_2_fkey(project_id_2)"},{"cardinality":"many-to-many","embedding":"whatev_sites with whatev_projects","relationship":"whatev_jobs using whatev_jobs_site_id_2_fkey(site_id_2) and whatev_jobs_project_id_1_fkey(project_id_1)"},{"cardinality":"many-to-many","embedding":"whatev_sites with whatev_projects","relationship":"whatev_jobs using whatev_jobs_site_id_2_fkey(site_id_2) and whatev_jobs_project_id_2_fkey(project_id_2)"}],"hint":"Try changing 'whatev_projects' to one of the following: 'whatev_projects!whatev_jobs', 'whatev_projects!whatev_jobs', 'whatev_projects!whatev_jobs', 'whatev_projects!whatev_jobs'. Find the desired relationship in the 'details' key.","message":"Could not embed because more than one relationship was found for 'whatev_sites' and 'whatev_projects'"}"#
+            )),
+        Case(
+            name: "junction spread by column hints", target: "whatev_sites?select=*,whatev_jobs!site_id_1(...whatev_projects!project_id_1(*))", status: 200,
+            expect: .exact("[]")),
+        Case(
+            name: "junction spread by other column hints", target: "whatev_sites?select=*,whatev_jobs!site_id_2(...whatev_projects!project_id_2(*))",
+            status: 200, expect: .exact("[]")),
+        Case(
+            name: "recursive m2m through spread (subscribers)",
+            target: "posters?select=*,subscribers:subscriptions!subscribed(...posters!subscriber(*))&limit=1", status: 200,
+            expect: .json(#"[{"id":1,"name":"Mark","subscribers":[{"id":3,"name":"Bill"},{"id":4,"name":"Jeff"}]}]"#)),
+        Case(
+            name: "recursive m2m through spread (subscriptions)", target: "posters?select=*,subscriptions!subscriber(...posters!subscribed(*))&limit=1",
+            status: 200, expect: .json(#"[{"id":1,"name":"Mark","subscriptions":[{"id":2,"name":"Elon"}]}]"#)),
+        Case(
+            name: "embed by fk name and its column", target: "projects?id=in.(1,3)&select=id,name,client_id,client(id,name)", status: 200,
+            expect: .json(
+                #"[{"id":1,"name":"Windows 7","client_id":1,"client":{"id":1,"name":"Microsoft"}},{"id":3,"name":"IOS","client_id":2,"client":{"id":2,"name":"Apple"}}]"#
+            )),
+        Case(
+            name: "two fks to one table by name", target: "orders?id=eq.1&select=id, name, billing(address), shipping(address)", status: 200,
+            expect: .json(#"[{"id":1,"name":"order 1","billing":{"address":"address 1"},"shipping":{"address":"address 2"}}]"#)),
+        Case(
+            name: "unknown fk hint", target: "message?select=id,sender:person!space(name)&id=lt.4", status: 400,
+            expect: .json(
+                #"{"code":"PGRST200","details":"Searched for a foreign key relationship between 'message' and 'person' using the hint 'space' in the schema 'public', but no matches were found.","hint":null,"message":"Could not find a relationship between 'message' and 'person' in the schema cache"}"#
+            )),
+        Case(
+            name: "parent by fk name", target: "comments?select=content,user(name)", status: 200,
+            expect: .json(#"[{"content":"Needs to be delivered ASAP","user":{"name":"Angela Martin"}}]"#)),
+        Case(
+            name: "children two levels through fk hint", target: "clients?id=eq.1&select=id,projects:projects!client(id,tasks(id))", status: 200,
+            expect: .json(#"[{"id":1,"projects":[{"id":1,"tasks":[{"id":1},{"id":2}]},{"id":2,"tasks":[{"id":3},{"id":4}]}]}]"#)),
+        Case(
+            name: "fk hint among o2m and m2m", target: "sites?select=name,main_project(name)&site_id=eq.1", status: 200,
+            expect: .json(#"[{"name":"site 1","main_project":{"name":"big project 1"}}]"#)),
+        Case(
+            name: "column embed aliased beside the column", target: "projects?id=in.(1,3)&select=id,name,client_id,client:client_id(id,name)", status: 200,
+            expect: .json(
+                #"[{"id":1,"name":"Windows 7","client_id":1,"client":{"id":1,"name":"Microsoft"}},{"id":3,"name":"IOS","client_id":2,"client":{"id":2,"name":"Apple"}}]"#
+            )),
+        Case(
+            name: "table!column twice", target: "message?select=id,body,sender:person!sender(name),recipient:person!recipient(name)&id=lt.4", status: 200,
+            expect: .json(
+                #"[{"id":1,"body":"Hello Jane","sender":{"name":"John"},"recipient":{"name":"Jane"}},{"id":2,"body":"Hi John","sender":{"name":"Jane"},"recipient":{"name":"John"}},{"id":3,"body":"How are you doing?","sender":{"name":"John"},"recipient":{"name":"Jane"}}]"#
+            )),
+        Case(
+            name: "two columns to one table", target: "orders?id=eq.1&select=id, name, billing_address_id(id), shipping_address_id(id)", status: 200,
+            expect: .json(#"[{"id":1,"name":"order 1","billing_address_id":{"id":1},"shipping_address_id":{"id":2}}]"#)),
+        Case(
+            name: "column among o2m and m2m", target: "sites?select=name,main_project_id(name)&site_id=eq.1", status: 200,
+            expect: .json(#"[{"name":"site 1","main_project_id":{"name":"big project 1"}}]"#)),
+        Case(
+            name: "junction hint", target: "sites?select=*,big_projects!jobs(name)&site_id=in.(1,2)", status: 200,
+            expect: .json(
+                #"[{"site_id":1,"name":"site 1","main_project_id":1,"big_projects":[{"name":"big project 1"}]},{"site_id":2,"name":"site 2","main_project_id":null,"big_projects":[{"name":"big project 1"},{"name":"big project 2"}]}]"#
+            )),
+        Case(
+            name: "column and fk to one table", target: "orders?id=eq.1&select=id, name, billing_address_id(id), shipping(id)", status: 200,
+            expect: .json(#"[{"id":1,"name":"order 1","billing_address_id":{"id":1},"shipping":{"id":2}}]"#)),
+        Case(
+            name: "self parents recursively", target: "family_tree?id=in.(3,4)&select=id,parent(id,name,parent(*))&order=id", status: 200,
+            expect: .json(
+                #"[{"id":"3","parent":{"id":"1","name":"Parental Unit","parent":null}},{"id":"4","parent":{"id":"2","name":"Kid One","parent":{"id":"1","name":"Parental Unit","parent":null}}}]"#
+            )),
+        Case(
+            name: "self children recursively",
+            target: "family_tree?id=eq.1&select=id,name, children:family_tree!parent(id,name,children:family_tree!parent(id,name))", status: 200,
+            expect: .json(
+                #"[{"id":"1","name":"Parental Unit","children":[{"id":"2","name":"Kid One","children":[{"id":"4","name":"Grandkid One"}]},{"id":"3","name":"Kid Two","children":[{"id":"5","name":"Grandkid Two"}]}]}]"#
+            )),
+        Case(
+            name: "self parent then children", target: "family_tree?id=eq.2&select=id,name,parent(id,name,children:family_tree!parent(id,name))", status: 200,
+            expect: .json(
+                #"[{"id":"2","name":"Kid One","parent":{"id":"1","name":"Parental Unit","children":[{"id":"2","name":"Kid One"},{"id":"3","name":"Kid Two"}]}}]"#
+            )),
+        Case(
+            name: "two self fks parents", target: "organizations?select=id,name,referee(id,name),auditor(id,name)&id=eq.3", status: 200,
+            expect: .json(#"[{"id":3,"name":"Acme","referee":{"id":1,"name":"Referee Org"},"auditor":{"id":2,"name":"Auditor Org"}}]"#)),
+        Case(
+            name: "two self fks children", target: "organizations?select=id,name,refereeds:organizations!referee(id,name)&id=eq.1", status: 200,
+            expect: .json(#"[{"id":1,"name":"Referee Org","refereeds":[{"id":3,"name":"Acme"},{"id":4,"name":"Umbrella"}]}]"#)),
+        Case(
+            name: "self fks with another parent",
+            target:
+                "organizations?select=name,manager(name),referee(name,manager(name),auditor(name,manager(name))),auditor(name,manager(name),referee(name,manager(name)))&id=eq.5",
+            status: 200,
+            expect: .json(
+                #"[{"name":"Cyberdyne","manager":{"name":"Cyberdyne Manager"},"referee":{"name":"Acme","manager":{"name":"Acme Manager"},"auditor":{"name":"Auditor Org","manager":{"name":"Auditor Manager"}}},"auditor":{"name":"Umbrella","manager":{"name":"Umbrella Manager"},"referee":{"name":"Referee Org","manager":{"name":"Referee Manager"}}}}]"#
+            )),
+        Case(
+            name: "self fks children nested",
+            target:
+                "organizations?select=name,manager(name),auditees:organizations!auditor(name,manager(name),refereeds:organizations!referee(name,manager(name)))&id=eq.2",
+            status: 200,
+            expect: .json(
+                #"[{"name":"Auditor Org","manager":{"name":"Auditor Manager"},"auditees":[{"name":"Acme","manager":{"name":"Acme Manager"},"refereeds":[{"name":"Cyberdyne","manager":{"name":"Cyberdyne Manager"}},{"name":"Oscorp","manager":{"name":"Oscorp Manager"}}]},{"name":"Umbrella","manager":{"name":"Umbrella Manager"},"refereeds":[]}]}]"#
+            )),
+        Case(
+            name: "self reference by column", target: "test?select=id,parent_id,parent:parent_id(id)&order=id", status: 200,
+            expect: .json(#"[{"id":1,"parent_id":null,"parent":null},{"id":2,"parent_id":1,"parent":{"id":1}}]"#)),
+        Case(
+            name: "self reference children by table", target: "test?select=id,parent_id,childs:test(id)&order=id", status: 200,
+            expect: .json(#"[{"id":1,"parent_id":null,"childs":[{"id":2}]},{"id":2,"parent_id":1,"childs":[]}]"#)),
+        Case(
+            name: "embed by column name with table embed", target: "message?select=id,body,sender(id,name)&id=eq.5", status: 200,
+            expect: .json(#"[{"id":5,"body":"What's up Jake","sender":{"id":4,"name":"Julie"}}]"#)),
+        Case(
+            name: "o2o from parent", target: "country?select=name,capital(name)", status: 200,
+            expect: .json(#"[{"name":"Afghanistan","capital":{"name":"Kabul"}},{"name":"Algeria","capital":{"name":"Algiers"}}]"#)),
+        Case(
+            name: "o2o from child", target: "capital?select=name,country(name)", status: 200,
+            expect: .json(#"[{"name":"Kabul","country":{"name":"Afghanistan"}},{"name":"Algiers","country":{"name":"Algeria"}}]"#)),
+        Case(
+            name: "o2o by child column", target: "capital?select=name,country_id(name)", status: 200,
+            expect: .json(#"[{"name":"Kabul","country_id":{"name":"Afghanistan"}},{"name":"Algiers","country_id":{"name":"Algeria"}}]"#)),
+        Case(
+            name: "o2o by fk from child", target: "capital?select=name,capital_country_id_fkey(name)", status: 200,
+            expect: .json(#"[{"name":"Kabul","capital_country_id_fkey":{"name":"Afghanistan"}},{"name":"Algiers","capital_country_id_fkey":{"name":"Algeria"}}]"#)),
+        Case(
+            name: "o2o by fk from parent", target: "country?select=name,capital_country_id_fkey(name)", status: 200,
+            expect: .json(#"[{"name":"Afghanistan","capital_country_id_fkey":{"name":"Kabul"}},{"name":"Algeria","capital_country_id_fkey":{"name":"Algiers"}}]"#)),
+        Case(
+            name: "o2o by parent column", target: "country?select=name,id(name)", status: 200,
+            expect: .json(#"[{"name":"Afghanistan","id":{"name":"Kabul"}},{"name":"Algeria","id":{"name":"Algiers"}}]"#)),
+        Case(
+            name: "o2o parent column hint", target: "country?select=name,capital!id(name)", status: 200,
+            expect: .json(#"[{"name":"Afghanistan","capital":{"name":"Kabul"}},{"name":"Algeria","capital":{"name":"Algiers"}}]"#)),
+        Case(
+            name: "o2o child column hint from parent", target: "country?select=name,capital!country_id(name)", status: 200,
+            expect: .json(#"[{"name":"Afghanistan","capital":{"name":"Kabul"}},{"name":"Algeria","capital":{"name":"Algiers"}}]"#)),
+        Case(
+            name: "o2o parent column hint from child", target: "capital?select=name,country!id(name)", status: 200,
+            expect: .json(#"[{"name":"Kabul","country":{"name":"Afghanistan"}},{"name":"Algiers","country":{"name":"Algeria"}}]"#)),
+        Case(
+            name: "o2o child column hint", target: "capital?select=name,country!country_id(name)", status: 200,
+            expect: .json(#"[{"name":"Kabul","country":{"name":"Afghanistan"}},{"name":"Algiers","country":{"name":"Algeria"}}]"#)),
+    ]
+
+    static let spreadSweep: [Case] = [
+        Case(
+            name: "spread m2o", target: "projects?select=id,...clients(client_name:name)", status: 200,
+            expect: .json(
+                #"[{"id":1,"client_name":"Microsoft"},{"id":2,"client_name":"Microsoft"},{"id":3,"client_name":"Apple"},{"id":4,"client_name":"Apple"},{"id":5,"client_name":null}]"#
+            )),
+        Case(
+            name: "spread nested m2o", target: "grandchild_entities?select=name,...child_entities(parent_name:name,...entities(grandparent_name:name))&limit=3",
+            status: 200,
+            expect: .json(
+                #"[{"name":"grandchild entity 1","parent_name":"child entity 1","grandparent_name":"entity 1"},{"name":"grandchild entity 2","parent_name":"child entity 1","grandparent_name":"entity 1"},{"name":"grandchild entity 3","parent_name":"child entity 2","grandparent_name":"entity 1"}]"#
+            )),
+        Case(
+            name: "spread inside embed", target: "grandchild_entities?select=name,child_entity:child_entities(name,...entities(parent_name:name))&limit=1",
+            status: 200, expect: .json(#"[{"name":"grandchild entity 1","child_entity":{"name":"child entity 1","parent_name":"entity 1"}}]"#)),
+        Case(
+            name: "spread o2o", target: "country?select=name,...capital(capital:name)", status: 200,
+            expect: .json(#"[{"name":"Afghanistan","capital":"Kabul"},{"name":"Algeria","capital":"Algiers"}]"#)),
+        Case(
+            name: "spread through junction with its columns", target: "users?select=*,tasks:users_tasks(*,...tasks(*))&limit=1", status: 200,
+            expect: .json(
+                #"[{"id":1,"name":"Angela Martin","tasks":[{"user_id":1,"task_id":1,"id":1,"name":"Design w7","project_id":1},{"user_id":1,"task_id":2,"id":2,"name":"Code w7","project_id":1},{"user_id":1,"task_id":3,"id":3,"name":"Design w10","project_id":2},{"user_id":1,"task_id":4,"id":4,"name":"Code w10","project_id":2}]}]"#
+            )),
+        Case(
+            name: "o2m spread column", target: "factories?select=factory:name,...processes(processes:name)&order=name", status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","processes":["Process A1","Process A2"]},{"factory":"Factory B","processes":["Process B1","Process B2"]},{"factory":"Factory C","processes":["Process C1","Process C2","Process XX","Process YY"]},{"factory":"Factory D","processes":[]}]"#
+            )),
+        Case(
+            name: "o2m spread two columns", target: "factories?select=factory:name,...processes(name,category_id)&order=name", status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","name":["Process A1","Process A2"],"category_id":[1,2]},{"factory":"Factory B","name":["Process B1","Process B2"],"category_id":[1,1]},{"factory":"Factory C","name":["Process C1","Process C2","Process XX","Process YY"],"category_id":[2,2,2,2]},{"factory":"Factory D","name":[],"category_id":[]}]"#
+            )),
+        Case(
+            name: "o2m spread null filter", target: "factories?select=factory:name,...processes(processes:name)&processes=is.null", status: 200,
+            expect: .json(#"[{"factory":"Factory D","processes":[]}]"#)),
+        Case(
+            name: "o2m spread null value kept", target: "managers?select=name,...organizations(organizations:name,referees:referee)&id=eq.1", status: 200,
+            expect: .json(#"[{"name":"Referee Manager","organizations":["Referee Org"],"referees":[null]}]"#)),
+        Case(
+            name: "o2m spread star", target: "factories?select=factory:name,...processes(*)&order=name&limit=2", status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","id":[1,2],"name":["Process A1","Process A2"],"factory_id":[1,1],"category_id":[1,2]},{"factory":"Factory B","id":[3,4],"name":["Process B1","Process B2"],"factory_id":[2,2],"category_id":[1,1]}]"#
+            )),
+        Case(
+            name: "o2m spread nested o2o spread",
+            target: "factories?select=factory:name,...processes(process:name,...process_costs(process_costs:cost))&order=name&processes.order=name", status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","process":["Process A1","Process A2"],"process_costs":[150.00,200.00]},{"factory":"Factory B","process":["Process B1","Process B2"],"process_costs":[180.00,70.00]},{"factory":"Factory C","process":["Process C1","Process C2","Process XX","Process YY"],"process_costs":[40.00,70.00,null,40.00]},{"factory":"Factory D","process":[],"process_costs":[]}]"#
+            )),
+        Case(
+            name: "o2m spread nested m2o spread",
+            target: "factories?select=factory:name,...processes(process:name,...process_categories(categories:name))&order=name&processes.order=name&limit=2",
+            status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","process":["Process A1","Process A2"],"categories":["Batch","Mass"]},{"factory":"Factory B","process":["Process B1","Process B2"],"categories":["Batch","Batch"]}]"#
+            )),
+        Case(
+            name: "o2m spread nested o2m spread",
+            target:
+                "factories?select=factory:name,...processes(process:name,...process_supervisor(supervisor_ids:supervisor_id))&order=name&processes.order=name",
+            status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","process":["Process A1","Process A2"],"supervisor_ids":[[1],[2]]},{"factory":"Factory B","process":["Process B1","Process B2"],"supervisor_ids":[[3,4],[1,2]]},{"factory":"Factory C","process":["Process C1","Process C2","Process XX","Process YY"],"supervisor_ids":[[3],[3],[],[]]},{"factory":"Factory D","process":[],"supervisor_ids":[]}]"#
+            )),
+        Case(
+            name: "o2m spread nested m2m spread",
+            target:
+                "factories?select=factory:name,...processes(process:name,...supervisors(supervisors:name))&order=name&processes.order=name&processes.supervisors.order=name",
+            status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","process":["Process A1","Process A2"],"supervisors":[["Mary"],["John"]]},{"factory":"Factory B","process":["Process B1","Process B2"],"supervisors":[["Peter","Sarah"],["John","Mary"]]},{"factory":"Factory C","process":["Process C1","Process C2","Process XX","Process YY"],"supervisors":[["Peter"],["Peter"],[],[]]},{"factory":"Factory D","process":[],"supervisors":[]}]"#
+            )),
+        Case(
+            name: "o2m spread nested o2o embed",
+            target: "factories?select=factory:name,...processes(process:name,process_costs(cost))&order=name&processes.order=name&offset=2", status: 200,
+            expect: .json(
+                #"[{"factory":"Factory C","process":["Process C1","Process C2","Process XX","Process YY"],"process_costs":[{"cost":40.00},{"cost":70.00},null,{"cost":40.00}]},{"factory":"Factory D","process":[],"process_costs":[]}]"#
+            )),
+        Case(
+            name: "o2m spread nested o2m embed",
+            target:
+                "factories?select=factory:name,...processes(process:name,process_supervisor(supervisor_id))&order=name&processes.order=name&processes.process_supervisor.order=supervisor_id&limit=2",
+            status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","process":["Process A1","Process A2"],"process_supervisor":[[{"supervisor_id":1}],[{"supervisor_id":2}]]},{"factory":"Factory B","process":["Process B1","Process B2"],"process_supervisor":[[{"supervisor_id":3},{"supervisor_id":4}],[{"supervisor_id":1},{"supervisor_id":2}]]}]"#
+            )),
+        Case(
+            name: "o2m spread star with nested spread star",
+            target: "factories?select=factory:name,...processes(*,...process_costs(*))&order=name&processes.order=name&limit=1", status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","id":[1,2],"name":["Process A1","Process A2"],"factory_id":[1,1],"category_id":[1,2],"process_id":[1,2],"cost":[150.00,200.00]}]"#
+            )),
+        Case(
+            name: "o2m spread with filter", target: "factories?select=factory:name,...processes(*)&processes.name=not.like.*1&order=name&processes.order=name",
+            status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","id":[2],"name":["Process A2"],"factory_id":[1],"category_id":[2]},{"factory":"Factory B","id":[4],"name":["Process B2"],"factory_id":[2],"category_id":[1]},{"factory":"Factory C","id":[6,7,8],"name":["Process C2","Process XX","Process YY"],"factory_id":[3,3,3],"category_id":[2,2,2]},{"factory":"Factory D","id":[],"name":[],"factory_id":[],"category_id":[]}]"#
+            )),
+        Case(
+            name: "o2m spread inner", target: "factories?select=factory:name,...processes!inner(name)&order=name&processes.order=name", status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","name":["Process A1","Process A2"]},{"factory":"Factory B","name":["Process B1","Process B2"]},{"factory":"Factory C","name":["Process C1","Process C2","Process XX","Process YY"]}]"#
+            )),
+        Case(
+            name: "o2m spread not null", target: "factories?select=factory:name,...processes(name)&processes=not.is.null&order=name&processes.order=name",
+            status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","name":["Process A1","Process A2"]},{"factory":"Factory B","name":["Process B1","Process B2"]},{"factory":"Factory C","name":["Process C1","Process C2","Process XX","Process YY"]}]"#
+            )),
+        Case(
+            name: "o2m spread ordered by unselected columns",
+            target: "factories?select=factory:name,...processes(name)&processes.order=category_id.asc,name.desc&order=name", status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","name":["Process A1","Process A2"]},{"factory":"Factory B","name":["Process B2","Process B1"]},{"factory":"Factory C","name":["Process YY","Process XX","Process C2","Process C1"]},{"factory":"Factory D","name":[]}]"#
+            )),
+        Case(
+            name: "o2m spread ordered by json paths",
+            target: "factories?select=factory:name,...factory_buildings(*)&factory_buildings.order=inspections->pending.asc.nullsfirst,inspections->ins.desc&order=name&limit=2",
+            status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","id":[2,1],"code":["A002","A001"],"size":[200,150],"type":["A","A"],"factory_id":[1,1],"inspections":[{"ins":"2025A","pending":true},{"ins":"2024C","pending":true}]},{"factory":"Factory B","id":[4,3],"code":["B002","B001"],"size":[120,50],"type":["C","B"],"factory_id":[2,2],"inspections":[{"ins":"2023A"},{"ins":"2025A","pending":true}]}]"#
+            )),
+        Case(
+            name: "o2m spread ordered by related column",
+            target: "factories?select=factory:name,...processes(name,...process_costs(cost))&processes.order=process_costs(cost)&order=name", status: 200,
+            expect: .json(
+                #"[{"factory":"Factory A","name":["Process A1","Process A2"],"cost":[150.00,200.00]},{"factory":"Factory B","name":["Process B2","Process B1"],"cost":[70.00,180.00]},{"factory":"Factory C","name":["Process C1","Process YY","Process C2","Process XX"],"cost":[40.00,40.00,70.00,null]},{"factory":"Factory D","name":[],"cost":[]}]"#
+            )),
+        Case(
+            name: "m2m spread column", target: "operators?select=operator:name,...processes(name)&order=name&processes.order=name", status: 200,
+            expect: .json(
+                #"[{"operator":"Alfred","name":["Process C2","Process XX"]},{"operator":"Anne","name":["Process A1","Process A2","Process B2"]},{"operator":"Jeff","name":["Process A2","Process B1","Process B2","Process C2"]},{"operator":"Liz","name":[]},{"operator":"Louis","name":["Process A1","Process A2"]}]"#
+            )),
+        Case(
+            name: "m2m spread null filter", target: "operators?select=operator:name,...processes(processes:name)&processes=is.null", status: 200,
+            expect: .json(#"[{"operator":"Liz","processes":[]}]"#)),
+        Case(
+            name: "m2m spread null element", target: "operators?select=name,...processes(process:name,...process_costs(cost)))&id=eq.5&processes.id=eq.7",
+            status: 200, expect: .json(#"[{"name":"Alfred","process":["Process XX"],"cost":[null]}]"#)),
+        Case(
+            name: "m2m spread nested m2m spread", target: "operators?select=operator:name,...processes(process:name,...supervisors(supervisors:name))&order=name&processes.order=name&limit=2",
+            status: 200,
+            expect: .json(
+                #"[{"operator":"Alfred","process":["Process C2","Process XX"],"supervisors":[["Peter"],[]]},{"operator":"Anne","process":["Process A1","Process A2","Process B2"],"supervisors":[["Mary"],["John"],["Mary","John"]]}]"#
+            )),
+        Case(
+            name: "m2m spread inner", target: "supervisors?select=supervisor:name,...processes!inner(name)&order=name&processes.order=name", status: 200,
+            expect: .json(
+                #"[{"supervisor":"John","name":["Process A2","Process B2"]},{"supervisor":"Mary","name":["Process A1","Process B2"]},{"supervisor":"Peter","name":["Process B1","Process C1","Process C2"]},{"supervisor":"Sarah","name":["Process B1"]}]"#
+            )),
+        Case(
+            name: "m2m spread ordered by json path nulls first",
+            target: "processes?select=process:name,...operators(*)&operators.order=status->afk.asc.nullsfirst,status->id.desc&order=name&limit=2", status: 200,
+            expect: .json(
+                #"[{"process":"Process A1","id":[2,1],"name":["Louis","Anne"],"status":[{"id":"012345"},{"id":"543210","afk":true}]},{"process":"Process A2","id":[2,3,1],"name":["Louis","Jeff","Anne"],"status":[{"id":"012345"},{"id":"666666","afk":true},{"id":"543210","afk":true}]}]"#
+            )),
+        Case(
+            name: "m2m spread ordered by related column",
+            target: "supervisors?select=supervisor:name,...processes(name,...process_costs(cost))&processes.order=process_costs(cost)&order=name", status: 200,
+            expect: .json(
+                #"[{"supervisor":"Jane","name":[],"cost":[]},{"supervisor":"John","name":["Process B2","Process A2"],"cost":[70.00,200.00]},{"supervisor":"Mary","name":["Process B2","Process A1"],"cost":[70.00,150.00]},{"supervisor":"Peter","name":["Process C1","Process C2","Process B1"],"cost":[40.00,70.00,180.00]},{"supervisor":"Sarah","name":["Process B1"],"cost":[180.00]}]"#
+            )),
+        Case(
+            name: "empty spread nested", target: "grandchild_entities?select=name,...child_entities(parent_name:name,...entities())&limit=2", status: 200,
+            expect: .json(
+                #"[{"name":"grandchild entity 1","parent_name":"child entity 1"},{"name":"grandchild entity 2","parent_name":"child entity 1"}]"#)),
+        Case(
+            name: "empty o2m spread", target: "factories?select=factory:name,...processes()", status: 200,
+            expect: .json(#"[{"factory":"Factory A"},{"factory":"Factory B"},{"factory":"Factory C"},{"factory":"Factory D"}]"#)),
+    ]
+
+    static let innerJoinSweep: [Case] = [
+        Case(
+            name: "inner m2o drops null parents", target: "projects?select=id,clients!inner(id)", status: 200,
+            expect: .json(#"[{"id":1,"clients":{"id":1}},{"id":2,"clients":{"id":1}},{"id":3,"clients":{"id":2}},{"id":4,"clients":{"id":2}}]"#)),
+        Case(
+            name: "left hint keeps null parents", target: "projects?select=id,clients!left(id)", status: 200,
+            expect: .json(
+                #"[{"id":1,"clients":{"id":1}},{"id":2,"clients":{"id":1}},{"id":3,"clients":{"id":2}},{"id":4,"clients":{"id":2}},{"id":5,"clients":null}]"#)),
+        Case(
+            name: "inner m2o head count", method: "HEAD", target: "projects?select=id,clients!inner(id)", headers: ["Prefer": "count=exact"], status: 200,
+            expect: .exact(""), expectHeaders: ["Content-Range": "0-3/4"]),
+        Case(
+            name: "inner m2o filtered head count", method: "HEAD", target: "projects?select=id,clients!inner(id)&clients.id=eq.1",
+            headers: ["Prefer": "count=exact"], status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-1/2"]),
+        Case(name: "inner m2o filtered to none", target: "projects?select=id,clients!inner(id)&clients.id=eq.0", status: 200, expect: .exact("[]")),
+        Case(
+            name: "inner two levels", target: "tasks?select=id,projects!inner(id,clients!inner(id))&projects.clients.id=eq.2", status: 200,
+            expect: .json(
+                #"[{"id":5,"projects":{"id":3,"clients":{"id":2}}},{"id":6,"projects":{"id":3,"clients":{"id":2}}},{"id":7,"projects":{"id":4,"clients":{"id":2}}},{"id":8,"projects":{"id":4,"clients":{"id":2}}}]"#
+            )),
+        Case(
+            name: "inner two levels head count", method: "HEAD", target: "tasks?select=id,projects!inner(id,clients!inner(id))&projects.clients.id=eq.1",
+            headers: ["Prefer": "count=exact"], status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-3/4"]),
+        Case(
+            name: "inner only below a left embed", target: "tasks?select=id,projects(id,clients!inner(id))&projects.clients.id=eq.2&order=id", status: 200,
+            expect: .json(
+                #"[{"id":1,"projects":null},{"id":2,"projects":null},{"id":3,"projects":null},{"id":4,"projects":null},{"id":5,"projects":{"id":3,"clients":{"id":2}}},{"id":6,"projects":{"id":3,"clients":{"id":2}}},{"id":7,"projects":{"id":4,"clients":{"id":2}}},{"id":8,"projects":{"id":4,"clients":{"id":2}}}]"#
+            )),
+        Case(
+            name: "inner only below a left embed head count", method: "HEAD", target: "tasks?select=id,projects(id,clients!inner(id))&projects.clients.id=eq.2",
+            headers: ["Prefer": "count=exact"], status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-7/8"]),
+        Case(
+            name: "inner o2m drops empty arrays", target: "entities?select=id,child_entities!inner(id)", status: 200,
+            expect: .json(#"[{"id":1,"child_entities":[{"id":1},{"id":2},{"id":4},{"id":5}]},{"id":2,"child_entities":[{"id":3},{"id":6}]}]"#)),
+        Case(
+            name: "inner o2m head count", method: "HEAD", target: "entities?select=id,child_entities!inner(id)", headers: ["Prefer": "count=exact"],
+            status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-1/2"]),
+        Case(
+            name: "inner o2m filtered", target: "entities?select=id,child_entities!inner(id)&child_entities.id=eq.3", status: 200,
+            expect: .json(#"[{"id":2,"child_entities":[{"id":3}]}]"#)),
+        Case(
+            name: "inner o2m two levels",
+            target: "entities?select=id,child_entities!inner(id,grandchild_entities!inner(id))&child_entities.grandchild_entities.id=in.(1,5)", status: 200,
+            expect: .json(#"[{"id":1,"child_entities":[{"id":1,"grandchild_entities":[{"id":1}]},{"id":2,"grandchild_entities":[{"id":5}]}]}]"#)),
+        Case(
+            name: "inner o2m above a left embed",
+            target: "entities?select=id,child_entities!inner(id,grandchild_entities(id))&child_entities.grandchild_entities.id=eq.2", status: 200,
+            expect: .json(
+                #"[{"id":1,"child_entities":[{"id":1,"grandchild_entities":[{"id":2}]},{"id":2,"grandchild_entities":[]},{"id":4,"grandchild_entities":[]},{"id":5,"grandchild_entities":[]}]},{"id":2,"child_entities":[{"id":3,"grandchild_entities":[]},{"id":6,"grandchild_entities":[]}]}]"#
+            )),
+        Case(
+            name: "inner o2m above a left embed head count", method: "HEAD",
+            target: "entities?select=id,child_entities!inner(id,grandchild_entities(id))&child_entities.grandchild_entities.id=eq.2",
+            headers: ["Prefer": "count=exact"], status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-1/2"]),
+        Case(
+            name: "inner m2o and m2m combined", target: "projects?select=name,clients!inner(name),users!inner(name)&order=id&limit=2", status: 200,
+            expect: .json(
+                #"[{"name":"Windows 7","clients":{"name":"Microsoft"},"users":[{"name":"Angela Martin"},{"name":"Dwight Schrute"}]},{"name":"Windows 10","clients":{"name":"Microsoft"},"users":[{"name":"Angela Martin"}]}]"#
+            )),
+        Case(
+            name: "inner with fk hint", target: "projects?select=id,clients!client!inner(id)&clients.id=eq.2", status: 200,
+            expect: .json(#"[{"id":3,"clients":{"id":2}},{"id":4,"clients":{"id":2}}]"#)),
+        Case(
+            name: "inner by fk name", target: "projects?select=id,client!inner(id)&client.id=eq.2", status: 200,
+            expect: .json(#"[{"id":3,"client":{"id":2}},{"id":4,"client":{"id":2}}]"#)),
+        Case(
+            name: "inner with fk hint head count", method: "HEAD", target: "projects?select=id,clients!client!inner(id)&clients.id=eq.2",
+            headers: ["Prefer": "count=exact"], status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-1/2"]),
+    ]
+}
