@@ -8,7 +8,7 @@ import XCTest
 /// EmbedDisambiguationSpec.hs and SpreadQueriesSpec.hs pin, in this corpus's own words; the
 /// expectations follow PostgREST's answers on data.sql's rows.
 extension PostgRESTCaseCorpusTests {
-    static let sweepReadCases: [Case] = onSpecTables(disambiguationSweep + spreadSweep + innerJoinSweep)
+    static let sweepReadCases: [Case] = onSpecTables(disambiguationSweep + spreadSweep + innerJoinSweep + jsonSweep + relatedSweep)
 
     static let disambiguationSweep: [Case] = [
         Case(
@@ -404,5 +404,128 @@ extension PostgRESTCaseCorpusTests {
         Case(
             name: "inner with fk hint head count", method: "HEAD", target: "projects?select=id,clients!client!inner(id)&clients.id=eq.2",
             headers: ["Prefer": "count=exact"], status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-1/2"]),
+    ]
+
+    static let jsonSweep: [Case] = [
+        Case(name: "json text cast to json", target: "complex_items?id=eq.1&select=settings->>foo::json", status: 200, expect: .json(#"[{"foo":{"int":1,"bar":"baz"}}]"#)),
+        Case(name: "json text cast to json aliased", target: "complex_items?id=eq.1&select=myFoo:settings->>foo::json", status: 200, expect: .json(#"[{"myFoo":{"int":1,"bar":"baz"}}]"#)),
+        Case(name: "json two levels text", target: "complex_items?id=eq.1&select=settings->foo->>bar", status: 200, expect: .json(#"[{"bar":"baz"}]"#)),
+        Case(name: "json two levels aliased", target: "complex_items?id=eq.1&select=myBar:settings->foo->>bar", status: 200, expect: .json(#"[{"myBar":"baz"}]"#)),
+        Case(name: "json two levels cast", target: "complex_items?id=eq.1&select=settings->foo->>int::integer", status: 200, expect: .json(#"[{"int":1}]"#)),
+        Case(name: "json two levels cast aliased", target: "complex_items?id=eq.1&select=myInt:settings->foo->>int::integer", status: 200, expect: .json(#"[{"myInt":1}]"#)),
+        Case(name: "json array index cast", target: "json_arr?select=data->>0::int&id=in.(1,2)", status: 200, expect: .json(#"[{"data":1},{"data":4}]"#)),
+        Case(name: "json two indexes aliased", target: "json_arr?select=idx0:data->>0::int,idx1:data->>1::int&id=in.(1,2)", status: 200, expect: .json(#"[{"idx0":1,"idx1":2},{"idx0":4,"idx1":5}]"#)),
+        Case(name: "json nested index", target: "json_arr?select=data->0->>1::int&id=in.(3,4)", status: 200, expect: .json(#"[{"data":8},{"data":7}]"#)),
+        Case(name: "json deep nested index", target: "json_arr?select=data->0->0->>1::int&id=in.(3,4)", status: 200, expect: .json(#"[{"data":null},{"data":6}]"#)),
+        Case(name: "json object in array", target: "json_arr?select=data->0->>a&id=in.(5,6)", status: 200, expect: .json(#"[{"a":"A"},{"a":"[1,2,3]"}]"#)),
+        Case(name: "json index in object in array", target: "json_arr?select=data->0->a->>2&id=in.(5,6)", status: 200, expect: .json(#"[{"a":null},{"a":"3"}]"#)),
+        Case(name: "json array in object key cast", target: "json_arr?select=data->c->>0::json&id=in.(7,8)", status: 200, expect: .json(#"[{"c":1},{"c":{"d":[4,5,6,7,8]}}]"#)),
+        Case(name: "json deep index cast", target: "json_arr?select=data->c->0->d->>4::int&id=in.(7,8)", status: 200, expect: .json(#"[{"d":null},{"d":8}]"#)),
+        Case(name: "json numbers-like keys", target: "json_arr?select=data->0->0xy1->1->23-xy-45->1->xy-6->>0::int&id=eq.9", status: 200, expect: .json(#"[{"xy-6":3}]"#)),
+        Case(name: "json ending in key", target: "json_arr?select=data->c&id=in.(7,8)", status: 200, expect: .json(#"[{"c":[1,2,3]},{"c":[{"d":[4,5,6,7,8]}]}]"#)),
+        Case(name: "json ending in key below index", target: "json_arr?select=data->0->a&id=in.(5,6)", status: 200, expect: .json(#"[{"a":"A"},{"a":[1,2,3]}]"#)),
+        Case(name: "json ending after index", target: "json_arr?select=data->c->0->d&id=eq.8", status: 200, expect: .json(#"[{"d":[4,5,6,7,8]}]"#)),
+        Case(name: "array arrows", target: "arrays?select=a:numbers->0,b:numbers->1,c:numbers_mult->0->0,d:numbers_mult->1->2", status: 200, expect: .json(#"[{"a":1,"b":2,"c":1,"d":6},{"a":11,"b":12,"c":11,"d":16}]"#)),
+        Case(name: "array double arrows", target: "arrays?select=a:numbers->>0,b:numbers->>1,c:numbers_mult->0->>0,d:numbers_mult->1->>2", status: 200, expect: .json(#"[{"a":"1","b":"2","c":"1","d":"6"},{"a":"11","b":"12","c":"11","d":"16"}]"#)),
+        Case(name: "json filter deep", target: "json_table?data->foo->>bar=eq.baz", status: 200, expect: .json(#"[{"data":{"id":1,"foo":{"bar":"baz"}}}]"#)),
+        Case(name: "json filter none", target: "json_table?data->foo->>bar=eq.fake", status: 200, expect: .json(#"[]"#)),
+        Case(name: "json filter not", target: "json_table?data->foo->>bar=not.eq.baz", status: 200, expect: .json(#"[]"#)),
+        Case(name: "json filter text", target: "json_table?data->>id=eq.1", status: 200, expect: .json(#"[{"data":{"id":1,"foo":{"bar":"baz"}}}]"#)),
+        Case(name: "json filter in or", target: "grandchild_entities?or=(jsonb_col->a->>b.eq.foo, jsonb_col->>b.eq.bar)&select=id", status: 200, expect: .json(#"[{"id":4},{"id":5}]"#)),
+        Case(name: "json filter special keys", target: "json_arr?select=data->!@#$%^%26*_d&data->!@#$%^%26*_d->>!@#$%^%26*_e=eq.3", status: 200, expect: .json(#"[{"!@#$%^&*_d":{"!@#$%^&*_e":3}}]"#)),
+        Case(name: "json filter index", target: "json_arr?select=data&data->>0=eq.1", status: 200, expect: .json(#"[{"data":[1,2,3]}]"#)),
+        Case(name: "json filter nested index", target: "json_arr?select=data&data->1->>2=eq.13", status: 200, expect: .json(#"[{"data":[[9,8,7],[11,12,13]]}]"#)),
+        Case(name: "json filter key below index", target: "json_arr?select=data&data->1->>b=eq.B", status: 200, expect: .json(#"[{"data":[{"a":"A"},{"b":"B"}]}]"#)),
+        Case(name: "json filter index below key", target: "json_arr?select=data&data->1->b->>1=eq.5", status: 200, expect: .json(#"[{"data":[{"a":[1,2,3]},{"b":[4,5]}]}]"#)),
+        Case(name: "jsonb filter whole", target: "jsonb_test?data=eq.{\"e\":1}", status: 200, expect: .json(#"[{"id":4,"data":{"e":1}}]"#)),
+        Case(name: "jsonb filter object", target: "jsonb_test?data->a=eq.{\"b\":2}", status: 200, expect: .json(#"[{"id":1,"data":{"a":{"b":2}}}]"#)),
+        Case(name: "jsonb filter array", target: "jsonb_test?data->c=eq.[1,2,3]", status: 200, expect: .json(#"[{"id":2,"data":{"c":[1,2,3]}}]"#)),
+        Case(name: "jsonb filter index object", target: "jsonb_test?data->0=eq.{\"d\":\"test\"}", status: 200, expect: .json(#"[{"id":3,"data":[{"d":"test"}]}]"#)),
+        Case(name: "array item filter", target: "arrays?select=id&numbers->0=eq.1", status: 200, expect: .json(#"[{"id":0}]"#)),
+        Case(name: "array item text filter", target: "arrays?select=id&numbers->>0=eq.11", status: 200, expect: .json(#"[{"id":1}]"#)),
+        Case(name: "array 2d item filter", target: "arrays?select=id&numbers_mult->1->1=eq.5", status: 200, expect: .json(#"[{"id":0}]"#)),
+        Case(name: "array 2d item text filter", target: "arrays?select=id&numbers_mult->2->>2=eq.19", status: 200, expect: .json(#"[{"id":1}]"#)),
+        Case(name: "json order asc", target: "json_table?order=data->>id.asc", status: 200, expect: .json(#"[{"data":{"id":0}},{"data":{"id":1,"foo":{"bar":"baz"}}},{"data":{"id":3}}]"#)),
+        Case(name: "json order nullsfirst", target: "json_table?order=data->foo->>bar.nullsfirst", status: 200, expect: .json(#"[{"data":{"id":3}},{"data":{"id":0}},{"data":{"id":1,"foo":{"bar":"baz"}}}]"#)),
+        Case(name: "array order desc", target: "arrays?select=id&order=numbers->0.desc", status: 200, expect: .json(#"[{"id":1},{"id":0}]"#)),
+        Case(name: "array order asc", target: "arrays?select=id&order=numbers->1.asc", status: 200, expect: .json(#"[{"id":0},{"id":1}]"#)),
+        Case(name: "array 2d order desc", target: "arrays?select=id&order=numbers_mult->0->0.desc", status: 200, expect: .json(#"[{"id":1},{"id":0}]"#)),
+        Case(name: "array 2d order asc", target: "arrays?select=id&order=numbers_mult->2->2.asc", status: 200, expect: .json(#"[{"id":0},{"id":1}]"#)),
+        Case(name: "json negative index cast", target: "json_arr?select=data->>-1::int&id=in.(1,2)", status: 200, expect: .json(#"[{"data":3},{"data":6}]"#)),
+        Case(name: "json negative nested index", target: "json_arr?select=data->0->>-2::int&id=in.(3,4)", status: 200, expect: .json(#"[{"data":8},{"data":7}]"#)),
+        Case(name: "json negative index key", target: "json_arr?select=data->-2->>a&id=in.(5,6)", status: 200, expect: .json(#"[{"a":"A"},{"a":"[1,2,3]"}]"#)),
+        Case(name: "json negative filter", target: "json_arr?select=data&data->>-3=eq.1", status: 200, expect: .json(#"[{"data":[1,2,3]}]"#)),
+        Case(name: "json negative nested filter", target: "json_arr?select=data&data->-1->>-3=eq.11", status: 200, expect: .json(#"[{"data":[[9,8,7],[11,12,13]]}]"#)),
+        Case(name: "json negative key filter", target: "json_arr?select=data&data->-1->>b=eq.B", status: 200, expect: .json(#"[{"data":[{"a":"A"},{"b":"B"}]}]"#)),
+        Case(name: "json negative deep filter", target: "json_arr?select=data&data->-1->b->>-1=eq.5", status: 200, expect: .json(#"[{"data":[{"a":[1,2,3]},{"b":[4,5]}]}]"#)),
+        Case(
+            name: "json cast fails on the value", target: "complex_items?select=settings->foo->>bar::integer", status: 400,
+            expect: .json(#"{"code":"22P02","details":null,"hint":null,"message":"invalid input syntax for type integer: \"baz\""}"#)),
+        Case(
+            name: "json arrow after double arrow index", target: "json_arr?select=data->>c->1", status: 404,
+            expect: .json(
+                #"{"code":"42883","details":null,"hint":"No operator matches the given name and argument types. You might need to add explicit type casts.","message":"operator does not exist: text -> integer"}"#
+            )),
+        Case(
+            name: "json arrow after double arrow key", target: "json_arr?select=data->>c->b", status: 404,
+            expect: .json(
+                #"{"code":"42883","details":null,"hint":"No operator matches the given name and argument types. You might need to add explicit type casts.","message":"operator does not exist: text -> unknown"}"#
+            )),
+        Case(
+            name: "json patch by path keeps escapes", method: "PATCH", target: "json_table?data->>id=eq.3", headers: ["Prefer": "return=representation"],
+            body: #"{"data":{"id":" \"escaped"}}"#, status: 200, expect: .json(#"[{"data":{"id":" \"escaped"}}]"#)),
+    ]
+
+    static let relatedSweep: [Case] = [
+        Case(name: "related order nullsfirst", target: "projects?select=id,clients(name)&order=clients(name).nullsfirst", status: 200, expect: .json(#"[{"id":5,"clients":null},{"id":3,"clients":{"name":"Apple"}},{"id":4,"clients":{"name":"Apple"}},{"id":1,"clients":{"name":"Microsoft"}},{"id":2,"clients":{"name":"Microsoft"}}]"#)),
+        Case(name: "related order by alias", target: "projects?select=id,client:clients(name)&order=client(name).asc", status: 200, expect: .json(#"[{"id":3,"client":{"name":"Apple"}},{"id":4,"client":{"name":"Apple"}},{"id":1,"client":{"name":"Microsoft"}},{"id":2,"client":{"name":"Microsoft"}},{"id":5,"client":null}]"#)),
+        Case(name: "related order o2o json path asc", target: "trash?select=id,trash_details(id,jsonb_col)&order=trash_details(jsonb_col->key).asc", status: 200, expect: .json(#"[{"id":2,"trash_details":{"id":2,"jsonb_col":{"key":6}}},{"id":3,"trash_details":{"id":3,"jsonb_col":{"key":8}}},{"id":1,"trash_details":{"id":1,"jsonb_col":{"key":10}}}]"#)),
+        Case(name: "related order o2o json path desc", target: "trash?select=id,trash_details(id,jsonb_col)&order=trash_details(jsonb_col->key).desc", status: 200, expect: .json(#"[{"id":1,"trash_details":{"id":1,"jsonb_col":{"key":10}}},{"id":3,"trash_details":{"id":3,"jsonb_col":{"key":8}}},{"id":2,"trash_details":{"id":2,"jsonb_col":{"key":6}}}]"#)),
+        Case(name: "related order in embed desc", target: "users?select=name,tasks(id,name,projects(id,name))&tasks.order=projects(id).desc&limit=1", status: 200, expect: .json(#"[{"name":"Angela Martin","tasks":[{"id":3,"name":"Design w10","projects":{"id":2,"name":"Windows 10"}},{"id":4,"name":"Code w10","projects":{"id":2,"name":"Windows 10"}},{"id":1,"name":"Design w7","projects":{"id":1,"name":"Windows 7"}},{"id":2,"name":"Code w7","projects":{"id":1,"name":"Windows 7"}}]}]"#)),
+        Case(name: "related order in embed then name", target: "users?select=name,tasks(id,name,projects(id,name))&tasks.order=projects(id).desc,name&limit=1", status: 200, expect: .json(#"[{"name":"Angela Martin","tasks":[{"id":4,"name":"Code w10","projects":{"id":2,"name":"Windows 10"}},{"id":3,"name":"Design w10","projects":{"id":2,"name":"Windows 10"}},{"id":2,"name":"Code w7","projects":{"id":1,"name":"Windows 7"}},{"id":1,"name":"Design w7","projects":{"id":1,"name":"Windows 7"}}]}]"#)),
+        Case(name: "related order in embed asc", target: "users?select=name,tasks(id,name,projects(id,name))&tasks.order=projects(id).asc&limit=1", status: 200, expect: .json(#"[{"name":"Angela Martin","tasks":[{"id":1,"name":"Design w7","projects":{"id":1,"name":"Windows 7"}},{"id":2,"name":"Code w7","projects":{"id":1,"name":"Windows 7"}},{"id":3,"name":"Design w10","projects":{"id":2,"name":"Windows 10"}},{"id":4,"name":"Code w10","projects":{"id":2,"name":"Windows 10"}}]}]"#)),
+        Case(name: "m2o not null embed", target: "projects?select=name,clients()&clients=not.is.null", status: 200, expect: .json(#"[{"name":"Windows 7"},{"name":"Windows 10"},{"name":"IOS"},{"name":"OSX"}]"#)),
+        Case(name: "m2o null embed", target: "projects?select=name,clients()&clients=is.null", status: 200, expect: .json(#"[{"name":"Orphan"}]"#)),
+        Case(name: "o2m not null embed", target: "entities?select=name,child_entities()&child_entities=not.is.null", status: 200, expect: .json(#"[{"name":"entity 1"},{"name":"entity 2"}]"#)),
+        Case(name: "o2m null embed", target: "entities?select=name,child_entities()&child_entities=is.null", status: 200, expect: .json(#"[{"name":"entity 3"},{"name":null}]"#)),
+        Case(name: "o2m null embed aliased", target: "entities?select=name,childs:child_entities()&childs=is.null", status: 200, expect: .json(#"[{"name":"entity 3"},{"name":null}]"#)),
+        Case(name: "m2m not null filtered embed", target: "users?select=name,tasks()&tasks.id=eq.1&tasks=not.is.null", status: 200, expect: .json(#"[{"name":"Angela Martin"},{"name":"Dwight Schrute"}]"#)),
+        Case(name: "m2m null filtered embed", target: "users?select=name,tasks()&tasks.id=eq.1&tasks=is.null", status: 200, expect: .json(#"[{"name":"Michael Scott"}]"#)),
+        Case(name: "nested not null embeds", target: "entities?select=name,child_entities(name,grandchild_entities())&child_entities.grandchild_entities=not.is.null&child_entities=not.is.null", status: 200, expect: .json(#"[{"name":"entity 1","child_entities":[{"name":"child entity 1"},{"name":"child entity 2"}]}]"#)),
+        Case(name: "or across embeds", target: "client?select=*,clientinfo(),contact()&clientinfo.other=ilike.*main*&contact.name=ilike.*tabby*&or=(clientinfo.not.is.null,contact.not.is.null)", status: 200, expect: .json(#"[{"id":1,"name":"Walmart"},{"id":2,"name":"Target"}]"#)),
+        Case(name: "column embed keeps column filter", target: "projects?select=name,client_id,client:client_id(name)&client_id=eq.2", status: 200, expect: .json(#"[{"name":"IOS","client_id":2,"client":{"name":"Apple"}},{"name":"OSX","client_id":2,"client":{"name":"Apple"}}]"#)),
+        Case(name: "not null embed with a null-column row", target: "table_b?select=name,table_a(name)&table_a=not.is.null", status: 200, expect: .json(#"[{"name":"Test 1","table_a":{"name":"Not null 1"}},{"name":"Test 2","table_a":{"name":null}}]"#)),
+        Case(name: "null embed without a parent", target: "table_b?select=name,table_a()&table_a=is.null", status: 200, expect: .json(#"[{"name":"Test 3"}]"#)),
+        Case(
+            name: "related order on to-many", target: "clients?select=*,projects(*)&order=projects(id)", status: 400,
+            expect: .json(
+                #"{"code":"PGRST118","details":"'clients' and 'projects' do not form a many-to-one or one-to-one relationship","hint":null,"message":"A related order on 'projects' is not possible"}"#
+            )),
+        Case(
+            name: "related order on aliased to-many", target: "clients?select=*,pros:projects(*)&order=pros(id)", status: 400,
+            expect: .json(
+                #"{"code":"PGRST118","details":"'clients' and 'pros' do not form a many-to-one or one-to-one relationship","hint":null,"message":"A related order on 'pros' is not possible"}"#
+            )),
+        Case(
+            name: "related order not embedded", target: "projects?select=id,clients(name)&order=clientsx(name).nullsfirst", status: 400,
+            expect: .json(
+                #"{"code":"PGRST108","details":null,"hint":"Verify that 'clientsx' is included in the 'select' query parameter.","message":"'clientsx' is not an embedded resource in this request"}"#
+            )),
+        Case(
+            name: "not null embed exact count", target: "projects?select=name,clients(name)&clients=not.is.null", headers: ["Prefer": "count=exact"],
+            status: 200, expectHeaders: ["Content-Range": "0-3/4"]),
+        Case(
+            name: "null embed exact count", target: "projects?select=name,clients()&clients=is.null", headers: ["Prefer": "count=exact"], status: 200,
+            expect: .json(#"[{"name":"Orphan"}]"#), expectHeaders: ["Content-Range": "0-0/1"]),
+        Case(
+            name: "or across embeds exact count",
+            target: "client?select=*,clientinfo(),contact()&clientinfo.other=ilike.*main*&contact.name=ilike.*tabby*&or=(clientinfo.not.is.null,contact.not.is.null)",
+            headers: ["Prefer": "count=exact"], status: 200, expectHeaders: ["Content-Range": "0-1/2"]),
+        Case(
+            name: "inner o2m twice", target: "client?select=id,name,contact!inner(name),clientinfo!inner(other)&contact.name=eq.Wally%20Walton", status: 200,
+            expect: .json(#"[{"id":1,"name":"Walmart","contact":[{"name":"Wally Walton"}],"clientinfo":[{"other":"123 Main St"}]}]"#)),
+        Case(
+            name: "inner o2m twice head count", method: "HEAD", target: "client?select=id,name,contact!inner(name),clientinfo!inner(other)",
+            headers: ["Prefer": "count=exact"], status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-2/3"]),
     ]
 }

@@ -280,7 +280,32 @@ final class SpecTablesFixture {
             {"name": "type", "type": "char(1)"},
             {"name": "factory_id", "type": "integer"},
             {"name": "inspections", "type": "jsonb"}],
-           "foreignKeys": [{"columns": ["factory_id"], "references": {"table": "factories", "columns": ["id"]}}]}
+           "foreignKeys": [{"columns": ["factory_id"], "references": {"table": "factories", "columns": ["id"]}}]},
+          {"name": "client", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "contact", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "clientid", "type": "integer"}],
+           "foreignKeys": [{"columns": ["clientid"], "references": {"table": "client", "columns": ["id"]}}]},
+          {"name": "clientinfo", "columns": [
+            {"name": "id", "type": "serial", "primaryKey": true},
+            {"name": "clientid", "type": "integer"},
+            {"name": "other", "type": "text"}],
+           "foreignKeys": [{"columns": ["clientid"], "references": {"table": "client", "columns": ["id"]}}]},
+          {"name": "table_a", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "table_b", "columns": [
+            {"name": "table_a_id", "type": "integer"},
+            {"name": "name", "type": "text"}],
+           "foreignKeys": [{"columns": ["table_a_id"], "references": {"table": "table_a", "columns": ["id"]}}]},
+          {"name": "trash", "columns": [{"name": "id", "type": "integer", "primaryKey": true}]},
+          {"name": "trash_details", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "jsonb_col", "type": "jsonb"}],
+           "foreignKeys": [{"columns": ["id"], "references": {"table": "trash", "columns": ["id"]}}]}
         ]}
         """#
 
@@ -479,6 +504,18 @@ extension SpecTablesFixture {
         try db.seed("test", rows: rows(["id", "parent_id"], [[1, nil], [2, 1]]))
         try db.seed("country", rows: rows(["id", "name"], [[1, "Afghanistan"], [2, "Algeria"]]))
         try db.seed("capital", rows: rows(["id", "name", "country_id"], [[1, "Kabul", 1], [2, "Algiers", 2]]))
+        try db.seed("client", rows: rows(["id", "name"], [[1, "Walmart"], [2, "Target"], [3, "Big Lots"]]))
+        try db.seed(
+            "contact",
+            rows: rows(
+                ["id", "name", "clientid"],
+                [[1, "Wally Walton", 1], [2, "Wilma Wellers", 1], [3, "Tabby Targo", 2], [4, "Bobby Bots", 3], [5, "Bonnie Bits", 3], [6, "Billy Boats", 3]]))
+        try db.seed(
+            "clientinfo", rows: rows(["id", "clientid", "other"], [[1, 1, "123 Main St"], [2, 2, "456 South 3rd St"], [3, 3, "789 Palm Tree Ln"]]))
+        try db.seed("table_a", rows: rows(["id", "name"], [[1, "Not null 1"], [2, nil], [3, "Not null 2"]]))
+        try db.seed("table_b", rows: rows(["table_a_id", "name"], [[1, "Test 1"], [2, "Test 2"], [nil, "Test 3"]]))
+        try db.seed("trash", rows: rows(["id"], [[1], [2], [3]]))
+        try db.seed("trash_details", rows: rows(["id", "jsonb_col"], [[1, ["key": 10]], [2, ["key": 6]], [3, ["key": 8]]]))
     }
 
     /// The rows SpreadQueriesSpec.hs spreads (data.sql's factories, processes and their costs,

@@ -205,7 +205,7 @@ extension MockSupabase {
             let table = database.tableSchema(tableName)!
             plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges)
             try q.rejectAggregates()
-            filters = plan.takeNullFilters(q.filter)
+            filters = try plan.takeNullFilters(q.filter)
             readPlans.store(planKey, query: parsed, plan: plan, filters: filters)
         }
         // `order=rel(col)` sorts by a to-one embed's column, known only once rows are rendered.

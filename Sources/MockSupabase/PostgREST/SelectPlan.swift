@@ -43,8 +43,17 @@ struct SelectPlan {
         var toMany: Bool { rel.toMany }
     }
 
+    /// Top-level logic trees that name an embed (`or=(clientinfo.not.is.null,contact.not.is.null)`),
+    /// checked on each row once its embeds are read: PostgREST's `rel.is.null` inside `or`/`and`
+    /// tests the embed's lateral join (RelatedQueriesSpec.hs "can do an or across embeds").
+    final class DeferredFilters {
+        var trees: [RowFilter] = []
+        var compiled: CompiledFilter?
+    }
+
     let table: TableSchema
     let fields: [Field]
+    let deferred = DeferredFilters()
     /// Each field's `"name":` (with its leading comma after the first), escaped once per plan.
     let keyPrefixes: [String]
 
@@ -73,7 +82,7 @@ struct SelectPlan {
 
     /// Whether rendering may drop parent rows (an `!inner` embed or a null filter on one).
     var hasInnerFilter: Bool {
-        embeds.contains { $0.1.inner || $0.1.nullFilter != nil || $0.1.plan.hasInnerFilter }
+        !deferred.trees.isEmpty || embeds.contains { $0.1.inner || $0.1.nullFilter != nil || $0.1.plan.hasInnerFilter }
     }
 
     /// Parameters of embedded resources keyed by their path below this level (`tasks`, `projects.tasks`).
@@ -231,18 +240,45 @@ struct SelectPlan {
     }
 
     /// Moves top-level `rel=is.null` / `rel=not.is.null` filters onto their embeds and returns the rest.
-    func takeNullFilters(_ filters: [RowFilter]) -> [RowFilter] {
+    func takeNullFilters(_ filters: [RowFilter]) throws -> [RowFilter] {
         var rest: [RowFilter] = []
         for f in filters {
             if case .condition(let column, .is, .isValue("null"), let negated) = f, table.columnIndex(column) == nil,
                 let e = embeds.first(where: { $0.0 == column })?.1
             {
                 e.nullFilter = !negated
+            } else if namesEmbed(f) {
+                deferred.trees.append(f)
             } else {
                 rest.append(f)
             }
         }
+        if !deferred.trees.isEmpty {
+            // The table's columns, then one per embed: non-null when the embed found rows.
+            let names = embeds.compactMap(\.0)
+            let columns = table.columns + names.map { ColumnSchema(name: $0, type: .boolean, nullable: true) }
+            let ts = TableSchema(
+                name: table.name, schema: table.schema, columns: columns, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true,
+                decisions: [])
+            var idx: [String: Int] = [:]
+            for (n, c) in columns.enumerated() where idx[c.name] == nil { idx[c.name] = n }
+            deferred.compiled = try CompiledFilter.compile(.and(deferred.trees), table: ts, colIndex: idx)
+        }
         return rest
+    }
+
+    /// Whether a logic tree has a leaf naming an embed of this level rather than a column.
+    private func namesEmbed(_ f: RowFilter) -> Bool {
+        var todo = [f]
+        while let g = todo.popLast() {
+            switch g {
+            case .condition(let column, _, _, _):
+                if table.columnIndex(column) == nil, embeds.contains(where: { $0.0 == column }) { return true }
+            case .and(let parts), .or(let parts): todo += parts
+            case .not(let inner): todo.append(inner)
+            }
+        }
+        return false
     }
 
     static func noRelationship(_ parent: String, _ child: String, hint: String?, schema: DatabaseSchema) -> PostgresError {
@@ -349,6 +385,7 @@ struct SelectPlan {
             // (key, value text) pairs in select order.
             var pairs: [(String, String)] = []
             var related: [String: [SQLValue]?] = [:]
+            var found: [String: Bool] = [:]
             for (n, f) in fields.enumerated() {
                 switch f {
                 case .column(let name, let i, let type, let cast):
@@ -361,6 +398,7 @@ struct SelectPlan {
                     if e.inner && kids.isEmpty { continue rowLoop }
                     if let want = e.nullFilter, want != kids.isEmpty { continue rowLoop }
                     if !e.toMany { related[name] = kids.first?.source }
+                    found[name] = !kids.isEmpty
                     if !e.empty { pairs.append((name, text)) }
                 case .spread(let e):
                     let (kids, _) = try renderEmbed(e, row: row, fetched: fetched[n]!, database: database, auth: auth, snapshot: snapshot)
@@ -368,8 +406,13 @@ struct SelectPlan {
                     if let want = e.nullFilter, want != kids.isEmpty { continue rowLoop }
                     // A to-one spread can order its parent's rows too (`processes.order=process_costs(cost)`).
                     if !e.toMany, let name = e.spreadName { related[name] = kids.first?.source }
+                    if let name = e.spreadName { found[name] = !kids.isEmpty }
                     pairs += try spreadPairs(e, kids: kids, database: database, auth: auth)
                 }
+            }
+            if let test = deferred.compiled {
+                let marks = embeds.compactMap(\.0).map { found[$0] == true ? SQLValue.bool(true) : .null }
+                if !test.test(row + marks) { continue rowLoop }
             }
             out.append(Rendered(text: Self.object(pairs, jsonb: jsonb), source: row, related: related))
         }
@@ -381,7 +424,7 @@ struct SelectPlan {
     /// level or inside an embed (`tasks.order=projects(id).desc`).
     static func sortByRelated(_ rows: [Rendered], _ order: [OrderTerm], plan: SelectPlan, database: Database) throws -> [Rendered] {
         var columns = plan.table.columns
-        var extra: [(rel: String, index: Int)] = []
+        var extra: [(rel: String, index: Int, path: JSONPath?, type: SQLType)] = []
         var terms: [OrderTerm] = []
         for term in order {
             guard let open = term.column.firstIndex(of: "("), term.column.hasSuffix(")") else { terms.append(term); continue }
@@ -397,10 +440,14 @@ struct SelectPlan {
                     "PGRST118", "A related order on '\(rel)' is not possible",
                     details: "'\(plan.table.name)' and '\(rel)' do not form a many-to-one or one-to-one relationship")
             }
-            guard let i = e.rel.target.columnIndex(col) else { throw PostgresError("42703", "column \(rel).\(col) does not exist") }
+            // The related column may carry a JSON path (`trash_details(jsonb_col->key)`).
+            let (base, path) = JSONPath.split(col).map { ($0.0, Optional($0.1)) } ?? (col, nil)
+            guard let i = e.rel.target.columnIndex(base) else { throw PostgresError("42703", "column \(rel).\(col) does not exist") }
             let synthetic = "\u{1}\(extra.count)"
-            columns.append(ColumnSchema(name: synthetic, type: e.rel.target.columns[i].type, nullable: true))
-            extra.append((rel, i))
+            let baseType = e.rel.target.columns[i].type
+            let type: SQLType = path.map { ($0.steps.last?.asText ?? false) ? .text : .jsonb } ?? baseType
+            columns.append(ColumnSchema(name: synthetic, type: type, nullable: true))
+            extra.append((rel, i, path, baseType))
             var t = term
             t.column = synthetic
             terms.append(t)
@@ -409,7 +456,13 @@ struct SelectPlan {
             name: plan.table.name, schema: plan.table.schema, columns: columns, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true,
             decisions: [])
         let idx = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
-        let keyed = rows.enumerated().map { n, r in r.source + extra.map { x in (r.related[x.rel] ?? nil)?[x.index] ?? .null } + [.int(Int64(n))] }
+        let keyed = rows.enumerated().map { n, r in
+            r.source
+                + extra.map { x -> SQLValue in
+                    let v = (r.related[x.rel] ?? nil)?[x.index] ?? .null
+                    return x.path.map { $0.evaluate(v, type: x.type).value } ?? v
+                } + [.int(Int64(n))]
+        }
         let sorted = try database.sort(keyed, terms, Database.Table(schema: ts, colIndex: idx, rows: []))
         return sorted.map { r in
             if case .int(let n) = r.last! { return rows[Int(n)] }; return rows[0]
