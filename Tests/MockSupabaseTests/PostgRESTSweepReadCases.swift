@@ -162,6 +162,23 @@ extension PostgRESTCaseCorpusTests {
         Case(
             name: "o2o child column hint", target: "capital?select=name,country!country_id(name)", status: 200,
             expect: .json(#"[{"name":"Kabul","country":{"name":"Afghanistan"}},{"name":"Algiers","country":{"name":"Algeria"}}]"#)),
+        Case(
+            name: "o2m and two m2m are ambiguous", target: "sites?select=*,big_projects(*)", status: 300,
+            expect: .json(
+                #"{"code":"PGRST201","details":[{"cardinality":"many-to-one","embedding":"sites with big_projects","relationship":"main_project using sites(main_project_id) and big_projects(big_project_id)"},{"cardinality":"many-to-many","embedding":"sites with big_projects","relationship":"jobs using jobs_site_id_fkey(site_id) and jobs_big_project_id_fkey(big_project_id)"},{"cardinality":"many-to-many","embedding":"sites with big_projects","relationship":"main_jobs using jobs_site_id_fkey(site_id) and jobs_big_project_id_fkey(big_project_id)"}],"hint":"Try changing 'big_projects' to one of the following: 'big_projects!main_project', 'big_projects!jobs', 'big_projects!main_jobs'. Find the desired relationship in the 'details' key.","message":"Could not embed because more than one relationship was found for 'sites' and 'big_projects'"}"#
+            )),
+        Case(
+            name: "view junction hint", target: "sites?select=*,big_projects!main_jobs(name)&site_id=in.(1,2)", status: 200,
+            expect: .json(
+                #"[{"site_id":1,"name":"site 1","main_project_id":1,"big_projects":[{"name":"big project 1"}]},{"site_id":2,"name":"site 2","main_project_id":null,"big_projects":[]}]"#
+            )),
+        Case(
+            name: "view by fk hint then grandparent by fk", target: "tasks?id=eq.1&select=id,name,projects_view!project(id,name,client(id,name))", status: 200,
+            expect: .json(#"[{"id":1,"name":"Design w7","projects_view":{"id":1,"name":"Windows 7","client":{"id":1,"name":"Microsoft"}}}]"#)),
+        Case(
+            name: "view by column hint then grandparent by column",
+            target: "tasks?id=eq.1&select=id,name,project:projects_view!project_id(id,name,client:client_id(id,name))", status: 200,
+            expect: .json(#"[{"id":1,"name":"Design w7","project":{"id":1,"name":"Windows 7","client":{"id":1,"name":"Microsoft"}}}]"#)),
     ]
 
     static let spreadSweep: [Case] = [

@@ -132,6 +132,16 @@ final class SpecTablesFixture {
            "foreignKeys": [
             {"columns": ["site_id"], "references": {"table": "sites", "columns": ["site_id"]}},
             {"columns": ["big_project_id"], "references": {"table": "big_projects", "columns": ["big_project_id"]}}]},
+          {"name": "main_jobs", "view": {"from": "jobs", "where": {"exists": {"table": "sites", "where": {"all": [
+            {"eq": [{"column": "site_id"}, {"outer": "site_id"}]}, {"notNull": {"column": "main_project_id"}}]}}}}, "columns": [
+            {"name": "job_id", "type": "uuid"},
+            {"name": "name", "type": "text"},
+            {"name": "site_id", "type": "integer"},
+            {"name": "big_project_id", "type": "integer"}]},
+          {"name": "projects_view", "view": {"from": "projects"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"},
+            {"name": "client_id", "type": "integer"}]},
           {"name": "whatev_projects", "columns": [
             {"name": "id", "type": "serial", "primaryKey": true},
             {"name": "name", "type": "text"}]},

@@ -66,6 +66,12 @@ struct Relationship {
         return out
     }
 
+    /// A relation's own foreign keys, for a simple view those of its base it shows.
+    static func junctionKeys(of t: TableSchema, schema: DatabaseSchema) -> [ForeignKey] {
+        guard let base = schema.viewChain(t)?.base else { return t.foreignKeys }
+        return t.foreignKeys + base.foreignKeys.filter { fk in fk.columns.allSatisfy { t.columnIndex($0) != nil } }
+    }
+
     /// Every relationship from `origin` to the exposed tables.
     static func all(from origin: TableSchema, schema: DatabaseSchema) -> [Relationship] {
         var out: [Relationship] = []
@@ -85,8 +91,11 @@ struct Relationship {
             }
         }
         for j in exposed {
-            for fk1 in j.foreignKeys where schema.table(fk1.refTable)?.qualifiedName == origin.qualifiedName {
-                for fk2 in j.foreignKeys where fk2.name != fk1.name {
+            // A view can be the junction too (SchemaCache.hs `addM2MRels` runs after the views'
+            // keys are added): the base's foreign keys whose columns it shows, its key the base's.
+            let keys = junctionKeys(of: j, schema: schema)
+            for fk1 in keys where schema.table(fk1.refTable)?.qualifiedName == origin.qualifiedName {
+                for fk2 in keys where fk2.name != fk1.name {
                     guard let t = schema.table(fk2.refTable), t.schema == "public" else { continue }
                     guard Set(fk1.columns + fk2.columns).isSubset(of: Set(j.primaryKey)) else { continue }
                     let junction = Junction(
