@@ -143,10 +143,12 @@ extension PostgRESTCaseCorpusTests {
             expect: .json(#"[{"name":"Kabul","country_id":{"name":"Afghanistan"}},{"name":"Algiers","country_id":{"name":"Algeria"}}]"#)),
         Case(
             name: "o2o by fk from child", target: "capital?select=name,capital_country_id_fkey(name)", status: 200,
-            expect: .json(#"[{"name":"Kabul","capital_country_id_fkey":{"name":"Afghanistan"}},{"name":"Algiers","capital_country_id_fkey":{"name":"Algeria"}}]"#)),
+            expect: .json(
+                #"[{"name":"Kabul","capital_country_id_fkey":{"name":"Afghanistan"}},{"name":"Algiers","capital_country_id_fkey":{"name":"Algeria"}}]"#)),
         Case(
             name: "o2o by fk from parent", target: "country?select=name,capital_country_id_fkey(name)", status: 200,
-            expect: .json(#"[{"name":"Afghanistan","capital_country_id_fkey":{"name":"Kabul"}},{"name":"Algeria","capital_country_id_fkey":{"name":"Algiers"}}]"#)),
+            expect: .json(
+                #"[{"name":"Afghanistan","capital_country_id_fkey":{"name":"Kabul"}},{"name":"Algeria","capital_country_id_fkey":{"name":"Algiers"}}]"#)),
         Case(
             name: "o2o by parent column", target: "country?select=name,id(name)", status: 200,
             expect: .json(#"[{"name":"Afghanistan","id":{"name":"Kabul"}},{"name":"Algeria","id":{"name":"Algiers"}}]"#)),
@@ -178,7 +180,7 @@ extension PostgRESTCaseCorpusTests {
         Case(
             name: "view by column hint then grandparent by column",
             target: "tasks?id=eq.1&select=id,name,project:projects_view!project_id(id,name,client:client_id(id,name))", status: 200,
-            expect: .json(#"[{"id":1,"name":"Design w7","project":{"id":1,"name":"Windows 7","client":{"id":1,"name":"Microsoft"}}}]"#)),
+            expect: .json(#"[{"id":1,"name":"Design w7","project":{"id":1,"name":"Windows 7","client":{"id":1,"name":"Microsoft"}}}]"#))
     ]
 
     static let spreadSweep: [Case] = [
@@ -227,7 +229,8 @@ extension PostgRESTCaseCorpusTests {
             )),
         Case(
             name: "o2m spread nested o2o spread",
-            target: "factories?select=factory:name,...processes(process:name,...process_costs(process_costs:cost))&order=name&processes.order=name", status: 200,
+            target: "factories?select=factory:name,...processes(process:name,...process_costs(process_costs:cost))&order=name&processes.order=name",
+            status: 200,
             expect: .json(
                 #"[{"factory":"Factory A","process":["Process A1","Process A2"],"process_costs":[150.00,200.00]},{"factory":"Factory B","process":["Process B1","Process B2"],"process_costs":[180.00,70.00]},{"factory":"Factory C","process":["Process C1","Process C2","Process XX","Process YY"],"process_costs":[40.00,70.00,null,40.00]},{"factory":"Factory D","process":[],"process_costs":[]}]"#
             )),
@@ -299,7 +302,8 @@ extension PostgRESTCaseCorpusTests {
             )),
         Case(
             name: "o2m spread ordered by json paths",
-            target: "factories?select=factory:name,...factory_buildings(*)&factory_buildings.order=inspections->pending.asc.nullsfirst,inspections->ins.desc&order=name&limit=2",
+            target:
+                "factories?select=factory:name,...factory_buildings(*)&factory_buildings.order=inspections->pending.asc.nullsfirst,inspections->ins.desc&order=name&limit=2",
             status: 200,
             expect: .json(
                 #"[{"factory":"Factory A","id":[2,1],"code":["A002","A001"],"size":[200,150],"type":["A","A"],"factory_id":[1,1],"inspections":[{"ins":"2025A","pending":true},{"ins":"2024C","pending":true}]},{"factory":"Factory B","id":[4,3],"code":["B002","B001"],"size":[120,50],"type":["C","B"],"factory_id":[2,2],"inspections":[{"ins":"2023A"},{"ins":"2025A","pending":true}]}]"#
@@ -322,7 +326,8 @@ extension PostgRESTCaseCorpusTests {
             name: "m2m spread null element", target: "operators?select=name,...processes(process:name,...process_costs(cost)))&id=eq.5&processes.id=eq.7",
             status: 200, expect: .json(#"[{"name":"Alfred","process":["Process XX"],"cost":[null]}]"#)),
         Case(
-            name: "m2m spread nested m2m spread", target: "operators?select=operator:name,...processes(process:name,...supervisors(supervisors:name))&order=name&processes.order=name&limit=2",
+            name: "m2m spread nested m2m spread",
+            target: "operators?select=operator:name,...processes(process:name,...supervisors(supervisors:name))&order=name&processes.order=name&limit=2",
             status: 200,
             expect: .json(
                 #"[{"operator":"Alfred","process":["Process C2","Process XX"],"supervisors":[["Peter"],[]]},{"operator":"Anne","process":["Process A1","Process A2","Process B2"],"supervisors":[["Mary"],["John"],["Mary","John"]]}]"#
@@ -350,7 +355,7 @@ extension PostgRESTCaseCorpusTests {
                 #"[{"name":"grandchild entity 1","parent_name":"child entity 1"},{"name":"grandchild entity 2","parent_name":"child entity 1"}]"#)),
         Case(
             name: "empty o2m spread", target: "factories?select=factory:name,...processes()", status: 200,
-            expect: .json(#"[{"factory":"Factory A"},{"factory":"Factory B"},{"factory":"Factory C"},{"factory":"Factory D"}]"#)),
+            expect: .json(#"[{"factory":"Factory A"},{"factory":"Factory B"},{"factory":"Factory C"},{"factory":"Factory D"}]"#))
     ]
 
     static let innerJoinSweep: [Case] = [
@@ -420,61 +425,108 @@ extension PostgRESTCaseCorpusTests {
             expect: .json(#"[{"id":3,"client":{"id":2}},{"id":4,"client":{"id":2}}]"#)),
         Case(
             name: "inner with fk hint head count", method: "HEAD", target: "projects?select=id,clients!client!inner(id)&clients.id=eq.2",
-            headers: ["Prefer": "count=exact"], status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-1/2"]),
+            headers: ["Prefer": "count=exact"], status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-1/2"])
     ]
 
     static let jsonSweep: [Case] = [
-        Case(name: "json text cast to json", target: "complex_items?id=eq.1&select=settings->>foo::json", status: 200, expect: .json(#"[{"foo":{"int":1,"bar":"baz"}}]"#)),
-        Case(name: "json text cast to json aliased", target: "complex_items?id=eq.1&select=myFoo:settings->>foo::json", status: 200, expect: .json(#"[{"myFoo":{"int":1,"bar":"baz"}}]"#)),
+        Case(
+            name: "json text cast to json", target: "complex_items?id=eq.1&select=settings->>foo::json", status: 200,
+            expect: .json(#"[{"foo":{"int":1,"bar":"baz"}}]"#)),
+        Case(
+            name: "json text cast to json aliased", target: "complex_items?id=eq.1&select=myFoo:settings->>foo::json", status: 200,
+            expect: .json(#"[{"myFoo":{"int":1,"bar":"baz"}}]"#)),
         Case(name: "json two levels text", target: "complex_items?id=eq.1&select=settings->foo->>bar", status: 200, expect: .json(#"[{"bar":"baz"}]"#)),
-        Case(name: "json two levels aliased", target: "complex_items?id=eq.1&select=myBar:settings->foo->>bar", status: 200, expect: .json(#"[{"myBar":"baz"}]"#)),
+        Case(
+            name: "json two levels aliased", target: "complex_items?id=eq.1&select=myBar:settings->foo->>bar", status: 200, expect: .json(#"[{"myBar":"baz"}]"#)
+        ),
         Case(name: "json two levels cast", target: "complex_items?id=eq.1&select=settings->foo->>int::integer", status: 200, expect: .json(#"[{"int":1}]"#)),
-        Case(name: "json two levels cast aliased", target: "complex_items?id=eq.1&select=myInt:settings->foo->>int::integer", status: 200, expect: .json(#"[{"myInt":1}]"#)),
+        Case(
+            name: "json two levels cast aliased", target: "complex_items?id=eq.1&select=myInt:settings->foo->>int::integer", status: 200,
+            expect: .json(#"[{"myInt":1}]"#)),
         Case(name: "json array index cast", target: "json_arr?select=data->>0::int&id=in.(1,2)", status: 200, expect: .json(#"[{"data":1},{"data":4}]"#)),
-        Case(name: "json two indexes aliased", target: "json_arr?select=idx0:data->>0::int,idx1:data->>1::int&id=in.(1,2)", status: 200, expect: .json(#"[{"idx0":1,"idx1":2},{"idx0":4,"idx1":5}]"#)),
+        Case(
+            name: "json two indexes aliased", target: "json_arr?select=idx0:data->>0::int,idx1:data->>1::int&id=in.(1,2)", status: 200,
+            expect: .json(#"[{"idx0":1,"idx1":2},{"idx0":4,"idx1":5}]"#)),
         Case(name: "json nested index", target: "json_arr?select=data->0->>1::int&id=in.(3,4)", status: 200, expect: .json(#"[{"data":8},{"data":7}]"#)),
-        Case(name: "json deep nested index", target: "json_arr?select=data->0->0->>1::int&id=in.(3,4)", status: 200, expect: .json(#"[{"data":null},{"data":6}]"#)),
+        Case(
+            name: "json deep nested index", target: "json_arr?select=data->0->0->>1::int&id=in.(3,4)", status: 200,
+            expect: .json(#"[{"data":null},{"data":6}]"#)),
         Case(name: "json object in array", target: "json_arr?select=data->0->>a&id=in.(5,6)", status: 200, expect: .json(#"[{"a":"A"},{"a":"[1,2,3]"}]"#)),
-        Case(name: "json index in object in array", target: "json_arr?select=data->0->a->>2&id=in.(5,6)", status: 200, expect: .json(#"[{"a":null},{"a":"3"}]"#)),
-        Case(name: "json array in object key cast", target: "json_arr?select=data->c->>0::json&id=in.(7,8)", status: 200, expect: .json(#"[{"c":1},{"c":{"d":[4,5,6,7,8]}}]"#)),
+        Case(
+            name: "json index in object in array", target: "json_arr?select=data->0->a->>2&id=in.(5,6)", status: 200, expect: .json(#"[{"a":null},{"a":"3"}]"#)),
+        Case(
+            name: "json array in object key cast", target: "json_arr?select=data->c->>0::json&id=in.(7,8)", status: 200,
+            expect: .json(#"[{"c":1},{"c":{"d":[4,5,6,7,8]}}]"#)),
         Case(name: "json deep index cast", target: "json_arr?select=data->c->0->d->>4::int&id=in.(7,8)", status: 200, expect: .json(#"[{"d":null},{"d":8}]"#)),
-        Case(name: "json numbers-like keys", target: "json_arr?select=data->0->0xy1->1->23-xy-45->1->xy-6->>0::int&id=eq.9", status: 200, expect: .json(#"[{"xy-6":3}]"#)),
-        Case(name: "json ending in key", target: "json_arr?select=data->c&id=in.(7,8)", status: 200, expect: .json(#"[{"c":[1,2,3]},{"c":[{"d":[4,5,6,7,8]}]}]"#)),
-        Case(name: "json ending in key below index", target: "json_arr?select=data->0->a&id=in.(5,6)", status: 200, expect: .json(#"[{"a":"A"},{"a":[1,2,3]}]"#)),
+        Case(
+            name: "json numbers-like keys", target: "json_arr?select=data->0->0xy1->1->23-xy-45->1->xy-6->>0::int&id=eq.9", status: 200,
+            expect: .json(#"[{"xy-6":3}]"#)),
+        Case(
+            name: "json ending in key", target: "json_arr?select=data->c&id=in.(7,8)", status: 200, expect: .json(#"[{"c":[1,2,3]},{"c":[{"d":[4,5,6,7,8]}]}]"#)
+        ),
+        Case(
+            name: "json ending in key below index", target: "json_arr?select=data->0->a&id=in.(5,6)", status: 200, expect: .json(#"[{"a":"A"},{"a":[1,2,3]}]"#)),
         Case(name: "json ending after index", target: "json_arr?select=data->c->0->d&id=eq.8", status: 200, expect: .json(#"[{"d":[4,5,6,7,8]}]"#)),
-        Case(name: "array arrows", target: "arrays?select=a:numbers->0,b:numbers->1,c:numbers_mult->0->0,d:numbers_mult->1->2", status: 200, expect: .json(#"[{"a":1,"b":2,"c":1,"d":6},{"a":11,"b":12,"c":11,"d":16}]"#)),
-        Case(name: "array double arrows", target: "arrays?select=a:numbers->>0,b:numbers->>1,c:numbers_mult->0->>0,d:numbers_mult->1->>2", status: 200, expect: .json(#"[{"a":"1","b":"2","c":"1","d":"6"},{"a":"11","b":"12","c":"11","d":"16"}]"#)),
+        Case(
+            name: "array arrows", target: "arrays?select=a:numbers->0,b:numbers->1,c:numbers_mult->0->0,d:numbers_mult->1->2", status: 200,
+            expect: .json(#"[{"a":1,"b":2,"c":1,"d":6},{"a":11,"b":12,"c":11,"d":16}]"#)),
+        Case(
+            name: "array double arrows", target: "arrays?select=a:numbers->>0,b:numbers->>1,c:numbers_mult->0->>0,d:numbers_mult->1->>2", status: 200,
+            expect: .json(#"[{"a":"1","b":"2","c":"1","d":"6"},{"a":"11","b":"12","c":"11","d":"16"}]"#)),
         Case(name: "json filter deep", target: "json_table?data->foo->>bar=eq.baz", status: 200, expect: .json(#"[{"data":{"id":1,"foo":{"bar":"baz"}}}]"#)),
         Case(name: "json filter none", target: "json_table?data->foo->>bar=eq.fake", status: 200, expect: .json(#"[]"#)),
         Case(name: "json filter not", target: "json_table?data->foo->>bar=not.eq.baz", status: 200, expect: .json(#"[]"#)),
         Case(name: "json filter text", target: "json_table?data->>id=eq.1", status: 200, expect: .json(#"[{"data":{"id":1,"foo":{"bar":"baz"}}}]"#)),
-        Case(name: "json filter in or", target: "grandchild_entities?or=(jsonb_col->a->>b.eq.foo, jsonb_col->>b.eq.bar)&select=id", status: 200, expect: .json(#"[{"id":4},{"id":5}]"#)),
-        Case(name: "json filter special keys", target: "json_arr?select=data->!@#$%^%26*_d&data->!@#$%^%26*_d->>!@#$%^%26*_e=eq.3", status: 200, expect: .json(#"[{"!@#$%^&*_d":{"!@#$%^&*_e":3}}]"#)),
+        Case(
+            name: "json filter in or", target: "grandchild_entities?or=(jsonb_col->a->>b.eq.foo, jsonb_col->>b.eq.bar)&select=id", status: 200,
+            expect: .json(#"[{"id":4},{"id":5}]"#)),
+        Case(
+            name: "json filter special keys", target: "json_arr?select=data->!@#$%^%26*_d&data->!@#$%^%26*_d->>!@#$%^%26*_e=eq.3", status: 200,
+            expect: .json(#"[{"!@#$%^&*_d":{"!@#$%^&*_e":3}}]"#)),
         Case(name: "json filter index", target: "json_arr?select=data&data->>0=eq.1", status: 200, expect: .json(#"[{"data":[1,2,3]}]"#)),
-        Case(name: "json filter nested index", target: "json_arr?select=data&data->1->>2=eq.13", status: 200, expect: .json(#"[{"data":[[9,8,7],[11,12,13]]}]"#)),
-        Case(name: "json filter key below index", target: "json_arr?select=data&data->1->>b=eq.B", status: 200, expect: .json(#"[{"data":[{"a":"A"},{"b":"B"}]}]"#)),
-        Case(name: "json filter index below key", target: "json_arr?select=data&data->1->b->>1=eq.5", status: 200, expect: .json(#"[{"data":[{"a":[1,2,3]},{"b":[4,5]}]}]"#)),
+        Case(
+            name: "json filter nested index", target: "json_arr?select=data&data->1->>2=eq.13", status: 200, expect: .json(#"[{"data":[[9,8,7],[11,12,13]]}]"#)),
+        Case(
+            name: "json filter key below index", target: "json_arr?select=data&data->1->>b=eq.B", status: 200,
+            expect: .json(#"[{"data":[{"a":"A"},{"b":"B"}]}]"#)),
+        Case(
+            name: "json filter index below key", target: "json_arr?select=data&data->1->b->>1=eq.5", status: 200,
+            expect: .json(#"[{"data":[{"a":[1,2,3]},{"b":[4,5]}]}]"#)),
         Case(name: "jsonb filter whole", target: "jsonb_test?data=eq.{\"e\":1}", status: 200, expect: .json(#"[{"id":4,"data":{"e":1}}]"#)),
         Case(name: "jsonb filter object", target: "jsonb_test?data->a=eq.{\"b\":2}", status: 200, expect: .json(#"[{"id":1,"data":{"a":{"b":2}}}]"#)),
         Case(name: "jsonb filter array", target: "jsonb_test?data->c=eq.[1,2,3]", status: 200, expect: .json(#"[{"id":2,"data":{"c":[1,2,3]}}]"#)),
-        Case(name: "jsonb filter index object", target: "jsonb_test?data->0=eq.{\"d\":\"test\"}", status: 200, expect: .json(#"[{"id":3,"data":[{"d":"test"}]}]"#)),
+        Case(
+            name: "jsonb filter index object", target: "jsonb_test?data->0=eq.{\"d\":\"test\"}", status: 200,
+            expect: .json(#"[{"id":3,"data":[{"d":"test"}]}]"#)),
         Case(name: "array item filter", target: "arrays?select=id&numbers->0=eq.1", status: 200, expect: .json(#"[{"id":0}]"#)),
         Case(name: "array item text filter", target: "arrays?select=id&numbers->>0=eq.11", status: 200, expect: .json(#"[{"id":1}]"#)),
         Case(name: "array 2d item filter", target: "arrays?select=id&numbers_mult->1->1=eq.5", status: 200, expect: .json(#"[{"id":0}]"#)),
         Case(name: "array 2d item text filter", target: "arrays?select=id&numbers_mult->2->>2=eq.19", status: 200, expect: .json(#"[{"id":1}]"#)),
-        Case(name: "json order asc", target: "json_table?order=data->>id.asc", status: 200, expect: .json(#"[{"data":{"id":0}},{"data":{"id":1,"foo":{"bar":"baz"}}},{"data":{"id":3}}]"#)),
-        Case(name: "json order nullsfirst", target: "json_table?order=data->foo->>bar.nullsfirst", status: 200, expect: .json(#"[{"data":{"id":3}},{"data":{"id":0}},{"data":{"id":1,"foo":{"bar":"baz"}}}]"#)),
+        Case(
+            name: "json order asc", target: "json_table?order=data->>id.asc", status: 200,
+            expect: .json(#"[{"data":{"id":0}},{"data":{"id":1,"foo":{"bar":"baz"}}},{"data":{"id":3}}]"#)),
+        Case(
+            name: "json order nullsfirst", target: "json_table?order=data->foo->>bar.nullsfirst", status: 200,
+            expect: .json(#"[{"data":{"id":3}},{"data":{"id":0}},{"data":{"id":1,"foo":{"bar":"baz"}}}]"#)),
         Case(name: "array order desc", target: "arrays?select=id&order=numbers->0.desc", status: 200, expect: .json(#"[{"id":1},{"id":0}]"#)),
         Case(name: "array order asc", target: "arrays?select=id&order=numbers->1.asc", status: 200, expect: .json(#"[{"id":0},{"id":1}]"#)),
         Case(name: "array 2d order desc", target: "arrays?select=id&order=numbers_mult->0->0.desc", status: 200, expect: .json(#"[{"id":1},{"id":0}]"#)),
         Case(name: "array 2d order asc", target: "arrays?select=id&order=numbers_mult->2->2.asc", status: 200, expect: .json(#"[{"id":0},{"id":1}]"#)),
         Case(name: "json negative index cast", target: "json_arr?select=data->>-1::int&id=in.(1,2)", status: 200, expect: .json(#"[{"data":3},{"data":6}]"#)),
-        Case(name: "json negative nested index", target: "json_arr?select=data->0->>-2::int&id=in.(3,4)", status: 200, expect: .json(#"[{"data":8},{"data":7}]"#)),
+        Case(
+            name: "json negative nested index", target: "json_arr?select=data->0->>-2::int&id=in.(3,4)", status: 200, expect: .json(#"[{"data":8},{"data":7}]"#)
+        ),
         Case(name: "json negative index key", target: "json_arr?select=data->-2->>a&id=in.(5,6)", status: 200, expect: .json(#"[{"a":"A"},{"a":"[1,2,3]"}]"#)),
         Case(name: "json negative filter", target: "json_arr?select=data&data->>-3=eq.1", status: 200, expect: .json(#"[{"data":[1,2,3]}]"#)),
-        Case(name: "json negative nested filter", target: "json_arr?select=data&data->-1->>-3=eq.11", status: 200, expect: .json(#"[{"data":[[9,8,7],[11,12,13]]}]"#)),
-        Case(name: "json negative key filter", target: "json_arr?select=data&data->-1->>b=eq.B", status: 200, expect: .json(#"[{"data":[{"a":"A"},{"b":"B"}]}]"#)),
-        Case(name: "json negative deep filter", target: "json_arr?select=data&data->-1->b->>-1=eq.5", status: 200, expect: .json(#"[{"data":[{"a":[1,2,3]},{"b":[4,5]}]}]"#)),
+        Case(
+            name: "json negative nested filter", target: "json_arr?select=data&data->-1->>-3=eq.11", status: 200,
+            expect: .json(#"[{"data":[[9,8,7],[11,12,13]]}]"#)),
+        Case(
+            name: "json negative key filter", target: "json_arr?select=data&data->-1->>b=eq.B", status: 200, expect: .json(#"[{"data":[{"a":"A"},{"b":"B"}]}]"#)
+        ),
+        Case(
+            name: "json negative deep filter", target: "json_arr?select=data&data->-1->b->>-1=eq.5", status: 200,
+            expect: .json(#"[{"data":[{"a":[1,2,3]},{"b":[4,5]}]}]"#)),
         Case(
             name: "json cast fails on the value", target: "complex_items?select=settings->foo->>bar::integer", status: 400,
             expect: .json(#"{"code":"22P02","details":null,"hint":null,"message":"invalid input syntax for type integer: \"baz\""}"#)),
@@ -490,28 +542,82 @@ extension PostgRESTCaseCorpusTests {
             )),
         Case(
             name: "json patch by path keeps escapes", method: "PATCH", target: "json_table?data->>id=eq.3", headers: ["Prefer": "return=representation"],
-            body: #"{"data":{"id":" \"escaped"}}"#, status: 200, expect: .json(#"[{"data":{"id":" \"escaped"}}]"#)),
+            body: #"{"data":{"id":" \"escaped"}}"#, status: 200, expect: .json(#"[{"data":{"id":" \"escaped"}}]"#))
     ]
 
     static let relatedSweep: [Case] = [
-        Case(name: "related order nullsfirst", target: "projects?select=id,clients(name)&order=clients(name).nullsfirst", status: 200, expect: .json(#"[{"id":5,"clients":null},{"id":3,"clients":{"name":"Apple"}},{"id":4,"clients":{"name":"Apple"}},{"id":1,"clients":{"name":"Microsoft"}},{"id":2,"clients":{"name":"Microsoft"}}]"#)),
-        Case(name: "related order by alias", target: "projects?select=id,client:clients(name)&order=client(name).asc", status: 200, expect: .json(#"[{"id":3,"client":{"name":"Apple"}},{"id":4,"client":{"name":"Apple"}},{"id":1,"client":{"name":"Microsoft"}},{"id":2,"client":{"name":"Microsoft"}},{"id":5,"client":null}]"#)),
-        Case(name: "related order o2o json path asc", target: "trash?select=id,trash_details(id,jsonb_col)&order=trash_details(jsonb_col->key).asc", status: 200, expect: .json(#"[{"id":2,"trash_details":{"id":2,"jsonb_col":{"key":6}}},{"id":3,"trash_details":{"id":3,"jsonb_col":{"key":8}}},{"id":1,"trash_details":{"id":1,"jsonb_col":{"key":10}}}]"#)),
-        Case(name: "related order o2o json path desc", target: "trash?select=id,trash_details(id,jsonb_col)&order=trash_details(jsonb_col->key).desc", status: 200, expect: .json(#"[{"id":1,"trash_details":{"id":1,"jsonb_col":{"key":10}}},{"id":3,"trash_details":{"id":3,"jsonb_col":{"key":8}}},{"id":2,"trash_details":{"id":2,"jsonb_col":{"key":6}}}]"#)),
-        Case(name: "related order in embed desc", target: "users?select=name,tasks(id,name,projects(id,name))&tasks.order=projects(id).desc&limit=1", status: 200, expect: .json(#"[{"name":"Angela Martin","tasks":[{"id":3,"name":"Design w10","projects":{"id":2,"name":"Windows 10"}},{"id":4,"name":"Code w10","projects":{"id":2,"name":"Windows 10"}},{"id":1,"name":"Design w7","projects":{"id":1,"name":"Windows 7"}},{"id":2,"name":"Code w7","projects":{"id":1,"name":"Windows 7"}}]}]"#)),
-        Case(name: "related order in embed then name", target: "users?select=name,tasks(id,name,projects(id,name))&tasks.order=projects(id).desc,name&limit=1", status: 200, expect: .json(#"[{"name":"Angela Martin","tasks":[{"id":4,"name":"Code w10","projects":{"id":2,"name":"Windows 10"}},{"id":3,"name":"Design w10","projects":{"id":2,"name":"Windows 10"}},{"id":2,"name":"Code w7","projects":{"id":1,"name":"Windows 7"}},{"id":1,"name":"Design w7","projects":{"id":1,"name":"Windows 7"}}]}]"#)),
-        Case(name: "related order in embed asc", target: "users?select=name,tasks(id,name,projects(id,name))&tasks.order=projects(id).asc&limit=1", status: 200, expect: .json(#"[{"name":"Angela Martin","tasks":[{"id":1,"name":"Design w7","projects":{"id":1,"name":"Windows 7"}},{"id":2,"name":"Code w7","projects":{"id":1,"name":"Windows 7"}},{"id":3,"name":"Design w10","projects":{"id":2,"name":"Windows 10"}},{"id":4,"name":"Code w10","projects":{"id":2,"name":"Windows 10"}}]}]"#)),
-        Case(name: "m2o not null embed", target: "projects?select=name,clients()&clients=not.is.null", status: 200, expect: .json(#"[{"name":"Windows 7"},{"name":"Windows 10"},{"name":"IOS"},{"name":"OSX"}]"#)),
+        Case(
+            name: "related order nullsfirst", target: "projects?select=id,clients(name)&order=clients(name).nullsfirst", status: 200,
+            expect: .json(
+                #"[{"id":5,"clients":null},{"id":3,"clients":{"name":"Apple"}},{"id":4,"clients":{"name":"Apple"}},{"id":1,"clients":{"name":"Microsoft"}},{"id":2,"clients":{"name":"Microsoft"}}]"#
+            )),
+        Case(
+            name: "related order by alias", target: "projects?select=id,client:clients(name)&order=client(name).asc", status: 200,
+            expect: .json(
+                #"[{"id":3,"client":{"name":"Apple"}},{"id":4,"client":{"name":"Apple"}},{"id":1,"client":{"name":"Microsoft"}},{"id":2,"client":{"name":"Microsoft"}},{"id":5,"client":null}]"#
+            )),
+        Case(
+            name: "related order o2o json path asc", target: "trash?select=id,trash_details(id,jsonb_col)&order=trash_details(jsonb_col->key).asc", status: 200,
+            expect: .json(
+                #"[{"id":2,"trash_details":{"id":2,"jsonb_col":{"key":6}}},{"id":3,"trash_details":{"id":3,"jsonb_col":{"key":8}}},{"id":1,"trash_details":{"id":1,"jsonb_col":{"key":10}}}]"#
+            )),
+        Case(
+            name: "related order o2o json path desc", target: "trash?select=id,trash_details(id,jsonb_col)&order=trash_details(jsonb_col->key).desc",
+            status: 200,
+            expect: .json(
+                #"[{"id":1,"trash_details":{"id":1,"jsonb_col":{"key":10}}},{"id":3,"trash_details":{"id":3,"jsonb_col":{"key":8}}},{"id":2,"trash_details":{"id":2,"jsonb_col":{"key":6}}}]"#
+            )),
+        Case(
+            name: "related order in embed desc", target: "users?select=name,tasks(id,name,projects(id,name))&tasks.order=projects(id).desc&limit=1",
+            status: 200,
+            expect: .json(
+                #"[{"name":"Angela Martin","tasks":[{"id":3,"name":"Design w10","projects":{"id":2,"name":"Windows 10"}},{"id":4,"name":"Code w10","projects":{"id":2,"name":"Windows 10"}},{"id":1,"name":"Design w7","projects":{"id":1,"name":"Windows 7"}},{"id":2,"name":"Code w7","projects":{"id":1,"name":"Windows 7"}}]}]"#
+            )),
+        Case(
+            name: "related order in embed then name", target: "users?select=name,tasks(id,name,projects(id,name))&tasks.order=projects(id).desc,name&limit=1",
+            status: 200,
+            expect: .json(
+                #"[{"name":"Angela Martin","tasks":[{"id":4,"name":"Code w10","projects":{"id":2,"name":"Windows 10"}},{"id":3,"name":"Design w10","projects":{"id":2,"name":"Windows 10"}},{"id":2,"name":"Code w7","projects":{"id":1,"name":"Windows 7"}},{"id":1,"name":"Design w7","projects":{"id":1,"name":"Windows 7"}}]}]"#
+            )),
+        Case(
+            name: "related order in embed asc", target: "users?select=name,tasks(id,name,projects(id,name))&tasks.order=projects(id).asc&limit=1", status: 200,
+            expect: .json(
+                #"[{"name":"Angela Martin","tasks":[{"id":1,"name":"Design w7","projects":{"id":1,"name":"Windows 7"}},{"id":2,"name":"Code w7","projects":{"id":1,"name":"Windows 7"}},{"id":3,"name":"Design w10","projects":{"id":2,"name":"Windows 10"}},{"id":4,"name":"Code w10","projects":{"id":2,"name":"Windows 10"}}]}]"#
+            )),
+        Case(
+            name: "m2o not null embed", target: "projects?select=name,clients()&clients=not.is.null", status: 200,
+            expect: .json(#"[{"name":"Windows 7"},{"name":"Windows 10"},{"name":"IOS"},{"name":"OSX"}]"#)),
         Case(name: "m2o null embed", target: "projects?select=name,clients()&clients=is.null", status: 200, expect: .json(#"[{"name":"Orphan"}]"#)),
-        Case(name: "o2m not null embed", target: "entities?select=name,child_entities()&child_entities=not.is.null", status: 200, expect: .json(#"[{"name":"entity 1"},{"name":"entity 2"}]"#)),
-        Case(name: "o2m null embed", target: "entities?select=name,child_entities()&child_entities=is.null", status: 200, expect: .json(#"[{"name":"entity 3"},{"name":null}]"#)),
-        Case(name: "o2m null embed aliased", target: "entities?select=name,childs:child_entities()&childs=is.null", status: 200, expect: .json(#"[{"name":"entity 3"},{"name":null}]"#)),
-        Case(name: "m2m not null filtered embed", target: "users?select=name,tasks()&tasks.id=eq.1&tasks=not.is.null", status: 200, expect: .json(#"[{"name":"Angela Martin"},{"name":"Dwight Schrute"}]"#)),
-        Case(name: "m2m null filtered embed", target: "users?select=name,tasks()&tasks.id=eq.1&tasks=is.null", status: 200, expect: .json(#"[{"name":"Michael Scott"}]"#)),
-        Case(name: "nested not null embeds", target: "entities?select=name,child_entities(name,grandchild_entities())&child_entities.grandchild_entities=not.is.null&child_entities=not.is.null", status: 200, expect: .json(#"[{"name":"entity 1","child_entities":[{"name":"child entity 1"},{"name":"child entity 2"}]}]"#)),
-        Case(name: "or across embeds", target: "client?select=*,clientinfo(),contact()&clientinfo.other=ilike.*main*&contact.name=ilike.*tabby*&or=(clientinfo.not.is.null,contact.not.is.null)", status: 200, expect: .json(#"[{"id":1,"name":"Walmart"},{"id":2,"name":"Target"}]"#)),
-        Case(name: "column embed keeps column filter", target: "projects?select=name,client_id,client:client_id(name)&client_id=eq.2", status: 200, expect: .json(#"[{"name":"IOS","client_id":2,"client":{"name":"Apple"}},{"name":"OSX","client_id":2,"client":{"name":"Apple"}}]"#)),
-        Case(name: "not null embed with a null-column row", target: "table_b?select=name,table_a(name)&table_a=not.is.null", status: 200, expect: .json(#"[{"name":"Test 1","table_a":{"name":"Not null 1"}},{"name":"Test 2","table_a":{"name":null}}]"#)),
+        Case(
+            name: "o2m not null embed", target: "entities?select=name,child_entities()&child_entities=not.is.null", status: 200,
+            expect: .json(#"[{"name":"entity 1"},{"name":"entity 2"}]"#)),
+        Case(
+            name: "o2m null embed", target: "entities?select=name,child_entities()&child_entities=is.null", status: 200,
+            expect: .json(#"[{"name":"entity 3"},{"name":null}]"#)),
+        Case(
+            name: "o2m null embed aliased", target: "entities?select=name,childs:child_entities()&childs=is.null", status: 200,
+            expect: .json(#"[{"name":"entity 3"},{"name":null}]"#)),
+        Case(
+            name: "m2m not null filtered embed", target: "users?select=name,tasks()&tasks.id=eq.1&tasks=not.is.null", status: 200,
+            expect: .json(#"[{"name":"Angela Martin"},{"name":"Dwight Schrute"}]"#)),
+        Case(
+            name: "m2m null filtered embed", target: "users?select=name,tasks()&tasks.id=eq.1&tasks=is.null", status: 200,
+            expect: .json(#"[{"name":"Michael Scott"}]"#)),
+        Case(
+            name: "nested not null embeds",
+            target: "entities?select=name,child_entities(name,grandchild_entities())&child_entities.grandchild_entities=not.is.null&child_entities=not.is.null",
+            status: 200, expect: .json(#"[{"name":"entity 1","child_entities":[{"name":"child entity 1"},{"name":"child entity 2"}]}]"#)),
+        Case(
+            name: "or across embeds",
+            target:
+                "client?select=*,clientinfo(),contact()&clientinfo.other=ilike.*main*&contact.name=ilike.*tabby*&or=(clientinfo.not.is.null,contact.not.is.null)",
+            status: 200, expect: .json(#"[{"id":1,"name":"Walmart"},{"id":2,"name":"Target"}]"#)),
+        Case(
+            name: "column embed keeps column filter", target: "projects?select=name,client_id,client:client_id(name)&client_id=eq.2", status: 200,
+            expect: .json(#"[{"name":"IOS","client_id":2,"client":{"name":"Apple"}},{"name":"OSX","client_id":2,"client":{"name":"Apple"}}]"#)),
+        Case(
+            name: "not null embed with a null-column row", target: "table_b?select=name,table_a(name)&table_a=not.is.null", status: 200,
+            expect: .json(#"[{"name":"Test 1","table_a":{"name":"Not null 1"}},{"name":"Test 2","table_a":{"name":null}}]"#)),
         Case(name: "null embed without a parent", target: "table_b?select=name,table_a()&table_a=is.null", status: 200, expect: .json(#"[{"name":"Test 3"}]"#)),
         Case(
             name: "related order on to-many", target: "clients?select=*,projects(*)&order=projects(id)", status: 400,
@@ -536,13 +642,14 @@ extension PostgRESTCaseCorpusTests {
             expect: .json(#"[{"name":"Orphan"}]"#), expectHeaders: ["Content-Range": "0-0/1"]),
         Case(
             name: "or across embeds exact count",
-            target: "client?select=*,clientinfo(),contact()&clientinfo.other=ilike.*main*&contact.name=ilike.*tabby*&or=(clientinfo.not.is.null,contact.not.is.null)",
+            target:
+                "client?select=*,clientinfo(),contact()&clientinfo.other=ilike.*main*&contact.name=ilike.*tabby*&or=(clientinfo.not.is.null,contact.not.is.null)",
             headers: ["Prefer": "count=exact"], status: 200, expectHeaders: ["Content-Range": "0-1/2"]),
         Case(
             name: "inner o2m twice", target: "client?select=id,name,contact!inner(name),clientinfo!inner(other)&contact.name=eq.Wally%20Walton", status: 200,
             expect: .json(#"[{"id":1,"name":"Walmart","contact":[{"name":"Wally Walton"}],"clientinfo":[{"other":"123 Main St"}]}]"#)),
         Case(
             name: "inner o2m twice head count", method: "HEAD", target: "client?select=id,name,contact!inner(name),clientinfo!inner(other)",
-            headers: ["Prefer": "count=exact"], status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-2/3"]),
+            headers: ["Prefer": "count=exact"], status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-2/3"])
     ]
 }
