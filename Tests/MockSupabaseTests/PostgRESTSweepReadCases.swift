@@ -8,7 +8,8 @@ import XCTest
 /// EmbedDisambiguationSpec.hs and SpreadQueriesSpec.hs pin, in this corpus's own words; the
 /// expectations follow PostgREST's answers on data.sql's rows.
 extension PostgRESTCaseCorpusTests {
-    static let sweepReadCases: [Case] = onSpecTables(disambiguationSweep + spreadSweep + innerJoinSweep + jsonSweep + relatedSweep)
+    static let sweepReadCases: [Case] = onSpecTables(
+        disambiguationSweep + spreadSweep + innerJoinSweep + jsonSweep + relatedSweep + logicSweep + querySweep + stripSweep + mediaSweep)
 
     static let disambiguationSweep: [Case] = [
         Case(
@@ -651,5 +652,220 @@ extension PostgRESTCaseCorpusTests {
         Case(
             name: "inner o2m twice head count", method: "HEAD", target: "client?select=id,name,contact!inner(name),clientinfo!inner(other)",
             headers: ["Prefer": "count=exact"], status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-2/3"])
+    ]
+
+    static let logicSweep: [Case] = [
+        Case(name: "and with a trailing parenthesis", target: "entities?and=(id.eq.1,id.neq.2))&select=id", status: 200, expect: .json(#"[{"id":1}]"#)),
+        Case(name: "or lte gte", target: "entities?or=(id.lte.2,id.gte.3)&select=id", status: 200, expect: .json(#"[{"id":1},{"id":2},{"id":3},{"id":4}]"#)),
+        Case(name: "array lte", target: "entities?arr=lte.{1,2,3}&select=id", status: 200, expect: .json(#"[{"id":1},{"id":2},{"id":3}]"#)),
+        Case(name: "array overlaps one", target: "entities?arr=ov.{3}&select=id", status: 200, expect: .json(#"[{"id":3}]"#)),
+        Case(name: "and of one", target: "entities?and=(id.eq.1)&select=id", status: 200, expect: .json(#"[{"id":1}]"#)),
+        Case(
+            name: "or quoted values with commas and parens",
+            target: "grandchild_entities?or=(name.eq.\"(grandchild,entity,4)\",name.eq.\"(grandchild,entity,5)\")&select=id", status: 200,
+            expect: .json(#"[{"id":4},{"id":5}]"#)),
+        Case(
+            name: "or quoted like patterns", target: "grandchild_entities?or=(name.like.\"*ity,4*\",name.ilike.\"*ITY,5)\")&select=id", status: 200,
+            expect: .json(#"[{"id":4},{"id":5}]"#)),
+        Case(
+            name: "or quoted in lists", target: "grandchild_entities?or=(id.in.(\"1\",\"2\"),id.in.(\"3\",\"4\"))&select=id", status: 200,
+            expect: .json(#"[{"id":1},{"id":2},{"id":3},{"id":4}]"#)),
+        Case(
+            name: "logic tree with spaces", target: "entities?and=( and ( id.in.( 1, 2, 3 ) , id.eq.3 ) , or ( id.eq.2 , id.eq.3 ) )&select=id", status: 200,
+            expect: .json(#"[{"id":3}]"#)),
+        Case(
+            name: "empty or on entities", target: "entities?or=()", status: 400,
+            expect: .json(
+                #"{"code":"PGRST100","details":"unexpected \")\" expecting field name (* or [a..z0..9_$]), negation operator (not) or logic operator (and, or)","hint":null,"message":"\"failed to parse logic tree (())\" (line 1, column 4)"}"#
+            ))
+    ]
+
+    static let querySweep: [Case] = [
+        Case(
+            name: "ilike prefix either case", target: "simple_pk?k=ilike.xy*&order=extra.asc", status: 200,
+            expect: .json("[{\"k\":\"xyyx\",\"extra\":\"u\"},{\"k\":\"xYYx\",\"extra\":\"v\"}]")),
+        Case(
+            name: "imatch anchored", target: "simple_pk?k=imatch.^xy&order=extra.asc", status: 200,
+            expect: .json("[{\"k\":\"xyyx\",\"extra\":\"u\"},{\"k\":\"xYYx\",\"extra\":\"v\"}]")),
+        Case(name: "not imatch", target: "simple_pk?k=not.imatch.^xy&order=extra.asc", status: 200, expect: .json("[]")),
+        Case(
+            name: "whole row with json and array", target: "complex_items?id=eq.3", status: 200,
+            expect: .json("[{\"id\":3,\"name\":\"Three\",\"settings\":{\"foo\":{\"int\":1,\"bar\":\"baz\"}},\"arr_data\":[1,2,3],\"field-with_sep\":3}]")),
+        Case(name: "one column of all rows", target: "complex_items?select=id", status: 200, expect: .json("[{\"id\":1},{\"id\":2},{\"id\":3}]")),
+        Case(
+            name: "json column whole", target: "complex_items?id=eq.1&select=settings", status: 200,
+            expect: .json("[{\"settings\":{\"foo\":{\"int\":1,\"bar\":\"baz\"}}}]")),
+        Case(
+            name: "composite fk parent aliased column", target: "comments?select=*,users_tasks(userId:user_id)", status: 200,
+            expect: .json(
+                "[{\"id\":1,\"commenter_id\":1,\"user_id\":2,\"task_id\":6,\"content\":\"Needs to be delivered ASAP\",\"users_tasks\":{\"userId\":2}}]")),
+        Case(
+            name: "composite fk parent other column", target: "comments?select=*,users_tasks(taskId:task_id)", status: 200,
+            expect: .json(
+                "[{\"id\":1,\"commenter_id\":1,\"user_id\":2,\"task_id\":6,\"content\":\"Needs to be delivered ASAP\",\"users_tasks\":{\"taskId\":6}}]")),
+        Case(
+            name: "spaces between select items", target: "projects?id=eq.1&select=id, name, clients(id)", status: 200,
+            expect: .json("[{\"id\":1,\"name\":\"Windows 7\",\"clients\":{\"id\":1}}]")),
+        Case(
+            name: "m2m on composite keys from files", target: "files?filename=eq.autoexec.bat&project_id=eq.1&select=filename,users_tasks(user_id,task_id)",
+            status: 200, expect: .json("[{\"filename\":\"autoexec.bat\",\"users_tasks\":[{\"user_id\":1,\"task_id\":1},{\"user_id\":3,\"task_id\":1}]}]")),
+        Case(
+            name: "m2m on composite keys ordered", target: "users_tasks?user_id=eq.1&task_id=eq.1&select=user_id,files(filename,content)&files.order=filename",
+            status: 200,
+            expect: .json(
+                "[{\"user_id\":1,\"files\":[{\"filename\":\"README.md\",\"content\":\"# make $$$!\"},{\"filename\":\"autoexec.bat\",\"content\":\"@ECHO OFF\"},{\"filename\":\"command.com\",\"content\":\"#include <unix.h>\"}]}]"
+            )),
+        Case(
+            name: "m2m on composite keys by junction hint",
+            target: "users_tasks?user_id=eq.1&task_id=eq.1&select=user_id,files!touched_files(filename,content)&files.order=filename", status: 200,
+            expect: .json(
+                "[{\"user_id\":1,\"files\":[{\"filename\":\"README.md\",\"content\":\"# make $$$!\"},{\"filename\":\"autoexec.bat\",\"content\":\"@ECHO OFF\"},{\"filename\":\"command.com\",\"content\":\"#include <unix.h>\"}]}]"
+            )),
+        Case(
+            name: "order asc with range", target: "items?id=lte.2&order=id.asc", status: 200, expect: .json("[{\"id\":1},{\"id\":2}]"),
+            expectHeaders: ["Content-Range": "0-1/*"]),
+        Case(
+            name: "order desc nulls first text", target: "no_pk?order=a.desc.nullsfirst", status: 200,
+            expect: .json("[{\"a\":null,\"b\":null},{\"a\":\"2\",\"b\":\"0\"},{\"a\":\"1\",\"b\":\"0\"}]"), expectHeaders: ["Content-Range": "0-2/*"]),
+        Case(
+            name: "order desc nulls last text", target: "no_pk?order=a.desc.nullslast", status: 200,
+            expect: .json("[{\"a\":\"2\",\"b\":\"0\"},{\"a\":\"1\",\"b\":\"0\"},{\"a\":null,\"b\":null}]"), expectHeaders: ["Content-Range": "0-2/*"]),
+        Case(
+            name: "in one quoted value with a comma", target: "w_or_wo_comma_names?name=in.(\"Hebdon, John\")", status: 200,
+            expect: .json("[{\"name\":\"Hebdon, John\"}]")),
+        Case(
+            name: "in three quoted values", target: "w_or_wo_comma_names?name=in.(\"Hebdon, John\",\"Williams, Mary\",\"Smith, Joseph\")", status: 200,
+            expect: .json("[{\"name\":\"Hebdon, John\"},{\"name\":\"Williams, Mary\"},{\"name\":\"Smith, Joseph\"}]")),
+        Case(
+            name: "not in quoted values", target: "w_or_wo_comma_names?name=not.in.(\"Hebdon, John\",\"Williams, Mary\",\"Smith, Joseph\")&limit=3",
+            status: 200, expect: .json("[{\"name\":\"David White\"},{\"name\":\"Larry Thompson\"},{\"name\":\"Double O Seven(007)\"}]")),
+        Case(
+            name: "in quoted and bare", target: "w_or_wo_comma_names?name=in.(David White,\"Hebdon, John\")", status: 200,
+            expect: .json("[{\"name\":\"Hebdon, John\"},{\"name\":\"David White\"}]")),
+        Case(
+            name: "not in quoted and bare", target: "w_or_wo_comma_names?name=not.in.(\"Hebdon, John\",Larry Thompson,\"Smith, Joseph\")&limit=3", status: 200,
+            expect: .json("[{\"name\":\"Williams, Mary\"},{\"name\":\"David White\"},{\"name\":\"Double O Seven(007)\"}]")),
+        Case(
+            name: "in quoted parens", target: "w_or_wo_comma_names?name=in.(\"Double O Seven(007)\")", status: 200,
+            expect: .json("[{\"name\":\"Double O Seven(007)\"}]")),
+        Case(
+            name: "in escaped quotes", target: "w_or_wo_comma_names?name=in.(\"Double\\\"Quote\\\"McGraw\\\"\")", status: 200,
+            expect: .json("[{\"name\":\"Double\\\"Quote\\\"McGraw\\\"\"}]")),
+        Case(name: "in escaped backslash", target: "w_or_wo_comma_names?name=in.(\"\\\\\")", status: 200, expect: .json("[{\"name\":\"\\\\\"}]")),
+        Case(
+            name: "in escaped backslashes between", target: "w_or_wo_comma_names?name=in.(\"/\\\\Slash/\\\\Beast/\\\\\")", status: 200,
+            expect: .json("[{\"name\":\"/\\\\Slash/\\\\Beast/\\\\\"}]")),
+        Case(
+            name: "in any escaped char", target: "w_or_wo_comma_names?name=in.(\"D\\a\\vid W\\h\\ite\")", status: 200,
+            expect: .json("[{\"name\":\"David White\"}]"))
+    ]
+
+    static let stripSweep: [Case] = [
+        Case(
+            name: "array strip read", target: "organizations?select=*", headers: ["Accept": "application/vnd.pgrst.array+json;nulls=stripped"], status: 200,
+            expect: .json(
+                "[{\"id\":1,\"name\":\"Referee Org\",\"manager_id\":1},{\"id\":2,\"name\":\"Auditor Org\",\"manager_id\":2},{\"id\":3,\"name\":\"Acme\",\"referee\":1,\"auditor\":2,\"manager_id\":3},{\"id\":4,\"name\":\"Umbrella\",\"referee\":1,\"auditor\":2,\"manager_id\":4},{\"id\":5,\"name\":\"Cyberdyne\",\"referee\":3,\"auditor\":4,\"manager_id\":5},{\"id\":6,\"name\":\"Oscorp\",\"referee\":3,\"auditor\":4,\"manager_id\":6}]"
+            ), expectHeaders: ["Content-Type": "application/vnd.pgrst.array+json;nulls=stripped; charset=utf-8"]),
+        Case(
+            name: "array strip without +json", target: "organizations?select=*", headers: ["Accept": "application/vnd.pgrst.array;nulls=stripped"], status: 200,
+            expect: .json(
+                "[{\"id\":1,\"name\":\"Referee Org\",\"manager_id\":1},{\"id\":2,\"name\":\"Auditor Org\",\"manager_id\":2},{\"id\":3,\"name\":\"Acme\",\"referee\":1,\"auditor\":2,\"manager_id\":3},{\"id\":4,\"name\":\"Umbrella\",\"referee\":1,\"auditor\":2,\"manager_id\":4},{\"id\":5,\"name\":\"Cyberdyne\",\"referee\":3,\"auditor\":4,\"manager_id\":5},{\"id\":6,\"name\":\"Oscorp\",\"referee\":3,\"auditor\":4,\"manager_id\":6}]"
+            ), expectHeaders: ["Content-Type": "application/vnd.pgrst.array+json;nulls=stripped; charset=utf-8"]),
+        Case(
+            name: "array strip insert", method: "POST", target: "organizations?select=*",
+            headers: ["Accept": "application/vnd.pgrst.array+json;nulls=stripped", "Prefer": "return=representation"],
+            body: "{\"id\":7,\"name\":\"John\",\"referee\":null,\"auditor\":null,\"manager_id\":6}", status: 201,
+            expect: .json("[{\"id\":7,\"name\":\"John\",\"manager_id\":6}]"),
+            expectHeaders: ["Content-Type": "application/vnd.pgrst.array+json;nulls=stripped; charset=utf-8"]),
+        Case(
+            name: "array strip update", method: "PATCH", target: "organizations?id=eq.3&select=*",
+            headers: ["Accept": "application/vnd.pgrst.array+json;nulls=stripped", "Prefer": "return=representation"],
+            body: "{\"name\":\"John\",\"referee\":null}", status: 200,
+            expect: .json("[{\"id\":3,\"name\":\"John\",\"auditor\":2,\"manager_id\":3}]"),
+            expectHeaders: ["Content-Type": "application/vnd.pgrst.array+json;nulls=stripped; charset=utf-8"]),
+        Case(
+            name: "object strip read", target: "organizations?limit=1", headers: ["Accept": "application/vnd.pgrst.object+json;nulls=stripped"], status: 200,
+            expect: .json("{\"id\":1,\"name\":\"Referee Org\",\"manager_id\":1}"),
+            expectHeaders: ["Content-Type": "application/vnd.pgrst.object+json;nulls=stripped; charset=utf-8"]),
+        Case(
+            name: "object strip many rows", target: "organizations?select=*", headers: ["Accept": "application/vnd.pgrst.object+json;nulls=stripped"],
+            status: 406,
+            expect: .json(
+                "{\"code\":\"PGRST116\",\"details\":\"The result contains 6 rows\",\"hint\":null,\"message\":\"Cannot coerce the result to a single JSON object\"}"
+            ), expectHeaders: ["Content-Type": "application/json; charset=utf-8"]),
+        Case(
+            name: "array strip selected columns", target: "organizations?select=id,referee,auditor",
+            headers: ["Accept": "application/vnd.pgrst.array+json;nulls=stripped"], status: 200,
+            expect: .json(
+                "[{\"id\":1},{\"id\":2},{\"id\":3,\"referee\":1,\"auditor\":2},{\"id\":4,\"referee\":1,\"auditor\":2},{\"id\":5,\"referee\":3,\"auditor\":4},{\"id\":6,\"referee\":3,\"auditor\":4}]"
+            ), expectHeaders: ["Content-Type": "application/vnd.pgrst.array+json;nulls=stripped; charset=utf-8"]),
+        Case(
+            name: "array strip insert selected", method: "POST", target: "organizations?select=id,referee,auditor",
+            headers: ["Accept": "application/vnd.pgrst.array+json;nulls=stripped", "Prefer": "return=representation"],
+            body: "{\"id\":7,\"name\":\"John\",\"referee\":null,\"auditor\":null,\"manager_id\":6}", status: 201,
+            expect: .json("[{\"id\":7}]"), expectHeaders: ["Content-Type": "application/vnd.pgrst.array+json;nulls=stripped; charset=utf-8"]),
+        Case(
+            name: "object strip selected", target: "organizations?select=id,referee,auditor&limit=1",
+            headers: ["Accept": "application/vnd.pgrst.object+json;nulls=stripped"], status: 200,
+            expect: .json("{\"id\":1}"), expectHeaders: ["Content-Type": "application/vnd.pgrst.object+json;nulls=stripped; charset=utf-8"]),
+        Case(
+            name: "array without strip keeps nulls", target: "organizations?select=id,referee,auditor&limit=2",
+            headers: ["Accept": "application/vnd.pgrst.array+json"], status: 200,
+            expect: .json("[{\"id\":1,\"referee\":null,\"auditor\":null},{\"id\":2,\"referee\":null,\"auditor\":null}]"),
+            expectHeaders: ["Content-Type": "application/json; charset=utf-8"])
+    ]
+
+    static let mediaSweep: [Case] = [
+        Case(
+            name: "browser accept (firefox)", target: "items?id=eq.1", headers: ["Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"],
+            status: 200,
+            expect: .json(#"[{"id":1}]"#), expectHeaders: ["Content-Type": "application/json; charset=utf-8"]),
+        Case(
+            name: "browser accept (chrome)", target: "items?id=eq.1",
+            headers: ["Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3"],
+            status: 200,
+            expect: .json(#"[{"id":1}]"#), expectHeaders: ["Content-Type": "application/json; charset=utf-8"]),
+        Case(name: "unicode table read", target: "%D9%85%D9%88%D8%A7%D8%B1%D8%AF", status: 200, expect: .exact("[]")),
+        Case(
+            name: "unicode table insert", method: "POST", target: "%D9%85%D9%88%D8%A7%D8%B1%D8%AF", headers: ["Prefer": "return=representation"],
+            body: #"{ "هویت": 1 }"#, status: 201, expect: .json(#"[{"هویت":1}]"#)),
+        Case(
+            name: "unicode table delete", method: "DELETE", target: "%D9%85%D9%88%D8%A7%D8%B1%D8%AF", status: 204, expect: .exact(""),
+            expectAbsent: ["Content-Type"]),
+        Case(
+            name: "text/plain not available for a table", target: "items", headers: ["Accept": "text/plain"], status: 406,
+            expect: .json(#"{"code":"PGRST107","details":null,"hint":null,"message":"None of these media types are available: text/plain"}"#),
+            expectHeaders: ["Content-Type": "application/json; charset=utf-8"]),
+        Case(
+            name: "vnd.pgrst.object without +json", target: "projects?id=eq.1", headers: ["Accept": "application/vnd.pgrst.object"], status: 200,
+            expect: .exact(#"{"id":1,"name":"Windows 7","client_id":1}"#),
+            expectHeaders: ["Content-Type": "application/vnd.pgrst.object+json; charset=utf-8", "Content-Length": "41"]),
+        Case(
+            name: "json chosen beside text/plain", target: "projects?id=eq.1", headers: ["Accept": "text/plain, application/json"], status: 200,
+            expectHeaders: ["Content-Type": "application/json; charset=utf-8"]),
+        Case(
+            name: "table name with a semicolon", target: "Escap3e;", status: 200,
+            expect: .json(#"[{"so6meIdColumn":1},{"so6meIdColumn":2},{"so6meIdColumn":3},{"so6meIdColumn":4},{"so6meIdColumn":5}]"#)),
+        Case(name: "camel-case table", target: "ghostBusters", status: 200, expect: .json(#"[{"escapeId":1},{"escapeId":3},{"escapeId":5}]"#)),
+        Case(
+            name: "filter without operator", target: "ghostBusters?id=0", status: 400,
+            expect: .json(
+                #"{"code":"PGRST100","details":"unexpected \"0\" expecting \"not\" or operator (eq, gt, ...)","hint":null,"message":"\"failed to parse filter (0)\" (line 1, column 1)"}"#
+            )),
+        Case(
+            name: "embed children of a semicolon table", target: "Escap3e;?select=ghostBusters(*)", status: 200,
+            expect: .json(
+                #"[{"ghostBusters":[{"escapeId":1}]},{"ghostBusters":[]},{"ghostBusters":[{"escapeId":3}]},{"ghostBusters":[]},{"ghostBusters":[{"escapeId":5}]}]"#
+            )),
+        Case(
+            name: "embed by camel-case column", target: "ghostBusters?select=escapeId(*)", status: 200,
+            expect: .json(#"[{"escapeId":{"so6meIdColumn":1}},{"escapeId":{"so6meIdColumn":3}},{"escapeId":{"so6meIdColumn":5}}]"#)),
+        Case(name: "column named t", target: "clashing_column?select=t", status: 200, expect: .exact("[]")),
+        Case(
+            name: "names with spaces", target: "Server%20Today?select=Just%20A%20Server%20Model&Just%20A%20Server%20Model=like.*91*", status: 200,
+            expect: .json(
+                #"[{"Just A Server Model":" IBM,9113-550 (P5-550)"},{"Just A Server Model":" IBM,9113-550 (P5-550)"},{"Just A Server Model":" IBM,9131-52A (P5-52A)"},{"Just A Server Model":" IBM,9133-55A (P5-55A)"}]"#
+            )),
+        Case(name: "names with dollars", target: "do$llar$s?select=a$num$&a$num$=eq.100", status: 200, expect: .json(#"[{"a$num$":100}]"#))
     ]
 }

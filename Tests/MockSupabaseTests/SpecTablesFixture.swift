@@ -312,6 +312,15 @@ final class SpecTablesFixture {
             {"name": "name", "type": "text"}],
            "foreignKeys": [{"columns": ["table_a_id"], "references": {"table": "table_a", "columns": ["id"]}}]},
           {"name": "trash", "columns": [{"name": "id", "type": "integer", "primaryKey": true}]},
+          {"name": "موارد", "columns": [{"name": "هویت", "type": "integer"}]},
+          {"name": "Escap3e;", "columns": [{"name": "so6meIdColumn", "type": "integer", "primaryKey": true}]},
+          {"name": "ghostBusters", "columns": [{"name": "escapeId", "type": "integer", "nullable": false}],
+           "foreignKeys": [{"columns": ["escapeId"], "references": {"table": "Escap3e;", "columns": ["so6meIdColumn"]}}]},
+          {"name": "clashing_column", "columns": [{"name": "t", "type": "text"}]},
+          {"name": "Server Today", "columns": [
+            {"name": "cHostname", "type": "text"},
+            {"name": "Just A Server Model", "type": "text"}]},
+          {"name": "do$llar$s", "columns": [{"name": "a$num$", "type": "numeric"}]},
           {"name": "trash_details", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},
             {"name": "jsonb_col", "type": "jsonb"}],
@@ -525,6 +534,17 @@ extension SpecTablesFixture {
         try db.seed("table_a", rows: rows(["id", "name"], [[1, "Not null 1"], [2, nil], [3, "Not null 2"]]))
         try db.seed("table_b", rows: rows(["table_a_id", "name"], [[1, "Test 1"], [2, "Test 2"], [nil, "Test 3"]]))
         try db.seed("trash", rows: rows(["id"], [[1], [2], [3]]))
+        try db.seed("Escap3e;", rows: rows(["so6meIdColumn"], [[1], [2], [3], [4], [5]]))
+        try db.seed("ghostBusters", rows: rows(["escapeId"], [[1], [3], [5]]))
+        try db.seed(
+            "Server Today",
+            rows: rows(
+                ["cHostname", "Just A Server Model"],
+                [
+                    ["argnim1    ", " IBM,9113-550 (P5-550)"], ["argnim2    ", " IBM,9113-550 (P5-550)"], ["daaa2nim71 ", " IBM,9131-52A (P5-52A)"],
+                    ["daah3nim71 ", " IBM,8406-71Y (P7-PS701)"], ["hbnim1     ", " IBM,9133-55A (P5-55A)"]
+                ]))
+        try db.seed("do$llar$s", rows: rows(["a$num$"], [["100"], ["200"], ["300"]]))
         try db.seed("trash_details", rows: rows(["id", "jsonb_col"], [[1, ["key": 10]], [2, ["key": 6]], [3, ["key": 8]]]))
     }
 
