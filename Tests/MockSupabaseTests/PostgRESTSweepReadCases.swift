@@ -866,6 +866,30 @@ extension PostgRESTCaseCorpusTests {
             expect: .json(
                 #"[{"Just A Server Model":" IBM,9113-550 (P5-550)"},{"Just A Server Model":" IBM,9113-550 (P5-550)"},{"Just A Server Model":" IBM,9131-52A (P5-52A)"},{"Just A Server Model":" IBM,9133-55A (P5-55A)"}]"#
             )),
-        Case(name: "names with dollars", target: "do$llar$s?select=a$num$&a$num$=eq.100", status: 200, expect: .json(#"[{"a$num$":100}]"#))
+        Case(name: "names with dollars", target: "do$llar$s?select=a$num$&a$num$=eq.100", status: 200, expect: .json(#"[{"a$num$":100}]"#)),
+        Case(
+            name: "quoted names with reserved characters",
+            target:
+                "pgrst_reserved_chars?select=%22:arr-%3Eow::cast%22,%22(inside,parens)%22,%22a.dotted.column%22,%22%20%20col%20%20w%20%20space%20%20%22&%22*id*%22=eq.1",
+            status: 200,
+            expect: .json(#"[{":arr->ow::cast":" arrow-1 ","(inside,parens)":" parens-1 ","a.dotted.column":" dotted-1 ","  col  w  space  ":" space-1"}]"#)),
+        Case(
+            name: "one child relation twice under aliases",
+            target: "space?select=id,zones:zone(id,name),stores:zone(id,name)&zones.zone_type_id=eq.2&stores.zone_type_id=eq.3", status: 200,
+            expect: .json(
+                #"[{"id":1,"zones":[{"id":1,"name":"zone 1"},{"id":2,"name":"zone 2"}],"stores":[{"id":3,"name":"store 3"},{"id":4,"name":"store 4"}]}]"#)),
+        Case(
+            name: "one m2m relation twice under aliases",
+            target: "users?select=id,designTasks:tasks(id,name),codeTasks:tasks(id,name)&designTasks.name=like.*Design*&codeTasks.name=like.*Code*",
+            status: 200,
+            expect: .json(
+                #"[{"id":1,"designTasks":[{"id":1,"name":"Design w7"},{"id":3,"name":"Design w10"}],"codeTasks":[{"id":2,"name":"Code w7"},{"id":4,"name":"Code w10"}]},{"id":2,"designTasks":[{"id":5,"name":"Design IOS"},{"id":7,"name":"Design OSX"}],"codeTasks":[{"id":6,"name":"Code IOS"}]},{"id":3,"designTasks":[{"id":1,"name":"Design w7"},{"id":5,"name":"Design IOS"}],"codeTasks":[]}]"#
+            )),
+        Case(
+            name: "aliased child with a nested filtered m2m",
+            target: "projects?select=id,name,designTasks:tasks(name,users(id,name))&designTasks.name=like.*Design*&designTasks.users.id=in.(1,2)", status: 200,
+            expect: .json(
+                #"[{"id":1,"name":"Windows 7","designTasks":[{"name":"Design w7","users":[{"id":1,"name":"Angela Martin"}]}]},{"id":2,"name":"Windows 10","designTasks":[{"name":"Design w10","users":[{"id":1,"name":"Angela Martin"}]}]},{"id":3,"name":"IOS","designTasks":[{"name":"Design IOS","users":[{"id":2,"name":"Michael Scott"}]}]},{"id":4,"name":"OSX","designTasks":[{"name":"Design OSX","users":[{"id":2,"name":"Michael Scott"}]}]},{"id":5,"name":"Orphan","designTasks":[]}]"#
+            ))
     ]
 }

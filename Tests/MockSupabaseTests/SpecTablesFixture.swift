@@ -317,6 +317,21 @@ final class SpecTablesFixture {
           {"name": "ghostBusters", "columns": [{"name": "escapeId", "type": "integer", "nullable": false}],
            "foreignKeys": [{"columns": ["escapeId"], "references": {"table": "Escap3e;", "columns": ["so6meIdColumn"]}}]},
           {"name": "clashing_column", "columns": [{"name": "t", "type": "text"}]},
+          {"name": "space", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "zone", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "zone_type_id", "type": "integer"},
+            {"name": "space_id", "type": "integer"}],
+           "foreignKeys": [{"columns": ["space_id"], "references": {"table": "space", "columns": ["id"]}}]},
+          {"name": "pgrst_reserved_chars", "columns": [
+            {"name": "*id*", "type": "integer"},
+            {"name": ":arr->ow::cast", "type": "text"},
+            {"name": "(inside,parens)", "type": "text"},
+            {"name": "a.dotted.column", "type": "text"},
+            {"name": "  col  w  space  ", "type": "text"}]},
           {"name": "Server Today", "columns": [
             {"name": "cHostname", "type": "text"},
             {"name": "Just A Server Model", "type": "text"}]},
@@ -536,6 +551,15 @@ extension SpecTablesFixture {
         try db.seed("trash", rows: rows(["id"], [[1], [2], [3]]))
         try db.seed("Escap3e;", rows: rows(["so6meIdColumn"], [[1], [2], [3], [4], [5]]))
         try db.seed("ghostBusters", rows: rows(["escapeId"], [[1], [3], [5]]))
+        try db.seed("space", rows: rows(["id", "name"], [[1, "space 1"]]))
+        try db.seed(
+            "zone",
+            rows: rows(["id", "name", "zone_type_id", "space_id"], [[1, "zone 1", 2, 1], [2, "zone 2", 2, 1], [3, "store 3", 3, 1], [4, "store 4", 3, 1]]))
+        try db.seed(
+            "pgrst_reserved_chars",
+            rows: rows(
+                ["*id*", ":arr->ow::cast", "(inside,parens)", "a.dotted.column", "  col  w  space  "],
+                (1...3).map { n in [.int(Int64(n)), .string(" arrow-\(n) "), .string(" parens-\(n) "), .string(" dotted-\(n) "), .string(" space-\(n)")] }))
         try db.seed(
             "Server Today",
             rows: rows(

@@ -123,6 +123,12 @@ enum QueryParser {
                     q.others.append((name, value))
                     continue
                 }
+                // A quoted field name (`"*id*"`, `"a.dotted.column"`) is one column of this table
+                // (QueryParams.hs `pFieldName`), dots and arrows inside it included.
+                if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\""), !name.dropFirst().dropLast().contains("\"") {
+                    q.filter.append(try parseFilter(column: String(name.dropFirst().dropLast()), value))
+                    continue
+                }
                 let f = try parseFilter(column: name, value)
                 if name.utf8.contains(0x2E), let dot = name.lastIndex(of: "."), !name.utf8.contains(0x3E) {
                     let rel = String(name[..<dot])

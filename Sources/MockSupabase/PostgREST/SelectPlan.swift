@@ -148,7 +148,9 @@ struct SelectPlan {
                 for (i, c) in table.columns.enumerated() { fields.append(.column(out: c.name, index: i, type: c.type, cast: nil)) }
             case .column(let name, let alias, let castName):
                 let cast = try castName.map(castType)
-                if let (base, path) = JSONPath.split(name) {
+                // A column whose own name holds an arrow (selected quoted, `":arr->ow"`) is that
+                // column, not a path.
+                if table.columnIndex(name) == nil, let (base, path) = JSONPath.split(name) {
                     guard let i = table.columnIndex(base) else { throw CompiledFilter.unknownColumn(base, table) }
                     fields.append(.jsonPath(out: alias ?? path.outputName(base), index: i, type: table.columns[i].type, path: try path.validated(), cast: cast))
                     continue
