@@ -9,7 +9,7 @@ import XCTest
 /// expectations follow PostgREST's answers on data.sql's rows.
 extension PostgRESTCaseCorpusTests {
     static let sweepReadCases: [Case] = onSpecTables(
-        disambiguationSweep + spreadSweep + innerJoinSweep + jsonSweep + relatedSweep + logicSweep + querySweep + stripSweep + mediaSweep)
+        disambiguationSweep + spreadSweep + innerJoinSweep + jsonSweep + relatedSweep + logicSweep + querySweep + stripSweep + mediaSweep + aggregateSweep)
 
     static let disambiguationSweep: [Case] = [
         Case(
@@ -891,5 +891,32 @@ extension PostgRESTCaseCorpusTests {
             expect: .json(
                 #"[{"id":1,"name":"Windows 7","designTasks":[{"name":"Design w7","users":[{"id":1,"name":"Angela Martin"}]}]},{"id":2,"name":"Windows 10","designTasks":[{"name":"Design w10","users":[{"id":1,"name":"Angela Martin"}]}]},{"id":3,"name":"IOS","designTasks":[{"name":"Design IOS","users":[{"id":2,"name":"Michael Scott"}]}]},{"id":4,"name":"OSX","designTasks":[{"name":"Design OSX","users":[{"id":2,"name":"Michael Scott"}]}]},{"id":5,"name":"Orphan","designTasks":[]}]"#
             ))
+    ]
+
+    /// With aggregates off (PostgREST's default, Supabase's too).
+    static let aggregateSweep: [Case] = [
+        Case(
+            name: "count() refused", target: "entities?select=count()", status: 400,
+            expect: .json(#"{"code":"PGRST123","details":null,"hint":null,"message":"Use of aggregate functions is not allowed"}"#)),
+        Case(
+            name: "aliased count() refused", target: "projects?select=c:count(),client_id", status: 400,
+            expect: .json(#"{"code":"PGRST123","details":null,"hint":null,"message":"Use of aggregate functions is not allowed"}"#)),
+        Case(
+            name: "sum() refused", target: "process_costs?select=cost.sum()", status: 400,
+            expect: .json(#"{"code":"PGRST123","details":null,"hint":null,"message":"Use of aggregate functions is not allowed"}"#)),
+        Case(
+            name: "aggregate in an embed refused", target: "clients?select=name,projects(id.count())", status: 400,
+            expect: .json(#"{"code":"PGRST123","details":null,"hint":null,"message":"Use of aggregate functions is not allowed"}"#)),
+        Case(
+            name: "aggregate in a to-many spread refused", target: "factories?select=...processes(id.count())", status: 400,
+            expect: .json(#"{"code":"PGRST123","details":null,"hint":null,"message":"Use of aggregate functions is not allowed"}"#)),
+        Case(
+            name: "aggregate in a to-one spread refused", target: "processes?select=...factories(id.count())", status: 400,
+            expect: .json(#"{"code":"PGRST123","details":null,"hint":null,"message":"Use of aggregate functions is not allowed"}"#)),
+        // `tbl.count` is PostgreSQL's function-call notation for `count(tbl)`: it counts without aggregates on.
+        Case(name: "count as a column counts", target: "entities?select=count", status: 200, expect: .json(#"[{"count":4}]"#)),
+        Case(
+            name: "count as an embedded column counts", target: "clients?select=name,projects(count)", status: 200,
+            expect: .json(#"[{"name":"Microsoft","projects":[{"count":2}]},{"name":"Apple","projects":[{"count":2}]}]"#))
     ]
 }

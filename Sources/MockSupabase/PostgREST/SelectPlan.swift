@@ -54,6 +54,11 @@ struct SelectPlan {
     let table: TableSchema
     let fields: [Field]
     let deferred = DeferredFilters()
+    /// `select=count` on a table without a `count` column: PostgreSQL reads `t.count` as
+    /// `count(t)` (function-call notation), so the rows fold into one `{"count": n}` whether or
+    /// not PostgREST's aggregates are on (AggregateFunctionsSpec.hs "backwards compat"). The
+    /// output name.
+    var countOnly: String?
     /// Each field's `"name":` (with its leading comma after the first), escaped once per plan.
     let keyPrefixes: [String]
 
@@ -142,10 +147,13 @@ struct SelectPlan {
         let params = params.resolvingLegacyTargets(items)
         var fields: [Field] = []
         var names: [String] = []
+        var countName: String?
         for item in items {
             switch item {
             case .star:
                 for (i, c) in table.columns.enumerated() { fields.append(.column(out: c.name, index: i, type: c.type, cast: nil)) }
+            case .column("count", let alias, nil) where table.columnIndex("count") == nil:
+                countName = alias ?? "count"
             case .column(let name, let alias, let castName):
                 let cast = try castName.map(castType)
                 // A column whose own name holds an arrow (selected quoted, `":arr->ow"`) is that
@@ -179,7 +187,18 @@ struct SelectPlan {
                     hint: "Verify that '\(top)' is included in the 'select' query parameter.")
             }
         }
-        return SelectPlan(table: table, fields: fields)
+        if countName != nil, let other = fields.first {
+            let name: String
+            switch other {
+            case .column(_, let i, _, _), .jsonPath(_, let i, _, _, _): name = table.columns[i].name
+            case .embed(let out, _): name = out
+            case .spread(let e): name = e.spreadName ?? e.rel.target.name
+            }
+            throw PostgresError("42803", "column \"\(table.name).\(name)\" must appear in the GROUP BY clause or be used in an aggregate function")
+        }
+        var plan = SelectPlan(table: table, fields: fields)
+        plan.countOnly = countName
+        return plan
     }
 
     static func castType(_ name: String) throws -> SQLType {
@@ -231,12 +250,14 @@ struct SelectPlan {
         for (name, e) in sub.embeds where name != nil { if let n = nulls[name!] { e.nullFilter = n } }
         // Plan.hs `hasOnlyNullEmbed`: an embed is empty (left out of the output, only joining)
         // when it selects no columns and every embed below it is empty too.
-        let empty = sub.fields.allSatisfy { f in
-            switch f {
-            case .embed(_, let e), .spread(let e): return e.empty
-            default: return false
+        let empty =
+            sub.countOnly == nil
+            && sub.fields.allSatisfy { f in
+                switch f {
+                case .embed(_, let e), .spread(let e): return e.empty
+                default: return false
+                }
             }
-        }
         let e = Embed(rel: rel, inner: inner, empty: empty, plan: sub, filter: own.isEmpty ? nil : .and(own), range: params.ranges[path] ?? EmbedRange())
         return e
     }
@@ -293,6 +314,7 @@ struct SelectPlan {
     /// embeds or null filters exclude them. Embedded rows are read under the same role, so RLS
     /// applies to them.
     func render(_ rows: [[SQLValue]], database: Database, auth: AuthContext, snapshot: Snapshot? = nil) throws -> [String] {
+        if let countOnly { return [Self.object([(countOnly, String(rows.count))], jsonb: false)] }
         if embeds.isEmpty,
             !fields.contains(where: {
                 if case .jsonPath = $0 { return true }; if case .column(_, _, _, let c) = $0 { return c != nil }; return false
@@ -380,6 +402,9 @@ struct SelectPlan {
     }
 
     func renderRows(_ rows: [[SQLValue]], database: Database, auth: AuthContext, jsonb: Bool, snapshot: Snapshot? = nil) throws -> [Rendered] {
+        if let countOnly {
+            return [Rendered(text: Self.object([(countOnly, String(rows.count))], jsonb: jsonb), source: [], related: [:])]
+        }
         let fetched = try fetch(database: database, auth: auth, snapshot: snapshot)
         var out: [Rendered] = []
         out.reserveCapacity(rows.count)
@@ -512,7 +537,8 @@ struct SelectPlan {
 
     /// Output names in select order (spreads contribute their own).
     var outputNames: [String] {
-        fields.flatMap { f -> [String] in
+        if let countOnly { return [countOnly] }
+        return fields.flatMap { f -> [String] in
             switch f {
             case .column(let o, _, _, _), .jsonPath(let o, _, _, _, _): return [o]
             case .embed(let o, let e): return e.empty ? [] : [o]
@@ -526,6 +552,7 @@ struct SelectPlan {
     /// backslash, a comma, a parenthesis or white space, and empty strings, double-quoted with
     /// `"` and `\` doubled), lines joined by `\n`; no rows give a lone line feed.
     func csv(_ rows: [[SQLValue]]) -> String {
+        if let countOnly { return countOnly + "\n" + String(rows.count) }
         let header = rows.isEmpty ? "" : outputNames.joined(separator: ",")
         func quote(_ s: String) -> String {
             let special = s.isEmpty || s.contains { "\"\\(),".contains($0) || $0.isWhitespace }
