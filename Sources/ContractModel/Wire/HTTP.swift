@@ -85,8 +85,11 @@ public struct HTTPRequest: Sendable {
 
     /// Splits and percent-decodes a request target.
     package static func splitTarget(_ target: String) -> (String, [(name: String, value: String)]) {
-        // Split on the bytes `?`, `#`, `&` and `=` (ASCII: every index found is a character
+        // Split on the bytes `?`, `&` and `=` (ASCII: every index found is a character
         // boundary), as the real server's HTTP stack splits a target, with no grapheme breaking.
+        // A `#` is kept: clients never send a fragment, and Warp (PostgREST's server) splits a
+        // raw target at `?` only, so a `#` that arrives is part of the query
+        // (JsonOperatorSpec.hs filters on a key named `!@#$%^&*_d`).
         let u = target.utf8
         var pathPart = Substring(target)
         var queryPart: Substring = ""
@@ -94,7 +97,6 @@ public struct HTTPRequest: Sendable {
             pathPart = target[..<q]
             queryPart = target[u.index(after: q)...]
         }
-        if let h = queryPart.utf8.firstIndex(of: 0x23) { queryPart = queryPart[..<h] }
         let path = percentDecoded(pathPart)
         var items: [(name: String, value: String)] = []
         if !queryPart.isEmpty {

@@ -207,7 +207,7 @@ extension MockSupabase {
             let table = database.tableSchema(tableName)!
             plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges)
             try q.rejectAggregates()
-            filters = plan.takeNullFilters(q.filter)
+            filters = try plan.takeNullFilters(q.filter)
             location = CanonicalLocation.location(table: tableName, query: request.query)
             readPlans.store(planKey, query: parsed, plan: plan, filters: filters, location: location)
         }

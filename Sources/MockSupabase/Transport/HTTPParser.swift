@@ -150,7 +150,7 @@ package struct HTTPParsedRequest: Sendable, Equatable {
         var query: [(name: String, value: String)] = []
         if let question {
             let queryStart = u.index(after: question)
-            let queryEnd = u[queryStart...].firstIndex(of: UInt8(ascii: "#")) ?? u.endIndex
+            let queryEnd = u.endIndex
             var partStart = queryStart
             var i = queryStart
             while true {

@@ -68,6 +68,8 @@ package final class MockURLProtocol: URLProtocol {
                 target = afterAuthority.utf8[slash] == 0x3F ? "/" + afterAuthority[slash...] : String(afterAuthority[slash...])
             }
         }
+        // A URL's fragment stays with the client, as URLSession never sends it.
+        if let hash = target.utf8.firstIndex(of: 0x23) { target = String(target[..<hash]) }
         let req = HTTPRequest(method: request.httpMethod ?? "GET", target: target, headers: headers, body: body)
         do {
             let resp = try backend.handle(req)
