@@ -560,7 +560,13 @@ extension MockSupabase {
     /// 201 when the row was inserted, 200 when it was updated; no Content-Range.
     func restPut(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
         let q = try parsedQueries.parse(request.query)
-        if request.query.contains(where: { $0.name == "limit" || $0.name == "offset" }) || request.headers["Range"] != nil {
+        // Only a top-level range other than "all rows" is refused: `offset=0` (or a negative one,
+        // read as none) leaves it whole, and the Range header is ignored on every method but GET
+        // (ApiRequest.hs `getRanges`, after RFC 9110).
+        let ranged = request.query.contains { p in
+            p.name == "limit" || (p.name == "offset" && (Int(p.value).map { $0 > 0 } ?? true))
+        }
+        if ranged {
             throw PostgresError("PGRST114", "limit/offset querystring parameters are not allowed for PUT")
         }
         let media = try negotiate(request)
