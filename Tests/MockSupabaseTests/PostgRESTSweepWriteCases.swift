@@ -11,7 +11,7 @@ extension PostgRESTCaseCorpusTests {
     /// Several `Prefer` fields, as clients that send one field per preference do.
     static func prefer(_ values: String...) -> HTTPHeaders { HTTPHeaders(values.map { ("Prefer", $0) }) }
 
-    static let sweepWriteCases: [Case] = onSpecTables(sweepDeleteCases + sweepPreferenceCases + sweepUpsertCases + sweepPutCases + sweepRangeCases)
+    static let sweepWriteCases: [Case] = onSpecTables(sweepDeleteCases + sweepPreferenceCases + sweepUpsertCases + sweepPutCases + sweepRangeCases + sweepSingularCases)
 
     static let sweepDeleteCases: [Case] = [
         Case(
@@ -420,5 +420,63 @@ extension PostgRESTCaseCorpusTests {
         Case(
             name: "sw range header ignored on delete", method: "DELETE", target: "items?id=lt.4", headers: ["Range": "0-0", "Prefer": "count=exact"],
             status: 204, expectHeaders: ["Content-Range": "*/3"])
+    ]
+
+    static let singular: HTTPHeaders = ["Accept": "application/vnd.pgrst.object+json"]
+    static func singular(_ prefer: String...) -> HTTPHeaders {
+        HTTPHeaders([("Accept", "application/vnd.pgrst.object+json")] + prefer.map { ("Prefer", $0) })
+    }
+    static let objectType = "application/vnd.pgrst.object+json; charset=utf-8"
+    static func notOne(_ n: Int) -> Body {
+        .exact(#"{"code":"PGRST116","details":"The result contains \#(n) rows","hint":null,"message":"Cannot coerce the result to a single JSON object"}"#)
+    }
+
+    static let sweepSingularCases: [Case] = [
+        Case(name: "sw singular get zero", target: "items?id=gt.0&id=lt.0", headers: singular, status: 406, expect: notOne(0)),
+        Case(name: "sw singular get one", target: "items?id=eq.5", headers: singular, status: 200, expect: .exact(#"{"id":5}"#),
+            expectHeaders: ["Content-Type": objectType]),
+        Case(name: "sw singular without suffix", target: "items?id=eq.5", headers: ["Accept": "application/vnd.pgrst.object"], status: 200,
+            expect: .exact(#"{"id":5}"#), expectHeaders: ["Content-Type": objectType]),
+        Case(name: "sw singular count none", target: "items?id=eq.5", headers: singular("count=none"), status: 200, expect: .exact(#"{"id":5}"#),
+            expectHeaders: ["Content-Type": objectType]),
+        Case(name: "sw singular view embeds", target: "projects_view?id=eq.1&select=id,name,clients(*),tasks(id,name)", headers: singular, status: 200,
+            expect: .json(#"{"id":1,"name":"Windows 7","clients":{"id":1,"name":"Microsoft"},"tasks":[{"id":1,"name":"Design w7"},{"id":2,"name":"Code w7"}]}"#),
+            expectHeaders: ["Content-Type": objectType]),
+        Case(name: "sw singular patch one", method: "PATCH", target: "addresses?id=eq.1", headers: singular("return=representation"),
+            body: #"{"address":"B Street"}"#, status: 200, expect: .exact(#"{"id":1,"address":"B Street"}"#), expectHeaders: ["Content-Type": objectType]),
+        Case(name: "sw singular patch minimal", method: "PATCH", target: "addresses?id=eq.1", headers: singular("return=minimal"),
+            body: #"{"address":"C Street"}"#, status: 204, expect: .exact(""), expectHeaders: ["Preference-Applied": "return=minimal"],
+            expectAbsent: ["Content-Type"]),
+        Case(name: "sw singular patch many", method: "PATCH", target: "addresses", headers: singular("tx=commit"), body: #"{"address":"zzz"}"#,
+            status: 406, expect: notOne(4), expectHeaders: ["Content-Type": "application/json; charset=utf-8"]),
+        Case(name: "sw singular patch many representation", method: "PATCH", target: "addresses", headers: singular("tx=commit", "return=representation"),
+            body: #"{"address":"zzz"}"#, status: 406, expect: notOne(4)),
+        Case(name: "sw singular patch zero", method: "PATCH", target: "items?id=gt.0&id=lt.0", headers: singular, body: #"{"id":1}"#, status: 406,
+            expect: notOne(0)),
+        Case(name: "sw singular patch zero representation", method: "PATCH", target: "items?id=gt.0&id=lt.0", headers: singular("return=representation"),
+            body: #"{"id":1}"#, status: 406, expect: notOne(0)),
+        Case(name: "sw singular post one", method: "POST", target: "addresses", headers: singular("return=representation"),
+            body: #"[{"id":102,"address":"xxx"}]"#, status: 201, expect: .exact(#"{"id":102,"address":"xxx"}"#), expectHeaders: ["Content-Type": objectType]),
+        Case(name: "sw singular post minimal", method: "POST", target: "addresses", headers: singular("return=minimal"),
+            body: #"[{"id":103,"address":"xxx"}]"#, status: 201, expect: .exact(""),
+            expectHeaders: ["Content-Range": "*/*", "Preference-Applied": "return=minimal"], expectAbsent: ["Content-Type"]),
+        Case(name: "sw singular post many", method: "POST", target: "addresses", headers: singular("tx=commit"),
+            body: #"[{"id":200,"address":"xxx"},{"id":201,"address":"yyy"}]"#, status: 406, expect: notOne(2)),
+        Case(name: "sw singular post many minimal", method: "POST", target: "addresses", headers: singular("tx=commit", "return=minimal"),
+            body: #"[{"id":204,"address":"xxx"},{"id":205,"address":"yyy"}]"#, status: 406, expect: notOne(2)),
+        Case(name: "sw singular post zero", method: "POST", target: "addresses", headers: singular, body: "[]", status: 406, expect: notOne(0)),
+        Case(name: "sw singular post zero representation", method: "POST", target: "addresses", headers: singular("return=representation"), body: "[]",
+            status: 406, expect: notOne(0)),
+        Case(name: "sw singular delete one", method: "DELETE", target: "items?id=eq.11", headers: singular("return=representation"), status: 200,
+            expect: .exact(#"{"id":11}"#)),
+        Case(name: "sw singular delete minimal", method: "DELETE", target: "items?id=eq.12", headers: singular("return=minimal"), status: 204,
+            expect: .exact("")),
+        Case(name: "sw singular delete many", method: "DELETE", target: "items?id=gt.0&id=lt.6", headers: singular("tx=commit"), status: 406,
+            expect: notOne(5)),
+        Case(name: "sw singular delete many representation", method: "DELETE", target: "items?id=gt.5&id=lt.11",
+            headers: singular("tx=commit", "return=representation"), status: 406, expect: notOne(5)),
+        Case(name: "sw singular delete zero", method: "DELETE", target: "items?id=lt.0", headers: singular, status: 406, expect: notOne(0)),
+        Case(name: "sw singular delete zero representation", method: "DELETE", target: "items?id=lt.0", headers: singular("return=representation"),
+            status: 406, expect: notOne(0)),
     ]
 }

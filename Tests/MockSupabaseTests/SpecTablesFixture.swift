@@ -183,6 +183,13 @@ final class SpecTablesFixture {
             {"columns": ["referee"], "references": {"table": "organizations", "columns": ["id"]}},
             {"columns": ["auditor"], "references": {"table": "organizations", "columns": ["id"]}}]},
           {"name": "menagerie", "columns": [{"name": "integer", "type": "integer", "primaryKey": true}, {"name": "text", "type": "text"}]},
+          {"name": "addresses", "columns": [
+            {"name": "id", "type": "integer", "nullable": false},
+            {"name": "address", "type": "text", "nullable": false}], "unique": [["id"]]},
+          {"name": "projects_view", "view": {"from": "projects"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"},
+            {"name": "client_id", "type": "integer"}]},
           {"name": "timestamps", "columns": [{"name": "t", "type": "timestamptz"}]},
           {"name": "unsafe_update_items", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},
@@ -357,6 +364,7 @@ final class SpecTablesFixture {
                     "manager_id": .int(p.4)
                 ])
             })
+        try db.seed("addresses", rows: (1...4).map { JSONValue.object(["id": .int(Int64($0)), "address": .string("address \($0)")]) })
         try db.seed(
             "timestamps",
             rows: ["2023-10-18 12:37:59.611000+0000", "2023-10-18 14:37:59.611000+0000", "2023-10-18 16:37:59.611000+0000"].map {
