@@ -11,7 +11,8 @@ extension PostgRESTCaseCorpusTests {
     /// Several `Prefer` fields, as clients that send one field per preference do.
     static func prefer(_ values: String...) -> HTTPHeaders { HTTPHeaders(values.map { ("Prefer", $0) }) }
 
-    static let sweepWriteCases: [Case] = onSpecTables(sweepDeleteCases + sweepPreferenceCases + sweepUpsertCases + sweepPutCases + sweepRangeCases + sweepSingularCases)
+    static let sweepWriteCases: [Case] = onSpecTables(
+        sweepDeleteCases + sweepPreferenceCases + sweepUpsertCases + sweepPutCases + sweepRangeCases + sweepSingularCases + sweepUpdateCases + sweepErrorCases)
 
     static let sweepDeleteCases: [Case] = [
         Case(
@@ -433,50 +434,200 @@ extension PostgRESTCaseCorpusTests {
 
     static let sweepSingularCases: [Case] = [
         Case(name: "sw singular get zero", target: "items?id=gt.0&id=lt.0", headers: singular, status: 406, expect: notOne(0)),
-        Case(name: "sw singular get one", target: "items?id=eq.5", headers: singular, status: 200, expect: .exact(#"{"id":5}"#),
+        Case(
+            name: "sw singular get one", target: "items?id=eq.5", headers: singular, status: 200, expect: .exact(#"{"id":5}"#),
             expectHeaders: ["Content-Type": objectType]),
-        Case(name: "sw singular without suffix", target: "items?id=eq.5", headers: ["Accept": "application/vnd.pgrst.object"], status: 200,
+        Case(
+            name: "sw singular without suffix", target: "items?id=eq.5", headers: ["Accept": "application/vnd.pgrst.object"], status: 200,
             expect: .exact(#"{"id":5}"#), expectHeaders: ["Content-Type": objectType]),
-        Case(name: "sw singular count none", target: "items?id=eq.5", headers: singular("count=none"), status: 200, expect: .exact(#"{"id":5}"#),
+        Case(
+            name: "sw singular count none", target: "items?id=eq.5", headers: singular("count=none"), status: 200, expect: .exact(#"{"id":5}"#),
             expectHeaders: ["Content-Type": objectType]),
-        Case(name: "sw singular view embeds", target: "projects_view?id=eq.1&select=id,name,clients(*),tasks(id,name)", headers: singular, status: 200,
-            expect: .json(#"{"id":1,"name":"Windows 7","clients":{"id":1,"name":"Microsoft"},"tasks":[{"id":1,"name":"Design w7"},{"id":2,"name":"Code w7"}]}"#),
+        Case(
+            name: "sw singular view embeds", target: "projects_view?id=eq.1&select=id,name,clients(*),tasks(id,name)", headers: singular, status: 200,
+            expect: .json(
+                #"{"id":1,"name":"Windows 7","clients":{"id":1,"name":"Microsoft"},"tasks":[{"id":1,"name":"Design w7"},{"id":2,"name":"Code w7"}]}"#),
             expectHeaders: ["Content-Type": objectType]),
-        Case(name: "sw singular patch one", method: "PATCH", target: "addresses?id=eq.1", headers: singular("return=representation"),
+        Case(
+            name: "sw singular patch one", method: "PATCH", target: "addresses?id=eq.1", headers: singular("return=representation"),
             body: #"{"address":"B Street"}"#, status: 200, expect: .exact(#"{"id":1,"address":"B Street"}"#), expectHeaders: ["Content-Type": objectType]),
-        Case(name: "sw singular patch minimal", method: "PATCH", target: "addresses?id=eq.1", headers: singular("return=minimal"),
+        Case(
+            name: "sw singular patch minimal", method: "PATCH", target: "addresses?id=eq.1", headers: singular("return=minimal"),
             body: #"{"address":"C Street"}"#, status: 204, expect: .exact(""), expectHeaders: ["Preference-Applied": "return=minimal"],
             expectAbsent: ["Content-Type"]),
-        Case(name: "sw singular patch many", method: "PATCH", target: "addresses", headers: singular("tx=commit"), body: #"{"address":"zzz"}"#,
+        Case(
+            name: "sw singular patch many", method: "PATCH", target: "addresses", headers: singular("tx=commit"), body: #"{"address":"zzz"}"#,
             status: 406, expect: notOne(4), expectHeaders: ["Content-Type": "application/json; charset=utf-8"]),
-        Case(name: "sw singular patch many representation", method: "PATCH", target: "addresses", headers: singular("tx=commit", "return=representation"),
+        Case(
+            name: "sw singular patch many representation", method: "PATCH", target: "addresses", headers: singular("tx=commit", "return=representation"),
             body: #"{"address":"zzz"}"#, status: 406, expect: notOne(4)),
-        Case(name: "sw singular patch zero", method: "PATCH", target: "items?id=gt.0&id=lt.0", headers: singular, body: #"{"id":1}"#, status: 406,
+        Case(
+            name: "sw singular patch zero", method: "PATCH", target: "items?id=gt.0&id=lt.0", headers: singular, body: #"{"id":1}"#, status: 406,
             expect: notOne(0)),
-        Case(name: "sw singular patch zero representation", method: "PATCH", target: "items?id=gt.0&id=lt.0", headers: singular("return=representation"),
+        Case(
+            name: "sw singular patch zero representation", method: "PATCH", target: "items?id=gt.0&id=lt.0", headers: singular("return=representation"),
             body: #"{"id":1}"#, status: 406, expect: notOne(0)),
-        Case(name: "sw singular post one", method: "POST", target: "addresses", headers: singular("return=representation"),
+        Case(
+            name: "sw singular post one", method: "POST", target: "addresses", headers: singular("return=representation"),
             body: #"[{"id":102,"address":"xxx"}]"#, status: 201, expect: .exact(#"{"id":102,"address":"xxx"}"#), expectHeaders: ["Content-Type": objectType]),
-        Case(name: "sw singular post minimal", method: "POST", target: "addresses", headers: singular("return=minimal"),
+        Case(
+            name: "sw singular post minimal", method: "POST", target: "addresses", headers: singular("return=minimal"),
             body: #"[{"id":103,"address":"xxx"}]"#, status: 201, expect: .exact(""),
             expectHeaders: ["Content-Range": "*/*", "Preference-Applied": "return=minimal"], expectAbsent: ["Content-Type"]),
-        Case(name: "sw singular post many", method: "POST", target: "addresses", headers: singular("tx=commit"),
+        Case(
+            name: "sw singular post many", method: "POST", target: "addresses", headers: singular("tx=commit"),
             body: #"[{"id":200,"address":"xxx"},{"id":201,"address":"yyy"}]"#, status: 406, expect: notOne(2)),
-        Case(name: "sw singular post many minimal", method: "POST", target: "addresses", headers: singular("tx=commit", "return=minimal"),
+        Case(
+            name: "sw singular post many minimal", method: "POST", target: "addresses", headers: singular("tx=commit", "return=minimal"),
             body: #"[{"id":204,"address":"xxx"},{"id":205,"address":"yyy"}]"#, status: 406, expect: notOne(2)),
         Case(name: "sw singular post zero", method: "POST", target: "addresses", headers: singular, body: "[]", status: 406, expect: notOne(0)),
-        Case(name: "sw singular post zero representation", method: "POST", target: "addresses", headers: singular("return=representation"), body: "[]",
+        Case(
+            name: "sw singular post zero representation", method: "POST", target: "addresses", headers: singular("return=representation"), body: "[]",
             status: 406, expect: notOne(0)),
-        Case(name: "sw singular delete one", method: "DELETE", target: "items?id=eq.11", headers: singular("return=representation"), status: 200,
+        Case(
+            name: "sw singular delete one", method: "DELETE", target: "items?id=eq.11", headers: singular("return=representation"), status: 200,
             expect: .exact(#"{"id":11}"#)),
-        Case(name: "sw singular delete minimal", method: "DELETE", target: "items?id=eq.12", headers: singular("return=minimal"), status: 204,
+        Case(
+            name: "sw singular delete minimal", method: "DELETE", target: "items?id=eq.12", headers: singular("return=minimal"), status: 204,
             expect: .exact("")),
-        Case(name: "sw singular delete many", method: "DELETE", target: "items?id=gt.0&id=lt.6", headers: singular("tx=commit"), status: 406,
+        Case(
+            name: "sw singular delete many", method: "DELETE", target: "items?id=gt.0&id=lt.6", headers: singular("tx=commit"), status: 406,
             expect: notOne(5)),
-        Case(name: "sw singular delete many representation", method: "DELETE", target: "items?id=gt.5&id=lt.11",
+        Case(
+            name: "sw singular delete many representation", method: "DELETE", target: "items?id=gt.5&id=lt.11",
             headers: singular("tx=commit", "return=representation"), status: 406, expect: notOne(5)),
         Case(name: "sw singular delete zero", method: "DELETE", target: "items?id=lt.0", headers: singular, status: 406, expect: notOne(0)),
-        Case(name: "sw singular delete zero representation", method: "DELETE", target: "items?id=lt.0", headers: singular("return=representation"),
-            status: 406, expect: notOne(0)),
+        Case(
+            name: "sw singular delete zero representation", method: "DELETE", target: "items?id=lt.0", headers: singular("return=representation"),
+            status: 406, expect: notOne(0))
+    ]
+
+    static let rep: HTTPHeaders = ["Prefer": "return=representation"]
+    static let repApplied = ["Preference-Applied": "return=representation"]
+
+    static let sweepUpdateCases: [Case] = [
+        Case(
+            name: "sw patch unknown table", method: "PATCH", target: "fake", body: #"{"real":false}"#, status: 404,
+            expect: .exact(#"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'public.fake' in the schema cache"}"#)),
+        Case(
+            name: "sw patch empty table", method: "PATCH", target: "menagerie", body: #"{"text":"x"}"#, status: 204, expect: .exact(""),
+            expectAbsent: ["Content-Type"]),
+        Case(
+            name: "sw patch no payload", method: "PATCH", target: "items", body: "", status: 400,
+            expect: .exact(#"{"code":"PGRST102","details":null,"hint":null,"message":"Empty or invalid json"}"#)),
+        Case(
+            name: "sw patch whitespace", method: "PATCH", target: "items?id=eq.1", headers: rep, body: "\t \n \r { \"id\": 99 } \t \n \r ", status: 200,
+            expect: .exact(#"[{"id":99}]"#), expectHeaders: ["Content-Length": "11"]),
+        Case(
+            name: "sw patch one", method: "PATCH", target: "items?id=eq.2", body: #"{"id":42}"#, status: 204, expect: .exact(""),
+            expectHeaders: ["Content-Range": "0-0/*"], expectAbsent: ["Content-Type"]),
+        Case(
+            name: "sw patch none representation", method: "PATCH", target: "items?id=eq.999999", headers: rep, body: #"{"id":999999}"#, status: 200,
+            expect: .exact("[]"), expectHeaders: ["Preference-Applied": "return=representation", "Content-Length": "2"]),
+        Case(
+            name: "sw patch same value", method: "PATCH", target: "items?id=eq.2", headers: rep, body: #"{"id":2}"#, status: 200,
+            expect: .exact(#"[{"id":2}]"#), expectHeaders: ["Content-Range": "0-0/*", "Preference-Applied": "return=representation"]),
+        Case(
+            name: "sw patch many", method: "PATCH", target: "no_pk?b=eq.0", headers: ["Prefer": "tx=commit"], body: #"{"b":"1"}"#, status: 204,
+            expect: .exact(""), expectHeaders: ["Content-Range": "0-1/*"], expectAbsent: ["Content-Type"]),
+        Case(
+            name: "sw patch order top", method: "PATCH", target: "no_pk?order=a.desc", headers: rep, body: #"{"b":"1"}"#, status: 200,
+            expect: .exact(#"[{"a":null,"b":"1"}, \#n {"a":"2","b":"1"}, \#n {"a":"1","b":"1"}]"#), expectHeaders: repApplied),
+        Case(
+            name: "sw patch self children", method: "PATCH", target: "web_content?id=eq.0&select=id,name,web_content(name)", headers: rep,
+            body: #"{"name":"tardis-patched"}"#, status: 200,
+            expect: .exact(#"[{"id":0,"name":"tardis-patched","web_content":[{"name": "fezz"}, {"name": "foo"}, {"name": "bar"}]}]"#),
+            expectHeaders: repApplied),
+        Case(
+            name: "sw patch self children filtered", method: "PATCH", target: "web_content?id=eq.0&select=id,name,web_content(name)&web_content.name=like.f*",
+            headers: rep, body: #"{"name":"tardis-patched"}"#, status: 200,
+            expect: .exact(#"[{"id":0,"name":"tardis-patched","web_content":[{"name": "fezz"}, {"name": "foo"}]}]"#)),
+        Case(
+            name: "sw patch self three levels",
+            method: "PATCH", target: "web_content?id=eq.0&select=id,name,web_content(name,web_content(name)),parent_content:p_web_id(name)", headers: rep,
+            body: #"{"name":"tardis-patched-2"}"#, status: 200,
+            expect: .json(
+                #"[{"id":0,"name":"tardis-patched-2","parent_content":{"name":"wat"},"web_content":[{"name":"fezz","web_content":[{"name":"wut"}]},{"name":"foo","web_content":[]},{"name":"bar","web_content":[]}]}]"#
+            )),
+        Case(
+            name: "sw patch self three levels filtered",
+            method: "PATCH",
+            target:
+                "web_content?id=eq.0&select=id,name,web_content(name,web_content(name)),parent_content:p_web_id(name)&web_content.name=like.f*&web_content.web_content.id=eq.4&parent_content.name=neq.wat",
+            headers: rep, body: #"{"name":"tardis-patched-2"}"#, status: 200,
+            expect: .json(
+                #"[{"id":0,"name":"tardis-patched-2","parent_content":null,"web_content":[{"name":"fezz","web_content":[{"name":"wut"}]},{"name":"foo","web_content":[]}]}]"#
+            )),
+        Case(
+            name: "sw patch self children no id", method: "PATCH", target: "web_content?id=eq.0&select=name,web_content(name)&web_content.name=like.b*",
+            headers: rep, body: #"{"name":"tardis-patched"}"#, status: 200, expect: .json(#"[{"name":"tardis-patched","web_content":[{"name":"bar"}]}]"#)),
+        Case(
+            name: "sw patch m2m and parent", method: "PATCH", target: "users?id=eq.1&select=name,tasks(name,project:projects(name))", headers: rep,
+            body: #"{"name":"Kevin Malone"}"#, status: 200,
+            expect: .json(
+                #"[{"name":"Kevin Malone","tasks":[{"name":"Design w7","project":{"name":"Windows 7"}},{"name":"Code w7","project":{"name":"Windows 7"}},{"name":"Design w10","project":{"name":"Windows 10"}},{"name":"Code w10","project":{"name":"Windows 10"}}]}]"#
+            )),
+        Case(
+            name: "sw patch m2m and parent filtered", method: "PATCH",
+            target: "users?id=eq.1&select=name,tasks(name,project:projects(name))&tasks.name=ilike.code*&tasks.project.name=like.*10", headers: rep,
+            body: #"{"name":"Kevin Malone"}"#, status: 200,
+            expect: .json(#"[{"name":"Kevin Malone","tasks":[{"name":"Code w7","project":null},{"name":"Code w10","project":{"name":"Windows 10"}}]}]"#)),
+        Case(
+            name: "sw patch o2o child", method: "PATCH", target: "students?id=eq.1&select=name,students_info(address)", headers: rep,
+            body: #"{"name":"Johnny Doe"}"#, status: 200, expect: .exact(#"[{"name":"Johnny Doe","students_info":{"address": "Street 1"}}]"#)),
+        Case(
+            name: "sw patch o2o parent", method: "PATCH", target: "students_info?id=eq.1&select=address,students(name)", headers: rep,
+            body: #"{"address":"New Street 1"}"#, status: 200, expect: .exact(#"[{"address":"New Street 1","students":{"name": "John Doe"}}]"#)),
+        Case(
+            name: "sw patch o2o filtered", method: "PATCH", target: "students?id=eq.1&select=name,students_info(address)&students_info.code=like.0002",
+            headers: rep, body: #"{"name":"Johnny Doe"}"#, status: 200, expect: .exact(#"[{"name":"Johnny Doe","students_info":null}]"#)),
+        Case(
+            name: "sw patch columns none updated", method: "PATCH", target: "articles?id=eq.2001&columns=body", headers: rep,
+            body: #"{"body":"Some real content","smth":"here","other":"stuff","fake_id":13}"#, status: 200, expect: .exact("[]"))
+    ]
+
+    static let sweepErrorCases: [Case] = [
+        Case(
+            name: "sw error nested path", target: "invalid/nested/paths", status: 404,
+            expect: .exact(#"{"code":"PGRST125","details":null,"hint":null,"message":"Invalid path specified in request URL"}"#),
+            expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST125", "Content-Length": "96"]),
+        Case(
+            name: "sw error unknown table", target: "non_existent_table", status: 404,
+            expect: .exact(
+                #"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'public.non_existent_table' in the schema cache"}"#),
+            expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST205", "Content-Length": "131"]),
+        Case(
+            name: "sw error similar table", target: "projectx", status: 404,
+            expect: .exact(
+                #"{"code":"PGRST205","details":null,"hint":"Perhaps you meant the table 'public.projects'","message":"Could not find the table 'public.projectx' in the schema cache"}"#
+            ),
+            expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST205"]),
+        Case(
+            name: "sw error similar table two letters", target: "projecxx", status: 404,
+            expect: .exact(
+                #"{"code":"PGRST205","details":null,"hint":"Perhaps you meant the table 'public.projects'","message":"Could not find the table 'public.projecxx' in the schema cache"}"#
+            )),
+        Case(
+            name: "sw error dissimilar table", target: "projxxxx", status: 404,
+            expect: .exact(#"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'public.projxxxx' in the schema cache"}"#)),
+        Case(name: "sw error proxy status on 400", target: "items?id=foo.1", status: 400, expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST100"]),
+        Case(
+            name: "sw error proxy status on sqlstate", method: "POST", target: "simple_pk", body: #"{"k":"xyyx","extra":"e1"}"#, status: 409,
+            expectHeaders: ["Proxy-Status": "PostgREST; error=23505"]),
+        Case(
+            name: "sw error proxy status singular", target: "items?id=lt.0", headers: singular, status: 406, expect: notOne(0),
+            expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST116"]),
+        Case(
+            name: "sw error proxy status range", target: "items?offset=100", headers: ["Prefer": "count=exact"], status: 416,
+            expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST103"]),
+        Case(
+            name: "sw error proxy status media", target: "items", headers: ["Accept": "text/unknown"], status: 406,
+            expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST107"]),
+        Case(
+            name: "sw error proxy status max-affected", method: "DELETE", target: "items?id=lt.15", headers: ["Prefer": "handling=strict, max-affected=10"],
+            status: 400, expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST124"]),
+        Case(
+            name: "sw error proxy status put", method: "PUT", target: "tiobe_pls?rank=eq.19", body: #"[{"name":"Go","rank":19}]"#, status: 405,
+            expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST105"])
     ]
 }

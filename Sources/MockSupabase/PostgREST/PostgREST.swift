@@ -46,7 +46,9 @@ extension MockSupabase {
 
     /// An error response in PostgREST's shape with its status.
     func restError(_ e: PostgresError, anonymous: Bool, singular: Bool = false) -> HTTPResponse {
-        var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
+        // Every error names its code in RFC 9209's Proxy-Status (PostgREST 13.0, Error.hs
+        // `errorResponseFor`); the newest documented behaviour is followed (docs/references/errors.rst).
+        var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8", "Proxy-Status": "PostgREST; error=\(e.code)"]
         let status = postgrestStatus(for: e.code, anonymous: anonymous, message: e.message)
         if status == 401 {
             let desc = e.code.hasPrefix("PGRST3") ? e.message : "permission denied"
