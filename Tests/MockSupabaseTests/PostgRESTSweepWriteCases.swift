@@ -12,7 +12,8 @@ extension PostgRESTCaseCorpusTests {
     static func prefer(_ values: String...) -> HTTPHeaders { HTTPHeaders(values.map { ("Prefer", $0) }) }
 
     static let sweepWriteCases: [Case] = onSpecTables(
-        sweepDeleteCases + sweepPreferenceCases + sweepUpsertCases + sweepPutCases + sweepRangeCases + sweepSingularCases + sweepUpdateCases + sweepErrorCases)
+        sweepDeleteCases + sweepPreferenceCases + sweepUpsertCases + sweepPutCases + sweepRangeCases + sweepSingularCases + sweepUpdateCases + sweepErrorCases
+            + sweepHeaderCases)
 
     static let sweepDeleteCases: [Case] = [
         Case(
@@ -629,5 +630,36 @@ extension PostgRESTCaseCorpusTests {
         Case(
             name: "sw error proxy status put", method: "PUT", target: "tiobe_pls?rank=eq.19", body: #"[{"name":"Go","rank":19}]"#, status: 405,
             expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST105"])
+    ]
+
+    static let sweepHeaderCases: [Case] = [
+        Case(name: "sw vary", target: "projects", status: 200, expectHeaders: ["Vary": "Accept, Prefer, Range"]),
+        Case(
+            name: "sw options table", method: "OPTIONS", target: "items", status: 200, expect: .exact(""),
+            expectHeaders: ["Allow": "OPTIONS,GET,HEAD,POST,PUT,PATCH,DELETE", "Content-Length": "0"]),
+        Case(name: "sw options unknown", method: "OPTIONS", target: "unknown", status: 404),
+        Case(
+            name: "sw options view with key", method: "OPTIONS", target: "projects_view", status: 200,
+            expectHeaders: ["Allow": "OPTIONS,GET,HEAD,POST,PUT,PATCH,DELETE"]),
+        Case(name: "sw options no key", method: "OPTIONS", target: "no_pk", status: 200, expectHeaders: ["Allow": "OPTIONS,GET,HEAD,POST,PATCH,DELETE"]),
+        Case(name: "sw options root", method: "OPTIONS", target: "", status: 200, expectHeaders: ["Allow": "OPTIONS,GET,HEAD"]),
+        Case(
+            name: "sw cors preflight", method: "OPTIONS", target: "",
+            headers: ["Accept": "*/*", "Origin": "http://example.com", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "Foo,Bar"],
+            status: 200, expect: .exact(""),
+            // On Supabase the gateway's CORS plugin answers a preflight before PostgREST sees it,
+            // so only what both agree on is pinned (any origin allowed, POST among the methods).
+            expectHeaders: ["Access-Control-Allow-Origin": "*"], expectAbsent: ["Allow"]),
+        Case(
+            name: "sw cors expose", target: "items", headers: ["Origin": "http://example.com"], status: 200,
+            expectHeaders: [
+                "Access-Control-Expose-Headers":
+                    "Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit"
+            ]),
+        Case(
+            name: "sw cors postflight", method: "OPTIONS", target: "items",
+            headers: ["Origin": "http://localhost:8000", "Accept": "text/csv, */*; q=0.01", "Accept-Language": "en-US,en;q=0.5"], status: 200,
+            expect: .exact(""), expectHeaders: ["Access-Control-Allow-Origin": "*"]),
+        Case(name: "sw options json accept", method: "OPTIONS", target: "items", headers: ["Accept": "application/json"], status: 200, expect: .exact(""))
     ]
 }
