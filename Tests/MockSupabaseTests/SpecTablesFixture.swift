@@ -6,7 +6,10 @@ import XCTest
 /// chain with its renamed foreign keys `client` and `project`, `complex_items` with a `json`
 /// column and an integer array, `entities` → `child_entities` → `grandchild_entities`,
 /// `users_projects`, `comments`, `files` and `touched_files` with their composite foreign keys,
-/// `arrays` with a two-dimensional integer array),
+/// `arrays` with a two-dimensional integer array, and the write suites' `tiobe_pls`, `employees`
+/// (a `money` column), `single_unique`, `compound_unique`, `only_pk`, the surrogate-key upsert
+/// tables, `UnitTest`, `web_content`, `artists` → `albums` (cascading), `students` ↔ `students_info`,
+/// `organizations`, `timestamps`),
 /// written in the contract format. The rows are the suite's data, so a request the specs send
 /// gets the rows PostgREST's own answer holds.
 final class SpecTablesFixture {
@@ -214,6 +217,60 @@ final class SpecTablesFixture {
           {"name": "managers", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},
             {"name": "name", "type": "text"}]},
+          {"name": "tiobe_pls", "columns": [
+            {"name": "name", "type": "text", "primaryKey": true},
+            {"name": "rank", "type": "smallint"}]},
+          {"name": "employees", "columns": [
+            {"name": "first_name", "type": "text", "primaryKey": true},
+            {"name": "last_name", "type": "text", "primaryKey": true},
+            {"name": "salary", "type": "money"},
+            {"name": "company", "type": "text"},
+            {"name": "occupation", "type": "text"}]},
+          {"name": "single_unique", "columns": [
+            {"name": "unique_key", "type": "integer", "nullable": false},
+            {"name": "value", "type": "text"}], "unique": [["unique_key"]]},
+          {"name": "compound_unique", "columns": [
+            {"name": "key1", "type": "integer", "nullable": false},
+            {"name": "key2", "type": "integer", "nullable": false},
+            {"name": "value", "type": "text"}], "unique": [["key1", "key2"]]},
+          {"name": "only_pk", "columns": [{"name": "id", "type": "integer", "primaryKey": true}]},
+          {"name": "surr_serial_upsert", "columns": [
+            {"name": "id", "type": "serial", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "extra", "type": "text"}]},
+          {"name": "surr_gen_default_upsert", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true, "identity": "by default"},
+            {"name": "name", "type": "text"},
+            {"name": "extra", "type": "text"}]},
+          {"name": "Surr_Gen_Default_Upsert", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true, "identity": "by default"},
+            {"name": "name", "type": "text"},
+            {"name": "extra", "type": "text"}]},
+          {"name": "UnitTest", "columns": [
+            {"name": "idUnitTest", "type": "integer", "primaryKey": true},
+            {"name": "nameUnitTest", "type": "text"}]},
+          {"name": "web_content", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "p_web_id", "type": "integer"}],
+           "foreignKeys": [{"columns": ["p_web_id"], "references": {"table": "web_content", "columns": ["id"]}}]},
+          {"name": "artists", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "albums", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "title", "type": "text"},
+            {"name": "artist_id", "type": "integer"}],
+           "foreignKeys": [{"name": "fk_artist", "columns": ["artist_id"], "references": {"table": "artists", "columns": ["id"]}, "onDelete": "cascade"}]},
+          {"name": "students", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "code", "type": "text", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "students_info", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "code", "type": "text", "primaryKey": true},
+            {"name": "address", "type": "text"}],
+           "foreignKeys": [{"columns": ["code", "id"], "references": {"table": "students", "columns": ["code", "id"]}, "onDelete": "cascade"}]},
           {"name": "organizations", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},
             {"name": "name", "type": "text"},
@@ -339,7 +396,13 @@ final class SpecTablesFixture {
           {"name": "trash_details", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},
             {"name": "jsonb_col", "type": "jsonb"}],
-           "foreignKeys": [{"columns": ["id"], "references": {"table": "trash", "columns": ["id"]}}]}
+           "foreignKeys": [{"columns": ["id"], "references": {"table": "trash", "columns": ["id"]}}]},
+          {"name": "menagerie", "columns": [{"name": "integer", "type": "integer", "primaryKey": true}, {"name": "text", "type": "text"}]},
+          {"name": "timestamps", "columns": [{"name": "t", "type": "timestamptz"}]},
+          {"name": "unsafe_update_items", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "observation", "type": "text"}]}
         ]}
         """#
 
@@ -468,6 +531,46 @@ final class SpecTablesFixture {
         try db.seed("empty_string", rows: [["id": 1, "string": ""], ["id": 2, "string": "X"]])
         try seedDisambiguationTables(db)
         try seedSpreadTables(db)
+        try db.seed("tiobe_pls", rows: [["name": "Java", "rank": 1], ["name": "C", "rank": 2], ["name": "Python", "rank": 4]])
+        try db.seed(
+            "employees",
+            rows: [
+                ("Frances M.", "Roe", "24000", "One-Up Realty", "Author"), ("Daniel B.", "Lyon", "36000", "Dubrow's Cafeteria", "Packer"),
+                ("Edwin S.", "Smith", "48000", "Pro Garden Management", "Marine biologist")
+            ].map { (p: (String, String, String, String, String)) in
+                JSONValue.object(
+                    ["first_name": .string(p.0), "last_name": .string(p.1), "salary": .string(p.2), "company": .string(p.3), "occupation": .string(p.4)])
+            })
+        try db.seed("single_unique", rows: [["unique_key": 1, "value": "A"]])
+        try db.seed("compound_unique", rows: [["key1": 1, "key2": 1, "value": "A"]])
+        try db.seed("only_pk", rows: [["id": 1], ["id": 2]])
+        try db.seed("surr_serial_upsert", rows: [["id": 1, "name": "value", "extra": "existing value"]])
+        try db.seed("surr_gen_default_upsert", rows: [["id": 1, "name": "value", "extra": "existing value"]])
+        try db.seed("Surr_Gen_Default_Upsert", rows: [["id": 1, "name": "value", "extra": "existing value cs"]])
+        try db.seed("UnitTest", rows: [["idUnitTest": 1, "nameUnitTest": "name of unittest 1"]])
+        try db.seed(
+            "web_content",
+            rows: [
+                ["id": 5, "name": "wat", "p_web_id": nil], ["id": 0, "name": "tardis", "p_web_id": 5], ["id": 1, "name": "fezz", "p_web_id": 0],
+                ["id": 2, "name": "foo", "p_web_id": 0], ["id": 3, "name": "bar", "p_web_id": 0], ["id": 4, "name": "wut", "p_web_id": 1]
+            ])
+        try db.seed("artists", rows: [["id": 1, "name": "duster"], ["id": 2, "name": "black country, new road"], ["id": 3, "name": "bjork"]])
+        try db.seed(
+            "albums",
+            rows: [
+                ["id": 1, "title": "stratosphere", "artist_id": 1], ["id": 2, "title": "ants from up above", "artist_id": 2],
+                ["id": 3, "title": "vespertine", "artist_id": 3], ["id": 4, "title": "contemporary movement", "artist_id": 1]
+            ])
+        try db.seed("students", rows: [["id": 1, "code": "0001", "name": "John Doe"], ["id": 2, "code": "0002", "name": "Jane Doe"]])
+        try db.seed("students_info", rows: [["id": 1, "code": "0001", "address": "Street 1"], ["id": 2, "code": "0002", "address": "Street 2"]])
+        try db.seed(
+            "timestamps",
+            rows: ["2023-10-18 12:37:59.611000+0000", "2023-10-18 14:37:59.611000+0000", "2023-10-18 16:37:59.611000+0000"].map {
+                JSONValue.object(["t": .string($0)])
+            })
+        try db.seed(
+            "unsafe_update_items",
+            rows: (1...3).map { JSONValue.object(["id": .int(Int64($0)), "name": .string("item-\($0)"), "observation": .null]) })
     }
 
     /// Sends `method path?query` as the service role, as `RestSpecFixture.send` does.

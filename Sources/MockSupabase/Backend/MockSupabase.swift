@@ -333,7 +333,13 @@ public final class MockSupabase: Sendable {
             }
         }
         let path = request.path
-        if request.method == "OPTIONS" { return corsPreflight(request) }
+        // The gateway's CORS plugin answers a preflight (OPTIONS with Origin and
+        // Access-Control-Request-Method, Kong's cors handler) itself; any other OPTIONS to a
+        // PostgREST relation or its root reaches PostgREST, which answers with `Allow`.
+        if request.method == "OPTIONS" {
+            let preflight = request.headers["Origin"] != nil && request.headers["Access-Control-Request-Method"] != nil
+            if preflight || !path.hasPrefix("/rest/v1") || path.hasPrefix("/rest/v1/rpc/") { return corsPreflight(request) }
+        }
         var response: HTTPResponse
         if path.hasPrefix("/rest/v1") {
             response = handleREST(request)

@@ -46,7 +46,9 @@ extension MockSupabase {
 
     /// An error response in PostgREST's shape with its status.
     func restError(_ e: PostgresError, anonymous: Bool, singular: Bool = false) -> HTTPResponse {
-        var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
+        // Every error names its code in RFC 9209's Proxy-Status (PostgREST 13.0, Error.hs
+        // `errorResponseFor`); the newest documented behaviour is followed (docs/references/errors.rst).
+        var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8", "Proxy-Status": "PostgREST; error=\(e.code)"]
         let status = postgrestStatus(for: e.code, anonymous: anonymous, message: e.message)
         if status == 401 {
             let desc = e.code.hasPrefix("PGRST3") ? e.message : "permission denied"
@@ -73,7 +75,37 @@ extension MockSupabase {
         }
     }
 
+    /// PostgREST's answer with the headers its middleware adds: `Vary: Accept, Prefer, Range` on
+    /// every answer that is not an error (App.hs `toWaiResponse`), and, when the request has an
+    /// `Origin`, the response headers CORS exposes (Cors.hs `corsExposedHeaders`).
     func handleREST(_ request: HTTPRequest) -> HTTPResponse {
+        var response = handleRESTRequest(request)
+        if response.status < 400, response.headers["Vary"] == nil, response.headers["Proxy-Status"] == nil {
+            response.headers["Vary"] = "Accept, Prefer, Range"
+        }
+        if request.headers["Origin"] != nil {
+            response.headers["Access-Control-Expose-Headers"] =
+                "Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit"
+        }
+        return response
+    }
+
+    /// The `Allow` answer to OPTIONS on a relation (Response.hs `RelInfoPlan`): reads always;
+    /// writes where the relation takes them (an app-computed view takes none); PUT only with a
+    /// primary key. Empty body.
+    func restOptions(_ table: TableSchema) -> HTTPResponse {
+        let writable = !table.isView || table.simpleView != nil
+        var key = table.primaryKey
+        if key.isEmpty, let chain = database.schema.viewChain(table) {
+            let shown = Set(table.columns.map(\.name))
+            key = chain.base.primaryKey.allSatisfy(shown.contains) ? chain.base.primaryKey : []
+        }
+        var allow = ["OPTIONS,GET,HEAD"]
+        if writable { allow += ["POST"] + (key.isEmpty ? [] : ["PUT"]) + ["PATCH", "DELETE"] }
+        return HTTPResponse(status: 200, headers: ["Access-Control-Allow-Origin": "*", "Allow": allow.joined(separator: ",")])
+    }
+
+    private func handleRESTRequest(_ request: HTTPRequest) -> HTTPResponse {
         if let denied = checkAPIKey(request) { return denied }
         var anonymous = true
         do {
@@ -87,7 +119,10 @@ extension MockSupabase {
             var rest = String(request.path.dropFirst("/rest/v1".count))
             while rest.hasPrefix("/") { rest.removeFirst() }
             while rest.hasSuffix("/") { rest.removeLast() }
-            if rest.isEmpty { return openAPIRoot() }
+            if rest.isEmpty {
+                if request.method == "OPTIONS" { return HTTPResponse(status: 200, headers: ["Access-Control-Allow-Origin": "*", "Allow": "OPTIONS,GET,HEAD"]) }
+                return openAPIRoot()
+            }
             if rest.hasPrefix("rpc/") {
                 return try handleRPC(String(rest.dropFirst(4)), request, auth)
             }
@@ -100,6 +135,7 @@ extension MockSupabase {
                 let hint = similar.flatMap { levenshtein($0, rest) <= max(2, rest.count / 3) ? "Perhaps you meant the table 'public.\($0)'" : nil }
                 throw PostgresError("PGRST205", "Could not find the table 'public.\(rest)' in the schema cache", hint: hint)
             }
+            if request.method == "OPTIONS" { return restOptions(restTable) }
             // Plan.hs: preferences are judged once the target is known.
             let prefs = Preferences(request.headers)
             try prefs.validate()
@@ -563,7 +599,13 @@ extension MockSupabase {
     /// 201 when the row was inserted, 200 when it was updated; no Content-Range.
     func restPut(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
         let q = try parsedQueries.parse(request.query)
-        if request.query.contains(where: { $0.name == "limit" || $0.name == "offset" }) || request.headers["Range"] != nil {
+        // Only a top-level range other than "all rows" is refused: `offset=0` (or a negative one,
+        // read as none) leaves it whole, and the Range header is ignored on every method but GET
+        // (ApiRequest.hs `getRanges`, after RFC 9110).
+        let ranged = request.query.contains { p in
+            p.name == "limit" || (p.name == "offset" && (Int(p.value).map { $0 > 0 } ?? true))
+        }
+        if ranged {
             throw PostgresError("PGRST114", "limit/offset querystring parameters are not allowed for PUT")
         }
         let media = try negotiate(request)
