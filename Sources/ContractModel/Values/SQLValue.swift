@@ -315,7 +315,7 @@ extension SQLValue {
                 return .json(json)
             }
             if case .json = type { return .json(json) }
-            if s.utf8.contains(0) { throw PostgresError("22021", "invalid byte sequence for encoding \"UTF8\": 0x00") }
+            if hasNUL(s) { throw PostgresError("22021", "invalid byte sequence for encoding \"UTF8\": 0x00") }
             return try parse(text: s, as: type)
         case .bool(let b):
             switch type {
@@ -371,11 +371,20 @@ extension SQLValue {
 
     static func containsNUL(_ j: JSONValue) -> Bool {
         switch j {
-        case .string(let s): return s.utf8.contains(0)
+        case .string(let s): return hasNUL(s)
         case .array(let a): return a.contains(where: containsNUL)
-        case .object(let o): return o.contains { $0.key.utf8.contains(0) || containsNUL($0.value) }
+        case .object(let o): return o.contains { hasNUL($0.key) || containsNUL($0.value) }
         default: return false
         }
+    }
+
+    /// Whether a string holds a NUL byte: one `memchr` over its UTF-8 storage (a byte-by-byte
+    /// generic search costs a debug build a call per byte, on every text value written).
+    static func hasNUL(_ s: String) -> Bool {
+        s.utf8.withContiguousStorageIfAvailable { b -> Bool in
+            guard let base = b.baseAddress, !b.isEmpty else { return false }
+            return memchr(base, 0, b.count) != nil
+        } ?? s.utf8.contains(0)
     }
 
     /// `numeric(p,s)` rounds and bounds its input; plain `numeric` keeps it as written.
