@@ -920,3 +920,26 @@ extension PostgRESTCaseCorpusTests {
             expect: .json(#"[{"name":"Microsoft","projects":[{"count":2}]},{"name":"Apple","projects":[{"count":2}]}]"#))
     ]
 }
+
+extension PostgRESTCaseCorpusTests {
+    /// A mutant that never sees `Accept` (every read answered as plain JSON) is rejected by the
+    /// `nulls=stripped` cases.
+    func testSweepRejectsAnEngineIgnoringAccept() throws {
+        var rejected = 0
+        for c in Self.onSpecTables(Self.stripSweep) {
+            if try run(c, mutate: { h in HTTPHeaders(h.filter { $0.name.lowercased() != "accept" }.map { ($0.name, $0.value) }) }) != nil { rejected += 1 }
+        }
+        XCTAssertGreaterThan(rejected, Self.stripSweep.count / 2)
+    }
+
+    /// A case whose expected PGRST201 candidates are listed in another order than the schema
+    /// cache's is reported (the details are compared, not only the status).
+    func testSweepRejectsAmbiguityDetailsInAnotherOrder() throws {
+        var c = try XCTUnwrap(Self.sweepReadCases.first { $0.name == "circular embed is ambiguous" })
+        guard case .json(let text) = c.expect else { return XCTFail("expected a JSON body") }
+        let swapped = text.replacingOccurrences(of: "one-to-many", with: "\u{1}").replacingOccurrences(of: "many-to-one", with: "one-to-many")
+            .replacingOccurrences(of: "\u{1}", with: "many-to-one")
+        c.expect = .json(swapped)
+        XCTAssertNotNil(try run(c))
+    }
+}
