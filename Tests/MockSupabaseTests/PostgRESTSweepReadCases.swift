@@ -917,7 +917,33 @@ extension PostgRESTCaseCorpusTests {
         Case(name: "count as a column counts", target: "entities?select=count", status: 200, expect: .json(#"[{"count":4}]"#)),
         Case(
             name: "count as an embedded column counts", target: "clients?select=name,projects(count)", status: 200,
-            expect: .json(#"[{"name":"Microsoft","projects":[{"count":2}]},{"name":"Apple","projects":[{"count":2}]}]"#))
+            expect: .json(#"[{"name":"Microsoft","projects":[{"count":2}]},{"name":"Apple","projects":[{"count":2}]}]"#)),
+        Case(
+            name: "inner m2m drops empty arrays", target: "products?select=id,suppliers!inner(id)", status: 200,
+            expect: .json(#"[{"id":1,"suppliers":[{"id":1},{"id":2}]},{"id":2,"suppliers":[{"id":1},{"id":3}]}]"#)),
+        Case(
+            name: "left m2m keeps empty arrays", target: "products?select=id,suppliers!left(id)", status: 200,
+            expect: .json(#"[{"id":1,"suppliers":[{"id":1},{"id":2}]},{"id":2,"suppliers":[{"id":1},{"id":3}]},{"id":3,"suppliers":[]}]"#)),
+        Case(
+            name: "inner m2m head count", method: "HEAD", target: "products?select=id,suppliers!inner(id)", headers: ["Prefer": "count=exact"],
+            status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-1/2"]),
+        Case(
+            name: "inner m2m filtered", target: "products?select=id,suppliers!inner(id)&suppliers.id=eq.3", status: 200,
+            expect: .json(#"[{"id":2,"suppliers":[{"id":3}]}]"#)),
+        Case(name: "inner m2m filtered to none", target: "products?select=id,suppliers!inner(id)&suppliers.id=eq.0", status: 200, expect: .exact("[]")),
+        Case(
+            name: "inner m2m two levels", target: "products?select=id,suppliers!inner(id,trade_unions!inner(id))&suppliers.trade_unions.id=eq.4",
+            status: 200, expect: .json(#"[{"id":1,"suppliers":[{"id":2,"trade_unions":[{"id":4}]}]}]"#)),
+        Case(
+            name: "inner m2m above a left m2m", target: "products?select=id,suppliers!inner(id,trade_unions(id))&suppliers.trade_unions.id=eq.3",
+            status: 200,
+            expect: .json(
+                #"[{"id":1,"suppliers":[{"id":1,"trade_unions":[]},{"id":2,"trade_unions":[{"id":3}]}]},{"id":2,"suppliers":[{"id":1,"trade_unions":[]},{"id":3,"trade_unions":[]}]}]"#
+            )),
+        Case(
+            name: "inner m2m above a left m2m head count", method: "HEAD",
+            target: "products?select=id,suppliers!inner(id,trade_unions(id))&suppliers.trade_unions.id=eq.3", headers: ["Prefer": "count=exact"],
+            status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-1/2"])
     ]
 }
 
