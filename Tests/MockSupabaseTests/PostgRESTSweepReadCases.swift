@@ -169,7 +169,7 @@ extension PostgRESTCaseCorpusTests {
             name: "o2m and two m2m are ambiguous", target: "sites?select=*,big_projects(*)", status: 300,
             expect: .json(
                 #"{"code":"PGRST201","details":[{"cardinality":"many-to-one","embedding":"sites with big_projects","relationship":"main_project using sites(main_project_id) and big_projects(big_project_id)"},{"cardinality":"many-to-many","embedding":"sites with big_projects","relationship":"jobs using jobs_site_id_fkey(site_id) and jobs_big_project_id_fkey(big_project_id)"},{"cardinality":"many-to-many","embedding":"sites with big_projects","relationship":"main_jobs using jobs_site_id_fkey(site_id) and jobs_big_project_id_fkey(big_project_id)"}],"hint":"Try changing 'big_projects' to one of the following: 'big_projects!main_project', 'big_projects!jobs', 'big_projects!main_jobs'. Find the desired relationship in the 'details' key.","message":"Could not embed because more than one relationship was found for 'sites' and 'big_projects'"}"#
-            )),
+            ), expectHeaders: ["Content-Length": "828"]),
         Case(
             name: "view junction hint", target: "sites?select=*,big_projects!main_jobs(name)&site_id=in.(1,2)", status: 200,
             expect: .json(
@@ -917,6 +917,55 @@ extension PostgRESTCaseCorpusTests {
         Case(name: "count as a column counts", target: "entities?select=count", status: 200, expect: .json(#"[{"count":4}]"#)),
         Case(
             name: "count as an embedded column counts", target: "clients?select=name,projects(count)", status: 200,
-            expect: .json(#"[{"name":"Microsoft","projects":[{"count":2}]},{"name":"Apple","projects":[{"count":2}]}]"#))
+            expect: .json(#"[{"name":"Microsoft","projects":[{"count":2}]},{"name":"Apple","projects":[{"count":2}]}]"#)),
+        Case(
+            name: "inner m2m drops empty arrays", target: "products?select=id,suppliers!inner(id)", status: 200,
+            expect: .json(#"[{"id":1,"suppliers":[{"id":1},{"id":2}]},{"id":2,"suppliers":[{"id":1},{"id":3}]}]"#)),
+        Case(
+            name: "left m2m keeps empty arrays", target: "products?select=id,suppliers!left(id)", status: 200,
+            expect: .json(#"[{"id":1,"suppliers":[{"id":1},{"id":2}]},{"id":2,"suppliers":[{"id":1},{"id":3}]},{"id":3,"suppliers":[]}]"#)),
+        Case(
+            name: "inner m2m head count", method: "HEAD", target: "products?select=id,suppliers!inner(id)", headers: ["Prefer": "count=exact"],
+            status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-1/2"]),
+        Case(
+            name: "inner m2m filtered", target: "products?select=id,suppliers!inner(id)&suppliers.id=eq.3", status: 200,
+            expect: .json(#"[{"id":2,"suppliers":[{"id":3}]}]"#)),
+        Case(name: "inner m2m filtered to none", target: "products?select=id,suppliers!inner(id)&suppliers.id=eq.0", status: 200, expect: .exact("[]")),
+        Case(
+            name: "inner m2m two levels", target: "products?select=id,suppliers!inner(id,trade_unions!inner(id))&suppliers.trade_unions.id=eq.4",
+            status: 200, expect: .json(#"[{"id":1,"suppliers":[{"id":2,"trade_unions":[{"id":4}]}]}]"#)),
+        Case(
+            name: "inner m2m above a left m2m", target: "products?select=id,suppliers!inner(id,trade_unions(id))&suppliers.trade_unions.id=eq.3",
+            status: 200,
+            expect: .json(
+                #"[{"id":1,"suppliers":[{"id":1,"trade_unions":[]},{"id":2,"trade_unions":[{"id":3}]}]},{"id":2,"suppliers":[{"id":1,"trade_unions":[]},{"id":3,"trade_unions":[]}]}]"#
+            )),
+        Case(
+            name: "inner m2m above a left m2m head count", method: "HEAD",
+            target: "products?select=id,suppliers!inner(id,trade_unions(id))&suppliers.trade_unions.id=eq.3", headers: ["Prefer": "count=exact"],
+            status: 200, expect: .exact(""), expectHeaders: ["Content-Range": "0-1/2"])
     ]
+}
+
+extension PostgRESTCaseCorpusTests {
+    /// A mutant that never sees `Accept` (every read answered as plain JSON) is rejected by the
+    /// `nulls=stripped` cases.
+    func testSweepRejectsAnEngineIgnoringAccept() throws {
+        var rejected = 0
+        for c in Self.onSpecTables(Self.stripSweep) {
+            if try run(c, mutate: { h in HTTPHeaders(h.filter { $0.name.lowercased() != "accept" }.map { ($0.name, $0.value) }) }) != nil { rejected += 1 }
+        }
+        XCTAssertGreaterThan(rejected, Self.stripSweep.count / 2)
+    }
+
+    /// A case whose expected PGRST201 candidates are listed in another order than the schema
+    /// cache's is reported (the details are compared, not only the status).
+    func testSweepRejectsAmbiguityDetailsInAnotherOrder() throws {
+        var c = try XCTUnwrap(Self.sweepReadCases.first { $0.name == "circular embed is ambiguous" })
+        guard case .json(let text) = c.expect else { return XCTFail("expected a JSON body") }
+        let swapped = text.replacingOccurrences(of: "one-to-many", with: "\u{1}").replacingOccurrences(of: "many-to-one", with: "one-to-many")
+            .replacingOccurrences(of: "\u{1}", with: "many-to-one")
+        c.expect = .json(swapped)
+        XCTAssertNotNil(try run(c))
+    }
 }

@@ -374,6 +374,27 @@ final class SpecTablesFixture {
           {"name": "ghostBusters", "columns": [{"name": "escapeId", "type": "integer", "nullable": false}],
            "foreignKeys": [{"columns": ["escapeId"], "references": {"table": "Escap3e;", "columns": ["so6meIdColumn"]}}]},
           {"name": "clashing_column", "columns": [{"name": "t", "type": "text"}]},
+          {"name": "products", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "suppliers", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "products_suppliers", "columns": [
+            {"name": "product_id", "type": "integer", "primaryKey": true},
+            {"name": "supplier_id", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"columns": ["product_id"], "references": {"table": "products", "columns": ["id"]}},
+            {"columns": ["supplier_id"], "references": {"table": "suppliers", "columns": ["id"]}}]},
+          {"name": "trade_unions", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "suppliers_trade_unions", "columns": [
+            {"name": "supplier_id", "type": "integer", "primaryKey": true},
+            {"name": "trade_union_id", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"columns": ["supplier_id"], "references": {"table": "suppliers", "columns": ["id"]}},
+            {"columns": ["trade_union_id"], "references": {"table": "trade_unions", "columns": ["id"]}}]},
           {"name": "space", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},
             {"name": "name", "type": "text"}]},
@@ -655,6 +676,11 @@ extension SpecTablesFixture {
         try db.seed("Escap3e;", rows: rows(["so6meIdColumn"], [[1], [2], [3], [4], [5]]))
         try db.seed("ghostBusters", rows: rows(["escapeId"], [[1], [3], [5]]))
         try db.seed("space", rows: rows(["id", "name"], [[1, "space 1"]]))
+        try db.seed("products", rows: rows(["id", "name"], [[1, "product-1"], [2, "product-2"], [3, "product-3"]]))
+        try db.seed("suppliers", rows: rows(["id", "name"], [[1, "supplier-1"], [2, "supplier-2"], [3, "supplier-3"]]))
+        try db.seed("products_suppliers", rows: rows(["product_id", "supplier_id"], [[1, 1], [1, 2], [2, 1], [2, 3]]))
+        try db.seed("trade_unions", rows: rows(["id", "name"], [[1, "union-1"], [2, "union-2"], [3, "union-3"], [4, "union-4"]]))
+        try db.seed("suppliers_trade_unions", rows: rows(["supplier_id", "trade_union_id"], [[1, 1], [1, 2], [2, 3], [2, 4]]))
         try db.seed(
             "zone",
             rows: rows(["id", "name", "zone_type_id", "space_id"], [[1, "zone 1", 2, 1], [2, "zone 2", 2, 1], [3, "store 3", 3, 1], [4, "store 4", 3, 1]]))
