@@ -47,7 +47,6 @@ package struct JPEGInfo: Sendable, Equatable {
 package enum JPEGError: Error, Equatable, CustomStringConvertible {
     /// Not a JPEG or cut short, with where.
     case malformed(String)
-    /// A readable form.
     package var description: String { if case .malformed(let m) = self { return "not a well-formed JPEG: \(m)" }; return "" }
 }
 

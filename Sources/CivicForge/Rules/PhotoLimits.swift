@@ -41,7 +41,6 @@ package struct PhotoLimits: Sendable, Equatable {
         /// Height in pixels.
         package var height: Int
         package init(width: Int, height: Int) { self.width = width; self.height = height }
-        /// A readable form.
         package var description: String { "\(width)x\(height)" }
     }
 
@@ -54,7 +53,6 @@ package struct PhotoLimits: Sendable, Equatable {
         package var width: Int
         package var height: Int
         package init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
-        /// A readable form.
         package var description: String { "(\(x),\(y)) \(width)x\(height)" }
     }
 

@@ -12,7 +12,6 @@ public struct HandledError: Sendable, Equatable, CustomStringConvertible {
     package init(error: AppError, boundary: ErrorBoundary, recovery: RecoveryAction?) {
         self.error = error; self.boundary = boundary; self.recovery = recovery
     }
-    /// A readable form.
     public var description: String { "\(error.id) at \(boundary.rawValue)\(recovery.map { " (\($0.rawValue))" } ?? "")" }
 }
 

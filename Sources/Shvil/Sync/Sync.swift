@@ -54,7 +54,6 @@ public enum SyncDecision: Equatable, Sendable, CustomStringConvertible {
         case alreadyDeleted
     }
 
-    /// A readable form.
     public var description: String {
         switch self {
         case .apply: return "apply"
@@ -70,7 +69,6 @@ package enum SyncError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A table sync.json does not list.
     case unsyncedTable(String)
 
-    /// A readable form.
     package var description: String {
         switch self {
         case .changeAfterDelete(let t, let id, let op): return "\(op.rawValue) of \(t) \(id) after its delete (sync.json coalesce)"
@@ -265,7 +263,6 @@ package struct SyncTransportError: Error, CustomStringConvertible, Sendable {
     /// What failed.
     package var reason: String
     package init(_ reason: String) { self.reason = reason }
-    /// A readable form.
     package var description: String { "transport failure: \(reason)" }
 }
 
