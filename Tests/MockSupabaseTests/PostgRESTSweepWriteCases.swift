@@ -13,7 +13,7 @@ extension PostgRESTCaseCorpusTests {
 
     static let sweepWriteCases: [Case] = onSpecTables(
         sweepDeleteCases + sweepPreferenceCases + sweepUpsertCases + sweepPutCases + sweepRangeCases + sweepSingularCases + sweepUpdateCases + sweepErrorCases
-            + sweepHeaderCases)
+            + sweepHeaderCases + sweepNumberCases)
 
     static let sweepDeleteCases: [Case] = [
         Case(
@@ -661,5 +661,17 @@ extension PostgRESTCaseCorpusTests {
             headers: ["Origin": "http://localhost:8000", "Accept": "text/csv, */*; q=0.01", "Accept-Language": "en-US,en;q=0.5"], status: 200,
             expect: .exact(""), expectHeaders: ["Access-Control-Allow-Origin": "*"]),
         Case(name: "sw options json accept", method: "OPTIONS", target: "items", headers: ["Accept": "application/json"], status: 200, expect: .exact(""))
+    ]
+
+    /// jsonb and numeric columns written from JSON numbers print them as PostgreSQL's numeric does.
+    static let sweepNumberCases: [Case] = [
+        Case(
+            name: "sw jsonb number text", method: "POST", target: "jsonb_test", headers: rep,
+            body: #"{"id":9,"data":{"b":1e2,"a":1.50,"c":1.5e-7,"dd":[2.0,0.5]}}"#, status: 201,
+            expect: .exact(#"[{"id":9,"data":{"a": 1.50, "b": 100, "c": 0.00000015, "dd": [2.0, 0.5]}}]"#)),
+        Case(
+            name: "sw numeric keeps scale", method: "POST", target: "project_invoices", headers: rep,
+            body: #"{"id":5,"invoice_total":1.50,"project_id":1}"#, status: 201, expect: .exact(#"[{"id":5,"invoice_total":1.50,"project_id":1}]"#)),
+        Case(name: "sw jsonb number filter", target: "jsonb_test?select=id&data->a->>b=eq.2", status: 200, expect: .exact(#"[{"id":1}]"#))
     ]
 }

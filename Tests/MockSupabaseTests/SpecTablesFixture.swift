@@ -190,6 +190,11 @@ final class SpecTablesFixture {
             {"name": "id", "type": "integer"},
             {"name": "name", "type": "text"},
             {"name": "client_id", "type": "integer"}]},
+          {"name": "project_invoices", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "invoice_total", "type": "numeric"},
+            {"name": "project_id", "type": "integer"}],
+           "foreignKeys": [{"columns": ["project_id"], "references": {"table": "projects", "columns": ["id"]}}]},
           {"name": "timestamps", "columns": [{"name": "t", "type": "timestamptz"}]},
           {"name": "unsafe_update_items", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},
@@ -363,6 +368,11 @@ final class SpecTablesFixture {
                     "id": .int(p.0), "name": .string(p.1), "referee": p.2.map { .int($0) } ?? .null, "auditor": p.3.map { .int($0) } ?? .null,
                     "manager_id": .int(p.4)
                 ])
+            })
+        try db.seed(
+            "project_invoices",
+            rows: [(1, 100, 1), (2, 200, 1), (3, 500, 2), (4, 700, 2)].map { (p: (Int64, Int64, Int64)) in
+                JSONValue.object(["id": .int(p.0), "invoice_total": .int(p.1), "project_id": .int(p.2)])
             })
         try db.seed("addresses", rows: (1...4).map { JSONValue.object(["id": .int(Int64($0)), "address": .string("address \($0)")]) })
         try db.seed(
