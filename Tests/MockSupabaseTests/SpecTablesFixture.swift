@@ -14,7 +14,8 @@ import XCTest
 /// gets the rows PostgREST's own answer holds.
 final class SpecTablesFixture {
     static let schemaJSON = #"""
-        {"tables": [
+        {"enums": {"enum_menagerie_type": ["foo", "bar"]},
+         "tables": [
           {"name": "items", "columns": [{"name": "id", "type": "bigserial", "primaryKey": true}]},
           {"name": "simple_pk", "columns": [
             {"name": "k", "type": "character varying", "primaryKey": true},
@@ -182,7 +183,21 @@ final class SpecTablesFixture {
            "foreignKeys": [
             {"columns": ["referee"], "references": {"table": "organizations", "columns": ["id"]}},
             {"columns": ["auditor"], "references": {"table": "organizations", "columns": ["id"]}}]},
-          {"name": "menagerie", "columns": [{"name": "integer", "type": "integer", "primaryKey": true}, {"name": "text", "type": "text"}]},
+          {"name": "menagerie", "columns": [
+            {"name": "integer", "type": "integer", "nullable": false},
+            {"name": "double", "type": "double precision", "nullable": false},
+            {"name": "varchar", "type": "character varying", "nullable": false},
+            {"name": "boolean", "type": "boolean", "nullable": false},
+            {"name": "date", "type": "date", "nullable": false},
+            {"name": "money", "type": "money", "nullable": false},
+            {"name": "enum", "type": "enum_menagerie_type", "nullable": false}]},
+          {"name": "compound_pk", "columns": [
+            {"name": "k1", "type": "integer", "primaryKey": true},
+            {"name": "k2", "type": "text", "primaryKey": true},
+            {"name": "extra", "type": "integer"}]},
+          {"name": "tbl_w_json", "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "data", "type": "json"}]},
           {"name": "addresses", "columns": [
             {"name": "id", "type": "integer", "nullable": false},
             {"name": "address", "type": "text", "nullable": false}], "unique": [["id"]]},
