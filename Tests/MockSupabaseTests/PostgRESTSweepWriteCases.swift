@@ -13,7 +13,7 @@ extension PostgRESTCaseCorpusTests {
 
     static let sweepWriteCases: [Case] = onSpecTables(
         sweepDeleteCases + sweepPreferenceCases + sweepUpsertCases + sweepPutCases + sweepRangeCases + sweepSingularCases + sweepUpdateCases + sweepErrorCases
-            + sweepHeaderCases + sweepNumberCases + sweepInsertCases)
+            + sweepHeaderCases + sweepNumberCases + sweepInsertCases + sweepPlanCases)
 
     static let sweepDeleteCases: [Case] = [
         Case(
@@ -740,5 +740,31 @@ extension PostgRESTCaseCorpusTests {
         Case(
             name: "sw insert unicode location", method: "POST", target: "simple_pk?select=extra,k", headers: ["Prefer": "return=headers-only"],
             body: #"{"k":"圍棋","extra":"￥"}"#, status: 201, expect: .exact(""), expectHeaders: ["Location": "/simple_pk?k=eq.%E5%9C%8D%E6%A3%8B"])
+    ]
+
+    /// `db-plan-enabled` is off on Supabase: the plan media type is not offered.
+    static let sweepPlanCases: [Case] = [
+        Case(
+            name: "sw plan read", target: "projects?id=in.(1,2,3)", headers: ["Accept": "application/vnd.pgrst.plan"], status: 406,
+            expect: .exact(#"{"code":"PGRST107","details":null,"hint":null,"message":"None of these media types are available: application/vnd.pgrst.plan"}"#)),
+        // QueryLimitedSpec's requests, answered without `db-max-rows` (Supabase's default here).
+        Case(
+            name: "sw limited parent embeds", target: "tasks?select=id,project:projects(id)&id=gt.5", status: 200,
+            expect: .json(#"[{"id":6,"project":{"id":3}},{"id":7,"project":{"id":4}},{"id":8,"project":{"id":4}}]"#),
+            expectHeaders: ["Content-Range": "0-2/*"]),
+        Case(
+            name: "sw limited parent offset", target: "tasks?select=id,project:projects(id)&id=gt.5&project.offset=1", status: 200,
+            expect: .json(#"[{"id":6,"project":null},{"id":7,"project":null},{"id":8,"project":null}]"#)),
+        Case(
+            name: "sw limited all levels", target: "users?select=id,tasks(id)&order=id.asc&tasks.order=id.asc&limit=2&tasks.limit=2", status: 200,
+            expect: .json(#"[{"id":1,"tasks":[{"id":1},{"id":2}]},{"id":2,"tasks":[{"id":5},{"id":6}]}]"#), expectHeaders: ["Content-Range": "0-1/*"]),
+        Case(name: "sw plan delete", method: "DELETE", target: "projects?id=in.(1,2,3)", headers: ["Accept": "application/vnd.pgrst.plan"], status: 406),
+        Case(
+            name: "sw plan json suffix", target: "projects", headers: ["Accept": "application/vnd.pgrst.plan+json"], status: 406,
+            expect: .exact(
+                #"{"code":"PGRST107","details":null,"hint":null,"message":"None of these media types are available: application/vnd.pgrst.plan+json"}"#)),
+        Case(
+            name: "sw delete csv", method: "DELETE", target: "projects?id=eq.5", headers: ["Accept": "text/csv", "Prefer": "return=representation"],
+            status: 200, expect: .exact("id,name,client_id\n5,Orphan,"), expectHeaders: ["Content-Type": "text/csv; charset=utf-8"])
     ]
 }
