@@ -89,12 +89,19 @@ package final class EngineTarget: EngineTargeting, @unchecked Sendable {
         let db = database
         guard db.schema.table(c.table) != nil else { throw PostgresError("42P01", "relation \"\(c.table)\" does not exist") }
         let f = EngineTarget.differentialFilter(c.key)
+        func select() throws -> DifferentialOutcome {
+            let rs = try db.select(from: c.table, as: c.actor.auth, where: f)
+            return .ok(count: rs.rows.count, rows: rs.objects.map(JSONValue.object))
+        }
+        func outcome(_ body: () throws -> DifferentialOutcome) throws -> DifferentialOutcome {
+            do { return try body() } catch let e as PostgresError { return .failed(e) }
+        }
+        // A read changes nothing: it reads the latest snapshot, with no statement to undo.
+        if case .select = c.operation { return try outcome(select) }
         return try db.undoing {
-            do {
+            try outcome {
                 switch c.operation {
-                case .select:
-                    let rs = try db.select(from: c.table, as: c.actor.auth, where: f)
-                    return .ok(count: rs.rows.count, rows: rs.objects.map(JSONValue.object))
+                case .select: return try select()
                 case .insert(let row, let replace):
                     if replace, let f { _ = try db.delete(from: c.table, as: .serviceRole, where: f) }
                     let w = try db.insert(into: c.table, rows: [row], as: c.actor.auth, returning: c.returning)
@@ -106,8 +113,6 @@ package final class EngineTarget: EngineTargeting, @unchecked Sendable {
                     let w = try db.delete(from: c.table, as: c.actor.auth, where: f)
                     return .ok(count: w.count, rows: c.returning ? objects(c.table, w).map(JSONValue.object) : nil)
                 }
-            } catch let e as PostgresError {
-                return .failed(e)
             }
         }
     }

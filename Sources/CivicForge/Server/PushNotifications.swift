@@ -187,7 +187,7 @@ package enum CivicForgePush {
                 return .json(400, ["error": .string("not a database webhook payload: \(error)")])
             }
             let out = try dispatch(payload, rules: rules, database: call.backend.database)
-            return .json(200, try JSONValue.parse(JSONEncoder().encode(out)))
+            return .json(200, try JSONValueEncoder.encode(out))
         }
     }
 }

@@ -25,9 +25,10 @@ package enum PostgresRowCoding {
         try decoder().decode(T.self, from: data)
     }
 
-    /// Encodes a value to a JSON value.
+    /// Encodes a value to a JSON value: what parsing `encoder()`'s text gives, without the text
+    /// (`JSONValueEncoder`; key order is the value's own concern once it is a `JSONValue`).
     package static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-        try JSONValue.parse(encoder().encode(value))
+        try JSONValueEncoder.encode(value)
     }
 
     /// `timestamptz` as PostgREST prints it in a UTC session: `2026-01-01T09:00:00.5+00:00`.

@@ -321,22 +321,23 @@ extension JSONValue {
             out += "]"
         case .object(let o):
             if o.isEmpty { out += "{}"; return }
-            let keys: [String]
+            // Bytewise key order compares the UTF-8 views in place (no copies per comparison).
+            let fields: [(key: String, value: JSONValue)]
             if style == .jsonb {
-                keys = o.keys.sorted { a, b in
-                    let la = a.utf8.count, lb = b.utf8.count
-                    return la != lb ? la < lb : Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+                fields = o.sorted { a, b in
+                    let la = a.key.utf8.count, lb = b.key.utf8.count
+                    return la != lb ? la < lb : a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
                 }
             } else {
-                keys = o.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+                fields = o.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             }
             out += "{"
-            for (n, k) in keys.enumerated() {
+            for (n, field) in fields.enumerated() {
                 if n > 0 { out += style == .jsonb ? ", " : "," }
                 if style == .pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
-                JSONValue.writeString(k, to: &out)
+                JSONValue.writeString(field.key, to: &out)
                 out += style == .compact ? ":" : ": "
-                o[k]!.write(to: &out, style: style, indent: indent + 1)
+                field.value.write(to: &out, style: style, indent: indent + 1)
             }
             if style == .pretty { out += "\n" + String(repeating: "  ", count: indent) }
             out += "}"

@@ -20,23 +20,36 @@ enum CanonicalLocation {
                 groups.append((item.name, [item.value]))
             }
         }
-        let query = groups.map { g in encode(g.name) + "=" + g.values.map(encode).joined(separator: ",") }.joined(separator: "&")
-        return "/" + table + "?" + query
-    }
-
-    /// `urlEncode` of Haskell's HTTP package over the UTF-8 bytes.
-    static func encode(_ s: String) -> String {
-        var out = ""
-        for b in s.utf8 {
-            switch b {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x5F, 0x2E, 0x7E: out.unicodeScalars.append(Unicode.Scalar(b))
-            default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                out.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "%")))
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(b >> 4)]))
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(b & 0xF)]))
+        var out: [UInt8] = []
+        out.reserveCapacity(table.utf8.count + 2 + items.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 } * 2)
+        out.append(UInt8(ascii: "/"))
+        out.append(contentsOf: table.utf8)
+        out.append(UInt8(ascii: "?"))
+        for (i, g) in groups.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: "&")) }
+            encode(g.name, into: &out)
+            out.append(UInt8(ascii: "="))
+            for (j, v) in g.values.enumerated() {
+                if j > 0 { out.append(UInt8(ascii: ",")) }
+                encode(v, into: &out)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
+
+    /// Appends `s` to `out` as `urlEncode` of Haskell's HTTP package encodes its UTF-8 bytes.
+    static func encode(_ s: String, into out: inout [UInt8]) {
+        for b in s.utf8 {
+            switch b {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x5F, 0x2E, 0x7E: out.append(b)
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigit(b >> 4))
+                out.append(hexDigit(b & 0xF))
+            }
+        }
+    }
+
+    /// The upper-case hex digit of a nibble.
+    private static func hexDigit(_ n: UInt8) -> UInt8 { n < 10 ? 0x30 + n : 0x37 + n }
 }

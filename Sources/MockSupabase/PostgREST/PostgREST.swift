@@ -252,15 +252,18 @@ extension MockSupabase {
         }
         let plan: SelectPlan
         let filters: [RowFilter]
+        let location: String
         if let ready {
             plan = ready.plan
             filters = ready.filters
+            location = ready.location
         } else {
             let table = database.tableSchema(tableName)!
             plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges)
             try q.rejectAggregates()
             filters = plan.takeNullFilters(q.filter)
-            readPlans.store(planKey, query: parsed, plan: plan, filters: filters)
+            location = CanonicalLocation.location(table: tableName, query: request.query)
+            readPlans.store(planKey, query: parsed, plan: plan, filters: filters, location: location)
         }
         // `order=rel(col)` sorts by a to-one embed's column, known only once rows are rendered.
         let relatedOrder = q.order.contains { $0.column.contains("(") }
@@ -302,7 +305,7 @@ extension MockSupabase {
         let rangeText = rows.isEmpty ? "*" : "\(q.offset)-\(q.offset + rows.count - 1)"
         headers["Content-Range"] = "\(rangeText)/\(total.map(String.init) ?? "*")"
         if let applied = prefs.appliedHeader(.read) { headers["Preference-Applied"] = applied }
-        headers["Content-Location"] = CanonicalLocation.location(table: tableName, query: request.query)
+        headers["Content-Location"] = location
         var status = 200
         if let total, rows.count < total { status = 206 }
         let body: String

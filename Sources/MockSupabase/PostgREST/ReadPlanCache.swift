@@ -13,13 +13,15 @@ final class ReadPlanCache: Sendable {
         let query: ParsedQueryCache.Key
     }
 
-    /// A ready read: the query as parsed (before any `Range` header), its plan and its filters.
+    /// A ready read: the query as parsed (before any `Range` header), its plan, its filters and
+    /// its `Content-Location` (a function of the table and the query string alone).
     struct Entry: @unchecked Sendable {
         // Unchecked: `SelectPlan` holds classes only for embeds, which are never kept here, and
         // nothing mutates an entry after it is stored.
         let query: ParsedQuery
         let plan: SelectPlan
         let filters: [RowFilter]
+        let location: String
     }
 
     /// Entries kept before the cache is emptied.
@@ -33,11 +35,11 @@ final class ReadPlanCache: Sendable {
     func entry(_ key: Key) -> Entry? { entries.withLock { $0[key] } }
 
     /// Keeps a plan when it may be shared (no embeds); otherwise does nothing.
-    func store(_ key: Key, query: ParsedQuery, plan: SelectPlan, filters: [RowFilter]) {
+    func store(_ key: Key, query: ParsedQuery, plan: SelectPlan, filters: [RowFilter], location: String) {
         guard plan.embeds.isEmpty else { return }
         entries.withLock {
             if $0.count >= capacity { $0.removeAll(keepingCapacity: true) }
-            $0[key] = Entry(query: query, plan: plan, filters: filters)
+            $0[key] = Entry(query: query, plan: plan, filters: filters, location: location)
         }
     }
 }
