@@ -14,7 +14,8 @@ import XCTest
 /// gets the rows PostgREST's own answer holds.
 final class SpecTablesFixture {
     static let schemaJSON = #"""
-        {"tables": [
+        {"enums": {"enum_menagerie_type": ["foo", "bar"]},
+         "tables": [
           {"name": "items", "columns": [{"name": "id", "type": "bigserial", "primaryKey": true}]},
           {"name": "simple_pk", "columns": [
             {"name": "k", "type": "character varying", "primaryKey": true},
@@ -418,7 +419,26 @@ final class SpecTablesFixture {
             {"name": "id", "type": "integer", "primaryKey": true},
             {"name": "jsonb_col", "type": "jsonb"}],
            "foreignKeys": [{"columns": ["id"], "references": {"table": "trash", "columns": ["id"]}}]},
-          {"name": "menagerie", "columns": [{"name": "integer", "type": "integer", "primaryKey": true}, {"name": "text", "type": "text"}]},
+          {"name": "menagerie", "columns": [
+            {"name": "integer", "type": "integer", "nullable": false},
+            {"name": "double", "type": "double precision", "nullable": false},
+            {"name": "varchar", "type": "character varying", "nullable": false},
+            {"name": "boolean", "type": "boolean", "nullable": false},
+            {"name": "date", "type": "date", "nullable": false},
+            {"name": "money", "type": "money", "nullable": false},
+            {"name": "enum", "type": "enum_menagerie_type", "nullable": false}]},
+          {"name": "compound_pk", "columns": [
+            {"name": "k1", "type": "integer", "primaryKey": true},
+            {"name": "k2", "type": "text", "primaryKey": true},
+            {"name": "extra", "type": "integer"}]},
+          {"name": "tbl_w_json", "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "data", "type": "json"}]},
+          {"name": "project_invoices", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "invoice_total", "type": "numeric"},
+            {"name": "project_id", "type": "integer"}],
+           "foreignKeys": [{"columns": ["project_id"], "references": {"table": "projects", "columns": ["id"]}}]},
           {"name": "timestamps", "columns": [{"name": "t", "type": "timestamptz"}]},
           {"name": "unsafe_update_items", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},
@@ -584,6 +604,11 @@ final class SpecTablesFixture {
             ])
         try db.seed("students", rows: [["id": 1, "code": "0001", "name": "John Doe"], ["id": 2, "code": "0002", "name": "Jane Doe"]])
         try db.seed("students_info", rows: [["id": 1, "code": "0001", "address": "Street 1"], ["id": 2, "code": "0002", "address": "Street 2"]])
+        try db.seed(
+            "project_invoices",
+            rows: [(1, 100, 1), (2, 200, 1), (3, 500, 2), (4, 700, 2)].map { (p: (Int64, Int64, Int64)) in
+                JSONValue.object(["id": .int(p.0), "invoice_total": .int(p.1), "project_id": .int(p.2)])
+            })
         try db.seed(
             "timestamps",
             rows: ["2023-10-18 12:37:59.611000+0000", "2023-10-18 14:37:59.611000+0000", "2023-10-18 16:37:59.611000+0000"].map {

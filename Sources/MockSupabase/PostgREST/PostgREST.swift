@@ -179,6 +179,24 @@ extension MockSupabase {
             headers: ["Content-Type": "application/openapi+json; charset=utf-8"])
     }
 
+    /// A query-string key or value as http-types' `renderSimpleQuery True` writes the Location
+    /// header's (Response.hs): letters, digits and `-_.~` as they are, every other UTF-8 byte
+    /// percent-encoded in upper-case hex (a space is `%20`).
+    static func queryEncoded(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                let hex = String(b, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+
     func wantsObject(_ request: HTTPRequest) -> Bool {
         request.headers["Accept"]?.lowercased().contains(MockSupabase.objectMediaType) == true
     }
@@ -448,7 +466,7 @@ extension MockSupabase {
         if prefs.returning == .headersOnly, let last = written.last, !table.primaryKey.isEmpty {
             let pk = table.primaryKey.map { c -> String in
                 let i = table.columnIndex(c)!
-                return "\(c)=eq.\(last[i].pgText(as: table.columns[i].type))"
+                return Self.queryEncoded(c) + "=" + Self.queryEncoded("eq." + last[i].pgText(as: table.columns[i].type))
             }.joined(separator: "&")
             headers["Location"] = "/\(tableName)?\(pk)"
         }

@@ -506,12 +506,12 @@ struct SelectPlan {
         if e.range.order.contains(where: { $0.column.contains("(") }) {
             kids = try Self.sortByRelated(kids, e.range.order, plan: e.plan, database: database)
         }
-        if e.toMany {
-            let start = min(e.range.offset, kids.count)
-            let end = e.range.limit.map { min(start + $0, kids.count) } ?? kids.count
-            kids = Array(kids[start..<end])
-            return (kids, "[" + kids.map(\.text).joined(separator: ", ") + "]")
-        }
+        // limit/offset apply to a to-one embed's lateral subquery too: `project.offset=1` leaves
+        // no parent row, so the embed is null (QueryLimitedSpec, "can offset the parent embed").
+        let start = min(e.range.offset, kids.count)
+        let end = e.range.limit.map { min(start + $0, kids.count) } ?? kids.count
+        kids = Array(kids[start..<end])
+        if e.toMany { return (kids, "[" + kids.map(\.text).joined(separator: ", ") + "]") }
         return (kids, kids.first?.text ?? "null")
     }
 
