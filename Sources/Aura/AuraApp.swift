@@ -30,8 +30,7 @@ public enum AuraApp: ContractApp, AppModule {
 
     /// Registers the app's pieces with a chosen seed for the stand-in text generator.
     public static func register(on backend: MockSupabase, seed: UInt64) {
-        let folder = backend.configuration.spec.folder
-        register(on: backend, rules: Result { try LoadedSpecs.value("aura rules", folder: folder) { try AuraRules.load(folder: folder) } }, seed: seed)
+        register(on: backend, rules: Result { try AuraRules.load(folder: backend.configuration.spec.folder) }, seed: seed)
     }
 
     /// Registers the app's pieces with explicit rules (to run the suites against changed rules).

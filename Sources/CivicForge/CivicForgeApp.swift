@@ -28,10 +28,9 @@ public enum CivicForgeApp: ContractApp, AppModule {
     /// path and problem (XX000 / HTTP 500), so the error surfaces on the first call, not as a crash.
     public static func register(on backend: MockSupabase) {
         do {
-            let folder = backend.configuration.spec.folder
             try install(
-                on: backend, rules: LoadedSpecs.value("civicforge rules", folder: folder) { try CivicForgeRules.load(folder: folder) },
-                notifications: LoadedSpecs.value("civicforge notifications", folder: folder) { try NotificationRules.load(folder: folder) })
+                on: backend, rules: CivicForgeRules.load(folder: backend.configuration.spec.folder),
+                notifications: NotificationRules.load(folder: backend.configuration.spec.folder))
         } catch {
             registerUnreadable("\(error)", on: backend)
         }

@@ -40,8 +40,7 @@ public enum NaarsCarsApp: ContractApp, AppModule {
     /// strictly and fails first).
     package static func register(on backend: MockSupabase, apns: any APNsClient) {
         let contracts: NaarsCarsContracts
-        let folder = backend.configuration.spec.folder
-        do { contracts = try LoadedSpecs.value("naarscars contracts", folder: folder) { try NaarsCarsContracts.load(folder: folder) } } catch {
+        do { contracts = try NaarsCarsContracts.load(folder: backend.configuration.spec.folder) } catch {
             let message = "\(error)"
             for n in functionNames {
                 backend.registerRPC(RPCFunction(name: n, parameters: [], returns: .void) { _ in throw PostgresError("XX000", message) })

@@ -11,8 +11,7 @@ public enum ShvilApp: ContractApp, AppModule {
     /// Registers the app's database function and triggers. If rules.json cannot be read, the
     /// function answers with the file, JSON path and problem (XX000), not a crash.
     public static func register(on backend: MockSupabase) {
-        let folder = backend.configuration.spec.folder
-        do { try install(on: backend, rules: LoadedSpecs.value("shvil rules", folder: folder) { try ShvilRules.load(folder: folder) }) } catch {
+        do { try install(on: backend, rules: ShvilRules.load(folder: backend.configuration.spec.folder)) } catch {
             let message = "\(error)"
             backend.registerRPC(
                 RPCFunction(

@@ -2,8 +2,7 @@ import Foundation
 
 /// Specs already decoded from contracts folders, shared by everything that runs while it is
 /// bound (`LoadedSpecs.$current`): a run of `contracts verify`, or a test process's gate, then
-/// decodes each app's contracts once instead of once per backend it builds (the spec, its
-/// Realtime publication, and the rule files an app's `register(on:)` reads from its folder).
+/// decodes each app's contracts once instead of once per backend it builds.
 ///
 /// A decoded spec is an immutable value of its files, so reusing it changes nothing while the
 /// files stay as they are, which the binder promises for the folders it loads (the bundled
