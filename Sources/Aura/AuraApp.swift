@@ -29,7 +29,7 @@ public enum AuraApp: ContractApp, AppModule {
     }
 
     /// Registers the app's pieces with a chosen seed for the stand-in text generator.
-    public static func register(on backend: MockSupabase, seed: UInt64) {
+    package static func register(on backend: MockSupabase, seed: UInt64) {
         register(on: backend, rules: Result { try AuraRules.load(folder: backend.configuration.spec.folder) }, seed: seed)
     }
 

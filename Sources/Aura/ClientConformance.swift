@@ -9,8 +9,7 @@ public struct CompletionRequest: Sendable, Equatable {
     /// The word range the prompt asks for.
     public var words: ClosedRange<Int>
 
-    /// A request.
-    public init(maxTokens: Int, words: ClosedRange<Int>) {
+    package init(maxTokens: Int, words: ClosedRange<Int>) {
         self.maxTokens = maxTokens
         self.words = words
     }
@@ -74,7 +73,6 @@ public enum AuraClientConformance {
 
     /// A failure reading the subscription (RevenueCat's customerInfo, or the subscriptions row).
     public struct StatusUnavailable: Error, Sendable {
-        /// A failure.
         public init() {}
     }
 

@@ -5,7 +5,6 @@ import MockBinding
 package struct AuraRuleError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What is wrong, in words a client can show.
     package var message: String
-    /// An error.
     package init(_ message: String) { self.message = message }
     package var description: String { message }
 }
@@ -135,7 +134,6 @@ package struct SubscriptionStatus: Sendable, Equatable {
     /// What the tier may do.
     package var entitlements: AuraRules.TierEntitlements
 
-    /// The status of a tier.
     package init(tier: SubscriptionTier, rules: AuraRules) {
         self.tier = tier
         entitlements = rules.tiers[tier]!

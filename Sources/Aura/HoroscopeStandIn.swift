@@ -9,7 +9,6 @@ package struct HoroscopeStandIn: Sendable {
     package struct Output: Sendable, Equatable {
         /// The reading text.
         package var content: String
-        /// The fortune score.
         package var fortuneScore: Int
         /// Lucky numbers, ascending.
         package var luckyNumbers: [Int]
@@ -22,7 +21,6 @@ package struct HoroscopeStandIn: Sendable {
     /// The seed mixed into every draw.
     package let seed: UInt64
 
-    /// A stand-in.
     package init(rules: AuraRules, seed: UInt64 = 0) {
         self.rules = rules
         self.seed = seed

@@ -12,7 +12,6 @@ public struct DimensionScore: Codable, Equatable, Sendable {
     /// -100…100.
     public var score: Double
 
-    /// A score.
     public init(dimension: String, score: Double) {
         self.dimension = dimension
         self.score = score
@@ -36,20 +35,18 @@ public struct CognitiveFunction: Codable, Equatable, Sendable {
 // MARK: - Payloads (§3.2, §3.3)
 
 /// The body of `POST /functions/v1/generate-horoscope` (§3.2 `req.json()`).
-public struct GenerateHoroscopeRequest: Codable, Equatable, Sendable {
+package struct GenerateHoroscopeRequest: Codable, Equatable, Sendable {
     /// The reading's owner; must be the caller.
-    public var userId: UUID
+    package var userId: UUID
     /// The owner's sign.
-    public var zodiacSign: ZodiacSign
+    package var zodiacSign: ZodiacSign
     /// The owner's type.
-    public var mbtiType: MBTIType
-    /// The category.
-    public var category: SituationCategory
+    package var mbtiType: MBTIType
+    package var category: SituationCategory
     /// Premium length (needs an active premium subscription).
-    public var isPremium: Bool
+    package var isPremium: Bool
 
-    /// A request.
-    public init(userId: UUID, zodiacSign: ZodiacSign, mbtiType: MBTIType, category: SituationCategory, isPremium: Bool) {
+    package init(userId: UUID, zodiacSign: ZodiacSign, mbtiType: MBTIType, category: SituationCategory, isPremium: Bool) {
         self.userId = userId
         self.zodiacSign = zodiacSign
         self.mbtiType = mbtiType
@@ -58,7 +55,7 @@ public struct GenerateHoroscopeRequest: Codable, Equatable, Sendable {
     }
 
     /// Writes the uuid lower case, as PostgreSQL prints it.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeUUID(userId, forKey: .userId)
         try c.encode(zodiacSign, forKey: .zodiacSign)
@@ -69,59 +66,54 @@ public struct GenerateHoroscopeRequest: Codable, Equatable, Sendable {
 }
 
 /// The answer of generate-horoscope: §3.2's `{content}` plus the stored row.
-public struct GenerateHoroscopeResponse: Codable, Equatable, Sendable {
+package struct GenerateHoroscopeResponse: Codable, Equatable, Sendable {
     /// The reading text.
-    public var content: String
+    package var content: String
     /// The stored `daily_readings` row.
-    public var reading: DailyReading
+    package var reading: DailyReading
 
-    /// A response.
-    public init(content: String, reading: DailyReading) {
+    package init(content: String, reading: DailyReading) {
         self.content = content
         self.reading = reading
     }
 }
 
 /// §9.1 `MBTIAnswer`: one answer's dimension and score.
-public struct MBTIAnswer: Codable, Equatable, Sendable {
+package struct MBTIAnswer: Codable, Equatable, Sendable {
     /// `E/I`, `S/N`, `T/F` or `J/P`.
-    public var dimension: String
+    package var dimension: String
     /// -100…100.
-    public var score: Double
+    package var score: Double
 
-    /// An answer.
-    public init(dimension: String, score: Double) {
+    package init(dimension: String, score: Double) {
         self.dimension = dimension
         self.score = score
     }
 }
 
 /// The body of `POST /functions/v1/mbti-calculate` (§3.3 "Calculate MBTI from answers").
-public struct MBTICalculateRequest: Codable, Equatable, Sendable {
+package struct MBTICalculateRequest: Codable, Equatable, Sendable {
     /// The answers, at least one per dimension.
-    public var answers: [MBTIAnswer]
+    package var answers: [MBTIAnswer]
 
-    /// A request.
-    public init(answers: [MBTIAnswer]) { self.answers = answers }
+    package init(answers: [MBTIAnswer]) { self.answers = answers }
 }
 
 /// The answer of mbti-calculate.
-public struct MBTICalculateResponse: Codable, Equatable, Sendable {
-    /// The type code.
-    public var typeCode: String
+package struct MBTICalculateResponse: Codable, Equatable, Sendable {
+    package var typeCode: String
     /// One averaged score per dimension, in E/I, S/N, T/F, J/P order.
-    public var dimensionScores: [DimensionScore]
+    package var dimensionScores: [DimensionScore]
     /// The type's function stack.
-    public var cognitiveFunctions: [CognitiveFunction]
+    package var cognitiveFunctions: [CognitiveFunction]
     /// Strengths of the type.
-    public var strengths: [String]
+    package var strengths: [String]
     /// Weaknesses of the type.
-    public var weaknesses: [String]
+    package var weaknesses: [String]
     /// The stored `mbti_results` row, or nil when the caller has no profile yet (onboarding).
-    public var result: MBTIResult?
+    package var result: MBTIResult?
 
-    /// A response.
-    public init(
+    package init(
         typeCode: String, dimensionScores: [DimensionScore], cognitiveFunctions: [CognitiveFunction],
         strengths: [String], weaknesses: [String], result: MBTIResult?
     ) {
@@ -133,7 +125,7 @@ public struct MBTICalculateResponse: Codable, Equatable, Sendable {
         self.result = result
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(typeCode, forKey: .typeCode)
         try c.encode(dimensionScores, forKey: .dimensionScores)
@@ -149,10 +141,9 @@ public struct MBTICalculateResponse: Codable, Equatable, Sendable {
 }
 
 /// An edge function's error body (`{"error": "…"}`).
-public struct FunctionError: Codable, Equatable, Sendable {
+package struct FunctionError: Codable, Equatable, Sendable {
     /// What went wrong.
-    public var error: String
+    package var error: String
 
-    /// An error body.
-    public init(error: String) { self.error = error }
+    package init(error: String) { self.error = error }
 }

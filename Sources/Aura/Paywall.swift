@@ -20,10 +20,8 @@ package struct PaywallEnforcement: Sendable, Equatable {
     package var history: PaywallEnforcer = .client
     /// The 7-day weekly outlook.
     package var weeklyOutlook: PaywallEnforcer = .client
-    /// Retrograde alerts.
     package var retrogradeAlerts: PaywallEnforcer = .client
 
-    /// An enforcement table.
     package init() {}
 
     static func decode(_ node: SpecNode) throws -> PaywallEnforcement { try node.decode(PaywallEnforcement.self) }

@@ -51,9 +51,7 @@ package struct AuraRules: Sendable, Equatable {
 
     /// A strength and a weakness attached to one MBTI letter.
     package struct LetterTrait: Sendable, Equatable {
-        /// The strength.
         package var strength: String
-        /// The weakness.
         package var weakness: String
     }
 
@@ -105,7 +103,6 @@ package struct AuraRules: Sendable, Equatable {
     package struct TimestampTrigger: Sendable, Equatable {
         /// Trigger name (`users_updated_at`).
         package var name: String
-        /// Table.
         package var table: String
         /// Column set to now().
         package var column: String

@@ -91,7 +91,6 @@ public enum CivicForgeApp: ContractApp, AppModule {
 package struct CivicForgeTrigger {
     /// The trigger's name (as in the SQL migration).
     package var name: String
-    /// The table it is on.
     package var table: String
     /// BEFORE or AFTER.
     package var timing: TriggerTiming
@@ -100,7 +99,6 @@ package struct CivicForgeTrigger {
     /// The body.
     package var handler: TriggerHandler
 
-    /// A trigger.
     package init(_ name: String, _ table: String, _ timing: TriggerTiming, _ events: Set<TriggerEvent>, _ handler: @escaping TriggerHandler) {
         self.name = name
         self.table = table

@@ -30,7 +30,6 @@ public enum NaarsCarsApp: ContractApp, AppModule {
         "get_user_stats", "get_unread_counts", "mark_messages_read", "get_or_create_request_conversation",
         "validate_invite_code", "get_leaderboard", "get_pending_reviews", "cleanup_stale_push_tokens"
     ]
-    /// Edge function names.
     package static let edgeFunctionNames = ["send-push-notification", "cleanup-tokens", "refresh-leaderboard"]
 
     /// Registers everything, sending pushes through `apns` (inspect a `FakeAPNs` in tests).

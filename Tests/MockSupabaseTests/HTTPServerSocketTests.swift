@@ -510,7 +510,8 @@ final class HTTPServerSocketTests: XCTestCase {
         defer { server.stop() }
         let client = try HTTPServerTestClient(port: server.port)
         client.send(
-            "OPTIONS /rest/v1/cities HTTP/1.1\r\nHost: h\r\nOrigin: http://localhost:3000\r\nAccess-Control-Request-Headers: apikey, authorization\r\n\r\n")
+            "OPTIONS /rest/v1/cities HTTP/1.1\r\nHost: h\r\nOrigin: http://localhost:3000\r\nAccess-Control-Request-Method: GET\r\n"
+                + "Access-Control-Request-Headers: apikey, authorization\r\n\r\n")
         let preflight = try client.readResponse()
         XCTAssertEqual(preflight.status, 200)
         XCTAssertEqual(preflight.header("Access-Control-Allow-Origin"), "*")

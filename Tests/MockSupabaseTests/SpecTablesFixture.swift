@@ -6,12 +6,16 @@ import XCTest
 /// chain with its renamed foreign keys `client` and `project`, `complex_items` with a `json`
 /// column and an integer array, `entities` → `child_entities` → `grandchild_entities`,
 /// `users_projects`, `comments`, `files` and `touched_files` with their composite foreign keys,
-/// `arrays` with a two-dimensional integer array),
+/// `arrays` with a two-dimensional integer array, and the write suites' `tiobe_pls`, `employees`
+/// (a `money` column), `single_unique`, `compound_unique`, `only_pk`, the surrogate-key upsert
+/// tables, `UnitTest`, `web_content`, `artists` → `albums` (cascading), `students` ↔ `students_info`,
+/// `organizations`, `timestamps`),
 /// written in the contract format. The rows are the suite's data, so a request the specs send
 /// gets the rows PostgREST's own answer holds.
 final class SpecTablesFixture {
     static let schemaJSON = #"""
-        {"tables": [
+        {"enums": {"enum_menagerie_type": ["foo", "bar"]},
+         "tables": [
           {"name": "items", "columns": [{"name": "id", "type": "bigserial", "primaryKey": true}]},
           {"name": "simple_pk", "columns": [
             {"name": "k", "type": "character varying", "primaryKey": true},
@@ -115,7 +119,331 @@ final class SpecTablesFixture {
             {"name": "numbers_mult", "type": "integer[][]"}]},
           {"name": "empty_string", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},
-            {"name": "string", "type": "text"}]}
+            {"name": "string", "type": "text"}]},
+          {"name": "big_projects", "columns": [
+            {"name": "big_project_id", "type": "serial", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "sites", "columns": [
+            {"name": "site_id", "type": "serial", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "main_project_id", "type": "integer"}],
+           "foreignKeys": [{"name": "main_project", "columns": ["main_project_id"], "references": {"table": "big_projects", "columns": ["big_project_id"]}}]},
+          {"name": "jobs", "columns": [
+            {"name": "job_id", "type": "uuid", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "site_id", "type": "integer", "primaryKey": true},
+            {"name": "big_project_id", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"columns": ["site_id"], "references": {"table": "sites", "columns": ["site_id"]}},
+            {"columns": ["big_project_id"], "references": {"table": "big_projects", "columns": ["big_project_id"]}}]},
+          {"name": "main_jobs", "view": {"from": "jobs", "where": {"exists": {"table": "sites", "where": {"all": [
+            {"eq": [{"column": "site_id"}, {"outer": "site_id"}]}, {"notNull": {"column": "main_project_id"}}]}}}}, "columns": [
+            {"name": "job_id", "type": "uuid"},
+            {"name": "name", "type": "text"},
+            {"name": "site_id", "type": "integer"},
+            {"name": "big_project_id", "type": "integer"}]},
+          {"name": "projects_view", "view": {"from": "projects"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"},
+            {"name": "client_id", "type": "integer"}]},
+          {"name": "whatev_projects", "columns": [
+            {"name": "id", "type": "serial", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "whatev_sites", "columns": [
+            {"name": "id", "type": "serial", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "whatev_jobs", "columns": [
+            {"name": "job_id", "type": "uuid", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "site_id_1", "type": "integer", "primaryKey": true},
+            {"name": "project_id_1", "type": "integer", "primaryKey": true},
+            {"name": "site_id_2", "type": "integer", "primaryKey": true},
+            {"name": "project_id_2", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"columns": ["site_id_1"], "references": {"table": "whatev_sites", "columns": ["id"]}},
+            {"columns": ["project_id_1"], "references": {"table": "whatev_projects", "columns": ["id"]}},
+            {"columns": ["site_id_2"], "references": {"table": "whatev_sites", "columns": ["id"]}},
+            {"columns": ["project_id_2"], "references": {"table": "whatev_projects", "columns": ["id"]}}]},
+          {"name": "agents", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "department_id", "type": "integer"}],
+           "foreignKeys": [{"name": "agents_department_id_fkey", "columns": ["department_id"], "references": {"table": "departments", "columns": ["id"]}}]},
+          {"name": "departments", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "head_id", "type": "integer"}],
+           "foreignKeys": [{"columns": ["head_id"], "references": {"table": "agents", "columns": ["id"]}}]},
+          {"name": "second", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "first", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "second_id_1", "type": "integer"},
+            {"name": "second_id_2", "type": "integer"}],
+           "unique": [["second_id_1"], ["second_id_2"]],
+           "foreignKeys": [
+            {"columns": ["second_id_1"], "references": {"table": "second", "columns": ["id"]}},
+            {"columns": ["second_id_2"], "references": {"table": "second", "columns": ["id"]}}]},
+          {"name": "addresses", "columns": [
+            {"name": "id", "type": "integer", "nullable": false},
+            {"name": "address", "type": "text", "nullable": false}],
+           "unique": [["id"]]},
+          {"name": "orders", "columns": [
+            {"name": "id", "type": "integer", "nullable": false},
+            {"name": "name", "type": "text", "nullable": false},
+            {"name": "billing_address_id", "type": "integer"},
+            {"name": "shipping_address_id", "type": "integer"}],
+           "unique": [["id"]],
+           "foreignKeys": [
+            {"name": "billing", "columns": ["billing_address_id"], "references": {"table": "addresses", "columns": ["id"]}},
+            {"name": "shipping", "columns": ["shipping_address_id"], "references": {"table": "addresses", "columns": ["id"]}}]},
+          {"name": "person", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "character varying", "nullable": false}]},
+          {"name": "message", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "body", "type": "text", "nullable": false, "default": {"value": ""}},
+            {"name": "sender", "type": "bigint", "nullable": false},
+            {"name": "recipient", "type": "bigint", "nullable": false}],
+           "foreignKeys": [
+            {"columns": ["sender"], "references": {"table": "person", "columns": ["id"]}},
+            {"columns": ["recipient"], "references": {"table": "person", "columns": ["id"]}}]},
+          {"name": "family_tree", "columns": [
+            {"name": "id", "type": "text", "primaryKey": true},
+            {"name": "name", "type": "text", "nullable": false},
+            {"name": "parent", "type": "text"}],
+           "foreignKeys": [{"name": "pptr", "columns": ["parent"], "references": {"table": "family_tree", "columns": ["id"]}}]},
+          {"name": "managers", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "tiobe_pls", "columns": [
+            {"name": "name", "type": "text", "primaryKey": true},
+            {"name": "rank", "type": "smallint"}]},
+          {"name": "employees", "columns": [
+            {"name": "first_name", "type": "text", "primaryKey": true},
+            {"name": "last_name", "type": "text", "primaryKey": true},
+            {"name": "salary", "type": "money"},
+            {"name": "company", "type": "text"},
+            {"name": "occupation", "type": "text"}]},
+          {"name": "single_unique", "columns": [
+            {"name": "unique_key", "type": "integer", "nullable": false},
+            {"name": "value", "type": "text"}], "unique": [["unique_key"]]},
+          {"name": "compound_unique", "columns": [
+            {"name": "key1", "type": "integer", "nullable": false},
+            {"name": "key2", "type": "integer", "nullable": false},
+            {"name": "value", "type": "text"}], "unique": [["key1", "key2"]]},
+          {"name": "only_pk", "columns": [{"name": "id", "type": "integer", "primaryKey": true}]},
+          {"name": "surr_serial_upsert", "columns": [
+            {"name": "id", "type": "serial", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "extra", "type": "text"}]},
+          {"name": "surr_gen_default_upsert", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true, "identity": "by default"},
+            {"name": "name", "type": "text"},
+            {"name": "extra", "type": "text"}]},
+          {"name": "Surr_Gen_Default_Upsert", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true, "identity": "by default"},
+            {"name": "name", "type": "text"},
+            {"name": "extra", "type": "text"}]},
+          {"name": "UnitTest", "columns": [
+            {"name": "idUnitTest", "type": "integer", "primaryKey": true},
+            {"name": "nameUnitTest", "type": "text"}]},
+          {"name": "web_content", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "p_web_id", "type": "integer"}],
+           "foreignKeys": [{"columns": ["p_web_id"], "references": {"table": "web_content", "columns": ["id"]}}]},
+          {"name": "artists", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "albums", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "title", "type": "text"},
+            {"name": "artist_id", "type": "integer"}],
+           "foreignKeys": [{"name": "fk_artist", "columns": ["artist_id"], "references": {"table": "artists", "columns": ["id"]}, "onDelete": "cascade"}]},
+          {"name": "students", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "code", "type": "text", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "students_info", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "code", "type": "text", "primaryKey": true},
+            {"name": "address", "type": "text"}],
+           "foreignKeys": [{"columns": ["code", "id"], "references": {"table": "students", "columns": ["code", "id"]}, "onDelete": "cascade"}]},
+          {"name": "organizations", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "referee", "type": "integer"},
+            {"name": "auditor", "type": "integer"},
+            {"name": "manager_id", "type": "integer"}],
+           "foreignKeys": [
+            {"columns": ["referee"], "references": {"table": "organizations", "columns": ["id"]}},
+            {"columns": ["auditor"], "references": {"table": "organizations", "columns": ["id"]}},
+            {"name": "manager", "columns": ["manager_id"], "references": {"table": "managers", "columns": ["id"]}}]},
+          {"name": "posters", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "subscriptions", "columns": [
+            {"name": "subscriber", "type": "integer", "primaryKey": true},
+            {"name": "subscribed", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"columns": ["subscriber"], "references": {"table": "posters", "columns": ["id"]}},
+            {"columns": ["subscribed"], "references": {"table": "posters", "columns": ["id"]}}]},
+          {"name": "test", "columns": [
+            {"name": "id", "type": "bigint", "primaryKey": true},
+            {"name": "parent_id", "type": "bigint"}],
+           "foreignKeys": [{"name": "parent_test", "columns": ["parent_id"], "references": {"table": "test", "columns": ["id"]}}]},
+          {"name": "country", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "capital", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "country_id", "type": "integer"}],
+           "unique": [["country_id"]],
+           "foreignKeys": [{"columns": ["country_id"], "references": {"table": "country", "columns": ["id"]}}]},
+          {"name": "factories", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "process_categories", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "processes", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "factory_id", "type": "integer"},
+            {"name": "category_id", "type": "integer"}],
+           "foreignKeys": [
+            {"columns": ["factory_id"], "references": {"table": "factories", "columns": ["id"]}},
+            {"columns": ["category_id"], "references": {"table": "process_categories", "columns": ["id"]}}]},
+          {"name": "process_costs", "columns": [
+            {"name": "process_id", "type": "integer", "primaryKey": true},
+            {"name": "cost", "type": "numeric"}],
+           "foreignKeys": [{"columns": ["process_id"], "references": {"table": "processes", "columns": ["id"]}}]},
+          {"name": "supervisors", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "process_supervisor", "columns": [
+            {"name": "process_id", "type": "integer", "primaryKey": true},
+            {"name": "supervisor_id", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"columns": ["process_id"], "references": {"table": "processes", "columns": ["id"]}},
+            {"columns": ["supervisor_id"], "references": {"table": "supervisors", "columns": ["id"]}}]},
+          {"name": "operators", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "status", "type": "jsonb"}]},
+          {"name": "process_operator", "columns": [
+            {"name": "process_id", "type": "integer", "primaryKey": true},
+            {"name": "operator_id", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"columns": ["process_id"], "references": {"table": "processes", "columns": ["id"]}},
+            {"columns": ["operator_id"], "references": {"table": "operators", "columns": ["id"]}}]},
+          {"name": "factory_buildings", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "code", "type": "char(4)"},
+            {"name": "size", "type": "numeric"},
+            {"name": "type", "type": "char(1)"},
+            {"name": "factory_id", "type": "integer"},
+            {"name": "inspections", "type": "jsonb"}],
+           "foreignKeys": [{"columns": ["factory_id"], "references": {"table": "factories", "columns": ["id"]}}]},
+          {"name": "client", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "contact", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "clientid", "type": "integer"}],
+           "foreignKeys": [{"columns": ["clientid"], "references": {"table": "client", "columns": ["id"]}}]},
+          {"name": "clientinfo", "columns": [
+            {"name": "id", "type": "serial", "primaryKey": true},
+            {"name": "clientid", "type": "integer"},
+            {"name": "other", "type": "text"}],
+           "foreignKeys": [{"columns": ["clientid"], "references": {"table": "client", "columns": ["id"]}}]},
+          {"name": "table_a", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "table_b", "columns": [
+            {"name": "table_a_id", "type": "integer"},
+            {"name": "name", "type": "text"}],
+           "foreignKeys": [{"columns": ["table_a_id"], "references": {"table": "table_a", "columns": ["id"]}}]},
+          {"name": "trash", "columns": [{"name": "id", "type": "integer", "primaryKey": true}]},
+          {"name": "موارد", "columns": [{"name": "هویت", "type": "integer"}]},
+          {"name": "Escap3e;", "columns": [{"name": "so6meIdColumn", "type": "integer", "primaryKey": true}]},
+          {"name": "ghostBusters", "columns": [{"name": "escapeId", "type": "integer", "nullable": false}],
+           "foreignKeys": [{"columns": ["escapeId"], "references": {"table": "Escap3e;", "columns": ["so6meIdColumn"]}}]},
+          {"name": "clashing_column", "columns": [{"name": "t", "type": "text"}]},
+          {"name": "products", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "suppliers", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "products_suppliers", "columns": [
+            {"name": "product_id", "type": "integer", "primaryKey": true},
+            {"name": "supplier_id", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"columns": ["product_id"], "references": {"table": "products", "columns": ["id"]}},
+            {"columns": ["supplier_id"], "references": {"table": "suppliers", "columns": ["id"]}}]},
+          {"name": "trade_unions", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "suppliers_trade_unions", "columns": [
+            {"name": "supplier_id", "type": "integer", "primaryKey": true},
+            {"name": "trade_union_id", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"columns": ["supplier_id"], "references": {"table": "suppliers", "columns": ["id"]}},
+            {"columns": ["trade_union_id"], "references": {"table": "trade_unions", "columns": ["id"]}}]},
+          {"name": "space", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "zone", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "zone_type_id", "type": "integer"},
+            {"name": "space_id", "type": "integer"}],
+           "foreignKeys": [{"columns": ["space_id"], "references": {"table": "space", "columns": ["id"]}}]},
+          {"name": "pgrst_reserved_chars", "columns": [
+            {"name": "*id*", "type": "integer"},
+            {"name": ":arr->ow::cast", "type": "text"},
+            {"name": "(inside,parens)", "type": "text"},
+            {"name": "a.dotted.column", "type": "text"},
+            {"name": "  col  w  space  ", "type": "text"}]},
+          {"name": "Server Today", "columns": [
+            {"name": "cHostname", "type": "text"},
+            {"name": "Just A Server Model", "type": "text"}]},
+          {"name": "do$llar$s", "columns": [{"name": "a$num$", "type": "numeric"}]},
+          {"name": "trash_details", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "jsonb_col", "type": "jsonb"}],
+           "foreignKeys": [{"columns": ["id"], "references": {"table": "trash", "columns": ["id"]}}]},
+          {"name": "menagerie", "columns": [
+            {"name": "integer", "type": "integer", "nullable": false},
+            {"name": "double", "type": "double precision", "nullable": false},
+            {"name": "varchar", "type": "character varying", "nullable": false},
+            {"name": "boolean", "type": "boolean", "nullable": false},
+            {"name": "date", "type": "date", "nullable": false},
+            {"name": "money", "type": "money", "nullable": false},
+            {"name": "enum", "type": "enum_menagerie_type", "nullable": false}]},
+          {"name": "compound_pk", "columns": [
+            {"name": "k1", "type": "integer", "primaryKey": true},
+            {"name": "k2", "type": "text", "primaryKey": true},
+            {"name": "extra", "type": "integer"}]},
+          {"name": "tbl_w_json", "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "data", "type": "json"}]},
+          {"name": "project_invoices", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "invoice_total", "type": "numeric"},
+            {"name": "project_id", "type": "integer"}],
+           "foreignKeys": [{"columns": ["project_id"], "references": {"table": "projects", "columns": ["id"]}}]},
+          {"name": "timestamps", "columns": [{"name": "t", "type": "timestamptz"}]},
+          {"name": "unsafe_update_items", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "observation", "type": "text"}]}
         ]}
         """#
 
@@ -242,6 +570,53 @@ final class SpecTablesFixture {
                 ["id": 1, "numbers": [11, 12, 13], "numbers_mult": [[11, 12, 13], [14, 15, 16], [17, 18, 19]]]
             ])
         try db.seed("empty_string", rows: [["id": 1, "string": ""], ["id": 2, "string": "X"]])
+        try seedDisambiguationTables(db)
+        try seedSpreadTables(db)
+        try db.seed("tiobe_pls", rows: [["name": "Java", "rank": 1], ["name": "C", "rank": 2], ["name": "Python", "rank": 4]])
+        try db.seed(
+            "employees",
+            rows: [
+                ("Frances M.", "Roe", "24000", "One-Up Realty", "Author"), ("Daniel B.", "Lyon", "36000", "Dubrow's Cafeteria", "Packer"),
+                ("Edwin S.", "Smith", "48000", "Pro Garden Management", "Marine biologist")
+            ].map { (p: (String, String, String, String, String)) in
+                JSONValue.object(
+                    ["first_name": .string(p.0), "last_name": .string(p.1), "salary": .string(p.2), "company": .string(p.3), "occupation": .string(p.4)])
+            })
+        try db.seed("single_unique", rows: [["unique_key": 1, "value": "A"]])
+        try db.seed("compound_unique", rows: [["key1": 1, "key2": 1, "value": "A"]])
+        try db.seed("only_pk", rows: [["id": 1], ["id": 2]])
+        try db.seed("surr_serial_upsert", rows: [["id": 1, "name": "value", "extra": "existing value"]])
+        try db.seed("surr_gen_default_upsert", rows: [["id": 1, "name": "value", "extra": "existing value"]])
+        try db.seed("Surr_Gen_Default_Upsert", rows: [["id": 1, "name": "value", "extra": "existing value cs"]])
+        try db.seed("UnitTest", rows: [["idUnitTest": 1, "nameUnitTest": "name of unittest 1"]])
+        try db.seed(
+            "web_content",
+            rows: [
+                ["id": 5, "name": "wat", "p_web_id": nil], ["id": 0, "name": "tardis", "p_web_id": 5], ["id": 1, "name": "fezz", "p_web_id": 0],
+                ["id": 2, "name": "foo", "p_web_id": 0], ["id": 3, "name": "bar", "p_web_id": 0], ["id": 4, "name": "wut", "p_web_id": 1]
+            ])
+        try db.seed("artists", rows: [["id": 1, "name": "duster"], ["id": 2, "name": "black country, new road"], ["id": 3, "name": "bjork"]])
+        try db.seed(
+            "albums",
+            rows: [
+                ["id": 1, "title": "stratosphere", "artist_id": 1], ["id": 2, "title": "ants from up above", "artist_id": 2],
+                ["id": 3, "title": "vespertine", "artist_id": 3], ["id": 4, "title": "contemporary movement", "artist_id": 1]
+            ])
+        try db.seed("students", rows: [["id": 1, "code": "0001", "name": "John Doe"], ["id": 2, "code": "0002", "name": "Jane Doe"]])
+        try db.seed("students_info", rows: [["id": 1, "code": "0001", "address": "Street 1"], ["id": 2, "code": "0002", "address": "Street 2"]])
+        try db.seed(
+            "project_invoices",
+            rows: [(1, 100, 1), (2, 200, 1), (3, 500, 2), (4, 700, 2)].map { (p: (Int64, Int64, Int64)) in
+                JSONValue.object(["id": .int(p.0), "invoice_total": .int(p.1), "project_id": .int(p.2)])
+            })
+        try db.seed(
+            "timestamps",
+            rows: ["2023-10-18 12:37:59.611000+0000", "2023-10-18 14:37:59.611000+0000", "2023-10-18 16:37:59.611000+0000"].map {
+                JSONValue.object(["t": .string($0)])
+            })
+        try db.seed(
+            "unsafe_update_items",
+            rows: (1...3).map { JSONValue.object(["id": .int(Int64($0)), "name": .string("item-\($0)"), "observation": .null]) })
     }
 
     /// Sends `method path?query` as the service role, as `RestSpecFixture.send` does.
@@ -252,5 +627,148 @@ final class SpecTablesFixture {
         h["Authorization"] = "Bearer \(backend.serviceRoleKey)"
         if body != nil && h["Content-Type"] == nil { h["Content-Type"] = "application/json" }
         return try backend.handle(HTTPRequest(method: method, target: "/rest/v1/" + pathAndQuery, headers: h, body: Data((body ?? "").utf8)))
+    }
+}
+
+extension SpecTablesFixture {
+    /// The rows of the tables EmbedDisambiguationSpec.hs embeds through (data.sql's `sites`,
+    /// `agents`, `orders`, `message`, `family_tree`, `organizations`, `posters`, …).
+    func seedDisambiguationTables(_ db: Database) throws {
+        func rows(_ cols: [String], _ values: [[JSONValue]]) -> [JSONValue] {
+            values.map { v in JSONValue.object(Dictionary(uniqueKeysWithValues: zip(cols, v))) }
+        }
+        try db.seed("big_projects", rows: rows(["big_project_id", "name"], [[1, "big project 1"], [2, "big project 2"]]))
+        try db.seed(
+            "sites", rows: rows(["site_id", "name", "main_project_id"], [[1, "site 1", 1], [2, "site 2", nil], [3, "site 3", 2], [4, "site 4", nil]]))
+        try db.seed(
+            "jobs",
+            rows: rows(
+                ["job_id", "name", "site_id", "big_project_id"],
+                [
+                    ["bc5d5362-b881-438f-b9f5-7417e08704ed", "job 1-1", 1, 1], ["3bd52697-033b-4edd-8a28-46a9c04b7c1e", "job 2-1", 2, 1],
+                    ["e6e67e4e-19b1-11e9-ab14-d663bd873d93", "job 2-2", 2, 2]
+                ]))
+        try db.seed("agents", rows: rows(["id", "name"], [[1, "agent 1"], [2, "agent 2"], [3, "agent 3"], [4, "agent 4"]]))
+        try db.seed("departments", rows: rows(["id", "name", "head_id"], [[1, "dep 1", 1], [2, "dep 3", 3]]))
+        try send("PATCH", "agents?id=in.(1,2)", body: #"{"department_id":1}"#)
+        try send("PATCH", "agents?id=in.(3,4)", body: #"{"department_id":2}"#)
+        try db.seed("addresses", rows: rows(["id", "address"], [[1, "address 1"], [2, "address 2"], [3, "address 3"], [4, "address 4"]]))
+        try db.seed(
+            "orders", rows: rows(["id", "name", "billing_address_id", "shipping_address_id"], [[1, "order 1", 1, 2], [2, "order 2", 3, 4]]))
+        try db.seed("person", rows: rows(["id", "name"], [[1, "John"], [2, "Jane"], [3, "Jake"], [4, "Julie"]]))
+        try db.seed(
+            "message",
+            rows: rows(
+                ["id", "body", "sender", "recipient"],
+                [[1, "Hello Jane", 1, 2], [2, "Hi John", 2, 1], [3, "How are you doing?", 1, 2], [4, "Hey Julie", 3, 4], [5, "What's up Jake", 4, 3]]))
+        try db.seed(
+            "family_tree",
+            rows: rows(
+                ["id", "name", "parent"],
+                [["1", "Parental Unit", nil], ["2", "Kid One", "1"], ["3", "Kid Two", "1"], ["4", "Grandkid One", "2"], ["5", "Grandkid Two", "3"]]))
+        try db.seed(
+            "managers",
+            rows: rows(
+                ["id", "name"],
+                [
+                    [1, "Referee Manager"], [2, "Auditor Manager"], [3, "Acme Manager"], [4, "Umbrella Manager"], [5, "Cyberdyne Manager"],
+                    [6, "Oscorp Manager"]
+                ]))
+        try db.seed(
+            "organizations",
+            rows: rows(
+                ["id", "name", "referee", "auditor", "manager_id"],
+                [
+                    [1, "Referee Org", nil, nil, 1], [2, "Auditor Org", nil, nil, 2], [3, "Acme", 1, 2, 3], [4, "Umbrella", 1, 2, 4],
+                    [5, "Cyberdyne", 3, 4, 5], [6, "Oscorp", 3, 4, 6]
+                ]))
+        try db.seed("posters", rows: rows(["id", "name"], [[1, "Mark"], [2, "Elon"], [3, "Bill"], [4, "Jeff"]]))
+        try db.seed("subscriptions", rows: rows(["subscriber", "subscribed"], [[3, 1], [4, 1], [1, 2]]))
+        try db.seed("test", rows: rows(["id", "parent_id"], [[1, nil], [2, 1]]))
+        try db.seed("country", rows: rows(["id", "name"], [[1, "Afghanistan"], [2, "Algeria"]]))
+        try db.seed("capital", rows: rows(["id", "name", "country_id"], [[1, "Kabul", 1], [2, "Algiers", 2]]))
+        try db.seed("client", rows: rows(["id", "name"], [[1, "Walmart"], [2, "Target"], [3, "Big Lots"]]))
+        try db.seed(
+            "contact",
+            rows: rows(
+                ["id", "name", "clientid"],
+                [[1, "Wally Walton", 1], [2, "Wilma Wellers", 1], [3, "Tabby Targo", 2], [4, "Bobby Bots", 3], [5, "Bonnie Bits", 3], [6, "Billy Boats", 3]]))
+        try db.seed(
+            "clientinfo", rows: rows(["id", "clientid", "other"], [[1, 1, "123 Main St"], [2, 2, "456 South 3rd St"], [3, 3, "789 Palm Tree Ln"]]))
+        try db.seed("table_a", rows: rows(["id", "name"], [[1, "Not null 1"], [2, nil], [3, "Not null 2"]]))
+        try db.seed("table_b", rows: rows(["table_a_id", "name"], [[1, "Test 1"], [2, "Test 2"], [nil, "Test 3"]]))
+        try db.seed("trash", rows: rows(["id"], [[1], [2], [3]]))
+        try db.seed("Escap3e;", rows: rows(["so6meIdColumn"], [[1], [2], [3], [4], [5]]))
+        try db.seed("ghostBusters", rows: rows(["escapeId"], [[1], [3], [5]]))
+        try db.seed("space", rows: rows(["id", "name"], [[1, "space 1"]]))
+        try db.seed("products", rows: rows(["id", "name"], [[1, "product-1"], [2, "product-2"], [3, "product-3"]]))
+        try db.seed("suppliers", rows: rows(["id", "name"], [[1, "supplier-1"], [2, "supplier-2"], [3, "supplier-3"]]))
+        try db.seed("products_suppliers", rows: rows(["product_id", "supplier_id"], [[1, 1], [1, 2], [2, 1], [2, 3]]))
+        try db.seed("trade_unions", rows: rows(["id", "name"], [[1, "union-1"], [2, "union-2"], [3, "union-3"], [4, "union-4"]]))
+        try db.seed("suppliers_trade_unions", rows: rows(["supplier_id", "trade_union_id"], [[1, 1], [1, 2], [2, 3], [2, 4]]))
+        try db.seed(
+            "zone",
+            rows: rows(["id", "name", "zone_type_id", "space_id"], [[1, "zone 1", 2, 1], [2, "zone 2", 2, 1], [3, "store 3", 3, 1], [4, "store 4", 3, 1]]))
+        try db.seed(
+            "pgrst_reserved_chars",
+            rows: rows(
+                ["*id*", ":arr->ow::cast", "(inside,parens)", "a.dotted.column", "  col  w  space  "],
+                (1...3).map { n in [.int(Int64(n)), .string(" arrow-\(n) "), .string(" parens-\(n) "), .string(" dotted-\(n) "), .string(" space-\(n)")] }))
+        try db.seed(
+            "Server Today",
+            rows: rows(
+                ["cHostname", "Just A Server Model"],
+                [
+                    ["argnim1    ", " IBM,9113-550 (P5-550)"], ["argnim2    ", " IBM,9113-550 (P5-550)"], ["daaa2nim71 ", " IBM,9131-52A (P5-52A)"],
+                    ["daah3nim71 ", " IBM,8406-71Y (P7-PS701)"], ["hbnim1     ", " IBM,9133-55A (P5-55A)"]
+                ]))
+        try db.seed("do$llar$s", rows: rows(["a$num$"], [["100"], ["200"], ["300"]]))
+        try db.seed("trash_details", rows: rows(["id", "jsonb_col"], [[1, ["key": 10]], [2, ["key": 6]], [3, ["key": 8]]]))
+    }
+
+    /// The rows SpreadQueriesSpec.hs spreads (data.sql's factories, processes and their costs,
+    /// categories, supervisors and operators).
+    func seedSpreadTables(_ db: Database) throws {
+        func rows(_ cols: [String], _ values: [[JSONValue]]) -> [JSONValue] {
+            values.map { v in JSONValue.object(Dictionary(uniqueKeysWithValues: zip(cols, v))) }
+        }
+        try db.seed("factories", rows: rows(["id", "name"], [[1, "Factory A"], [2, "Factory B"], [3, "Factory C"], [4, "Factory D"]]))
+        try db.seed("process_categories", rows: rows(["id", "name"], [[1, "Batch"], [2, "Mass"]]))
+        try db.seed(
+            "processes",
+            rows: rows(
+                ["id", "name", "factory_id", "category_id"],
+                [
+                    [1, "Process A1", 1, 1], [2, "Process A2", 1, 2], [3, "Process B1", 2, 1], [4, "Process B2", 2, 1], [5, "Process C1", 3, 2],
+                    [6, "Process C2", 3, 2], [7, "Process XX", 3, 2], [8, "Process YY", 3, 2]
+                ]))
+        let costs: [(Int64, String)] = [(1, "150.00"), (2, "200.00"), (3, "180.00"), (4, "70.00"), (5, "40.00"), (6, "70.00"), (8, "40.00")]
+        // As strings: a JSON number's written scale (`150.00`) does not survive `JSONValue`.
+        try db.seed("process_costs", rows: costs.map { JSONValue.object(["process_id": .int($0.0), "cost": .string($0.1)]) })
+        try db.seed("supervisors", rows: rows(["id", "name"], [[1, "Mary"], [2, "John"], [3, "Peter"], [4, "Sarah"], [5, "Jane"]]))
+        try db.seed(
+            "process_supervisor",
+            rows: rows(["process_id", "supervisor_id"], [[1, 1], [2, 2], [3, 3], [3, 4], [4, 1], [4, 2], [5, 3], [6, 3]]))
+        try db.seed(
+            "operators",
+            rows: rows(
+                ["id", "name", "status"],
+                [
+                    [1, "Anne", ["id": "543210", "afk": true]], [2, "Louis", ["id": "012345"]], [3, "Jeff", ["id": "666666", "afk": true]],
+                    [4, "Liz", ["id": "999999"]], [5, "Alfred", ["id": "000000"]]
+                ]))
+        try db.seed(
+            "process_operator",
+            rows: rows(["process_id", "operator_id"], [[1, 1], [1, 2], [2, 1], [2, 2], [2, 3], [3, 3], [4, 1], [4, 3], [6, 3], [6, 5], [7, 5]]))
+        let buildings: [(Int, String, Int, String, Int, String)] = [
+            (1, "A001", 150, "A", 1, #"{"ins": "2024C", "pending": true}"#), (2, "A002", 200, "A", 1, #"{"ins": "2025A", "pending": true}"#),
+            (3, "B001", 50, "B", 2, #"{"ins": "2025A", "pending": true}"#), (4, "B002", 120, "C", 2, #"{"ins": "2023A"}"#),
+            (5, "C001", 240, "B", 3, #"{"ins": "2022B"}"#), (6, "D001", 310, "A", 4, #"{"ins": "2024C", "pending": true}"#)
+        ]
+        for b in buildings {
+            try send(
+                "POST", "factory_buildings",
+                body: "{\"id\":\(b.0),\"code\":\"\(b.1)\",\"size\":\(b.2),\"type\":\"\(b.3)\",\"factory_id\":\(b.4),\"inspections\":\(b.5)}")
+        }
     }
 }

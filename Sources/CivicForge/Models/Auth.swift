@@ -11,19 +11,18 @@ extension KeyedEncodingContainer {
 }
 
 /// A signed-in session (supabase-swift `Session`).
-public struct AuthSession: Codable, Equatable, Sendable {
+package struct AuthSession: Codable, Equatable, Sendable {
     /// The JWT for PostgREST, Storage and Functions.
-    public var accessToken: String
+    package var accessToken: String
     /// `bearer`.
-    public var tokenType: String
+    package var tokenType: String
     /// Seconds the access token lives.
-    public var expiresIn: Int
+    package var expiresIn: Int
     /// Unix time the access token expires.
-    public var expiresAt: Int
+    package var expiresAt: Int
     /// The single-use refresh token.
-    public var refreshToken: String
-    /// The user.
-    public var user: AuthUser
+    package var refreshToken: String
+    package var user: AuthUser
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token", tokenType = "token_type", expiresIn = "expires_in", expiresAt = "expires_at"
@@ -32,35 +31,33 @@ public struct AuthSession: Codable, Equatable, Sendable {
 }
 
 /// GoTrue's user object.
-public struct AuthUser: Codable, Equatable, Sendable {
+package struct AuthUser: Codable, Equatable, Sendable {
     /// auth.users.id.
-    public var id: String
+    package var id: String
     /// `authenticated`.
-    public var aud: String
+    package var aud: String
     /// `authenticated`.
-    public var role: String
+    package var role: String
     /// The address.
-    public var email: String?
+    package var email: String?
     /// When the address was confirmed (the magic link or code confirms it).
-    public var emailConfirmedAt: Date?
+    package var emailConfirmedAt: Date?
     /// Phone, "" when none.
-    public var phone: String
+    package var phone: String
     /// When the account was confirmed.
-    public var confirmedAt: Date?
+    package var confirmedAt: Date?
     /// Last sign-in.
-    public var lastSignInAt: Date?
+    package var lastSignInAt: Date?
     /// Provider data.
-    public var appMetadata: JSONValue
+    package var appMetadata: JSONValue
     /// Sign-up `data`.
-    public var userMetadata: JSONValue
+    package var userMetadata: JSONValue
     /// Linked identities.
-    public var identities: [AuthIdentity]
-    /// Created.
-    public var createdAt: Date?
-    /// Updated.
-    public var updatedAt: Date?
+    package var identities: [AuthIdentity]
+    package var createdAt: Date?
+    package var updatedAt: Date?
     /// Anonymous sign-in.
-    public var isAnonymous: Bool
+    package var isAnonymous: Bool
 
     enum CodingKeys: String, CodingKey {
         case id, aud, role, email, emailConfirmedAt = "email_confirmed_at", phone, confirmedAt = "confirmed_at"
@@ -69,7 +66,7 @@ public struct AuthUser: Codable, Equatable, Sendable {
     }
 
     /// Decodes GoTrue's user.
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
         aud = try c.decode(String.self, forKey: .aud)
@@ -88,7 +85,7 @@ public struct AuthUser: Codable, Equatable, Sendable {
     }
 
     /// Encodes as GoTrue prints it.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(aud, forKey: .aud)
@@ -108,33 +105,30 @@ public struct AuthUser: Codable, Equatable, Sendable {
 }
 
 /// One linked identity of a user.
-public struct AuthIdentity: Codable, Equatable, Sendable {
+package struct AuthIdentity: Codable, Equatable, Sendable {
     /// The identity's id.
-    public var identityId: String
+    package var identityId: String
     /// The provider's id for the user.
-    public var id: String
+    package var id: String
     /// auth.users.id.
-    public var userId: String
+    package var userId: String
     /// `email`, `google`.
-    public var provider: String
+    package var provider: String
     /// Provider claims.
-    public var identityData: JSONValue
+    package var identityData: JSONValue
     /// The address.
-    public var email: String?
-    /// Created.
-    public var createdAt: Date?
-    /// Updated.
-    public var updatedAt: Date?
+    package var email: String?
+    package var createdAt: Date?
+    package var updatedAt: Date?
     /// Last sign-in.
-    public var lastSignInAt: Date?
+    package var lastSignInAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case identityId = "identity_id", id, userId = "user_id", provider, identityData = "identity_data", email
         case createdAt = "created_at", updatedAt = "updated_at", lastSignInAt = "last_sign_in_at"
     }
 
-    /// Decodes an identity.
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         identityId = try c.decode(String.self, forKey: .identityId)
         id = try c.decode(String.self, forKey: .id)
@@ -148,7 +142,7 @@ public struct AuthIdentity: Codable, Equatable, Sendable {
     }
 
     /// Encodes as GoTrue prints it.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(identityId, forKey: .identityId)
         try c.encode(id, forKey: .id)

@@ -6,36 +6,33 @@ import MockSupabase
 // optionals are omitted, unlike the row models.
 
 /// `POST /rest/v1/rpc/redeem_invitation`.
-public struct RedeemInvitationRequest: Codable, Equatable, Sendable {
+package struct RedeemInvitationRequest: Codable, Equatable, Sendable {
     /// The code as typed or from `/invite/{code}`.
-    public var inviteCode: String
-    /// A payload.
-    public init(inviteCode: String) { self.inviteCode = inviteCode }
+    package var inviteCode: String
+    package init(inviteCode: String) { self.inviteCode = inviteCode }
     enum CodingKeys: String, CodingKey { case inviteCode = "invite_code" }
 }
 
 /// Magic link step 2: `POST /auth/v1/otp` (supabase-swift `signInWithOTP(email:redirectTo:)`;
 /// `redirect_to` travels in the query string).
-public struct OTPRequest: Codable, Equatable, Sendable {
+package struct OTPRequest: Codable, Equatable, Sendable {
     /// The address the link and code go to.
-    public var email: String
+    package var email: String
     /// Whether an unknown address signs up.
-    public var createUser: Bool
+    package var createUser: Bool
     /// user_metadata for a new user.
-    public var data: JSONValue?
-    /// A payload.
-    public init(email: String, createUser: Bool = true, data: JSONValue? = nil) { self.email = email; self.createUser = createUser; self.data = data }
+    package var data: JSONValue?
+    package init(email: String, createUser: Bool = true, data: JSONValue? = nil) { self.email = email; self.createUser = createUser; self.data = data }
     enum CodingKeys: String, CodingKey { case email, createUser = "create_user", data }
 }
 
 /// The 6-digit fallback (§3 step 6): `POST /auth/v1/verify`.
-public struct VerifyOTPRequest: Codable, Equatable, Sendable {
+package struct VerifyOTPRequest: Codable, Equatable, Sendable {
     /// `email` for the code, `magiclink` for the link's token.
-    public var type: String
+    package var type: String
     /// The address.
-    public var email: String
+    package var email: String
     /// The code.
-    public var token: String
-    /// A payload.
-    public init(type: String = "email", email: String, token: String) { self.type = type; self.email = email; self.token = token }
+    package var token: String
+    package init(type: String = "email", email: String, token: String) { self.type = type; self.email = email; self.token = token }
 }

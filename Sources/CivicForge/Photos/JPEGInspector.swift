@@ -13,7 +13,6 @@ package struct JPEGInfo: Sendable, Equatable {
         package var n: Int
         /// The NUL-terminated identifier at the start of the payload.
         package var identifier: String
-        /// The payload.
         package var payload: [UInt8]
     }
     /// APPn segments in file order.
@@ -48,7 +47,6 @@ package struct JPEGInfo: Sendable, Equatable {
 package enum JPEGError: Error, Equatable, CustomStringConvertible {
     /// Not a JPEG or cut short, with where.
     case malformed(String)
-    /// A readable form.
     package var description: String { if case .malformed(let m) = self { return "not a well-formed JPEG: \(m)" }; return "" }
 }
 

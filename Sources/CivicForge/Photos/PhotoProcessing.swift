@@ -9,7 +9,6 @@ public struct SourcePhoto: Sendable, Equatable {
     package var image: RGBImage
     /// The original APP1 payload (`Exif\0\0` + TIFF), which the output must not carry.
     public var exif: [UInt8]
-    /// A source.
     package init(image: RGBImage, exif: [UInt8]) { self.image = image; self.exif = exif }
 }
 
@@ -19,7 +18,6 @@ public struct ProcessedPhotoBytes: Sendable, Equatable {
     public var photo: Data
     /// The 300×300 thumbnail.
     public var thumbnail: Data
-    /// Bytes.
     public init(photo: Data, thumbnail: Data) { self.photo = photo; self.thumbnail = thumbnail }
 }
 
@@ -32,9 +30,7 @@ package protocol PhotoProcessing {
 
 /// The reference processor: photos.json's plan, encoded by `JPEGEncoder` with no metadata.
 package struct ReferencePhotoProcessor: PhotoProcessing {
-    /// The limits.
     package var limits: PhotoLimits
-    /// A processor.
     package init(limits: PhotoLimits) { self.limits = limits }
 
     /// Resize (width bounded, never up), centred square thumbnail, JPEG at `jpegQuality`, no APP1.

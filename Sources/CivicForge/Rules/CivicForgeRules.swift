@@ -22,7 +22,6 @@ extension CivicForgeErrorSpec: Decodable {}
 
 /// Columns of one table a client may not write (see rules.json `serverManagedColumns`).
 package struct ServerManagedColumns: Sendable, Equatable {
-    /// The table.
     package var table: String
     /// Columns whose value only the server sets: a client's INSERT must leave the default, its UPDATE must not change them.
     package var columns: [String]

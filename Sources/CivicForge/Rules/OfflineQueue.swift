@@ -10,7 +10,6 @@ public struct OfflineFlushReport: Sendable, Equatable {
     public var rejected: [String: String] = [:]
     /// Whether a network error (or a transient status) stopped the flush.
     public var stopped = false
-    /// An empty report.
     public init() {}
 }
 
@@ -30,7 +29,6 @@ public protocol OfflinePostQueueing: AnyObject {
 
 /// The reference queue: client-rules.json `offlineQueue`, literally.
 package final class OfflinePostQueue: OfflinePostQueueing {
-    /// The rules.
     package let rules: OfflineQueueRules
     /// Waiting posts, oldest first.
     package private(set) var pending: [[String: JSONValue]] = []

@@ -17,9 +17,7 @@ package struct PhotoLimits: Sendable, Equatable {
     package var contentType: String
     /// ImageIO metadata dictionaries that must be absent from the output.
     package var strippedMetadata: [String]
-    /// Thumbnail width.
     package var thumbnailWidth: Int
-    /// Thumbnail height.
     package var thumbnailHeight: Int
     /// APPn numbers the output must not carry (`bytes.forbiddenAppSegments`).
     package var forbiddenAppSegments: [Int] = []
@@ -42,9 +40,7 @@ package struct PhotoLimits: Sendable, Equatable {
         package var width: Int
         /// Height in pixels.
         package var height: Int
-        /// A size.
         package init(width: Int, height: Int) { self.width = width; self.height = height }
-        /// A readable form.
         package var description: String { "\(width)x\(height)" }
     }
 
@@ -54,13 +50,9 @@ package struct PhotoLimits: Sendable, Equatable {
         package var x: Int
         /// Top edge.
         package var y: Int
-        /// Width.
         package var width: Int
-        /// Height.
         package var height: Int
-        /// A rectangle.
         package init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
-        /// A readable form.
         package var description: String { "(\(x),\(y)) \(width)x\(height)" }
     }
 
@@ -100,7 +92,6 @@ package struct PhotoLimits: Sendable, Equatable {
         package var contentType: String
         /// ImageIO metadata dictionary keys present in the output (`{Exif}`, `{GPS}`, …).
         package var metadataKeys: [String]
-        /// A processed photo.
         package init(source: Size, output: Size, thumbnail: Size, quality: Int, contentType: String, metadataKeys: [String]) {
             self.source = source; self.output = output; self.thumbnail = thumbnail
             self.quality = quality; self.contentType = contentType; self.metadataKeys = metadataKeys

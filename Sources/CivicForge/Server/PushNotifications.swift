@@ -84,26 +84,23 @@ extension NotificationRules: Decodable {
 }
 
 /// Supabase's database-webhook body.
-public struct WebhookPayload: Codable, Equatable, Sendable {
+package struct WebhookPayload: Codable, Equatable, Sendable {
     /// INSERT, UPDATE or DELETE.
-    public var type: String
-    /// The table.
-    public var table: String
+    package var type: String
+    package var table: String
     /// `public`.
-    public var schema: String
+    package var schema: String
     /// NEW.
-    public var record: JSONValue?
-    /// OLD.
-    public var oldRecord: JSONValue?
+    package var record: JSONValue?
+    package var oldRecord: JSONValue?
 
-    /// A payload.
-    public init(type: String, table: String, schema: String = "public", record: JSONValue?, oldRecord: JSONValue?) {
+    package init(type: String, table: String, schema: String = "public", record: JSONValue?, oldRecord: JSONValue?) {
         self.type = type; self.table = table; self.schema = schema; self.record = record; self.oldRecord = oldRecord
     }
     enum CodingKeys: String, CodingKey { case type, table, schema, record, oldRecord = "old_record" }
 
     /// Encodes every key (null for an absent record), as the webhook sends it.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(type, forKey: .type); try c.encode(table, forKey: .table); try c.encode(schema, forKey: .schema)
         try c.encode(record ?? .null, forKey: .record); try c.encode(oldRecord ?? .null, forKey: .oldRecord)

@@ -22,7 +22,6 @@ package final class WebhookOutbox: @unchecked Sendable {
     /// `contracts serve`, must not grow without bound).
     package let capacity: Int
 
-    /// An empty outbox.
     package init(capacity: Int = 10_000) { self.capacity = max(1, capacity) }
 
     /// Requests not yet delivered, oldest first.

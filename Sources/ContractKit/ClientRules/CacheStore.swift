@@ -51,7 +51,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
 extension CacheEntryRule {
     /// The key of this entry for a user (per-user entries) under a freshness rule.
-    public func key(user: String?, qualifier: String? = nil, freshness: FreshnessRule) -> CacheKey {
+    package func key(user: String?, qualifier: String? = nil, freshness: FreshnessRule) -> CacheKey {
         CacheKey(name: key, qualifier: qualifier, userID: scope == .user ? user : nil, ttl: ttlSeconds, boundary: freshness.staleWhenAge)
     }
 }
@@ -65,7 +65,6 @@ public struct CachedData<T: Sendable>: Sendable {
     /// Whether its age had reached the key's TTL when it was loaded.
     public var isStale: Bool
 
-    /// An entry.
     public init(value: T, savedAt: Date, isStale: Bool) {
         self.value = value
         self.savedAt = savedAt

@@ -9,7 +9,6 @@ public struct LoaderSnapshot<Item: Sendable>: Sendable {
     /// Whether a "stale data" banner is shown (CivicForge §4 offline banner).
     public var showsStaleBanner: Bool
 
-    /// A snapshot.
     public init(items: [Item], errorMessage: String? = nil, showsStaleBanner: Bool = false) {
         self.items = items
         self.errorMessage = errorMessage
@@ -28,14 +27,13 @@ public protocol CacheThenNetworkLoading: Sendable {
 
 /// The reference cache-then-network loader: §3.6's five steps over any cache store and fetch.
 public struct CacheThenNetworkLoader<Item: Codable & Sendable & Equatable>: CacheThenNetworkLoading {
-    /// The cache.
-    public let cache: any ClientCacheStore
+    package let cache: any ClientCacheStore
     /// The entry the list lives in.
-    public let key: CacheKey
+    package let key: CacheKey
     /// Whether stale data shown after a failed refresh carries a banner.
-    public let staleBanner: Bool
+    package let staleBanner: Bool
     /// The network fetch.
-    public let fetch: @Sendable () async throws -> [Item]
+    package let fetch: @Sendable () async throws -> [Item]
 
     /// A loader of `key` from `cache`, refreshed by `fetch`.
     public init(cache: any ClientCacheStore, key: CacheKey, staleBanner: Bool = false, fetch: @escaping @Sendable () async throws -> [Item]) {

@@ -2,9 +2,9 @@ import Foundation
 
 /// What writes a cache entry (TeleportMe §3.6's "Write Trigger" column): the client operation
 /// and when in it the entry is written.
-public struct CacheWriteTrigger: Sendable, Equatable {
+package struct CacheWriteTrigger: Sendable, Equatable {
     /// When the operation writes its entry.
-    public enum Moment: String, Sendable, Equatable, CaseIterable {
+    package enum Moment: String, Sendable, Equatable, CaseIterable {
         /// Only once the operation's network call has succeeded, with what the server answered
         /// ("`fetchAllCities()` network success", "`generateReport()` success"): a failed call
         /// leaves the entry as it was.
@@ -17,9 +17,9 @@ public struct CacheWriteTrigger: Sendable, Equatable {
         case everyChange
     }
     /// The operation's name without brackets (`generateReport`).
-    public var operation: String
+    package var operation: String
     /// When it writes.
-    public var on: Moment
+    package var on: Moment
 }
 
 /// A client whose operations write the cache (TeleportMe's services): what

@@ -6,7 +6,7 @@ import Foundation
 // dangling references and rule ids no suite knows are errors naming the file and JSON path.
 
 /// A behaviour the document states, by id; the suites check the ids an app lists.
-public struct BehaviourRule: Sendable, Equatable {
+package struct BehaviourRule: Sendable, Equatable {
     /// Rule id (`cache.corrupt-entry-deleted`), named by every violation of it.
     package var id: String
     /// The rule in words.
@@ -16,7 +16,7 @@ public struct BehaviourRule: Sendable, Equatable {
 }
 
 /// Where a cache entry lives.
-public enum CacheScope: String, Sendable, Equatable, CaseIterable {
+package enum CacheScope: String, Sendable, Equatable, CaseIterable {
     /// Shared by every user of the device (reference data).
     case global
     /// Private to one signed-in user.
@@ -41,7 +41,7 @@ public enum StalenessBoundary: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The freshness rule of an app's cache.
-public struct FreshnessRule: Sendable, Equatable {
+package struct FreshnessRule: Sendable, Equatable {
     /// The boundary.
     package var staleWhenAge: StalenessBoundary
     /// How far before and after a boundary the suites probe, in seconds.
@@ -49,7 +49,7 @@ public struct FreshnessRule: Sendable, Equatable {
 }
 
 /// One row of a cache table (TeleportMe §3.6, Naar's Cars FR-042).
-public struct CacheEntryRule: Sendable, Equatable {
+package struct CacheEntryRule: Sendable, Equatable {
     /// Rule id (`cache.savedCities`).
     package var id: String
     /// The key's name (`savedCities`), also its file name.
@@ -67,7 +67,7 @@ public struct CacheEntryRule: Sendable, Equatable {
 }
 
 /// What an invalidation event removes.
-public enum InvalidationTarget: Sendable, Equatable {
+package enum InvalidationTarget: Sendable, Equatable {
     /// Every per-user entry of the user (sign-out, logout).
     case allUserEntries
     /// These keys of the user (or the global ones, for global keys).
@@ -85,7 +85,7 @@ public struct InvalidationRule: Sendable, Equatable {
 }
 
 /// How cache files are laid out on disk (TeleportMe §3.2).
-public struct CacheLayout: Sendable, Equatable {
+package struct CacheLayout: Sendable, Equatable {
     /// The document's root folder.
     package var root: String
     /// Folder of global entries, relative to the root.
@@ -97,9 +97,9 @@ public struct CacheLayout: Sendable, Equatable {
 }
 
 /// A speed target, measured by a benchmark (never by a unit test).
-public struct PerformanceRule: Sendable, Equatable {
+package struct PerformanceRule: Sendable, Equatable {
     /// What is timed.
-    public enum Operation: String, Sendable, Equatable, CaseIterable {
+    package enum Operation: String, Sendable, Equatable, CaseIterable {
         /// Loading an entry that is there (a cache hit).
         case hit
         /// Reading an entry's file.
@@ -120,7 +120,7 @@ public struct PerformanceRule: Sendable, Equatable {
 /// An app's cache rules.
 public struct CacheRules: Sendable, Equatable {
     /// On disk (`files`) or in memory (`memory`).
-    public enum Storage: String, Sendable, Equatable, CaseIterable {
+    package enum Storage: String, Sendable, Equatable, CaseIterable {
         /// JSON files, surviving a relaunch.
         case files
         /// In memory only.
@@ -145,9 +145,9 @@ public struct CacheRules: Sendable, Equatable {
     package var invalidatedOn: [String] = []
 
     /// The entry of a key name.
-    public func entry(_ key: String) -> CacheEntryRule? { entries.first { $0.key == key } }
+    package func entry(_ key: String) -> CacheEntryRule? { entries.first { $0.key == key } }
     /// Whether a behaviour is listed.
-    public func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
+    package func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
 }
 
 /// A REST resource loaded cache-then-network.
@@ -165,7 +165,7 @@ public struct LoaderResource: Sendable, Equatable {
 }
 
 /// The cache-then-network pattern (TeleportMe §3.6).
-public struct LoaderRules: Sendable, Equatable {
+package struct LoaderRules: Sendable, Equatable {
     /// The document's steps.
     package var steps: [String]
     /// Whether cached data shown after a failed refresh carries a "stale" banner.
@@ -175,7 +175,7 @@ public struct LoaderRules: Sendable, Equatable {
     /// Behaviours the suite checks.
     package var behaviours: [BehaviourRule]
     /// Whether a behaviour is listed.
-    public func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
+    package func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
 }
 
 /// The table an optimistic save/unsave writes.
@@ -195,7 +195,7 @@ public struct OptimisticResource: Sendable, Equatable {
 }
 
 /// A failure the optimistic suite injects.
-public enum OptimisticFailure: Sendable, Equatable {
+package enum OptimisticFailure: Sendable, Equatable {
     /// The transport fails.
     case networkError
     /// The server answers with this status.
@@ -203,19 +203,18 @@ public enum OptimisticFailure: Sendable, Equatable {
 }
 
 /// The optimistic update pattern (TeleportMe §3.6, §5.3).
-public struct OptimisticRules: Sendable, Equatable {
-    /// The resource.
+package struct OptimisticRules: Sendable, Equatable {
     package var resource: OptimisticResource
     /// Failures to inject, each checked for rollback.
     package var failures: [OptimisticFailure]
     /// Behaviours the suite checks.
     package var behaviours: [BehaviourRule]
     /// Whether a behaviour is listed.
-    public func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
+    package func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
 }
 
 /// One rate-limited action (Naar's Cars FR-045).
-public struct RateLimitAction: Sendable, Equatable {
+package struct RateLimitAction: Sendable, Equatable {
     /// Rule id.
     package var id: String
     /// The action's name (`claimUnclaim`).
@@ -224,30 +223,28 @@ public struct RateLimitAction: Sendable, Equatable {
     package var minimumInterval: TimeInterval
 }
 
-/// Rate limits.
 public struct RateLimitRules: Sendable, Equatable {
     /// Whether an attempt exactly one interval later is allowed (`atLeastInterval`) or only a later one.
-    public enum Boundary: String, Sendable, Equatable, CaseIterable {
+    package enum Boundary: String, Sendable, Equatable, CaseIterable {
         /// elapsed >= interval is allowed.
         case atLeastInterval
         /// elapsed > interval is allowed.
         case moreThanInterval
     }
     /// Which attempts start a new interval.
-    public enum Recording: String, Sendable, Equatable, CaseIterable {
+    package enum Recording: String, Sendable, Equatable, CaseIterable {
         /// Only allowed attempts.
         case allowedOnly
         /// Every attempt, blocked ones included.
         case everyAttempt
     }
     /// What an interval is kept per.
-    public enum Keying: String, Sendable, Equatable, CaseIterable {
+    package enum Keying: String, Sendable, Equatable, CaseIterable {
         /// Per action and target (ride, conversation).
         case actionAndTarget
         /// Per action only.
         case action
     }
-    /// The boundary.
     package var boundary: Boundary
     /// Probe distance around boundaries, in seconds.
     package var probeSeconds: TimeInterval
@@ -257,12 +254,11 @@ public struct RateLimitRules: Sendable, Equatable {
     package var keying: Keying
     /// What the user sees when limited, in words.
     package var onLimited: String
-    /// The actions.
     package var actions: [RateLimitAction]
     /// Behaviours the suite checks.
     package var behaviours: [BehaviourRule]
     /// Whether a behaviour is listed.
-    public func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
+    package func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
     /// The interval of an action.
     public func interval(_ action: String) -> TimeInterval? { actions.first { $0.action == action }?.minimumInterval }
 }
@@ -278,7 +274,7 @@ public struct RealtimeRules: Sendable, Equatable {
     /// Behaviours the suite checks.
     package var behaviours: [BehaviourRule]
     /// Whether a behaviour is listed.
-    public func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
+    package func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
 }
 
 /// An image preset (Naar's Cars FR-047 `ImageCompressor`).
@@ -299,17 +295,17 @@ public struct ImagePreset: Sendable, Equatable {
 /// them yet.
 public struct OfflineQueueRules: Sendable, Equatable {
     /// What a network error during a flush does.
-    public enum OnNetworkError: String, Sendable, Equatable, CaseIterable {
+    package enum OnNetworkError: String, Sendable, Equatable, CaseIterable {
         /// Keep the item and stop flushing (order preserved).
         case keepAndStop
     }
     /// What a refusal by the server does.
-    public enum OnRejected: String, Sendable, Equatable, CaseIterable {
+    package enum OnRejected: String, Sendable, Equatable, CaseIterable {
         /// Drop the item and tell the user.
         case dropAndReport
     }
     /// How conflicts are resolved.
-    public enum Conflicts: String, Sendable, Equatable, CaseIterable {
+    package enum Conflicts: String, Sendable, Equatable, CaseIterable {
         /// No conflicts can arise (create-only queues).
         case none
         /// The later timestamp wins.
@@ -336,10 +332,9 @@ public struct OfflineQueueRules: Sendable, Equatable {
 }
 
 /// A network deadline (TeleportMe §3.7).
-public struct TimeoutRule: Sendable, Equatable {
+package struct TimeoutRule: Sendable, Equatable {
     /// Rule id.
     package var id: String
-    /// The operation.
     package var operation: String
     /// Deadline in seconds.
     package var seconds: TimeInterval
@@ -354,22 +349,21 @@ public struct ClientRules: Sendable, Equatable {
     /// Cache rules.
     public var cache: CacheRules?
     /// Cache-then-network rules.
-    public var loader: LoaderRules?
+    package var loader: LoaderRules?
     /// Optimistic-update rules.
-    public var optimistic: OptimisticRules?
-    /// Rate limits.
+    package var optimistic: OptimisticRules?
     public var rateLimits: RateLimitRules?
     /// Realtime limits.
     public var realtime: RealtimeRules?
     /// Image presets.
     public var images: [ImagePreset]
     /// Network deadlines.
-    public var timeouts: [TimeoutRule]
+    package var timeouts: [TimeoutRule]
     /// Offline mutation queue.
     public var offlineQueue: OfflineQueueRules?
 
     /// Every rule id in the file (entries, behaviours, actions, presets, timeouts, …).
-    public var ruleIDs: [String] {
+    package var ruleIDs: [String] {
         var ids: [String] = []
         if let c = cache {
             ids += c.entries.map(\.id) + c.invalidation.map(\.id) + c.behaviours.map(\.id)

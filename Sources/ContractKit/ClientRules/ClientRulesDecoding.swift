@@ -85,7 +85,7 @@ extension OfflineQueueRules.Conflicts: ContractEnum {}
 
 extension CacheLayout: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, file, envelope, formatVersion, perUser, root, global }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.clientRuleNotes()
         _ = try c.decodeIfPresent(String.self, forKey: .file)
@@ -101,7 +101,7 @@ extension CacheLayout: Decodable {
 
 extension FreshnessRule: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, staleWhenAge, probeSeconds }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.clientRuleNotes()
         staleWhenAge = try c.decode(StalenessBoundary.self, forKey: .staleWhenAge)
@@ -111,7 +111,7 @@ extension FreshnessRule: Decodable {
 
 extension CacheWriteTrigger: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, operation, on }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.clientRuleNotes()
         operation = try c.decode(String.self, forKey: .operation)
@@ -124,7 +124,7 @@ extension CacheWriteTrigger: Decodable {
 
 extension CacheEntryRule: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, key, scope, ttlSeconds, write, qualifiers, writeTrigger }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.clientRuleNotes()
         id = try c.decode(RuleID.self, forKey: .id).value
@@ -171,7 +171,7 @@ private struct RawInvalidation: Decodable {
 
 extension PerformanceRule: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, operation, maxMilliseconds, measuredBy }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.clientRuleNotes()
         id = try c.decode(RuleID.self, forKey: .id).value
@@ -253,7 +253,7 @@ extension LoaderResource: Decodable {
 
 extension LoaderRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, resources, steps, staleBanner, behaviours }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.clientRuleNotes()
         resources = try c.decode([LoaderResource].self, forKey: .resources)
@@ -282,7 +282,7 @@ extension OptimisticResource: Decodable {
 
 extension OptimisticFailure: Decodable {
     enum CodingKeys: String, CodingKey { case source, decision, doc, kind, status }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.clientRuleNotes()
         switch try c.decode(String.self, forKey: .kind) {
@@ -298,7 +298,7 @@ extension OptimisticFailure: Decodable {
 
 extension OptimisticRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, resource, failures, behaviours }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.clientRuleNotes()
         resource = try c.decode(OptimisticResource.self, forKey: .resource)
@@ -344,7 +344,7 @@ private struct TargetsSection: Decodable {
 
 extension RateLimitAction: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, action, minimumIntervalSeconds }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.clientRuleNotes()
         id = try c.decode(RuleID.self, forKey: .id).value
@@ -461,7 +461,7 @@ extension OfflineQueueRules: Decodable {
 
 extension TimeoutRule: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, operation, seconds }
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.clientRuleNotes()
         id = try c.decode(RuleID.self, forKey: .id).value

@@ -16,14 +16,14 @@ import Foundation
 /// opening a store sweeps temporary files left by a writer that died mid-write.
 public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     /// The root folder.
-    public let root: URL
+    package let root: URL
     /// The layout (folders, format version).
-    public let layout: CacheLayout
+    package let layout: CacheLayout
     /// Whether each write is flushed to disk: the file (`fsync`) before it replaces the entry, the
     /// folder after.
-    public let durable: Bool
+    package let durable: Bool
     /// Files larger than this are treated as corrupt instead of being read.
-    public let maxEntryBytes: Int
+    package let maxEntryBytes: Int
 
     private let clock: WallClock
     private let lock = NSLock()
@@ -31,7 +31,7 @@ public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
     private var deletions = 0
 
     /// A store over `root` laid out as `layout`, timestamping with `clock`.
-    public init(root: URL, layout: CacheLayout, clock: WallClock, durable: Bool = true, maxEntryBytes: Int = 64 << 20) {
+    package init(root: URL, layout: CacheLayout, clock: WallClock, durable: Bool = true, maxEntryBytes: Int = 64 << 20) {
         self.root = root
         self.layout = layout
         self.clock = clock

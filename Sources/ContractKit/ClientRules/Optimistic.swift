@@ -115,7 +115,6 @@ public enum OptimisticSuite {
 
     /// What a service under test is built from.
     public struct Environment: Sendable {
-        /// The backend.
         public let backend: any BackendUnderTest
         /// The network: the service must send its requests through it.
         public let transport: any RESTTransport
@@ -127,7 +126,6 @@ public enum OptimisticSuite {
         public let key: CacheKey
         /// The persona's user id.
         public let userID: String
-        /// The resource.
         public let resource: OptimisticResource
     }
 

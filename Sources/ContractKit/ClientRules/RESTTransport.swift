@@ -67,10 +67,9 @@ package struct ClientCredentials: WireCredentials {
 /// personas (or anon). An injected network fault arrives as `RESTError.network`, as a dropped
 /// connection would.
 public struct MockBackendTransport: RESTTransport {
-    /// The backend.
-    public let backend: any BackendUnderTest
+    package let backend: any BackendUnderTest
     /// The bearer token sent (a persona's access token, or the anon key).
-    public var token: String { credentials.token }
+    package var token: String { credentials.token }
     let credentials: ClientCredentials
     let sender: InProcessSender
 
@@ -93,14 +92,12 @@ public struct MockBackendTransport: RESTTransport {
 /// a bearer token, each with a deadline (TeleportMe §3.7 `timeout.rest`). A transport failure
 /// arrives as `RESTError.network`.
 public struct URLSessionTransport: RESTTransport {
-    /// The sender.
     package let sender: URLSessionSender
-    /// The session.
-    public var session: URLSession { sender.session }
+    package var session: URLSession { sender.session }
     /// The project URL (`https://<ref>.supabase.co`).
-    public var baseURL: URL { sender.baseURL }
+    package var baseURL: URL { sender.baseURL }
     /// The per-request deadline in seconds.
-    public let timeout: TimeInterval
+    package let timeout: TimeInterval
 
     /// A transport over `session` to `baseURL`.
     public init(session: URLSession, baseURL: URL, apiKey: String, token: String, timeout: TimeInterval) {
@@ -123,7 +120,6 @@ public struct URLSessionTransport: RESTTransport {
 
 /// The few PostgREST calls the reference client components make.
 package struct PostgRESTClient: Sendable {
-    /// The transport.
     package let transport: any RESTTransport
 
     /// A client over a transport.

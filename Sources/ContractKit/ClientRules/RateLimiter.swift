@@ -32,12 +32,12 @@ public final class RateLimiter: ClientRateLimiter, @unchecked Sendable {
     }
 
     /// Attempts an action of the rules (its interval from client-rules.json).
-    public func attempt(_ action: RateLimitAction, target: String? = nil) -> Bool {
+    package func attempt(_ action: RateLimitAction, target: String? = nil) -> Bool {
         attemptNow(action.action, target: target, minimumInterval: action.minimumInterval)
     }
 
     /// The synchronous form of `attempt`.
-    public func attemptNow(_ action: String, target: String?, minimumInterval: TimeInterval) -> Bool {
+    package func attemptNow(_ action: String, target: String?, minimumInterval: TimeInterval) -> Bool {
         let slot = Slot(action: action, target: rules.keying == .actionAndTarget ? target : nil)
         let now = clock.now()
         lock.lock(); defer { lock.unlock() }

@@ -54,9 +54,6 @@ public final class ManualScheduler: ActionScheduler, @unchecked Sendable {
         return item
     }
 
-    /// Actions scheduled and neither run nor cancelled.
-    public var pendingCount: Int { lock.lock(); defer { lock.unlock() }; return items.filter { !$0.isCancelled }.count }
-
     private func takeDue(until end: Date) -> Item? {
         lock.lock(); defer { lock.unlock() }
         items.removeAll { $0.isCancelled }
@@ -166,8 +163,7 @@ public final class RecordingRealtimeTransport: RealtimeTransport, @unchecked Sen
     private var joinedOrder: [String] = []
     private var events: [String] = []
 
-    /// An empty recorder.
-    public init() {}
+    package init() {}
 
     public func join(_ channel: String) async {
         lock.withLock {
@@ -184,9 +180,9 @@ public final class RecordingRealtimeTransport: RealtimeTransport, @unchecked Sen
     }
 
     /// Channels currently joined, in join order (a channel joined twice appears twice).
-    public var joined: [String] { lock.lock(); defer { lock.unlock() }; return joinedOrder }
+    package var joined: [String] { lock.lock(); defer { lock.unlock() }; return joinedOrder }
     /// Every join and leave, in order.
-    public var log: [String] { lock.lock(); defer { lock.unlock() }; return events }
+    package var log: [String] { lock.lock(); defer { lock.unlock() }; return events }
 }
 
 /// The conformance suite of a realtime subscription manager (Naar's Cars FR-049/FR-050,

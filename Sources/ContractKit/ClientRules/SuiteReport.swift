@@ -7,8 +7,7 @@ public struct RuleViolation: Sendable, Equatable, CustomStringConvertible, Error
     /// What the implementation did, against what the rule says.
     public var message: String
 
-    /// A violation.
-    public init(ruleID: String, message: String) {
+    package init(ruleID: String, message: String) {
         self.ruleID = ruleID
         self.message = message
     }
@@ -26,8 +25,7 @@ public struct SuiteReport: Sendable, CustomStringConvertible {
     /// Everything that went wrong.
     public var violations: [RuleViolation]
 
-    /// A report.
-    public init(suite: String, checked: [String], violations: [RuleViolation]) {
+    package init(suite: String, checked: [String], violations: [RuleViolation]) {
         self.suite = suite
         self.checked = checked
         self.violations = violations

@@ -7,11 +7,10 @@ import Foundation
 /// wall clock (performance belongs to benchmarks, not to timed tests).
 public struct TimeoutPolicy: Sendable {
     /// The deadline of a rule's operation (`timeout.authSession`), nil when the client sets none.
-    public var deadline: @Sendable (_ ruleID: String) -> TimeInterval?
+    package var deadline: @Sendable (_ ruleID: String) -> TimeInterval?
     /// Whether an operation still running after `elapsed` seconds under `deadline` is cancelled.
-    public var timedOut: @Sendable (_ elapsed: TimeInterval, _ deadline: TimeInterval) -> Bool
+    package var timedOut: @Sendable (_ elapsed: TimeInterval, _ deadline: TimeInterval) -> Bool
 
-    /// A policy.
     public init(
         deadline: @escaping @Sendable (_ ruleID: String) -> TimeInterval?,
         timedOut: @escaping @Sendable (_ elapsed: TimeInterval, _ deadline: TimeInterval) -> Bool

@@ -43,7 +43,6 @@ package struct CommandSpec: Sendable {
     /// What to suggest for an unknown option a newcomer is likely to try (`json` → `--format json`).
     package var hints: [String: String]
 
-    /// A command.
     package init(
         name: String, summary: String, positionals: [String] = [], options: [CommandOption],
         environment: [(name: String, help: String)] = [], exitStatus: [(code: Int32, meaning: String)] = [],
@@ -184,7 +183,6 @@ package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The command's usage line.
     package var usageLine: String
 
-    /// An error.
     package init(command: String, message: String, usageLine: String) {
         self.command = command
         self.message = message

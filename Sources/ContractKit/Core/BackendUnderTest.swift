@@ -77,7 +77,6 @@ package protocol EngineTargeting: RLSPolicyInstalling, DifferentialTarget {}
 
 /// A backend's keys and its personas' tokens, as the wire senders sign with them.
 package struct BackendKeys: WireCredentials {
-    /// The backend.
     package let backend: any BackendUnderTest
     /// The keys of `backend`.
     package init(_ backend: any BackendUnderTest) { self.backend = backend }

@@ -14,7 +14,6 @@ package struct ContractFile: Sendable {
     /// failing case naming the file and JSON path). Nil where the kind's own machinery reads it.
     package var check: (@Sendable (_ folder: URL) throws -> [RuleCheck])?
 
-    /// A claim.
     package init(_ name: String, kind: String, required: Bool = true, check: (@Sendable (_ folder: URL) throws -> [RuleCheck])? = nil) {
         self.name = name
         self.kind = kind
@@ -56,7 +55,6 @@ package struct RuleCheck: Sendable, Equatable {
     /// Violations, each naming what is wrong.
     package var violations: [String]
 
-    /// A check.
     package init(_ name: String, violations: [String]) {
         self.name = name
         self.violations = violations

@@ -15,15 +15,15 @@ public enum ContractsLocator {
 
     /// The checkout this package was built from, found from this source file's location
     /// (Sources/ContractKit/Core/Core.swift → the package root).
-    public static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    package static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `Contracts/`.
-    public static var contracts: URL { root.appendingPathComponent("Contracts") }
+    package static var contracts: URL { root.appendingPathComponent("Contracts") }
     /// `Contracts/<app>/`.
     public static func app(_ name: String) -> URL { contracts.appendingPathComponent(name) }
     /// `Golden/`.
-    public static var golden: URL { root.appendingPathComponent("Golden") }
+    package static var golden: URL { root.appendingPathComponent("Golden") }
     /// PostgREST's error statuses, `Contracts/shared/postgrest-errors.json` (what the RLS oracle
     /// and the PostgreSQL target judge with, never the mock's own mapping).
     package static func postgrestStatuses() throws -> PostgRESTStatusTable { try .load(contracts: contracts) }
@@ -89,7 +89,6 @@ package struct CaseResult: Sendable, CustomStringConvertible {
     /// What was expected and what happened, for a failure.
     package var message: String
 
-    /// A result.
     package init(app: String, kind: String, name: String, passed: Bool, message: String = "") {
         self.app = app
         self.kind = kind
@@ -110,7 +109,6 @@ package struct VerifySkip: Error, Sendable, CustomStringConvertible {
     /// Why, and how to make the kind run (`PostgreSQL … not found; apt-get install postgresql-15 or set PG_BIN`).
     package var reason: String
 
-    /// A skip.
     package init(_ reason: String) { self.reason = reason }
 
     package var description: String { "skipped: \(reason)" }
@@ -123,7 +121,6 @@ package struct VerifySuite: Sendable {
     /// Runs every case of this kind for one app (an empty result means the kind does not apply).
     package var run: @Sendable (_ app: any AppModule.Type) throws -> [CaseResult]
 
-    /// A suite.
     package init(kind: String, run: @escaping @Sendable (_ app: any AppModule.Type) throws -> [CaseResult]) {
         self.kind = kind
         self.run = run

@@ -17,7 +17,6 @@ package final class ProcessMemo<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var cells: [String: Cell] = [:]
 
-    /// An empty memo.
     package init() {}
 
     /// The value of `key`, computing it with `compute` when no caller has yet.

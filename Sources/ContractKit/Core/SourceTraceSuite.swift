@@ -7,7 +7,6 @@ package enum SourceTraceSuite {
     package struct Found: Sendable {
         /// `Contracts/civicforge/photos.json`.
         package var file: String
-        /// The trace.
         package var trace: SourceTrace
     }
 

@@ -6,7 +6,6 @@ package enum VerifyOutput {
     package struct Style: Sendable {
         /// Whether to colour.
         package var color: Bool
-        /// A style.
         package init(color: Bool) { self.color = color }
         func paint(_ s: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
         /// Passed.

@@ -27,7 +27,6 @@ package struct VerifyRow: Sendable {
     /// Wall-clock seconds the kind took for the app.
     package var seconds: Double
 
-    /// A row.
     package init(app: String, kind: String, status: Status, seconds: Double) {
         self.app = app
         self.kind = kind
@@ -72,7 +71,6 @@ package struct VerifyOutcome: Sendable {
     /// App × rule kind rows, in the order they ran (kinds that do not apply to an app have none).
     package var rows: [VerifyRow]
 
-    /// An outcome.
     package init(loadErrors: [(app: String, message: String)] = [], rows: [VerifyRow] = []) {
         self.loadErrors = loadErrors
         self.rows = rows

@@ -10,7 +10,6 @@ package struct GoldenReplay: Sendable {
     /// Extra problems the replay found (status, headers), each one line.
     package var problems: [String]
 
-    /// A replay outcome.
     package init(expected: JSONValue, actual: JSONValue, problems: [String] = []) {
         self.expected = expected
         self.actual = actual
@@ -29,7 +28,6 @@ package struct GoldenCase: Sendable {
     /// Replays the case through the mock, given the golden file's content (nil: no replay).
     package var replay: (@Sendable (_ golden: JSONValue) throws -> GoldenReplay)?
 
-    /// A case.
     package init(
         suite: String, name: String, produce: @escaping @Sendable () throws -> JSONValue,
         replay: (@Sendable (_ golden: JSONValue) throws -> GoldenReplay)? = nil

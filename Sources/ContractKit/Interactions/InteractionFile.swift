@@ -187,7 +187,6 @@ package enum JSONPath {
 
     /// A path that does not parse.
     package struct SyntaxError: Error, CustomStringConvertible, Sendable {
-        /// The path.
         package var path: String
         /// What is wrong.
         package var reason: String

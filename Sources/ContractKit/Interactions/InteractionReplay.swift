@@ -2,13 +2,11 @@ import Foundation
 
 /// One replayed step: what was sent and what came back.
 package struct StepTranscript: Sendable {
-    /// The step.
     package var step: InteractionStep
     /// The request as sent (templates filled).
     package var request: InteractionCall
     /// The request body as JSON, when it had one.
     package var requestBody: JSONValue?
-    /// The response.
     package var response: HTTPResponse
     /// The response body as JSON, when it parsed.
     package var responseBody: JSONValue?
@@ -21,9 +19,7 @@ struct ClockError: Error, CustomStringConvertible {
 
 /// A request as the replay sent it (templates filled, before the transport adds credentials).
 package struct InteractionCall: Sendable {
-    /// Method.
     package var method: String
-    /// Path.
     package var path: String
     /// Query string without `?`.
     package var query: String?
@@ -35,7 +31,6 @@ package struct InteractionCall: Sendable {
 
 /// The outcome of replaying one interaction file.
 package struct InteractionResult: Sendable {
-    /// The file.
     package var file: InteractionFile
     /// Every difference found, each naming the step and JSON path; empty when it passed.
     package var failures: [String]

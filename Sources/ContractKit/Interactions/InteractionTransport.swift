@@ -21,7 +21,6 @@ package protocol InteractionTransport {
 package struct UnknownActorError: Error, CustomStringConvertible, Sendable {
     /// The name.
     package var actor: String
-    /// Known names.
     package var known: [String]
     package var description: String { "unknown actor '\(actor)' (known: \(known.joined(separator: ", ")))" }
 }

@@ -96,7 +96,6 @@ enum SpecNodePath {
 /// `{{persona.NAME.id}}`, `{{persona.NAME.email}}`, `{{capture.NAME}}` and `{{otp.EMAIL}}` in
 /// requests and expectations.
 package struct InteractionTemplates: Sendable {
-    /// Personas by name.
     package var personas: [String: Persona]
     /// Captured values by name.
     package var captures: [String: JSONValue]

@@ -8,7 +8,6 @@ package struct ModelRegistry: Sendable {
     /// How models are decoded and encoded.
     package var coder: ModelCoder
 
-    /// An empty registry.
     package init(coder: ModelCoder = ModelCoder()) { self.coder = coder }
 
     /// Registers `T` as `name` (default: the type's name) and `name[]` for arrays of it.

@@ -24,7 +24,6 @@ package struct LiveOptions: Sendable {
     /// written there with triggers off. Nil: the API alone, and the cleanup names what is left.
     package var database: (any LiveDatabaseWriter)?
 
-    /// Options.
     package init(
         seed: Bool = true, keep: Bool = false, restore: LiveRestoreMode = .automatic, kinds: Set<String>? = nil,
         database: (any LiveDatabaseWriter)? = nil
@@ -42,11 +41,9 @@ package struct LiveOptions: Sendable {
 /// role (only rows missing or different are written, so loading twice writes nothing), the state
 /// put back after every case that changed it, and everything the run created removed at the end.
 package final class LiveBackend: @unchecked Sendable {
-    /// The endpoint.
     package let endpoint: LiveEndpoint
     /// The app's contracts.
     package let spec: AppSpec
-    /// The options.
     package let options: LiveOptions
     let io: LiveStateIO
     /// Before the run touched anything.
@@ -65,7 +62,6 @@ package final class LiveBackend: @unchecked Sendable {
     /// The app's buckets (storage.json).
     static func bucketIDs(_ spec: AppSpec) -> [String] { spec.buckets.compactMap { $0["id"]?.stringValue } }
 
-    /// A backend for an app.
     package init(endpoint: LiveEndpoint, spec: AppSpec, options: LiveOptions = LiveOptions()) {
         self.endpoint = endpoint
         self.spec = spec

@@ -3,14 +3,12 @@ import Foundation
 /// Rows to put back in one table straight through the backend's database: `delete` by primary
 /// key, and `upsert` written as they are (whether or not a row with the key is there).
 package struct LiveTableRestore: Sendable {
-    /// The table.
     package var table: TableSchema
     /// Rows to write as they are.
     package var upsert: [[String: JSONValue]]
     /// Rows to delete (by primary key).
     package var delete: [[String: JSONValue]]
 
-    /// A restore of one table.
     package init(table: TableSchema, upsert: [[String: JSONValue]], delete: [[String: JSONValue]]) {
         self.table = table
         self.upsert = upsert

@@ -53,7 +53,6 @@ package struct LiveSnapshot: Sendable, Equatable {
 package struct LiveBackendError: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
     package var message: String
-    /// An error.
     package init(_ message: String) { self.message = message }
     package var description: String { message }
 }

@@ -5,7 +5,6 @@ import Foundation
 /// from the backend's `GET /__admin/inbox` when it has one (`contracts serve`); otherwise steps
 /// that need them cannot run there.
 package struct LiveTransport: InteractionTransport {
-    /// The backend.
     package let backend: LiveBackend
     /// Whether `GET /__admin/inbox` answers.
     package let hasInbox: Bool
@@ -47,10 +46,8 @@ package struct LiveTransport: InteractionTransport {
 /// `MockTarget` sends it) as its actor, setup steps as the service role, and the backend put back
 /// (`LiveBackend.restore`) after a case that may have changed it.
 package final class LiveRLSTarget: RLSTarget, @unchecked Sendable {
-    /// The backend.
     package let backend: LiveBackend
 
-    /// A target.
     package init(_ backend: LiveBackend) { self.backend = backend }
 
     func request(_ op: RLSOperation, table: String) -> HTTPRequest {

@@ -24,7 +24,6 @@ package struct ModelOverlay: Sendable, Equatable {
         package var doc: String?
     }
 
-    /// One column.
     package struct ColumnNaming: Sendable, Equatable {
         /// The property name (default: lower camel case of the column).
         package var property: String?
@@ -40,7 +39,6 @@ package struct ModelOverlay: Sendable, Equatable {
         package var doc: String?
     }
 
-    /// One table.
     package struct TableNaming: Sendable, Equatable {
         /// The Swift type name (default: upper camel case of the singular table name).
         package var type: String?
@@ -48,7 +46,6 @@ package struct ModelOverlay: Sendable, Equatable {
         package var emit: Bool = true
         /// The doc comment.
         package var doc: String?
-        /// Columns by name.
         package var columns: [String: ColumnNaming] = [:]
     }
 
@@ -77,7 +74,6 @@ package struct ModelOverlay: Sendable, Equatable {
     package var conformances: [String] = []
     /// Enums by schema.json enum name.
     package var enums: [String: EnumNaming] = [:]
-    /// Tables by name.
     package var tables: [String: TableNaming] = [:]
     /// Request bodies to emit, by Swift type name.
     package var payloads: [String: PayloadNaming] = [:]

@@ -17,9 +17,7 @@ public protocol TableModel: Codable, Sendable, Equatable {
 /// configuration (date strategies, for instance). The default is Foundation's plain coders, for
 /// models that code their values themselves.
 package struct ModelCoder: Sendable {
-    /// Makes the decoder.
     package var makeDecoder: @Sendable () -> JSONDecoder
-    /// Makes the encoder.
     package var makeEncoder: @Sendable () -> JSONEncoder
 
     /// A coder from decoder and encoder factories.

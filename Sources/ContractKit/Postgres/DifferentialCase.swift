@@ -40,7 +40,6 @@ package struct DifferentialCase: Sendable, Equatable, CustomStringConvertible {
     /// which makes PostgreSQL apply the SELECT policies to them).
     package var returning: Bool
 
-    /// A case.
     package init(table: String, actor: RLSActor, operation: DifferentialOperation, key: [String: JSONValue], returning: Bool = false) {
         self.table = table
         self.actor = actor

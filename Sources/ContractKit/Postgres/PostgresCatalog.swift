@@ -2,7 +2,6 @@ import Foundation
 
 /// What PostgreSQL's catalog says about a relation, in the terms of schema.json.
 package struct CatalogRelation: Sendable, Equatable {
-    /// One column.
     package struct Column: Sendable, Equatable {
         /// Name.
         package var name: String
@@ -28,7 +27,6 @@ package struct CatalogRelation: Sendable, Equatable {
         /// Foreign keys: `a` no action, `r` restrict, `c` cascade, `n` set null, `d` set default.
         package var onDelete: String?
     }
-    /// Schema.
     package var schema: String
     /// Name.
     package var name: String

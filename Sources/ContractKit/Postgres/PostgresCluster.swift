@@ -9,7 +9,6 @@ import Foundation
 package struct PostgresUnavailable: Error, CustomStringConvertible, Sendable {
     /// The reason, with the install hint when binaries are missing.
     package var reason: String
-    /// A reason.
     package init(_ reason: String) { self.reason = reason }
     /// The reason.
     package var description: String { reason }

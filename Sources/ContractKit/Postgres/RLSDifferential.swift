@@ -60,7 +60,6 @@ package enum DifferentialExpansion {
 
 /// One case on which the mock and PostgreSQL disagree.
 package struct Disagreement: Sendable, CustomStringConvertible {
-    /// The case.
     package var testCase: DifferentialCase
     /// What the mock did.
     package var mock: DifferentialOutcome

@@ -75,7 +75,6 @@ package enum RLSOperation: Sendable, Equatable {
     /// Delete the row `key` identifies, RETURNING the deleted rows.
     case delete(key: [String: JSONValue])
 
-    /// The command.
     package var command: PolicyCommand {
         switch self {
         case .select: return .select
@@ -90,7 +89,6 @@ package enum RLSOperation: Sendable, Equatable {
 /// the actor's existing row of a one-row-per-user table to make room for an allowed INSERT, or
 /// inserting a witness row the fixtures lack.
 package struct RLSSetupStep: Sendable, Equatable {
-    /// The table.
     package var table: String
     /// For a delete: the key values of the row (exactly one row must go).
     package var deleteKey: [String: JSONValue]?
@@ -172,9 +170,6 @@ package struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
         self.hint = hint
     }
 
-    /// Rows affected or returned (nil when the body carried no rows).
-    package var rowsAffected: Int? { rows?.count }
-
     /// The outcome of a PostgREST response: a JSON array body gives rows, an object with a `code`
     /// gives an error.
     package init(response: HTTPResponse) {
@@ -204,7 +199,6 @@ package struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
 package struct RLSCase: Sendable, Equatable {
     /// The app (`naarscars`).
     package var app: String
-    /// The table.
     package var table: String
     /// The cell's command.
     package var command: PolicyCommand

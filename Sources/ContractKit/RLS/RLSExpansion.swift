@@ -2,9 +2,7 @@ import Foundation
 
 /// One cell of an RLS matrix (table × command) and the cases derived from it.
 package struct RLSCell: Sendable, Equatable {
-    /// The table.
     package var table: String
-    /// The command.
     package var command: PolicyCommand
     /// The document's words ("Own only", "-").
     package var doc: String
@@ -38,7 +36,6 @@ package struct RLSCell: Sendable, Equatable {
 /// - DELETE: the row → the deleted row, `[]`, or the foreign-key error when children restrict it.
 /// Expected outcomes come from `RLSOracle`, never from the implementation under test.
 package struct RLSExpansion: Sendable {
-    /// The app.
     package var app: String
     /// The policies expanded.
     package var policies: PolicySet

@@ -300,9 +300,7 @@ package enum RLSFlipVerdict: Sendable, Equatable {
 
 /// Whether a flip was noticed, and by which case.
 package struct RLSFlipResult: Sendable {
-    /// The flip.
     package var flip: RLSFlip
-    /// The verdict.
     package var verdict: RLSFlipVerdict
     /// Cases whose expected outcome the flip changes (the ones that must notice it).
     package var witnesses: Int

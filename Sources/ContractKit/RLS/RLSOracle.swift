@@ -10,7 +10,6 @@ package struct RLSRow: Sendable, Equatable {
     /// Columns the fixture (or the case) gave explicitly; the others took their defaults.
     package var given: Set<String>
 
-    /// A row from its values.
     package init(values: [String: JSONValue], generated: Set<String> = [], given: Set<String>? = nil) {
         self.values = values
         self.generated = generated
@@ -232,7 +231,7 @@ package struct RLSOracle: Sendable {
         case .text?:
             switch v {
             case .string(let s): return .text(Array(s.utf8))
-            case .int, .double, .bool: return .text(Array(CaseText.scalar(v).utf8))
+            case .int, .double, .number, .bool: return .text(Array(CaseText.scalar(v).utf8))
             default: return .text(Array(v.serialized().utf8))
             }
         case .enumeration(_, let labels)?:
@@ -266,7 +265,7 @@ package struct RLSOracle: Sendable {
         case nil:
             switch v {
             case .string(let s): return .text(Array(s.utf8))
-            case .int, .double: return .number(v.doubleValue!)
+            case .int, .double, .number: return .number(v.doubleValue!)
             case .bool(let b): return .bool(b)
             default: return .json(v)
             }
@@ -324,7 +323,9 @@ package struct RLSOracle: Sendable {
     /// Deep JSON equality with numbers compared by value (`7` equals `7.0`).
     package static func jsonEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
-        case (.int, .int), (.int, .double), (.double, .int), (.double, .double): return a.doubleValue == b.doubleValue
+        case (.int, .int), (.int, .double), (.double, .int), (.double, .double), (.number, .int), (.number, .double), (.number, .number),
+            (.int, .number), (.double, .number):
+            return a.doubleValue == b.doubleValue
         case (.array(let p), .array(let q)): return p.count == q.count && zip(p, q).allSatisfy { jsonEqual($0, $1) }
         case (.object(let p), .object(let q)):
             return p.count == q.count && p.allSatisfy { k, v in q[k].map { jsonEqual(v, $0) } ?? false }

@@ -16,7 +16,6 @@ package enum RLSCaseStatus: Sendable, Equatable {
 
 /// How one cell fared: its cases and its flips.
 package struct RLSCellSummary: Sendable {
-    /// The cell.
     package var cell: RLSCell
     /// Cases run.
     package var cases: Int
@@ -64,7 +63,6 @@ package struct RLSReport: Sendable {
     /// The flip test, when it ran.
     package var flips: [RLSFlipResult]?
 
-    /// The app.
     package var app: String { expansion.app }
 
     /// Per-cell figures, in matrix order.

@@ -45,7 +45,6 @@ package protocol RLSPolicyInstalling: RLSTarget {
 package struct RLSTargetError: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
     package var message: String
-    /// An error with a message.
     package init(_ message: String) { self.message = message }
     /// `RLS target: <message>`.
     package var description: String { "RLS target: \(message)" }
@@ -85,7 +84,6 @@ package final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
     /// How many times the backend was reset between cases (for reports and benchmarks).
     package private(set) var resets = 0
 
-    /// A target for a backend.
     package init(backend: any BackendUnderTest, transport: Transport = .urlSession) {
         self.backend = backend
         self.transport = transport

@@ -9,12 +9,10 @@ import Foundation
 package final class WireClient: @unchecked Sendable {
     /// The backend answering.
     package let backend: any BackendUnderTest
-    /// The sender.
     package let sender: URLSessionSender
     /// The session used.
     package var session: URLSession { sender.session }
 
-    /// A client for a backend.
     package init(_ backend: any BackendUnderTest) {
         self.backend = backend
         sender = URLSessionSender(backend: backend)

@@ -13,7 +13,6 @@ package enum WireActor: Sendable, Hashable, CustomStringConvertible {
     /// The anon key as `apikey`, the persona's access token as bearer token.
     case persona(String)
 
-    /// The actor a file names.
     package init(name: String) {
         switch name {
         case "none": self = .none
@@ -50,7 +49,6 @@ package protocol WireCredentials: Sendable {
 
 /// A persona without an access token where one is needed.
 package struct MissingTokenError: Error, CustomStringConvertible, Sendable {
-    /// The persona.
     package var persona: String
     package var description: String { "no access token for persona '\(persona)'" }
 }
@@ -87,7 +85,6 @@ package struct WireRequest: Sendable {
     package var method: String
     /// The path (`/rest/v1/cities`).
     package var path: String
-    /// The query.
     package var query: Query
     /// Header fields (an `apikey` or `Authorization` here replaces the actor's).
     package var headers: HTTPHeaders

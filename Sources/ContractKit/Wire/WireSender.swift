@@ -28,7 +28,6 @@ package struct WireSendError: Error, CustomStringConvertible, Sendable {
 /// (`MockSupabase.makeURLSession(configuration: .ephemeral)`, answered in process), a loopback HTTP server
 /// (`http://127.0.0.1:<port>`), or a live project.
 package struct URLSessionSender: WireSender, @unchecked Sendable {
-    /// The session.
     package let session: URLSession
     /// The project URL (paths are appended to its own path).
     package let baseURL: URL

@@ -9,7 +9,7 @@ extension ContractEnum {
     public static var choicesLabel: String { "expected one of" }
 
     /// The allowed spellings, comma-separated.
-    public static var spellings: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var spellings: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     public init(from decoder: Decoder) throws {
         let s = try decoder.singleValueContainer().decode(String.self)

@@ -33,7 +33,6 @@ package struct AuthSettings: Sendable, Equatable {
     /// `weak_password` (default 6).
     package var minimumPasswordLength: Int = 6
 
-    /// GoTrue's defaults.
     package init(
         siteURL: String = "http://127.0.0.1:3000", redirectURLs: [String] = [], mailerAutoconfirm: Bool = true,
         anonymousSignIns: Bool = false, externalProviders: [String] = [], otpExpirySeconds: Int = 86400,

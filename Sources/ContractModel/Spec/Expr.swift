@@ -167,7 +167,7 @@ extension Expr.Operand: Decodable {
             case "now": self = .now
             default: throw decoder.fail("unknown operand '\(s)' (strings must be auth.uid, auth.role, auth.email or now; write literals as {\"value\": …})")
             }
-        case .int, .double, .bool, .null: self = .value(value)
+        case .int, .double, .number, .bool, .null: self = .value(value)
         case .object(let o):
             guard o.count == 1, let key = o.keys.first else { throw decoder.fail("an operand object has exactly one key") }
             let c = try decoder.container(keyedBy: AnyKey.self), k = AnyKey(key)

@@ -39,7 +39,6 @@ package struct FunctionDefinition: Sendable, Equatable {
     package var returns: String
     /// Definer or invoker.
     package var security: Security
-    /// Volatility.
     package var volatility: Volatility
 
     /// `public.search_cities`.
@@ -52,7 +51,6 @@ package struct FunctionDefinition: Sendable, Equatable {
         "\(name)(\(arguments.joined(separator: ", "))\(defaults > 0 ? "; \(defaults) with defaults" : "")) RETURNS \(returns) SECURITY \(security.rawValue.uppercased()) \(volatility.rawValue.uppercased())"
     }
 
-    /// A function.
     package init(name: String, arguments: [String], defaults: Int = 0, returns: String, security: Security, volatility: Volatility) {
         self.name = name
         self.arguments = arguments

@@ -10,14 +10,12 @@ import Foundation
 package struct IndexDefinition: Sendable, Equatable {
     /// One key column, in order.
     package struct Key: Sendable, Equatable, CustomStringConvertible {
-        /// The column.
         package var column: String
         /// `DESC` ordering.
         package var descending: Bool
         /// A non-default operator class (`gin_trgm_ops`).
         package var opclass: String?
         package var description: String { column + (opclass.map { " \($0)" } ?? "") + (descending ? " DESC" : "") }
-        /// A key column.
         package init(column: String, descending: Bool = false, opclass: String? = nil) {
             self.column = column
             self.descending = descending
@@ -40,7 +38,6 @@ package struct IndexDefinition: Sendable, Equatable {
         "\(unique ? "UNIQUE " : "")\(name) USING \(method) (\(keys.map(\.description).joined(separator: ", ")))" + (predicate.map { " WHERE \($0)" } ?? "")
     }
 
-    /// An index.
     package init(name: String, method: String = "btree", keys: [Key], unique: Bool = false, predicate: String? = nil) {
         self.name = name
         self.method = method
@@ -119,7 +116,6 @@ package struct TriggerDefinition: Sendable, Equatable {
         "\(timing.uppercased()) \(events.map { $0.uppercased() }.joined(separator: " OR ")) ON \(qualifiedTable) FOR EACH \(level.uppercased()) EXECUTE FUNCTION \(function)()"
     }
 
-    /// A trigger.
     package init(name: String, table: String, timing: String, events: [String], level: String = "row", function: String) {
         self.name = name
         self.table = table

@@ -33,7 +33,6 @@ package struct PolicyCell: Sendable, Equatable {
 
 /// The RLS matrix of one table.
 package struct TablePolicies: Sendable, Equatable {
-    /// Table name.
     package var table: String
     /// Whether row-level security is enabled (the documents require it everywhere).
     package var rlsEnabled: Bool
@@ -249,7 +248,6 @@ package struct Fixtures: Sendable, Equatable {
         a.personas == b.personas && a.tables.map(\.table) == b.tables.map(\.table) && a.tables.map(\.rows) == b.tables.map(\.rows)
     }
 
-    /// The persona of a name.
     package func persona(_ name: String) -> Persona? { personas.first { $0.name == name } }
 
     /// Rows of a table.

@@ -1,6 +1,5 @@
 import Foundation
 
-/// A column default.
 package enum ColumnDefault: Sendable, Equatable {
     /// A literal value (JSON, coerced to the column type).
     case value(JSONValue)
@@ -161,7 +160,6 @@ package struct SimpleViewDefinition: Sendable, Equatable {
     package enum CheckOption: String, Sendable, Equatable { case local, cascaded }
 }
 
-/// One table.
 package struct TableSchema: Sendable, Equatable {
     /// Table name (without schema).
     package var name: String
@@ -173,7 +171,6 @@ package struct TableSchema: Sendable, Equatable {
     package var primaryKey: [String]
     /// UNIQUE constraints other than the primary key.
     package var uniques: [UniqueConstraint]
-    /// Foreign keys.
     package var foreignKeys: [ForeignKey]
     /// Table CHECK constraints.
     package var checks: [CheckConstraint]
@@ -206,7 +203,6 @@ package struct TableSchema: Sendable, Equatable {
         self.indexDefinitions = indexDefinitions
     }
 
-    /// Index of a column by name.
     package func columnIndex(_ name: String) -> Int? { columns.firstIndex { $0.name == name } }
 
     /// The qualified name (`public.cities`).

@@ -24,7 +24,6 @@ package struct PostgRESTStatusTable: Sendable, Equatable {
 
     /// One exact code (a SQLSTATE or a `PGRSTxyz`) or one two-character SQLSTATE class.
     package struct Entry: Sendable, Equatable {
-        /// The status.
         package var status: Int
         /// The status of a request without a JWT, when it differs (`42501`: 401).
         package var anonymousStatus: Int?
@@ -66,10 +65,8 @@ package struct PostgRESTStatusTable: Sendable, Equatable {
 
     /// Reads `<contracts>/shared/postgrest-errors.json`.
     package static func load(contracts: URL) throws -> PostgRESTStatusTable {
-        try decode(
-            SpecNode.load(
-                contracts.appendingPathComponent("shared/postgrest-errors.json"),
-                displayName: "Contracts/shared/postgrest-errors.json"))
+        let file = "shared/postgrest-errors.json"
+        return try SpecNode.decode(PostgRESTStatusTable.self, from: contracts.appendingPathComponent(file), displayName: "Contracts/" + file)
     }
 
     /// Decodes the file (format: Contracts/FORMAT.md, "shared/postgrest-errors.json").
@@ -194,10 +191,8 @@ package struct GoTrueErrorTable: Sendable, Equatable {
 
     /// Reads `<contracts>/shared/gotrue-errors.json`.
     package static func load(contracts: URL) throws -> GoTrueErrorTable {
-        try decode(
-            SpecNode.load(
-                contracts.appendingPathComponent("shared/gotrue-errors.json"),
-                displayName: "Contracts/shared/gotrue-errors.json"))
+        let file = "shared/gotrue-errors.json"
+        return try SpecNode.decode(GoTrueErrorTable.self, from: contracts.appendingPathComponent(file), displayName: "Contracts/" + file)
     }
 
     /// Decodes the file (format: Contracts/FORMAT.md, "shared/gotrue-errors.json").

@@ -241,7 +241,7 @@ extension SourceTrace {
 
     static func numbers(in value: JSONValue, path: String) -> [(path: String, number: QuotedNumber)] {
         switch value {
-        case .int, .double:
+        case .int, .double, .number:
             return [(path, QuotedNumber(value: value.doubleValue!, text: value.serialized(), scales: [1]))]
         case .string(let s): return QuotedNumber.scan(s).map { (path, $0) }
         case .array(let a): return a.enumerated().flatMap { numbers(in: $1, path: "\(path)[\($0)]") }

@@ -57,7 +57,6 @@ package struct SpecNode: Sendable {
     /// An error at this node.
     package func fail(_ message: String) -> SpecError { SpecError(file: file, path: path, message: message) }
 
-    /// The value as a string.
     package func string() throws -> String {
         guard case .string(let s) = value else { throw fail("expected a string, found \(value.typeName)") }
         return s

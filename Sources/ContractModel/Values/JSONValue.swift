@@ -9,6 +9,11 @@ public enum JSONValue: Sendable, Hashable {
     case bool(Bool)
     case int(Int64)
     case double(Double)
+    /// A number a `Double` would not print back as jsonb's `numeric` does (`1.50`, `0.00000015`
+    /// written `1.5e-7`, digits past a double's precision, integers past Int64): its text as
+    /// PostgreSQL's numeric output prints it. The parser makes one only then, so every other
+    /// number stays an `int` or a `double`.
+    case number(String)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -26,6 +31,7 @@ public enum JSONValue: Sendable, Hashable {
         switch self {
         case .int(let i): return Double(i)
         case .double(let d): return d
+        case .number(let t): return Double(t)
         default: return nil
         }
     }
@@ -34,6 +40,7 @@ public enum JSONValue: Sendable, Hashable {
         switch self {
         case .int(let i): return i
         case .double(let d) where d.rounded() == d && abs(d) < 9.2e18: return Int64(d)
+        case .number(let t): return Double(t).flatMap { $0.rounded() == $0 && abs($0) < 9.2e18 ? Int64($0) : nil }
         default: return nil
         }
     }
@@ -47,11 +54,11 @@ public enum JSONValue: Sendable, Hashable {
     public var isNull: Bool { if case .null = self { return true }; return false }
 
     /// The JSON type name used in error messages ("object", "array", …).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
-        case .int, .double: return "number"
+        case .int, .double, .number: return "number"
         case .string: return "string"
         case .array: return "array"
         case .object: return "object"
@@ -197,8 +204,7 @@ private struct JSONParser {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
         if isInt, let v = Int64(text) { return .int(v) }
-        guard let d = Double(text), d.isFinite else { throw fail("number out of range") }
-        return .double(d)
+        return try JSONValue.number(text: text, orFail: fail("number out of range"))
     }
 
     mutating func string() throws -> String {
@@ -253,15 +259,8 @@ private struct JSONParser {
         guard i + 4 <= bytes.count else { throw fail("invalid unicode escape") }
         var v: UInt32 = 0
         for _ in 0..<4 {
-            let c = bytes[i]
-            let d: UInt32
-            switch c {
-            case 0x30...0x39: d = UInt32(c - 0x30)
-            case 0x41...0x46: d = UInt32(c - 0x41 + 10)
-            case 0x61...0x66: d = UInt32(c - 0x61 + 10)
-            default: throw fail("invalid unicode escape")
-            }
-            v = v * 16 + d
+            guard let d = bytes[i].hexDigitValue else { throw fail("invalid unicode escape") }
+            v = v * 16 + UInt32(d)
             i += 1
         }
         return v
@@ -297,6 +296,7 @@ extension JSONValue {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
+        case .number(let t): out += t
         case .double(let d):
             out += JSONValue.formatDouble(d)
             // jsonb keeps numbers as numeric, which keeps the scale: 7.0 stays 7.0 (float8 prints 7).
@@ -335,6 +335,22 @@ extension JSONValue {
             if style == .pretty { out += "\n" + String(repeating: "  ", count: indent) }
             out += "}"
         }
+    }
+
+    /// A JSON number that is not an Int64 literal, as jsonb keeps it: PostgreSQL reads JSON
+    /// numbers as `numeric` (jsonb.c via `numeric_in`), so `1.50` keeps its scale, `1e2` is
+    /// `100` and `1.5e-7` prints `0.00000015`. An `int` when the numeric is integral and fits, a
+    /// `double` when the double prints the same text, otherwise `.number` with numeric's text.
+    static func number(text: String, orFail failure: @autoclosure () -> Error) throws -> JSONValue {
+        guard let n = PGNumeric.parse(text), n.special == nil else { throw failure() }
+        let canonical = n.description
+        if !canonical.contains("."), let v = Int64(canonical) { return .int(v) }
+        if let d = Double(text), d.isFinite {
+            var printed = formatDouble(d)
+            if d == d.rounded(), abs(d) < 1e15 { printed += ".0" }
+            if printed == canonical { return .double(d) }
+        }
+        return .number(canonical)
     }
 
     /// Formats a double the way PostgreSQL 12+ prints `double precision` (shortest round-trip,
@@ -413,6 +429,7 @@ extension JSONValue: Codable {
         case .bool(let b): try c.encode(b)
         case .int(let i): try c.encode(i)
         case .double(let d): try c.encode(d)
+        case .number(let t): try c.encode(Decimal(string: t) ?? 0)
         case .string(let s): try c.encode(s)
         case .array(let a): try c.encode(a)
         case .object(let o): try c.encode(o)

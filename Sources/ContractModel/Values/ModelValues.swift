@@ -12,10 +12,10 @@ import Foundation
 /// accepts on input.
 public struct PGTimestamp: Codable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Microseconds since 1970-01-01T00:00:00Z.
-    public var microseconds: Int64
+    package var microseconds: Int64
 
     /// A timestamp from microseconds since the epoch.
-    public init(microseconds: Int64) { self.microseconds = microseconds }
+    package init(microseconds: Int64) { self.microseconds = microseconds }
 
     /// A timestamp from a `Date` (rounded to the microsecond, PostgreSQL's precision).
     public init(_ date: Date) { microseconds = PGTime.micros(date) }
@@ -42,10 +42,10 @@ public struct PGTimestamp: Codable, Hashable, Comparable, Sendable, CustomString
 /// PostgreSQL's `timestamp_in` does.
 public struct PGLocalTimestamp: Codable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Microseconds since 1970-01-01T00:00:00 (wall clock, no zone).
-    public var microseconds: Int64
+    package var microseconds: Int64
 
     /// A timestamp from microseconds since the epoch.
-    public init(microseconds: Int64) { self.microseconds = microseconds }
+    package init(microseconds: Int64) { self.microseconds = microseconds }
     /// Parses PostgreSQL or ISO 8601 text; nil when it is not a timestamp.
     public init?(_ text: String) {
         var t = text.trimmingCharacters(in: .whitespaces)
@@ -66,10 +66,10 @@ public struct PGLocalTimestamp: Codable, Hashable, Comparable, Sendable, CustomS
 /// A `date` (no time, no zone): days since 1970-01-01, printed `YYYY-MM-DD`.
 public struct PGDate: Codable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Days since 1970-01-01.
-    public var daysSinceEpoch: Int32
+    package var daysSinceEpoch: Int32
 
     /// A date from its day count.
-    public init(daysSinceEpoch: Int32) { self.daysSinceEpoch = daysSinceEpoch }
+    package init(daysSinceEpoch: Int32) { self.daysSinceEpoch = daysSinceEpoch }
     /// A date from year, month, day; nil when it does not exist (PostgreSQL rejects 2026-02-30).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...12).contains(month), day >= 1, day <= PGDate.daysInMonth(month, leap: PGDate.isLeap(year)) else { return nil }
@@ -88,18 +88,16 @@ public struct PGDate: Codable, Hashable, Comparable, Sendable, CustomStringConve
         daysSinceEpoch = d
     }
 
-    /// The year.
     public var year: Int { PGTime.civilFromDays(Int(daysSinceEpoch)).0 }
     /// The month, 1…12.
     public var month: Int { PGTime.civilFromDays(Int(daysSinceEpoch)).1 }
     /// The day of the month, 1…31.
     public var day: Int { PGTime.civilFromDays(Int(daysSinceEpoch)).2 }
     /// The next calendar day.
-    public var next: PGDate { PGDate(daysSinceEpoch: daysSinceEpoch + 1) }
+    package var next: PGDate { PGDate(daysSinceEpoch: daysSinceEpoch + 1) }
 
     /// Leap year in the proleptic Gregorian calendar.
     package static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
-    /// Days in a month.
     package static func daysInMonth(_ m: Int, leap: Bool) -> Int {
         switch m {
         case 2: return leap ? 29 : 28
@@ -118,10 +116,10 @@ public struct PGDate: Codable, Hashable, Comparable, Sendable, CustomStringConve
 /// A `time` (without time zone): microseconds since midnight, printed `08:30:00[.5]`.
 public struct PGTimeOfDay: Codable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Microseconds since midnight.
-    public var microseconds: Int64
+    package var microseconds: Int64
 
     /// A time from microseconds since midnight.
-    public init(microseconds: Int64) { self.microseconds = microseconds }
+    package init(microseconds: Int64) { self.microseconds = microseconds }
     /// A time from hours, minutes, seconds.
     public init(hour: Int, minute: Int, second: Int = 0) { microseconds = Int64((hour * 60 + minute) * 60 + second) * 1_000_000 }
     /// Parses `HH:MM[:SS[.ffffff]]` (a zone is ignored, as `time_in` does).

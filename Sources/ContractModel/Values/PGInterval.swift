@@ -270,14 +270,7 @@ package enum PGBytea {
         if b.count >= 2, b[0] == UInt8(ascii: "\\"), b[1] == UInt8(ascii: "x") || b[1] == UInt8(ascii: "X") {
             var out: [UInt8] = []
             var i = 2
-            func hex(_ c: UInt8) -> UInt8? {
-                switch c {
-                case 0x30...0x39: return c - 0x30
-                case 0x41...0x46: return c - 0x41 + 10
-                case 0x61...0x66: return c - 0x61 + 10
-                default: return nil
-                }
-            }
+            func hex(_ c: UInt8) -> UInt8? { c.hexDigitValue }
             while i < b.count {
                 if b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1; continue }
                 guard let hi = hex(b[i]) else { throw badDigit(b[i]) }

@@ -43,7 +43,7 @@ public struct PGNumeric: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value as a JSON number text (`to_json` quotes the non-finite ones: `"NaN"`).
-    public var jsonText: String { special == nil ? description : "\"\(description)\"" }
+    package var jsonText: String { special == nil ? description : "\"\(description)\"" }
 
     /// The nearest `Double`.
     public var doubleValue: Double {
@@ -61,13 +61,12 @@ public struct PGNumeric: Sendable, Hashable, CustomStringConvertible {
         return Int64((negative ? "-" : "") + (integer.isEmpty ? "0" : String(decoding: integer.map { $0 + 0x30 }, as: UTF8.self)))
     }
 
-    /// An integer.
     public init(_ i: Int64) { self = PGNumeric.parse(String(i))! }
 
     /// Reads `numeric_in`'s input: optional white space and sign, digits with an optional point,
     /// an optional exponent (`1.5e2` is `150`, scale `max(0, fraction digits − exponent)`), or
     /// `NaN`, `Infinity`/`inf` with a sign, any case. Nil for anything else.
-    public static func parse(_ raw: String) -> PGNumeric? {
+    package static func parse(_ raw: String) -> PGNumeric? {
         let t = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         var b = Substring(t)
         var negative = false
@@ -112,7 +111,7 @@ public struct PGNumeric: Sendable, Hashable, CustomStringConvertible {
 
     /// Rounds to `scale` fraction digits, half away from zero (`round(numeric, s)`), padding
     /// with zeros when the value has fewer.
-    public func rounded(scale s: Int) -> PGNumeric {
+    package func rounded(scale s: Int) -> PGNumeric {
         guard special == nil else { return self }
         if fraction.count <= s {
             return PGNumeric(special: nil, negative: negative, integer: integer, fraction: fraction + [UInt8](repeating: 0, count: s - fraction.count))

@@ -146,7 +146,6 @@ package enum SQLValue: Sendable, Hashable {
     case array([SQLValue])
     /// `numeric`: exact digits and display scale.
     case numeric(PGNumeric)
-    /// `interval`.
     case interval(PGInterval)
     /// `time with time zone`.
     case timetz(PGTimeTZ)
@@ -333,6 +332,15 @@ extension SQLValue {
             case .real, .double: return .double(Double(i))
             case .jsonb, .json: return .json(json)
             default: return try parse(text: String(i), as: type)
+            }
+        case .number(let t):
+            // jsonb's numeric text: a numeric column keeps its digits and scale (`1.50`).
+            switch type {
+            case .numeric(let p, let s): return .numeric(try typmod(PGNumeric.parse(t) ?? PGNumeric(Int64(0)), p, s))
+            case .money: return .int(try PGMoney.parse(t))
+            case .real, .double: return .double(Double(t) ?? 0)
+            case .jsonb, .json: return .json(json)
+            default: return try parse(text: t, as: type)
             }
         case .double(let d):
             switch type {

@@ -10,7 +10,6 @@ public protocol WallClock: Sendable {
 
 /// The wall clock.
 public struct SystemClock: WallClock {
-    /// The wall clock.
     public init() {}
     public func now() -> Date { Date() }
 }
@@ -39,7 +38,6 @@ public protocol IDGenerator: Sendable {
 
 /// Random ids from the system generator.
 public struct SystemIDGenerator: IDGenerator {
-    /// System randomness.
     public init() {}
     public func uuid() -> String { UUID().uuidString.lowercased() }
     public func bytes(_ count: Int) -> [UInt8] {

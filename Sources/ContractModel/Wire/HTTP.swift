@@ -3,9 +3,8 @@ import Foundation
 /// HTTP header fields: case-insensitive names, several values per name, insertion order kept.
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields in the order they were added, with their original spelling.
-    public private(set) var fields: [(name: String, value: String)] = []
+    package private(set) var fields: [(name: String, value: String)] = []
 
-    /// Empty headers.
     public init() {}
     /// Headers from name/value pairs.
     public init(_ pairs: [(String, String)]) { for (n, v) in pairs { add(n, v) } }
@@ -86,8 +85,11 @@ public struct HTTPRequest: Sendable {
 
     /// Splits and percent-decodes a request target.
     package static func splitTarget(_ target: String) -> (String, [(name: String, value: String)]) {
-        // Split on the bytes `?`, `#`, `&` and `=` (ASCII: every index found is a character
+        // Split on the bytes `?`, `&` and `=` (ASCII: every index found is a character
         // boundary), as the real server's HTTP stack splits a target, with no grapheme breaking.
+        // A `#` is kept: clients never send a fragment, and Warp (PostgREST's server) splits a
+        // raw target at `?` only, so a `#` that arrives is part of the query
+        // (JsonOperatorSpec.hs filters on a key named `!@#$%^&*_d`).
         let u = target.utf8
         var pathPart = Substring(target)
         var queryPart: Substring = ""
@@ -95,7 +97,6 @@ public struct HTTPRequest: Sendable {
             pathPart = target[..<q]
             queryPart = target[u.index(after: q)...]
         }
-        if let h = queryPart.utf8.firstIndex(of: 0x23) { queryPart = queryPart[..<h] }
         let path = percentDecoded(pathPart)
         var items: [(name: String, value: String)] = []
         if !queryPart.isEmpty {
@@ -125,14 +126,7 @@ public struct HTTPRequest: Sendable {
         var out: [UInt8] = []
         out.reserveCapacity(u.count)
         var i = u.startIndex
-        func hex(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x41...0x46: return c - 0x41 + 10
-            case 0x61...0x66: return c - 0x61 + 10
-            default: return nil
-            }
-        }
+        func hex(_ c: UInt8) -> UInt8? { c.hexDigitValue }
         while i < u.endIndex {
             let c = u[i]
             if c == 0x25 {

@@ -3,13 +3,13 @@ import Foundation
 /// A fault the mock injects into matching requests, to test client failure handling.
 public struct InjectedFault: Sendable {
     /// Which requests (method and path prefix) it applies to; nil matches any.
-    public var method: String?
+    package var method: String?
     /// Path prefix, e.g. `/rest/v1/saved_cities`.
-    public var pathPrefix: String
+    package var pathPrefix: String
     /// What happens.
-    public var kind: Kind
+    package var kind: Kind
     /// How many matching requests it affects (nil: until cleared).
-    public var remaining: Int?
+    package var remaining: Int?
 
     /// What a fault does.
     public enum Kind: Sendable {
@@ -19,7 +19,6 @@ public struct InjectedFault: Sendable {
         case response(HTTPResponse)
     }
 
-    /// A fault.
     public init(method: String? = nil, pathPrefix: String, kind: Kind, remaining: Int? = nil) {
         self.method = method
         self.pathPrefix = pathPrefix
@@ -31,6 +30,5 @@ public struct InjectedFault: Sendable {
 /// Thrown by `handle` when an injected network fault matches: transports turn it into a
 /// connection failure.
 public struct InjectedNetworkError: Error, Sendable {
-    /// The error.
     package init() {}
 }

@@ -17,7 +17,6 @@ package struct SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
     ]
 
-    /// A fresh hasher.
     package init() { buffer.reserveCapacity(64) }
 
     /// Feeds bytes.

@@ -81,11 +81,6 @@ struct SessionStore {
 
     init(settings: Settings) { self.settings = settings }
 
-    /// A one-time password sent to an email.
-    struct OTP { let token: String; let expires: Date; let userID: String? }
-    /// The last OTP per (lower-case) email: the mock's outbox.
-    var otps: [String: OTP] = [:]
-
     /// Revoked tokens currently kept (for tests and the benchmark).
     var revokedTokens: Int { revokedCount }
 

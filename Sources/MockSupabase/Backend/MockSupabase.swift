@@ -28,7 +28,6 @@ package struct RPCParameter: Sendable {
     /// Whether it may be omitted.
     package var hasDefault: Bool
 
-    /// A parameter.
     package init(_ name: String, _ type: SQLType, hasDefault: Bool = false) {
         self.name = name
         self.type = type
@@ -54,9 +53,7 @@ package struct RPCCall: Sendable {
     package let arguments: [String: JSONValue]
     /// Caller (the function runs as the caller unless it is SECURITY DEFINER; use `.serviceRole` then).
     package let auth: AuthContext
-    /// The database.
     package let database: Database
-    /// The backend.
     package let backend: MockSupabase
 }
 
@@ -67,7 +64,6 @@ package typealias RPCHandler = @Sendable (RPCCall) throws -> JSONValue
 package struct RPCFunction: Sendable {
     /// Name (`search_cities`).
     package var name: String
-    /// Parameters.
     package var parameters: [RPCParameter]
     /// Result shape.
     package var returns: RPCReturn
@@ -76,7 +72,6 @@ package struct RPCFunction: Sendable {
     /// The body.
     package var handler: RPCHandler
 
-    /// A function.
     package init(name: String, parameters: [RPCParameter], returns: RPCReturn, volatile: Bool = false, handler: @escaping RPCHandler) {
         self.name = name
         self.parameters = parameters
@@ -87,31 +82,30 @@ package struct RPCFunction: Sendable {
 }
 
 /// Configuration of one mock backend.
-public struct MockConfiguration: Sendable {
+package struct MockConfiguration: Sendable {
     /// The app served.
     package var spec: AppSpec
     /// The JWT secret (Supabase's local-development default unless given).
-    public var jwtSecret: String
+    package var jwtSecret: String
     /// The clock for `now()`, JWT `iat`/`exp` and expiry checks.
-    public var clock: WallClock
+    package var clock: WallClock
     /// The id source.
-    public var ids: IDGenerator
+    package var ids: IDGenerator
     /// Access-token lifetime in seconds (auth.json `jwt_expiry`, GoTrue's default 3600).
-    public var accessTokenLifetime: Int
+    package var accessTokenLifetime: Int
     /// Minimum password length (auth.json `minimum_password_length`, GoTrue's default 6).
-    public var minimumPasswordLength: Int
+    package var minimumPasswordLength: Int
     /// Seconds after its revocation during which a refresh token may still be exchanged
     /// (`GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`; the Supabase CLI's `config.toml` sets
     /// `refresh_token_reuse_interval = 10`). A later reuse ends the session.
-    public var refreshTokenReuseInterval: Int
+    package var refreshTokenReuseInterval: Int
     /// Seconds a revoked refresh token is kept before it is pruned (GoTrue's cleanup deletes
     /// revoked tokens older than 24 hours: supabase/auth internal/models/cleanup.go).
-    public var revokedRefreshTokenRetention: Int
+    package var revokedRefreshTokenRetention: Int
     /// Most revoked refresh tokens kept at once; beyond it the oldest are pruned early, so memory
     /// stays bounded under heavy refresh traffic.
-    public var revokedRefreshTokenCap: Int
+    package var revokedRefreshTokenCap: Int
 
-    /// A configuration with defaults.
     package init(
         spec: AppSpec, jwtSecret: String = "super-secret-jwt-token-with-at-least-32-characters-long",
         clock: WallClock = SystemClock(), ids: IDGenerator = SystemIDGenerator(),
@@ -141,9 +135,7 @@ public struct MockConfiguration: Sendable {
 /// state sits behind a `Guarded` (see there for the discipline): the database, GoTrue's sessions,
 /// storage, and this object's registrations, faults and token cache (`state`).
 public final class MockSupabase: Sendable {
-    /// The configuration.
-    public let configuration: MockConfiguration
-    /// The database.
+    package let configuration: MockConfiguration
     package let database: Database
     /// The anon key (a JWT with role `anon`).
     public let anonKey: String
@@ -187,7 +179,7 @@ public final class MockSupabase: Sendable {
     }
 
     /// A backend for an app, seeded with its fixtures.
-    public init(configuration: MockConfiguration) throws {
+    package init(configuration: MockConfiguration) throws {
         self.configuration = configuration
         let c = configuration
         database = Database(schema: c.spec.schema, policies: c.spec.policies, clock: c.clock, ids: c.ids)
@@ -341,7 +333,13 @@ public final class MockSupabase: Sendable {
             }
         }
         let path = request.path
-        if request.method == "OPTIONS" { return corsPreflight(request) }
+        // The gateway's CORS plugin answers a preflight (OPTIONS with Origin and
+        // Access-Control-Request-Method, Kong's cors handler) itself; any other OPTIONS to a
+        // PostgREST relation or its root reaches PostgREST, which answers with `Allow`.
+        if request.method == "OPTIONS" {
+            let preflight = request.headers["Origin"] != nil && request.headers["Access-Control-Request-Method"] != nil
+            if preflight || !path.hasPrefix("/rest/v1") || path.hasPrefix("/rest/v1/rpc/") { return corsPreflight(request) }
+        }
         var response: HTTPResponse
         if path.hasPrefix("/rest/v1") {
             response = handleREST(request)

@@ -8,7 +8,6 @@ package enum TriggerEvent: String, Sendable { case insert = "INSERT", update = "
 
 /// What a trigger sees and may change.
 package struct TriggerContext {
-    /// The table.
     package let table: String
     /// INSERT, UPDATE or DELETE.
     package let event: TriggerEvent

@@ -40,7 +40,6 @@ package enum FilterOperand: Sendable, Equatable {
 
 /// One `order=` term.
 package struct OrderTerm: Sendable, Equatable {
-    /// Column name.
     package var column: String
     /// Descending when true.
     package var descending: Bool
@@ -48,7 +47,6 @@ package struct OrderTerm: Sendable, Equatable {
     /// (last for ascending, first for descending).
     package var nullsFirst: Bool?
 
-    /// A term.
     package init(column: String, descending: Bool = false, nullsFirst: Bool? = nil) {
         self.column = column
         self.descending = descending

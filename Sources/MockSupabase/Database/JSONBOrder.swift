@@ -8,7 +8,7 @@ enum JSONBOrder {
         switch v {
         case .null: return 0
         case .string: return 1
-        case .int, .double: return 2
+        case .int, .double, .number: return 2
         case .bool: return 3
         case .array: return 4
         case .object: return 5
@@ -41,6 +41,8 @@ enum JSONBOrder {
             }
             return 0
         default:
+            if case .number = a, let x = a.numericValue, let y = b.numericValue { return PGNumeric.compare(x, y) }
+            if case .number = b, let x = a.numericValue, let y = b.numericValue { return PGNumeric.compare(x, y) }
             let x = a.doubleValue ?? 0, y = b.doubleValue ?? 0
             return x == y ? 0 : (x < y ? -1 : 1)
         }

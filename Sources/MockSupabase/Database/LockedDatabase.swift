@@ -206,7 +206,6 @@ package final class Database: Sendable {
     package struct ResultSet: Sendable {
         /// The columns of each row.
         package var columns: [ColumnSchema]
-        /// The rows.
         package var rows: [[SQLValue]]
         /// The total count before limit/offset, when asked.
         package var total: Int?

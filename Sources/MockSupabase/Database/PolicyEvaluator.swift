@@ -114,6 +114,7 @@ struct PolicyEvaluator {
         case .bool(let b): return .bool(b)
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
+        case .number(let t): return PGNumeric.parse(t).map(SQLValue.numeric) ?? .double(Double(t) ?? 0)
         case .string(let s): return .text(s)
         default: return .json(j)
         }

@@ -46,7 +46,9 @@ extension MockSupabase {
 
     /// An error response in PostgREST's shape with its status.
     func restError(_ e: PostgresError, anonymous: Bool, singular: Bool = false) -> HTTPResponse {
-        var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
+        // Every error names its code in RFC 9209's Proxy-Status (PostgREST 13.0, Error.hs
+        // `errorResponseFor`); the newest documented behaviour is followed (docs/references/errors.rst).
+        var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8", "Proxy-Status": "PostgREST; error=\(e.code)"]
         let status = postgrestStatus(for: e.code, anonymous: anonymous, message: e.message)
         if status == 401 {
             let desc = e.code.hasPrefix("PGRST3") ? e.message : "permission denied"
@@ -73,7 +75,37 @@ extension MockSupabase {
         }
     }
 
+    /// PostgREST's answer with the headers its middleware adds: `Vary: Accept, Prefer, Range` on
+    /// every answer that is not an error (App.hs `toWaiResponse`), and, when the request has an
+    /// `Origin`, the response headers CORS exposes (Cors.hs `corsExposedHeaders`).
     func handleREST(_ request: HTTPRequest) -> HTTPResponse {
+        var response = handleRESTRequest(request)
+        if response.status < 400, response.headers["Vary"] == nil, response.headers["Proxy-Status"] == nil {
+            response.headers["Vary"] = "Accept, Prefer, Range"
+        }
+        if request.headers["Origin"] != nil {
+            response.headers["Access-Control-Expose-Headers"] =
+                "Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit"
+        }
+        return response
+    }
+
+    /// The `Allow` answer to OPTIONS on a relation (Response.hs `RelInfoPlan`): reads always;
+    /// writes where the relation takes them (an app-computed view takes none); PUT only with a
+    /// primary key. Empty body.
+    func restOptions(_ table: TableSchema) -> HTTPResponse {
+        let writable = !table.isView || table.simpleView != nil
+        var key = table.primaryKey
+        if key.isEmpty, let chain = database.schema.viewChain(table) {
+            let shown = Set(table.columns.map(\.name))
+            key = chain.base.primaryKey.allSatisfy(shown.contains) ? chain.base.primaryKey : []
+        }
+        var allow = ["OPTIONS,GET,HEAD"]
+        if writable { allow += ["POST"] + (key.isEmpty ? [] : ["PUT"]) + ["PATCH", "DELETE"] }
+        return HTTPResponse(status: 200, headers: ["Access-Control-Allow-Origin": "*", "Allow": allow.joined(separator: ",")])
+    }
+
+    private func handleRESTRequest(_ request: HTTPRequest) -> HTTPResponse {
         if let denied = checkAPIKey(request) { return denied }
         var anonymous = true
         do {
@@ -87,7 +119,10 @@ extension MockSupabase {
             var rest = String(request.path.dropFirst("/rest/v1".count))
             while rest.hasPrefix("/") { rest.removeFirst() }
             while rest.hasSuffix("/") { rest.removeLast() }
-            if rest.isEmpty { return openAPIRoot() }
+            if rest.isEmpty {
+                if request.method == "OPTIONS" { return HTTPResponse(status: 200, headers: ["Access-Control-Allow-Origin": "*", "Allow": "OPTIONS,GET,HEAD"]) }
+                return openAPIRoot()
+            }
             if rest.hasPrefix("rpc/") {
                 return try handleRPC(String(rest.dropFirst(4)), request, auth)
             }
@@ -100,6 +135,7 @@ extension MockSupabase {
                 let hint = similar.flatMap { levenshtein($0, rest) <= max(2, rest.count / 3) ? "Perhaps you meant the table 'public.\($0)'" : nil }
                 throw PostgresError("PGRST205", "Could not find the table 'public.\(rest)' in the schema cache", hint: hint)
             }
+            if request.method == "OPTIONS" { return restOptions(restTable) }
             // Plan.hs: preferences are judged once the target is known.
             let prefs = Preferences(request.headers)
             try prefs.validate()
@@ -141,6 +177,24 @@ extension MockSupabase {
         return .json(
             200, ["swagger": "2.0", "info": ["title": "SupaContracts mock PostgREST", "version": "12"], "paths": .object(paths), "definitions": .object(defs)],
             headers: ["Content-Type": "application/openapi+json; charset=utf-8"])
+    }
+
+    /// A query-string key or value as http-types' `renderSimpleQuery True` writes the Location
+    /// header's (Response.hs): letters, digits and `-_.~` as they are, every other UTF-8 byte
+    /// percent-encoded in upper-case hex (a space is `%20`).
+    static func queryEncoded(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                let hex = String(b, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
     }
 
     func wantsObject(_ request: HTTPRequest) -> Bool {
@@ -207,7 +261,7 @@ extension MockSupabase {
             let table = database.tableSchema(tableName)!
             plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges)
             try q.rejectAggregates()
-            filters = plan.takeNullFilters(q.filter)
+            filters = try plan.takeNullFilters(q.filter)
             location = CanonicalLocation.location(table: tableName, query: request.query)
             readPlans.store(planKey, query: parsed, plan: plan, filters: filters, location: location)
         }
@@ -412,7 +466,7 @@ extension MockSupabase {
         if prefs.returning == .headersOnly, let last = written.last, !table.primaryKey.isEmpty {
             let pk = table.primaryKey.map { c -> String in
                 let i = table.columnIndex(c)!
-                return "\(c)=eq.\(last[i].pgText(as: table.columns[i].type))"
+                return Self.queryEncoded(c) + "=" + Self.queryEncoded("eq." + last[i].pgText(as: table.columns[i].type))
             }.joined(separator: "&")
             headers["Location"] = "/\(tableName)?\(pk)"
         }
@@ -563,7 +617,13 @@ extension MockSupabase {
     /// 201 when the row was inserted, 200 when it was updated; no Content-Range.
     func restPut(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
         let q = try parsedQueries.parse(request.query)
-        if request.query.contains(where: { $0.name == "limit" || $0.name == "offset" }) || request.headers["Range"] != nil {
+        // Only a top-level range other than "all rows" is refused: `offset=0` (or a negative one,
+        // read as none) leaves it whole, and the Range header is ignored on every method but GET
+        // (ApiRequest.hs `getRanges`, after RFC 9110).
+        let ranged = request.query.contains { p in
+            p.name == "limit" || (p.name == "offset" && (Int(p.value).map { $0 > 0 } ?? true))
+        }
+        if ranged {
             throw PostgresError("PGRST114", "limit/offset querystring parameters are not allowed for PUT")
         }
         let media = try negotiate(request)

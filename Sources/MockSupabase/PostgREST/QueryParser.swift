@@ -123,6 +123,12 @@ enum QueryParser {
                     q.others.append((name, value))
                     continue
                 }
+                // A quoted field name (`"*id*"`, `"a.dotted.column"`) is one column of this table
+                // (QueryParams.hs `pFieldName`), dots and arrows inside it included.
+                if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\""), !name.dropFirst().dropLast().contains("\"") {
+                    q.filter.append(try parseFilter(column: String(name.dropFirst().dropLast()), value))
+                    continue
+                }
                 let f = try parseFilter(column: name, value)
                 if name.utf8.contains(0x2E), let dot = name.lastIndex(of: "."), !name.utf8.contains(0x3E) {
                     let rel = String(name[..<dot])
@@ -325,6 +331,9 @@ enum QueryParser {
                 }
                 if chars[i] == "," { i += 1; continue }
                 if chars[i] == ")" && !topLevel { return items }
+                // PostgREST parses the top-level list with `sepBy` and no `eof` (QueryParams.hs
+                // `pRequestSelect`): what follows a complete list is ignored (`a,b(c))` reads `a,b(c)`).
+                if topLevel { return items }
                 throw fail("\",\" or end of input")
             }
         }

@@ -66,6 +66,12 @@ struct Relationship {
         return out
     }
 
+    /// A relation's own foreign keys, for a simple view those of its base it shows.
+    static func junctionKeys(of t: TableSchema, schema: DatabaseSchema) -> [ForeignKey] {
+        guard let base = schema.viewChain(t)?.base else { return t.foreignKeys }
+        return t.foreignKeys + base.foreignKeys.filter { fk in fk.columns.allSatisfy { t.columnIndex($0) != nil } }
+    }
+
     /// Every relationship from `origin` to the exposed tables.
     static func all(from origin: TableSchema, schema: DatabaseSchema) -> [Relationship] {
         var out: [Relationship] = []
@@ -85,8 +91,11 @@ struct Relationship {
             }
         }
         for j in exposed {
-            for fk1 in j.foreignKeys where schema.table(fk1.refTable)?.qualifiedName == origin.qualifiedName {
-                for fk2 in j.foreignKeys where fk2.name != fk1.name {
+            // A view can be the junction too (SchemaCache.hs `addM2MRels` runs after the views'
+            // keys are added): the base's foreign keys whose columns it shows, its key the base's.
+            let keys = junctionKeys(of: j, schema: schema)
+            for fk1 in keys where schema.table(fk1.refTable)?.qualifiedName == origin.qualifiedName {
+                for fk2 in keys where fk2.name != fk1.name {
                     guard let t = schema.table(fk2.refTable), t.schema == "public" else { continue }
                     guard Set(fk1.columns + fk2.columns).isSubset(of: Set(j.primaryKey)) else { continue }
                     let junction = Junction(
@@ -124,7 +133,31 @@ struct Relationship {
         }
         if candidates.count == 1 { return candidates[0] }
         if candidates.isEmpty { throw notFound(origin.name, name, hint: hint, schema: schema) }
-        throw ambiguous(origin.name, name, candidates)
+        throw ambiguous(origin.name, name, candidates.sorted(by: schemaCacheOrder))
+    }
+
+    /// The order of PostgREST's schema cache lists (SchemaCache.hs sorts each table's
+    /// relationships with the derived `Ord` of `Relationship`): target table, self or not, then
+    /// the cardinality in its declaration order (one-to-many, many-to-one, one-to-one,
+    /// many-to-many), then the constraint's name and columns (for many-to-many the junction's
+    /// name and its two constraints). A PGRST201's details and hint list candidates so.
+    static func schemaCacheOrder(_ a: Relationship, _ b: Relationship) -> Bool {
+        func rank(_ c: Cardinality) -> Int {
+            switch c {
+            case .oneToMany: 0
+            case .manyToOne: 1
+            case .oneToOne: 2
+            case .manyToMany: 3
+            }
+        }
+        func key(_ r: Relationship) -> [String] {
+            let head = [r.target.schema, r.target.name, r.isSelf ? "1" : "0", String(rank(r.cardinality))]
+            if let j = r.junction {
+                return head + [j.table.schema, j.table.name, j.sourceConstraint, j.targetConstraint] + j.sourceNames + [""] + j.targetNames
+            }
+            return head + [r.constraint] + r.columns.flatMap { [$0.0, $0.1] }
+        }
+        return key(a).lexicographicallyPrecedes(key(b))
     }
 
     static func notFound(_ parent: String, _ child: String, hint: String?, schema: DatabaseSchema) -> PostgresError {

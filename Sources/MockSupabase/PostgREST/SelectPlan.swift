@@ -43,8 +43,22 @@ struct SelectPlan {
         var toMany: Bool { rel.toMany }
     }
 
+    /// Top-level logic trees that name an embed (`or=(clientinfo.not.is.null,contact.not.is.null)`),
+    /// checked on each row once its embeds are read: PostgREST's `rel.is.null` inside `or`/`and`
+    /// tests the embed's lateral join (RelatedQueriesSpec.hs "can do an or across embeds").
+    final class DeferredFilters {
+        var trees: [RowFilter] = []
+        var compiled: CompiledFilter?
+    }
+
     let table: TableSchema
     let fields: [Field]
+    let deferred = DeferredFilters()
+    /// `select=count` on a table without a `count` column: PostgreSQL reads `t.count` as
+    /// `count(t)` (function-call notation), so the rows fold into one `{"count": n}` whether or
+    /// not PostgREST's aggregates are on (AggregateFunctionsSpec.hs "backwards compat"). The
+    /// output name.
+    var countOnly: String?
     /// Each field's `"name":` (with its leading comma after the first), escaped once per plan.
     let keyPrefixes: [String]
 
@@ -73,7 +87,7 @@ struct SelectPlan {
 
     /// Whether rendering may drop parent rows (an `!inner` embed or a null filter on one).
     var hasInnerFilter: Bool {
-        embeds.contains { $0.1.inner || $0.1.nullFilter != nil || $0.1.plan.hasInnerFilter }
+        !deferred.trees.isEmpty || embeds.contains { $0.1.inner || $0.1.nullFilter != nil || $0.1.plan.hasInnerFilter }
     }
 
     /// Parameters of embedded resources keyed by their path below this level (`tasks`, `projects.tasks`).
@@ -133,13 +147,18 @@ struct SelectPlan {
         let params = params.resolvingLegacyTargets(items)
         var fields: [Field] = []
         var names: [String] = []
+        var countName: String?
         for item in items {
             switch item {
             case .star:
                 for (i, c) in table.columns.enumerated() { fields.append(.column(out: c.name, index: i, type: c.type, cast: nil)) }
+            case .column("count", let alias, nil) where table.columnIndex("count") == nil:
+                countName = alias ?? "count"
             case .column(let name, let alias, let castName):
                 let cast = try castName.map(castType)
-                if let (base, path) = JSONPath.split(name) {
+                // A column whose own name holds an arrow (selected quoted, `":arr->ow"`) is that
+                // column, not a path.
+                if table.columnIndex(name) == nil, let (base, path) = JSONPath.split(name) {
                     guard let i = table.columnIndex(base) else { throw CompiledFilter.unknownColumn(base, table) }
                     fields.append(.jsonPath(out: alias ?? path.outputName(base), index: i, type: table.columns[i].type, path: try path.validated(), cast: cast))
                     continue
@@ -168,7 +187,18 @@ struct SelectPlan {
                     hint: "Verify that '\(top)' is included in the 'select' query parameter.")
             }
         }
-        return SelectPlan(table: table, fields: fields)
+        if countName != nil, let other = fields.first {
+            let name: String
+            switch other {
+            case .column(_, let i, _, _), .jsonPath(_, let i, _, _, _): name = table.columns[i].name
+            case .embed(let out, _): name = out
+            case .spread(let e): name = e.spreadName ?? e.rel.target.name
+            }
+            throw PostgresError("42803", "column \"\(table.name).\(name)\" must appear in the GROUP BY clause or be used in an aggregate function")
+        }
+        var plan = SelectPlan(table: table, fields: fields)
+        plan.countOnly = countName
+        return plan
     }
 
     static func castType(_ name: String) throws -> SQLType {
@@ -220,29 +250,58 @@ struct SelectPlan {
         for (name, e) in sub.embeds where name != nil { if let n = nulls[name!] { e.nullFilter = n } }
         // Plan.hs `hasOnlyNullEmbed`: an embed is empty (left out of the output, only joining)
         // when it selects no columns and every embed below it is empty too.
-        let empty = sub.fields.allSatisfy { f in
-            switch f {
-            case .embed(_, let e), .spread(let e): return e.empty
-            default: return false
+        let empty =
+            sub.countOnly == nil
+            && sub.fields.allSatisfy { f in
+                switch f {
+                case .embed(_, let e), .spread(let e): return e.empty
+                default: return false
+                }
             }
-        }
         let e = Embed(rel: rel, inner: inner, empty: empty, plan: sub, filter: own.isEmpty ? nil : .and(own), range: params.ranges[path] ?? EmbedRange())
         return e
     }
 
     /// Moves top-level `rel=is.null` / `rel=not.is.null` filters onto their embeds and returns the rest.
-    func takeNullFilters(_ filters: [RowFilter]) -> [RowFilter] {
+    func takeNullFilters(_ filters: [RowFilter]) throws -> [RowFilter] {
         var rest: [RowFilter] = []
         for f in filters {
             if case .condition(let column, .is, .isValue("null"), let negated) = f, table.columnIndex(column) == nil,
                 let e = embeds.first(where: { $0.0 == column })?.1
             {
                 e.nullFilter = !negated
+            } else if namesEmbed(f) {
+                deferred.trees.append(f)
             } else {
                 rest.append(f)
             }
         }
+        if !deferred.trees.isEmpty {
+            // The table's columns, then one per embed: non-null when the embed found rows.
+            let names = embeds.compactMap(\.0)
+            let columns = table.columns + names.map { ColumnSchema(name: $0, type: .boolean, nullable: true) }
+            let ts = TableSchema(
+                name: table.name, schema: table.schema, columns: columns, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true,
+                decisions: [])
+            var idx: [String: Int] = [:]
+            for (n, c) in columns.enumerated() where idx[c.name] == nil { idx[c.name] = n }
+            deferred.compiled = try CompiledFilter.compile(.and(deferred.trees), table: ts, colIndex: idx)
+        }
         return rest
+    }
+
+    /// Whether a logic tree has a leaf naming an embed of this level rather than a column.
+    private func namesEmbed(_ f: RowFilter) -> Bool {
+        var todo = [f]
+        while let g = todo.popLast() {
+            switch g {
+            case .condition(let column, _, _, _):
+                if table.columnIndex(column) == nil, embeds.contains(where: { $0.0 == column }) { return true }
+            case .and(let parts), .or(let parts): todo += parts
+            case .not(let inner): todo.append(inner)
+            }
+        }
+        return false
     }
 
     static func noRelationship(_ parent: String, _ child: String, hint: String?, schema: DatabaseSchema) -> PostgresError {
@@ -255,6 +314,7 @@ struct SelectPlan {
     /// embeds or null filters exclude them. Embedded rows are read under the same role, so RLS
     /// applies to them.
     func render(_ rows: [[SQLValue]], database: Database, auth: AuthContext, snapshot: Snapshot? = nil) throws -> [String] {
+        if let countOnly { return [Self.object([(countOnly, String(rows.count))], jsonb: false)] }
         if embeds.isEmpty,
             !fields.contains(where: {
                 if case .jsonPath = $0 { return true }; if case .column(_, _, _, let c) = $0 { return c != nil }; return false
@@ -342,6 +402,9 @@ struct SelectPlan {
     }
 
     func renderRows(_ rows: [[SQLValue]], database: Database, auth: AuthContext, jsonb: Bool, snapshot: Snapshot? = nil) throws -> [Rendered] {
+        if let countOnly {
+            return [Rendered(text: Self.object([(countOnly, String(rows.count))], jsonb: jsonb), source: [], related: [:])]
+        }
         let fetched = try fetch(database: database, auth: auth, snapshot: snapshot)
         var out: [Rendered] = []
         out.reserveCapacity(rows.count)
@@ -349,6 +412,7 @@ struct SelectPlan {
             // (key, value text) pairs in select order.
             var pairs: [(String, String)] = []
             var related: [String: [SQLValue]?] = [:]
+            var found: [String: Bool] = [:]
             for (n, f) in fields.enumerated() {
                 switch f {
                 case .column(let name, let i, let type, let cast):
@@ -361,13 +425,21 @@ struct SelectPlan {
                     if e.inner && kids.isEmpty { continue rowLoop }
                     if let want = e.nullFilter, want != kids.isEmpty { continue rowLoop }
                     if !e.toMany { related[name] = kids.first?.source }
+                    found[name] = !kids.isEmpty
                     if !e.empty { pairs.append((name, text)) }
                 case .spread(let e):
                     let (kids, _) = try renderEmbed(e, row: row, fetched: fetched[n]!, database: database, auth: auth, snapshot: snapshot)
                     if e.inner && kids.isEmpty { continue rowLoop }
                     if let want = e.nullFilter, want != kids.isEmpty { continue rowLoop }
+                    // A to-one spread can order its parent's rows too (`processes.order=process_costs(cost)`).
+                    if !e.toMany, let name = e.spreadName { related[name] = kids.first?.source }
+                    if let name = e.spreadName { found[name] = !kids.isEmpty }
                     pairs += try spreadPairs(e, kids: kids, database: database, auth: auth)
                 }
+            }
+            if let test = deferred.compiled {
+                let marks = embeds.compactMap(\.0).map { found[$0] == true ? SQLValue.bool(true) : .null }
+                if !test.test(row + marks) { continue rowLoop }
             }
             out.append(Rendered(text: Self.object(pairs, jsonb: jsonb), source: row, related: related))
         }
@@ -379,7 +451,7 @@ struct SelectPlan {
     /// level or inside an embed (`tasks.order=projects(id).desc`).
     static func sortByRelated(_ rows: [Rendered], _ order: [OrderTerm], plan: SelectPlan, database: Database) throws -> [Rendered] {
         var columns = plan.table.columns
-        var extra: [(rel: String, index: Int)] = []
+        var extra: [(rel: String, index: Int, path: JSONPath?, type: SQLType)] = []
         var terms: [OrderTerm] = []
         for term in order {
             guard let open = term.column.firstIndex(of: "("), term.column.hasSuffix(")") else { terms.append(term); continue }
@@ -395,10 +467,14 @@ struct SelectPlan {
                     "PGRST118", "A related order on '\(rel)' is not possible",
                     details: "'\(plan.table.name)' and '\(rel)' do not form a many-to-one or one-to-one relationship")
             }
-            guard let i = e.rel.target.columnIndex(col) else { throw PostgresError("42703", "column \(rel).\(col) does not exist") }
+            // The related column may carry a JSON path (`trash_details(jsonb_col->key)`).
+            let (base, path) = JSONPath.split(col).map { ($0.0, Optional($0.1)) } ?? (col, nil)
+            guard let i = e.rel.target.columnIndex(base) else { throw PostgresError("42703", "column \(rel).\(col) does not exist") }
             let synthetic = "\u{1}\(extra.count)"
-            columns.append(ColumnSchema(name: synthetic, type: e.rel.target.columns[i].type, nullable: true))
-            extra.append((rel, i))
+            let baseType = e.rel.target.columns[i].type
+            let type: SQLType = path.map { ($0.steps.last?.asText ?? false) ? .text : .jsonb } ?? baseType
+            columns.append(ColumnSchema(name: synthetic, type: type, nullable: true))
+            extra.append((rel, i, path, baseType))
             var t = term
             t.column = synthetic
             terms.append(t)
@@ -407,7 +483,13 @@ struct SelectPlan {
             name: plan.table.name, schema: plan.table.schema, columns: columns, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true,
             decisions: [])
         let idx = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
-        let keyed = rows.enumerated().map { n, r in r.source + extra.map { x in (r.related[x.rel] ?? nil)?[x.index] ?? .null } + [.int(Int64(n))] }
+        let keyed = rows.enumerated().map { n, r in
+            r.source
+                + extra.map { x -> SQLValue in
+                    let v = (r.related[x.rel] ?? nil)?[x.index] ?? .null
+                    return x.path.map { $0.evaluate(v, type: x.type).value } ?? v
+                } + [.int(Int64(n))]
+        }
         let sorted = try database.sort(keyed, terms, Database.Table(schema: ts, colIndex: idx, rows: []))
         return sorted.map { r in
             if case .int(let n) = r.last! { return rows[Int(n)] }; return rows[0]
@@ -424,12 +506,12 @@ struct SelectPlan {
         if e.range.order.contains(where: { $0.column.contains("(") }) {
             kids = try Self.sortByRelated(kids, e.range.order, plan: e.plan, database: database)
         }
-        if e.toMany {
-            let start = min(e.range.offset, kids.count)
-            let end = e.range.limit.map { min(start + $0, kids.count) } ?? kids.count
-            kids = Array(kids[start..<end])
-            return (kids, "[" + kids.map(\.text).joined(separator: ", ") + "]")
-        }
+        // limit/offset apply to a to-one embed's lateral subquery too: `project.offset=1` leaves
+        // no parent row, so the embed is null (QueryLimitedSpec, "can offset the parent embed").
+        let start = min(e.range.offset, kids.count)
+        let end = e.range.limit.map { min(start + $0, kids.count) } ?? kids.count
+        kids = Array(kids[start..<end])
+        if e.toMany { return (kids, "[" + kids.map(\.text).joined(separator: ", ") + "]") }
         return (kids, kids.first?.text ?? "null")
     }
 
@@ -455,7 +537,8 @@ struct SelectPlan {
 
     /// Output names in select order (spreads contribute their own).
     var outputNames: [String] {
-        fields.flatMap { f -> [String] in
+        if let countOnly { return [countOnly] }
+        return fields.flatMap { f -> [String] in
             switch f {
             case .column(let o, _, _, _), .jsonPath(let o, _, _, _, _): return [o]
             case .embed(let o, let e): return e.empty ? [] : [o]
@@ -469,6 +552,7 @@ struct SelectPlan {
     /// backslash, a comma, a parenthesis or white space, and empty strings, double-quoted with
     /// `"` and `\` doubled), lines joined by `\n`; no rows give a lone line feed.
     func csv(_ rows: [[SQLValue]]) -> String {
+        if let countOnly { return countOnly + "\n" + String(rows.count) }
         let header = rows.isEmpty ? "" : outputNames.joined(separator: ",")
         func quote(_ s: String) -> String {
             let special = s.isEmpty || s.contains { "\"\\(),".contains($0) || $0.isWhitespace }

@@ -11,7 +11,6 @@ package struct RealtimeFilter: Sendable, Equatable {
         case eq, neq, lt, lte, gt, gte, `in`, like, ilike, `is`, match, imatch, isdistinct
     }
 
-    /// One condition.
     package struct Condition: Sendable, Equatable {
         package var column: String
         package var op: Op
@@ -212,8 +211,8 @@ package struct RealtimeFilter: Sendable, Equatable {
         case .int(let i):
             guard let w = Double(want) else { return nil }
             return Double(i) < w ? -1 : Double(i) > w ? 1 : 0
-        case .double(let d):
-            guard let w = Double(want) else { return nil }
+        case .double, .number:
+            guard let d = v.doubleValue, let w = Double(want) else { return nil }
             return d < w ? -1 : d > w ? 1 : 0
         case .bool(let b):
             let truthy = ["t", "true", "yes", "on", "1", "y"], falsy = ["f", "false", "no", "off", "0", "n"]

@@ -90,9 +90,6 @@ package final class RealtimeService: @unchecked Sendable {
         }
     }
 
-    /// The published tables.
-    package var publishedTables: RealtimePublication { lock.lock(); defer { lock.unlock() }; return publication }
-
     /// Replaces the published tables (e.g. from `Contracts/<app>/realtime.json`).
     package func publish(_ publication: RealtimePublication) { lock.lock(); self.publication = publication; lock.unlock() }
 
@@ -101,9 +98,6 @@ package final class RealtimeService: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         return clients.values.contains { $0.channels.values.contains { !$0.bindings.isEmpty } }
     }
-
-    /// Sockets open now.
-    package var connectedClients: Int { lock.lock(); defer { lock.unlock() }; return clients.count }
 
     /// Topics joined now over every socket, one entry per joined channel (sorted).
     package var joinedTopics: [String] {

@@ -4,7 +4,6 @@ import Foundation
 package struct StoredObject: Sendable, Equatable {
     /// `storage.objects.id`.
     package var id: String
-    /// Bucket.
     package var bucketID: String
     /// Full name (`folder/cat.png`).
     package var name: String

@@ -37,7 +37,6 @@ package struct StorageError: Error, CustomStringConvertible, Sendable, Equatable
         return .object(o)
     }
 
-    /// The response.
     package var response: HTTPResponse { .json(httpStatus, json) }
 
     /// The bucket does not exist, or the request may not see it.
@@ -63,8 +62,6 @@ package struct StorageError: Error, CustomStringConvertible, Sendable, Equatable
     package static func noContent(_ message: String = "No content provided") -> StorageError {
         StorageError(400, code: "InvalidRequest", error: "InvalidRequest", message: message)
     }
-    /// A `Range` the object cannot satisfy.
-    package static let invalidRange = StorageError(400, code: "InvalidRange", error: "invalid_range", message: "invalid range provided")
     /// A request-validation error of the web framework (no `code`).
     package static func validation(_ message: String) -> StorageError { StorageError(400, code: nil, error: "Error", message: message) }
     /// No Authorization header on a route that needs one.

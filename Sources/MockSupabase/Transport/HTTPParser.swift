@@ -10,11 +10,11 @@ import Foundation
 public struct HTTPParserLimits: Sendable, Equatable {
     /// The request line plus header fields (and, separately, a chunked body's trailer section), in
     /// bytes, terminating empty line included. Over it: 431.
-    public var maxHeadBytes: Int
+    package var maxHeadBytes: Int
     /// The decoded body, in bytes. Over it: 413.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// One chunk-size line (size, extensions and line end), in bytes. Over it: 400.
-    public var maxChunkLineBytes: Int
+    package var maxChunkLineBytes: Int
 
     /// Limits: 16 KiB of head, 10 MiB of body, 4 KiB per chunk-size line by default.
     public init(maxHeadBytes: Int = 16 * 1024, maxBodyBytes: Int = 10 * 1024 * 1024, maxChunkLineBytes: Int = 4 * 1024) {
@@ -55,12 +55,10 @@ package struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertib
         case unsupportedExpectation
     }
 
-    /// The kind.
     package var kind: Kind
     /// What exactly was wrong, for the error body.
     package var detail: String
 
-    /// An error.
     package init(_ kind: Kind, _ detail: String) {
         self.kind = kind
         self.detail = detail
@@ -89,7 +87,6 @@ package struct HTTPVersion: Sendable, Equatable, CustomStringConvertible {
     package var major: Int
     /// Minor version (0 or 1; higher 1.x minors are kept as sent).
     package var minor: Int
-    /// A version.
     package init(major: Int, minor: Int) { self.major = major; self.minor = minor }
     /// `HTTP/1.1`.
     package var description: String { "HTTP/\(major).\(minor)" }
@@ -101,14 +98,12 @@ package struct HTTPParsedRequest: Sendable, Equatable {
     package var method: String
     /// The request-target exactly as sent (origin form `/path?query`, absolute form or `*`).
     package var target: String
-    /// The version.
     package var version: HTTPVersion
     /// The header fields in order (a chunked body's trailer fields are not merged in).
     package var headers: HTTPHeaders
     /// The body, decoded from its framing (Content-Length or chunked).
     package var body: Data
 
-    /// A request.
     package init(method: String, target: String, version: HTTPVersion, headers: HTTPHeaders, body: Data) {
         self.method = method
         self.target = target
@@ -155,7 +150,7 @@ package struct HTTPParsedRequest: Sendable, Equatable {
         var query: [(name: String, value: String)] = []
         if let question {
             let queryStart = u.index(after: question)
-            let queryEnd = u[queryStart...].firstIndex(of: UInt8(ascii: "#")) ?? u.endIndex
+            let queryEnd = u.endIndex
             var partStart = queryStart
             var i = queryStart
             while true {
@@ -665,7 +660,7 @@ package struct HTTPRequestParser: Sendable {
             var size = 0
             var digits = 0
             var significant = 0
-            while i < lineEnd, let d = Self.hexValue(buffer[i]) {
+            while i < lineEnd, let d = buffer[i].hexDigitValue.map(Int.init) {
                 if significant > 0 || d > 0 { significant += 1 }
                 // Fifteen significant hex digits (2^60) are far past any limit and cannot overflow.
                 if significant > 15 { return .failed(fail(.bodyTooLarge, "chunk size exceeds \(limits.maxBodyBytes) bytes")) }
@@ -728,15 +723,6 @@ package struct HTTPRequestParser: Sendable {
             if case .failure(let e) = field { return .failed(fail(.malformedChunk, "trailer field: \(e.detail)")) }
             if buffer[lineStart..<lineEnd].contains(Self.cr) { return .failed(fail(.malformedChunk, "bare CR in the trailer section")) }
             return .progressed(.trailer(bytes: bytes + lineLength))
-        }
-    }
-
-    private static func hexValue(_ b: UInt8) -> Int? {
-        switch b {
-        case 48...57: return Int(b - 48)
-        case 65...70: return Int(b - 55)
-        case 97...102: return Int(b - 87)
-        default: return nil
         }
     }
 }

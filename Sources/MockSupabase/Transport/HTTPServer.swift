@@ -41,36 +41,36 @@ public final class HTTPServer: @unchecked Sendable {
     /// Server settings.
     public struct Configuration: Sendable {
         /// The port on 127.0.0.1; 0 picks a free one.
-        public var port: UInt16
+        package var port: UInt16
         /// Seconds a kept-alive connection may wait silent for its next request, and the longest
         /// silence inside a request.
-        public var idleTimeout: Double
+        package var idleTimeout: Double
         /// Seconds from a request's first byte to the end of its head (from accept for a new
         /// connection's first request).
-        public var headTimeout: Double
+        package var headTimeout: Double
         /// Seconds from the end of a head to the end of its body.
-        public var bodyTimeout: Double
+        package var bodyTimeout: Double
         /// Seconds a response may take to be written to a client that reads slowly.
-        public var writeTimeout: Double
+        package var writeTimeout: Double
         /// Request size limits.
-        public var limits: HTTPParserLimits
+        package var limits: HTTPParserLimits
         /// Open connections at most (also kept under the process's descriptor limit).
-        public var maxConnections: Int
+        package var maxConnections: Int
         /// Bytes all request bodies being received may hold together.
-        public var maxInFlightBodyBytes: Int
+        package var maxInFlightBodyBytes: Int
         /// Threads serving connections (0: twice the processor count, at least 4).
-        public var threads: Int
+        package var threads: Int
         /// The listen backlog.
-        public var backlog: Int32
+        package var backlog: Int32
         /// After an error response or `Connection: close`, how long the server keeps reading (and
         /// discarding) what the client still sends, so that the client sees the response instead
         /// of a reset.
-        public var lingerTimeout: Double
+        package var lingerTimeout: Double
         /// Seconds an upgraded WebSocket connection may stay silent (Phoenix clients send a
         /// heartbeat every 25-30 s, so the default of 60 s outlives two missed ones).
-        public var webSocketIdleTimeout: Double = 60
+        package var webSocketIdleTimeout: Double = 60
         /// The largest WebSocket message accepted (all fragments); a bigger one closes with 1009.
-        public var webSocketMaxMessageBytes: Int = 1 << 20
+        package var webSocketMaxMessageBytes: Int = 1 << 20
 
         /// Settings: any free port; 60 s idle, 10 s head, 30 s body and 30 s write deadlines;
         /// 16 KiB heads, 10 MiB bodies, 64 MiB of bodies in flight; 10,000 connections.

@@ -16,7 +16,6 @@ package struct HTTPServerError: Error, Sendable, Equatable, CustomStringConverti
     /// The port asked for.
     package var port: UInt16
 
-    /// An error.
     package init(operation: String, code: Int32, port: UInt16) {
         self.operation = operation
         self.code = code

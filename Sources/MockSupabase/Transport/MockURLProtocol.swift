@@ -6,19 +6,19 @@ import Foundation
 /// Routes `URLSession` requests to in-process mock backends by host. Sessions made with
 /// `MockSupabase.makeURLSession()` answer every request here: a host with no backend gets a
 /// connection error instead of reaching the network.
-public final class MockURLProtocol: URLProtocol {
+package final class MockURLProtocol: URLProtocol {
     /// Backends by host: the process-wide routing table URLProtocol needs (it is instantiated by
     /// Foundation, not by us), behind the backend's one lock discipline (`Guarded`).
     private static let backends = Guarded<[String: WeakBackend]>([:])
     struct WeakBackend { weak var backend: MockSupabase? }
 
     /// Makes `backend` answer requests to `host`.
-    public static func register(_ backend: MockSupabase, host: String) {
+    package static func register(_ backend: MockSupabase, host: String) {
         backends.withLock { $0[host.lowercased()] = WeakBackend(backend: backend) }
     }
 
     /// Stops routing `host`.
-    public static func unregister(host: String) {
+    package static func unregister(host: String) {
         backends.withLock { $0[host.lowercased()] = nil }
     }
 
@@ -26,10 +26,10 @@ public final class MockURLProtocol: URLProtocol {
         backends.withLock { $0[host.lowercased()]?.backend }
     }
 
-    public override class func canInit(with request: URLRequest) -> Bool { true }
-    public override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+    package override class func canInit(with request: URLRequest) -> Bool { true }
+    package override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
-    public override func startLoading() {
+    package override func startLoading() {
         // Read the request once: on Linux every `self.request` access bridges and copies it.
         let request = self.request
         guard let url = request.url, let host = url.host, let backend = MockURLProtocol.backend(for: host) else {
@@ -68,6 +68,8 @@ public final class MockURLProtocol: URLProtocol {
                 target = afterAuthority.utf8[slash] == 0x3F ? "/" + afterAuthority[slash...] : String(afterAuthority[slash...])
             }
         }
+        // A URL's fragment stays with the client, as URLSession never sends it.
+        if let hash = target.utf8.firstIndex(of: 0x23) { target = String(target[..<hash]) }
         let req = HTTPRequest(method: request.httpMethod ?? "GET", target: target, headers: headers, body: body)
         do {
             let resp = try backend.handle(req)
@@ -87,7 +89,7 @@ public final class MockURLProtocol: URLProtocol {
         }
     }
 
-    public override func stopLoading() {}
+    package override func stopLoading() {}
 }
 
 extension MockSupabase {
@@ -95,7 +97,7 @@ extension MockSupabase {
     public var baseURL: URL { URL(string: "https://\(host)")! }
 
     /// The host name this backend is registered under.
-    public var host: String {
+    package var host: String {
         let h = "mock-\(ObjectIdentifier(self).hashValue & 0x7fff_ffff).supabase.test"
         let (host, isNew) = state.withLock { s -> (String, Bool) in
             if let existing = s.registeredHost { return (existing, false) }

@@ -66,9 +66,6 @@ package final class WebSocketConnection: @unchecked Sendable, Hashable {
         _ = queue(WebSocketFrameParser.encode(.close(code: code, reason: reason)), closing: true)
     }
 
-    /// Whether the connection is still open for sending.
-    package var isOpen: Bool { lock.lock(); defer { lock.unlock() }; return !ended && !closeQueued }
-
     func queue(_ frame: [UInt8], closing: Bool, control: Bool = false) -> Bool {
         lock.lock()
         guard !ended, !closeQueued || (control && !closing) else { lock.unlock(); return false }

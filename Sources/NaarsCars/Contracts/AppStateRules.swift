@@ -21,7 +21,6 @@ package struct AppStateRules: Sendable {
         package var state: AuthState
     }
 
-    /// The cases.
     package var cases: [Case]
     /// FR-039: loading → login/signup → pending → main tabs.
     package var navigation: [AuthState]

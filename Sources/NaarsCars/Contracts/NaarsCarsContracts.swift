@@ -212,7 +212,6 @@ extension StatusTransition: Decodable {
 
 /// A database function's contract.
 package struct RPCContract: Sendable {
-    /// A parameter.
     package struct Parameter: Sendable {
         /// Name.
         package var name: String
@@ -225,7 +224,6 @@ package struct RPCContract: Sendable {
     }
     /// Result shape.
     package enum Returns: Sendable {
-        /// `void`.
         case void
         /// One value of a SQL type.
         case scalar(String)
@@ -299,9 +297,7 @@ package struct NaarsCarsFunctions: Sendable {
     package var absentAs: Int = 0
     /// Window lengths in days by time_filter (nil: no window).
     package var timeFilters: [String: Int?]
-    /// Edge functions.
     package var edgeFunctions: [EdgeFunctionContract]
-    /// APNs.
     package var apns: APNsContract
     /// Edge-function error message templates by key (`method`, `forbidden`, `bodyNotObject`,
     /// `missingField`, `wrongType`, `unknownField`).

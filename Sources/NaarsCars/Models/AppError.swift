@@ -3,7 +3,7 @@ import MockBinding
 
 /// FR-040's user-facing errors. The messages live in `Contracts/naarscars/errors.json`
 /// (`AppErrorCatalog`), not in code.
-public enum AppError: Error, LocalizedError, Equatable, Sendable, CustomStringConvertible {
+package enum AppError: Error, LocalizedError, Equatable, Sendable, CustomStringConvertible {
     /// No connection (FR-040).
     case networkUnavailable
     /// The server failed (5xx); the detail is its message.
@@ -30,7 +30,7 @@ public enum AppError: Error, LocalizedError, Equatable, Sendable, CustomStringCo
     ]
 
     /// The case name (`notFound`).
-    public var caseName: String {
+    package var caseName: String {
         switch self {
         case .networkUnavailable: return "networkUnavailable"
         case .serverError: return "serverError"
@@ -45,7 +45,7 @@ public enum AppError: Error, LocalizedError, Equatable, Sendable, CustomStringCo
     }
 
     /// The associated string, for the cases that carry one.
-    public var detail: String? {
+    package var detail: String? {
         switch self {
         case .serverError(let s), .notFound(let s), .unknown(let s): return s
         default: return nil
@@ -72,9 +72,9 @@ public enum AppError: Error, LocalizedError, Equatable, Sendable, CustomStringCo
     package func message(in catalog: AppErrorCatalog) -> String { catalog.message(for: self) }
 
     /// The message from the bundled catalog (errors.json).
-    public var errorDescription: String? { message(in: AppErrorCatalog.bundled) }
+    package var errorDescription: String? { message(in: AppErrorCatalog.bundled) }
 
-    public var description: String { errorDescription ?? caseName }
+    package var description: String { errorDescription ?? caseName }
 }
 
 /// What the client saw when a call failed: the transport outcome or an HTTP answer.

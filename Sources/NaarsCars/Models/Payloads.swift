@@ -53,145 +53,126 @@ package enum NaarsCarsModels {
 // MARK: - Database function arguments and results (FR-014)
 
 /// `{}` for functions without parameters.
-public struct NoArguments: NaarsCarsPayload {
+package struct NoArguments: NaarsCarsPayload {
     /// No fields.
     package enum CodingKeys: String, CodingKey, CaseIterable { case none }
-    /// Empty arguments.
-    public init() {}
-    public init(from decoder: Decoder) throws {}
-    public func encode(to encoder: Encoder) throws { _ = encoder.container(keyedBy: CodingKeys.self) }
+    package init() {}
+    package init(from decoder: Decoder) throws {}
+    package func encode(to encoder: Encoder) throws { _ = encoder.container(keyedBy: CodingKeys.self) }
 }
 
 /// `{user_id}`: get_user_stats, get_unread_counts, get_pending_reviews.
-public struct UserIDArgument: NaarsCarsPayload {
-    /// The user.
-    public var userId: UUID
-    /// Field names.
+package struct UserIDArgument: NaarsCarsPayload {
+    package var userId: UUID
     package enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id" }
     /// Encodes uuids in lower case.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeUUID(userId, forKey: .userId)
     }
-    /// Arguments for a user.
-    public init(userId: UUID) { self.userId = userId }
+    package init(userId: UUID) { self.userId = userId }
 }
 
 /// `mark_messages_read(conversation_id, user_id)`.
-public struct MarkMessagesReadArguments: NaarsCarsPayload {
-    /// The conversation.
-    public var conversationId: UUID
+package struct MarkMessagesReadArguments: NaarsCarsPayload {
+    package var conversationId: UUID
     /// The reader (must be the caller).
-    public var userId: UUID
-    /// Field names.
+    package var userId: UUID
     package enum CodingKeys: String, CodingKey, CaseIterable { case conversationId = "conversation_id", userId = "user_id" }
     /// Encodes uuids in lower case.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeUUID(conversationId, forKey: .conversationId)
         try c.encodeUUID(userId, forKey: .userId)
     }
-    /// Arguments.
-    public init(conversationId: UUID, userId: UUID) { self.conversationId = conversationId; self.userId = userId }
+    package init(conversationId: UUID, userId: UUID) { self.conversationId = conversationId; self.userId = userId }
 }
 
 /// `get_or_create_request_conversation(ride_id, favor_id)`: exactly one is set.
-public struct RequestConversationArguments: NaarsCarsPayload {
+package struct RequestConversationArguments: NaarsCarsPayload {
     /// The ride, or nil.
-    public var rideId: UUID?
+    package var rideId: UUID?
     /// The favor, or nil.
-    public var favorId: UUID?
-    /// Field names.
+    package var favorId: UUID?
     package enum CodingKeys: String, CodingKey, CaseIterable { case rideId = "ride_id", favorId = "favor_id" }
     /// Encodes uuids in lower case.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeUUIDIfPresent(rideId, forKey: .rideId)
         try c.encodeUUIDIfPresent(favorId, forKey: .favorId)
     }
-    /// Arguments.
-    public init(rideId: UUID? = nil, favorId: UUID? = nil) { self.rideId = rideId; self.favorId = favorId }
+    package init(rideId: UUID? = nil, favorId: UUID? = nil) { self.rideId = rideId; self.favorId = favorId }
 }
 
 /// `validate_invite_code(code)`.
-public struct ValidateInviteCodeArguments: NaarsCarsPayload {
+package struct ValidateInviteCodeArguments: NaarsCarsPayload {
     /// The code as typed.
-    public var code: String
-    /// Field names.
+    package var code: String
     package enum CodingKeys: String, CodingKey, CaseIterable { case code }
-    /// Arguments.
-    public init(code: String) { self.code = code }
+    package init(code: String) { self.code = code }
 }
 
 /// `get_leaderboard(time_filter, limit_count)`.
-public struct LeaderboardArguments: NaarsCarsPayload {
+package struct LeaderboardArguments: NaarsCarsPayload {
     /// `all_time`, `year`, `month` or `week` (functions.json).
-    public var timeFilter: String?
+    package var timeFilter: String?
     /// At most this many rows.
-    public var limitCount: Int?
-    /// Field names.
+    package var limitCount: Int?
     package enum CodingKeys: String, CodingKey, CaseIterable { case timeFilter = "time_filter", limitCount = "limit_count" }
     /// Arguments (nil: the function's default).
-    public init(timeFilter: String? = nil, limitCount: Int? = nil) { self.timeFilter = timeFilter; self.limitCount = limitCount }
+    package init(timeFilter: String? = nil, limitCount: Int? = nil) { self.timeFilter = timeFilter; self.limitCount = limitCount }
 }
 
 /// A row of `get_user_stats(user_id)`.
-public struct UserStats: NaarsCarsPayload {
+package struct UserStats: NaarsCarsPayload {
     /// Mean rating received, rounded; 0 without reviews.
-    public var avgRating: Double
+    package var avgRating: Double
     /// Reviews received.
-    public var reviewCount: Int
+    package var reviewCount: Int
     /// Completed requests the user fulfilled.
-    public var fulfilledCount: Int
-    /// Field names.
+    package var fulfilledCount: Int
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case avgRating = "avg_rating", reviewCount = "review_count", fulfilledCount = "fulfilled_count"
     }
-    /// Stats.
-    public init(avgRating: Double, reviewCount: Int, fulfilledCount: Int) {
+    package init(avgRating: Double, reviewCount: Int, fulfilledCount: Int) {
         self.avgRating = avgRating; self.reviewCount = reviewCount; self.fulfilledCount = fulfilledCount
     }
 }
 
 /// A row of `get_unread_counts(user_id)`.
-public struct UnreadCounts: NaarsCarsPayload {
-    /// Unread notifications.
-    public var unreadNotifications: Int
+package struct UnreadCounts: NaarsCarsPayload {
+    package var unreadNotifications: Int
     /// Unread messages from others.
-    public var unreadMessages: Int
-    /// Field names.
+    package var unreadMessages: Int
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case unreadNotifications = "unread_notifications", unreadMessages = "unread_messages"
     }
-    /// Counts.
-    public init(unreadNotifications: Int, unreadMessages: Int) {
+    package init(unreadNotifications: Int, unreadMessages: Int) {
         self.unreadNotifications = unreadNotifications; self.unreadMessages = unreadMessages
     }
 }
 
 /// A row of `validate_invite_code(code)`.
-public struct InviteCodeValidation: NaarsCarsPayload {
+package struct InviteCodeValidation: NaarsCarsPayload {
     /// Whether an unused code matches.
-    public var isValid: Bool
+    package var isValid: Bool
     /// The code's id when valid.
-    public var codeId: UUID?
+    package var codeId: UUID?
     /// Its creator when valid.
-    public var createdBy: UUID?
-    /// Field names.
+    package var createdBy: UUID?
     package enum CodingKeys: String, CodingKey, CaseIterable { case isValid = "is_valid", codeId = "code_id", createdBy = "created_by" }
     /// Encodes uuids in lower case and NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(isValid, forKey: .isValid)
         try c.encodeUUID(codeId, forKey: .codeId)
         try c.encodeUUID(createdBy, forKey: .createdBy)
     }
-    /// A result.
-    public init(isValid: Bool, codeId: UUID? = nil, createdBy: UUID? = nil) { self.isValid = isValid; self.codeId = codeId; self.createdBy = createdBy }
+    package init(isValid: Bool, codeId: UUID? = nil, createdBy: UUID? = nil) { self.isValid = isValid; self.codeId = codeId; self.createdBy = createdBy }
 }
 
 /// `ride` or `favor`.
-public enum RequestType: String, Codable, CaseIterable, Sendable {
+package enum RequestType: String, Codable, CaseIterable, Sendable {
     /// A row of rides.
     case ride
     /// A row of favors.
@@ -199,26 +180,24 @@ public enum RequestType: String, Codable, CaseIterable, Sendable {
 }
 
 /// A row of `get_pending_reviews(user_id)`.
-public struct PendingReview: NaarsCarsPayload {
+package struct PendingReview: NaarsCarsPayload {
     /// Ride or favor.
-    public var requestType: RequestType
-    /// The request.
-    public var requestId: UUID
+    package var requestType: RequestType
+    package var requestId: UUID
     /// Who fulfilled it.
-    public var fulfillerId: UUID
+    package var fulfillerId: UUID
     /// Their name.
-    public var fulfillerName: String
+    package var fulfillerName: String
     /// `pickup → destination` or the favor's title.
-    public var title: String
+    package var title: String
     /// The request's date.
-    public var date: PGDate
-    /// Field names.
+    package var date: PGDate
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case requestType = "request_type", requestId = "request_id", fulfillerId = "fulfiller_id"
         case fulfillerName = "fulfiller_name", title, date
     }
     /// Encodes uuids in lower case and NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(requestType, forKey: .requestType)
         try c.encodeUUID(requestId, forKey: .requestId)
@@ -227,8 +206,7 @@ public struct PendingReview: NaarsCarsPayload {
         try c.encode(title, forKey: .title)
         try c.encode(date, forKey: .date)
     }
-    /// A row.
-    public init(requestType: RequestType, requestId: UUID, fulfillerId: UUID, fulfillerName: String, title: String, date: PGDate) {
+    package init(requestType: RequestType, requestId: UUID, fulfillerId: UUID, fulfillerName: String, title: String, date: PGDate) {
         self.requestType = requestType; self.requestId = requestId; self.fulfillerId = fulfillerId
         self.fulfillerName = fulfillerName; self.title = title; self.date = date
     }
@@ -237,21 +215,20 @@ public struct PendingReview: NaarsCarsPayload {
 // MARK: - Edge functions (FR-019, FR-020)
 
 /// FR-020's payload `{user_id, title, body, data?, badge?}`.
-public struct PushNotificationRequest: NaarsCarsPayload {
+package struct PushNotificationRequest: NaarsCarsPayload {
     /// The recipient.
-    public var userId: UUID
+    package var userId: UUID
     /// Alert title.
-    public var title: String
+    package var title: String
     /// Alert body.
-    public var body: String
+    package var body: String
     /// Custom keys delivered beside `aps`.
-    public var data: [String: JSONValue]?
+    package var data: [String: JSONValue]?
     /// App icon badge.
-    public var badge: Int?
-    /// Field names.
+    package var badge: Int?
     package enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id", title, body, data, badge }
     /// Encodes uuids in lower case.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeUUID(userId, forKey: .userId)
         try c.encode(title, forKey: .title)
@@ -259,28 +236,26 @@ public struct PushNotificationRequest: NaarsCarsPayload {
         try c.encodeIfPresent(data, forKey: .data)
         try c.encodeIfPresent(badge, forKey: .badge)
     }
-    /// A request.
-    public init(userId: UUID, title: String, body: String, data: [String: JSONValue]? = nil, badge: Int? = nil) {
+    package init(userId: UUID, title: String, body: String, data: [String: JSONValue]? = nil, badge: Int? = nil) {
         self.userId = userId; self.title = title; self.body = body; self.data = data; self.badge = badge
     }
 }
 
 /// The outcome for one device token.
-public struct PushDelivery: NaarsCarsPayload {
+package struct PushDelivery: NaarsCarsPayload {
     /// push_tokens.id.
-    public var tokenId: UUID
+    package var tokenId: UUID
     /// push_tokens.device_id.
-    public var deviceId: String
+    package var deviceId: String
     /// APNs HTTP status.
-    public var status: Int
+    package var status: Int
     /// APNs reason for a failure.
-    public var reason: String?
+    package var reason: String?
     /// Whether the token was deleted (EDGE-002).
-    public var removed: Bool
-    /// Field names.
+    package var removed: Bool
     package enum CodingKeys: String, CodingKey, CaseIterable { case tokenId = "token_id", deviceId = "device_id", status, reason, removed }
     /// Encodes uuids in lower case and NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeUUID(tokenId, forKey: .tokenId)
         try c.encode(deviceId, forKey: .deviceId)
@@ -288,28 +263,26 @@ public struct PushDelivery: NaarsCarsPayload {
         try c.encodeColumn(reason, forKey: .reason)
         try c.encode(removed, forKey: .removed)
     }
-    /// A delivery.
-    public init(tokenId: UUID, deviceId: String, status: Int, reason: String?, removed: Bool) {
+    package init(tokenId: UUID, deviceId: String, status: Int, reason: String?, removed: Bool) {
         self.tokenId = tokenId; self.deviceId = deviceId; self.status = status; self.reason = reason; self.removed = removed
     }
 }
 
 /// send-push-notification's answer: the delivery log.
-public struct PushNotificationResult: NaarsCarsPayload {
+package struct PushNotificationResult: NaarsCarsPayload {
     /// The recipient.
-    public var userId: UUID
+    package var userId: UUID
     /// Tokens APNs accepted.
-    public var sent: Int
+    package var sent: Int
     /// Tokens APNs refused.
-    public var failed: Int
+    package var failed: Int
     /// Tokens removed as invalid.
-    public var removed: Int
+    package var removed: Int
     /// Per token, in push_tokens order (created_at, id).
-    public var results: [PushDelivery]
-    /// Field names.
+    package var results: [PushDelivery]
     package enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id", sent, failed, removed, results }
     /// Encodes uuids in lower case and NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeUUID(userId, forKey: .userId)
         try c.encode(sent, forKey: .sent)
@@ -317,42 +290,35 @@ public struct PushNotificationResult: NaarsCarsPayload {
         try c.encode(removed, forKey: .removed)
         try c.encode(results, forKey: .results)
     }
-    /// A result.
-    public init(userId: UUID, sent: Int, failed: Int, removed: Int, results: [PushDelivery]) {
+    package init(userId: UUID, sent: Int, failed: Int, removed: Int, results: [PushDelivery]) {
         self.userId = userId; self.sent = sent; self.failed = failed; self.removed = removed; self.results = results
     }
 }
 
 /// cleanup-tokens' answer.
-public struct CleanupTokensResult: NaarsCarsPayload {
+package struct CleanupTokensResult: NaarsCarsPayload {
     /// Tokens deleted.
-    public var deleted: Int
-    /// Field names.
+    package var deleted: Int
     package enum CodingKeys: String, CodingKey, CaseIterable { case deleted }
-    /// A result.
-    public init(deleted: Int) { self.deleted = deleted }
+    package init(deleted: Int) { self.deleted = deleted }
 }
 
 /// refresh-leaderboard's answer.
-public struct RefreshLeaderboardResult: NaarsCarsPayload {
+package struct RefreshLeaderboardResult: NaarsCarsPayload {
     /// Whether a materialized view was refreshed (never: the view is plain).
-    public var materialized: Bool
+    package var materialized: Bool
     /// Rows of leaderboard_stats.
-    public var rows: Int
-    /// Field names.
+    package var rows: Int
     package enum CodingKeys: String, CodingKey, CaseIterable { case materialized, rows }
-    /// A result.
-    public init(materialized: Bool, rows: Int) { self.materialized = materialized; self.rows = rows }
+    package init(materialized: Bool, rows: Int) { self.materialized = materialized; self.rows = rows }
 }
 
 /// An edge function's error body `{error}`.
-public struct EdgeFunctionError: NaarsCarsPayload {
+package struct EdgeFunctionError: NaarsCarsPayload {
     /// What went wrong.
-    public var error: String
-    /// Field names.
+    package var error: String
     package enum CodingKeys: String, CodingKey, CaseIterable { case error }
-    /// An error.
-    public init(error: String) { self.error = error }
+    package init(error: String) { self.error = error }
 }
 
 extension LeaderboardEntry {

@@ -8,7 +8,6 @@ package struct APNsResponse: Sendable, Equatable {
     /// Apple's `reason` for a refusal (`BadDeviceToken`, `Unregistered`).
     package var reason: String?
 
-    /// An answer.
     package init(status: Int, reason: String? = nil) {
         self.status = status
         self.reason = reason
@@ -29,7 +28,6 @@ package protocol APNsClient: Sendable {
 package final class FakeAPNs: APNsClient, Sendable {
     /// One push APNs accepted.
     package struct Delivery: Sendable, Equatable {
-        /// The device token.
         package var deviceToken: String
         /// The JSON payload (`aps` and custom keys).
         package var payload: JSONValue

@@ -5,15 +5,6 @@ import MockBinding
 /// Names are the SQL trigger names (sql/005_triggers.sql); same-timing triggers fire in name order
 /// in both.
 extension NaarsCarsServer {
-    /// Trigger names registered on each table, for the gate's SQL parity check.
-    static let triggerNames: [(name: String, table: String)] = [
-        ("on_auth_user_created", "auth.users"), ("on_message_created", "messages"),
-        ("on_invite_code_used", "invite_codes"), ("protect_admin_fields", "profiles"),
-        ("on_review_created", "reviews"), ("mark_request_reviewed", "reviews"),
-        ("enforce_request_lifecycle", "rides"), ("enforce_request_lifecycle", "favors"),
-        ("protect_message_fields", "messages")
-    ]
-
     func registerTriggers(on backend: MockSupabase) {
         let server = self
         // set_updated_at: every table with an updated_at column (FR-007).

@@ -62,7 +62,6 @@ public enum AppError: Error, Identifiable, Hashable, Sendable, CustomStringConve
         }
     }
 
-    /// A readable form.
     public var description: String { id }
 
     /// Every error.

@@ -4,17 +4,14 @@ import MockBinding
 
 /// Where a failed operation ended, as a client's error handler routes it (errors.json `handling`).
 public struct HandledError: Sendable, Equatable, CustomStringConvertible {
-    /// The error.
     public var error: AppError
     /// The boundary that took it.
     package var boundary: ErrorBoundary
     /// The recovery offered (view) or performed (app); nil at the service boundary.
     public var recovery: RecoveryAction?
-    /// A routed error.
     package init(error: AppError, boundary: ErrorBoundary, recovery: RecoveryAction?) {
         self.error = error; self.boundary = boundary; self.recovery = recovery
     }
-    /// A readable form.
     public var description: String { "\(error.id) at \(boundary.rawValue)\(recovery.map { " (\($0.rawValue))" } ?? "")" }
 }
 
@@ -28,9 +25,7 @@ public protocol AppErrorHandler {
 
 /// The reference handler: errors.json's catalog, literally.
 package struct CatalogErrorHandler: AppErrorHandler {
-    /// The catalog.
     package var catalog: ErrorCatalog
-    /// A handler.
     package init(catalog: ErrorCatalog) { self.catalog = catalog }
 
     /// Retries retryable kinds on `retry.schedule`, then routes to the kind's boundary.

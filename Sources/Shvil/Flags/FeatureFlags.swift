@@ -6,9 +6,7 @@ import MockBinding
 public enum Feature: String, CaseIterable, Sendable, Codable {
     /// Liquid Glass navigation, v1.
     case liquidGlassNavV1 = "liquid_glass_nav_v1"
-    /// Advanced routing.
     case advancedRouting = "advanced_routing"
-    /// Voice guide.
     case voiceGuide = "voice_guide"
     /// Social sharing (disabled for MVP).
     case socialSharing = "social_sharing"
@@ -28,9 +26,7 @@ public protocol FeatureFlagResolving {
 package struct FeatureFlagConfig: Sendable, Equatable, FeatureFlagResolving {
     /// One flag of flags.json.
     package struct Flag: Sendable, Equatable {
-        /// The feature.
         package var feature: Feature
-        /// Its stage.
         package var stage: FeatureStage
         /// Whether the MVP ships it disabled.
         package var mvpDisabled: Bool
@@ -77,7 +73,6 @@ package struct FeatureFlagConfig: Sendable, Equatable, FeatureFlagResolving {
 
 /// Flags read from feature_flags rows (what the app fetches), as a resolver.
 package struct FeatureFlagTable: FeatureFlagResolving, Sendable {
-    /// The rows.
     package var rows: [FeatureFlagRow]
     /// A resolver over rows; a missing row is off.
     package init(rows: [FeatureFlagRow]) { self.rows = rows }

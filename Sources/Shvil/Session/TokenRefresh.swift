@@ -39,7 +39,6 @@ public struct SessionTokens: Sendable, Equatable {
     public var accessToken: String
     /// The single-use token that renews it.
     public var refreshToken: String
-    /// Tokens.
     public init(accessToken: String, refreshToken: String) { self.accessToken = accessToken; self.refreshToken = refreshToken }
 }
 
@@ -60,7 +59,6 @@ public protocol SessionRequestExecutor: AnyObject {
 /// `onFailure`. Mirrors supabase-swift, whose PostgREST calls take the session (refreshed when
 /// expired) before each request (Sources/Auth/AuthClient.swift `session`).
 package final class RefreshingExecutor: SessionRequestExecutor {
-    /// The rule.
     package let rule: SessionRefreshRule
     /// The project's anon key.
     package let apiKey: String
@@ -69,7 +67,6 @@ package final class RefreshingExecutor: SessionRequestExecutor {
     /// The current tokens.
     package private(set) var tokens: SessionTokens?
 
-    /// An executor.
     package init(rule: SessionRefreshRule, apiKey: String, tokens: SessionTokens, transport: @escaping (HTTPRequest) throws -> HTTPResponse) {
         self.rule = rule; self.apiKey = apiKey; self.tokens = tokens; self.transport = transport
     }

@@ -12,7 +12,6 @@ package struct PostgRESTSyncServer: SyncServer {
     /// The user's access token.
     package var accessToken: String
 
-    /// A server.
     package init(apiKey: String, accessToken: String, send: @escaping (HTTPRequest) throws -> HTTPResponse) {
         self.apiKey = apiKey
         self.accessToken = accessToken

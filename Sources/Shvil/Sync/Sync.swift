@@ -29,7 +29,6 @@ public struct SyncChange: Codable, Equatable, Sendable {
     /// The device that made it.
     public var deviceID: String
 
-    /// A change.
     public init(id: String, table: String, rowID: String, operation: SyncOperation, values: [String: JSONValue] = [:], timestamp: Date, deviceID: String) {
         self.id = id; self.table = table; self.rowID = rowID; self.operation = operation
         self.values = values; self.timestamp = timestamp; self.deviceID = deviceID
@@ -55,7 +54,6 @@ public enum SyncDecision: Equatable, Sendable, CustomStringConvertible {
         case alreadyDeleted
     }
 
-    /// A readable form.
     public var description: String {
         switch self {
         case .apply: return "apply"
@@ -71,7 +69,6 @@ package enum SyncError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A table sync.json does not list.
     case unsyncedTable(String)
 
-    /// A readable form.
     package var description: String {
         switch self {
         case .changeAfterDelete(let t, let id, let op): return "\(op.rawValue) of \(t) \(id) after its delete (sync.json coalesce)"
@@ -198,9 +195,7 @@ public protocol ConflictResolver {
 
 /// Last-write-wins by timestamp, with sync.json's resolution table and tie rule.
 package struct LastWriteWins: ConflictResolver, Sendable {
-    /// The rules.
     package var rules: SyncRules
-    /// A resolver.
     package init(rules: SyncRules) { self.rules = rules }
 
     /// Later timestamp wins; ties go to `rules.tie`; absent rows follow `rules.resolution`.
@@ -224,7 +219,6 @@ package struct SyncQueue: Codable, Equatable, Sendable {
     /// Pending changes, oldest first.
     package private(set) var changes: [SyncChange] = []
 
-    /// An empty queue.
     package init() {}
 
     /// Adds a change, merging it with a pending change to the same row as sync.json's
@@ -257,7 +251,6 @@ package struct SyncQueue: Codable, Equatable, Sendable {
 public protocol SyncServer {
     /// The row, or nil when absent (as the caller sees it under RLS).
     func fetch(table: String, id: String) throws -> [String: JSONValue]?
-    /// INSERT.
     func insert(table: String, values: [String: JSONValue]) throws
     /// UPDATE by primary key.
     func update(table: String, id: String, values: [String: JSONValue]) throws
@@ -269,9 +262,7 @@ public protocol SyncServer {
 package struct SyncTransportError: Error, CustomStringConvertible, Sendable {
     /// What failed.
     package var reason: String
-    /// An error.
     package init(_ reason: String) { self.reason = reason }
-    /// A readable form.
     package var description: String { "transport failure: \(reason)" }
 }
 
@@ -289,7 +280,6 @@ package struct SyncReport: Equatable, Sendable {
 
 /// Sends a queue to a server, one change at a time in order, deciding each with a resolver.
 package struct SyncEngine {
-    /// The rules.
     package var rules: SyncRules
     /// The conflict resolver.
     package var resolver: any ConflictResolver

@@ -21,7 +21,6 @@ package struct TeleportMeServices: CacheWritingClient {
     /// The user's sliders (§4.6 request `preferences`).
     package let preferences: ReportPreferences
 
-    /// Services for one user.
     package init(
         rules: CacheRules, userID: String, cache: any ClientCacheStore, transport: any RESTTransport,
         cityID: String, preferences: ReportPreferences

@@ -13,16 +13,14 @@ public struct ReportPreferences: Codable, Sendable, Equatable, Hashable {
     /// How much the job market matters.
     public var jobMarket: Double
 
-    /// The keys.
-    package enum CodingKeys: String, CodingKey, CaseIterable { case cost, climate, culture, jobMarket = "job_market" }
+    public enum CodingKeys: String, CodingKey, CaseIterable { case cost, climate, culture, jobMarket = "job_market" }
 
-    /// Preferences.
     public init(cost: Double, climate: Double, culture: Double, jobMarket: Double) {
         self.cost = cost; self.climate = climate; self.culture = culture; self.jobMarket = jobMarket
     }
 
     /// The weight of a request key (`cost`, `climate`, `culture`, `job_market`).
-    public func weight(_ key: String) -> Double? {
+    package func weight(_ key: String) -> Double? {
         switch key {
         case "cost": return cost
         case "climate": return climate
@@ -34,17 +32,15 @@ public struct ReportPreferences: Codable, Sendable, Equatable, Hashable {
 }
 
 /// The body of a `generate-report` call (§4.6).
-public struct GenerateReportRequest: Codable, Sendable, Equatable {
+package struct GenerateReportRequest: Codable, Sendable, Equatable {
     /// The user's current city (`san-francisco`).
-    public var currentCityID: String
+    package var currentCityID: String
     /// The sliders.
-    public var preferences: ReportPreferences
+    package var preferences: ReportPreferences
 
-    /// The keys.
     package enum CodingKeys: String, CodingKey, CaseIterable { case currentCityID = "current_city_id", preferences }
 
-    /// A request.
-    public init(currentCityID: String, preferences: ReportPreferences) {
+    package init(currentCityID: String, preferences: ReportPreferences) {
         self.currentCityID = currentCityID
         self.preferences = preferences
     }
@@ -59,12 +55,10 @@ public struct ComparisonEntry: Codable, Sendable, Equatable {
     /// `match_score - current_score`.
     public var delta: Double
 
-    /// The keys.
-    package enum CodingKeys: String, CodingKey, CaseIterable {
+    public enum CodingKeys: String, CodingKey, CaseIterable {
         case matchScore = "match_score", currentScore = "current_score", delta
     }
 
-    /// An entry.
     public init(matchScore: Double, currentScore: Double, delta: Double) {
         self.matchScore = matchScore; self.currentScore = currentScore; self.delta = delta
     }
@@ -93,14 +87,12 @@ public struct CityMatch: Codable, Sendable, Equatable {
     /// All the city's scores by category.
     public var scores: [String: Double]
 
-    /// The keys.
-    package enum CodingKeys: String, CodingKey, CaseIterable {
+    public enum CodingKeys: String, CodingKey, CaseIterable {
         case cityID = "city_id", cityName = "city_name", cityFullName = "city_full_name"
         case cityCountry = "city_country", cityImageURL = "city_image_url", matchPercent = "match_percent"
         case rank, comparison, aiInsight = "ai_insight", scores
     }
 
-    /// A match.
     public init(
         cityID: String, cityName: String, cityFullName: String, cityCountry: String, cityImageURL: String?,
         matchPercent: Int, rank: Int, comparison: [String: ComparisonEntry], aiInsight: String, scores: [String: Double]
@@ -126,43 +118,38 @@ public struct CityMatch: Codable, Sendable, Equatable {
 }
 
 /// The current city of a report (§4.6 response `current_city`).
-public struct ReportCurrentCity: Codable, Sendable, Equatable {
-    /// Its id.
-    public var id: String
+package struct ReportCurrentCity: Codable, Sendable, Equatable {
+    package var id: String
     /// Its name.
-    public var name: String
+    package var name: String
     /// All its scores by category.
-    public var scores: [String: Double]
+    package var scores: [String: Double]
 
-    /// The keys.
     package enum CodingKeys: String, CodingKey, CaseIterable { case id, name, scores }
 
-    /// A current city.
-    public init(id: String, name: String, scores: [String: Double]) {
+    package init(id: String, name: String, scores: [String: Double]) {
         self.id = id; self.name = name; self.scores = scores
     }
 }
 
 /// The response of `generate-report` (§4.6).
-public struct GenerateReportResponse: Codable, Sendable, Equatable {
+package struct GenerateReportResponse: Codable, Sendable, Equatable {
     /// The saved `city_reports` row, or null when the caller is not signed in.
-    public var reportID: PGUUID?
+    package var reportID: PGUUID?
     /// The city compared against.
-    public var currentCity: ReportCurrentCity
+    package var currentCity: ReportCurrentCity
     /// 3-5 matches (4 on fallback), rank order.
-    public var matches: [CityMatch]
+    package var matches: [CityMatch]
 
-    /// The keys.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case reportID = "report_id", currentCity = "current_city", matches
     }
 
-    /// A response.
-    public init(reportID: PGUUID?, currentCity: ReportCurrentCity, matches: [CityMatch]) {
+    package init(reportID: PGUUID?, currentCity: ReportCurrentCity, matches: [CityMatch]) {
         self.reportID = reportID; self.currentCity = currentCity; self.matches = matches
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(reportID, forKey: .reportID)
         try c.encode(currentCity, forKey: .currentCity)
@@ -171,12 +158,11 @@ public struct GenerateReportResponse: Codable, Sendable, Equatable {
 }
 
 /// The body of a `generate-report` 400: `{"error": message, "code": code}`.
-public struct ReportErrorBody: Codable, Sendable, Equatable {
+package struct ReportErrorBody: Codable, Sendable, Equatable {
     /// Human-readable message naming the field or city.
-    public var error: String
+    package var error: String
     /// Machine code from functions.json (`unknown_city`, `invalid_preference`, `invalid_request`).
-    public var code: String
+    package var code: String
 
-    /// An error body.
-    public init(error: String, code: String) { self.error = error; self.code = code }
+    package init(error: String, code: String) { self.error = error; self.code = code }
 }

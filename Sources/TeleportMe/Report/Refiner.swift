@@ -5,16 +5,13 @@ import MockBinding
 package struct RefinerCandidate: Codable, Sendable, Equatable {
     /// City id: the only ids the refiner may answer with.
     package var cityID: String
-    /// City name.
     package var cityName: String
-    /// Country.
     package var cityCountry: String
     /// The algorithmic match percent.
     package var matchPercent: Int
     /// All the city's scores.
     package var scores: [String: Double]
 
-    /// The keys.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case cityID = "city_id", cityName = "city_name", cityCountry = "city_country", matchPercent = "match_percent", scores
     }
@@ -23,7 +20,6 @@ package struct RefinerCandidate: Codable, Sendable, Equatable {
 /// What the refiner is asked (§4.6 step 6): the user's preferences, the current city and the
 /// top candidates in algorithmic order.
 package struct RefinerRequest: Sendable, Equatable {
-    /// The current city.
     package var currentCity: ReportCity
     /// The sliders.
     package var preferences: ReportPreferences
@@ -33,9 +29,6 @@ package struct RefinerRequest: Sendable, Equatable {
     package var minPicks: Int
     /// Most picks wanted.
     package var maxPicks: Int
-
-    /// The reply format the engine parses (step 7), as it would be stated in the prompt.
-    package static let replyFormat = #"{"matches": [{"city_id": "<one of the candidates' ids>", "insight": "<one sentence>"}], "summary": "<one sentence>"}"#
 }
 
 /// The GPT-4o-mini step of §4.6 (step 6): picks 3-5 of the candidates and writes one sentence
@@ -50,14 +43,12 @@ package protocol Refiner: Sendable {
 package struct RefinerError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What went wrong.
     package var message: String
-    /// A failure.
     package init(_ message: String) { self.message = message }
     package var description: String { message }
 }
 
 /// A refiner that answers a fixed text, for tests and golden cases.
 package struct FixedRefiner: Refiner {
-    /// The reply.
     package var reply: String
     /// A refiner answering `reply`.
     package init(reply: String) { self.reply = reply }

@@ -8,11 +8,8 @@ package struct ReportCity: Sendable, Equatable {
     package var id: String
     /// Name.
     package var name: String
-    /// Full name.
     package var fullName: String
-    /// Country.
     package var country: String
-    /// Image.
     package var imageURL: String?
     /// Scores by category (0-10).
     package var scores: [String: Double]
@@ -86,7 +83,6 @@ package enum ReportInputError: Error, CustomStringConvertible, Sendable, Equatab
 
 /// A scored candidate (§4.6 steps 4-5).
 package struct ScoredCandidate: Sendable, Equatable {
-    /// City id.
     package var cityID: String
     /// The score before clamping and rounding.
     package var rawScore: Double
@@ -147,7 +143,6 @@ package struct ReportOutcome: Sendable, Equatable {
 /// refiner) under `ReportRules`. Steps 1 (authenticate), 2-3 (fetch) and 10 (save) are the edge
 /// function's (`TeleportMeApp`); this does step 3's exclusion and steps 4-9 and 11.
 package struct ReportEngine: Sendable {
-    /// The rules.
     package let rules: ReportRules
 
     /// An engine for `rules`.

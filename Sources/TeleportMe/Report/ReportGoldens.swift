@@ -39,9 +39,7 @@ package struct ReportGoldenCase: Sendable, Equatable {
     package var name: String
     /// What it shows.
     package var doc: String
-    /// The request.
     package var request: GenerateReportRequest
-    /// The refiner.
     package var refiner: RefinerSpec
 }
 

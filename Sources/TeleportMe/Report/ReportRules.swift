@@ -117,11 +117,9 @@ package struct ReportRules: Sendable, Equatable {
     package var normalisation: Normalisation
     /// All-zero weights.
     package var zeroWeights: ZeroWeights
-    /// Bonus categories.
     package var bonusCategories: [String]
     /// Weight of each bonus category (0.10).
     package var bonusWeight: Double
-    /// Bonus formula.
     package var bonusFormula: BonusFormula
     /// Clamp lower bound.
     package var clampMin: Double
@@ -149,13 +147,11 @@ package struct ReportRules: Sendable, Equatable {
     package var fallbackInsightTemplate: String
     /// The 5 display categories.
     package var comparison: [Display]
-    /// Decimals of comparison values.
     package var comparisonDecimals: Int
     /// Score used for a missing category.
     package var missingScore: Double
     /// Whether authenticated calls save the report.
     package var saveWhenAuthenticated: Bool
-    /// The mock refiner.
     package var mockRefiner: MockRefiner
     /// Every `decision` text by JSON path, for reports.
     package var decisions: [String: String]

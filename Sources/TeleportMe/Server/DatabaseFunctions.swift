@@ -5,10 +5,8 @@ import MockBinding
 /// rows above the threshold, best similarity first, ties by the configured columns, at most
 /// `limit`. Runs as the caller (cities are public).
 package struct SearchCitiesFunction: Sendable {
-    /// The rules.
     package let rules: FunctionRules.Search
 
-    /// A function.
     package init(rules: FunctionRules.Search) { self.rules = rules }
 
     /// The matching rows with their best similarity, in result order.

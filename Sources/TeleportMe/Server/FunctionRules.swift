@@ -6,7 +6,6 @@ import MockBinding
 package struct FunctionRules: Sendable, Equatable {
     /// `search_cities(search_term)`.
     package struct Search: Sendable, Equatable {
-        /// The parameter name.
         package var parameter: String
         /// Columns compared with the term.
         package var columns: [String]

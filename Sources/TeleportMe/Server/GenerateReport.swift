@@ -15,7 +15,6 @@ package struct GenerateReportFunction: Sendable {
     /// The catalog last read, kept while `cities` and `city_scores` are unchanged.
     private let catalogs = CatalogCache()
 
-    /// A function.
     package init(rules: ReportRules, functions: FunctionRules, refiner: any Refiner) {
         self.rules = rules
         self.functions = functions

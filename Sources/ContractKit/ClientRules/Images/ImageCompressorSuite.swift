@@ -12,15 +12,14 @@ public protocol ImageCompressing: Sendable {
 /// bytes fit the budget; when none does, scales by 3/4 and tries again.
 public struct ReferenceImageCompressor: ImageCompressing {
     /// Qualities tried in order (the compressor's own choice: the document states none).
-    public var qualities: [Int]
+    package var qualities: [Int]
 
     /// A compressor trying `qualities` in order.
     public init(qualities: [Int] = [85, 60, 35, 15]) { self.qualities = qualities }
 
     /// The budget cannot be met even at 1x1.
     public struct BudgetUnreachable: Error, CustomStringConvertible {
-        /// The preset.
-        public var preset: String
+        package var preset: String
         public var description: String { "no JPEG of the image fits the \(preset) budget" }
     }
 

@@ -9,10 +9,8 @@ package struct ImageHeader: Sendable, Equatable {
     package enum Format: String, Sendable, Equatable {
         /// JPEG (JFIF or Exif).
         case jpeg
-        /// PNG.
         case png
     }
-    /// The format.
     package var format: Format
     /// Width in pixels.
     package var width: Int
