@@ -5,7 +5,7 @@ import MockBinding
 /// The app registry (`allApps`) and the contract folders name the same apps: a folder under
 /// `Contracts/` that no registered app reads would never be checked, and a registered app without
 /// its folder could not load.
-final class AppRegistryContractsTests: XCTestCase {
+final class AppRegistryContractsTests: GateTestCase {
     func testEveryContractsFolderIsARegisteredApp() throws {
         let root = ContractsLocator.contracts
         let folders = try FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: [.isDirectoryKey])

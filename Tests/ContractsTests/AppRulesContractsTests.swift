@@ -9,7 +9,7 @@ import Shvil
 
 /// The gate: every app's own rule files pass the `app-rules` kind of `contracts verify`, every
 /// file of every contracts folder is read by some rule kind, and broken rule files fail it.
-final class AppRulesContractsTests: XCTestCase {
+final class AppRulesContractsTests: GateTestCase {
     let apps = allApps
 
     func testEveryContractsFolderLoadsAndEveryFileIsRead() {

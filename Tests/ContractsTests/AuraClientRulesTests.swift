@@ -6,7 +6,7 @@ import MockSupabase
 /// The gate: §3.2's max_tokens and word ranges, §8.2's features per tier (retrograde alerts
 /// included) and §8.1's checkStatus fallback, each as a conformance check shown to reject a
 /// mutant.
-final class AuraClientRulesTests: XCTestCase {
+final class AuraClientRulesTests: GateTestCase {
     func testCompletionRequestsFollowTheRules() throws {
         let rules = try AuraTestSupport.rules()
         XCTAssertEqual(AuraClientConformance.completionViolations({ CompletionRequest.reference($0, rules: rules) }, rules: rules), [])

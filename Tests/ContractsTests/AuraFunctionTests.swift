@@ -5,7 +5,7 @@ import MockSupabase
 @testable import Aura
 
 /// Aura's edge functions, triggers and constraints, driven through the mock's request handler.
-final class AuraFunctionTests: XCTestCase {
+final class AuraFunctionTests: GateTestCase {
     var backend: MockSupabase!
     var rules: AuraRules!
 

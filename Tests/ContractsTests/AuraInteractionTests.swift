@@ -7,7 +7,7 @@ import MockSupabase
 /// Aura's documented interactions (Contracts/aura/interactions/*.json, replayed by the shared
 /// engine in the gate, InteractionContractsTests) cover §3.3's endpoints and reject backends whose
 /// rules or triggers are wrong.
-final class AuraInteractionTests: XCTestCase {
+final class AuraInteractionTests: GateTestCase {
     /// A backend with Aura's pieces registered under explicit rules.
     static func backend(rules: AuraRules, clock: ManualClock) throws -> MockSupabase {
         let b = try MockSupabase(contracts: ContractsLocator.app(AuraApp.name), clock: clock, ids: SeededIDGenerator(seed: 11))

@@ -6,7 +6,7 @@ import MockSupabase
 
 /// Aura's models beyond the generic `models` kind (ModelContractsTests): rows PostgreSQL prints
 /// with microseconds and NULLs, mutant models, the edge functions' payload keys.
-final class AuraModelTests: XCTestCase {
+final class AuraModelTests: GateTestCase {
     func testContractsLoad() throws {
         let spec = try AuraApp.spec()
         XCTAssertEqual(spec.schema.tables.filter { $0.schema == "public" }.map(\.name), ["users", "daily_readings", "mbti_results", "subscriptions"])

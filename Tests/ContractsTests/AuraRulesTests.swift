@@ -5,7 +5,7 @@ import MockSupabase
 @testable import Aura
 
 /// Aura's domain rules (rules.json) against the document's own statements.
-final class AuraRulesTests: XCTestCase {
+final class AuraRulesTests: GateTestCase {
     // MARK: Zodiac (§2.1, §9.1)
 
     func testZodiacTableGivesEveryDocumentedCaseAndBoundary() throws {

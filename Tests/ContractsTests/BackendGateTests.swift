@@ -53,7 +53,7 @@ enum ServedMocks {
 /// `contracts verify --target URL` against served mocks: every app passes over loopback HTTP and
 /// leaves the backend as it found it; a served mutant (an RLS cell flipped, an edge function's
 /// answer changed, a bucket limit changed) fails with the rule named.
-final class LiveTargetGateTests: XCTestCase {
+final class LiveTargetGateTests: GateTestCase {
     func testEveryAppPassesAgainstItsServedMockAndLeavesItAsFound() throws {
         // Each app against its own served mock, side by side; the checks after, in order.
         let runs = try Concurrently<(backend: MockSupabase, before: [String: [String]], rows: [VerifyRow])>.map(allApps, width: allApps.count) { app in

@@ -319,7 +319,7 @@ enum CivicForgeDomainChecks {
 
 /// The gate: CivicForge's domain rules hold on the shipped backend, and each deliberately wrong
 /// implementation is caught.
-final class CivicForgeDomainTests: XCTestCase {
+final class CivicForgeDomainTests: GateTestCase {
     func testShippedBackendSatisfiesEveryDomainRule() throws {
         let v = try CivicForgeDomainChecks.run(.shipped())
         XCTAssertEqual(v, [], v.joined(separator: "\n"))

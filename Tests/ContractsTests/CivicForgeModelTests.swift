@@ -5,7 +5,7 @@ import MockSupabase
 
 /// CivicForge's models beyond the generic `models` kind (ModelContractsTests): timestamps with
 /// fractional seconds and PostgreSQL's other spellings, payloads that send only what is set.
-final class CivicForgeModelTests: XCTestCase {
+final class CivicForgeModelTests: GateTestCase {
     /// Every model round-trips a row whose timestamp has fractional seconds, as PostgreSQL prints
     /// them (trailing zeros dropped); a model that omits NULLs does not round-trip.
     func testRowsWithFractionalSecondsRoundTrip() throws {

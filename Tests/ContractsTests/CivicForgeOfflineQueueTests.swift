@@ -6,7 +6,7 @@ import MockSupabase
 /// The gate: §4's offline post queue (client-rules.json offlineQueue) on the reference queue, and
 /// the suite rejecting a LIFO queue, one that loses posts offline, one blocked by a refused post
 /// and one that drops posts on a server error.
-final class CivicForgeOfflineQueueTests: XCTestCase {
+final class CivicForgeOfflineQueueTests: GateTestCase {
     func rules() throws -> OfflineQueueRules { try XCTUnwrap(try ClientRules.load(app: "civicforge")?.offlineQueue) }
 
     func testReferenceQueueConforms() throws {

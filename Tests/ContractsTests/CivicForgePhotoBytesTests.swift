@@ -5,7 +5,7 @@ import MockSupabase
 
 /// The gate: §7 Spike 2 / M3 photo processing judged on the produced bytes (photos.json), the
 /// reference processor conforming and four wrong processors rejected.
-final class CivicForgePhotoBytesTests: XCTestCase {
+final class CivicForgePhotoBytesTests: GateTestCase {
     func testTheInspectorReadsWhatTheEncoderWrites() throws {
         let img = RGBImage(width: 20, height: 10) { x, _ in x < 10 ? (0, 0, 0) : (255, 255, 255) }
         let exif = PhotoBytesConformance.source(width: 8, height: 8).exif

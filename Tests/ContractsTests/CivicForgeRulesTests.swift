@@ -5,7 +5,7 @@ import MockSupabase
 
 /// The gate: CivicForge's rule files load strictly, the fixtures agree with the rules, and the
 /// photo processing limits (photos.json) accept exactly the conforming processor output.
-final class CivicForgeRulesTests: XCTestCase {
+final class CivicForgeRulesTests: GateTestCase {
     func testRulesLoadAndValidateAgainstTheSchema() throws {
         let rules = try CivicForgeRules.load()
         XCTAssertNoThrow(try rules.validate(against: try CivicForgeApp.spec().schema))
@@ -96,7 +96,7 @@ final class CivicForgeRulesTests: XCTestCase {
 }
 
 /// A broken rules file surfaces as a precise error on the first call, not as a crash.
-final class CivicForgeUnreadableRulesTests: XCTestCase {
+final class CivicForgeUnreadableRulesTests: GateTestCase {
     func testBrokenRulesFileAnswersWithFileAndPath() throws {
         let fm = FileManager.default
         let tmp = fm.temporaryDirectory.appendingPathComponent("civicforge-broken-\(ProcessInfo.processInfo.processIdentifier)")

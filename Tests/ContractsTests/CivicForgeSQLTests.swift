@@ -79,7 +79,7 @@ struct CivicShvilSQL {
 
 /// The gate: CivicForge's SQL agrees with its JSON contracts, and the data files agree with each
 /// other (photos.json vs the post_photos checks, storage.json vs photos.json).
-final class CivicForgeSQLTests: XCTestCase {
+final class CivicForgeSQLTests: GateTestCase {
     func testMigrationMatchesSchemaAndPolicies() throws {
         let spec = try CivicForgeApp.spec()
         let sql = try CivicShvilSQL(app: CivicForgeApp.name)

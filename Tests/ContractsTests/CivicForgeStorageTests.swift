@@ -5,7 +5,7 @@ import MockSupabase
 
 /// The gate: the post-photos bucket (storage.json, §3): own-folder uploads, JPEG only, size
 /// limit, and downloads that follow the post's visibility — over the wire.
-final class CivicForgeStorageTests: XCTestCase {
+final class CivicForgeStorageTests: GateTestCase {
     let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x42, count: 60) + [0xFF, 0xD9])
 
     func upload(_ wire: WireClient, as actor: String, _ name: String, type: String = "image/jpeg", body: Data? = nil) throws -> HTTPResponse {

@@ -6,7 +6,7 @@ import MockSupabase
 /// The gate: §4 "DB trigger fires (new response, new thanks, new AI match) -> Edge Function" as
 /// database webhooks on the mock (sql/005_webhooks.sql on PostgreSQL, checked by
 /// verify/domain_rules.sql), and two wrong webhook sets rejected.
-final class CivicForgeWebhookTests: XCTestCase {
+final class CivicForgeWebhookTests: GateTestCase {
     func backend(_ webhooks: (NotificationRules, WebhookOutbox) -> [CivicForgeTrigger]) throws -> (MockSupabase, WebhookOutbox, NotificationRules) {
         let b = try MockSupabase(
             contracts: ContractsLocator.app(CivicForgeApp.name), clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 17))

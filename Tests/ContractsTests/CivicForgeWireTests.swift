@@ -5,7 +5,7 @@ import MockSupabase
 
 /// CivicForge's documented interactions (replayed for every app by InteractionContractsTests)
 /// reject mutant backends, and the emailed sign-in code is six digits and single use.
-final class CivicForgeWireTests: XCTestCase {
+final class CivicForgeWireTests: GateTestCase {
     /// A backend with CivicForge installed under explicit rules (default: the files'), on the
     /// replay engine's clock and ids.
     static func backend(
@@ -84,7 +84,7 @@ final class CivicForgeWireTests: XCTestCase {
 
 /// The gate: the magic link's redirect allow-list (auth.json) on the wire, and a GoTrue that
 /// trusts any redirect_to rejected.
-final class CivicForgeRedirectTests: XCTestCase {
+final class CivicForgeRedirectTests: GateTestCase {
     func testMagicLinkRedirectsOnlyToTheAllowList() throws {
         let b = try CivicForgeApp.makeBackend(clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 11))
         let auth = b.configuration.spec.auth

@@ -6,7 +6,7 @@ import MockBinding
 
 /// The cache suite: the references conform for every app, and each deliberately wrong cache
 /// (a mutant with one flaw) is rejected with the rule it breaks.
-final class ClientRulesCacheTests: XCTestCase {
+final class ClientRulesCacheTests: GateTestCase {
     func rules(_ app: String) throws -> CacheRules { try XCTUnwrap(try ClientRules.load(app: app)?.cache) }
 
     func testReferenceStoresConformForEveryApp() async throws {

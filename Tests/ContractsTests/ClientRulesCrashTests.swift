@@ -14,7 +14,7 @@ import MockBinding
 /// every concurrent read, each entry is whole: the old value or the new one, absent only if never
 /// saved, never older than a save the writer reported done or than a value already read. The
 /// same test run on a deliberately wrong writer (streaming into the file in place) fails.
-final class ClientRulesCrashTests: XCTestCase {
+final class ClientRulesCrashTests: GateTestCase {
     struct Payload: Decodable, Sendable {
         var seq: Int
         var items: [String]

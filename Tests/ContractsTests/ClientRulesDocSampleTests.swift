@@ -3,7 +3,7 @@ import MockBinding
 
 /// The five-line sample of docs/clientrules.md, compiled and run against a cache written the
 /// way a client team writes one (Foundation only, nothing from this package but the protocol).
-final class ClientRulesDocSampleTests: XCTestCase {
+final class ClientRulesDocSampleTests: GateTestCase {
     func testClientTeamsCacheManagerConforms() async throws {
         // docs/clientrules.md: begin sample
         let rules = try ClientRules.load(app: "teleportme")!.cache!

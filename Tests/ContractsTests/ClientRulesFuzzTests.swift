@@ -8,7 +8,7 @@ import MockSupabase
 /// Replays the cache fuzz target's seed corpus and every crash it ever found (Tests/Fuzz) through
 /// the same harness as `scripts/fuzz-cache`, against the reference cache; and shows the harness
 /// rejects flawed caches.
-final class ClientRulesFuzzTests: XCTestCase {
+final class ClientRulesFuzzTests: GateTestCase {
     let root = ContractsLocator.root.appendingPathComponent("Tests/Fuzz")
     var rules: CacheRules { get throws { try XCTUnwrap(try ClientRules.load(app: "teleportme")?.cache) } }
 

@@ -6,7 +6,7 @@ import MockSupabase
 /// inspects the bytes a client's `ImageCompressor` produces (size from the JPEG/PNG headers,
 /// byte count against the preset), over the reference compressor and mutants that upscale,
 /// ignore the budget, skip the resize, stretch, or write no image.
-final class ClientRulesImageCompressorTests: XCTestCase {
+final class ClientRulesImageCompressorTests: GateTestCase {
     func presets() throws -> [ImagePreset] {
         let images = try XCTUnwrap(try ClientRules.load(app: "naarscars")).images
         XCTAssertEqual(images.map(\.name), ["avatar", "messageImage", "fullSize"])

@@ -6,7 +6,7 @@ import NaarsCars
 /// The gate: Naar's Cars FR-043 ("Services MUST check cache before network requests") as the
 /// loader suite over every FR-042 list, and FR-044 ("invalidated on: user mutation,
 /// pull-to-refresh, logout") for every list, with mutants.
-final class ClientRulesNaarsCarsCacheTests: XCTestCase {
+final class ClientRulesNaarsCarsCacheTests: GateTestCase {
     func rules() throws -> ClientRules { try XCTUnwrap(try ClientRules.load(app: "naarscars")) }
 
     static let makeBackend: @Sendable () throws -> MockSupabase = {

@@ -6,7 +6,7 @@ import CivicForge
 /// The cache-then-network suite (TeleportMe §3.6) and the optimistic save/unsave suite (§5.3)
 /// over the TeleportMe mock (cities, saved_cities over REST through URLSession): references
 /// conform, mutants are rejected by the step they break.
-final class ClientRulesLoaderTests: XCTestCase {
+final class ClientRulesLoaderTests: GateTestCase {
     func rules() throws -> ClientRules { try XCTUnwrap(try ClientRules.load(app: "teleportme")) }
 
     static let makeBackend: @Sendable () throws -> MockSupabase = {
@@ -138,7 +138,7 @@ struct MutantLoader: CacheThenNetworkLoading {
     }
 }
 
-final class ClientRulesOptimisticTests: XCTestCase {
+final class ClientRulesOptimisticTests: GateTestCase {
     func rules() throws -> ClientRules { try XCTUnwrap(try ClientRules.load(app: "teleportme")) }
 
     func testReferenceServiceConforms() async throws {

@@ -3,7 +3,7 @@ import MockBinding
 
 /// The rate-limit suite (Naar's Cars FR-045/FR-046, PERF-CLI-003) and the realtime suite
 /// (FR-049/FR-050, CivicForge §3): references conform, mutants are rejected by the rule they break.
-final class ClientRulesRateLimitTests: XCTestCase {
+final class ClientRulesRateLimitTests: GateTestCase {
     func limits() throws -> RateLimitRules { try XCTUnwrap(try ClientRules.load(app: "naarscars")?.rateLimits) }
 
     func testReferenceLimiterConforms() async throws {
@@ -92,7 +92,7 @@ final class MutantRateLimiter: ClientRateLimiter, @unchecked Sendable {
     }
 }
 
-final class ClientRulesRealtimeTests: XCTestCase {
+final class ClientRulesRealtimeTests: GateTestCase {
     func rules(_ app: String) throws -> RealtimeRules { try XCTUnwrap(try ClientRules.load(app: app)?.realtime) }
 
     func testReferenceManagerConforms() async throws {

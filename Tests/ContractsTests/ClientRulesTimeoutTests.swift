@@ -3,7 +3,7 @@ import MockBinding
 
 /// The gate: TeleportMe's client timeouts (§3.7, §4.6, §5.1) as a conformance suite of a
 /// client's `withTimeout` policy, with mutants.
-final class ClientRulesTimeoutTests: XCTestCase {
+final class ClientRulesTimeoutTests: GateTestCase {
     func rules() throws -> ClientRules { try XCTUnwrap(try ClientRules.load(app: "teleportme")) }
 
     func testReferencePolicyConforms() throws {

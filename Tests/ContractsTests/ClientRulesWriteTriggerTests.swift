@@ -6,7 +6,7 @@ import TeleportMe
 /// The gate: TeleportMe §3.6's write trigger of every cache key (cityScores, currentReport,
 /// pastReports, preferences, selectedCity, and cities) as `CacheWriteTriggerSuite` over the
 /// reference services, with mutants that write at the wrong moment, not at all, or too much.
-final class ClientRulesWriteTriggerTests: XCTestCase {
+final class ClientRulesWriteTriggerTests: GateTestCase {
     func rules() throws -> ClientRules { try XCTUnwrap(try ClientRules.load(app: "teleportme")) }
 
     func run(_ make: @escaping @Sendable (CacheWriteTriggerSuite.Environment) async -> any CacheWritingClient) async throws -> SuiteReport {

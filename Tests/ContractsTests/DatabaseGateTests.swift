@@ -9,7 +9,7 @@ import Shvil
 /// `contracts verify --database URL` against `scripts/postgres`'s kind of cluster: every app's
 /// SQL, freshly migrated and empty, passes and is left empty; a database with a policy replaced by
 /// a permissive one, or with a trigger dropped, fails with the rule named.
-final class DatabaseGateTests: XCTestCase {
+final class DatabaseGateTests: GateTestCase {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var migrated: Set<String> = []
 

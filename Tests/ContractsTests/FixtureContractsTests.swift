@@ -4,7 +4,7 @@ import MockBinding
 
 /// Gate: every app's contracts load, its fixtures read back over the wire as stored, and its
 /// personas sign in.
-final class FixtureContractsTests: XCTestCase {
+final class FixtureContractsTests: GateTestCase {
     func testEveryAppsFixturesRoundTripAndPersonasSignIn() throws {
         var total = 0
         for app in allApps {

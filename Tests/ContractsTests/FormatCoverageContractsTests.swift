@@ -5,7 +5,7 @@ import MockBinding
 /// it as `<app>/<path>` (an app's own file), as `<path>` (a file every app may have:
 /// `schema.json`, `sql/checks.json`) or as its folder's pattern (`interactions/*.json`,
 /// `sql/verify/*.sql`).
-final class FormatCoverageContractsTests: XCTestCase {
+final class FormatCoverageContractsTests: GateTestCase {
     /// The files (relative to Contracts/) that no heading of `format` names.
     static func undocumented(_ files: [String], format: String) -> [String] {
         let separators = CharacterSet(charactersIn: " `,;:()—–\t")

@@ -4,7 +4,7 @@ import MockBinding
 
 /// The gate for generated models: every app's Sources/<App>/Generated/TableModels.swift is what
 /// `contracts generate-models` writes from schema.json and models.json today.
-final class GeneratedModelsTests: XCTestCase {
+final class GeneratedModelsTests: GateTestCase {
     func testEveryAppsGeneratedModelsAreFresh() throws {
         let stale = try ModelGenerator.staleFiles(allApps, root: ContractsLocator.root)
         for s in stale { XCTFail(s) }

@@ -5,7 +5,7 @@ import MockBinding
 /// The gate for documented interactions: every file of every app
 /// (`Contracts/<app>/interactions/*.json`) replays over the wire with the shared engine; a
 /// failure names the file, the step and the JSON path.
-final class InteractionContractsTests: XCTestCase {
+final class InteractionContractsTests: GateTestCase {
     func testEveryAppsInteractionsReplay() throws {
         var replayed: [String: Int] = [:]
         for app in allApps {

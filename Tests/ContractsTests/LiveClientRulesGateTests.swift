@@ -6,7 +6,7 @@ import NaarsCars
 /// The `client-rules` kind over `--target`: what TeleportMe's cache loader fetches and its
 /// optimistic save/unsave send pass against the served mock; a served mutant whose policies hide
 /// the persona's saved cities, or refuse its saves, fails naming the client rule.
-final class LiveClientRulesGateTests: XCTestCase {
+final class LiveClientRulesGateTests: GateTestCase {
     func served(_ flip: (table: String, command: PolicyCommand)?) throws -> [VerifyRow] {
         let backend = try TeleportMeApp.makeBackend()
         if let flip {
@@ -47,7 +47,7 @@ final class LiveClientRulesGateTests: XCTestCase {
 /// Bucket policies over `--target`: every persona's uploads into its own and another's folder,
 /// and every read of what was stored, answer as the contracts' mock does; a served backend whose
 /// avatars bucket lets anyone signed in upload into any folder fails naming that rule.
-final class LiveStoragePoliciesGateTests: XCTestCase {
+final class LiveStoragePoliciesGateTests: GateTestCase {
     func testAFolderOwnershipDroppedFailsNamingTheUpload() throws {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("supacontracts-folder-mutant-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: ContractsLocator.app(NaarsCarsApp.name), to: copy)

@@ -9,7 +9,7 @@ import NaarsCars
 /// backend (every row of every table of schema.json, every GoTrue user, every stored object)
 /// before and after the run must be equal; where the API cannot put a row back (a column a
 /// trigger stamps on every write), the cleanup case must fail and name that row.
-final class LiveRestoreGateTests: XCTestCase {
+final class LiveRestoreGateTests: GateTestCase {
     /// Every row of every table (any schema), every user (less what a sign-in updates) and
     /// every object, as text.
     static func dump(_ b: MockSupabase) throws -> [String: Set<String>] {

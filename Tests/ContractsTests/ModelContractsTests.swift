@@ -5,7 +5,7 @@ import MockBinding
 /// The gate for models: for every app with contracts, every public table has exactly one model
 /// that covers its columns (names, order, nullability), every row the mock prints round-trips,
 /// and every body an interaction step names a model for round-trips through it.
-final class ModelContractsTests: XCTestCase {
+final class ModelContractsTests: GateTestCase {
     func testEveryAppsModelsCoverTheirTablesAndRoundTrip() throws {
         for app in allApps {
             let results = try ModelSuite.run(app: app)

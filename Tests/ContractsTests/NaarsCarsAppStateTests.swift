@@ -5,7 +5,7 @@ import NaarsCars
 
 /// The gate: FR-035's authState for every documented situation (app-state.json), checked on a
 /// client's implementation; mutants that ignore approval or loading are rejected.
-final class NaarsCarsAppStateTests: XCTestCase {
+final class NaarsCarsAppStateTests: GateTestCase {
     func testReferenceAppStateConforms() throws {
         let rules = try AppStateRules.load()
         let spec = try NaarsCarsApp.spec()

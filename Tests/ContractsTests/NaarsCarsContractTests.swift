@@ -5,7 +5,7 @@ import NaarsCars
 /// The contract files against the document: FR-001..FR-008 (tables and constraints), FR-010 (the
 /// matrix words), FR-013/FR-014/FR-019 (what the backend registers), FR-017 (buckets), FR-021/FR-022
 /// and Appendix B (the seed), and strict loading with errors naming file and path.
-final class NaarsCarsContractTests: XCTestCase {
+final class NaarsCarsContractTests: GateTestCase {
     func testContractsLoadStrictly() throws {
         let spec = try NaarsCarsApp.spec()
         XCTAssertEqual(spec.app, "naarscars")

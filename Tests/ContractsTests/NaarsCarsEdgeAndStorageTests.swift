@@ -4,7 +4,7 @@ import NaarsCars
 
 /// §8 EDGE-001..003 beyond the documented interactions (what APNs receives, time moving past the
 /// 90-day window) and FR-017's buckets through the Storage API, each with a mutant.
-final class NaarsCarsEdgeAndStorageTests: XCTestCase {
+final class NaarsCarsEdgeAndStorageTests: GateTestCase {
     let validToken = String(repeating: "0123456789abcdef", count: 4)
 
     func addToken(_ f: NaarsCarsFixture, user: String, token: String, device: String) throws {

@@ -5,7 +5,7 @@ import NaarsCars
 /// Naar's Cars's documented interactions (replayed for every app by InteractionContractsTests,
 /// their bodies round-tripped by ModelContractsTests) name its models, document every function,
 /// and reject backends missing the app's server pieces or with wrong rules.
-final class NaarsCarsInteractionTests: XCTestCase {
+final class NaarsCarsInteractionTests: GateTestCase {
     func testInteractionsNameEveryModel() throws {
         let files = try InteractionReplay.load(app: NaarsCarsApp.self)
         XCTAssertGreaterThanOrEqual(files.count, 49, "interaction files")

@@ -5,7 +5,7 @@ import NaarsCars
 /// FR-032..FR-034 and FR-040: the models cover exactly schema.json's columns and functions.json's
 /// payloads, round-trip rows as PostgreSQL prints them, and AppError's messages come from
 /// errors.json.
-final class NaarsCarsModelTests: XCTestCase {
+final class NaarsCarsModelTests: GateTestCase {
     /// A fixture backend with one row in each table the seed leaves empty.
     func populated() throws -> NaarsCarsFixture {
         let f = try NaarsCarsFixture()

@@ -8,7 +8,7 @@ import NaarsCars
 /// change nothing — the seed's rows equal fixtures.json's, the verify script passes on that seed
 /// too (with Storage's schema present, so the bucket policies are exercised), and a migration
 /// with a no-op protect_admin_fields is caught. Skipped when PostgreSQL is not installed.
-final class NaarsCarsPostgresTests: XCTestCase {
+final class NaarsCarsPostgresTests: GateTestCase {
     static var sqlFolder: URL { ContractsLocator.app("naarscars").appendingPathComponent("sql") }
 
     func cluster() throws -> PostgresCluster {

@@ -6,7 +6,7 @@ import NaarsCars
 /// by a small DDL reader), the RLS matrix, every trigger and function with the rules' messages and
 /// numbers, the storage buckets; the seed SQL is generated from fixtures.json and fresh.
 /// `NaarsCarsPostgresTests` applies the same files to a real PostgreSQL when one is installed.
-final class NaarsCarsSQLTests: XCTestCase {
+final class NaarsCarsSQLTests: GateTestCase {
     static var folder: URL { ContractsLocator.app("naarscars").appendingPathComponent("sql") }
 
     static func sql(_ name: String) throws -> String {

@@ -128,7 +128,7 @@ enum NaarsCarsSecurityChecks {
     }
 }
 
-final class NaarsCarsSecurityTests: XCTestCase {
+final class NaarsCarsSecurityTests: GateTestCase {
     func run(_ check: NaarsCarsSecurityChecks.Check, file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertEqual(try check(NaarsCarsFixture()), [], file: file, line: line)
     }
@@ -146,7 +146,7 @@ final class NaarsCarsSecurityTests: XCTestCase {
 }
 
 /// Each SEC-DB check rejects a backend broken in exactly the place it guards.
-final class NaarsCarsSecurityMutantTests: XCTestCase {
+final class NaarsCarsSecurityMutantTests: GateTestCase {
     /// A fixture whose RLS matrix has one cell replaced.
     func mutated(_ table: String, _ command: PolicyCommand, using: Expr? = nil, check: Expr? = nil, also: [PolicyCommand] = []) throws -> NaarsCarsFixture {
         let f = try NaarsCarsFixture()

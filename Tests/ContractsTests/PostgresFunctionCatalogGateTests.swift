@@ -10,7 +10,7 @@ import CivicForge
 /// defaults, result, SECURITY DEFINER, volatility) for every app, so a function made SECURITY
 /// INVOKER, re-typed, dropped or added without the contract fails naming the function. Each
 /// mutant is DDL run before the catalog is read, in a transaction that is rolled back.
-final class PostgresFunctionCatalogGateTests: XCTestCase {
+final class PostgresFunctionCatalogGateTests: GateTestCase {
     func failures(_ app: any AppModule.Type, _ prelude: [String], spec: AppSpec? = nil) throws -> String {
         guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no \(app.name) SQL") }
         let results = try PostgresChecks.catalogResults(try spec ?? app.spec(), try PostgresGate.target(app), prelude: prelude)

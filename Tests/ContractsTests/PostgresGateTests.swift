@@ -51,7 +51,7 @@ enum PostgresGate {
 }
 
 /// The catalog of every app's PostgreSQL equals its schema.json, and RLS is on for every table.
-final class PostgresCatalogGateTests: XCTestCase {
+final class PostgresCatalogGateTests: GateTestCase {
     func testCatalogEqualsSchemaForEveryAppWithSQL() throws {
         for app in try PostgresGate.appsWithSQL() {
             let spec = try app.spec()
@@ -132,7 +132,7 @@ final class PostgresCatalogGateTests: XCTestCase {
 
 /// The mock and PostgreSQL agree on every RLS case of every app with SQL: each table × command ×
 /// persona (and anon) × fixture row, and seeded random cases.
-final class PostgresDifferentialGateTests: XCTestCase {
+final class PostgresDifferentialGateTests: GateTestCase {
     func testMockAgreesWithPostgresOnEveryCase() throws {
         // The apps run side by side (each its own database and session); the checks after.
         let apps = try PostgresGate.appsWithSQL()
@@ -242,7 +242,7 @@ final class PostgresDifferentialGateTests: XCTestCase {
 }
 
 /// TeleportMe's functions and triggers (§4.4) behave as documented in PostgreSQL.
-final class PostgresFunctionGateTests: XCTestCase {
+final class PostgresFunctionGateTests: GateTestCase {
     func testEveryAppsSQLBehaviourChecks() throws {
         var ran = 0
         for app in try PostgresGate.appsWithSQL() {

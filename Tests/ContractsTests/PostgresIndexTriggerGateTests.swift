@@ -11,7 +11,7 @@ import CivicForge
 /// moved to another column, dropped or narrowed, and a trigger dropped or fired at another time,
 /// fail naming the index or trigger. Each mutant is DDL run before the catalog is read, in a
 /// transaction that is rolled back.
-final class PostgresIndexTriggerGateTests: XCTestCase {
+final class PostgresIndexTriggerGateTests: GateTestCase {
     func differences(_ app: any AppModule.Type, _ prelude: [String], spec: AppSpec? = nil) throws -> String {
         guard PostgresCluster.hasSQL(app: app.name) else { throw XCTSkip("no \(app.name) SQL") }
         let results = try PostgresChecks.catalogResults(try spec ?? app.spec(), try PostgresGate.target(app), prelude: prelude)
@@ -130,7 +130,7 @@ final class PostgresIndexTriggerGateTests: XCTestCase {
 
 /// CivicForge's storage policies run on PostgreSQL (the shim's storage schema): the verify
 /// script passes on the shipped SQL and fails on a policy that forgets the folder rule.
-final class PostgresStoragePolicyGateTests: XCTestCase {
+final class PostgresStoragePolicyGateTests: GateTestCase {
     func script() throws -> URL {
         let url = ContractsLocator.app("civicforge").appendingPathComponent("sql/verify/storage_policies.sql")
         guard FileManager.default.fileExists(atPath: url.path) else { throw TestSetupFailure(description: "no storage_policies.sql") }
@@ -161,7 +161,7 @@ final class PostgresStoragePolicyGateTests: XCTestCase {
 
 /// search_cities on data large enough to reach its limits (§4.4 "Similarity threshold of 0.15
 /// … Returns top 20 results"): 30 matching cities and a city exactly at 3/20.
-final class PostgresSearchLimitGateTests: XCTestCase {
+final class PostgresSearchLimitGateTests: GateTestCase {
     /// The shipped `create function public.search_cities …` statement with `edit` applied.
     func mutant(_ edit: (String) -> String) throws -> String {
         let sql = try String(contentsOf: ContractsLocator.app("teleportme").appendingPathComponent("sql/002_functions.sql"), encoding: .utf8)

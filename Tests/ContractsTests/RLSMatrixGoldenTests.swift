@@ -3,7 +3,7 @@ import MockBinding
 
 /// The rendered matrices (Markdown and HTML) are golden files: `Golden/<app>/rls/matrix.md` and
 /// `matrix.html`. Re-record with `swift run contracts goldens --update` (or `SUPACONTRACTS_RECORD=failed swift test --filter RLSMatrixGoldenTests`).
-final class RLSMatrixGoldenTests: XCTestCase {
+final class RLSMatrixGoldenTests: GateTestCase {
     func testRenderedMatricesMatchTheirGoldenFiles() throws {
         let mode = try GoldenRecordMode.from(environment: ProcessInfo.processInfo.environment)
         // The apps' reports are computed side by side (once per process), then compared in order.

@@ -4,7 +4,7 @@ import MockBinding
 /// The gate for every app's RLS matrix: each cell expanded into cases (every persona, anon and
 /// the service role against witness rows), run over the wire against the mock, and the flip
 /// test (each cell flipped in turn must be noticed by some case).
-final class RLSMatrixTests: XCTestCase {
+final class RLSMatrixTests: GateTestCase {
     func testAtLeastTheFirstAppHasAMatrix() {
         XCTAssertTrue(RLSGate.appsWithMatrix().contains("teleportme"), "Contracts/teleportme/policies.json is missing")
     }

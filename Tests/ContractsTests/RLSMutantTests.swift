@@ -3,7 +3,7 @@ import MockBinding
 
 /// Deliberately broken backends the RLS suite must reject: each runs every app's cases and must
 /// fail some of them.
-final class RLSMutantTests: XCTestCase {
+final class RLSMutantTests: GateTestCase {
     /// Runs every case as the service role: RLS ignored, every row returned, every write allowed.
     final class IgnoresRLS: RLSTarget {
         let inner: MockTarget

@@ -6,7 +6,7 @@ import MockBinding
 
 /// The README's adoption sample: `ReadmeSample.swift` is compiled as part of this target and must
 /// be the README's block (after "Point your networking at the mock") byte for byte; then it runs.
-final class ReadmeSampleContractsTests: XCTestCase {
+final class ReadmeSampleContractsTests: GateTestCase {
     static let marker = "<!-- compiled: Tests/ContractsTests/ReadmeSample.swift -->"
 
     /// The fenced block following `marker` in README.md.

@@ -177,7 +177,7 @@ extension RealtimeGate {
     }
 }
 
-final class ShvilRealtimeTests: XCTestCase {
+final class ShvilRealtimeTests: GateTestCase {
     func testAdventureChangesReachTheirOwner() throws {
         XCTAssertEqual(try RealtimeGate.shvilViolations(), [])
     }
@@ -187,7 +187,7 @@ final class ShvilRealtimeTests: XCTestCase {
     }
 }
 
-final class CivicForgeRealtimeTests: XCTestCase {
+final class CivicForgeRealtimeTests: GateTestCase {
     func testNeighbourhoodBoardReachesOnlyWhomRLSAllows() throws {
         XCTAssertEqual(try RealtimeGate.civicForgeViolations(), [])
     }
@@ -197,7 +197,7 @@ final class CivicForgeRealtimeTests: XCTestCase {
     }
 }
 
-final class NaarsCarsRealtimeTests: XCTestCase {
+final class NaarsCarsRealtimeTests: GateTestCase {
     func testMessagesReachParticipantsAndNotificationsTheirOwner() throws {
         XCTAssertEqual(try RealtimeGate.naarsCarsViolations(), [])
     }

@@ -8,7 +8,7 @@ import XCTest
 /// also goes over a WebSocket as `phx_join` (postgres_changes on a published table, as a persona)
 /// and `phx_leave`, and after the run the channels the server holds must be exactly the ones the
 /// suite saw joined.
-final class RealtimeManagerOverSocketTests: XCTestCase {
+final class RealtimeManagerOverSocketTests: GateTestCase {
     /// Joins and leaves on the server as well as in the suite's recording transport. Channel
     /// `realtime:channel-N` becomes `realtime:<prefix>-channel-N` on the server.
     final class SocketTransport: RealtimeTransport, @unchecked Sendable {

@@ -6,7 +6,7 @@ import MockSupabase
 /// The gate: Shvil's session refresh (§Data Protection), error handling at its boundaries
 /// (§Error Boundaries), future device clocks (§Data Synchronization) and analytics per environment
 /// (§Environment Variables, §Privacy Compliance), each suite shown rejecting a mutant.
-final class ShvilClientRulesTests: XCTestCase {
+final class ShvilClientRulesTests: GateTestCase {
     func testReferenceImplementationsConform() throws {
         let catalog = try ErrorCatalog.load()
         XCTAssertEqual(catalog.session.refreshOnStatus, 401)

@@ -4,7 +4,7 @@ import MockSupabase
 @testable import Shvil
 
 /// The gate: AppError (§Error Handling Strategy) and its catalog in errors.json.
-final class ShvilErrorCatalogTests: XCTestCase {
+final class ShvilErrorCatalogTests: GateTestCase {
     func testCatalogCoversEveryErrorInEveryLanguage() throws {
         let catalog = try ErrorCatalog.load()
         XCTAssertEqual(catalog.languages, ["en", "he", "fr"], "§Localization: English, Hebrew, French")

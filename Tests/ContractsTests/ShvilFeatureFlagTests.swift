@@ -10,7 +10,7 @@ struct ShvilFlagMatrix: FeatureFlagResolving {
 }
 
 /// The gate: feature flags per environment (§Feature Flag System) as flags.json decides them.
-final class ShvilFeatureFlagTests: XCTestCase {
+final class ShvilFeatureFlagTests: GateTestCase {
     func testShippedResolverAndFixtureRowsConform() throws {
         let config = try FeatureFlagConfig.load()
         XCTAssertEqual(ShvilFeatureFlagConformance.violations(of: config, config: config), [])

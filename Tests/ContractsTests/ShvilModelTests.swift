@@ -5,7 +5,7 @@ import MockSupabase
 
 /// Shvil's models beyond the generic `models` kind (ModelContractsTests): jsonb keeps its
 /// nesting and number kinds; the feature_flags fixtures are flags.json.
-final class ShvilModelTests: XCTestCase {
+final class ShvilModelTests: GateTestCase {
     func testJSONBKeepsNestingAndNumbers() throws {
         let backend = try ShvilApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 4))
         let a = try PostgresRowCoding.decode(

@@ -4,7 +4,7 @@ import MockSupabase
 @testable import Shvil
 
 /// The gate: Shvil's SQL agrees with its JSON contracts.
-final class ShvilSQLTests: XCTestCase {
+final class ShvilSQLTests: GateTestCase {
     func testMigrationMatchesSchemaAndPolicies() throws {
         let spec = try ShvilApp.spec()
         XCTAssertEqual(try CivicShvilSQL(app: ShvilApp.name).problems(schema: spec.schema, policies: spec.policies), [])

@@ -5,7 +5,7 @@ import MockSupabase
 
 /// The gate: Shvil's decided RLS matrix, the stop order constraint and its reorder function,
 /// and the users row created with the account.
-final class ShvilServerTests: XCTestCase {
+final class ShvilServerTests: GateTestCase {
     func world() throws -> (MockSupabase, AuthContext, AuthContext) {
         let b = try ShvilApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 8))
         let f = b.configuration.spec.fixtures

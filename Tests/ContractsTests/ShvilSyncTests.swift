@@ -24,7 +24,7 @@ final class ShvilDatabaseSyncServer: SyncServer {
 }
 
 /// The gate: the offline sync queue with last-write-wins (§Data Synchronization).
-final class ShvilSyncTests: XCTestCase {
+final class ShvilSyncTests: GateTestCase {
     let t0 = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z, after every fixture edit
 
     func change(

@@ -6,7 +6,7 @@ import MockSupabase
 /// Shvil's documented interactions (replayed for every app by InteractionContractsTests) reject
 /// mutant backends; the sync engine flushes through PostgREST; transport failures and HTTP
 /// errors map to AppError.
-final class ShvilWireTests: XCTestCase {
+final class ShvilWireTests: GateTestCase {
     static func backend() throws -> MockSupabase {
         try ShvilApp.makeBackend(clock: ManualClock(InteractionReplay.defaultStartTime), ids: SeededIDGenerator(seed: 0x1D_7E2A_C710))
     }

@@ -7,7 +7,7 @@ import CivicForge
 /// The gate: every rule value a document states carries its words (`trace`: document, section,
 /// quote, the members holding it) and each number quoted equals the value held, so a value that
 /// drifts from the document, or words edited without the value, fail naming the rule.
-final class SourceTraceContractsTests: XCTestCase {
+final class SourceTraceContractsTests: GateTestCase {
     func testEveryQuotedNumberEqualsItsRulesValue() {
         for app in allApps {
             let r = SourceTraceSuite.scan(folder: ContractsLocator.app(app.name), display: "Contracts/\(app.name)")

@@ -6,7 +6,7 @@ import TeleportMe
 /// The gate: TeleportMe's GoTrue settings (§4.1 "JWT, 1h token expiry", §6.1 "Min 6 chars")
 /// are auth.json's, the mock's GoTrue follows them, and the interaction that shows them fails
 /// on a GoTrue configured otherwise.
-final class TeleportMeAuthSettingsTests: XCTestCase {
+final class TeleportMeAuthSettingsTests: GateTestCase {
     func replay(_ change: (inout AuthSettings) -> Void) throws -> InteractionResult {
         var spec = try TeleportMeApp.spec()
         change(&spec.auth)

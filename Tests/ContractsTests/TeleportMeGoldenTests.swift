@@ -4,7 +4,7 @@ import TeleportMe
 
 /// The report goldens: every case matches Golden/teleportme/report/ (never re-recorded here),
 /// is replayed through the mock's generate-report, and a deliberately altered engine fails them.
-final class TeleportMeGoldenTests: XCTestCase {
+final class TeleportMeGoldenTests: GateTestCase {
     /// The real Golden/ folder, with artifacts in a temporary folder.
     func store() throws -> GoldenStore {
         GoldenStore(root: ContractsLocator.golden, artifacts: try TeleportMeTestSupport.temporaryFolder(self))

@@ -4,7 +4,7 @@ import TeleportMe
 
 /// TeleportMe's documented interactions (Contracts/teleportme/interactions/) name its payload
 /// models, and their replays reject wrong backends.
-final class TeleportMeInteractionTests: XCTestCase {
+final class TeleportMeInteractionTests: GateTestCase {
     func file(_ name: String) throws -> InteractionFile {
         try XCTUnwrap(try InteractionReplay.load(app: TeleportMeApp.self).first { $0.file.hasSuffix("/\(name).json") }, name)
     }

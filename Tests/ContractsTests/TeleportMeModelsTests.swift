@@ -5,7 +5,7 @@ import TeleportMe
 /// Models beyond the generic `models` kind (ModelContractsTests): the kind rejects mutant
 /// TeleportMe models, and the models decode what PostgreSQL prints and encode what PostgREST
 /// accepts.
-final class TeleportMeModelsTests: XCTestCase {
+final class TeleportMeModelsTests: GateTestCase {
     /// Mutants: a model missing a column, one with an extra key, one whose optionality disagrees
     /// with the column's nullability, and one that omits NULL columns when encoding.
     func testCoverageRejectsWrongModels() throws {

@@ -5,7 +5,7 @@ import TeleportMe
 /// Seeded properties of the report engine over the 266 real cities and synthetic catalogs:
 /// match_percent within the clamp, ranks 1…n without gaps, the current city never a match,
 /// 3-5 matches, and the same input (in any catalog order) gives byte-identical output.
-final class TeleportMePropertyTests: XCTestCase {
+final class TeleportMePropertyTests: GateTestCase {
     typealias RNG = SeededRandom
 
     func randomPreference(_ rng: inout RNG) -> Double {

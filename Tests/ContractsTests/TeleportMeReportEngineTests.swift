@@ -4,7 +4,7 @@ import TeleportMe
 
 /// The report engine against §4.6 steps 3-9 and the decisions of report.json, on small
 /// hand-made catalogs whose expected results are worked out in the test.
-final class TeleportMeReportEngineTests: XCTestCase {
+final class TeleportMeReportEngineTests: GateTestCase {
     static let categories = ReportCatalogs.categories
 
     /// A city with every category at `base`, some overridden.

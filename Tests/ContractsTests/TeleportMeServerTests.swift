@@ -4,7 +4,7 @@ import TeleportMe
 
 /// The app's server pieces on the mock: search_cities, the triggers and generate-report's
 /// authentication and saving.
-final class TeleportMeServerTests: XCTestCase {
+final class TeleportMeServerTests: GateTestCase {
     /// pg_trgm's documented behaviour: show_trgm('cat') and similarity('word', 'two words').
     func testTrigramsFollowPgTrgm() {
         XCTAssertEqual(Trigram.trigrams("cat"), ["  c", " ca", "cat", "at "])

@@ -68,23 +68,30 @@ struct UncheckedBox<V>: @unchecked Sendable {
     init(_ value: V) { self.value = value }
 }
 
-/// The task-local configuration of this package (`ContractsLocator.root`, `PostgresChecks.seed`),
-/// captured where work is handed to another thread and bound again there: Dispatch threads and
+/// The task-local configuration of this package (`ContractsLocator.root`, `PostgresChecks.seed`,
+/// `LoadedSpecs.current`), captured where work is handed to another thread and bound again there: Dispatch threads and
 /// detached tasks do not inherit task-local values.
 struct TaskConfiguration: Sendable {
     let root: URL
     let seed: UInt64
+    let specs: LoadedSpecs?
 
     /// The values bound for the current task.
-    static var current: TaskConfiguration { TaskConfiguration(root: ContractsLocator.root, seed: PostgresChecks.seed) }
+    static var current: TaskConfiguration {
+        TaskConfiguration(root: ContractsLocator.root, seed: PostgresChecks.seed, specs: LoadedSpecs.current)
+    }
 
     /// Runs `body` with these values bound.
     func apply<R>(_ body: () throws -> R) rethrows -> R {
-        try ContractsLocator.$root.withValue(root) { try PostgresChecks.$seed.withValue(seed) { try body() } }
+        try ContractsLocator.$root.withValue(root) {
+            try PostgresChecks.$seed.withValue(seed) { try LoadedSpecs.$current.withValue(specs) { try body() } }
+        }
     }
 
     /// Runs `body` with these values bound.
     func apply<R>(_ body: () async throws -> R) async rethrows -> R {
-        try await ContractsLocator.$root.withValue(root) { try await PostgresChecks.$seed.withValue(seed) { try await body() } }
+        try await ContractsLocator.$root.withValue(root) {
+            try await PostgresChecks.$seed.withValue(seed) { try await LoadedSpecs.$current.withValue(specs) { try await body() } }
+        }
     }
 }

@@ -93,12 +93,23 @@ package enum VerifyRunner {
     /// contracts do not load (`ContractFolderCheck`) has its errors recorded once and a `.notRun`
     /// row per kind. A suite's `VerifySkip` is a `.skipped` row, or an `.error` row when its kind
     /// is in `required`. `progress` is called before each kind starts (row nil) and after it
-    /// ends, one call at a time.
+    /// ends, one call at a time. Every app's contracts are decoded once for the whole run
+    /// (`LoadedSpecs`, unless the caller bound its own): its kinds share the decoded spec.
     package static func run(
         apps: [any AppModule.Type], suites: [VerifySuite], required: Set<String> = [],
         check: (any AppModule.Type) -> [String] = { ContractFolderCheck.problems($0) },
         width: Int = ProcessInfo.processInfo.activeProcessorCount + 1,
         progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void = { _, _, _ in }
+    ) -> VerifyOutcome {
+        LoadedSpecs.$current.withValue(LoadedSpecs.current ?? LoadedSpecs()) {
+            runCells(apps: apps, suites: suites, required: required, check: check, width: width, progress: progress)
+        }
+    }
+
+    /// `run` with the specs bound.
+    private static func runCells(
+        apps: [any AppModule.Type], suites: [VerifySuite], required: Set<String>, check: (any AppModule.Type) -> [String],
+        width: Int, progress: (_ app: String, _ kind: String, _ row: VerifyRow?) -> Void
     ) -> VerifyOutcome {
         let progressLock = NSLock()
         return withoutActuallyEscaping(progress) { progress in

@@ -285,8 +285,14 @@ package struct AppSpec: Sendable {
         self.buckets = buckets
     }
 
-    /// Loads `folder/schema.json`, `policies.json`, `fixtures.json` and `storage.json`.
+    /// Loads `folder/schema.json`, `policies.json`, `fixtures.json` and `storage.json` (once per
+    /// folder while `LoadedSpecs` are bound).
     package static func load(folder: URL) throws -> AppSpec {
+        try LoadedSpecs.value("spec", folder: folder) { try decode(folder: folder) }
+    }
+
+    /// Reads and decodes the files `load` names.
+    private static func decode(folder: URL) throws -> AppSpec {
         let app = folder.lastPathComponent
         let fm = FileManager.default
         func node(_ name: String) throws -> SpecNode? {

@@ -14,8 +14,14 @@ package struct RealtimePublication: Sendable, Equatable {
     /// Nothing published: Supabase creates `supabase_realtime` empty.
     package static let empty = RealtimePublication()
 
-    /// Reads `realtime.json` in a contracts folder; empty when the file is absent.
+    /// Reads `realtime.json` in a contracts folder; empty when the file is absent (read once per
+    /// folder while `LoadedSpecs` are bound).
     package static func load(folder: URL) throws -> RealtimePublication {
+        try LoadedSpecs.value("realtime", folder: folder) { try read(folder: folder) }
+    }
+
+    /// Reads and parses `realtime.json`.
+    private static func read(folder: URL) throws -> RealtimePublication {
         let url = folder.appendingPathComponent("realtime.json")
         guard FileManager.default.fileExists(atPath: url.path) else { return .empty }
         return try parse(try JSONValue.parse(Data(contentsOf: url)))
