@@ -183,18 +183,10 @@ extension MockSupabase {
     /// header's (Response.hs): letters, digits and `-_.~` as they are, every other UTF-8 byte
     /// percent-encoded in upper-case hex (a space is `%20`).
     static func queryEncoded(_ s: String) -> String {
-        var out = ""
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(b))
-            default:
-                let hex = String(b, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return out
+        // The same rule as the Content-Location's query (CanonicalLocation: urlEncode's bytes).
+        var out: [UInt8] = []
+        CanonicalLocation.encode(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     func wantsObject(_ request: HTTPRequest) -> Bool {
