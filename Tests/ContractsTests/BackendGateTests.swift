@@ -100,6 +100,19 @@ final class LiveTargetGateTests: GateTestCase {
         let report = RLSReport(expansion: expansion, statuses: RLSSuite.run(expansion, on: LiveRLSTarget(live)), flips: nil)
         XCTAssertEqual(report.failures.map(\.description), [])
         XCTAssertGreaterThan(live.restores, 10)
+        // Nothing sent since the last restore but reads: nothing to put back, nothing sent.
+        try live.restore()
+        let (restores, writes) = (live.restores, endpoint.writesSent)
+        _ = try endpoint.send(HTTPRequest(method: "GET", path: "/rest/v1/users"), as: "service_role")
+        try live.restore()
+        XCTAssertEqual(live.restores, restores, "a restore ran after reads alone")
+        XCTAssertEqual(endpoint.writesSent, writes)
+        // Any other request may have written: the next restore runs.
+        _ = try endpoint.send(
+            method: "PATCH", path: "/rest/v1/users", query: [("id", "eq.00000000-0000-4000-8000-000000000000")], json: ["display_name": "x"], as: "service_role"
+        )
+        try live.restore()
+        XCTAssertEqual(live.restores, restores + 1, "no restore after a write")
         let cleanup = live.cleanup()
         XCTAssertTrue(cleanup.passed, cleanup.message)
         XCTAssertEqual(try ServedMocks.state(backend), before, "the personas and fixture rows were not all removed")

@@ -19,6 +19,7 @@ package final class LiveEndpoint: WireCredentials, @unchecked Sendable {
     private let session: URLSession
     private let lock = NSLock()
     private var tokens: [String: String] = [:]
+    private var writes = 0
 
     /// An endpoint. `timeout` bounds each request (seconds).
     package init(baseURL: URL, anonKey: String, serviceRoleKey: String, timeout: TimeInterval = 30) {
@@ -58,6 +59,11 @@ package final class LiveEndpoint: WireCredentials, @unchecked Sendable {
     /// The token of a persona signed in, if any.
     package func token(for persona: String) -> String? { lock.lock(); defer { lock.unlock() }; return tokens[persona] }
 
+    /// How many requests this endpoint has sent that may have written (every request but those
+    /// `LiveReadOnly` names): unchanged between two moments, nothing sent in between changed
+    /// the backend (`LiveBackend.restore` then has nothing to put back).
+    package var writesSent: Int { lock.lock(); defer { lock.unlock() }; return writes }
+
     /// A signed-in persona's token (`WireCredentials`).
     package func accessToken(persona: String) -> String? { token(for: persona) }
 
@@ -91,6 +97,8 @@ package final class LiveEndpoint: WireCredentials, @unchecked Sendable {
     /// Sends a request (a body without `Content-Type` goes as JSON).
     package func send(_ request: WireRequest) throws -> HTTPResponse {
         var r = request
+        // Counted before sending: a request that fails on the way back may still have written.
+        if !LiveReadOnly.reads(method: r.method, path: r.path) { lock.lock(); writes += 1; lock.unlock() }
         if !r.body.isEmpty, r.headers["Content-Type"] == nil { r.headers["Content-Type"] = "application/json" }
         do { return try sender.send(r) } catch let e as WireSendError {
             throw TransportError(message: "\(e.target): \(e.underlying.localizedDescription)")

@@ -9,8 +9,13 @@ import Foundation
 /// notification, a companion row) is found wherever it lands, without guessing it from the
 /// created rows' keys or from timestamps (a table may have no timestamp column, and a trigger
 /// may write a row that names none of the rows the run wrote). The cost is a read of every table
-/// per pass; the condition is that nobody else writes the app's tables during the run (a CI
-/// project or a local stack, not a shared staging project in use).
+/// per pass (several tables in flight at once; a table whose body is byte for byte the
+/// snapshot's is not parsed or compared); the condition is that nobody else writes the app's
+/// tables during the run (a CI project or a local stack, not a shared staging project in use).
+///
+/// With the backend's database at hand (`LiveDatabaseWriter`, `--restore-database`), every
+/// difference is written there in one transaction with triggers off, exactly, after one read;
+/// should the database refuse, the passes below run instead and the refusal is returned.
 ///
 /// How rows are put back, in passes until nothing differs or nothing is left to try:
 /// 1. rows the snapshot lacks are deleted, children first (FK order from schema.json);
@@ -24,9 +29,9 @@ import Foundation
 ///    RESTRICT / NO ACTION, the rows set to null have no BEFORE UPDATE trigger, and no table
 ///    inserted again has an AFTER INSERT trigger (or, below the row itself, any INSERT trigger)
 ///    that would write other rows. Otherwise it is patched, and a column stamped anyway is left.
-/// What is still different after that is written through the backend's database with triggers
-/// off when one is given (`LiveDatabaseWriter`, `--restore-database`); otherwise it is returned
-/// in words, naming the column and the trigger that stamps it.
+/// What is still different after that is returned in words, naming the column and the trigger
+/// that stamps it; a later run to the same snapshot leaves such a row alone while it is still as
+/// this run left it (`settled`).
 struct LiveRestore {
     let io: LiveStateIO
 
@@ -49,6 +54,27 @@ struct LiveRestore {
             let t = left.remove(at: ready)
             placed.append(t)
             names.insert(t.name)
+        }
+        return placed
+    }
+
+    /// Rows of one table with each row a row of the list refers to (a foreign key of the table
+    /// into itself: `profiles.invited_by`, `request_qa.parent_id`) placed after that row, for a
+    /// database that checks foreign keys row by row; a cycle keeps the given order.
+    static func parentsFirst(_ rows: [[String: JSONValue]], in t: TableSchema) -> [[String: JSONValue]] {
+        let own = t.foreignKeys.filter { refers($0, to: t) }
+        if own.isEmpty || rows.count < 2 { return rows }
+        func ref(_ r: [String: JSONValue], _ cols: [String]) -> [String] { cols.map { RLSCase.filterText(r[$0] ?? .null) } }
+        var left = rows, placed: [[String: JSONValue]] = []
+        while !left.isEmpty {
+            let i =
+                left.indices.first { i in
+                    own.allSatisfy { fk in
+                        let wanted = ref(left[i], fk.columns)
+                        return !left.indices.contains { j in j != i && ref(left[j], fk.refColumns) == wanted }
+                    }
+                } ?? 0
+            placed.append(left.remove(at: i))
         }
         return placed
     }
@@ -163,24 +189,59 @@ struct LiveRestore {
         return (200...299).contains(r.status) ? nil : "updating \(t.name) \(LiveStateIO.key(row, t.primaryKey)): HTTP \(r.status) \(r.text.prefix(200))"
     }
 
-    /// The app's tables as the backend has them now.
-    func read(_ tables: [TableSchema]) throws -> [String: [String: JSONValue]] {
-        var out: [String: [String: JSONValue]] = [:]
-        for t in tables { out[t.name] = try io.rows(t) }
-        return out
+    /// The app's tables as the backend has them now (several read at once), and the names of
+    /// those whose bodies were byte for byte `target`'s (as the snapshot has them: nothing to
+    /// compare or put back there).
+    func read(_ tables: [TableSchema], like target: LiveSnapshot) throws -> (rows: [String: [String: JSONValue]], unchanged: Set<String>) {
+        var rows: [String: [String: JSONValue]] = [:], unchanged = Set<String>()
+        for (name, r) in try io.read(tables, known: target) {
+            rows[name] = r.rows
+            if r.unchanged { unchanged.insert(name) }
+        }
+        return (rows, unchanged)
     }
 
     /// Puts the rows back; returns what could not be put back, in words (empty: every table is
-    /// as the snapshot has it).
-    func run(to target: LiveSnapshot) throws -> [String] {
+    /// as the snapshot has it). `settled`: the rows (`table|key`) a previous run to the same
+    /// target could not put back, as it left them; one still exactly so is not written again
+    /// (the same requests on the same row would leave it as they did: a trigger stamps it
+    /// again). On return, the rows this run could not put back.
+    func run(to target: LiveSnapshot, settled: inout [String: JSONValue]) throws -> [String] {
         let order = LiveRestore.parentsFirst(io.tables)
+        var (current, unchanged) = try read(order, like: target)
+        var databaseError: String?
+        if let db = io.database {
+            // Every difference written at once with triggers off: no trigger fires and no
+            // foreign-key action runs (PostgreSQL's session_replication_role = replica: "rules
+            // and triggers ... will not fire", and foreign keys are enforced by triggers), so the
+            // tables are then exactly the snapshot's rows, with nothing to read again to find
+            // what the writes did besides. (A pass through PostgREST first would write the rows
+            // a trigger stamps anyway, and read every table again after each pass.)
+            let restores = order.compactMap { t -> LiveTableRestore? in
+                if unchanged.contains(t.name) { return nil }
+                let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
+                let delete = have.filter { want[$0.key] == nil }.values.compactMap(\.objectValue)
+                let upsert = want.filter { k, w in have[k].map { !LiveSnapshot.same($0, w) } ?? true }.sorted { $0.key < $1.key }.compactMap(
+                    \.value.objectValue)
+                return delete.isEmpty && upsert.isEmpty ? nil : LiveTableRestore(table: t, upsert: LiveRestore.parentsFirst(upsert, in: t), delete: delete)
+            }
+            do {
+                if !restores.isEmpty { try db.apply(restores) }
+                settled = [:]
+                return []
+            } catch {
+                // Refused (a role that may not set session_replication_role): through PostgREST
+                // instead, and the refusal said with what is left.
+                databaseError = "through the database: \(error)"
+            }
+        }
         var patched = Set<String>(), reinserted = Set<String>()
         var errors: [String] = []
-        var current = try read(order)
         for _ in 0..<LiveRestore.maxPasses {
             var acted = false
             errors = []
-            for t in order.reversed() {
+            let changed = order.filter { !unchanged.contains($0.name) }
+            for t in changed.reversed() {
                 let want = target.rows[t.name] ?? [:]
                 // Only the rows to delete are sorted (the order of the requests), not the table.
                 for (_, row) in (current[t.name] ?? [:]).filter({ want[$0.key] == nil }).sorted(by: { $0.key < $1.key }) {
@@ -189,7 +250,7 @@ struct LiveRestore {
                     acted = true
                 }
             }
-            for t in order {
+            for t in changed {
                 let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
                 for k in want.keys.filter({ have[$0] == nil }).sorted() {
                     guard let o = want[k]?.objectValue else { continue }
@@ -197,13 +258,14 @@ struct LiveRestore {
                     acted = true
                 }
             }
-            for t in order {
+            for t in changed {
                 let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
                 for k in LiveRestore.changedKeys(want, have) {
                     guard let w = want[k]?.objectValue, let h = have[k]?.objectValue else { continue }
                     let cols = LiveRestore.differing(w, h)
                     if cols.isEmpty { continue }
                     let id = t.name + "|" + k
+                    if let left = settled[id], LiveSnapshot.same(left, .object(h)) { continue }
                     if !reinserted.contains(id), stamps(t), let closure = cascade(of: h, in: t, current: current) {
                         reinserted.insert(id)
                         if let e = try delete(t, h) { errors.append(e); continue }
@@ -233,22 +295,14 @@ struct LiveRestore {
             }
             // A pass that sent nothing left the tables as just read: no second read to confirm.
             if !acted { break }
-            current = try read(order)
+            (current, unchanged) = try read(order, like: target)
         }
-        if let db = io.database {
-            let restores = order.compactMap { t -> LiveTableRestore? in
-                let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
-                let delete = have.filter { want[$0.key] == nil }.values.compactMap(\.objectValue)
-                let upsert = want.filter { k, w in have[k].map { !LiveSnapshot.same($0, w) } ?? true }.values.compactMap(\.objectValue)
-                return delete.isEmpty && upsert.isEmpty ? nil : LiveTableRestore(table: t, upsert: upsert, delete: delete)
-            }
-            if !restores.isEmpty {
-                try db.apply(restores)
-                current = try read(order)
-                errors = []
-            }
+        settled = [:]
+        for t in order where !unchanged.contains(t.name) {
+            let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
+            for k in LiveRestore.changedKeys(want, have) { settled[t.name + "|" + k] = have[k] }
         }
-        return residue(target, current: current, order: order) + errors
+        return residue(target, current: current, order: order) + errors + (databaseError.map { [$0] } ?? [])
     }
 
     /// What still differs, in words: the row, the columns, and the trigger that stamps them.
