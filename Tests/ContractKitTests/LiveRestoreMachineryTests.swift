@@ -26,6 +26,24 @@ final class LiveRestoreMachineryTests: XCTestCase {
         }
     }
 
+    func testAWriteToATableNamesItAndTheEventsItFires() {
+        func write(_ method: String, _ path: String, _ headers: HTTPHeaders = [:]) -> LiveWrite? {
+            LiveReadOnly.write(method: method, path: path, headers: headers)
+        }
+        XCTAssertNil(write("GET", "/rest/v1/profiles"))
+        XCTAssertEqual(write("POST", "/rest/v1/profiles"), .table("profiles", events: ["insert"]))
+        XCTAssertEqual(
+            write("POST", "/rest/v1/profiles", ["Prefer": "return=minimal,resolution=merge-duplicates"]), .table("profiles", events: ["insert", "update"]))
+        XCTAssertEqual(write("POST", "/rest/v1/profiles", ["Prefer": "resolution=ignore-duplicates"]), .table("profiles", events: ["insert"]))
+        XCTAssertEqual(write("PUT", "/rest/v1/profiles"), .table("profiles", events: ["insert", "update"]))
+        XCTAssertEqual(write("PATCH", "/rest/v1/profiles"), .table("profiles", events: ["update"]))
+        XCTAssertEqual(write("DELETE", "/rest/v1/profiles"), .table("profiles", events: ["delete"]))
+        XCTAssertEqual(write("POST", "/rest/v1/rpc/delete_account"), .anything)
+        XCTAssertEqual(write("PATCH", "/rest/v1/profiles", ["Content-Profile": "private"]), .anything)
+        XCTAssertEqual(write("POST", "/auth/v1/signup"), .anything)
+        XCTAssertEqual(write("POST", "/functions/v1/generate-report"), .anything)
+    }
+
     func testRowsReferringToRowsOfTheSameTableComeAfterThem() throws {
         let json = """
             {"tables": [{"name": "request_qa", "columns": [{"name": "id", "type": "uuid", "primaryKey": true}, {"name": "parent_id", "type": "uuid"}],

@@ -123,6 +123,34 @@ final class LiveTargetGateTests: GateTestCase {
         XCTAssertNotEqual(try ServedMocks.state(backend), before)
     }
 
+    /// A restore reads only the tables the writes since the last one may have changed, by
+    /// schema.json's foreign keys and triggers; a change none of them explains (here written
+    /// straight into the mock's database while a place is inserted) is not read then, and the
+    /// cleanup, which reads every table once more, fails naming its table.
+    func testAChangeNoDeclaredTriggerOrForeignKeyExplainsFailsTheCleanup() throws {
+        let backend = try ShvilApp.makeBackend()
+        backend.adminRoutesEnabled = false
+        let (server, endpoint) = try ServedMocks.serve(backend)
+        defer { server.stop() }
+        let live = LiveBackend(endpoint: endpoint, spec: try ShvilApp.spec())
+        XCTAssertEqual(try live.prepare().filter { !$0.passed }.map(\.description), [])
+        let id = "5b000000-0000-4000-8000-0000000000ff"
+        let place: JSONValue = ["id": .string(id), "name": "Added", "latitude": 31.7, "longitude": 35.2, "metadata": [:]]
+        XCTAssertEqual(try endpoint.send(method: "POST", path: "/rest/v1/places", json: place, as: "service_role").status, 201)
+        _ = try backend.database.update(
+            "public.feature_flags", set: ["description": "changed behind the API"],
+            where: .and([.eq("key", "liquid_glass_nav_v1"), .eq("environment", "staging")]))
+        try live.restore()
+        XCTAssertEqual(try backend.database.rows("public.places", where: .eq("id", id)).count, 0, "the inserted place was not deleted")
+        XCTAssertEqual(
+            try backend.database.rows("public.feature_flags", where: .eq("description", "changed behind the API")).count, 1,
+            "the restore read a table no write since the last one could change")
+        let cleanup = live.cleanup()
+        XCTAssertFalse(cleanup.passed, "an undeclared change went unnoticed")
+        XCTAssertTrue(cleanup.message.contains("feature_flags was changed by something schema.json"), cleanup.message)
+        XCTAssertEqual(try backend.database.rows("public.feature_flags", where: .eq("description", "changed behind the API")).count, 0, "not put back")
+    }
+
     func testAFlippedRLSCellFailsNamingTheCell() throws {
         let spec = try ShvilApp.spec()
         let expansion = RLSExpansion(spec: spec, now: Date(), statuses: try ContractsLocator.postgrestStatuses())

@@ -32,4 +32,38 @@ enum LiveReadOnly {
         if path.hasPrefix("/auth/v1/admin/users/") { return !path.dropFirst("/auth/v1/admin/users/".count).contains("/") }
         return m == "GET" && path == "/__admin/inbox"
     }
+
+    /// What a request that may write can have changed (nil: it only reads, `reads`).
+    ///
+    /// A write to a PostgREST table (`/rest/v1/<table>`, not `rpc`) runs one statement on that
+    /// table: `POST` an INSERT (an INSERT … ON CONFLICT DO UPDATE, which also fires update
+    /// triggers, with `Prefer: resolution=merge-duplicates`; docs/references/api/tables_views.rst,
+    /// "Upsert"), `PUT` an upsert, `PATCH` an UPDATE, `DELETE` a DELETE. Anything else may
+    /// change anything: a function, GoTrue, Storage, an `rpc`, the mock's admin routes.
+    static func write(method: String, path: String, headers: HTTPHeaders) -> LiveWrite? {
+        if reads(method: method, path: path) { return nil }
+        let prefix = "/rest/v1/"
+        // Another schema than the default one (`Content-Profile`) names another table.
+        guard path.hasPrefix(prefix), headers.values("Content-Profile").allSatisfy({ $0 == "public" }) else { return .anything }
+        let table = String(path.dropFirst(prefix.count))
+        if table.isEmpty || table.contains("/") { return .anything }
+        switch method.uppercased() {
+        case "POST":
+            let merge = headers.values("Prefer").contains { $0.contains("resolution=merge-duplicates") }
+            return .table(table, events: merge ? ["insert", "update"] : ["insert"])
+        case "PUT": return .table(table, events: ["insert", "update"])
+        case "PATCH": return .table(table, events: ["update"])
+        case "DELETE": return .table(table, events: ["delete"])
+        default: return .anything
+        }
+    }
+}
+
+/// What a request that may write can have changed (`LiveReadOnly.write`).
+enum LiveWrite: Hashable, Sendable {
+    /// Rows of the app's table, through a statement firing these events (`insert`, `update`,
+    /// `delete`).
+    case table(String, events: Set<String>)
+    /// Anything.
+    case anything
 }

@@ -4,14 +4,16 @@ import Foundation
 /// backend whose triggers keep running (a real Supabase has no `/__admin/reset` and no way to
 /// switch triggers off over HTTP).
 ///
-/// How rows are found: every pass reads every table of the snapshot and compares it with the
-/// snapshot, so a row a trigger made (a `town_hall_posts` row written by a review's trigger, a
-/// notification, a companion row) is found wherever it lands, without guessing it from the
-/// created rows' keys or from timestamps (a table may have no timestamp column, and a trigger
-/// may write a row that names none of the rows the run wrote). The cost is a read of every table
-/// per pass (several tables in flight at once; a table whose body is byte for byte the
-/// snapshot's is not parsed or compared); the condition is that nobody else writes the app's
-/// tables during the run (a CI project or a local stack, not a shared staging project in use).
+/// How rows are found: a pass reads whole tables and compares them with the snapshot, so a row
+/// a trigger made (a `town_hall_posts` row written by a review's trigger, a notification, a
+/// companion row) is found wherever it lands, without guessing it from the created rows' keys or
+/// from timestamps (a table may have no timestamp column, and a trigger may write a row that
+/// names none of the rows the run wrote). Which tables: those the writes since the last look may
+/// have changed (`reach`: the tables written and what their foreign keys' delete actions reach),
+/// every table as soon as one of those writes may have run a trigger or was not a table write.
+/// Several tables are in flight at once, and a table whose body is byte for byte the snapshot's
+/// is not parsed or compared. The condition is that nobody else writes the app's tables during
+/// the run (a CI project or a local stack, not a shared staging project in use).
 ///
 /// With the backend's database at hand (`LiveDatabaseWriter`, `--restore-database`), every
 /// difference is written there in one transaction with triggers off, exactly, after one read;
@@ -191,14 +193,53 @@ struct LiveRestore {
 
     /// The app's tables as the backend has them now (several read at once), and the names of
     /// those whose bodies were byte for byte `target`'s (as the snapshot has them: nothing to
-    /// compare or put back there).
-    func read(_ tables: [TableSchema], like target: LiveSnapshot) throws -> (rows: [String: [String: JSONValue]], unchanged: Set<String>) {
-        var rows: [String: [String: JSONValue]] = [:], unchanged = Set<String>()
-        for (name, r) in try io.read(tables, known: target) {
-            rows[name] = r.rows
-            if r.unchanged { unchanged.insert(name) }
+    /// compare or put back there). Only the tables of `scope` are read when it and `prior` are
+    /// given; the others are as `prior` has them.
+    func read(_ tables: [TableSchema], like target: LiveSnapshot, only scope: Set<String>? = nil, over prior: LiveTables? = nil) throws -> LiveTables {
+        var out = prior ?? LiveTables()
+        let wanted = prior == nil || scope == nil ? tables : tables.filter { scope!.contains($0.name) }
+        for (name, r) in try io.read(wanted, known: target) {
+            out.rows[name] = r.rows
+            if r.unchanged { out.unchanged.insert(name) } else { out.unchanged.remove(name) }
         }
-        return (rows, unchanged)
+        return out
+    }
+
+    /// The snapshot's tables that writes may have changed, by schema.json: each table written,
+    /// and the tables its foreign keys' ON DELETE actions reach from a delete (CASCADE: a delete
+    /// there, SET NULL / SET DEFAULT: an update), transitively. Nil (every table) when a write
+    /// may have run a trigger (its table declares one for the event: a trigger function may
+    /// write any table, GoTrue's users or Storage's objects included) or wrote anything but a
+    /// table (a view, an `rpc`, GoTrue, Storage, a function). An update reaches no other table:
+    /// schema.json's foreign keys have no ON UPDATE action (NO ACTION: an update of a key rows
+    /// refer to fails). The condition, as for the rest of the restore, is that schema.json
+    /// declares the backend's triggers and foreign keys (`verify --database` checks the catalog
+    /// against it); `LiveBackend.cleanup` reads every table once more to catch a change none of
+    /// them explains.
+    func reach(_ writes: some Sequence<LiveWrite>) -> Set<String>? {
+        var scope = Set<String>(), seen = Set<String>()
+        var queue: [(TableSchema, Set<String>)] = []
+        for w in writes {
+            guard case .table(let name, let events) = w, let t = io.schema.table(name), t.schema == "public", !t.isView else { return nil }
+            queue.append((t, events))
+        }
+        let triggers = io.schema.triggers ?? [], snapshotted = Set(io.tables.map(\.qualifiedName))
+        while let (t, events) = queue.popLast() {
+            if !seen.insert(t.qualifiedName + " " + events.sorted().joined(separator: ",")).inserted { continue }
+            if snapshotted.contains(t.qualifiedName) { scope.insert(t.name) }
+            if triggers.contains(where: { $0.qualifiedTable == t.qualifiedName && !events.isDisjoint(with: $0.events) }) { return nil }
+            guard events.contains("delete") else { continue }
+            for u in io.schema.tables where !u.isView {
+                for fk in u.foreignKeys where LiveRestore.refers(fk, to: t) {
+                    switch fk.onDelete {
+                    case .cascade: queue.append((u, ["delete"]))
+                    case .setNull, .setDefault: queue.append((u, ["update"]))
+                    case .restrict, .noAction: break
+                    }
+                }
+            }
+        }
+        return scope
     }
 
     /// Puts the rows back; returns what could not be put back, in words (empty: every table is
@@ -206,9 +247,15 @@ struct LiveRestore {
     /// target could not put back, as it left them; one still exactly so is not written again
     /// (the same requests on the same row would leave it as they did: a trigger stamps it
     /// again). On return, the rows this run could not put back.
-    func run(to target: LiveSnapshot, settled: inout [String: JSONValue]) throws -> [String] {
+    ///
+    /// `state`: the tables as the last run to the same target left them, nil when not known (on
+    /// return: as this run leaves them); `scope`: the tables the writes since then may have
+    /// changed (`reach`), nil: any. Only those are read first, and after each pass only those its
+    /// own writes may have changed.
+    func run(to target: LiveSnapshot, settled: inout [String: JSONValue], state: inout LiveTables?, scope: Set<String>? = nil) throws -> [String] {
         let order = LiveRestore.parentsFirst(io.tables)
-        var (current, unchanged) = try read(order, like: target)
+        var tables = try read(order, like: target, only: scope, over: state)
+        var (current, unchanged) = (tables.rows, tables.unchanged)
         var databaseError: String?
         if let db = io.database {
             // Every difference written at once with triggers off: no trigger fires and no
@@ -228,6 +275,7 @@ struct LiveRestore {
             do {
                 if !restores.isEmpty { try db.apply(restores) }
                 settled = [:]
+                state = LiveTables(rows: target.rows.filter { k, _ in current[k] != nil }, unchanged: Set(current.keys))
                 return []
             } catch {
                 // Refused (a role that may not set session_replication_role): through PostgREST
@@ -238,6 +286,7 @@ struct LiveRestore {
         var patched = Set<String>(), reinserted = Set<String>()
         var errors: [String] = []
         for _ in 0..<LiveRestore.maxPasses {
+            let mark = io.endpoint.writesSent
             var acted = false
             errors = []
             let changed = order.filter { !unchanged.contains($0.name) }
@@ -295,8 +344,10 @@ struct LiveRestore {
             }
             // A pass that sent nothing left the tables as just read: no second read to confirm.
             if !acted { break }
-            (current, unchanged) = try read(order, like: target)
+            tables = try read(order, like: target, only: reach(io.endpoint.writes(since: mark)), over: LiveTables(rows: current, unchanged: unchanged))
+            (current, unchanged) = (tables.rows, tables.unchanged)
         }
+        state = LiveTables(rows: current, unchanged: unchanged)
         settled = [:]
         for t in order where !unchanged.contains(t.name) {
             let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
@@ -331,4 +382,11 @@ struct LiveRestore {
         }
         return out
     }
+}
+
+/// The app's tables as read or known: rows by table (keyed as `LiveSnapshot.rows`), and the
+/// tables whose rows are the snapshot's.
+struct LiveTables: Sendable {
+    var rows: [String: [String: JSONValue]] = [:]
+    var unchanged: Set<String> = []
 }

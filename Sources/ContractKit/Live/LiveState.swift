@@ -242,10 +242,14 @@ struct LiveStateIO {
     /// Puts the tables, users and objects back as `target` has them: the rows through
     /// `LiveRestore` (what it could not put back is returned, in words), then users and objects
     /// added since are deleted.
-    /// `settled`: see `LiveRestore.run`.
+    /// `settled`, `state`, `scope`: see `LiveRestore.run`. With a `scope`, only tables were
+    /// written, and no trigger ran: GoTrue's users and Storage's objects are as they were.
     @discardableResult
-    func restore(to target: LiveSnapshot, users keepUsers: Bool = false, settled: inout [String: JSONValue]) throws -> [String] {
-        let residue = try LiveRestore(io: self).run(to: target, settled: &settled)
+    func restore(
+        to target: LiveSnapshot, users keepUsers: Bool = false, settled: inout [String: JSONValue], state: inout LiveTables?, scope: Set<String>? = nil
+    ) throws -> [String] {
+        let residue = try LiveRestore(io: self).run(to: target, settled: &settled, state: &state, scope: scope)
+        if scope != nil { return residue }
         if !keepUsers {
             for id in try users().keys where !target.users.contains(id) {
                 _ = try check(endpoint.send(HTTPRequest(method: "DELETE", path: "/auth/v1/admin/users/\(id)"), as: "service_role"), "deleting user \(id)")
