@@ -242,6 +242,7 @@ struct LiveStateIO {
     /// Puts the tables, users and objects back as `target` has them: the rows through
     /// `LiveRestore` (what it could not put back is returned, in words), then users and objects
     /// added since are deleted.
+    ///
     /// `settled`, `state`, `scope`: see `LiveRestore.run`. With a `scope`, only tables were
     /// written, and no trigger ran: GoTrue's users and Storage's objects are as they were.
     @discardableResult
