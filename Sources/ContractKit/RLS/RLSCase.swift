@@ -355,9 +355,9 @@ extension RLSActor {
         RLSActor(name: id, kind: .persona(id: id, email: email ?? ""), label: "")
     }
 
-    /// The role and the plain claims the differential runs and function checks act with
-    /// (`AuthContext.user`: `sub`, `role`, `aud`, `email` when known), where `claims` is the
-    /// full set GoTrue issues that the RLS matrix runs with.
+    /// The role and the plain claims function checks act with (`AuthContext.user`: `sub`,
+    /// `role`, `aud`, `email` when known), where `claims` is the full set GoTrue issues that RLS
+    /// cases (the matrix's and the differential's) run with.
     package var auth: AuthContext {
         switch kind {
         case .anon: return .anon
