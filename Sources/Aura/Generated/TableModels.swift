@@ -55,10 +55,8 @@ public enum SubscriptionTier: String, Codable, CaseIterable, Sendable {
 }
 
 /// A row of `public.users` (§6.1): the profile of a GoTrue user.
-public struct AuraUser: TableModel {
-    /// `users`.
+public struct AuraUser: TableModel, ColumnEncodable {
     public static let table = "users"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null). the auth.users id; no default in §6.1 (§3.1's gen_random_uuid() is superseded)
     public var id: PGUUID
@@ -87,21 +85,11 @@ public struct AuraUser: TableModel {
         self.id = id; self.name = name; self.birthdate = birthdate; self.zodiacSign = zodiacSign
         self.mbtiType = mbtiType; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(birthdate, forKey: .birthdate)
-        try c.encode(zodiacSign, forKey: .zodiacSign); try c.encode(mbtiType, forKey: .mbtiType)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `public.daily_readings` (§6.1).
-public struct DailyReading: TableModel {
-    /// `daily_readings`.
+public struct DailyReading: TableModel, ColumnEncodable {
     public static let table = "daily_readings"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -139,23 +127,11 @@ public struct DailyReading: TableModel {
         self.fortuneScore = fortuneScore; self.luckyNumbers = luckyNumbers; self.powerColors = powerColors
         self.isPremium = isPremium; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(date, forKey: .date)
-        try c.encode(category, forKey: .category); try c.encode(content, forKey: .content)
-        try c.encode(fortuneScore, forKey: .fortuneScore); try c.encode(luckyNumbers, forKey: .luckyNumbers)
-        try c.encode(powerColors, forKey: .powerColors); try c.encode(isPremium, forKey: .isPremium)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `public.mbti_results` (§6.1).
-public struct MBTIResult: TableModel {
-    /// `mbti_results`.
+public struct MBTIResult: TableModel, ColumnEncodable {
     public static let table = "mbti_results"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -188,22 +164,11 @@ public struct MBTIResult: TableModel {
         self.cognitiveFunctions = cognitiveFunctions; self.strengths = strengths; self.weaknesses = weaknesses
         self.takenAt = takenAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(typeCode, forKey: .typeCode)
-        try c.encode(dimensionScores, forKey: .dimensionScores)
-        try c.encode(cognitiveFunctions, forKey: .cognitiveFunctions); try c.encode(strengths, forKey: .strengths)
-        try c.encode(weaknesses, forKey: .weaknesses); try c.encode(takenAt, forKey: .takenAt)
-    }
 }
 
 /// A row of `public.subscriptions` (§6.1).
-public struct Subscription: TableModel {
-    /// `subscriptions`.
+public struct Subscription: TableModel, ColumnEncodable {
     public static let table = "subscriptions"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -237,15 +202,6 @@ public struct Subscription: TableModel {
         self.originalPurchaseDate = originalPurchaseDate; self.expiresAt = expiresAt; self.isActive = isActive
         self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(tier, forKey: .tier)
-        try c.encode(revenuecatCustomerID, forKey: .revenuecatCustomerID)
-        try c.encode(originalPurchaseDate, forKey: .originalPurchaseDate); try c.encode(expiresAt, forKey: .expiresAt)
-        try c.encode(isActive, forKey: .isActive); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// The body of `PATCH /rest/v1/users` (§3.3 "Update user profile"): the columns a user edits; only those set are sent.
@@ -267,15 +223,6 @@ public struct UserProfileUpdate: Codable, Equatable, Sendable {
     /// A body from its fields.
     public init(name: String? = nil, birthdate: PGDate? = nil, zodiacSign: ZodiacSign? = nil, mbtiType: MBTIType? = nil) {
         self.name = name; self.birthdate = birthdate; self.zodiacSign = zodiacSign; self.mbtiType = mbtiType
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        if let name { try c.encode(name, forKey: .name) }
-        if let birthdate { try c.encode(birthdate, forKey: .birthdate) }
-        if let zodiacSign { try c.encode(zodiacSign, forKey: .zodiacSign) }
-        if let mbtiType { try c.encode(mbtiType, forKey: .mbtiType) }
     }
 }
 

@@ -47,10 +47,8 @@ public enum UrgencyLevel: String, Codable, CaseIterable, Sendable {
 }
 
 /// A row of `neighborhoods`.
-public struct Neighborhood: TableModel {
-    /// `neighborhoods`.
+public struct Neighborhood: TableModel, ColumnEncodable {
     public static let table = "neighborhoods"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -76,21 +74,11 @@ public struct Neighborhood: TableModel {
         self.id = id; self.name = name; self.description = description; self.createdBy = createdBy
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name)
-        try c.encode(description, forKey: .description); try c.encode(createdBy, forKey: .createdBy)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `profiles`.
-public struct Profile: TableModel {
-    /// `profiles`.
+public struct Profile: TableModel, ColumnEncodable {
     public static let table = "profiles"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -130,23 +118,11 @@ public struct Profile: TableModel {
         self.neighborhoodId = neighborhoodId; self.trustTier = trustTier; self.phoneVerified = phoneVerified
         self.termsAcceptedAt = termsAcceptedAt; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(displayName, forKey: .displayName); try c.encode(bio, forKey: .bio)
-        try c.encode(skills, forKey: .skills); try c.encode(avatarUrl, forKey: .avatarUrl)
-        try c.encode(neighborhoodId, forKey: .neighborhoodId); try c.encode(trustTier, forKey: .trustTier)
-        try c.encode(phoneVerified, forKey: .phoneVerified); try c.encode(termsAcceptedAt, forKey: .termsAcceptedAt)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `reputation`.
-public struct Reputation: TableModel {
-    /// `reputation`.
+public struct Reputation: TableModel, ColumnEncodable {
     public static let table = "reputation"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `user_id` (uuid, not null).
     public var userId: String
@@ -166,20 +142,11 @@ public struct Reputation: TableModel {
     public init(userId: String, score: Int, thanksReceived: Int, updatedAt: PGTimestamp) {
         self.userId = userId; self.score = score; self.thanksReceived = thanksReceived; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userId, forKey: .userId); try c.encode(score, forKey: .score)
-        try c.encode(thanksReceived, forKey: .thanksReceived); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `notification_preferences`.
-public struct NotificationPreferences: TableModel {
-    /// `notification_preferences`.
+public struct NotificationPreferences: TableModel, ColumnEncodable {
     public static let table = "notification_preferences"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `user_id` (uuid, not null).
     public var userId: String
@@ -206,21 +173,11 @@ public struct NotificationPreferences: TableModel {
         self.userId = userId; self.newResponse = newResponse; self.responseStatus = responseStatus; self.thanks = thanks
         self.aiMatch = aiMatch; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userId, forKey: .userId); try c.encode(newResponse, forKey: .newResponse)
-        try c.encode(responseStatus, forKey: .responseStatus); try c.encode(thanks, forKey: .thanks)
-        try c.encode(aiMatch, forKey: .aiMatch); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `posts`.
-public struct Post: TableModel {
-    /// `posts`.
+public struct Post: TableModel, ColumnEncodable {
     public static let table = "posts"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -276,27 +233,11 @@ public struct Post: TableModel {
         self.aiAssisted = aiAssisted; self.hidden = hidden; self.reviewStatus = reviewStatus; self.flagCount = flagCount
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(authorId, forKey: .authorId)
-        try c.encode(neighborhoodId, forKey: .neighborhoodId); try c.encode(type, forKey: .type)
-        try c.encode(title, forKey: .title); try c.encode(description, forKey: .description)
-        try c.encode(category, forKey: .category); try c.encode(urgency, forKey: .urgency)
-        try c.encode(status, forKey: .status); try c.encode(availableTimes, forKey: .availableTimes)
-        try c.encode(locationHint, forKey: .locationHint); try c.encode(aiAssisted, forKey: .aiAssisted)
-        try c.encode(hidden, forKey: .hidden); try c.encode(reviewStatus, forKey: .reviewStatus)
-        try c.encode(flagCount, forKey: .flagCount); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `post_photos`.
-public struct PostPhoto: TableModel {
-    /// `post_photos`.
+public struct PostPhoto: TableModel, ColumnEncodable {
     public static let table = "post_photos"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -327,22 +268,11 @@ public struct PostPhoto: TableModel {
         self.id = id; self.postId = postId; self.storagePath = storagePath; self.thumbnailPath = thumbnailPath
         self.position = position; self.width = width; self.height = height; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
-        try c.encode(storagePath, forKey: .storagePath); try c.encode(thumbnailPath, forKey: .thumbnailPath)
-        try c.encode(position, forKey: .position); try c.encode(width, forKey: .width)
-        try c.encode(height, forKey: .height); try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `responses`.
-public struct Response: TableModel {
-    /// `responses`.
+public struct Response: TableModel, ColumnEncodable {
     public static let table = "responses"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -371,22 +301,11 @@ public struct Response: TableModel {
         self.id = id; self.postId = postId; self.responderId = responderId; self.message = message; self.status = status
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
-        try c.encode(responderId, forKey: .responderId); try c.encode(message, forKey: .message)
-        try c.encode(status, forKey: .status); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `thanks`.
-public struct Thanks: TableModel {
-    /// `thanks`.
+public struct Thanks: TableModel, ColumnEncodable {
     public static let table = "thanks"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -413,21 +332,11 @@ public struct Thanks: TableModel {
         self.id = id; self.postId = postId; self.fromUserId = fromUserId; self.toUserId = toUserId
         self.message = message; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
-        try c.encode(fromUserId, forKey: .fromUserId); try c.encode(toUserId, forKey: .toUserId)
-        try c.encode(message, forKey: .message); try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `post_flags`.
-public struct PostFlag: TableModel {
-    /// `post_flags`.
+public struct PostFlag: TableModel, ColumnEncodable {
     public static let table = "post_flags"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -449,21 +358,11 @@ public struct PostFlag: TableModel {
     public init(id: String, postId: String, flaggerId: String, reason: String? = nil, createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.flaggerId = flaggerId; self.reason = reason; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
-        try c.encode(flaggerId, forKey: .flaggerId); try c.encode(reason, forKey: .reason)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `ai_matches`.
-public struct AIMatch: TableModel {
-    /// `ai_matches`.
+public struct AIMatch: TableModel, ColumnEncodable {
     public static let table = "ai_matches"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -489,21 +388,11 @@ public struct AIMatch: TableModel {
         self.id = id; self.postId = postId; self.matchedPostId = matchedPostId; self.score = score; self.reason = reason
         self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
-        try c.encode(matchedPostId, forKey: .matchedPostId); try c.encode(score, forKey: .score)
-        try c.encode(reason, forKey: .reason); try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `invitations`.
-public struct Invitation: TableModel {
-    /// `invitations`.
+public struct Invitation: TableModel, ColumnEncodable {
     public static let table = "invitations"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -535,22 +424,11 @@ public struct Invitation: TableModel {
         self.redeemedBy = redeemedBy; self.redeemedAt = redeemedAt; self.expiresAt = expiresAt
         self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(code, forKey: .code); try c.encode(inviterId, forKey: .inviterId)
-        try c.encode(neighborhoodId, forKey: .neighborhoodId); try c.encode(redeemedBy, forKey: .redeemedBy)
-        try c.encode(redeemedAt, forKey: .redeemedAt); try c.encode(expiresAt, forKey: .expiresAt)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `device_tokens`.
-public struct DeviceToken: TableModel {
-    /// `device_tokens`.
+public struct DeviceToken: TableModel, ColumnEncodable {
     public static let table = "device_tokens"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -572,13 +450,6 @@ public struct DeviceToken: TableModel {
     public init(id: String, userId: String, token: String, platform: DevicePlatform, createdAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.token = token; self.platform = platform; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(token, forKey: .token)
-        try c.encode(platform, forKey: .platform); try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// PushNotificationService: `POST /rest/v1/device_tokens` (Prefer: resolution=ignore-duplicates).
@@ -597,12 +468,6 @@ public struct DeviceTokenRegistration: Codable, Equatable, Sendable {
     public init(token: String, platform: DevicePlatform) {
         self.token = token; self.platform = platform
     }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(token, forKey: .token); try c.encode(platform, forKey: .platform)
-    }
 }
 
 /// FlagButton: `POST /rest/v1/post_flags`.
@@ -620,12 +485,6 @@ public struct NewFlag: Codable, Equatable, Sendable {
     /// A body from its fields.
     public init(postId: String, reason: String? = nil) {
         self.postId = postId; self.reason = reason
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(postId, forKey: .postId); if let reason { try c.encode(reason, forKey: .reason) }
     }
 }
 
@@ -661,17 +520,6 @@ public struct NewPost: Codable, Equatable, Sendable {
         self.urgency = urgency; self.availableTimes = availableTimes; self.locationHint = locationHint
         self.aiAssisted = aiAssisted
     }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(type, forKey: .type); try c.encode(title, forKey: .title)
-        try c.encode(description, forKey: .description); try c.encode(category, forKey: .category)
-        if let urgency { try c.encode(urgency, forKey: .urgency) }
-        if let availableTimes { try c.encode(availableTimes, forKey: .availableTimes) }
-        if let locationHint { try c.encode(locationHint, forKey: .locationHint) }
-        if let aiAssisted { try c.encode(aiAssisted, forKey: .aiAssisted) }
-    }
 }
 
 /// `POST /rest/v1/post_photos` after both files are uploaded.
@@ -699,14 +547,6 @@ public struct NewPostPhoto: Codable, Equatable, Sendable {
         self.postId = postId; self.storagePath = storagePath; self.thumbnailPath = thumbnailPath
         self.position = position; self.width = width; self.height = height
     }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(postId, forKey: .postId); try c.encode(storagePath, forKey: .storagePath)
-        try c.encode(thumbnailPath, forKey: .thumbnailPath); try c.encode(position, forKey: .position)
-        try c.encode(width, forKey: .width); try c.encode(height, forKey: .height)
-    }
 }
 
 /// Onboarding step 1 (and 2): `POST /rest/v1/profiles`; the id must be the caller's auth uid.
@@ -730,14 +570,6 @@ public struct NewProfile: Codable, Equatable, Sendable {
         self.id = id; self.displayName = displayName; self.neighborhoodId = neighborhoodId
         self.termsAcceptedAt = termsAcceptedAt
     }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(displayName, forKey: .displayName)
-        if let neighborhoodId { try c.encode(neighborhoodId, forKey: .neighborhoodId) }
-        try c.encode(termsAcceptedAt, forKey: .termsAcceptedAt)
-    }
 }
 
 /// `POST /rest/v1/responses`.
@@ -755,12 +587,6 @@ public struct NewResponse: Codable, Equatable, Sendable {
     /// A body from its fields.
     public init(postId: String, message: String) {
         self.postId = postId; self.message = message
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(postId, forKey: .postId); try c.encode(message, forKey: .message)
     }
 }
 
@@ -782,13 +608,6 @@ public struct NewThanks: Codable, Equatable, Sendable {
     public init(postId: String, toUserId: String, message: String? = nil) {
         self.postId = postId; self.toUserId = toUserId; self.message = message
     }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(postId, forKey: .postId); try c.encode(toUserId, forKey: .toUserId)
-        if let message { try c.encode(message, forKey: .message) }
-    }
 }
 
 /// The post author's decision: `PATCH /rest/v1/responses?id=eq.…`.
@@ -804,12 +623,6 @@ public struct ResponseDecision: Codable, Equatable, Sendable {
     /// A body from its fields.
     public init(status: ResponseStatus) {
         self.status = status
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(status, forKey: .status)
     }
 }
 

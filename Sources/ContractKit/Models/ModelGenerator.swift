@@ -280,8 +280,8 @@ private struct Writer {
     mutating func emitModel(_ t: TableSchema) throws {
         let doc = overlay.tables[t.name]?.doc ?? "A row of `\(t.name)`\(t.isView ? " (a view)" : "")."
         try emitStruct(
-            typeName(t), doc: doc, conformances: ["TableModel"] + overlay.conformances, table: t.name,
-            fields: t.columns.map { try field(t, $0) }, omitNil: false)
+            typeName(t), doc: doc, conformances: ["TableModel", "ColumnEncodable"] + overlay.conformances, table: t.name,
+            fields: t.columns.map { try field(t, $0) }, writesNulls: true)
     }
 
     mutating func emitPayload(_ name: String, _ p: ModelOverlay.PayloadNaming) throws {
@@ -292,23 +292,20 @@ private struct Writer {
             return f
         }
         try emitStruct(
-            name, doc: p.doc ?? "A body of `\(p.table)` columns.", conformances: ["Codable", "Equatable", "Sendable"] + p.conformances,
-            table: nil, fields: fields, omitNil: !p.writeNulls)
+            name, doc: p.doc ?? "A body of `\(p.table)` columns.",
+            conformances: ["Codable", "Equatable", "Sendable"] + (p.writeNulls ? ["ColumnEncodable"] : []) + p.conformances, table: nil, fields: fields,
+            writesNulls: p.writeNulls)
     }
 
-    /// A struct of `fields` with coding keys, a memberwise initializer and PostgreSQL's coding.
-    /// A row (`table` set) writes every column, NULL as `null`; a payload with `omitNil` leaves
-    /// absent optionals out so column defaults apply.
-    mutating func emitStruct(_ name: String, doc: String, conformances: [String], table: String?, fields: [Field], omitNil: Bool) throws {
+    /// A struct of `fields` with coding keys and a memberwise initializer. A row (`table` set)
+    /// and a payload that `writesNulls` write every column, NULL as `null` (`ColumnEncodable`);
+    /// other payloads leave absent optionals out (synthesized encoding) so column defaults apply.
+    mutating func emitStruct(_ name: String, doc: String, conformances: [String], table: String?, fields: [Field], writesNulls: Bool) throws {
         emit()
         emit("/// \(doc)")
         emit("public struct \(name): \(conformances.joined(separator: ", ")) {")
-        if let table {
-            emit("    /// `\(table)`.")
-            emit("    public static let table = \(JSONValue.string(table).serialized())")
-            emit("    /// The columns, in schema.json's order.")
-            emit("    public static var columns: [String] { CodingKeys.allCases.map(\\.rawValue) }")
-        }
+        if let table { emit("    public static let table = \(JSONValue.string(table).serialized())") }
+        if table != nil || writesNulls { emit("    public static var columns: [String] { CodingKeys.allCases.map(\\.rawValue) }") }
         for f in fields {
             emit("    /// \(f.doc)")
             emit("    public var \(ModelGenerator.identifier(f.property)): \(f.type)\(f.optional ? "?" : "")")
@@ -351,20 +348,6 @@ private struct Writer {
             }
             emit("    }")
         }
-        emit()
-        emit(
-            omitNil
-                ? "    /// Encodes the fields set (absent optionals are left out, so column defaults apply)."
-                : "    /// Encodes every \(table == nil ? "field" : "column") as PostgREST prints a row: NULL as `null`.")
-        emit("    public func encode(to encoder: Encoder) throws {")
-        emit("        var c = encoder.container(keyedBy: CodingKeys.self)")
-        wrap(
-            fields.map { f in
-                let key = ModelGenerator.identifier(f.property)
-                if omitNil && f.optional { return "if let \(key) { try c.encode(\(key), forKey: .\(key)) }" }
-                return "try c.encode(\(f.property), forKey: .\(key))"
-            }, lead: "        ", separator: "; ", continuation: "        ", lineEnd: "")
-        emit("    }")
         emit("}")
     }
 }

@@ -28,10 +28,8 @@ public enum RideStatus: String, Codable, CaseIterable, Sendable {
 }
 
 /// A user profile (FR-002), 1:1 with auth.users. Table `profiles`.
-public struct Profile: TableModel, NaarsCarsRow {
-    /// `profiles`.
+public struct Profile: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "profiles"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null). = auth.users.id
     public var id: PGUUID
@@ -90,29 +88,11 @@ public struct Profile: TableModel, NaarsCarsRow {
         self.notifyQaActivity = notifyQaActivity; self.notifyReviewReminders = notifyReviewReminders
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(email, forKey: .email)
-        try c.encode(car, forKey: .car); try c.encode(phoneNumber, forKey: .phoneNumber)
-        try c.encode(avatarUrl, forKey: .avatarUrl); try c.encode(isAdmin, forKey: .isAdmin)
-        try c.encode(approved, forKey: .approved); try c.encode(invitedBy, forKey: .invitedBy)
-        try c.encode(notifyRideUpdates, forKey: .notifyRideUpdates)
-        try c.encode(notifyMessages, forKey: .notifyMessages)
-        try c.encode(notifyAnnouncements, forKey: .notifyAnnouncements)
-        try c.encode(notifyNewRequests, forKey: .notifyNewRequests)
-        try c.encode(notifyQaActivity, forKey: .notifyQaActivity)
-        try c.encode(notifyReviewReminders, forKey: .notifyReviewReminders); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// An invitation code. Table `invite_codes`.
-public struct InviteCode: TableModel, NaarsCarsRow {
-    /// `invite_codes`.
+public struct InviteCode: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "invite_codes"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -141,21 +121,11 @@ public struct InviteCode: TableModel, NaarsCarsRow {
         self.id = id; self.code = code; self.createdBy = createdBy; self.usedBy = usedBy; self.usedAt = usedAt
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(code, forKey: .code); try c.encode(createdBy, forKey: .createdBy)
-        try c.encode(usedBy, forKey: .usedBy); try c.encode(usedAt, forKey: .usedAt)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A ride request (FR-003). Table `rides`.
-public struct Ride: TableModel, NaarsCarsRow {
-    /// `rides`.
+public struct Ride: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "rides"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -209,25 +179,11 @@ public struct Ride: TableModel, NaarsCarsRow {
         self.claimedBy = claimedBy; self.reviewed = reviewed; self.reviewSkipped = reviewSkipped
         self.reviewSkippedAt = reviewSkippedAt; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(type, forKey: .type)
-        try c.encode(date, forKey: .date); try c.encode(time, forKey: .time); try c.encode(pickup, forKey: .pickup)
-        try c.encode(destination, forKey: .destination); try c.encode(seats, forKey: .seats)
-        try c.encode(notes, forKey: .notes); try c.encode(gift, forKey: .gift); try c.encode(status, forKey: .status)
-        try c.encode(claimedBy, forKey: .claimedBy); try c.encode(reviewed, forKey: .reviewed)
-        try c.encode(reviewSkipped, forKey: .reviewSkipped); try c.encode(reviewSkippedAt, forKey: .reviewSkippedAt)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A co-requestor of a ride. Table `ride_participants`.
-public struct RideParticipant: TableModel, NaarsCarsRow {
-    /// `ride_participants`.
+public struct RideParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "ride_participants"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -247,20 +203,11 @@ public struct RideParticipant: TableModel, NaarsCarsRow {
     public init(id: PGUUID, rideId: PGUUID, userId: PGUUID, createdAt: PGTimestamp) {
         self.id = id; self.rideId = rideId; self.userId = userId; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(rideId, forKey: .rideId); try c.encode(userId, forKey: .userId)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A favor request (FR-004). Table `favors`.
-public struct Favor: TableModel, NaarsCarsRow {
-    /// `favors`.
+public struct Favor: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "favors"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -315,26 +262,11 @@ public struct Favor: TableModel, NaarsCarsRow {
         self.status = status; self.claimedBy = claimedBy; self.reviewed = reviewed; self.reviewSkipped = reviewSkipped
         self.reviewSkippedAt = reviewSkippedAt; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(title, forKey: .title)
-        try c.encode(description, forKey: .description); try c.encode(location, forKey: .location)
-        try c.encode(duration, forKey: .duration); try c.encode(requirements, forKey: .requirements)
-        try c.encode(date, forKey: .date); try c.encode(time, forKey: .time); try c.encode(gift, forKey: .gift)
-        try c.encode(status, forKey: .status); try c.encode(claimedBy, forKey: .claimedBy)
-        try c.encode(reviewed, forKey: .reviewed); try c.encode(reviewSkipped, forKey: .reviewSkipped)
-        try c.encode(reviewSkippedAt, forKey: .reviewSkippedAt); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A co-requestor of a favor. Table `favor_participants`.
-public struct FavorParticipant: TableModel, NaarsCarsRow {
-    /// `favor_participants`.
+public struct FavorParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "favor_participants"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -354,20 +286,11 @@ public struct FavorParticipant: TableModel, NaarsCarsRow {
     public init(id: PGUUID, favorId: PGUUID, userId: PGUUID, createdAt: PGTimestamp) {
         self.id = id; self.favorId = favorId; self.userId = userId; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(favorId, forKey: .favorId); try c.encode(userId, forKey: .userId)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A question (parent_id nil) or reply on a ride or favor. Table `request_qa`.
-public struct RequestQA: TableModel, NaarsCarsRow {
-    /// `request_qa`.
+public struct RequestQA: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "request_qa"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -396,21 +319,11 @@ public struct RequestQA: TableModel, NaarsCarsRow {
         self.id = id; self.rideId = rideId; self.favorId = favorId; self.userId = userId; self.parentId = parentId
         self.content = content; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(rideId, forKey: .rideId); try c.encode(favorId, forKey: .favorId)
-        try c.encode(userId, forKey: .userId); try c.encode(parentId, forKey: .parentId)
-        try c.encode(content, forKey: .content); try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A message thread, optionally about one request. Table `conversations`.
-public struct Conversation: TableModel, NaarsCarsRow {
-    /// `conversations`.
+public struct Conversation: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "conversations"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -437,21 +350,11 @@ public struct Conversation: TableModel, NaarsCarsRow {
         self.id = id; self.rideId = rideId; self.favorId = favorId; self.createdBy = createdBy
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(rideId, forKey: .rideId); try c.encode(favorId, forKey: .favorId)
-        try c.encode(createdBy, forKey: .createdBy); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A member of a thread. Table `conversation_participants`.
-public struct ConversationParticipant: TableModel, NaarsCarsRow {
-    /// `conversation_participants`.
+public struct ConversationParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "conversation_participants"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -478,21 +381,11 @@ public struct ConversationParticipant: TableModel, NaarsCarsRow {
         self.id = id; self.conversationId = conversationId; self.userId = userId; self.lastReadAt = lastReadAt
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(conversationId, forKey: .conversationId)
-        try c.encode(userId, forKey: .userId); try c.encode(lastReadAt, forKey: .lastReadAt)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A chat message. Table `messages`.
-public struct Message: TableModel, NaarsCarsRow {
-    /// `messages`.
+public struct Message: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "messages"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -523,22 +416,11 @@ public struct Message: TableModel, NaarsCarsRow {
         self.id = id; self.conversationId = conversationId; self.fromId = fromId; self.content = content
         self.imageUrl = imageUrl; self.readBy = readBy; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(conversationId, forKey: .conversationId)
-        try c.encode(fromId, forKey: .fromId); try c.encode(content, forKey: .content)
-        try c.encode(imageUrl, forKey: .imageUrl); try c.encode(readBy, forKey: .readBy)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// An in-app notification. Table `notifications`.
-public struct AppNotification: TableModel, NaarsCarsRow {
-    /// `notifications`.
+public struct AppNotification: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "notifications"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -576,23 +458,11 @@ public struct AppNotification: TableModel, NaarsCarsRow {
         self.favorId = favorId; self.read = read; self.pinned = pinned; self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(type, forKey: .type)
-        try c.encode(title, forKey: .title); try c.encode(body, forKey: .body); try c.encode(rideId, forKey: .rideId)
-        try c.encode(favorId, forKey: .favorId); try c.encode(read, forKey: .read)
-        try c.encode(pinned, forKey: .pinned); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// An APNs device token. Table `push_tokens`.
-public struct PushToken: TableModel, NaarsCarsRow {
-    /// `push_tokens`.
+public struct PushToken: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "push_tokens"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -621,21 +491,11 @@ public struct PushToken: TableModel, NaarsCarsRow {
         self.id = id; self.userId = userId; self.token = token; self.deviceId = deviceId; self.platform = platform
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(token, forKey: .token)
-        try c.encode(deviceId, forKey: .deviceId); try c.encode(platform, forKey: .platform)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A community post. Table `town_hall_posts`.
-public struct TownHallPost: TableModel, NaarsCarsRow {
-    /// `town_hall_posts`.
+public struct TownHallPost: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "town_hall_posts"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -661,21 +521,11 @@ public struct TownHallPost: TableModel, NaarsCarsRow {
         self.id = id; self.userId = userId; self.title = title; self.content = content; self.imageUrl = imageUrl
         self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(title, forKey: .title)
-        try c.encode(content, forKey: .content); try c.encode(imageUrl, forKey: .imageUrl)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A review of the user who fulfilled a request. Table `reviews`.
-public struct Review: TableModel, NaarsCarsRow {
-    /// `reviews`.
+public struct Review: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "reviews"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -709,23 +559,11 @@ public struct Review: TableModel, NaarsCarsRow {
         self.favorId = favorId; self.rating = rating; self.comment = comment; self.townHallPostId = townHallPostId
         self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(reviewerId, forKey: .reviewerId)
-        try c.encode(fulfillerId, forKey: .fulfillerId); try c.encode(rideId, forKey: .rideId)
-        try c.encode(favorId, forKey: .favorId); try c.encode(rating, forKey: .rating)
-        try c.encode(comment, forKey: .comment); try c.encode(townHallPostId, forKey: .townHallPostId)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of the leaderboard_stats view (FR-015) and of get_leaderboard(). Table `leaderboard_stats`.
-public struct LeaderboardEntry: TableModel, NaarsCarsRow {
-    /// `leaderboard_stats`.
+public struct LeaderboardEntry: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "leaderboard_stats"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `user_id` (uuid).
     public var userId: PGUUID
@@ -753,15 +591,6 @@ public struct LeaderboardEntry: TableModel, NaarsCarsRow {
                 reviewCount: Int, rank: Int) {
         self.userId = userId; self.name = name; self.avatarUrl = avatarUrl; self.fulfilledCount = fulfilledCount
         self.averageRating = averageRating; self.reviewCount = reviewCount; self.rank = rank
-    }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userId, forKey: .userId); try c.encode(name, forKey: .name)
-        try c.encode(avatarUrl, forKey: .avatarUrl); try c.encode(fulfilledCount, forKey: .fulfilledCount)
-        try c.encode(averageRating, forKey: .averageRating); try c.encode(reviewCount, forKey: .reviewCount)
-        try c.encode(rank, forKey: .rank)
     }
 }
 

@@ -26,10 +26,8 @@ public enum FeatureStage: String, Codable, CaseIterable, Sendable {
 }
 
 /// A row of `users`.
-public struct ShvilUser: TableModel {
-    /// `users`.
+public struct ShvilUser: TableModel, ColumnEncodable {
     public static let table = "users"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -53,21 +51,11 @@ public struct ShvilUser: TableModel {
         self.id = id; self.email = email; self.displayName = displayName; self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(email, forKey: .email)
-        try c.encode(displayName, forKey: .displayName); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `adventures`.
-public struct Adventure: TableModel {
-    /// `adventures`.
+public struct Adventure: TableModel, ColumnEncodable {
     public static let table = "adventures"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -111,22 +99,11 @@ public struct Adventure: TableModel {
         createdAt = try c.decode(PGTimestamp.self, forKey: .createdAt)
         updatedAt = try c.decode(PGTimestamp.self, forKey: .updatedAt)
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(title, forKey: .title)
-        try c.encode(description, forKey: .description); try c.encode(routeData, forKey: .routeData)
-        try c.encode(status, forKey: .status); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `places`.
-public struct Place: TableModel {
-    /// `places`.
+public struct Place: TableModel, ColumnEncodable {
     public static let table = "places"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -169,22 +146,11 @@ public struct Place: TableModel {
         createdBy = try c.decodeIfPresent(PGUUID.self, forKey: .createdBy)
         createdAt = try c.decode(PGTimestamp.self, forKey: .createdAt)
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name)
-        try c.encode(description, forKey: .description); try c.encode(latitude, forKey: .latitude)
-        try c.encode(longitude, forKey: .longitude); try c.encode(metadata, forKey: .metadata)
-        try c.encode(createdBy, forKey: .createdBy); try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `adventure_stops`.
-public struct AdventureStop: TableModel {
-    /// `adventure_stops`.
+public struct AdventureStop: TableModel, ColumnEncodable {
     public static let table = "adventure_stops"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -225,22 +191,11 @@ public struct AdventureStop: TableModel {
         createdAt = try c.decode(PGTimestamp.self, forKey: .createdAt)
         updatedAt = try c.decode(PGTimestamp.self, forKey: .updatedAt)
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(adventureId, forKey: .adventureId)
-        try c.encode(placeId, forKey: .placeId); try c.encode(orderIndex, forKey: .orderIndex)
-        try c.encode(customData, forKey: .customData); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `feature_flags`.
-public struct FeatureFlagRow: TableModel {
-    /// `feature_flags`.
+public struct FeatureFlagRow: TableModel, ColumnEncodable {
     public static let table = "feature_flags"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `key` (text, not null).
     public var key: String
@@ -265,14 +220,6 @@ public struct FeatureFlagRow: TableModel {
                 description: String? = nil, updatedAt: PGTimestamp) {
         self.key = key; self.environment = environment; self.enabled = enabled; self.stage = stage
         self.description = description; self.updatedAt = updatedAt
-    }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(key, forKey: .key); try c.encode(environment, forKey: .environment)
-        try c.encode(enabled, forKey: .enabled); try c.encode(stage, forKey: .stage)
-        try c.encode(description, forKey: .description); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 

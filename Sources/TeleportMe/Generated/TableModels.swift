@@ -4,10 +4,8 @@ import Foundation
 import ContractKit
 
 /// A row of `cities` (reference data, public read).
-public struct City: TableModel {
-    /// `cities`.
+public struct City: TableModel, ColumnEncodable {
     public static let table = "cities"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (text, not null). slug: san-francisco
     public var id: String
@@ -53,24 +51,11 @@ public struct City: TableModel {
         self.teleportCityScore = teleportCityScore; self.summary = summary; self.imageURL = imageURL
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(fullName, forKey: .fullName)
-        try c.encode(country, forKey: .country); try c.encode(continent, forKey: .continent)
-        try c.encode(latitude, forKey: .latitude); try c.encode(longitude, forKey: .longitude)
-        try c.encode(population, forKey: .population); try c.encode(teleportCityScore, forKey: .teleportCityScore)
-        try c.encode(summary, forKey: .summary); try c.encode(imageURL, forKey: .imageURL)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `city_scores`: one of the 17 categories of a city, 0-10.
-public struct CityScore: TableModel {
-    /// `city_scores`.
+public struct CityScore: TableModel, ColumnEncodable {
     public static let table = "city_scores"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -90,20 +75,11 @@ public struct CityScore: TableModel {
     public init(id: PGUUID, cityID: String? = nil, category: String, score: Double? = nil) {
         self.id = id; self.cityID = cityID; self.category = category; self.score = score
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(cityID, forKey: .cityID); try c.encode(category, forKey: .category)
-        try c.encode(score, forKey: .score)
-    }
 }
 
 /// A row of `vibe_tags`.
-public struct VibeTag: TableModel {
-    /// `vibe_tags`.
+public struct VibeTag: TableModel, ColumnEncodable {
     public static let table = "vibe_tags"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -123,20 +99,11 @@ public struct VibeTag: TableModel {
     public init(id: PGUUID, name: String, emoji: String? = nil, category: String? = nil) {
         self.id = id; self.name = name; self.emoji = emoji; self.category = category
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(emoji, forKey: .emoji)
-        try c.encode(category, forKey: .category)
-    }
 }
 
 /// A row of `city_vibe_tags`.
-public struct CityVibeTag: TableModel {
-    /// `city_vibe_tags`.
+public struct CityVibeTag: TableModel, ColumnEncodable {
     public static let table = "city_vibe_tags"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `city_id` (text, not null).
     public var cityID: String
@@ -154,20 +121,11 @@ public struct CityVibeTag: TableModel {
     public init(cityID: String, vibeTagID: PGUUID, strength: Double? = nil) {
         self.cityID = cityID; self.vibeTagID = vibeTagID; self.strength = strength
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(cityID, forKey: .cityID); try c.encode(vibeTagID, forKey: .vibeTagID)
-        try c.encode(strength, forKey: .strength)
-    }
 }
 
 /// A row of `profiles` (one per auth user, created by `handle_new_user`).
-public struct Profile: TableModel {
-    /// `profiles`.
+public struct Profile: TableModel, ColumnEncodable {
     public static let table = "profiles"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -196,21 +154,11 @@ public struct Profile: TableModel {
         self.id = id; self.name = name; self.email = email; self.currentCityID = currentCityID
         self.avatarURL = avatarURL; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(email, forKey: .email)
-        try c.encode(currentCityID, forKey: .currentCityID); try c.encode(avatarURL, forKey: .avatarURL)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `user_preferences`.
-public struct UserPreferences: TableModel {
-    /// `user_preferences`.
+public struct UserPreferences: TableModel, ColumnEncodable {
     public static let table = "user_preferences"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -253,25 +201,11 @@ public struct UserPreferences: TableModel {
         self.jobMarketPreference = jobMarketPreference; self.selectedVibeTags = selectedVibeTags
         self.dealbreakers = dealbreakers; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID)
-        try c.encode(startType, forKey: .startType); try c.encode(costPreference, forKey: .costPreference)
-        try c.encode(climatePreference, forKey: .climatePreference)
-        try c.encode(culturePreference, forKey: .culturePreference)
-        try c.encode(jobMarketPreference, forKey: .jobMarketPreference)
-        try c.encode(selectedVibeTags, forKey: .selectedVibeTags); try c.encode(dealbreakers, forKey: .dealbreakers)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `city_reports`: a saved `generate-report` result.
-public struct CityReport: TableModel {
-    /// `city_reports`.
+public struct CityReport: TableModel, ColumnEncodable {
     public static let table = "city_reports"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -300,22 +234,11 @@ public struct CityReport: TableModel {
         self.id = id; self.userID = userID; self.currentCityID = currentCityID; self.preferences = preferences
         self.results = results; self.aiSummary = aiSummary; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID)
-        try c.encode(currentCityID, forKey: .currentCityID); try c.encode(preferences, forKey: .preferences)
-        try c.encode(results, forKey: .results); try c.encode(aiSummary, forKey: .aiSummary)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `saved_cities`.
-public struct SavedCity: TableModel {
-    /// `saved_cities`.
+public struct SavedCity: TableModel, ColumnEncodable {
     public static let table = "saved_cities"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -335,20 +258,11 @@ public struct SavedCity: TableModel {
     public init(id: PGUUID, userID: PGUUID, cityID: String, createdAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.cityID = cityID; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(cityID, forKey: .cityID)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `engagement_events`.
-public struct EngagementEvent: TableModel {
-    /// `engagement_events`.
+public struct EngagementEvent: TableModel, ColumnEncodable {
     public static let table = "engagement_events"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: PGUUID
@@ -372,18 +286,11 @@ public struct EngagementEvent: TableModel {
         self.id = id; self.userID = userID; self.eventType = eventType; self.metadata = metadata
         self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID)
-        try c.encode(eventType, forKey: .eventType); try c.encode(metadata, forKey: .metadata)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// The row `generate-report` writes to `city_reports` (§4.6 step 10); a null summary (fallback) is written as null.
-public struct CityReportInsert: Codable, Equatable, Sendable {
+public struct CityReportInsert: Codable, Equatable, Sendable, ColumnEncodable {
+    public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `user_id` (uuid, not null).
     public var userID: PGUUID
     /// `current_city_id` (text).
@@ -405,14 +312,6 @@ public struct CityReportInsert: Codable, Equatable, Sendable {
                 aiSummary: String? = nil) {
         self.userID = userID; self.currentCityID = currentCityID; self.preferences = preferences; self.results = results
         self.aiSummary = aiSummary
-    }
-
-    /// Encodes every field as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userID, forKey: .userID); try c.encode(currentCityID, forKey: .currentCityID)
-        try c.encode(preferences, forKey: .preferences); try c.encode(results, forKey: .results)
-        try c.encode(aiSummary, forKey: .aiSummary)
     }
 }
 
@@ -442,13 +341,6 @@ public struct EngagementEventInsert: Codable, Equatable, Sendable {
         eventType = try c.decode(String.self, forKey: .eventType)
         metadata = try c.decodeJSONNotNull(forKey: .metadata)
     }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userID, forKey: .userID); try c.encode(eventType, forKey: .eventType)
-        try c.encode(metadata, forKey: .metadata)
-    }
 }
 
 /// The body of `PATCH /rest/v1/profiles?id=eq.<uid>`: only the fields set are sent.
@@ -469,14 +361,6 @@ public struct ProfileUpdate: Codable, Equatable, Sendable {
     public init(name: String? = nil, currentCityID: String? = nil, avatarURL: String? = nil) {
         self.name = name; self.currentCityID = currentCityID; self.avatarURL = avatarURL
     }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        if let name { try c.encode(name, forKey: .name) }
-        if let currentCityID { try c.encode(currentCityID, forKey: .currentCityID) }
-        if let avatarURL { try c.encode(avatarURL, forKey: .avatarURL) }
-    }
 }
 
 /// The body of `POST /rest/v1/saved_cities` (§5.3 save).
@@ -494,12 +378,6 @@ public struct SavedCityInsert: Codable, Equatable, Sendable {
     /// A body from its fields.
     public init(userID: PGUUID, cityID: String) {
         self.userID = userID; self.cityID = cityID
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userID, forKey: .userID); try c.encode(cityID, forKey: .cityID)
     }
 }
 
@@ -537,18 +415,6 @@ public struct UserPreferencesUpsert: Codable, Equatable, Sendable {
         self.climatePreference = climatePreference; self.culturePreference = culturePreference
         self.jobMarketPreference = jobMarketPreference; self.selectedVibeTags = selectedVibeTags
         self.dealbreakers = dealbreakers
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userID, forKey: .userID); if let startType { try c.encode(startType, forKey: .startType) }
-        if let costPreference { try c.encode(costPreference, forKey: .costPreference) }
-        if let climatePreference { try c.encode(climatePreference, forKey: .climatePreference) }
-        if let culturePreference { try c.encode(culturePreference, forKey: .culturePreference) }
-        if let jobMarketPreference { try c.encode(jobMarketPreference, forKey: .jobMarketPreference) }
-        if let selectedVibeTags { try c.encode(selectedVibeTags, forKey: .selectedVibeTags) }
-        if let dealbreakers { try c.encode(dealbreakers, forKey: .dealbreakers) }
     }
 }
 
