@@ -73,13 +73,11 @@ public struct AuraUser: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz). set to now() by the BEFORE UPDATE trigger users_updated_at
     public var updatedAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, birthdate, zodiacSign = "zodiac_sign", mbtiType = "mbti_type", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, name: String, birthdate: PGDate, zodiacSign: ZodiacSign, mbtiType: MBTIType,
                 createdAt: PGTimestamp? = nil, updatedAt: PGTimestamp? = nil) {
         self.id = id; self.name = name; self.birthdate = birthdate; self.zodiacSign = zodiacSign
@@ -112,14 +110,12 @@ public struct DailyReading: TableModel, ColumnEncodable {
     /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", date, category, content, fortuneScore = "fortune_score"
         case luckyNumbers = "lucky_numbers", powerColors = "power_colors", isPremium = "is_premium"
         case createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, date: PGDate, category: SituationCategory, content: String,
                 fortuneScore: Int, luckyNumbers: [Int]? = nil, powerColors: [String]? = nil, isPremium: Bool? = nil,
                 createdAt: PGTimestamp? = nil) {
@@ -150,13 +146,11 @@ public struct MBTIResult: TableModel, ColumnEncodable {
     /// `taken_at` (timestamptz).
     public var takenAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", typeCode = "type_code", dimensionScores = "dimension_scores"
         case cognitiveFunctions = "cognitive_functions", strengths, weaknesses, takenAt = "taken_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, typeCode: String, dimensionScores: [DimensionScore],
                 cognitiveFunctions: [CognitiveFunction], strengths: [String]? = nil, weaknesses: [String]? = nil,
                 takenAt: PGTimestamp? = nil) {
@@ -187,14 +181,12 @@ public struct Subscription: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz). set to now() by the BEFORE UPDATE trigger subscriptions_updated_at
     public var updatedAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", tier, revenuecatCustomerID = "revenuecat_customer_id"
         case originalPurchaseDate = "original_purchase_date", expiresAt = "expires_at", isActive = "is_active"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, tier: SubscriptionTier, revenuecatCustomerID: String? = nil,
                 originalPurchaseDate: PGTimestamp? = nil, expiresAt: PGTimestamp? = nil, isActive: Bool? = nil,
                 updatedAt: PGTimestamp? = nil) {
@@ -215,12 +207,10 @@ public struct UserProfileUpdate: Codable, Equatable, Sendable {
     /// `mbti_type` (text, not null).
     public var mbtiType: MBTIType?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case name, birthdate, zodiacSign = "zodiac_sign", mbtiType = "mbti_type"
     }
 
-    /// A body from its fields.
     public init(name: String? = nil, birthdate: PGDate? = nil, zodiacSign: ZodiacSign? = nil, mbtiType: MBTIType? = nil) {
         self.name = name; self.birthdate = birthdate; self.zodiacSign = zodiacSign; self.mbtiType = mbtiType
     }

@@ -63,12 +63,10 @@ public struct Neighborhood: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, description, createdBy = "created_by", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: String, name: String, description: String? = nil, createdBy: String? = nil, createdAt: PGTimestamp,
                 updatedAt: PGTimestamp) {
         self.id = id; self.name = name; self.description = description; self.createdBy = createdBy
@@ -103,14 +101,12 @@ public struct Profile: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, displayName = "display_name", bio, skills, avatarUrl = "avatar_url", neighborhoodId = "neighborhood_id"
         case trustTier = "trust_tier", phoneVerified = "phone_verified", termsAcceptedAt = "terms_accepted_at"
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: String, displayName: String, bio: String? = nil, skills: [String], avatarUrl: String? = nil,
                 neighborhoodId: String? = nil, trustTier: Int, phoneVerified: Bool, termsAcceptedAt: PGTimestamp,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
@@ -133,12 +129,10 @@ public struct Reputation: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userId = "user_id", score, thanksReceived = "thanks_received", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(userId: String, score: Int, thanksReceived: Int, updatedAt: PGTimestamp) {
         self.userId = userId; self.score = score; self.thanksReceived = thanksReceived; self.updatedAt = updatedAt
     }
@@ -161,13 +155,11 @@ public struct NotificationPreferences: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userId = "user_id", newResponse = "new_response", responseStatus = "response_status", thanks
         case aiMatch = "ai_match", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(userId: String, newResponse: Bool, responseStatus: Bool, thanks: Bool, aiMatch: Bool,
                 updatedAt: PGTimestamp) {
         self.userId = userId; self.newResponse = newResponse; self.responseStatus = responseStatus; self.thanks = thanks
@@ -214,7 +206,6 @@ public struct Post: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, authorId = "author_id", neighborhoodId = "neighborhood_id", type, title, description, category, urgency
         case status, availableTimes = "available_times", locationHint = "location_hint", aiAssisted = "ai_assisted"
@@ -222,7 +213,6 @@ public struct Post: TableModel, ColumnEncodable {
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: String, authorId: String, neighborhoodId: String, type: PostType, title: String,
                 description: String, category: String, urgency: UrgencyLevel, status: PostStatus,
                 availableTimes: String? = nil, locationHint: String? = nil, aiAssisted: Bool, hidden: Bool,
@@ -256,13 +246,11 @@ public struct PostPhoto: TableModel, ColumnEncodable {
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", storagePath = "storage_path", thumbnailPath = "thumbnail_path", position, width
         case height, createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: String, postId: String, storagePath: String, thumbnailPath: String, position: Int, width: Int,
                 height: Int, createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.storagePath = storagePath; self.thumbnailPath = thumbnailPath
@@ -289,13 +277,11 @@ public struct Response: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", responderId = "responder_id", message, status, createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: String, postId: String, responderId: String, message: String, status: ResponseStatus,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.responderId = responderId; self.message = message; self.status = status
@@ -320,13 +306,11 @@ public struct Thanks: TableModel, ColumnEncodable {
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", fromUserId = "from_user_id", toUserId = "to_user_id", message
         case createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: String, postId: String, fromUserId: String, toUserId: String, message: String? = nil,
                 createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.fromUserId = fromUserId; self.toUserId = toUserId
@@ -349,12 +333,10 @@ public struct PostFlag: TableModel, ColumnEncodable {
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", flaggerId = "flagger_id", reason, createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: String, postId: String, flaggerId: String, reason: String? = nil, createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.flaggerId = flaggerId; self.reason = reason; self.createdAt = createdAt
     }
@@ -377,12 +359,10 @@ public struct AIMatch: TableModel, ColumnEncodable {
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", matchedPostId = "matched_post_id", score, reason, createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: String, postId: String, matchedPostId: String, score: Double, reason: String? = nil,
                 createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.matchedPostId = matchedPostId; self.score = score; self.reason = reason
@@ -411,13 +391,11 @@ public struct Invitation: TableModel, ColumnEncodable {
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, code, inviterId = "inviter_id", neighborhoodId = "neighborhood_id", redeemedBy = "redeemed_by"
         case redeemedAt = "redeemed_at", expiresAt = "expires_at", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: String, code: String, inviterId: String, neighborhoodId: String, redeemedBy: String? = nil,
                 redeemedAt: PGTimestamp? = nil, expiresAt: PGTimestamp, createdAt: PGTimestamp) {
         self.id = id; self.code = code; self.inviterId = inviterId; self.neighborhoodId = neighborhoodId
@@ -441,12 +419,10 @@ public struct DeviceToken: TableModel, ColumnEncodable {
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", token, platform, createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: String, userId: String, token: String, platform: DevicePlatform, createdAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.token = token; self.platform = platform; self.createdAt = createdAt
     }
@@ -459,12 +435,10 @@ public struct DeviceTokenRegistration: Codable, Equatable, Sendable {
     /// `platform` (device_platform, not null).
     public var platform: DevicePlatform
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case token, platform
     }
 
-    /// A body from its fields.
     public init(token: String, platform: DevicePlatform) {
         self.token = token; self.platform = platform
     }
@@ -477,12 +451,10 @@ public struct NewFlag: Codable, Equatable, Sendable {
     /// `reason` (text).
     public var reason: String?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case postId = "post_id", reason
     }
 
-    /// A body from its fields.
     public init(postId: String, reason: String? = nil) {
         self.postId = postId; self.reason = reason
     }
@@ -507,13 +479,11 @@ public struct NewPost: Codable, Equatable, Sendable {
     /// `ai_assisted` (boolean, not null).
     public var aiAssisted: Bool?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case type, title, description, category, urgency, availableTimes = "available_times"
         case locationHint = "location_hint", aiAssisted = "ai_assisted"
     }
 
-    /// A body from its fields.
     public init(type: PostType, title: String, description: String, category: String, urgency: UrgencyLevel? = nil,
                 availableTimes: String? = nil, locationHint: String? = nil, aiAssisted: Bool? = nil) {
         self.type = type; self.title = title; self.description = description; self.category = category
@@ -537,12 +507,10 @@ public struct NewPostPhoto: Codable, Equatable, Sendable {
     /// `height` (integer, not null).
     public var height: Int
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case postId = "post_id", storagePath = "storage_path", thumbnailPath = "thumbnail_path", position, width, height
     }
 
-    /// A body from its fields.
     public init(postId: String, storagePath: String, thumbnailPath: String, position: Int, width: Int, height: Int) {
         self.postId = postId; self.storagePath = storagePath; self.thumbnailPath = thumbnailPath
         self.position = position; self.width = width; self.height = height
@@ -560,12 +528,10 @@ public struct NewProfile: Codable, Equatable, Sendable {
     /// `terms_accepted_at` (timestamptz, not null). The account (auth.users) is created by the first magic link or Google sign-in, before any onboarding screen, so the EULA is recorded where the CivicForge account begins: the profile. terms_accepted_at is NOT NULL, so no profile exists without it (a client insert without it is 23502), and once set it never changes by a client (rules.json serverManagedColumns immutable: 42501). The client sends the time the user accepted; a later terms version would add a column, not rewrite this one.
     public var termsAcceptedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, displayName = "display_name", neighborhoodId = "neighborhood_id", termsAcceptedAt = "terms_accepted_at"
     }
 
-    /// A body from its fields.
     public init(id: String, displayName: String, neighborhoodId: String? = nil, termsAcceptedAt: PGTimestamp) {
         self.id = id; self.displayName = displayName; self.neighborhoodId = neighborhoodId
         self.termsAcceptedAt = termsAcceptedAt
@@ -579,12 +545,10 @@ public struct NewResponse: Codable, Equatable, Sendable {
     /// `message` (text, not null).
     public var message: String
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case postId = "post_id", message
     }
 
-    /// A body from its fields.
     public init(postId: String, message: String) {
         self.postId = postId; self.message = message
     }
@@ -599,12 +563,10 @@ public struct NewThanks: Codable, Equatable, Sendable {
     /// `message` (text).
     public var message: String?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case postId = "post_id", toUserId = "to_user_id", message
     }
 
-    /// A body from its fields.
     public init(postId: String, toUserId: String, message: String? = nil) {
         self.postId = postId; self.toUserId = toUserId; self.message = message
     }
@@ -615,12 +577,10 @@ public struct ResponseDecision: Codable, Equatable, Sendable {
     /// `status` (response_status, not null).
     public var status: ResponseStatus
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case status
     }
 
-    /// A body from its fields.
     public init(status: ResponseStatus) {
         self.status = status
     }

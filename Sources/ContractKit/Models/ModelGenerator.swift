@@ -311,7 +311,6 @@ private struct Writer {
             emit("    public var \(ModelGenerator.identifier(f.property)): \(f.type)\(f.optional ? "?" : "")")
         }
         emit()
-        emit("    /// The column names.")
         emit("    package enum CodingKeys: String, CodingKey, CaseIterable {")
         wrap(
             fields.map { f in
@@ -320,7 +319,6 @@ private struct Writer {
             }, lead: "        case ", separator: ", ", continuation: "        case ", lineEnd: "")
         emit("    }")
         emit()
-        emit("    /// A \(table == nil ? "body from its fields" : "row from its columns").")
         let params = fields.map { "\(ModelGenerator.identifier($0.property)): \($0.type)\($0.optional ? "? = nil" : "")" }
         wrap(params, lead: "    public init(", separator: ", ", continuation: "                ", lineEnd: ",", last: ") {")
         wrap(

@@ -66,7 +66,6 @@ public struct Profile: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, email, car, phoneNumber = "phone_number", avatarUrl = "avatar_url", isAdmin = "is_admin"
         case approved, invitedBy = "invited_by", notifyRideUpdates = "notify_ride_updates"
@@ -75,7 +74,6 @@ public struct Profile: TableModel, ColumnEncodable, NaarsCarsRow {
         case notifyReviewReminders = "notify_review_reminders", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, name: String, email: String, car: String? = nil, phoneNumber: String? = nil,
                 avatarUrl: String? = nil, isAdmin: Bool, approved: Bool, invitedBy: PGUUID? = nil,
                 notifyRideUpdates: Bool? = nil, notifyMessages: Bool? = nil, notifyAnnouncements: Bool? = nil,
@@ -109,13 +107,11 @@ public struct InviteCode: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, code, createdBy = "created_by", usedBy = "used_by", usedAt = "used_at", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, code: String, createdBy: PGUUID, usedBy: PGUUID? = nil, usedAt: PGTimestamp? = nil,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.code = code; self.createdBy = createdBy; self.usedBy = usedBy; self.usedAt = usedAt
@@ -162,14 +158,12 @@ public struct Ride: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", type, date, time, pickup, destination, seats, notes, gift, status
         case claimedBy = "claimed_by", reviewed, reviewSkipped = "review_skipped", reviewSkippedAt = "review_skipped_at"
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userId: PGUUID, type: String, date: PGDate, time: PGTimeOfDay, pickup: String,
                 destination: String, seats: Int? = nil, notes: String? = nil, gift: String? = nil, status: RideStatus,
                 claimedBy: PGUUID? = nil, reviewed: Bool, reviewSkipped: Bool? = nil,
@@ -194,12 +188,10 @@ public struct RideParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, rideId = "ride_id", userId = "user_id", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, rideId: PGUUID, userId: PGUUID, createdAt: PGTimestamp) {
         self.id = id; self.rideId = rideId; self.userId = userId; self.createdAt = createdAt
     }
@@ -244,14 +236,12 @@ public struct Favor: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", title, description, location, duration, requirements, date, time, gift, status
         case claimedBy = "claimed_by", reviewed, reviewSkipped = "review_skipped", reviewSkippedAt = "review_skipped_at"
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userId: PGUUID, title: String, description: String? = nil, location: String,
                 duration: FavorDuration, requirements: String? = nil, date: PGDate, time: PGTimeOfDay? = nil,
                 gift: String? = nil, status: FavorStatus, claimedBy: PGUUID? = nil, reviewed: Bool,
@@ -277,12 +267,10 @@ public struct FavorParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, favorId = "favor_id", userId = "user_id", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, favorId: PGUUID, userId: PGUUID, createdAt: PGTimestamp) {
         self.id = id; self.favorId = favorId; self.userId = userId; self.createdAt = createdAt
     }
@@ -307,13 +295,11 @@ public struct RequestQA: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, rideId = "ride_id", favorId = "favor_id", userId = "user_id", parentId = "parent_id", content
         case createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil, userId: PGUUID, parentId: PGUUID? = nil,
                 content: String, createdAt: PGTimestamp) {
         self.id = id; self.rideId = rideId; self.favorId = favorId; self.userId = userId; self.parentId = parentId
@@ -338,13 +324,11 @@ public struct Conversation: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, rideId = "ride_id", favorId = "favor_id", createdBy = "created_by", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil, createdBy: PGUUID? = nil,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.rideId = rideId; self.favorId = favorId; self.createdBy = createdBy
@@ -369,13 +353,11 @@ public struct ConversationParticipant: TableModel, ColumnEncodable, NaarsCarsRow
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, conversationId = "conversation_id", userId = "user_id", lastReadAt = "last_read_at"
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, conversationId: PGUUID, userId: PGUUID, lastReadAt: PGTimestamp? = nil,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.conversationId = conversationId; self.userId = userId; self.lastReadAt = lastReadAt
@@ -404,13 +386,11 @@ public struct Message: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, conversationId = "conversation_id", fromId = "from_id", content, imageUrl = "image_url"
         case readBy = "read_by", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, conversationId: PGUUID, fromId: PGUUID, content: String? = nil, imageUrl: String? = nil,
                 readBy: [PGUUID], createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.conversationId = conversationId; self.fromId = fromId; self.content = content
@@ -445,13 +425,11 @@ public struct AppNotification: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", type, title, body, rideId = "ride_id", favorId = "favor_id", read, pinned
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userId: PGUUID, type: String, title: String, body: String? = nil, rideId: PGUUID? = nil,
                 favorId: PGUUID? = nil, read: Bool, pinned: Bool, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.type = type; self.title = title; self.body = body; self.rideId = rideId
@@ -479,13 +457,11 @@ public struct PushToken: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", token, deviceId = "device_id", platform, createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userId: PGUUID, token: String, deviceId: String, platform: String, createdAt: PGTimestamp,
                 updatedAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.token = token; self.deviceId = deviceId; self.platform = platform
@@ -510,12 +486,10 @@ public struct TownHallPost: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", title, content, imageUrl = "image_url", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userId: PGUUID, title: String? = nil, content: String, imageUrl: String? = nil,
                 createdAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.title = title; self.content = content; self.imageUrl = imageUrl
@@ -546,13 +520,11 @@ public struct Review: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, reviewerId = "reviewer_id", fulfillerId = "fulfiller_id", rideId = "ride_id", favorId = "favor_id"
         case rating, comment, townHallPostId = "town_hall_post_id", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, reviewerId: PGUUID, fulfillerId: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil,
                 rating: Int, comment: String? = nil, townHallPostId: PGUUID? = nil, createdAt: PGTimestamp) {
         self.id = id; self.reviewerId = reviewerId; self.fulfillerId = fulfillerId; self.rideId = rideId
@@ -580,13 +552,11 @@ public struct LeaderboardEntry: TableModel, ColumnEncodable, NaarsCarsRow {
     /// `rank` (bigint).
     public var rank: Int
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userId = "user_id", name, avatarUrl = "avatar_url", fulfilledCount = "fulfilled_count"
         case averageRating = "average_rating", reviewCount = "review_count", rank
     }
 
-    /// A row from its columns.
     public init(userId: PGUUID, name: String, avatarUrl: String? = nil, fulfilledCount: Int, averageRating: PGNumeric,
                 reviewCount: Int, rank: Int) {
         self.userId = userId; self.name = name; self.avatarUrl = avatarUrl; self.fulfilledCount = fulfilledCount

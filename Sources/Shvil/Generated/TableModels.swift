@@ -40,12 +40,10 @@ public struct ShvilUser: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, email, displayName = "display_name", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, email: String? = nil, displayName: String? = nil, createdAt: PGTimestamp,
                 updatedAt: PGTimestamp) {
         self.id = id; self.email = email; self.displayName = displayName; self.createdAt = createdAt
@@ -74,13 +72,11 @@ public struct Adventure: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", title, description, routeData = "route_data", status, createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userId: PGUUID, title: String, description: String? = nil, routeData: JSONValue,
                 status: AdventureStatus, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.title = title; self.description = description
@@ -122,12 +118,10 @@ public struct Place: TableModel, ColumnEncodable {
     /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, description, latitude, longitude, metadata, createdBy = "created_by", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, name: String, description: String? = nil, latitude: Double, longitude: Double,
                 metadata: JSONValue, createdBy: PGUUID? = nil, createdAt: PGTimestamp) {
         self.id = id; self.name = name; self.description = description; self.latitude = latitude
@@ -167,13 +161,11 @@ public struct AdventureStop: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, adventureId = "adventure_id", placeId = "place_id", orderIndex = "order_index"
         case customData = "custom_data", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, adventureId: PGUUID, placeId: PGUUID, orderIndex: Int, customData: JSONValue,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.adventureId = adventureId; self.placeId = placeId; self.orderIndex = orderIndex
@@ -210,12 +202,10 @@ public struct FeatureFlagRow: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case key, environment, enabled, stage, description, updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(key: String, environment: AppEnvironment, enabled: Bool, stage: FeatureStage,
                 description: String? = nil, updatedAt: PGTimestamp) {
         self.key = key; self.environment = environment; self.enabled = enabled; self.stage = stage

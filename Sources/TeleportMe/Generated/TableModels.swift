@@ -34,14 +34,12 @@ public struct City: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz).
     public var updatedAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, fullName = "full_name", country, continent, latitude, longitude, population
         case teleportCityScore = "teleport_city_score", summary, imageURL = "image_url", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: String, name: String, fullName: String, country: String, continent: String, latitude: Double? = nil,
                 longitude: Double? = nil, population: Int? = nil, teleportCityScore: Double? = nil,
                 summary: String? = nil, imageURL: String? = nil, createdAt: PGTimestamp? = nil,
@@ -66,12 +64,10 @@ public struct CityScore: TableModel, ColumnEncodable {
     /// `score` (double precision). 0-10 scale
     public var score: Double?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, cityID = "city_id", category, score
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, cityID: String? = nil, category: String, score: Double? = nil) {
         self.id = id; self.cityID = cityID; self.category = category; self.score = score
     }
@@ -90,12 +86,10 @@ public struct VibeTag: TableModel, ColumnEncodable {
     /// `category` (text).
     public var category: String?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, emoji, category
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, name: String, emoji: String? = nil, category: String? = nil) {
         self.id = id; self.name = name; self.emoji = emoji; self.category = category
     }
@@ -112,12 +106,10 @@ public struct CityVibeTag: TableModel, ColumnEncodable {
     /// `strength` (double precision).
     public var strength: Double?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case cityID = "city_id", vibeTagID = "vibe_tag_id", strength
     }
 
-    /// A row from its columns.
     public init(cityID: String, vibeTagID: PGUUID, strength: Double? = nil) {
         self.cityID = cityID; self.vibeTagID = vibeTagID; self.strength = strength
     }
@@ -142,13 +134,11 @@ public struct Profile: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz).
     public var updatedAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, email, currentCityID = "current_city_id", avatarURL = "avatar_url", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, name: String? = nil, email: String? = nil, currentCityID: String? = nil,
                 avatarURL: String? = nil, createdAt: PGTimestamp? = nil, updatedAt: PGTimestamp? = nil) {
         self.id = id; self.name = name; self.email = email; self.currentCityID = currentCityID
@@ -183,7 +173,6 @@ public struct UserPreferences: TableModel, ColumnEncodable {
     /// `updated_at` (timestamptz).
     public var updatedAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", startType = "start_type", costPreference = "cost_preference"
         case climatePreference = "climate_preference", culturePreference = "culture_preference"
@@ -191,7 +180,6 @@ public struct UserPreferences: TableModel, ColumnEncodable {
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, startType: String? = nil, costPreference: Double? = nil,
                 climatePreference: Double? = nil, culturePreference: Double? = nil, jobMarketPreference: Double? = nil,
                 selectedVibeTags: [PGUUID]? = nil, dealbreakers: [String]? = nil, createdAt: PGTimestamp? = nil,
@@ -222,13 +210,11 @@ public struct CityReport: TableModel, ColumnEncodable {
     /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", currentCityID = "current_city_id", preferences, results, aiSummary = "ai_summary"
         case createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, currentCityID: String? = nil, preferences: ReportPreferences? = nil,
                 results: [CityMatch]? = nil, aiSummary: String? = nil, createdAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.currentCityID = currentCityID; self.preferences = preferences
@@ -249,12 +235,10 @@ public struct SavedCity: TableModel, ColumnEncodable {
     /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", cityID = "city_id", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, cityID: String, createdAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.cityID = cityID; self.createdAt = createdAt
     }
@@ -275,12 +259,10 @@ public struct EngagementEvent: TableModel, ColumnEncodable {
     /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", eventType = "event_type", metadata, createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, eventType: String? = nil, metadata: JSONValue? = nil,
                 createdAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.eventType = eventType; self.metadata = metadata
@@ -302,12 +284,10 @@ public struct CityReportInsert: Codable, Equatable, Sendable, ColumnEncodable {
     /// `ai_summary` (text).
     public var aiSummary: String?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userID = "user_id", currentCityID = "current_city_id", preferences, results, aiSummary = "ai_summary"
     }
 
-    /// A body from its fields.
     public init(userID: PGUUID, currentCityID: String, preferences: ReportPreferences, results: [CityMatch],
                 aiSummary: String? = nil) {
         self.userID = userID; self.currentCityID = currentCityID; self.preferences = preferences; self.results = results
@@ -324,12 +304,10 @@ public struct EngagementEventInsert: Codable, Equatable, Sendable {
     /// `metadata` (jsonb).
     public var metadata: JSONValue
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userID = "user_id", eventType = "event_type", metadata
     }
 
-    /// A body from its fields.
     public init(userID: PGUUID, eventType: String, metadata: JSONValue) {
         self.userID = userID; self.eventType = eventType; self.metadata = metadata
     }
@@ -352,12 +330,10 @@ public struct ProfileUpdate: Codable, Equatable, Sendable {
     /// `avatar_url` (text).
     public var avatarURL: String?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case name, currentCityID = "current_city_id", avatarURL = "avatar_url"
     }
 
-    /// A body from its fields.
     public init(name: String? = nil, currentCityID: String? = nil, avatarURL: String? = nil) {
         self.name = name; self.currentCityID = currentCityID; self.avatarURL = avatarURL
     }
@@ -370,12 +346,10 @@ public struct SavedCityInsert: Codable, Equatable, Sendable {
     /// `city_id` (text, not null).
     public var cityID: String
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userID = "user_id", cityID = "city_id"
     }
 
-    /// A body from its fields.
     public init(userID: PGUUID, cityID: String) {
         self.userID = userID; self.cityID = cityID
     }
@@ -400,14 +374,12 @@ public struct UserPreferencesUpsert: Codable, Equatable, Sendable {
     /// `dealbreakers` (text[]).
     public var dealbreakers: [String]?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userID = "user_id", startType = "start_type", costPreference = "cost_preference"
         case climatePreference = "climate_preference", culturePreference = "culture_preference"
         case jobMarketPreference = "job_market_preference", selectedVibeTags = "selected_vibe_tags", dealbreakers
     }
 
-    /// A body from its fields.
     public init(userID: PGUUID, startType: String? = nil, costPreference: Double? = nil,
                 climatePreference: Double? = nil, culturePreference: Double? = nil, jobMarketPreference: Double? = nil,
                 selectedVibeTags: [PGUUID]? = nil, dealbreakers: [String]? = nil) {
