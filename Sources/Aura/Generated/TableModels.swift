@@ -60,15 +60,12 @@ public struct AuraUser: TableModel, ColumnEncodable {
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null). the auth.users id; no default in §6.1 (§3.1's gen_random_uuid() is superseded)
     public var id: PGUUID
-    /// `name` (text, not null).
     public var name: String
-    /// `birthdate` (date, not null).
     public var birthdate: PGDate
     /// `zodiac_sign` (text, not null).
     public var zodiacSign: ZodiacSign
     /// `mbti_type` (text, not null).
     public var mbtiType: MBTIType
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
     /// `updated_at` (timestamptz). set to now() by the BEFORE UPDATE trigger users_updated_at
     public var updatedAt: PGTimestamp?
@@ -89,25 +86,18 @@ public struct AuraUser: TableModel, ColumnEncodable {
 public struct DailyReading: TableModel, ColumnEncodable {
     public static let table = "daily_readings"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `date` (date, not null).
     public var date: PGDate
     /// `category` (text, not null).
     public var category: SituationCategory
-    /// `content` (text, not null).
     public var content: String
-    /// `fortune_score` (integer, not null).
     public var fortuneScore: Int
     /// `lucky_numbers` (integer[]). DEFAULT ARRAY[]::INTEGER[]
     public var luckyNumbers: [Int]?
     /// `power_colors` (text[]). DEFAULT ARRAY[]::TEXT[]
     public var powerColors: [String]?
-    /// `is_premium` (boolean).
     public var isPremium: Bool?
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -129,9 +119,7 @@ public struct DailyReading: TableModel, ColumnEncodable {
 public struct MBTIResult: TableModel, ColumnEncodable {
     public static let table = "mbti_results"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
     /// `type_code` (text, not null). e.g. INTJ; no CHECK in §6.1
     public var typeCode: String
@@ -139,11 +127,8 @@ public struct MBTIResult: TableModel, ColumnEncodable {
     public var dimensionScores: [DimensionScore]
     /// `cognitive_functions` (jsonb, not null). [CognitiveFunction] of §2.1: [{name, position 1-4}]
     public var cognitiveFunctions: [CognitiveFunction]
-    /// `strengths` (text[]).
     public var strengths: [String]?
-    /// `weaknesses` (text[]).
     public var weaknesses: [String]?
-    /// `taken_at` (timestamptz).
     public var takenAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -164,19 +149,13 @@ public struct MBTIResult: TableModel, ColumnEncodable {
 public struct Subscription: TableModel, ColumnEncodable {
     public static let table = "subscriptions"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
     /// `tier` (text, not null).
     public var tier: SubscriptionTier
-    /// `revenuecat_customer_id` (text).
     public var revenuecatCustomerID: String?
-    /// `original_purchase_date` (timestamptz).
     public var originalPurchaseDate: PGTimestamp?
-    /// `expires_at` (timestamptz).
     public var expiresAt: PGTimestamp?
-    /// `is_active` (boolean).
     public var isActive: Bool?
     /// `updated_at` (timestamptz). set to now() by the BEFORE UPDATE trigger subscriptions_updated_at
     public var updatedAt: PGTimestamp?
@@ -198,9 +177,7 @@ public struct Subscription: TableModel, ColumnEncodable {
 
 /// The body of `PATCH /rest/v1/users` (§3.3 "Update user profile"): the columns a user edits; only those set are sent.
 public struct UserProfileUpdate: Codable, Equatable, Sendable {
-    /// `name` (text, not null).
     public var name: String?
-    /// `birthdate` (date, not null).
     public var birthdate: PGDate?
     /// `zodiac_sign` (text, not null).
     public var zodiacSign: ZodiacSign?

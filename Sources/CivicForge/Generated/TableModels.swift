@@ -52,15 +52,11 @@ public struct Neighborhood: TableModel, ColumnEncodable {
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
-    /// `name` (text, not null).
     public var name: String
-    /// `description` (text).
     public var description: String?
     /// `created_by` (uuid).
     public var createdBy: String?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -80,25 +76,18 @@ public struct Profile: TableModel, ColumnEncodable {
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
-    /// `display_name` (text, not null).
     public var displayName: String
-    /// `bio` (text).
     public var bio: String?
-    /// `skills` (text[], not null).
     public var skills: [String]
-    /// `avatar_url` (text).
     public var avatarUrl: String?
     /// `neighborhood_id` (uuid).
     public var neighborhoodId: String?
     /// `trust_tier` (smallint, not null).
     public var trustTier: Int
-    /// `phone_verified` (boolean, not null).
     public var phoneVerified: Bool
     /// `terms_accepted_at` (timestamptz, not null). The account (auth.users) is created by the first magic link or Google sign-in, before any onboarding screen, so the EULA is recorded where the CivicForge account begins: the profile. terms_accepted_at is NOT NULL, so no profile exists without it (a client insert without it is 23502), and once set it never changes by a client (rules.json serverManagedColumns immutable: 42501). The client sends the time the user accepted; a later terms version would add a column, not rewrite this one.
     public var termsAcceptedAt: PGTimestamp
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -122,11 +111,8 @@ public struct Reputation: TableModel, ColumnEncodable {
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `user_id` (uuid, not null).
     public var userId: String
-    /// `score` (integer, not null).
     public var score: Int
-    /// `thanks_received` (integer, not null).
     public var thanksReceived: Int
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -144,15 +130,10 @@ public struct NotificationPreferences: TableModel, ColumnEncodable {
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `user_id` (uuid, not null).
     public var userId: String
-    /// `new_response` (boolean, not null).
     public var newResponse: Bool
-    /// `response_status` (boolean, not null).
     public var responseStatus: Bool
-    /// `thanks` (boolean, not null).
     public var thanks: Bool
-    /// `ai_match` (boolean, not null).
     public var aiMatch: Bool
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -177,33 +158,19 @@ public struct Post: TableModel, ColumnEncodable {
     public var authorId: String
     /// `neighborhood_id` (uuid, not null).
     public var neighborhoodId: String
-    /// `type` (post_type, not null).
     public var type: PostType
-    /// `title` (text, not null).
     public var title: String
-    /// `description` (text, not null).
     public var description: String
-    /// `category` (text, not null).
     public var category: String
-    /// `urgency` (urgency_level, not null).
     public var urgency: UrgencyLevel
-    /// `status` (post_status, not null).
     public var status: PostStatus
-    /// `available_times` (text).
     public var availableTimes: String?
-    /// `location_hint` (text).
     public var locationHint: String?
-    /// `ai_assisted` (boolean, not null).
     public var aiAssisted: Bool
-    /// `hidden` (boolean, not null).
     public var hidden: Bool
-    /// `review_status` (review_status, not null).
     public var reviewStatus: ReviewStatus
-    /// `flag_count` (integer, not null).
     public var flagCount: Int
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -233,17 +200,12 @@ public struct PostPhoto: TableModel, ColumnEncodable {
     public var id: String
     /// `post_id` (uuid, not null).
     public var postId: String
-    /// `storage_path` (text, not null).
     public var storagePath: String
-    /// `thumbnail_path` (text, not null).
     public var thumbnailPath: String
     /// `position` (smallint, not null).
     public var position: Int
-    /// `width` (integer, not null).
     public var width: Int
-    /// `height` (integer, not null).
     public var height: Int
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -268,13 +230,9 @@ public struct Response: TableModel, ColumnEncodable {
     public var postId: String
     /// `responder_id` (uuid, not null).
     public var responderId: String
-    /// `message` (text, not null).
     public var message: String
-    /// `status` (response_status, not null).
     public var status: ResponseStatus
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -301,9 +259,7 @@ public struct Thanks: TableModel, ColumnEncodable {
     public var fromUserId: String
     /// `to_user_id` (uuid, not null).
     public var toUserId: String
-    /// `message` (text).
     public var message: String?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -328,9 +284,7 @@ public struct PostFlag: TableModel, ColumnEncodable {
     public var postId: String
     /// `flagger_id` (uuid, not null).
     public var flaggerId: String
-    /// `reason` (text).
     public var reason: String?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -352,11 +306,8 @@ public struct AIMatch: TableModel, ColumnEncodable {
     public var postId: String
     /// `matched_post_id` (uuid, not null).
     public var matchedPostId: String
-    /// `score` (double precision, not null).
     public var score: Double
-    /// `reason` (text).
     public var reason: String?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -376,7 +327,6 @@ public struct Invitation: TableModel, ColumnEncodable {
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
-    /// `code` (text, not null).
     public var code: String
     /// `inviter_id` (uuid, not null).
     public var inviterId: String
@@ -384,11 +334,8 @@ public struct Invitation: TableModel, ColumnEncodable {
     public var neighborhoodId: String
     /// `redeemed_by` (uuid).
     public var redeemedBy: String?
-    /// `redeemed_at` (timestamptz).
     public var redeemedAt: PGTimestamp?
-    /// `expires_at` (timestamptz, not null).
     public var expiresAt: PGTimestamp
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -412,11 +359,8 @@ public struct DeviceToken: TableModel, ColumnEncodable {
     public var id: String
     /// `user_id` (uuid, not null).
     public var userId: String
-    /// `token` (text, not null).
     public var token: String
-    /// `platform` (device_platform, not null).
     public var platform: DevicePlatform
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -430,9 +374,7 @@ public struct DeviceToken: TableModel, ColumnEncodable {
 
 /// PushNotificationService: `POST /rest/v1/device_tokens` (Prefer: resolution=ignore-duplicates).
 public struct DeviceTokenRegistration: Codable, Equatable, Sendable {
-    /// `token` (text, not null).
     public var token: String
-    /// `platform` (device_platform, not null).
     public var platform: DevicePlatform
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -448,7 +390,6 @@ public struct DeviceTokenRegistration: Codable, Equatable, Sendable {
 public struct NewFlag: Codable, Equatable, Sendable {
     /// `post_id` (uuid, not null).
     public var postId: String
-    /// `reason` (text).
     public var reason: String?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -462,21 +403,13 @@ public struct NewFlag: Codable, Equatable, Sendable {
 
 /// CreatePostView's form: `POST /rest/v1/posts` (server defaults for what is left out).
 public struct NewPost: Codable, Equatable, Sendable {
-    /// `type` (post_type, not null).
     public var type: PostType
-    /// `title` (text, not null).
     public var title: String
-    /// `description` (text, not null).
     public var description: String
-    /// `category` (text, not null).
     public var category: String
-    /// `urgency` (urgency_level, not null).
     public var urgency: UrgencyLevel?
-    /// `available_times` (text).
     public var availableTimes: String?
-    /// `location_hint` (text).
     public var locationHint: String?
-    /// `ai_assisted` (boolean, not null).
     public var aiAssisted: Bool?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -496,15 +429,11 @@ public struct NewPost: Codable, Equatable, Sendable {
 public struct NewPostPhoto: Codable, Equatable, Sendable {
     /// `post_id` (uuid, not null).
     public var postId: String
-    /// `storage_path` (text, not null).
     public var storagePath: String
-    /// `thumbnail_path` (text, not null).
     public var thumbnailPath: String
     /// `position` (smallint, not null).
     public var position: Int
-    /// `width` (integer, not null).
     public var width: Int
-    /// `height` (integer, not null).
     public var height: Int
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -521,7 +450,6 @@ public struct NewPostPhoto: Codable, Equatable, Sendable {
 public struct NewProfile: Codable, Equatable, Sendable {
     /// `id` (uuid, not null).
     public var id: String
-    /// `display_name` (text, not null).
     public var displayName: String
     /// `neighborhood_id` (uuid).
     public var neighborhoodId: String?
@@ -542,7 +470,6 @@ public struct NewProfile: Codable, Equatable, Sendable {
 public struct NewResponse: Codable, Equatable, Sendable {
     /// `post_id` (uuid, not null).
     public var postId: String
-    /// `message` (text, not null).
     public var message: String
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -560,7 +487,6 @@ public struct NewThanks: Codable, Equatable, Sendable {
     public var postId: String
     /// `to_user_id` (uuid, not null).
     public var toUserId: String
-    /// `message` (text).
     public var message: String?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -574,7 +500,6 @@ public struct NewThanks: Codable, Equatable, Sendable {
 
 /// The post author's decision: `PATCH /rest/v1/responses?id=eq.…`.
 public struct ResponseDecision: Codable, Equatable, Sendable {
-    /// `status` (response_status, not null).
     public var status: ResponseStatus
 
     package enum CodingKeys: String, CodingKey, CaseIterable {

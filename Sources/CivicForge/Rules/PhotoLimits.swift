@@ -92,10 +92,6 @@ package struct PhotoLimits: Sendable, Equatable {
         package var contentType: String
         /// ImageIO metadata dictionary keys present in the output (`{Exif}`, `{GPS}`, …).
         package var metadataKeys: [String]
-        package init(source: Size, output: Size, thumbnail: Size, quality: Int, contentType: String, metadataKeys: [String]) {
-            self.source = source; self.output = output; self.thumbnail = thumbnail
-            self.quality = quality; self.contentType = contentType; self.metadataKeys = metadataKeys
-        }
     }
 
     /// Every way a processed photo set breaks the limits (empty when it conforms).

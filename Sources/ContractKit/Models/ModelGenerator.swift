@@ -264,7 +264,7 @@ private struct Writer {
         var property: String
         var type: String
         var optional: Bool
-        var doc: String
+        var doc: String?
     }
 
     /// A column's field as the table's model declares it.
@@ -272,9 +272,23 @@ private struct Writer {
         let n = overlay.tables[t.name]?.columns[c.name]
         var doc = "`\(c.name)` (\(c.type.schemaSpelling)\(c.nullable ? "" : ", not null"))."
         if let note = c.note { doc += " \(note)" }
+        // A doc that only restates the declaration (a `text` column as `String`, NULL as `?`) is left out.
+        let restated = c.note == nil && n?.type == nil && n?.enumType == nil && n?.nullable == nil && impliedBySwiftType(c.type)
         return Field(
             column: c, property: n?.property ?? ModelGenerator.lowerCamel(c.name), type: try swiftType(c.type, column: c, naming: n),
-            optional: n?.nullable ?? c.nullable, doc: n?.doc ?? doc)
+            optional: n?.nullable ?? c.nullable, doc: n?.doc ?? (restated ? nil : doc))
+    }
+
+    /// Whether the Swift type of a column names its SQL type unambiguously (`text` is `String`,
+    /// `timestamptz` is `PGTimestamp`, an enum its generated type), so a doc would add nothing.
+    func impliedBySwiftType(_ t: SQLType) -> Bool {
+        switch t {
+        case .text, .boolean, .integer, .double, .timestamptz, .timestamp, .date, .time, .jsonb, .enumeration: return true
+        case .numeric(let precision, _): return precision == nil
+        case .uuid: return representation("uuid") != .string
+        case .array(let element): return impliedBySwiftType(element)
+        default: return false
+        }
     }
 
     mutating func emitModel(_ t: TableSchema) throws {
@@ -307,7 +321,7 @@ private struct Writer {
         if let table { emit("    public static let table = \(JSONValue.string(table).serialized())") }
         if table != nil || writesNulls { emit("    public static var columns: [String] { CodingKeys.allCases.map(\\.rawValue) }") }
         for f in fields {
-            emit("    /// \(f.doc)")
+            if let doc = f.doc { emit("    /// \(doc)") }
             emit("    public var \(ModelGenerator.identifier(f.property)): \(f.type)\(f.optional ? "?" : "")")
         }
         emit()

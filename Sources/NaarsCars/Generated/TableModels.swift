@@ -33,37 +33,22 @@ public struct Profile: TableModel, ColumnEncodable, NaarsCarsRow {
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null). = auth.users.id
     public var id: PGUUID
-    /// `name` (text, not null).
     public var name: String
-    /// `email` (text, not null).
     public var email: String
-    /// `car` (text).
     public var car: String?
-    /// `phone_number` (text).
     public var phoneNumber: String?
     /// `avatar_url` (text). object path in the avatars bucket or a URL
     public var avatarUrl: String?
-    /// `is_admin` (boolean, not null).
     public var isAdmin: Bool
-    /// `approved` (boolean, not null).
     public var approved: Bool
-    /// `invited_by` (uuid).
     public var invitedBy: PGUUID?
-    /// `notify_ride_updates` (boolean).
     public var notifyRideUpdates: Bool?
-    /// `notify_messages` (boolean).
     public var notifyMessages: Bool?
-    /// `notify_announcements` (boolean).
     public var notifyAnnouncements: Bool?
-    /// `notify_new_requests` (boolean).
     public var notifyNewRequests: Bool?
-    /// `notify_qa_activity` (boolean).
     public var notifyQaActivity: Bool?
-    /// `notify_review_reminders` (boolean).
     public var notifyReviewReminders: Bool?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -92,19 +77,13 @@ public struct Profile: TableModel, ColumnEncodable, NaarsCarsRow {
 public struct InviteCode: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "invite_codes"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
     /// `code` (text, not null). compared case-insensitively after trimming by validate_invite_code; seed codes are upper case
     public var code: String
-    /// `created_by` (uuid, not null).
     public var createdBy: PGUUID
-    /// `used_by` (uuid).
     public var usedBy: PGUUID?
-    /// `used_at` (timestamptz).
     public var usedAt: PGTimestamp?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -123,39 +102,22 @@ public struct InviteCode: TableModel, ColumnEncodable, NaarsCarsRow {
 public struct Ride: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "rides"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `type` (text, not null).
     public var type: String
-    /// `date` (date, not null).
     public var date: PGDate
-    /// `time` (time, not null).
     public var time: PGTimeOfDay
-    /// `pickup` (text, not null).
     public var pickup: String
-    /// `destination` (text, not null).
     public var destination: String
-    /// `seats` (integer).
     public var seats: Int?
-    /// `notes` (text).
     public var notes: String?
-    /// `gift` (text).
     public var gift: String?
-    /// `status` (ride_status, not null).
     public var status: RideStatus
-    /// `claimed_by` (uuid).
     public var claimedBy: PGUUID?
-    /// `reviewed` (boolean, not null).
     public var reviewed: Bool
-    /// `review_skipped` (boolean).
     public var reviewSkipped: Bool?
-    /// `review_skipped_at` (timestamptz).
     public var reviewSkippedAt: PGTimestamp?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -179,13 +141,9 @@ public struct Ride: TableModel, ColumnEncodable, NaarsCarsRow {
 public struct RideParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "ride_participants"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `ride_id` (uuid, not null).
     public var rideId: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -201,39 +159,22 @@ public struct RideParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
 public struct Favor: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "favors"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `title` (text, not null).
     public var title: String
-    /// `description` (text).
     public var description: String?
-    /// `location` (text, not null).
     public var location: String
-    /// `duration` (favor_duration, not null).
     public var duration: FavorDuration
-    /// `requirements` (text).
     public var requirements: String?
-    /// `date` (date, not null).
     public var date: PGDate
-    /// `time` (time).
     public var time: PGTimeOfDay?
-    /// `gift` (text).
     public var gift: String?
-    /// `status` (favor_status, not null).
     public var status: FavorStatus
-    /// `claimed_by` (uuid).
     public var claimedBy: PGUUID?
-    /// `reviewed` (boolean, not null).
     public var reviewed: Bool
-    /// `review_skipped` (boolean).
     public var reviewSkipped: Bool?
-    /// `review_skipped_at` (timestamptz).
     public var reviewSkippedAt: PGTimestamp?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -258,13 +199,9 @@ public struct Favor: TableModel, ColumnEncodable, NaarsCarsRow {
 public struct FavorParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "favor_participants"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `favor_id` (uuid, not null).
     public var favorId: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -280,19 +217,12 @@ public struct FavorParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
 public struct RequestQA: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "request_qa"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `ride_id` (uuid).
     public var rideId: PGUUID?
-    /// `favor_id` (uuid).
     public var favorId: PGUUID?
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `parent_id` (uuid).
     public var parentId: PGUUID?
-    /// `content` (text, not null).
     public var content: String
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -311,17 +241,11 @@ public struct RequestQA: TableModel, ColumnEncodable, NaarsCarsRow {
 public struct Conversation: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "conversations"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `ride_id` (uuid).
     public var rideId: PGUUID?
-    /// `favor_id` (uuid).
     public var favorId: PGUUID?
-    /// `created_by` (uuid).
     public var createdBy: PGUUID?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -340,17 +264,11 @@ public struct Conversation: TableModel, ColumnEncodable, NaarsCarsRow {
 public struct ConversationParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "conversation_participants"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `conversation_id` (uuid, not null).
     public var conversationId: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `last_read_at` (timestamptz).
     public var lastReadAt: PGTimestamp?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -369,21 +287,13 @@ public struct ConversationParticipant: TableModel, ColumnEncodable, NaarsCarsRow
 public struct Message: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "messages"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `conversation_id` (uuid, not null).
     public var conversationId: PGUUID
-    /// `from_id` (uuid, not null).
     public var fromId: PGUUID
-    /// `content` (text).
     public var content: String?
-    /// `image_url` (text).
     public var imageUrl: String?
-    /// `read_by` (uuid[], not null).
     public var readBy: [PGUUID]
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -402,27 +312,16 @@ public struct Message: TableModel, ColumnEncodable, NaarsCarsRow {
 public struct AppNotification: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "notifications"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `type` (text, not null).
     public var type: String
-    /// `title` (text, not null).
     public var title: String
-    /// `body` (text).
     public var body: String?
-    /// `ride_id` (uuid).
     public var rideId: PGUUID?
-    /// `favor_id` (uuid).
     public var favorId: PGUUID?
-    /// `read` (boolean, not null).
     public var read: Bool
-    /// `pinned` (boolean, not null).
     public var pinned: Bool
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -442,19 +341,12 @@ public struct AppNotification: TableModel, ColumnEncodable, NaarsCarsRow {
 public struct PushToken: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "push_tokens"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `token` (text, not null).
     public var token: String
-    /// `device_id` (text, not null).
     public var deviceId: String
-    /// `platform` (text, not null).
     public var platform: String
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -473,17 +365,11 @@ public struct PushToken: TableModel, ColumnEncodable, NaarsCarsRow {
 public struct TownHallPost: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "town_hall_posts"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `title` (text).
     public var title: String?
-    /// `content` (text, not null).
     public var content: String
-    /// `image_url` (text).
     public var imageUrl: String?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -501,23 +387,14 @@ public struct TownHallPost: TableModel, ColumnEncodable, NaarsCarsRow {
 public struct Review: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "reviews"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `reviewer_id` (uuid, not null).
     public var reviewerId: PGUUID
-    /// `fulfiller_id` (uuid, not null).
     public var fulfillerId: PGUUID
-    /// `ride_id` (uuid).
     public var rideId: PGUUID?
-    /// `favor_id` (uuid).
     public var favorId: PGUUID?
-    /// `rating` (integer, not null).
     public var rating: Int
-    /// `comment` (text).
     public var comment: String?
-    /// `town_hall_post_id` (uuid).
     public var townHallPostId: PGUUID?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -541,7 +418,6 @@ public struct LeaderboardEntry: TableModel, ColumnEncodable, NaarsCarsRow {
     public var userId: PGUUID
     /// `name` (text).
     public var name: String
-    /// `avatar_url` (text).
     public var avatarUrl: String?
     /// `fulfilled_count` (bigint).
     public var fulfilledCount: Int

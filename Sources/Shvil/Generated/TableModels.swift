@@ -29,15 +29,10 @@ public enum FeatureStage: String, Codable, CaseIterable, Sendable {
 public struct ShvilUser: TableModel, ColumnEncodable {
     public static let table = "users"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `email` (text).
     public var email: String?
-    /// `display_name` (text).
     public var displayName: String?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -55,21 +50,13 @@ public struct ShvilUser: TableModel, ColumnEncodable {
 public struct Adventure: TableModel, ColumnEncodable {
     public static let table = "adventures"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `title` (text, not null).
     public var title: String
-    /// `description` (text).
     public var description: String?
-    /// `route_data` (jsonb, not null).
     public var routeData: JSONValue
-    /// `status` (adventure_status, not null).
     public var status: AdventureStatus
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -101,21 +88,13 @@ public struct Adventure: TableModel, ColumnEncodable {
 public struct Place: TableModel, ColumnEncodable {
     public static let table = "places"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `name` (text, not null).
     public var name: String
-    /// `description` (text).
     public var description: String?
-    /// `latitude` (double precision, not null).
     public var latitude: Double
-    /// `longitude` (double precision, not null).
     public var longitude: Double
-    /// `metadata` (jsonb, not null).
     public var metadata: JSONValue
-    /// `created_by` (uuid).
     public var createdBy: PGUUID?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -146,19 +125,12 @@ public struct Place: TableModel, ColumnEncodable {
 public struct AdventureStop: TableModel, ColumnEncodable {
     public static let table = "adventure_stops"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `adventure_id` (uuid, not null).
     public var adventureId: PGUUID
-    /// `place_id` (uuid, not null).
     public var placeId: PGUUID
-    /// `order_index` (integer, not null).
     public var orderIndex: Int
-    /// `custom_data` (jsonb, not null).
     public var customData: JSONValue
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -189,17 +161,11 @@ public struct AdventureStop: TableModel, ColumnEncodable {
 public struct FeatureFlagRow: TableModel, ColumnEncodable {
     public static let table = "feature_flags"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `key` (text, not null).
     public var key: String
-    /// `environment` (app_environment, not null).
     public var environment: AppEnvironment
-    /// `enabled` (boolean, not null).
     public var enabled: Bool
-    /// `stage` (feature_stage, not null).
     public var stage: FeatureStage
-    /// `description` (text).
     public var description: String?
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {

@@ -9,29 +9,17 @@ public struct City: TableModel, ColumnEncodable {
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (text, not null). slug: san-francisco
     public var id: String
-    /// `name` (text, not null).
     public var name: String
-    /// `full_name` (text, not null).
     public var fullName: String
-    /// `country` (text, not null).
     public var country: String
-    /// `continent` (text, not null).
     public var continent: String
-    /// `latitude` (double precision).
     public var latitude: Double?
-    /// `longitude` (double precision).
     public var longitude: Double?
-    /// `population` (integer).
     public var population: Int?
-    /// `teleport_city_score` (double precision).
     public var teleportCityScore: Double?
-    /// `summary` (text).
     public var summary: String?
-    /// `image_url` (text).
     public var imageURL: String?
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
-    /// `updated_at` (timestamptz).
     public var updatedAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -55,9 +43,7 @@ public struct City: TableModel, ColumnEncodable {
 public struct CityScore: TableModel, ColumnEncodable {
     public static let table = "city_scores"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `city_id` (text).
     public var cityID: String?
     /// `category` (text, not null). 17 categories per city
     public var category: String
@@ -77,13 +63,9 @@ public struct CityScore: TableModel, ColumnEncodable {
 public struct VibeTag: TableModel, ColumnEncodable {
     public static let table = "vibe_tags"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `name` (text, not null).
     public var name: String
-    /// `emoji` (text).
     public var emoji: String?
-    /// `category` (text).
     public var category: String?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -99,11 +81,8 @@ public struct VibeTag: TableModel, ColumnEncodable {
 public struct CityVibeTag: TableModel, ColumnEncodable {
     public static let table = "city_vibe_tags"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `city_id` (text, not null).
     public var cityID: String
-    /// `vibe_tag_id` (uuid, not null).
     public var vibeTagID: PGUUID
-    /// `strength` (double precision).
     public var strength: Double?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -119,19 +98,12 @@ public struct CityVibeTag: TableModel, ColumnEncodable {
 public struct Profile: TableModel, ColumnEncodable {
     public static let table = "profiles"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `name` (text).
     public var name: String?
-    /// `email` (text).
     public var email: String?
-    /// `current_city_id` (text).
     public var currentCityID: String?
-    /// `avatar_url` (text).
     public var avatarURL: String?
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
-    /// `updated_at` (timestamptz).
     public var updatedAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -150,27 +122,16 @@ public struct Profile: TableModel, ColumnEncodable {
 public struct UserPreferences: TableModel, ColumnEncodable {
     public static let table = "user_preferences"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `start_type` (text).
     public var startType: String?
-    /// `cost_preference` (double precision).
     public var costPreference: Double?
-    /// `climate_preference` (double precision).
     public var climatePreference: Double?
-    /// `culture_preference` (double precision).
     public var culturePreference: Double?
-    /// `job_market_preference` (double precision).
     public var jobMarketPreference: Double?
-    /// `selected_vibe_tags` (uuid[]).
     public var selectedVibeTags: [PGUUID]?
-    /// `dealbreakers` (text[]).
     public var dealbreakers: [String]?
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
-    /// `updated_at` (timestamptz).
     public var updatedAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -195,19 +156,14 @@ public struct UserPreferences: TableModel, ColumnEncodable {
 public struct CityReport: TableModel, ColumnEncodable {
     public static let table = "city_reports"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `current_city_id` (text).
     public var currentCityID: String?
     /// `preferences` (jsonb). snapshot of user prefs at generation time
     public var preferences: ReportPreferences?
     /// `results` (jsonb). array of CityMatch objects
     public var results: [CityMatch]?
-    /// `ai_summary` (text).
     public var aiSummary: String?
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -226,13 +182,9 @@ public struct CityReport: TableModel, ColumnEncodable {
 public struct SavedCity: TableModel, ColumnEncodable {
     public static let table = "saved_cities"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `city_id` (text, not null).
     public var cityID: String
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -248,15 +200,10 @@ public struct SavedCity: TableModel, ColumnEncodable {
 public struct EngagementEvent: TableModel, ColumnEncodable {
     public static let table = "engagement_events"
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `event_type` (text).
     public var eventType: String?
-    /// `metadata` (jsonb).
     public var metadata: JSONValue?
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -273,15 +220,12 @@ public struct EngagementEvent: TableModel, ColumnEncodable {
 /// The row `generate-report` writes to `city_reports` (§4.6 step 10); a null summary (fallback) is written as null.
 public struct CityReportInsert: Codable, Equatable, Sendable, ColumnEncodable {
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `current_city_id` (text).
     public var currentCityID: String
     /// `preferences` (jsonb). snapshot of user prefs at generation time
     public var preferences: ReportPreferences
     /// `results` (jsonb). array of CityMatch objects
     public var results: [CityMatch]
-    /// `ai_summary` (text).
     public var aiSummary: String?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -297,11 +241,8 @@ public struct CityReportInsert: Codable, Equatable, Sendable, ColumnEncodable {
 
 /// The body of `POST /rest/v1/engagement_events`.
 public struct EngagementEventInsert: Codable, Equatable, Sendable {
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `event_type` (text).
     public var eventType: String
-    /// `metadata` (jsonb).
     public var metadata: JSONValue
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -323,11 +264,8 @@ public struct EngagementEventInsert: Codable, Equatable, Sendable {
 
 /// The body of `PATCH /rest/v1/profiles?id=eq.<uid>`: only the fields set are sent.
 public struct ProfileUpdate: Codable, Equatable, Sendable {
-    /// `name` (text).
     public var name: String?
-    /// `current_city_id` (text).
     public var currentCityID: String?
-    /// `avatar_url` (text).
     public var avatarURL: String?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -341,9 +279,7 @@ public struct ProfileUpdate: Codable, Equatable, Sendable {
 
 /// The body of `POST /rest/v1/saved_cities` (§5.3 save).
 public struct SavedCityInsert: Codable, Equatable, Sendable {
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `city_id` (text, not null).
     public var cityID: String
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -357,21 +293,13 @@ public struct SavedCityInsert: Codable, Equatable, Sendable {
 
 /// The body of the §5.2 preferences upsert (`POST /rest/v1/user_preferences?on_conflict=user_id` with `Prefer: resolution=merge-duplicates`). Absent fields are left out of the JSON, so the column defaults apply on insert and the stored values stay on merge.
 public struct UserPreferencesUpsert: Codable, Equatable, Sendable {
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `start_type` (text).
     public var startType: String?
-    /// `cost_preference` (double precision).
     public var costPreference: Double?
-    /// `climate_preference` (double precision).
     public var climatePreference: Double?
-    /// `culture_preference` (double precision).
     public var culturePreference: Double?
-    /// `job_market_preference` (double precision).
     public var jobMarketPreference: Double?
-    /// `selected_vibe_tags` (uuid[]).
     public var selectedVibeTags: [PGUUID]?
-    /// `dealbreakers` (text[]).
     public var dealbreakers: [String]?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
