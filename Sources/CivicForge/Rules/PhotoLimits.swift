@@ -128,10 +128,9 @@ extension PhotoLimits: Decodable {
     /// `bytes` of photos.json: how produced JPEG bytes are judged.
     private struct Bytes: Decodable {
         var forbiddenAppSegments: [Int], frameMarkers: [Int], qualityTolerance: Int
-        enum CodingKeys: String, CodingKey { case decision, forbiddenAppSegments, frameMarkers, qualityTolerance }
+        enum CodingKeys: String, CodingKey, CaseIterable { case decision, forbiddenAppSegments, frameMarkers, qualityTolerance }
         init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
             forbiddenAppSegments = try c.decode([Int].self, forKey: .forbiddenAppSegments)
             frameMarkers = try c.decode([Int].self, forKey: .frameMarkers)
             qualityTolerance = try c.decode(Int.self, forKey: .qualityTolerance)

@@ -50,10 +50,9 @@ package struct NotificationRules: Sendable, Equatable {
 }
 
 extension NotificationRules.Event: Decodable {
-    enum CodingKeys: String, CodingKey { case doc, recipient, priority, operation, event, table, statusIn, preference }
+    enum CodingKeys: String, CodingKey, CaseIterable { case doc, recipient, priority, operation, event, table, statusIn, preference }
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        _ = try c.decodeIfPresent(JSONValue.self, forKey: .doc)
         let r = try c.decode(String.self, forKey: .recipient)
         guard let recipient = NotificationRules.Recipient(rawValue: r) else {
             throw c.fail(.recipient, "unknown recipient '\(r)' (\(NotificationRules.Recipient.allCases.map(\.rawValue).joined(separator: ", ")))")
