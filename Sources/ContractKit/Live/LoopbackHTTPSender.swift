@@ -166,19 +166,26 @@ final class LoopbackHTTPSender: @unchecked Sendable {
                 throw Failure(description: "not an HTTP status line: \(statusLine.prefix(100))")
             }
             var headers = HTTPHeaders()
+            var close = parts[0] == "HTTP/1.0", chunked = false, length: Int?
             while let line = try reader.line(), !line.isEmpty {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                let name = String(line[..<colon]), value = LoopbackHTTPSender.trimmed(line[line.index(after: colon)...])
+                headers.add(name, value)
+                switch name.lowercased() {
+                case "connection": if value.lowercased().contains("close") { close = true }
+                case "transfer-encoding": if value.lowercased().contains("chunked") { chunked = true }
+                case "content-length": length = length ?? Int(value)
+                default: break
+                }
             }
             if (100..<200).contains(status) { continue } // an interim answer; the final one follows
-            let connection = headers.values("Connection").joined(separator: ",").lowercased()
-            var keep = !connection.contains("close") && parts[0] != "HTTP/1.0"
+            var keep = !close
             var body: [UInt8] = []
             if isHead || status == 204 || status == 304 {
-            } else if headers.values("Transfer-Encoding").joined(separator: ",").lowercased().contains("chunked") {
+            } else if chunked {
                 while true {
                     guard let sizeLine = try reader.line(),
-                        let size = Int(sizeLine.split(separator: ";").first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? "", radix: 16)
+                        let size = Int(LoopbackHTTPSender.trimmed(sizeLine.prefix { $0 != ";" }), radix: 16)
                     else {
                         throw Failure(description: "a bad chunk size line")
                     }
@@ -189,7 +196,7 @@ final class LoopbackHTTPSender: @unchecked Sendable {
                     body += try reader.bytes(size)
                     _ = try reader.line()
                 }
-            } else if let length = headers.values("Content-Length").first.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+            } else if let length {
                 body = try reader.bytes(length)
             } else {
                 body = try reader.rest()
@@ -198,6 +205,14 @@ final class LoopbackHTTPSender: @unchecked Sendable {
             if reader.hasUnread { keep = false }
             return (HTTPResponse(status: status, headers: headers, body: Data(body)), keep)
         }
+    }
+
+    /// A field value without the spaces and tabs around it (RFC 9110 section 5.5: OWS).
+    static func trimmed(_ s: Substring) -> String {
+        var s = s
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return String(s)
     }
 
     /// Buffered reads of one answer from a socket.
@@ -215,9 +230,12 @@ final class LoopbackHTTPSender: @unchecked Sendable {
         /// Reads more; false at the close.
         mutating func fill() throws -> Bool {
             if start > 0 && start == buffer.count { buffer.removeAll(keepingCapacity: true); start = 0 }
-            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
-                let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+                let n = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32 * 1024) { chunk -> Int in
+                    let n = recv(fd, chunk.baseAddress!, chunk.count, 0)
+                    if n > 0 { buffer.append(contentsOf: chunk[0..<n]) }
+                    return n
+                }
                 if n < 0 && errno == EINTR { continue }
                 if n < 0 {
                     if !received && (errno == ECONNRESET) { return false }
@@ -225,7 +243,6 @@ final class LoopbackHTTPSender: @unchecked Sendable {
                 }
                 if n == 0 { return false }
                 received = true
-                buffer += chunk[0..<n]
                 return true
             }
         }
