@@ -132,9 +132,6 @@ package final class Database: Sendable {
         write { $0.registerView(name, provider: provider) }
     }
 
-    /// Whether a table exists in the schema (`public` unless qualified).
-    package func hasTable(_ name: String) -> Bool { tableSchema(name) != nil }
-
     /// The schema of a table (`public` unless qualified), by hash lookup.
     package func tableSchema(_ name: String) -> TableSchema? {
         read { $0.tableSchema(name) }
