@@ -193,20 +193,10 @@ package final class PostgresCluster: @unchecked Sendable {
         }
     }
 
-    /// Where clusters are made, first choice first: `/dev/shm` when it is a writable folder (a
-    /// memory file system on Linux: a throwaway cluster gains nothing from a disk, and creating
-    /// a database from a template creates hundreds of files, which on a disk file system costs
-    /// the server more CPU time than the cases it then runs), else the temporary folder. Both
-    /// are swept for clusters left behind.
-    static var parentFolders: [String] {
-        let shm = "/dev/shm"
-        var isDir: ObjCBool = false
-        let tmp = NSTemporaryDirectory()
-        if FileManager.default.fileExists(atPath: shm, isDirectory: &isDir), isDir.boolValue, access(shm, W_OK | X_OK) == 0 {
-            return [shm, tmp]
-        }
-        return [tmp]
-    }
+    /// Where clusters are made, first choice first (`ScratchSpace`: memory when it can, where
+    /// creating a database from a template, hundreds of files, costs no disk inode allocation);
+    /// every one is swept for clusters left behind.
+    static var parentFolders: [String] { ScratchSpace.parents }
 
     /// `sweepStale` in one parent folder.
     private static func sweepStale(_ inst: PostgresInstallation, in tmp: String) {
