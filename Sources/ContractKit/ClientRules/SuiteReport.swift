@@ -122,12 +122,12 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
 /// Carries a result out of a detached task (written once, read after the semaphore).
 private final class BlockingBox<T>: @unchecked Sendable { var value: T? }
 
-/// A scratch folder for one check, removed afterwards.
+/// A scratch folder for one check (under `ScratchSpace.parent`), removed afterwards.
 struct ScratchFolder {
     let url: URL
 
     init(_ label: String) {
-        url = FileManager.default.temporaryDirectory
+        url = ScratchSpace.parent
             .appendingPathComponent("supacontracts-\(label)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }

@@ -295,14 +295,27 @@ package struct RLSOracle: Sendable {
     /// the halves orders uuids as their keys' bytes do (`0`-`9` before `a`-`f`). Nil (not decided)
     /// for a non-ASCII byte; `.some(nil)` for no uuid.
     static func asciiUUIDBits(_ s: String) -> (UInt64, UInt64)?? {
+        // The string's own bytes when it has them in one piece (a native string always does):
+        // a pointer walk, where the generic `utf8` iterator costs a metadata lookup per byte in
+        // a debug build, and the oracle calls this for every uuid it compares.
+        if let bits = s.utf8.withContiguousStorageIfAvailable({ asciiUUIDBits(bytes: $0) }) { return bits }
+        return Array(s.utf8).withUnsafeBufferPointer { asciiUUIDBits(bytes: $0) }
+    }
+
+    /// `asciiUUIDBits` of a string's UTF-8 bytes.
+    private static func asciiUUIDBits(bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)?? {
         var hi: UInt64 = 0, lo: UInt64 = 0, n = 0
-        for u in s.utf8 {
+        var i = bytes.startIndex
+        let end = bytes.endIndex
+        while i < end {
+            let u = bytes[i]
+            i += 1
             let nibble: UInt8
             switch u {
             case 0x2D, 0x7B, 0x7D: continue
-            case 0x30...0x39: nibble = u - 0x30
-            case 0x61...0x66: nibble = u - 0x61 + 10
-            case 0x41...0x46: nibble = u - 0x41 + 10
+            case 0x30...0x39: nibble = u &- 0x30
+            case 0x61...0x66: nibble = u &- 0x61 &+ 10
+            case 0x41...0x46: nibble = u &- 0x41 &+ 10
             case 0x80...: return .none
             default: return .some(nil)
             }

@@ -245,10 +245,10 @@ public final class MockSupabase: Sendable {
     /// Restores the fixtures: every table emptied and re-seeded, sessions and storage cleared.
     /// Registered functions, triggers and views stay.
     public func reset() throws {
-        state.withLock {
-            $0.faults = []
-            $0.tokenCache = [:]
-        }
+        // The verified-token cache stays: a signature's validity depends only on the token and
+        // this backend's secret, which never changes, and expiry is checked on every use. (Suites
+        // reset after every write; clearing it made each of their requests verify its HMAC again.)
+        state.withLock { $0.faults = [] }
         auth.reset()
         flows.reset()
         bucketEdits.reset()
