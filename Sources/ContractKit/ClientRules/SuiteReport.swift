@@ -34,7 +34,6 @@ public struct SuiteReport: Sendable, CustomStringConvertible {
     /// Whether no rule was broken (and at least one was checked).
     public var passed: Bool { violations.isEmpty && !checked.isEmpty }
 
-    /// The violations of one rule.
     public func violations(of ruleID: String) -> [RuleViolation] { violations.filter { $0.ruleID == ruleID } }
 
     /// Whether a rule was broken.

@@ -52,7 +52,6 @@ package struct VerifyRow: Sendable {
 
     /// The cases run (empty unless `.ran`).
     package var cases: [CaseResult] { if case .ran(let r) = status { return r } else { return [] } }
-    /// Failing cases.
     package var failures: [CaseResult] { cases.filter { !$0.passed } }
     /// Whether this row makes verify fail.
     package var failed: Bool {
@@ -76,9 +75,7 @@ package struct VerifyOutcome: Sendable {
         self.rows = rows
     }
 
-    /// Every case run.
     package var cases: [CaseResult] { rows.flatMap(\.cases) }
-    /// Every failing case.
     package var failures: [CaseResult] { rows.flatMap(\.failures) }
     /// Whether verify passes: no load error, no failing case or row, and at least one case ran.
     package var passed: Bool { loadErrors.isEmpty && !rows.contains(where: \.failed) && !cases.isEmpty }

@@ -7,7 +7,6 @@ import Foundation
 package struct DomainDefinition: Sendable, Equatable {
     /// The domain's name (what `format_type` prints for its columns).
     package var name: String
-    /// The base type.
     package var base: SQLType
     /// `varchar(n)`/`char(n)` limits of the base, if any.
     package var limit: Int?

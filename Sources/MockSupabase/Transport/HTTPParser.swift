@@ -196,7 +196,6 @@ package enum HTTPParserEvent: Sendable, Equatable {
 /// `.failure` the parser is finished: `next()` returns nil and `append` ignores its input.
 /// Memory is bounded by the limits plus the last piece appended.
 package struct HTTPRequestParser: Sendable {
-    /// The limits in force.
     package let limits: HTTPParserLimits
 
     private var buffer: [UInt8] = []
@@ -280,14 +279,12 @@ package struct HTTPRequestParser: Sendable {
         return rest
     }
 
-    /// Appends received bytes.
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if case .failed = state { return }
         compact()
         buffer.append(contentsOf: bytes)
     }
 
-    /// Appends received bytes.
     package mutating func append<S: Sequence>(contentsOf bytes: S) where S.Element == UInt8 {
         if case .failed = state { return }
         compact()
