@@ -179,12 +179,6 @@ package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     package var message: String
     package var usageLine: String
 
-    package init(command: String, message: String, usageLine: String) {
-        self.command = command
-        self.message = message
-        self.usageLine = usageLine
-    }
-
     /// `contracts verify: unknown option '--apps' (did you mean --app?)` plus the usage line and a
     /// pointer to `--help`.
     package var description: String {

@@ -327,17 +327,9 @@ extension RLSCase {
         }
     }
 
-    /// A JSON scalar as the text of a PostgREST filter value.
-    package static func filterText(_ v: JSONValue) -> String {
-        switch v {
-        case .string(let s): return s
-        case .null: return "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .int(let i): return String(i)
-        case .double(let d): return JSONValue.formatDouble(d)
-        default: return v.serialized()
-        }
-    }
+    /// A JSON scalar as the text of a PostgREST filter value (and as PostgreSQL prints it): a
+    /// string's own text, anything else its compact JSON.
+    package static func filterText(_ v: JSONValue) -> String { v.stringValue ?? v.serialized() }
 }
 
 extension RLSActor {

@@ -429,7 +429,7 @@ struct Expander {
     }
 
     func keyText(_ key: [String: JSONValue]) -> String {
-        key.sorted { $0.key < $1.key }.map { "\($0.key)=\(CaseText.scalar($0.value))" }.joined(separator: ",")
+        key.sorted { $0.key < $1.key }.map { "\($0.key)=\(RLSCase.filterText($0.value))" }.joined(separator: ",")
     }
 
     /// Records a case: its expectation is the judge's verdict under the app's own matrix.

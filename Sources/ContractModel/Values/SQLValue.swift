@@ -50,17 +50,18 @@ package indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
     /// `T[]`.
     case array(SQLType)
 
-    /// The types without parameters: the name PostgreSQL's `format_type` prints first, then the
-    /// other spellings schema.json may use.
-    private static let spellings: [(type: SQLType, names: [String])] = [
-        (.uuid, ["uuid"]), (.text, ["text", "varchar", "character varying", "citext"]), (.smallint, ["smallint", "int2"]),
-        (.integer, ["integer", "int", "int4", "serial"]), (.bigint, ["bigint", "int8", "bigserial"]), (.real, ["real", "float4"]),
-        (.double, ["double precision", "double", "float8"]), (.boolean, ["boolean", "bool"]),
-        (.timestamptz, ["timestamp with time zone", "timestamptz"]), (.timestamp, ["timestamp without time zone", "timestamp"]),
-        (.date, ["date"]), (.time, ["time without time zone", "time"]), (.timetz, ["time with time zone", "timetz"]), (.bytea, ["bytea"]),
-        (.interval, ["interval"]), (.tsvector, ["tsvector"]), (.money, ["money"]), (.jsonb, ["jsonb"]), (.json, ["json"])
+    /// The types without parameters: the name PostgreSQL's `format_type` prints, `pg_type.typname`,
+    /// and the other spellings schema.json may use.
+    private static let names: [(type: SQLType, formatType: String, typname: String, aliases: [String])] = [
+        (.uuid, "uuid", "uuid", []), (.text, "text", "text", ["varchar", "character varying", "citext"]), (.smallint, "smallint", "int2", []),
+        (.integer, "integer", "int4", ["int", "serial"]), (.bigint, "bigint", "int8", ["bigserial"]), (.real, "real", "float4", []),
+        (.double, "double precision", "float8", ["double"]), (.boolean, "boolean", "bool", []),
+        (.timestamptz, "timestamp with time zone", "timestamptz", []), (.timestamp, "timestamp without time zone", "timestamp", []),
+        (.date, "date", "date", []), (.time, "time without time zone", "time", []), (.timetz, "time with time zone", "timetz", []),
+        (.bytea, "bytea", "bytea", []), (.interval, "interval", "interval", []), (.tsvector, "tsvector", "tsvector", []),
+        (.money, "money", "money", []), (.jsonb, "jsonb", "jsonb", []), (.json, "json", "json", [])
     ]
-    private static let byName = Dictionary(uniqueKeysWithValues: spellings.flatMap { t, names in names.map { ($0, t) } })
+    private static let byName = Dictionary(names.flatMap { n in ([n.formatType, n.typname] + n.aliases).map { ($0, n.type) } }) { a, _ in a }
 
     /// The name PostgreSQL's `format_type` prints (`double precision`, `timestamp with time zone`, `ride_status`, `text[]`).
     package var description: String {
@@ -70,7 +71,18 @@ package indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
         case .range(let k): return k.rawValue
         case .enumeration(let n, _): return n
         case .array(let t): return "\(t)[]"
-        default: return Self.spellings.first { $0.type == self }!.names[0]
+        default: return Self.names.first { $0.type == self }!.formatType
+        }
+    }
+
+    /// `pg_type.typname` (what Realtime's `columns` list carries).
+    package var typname: String {
+        switch self {
+        case .numeric: return "numeric"
+        case .range(let k): return k.rawValue
+        case .enumeration(let name, _): return name
+        case .array(let t): return "_" + t.typname
+        default: return Self.names.first { $0.type == self }!.typname
         }
     }
 

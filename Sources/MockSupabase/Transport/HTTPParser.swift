@@ -104,14 +104,6 @@ package struct HTTPParsedRequest: Sendable, Equatable {
     /// The body, decoded from its framing (Content-Length or chunked).
     package var body: Data
 
-    package init(method: String, target: String, version: HTTPVersion, headers: HTTPHeaders, body: Data) {
-        self.method = method
-        self.target = target
-        self.version = version
-        self.headers = headers
-        self.body = body
-    }
-
     /// Whether the connection may stay open after the response: HTTP/1.1 unless `Connection:
     /// close`; HTTP/1.0 only with `Connection: keep-alive`.
     package var keepAlive: Bool {
