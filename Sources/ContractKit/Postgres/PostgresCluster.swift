@@ -10,7 +10,6 @@ package struct PostgresUnavailable: Error, CustomStringConvertible, Sendable {
     /// The reason, with the install hint when binaries are missing.
     package var reason: String
     package init(_ reason: String) { self.reason = reason }
-    /// The reason.
     package var description: String { reason }
 }
 
@@ -272,7 +271,6 @@ package final class PostgresCluster: @unchecked Sendable {
         return sqlFiles(contracts.appendingPathComponent("shared/sql")) + own
     }
 
-    /// Whether an app has SQL migrations.
     package static func hasSQL(app: String, contracts: URL = ContractsLocator.contracts) -> Bool {
         (try? migrationFiles(app: app, contracts: contracts)) != nil
     }

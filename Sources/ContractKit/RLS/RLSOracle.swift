@@ -136,26 +136,8 @@ package struct RLSOracle: Sendable {
             guard let d = definitions[name] else { return nil }
             return eval(d, s, actor, depth: depth + 1)
         case .not(let x): return eval(x, s, actor, depth: depth + 1).map { !$0 }
-        case .any(let xs):
-            var unknown = false
-            for x in xs {
-                switch eval(x, s, actor, depth: depth + 1) {
-                case true?: return true
-                case nil: unknown = true
-                case false?: break
-                }
-            }
-            return unknown ? nil : false
-        case .all(let xs):
-            var unknown = false
-            for x in xs {
-                switch eval(x, s, actor, depth: depth + 1) {
-                case false?: return false
-                case nil: unknown = true
-                case true?: break
-                }
-            }
-            return unknown ? nil : true
+        case .any(let xs): return Kleene.any(xs.count) { eval(xs[$0], s, actor, depth: depth + 1) }
+        case .all(let xs): return Kleene.all(xs.count) { eval(xs[$0], s, actor, depth: depth + 1) }
         case .isNull(let a, let negated):
             switch bind(a, s, actor) {
             case .opaque: return negated
@@ -231,7 +213,7 @@ package struct RLSOracle: Sendable {
         case .text?:
             switch v {
             case .string(let s): return .text(Array(s.utf8))
-            case .int, .double, .number, .bool: return .text(Array(CaseText.scalar(v).utf8))
+            case .int, .double, .number, .bool: return .text(Array(RLSCase.filterText(v).utf8))
             default: return .text(Array(v.serialized().utf8))
             }
         case .enumeration(_, let labels)?:
@@ -403,20 +385,6 @@ package struct RLSOracle: Sendable {
         case .not(let x): collect(x, s, actor, depth: depth + 1, into: &out)
         case .any(let xs), .all(let xs): for x in xs { collect(x, s, actor, depth: depth + 1, into: &out) }
         default: out.append(eval(e, s, actor, depth: depth))
-        }
-    }
-}
-
-/// Text forms of JSON scalars as PostgreSQL prints them.
-enum CaseText {
-    static func scalar(_ v: JSONValue) -> String {
-        switch v {
-        case .string(let s): return s
-        case .bool(let b): return b ? "true" : "false"
-        case .int(let i): return String(i)
-        case .double(let d): return JSONValue.formatDouble(d)
-        case .null: return "null"
-        default: return v.serialized()
         }
     }
 }
