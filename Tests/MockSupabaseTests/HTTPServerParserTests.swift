@@ -51,6 +51,23 @@ final class HTTPServerParserTests: XCTestCase {
         XCTAssertEqual(h.queryValue("continent"), "eq.Europe")
     }
 
+    /// A query's `+` is a space and `%2B` a plus, in names and values, on the socket parser and
+    /// on a target split in process alike (PostgREST `parseQueryReplacePlus True`); the path
+    /// keeps its `+`.
+    func testQueryPlusIsASpace() throws {
+        let target = "/rest/v1/a+b?start_time=gt.20250101+00:00&x%2By=c%2Bd&+k+=v"
+        let socket = try XCTUnwrap(requests(events("GET \(target) HTTP/1.1\r\nHost: h\r\n\r\n")).first).httpRequest
+        let inProcess = HTTPRequest(method: "GET", target: target)
+        for r in [socket, inProcess] {
+            XCTAssertEqual(r.path, "/rest/v1/a+b")
+            XCTAssertEqual(r.queryValue("start_time"), "gt.20250101 00:00")
+            XCTAssertEqual(r.queryValue("x+y"), "c+d")
+            XCTAssertEqual(r.queryValue(" k "), "v")
+        }
+        // Mutant: decoding escapes only (the earlier rule) keeps the plus, which PostgREST does not.
+        XCTAssertNotEqual(HTTPRequest.percentDecoded("gt.20250101+00:00"), socket.queryValue("start_time"))
+    }
+
     func testPipelinedRequestsComeOutOneByOne() {
         let text = "GET /a HTTP/1.1\r\nHost: h\r\n\r\nPOST /b HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nxyzHEAD /c HTTP/1.1\r\nHost: h\r\n\r\n"
         let r = requests(events(text))

@@ -17,6 +17,16 @@ final class PostgresDateInputTests: XCTestCase {
         XCTAssertNil(date("1992-02-30"))
     }
 
+    /// ISO 8601's basic form: eight digits are year, month and day (`'20250101 00:00'::timestamp`,
+    /// what PostgREST's QuerySpec filters with once the query's `+` is a space); nine are not.
+    func testBasicDateForm() {
+        XCTAssertEqual(date("20250101"), "2025-01-01")
+        XCTAssertEqual(PGTime.parseTimestamp("20250101 00:00", assumeUTC: true), PGTime.parseTimestamp("2025-01-01T00:00:00Z", assumeUTC: true))
+        XCTAssertNil(date("202501011"))
+        XCTAssertNil(date("20251301"))
+        XCTAssertNil(date("2025010"))
+    }
+
     func testTimeTakesTheTimePartAndIgnoresTheZone() {
         XCTAssertEqual(time("10:30"), "10:30:00")
         XCTAssertEqual(time("10:30:00+02"), "10:30:00")

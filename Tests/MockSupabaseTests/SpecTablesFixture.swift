@@ -14,7 +14,12 @@ import XCTest
 /// gets the rows PostgREST's own answer holds.
 final class SpecTablesFixture {
     static let schemaJSON = #"""
-        {"enums": {"enum_menagerie_type": ["foo", "bar"]},
+        {"enums": {"enum_menagerie_type": ["foo", "bar"], "visit_type": ["vacation", "work"]},
+         "domains": [
+          {"name": "tsvector_not_null", "type": "tsvector", "check": {"notNull": {"column": "value"}}, "constraint": "tsvector is required"},
+          {"name": "tsvector_not_empty", "type": "tsvector", "checks": [
+            {"name": "tsvector is required", "expr": {"notNull": {"column": "value"}}},
+            {"name": "tsvector is required and not empty", "expr": {"neq": [{"column": "value"}, {"value": ""}]}}]}],
          "tables": [
           {"name": "items", "columns": [{"name": "id", "type": "bigserial", "primaryKey": true}]},
           {"name": "simple_pk", "columns": [
@@ -443,7 +448,90 @@ final class SpecTablesFixture {
           {"name": "unsafe_update_items", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},
             {"name": "name", "type": "text"},
-            {"name": "observation", "type": "text"}]}
+            {"name": "observation", "type": "text"}]},
+          {"name": "tsearch", "columns": [{"name": "text_search_vector", "type": "tsvector"}]},
+          {"name": "tsearch_to_tsvector", "columns": [
+            {"name": "text_search", "type": "text"},
+            {"name": "jsonb_search", "type": "jsonb"},
+            {"name": "text_search_domain", "type": "tsvector_not_null", "default": {"value": ""}},
+            {"name": "text_search_rec_domain", "type": "tsvector_not_empty", "default": {"value": "."}}]},
+          {"name": "ranges", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "range", "type": "numrange"}]},
+          {"name": "items_with_different_col_types", "columns": [
+            {"name": "int_data", "type": "integer"},
+            {"name": "text_data", "type": "text"},
+            {"name": "bool_data", "type": "boolean"},
+            {"name": "bin_data", "type": "bytea"},
+            {"name": "char_data", "type": "character varying"},
+            {"name": "date_data", "type": "date"},
+            {"name": "real_data", "type": "real"},
+            {"name": "time_data", "type": "time"}]},
+          {"name": "app_users", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "email", "type": "text", "nullable": false},
+            {"name": "password", "type": "text", "nullable": false}],
+           "unique": [["email"]]},
+          {"name": "car_brands", "columns": [{"name": "name", "type": "varchar(64)", "primaryKey": true}]},
+          {"name": "car_models", "columns": [
+            {"name": "name", "type": "varchar(64)", "primaryKey": true},
+            {"name": "year", "type": "integer", "primaryKey": true},
+            {"name": "car_brand_name", "type": "varchar(64)"}],
+           "foreignKeys": [{"columns": ["car_brand_name"], "references": {"table": "car_brands", "columns": ["name"]}}]},
+          {"name": "car_model_sales", "columns": [
+            {"name": "date", "type": "varchar(64)", "primaryKey": true},
+            {"name": "quantity", "type": "integer", "nullable": false},
+            {"name": "car_model_name", "type": "varchar(64)", "primaryKey": true},
+            {"name": "car_model_year", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [{"columns": ["car_model_name", "car_model_year"], "references": {"table": "car_models", "columns": ["name", "year"]}}]},
+          {"name": "car_racers", "columns": [
+            {"name": "name", "type": "varchar(64)", "primaryKey": true},
+            {"name": "car_model_name", "type": "varchar(64)"},
+            {"name": "car_model_year", "type": "integer"}],
+           "foreignKeys": [{"columns": ["car_model_name", "car_model_year"], "references": {"table": "car_models", "columns": ["name", "year"]}}]},
+          {"name": "car_dealers", "columns": [
+            {"name": "name", "type": "varchar(64)", "primaryKey": true},
+            {"name": "city", "type": "varchar(64)", "primaryKey": true}]},
+          {"name": "car_models_car_dealers", "columns": [
+            {"name": "car_model_name", "type": "varchar(64)", "primaryKey": true},
+            {"name": "car_model_year", "type": "integer", "primaryKey": true},
+            {"name": "car_dealer_name", "type": "varchar(64)", "primaryKey": true},
+            {"name": "car_dealer_city", "type": "varchar(64)", "primaryKey": true},
+            {"name": "quantity", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"columns": ["car_model_name", "car_model_year"], "references": {"table": "car_models", "columns": ["name", "year"]}},
+            {"columns": ["car_dealer_name", "car_dealer_city"], "references": {"table": "car_dealers", "columns": ["name", "city"]}}]},
+          {"name": "being", "columns": [{"name": "being", "type": "integer", "primaryKey": true}]},
+          {"name": "descendant", "columns": [
+            {"name": "descendant", "type": "integer", "primaryKey": true},
+            {"name": "being", "type": "integer"}],
+           "foreignKeys": [{"columns": ["being"], "references": {"table": "being", "columns": ["being"]}}]},
+          {"name": "part", "columns": [{"name": "part", "type": "integer", "primaryKey": true}]},
+          {"name": "being_part", "columns": [
+            {"name": "being", "type": "integer", "primaryKey": true},
+            {"name": "part", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"columns": ["being"], "references": {"table": "being", "columns": ["being"]}},
+            {"columns": ["part"], "references": {"table": "part", "columns": ["part"]}}]},
+          {"name": "withUnique", "columns": [
+            {"name": "uni", "type": "text"},
+            {"name": "extra", "type": "text"}], "unique": [["uni"]]},
+          {"name": "simple_pk2", "columns": [
+            {"name": "k", "type": "character varying", "primaryKey": true},
+            {"name": "extra", "type": "character varying", "nullable": false}]},
+          {"name": "empty_table", "columns": [
+            {"name": "k", "type": "character varying", "nullable": false},
+            {"name": "extra", "type": "character varying", "nullable": false}]},
+          {"name": "places", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true, "identity": "always"},
+            {"name": "name", "type": "text", "nullable": false}]},
+          {"name": "visits", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true, "identity": "always"},
+            {"name": "place_id", "type": "integer", "nullable": false},
+            {"name": "start_time", "type": "timestamp"},
+            {"name": "end_time", "type": "timestamp"},
+            {"name": "visit_type", "type": "visit_type"}],
+           "foreignKeys": [{"columns": ["place_id"], "references": {"table": "places", "columns": ["id"]}}]}
         ]}
         """#
 
@@ -457,6 +545,7 @@ final class SpecTablesFixture {
         backend = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: ManualClock(), ids: SeededIDGenerator(seed: 7)))
         let db = backend.database
         try db.seed("items", rows: (1...15).map { JSONValue.object(["id": .int(Int64($0))]) })
+        try seedSearchAndTypeTables(db)
         try db.seed("simple_pk", rows: [["k": "xyyx", "extra": "u"], ["k": "xYYx", "extra": "v"]])
         try db.seed("no_pk", rows: [["a": nil, "b": nil], ["a": "1", "b": "0"], ["a": "2", "b": "0"]])
         try db.seed("nullable_integer", rows: [["a": nil]])
@@ -770,5 +859,93 @@ extension SpecTablesFixture {
                 "POST", "factory_buildings",
                 body: "{\"id\":\(b.0),\"code\":\"\(b.1)\",\"size\":\(b.2),\"type\":\"\(b.3)\",\"factory_id\":\(b.4),\"inspections\":\(b.5)}")
         }
+    }
+}
+
+extension SpecTablesFixture {
+    /// data.sql's `tsearch` (vectors as `to_tsvector` made them: english for the first three,
+    /// french and german for the last two), `tsearch_to_tsvector` (the same sentences as text, as
+    /// jsonb `{"text_search": …}` and as `simple` vectors in the domain columns), `ranges`,
+    /// `items_with_different_col_types`, `app_users`, the car tables (partitioned in data.sql, plain
+    /// here: partitions are not relations PostgREST embeds through), `being` ↔ `part`, `withUnique`,
+    /// `simple_pk2`, `empty_table` and `places` → `visits`.
+    func seedSearchAndTypeTables(_ db: Database) throws {
+        try db.seed(
+            "tsearch",
+            rows: [
+                "'fun':5 'imposs':9 'kind':3", "'also':2 'fun':3 'possibl':8", "'ate':3 'cat':2 'fat':1 'rat':4",
+                "'amus':5 'fair':7 'impossibl':9 'peu':4", "'art':4 'spass':5 'unmog':7"
+            ].map { JSONValue.object(["text_search_vector": .string($0)]) })
+        let sentences: [(String, String)] = [
+            ("It's kind of fun to do the impossible", "'do':7 'fun':5 'impossible':9 'it':1 'kind':3 'of':4 's':2 'the':8 'to':6"),
+            ("But also fun to do what is possible", "'also':2 'but':1 'do':5 'fun':3 'is':7 'possible':8 'to':4 'what':6"),
+            ("Fat cats ate rats", "'ate':3 'cats':2 'fat':1 'rats':4"),
+            ("C'est un peu amusant de faire l'impossible", "'amusant':5 'c':1 'de':6 'est':2 'faire':7 'impossible':9 'l':8 'peu':4 'un':3"),
+            (
+                "Es ist eine Art Spaß, das Unmögliche zu machen",
+                "'art':4 'das':6 'eine':3 'es':1 'ist':2 'machen':9 'spaß':5 'unmögliche':7 'zu':8"
+            )
+        ]
+        try db.seed(
+            "tsearch_to_tsvector",
+            rows: sentences.map { s in
+                JSONValue.object([
+                    "text_search": .string(s.0), "jsonb_search": .object(["text_search": .string(s.0)]), "text_search_domain": .string(s.1),
+                    "text_search_rec_domain": .string(s.1)
+                ])
+            })
+        try db.seed(
+            "ranges",
+            rows: [["id": 1, "range": "[1,3]"], ["id": 2, "range": "[3,6]"], ["id": 3, "range": "[6,9]"], ["id": 4, "range": "[9,12]"], ["id": 5, "range": nil]]
+        )
+        try db.seed("items_with_different_col_types", rows: [["int_data": 1]])
+        func rows(_ cols: [String], _ values: [[JSONValue]]) -> [JSONValue] {
+            values.map { v in JSONValue.object(Dictionary(uniqueKeysWithValues: zip(cols, v))) }
+        }
+        try db.seed("car_brands", rows: rows(["name"], [["DMC"], ["Ferrari"], ["Lamborghini"]]))
+        try db.seed(
+            "car_models",
+            rows: rows(
+                ["name", "year", "car_brand_name"],
+                [["DeLorean", 1981, "DMC"], ["F310-B", 1997, "Ferrari"], ["Veneno", 2013, "Lamborghini"], ["Murcielago", 2001, "Lamborghini"]]))
+        try db.seed(
+            "car_model_sales",
+            rows: rows(
+                ["date", "quantity", "car_model_name", "car_model_year"],
+                [
+                    ["2021-01-14", 7, "DeLorean", 1981], ["2021-01-15", 9, "DeLorean", 1981], ["2021-02-11", 1, "Murcielago", 2001],
+                    ["2021-02-12", 3, "Murcielago", 2001]
+                ]))
+        try db.seed(
+            "car_racers",
+            rows: rows(
+                ["name", "car_model_name", "car_model_year"], [["Alain Prost", nil, nil], ["Michael Schumacher", "F310-B", 1997]]))
+        try db.seed("car_dealers", rows: rows(["name", "city"], [["Springfield Cars S.A.", "Springfield"], ["The Best Deals S.A.", "Franklin"]]))
+        try db.seed(
+            "car_models_car_dealers",
+            rows: rows(
+                ["car_model_name", "car_model_year", "car_dealer_name", "car_dealer_city", "quantity"],
+                [["DeLorean", 1981, "Springfield Cars S.A.", "Springfield", 15], ["Murcielago", 2001, "The Best Deals S.A.", "Franklin", 2]]))
+        try db.seed("being", rows: rows(["being"], [[1], [2], [3], [4]]))
+        try db.seed("descendant", rows: rows(["descendant", "being"], [[1, 1], [2, 1], [3, 1], [4, 2]]))
+        try db.seed("part", rows: rows(["part"], [[1], [2], [3], [4]]))
+        try db.seed("being_part", rows: rows(["being", "part"], [[1, 1], [2, 1], [3, 2], [4, 3]]))
+        try db.seed("withUnique", rows: rows(["uni", "extra"], [["nodup", "blah"]]))
+        try db.seed("places", rows: rows(["id", "name"], [[1, "Lake"], [2, "Mountain"], [3, "Beach"]]))
+        try db.seed(
+            "visits",
+            rows: rows(
+                ["id", "place_id", "start_time", "end_time", "visit_type"],
+                [
+                    [1, 1, "2025-01-01 10:00", "2025-01-01 11:00", "vacation"], [2, 1, "2025-01-01 15:00", "2025-01-01 16:00", "vacation"],
+                    [3, 1, "2025-01-01 20:00", "2025-01-01 21:00", "work"], [4, 2, "2024-11-01 09:00", "2024-11-01 10:00", "vacation"],
+                    [5, 3, "2024-12-02 13:00", "2024-12-02 14:00", "vacation"], [6, 1, "2023-01-02 20:00", "2023-01-01 21:00", "work"]
+                ]))
+        try db.seed(
+            "app_users",
+            rows: [
+                ["id": 1, "email": "test@123.com", "password": "pass"], ["id": 2, "email": "abc@123.com", "password": "pass"],
+                ["id": 3, "email": "def@123.com", "password": "pass"]
+            ])
     }
 }

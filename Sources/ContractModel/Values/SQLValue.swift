@@ -818,12 +818,23 @@ package enum PGTime {
             i += n
             return v
         }
+        /// `YYYY-MM-DD`, or ISO 8601's basic `YYYYMMDD` (eight digits, which PostgreSQL's
+        /// datetime parser reads as a concatenated date: `'20250101 00:00'::timestamp`).
         mutating func date() -> (Int, Int, Int)? {
-            guard let y = digits(4), peek == UInt8(ascii: "-") else { return nil }
-            i += 1
-            guard let m = digits(2), peek == UInt8(ascii: "-") else { return nil }
-            i += 1
-            guard let d = digits(2), (1...12).contains(m), d >= 1 else { return nil }
+            guard let y = digits(4) else { return nil }
+            let m: Int, d: Int
+            if peek == UInt8(ascii: "-") {
+                i += 1
+                guard let mm = digits(2), peek == UInt8(ascii: "-") else { return nil }
+                i += 1
+                guard let dd = digits(2) else { return nil }
+                (m, d) = (mm, dd)
+            } else {
+                guard let mm = digits(2), let dd = digits(2) else { return nil }
+                if let c = peek, c >= 0x30, c <= 0x39 { return nil }
+                (m, d) = (mm, dd)
+            }
+            guard (1...12).contains(m), d >= 1 else { return nil }
             let dim = [31, (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
             guard d <= dim else { return nil }
             return (y, m, d)

@@ -107,9 +107,10 @@ public struct HTTPRequest: Sendable {
                 if start < end {
                     let part = queryPart[start..<end]
                     if let eq = part.utf8.firstIndex(of: 0x3D) {
-                        items.append((percentDecoded(part[..<eq]), percentDecoded(part[part.utf8.index(after: eq)...])))
+                        items.append(
+                            (percentDecoded(part[..<eq], plusAsSpace: true), percentDecoded(part[part.utf8.index(after: eq)...], plusAsSpace: true)))
                     } else {
-                        items.append((percentDecoded(part), ""))
+                        items.append((percentDecoded(part, plusAsSpace: true), ""))
                     }
                 }
                 start = end < qu.endIndex ? qu.index(after: end) : end
@@ -119,10 +120,14 @@ public struct HTTPRequest: Sendable {
     }
 
     /// Decodes `%XX` escapes (a malformed escape is kept literally, as PostgREST's parser sees
-    /// it); invalid UTF-8 after decoding is repaired with U+FFFD rather than rejected.
-    package static func percentDecoded(_ s: Substring) -> String {
+    /// it); invalid UTF-8 after decoding is repaired with U+FFFD rather than rejected. With
+    /// `plusAsSpace` (a query's names and values) a literal `+` is a space, as every service's
+    /// query parser reads it: PostgREST's `parseQueryReplacePlus True` (ApiRequest/QueryParams.hs),
+    /// Go's `url.ParseQuery`, Node's `querystring`; `%2B` stays a plus.
+    package static func percentDecoded(_ s: Substring, plusAsSpace: Bool = false) -> String {
         let u = s.utf8
-        guard u.contains(0x25) else { return String(s) }
+        let plus = plusAsSpace && u.contains(0x2B)
+        guard u.contains(0x25) || plus else { return String(s) }
         var out: [UInt8] = []
         out.reserveCapacity(u.count)
         var i = u.startIndex
@@ -140,7 +145,7 @@ public struct HTTPRequest: Sendable {
                     }
                 }
             }
-            out.append(c)
+            out.append(plus && c == 0x2B ? 0x20 : c)
             i = u.index(after: i)
         }
         return String(decoding: out, as: UTF8.self)

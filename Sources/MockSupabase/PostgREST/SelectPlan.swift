@@ -137,7 +137,28 @@ struct SelectPlan {
         _ items: [SelectItem], table: TableSchema, schema: DatabaseSchema,
         embeddedFilters: [String: [RowFilter]], ranges: [String: EmbedRange] = [:], allowEmbedding: Bool = true
     ) throws -> SelectPlan {
-        try build(items, table: table, schema: schema, params: EmbedParameters(filters: embeddedFilters, ranges: ranges), allowEmbedding: allowEmbedding)
+        do {
+            return try build(
+                items, table: table, schema: schema, params: EmbedParameters(filters: embeddedFilters, ranges: ranges), allowEmbedding: allowEmbedding)
+        } catch let e as PostgresError where e.code == "42703" && allowEmbedding {
+            // PostgREST resolves every relationship of the select tree while planning, before
+            // PostgreSQL sees a column: an embed it cannot resolve answers PGRST200/201 even when
+            // a selected column does not exist (Plan.hs `addRels` runs before the query).
+            try resolveRelationships(items, parent: table, schema: schema)
+            throw e
+        }
+    }
+
+    /// Resolves the relationships of a select tree, throwing the first that PostgREST cannot.
+    static func resolveRelationships(_ items: [SelectItem], parent: TableSchema, schema: DatabaseSchema) throws {
+        for item in items {
+            switch item {
+            case .embed(let relation, _, let hint, _, let sub), .spread(let relation, let hint, _, let sub):
+                let rel = try Relationship.find(from: parent, target: relation, hint: hint, schema: schema)
+                try resolveRelationships(sub, parent: rel.target, schema: schema)
+            default: break
+            }
+        }
     }
 
     static func build(

@@ -160,11 +160,11 @@ package struct HTTPParsedRequest: Sendable, Equatable {
                         if let eq = u[partStart..<i].firstIndex(of: UInt8(ascii: "=")) {
                             query.append(
                                 (
-                                    HTTPRequest.percentDecoded(target[partStart..<eq]),
-                                    HTTPRequest.percentDecoded(target[u.index(after: eq)..<i])
+                                    HTTPRequest.percentDecoded(target[partStart..<eq], plusAsSpace: true),
+                                    HTTPRequest.percentDecoded(target[u.index(after: eq)..<i], plusAsSpace: true)
                                 ))
                         } else {
-                            query.append((HTTPRequest.percentDecoded(target[partStart..<i]), ""))
+                            query.append((HTTPRequest.percentDecoded(target[partStart..<i], plusAsSpace: true), ""))
                         }
                     }
                     if atEnd { break }
