@@ -138,8 +138,8 @@ public struct PGTimeOfDay: Codable, Hashable, Comparable, Sendable, CustomString
 ///
 /// Accepts every spelling PostgreSQL's `uuid_in` accepts (upper case, braces, hyphens after any
 /// group of four) and always writes the canonical one, so a row PostgREST printed round-trips
-/// exactly and an upper-case spelling comes back as PostgreSQL would print it. (Foundation's
-/// `UUID` encodes upper case; models that keep `UUID` write it through `encodeUUID`.)
+/// exactly and an upper-case spelling comes back as PostgreSQL would print it (Foundation's
+/// `UUID` encodes upper case).
 public struct PGUUID: Codable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The canonical text (`a11ce000-0000-4000-8000-000000000001`).
     public let rawValue: String
