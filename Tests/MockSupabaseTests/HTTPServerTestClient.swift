@@ -1,4 +1,5 @@
 import Foundation
+import ContractModel
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -25,30 +26,9 @@ final class HTTPServerTestClient {
     /// Connects to 127.0.0.1:`port`; reads time out after `timeout` seconds so a broken server
     /// fails the test instead of hanging it.
     init(port: UInt16, timeout: Double = 10) throws {
-        #if canImport(Darwin)
-            fd = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard r == 0 else {
-            let e = errno
-            close(fd)
-            throw Failure(description: "connect: \(String(cString: strerror(e)))")
-        }
+        do { fd = try LoopbackSocket.connect(port: port) } catch { throw Failure(description: error.description) }
         var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        #if canImport(Darwin)
-            var one: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
     }
 
     deinit { close(fd) }

@@ -109,29 +109,10 @@ final class LoopbackHTTPSender: @unchecked Sendable {
     static let nothingBack = "the connection closed before any byte of the answer"
 
     func connectLoopback() throws -> Int32 {
-        #if canImport(Darwin)
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard r == 0 else {
-            let e = errno
-            close(fd)
-            throw Failure(description: "connect to 127.0.0.1:\(port): \(String(cString: strerror(e)))")
-        }
+        let fd: Int32
+        do { fd = try LoopbackSocket.connect(port: port) } catch { throw Failure(description: error.description) }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        #if canImport(Darwin)
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
         var tv = timeval()
         tv.tv_sec = .init(timeout.rounded(.down))
         tv.tv_usec = .init((timeout - timeout.rounded(.down)) * 1_000_000)

@@ -26,25 +26,7 @@ package final class WebSocketClient: @unchecked Sendable {
 
     /// Connects to `127.0.0.1:port` and sends the upgrade for `target` (path and query).
     package init(port: UInt16, target: String, headers: [String: String] = [:], maxMessageBytes: Int = 16 << 20) throws {
-        #if canImport(Darwin)
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
-        self.fd = fd
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard r == 0 else { close(fd); throw Failure(description: "connect: errno \(errno)") }
-        #if canImport(Darwin)
-            var one: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
+        do { fd = try LoopbackSocket.connect(port: port) } catch { throw Failure(description: error.description) }
         parser = WebSocketFrameParser(peer: .server, maxMessageBytes: maxMessageBytes)
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         var head =
