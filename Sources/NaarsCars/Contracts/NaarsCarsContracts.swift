@@ -13,8 +13,15 @@ package struct NaarsCarsContracts: Sendable {
     /// errors.json.
     package var errors: AppErrorCatalog
 
-    /// Loads the three files from a contracts folder (`Contracts/naarscars`).
+    /// Loads the three files from a contracts folder (`Contracts/naarscars`), once per folder
+    /// while `LoadedSpecs` are bound (`contracts verify` boots a backend per kind and case
+    /// group, and each registration reads these files).
     package static func load(folder: URL = ContractsLocator.app(NaarsCarsApp.name)) throws -> NaarsCarsContracts {
+        try LoadedSpecs.value("naarscars-contracts", folder: folder) { try decode(folder: folder) }
+    }
+
+    /// Decodes the three files.
+    private static func decode(folder: URL) throws -> NaarsCarsContracts {
         func node(_ name: String) throws -> SpecNode {
             try SpecNode.load(folder.appendingPathComponent(name), displayName: "Contracts/naarscars/\(name)")
         }
