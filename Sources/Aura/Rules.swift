@@ -170,7 +170,10 @@ package struct AuraRules: Sendable, Equatable {
 
     /// Loads `rules.json` from an app's contracts folder (default: `Contracts/aura`).
     package static func load(folder: URL = ContractsLocator.app(AuraApp.name)) throws -> AuraRules {
-        try decode(try SpecNode.load(folder.appendingPathComponent("rules.json"), displayName: "Contracts/aura/rules.json"))
+        // Once per folder while `LoadedSpecs` are bound: every backend's registration reads it.
+        try LoadedSpecs.value("aura-rules", folder: folder) {
+            try decode(try SpecNode.load(folder.appendingPathComponent("rules.json"), displayName: "Contracts/aura/rules.json"))
+        }
     }
 
     /// Decodes a parsed rules.json.

@@ -70,7 +70,10 @@ package struct CivicForgeRules: Sendable, Equatable {
 
     /// Loads `rules.json` from an app folder (default: Contracts/civicforge).
     package static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> CivicForgeRules {
-        try decode(SpecNode.load(folder.appendingPathComponent("rules.json"), displayName: "Contracts/civicforge/rules.json"))
+        // Once per folder while `LoadedSpecs` are bound: every backend's registration reads it.
+        try LoadedSpecs.value("civicforge-rules", folder: folder) {
+            try decode(SpecNode.load(folder.appendingPathComponent("rules.json"), displayName: "Contracts/civicforge/rules.json"))
+        }
     }
 
     /// Decodes rules.json strictly (unknown keys are errors naming the path).

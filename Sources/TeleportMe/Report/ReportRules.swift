@@ -168,7 +168,8 @@ package struct ReportRules: Sendable, Equatable {
 
     /// Loads and validates report.json.
     package static func load(_ url: URL = defaultURL) throws -> ReportRules {
-        try decode(SpecNode.load(url, displayName: "Contracts/teleportme/report.json"))
+        // Once per file while `LoadedSpecs` are bound: every backend's registration reads it.
+        try LoadedSpecs.value("teleportme-report", folder: url) { try decode(SpecNode.load(url, displayName: "Contracts/teleportme/report.json")) }
     }
 
     /// Decodes report.json strictly (see ReportRulesDecoding.swift).
