@@ -169,7 +169,10 @@ package struct AuraRules: Sendable, Equatable {
 
     /// Loads `rules.json` from an app's contracts folder (default: `Contracts/aura`).
     package static func load(folder: URL = ContractsLocator.app(AuraApp.name)) throws -> AuraRules {
-        try SpecNode.decode(AuraRules.self, from: folder.appendingPathComponent("rules.json"), displayName: "Contracts/aura/rules.json")
+        // Once per folder while `LoadedSpecs` are bound: every backend's registration reads it.
+        try LoadedSpecs.value("aura-rules", folder: folder) {
+            try SpecNode.decode(AuraRules.self, from: folder.appendingPathComponent("rules.json"), displayName: "Contracts/aura/rules.json")
+        }
     }
 }
 

@@ -69,7 +69,10 @@ package struct CivicForgeRules: Sendable, Equatable {
 
     /// Loads `rules.json` from an app folder (default: Contracts/civicforge).
     package static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> CivicForgeRules {
-        try SpecNode.decode(CivicForgeRules.self, from: folder.appendingPathComponent("rules.json"), displayName: "Contracts/civicforge/rules.json")
+        // Once per folder while `LoadedSpecs` are bound: every backend's registration reads it.
+        try LoadedSpecs.value("civicforge-rules", folder: folder) {
+            try SpecNode.decode(CivicForgeRules.self, from: folder.appendingPathComponent("rules.json"), displayName: "Contracts/civicforge/rules.json")
+        }
     }
 
     /// Checks the rules against the schema: guarded tables and columns exist, guarded columns

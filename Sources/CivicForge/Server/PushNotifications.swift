@@ -43,9 +43,12 @@ package struct NotificationRules: Sendable, Equatable {
 
     /// Loads notifications.json.
     package static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> NotificationRules {
-        try SpecNode.decode(
-            NotificationRules.self, from: folder.appendingPathComponent("notifications.json"),
-            displayName: "Contracts/civicforge/notifications.json")
+        // Once per folder while `LoadedSpecs` are bound: every backend's registration reads it.
+        try LoadedSpecs.value("civicforge-notifications", folder: folder) {
+            try SpecNode.decode(
+                NotificationRules.self, from: folder.appendingPathComponent("notifications.json"),
+                displayName: "Contracts/civicforge/notifications.json")
+        }
     }
 }
 

@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// Where throwaway folders go (a suite's scratch stores, a PostgreSQL cluster): `/dev/shm` when
-/// it is a writable folder, else the temporary folder. On Linux `/dev/shm` is a memory file
+/// it is a writable folder with room to spare, else the temporary folder. On Linux `/dev/shm` is a memory file
 /// system: nothing written there is meant to outlive the run, and on a disk a store's `fsync`
 /// waits for the device (seconds on a busy machine) and each created file costs an inode
 /// allocation, while what the suites check (names, contents, renames, what is left behind) is
@@ -17,11 +17,20 @@ package enum ScratchSpace {
         let shm = "/dev/shm"
         var isDir: ObjCBool = false
         let tmp = NSTemporaryDirectory()
-        if FileManager.default.fileExists(atPath: shm, isDirectory: &isDir), isDir.boolValue, access(shm, W_OK | X_OK) == 0 {
+        // A container's default /dev/shm is 64 MB, less than one PostgreSQL cluster with its
+        // template databases: memory is the first choice only with room to spare.
+        var fs = statvfs()
+        if FileManager.default.fileExists(atPath: shm, isDirectory: &isDir), isDir.boolValue, access(shm, W_OK | X_OK) == 0,
+            statvfs(shm, &fs) == 0, UInt64(fs.f_bavail) * UInt64(fs.f_frsize) >= minimumFreeBytes
+        {
             return [shm, tmp]
         }
         return [tmp]
     }
+
+    /// The free space `/dev/shm` must have to be chosen: 1 GiB, room for a cluster, its
+    /// databases and the suites' stores with a wide margin.
+    static let minimumFreeBytes: UInt64 = 1 << 30
 
     /// The first choice of `parents`.
     package static var parent: URL { URL(fileURLWithPath: parents[0], isDirectory: true) }

@@ -13,12 +13,16 @@ package struct NaarsCarsContracts: Sendable {
     /// errors.json.
     package var errors: AppErrorCatalog
 
-    /// Loads the three files from a contracts folder (`Contracts/naarscars`).
+    /// Loads the three files from a contracts folder (`Contracts/naarscars`), once per folder
+    /// while `LoadedSpecs` are bound (`contracts verify` boots a backend per kind and case
+    /// group, and each registration reads these files).
     package static func load(folder: URL = ContractsLocator.app(NaarsCarsApp.name)) throws -> NaarsCarsContracts {
-        func file<T: Decodable>(_ name: String) throws -> T {
-            try SpecNode.decode(T.self, from: folder.appendingPathComponent(name), displayName: "Contracts/naarscars/\(name)")
+        try LoadedSpecs.value("naarscars-contracts", folder: folder) {
+            func file<T: Decodable>(_ name: String) throws -> T {
+                try SpecNode.decode(T.self, from: folder.appendingPathComponent(name), displayName: "Contracts/naarscars/\(name)")
+            }
+            return NaarsCarsContracts(rules: try file("rules.json"), functions: try file("functions.json"), errors: try file("errors.json"))
         }
-        return NaarsCarsContracts(rules: try file("rules.json"), functions: try file("functions.json"), errors: try file("errors.json"))
     }
 }
 

@@ -13,6 +13,12 @@ package struct ShvilRules: Sendable, Equatable {
 
     /// Loads rules.json.
     package static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> ShvilRules {
+        try LoadedSpecs.value("shvil-rules", folder: folder) { try decode(folder: folder) }
+    }
+
+    /// Decodes rules.json (`load`, once per folder while `LoadedSpecs` are bound: every
+    /// backend's registration reads it).
+    private static func decode(folder: URL) throws -> ShvilRules {
         let file = try SpecNode.decode(RulesFile.self, from: folder.appendingPathComponent("rules.json"), displayName: "Contracts/shvil/rules.json")
         let r = file.reorder
         return ShvilRules(reorderFunction: r.function, notFound: r.errors.notFound.error, notPermutation: r.errors.notPermutation.error)

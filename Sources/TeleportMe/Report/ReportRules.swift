@@ -167,7 +167,10 @@ package struct ReportRules: Sendable, Equatable {
 
     /// Loads and validates report.json.
     package static func load(_ url: URL = defaultURL) throws -> ReportRules {
-        try SpecNode.decode(ReportRules.self, from: url, displayName: "Contracts/teleportme/report.json")
+        // Once per file while `LoadedSpecs` are bound: every backend's registration reads it.
+        try LoadedSpecs.value("teleportme-report", folder: url) {
+            try SpecNode.decode(ReportRules.self, from: url, displayName: "Contracts/teleportme/report.json")
+        }
     }
 }
 
