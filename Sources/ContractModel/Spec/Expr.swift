@@ -36,7 +36,6 @@ package indirect enum Expr: Sendable, Equatable {
     /// A named definition of the app's policy file.
     case ref(String)
 
-    /// Comparison operators.
     package enum CompareOp: String, Sendable, CaseIterable {
         case eq, neq, lt, lte, gt, gte
     }

@@ -204,7 +204,6 @@ extension TablePolicies: Decodable {
 package struct Persona: Sendable, Equatable {
     /// Short name ("alice").
     package var name: String
-    /// The user's id.
     package var id: String
     package var email: String
     /// Password for `grant_type=password`.
