@@ -234,7 +234,7 @@ import XCTest
 
 extension PostgRESTCaseCorpusTests {
     /// The audit's cases, spec file by spec file.
-    static var auditCases: [Case] { auditCasesA + auditCasesB + auditCasesC + auditOrderCases }
+    static var auditCases: [Case] { auditCasesA + auditCasesB + auditCasesC + auditOrderCases + auditLegacyTargetCases }
 
     static let auditCasesA: [Case] = [
         Case(
@@ -1237,5 +1237,32 @@ extension PostgRESTCaseCorpusTests {
         Case(
             name: "audit: query plus is a space in a timestamp filter", target: "visits?select=id&start_time=gt.20250101+12:00&order=id", status: 200,
             expect: .exact("[{\"id\":2}, \n {\"id\":3}]"), onSpecTables: true)
+    ]
+}
+
+extension PostgRESTCaseCorpusTests {
+    /// Legacy target names (PostgREST 16's default `url-use-legacy-target-names = true`): an aliased
+    /// embed's filter, order and limit may still name the relation, and the answer then warns.
+    static let auditLegacyTargetCases: [Case] = [
+        Case(
+            name: "audit: relation name for an aliased embed warns",
+            target: "projects?id=eq.1&select=id,name,the_tasks:tasks(id,name)&tasks.name=like.Code*&tasks.order=name.asc&tasks.limit=1", status: 200,
+            expect: .exact(#"[{"id":1,"name":"Windows 7","the_tasks":[{"id": 2, "name": "Code w7"}]}]"#),
+            expectHeaders: [
+                "Warning":
+                    "299 PostgRESTv16.1 \"Embedded resource was referenced by relation name even though it has an alias. This is deprecated and will stop working in a future release. Update `tasks` to `the_tasks` in query string filters, orders or limits.\""
+            ], onSpecTables: true),
+        Case(
+            name: "audit: alias names the embed without a warning",
+            target: "projects?id=eq.1&select=id,the_tasks:tasks(id)&the_tasks.name=like.Code*", status: 200,
+            expect: .exact(#"[{"id":1,"the_tasks":[{"id": 2}]}]"#), expectAbsent: ["Warning"], onSpecTables: true),
+        Case(
+            name: "audit: nested relation name for an aliased embed warns",
+            target: "clients?id=eq.1&select=id,projects(id,todo:tasks(id))&projects.id=eq.1&projects.tasks.id=eq.2", status: 200,
+            expect: .exact(#"[{"id":1,"projects":[{"id": 1, "todo": [{"id": 2}]}]}]"#),
+            expectHeaders: [
+                "Warning":
+                    "299 PostgRESTv16.1 \"Embedded resource was referenced by relation name even though it has an alias. This is deprecated and will stop working in a future release. Update `tasks` to `todo` in query string filters, orders or limits.\""
+            ], onSpecTables: true)
     ]
 }

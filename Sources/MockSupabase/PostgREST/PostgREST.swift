@@ -298,6 +298,7 @@ extension MockSupabase {
         headers["Content-Range"] = "\(rangeText)/\(total.map(String.init) ?? "*")"
         if let applied = prefs.appliedHeader(.read) { headers["Preference-Applied"] = applied }
         headers["Content-Location"] = location
+        if let warning = plan.legacyTargetWarning { headers["Warning"] = warning }
         var status = 200
         if let total, rows.count < total { status = 206 }
         let body: String

@@ -54,6 +54,9 @@ struct SelectPlan {
     let table: TableSchema
     let fields: [Field]
     let deferred = DeferredFilters()
+    /// Embeds that filters, orders or limits named by relation although they have an alias,
+    /// in select order through the tree: PostgREST 16 answers them with a `Warning` header.
+    var legacyTargets: [(name: String, alias: String)] = []
     /// `select=count` on a table without a `count` column: PostgreSQL reads `t.count` as
     /// `count(t)` (function-call notation), so the rows fold into one `{"count": n}` whether or
     /// not PostgREST's aggregates are on (AggregateFunctionsSpec.hs "backwards compat"). The
@@ -94,6 +97,8 @@ struct SelectPlan {
     struct EmbedParameters {
         var filters: [String: [RowFilter]] = [:]
         var ranges: [String: EmbedRange] = [:]
+        /// The aliased embeds these parameters named by relation (`tasks` for `the_tasks:tasks`).
+        var legacyTargets: [(name: String, alias: String)] = []
 
         func below(_ path: String) -> EmbedParameters {
             var out = EmbedParameters()
@@ -117,6 +122,9 @@ struct SelectPlan {
             }
             var out = self
             for (relation, alias) in aliased where !alias.isEmpty && !outNames.contains(relation) {
+                if Set(filters.keys).union(ranges.keys).contains(where: { $0.split(separator: ".", maxSplits: 1).first.map(String.init) == relation }) {
+                    out.legacyTargets.append((relation, alias))
+                }
                 func rekey<V>(_ d: [String: V], merge: (V, V) -> V) -> [String: V] {
                     var r: [String: V] = [:]
                     for (k, v) in d {
@@ -147,6 +155,16 @@ struct SelectPlan {
             try resolveRelationships(items, parent: table, schema: schema)
             throw e
         }
+    }
+
+    /// PostgREST 16's `Warning` for legacy target names (App.hs `warningHeaders`): code 299, the
+    /// agent `PostgRESTv<version>` (the newest release's, 16.1), and the deprecation with every
+    /// relation-to-alias replacement. Nil when the request named every aliased embed by its alias.
+    var legacyTargetWarning: String? {
+        guard !legacyTargets.isEmpty else { return nil }
+        let replacements = legacyTargets.map { "`\($0.name)` to `\($0.alias)`" }.joined(separator: ", ")
+        return "299 PostgRESTv16.1 \"Embedded resource was referenced by relation name even though it has an alias. "
+            + "This is deprecated and will stop working in a future release. Update \(replacements) in query string filters, orders or limits.\""
     }
 
     /// Resolves the relationships of a select tree, throwing the first that PostgREST cannot.
@@ -219,6 +237,13 @@ struct SelectPlan {
         }
         var plan = SelectPlan(table: table, fields: fields)
         plan.countOnly = countName
+        plan.legacyTargets = params.legacyTargets
+        for f in fields {
+            switch f {
+            case .embed(_, let e), .spread(let e): plan.legacyTargets += e.plan.legacyTargets
+            default: break
+            }
+        }
         return plan
     }
 
