@@ -353,9 +353,6 @@ public struct ClientRules: Sendable, Equatable {
 
     /// Loads and validates a client-rules file.
     public static func load(_ url: URL, displayName: String? = nil) throws -> ClientRules {
-        try decode(try SpecNode.load(url, displayName: displayName))
+        try SpecNode.load(url, displayName: displayName).decode(ClientRules.self)
     }
-
-    /// Decodes a parsed client-rules file (see ClientRulesDecoding.swift).
-    package static func decode(_ root: SpecNode) throws -> ClientRules { try root.decode(ClientRules.self) }
 }

@@ -68,9 +68,6 @@ package struct PostgRESTStatusTable: Sendable, Equatable {
         let file = "shared/postgrest-errors.json"
         return try SpecNode.decode(PostgRESTStatusTable.self, from: contracts.appendingPathComponent(file), displayName: "Contracts/" + file)
     }
-
-    /// Decodes the file (format: Contracts/FORMAT.md, "shared/postgrest-errors.json").
-    package static func decode(_ node: SpecNode) throws -> PostgRESTStatusTable { try node.decode(PostgRESTStatusTable.self) }
 }
 
 extension PostgRESTStatusTable: Decodable {
