@@ -5,7 +5,7 @@ import MockBinding
 /// The documented-interaction format: strict reading, matchers, templates, JSONPath.
 final class InteractionFormatTests: XCTestCase {
     func decode(_ json: JSONValue) throws -> InteractionFile {
-        try InteractionFile.decode(SpecNode(value: json, file: "Contracts/app/interactions/x.json"))
+        try SpecNode(value: json, file: "Contracts/app/interactions/x.json").decode(InteractionFile.self)
     }
 
     func error(_ json: JSONValue) -> String {

@@ -19,7 +19,8 @@ final class InteractionReplayTests: XCTestCase {
     }
 
     func file(_ steps: [JSONValue]) throws -> InteractionFile {
-        try InteractionFile.decode(SpecNode(value: ["name": "flow", "source": "test", "steps": .array(steps)], file: "Contracts/app/interactions/flow.json"))
+        try SpecNode(value: ["name": "flow", "source": "test", "steps": .array(steps)], file: "Contracts/app/interactions/flow.json").decode(
+            InteractionFile.self)
     }
 
     let insert: JSONValue = [

@@ -41,16 +41,16 @@ final class ModelGeneratorTests: XCTestCase {
     }
 
     func testTheOverlayRenamesAndPicksRepresentations() throws {
-        let overlay = try ModelOverlay.decode(
-            SpecNode(
-                value: JSONValue.parse(
-                    Data(
-                        """
-                        { "module": "Other", "representations": { "uuid": "string" }, "conformances": ["Identifiable"],
-                          "enums": { "trip_state": { "type": "State", "cases": { "under_way": "moving" } } },
-                          "tables": { "trips": { "type": "Journey", "columns": { "id": { "property": "tripID" }, "kind": { "enum": "Kind" } } },
-                                      "cities": { "emit": false } } }
-                        """.utf8)), file: "models.json"))
+        let overlay = try SpecNode(
+            value: JSONValue.parse(
+                Data(
+                    """
+                    { "module": "Other", "representations": { "uuid": "string" }, "conformances": ["Identifiable"],
+                      "enums": { "trip_state": { "type": "State", "cases": { "under_way": "moving" } } },
+                      "tables": { "trips": { "type": "Journey", "columns": { "id": { "property": "tripID" }, "kind": { "enum": "Kind" } } },
+                                  "cities": { "emit": false } } }
+                    """.utf8)), file: "models.json"
+        ).decode(ModelOverlay.self)
         let out = try ModelGenerator.generate(app: "sixth", module: "Sixth", appType: "SixthApp", schema: schema(sixth), overlay: overlay)
         XCTAssertEqual(out.path, "Sources/Other/Generated/TableModels.swift")
         for expected in [
@@ -64,14 +64,14 @@ final class ModelGeneratorTests: XCTestCase {
     }
 
     func testPayloadsAreColumnSubsetsThatLeaveAbsentFieldsOut() throws {
-        let overlay = try ModelOverlay.decode(
-            SpecNode(
-                value: JSONValue.parse(
-                    Data(
-                        """
-                        { "payloads": { "TripInsert": { "table": "trips", "columns": ["state", "fare", "day"], "optional": ["fare", "day"] },
-                                        "TripPatch": { "table": "trips", "columns": ["fare"], "optional": ["fare"], "writeNulls": true } } }
-                        """.utf8)), file: "models.json"))
+        let overlay = try SpecNode(
+            value: JSONValue.parse(
+                Data(
+                    """
+                    { "payloads": { "TripInsert": { "table": "trips", "columns": ["state", "fare", "day"], "optional": ["fare", "day"] },
+                                    "TripPatch": { "table": "trips", "columns": ["fare"], "optional": ["fare"], "writeNulls": true } } }
+                    """.utf8)), file: "models.json"
+        ).decode(ModelOverlay.self)
         let out = try ModelGenerator.generate(app: "sixth", module: "Sixth", appType: "SixthApp", schema: schema(sixth), overlay: overlay).text
         for expected in [
             "public struct TripInsert: Codable, Equatable, Sendable {", "public var state: TripState", "public var fare: PGNumeric?",
@@ -89,7 +89,7 @@ final class ModelGeneratorTests: XCTestCase {
 
     func testOverlayEntriesTheSchemaLacksAreErrors() throws {
         func problem(_ json: String) throws -> String {
-            let o = try ModelOverlay.decode(SpecNode(value: JSONValue.parse(Data(json.utf8)), file: "models.json"))
+            let o = try SpecNode(value: JSONValue.parse(Data(json.utf8)), file: "models.json").decode(ModelOverlay.self)
             do { _ = try ModelGenerator.generate(app: "sixth", module: "Sixth", appType: "SixthApp", schema: schema(sixth), overlay: o); return "" } catch {
                 return "\(error)"
             }
@@ -104,8 +104,8 @@ final class ModelGeneratorTests: XCTestCase {
         XCTAssertTrue(
             try problem(#"{"payloads": {"P": {"table": "trips", "columns": ["day"], "optional": ["fare"]}}}"#).contains("not one of the payload's columns"))
         XCTAssertTrue(try problem(#"{"payloads": {"P": {"table": "trip", "columns": ["day"]}}}"#).contains("no public table 'trip'"))
-        XCTAssertThrowsError(try ModelOverlay.decode(SpecNode(value: JSONValue.parse(Data(#"{"tabels": {}}"#.utf8)), file: "models.json")))
+        XCTAssertThrowsError(try SpecNode(value: JSONValue.parse(Data(#"{"tabels": {}}"#.utf8)), file: "models.json").decode(ModelOverlay.self))
         XCTAssertThrowsError(
-            try ModelOverlay.decode(SpecNode(value: JSONValue.parse(Data(#"{"representations": {"timestamptz": "string"}}"#.utf8)), file: "models.json")))
+            try SpecNode(value: JSONValue.parse(Data(#"{"representations": {"timestamptz": "string"}}"#.utf8)), file: "models.json").decode(ModelOverlay.self))
     }
 }

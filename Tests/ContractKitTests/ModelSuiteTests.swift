@@ -128,25 +128,25 @@ final class ModelSuiteTests: XCTestCase {
         XCTAssertEqual(
             try results([Tag.self])["Tag ↔ tags"]?.message, "no row of tags in the fixtures or in interaction responses (Tag[]) to check the model with")
         let b = try backend()
-        let file = try InteractionFile.decode(
-            SpecNode(
-                value: [
-                    "name": "n", "source": "s",
-                    "steps": [
-                        [
-                            "as": "service_role",
-                            "request": [
-                                "method": "POST", "path": "/rest/v1/tags", "headers": ["Prefer": "return=representation"],
-                                "body": [["id": "7a000000-0000-4000-8000-000000000001"], ["id": "7a000000-0000-4000-8000-000000000002"]]
-                            ],
-                            "response": ["status": 201], "model": "Tag[]"
+        let file = try SpecNode(
+            value: [
+                "name": "n", "source": "s",
+                "steps": [
+                    [
+                        "as": "service_role",
+                        "request": [
+                            "method": "POST", "path": "/rest/v1/tags", "headers": ["Prefer": "return=representation"],
+                            "body": [["id": "7a000000-0000-4000-8000-000000000001"], ["id": "7a000000-0000-4000-8000-000000000002"]]
                         ],
-                        [
-                            "as": "service_role", "request": ["method": "GET", "path": "/rest/v1/tags", "query": "select=id,id2:id"],
-                            "response": ["status": 200], "model": "Tag[]"
-                        ]
+                        "response": ["status": 201], "model": "Tag[]"
+                    ],
+                    [
+                        "as": "service_role", "request": ["method": "GET", "path": "/rest/v1/tags", "query": "select=id,id2:id"],
+                        "response": ["status": 200], "model": "Tag[]"
                     ]
-                ], file: "Contracts/x/interactions/tags.json"))
+                ]
+            ], file: "Contracts/x/interactions/tags.json"
+        ).decode(InteractionFile.self)
         let replayed = InteractionReplay.replay(file, over: InteractionEndpoint.mock(b, inProcess: true))
         XCTAssertTrue(replayed.passed, replayed.failures.joined(separator: "\n"))
         let rows = ModelSuite.responseRows([replayed], models: [Tag.self], schema: b.configuration.spec.schema)
@@ -218,19 +218,19 @@ final class ModelSuiteTests: XCTestCase {
     /// Interaction bodies round-trip through the models their steps name; a missing body or an
     /// unknown model fails.
     func testInteractionBodies() throws {
-        let file = try InteractionFile.decode(
-            SpecNode(
-                value: [
-                    "name": "n", "source": "s",
-                    "steps": [
-                        ["as": "anon", "request": ["method": "GET", "path": "/rest/v1/notes"], "response": ["status": 200], "model": "Note[]"],
-                        [
-                            "as": "anon",
-                            "request": ["method": "POST", "path": "/rest/v1/notes", "body": ["id": "a", "owner": "b", "text": nil, "created_at": nil]],
-                            "response": ["status": 201], "model": "Note", "requestModel": "Lossy"
-                        ]
+        let file = try SpecNode(
+            value: [
+                "name": "n", "source": "s",
+                "steps": [
+                    ["as": "anon", "request": ["method": "GET", "path": "/rest/v1/notes"], "response": ["status": 200], "model": "Note[]"],
+                    [
+                        "as": "anon",
+                        "request": ["method": "POST", "path": "/rest/v1/notes", "body": ["id": "a", "owner": "b", "text": nil, "created_at": nil]],
+                        "response": ["status": 201], "model": "Note", "requestModel": "Lossy"
                     ]
-                ], file: "Contracts/x/interactions/notes.json"))
+                ]
+            ], file: "Contracts/x/interactions/notes.json"
+        ).decode(InteractionFile.self)
         let replayed = InteractionReplay.replay(file, over: InteractionEndpoint.mock(try backend(), inProcess: true))
         XCTAssertEqual(replayed.transcript.count, 2, replayed.failures.joined(separator: "\n"))
         var registry = ModelRegistry()

@@ -3,7 +3,7 @@ import XCTest
 
 /// Flips of a matrix and the recognition of flips that cannot change any outcome.
 final class RLSFlipTests: XCTestCase {
-    func expr(_ json: String) throws -> Expr { try Expr.decode(SpecNode(value: try JSONValue.parse(json), file: "test")) }
+    func expr(_ json: String) throws -> Expr { try SpecNode(value: try JSONValue.parse(json), file: "test").decode(Expr.self) }
 
     func testEveryCellGetsItsFlips() throws {
         let spec = try RLSTestApp.spec()

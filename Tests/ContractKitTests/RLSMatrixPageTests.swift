@@ -50,7 +50,7 @@ final class RLSMatrixPageTests: XCTestCase {
     }
 
     func testRuleTextReadsLikeSQL() throws {
-        func text(_ json: String) throws -> String { RLSRuleText.describe(try Expr.decode(SpecNode(value: try JSONValue.parse(json), file: "t"))) }
+        func text(_ json: String) throws -> String { RLSRuleText.describe(try SpecNode(value: try JSONValue.parse(json), file: "t").decode(Expr.self)) }
         XCTAssertEqual(try text(#"{"owner":"user_id"}"#), "user_id = auth.uid()")
         XCTAssertEqual(
             try text(#"{"any":[{"owner":"user_id"},{"all":[{"isNull":{"column":"claimed_by"}},{"eq":[{"column":"status"},{"value":"open"}]}]}]}"#),

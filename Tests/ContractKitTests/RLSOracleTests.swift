@@ -29,7 +29,7 @@ final class RLSOracleTests: XCTestCase {
         return (RLSOracle(schema: schema, definitions: [:], state: state, now: Date(timeIntervalSince1970: 1_767_225_600)), schema.table("items")!)
     }
 
-    func expr(_ json: String) throws -> Expr { try Expr.decode(SpecNode(value: try JSONValue.parse(json), file: "test")) }
+    func expr(_ json: String) throws -> Expr { try SpecNode(value: try JSONValue.parse(json), file: "test").decode(Expr.self) }
 
     var persona: RLSActor { RLSActor(name: "me", kind: .persona(id: RLSOracleTests.me.lowercased(), email: "me@x.test"), label: "") }
 

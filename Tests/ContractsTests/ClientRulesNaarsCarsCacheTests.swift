@@ -65,7 +65,7 @@ final class ClientRulesNaarsCarsCacheTests: GateTestCase {
         let changed = text.replacingOccurrences(
             of: #""event": "pullToRefresh:favors", "clears": ["favors"]"#, with: #""event": "pullToRefresh:favors", "clears": ["rides"]"#)
         XCTAssertNotEqual(changed, text)
-        XCTAssertThrowsError(try ClientRules.decode(SpecNode(value: try JSONValue.parse(Data(changed.utf8)), file: "client-rules.json"))) { error in
+        XCTAssertThrowsError(try SpecNode(value: try JSONValue.parse(Data(changed.utf8)), file: "client-rules.json").decode(ClientRules.self)) { error in
             XCTAssertEqual(
                 "\(error)",
                 "client-rules.json: $.cache.invalidatedOn: no 'pullToRefresh' invalidation clears 'favors' (every entry is invalidated on mutation, pullToRefresh, logout)"

@@ -98,7 +98,7 @@ final class ClientRulesWriteTriggerTests: GateTestCase {
         func load(_ from: String, _ to: String) -> String {
             let changed = text.replacingOccurrences(of: from, with: to)
             guard changed != text else { return "unchanged" }
-            do { _ = try ClientRules.decode(SpecNode(value: try JSONValue.parse(Data(changed.utf8)), file: "client-rules.json")); return "loaded" } catch {
+            do { _ = try SpecNode(value: try JSONValue.parse(Data(changed.utf8)), file: "client-rules.json").decode(ClientRules.self); return "loaded" } catch {
                 return "\(error)"
             }
         }

@@ -333,7 +333,7 @@ final class GoTrueFlowTests: XCTestCase {
     /// flow-state expiry GoTrue would raise are load errors naming the path.
     func testAuthSettingsFileIsStrict() throws {
         func decode(_ text: String) throws -> AuthSettings {
-            try AuthSettings.decode(SpecNode(value: try JSONValue.parse(Data(text.utf8)), file: "auth.json"))
+            try SpecNode(value: try JSONValue.parse(Data(text.utf8)), file: "auth.json").decode(AuthSettings.self)
         }
         let ok = try decode(#"{"redirect_urls": {"value": ["myapp://**"], "source": "§3"}, "mailer_autoconfirm": {"value": false, "decision": "why"}}"#)
         XCTAssertEqual(ok.redirectURLs, ["myapp://**"])

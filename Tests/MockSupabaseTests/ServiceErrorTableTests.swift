@@ -65,7 +65,7 @@ final class ServiceErrorTableTests: XCTestCase {
 
     func testTablesAreStrictAndNameThePath() throws {
         func postgrest(_ text: String) throws -> PostgRESTStatusTable {
-            try PostgRESTStatusTable.decode(SpecNode(value: try JSONValue.parse(Data(text.utf8)), file: "postgrest-errors.json"))
+            try SpecNode(value: try JSONValue.parse(Data(text.utf8)), file: "postgrest-errors.json").decode(PostgRESTStatusTable.self)
         }
         let base = #""source": "s", "custom": {"prefix": "PT", "status": "digits", "fallback": 500, "source": "s"}, "classes": [], "otherwise": 400"#
         XCTAssertNoThrow(try postgrest(#"{"# + base + #", "codes": [{"code": "23505", "status": 409, "meaning": "m", "source": "s"}]}"#))

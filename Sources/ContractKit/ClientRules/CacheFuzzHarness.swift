@@ -356,7 +356,6 @@ package protocol SynchronousFileCache: AnyObject {
     func saveSynchronously<T: Encodable>(_ value: T, for key: CacheKey) throws
     /// Loads an entry, deleting an unreadable file.
     func loadSynchronously<T: Decodable>(_ type: T.Type, for key: CacheKey) -> CachedData<T>?
-    /// Removes one entry.
     func removeSynchronously(_ key: CacheKey)
     /// Removes a user's entries.
     func removeAllSynchronously(userID: String)

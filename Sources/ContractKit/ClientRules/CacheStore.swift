@@ -97,7 +97,6 @@ public protocol ClientCacheStore: Sendable {
     func save<T: Codable & Sendable>(_ value: T, for key: CacheKey) async throws
     /// Loads an entry: nil when there is none or it cannot be read (a file store then deletes it).
     func load<T: Codable & Sendable>(_ type: T.Type, for key: CacheKey) async -> CachedData<T>?
-    /// Removes one entry.
     func remove(_ key: CacheKey) async
     /// Removes every entry of a user (sign-out); global entries stay.
     func removeAll(userID: String) async

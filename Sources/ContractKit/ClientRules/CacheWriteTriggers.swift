@@ -53,7 +53,6 @@ public enum CacheWriteTriggerSuite {
         public let transport: any RESTTransport
         /// The cache store: the client must write its entries here.
         public let cache: any ClientCacheStore
-        /// The cache's clock.
         public let clock: ManualClock
         /// The signed-in persona's user id.
         public let userID: String

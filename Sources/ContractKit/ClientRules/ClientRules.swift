@@ -106,7 +106,6 @@ package struct PerformanceRule: Sendable, Equatable {
         case write
     }
     package var id: String
-    /// What is timed.
     package var operation: Operation
     package var maxMilliseconds: Double
     /// The command that measures it.
@@ -243,7 +242,6 @@ public struct RateLimitRules: Sendable, Equatable {
 
 /// Realtime subscription limits (Naar's Cars FR-049, CivicForge §3).
 public struct RealtimeRules: Sendable, Equatable {
-    /// Maximum concurrent subscriptions.
     package var maxSubscriptions: Int
     /// Seconds in the background after which every subscription is dropped (0: at once).
     package var backgroundDropAfter: TimeInterval
@@ -292,7 +290,6 @@ public struct OfflineQueueRules: Sendable, Equatable {
     /// The cache entry holding the queue.
     package var cacheKey: String
     package var onNetworkError: OnNetworkError
-    /// Rejection rule.
     package var onRejected: OnRejected
     package var conflicts: Conflicts
     /// The timestamp column compared under last-write-wins.
@@ -356,9 +353,6 @@ public struct ClientRules: Sendable, Equatable {
 
     /// Loads and validates a client-rules file.
     public static func load(_ url: URL, displayName: String? = nil) throws -> ClientRules {
-        try decode(try SpecNode.load(url, displayName: displayName))
+        try SpecNode.load(url, displayName: displayName).decode(ClientRules.self)
     }
-
-    /// Decodes a parsed client-rules file (see ClientRulesDecoding.swift).
-    package static func decode(_ root: SpecNode) throws -> ClientRules { try root.decode(ClientRules.self) }
 }

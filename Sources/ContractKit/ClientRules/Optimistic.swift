@@ -119,7 +119,6 @@ public enum OptimisticSuite {
         public let transport: any RESTTransport
         /// The cache, holding the persona's current list under `key`.
         public let cache: any ClientCacheStore
-        /// The cache's clock.
         public let clock: ManualClock
         public let key: CacheKey
         public let userID: String

@@ -41,7 +41,9 @@ package struct ClientCredentials: WireCredentials {
 
     /// The actor these credentials sign as (`apikey: apiKey`, `Authorization: Bearer token`).
     package static let actor = WireActor.persona("client")
+}
 
+extension ClientCredentials {
     /// A backend's anon key with the bearer token `WireCredentials.headers(for:)` gives the actor
     /// a name names: a fixture persona's access token (`ana`), the anon key (`anon`) or the
     /// service-role key (`service_role`).
@@ -53,12 +55,6 @@ package struct ClientCredentials: WireCredentials {
         } catch is MissingTokenError {
             throw RESTError.unexpectedBody("no persona '\(persona)' in the fixtures")
         }
-    }
-
-    /// Credentials from their parts.
-    package init(apiKey: String, token: String) {
-        self.apiKey = apiKey
-        self.token = token
     }
 }
 

@@ -175,7 +175,6 @@ package struct ParsedCommand: Sendable, Equatable {
 package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The command (`verify`).
     package var command: String
-    /// What is wrong.
     package var message: String
     package var usageLine: String
 

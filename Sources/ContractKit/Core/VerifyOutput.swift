@@ -4,7 +4,6 @@ import Foundation
 package enum VerifyOutput {
     /// ANSI colours, used only when the output is a terminal.
     package struct Style: Sendable {
-        /// Whether to colour.
         package var color: Bool
         package init(color: Bool) { self.color = color }
         func paint(_ s: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }

@@ -22,7 +22,6 @@ package struct VerifyRow: Sendable {
     package var app: String
     /// The rule kind (`rls`).
     package var kind: String
-    /// What happened.
     package var status: Status
     /// Wall-clock seconds the kind took for the app.
     package var seconds: Double

@@ -61,7 +61,6 @@ package enum GoldenStatus: String, Sendable, Equatable {
 
 /// The outcome of checking one golden file.
 package struct GoldenResult: Sendable, Equatable {
-    /// What happened.
     package var status: GoldenStatus
     package var file: URL
     /// The unified diff from the file to the output (empty when equal or missing).

@@ -81,10 +81,8 @@ extension InteractionFile {
     /// Reads an interaction file strictly: unknown keys, wrong types and unknown `bodyMatch`
     /// values are errors naming the file and JSON path.
     package static func load(_ url: URL, displayName: String) throws -> InteractionFile {
-        try decode(SpecNode.load(url, displayName: displayName))
+        try SpecNode.load(url, displayName: displayName).decode(InteractionFile.self)
     }
-
-    package static func decode(_ root: SpecNode) throws -> InteractionFile { try root.decode(InteractionFile.self) }
 }
 
 extension KeyedDecodingContainer {

@@ -19,7 +19,6 @@ package protocol InteractionTransport {
 
 /// An actor the transport does not know.
 package struct UnknownActorError: Error, CustomStringConvertible, Sendable {
-    /// The name.
     package var actor: String
     package var known: [String]
     package var description: String { "unknown actor '\(actor)' (known: \(known.joined(separator: ", ")))" }

@@ -20,7 +20,6 @@ package enum ModelGenerator {
     package struct Output: Equatable, Sendable {
         /// Path relative to the package root (`Sources/TeleportMe/Generated/TableModels.swift`).
         package var path: String
-        /// The file's text.
         package var text: String
     }
 

@@ -83,11 +83,8 @@ package struct ModelOverlay: Sendable, Equatable {
     package static func load(folder: URL, app: String) throws -> ModelOverlay {
         let url = folder.appendingPathComponent("models.json")
         guard FileManager.default.fileExists(atPath: url.path) else { return ModelOverlay() }
-        return try decode(SpecNode.load(url, displayName: "Contracts/\(app)/models.json"))
+        return try SpecNode.load(url, displayName: "Contracts/\(app)/models.json").decode(ModelOverlay.self)
     }
-
-    /// Decodes an overlay strictly.
-    package static func decode(_ root: SpecNode) throws -> ModelOverlay { try root.decode(ModelOverlay.self) }
 }
 
 extension ModelOverlay: Decodable {

@@ -5,7 +5,6 @@ import Foundation
 package struct CatalogFunction: Sendable, Equatable {
     /// `public`, `civicforge_private`.
     package var schema: String
-    /// The function's name.
     package var name: String
     /// Input arguments (`proargmodes` i, b, v), `name type` each, as schema.json writes them.
     package var arguments: [String]

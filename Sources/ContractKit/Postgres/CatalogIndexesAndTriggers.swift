@@ -3,7 +3,6 @@ import Foundation
 /// An index as PostgreSQL's catalog has it (`pg_index`, `pg_am`, `pg_opclass`), in the terms of
 /// schema.json's `indexDefinitions`.
 package struct CatalogIndex: Sendable, Equatable {
-    /// The index's name.
     package var name: String
     /// The access method (`btree`, `gin`, …).
     package var method: String
@@ -57,7 +56,6 @@ package struct CatalogIndex: Sendable, Equatable {
 
 /// A trigger as PostgreSQL's catalog has it (`pg_trigger.tgtype`, the function it runs).
 package struct CatalogTrigger: Sendable, Equatable {
-    /// The trigger's name.
     package var name: String
     /// `tgtype`: row 1, before 2, insert 4, delete 8, update 16, truncate 32, instead 64.
     package var type: Int

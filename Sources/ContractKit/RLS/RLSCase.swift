@@ -216,7 +216,6 @@ package struct RLSCase: Sendable, Equatable {
     /// The app (`naarscars`).
     package var app: String
     package var table: String
-    /// Who runs it.
     package var actor: RLSActor
     /// How the actor relates to the row (`claimer`, `owner`), or the variant (`another user's row`).
     package var role: String?

@@ -76,7 +76,6 @@ package struct RLSState: Sendable, Equatable {
 /// the policies the SQL migrations create. It shares no code with the mock's evaluator
 /// (`Database.allows`); only text parsers for dates and times come from the mock's core.
 package struct RLSOracle: Sendable {
-    /// The app's schema.
     package let schema: DatabaseSchema
     /// Named definitions of policies.json.
     package let definitions: [String: Expr]
@@ -84,14 +83,6 @@ package struct RLSOracle: Sendable {
     package var state: RLSState
     /// The statement time (`now`).
     package let now: Date
-
-    /// An oracle over a state.
-    package init(schema: DatabaseSchema, definitions: [String: Expr], state: RLSState, now: Date) {
-        self.schema = schema
-        self.definitions = definitions
-        self.state = state
-        self.now = now
-    }
 
     /// A bound operand: a value with the SQL type it carries, or a generated value the oracle
     /// cannot see (not null, compares unknown).

@@ -98,7 +98,6 @@ package struct RLSReport: Sendable {
         return cases + flipResults
     }
 
-    /// Cases that failed.
     package var failures: [CaseResult] { caseResults.filter { !$0.passed } }
 
     /// A report of an expansion run on some target (`flips` nil: the flip test did not run).

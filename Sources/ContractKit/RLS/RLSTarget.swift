@@ -43,7 +43,6 @@ package protocol RLSPolicyInstalling: RLSTarget {
 
 /// A target failure (not a case failure): a setup step refused, a transport error.
 package struct RLSTargetError: Error, CustomStringConvertible, Sendable {
-    /// What went wrong.
     package var message: String
     package init(_ message: String) { self.message = message }
     /// `RLS target: <message>`.

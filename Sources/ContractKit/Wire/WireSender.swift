@@ -34,15 +34,7 @@ package struct URLSessionSender: WireSender, @unchecked Sendable {
     /// The keys and tokens.
     package let credentials: any WireCredentials
     /// The per-request deadline in seconds (nil: the session's).
-    package let timeout: TimeInterval?
-
-    /// A sender over `session` to `baseURL`.
-    package init(session: URLSession, baseURL: URL, credentials: any WireCredentials, timeout: TimeInterval? = nil) {
-        self.session = session
-        self.baseURL = baseURL
-        self.credentials = credentials
-        self.timeout = timeout
-    }
+    package var timeout: TimeInterval? = nil
 
     /// The `URLRequest` of a request: path appended to the base URL's, query encoded
     /// (`WireRequest.encodedQuery`), credentials then the request's fields (a repeated field sent

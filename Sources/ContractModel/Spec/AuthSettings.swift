@@ -33,9 +33,6 @@ package struct AuthSettings: Sendable, Equatable {
     /// `weak_password` (default 6).
     package var minimumPasswordLength: Int = 6
 
-    /// Decodes `auth.json` (see `init(from:)`).
-    package static func decode(_ node: SpecNode) throws -> AuthSettings { try node.decode(AuthSettings.self) }
-
     /// Whether GoTrue accepts `url` as a redirect (`utilities.IsRedirectURLValid`): same scheme and
     /// host as the site URL (any port on loopback), a loopback IP, or a match of an allow-list pattern
     /// (fragment ignored). Anything else falls back to the site URL.

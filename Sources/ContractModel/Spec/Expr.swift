@@ -36,7 +36,6 @@ package indirect enum Expr: Sendable, Equatable {
     /// A named definition of the app's policy file.
     case ref(String)
 
-    /// Comparison operators.
     package enum CompareOp: String, Sendable, CaseIterable {
         case eq, neq, lt, lte, gt, gte
     }
@@ -57,9 +56,6 @@ package indirect enum Expr: Sendable, Equatable {
 }
 
 extension Expr: Decodable {
-    /// Decodes an expression from a contract file node.
-    package static func decode(_ node: SpecNode) throws -> Expr { try node.decode(Expr.self) }
-
     /// `public`, `nobody`, a role name, or an object of one key (`owner`, a comparison, `in`,
     /// `isNull`, `notNull`, `exists`, `any`, `all`, `not`, `ref`).
     package init(from decoder: Decoder) throws {

@@ -22,7 +22,6 @@ package struct IndexDefinition: Sendable, Equatable {
             self.opclass = opclass
         }
     }
-    /// The index's name.
     package var name: String
     /// The access method (`btree` unless given; `gin`, `gist`, `hash`, `brin`).
     package var method: String

@@ -204,7 +204,6 @@ extension TablePolicies: Decodable {
 package struct Persona: Sendable, Equatable {
     /// Short name ("alice").
     package var name: String
-    /// The user's id.
     package var id: String
     package var email: String
     /// Password for `grant_type=password`.
@@ -311,7 +310,7 @@ package struct AppSpec: Sendable {
         if let st = try node("storage.json") {
             buckets = try st.decode(StorageFile.self).buckets
         }
-        let auth = try node("auth.json").map(AuthSettings.decode) ?? AuthSettings()
+        let auth = try node("auth.json").map { try $0.decode(AuthSettings.self) } ?? AuthSettings()
         let spec = AppSpec(app: app, folder: folder, schema: schema, policies: policies, fixtures: fixtures, buckets: buckets, auth: auth)
         // A broken bucket (a bad limit, an unknown column in a policy) names its file and path here.
         _ = try spec.bucketConfigs()

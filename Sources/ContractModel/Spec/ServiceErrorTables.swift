@@ -68,9 +68,6 @@ package struct PostgRESTStatusTable: Sendable, Equatable {
         let file = "shared/postgrest-errors.json"
         return try SpecNode.decode(PostgRESTStatusTable.self, from: contracts.appendingPathComponent(file), displayName: "Contracts/" + file)
     }
-
-    /// Decodes the file (format: Contracts/FORMAT.md, "shared/postgrest-errors.json").
-    package static func decode(_ node: SpecNode) throws -> PostgRESTStatusTable { try node.decode(PostgRESTStatusTable.self) }
 }
 
 extension PostgRESTStatusTable: Decodable {
@@ -172,7 +169,6 @@ private struct HTTPStatusCode: Decodable {
 /// transcribed from supabase/auth `internal/api/apierrors/errorcode.go` and the constructors at
 /// the places that raise them.
 package struct GoTrueErrorTable: Sendable, Equatable {
-    /// One code.
     package struct Entry: Sendable, Equatable {
         /// The statuses GoTrue answers this code with; empty: no fixed one (`unknown`) or raised nowhere.
         package var statuses: [Int]
@@ -194,9 +190,6 @@ package struct GoTrueErrorTable: Sendable, Equatable {
         let file = "shared/gotrue-errors.json"
         return try SpecNode.decode(GoTrueErrorTable.self, from: contracts.appendingPathComponent(file), displayName: "Contracts/" + file)
     }
-
-    /// Decodes the file (format: Contracts/FORMAT.md, "shared/gotrue-errors.json").
-    package static func decode(_ node: SpecNode) throws -> GoTrueErrorTable { try node.decode(GoTrueErrorTable.self) }
 }
 
 extension GoTrueErrorTable: Decodable {

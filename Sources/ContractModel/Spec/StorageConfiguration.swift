@@ -130,7 +130,7 @@ package enum StorageConfiguration {
             if cmd != .insert && cell.using == nil { throw n.fail("\(cmd.rawValue) needs 'using'") }
             if cmd == .insert && cell.check == nil { throw n.fail("INSERT needs 'check'") }
         } else {
-            let e = try Expr.decode(n)
+            let e = try n.decode(Expr.self)
             try validate(e, table: objectsTable, node: n, schema: schema, definitions: definitions)
             cell = StoragePolicyCell(doc: "", using: cmd == .insert ? nil : e, check: cmd == .select || cmd == .delete ? nil : e, decision: nil)
         }
@@ -235,7 +235,7 @@ extension BucketConfig: Decodable {
         }
         var bucketSelect: Expr = .constant(false)
         if let bs = try c.decodeIfPresent(SpecNode.self, forKey: .bucketSelect) {
-            bucketSelect = try Expr.decode(bs)
+            bucketSelect = try bs.decode(Expr.self)
             try StorageConfiguration.validate(
                 bucketSelect, table: StorageConfiguration.bucketsTable, node: bs,
                 schema: context?.schema, definitions: context?.definitions)

@@ -4,15 +4,9 @@ import Foundation
 /// not a fixed number of days), compared and hashed by the span `interval_cmp` uses (30-day
 /// months, 24-hour days), so `'1 mon' = '30 days'`.
 package struct PGInterval: Sendable, Hashable, CustomStringConvertible {
-    package var months: Int32
-    package var days: Int32
-    package var micros: Int64
-
-    package init(months: Int32 = 0, days: Int32 = 0, micros: Int64 = 0) {
-        self.months = months
-        self.days = days
-        self.micros = micros
-    }
+    package var months: Int32 = 0
+    package var days: Int32 = 0
+    package var micros: Int64 = 0
 
     /// The span `interval_cmp_value` orders by, in microseconds (fits: |months| < 2^31).
     var span: (high: Int64, low: Int64) {
@@ -211,8 +205,6 @@ package struct PGTimeTZ: Sendable, Hashable, CustomStringConvertible {
     package var micros: Int64
     /// Offset east of UTC in seconds (`+05:30` is 19800).
     package var offset: Int32
-
-    package init(micros: Int64, offset: Int32) { self.micros = micros; self.offset = offset }
 
     static func compare(_ a: PGTimeTZ, _ b: PGTimeTZ) -> Int {
         let ua = a.micros - Int64(a.offset) * 1_000_000, ub = b.micros - Int64(b.offset) * 1_000_000

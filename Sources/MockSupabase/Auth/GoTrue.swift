@@ -75,18 +75,11 @@ extension MockSupabase {
 
     static func validEmail(_ s: String) -> Bool {
         let parts = s.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-            !s.contains(" "), s.count <= 255
-        else { return false }
-        return true
+        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
+            && !s.contains(" ") && s.count <= 255
     }
 
-    func iso(_ date: Date) -> String {
-        let us = PGTime.micros(date)
-        var s = PGTime.formatTimestamp(us, withZone: false)
-        s += "Z"
-        return s
-    }
+    func iso(_ date: Date) -> String { PGTime.formatTimestamp(PGTime.micros(date), withZone: false) + "Z" }
 
     /// The user object GoTrue returns, from an auth.users row.
     func userJSON(_ row: [String: JSONValue]) -> JSONValue {

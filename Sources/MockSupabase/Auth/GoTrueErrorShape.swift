@@ -70,6 +70,9 @@ struct GoTrueError: Error, Sendable {
         return .json(status, .object(body), headers: headers)
     }
 
+}
+
+extension GoTrueError {
     /// Reads back a legacy-shaped error response (the shape `authError` builds), or nil when the
     /// response is not one.
     init?(legacy r: HTTPResponse) {
@@ -80,13 +83,6 @@ struct GoTrueError: Error, Sendable {
         self.code = code
         message = msg
         weakPasswordReasons = o["weak_password"]?["reasons"]?.arrayValue?.compactMap(\.stringValue)
-    }
-
-    init(status: Int, code: String, message: String, weakPasswordReasons: [String]? = nil) {
-        self.status = status
-        self.code = code
-        self.message = message
-        self.weakPasswordReasons = weakPasswordReasons
     }
 }
 

@@ -63,11 +63,9 @@ package struct RPCFunction: Sendable {
     /// Name (`search_cities`).
     package var name: String
     package var parameters: [RPCParameter]
-    /// Result shape.
     package var returns: RPCReturn
     /// VOLATILE functions may not be called with GET (PostgREST runs GET read-only: 405).
     package var volatile: Bool
-    /// The body.
     package var handler: RPCHandler
 
     package init(name: String, parameters: [RPCParameter], returns: RPCReturn, volatile: Bool = false, handler: @escaping RPCHandler) {
@@ -85,7 +83,6 @@ package struct MockConfiguration: Sendable {
     package var jwtSecret: String
     /// The clock for `now()`, JWT `iat`/`exp` and expiry checks.
     package var clock: WallClock
-    /// The id source.
     package var ids: IDGenerator
     /// Access-token lifetime in seconds (auth.json `jwt_expiry`, GoTrue's default 3600).
     package var accessTokenLifetime: Int

@@ -55,7 +55,6 @@ struct FormPart {
     var filename: String?
     /// The part's Content-Type header.
     var contentType: String?
-    /// The content.
     var data: Data
 }
 

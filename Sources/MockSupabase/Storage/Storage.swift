@@ -9,9 +9,7 @@ package struct StoredObject: Sendable, Equatable {
     package var name: String
     /// Uploader's user id (the JWT `sub`), nil for the service role.
     package var owner: String?
-    /// Content.
     package var data: Data
-    /// Content type.
     package var mimetype: String
     /// Cache-Control served with it (`max-age=3600`, `no-cache`).
     package var cacheControl: String

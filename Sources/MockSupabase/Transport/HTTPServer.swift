@@ -52,7 +52,6 @@ public final class HTTPServer: @unchecked Sendable {
         package var bodyTimeout: Double
         /// Seconds a response may take to be written to a client that reads slowly.
         package var writeTimeout: Double
-        /// Request size limits.
         package var limits: HTTPParserLimits
         /// Open connections at most (also kept under the process's descriptor limit).
         package var maxConnections: Int
@@ -115,7 +114,6 @@ public final class HTTPServer: @unchecked Sendable {
         package var webSocketsOpened = 0
     }
 
-    /// The settings.
     package let configuration: Configuration
     private let handler: Handler
     let webSocketAcceptor: WebSocketAcceptor?
