@@ -70,12 +70,6 @@ package struct AuraFunctions: Sendable {
     /// The stand-in generator's seed.
     package let seed: UInt64
 
-    /// Functions over a set of rules.
-    package init(rules: AuraRules, seed: UInt64 = 0) {
-        self.rules = rules
-        self.seed = seed
-    }
-
     static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: value.data())
     }

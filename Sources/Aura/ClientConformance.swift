@@ -9,11 +9,6 @@ public struct CompletionRequest: Sendable, Equatable {
     /// The word range the prompt asks for.
     public var words: ClosedRange<Int>
 
-    package init(maxTokens: Int, words: ClosedRange<Int>) {
-        self.maxTokens = maxTokens
-        self.words = words
-    }
-
     /// The request rules.json gives a tier (the reference).
     package static func reference(_ tier: SubscriptionTier, rules: AuraRules) -> CompletionRequest {
         CompletionRequest(maxTokens: rules.maxTokens[tier]!, words: rules.wordCount[tier]!.closed)

@@ -28,10 +28,9 @@ package struct PaywallEnforcement: Sendable, Equatable {
 }
 
 extension PaywallEnforcement: Decodable {
-    enum CodingKeys: String, CodingKey { case decision, categories, readingLength, history, weeklyOutlook, retrogradeAlerts }
+    enum CodingKeys: String, CodingKey, CaseIterable { case decision, categories, readingLength, history, weeklyOutlook, retrogradeAlerts }
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
         func e(_ key: CodingKeys) throws -> PaywallEnforcer {
             let s = try c.decode(String.self, forKey: key)
             guard let v = PaywallEnforcer(rawValue: s) else {

@@ -198,76 +198,69 @@ extension AuraRules: Decodable {
     /// with entitlements, a word count and a token budget.
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        var r = AuraRules(
-            signs: [], zodiacCases: [], scoreRange: IntRange(min: 0, max: 0), dimensions: [], types: [],
-            cognitiveFunctions: [:], letterTraits: [:], mbtiCases: [], categories: [],
-            fortuneScore: IntRange(min: 0, max: 0), generatedFortune: IntRange(min: 0, max: 0), fortuneBands: [],
-            luckyNumberCount: 0, luckyNumberRange: IntRange(min: 0, max: 0), luckyNumbersDistinct: false,
-            powerColors: [], wordCount: [:], maxTokens: [:], premiumTierValue: "", premiumRequiresActive: true,
-            premiumRequiresUnexpired: true, tiers: [:], entitlementCases: [], entitlementCasesNow: Date(timeIntervalSince1970: 0),
-            triggers: [])
         let z = try c.nestedContainer(keyedBy: ZodiacKeys.self, forKey: .zodiac)
-        r.signs = try z.decode([SignRange].self, forKey: .signs)
-        r.zodiacCases = try z.decode([ZodiacCase].self, forKey: .cases)
+        signs = try z.decode([SignRange].self, forKey: .signs)
+        zodiacCases = try z.decode([ZodiacCase].self, forKey: .cases)
 
         let m = try c.nestedContainer(keyedBy: MBTIKeys.self, forKey: .mbti)
-        r.scoreRange = try m.decode(IntRange.self, forKey: .scoreRange)
+        scoreRange = try m.decode(IntRange.self, forKey: .scoreRange)
         let aggregation = try m.decode(String.self, forKey: .aggregation)
         guard aggregation == "mean" else { throw m.fail(.aggregation, "unknown aggregation '\(aggregation)' (supported: mean)") }
-        r.dimensions = try m.decode([Dimension].self, forKey: .dimensions)
-        for (i, d) in r.dimensions.enumerated() where !(d.tie == d.positive || d.tie == d.negative) || d.positive == d.negative {
+        dimensions = try m.decode([Dimension].self, forKey: .dimensions)
+        for (i, d) in dimensions.enumerated() where !(d.tie == d.positive || d.tie == d.negative) || d.positive == d.negative {
             throw m.fail([MBTIKeys.dimensions, AnyKey(intValue: i)!], "positive, negative must differ and tie must be one of them")
         }
-        r.types = try m.decode([String].self, forKey: .types)
-        r.functionPositions = try m.decode(IntRange.self, forKey: .functionPositions)
-        let stackSize = r.functionPositions.max - r.functionPositions.min + 1
+        types = try m.decode([String].self, forKey: .types)
+        functionPositions = try m.decode(IntRange.self, forKey: .functionPositions)
+        cognitiveFunctions = [:]
+        letterTraits = [:]
+        let stackSize = functionPositions.max - functionPositions.min + 1
         for (t, stack) in try m.decode([String: [String]].self, forKey: .cognitiveFunctions).sorted(by: { $0.key < $1.key }) {
             let at: [CodingKey] = [MBTIKeys.cognitiveFunctions, AnyKey(t)]
-            guard r.types.contains(t) else { throw m.fail(at, "unknown type '\(t)'") }
+            guard types.contains(t) else { throw m.fail(at, "unknown type '\(t)'") }
             guard stack.count == stackSize else {
-                throw m.fail(at, "\(t) lists \(stack.count) functions; positions \(r.functionPositions.min)-\(r.functionPositions.max) need \(stackSize)")
+                throw m.fail(at, "\(t) lists \(stack.count) functions; positions \(functionPositions.min)-\(functionPositions.max) need \(stackSize)")
             }
-            r.cognitiveFunctions[t] = stack
+            cognitiveFunctions[t] = stack
         }
         for (k, trait) in try m.decode([String: LetterTrait].self, forKey: .letterTraits).sorted(by: { $0.key < $1.key }) {
             guard k.count == 1 else { throw m.fail([MBTIKeys.letterTraits, AnyKey(k)], "a letter trait key is one letter") }
-            r.letterTraits[Character(k)] = trait
+            letterTraits[Character(k)] = trait
         }
-        r.mbtiCases = try m.decode([MBTICase].self, forKey: .cases)
+        mbtiCases = try m.decode([MBTICase].self, forKey: .cases)
 
         let rd = try c.nestedContainer(keyedBy: ReadingKeys.self, forKey: .reading)
-        r.categories = try rd.categories(.categories)
+        categories = try rd.categories(.categories)
         let f = try rd.nestedContainer(keyedBy: FortuneKeys.self, forKey: .fortuneScore)
-        r.fortuneScore = IntRange(min: try f.decode(Int.self, forKey: .min), max: try f.decode(Int.self, forKey: .max))
-        r.generatedFortune = IntRange(min: try f.decode(Int.self, forKey: .generatedMin), max: try f.decode(Int.self, forKey: .generatedMax))
-        r.fortuneBands = try rd.decode([FortuneBand].self, forKey: .fortuneBands)
+        fortuneScore = IntRange(min: try f.decode(Int.self, forKey: .min), max: try f.decode(Int.self, forKey: .max))
+        generatedFortune = IntRange(min: try f.decode(Int.self, forKey: .generatedMin), max: try f.decode(Int.self, forKey: .generatedMax))
+        fortuneBands = try rd.decode([FortuneBand].self, forKey: .fortuneBands)
         let l = try rd.nestedContainer(keyedBy: LuckyKeys.self, forKey: .luckyNumbers)
-        r.luckyNumberCount = try l.decode(Int.self, forKey: .count)
-        r.luckyNumberRange = IntRange(min: try l.decode(Int.self, forKey: .min), max: try l.decode(Int.self, forKey: .max))
-        r.luckyNumbersDistinct = try l.decode(Bool.self, forKey: .distinct)
-        r.powerColors = try rd.decode([String].self, forKey: .powerColors)
-        r.wordCount = try rd.byTier(IntRange.self, .wordCount)
-        r.maxTokens = try rd.byTier(Int.self, .maxTokens)
+        luckyNumberCount = try l.decode(Int.self, forKey: .count)
+        luckyNumberRange = IntRange(min: try l.decode(Int.self, forKey: .min), max: try l.decode(Int.self, forKey: .max))
+        luckyNumbersDistinct = try l.decode(Bool.self, forKey: .distinct)
+        powerColors = try rd.decode([String].self, forKey: .powerColors)
+        wordCount = try rd.byTier(IntRange.self, .wordCount)
+        maxTokens = try rd.byTier(Int.self, .maxTokens)
         let budget = try rd.nestedContainer(keyedBy: BudgetKeys.self, forKey: .tokenBudget)
-        r.wordsPerToken = try budget.decode(Double.self, forKey: .wordsPerToken)
-        if r.wordsPerToken <= 0 { throw budget.fail(.wordsPerToken, "must be positive") }
+        wordsPerToken = try budget.decode(Double.self, forKey: .wordsPerToken)
+        if wordsPerToken <= 0 { throw budget.fail(.wordsPerToken, "must be positive") }
 
         let e = try c.nestedContainer(keyedBy: EntitlementKeys.self, forKey: .entitlements)
         let p = try e.nestedContainer(keyedBy: PremiumKeys.self, forKey: .premiumWhen)
-        r.premiumTierValue = try p.decode(String.self, forKey: .tier)
-        r.premiumRequiresActive = try p.decode(Bool.self, forKey: .isActive)
-        r.premiumRequiresUnexpired = try p.decode(Bool.self, forKey: .expiresAfterNow)
-        r.tiers = try e.byTier(TierEntitlements.self, .tiers)
-        r.entitlementCases = try e.decode([EntitlementCase].self, forKey: .cases)
-        r.statusOnError = try e.nestedContainer(keyedBy: StatusKeys.self, forKey: .statusOnError).tier(.tier)
-        r.enforcement = try e.decode(PaywallEnforcement.self, forKey: .enforcement)
-        r.entitlementCasesNow = try e.parsed(.casesNow, { _ in "not a timestamp" }) { PGTime.parseTimestamp($0, assumeUTC: true).map(PGTime.date(micros:)) }
+        premiumTierValue = try p.decode(String.self, forKey: .tier)
+        premiumRequiresActive = try p.decode(Bool.self, forKey: .isActive)
+        premiumRequiresUnexpired = try p.decode(Bool.self, forKey: .expiresAfterNow)
+        tiers = try e.byTier(TierEntitlements.self, .tiers)
+        entitlementCases = try e.decode([EntitlementCase].self, forKey: .cases)
+        statusOnError = try e.nestedContainer(keyedBy: StatusKeys.self, forKey: .statusOnError).tier(.tier)
+        enforcement = try e.decode(PaywallEnforcement.self, forKey: .enforcement)
+        entitlementCasesNow = try e.parsed(.casesNow, { _ in "not a timestamp" }) { PGTime.parseTimestamp($0, assumeUTC: true).map(PGTime.date(micros:)) }
 
-        r.triggers = try c.decode([TimestampTrigger].self, forKey: .triggers)
-        for t in SubscriptionTier.allCases where r.tiers[t] == nil || r.wordCount[t] == nil || r.maxTokens[t] == nil {
+        triggers = try c.decode([TimestampTrigger].self, forKey: .triggers)
+        for t in SubscriptionTier.allCases where tiers[t] == nil || wordCount[t] == nil || maxTokens[t] == nil {
             throw decoder.fail("tier '\(t.rawValue)' needs entitlements.tiers, reading.wordCount and reading.maxTokens entries")
         }
-        self = r
     }
 }
 
@@ -341,14 +334,7 @@ extension AuraRules.MBTICase: Decodable {
     }
 }
 
-extension AuraRules.LetterTrait: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case strength, weakness }
-    package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        strength = try c.decode(String.self, forKey: .strength)
-        weakness = try c.decode(String.self, forKey: .weakness)
-    }
-}
+extension AuraRules.LetterTrait: Decodable {}
 
 extension AuraRules.IntRange: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case min, max }

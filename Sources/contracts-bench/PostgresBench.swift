@@ -17,10 +17,10 @@ func runPostgresBenchmark() {
         let pg = try PostgresTarget.open(cluster: cluster, spec: spec, database: "bench_teleportme")
         defer { pg.session.close() }
         let mock = EngineTarget(database: try TeleportMeApp.makeBackend(clock: ManualClock(), ids: SeededIDGenerator(seed: 1)).database)
-        func measure(_ target: DifferentialTarget) throws -> Double {
-            for c in cases.prefix(200) { _ = try target.run(c) } // warm-up
+        func measure(_ target: RLSTarget) throws -> Double {
+            for c in cases.prefix(200) { _ = try target.execute(c) } // warm-up
             let start = DispatchTime.now().uptimeNanoseconds
-            for c in cases { _ = try target.run(c) }
+            for c in cases { _ = try target.execute(c) }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             return Double(cases.count) / seconds
         }

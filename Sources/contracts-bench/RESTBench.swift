@@ -24,17 +24,8 @@ final class NoOpURLProtocol: URLProtocol {
     override func stopLoading() {}
 }
 
-func measure(_ seconds: Double, _ body: () -> Void) -> Double {
-    var n = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    var elapsed = 0.0
-    repeat {
-        for _ in 0..<50 { body() }
-        n += 50
-        elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    } while elapsed < seconds
-    return Double(n) / elapsed
-}
+/// Calls `body` for at least `seconds`: the calls per second of wall-clock time.
+func measure(_ seconds: Double, _ body: () -> Void) -> Double { measureWithCPU(seconds, body).wall }
 
 /// Seconds of CPU the calling thread has used (CLOCK_THREAD_CPUTIME_ID).
 func threadCPUSeconds() -> Double {

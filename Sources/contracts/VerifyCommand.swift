@@ -52,7 +52,7 @@ let verifySpec = CommandSpec(
         ),
         .value(
             "restore-database", "URL",
-            "--target: the backend's own database (supabase start: postgresql://postgres:postgres@127.0.0.1:54322/postgres; a hosted project: its connection string; needs psql): rows PostgREST cannot put back (a column a trigger stamps on every write) are written there with triggers off, so nothing is left behind"
+            "--target: the backend's own database (supabase start: postgresql://postgres:postgres@127.0.0.1:54322/postgres; a hosted project: its connection string; needs psql): what a case left different is written there with triggers off, exactly (PostgREST cannot put back a column a trigger stamps on every write), so nothing is left behind"
         ),
         .value(
             "database", "URL",

@@ -54,8 +54,8 @@ final class ModelGeneratorTests: XCTestCase {
         let out = try ModelGenerator.generate(app: "sixth", module: "Sixth", appType: "SixthApp", schema: schema(sixth), overlay: overlay)
         XCTAssertEqual(out.path, "Sources/Other/Generated/TableModels.swift")
         for expected in [
-            "public struct Journey: TableModel, Identifiable", "public var tripID: String", "tripID = \"id\"", "public enum State",
-            "case moving = \"under_way\"", "public var startsAt: PGTimestamp", "try c.encode(tripID, forKey: .tripID)",
+            "public struct Journey: TableModel, ColumnEncodable, Identifiable", "public var tripID: String", "tripID = \"id\"", "public enum State",
+            "case moving = \"under_way\"", "public var startsAt: PGTimestamp",
             "public enum Kind", "case aB = \"a b\""
         ] {
             XCTAssertTrue(out.text.contains(expected), "missing: \(expected)\n\(out.text)")
@@ -74,9 +74,8 @@ final class ModelGeneratorTests: XCTestCase {
                         """.utf8)), file: "models.json"))
         let out = try ModelGenerator.generate(app: "sixth", module: "Sixth", appType: "SixthApp", schema: schema(sixth), overlay: overlay).text
         for expected in [
-            "public struct TripInsert: Codable, Equatable, Sendable", "public var state: TripState", "public var fare: PGNumeric?",
-            "try c.encode(state, forKey: .state); if let fare { try c.encode(fare, forKey: .fare) }",
-            "public struct TripPatch", "try c.encode(fare, forKey: .fare)"
+            "public struct TripInsert: Codable, Equatable, Sendable {", "public var state: TripState", "public var fare: PGNumeric?",
+            "public struct TripPatch: Codable, Equatable, Sendable, ColumnEncodable {"
         ] {
             XCTAssertTrue(out.contains(expected), "missing: \(expected)\n\(out)")
         }

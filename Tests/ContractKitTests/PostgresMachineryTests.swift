@@ -79,11 +79,11 @@ final class PostgresMachineryTests: XCTestCase {
 
     func testWriteEchoesAreComparedOnWrittenColumnsOnly() throws {
         let spec = try AppSpec.load(folder: ContractsLocator.app("teleportme"))
-        let c = DifferentialCase(
-            table: "profiles", actor: .serviceRole, operation: .update(set: ["name": "X", "updated_at": "2026-01-01T00:00:00+00:00"]), key: ["id": "a"],
-            returning: true)
+        let c = RLSCase(
+            table: "profiles", actor: .serviceRole,
+            operation: .update(key: ["id": "a"], set: ["name": "X", "updated_at": "2026-01-01T00:00:00+00:00"], returning: true))
         XCTAssertEqual(c.comparedColumns(in: spec.schema), ["id", "name"])
-        XCTAssertNil(DifferentialCase(table: "profiles", actor: .anon, operation: .select, key: [:]).comparedColumns(in: spec.schema))
+        XCTAssertNil(RLSCase(table: "profiles", actor: .anon, operation: .select(key: [:])).comparedColumns(in: spec.schema))
     }
 
     func testFixtureSQLDisablesUserTriggersOnly() throws {

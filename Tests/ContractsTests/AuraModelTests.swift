@@ -73,7 +73,7 @@ final class AuraModelTests: GateTestCase {
     /// The generate-horoscope request codes exactly the keys §3.2 destructures.
     func testFunctionPayloadKeys() throws {
         let req = GenerateHoroscopeRequest(
-            userId: UUID(uuidString: "F10A0000-0000-4000-8000-000000000001")!, zodiacSign: .aries,
+            userId: PGUUID(UUID(uuidString: "F10A0000-0000-4000-8000-000000000001")!), zodiacSign: .aries,
             mbtiType: .INTJ, category: .personalGrowth, isPremium: false)
         let json = try PostgresRowCoding.encode(req)
         XCTAssertEqual(json.objectValue.map { Set($0.keys) }, ["userId", "zodiacSign", "mbtiType", "category", "isPremium"])

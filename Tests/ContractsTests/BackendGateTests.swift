@@ -100,6 +100,19 @@ final class LiveTargetGateTests: GateTestCase {
         let report = RLSReport(expansion: expansion, statuses: RLSSuite.run(expansion, on: LiveRLSTarget(live)), flips: nil)
         XCTAssertEqual(report.failures.map(\.description), [])
         XCTAssertGreaterThan(live.restores, 10)
+        // Nothing sent since the last restore but reads: nothing to put back, nothing sent.
+        try live.restore()
+        let (restores, writes) = (live.restores, endpoint.writesSent)
+        _ = try endpoint.send(HTTPRequest(method: "GET", path: "/rest/v1/users"), as: "service_role")
+        try live.restore()
+        XCTAssertEqual(live.restores, restores, "a restore ran after reads alone")
+        XCTAssertEqual(endpoint.writesSent, writes)
+        // Any other request may have written: the next restore runs.
+        _ = try endpoint.send(
+            method: "PATCH", path: "/rest/v1/users", query: [("id", "eq.00000000-0000-4000-8000-000000000000")], json: ["display_name": "x"], as: "service_role"
+        )
+        try live.restore()
+        XCTAssertEqual(live.restores, restores + 1, "no restore after a write")
         let cleanup = live.cleanup()
         XCTAssertTrue(cleanup.passed, cleanup.message)
         XCTAssertEqual(try ServedMocks.state(backend), before, "the personas and fixture rows were not all removed")
@@ -108,6 +121,34 @@ final class LiveTargetGateTests: GateTestCase {
         _ = try kept.prepare()
         XCTAssertTrue(kept.cleanup().passed)
         XCTAssertNotEqual(try ServedMocks.state(backend), before)
+    }
+
+    /// A restore reads only the tables the writes since the last one may have changed, by
+    /// schema.json's foreign keys and triggers; a change none of them explains (here written
+    /// straight into the mock's database while a place is inserted) is not read then, and the
+    /// cleanup, which reads every table once more, fails naming its table.
+    func testAChangeNoDeclaredTriggerOrForeignKeyExplainsFailsTheCleanup() throws {
+        let backend = try ShvilApp.makeBackend()
+        backend.adminRoutesEnabled = false
+        let (server, endpoint) = try ServedMocks.serve(backend)
+        defer { server.stop() }
+        let live = LiveBackend(endpoint: endpoint, spec: try ShvilApp.spec())
+        XCTAssertEqual(try live.prepare().filter { !$0.passed }.map(\.description), [])
+        let id = "5b000000-0000-4000-8000-0000000000ff"
+        let place: JSONValue = ["id": .string(id), "name": "Added", "latitude": 31.7, "longitude": 35.2, "metadata": [:]]
+        XCTAssertEqual(try endpoint.send(method: "POST", path: "/rest/v1/places", json: place, as: "service_role").status, 201)
+        _ = try backend.database.update(
+            "public.feature_flags", set: ["description": "changed behind the API"],
+            where: .and([.eq("key", "liquid_glass_nav_v1"), .eq("environment", "staging")]))
+        try live.restore()
+        XCTAssertEqual(try backend.database.rows("public.places", where: .eq("id", id)).count, 0, "the inserted place was not deleted")
+        XCTAssertEqual(
+            try backend.database.rows("public.feature_flags", where: .eq("description", "changed behind the API")).count, 1,
+            "the restore read a table no write since the last one could change")
+        let cleanup = live.cleanup()
+        XCTAssertFalse(cleanup.passed, "an undeclared change went unnoticed")
+        XCTAssertTrue(cleanup.message.contains("feature_flags was changed by something schema.json"), cleanup.message)
+        XCTAssertEqual(try backend.database.rows("public.feature_flags", where: .eq("description", "changed behind the API")).count, 0, "not put back")
     }
 
     func testAFlippedRLSCellFailsNamingTheCell() throws {

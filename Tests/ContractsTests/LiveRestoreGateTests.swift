@@ -180,23 +180,45 @@ final class LiveRestoreGateTests: GateTestCase {
 
 /// The served mock's own database, written with its triggers off: a stand-in for the psql
 /// connection of `--restore-database` (`PsqlRestoreWriter`, tested against PostgreSQL above).
+/// The mock still checks foreign keys and runs their actions with triggers off (PostgreSQL's
+/// replica role does neither), so a row to write that is there already is deleted and inserted
+/// again as the SQL does (freeing a unique key two rows swapped) only when no row refers to it
+/// (its delete would cascade); otherwise it is updated in place.
 struct MockDatabaseWriter: LiveDatabaseWriter {
     let backend: MockSupabase
 
     func apply(_ restores: [LiveTableRestore]) throws {
         let db = backend.database
+        let tables = backend.configuration.spec.schema.tables
         func key(_ t: TableSchema, _ row: [String: JSONValue]) -> RowFilter {
             .and(t.primaryKey.map { c in RowFilter.eq(c, row[c]?.stringValue ?? row[c].map { $0.serialized() } ?? "") })
+        }
+        func exists(_ t: TableSchema, _ row: [String: JSONValue]) throws -> Bool { try !db.rows(t.qualifiedName, where: key(t, row)).isEmpty }
+        func referenced(_ t: TableSchema, _ row: [String: JSONValue]) throws -> Bool {
+            for u in tables where !u.isView {
+                for fk in u.foreignKeys where fk.refTable == t.name || fk.refTable == t.qualifiedName {
+                    let match = RowFilter.and(
+                        zip(fk.columns, fk.refColumns).map { c, r in RowFilter.eq(c, row[r]?.stringValue ?? row[r].map { $0.serialized() } ?? "") })
+                    if try !db.rows(u.qualifiedName, where: match).isEmpty { return true }
+                }
+            }
+            return false
         }
         try db.withTriggersOff {
             try db.atomically {
                 for r in restores.reversed() { for row in r.delete { _ = try db.delete(r.table.qualifiedName, where: key(r.table, row)) } }
                 for r in restores {
+                    for row in r.upsert where try exists(r.table, row) && !referenced(r.table, row) {
+                        _ = try db.delete(r.table.qualifiedName, where: key(r.table, row))
+                    }
+                }
+                // Parents first: a row updated in place may refer to a row inserted just before.
+                for r in restores {
                     for row in r.upsert {
-                        if try db.rows(r.table.qualifiedName, where: key(r.table, row)).isEmpty {
-                            try db.insert(r.table.qualifiedName, [row])
-                        } else {
+                        if try exists(r.table, row) {
                             try db.update(r.table.qualifiedName, set: row.filter { !r.table.primaryKey.contains($0.key) }, where: key(r.table, row))
+                        } else {
+                            try db.insert(r.table.qualifiedName, [row])
                         }
                     }
                 }

@@ -207,7 +207,7 @@ final class PostgresDifferentialGateTests: GateTestCase {
         let d = try RLSDifferential.disagreements(
             cases, mock: EngineTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema)
         XCTAssertFalse(d.isEmpty)
-        let ben = try XCTUnwrap(d.first { $0.testCase.actor.name == "ben" && $0.testCase.operation == .select })
+        let ben = try XCTUnwrap(d.first { $0.testCase.actor.name == "ben" && $0.testCase.operation.command == .select })
         XCTAssertEqual(ben.mock.count, 1)
         XCTAssertEqual(ben.postgres.count, 0)
         XCTAssertTrue(ben.description.contains("mock ok, 1 row, PostgreSQL ok, 0 rows"), ben.description)

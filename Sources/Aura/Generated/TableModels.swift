@@ -55,83 +55,57 @@ public enum SubscriptionTier: String, Codable, CaseIterable, Sendable {
 }
 
 /// A row of `public.users` (§6.1): the profile of a GoTrue user.
-public struct AuraUser: TableModel {
-    /// `users`.
+public struct AuraUser: TableModel, ColumnEncodable {
     public static let table = "users"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null). the auth.users id; no default in §6.1 (§3.1's gen_random_uuid() is superseded)
     public var id: PGUUID
-    /// `name` (text, not null).
     public var name: String
-    /// `birthdate` (date, not null).
     public var birthdate: PGDate
     /// `zodiac_sign` (text, not null).
     public var zodiacSign: ZodiacSign
     /// `mbti_type` (text, not null).
     public var mbtiType: MBTIType
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
     /// `updated_at` (timestamptz). set to now() by the BEFORE UPDATE trigger users_updated_at
     public var updatedAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, birthdate, zodiacSign = "zodiac_sign", mbtiType = "mbti_type", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, name: String, birthdate: PGDate, zodiacSign: ZodiacSign, mbtiType: MBTIType,
                 createdAt: PGTimestamp? = nil, updatedAt: PGTimestamp? = nil) {
         self.id = id; self.name = name; self.birthdate = birthdate; self.zodiacSign = zodiacSign
         self.mbtiType = mbtiType; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(birthdate, forKey: .birthdate)
-        try c.encode(zodiacSign, forKey: .zodiacSign); try c.encode(mbtiType, forKey: .mbtiType)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `public.daily_readings` (§6.1).
-public struct DailyReading: TableModel {
-    /// `daily_readings`.
+public struct DailyReading: TableModel, ColumnEncodable {
     public static let table = "daily_readings"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `date` (date, not null).
     public var date: PGDate
     /// `category` (text, not null).
     public var category: SituationCategory
-    /// `content` (text, not null).
     public var content: String
-    /// `fortune_score` (integer, not null).
     public var fortuneScore: Int
     /// `lucky_numbers` (integer[]). DEFAULT ARRAY[]::INTEGER[]
     public var luckyNumbers: [Int]?
     /// `power_colors` (text[]). DEFAULT ARRAY[]::TEXT[]
     public var powerColors: [String]?
-    /// `is_premium` (boolean).
     public var isPremium: Bool?
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", date, category, content, fortuneScore = "fortune_score"
         case luckyNumbers = "lucky_numbers", powerColors = "power_colors", isPremium = "is_premium"
         case createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, date: PGDate, category: SituationCategory, content: String,
                 fortuneScore: Int, luckyNumbers: [Int]? = nil, powerColors: [String]? = nil, isPremium: Bool? = nil,
                 createdAt: PGTimestamp? = nil) {
@@ -139,27 +113,13 @@ public struct DailyReading: TableModel {
         self.fortuneScore = fortuneScore; self.luckyNumbers = luckyNumbers; self.powerColors = powerColors
         self.isPremium = isPremium; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(date, forKey: .date)
-        try c.encode(category, forKey: .category); try c.encode(content, forKey: .content)
-        try c.encode(fortuneScore, forKey: .fortuneScore); try c.encode(luckyNumbers, forKey: .luckyNumbers)
-        try c.encode(powerColors, forKey: .powerColors); try c.encode(isPremium, forKey: .isPremium)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `public.mbti_results` (§6.1).
-public struct MBTIResult: TableModel {
-    /// `mbti_results`.
+public struct MBTIResult: TableModel, ColumnEncodable {
     public static let table = "mbti_results"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
     /// `type_code` (text, not null). e.g. INTJ; no CHECK in §6.1
     public var typeCode: String
@@ -167,20 +127,15 @@ public struct MBTIResult: TableModel {
     public var dimensionScores: [DimensionScore]
     /// `cognitive_functions` (jsonb, not null). [CognitiveFunction] of §2.1: [{name, position 1-4}]
     public var cognitiveFunctions: [CognitiveFunction]
-    /// `strengths` (text[]).
     public var strengths: [String]?
-    /// `weaknesses` (text[]).
     public var weaknesses: [String]?
-    /// `taken_at` (timestamptz).
     public var takenAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", typeCode = "type_code", dimensionScores = "dimension_scores"
         case cognitiveFunctions = "cognitive_functions", strengths, weaknesses, takenAt = "taken_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, typeCode: String, dimensionScores: [DimensionScore],
                 cognitiveFunctions: [CognitiveFunction], strengths: [String]? = nil, weaknesses: [String]? = nil,
                 takenAt: PGTimestamp? = nil) {
@@ -188,48 +143,29 @@ public struct MBTIResult: TableModel {
         self.cognitiveFunctions = cognitiveFunctions; self.strengths = strengths; self.weaknesses = weaknesses
         self.takenAt = takenAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(typeCode, forKey: .typeCode)
-        try c.encode(dimensionScores, forKey: .dimensionScores)
-        try c.encode(cognitiveFunctions, forKey: .cognitiveFunctions); try c.encode(strengths, forKey: .strengths)
-        try c.encode(weaknesses, forKey: .weaknesses); try c.encode(takenAt, forKey: .takenAt)
-    }
 }
 
 /// A row of `public.subscriptions` (§6.1).
-public struct Subscription: TableModel {
-    /// `subscriptions`.
+public struct Subscription: TableModel, ColumnEncodable {
     public static let table = "subscriptions"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
     /// `tier` (text, not null).
     public var tier: SubscriptionTier
-    /// `revenuecat_customer_id` (text).
     public var revenuecatCustomerID: String?
-    /// `original_purchase_date` (timestamptz).
     public var originalPurchaseDate: PGTimestamp?
-    /// `expires_at` (timestamptz).
     public var expiresAt: PGTimestamp?
-    /// `is_active` (boolean).
     public var isActive: Bool?
     /// `updated_at` (timestamptz). set to now() by the BEFORE UPDATE trigger subscriptions_updated_at
     public var updatedAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", tier, revenuecatCustomerID = "revenuecat_customer_id"
         case originalPurchaseDate = "original_purchase_date", expiresAt = "expires_at", isActive = "is_active"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, tier: SubscriptionTier, revenuecatCustomerID: String? = nil,
                 originalPurchaseDate: PGTimestamp? = nil, expiresAt: PGTimestamp? = nil, isActive: Bool? = nil,
                 updatedAt: PGTimestamp? = nil) {
@@ -237,45 +173,23 @@ public struct Subscription: TableModel {
         self.originalPurchaseDate = originalPurchaseDate; self.expiresAt = expiresAt; self.isActive = isActive
         self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(tier, forKey: .tier)
-        try c.encode(revenuecatCustomerID, forKey: .revenuecatCustomerID)
-        try c.encode(originalPurchaseDate, forKey: .originalPurchaseDate); try c.encode(expiresAt, forKey: .expiresAt)
-        try c.encode(isActive, forKey: .isActive); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// The body of `PATCH /rest/v1/users` (§3.3 "Update user profile"): the columns a user edits; only those set are sent.
 public struct UserProfileUpdate: Codable, Equatable, Sendable {
-    /// `name` (text, not null).
     public var name: String?
-    /// `birthdate` (date, not null).
     public var birthdate: PGDate?
     /// `zodiac_sign` (text, not null).
     public var zodiacSign: ZodiacSign?
     /// `mbti_type` (text, not null).
     public var mbtiType: MBTIType?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case name, birthdate, zodiacSign = "zodiac_sign", mbtiType = "mbti_type"
     }
 
-    /// A body from its fields.
     public init(name: String? = nil, birthdate: PGDate? = nil, zodiacSign: ZodiacSign? = nil, mbtiType: MBTIType? = nil) {
         self.name = name; self.birthdate = birthdate; self.zodiacSign = zodiacSign; self.mbtiType = mbtiType
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        if let name { try c.encode(name, forKey: .name) }
-        if let birthdate { try c.encode(birthdate, forKey: .birthdate) }
-        if let zodiacSign { try c.encode(zodiacSign, forKey: .zodiacSign) }
-        if let mbtiType { try c.encode(mbtiType, forKey: .mbtiType) }
     }
 }
 

@@ -47,82 +47,55 @@ public enum UrgencyLevel: String, Codable, CaseIterable, Sendable {
 }
 
 /// A row of `neighborhoods`.
-public struct Neighborhood: TableModel {
-    /// `neighborhoods`.
+public struct Neighborhood: TableModel, ColumnEncodable {
     public static let table = "neighborhoods"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
-    /// `name` (text, not null).
     public var name: String
-    /// `description` (text).
     public var description: String?
     /// `created_by` (uuid).
     public var createdBy: String?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, description, createdBy = "created_by", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: String, name: String, description: String? = nil, createdBy: String? = nil, createdAt: PGTimestamp,
                 updatedAt: PGTimestamp) {
         self.id = id; self.name = name; self.description = description; self.createdBy = createdBy
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name)
-        try c.encode(description, forKey: .description); try c.encode(createdBy, forKey: .createdBy)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `profiles`.
-public struct Profile: TableModel {
-    /// `profiles`.
+public struct Profile: TableModel, ColumnEncodable {
     public static let table = "profiles"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
-    /// `display_name` (text, not null).
     public var displayName: String
-    /// `bio` (text).
     public var bio: String?
-    /// `skills` (text[], not null).
     public var skills: [String]
-    /// `avatar_url` (text).
     public var avatarUrl: String?
     /// `neighborhood_id` (uuid).
     public var neighborhoodId: String?
     /// `trust_tier` (smallint, not null).
     public var trustTier: Int
-    /// `phone_verified` (boolean, not null).
     public var phoneVerified: Bool
     /// `terms_accepted_at` (timestamptz, not null). The account (auth.users) is created by the first magic link or Google sign-in, before any onboarding screen, so the EULA is recorded where the CivicForge account begins: the profile. terms_accepted_at is NOT NULL, so no profile exists without it (a client insert without it is 23502), and once set it never changes by a client (rules.json serverManagedColumns immutable: 42501). The client sends the time the user accepted; a later terms version would add a column, not rewrite this one.
     public var termsAcceptedAt: PGTimestamp
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, displayName = "display_name", bio, skills, avatarUrl = "avatar_url", neighborhoodId = "neighborhood_id"
         case trustTier = "trust_tier", phoneVerified = "phone_verified", termsAcceptedAt = "terms_accepted_at"
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: String, displayName: String, bio: String? = nil, skills: [String], avatarUrl: String? = nil,
                 neighborhoodId: String? = nil, trustTier: Int, phoneVerified: Bool, termsAcceptedAt: PGTimestamp,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
@@ -130,97 +103,54 @@ public struct Profile: TableModel {
         self.neighborhoodId = neighborhoodId; self.trustTier = trustTier; self.phoneVerified = phoneVerified
         self.termsAcceptedAt = termsAcceptedAt; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(displayName, forKey: .displayName); try c.encode(bio, forKey: .bio)
-        try c.encode(skills, forKey: .skills); try c.encode(avatarUrl, forKey: .avatarUrl)
-        try c.encode(neighborhoodId, forKey: .neighborhoodId); try c.encode(trustTier, forKey: .trustTier)
-        try c.encode(phoneVerified, forKey: .phoneVerified); try c.encode(termsAcceptedAt, forKey: .termsAcceptedAt)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `reputation`.
-public struct Reputation: TableModel {
-    /// `reputation`.
+public struct Reputation: TableModel, ColumnEncodable {
     public static let table = "reputation"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `user_id` (uuid, not null).
     public var userId: String
-    /// `score` (integer, not null).
     public var score: Int
-    /// `thanks_received` (integer, not null).
     public var thanksReceived: Int
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userId = "user_id", score, thanksReceived = "thanks_received", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(userId: String, score: Int, thanksReceived: Int, updatedAt: PGTimestamp) {
         self.userId = userId; self.score = score; self.thanksReceived = thanksReceived; self.updatedAt = updatedAt
-    }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userId, forKey: .userId); try c.encode(score, forKey: .score)
-        try c.encode(thanksReceived, forKey: .thanksReceived); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
 /// A row of `notification_preferences`.
-public struct NotificationPreferences: TableModel {
-    /// `notification_preferences`.
+public struct NotificationPreferences: TableModel, ColumnEncodable {
     public static let table = "notification_preferences"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `user_id` (uuid, not null).
     public var userId: String
-    /// `new_response` (boolean, not null).
     public var newResponse: Bool
-    /// `response_status` (boolean, not null).
     public var responseStatus: Bool
-    /// `thanks` (boolean, not null).
     public var thanks: Bool
-    /// `ai_match` (boolean, not null).
     public var aiMatch: Bool
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userId = "user_id", newResponse = "new_response", responseStatus = "response_status", thanks
         case aiMatch = "ai_match", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(userId: String, newResponse: Bool, responseStatus: Bool, thanks: Bool, aiMatch: Bool,
                 updatedAt: PGTimestamp) {
         self.userId = userId; self.newResponse = newResponse; self.responseStatus = responseStatus; self.thanks = thanks
         self.aiMatch = aiMatch; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userId, forKey: .userId); try c.encode(newResponse, forKey: .newResponse)
-        try c.encode(responseStatus, forKey: .responseStatus); try c.encode(thanks, forKey: .thanks)
-        try c.encode(aiMatch, forKey: .aiMatch); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `posts`.
-public struct Post: TableModel {
-    /// `posts`.
+public struct Post: TableModel, ColumnEncodable {
     public static let table = "posts"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -228,36 +158,21 @@ public struct Post: TableModel {
     public var authorId: String
     /// `neighborhood_id` (uuid, not null).
     public var neighborhoodId: String
-    /// `type` (post_type, not null).
     public var type: PostType
-    /// `title` (text, not null).
     public var title: String
-    /// `description` (text, not null).
     public var description: String
-    /// `category` (text, not null).
     public var category: String
-    /// `urgency` (urgency_level, not null).
     public var urgency: UrgencyLevel
-    /// `status` (post_status, not null).
     public var status: PostStatus
-    /// `available_times` (text).
     public var availableTimes: String?
-    /// `location_hint` (text).
     public var locationHint: String?
-    /// `ai_assisted` (boolean, not null).
     public var aiAssisted: Bool
-    /// `hidden` (boolean, not null).
     public var hidden: Bool
-    /// `review_status` (review_status, not null).
     public var reviewStatus: ReviewStatus
-    /// `flag_count` (integer, not null).
     public var flagCount: Int
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, authorId = "author_id", neighborhoodId = "neighborhood_id", type, title, description, category, urgency
         case status, availableTimes = "available_times", locationHint = "location_hint", aiAssisted = "ai_assisted"
@@ -265,7 +180,6 @@ public struct Post: TableModel {
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: String, authorId: String, neighborhoodId: String, type: PostType, title: String,
                 description: String, category: String, urgency: UrgencyLevel, status: PostStatus,
                 availableTimes: String? = nil, locationHint: String? = nil, aiAssisted: Bool, hidden: Bool,
@@ -276,73 +190,39 @@ public struct Post: TableModel {
         self.aiAssisted = aiAssisted; self.hidden = hidden; self.reviewStatus = reviewStatus; self.flagCount = flagCount
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(authorId, forKey: .authorId)
-        try c.encode(neighborhoodId, forKey: .neighborhoodId); try c.encode(type, forKey: .type)
-        try c.encode(title, forKey: .title); try c.encode(description, forKey: .description)
-        try c.encode(category, forKey: .category); try c.encode(urgency, forKey: .urgency)
-        try c.encode(status, forKey: .status); try c.encode(availableTimes, forKey: .availableTimes)
-        try c.encode(locationHint, forKey: .locationHint); try c.encode(aiAssisted, forKey: .aiAssisted)
-        try c.encode(hidden, forKey: .hidden); try c.encode(reviewStatus, forKey: .reviewStatus)
-        try c.encode(flagCount, forKey: .flagCount); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `post_photos`.
-public struct PostPhoto: TableModel {
-    /// `post_photos`.
+public struct PostPhoto: TableModel, ColumnEncodable {
     public static let table = "post_photos"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
     /// `post_id` (uuid, not null).
     public var postId: String
-    /// `storage_path` (text, not null).
     public var storagePath: String
-    /// `thumbnail_path` (text, not null).
     public var thumbnailPath: String
     /// `position` (smallint, not null).
     public var position: Int
-    /// `width` (integer, not null).
     public var width: Int
-    /// `height` (integer, not null).
     public var height: Int
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", storagePath = "storage_path", thumbnailPath = "thumbnail_path", position, width
         case height, createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: String, postId: String, storagePath: String, thumbnailPath: String, position: Int, width: Int,
                 height: Int, createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.storagePath = storagePath; self.thumbnailPath = thumbnailPath
         self.position = position; self.width = width; self.height = height; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
-        try c.encode(storagePath, forKey: .storagePath); try c.encode(thumbnailPath, forKey: .thumbnailPath)
-        try c.encode(position, forKey: .position); try c.encode(width, forKey: .width)
-        try c.encode(height, forKey: .height); try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `responses`.
-public struct Response: TableModel {
-    /// `responses`.
+public struct Response: TableModel, ColumnEncodable {
     public static let table = "responses"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -350,43 +230,26 @@ public struct Response: TableModel {
     public var postId: String
     /// `responder_id` (uuid, not null).
     public var responderId: String
-    /// `message` (text, not null).
     public var message: String
-    /// `status` (response_status, not null).
     public var status: ResponseStatus
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", responderId = "responder_id", message, status, createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: String, postId: String, responderId: String, message: String, status: ResponseStatus,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.responderId = responderId; self.message = message; self.status = status
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
-        try c.encode(responderId, forKey: .responderId); try c.encode(message, forKey: .message)
-        try c.encode(status, forKey: .status); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `thanks`.
-public struct Thanks: TableModel {
-    /// `thanks`.
+public struct Thanks: TableModel, ColumnEncodable {
     public static let table = "thanks"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -396,38 +259,24 @@ public struct Thanks: TableModel {
     public var fromUserId: String
     /// `to_user_id` (uuid, not null).
     public var toUserId: String
-    /// `message` (text).
     public var message: String?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", fromUserId = "from_user_id", toUserId = "to_user_id", message
         case createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: String, postId: String, fromUserId: String, toUserId: String, message: String? = nil,
                 createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.fromUserId = fromUserId; self.toUserId = toUserId
         self.message = message; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
-        try c.encode(fromUserId, forKey: .fromUserId); try c.encode(toUserId, forKey: .toUserId)
-        try c.encode(message, forKey: .message); try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `post_flags`.
-public struct PostFlag: TableModel {
-    /// `post_flags`.
+public struct PostFlag: TableModel, ColumnEncodable {
     public static let table = "post_flags"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -435,35 +284,21 @@ public struct PostFlag: TableModel {
     public var postId: String
     /// `flagger_id` (uuid, not null).
     public var flaggerId: String
-    /// `reason` (text).
     public var reason: String?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", flaggerId = "flagger_id", reason, createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: String, postId: String, flaggerId: String, reason: String? = nil, createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.flaggerId = flaggerId; self.reason = reason; self.createdAt = createdAt
-    }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
-        try c.encode(flaggerId, forKey: .flaggerId); try c.encode(reason, forKey: .reason)
-        try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
 /// A row of `ai_matches`.
-public struct AIMatch: TableModel {
-    /// `ai_matches`.
+public struct AIMatch: TableModel, ColumnEncodable {
     public static let table = "ai_matches"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
@@ -471,43 +306,27 @@ public struct AIMatch: TableModel {
     public var postId: String
     /// `matched_post_id` (uuid, not null).
     public var matchedPostId: String
-    /// `score` (double precision, not null).
     public var score: Double
-    /// `reason` (text).
     public var reason: String?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, postId = "post_id", matchedPostId = "matched_post_id", score, reason, createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: String, postId: String, matchedPostId: String, score: Double, reason: String? = nil,
                 createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.matchedPostId = matchedPostId; self.score = score; self.reason = reason
         self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(postId, forKey: .postId)
-        try c.encode(matchedPostId, forKey: .matchedPostId); try c.encode(score, forKey: .score)
-        try c.encode(reason, forKey: .reason); try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `invitations`.
-public struct Invitation: TableModel {
-    /// `invitations`.
+public struct Invitation: TableModel, ColumnEncodable {
     public static let table = "invitations"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
-    /// `code` (text, not null).
     public var code: String
     /// `inviter_id` (uuid, not null).
     public var inviterId: String
@@ -515,93 +334,55 @@ public struct Invitation: TableModel {
     public var neighborhoodId: String
     /// `redeemed_by` (uuid).
     public var redeemedBy: String?
-    /// `redeemed_at` (timestamptz).
     public var redeemedAt: PGTimestamp?
-    /// `expires_at` (timestamptz, not null).
     public var expiresAt: PGTimestamp
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, code, inviterId = "inviter_id", neighborhoodId = "neighborhood_id", redeemedBy = "redeemed_by"
         case redeemedAt = "redeemed_at", expiresAt = "expires_at", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: String, code: String, inviterId: String, neighborhoodId: String, redeemedBy: String? = nil,
                 redeemedAt: PGTimestamp? = nil, expiresAt: PGTimestamp, createdAt: PGTimestamp) {
         self.id = id; self.code = code; self.inviterId = inviterId; self.neighborhoodId = neighborhoodId
         self.redeemedBy = redeemedBy; self.redeemedAt = redeemedAt; self.expiresAt = expiresAt
         self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(code, forKey: .code); try c.encode(inviterId, forKey: .inviterId)
-        try c.encode(neighborhoodId, forKey: .neighborhoodId); try c.encode(redeemedBy, forKey: .redeemedBy)
-        try c.encode(redeemedAt, forKey: .redeemedAt); try c.encode(expiresAt, forKey: .expiresAt)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `device_tokens`.
-public struct DeviceToken: TableModel {
-    /// `device_tokens`.
+public struct DeviceToken: TableModel, ColumnEncodable {
     public static let table = "device_tokens"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null).
     public var id: String
     /// `user_id` (uuid, not null).
     public var userId: String
-    /// `token` (text, not null).
     public var token: String
-    /// `platform` (device_platform, not null).
     public var platform: DevicePlatform
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", token, platform, createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: String, userId: String, token: String, platform: DevicePlatform, createdAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.token = token; self.platform = platform; self.createdAt = createdAt
-    }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(token, forKey: .token)
-        try c.encode(platform, forKey: .platform); try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
 /// PushNotificationService: `POST /rest/v1/device_tokens` (Prefer: resolution=ignore-duplicates).
 public struct DeviceTokenRegistration: Codable, Equatable, Sendable {
-    /// `token` (text, not null).
     public var token: String
-    /// `platform` (device_platform, not null).
     public var platform: DevicePlatform
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case token, platform
     }
 
-    /// A body from its fields.
     public init(token: String, platform: DevicePlatform) {
         self.token = token; self.platform = platform
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(token, forKey: .token); try c.encode(platform, forKey: .platform)
     }
 }
 
@@ -609,68 +390,38 @@ public struct DeviceTokenRegistration: Codable, Equatable, Sendable {
 public struct NewFlag: Codable, Equatable, Sendable {
     /// `post_id` (uuid, not null).
     public var postId: String
-    /// `reason` (text).
     public var reason: String?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case postId = "post_id", reason
     }
 
-    /// A body from its fields.
     public init(postId: String, reason: String? = nil) {
         self.postId = postId; self.reason = reason
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(postId, forKey: .postId); if let reason { try c.encode(reason, forKey: .reason) }
     }
 }
 
 /// CreatePostView's form: `POST /rest/v1/posts` (server defaults for what is left out).
 public struct NewPost: Codable, Equatable, Sendable {
-    /// `type` (post_type, not null).
     public var type: PostType
-    /// `title` (text, not null).
     public var title: String
-    /// `description` (text, not null).
     public var description: String
-    /// `category` (text, not null).
     public var category: String
-    /// `urgency` (urgency_level, not null).
     public var urgency: UrgencyLevel?
-    /// `available_times` (text).
     public var availableTimes: String?
-    /// `location_hint` (text).
     public var locationHint: String?
-    /// `ai_assisted` (boolean, not null).
     public var aiAssisted: Bool?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case type, title, description, category, urgency, availableTimes = "available_times"
         case locationHint = "location_hint", aiAssisted = "ai_assisted"
     }
 
-    /// A body from its fields.
     public init(type: PostType, title: String, description: String, category: String, urgency: UrgencyLevel? = nil,
                 availableTimes: String? = nil, locationHint: String? = nil, aiAssisted: Bool? = nil) {
         self.type = type; self.title = title; self.description = description; self.category = category
         self.urgency = urgency; self.availableTimes = availableTimes; self.locationHint = locationHint
         self.aiAssisted = aiAssisted
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(type, forKey: .type); try c.encode(title, forKey: .title)
-        try c.encode(description, forKey: .description); try c.encode(category, forKey: .category)
-        if let urgency { try c.encode(urgency, forKey: .urgency) }
-        if let availableTimes { try c.encode(availableTimes, forKey: .availableTimes) }
-        if let locationHint { try c.encode(locationHint, forKey: .locationHint) }
-        if let aiAssisted { try c.encode(aiAssisted, forKey: .aiAssisted) }
     }
 }
 
@@ -678,34 +429,20 @@ public struct NewPost: Codable, Equatable, Sendable {
 public struct NewPostPhoto: Codable, Equatable, Sendable {
     /// `post_id` (uuid, not null).
     public var postId: String
-    /// `storage_path` (text, not null).
     public var storagePath: String
-    /// `thumbnail_path` (text, not null).
     public var thumbnailPath: String
     /// `position` (smallint, not null).
     public var position: Int
-    /// `width` (integer, not null).
     public var width: Int
-    /// `height` (integer, not null).
     public var height: Int
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case postId = "post_id", storagePath = "storage_path", thumbnailPath = "thumbnail_path", position, width, height
     }
 
-    /// A body from its fields.
     public init(postId: String, storagePath: String, thumbnailPath: String, position: Int, width: Int, height: Int) {
         self.postId = postId; self.storagePath = storagePath; self.thumbnailPath = thumbnailPath
         self.position = position; self.width = width; self.height = height
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(postId, forKey: .postId); try c.encode(storagePath, forKey: .storagePath)
-        try c.encode(thumbnailPath, forKey: .thumbnailPath); try c.encode(position, forKey: .position)
-        try c.encode(width, forKey: .width); try c.encode(height, forKey: .height)
     }
 }
 
@@ -713,30 +450,19 @@ public struct NewPostPhoto: Codable, Equatable, Sendable {
 public struct NewProfile: Codable, Equatable, Sendable {
     /// `id` (uuid, not null).
     public var id: String
-    /// `display_name` (text, not null).
     public var displayName: String
     /// `neighborhood_id` (uuid).
     public var neighborhoodId: String?
     /// `terms_accepted_at` (timestamptz, not null). The account (auth.users) is created by the first magic link or Google sign-in, before any onboarding screen, so the EULA is recorded where the CivicForge account begins: the profile. terms_accepted_at is NOT NULL, so no profile exists without it (a client insert without it is 23502), and once set it never changes by a client (rules.json serverManagedColumns immutable: 42501). The client sends the time the user accepted; a later terms version would add a column, not rewrite this one.
     public var termsAcceptedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, displayName = "display_name", neighborhoodId = "neighborhood_id", termsAcceptedAt = "terms_accepted_at"
     }
 
-    /// A body from its fields.
     public init(id: String, displayName: String, neighborhoodId: String? = nil, termsAcceptedAt: PGTimestamp) {
         self.id = id; self.displayName = displayName; self.neighborhoodId = neighborhoodId
         self.termsAcceptedAt = termsAcceptedAt
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(displayName, forKey: .displayName)
-        if let neighborhoodId { try c.encode(neighborhoodId, forKey: .neighborhoodId) }
-        try c.encode(termsAcceptedAt, forKey: .termsAcceptedAt)
     }
 }
 
@@ -744,23 +470,14 @@ public struct NewProfile: Codable, Equatable, Sendable {
 public struct NewResponse: Codable, Equatable, Sendable {
     /// `post_id` (uuid, not null).
     public var postId: String
-    /// `message` (text, not null).
     public var message: String
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case postId = "post_id", message
     }
 
-    /// A body from its fields.
     public init(postId: String, message: String) {
         self.postId = postId; self.message = message
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(postId, forKey: .postId); try c.encode(message, forKey: .message)
     }
 }
 
@@ -770,46 +487,27 @@ public struct NewThanks: Codable, Equatable, Sendable {
     public var postId: String
     /// `to_user_id` (uuid, not null).
     public var toUserId: String
-    /// `message` (text).
     public var message: String?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case postId = "post_id", toUserId = "to_user_id", message
     }
 
-    /// A body from its fields.
     public init(postId: String, toUserId: String, message: String? = nil) {
         self.postId = postId; self.toUserId = toUserId; self.message = message
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(postId, forKey: .postId); try c.encode(toUserId, forKey: .toUserId)
-        if let message { try c.encode(message, forKey: .message) }
     }
 }
 
 /// The post author's decision: `PATCH /rest/v1/responses?id=eq.…`.
 public struct ResponseDecision: Codable, Equatable, Sendable {
-    /// `status` (response_status, not null).
     public var status: ResponseStatus
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case status
     }
 
-    /// A body from its fields.
     public init(status: ResponseStatus) {
         self.status = status
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(status, forKey: .status)
     }
 }
 

@@ -9,7 +9,6 @@ import MockSupabase
 package struct RedeemInvitationRequest: Codable, Equatable, Sendable {
     /// The code as typed or from `/invite/{code}`.
     package var inviteCode: String
-    package init(inviteCode: String) { self.inviteCode = inviteCode }
     enum CodingKeys: String, CodingKey { case inviteCode = "invite_code" }
 }
 
@@ -19,20 +18,18 @@ package struct OTPRequest: Codable, Equatable, Sendable {
     /// The address the link and code go to.
     package var email: String
     /// Whether an unknown address signs up.
-    package var createUser: Bool
+    package var createUser = true
     /// user_metadata for a new user.
     package var data: JSONValue?
-    package init(email: String, createUser: Bool = true, data: JSONValue? = nil) { self.email = email; self.createUser = createUser; self.data = data }
     enum CodingKeys: String, CodingKey { case email, createUser = "create_user", data }
 }
 
 /// The 6-digit fallback (§3 step 6): `POST /auth/v1/verify`.
 package struct VerifyOTPRequest: Codable, Equatable, Sendable {
     /// `email` for the code, `magiclink` for the link's token.
-    package var type: String
+    package var type = "email"
     /// The address.
     package var email: String
     /// The code.
     package var token: String
-    package init(type: String = "email", email: String, token: String) { self.type = type; self.email = email; self.token = token }
 }

@@ -92,10 +92,6 @@ package struct PhotoLimits: Sendable, Equatable {
         package var contentType: String
         /// ImageIO metadata dictionary keys present in the output (`{Exif}`, `{GPS}`, …).
         package var metadataKeys: [String]
-        package init(source: Size, output: Size, thumbnail: Size, quality: Int, contentType: String, metadataKeys: [String]) {
-            self.source = source; self.output = output; self.thumbnail = thumbnail
-            self.quality = quality; self.contentType = contentType; self.metadataKeys = metadataKeys
-        }
     }
 
     /// Every way a processed photo set breaks the limits (empty when it conforms).
@@ -132,10 +128,9 @@ extension PhotoLimits: Decodable {
     /// `bytes` of photos.json: how produced JPEG bytes are judged.
     private struct Bytes: Decodable {
         var forbiddenAppSegments: [Int], frameMarkers: [Int], qualityTolerance: Int
-        enum CodingKeys: String, CodingKey { case decision, forbiddenAppSegments, frameMarkers, qualityTolerance }
+        enum CodingKeys: String, CodingKey, CaseIterable { case decision, forbiddenAppSegments, frameMarkers, qualityTolerance }
         init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
             forbiddenAppSegments = try c.decode([Int].self, forKey: .forbiddenAppSegments)
             frameMarkers = try c.decode([Int].self, forKey: .frameMarkers)
             qualityTolerance = try c.decode(Int.self, forKey: .qualityTolerance)

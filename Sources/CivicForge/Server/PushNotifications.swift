@@ -50,10 +50,9 @@ package struct NotificationRules: Sendable, Equatable {
 }
 
 extension NotificationRules.Event: Decodable {
-    enum CodingKeys: String, CodingKey { case doc, recipient, priority, operation, event, table, statusIn, preference }
+    enum CodingKeys: String, CodingKey, CaseIterable { case doc, recipient, priority, operation, event, table, statusIn, preference }
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        _ = try c.decodeIfPresent(JSONValue.self, forKey: .doc)
         let r = try c.decode(String.self, forKey: .recipient)
         guard let recipient = NotificationRules.Recipient(rawValue: r) else {
             throw c.fail(.recipient, "unknown recipient '\(r)' (\(NotificationRules.Recipient.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -84,7 +83,7 @@ extension NotificationRules: Decodable {
 }
 
 /// Supabase's database-webhook body.
-package struct WebhookPayload: Codable, Equatable, Sendable {
+package struct WebhookPayload: Codable, Equatable, Sendable, ColumnEncodable {
     /// INSERT, UPDATE or DELETE.
     package var type: String
     package var table: String
@@ -94,32 +93,19 @@ package struct WebhookPayload: Codable, Equatable, Sendable {
     package var record: JSONValue?
     package var oldRecord: JSONValue?
 
-    package init(type: String, table: String, schema: String = "public", record: JSONValue?, oldRecord: JSONValue?) {
-        self.type = type; self.table = table; self.schema = schema; self.record = record; self.oldRecord = oldRecord
-    }
-    enum CodingKeys: String, CodingKey { case type, table, schema, record, oldRecord = "old_record" }
-
-    /// Encodes every key (null for an absent record), as the webhook sends it.
-    package func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(type, forKey: .type); try c.encode(table, forKey: .table); try c.encode(schema, forKey: .schema)
-        try c.encode(record ?? .null, forKey: .record); try c.encode(oldRecord ?? .null, forKey: .oldRecord)
-    }
+    /// Every key is written (null for an absent record), as the webhook sends it.
+    package static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
+    enum CodingKeys: String, CodingKey, CaseIterable { case type, table, schema, record, oldRecord = "old_record" }
 }
 
 /// The function's answer: the event recognised (null for none) and its deliveries.
-package struct PushDispatch: Codable, Equatable, Sendable {
+package struct PushDispatch: Codable, Equatable, Sendable, ColumnEncodable {
     /// The event's name.
     package var event: String?
     /// Deliveries, by token.
     package var deliveries: [Delivery]
-    /// Encodes `event` as null when there is none.
-    package func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(event, forKey: .event)
-        try c.encode(deliveries, forKey: .deliveries)
-    }
-    enum CodingKeys: String, CodingKey { case event, deliveries }
+    /// `event` is written as null when there is none.
+    package static var columns: [String] { ["event", "deliveries"] }
 
     /// One APNs delivery the function makes.
     package struct Delivery: Codable, Equatable, Sendable {

@@ -133,12 +133,4 @@ package struct CacheInvalidator: Sendable {
             }
         }
     }
-
-    /// Applies the rules of an event name (`logout`, `mutation:rides`); returns how many matched.
-    @discardableResult
-    package func handle(event: String, userID: String, on store: any ClientCacheStore) async -> Int {
-        let matching = rules.invalidation.filter { $0.event == event }
-        for r in matching { await apply(r, userID: userID, on: store) }
-        return matching.count
-    }
 }

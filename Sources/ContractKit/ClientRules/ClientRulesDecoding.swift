@@ -65,9 +65,15 @@ extension KeyedDecodingContainer {
     func behaviours<S: BehaviourCatalog>(_ suite: S.Type, _ key: Key) throws -> [BehaviourRule] {
         try decodeIfPresent(Behaviours<S>.self, forKey: key)?.rules ?? []
     }
-    /// The notes every client-rules object may carry.
-    func clientRuleNotes() throws {
-        for k in noteKeys { if let key = Key(stringValue: k) { _ = try decodeIfPresent(String.self, forKey: key) } }
+}
+
+extension Decoder {
+    /// A client-rules object's container, its notes for people (`source`, `decision`, `doc`)
+    /// checked to be text.
+    func ruleContainer<Key: CodingKey>(keyedBy: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let c = try container(keyedBy: Key.self)
+        for k in noteKeys { if let key = Key(stringValue: k) { _ = try c.decodeIfPresent(String.self, forKey: key) } }
+        return c
     }
 }
 
@@ -86,8 +92,7 @@ extension OfflineQueueRules.Conflicts: ContractEnum {}
 extension CacheLayout: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, file, envelope, formatVersion, perUser, root, global }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         _ = try c.decodeIfPresent(String.self, forKey: .file)
         _ = try c.decodeIfPresent(String.self, forKey: .envelope)
         formatVersion = try c.decode(Int.self, forKey: .formatVersion)
@@ -102,8 +107,7 @@ extension CacheLayout: Decodable {
 extension FreshnessRule: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, staleWhenAge, probeSeconds }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         staleWhenAge = try c.decode(StalenessBoundary.self, forKey: .staleWhenAge)
         probeSeconds = try c.decode(PositiveNumber.self, forKey: .probeSeconds).value
     }
@@ -112,8 +116,7 @@ extension FreshnessRule: Decodable {
 extension CacheWriteTrigger: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, operation, on }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         operation = try c.decode(String.self, forKey: .operation)
         guard operation.range(of: #"^[A-Za-z_][A-Za-z0-9_]*$"#, options: .regularExpression) != nil else {
             throw c.fail(.operation, "an operation is a name without brackets (generateReport), not '\(operation)'")
@@ -125,8 +128,7 @@ extension CacheWriteTrigger: Decodable {
 extension CacheEntryRule: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, key, scope, ttlSeconds, write, qualifiers, writeTrigger }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         id = try c.decode(RuleID.self, forKey: .id).value
         key = try c.decode(String.self, forKey: .key)
         guard CacheKey.isSafeComponent(key) else { throw c.fail(.key, "key '\(key)' must be letters, digits, '_' or '-' (it names a file)") }
@@ -145,8 +147,7 @@ private struct RawInvalidation: Decodable {
     var clears: InvalidationTarget
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, event, clears }
     init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         id = try c.decode(RuleID.self, forKey: .id).value
         event = try c.decode(String.self, forKey: .event)
         let entries = decoder.contractState?.values[Shared.entries] as? [CacheEntryRule] ?? []
@@ -172,8 +173,7 @@ private struct RawInvalidation: Decodable {
 extension PerformanceRule: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, operation, maxMilliseconds, measuredBy }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         id = try c.decode(RuleID.self, forKey: .id).value
         operation = try c.decode(Operation.self, forKey: .operation)
         maxMilliseconds = try c.decode(PositiveNumber.self, forKey: .maxMilliseconds).value
@@ -186,8 +186,7 @@ extension CacheRules: Decodable {
         case source, decision, doc, storage, layout, freshness, entries, invalidation, behaviours, performance, invalidatedOn
     }
     public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         storage = try c.decode(Storage.self, forKey: .storage)
         if c.contains(.layout), try !c.decodeNil(forKey: .layout) {
             guard storage == .files else { throw c.fail(.layout, "a layout is only meaningful for storage 'files'") }
@@ -235,8 +234,7 @@ extension CacheRules: Decodable {
 extension LoaderResource: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, cacheKey, path, query, `as` }
     public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         id = try c.decode(RuleID.self, forKey: .id).value
         cacheKey = try c.decode(String.self, forKey: .cacheKey)
         guard let cache = decoder.contractState?.values[Shared.cache] as? CacheRules else {
@@ -254,8 +252,7 @@ extension LoaderResource: Decodable {
 extension LoaderRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, resources, steps, staleBanner, behaviours }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         resources = try c.decode([LoaderResource].self, forKey: .resources)
         steps = try c.decode([String].self, forKey: .steps)
         staleBanner = try c.decode(Bool.self, forKey: .staleBanner)
@@ -266,8 +263,7 @@ extension LoaderRules: Decodable {
 extension OptimisticResource: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, cacheKey, table, itemColumn, ownerColumn, `as` }
     public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         id = try c.decode(RuleID.self, forKey: .id).value
         cacheKey = try c.decode(String.self, forKey: .cacheKey)
         let cache = decoder.contractState?.values[Shared.cache] as? CacheRules
@@ -283,8 +279,7 @@ extension OptimisticResource: Decodable {
 extension OptimisticFailure: Decodable {
     enum CodingKeys: String, CodingKey { case source, decision, doc, kind, status }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         switch try c.decode(String.self, forKey: .kind) {
         case "networkError": self = .networkError
         case "status":
@@ -299,8 +294,7 @@ extension OptimisticFailure: Decodable {
 extension OptimisticRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, resource, failures, behaviours }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         resource = try c.decode(OptimisticResource.self, forKey: .resource)
         failures = try c.decode([OptimisticFailure].self, forKey: .failures)
         behaviours = try c.behaviours(OptimisticSuite.self, .behaviours)
@@ -313,8 +307,7 @@ private struct RateBoundary: Decodable {
     var probe: Double
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, allowedWhenElapsed, probeSeconds }
     init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         boundary = try c.decode(RateLimitRules.Boundary.self, forKey: .allowedWhenElapsed)
         probe = try c.decode(PositiveNumber.self, forKey: .probeSeconds).value
     }
@@ -325,8 +318,7 @@ private struct RecordingSection: Decodable {
     var value: RateLimitRules.Recording
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, records }
     init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         value = try c.decode(RateLimitRules.Recording.self, forKey: .records)
     }
 }
@@ -336,8 +328,7 @@ private struct TargetsSection: Decodable {
     var value: RateLimitRules.Keying
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, keyedBy }
     init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         value = try c.decode(RateLimitRules.Keying.self, forKey: .keyedBy)
     }
 }
@@ -345,8 +336,7 @@ private struct TargetsSection: Decodable {
 extension RateLimitAction: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, action, minimumIntervalSeconds }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         id = try c.decode(RuleID.self, forKey: .id).value
         action = try c.decode(String.self, forKey: .action)
         minimumInterval = try c.decode(PositiveNumber.self, forKey: .minimumIntervalSeconds).value
@@ -356,8 +346,7 @@ extension RateLimitAction: Decodable {
 extension RateLimitRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, boundary, recording, targets, actions, onLimited, behaviours }
     public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         let b = try c.decode(RateBoundary.self, forKey: .boundary)
         boundary = b.boundary
         probeSeconds = b.probe
@@ -385,8 +374,7 @@ extension RealtimeRules: Decodable {
         case source, decision, doc, maxSubscriptions, onLimit, resubscribe, backgroundDropAfterSeconds, probeSeconds, behaviours
     }
     public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         maxSubscriptions = try c.decode(Int.self, forKey: .maxSubscriptions)
         guard maxSubscriptions >= 1 else { throw c.fail(.maxSubscriptions, "maxSubscriptions must be at least 1") }
         guard try c.decode(String.self, forKey: .onLimit) == "evictOldest" else { throw c.fail(.onLimit, "only 'evictOldest' is defined") }
@@ -400,8 +388,7 @@ extension RealtimeRules: Decodable {
 extension ImagePreset: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, name, maxDimensionPixels, maxBytes, buckets }
     public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         id = try c.decode(RuleID.self, forKey: .id).value
         name = try c.decode(String.self, forKey: .name)
         maxDimensionPixels = try c.decode(PositiveInt.self, forKey: .maxDimensionPixels).value
@@ -415,8 +402,7 @@ private struct ImageSection: Decodable {
     var presets: [ImagePreset]
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, presets }
     init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         presets = try c.decode([ImagePreset].self, forKey: .presets)
     }
 }
@@ -440,8 +426,7 @@ extension OfflineQueueRules: Decodable {
         case source, decision, doc, cacheKey, order, conflicts, conflictTimestamp, operations, onNetworkError, onRejected, transient
     }
     public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         cacheKey = try c.decode(String.self, forKey: .cacheKey)
         let cache = decoder.contractState?.values[Shared.cache] as? CacheRules
         guard let entry = cache?.entry(cacheKey) else { throw c.fail(.cacheKey, "unknown cache key '\(cacheKey)'") }
@@ -462,8 +447,7 @@ extension OfflineQueueRules: Decodable {
 extension TimeoutRule: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, operation, seconds }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.clientRuleNotes()
+        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
         id = try c.decode(RuleID.self, forKey: .id).value
         operation = try c.decode(String.self, forKey: .operation)
         seconds = try c.decode(PositiveNumber.self, forKey: .seconds).value

@@ -71,9 +71,9 @@ public struct ServedContract: Sendable {
     }
 }
 
-/// A backend's database engine as a target: runs RLS cases (`RLSPolicyInstalling`) and
-/// differential cases (`DifferentialTarget`) as database calls, without the REST layer.
-package protocol EngineTargeting: RLSPolicyInstalling, DifferentialTarget {}
+/// A backend's database engine as a target: runs RLS cases (`RLSPolicyInstalling`), the
+/// matrix's and the differential's, as database calls, without the REST layer.
+package protocol EngineTargeting: RLSPolicyInstalling {}
 
 /// A backend's keys and its personas' tokens, as the wire senders sign with them.
 package struct BackendKeys: WireCredentials {

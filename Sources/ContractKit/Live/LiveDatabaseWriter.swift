@@ -19,8 +19,9 @@ package struct LiveTableRestore: Sendable {
 /// The backend's own database, for what PostgREST cannot put back: a column a trigger stamps on
 /// every write (`updated_at = now()`) on a row other rows refer to. `contracts verify --target URL
 /// --restore-database URL` (supabase start: `postgresql://postgres:postgres@127.0.0.1:54322/postgres`)
-/// writes those rows there in one transaction with triggers off (`session_replication_role =
-/// replica`, as Supabase's guide to restoring a dump does), so they are exactly as before.
+/// writes what each case left different there in one transaction with triggers off
+/// (`session_replication_role = replica`, as Supabase's guide to restoring a dump does), so the
+/// rows are exactly as before.
 package protocol LiveDatabaseWriter: Sendable {
     /// Applies the restores in one transaction with triggers off; throws (and changes nothing)
     /// when any statement fails.

@@ -19,6 +19,8 @@ package final class LiveEndpoint: WireCredentials, @unchecked Sendable {
     private let session: URLSession
     private let lock = NSLock()
     private var tokens: [String: String] = [:]
+    /// What each request that may write could have changed, in the order sent.
+    private var writes: [LiveWrite] = []
 
     /// An endpoint. `timeout` bounds each request (seconds).
     package init(baseURL: URL, anonKey: String, serviceRoleKey: String, timeout: TimeInterval = 30) {
@@ -58,6 +60,14 @@ package final class LiveEndpoint: WireCredentials, @unchecked Sendable {
     /// The token of a persona signed in, if any.
     package func token(for persona: String) -> String? { lock.lock(); defer { lock.unlock() }; return tokens[persona] }
 
+    /// How many requests this endpoint has sent that may have written (every request but those
+    /// `LiveReadOnly` names): unchanged between two moments, nothing sent in between changed
+    /// the backend (`LiveBackend.restore` then has nothing to put back).
+    package var writesSent: Int { lock.lock(); defer { lock.unlock() }; return writes.count }
+
+    /// What the requests that may write sent after the first `mark` of them could have changed.
+    func writes(since mark: Int) -> ArraySlice<LiveWrite> { lock.lock(); defer { lock.unlock() }; return writes[min(mark, writes.count)...] }
+
     /// A signed-in persona's token (`WireCredentials`).
     package func accessToken(persona: String) -> String? { token(for: persona) }
 
@@ -91,6 +101,8 @@ package final class LiveEndpoint: WireCredentials, @unchecked Sendable {
     /// Sends a request (a body without `Content-Type` goes as JSON).
     package func send(_ request: WireRequest) throws -> HTTPResponse {
         var r = request
+        // Counted before sending: a request that fails on the way back may still have written.
+        if let w = LiveReadOnly.write(method: r.method, path: r.path, headers: r.headers) { lock.lock(); writes.append(w); lock.unlock() }
         if !r.body.isEmpty, r.headers["Content-Type"] == nil { r.headers["Content-Type"] = "application/json" }
         do { return try sender.send(r) } catch let e as WireSendError {
             throw TransportError(message: "\(e.target): \(e.underlying.localizedDescription)")

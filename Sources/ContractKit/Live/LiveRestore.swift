@@ -4,13 +4,20 @@ import Foundation
 /// backend whose triggers keep running (a real Supabase has no `/__admin/reset` and no way to
 /// switch triggers off over HTTP).
 ///
-/// How rows are found: every pass reads every table of the snapshot and compares it with the
-/// snapshot, so a row a trigger made (a `town_hall_posts` row written by a review's trigger, a
-/// notification, a companion row) is found wherever it lands, without guessing it from the
-/// created rows' keys or from timestamps (a table may have no timestamp column, and a trigger
-/// may write a row that names none of the rows the run wrote). The cost is a read of every table
-/// per pass; the condition is that nobody else writes the app's tables during the run (a CI
-/// project or a local stack, not a shared staging project in use).
+/// How rows are found: a pass reads whole tables and compares them with the snapshot, so a row
+/// a trigger made (a `town_hall_posts` row written by a review's trigger, a notification, a
+/// companion row) is found wherever it lands, without guessing it from the created rows' keys or
+/// from timestamps (a table may have no timestamp column, and a trigger may write a row that
+/// names none of the rows the run wrote). Which tables: those the writes since the last look may
+/// have changed (`reach`: the tables written and what their foreign keys' delete actions reach),
+/// every table as soon as one of those writes may have run a trigger or was not a table write.
+/// Several tables are in flight at once, and a table whose body is byte for byte the snapshot's
+/// is not parsed or compared. The condition is that nobody else writes the app's tables during
+/// the run (a CI project or a local stack, not a shared staging project in use).
+///
+/// With the backend's database at hand (`LiveDatabaseWriter`, `--restore-database`), every
+/// difference is written there in one transaction with triggers off, exactly, after one read;
+/// should the database refuse, the passes below run instead and the refusal is returned.
 ///
 /// How rows are put back, in passes until nothing differs or nothing is left to try:
 /// 1. rows the snapshot lacks are deleted, children first (FK order from schema.json);
@@ -24,9 +31,9 @@ import Foundation
 ///    RESTRICT / NO ACTION, the rows set to null have no BEFORE UPDATE trigger, and no table
 ///    inserted again has an AFTER INSERT trigger (or, below the row itself, any INSERT trigger)
 ///    that would write other rows. Otherwise it is patched, and a column stamped anyway is left.
-/// What is still different after that is written through the backend's database with triggers
-/// off when one is given (`LiveDatabaseWriter`, `--restore-database`); otherwise it is returned
-/// in words, naming the column and the trigger that stamps it.
+/// What is still different after that is returned in words, naming the column and the trigger
+/// that stamps it; a later run to the same snapshot leaves such a row alone while it is still as
+/// this run left it (`settled`).
 struct LiveRestore {
     let io: LiveStateIO
 
@@ -49,6 +56,27 @@ struct LiveRestore {
             let t = left.remove(at: ready)
             placed.append(t)
             names.insert(t.name)
+        }
+        return placed
+    }
+
+    /// Rows of one table with each row a row of the list refers to (a foreign key of the table
+    /// into itself: `profiles.invited_by`, `request_qa.parent_id`) placed after that row, for a
+    /// database that checks foreign keys row by row; a cycle keeps the given order.
+    static func parentsFirst(_ rows: [[String: JSONValue]], in t: TableSchema) -> [[String: JSONValue]] {
+        let own = t.foreignKeys.filter { refers($0, to: t) }
+        if own.isEmpty || rows.count < 2 { return rows }
+        func ref(_ r: [String: JSONValue], _ cols: [String]) -> [String] { cols.map { RLSCase.filterText(r[$0] ?? .null) } }
+        var left = rows, placed: [[String: JSONValue]] = []
+        while !left.isEmpty {
+            let i =
+                left.indices.first { i in
+                    own.allSatisfy { fk in
+                        let wanted = ref(left[i], fk.columns)
+                        return !left.indices.contains { j in j != i && ref(left[j], fk.refColumns) == wanted }
+                    }
+                } ?? 0
+            placed.append(left.remove(at: i))
         }
         return placed
     }
@@ -163,24 +191,106 @@ struct LiveRestore {
         return (200...299).contains(r.status) ? nil : "updating \(t.name) \(LiveStateIO.key(row, t.primaryKey)): HTTP \(r.status) \(r.text.prefix(200))"
     }
 
-    /// The app's tables as the backend has them now.
-    func read(_ tables: [TableSchema]) throws -> [String: [String: JSONValue]] {
-        var out: [String: [String: JSONValue]] = [:]
-        for t in tables { out[t.name] = try io.rows(t) }
+    /// The app's tables as the backend has them now (several read at once), and the names of
+    /// those whose bodies were byte for byte `target`'s (as the snapshot has them: nothing to
+    /// compare or put back there). Only the tables of `scope` are read when it and `prior` are
+    /// given; the others are as `prior` has them.
+    func read(_ tables: [TableSchema], like target: LiveSnapshot, only scope: Set<String>? = nil, over prior: LiveTables? = nil) throws -> LiveTables {
+        var out = prior ?? LiveTables()
+        let wanted = prior == nil || scope == nil ? tables : tables.filter { scope!.contains($0.name) }
+        for (name, r) in try io.read(wanted, known: target) {
+            out.rows[name] = r.rows
+            if r.unchanged { out.unchanged.insert(name) } else { out.unchanged.remove(name) }
+        }
         return out
     }
 
+    /// The snapshot's tables that writes may have changed, by schema.json: each table written,
+    /// and the tables its foreign keys' ON DELETE actions reach from a delete (CASCADE: a delete
+    /// there, SET NULL / SET DEFAULT: an update), transitively. Nil (every table) when a write
+    /// may have run a trigger (its table declares one for the event: a trigger function may
+    /// write any table, GoTrue's users or Storage's objects included) or wrote anything but a
+    /// table (a view, an `rpc`, GoTrue, Storage, a function). An update reaches no other table:
+    /// schema.json's foreign keys have no ON UPDATE action (NO ACTION: an update of a key rows
+    /// refer to fails). The condition, as for the rest of the restore, is that schema.json
+    /// declares the backend's triggers and foreign keys (`verify --database` checks the catalog
+    /// against it); `LiveBackend.cleanup` reads every table once more to catch a change none of
+    /// them explains.
+    func reach(_ writes: some Sequence<LiveWrite>) -> Set<String>? {
+        var scope = Set<String>(), seen = Set<String>()
+        var queue: [(TableSchema, Set<String>)] = []
+        for w in writes {
+            guard case .table(let name, let events) = w, let t = io.schema.table(name), t.schema == "public", !t.isView else { return nil }
+            queue.append((t, events))
+        }
+        let triggers = io.schema.triggers ?? [], snapshotted = Set(io.tables.map(\.qualifiedName))
+        while let (t, events) = queue.popLast() {
+            if !seen.insert(t.qualifiedName + " " + events.sorted().joined(separator: ",")).inserted { continue }
+            if snapshotted.contains(t.qualifiedName) { scope.insert(t.name) }
+            if triggers.contains(where: { $0.qualifiedTable == t.qualifiedName && !events.isDisjoint(with: $0.events) }) { return nil }
+            guard events.contains("delete") else { continue }
+            for u in io.schema.tables where !u.isView {
+                for fk in u.foreignKeys where LiveRestore.refers(fk, to: t) {
+                    switch fk.onDelete {
+                    case .cascade: queue.append((u, ["delete"]))
+                    case .setNull, .setDefault: queue.append((u, ["update"]))
+                    case .restrict, .noAction: break
+                    }
+                }
+            }
+        }
+        return scope
+    }
+
     /// Puts the rows back; returns what could not be put back, in words (empty: every table is
-    /// as the snapshot has it).
-    func run(to target: LiveSnapshot) throws -> [String] {
+    /// as the snapshot has it). `settled`: the rows (`table|key`) a previous run to the same
+    /// target could not put back, as it left them; one still exactly so is not written again
+    /// (the same requests on the same row would leave it as they did: a trigger stamps it
+    /// again). On return, the rows this run could not put back.
+    ///
+    /// `state`: the tables as the last run to the same target left them, nil when not known (on
+    /// return: as this run leaves them); `scope`: the tables the writes since then may have
+    /// changed (`reach`), nil: any. Only those are read first, and after each pass only those its
+    /// own writes may have changed.
+    func run(to target: LiveSnapshot, settled: inout [String: JSONValue], state: inout LiveTables?, scope: Set<String>? = nil) throws -> [String] {
         let order = LiveRestore.parentsFirst(io.tables)
+        var tables = try read(order, like: target, only: scope, over: state)
+        var (current, unchanged) = (tables.rows, tables.unchanged)
+        var databaseError: String?
+        if let db = io.database {
+            // Every difference written at once with triggers off: no trigger fires and no
+            // foreign-key action runs (PostgreSQL's session_replication_role = replica: "rules
+            // and triggers ... will not fire", and foreign keys are enforced by triggers), so the
+            // tables are then exactly the snapshot's rows, with nothing to read again to find
+            // what the writes did besides. (A pass through PostgREST first would write the rows
+            // a trigger stamps anyway, and read every table again after each pass.)
+            let restores = order.compactMap { t -> LiveTableRestore? in
+                if unchanged.contains(t.name) { return nil }
+                let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
+                let delete = have.filter { want[$0.key] == nil }.values.compactMap(\.objectValue)
+                let upsert = want.filter { k, w in have[k].map { !LiveSnapshot.same($0, w) } ?? true }.sorted { $0.key < $1.key }.compactMap(
+                    \.value.objectValue)
+                return delete.isEmpty && upsert.isEmpty ? nil : LiveTableRestore(table: t, upsert: LiveRestore.parentsFirst(upsert, in: t), delete: delete)
+            }
+            do {
+                if !restores.isEmpty { try db.apply(restores) }
+                settled = [:]
+                state = LiveTables(rows: target.rows.filter { k, _ in current[k] != nil }, unchanged: Set(current.keys))
+                return []
+            } catch {
+                // Refused (a role that may not set session_replication_role): through PostgREST
+                // instead, and the refusal said with what is left.
+                databaseError = "through the database: \(error)"
+            }
+        }
         var patched = Set<String>(), reinserted = Set<String>()
         var errors: [String] = []
-        var current = try read(order)
         for _ in 0..<LiveRestore.maxPasses {
+            let mark = io.endpoint.writesSent
             var acted = false
             errors = []
-            for t in order.reversed() {
+            let changed = order.filter { !unchanged.contains($0.name) }
+            for t in changed.reversed() {
                 let want = target.rows[t.name] ?? [:]
                 // Only the rows to delete are sorted (the order of the requests), not the table.
                 for (_, row) in (current[t.name] ?? [:]).filter({ want[$0.key] == nil }).sorted(by: { $0.key < $1.key }) {
@@ -189,7 +299,7 @@ struct LiveRestore {
                     acted = true
                 }
             }
-            for t in order {
+            for t in changed {
                 let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
                 for k in want.keys.filter({ have[$0] == nil }).sorted() {
                     guard let o = want[k]?.objectValue else { continue }
@@ -197,13 +307,14 @@ struct LiveRestore {
                     acted = true
                 }
             }
-            for t in order {
+            for t in changed {
                 let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
                 for k in LiveRestore.changedKeys(want, have) {
                     guard let w = want[k]?.objectValue, let h = have[k]?.objectValue else { continue }
                     let cols = LiveRestore.differing(w, h)
                     if cols.isEmpty { continue }
                     let id = t.name + "|" + k
+                    if let left = settled[id], LiveSnapshot.same(left, .object(h)) { continue }
                     if !reinserted.contains(id), stamps(t), let closure = cascade(of: h, in: t, current: current) {
                         reinserted.insert(id)
                         if let e = try delete(t, h) { errors.append(e); continue }
@@ -233,22 +344,16 @@ struct LiveRestore {
             }
             // A pass that sent nothing left the tables as just read: no second read to confirm.
             if !acted { break }
-            current = try read(order)
+            tables = try read(order, like: target, only: reach(io.endpoint.writes(since: mark)), over: LiveTables(rows: current, unchanged: unchanged))
+            (current, unchanged) = (tables.rows, tables.unchanged)
         }
-        if let db = io.database {
-            let restores = order.compactMap { t -> LiveTableRestore? in
-                let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
-                let delete = have.filter { want[$0.key] == nil }.values.compactMap(\.objectValue)
-                let upsert = want.filter { k, w in have[k].map { !LiveSnapshot.same($0, w) } ?? true }.values.compactMap(\.objectValue)
-                return delete.isEmpty && upsert.isEmpty ? nil : LiveTableRestore(table: t, upsert: upsert, delete: delete)
-            }
-            if !restores.isEmpty {
-                try db.apply(restores)
-                current = try read(order)
-                errors = []
-            }
+        state = LiveTables(rows: current, unchanged: unchanged)
+        settled = [:]
+        for t in order where !unchanged.contains(t.name) {
+            let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
+            for k in LiveRestore.changedKeys(want, have) { settled[t.name + "|" + k] = have[k] }
         }
-        return residue(target, current: current, order: order) + errors
+        return residue(target, current: current, order: order) + errors + (databaseError.map { [$0] } ?? [])
     }
 
     /// What still differs, in words: the row, the columns, and the trigger that stamps them.
@@ -277,4 +382,11 @@ struct LiveRestore {
         }
         return out
     }
+}
+
+/// The app's tables as read or known: rows by table (keyed as `LiveSnapshot.rows`), and the
+/// tables whose rows are the snapshot's.
+struct LiveTables: Sendable {
+    var rows: [String: [String: JSONValue]] = [:]
+    var unchanged: Set<String> = []
 }

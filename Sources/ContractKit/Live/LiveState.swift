@@ -11,6 +11,14 @@ package struct LiveSnapshot: Sendable, Equatable {
     package var users: Set<String> = []
     /// Object names per bucket.
     package var objects: [String: Set<String>] = [:]
+    /// The bodies PostgREST answered for each table's pages, as read: a later read of the
+    /// table that gets the same bytes back has the same rows (`LiveStateIO.read`). Not part of
+    /// what a snapshot holds (`==` leaves it out).
+    var pages: [String: [Data]] = [:]
+
+    package static func == (a: LiveSnapshot, b: LiveSnapshot) -> Bool {
+        a.rows == b.rows && a.users == b.users && a.objects == b.objects
+    }
 
     /// Two stored values alike: numbers by value at any depth (a jsonb `7.0` written back reads
     /// `7` through JSON), everything else structurally.
@@ -62,7 +70,7 @@ struct LiveStateIO {
     let endpoint: LiveEndpoint
     let schema: DatabaseSchema
     let buckets: [String]
-    /// The backend's database, for what PostgREST cannot put back (`--restore-database`).
+    /// The backend's database, where restores write with triggers off (`--restore-database`).
     var database: (any LiveDatabaseWriter)? = nil
 
     /// Tables a snapshot covers: public, not views, with a primary key; in creation order.
@@ -83,24 +91,59 @@ struct LiveStateIO {
     /// (`db-max-rows`, 1000 on Supabase), so pages never come back cut short.
     static let page = 1000
 
-    /// Every row of a table, page by page in primary-key order.
-    func rows(_ t: TableSchema) throws -> [String: JSONValue] {
-        var out: [String: JSONValue] = [:]
-        var offset = 0
+    /// A table as read: its rows by key, the bodies of the pages they came in, and whether
+    /// those bodies are the ones a snapshot had (then `rows` are that snapshot's, not parsed again).
+    struct TableRead {
+        var rows: [String: JSONValue]
+        var pages: [Data]
+        var unchanged: Bool
+    }
+
+    /// Every row of a table, page by page in primary-key order. When the bodies are byte for
+    /// byte the ones `known` read (the same query, so the same rows with the same values), the
+    /// rows are `known`'s and nothing is parsed: most tables are as the snapshot has them.
+    func read(_ t: TableSchema, known: LiveSnapshot? = nil) throws -> TableRead {
+        let knownPages = known?.pages[t.name]
+        var pages: [Data] = [], parsed: [[JSONValue]?] = []
+        var same = knownPages != nil
         while true {
             let query = [
                 ("select", "*"), ("order", t.primaryKey.map { "\($0).asc" }.joined(separator: ",")),
-                ("limit", String(LiveStateIO.page)), ("offset", String(offset))
+                ("limit", String(LiveStateIO.page)), ("offset", String(pages.count * LiveStateIO.page))
             ]
             let r = try check(
                 endpoint.send(HTTPRequest(method: "GET", path: "/rest/v1/\(t.name)", query: query), as: "service_role"),
                 "reading \(t.name)")
-            guard case .array(let items)? = r.jsonBody else { throw LiveBackendError("reading \(t.name): not a JSON array: \(r.text.prefix(200))") }
-            for item in items { out[LiveStateIO.key(item.objectValue ?? [:], t.primaryKey)] = item }
-            if items.count < LiveStateIO.page { return out }
-            offset += items.count
+            let i = pages.count
+            pages.append(r.body)
+            if same, let kp = knownPages, i < kp.count, kp[i] == r.body {
+                parsed.append(nil)
+                // The known read went on after this page only when it was full.
+                if i == kp.count - 1 { return TableRead(rows: known?.rows[t.name] ?? [:], pages: pages, unchanged: true) }
+                continue
+            }
+            same = false
+            let items = try LiveStateIO.items(t, r.body)
+            parsed.append(items)
+            if items.count < LiveStateIO.page { break }
         }
+        var out: [String: JSONValue] = [:]
+        for (body, items) in zip(pages, parsed) {
+            for item in try items ?? LiveStateIO.items(t, body) { out[LiveStateIO.key(item.objectValue ?? [:], t.primaryKey)] = item }
+        }
+        return TableRead(rows: out, pages: pages, unchanged: false)
     }
+
+    /// The rows of one page's body.
+    static func items(_ t: TableSchema, _ body: Data) throws -> [JSONValue] {
+        guard case .array(let items)? = try? JSONValue.parse(body) else {
+            throw LiveBackendError("reading \(t.name): not a JSON array: \(String(decoding: body.prefix(200), as: UTF8.self))")
+        }
+        return items
+    }
+
+    /// Every row of a table (`read`).
+    func rows(_ t: TableSchema) throws -> [String: JSONValue] { try read(t).rows }
 
     /// Every GoTrue user (id → user), following the pages.
     func users() throws -> [String: JSONValue] {
@@ -178,9 +221,19 @@ struct LiveStateIO {
         }
     }
 
+    /// How many tables are read at once: a hosted project answers each read after a network
+    /// round trip, so several in flight (URLSession keeps up to 6 connections per host).
+    static let readers = 6
+
+    /// Every table (`read`), several at once.
+    func read(_ tables: [TableSchema], known: LiveSnapshot? = nil) throws -> [String: TableRead] {
+        let reads = try Concurrently<TableRead>.map(tables, width: LiveStateIO.readers) { try read($0, known: known) }
+        return Dictionary(zip(tables.map(\.name), reads), uniquingKeysWith: { a, _ in a })
+    }
+
     func snapshot() throws -> LiveSnapshot {
         var s = LiveSnapshot()
-        for t in tables { s.rows[t.name] = try rows(t) }
+        for (name, r) in try read(tables) { (s.rows[name], s.pages[name]) = (r.rows, r.pages) }
         s.users = Set(try users().keys)
         for b in buckets { s.objects[b] = try objects(b) }
         return s
@@ -189,9 +242,14 @@ struct LiveStateIO {
     /// Puts the tables, users and objects back as `target` has them: the rows through
     /// `LiveRestore` (what it could not put back is returned, in words), then users and objects
     /// added since are deleted.
+    /// `settled`, `state`, `scope`: see `LiveRestore.run`. With a `scope`, only tables were
+    /// written, and no trigger ran: GoTrue's users and Storage's objects are as they were.
     @discardableResult
-    func restore(to target: LiveSnapshot, users keepUsers: Bool = false) throws -> [String] {
-        let residue = try LiveRestore(io: self).run(to: target)
+    func restore(
+        to target: LiveSnapshot, users keepUsers: Bool = false, settled: inout [String: JSONValue], state: inout LiveTables?, scope: Set<String>? = nil
+    ) throws -> [String] {
+        let residue = try LiveRestore(io: self).run(to: target, settled: &settled, state: &state, scope: scope)
+        if scope != nil { return residue }
         if !keepUsers {
             for id in try users().keys where !target.users.contains(id) {
                 _ = try check(endpoint.send(HTTPRequest(method: "DELETE", path: "/auth/v1/admin/users/\(id)"), as: "service_role"), "deleting user \(id)")

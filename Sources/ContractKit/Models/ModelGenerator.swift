@@ -264,7 +264,7 @@ private struct Writer {
         var property: String
         var type: String
         var optional: Bool
-        var doc: String
+        var doc: String?
     }
 
     /// A column's field as the table's model declares it.
@@ -272,16 +272,30 @@ private struct Writer {
         let n = overlay.tables[t.name]?.columns[c.name]
         var doc = "`\(c.name)` (\(c.type.schemaSpelling)\(c.nullable ? "" : ", not null"))."
         if let note = c.note { doc += " \(note)" }
+        // A doc that only restates the declaration (a `text` column as `String`, NULL as `?`) is left out.
+        let restated = c.note == nil && n?.type == nil && n?.enumType == nil && n?.nullable == nil && impliedBySwiftType(c.type)
         return Field(
             column: c, property: n?.property ?? ModelGenerator.lowerCamel(c.name), type: try swiftType(c.type, column: c, naming: n),
-            optional: n?.nullable ?? c.nullable, doc: n?.doc ?? doc)
+            optional: n?.nullable ?? c.nullable, doc: n?.doc ?? (restated ? nil : doc))
+    }
+
+    /// Whether the Swift type of a column names its SQL type unambiguously (`text` is `String`,
+    /// `timestamptz` is `PGTimestamp`, an enum its generated type), so a doc would add nothing.
+    func impliedBySwiftType(_ t: SQLType) -> Bool {
+        switch t {
+        case .text, .boolean, .integer, .double, .timestamptz, .timestamp, .date, .time, .jsonb, .enumeration: return true
+        case .numeric(let precision, _): return precision == nil
+        case .uuid: return representation("uuid") != .string
+        case .array(let element): return impliedBySwiftType(element)
+        default: return false
+        }
     }
 
     mutating func emitModel(_ t: TableSchema) throws {
         let doc = overlay.tables[t.name]?.doc ?? "A row of `\(t.name)`\(t.isView ? " (a view)" : "")."
         try emitStruct(
-            typeName(t), doc: doc, conformances: ["TableModel"] + overlay.conformances, table: t.name,
-            fields: t.columns.map { try field(t, $0) }, omitNil: false)
+            typeName(t), doc: doc, conformances: ["TableModel", "ColumnEncodable"] + overlay.conformances, table: t.name,
+            fields: t.columns.map { try field(t, $0) }, writesNulls: true)
     }
 
     mutating func emitPayload(_ name: String, _ p: ModelOverlay.PayloadNaming) throws {
@@ -292,29 +306,25 @@ private struct Writer {
             return f
         }
         try emitStruct(
-            name, doc: p.doc ?? "A body of `\(p.table)` columns.", conformances: ["Codable", "Equatable", "Sendable"] + p.conformances,
-            table: nil, fields: fields, omitNil: !p.writeNulls)
+            name, doc: p.doc ?? "A body of `\(p.table)` columns.",
+            conformances: ["Codable", "Equatable", "Sendable"] + (p.writeNulls ? ["ColumnEncodable"] : []) + p.conformances, table: nil, fields: fields,
+            writesNulls: p.writeNulls)
     }
 
-    /// A struct of `fields` with coding keys, a memberwise initializer and PostgreSQL's coding.
-    /// A row (`table` set) writes every column, NULL as `null`; a payload with `omitNil` leaves
-    /// absent optionals out so column defaults apply.
-    mutating func emitStruct(_ name: String, doc: String, conformances: [String], table: String?, fields: [Field], omitNil: Bool) throws {
+    /// A struct of `fields` with coding keys and a memberwise initializer. A row (`table` set)
+    /// and a payload that `writesNulls` write every column, NULL as `null` (`ColumnEncodable`);
+    /// other payloads leave absent optionals out (synthesized encoding) so column defaults apply.
+    mutating func emitStruct(_ name: String, doc: String, conformances: [String], table: String?, fields: [Field], writesNulls: Bool) throws {
         emit()
         emit("/// \(doc)")
         emit("public struct \(name): \(conformances.joined(separator: ", ")) {")
-        if let table {
-            emit("    /// `\(table)`.")
-            emit("    public static let table = \(JSONValue.string(table).serialized())")
-            emit("    /// The columns, in schema.json's order.")
-            emit("    public static var columns: [String] { CodingKeys.allCases.map(\\.rawValue) }")
-        }
+        if let table { emit("    public static let table = \(JSONValue.string(table).serialized())") }
+        if table != nil || writesNulls { emit("    public static var columns: [String] { CodingKeys.allCases.map(\\.rawValue) }") }
         for f in fields {
-            emit("    /// \(f.doc)")
+            if let doc = f.doc { emit("    /// \(doc)") }
             emit("    public var \(ModelGenerator.identifier(f.property)): \(f.type)\(f.optional ? "?" : "")")
         }
         emit()
-        emit("    /// The column names.")
         emit("    package enum CodingKeys: String, CodingKey, CaseIterable {")
         wrap(
             fields.map { f in
@@ -323,7 +333,6 @@ private struct Writer {
             }, lead: "        case ", separator: ", ", continuation: "        case ", lineEnd: "")
         emit("    }")
         emit()
-        emit("    /// A \(table == nil ? "body from its fields" : "row from its columns").")
         let params = fields.map { "\(ModelGenerator.identifier($0.property)): \($0.type)\($0.optional ? "? = nil" : "")" }
         wrap(params, lead: "    public init(", separator: ", ", continuation: "                ", lineEnd: ",", last: ") {")
         wrap(
@@ -351,20 +360,6 @@ private struct Writer {
             }
             emit("    }")
         }
-        emit()
-        emit(
-            omitNil
-                ? "    /// Encodes the fields set (absent optionals are left out, so column defaults apply)."
-                : "    /// Encodes every \(table == nil ? "field" : "column") as PostgREST prints a row: NULL as `null`.")
-        emit("    public func encode(to encoder: Encoder) throws {")
-        emit("        var c = encoder.container(keyedBy: CodingKeys.self)")
-        wrap(
-            fields.map { f in
-                let key = ModelGenerator.identifier(f.property)
-                if omitNil && f.optional { return "if let \(key) { try c.encode(\(key), forKey: .\(key)) }" }
-                return "try c.encode(\(f.property), forKey: .\(key))"
-            }, lead: "        ", separator: "; ", continuation: "        ", lineEnd: "")
-        emit("    }")
         emit("}")
     }
 }

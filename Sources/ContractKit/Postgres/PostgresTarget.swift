@@ -4,7 +4,7 @@ import Foundation
 /// session: each case is a transaction that switches to the actor's role
 /// (`set local role authenticated`), sets `request.jwt.claims` as PostgREST does, runs one
 /// statement, reports its outcome and rolls back.
-package final class PostgresTarget: DifferentialTarget, RLSTarget {
+package final class PostgresTarget: RLSTarget {
     /// The psql session (connected as the superuser; cases switch role inside their transaction).
     package let session: PsqlSession
     /// The app's schema (for column types and names).
@@ -12,8 +12,6 @@ package final class PostgresTarget: DifferentialTarget, RLSTarget {
     /// PostgREST's error statuses (`Contracts/shared/postgrest-errors.json`): how an error the
     /// database raises shows on the wire, the same table the RLS oracle judges with.
     package let statuses: PostgRESTStatusTable
-    /// `postgres`.
-    package let name = "postgres"
     /// Superuser SQL run at the start of every case's transaction, before its setup and role
     /// switch (`--database`: the fixtures, loaded and rolled back with the case).
     package var casePrelude: [String] = []
@@ -67,29 +65,6 @@ package final class PostgresTarget: DifferentialTarget, RLSTarget {
         return " where " + key.sorted { $0.key < $1.key }.map { "\(alias).\($0.key.sqlIdentifier) = \(literal($0.value))" }.joined(separator: " and ")
     }
 
-    /// The SQL statement of a case (without the role switch).
-    package func statement(_ c: DifferentialCase) -> String {
-        let qt = PostgresTarget.qualified(c.table)
-        let cond = PostgresTarget.condition(c.key)
-        func returningWrap(_ dml: String) -> String {
-            c.returning ? "with w as (\(dml) returning t.*) select coalesce(jsonb_agg(to_jsonb(w)), '[]'::jsonb) from w" : dml
-        }
-        switch c.operation {
-        case .select:
-            return "select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) from \(qt) as t\(cond)"
-        case .insert(let row, _):
-            let cols = row.keys.sorted().map(\.sqlIdentifier).joined(separator: ", ")
-            let json = JSONValue.object(row).serialized(.compact).sqlLiteral
-            return returningWrap("insert into \(qt) as t (\(cols)) select \(cols) from jsonb_populate_record(null::\(qt), \(json)::jsonb)")
-        case .update(let set):
-            let assigns = set.keys.sorted().map { "\($0.sqlIdentifier) = s.\($0.sqlIdentifier)" }.joined(separator: ", ")
-            let json = JSONValue.object(set).serialized(.compact).sqlLiteral
-            return returningWrap("update \(qt) as t set \(assigns) from jsonb_populate_record(null::\(qt), \(json)::jsonb) as s\(cond)")
-        case .delete:
-            return returningWrap("delete from \(qt) as t\(cond)")
-        }
-    }
-
     /// The role switch PostgREST performs for an actor, valid until the transaction ends.
     static func actAsStatements(_ auth: AuthContext) -> [String] {
         let claims = JSONValue.object(auth.claims.isEmpty ? ["role": .string(auth.role)] : auth.claims).serialized(.compact)
@@ -101,69 +76,20 @@ package final class PostgresTarget: DifferentialTarget, RLSTarget {
         actAsStatements(auth).map { $0 + ";\n" }.joined()
     }
 
-    /// The whole psql script of a case: `begin`, the optional removal of the original row, the
-    /// role switch and the statement go to the server as one query string (psql's `\;`), so a
-    /// case costs two round trips (that and `rollback`).
-    package func script(_ c: DifferentialCase) -> String {
-        var parts = ["begin"] + casePrelude.map(\.trimmingSemicolon)
-        if case .insert(_, true) = c.operation, !c.key.isEmpty {
-            parts.append("delete from \(PostgresTarget.qualified(c.table)) as t\(PostgresTarget.condition(c.key))")
-        }
-        parts += PostgresTarget.actAsStatements(c.actor.auth)
-        parts.append(statement(c))
-        return parts.joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + "rollback;\n"
-    }
-
-    /// Runs a differential case in a rolled-back transaction under the actor's role and claims.
-    package func run(_ c: DifferentialCase) throws -> DifferentialOutcome {
-        try outcome(c, try session.run(script(c)))
-    }
-
     /// How many cases go down the session's pipeline at once (bounds the script held in memory).
     package static let pipelineChunk = 512
 
-    /// Runs cases through the session's pipeline (`PsqlSession.runPipelined`): each case is the
-    /// same script and transaction as `run`, with its own outcome, without a round trip each.
-    package func runAll(_ cases: [DifferentialCase]) throws -> [DifferentialOutcome] {
-        var out: [DifferentialOutcome] = []
-        out.reserveCapacity(cases.count)
-        for start in stride(from: 0, to: cases.count, by: PostgresTarget.pipelineChunk) {
-            let chunk = cases[start..<min(start + PostgresTarget.pipelineChunk, cases.count)]
-            let replies = try session.runPipelined(chunk.map(script))
-            for (c, lines) in zip(chunk, replies) { out.append(try outcome(c, lines)) }
-        }
-        return out
-    }
-
-    /// A differential case's outcome from psql's reply to its script.
-    func outcome(_ c: DifferentialCase, _ lines: [String]) throws -> DifferentialOutcome {
-        let (rows, status) = PsqlSession.split(lines)
-        switch status {
-        case .failure(let e): return .failed(e)
-        case .success(let n):
-            let producesRows: Bool = {
-                if case .select = c.operation { return true }
-                return c.returning
-            }()
-            guard producesRows else { return .ok(count: n) }
-            guard let line = rows.last, case .array(let items) = try JSONValue.parse(line) else {
-                throw PostgresUnavailable("unexpected reply to \(c): \(rows)")
-            }
-            return .ok(count: items.count, rows: items)
-        }
-    }
-
-    /// Runs a case of the shared RLS expansion (`RLSExpansion`): its setup steps as the
-    /// superuser, then its statement as its actor, in one rolled-back transaction; the outcome as
-    /// PostgREST shows it (SQLSTATE mapped to the HTTP status by
-    /// `statuses`, PostgREST's table; updates and deletes return their rows, as
-    /// PostgREST's `return=representation`).
+    /// Runs an RLS case: its setup steps as the superuser, then its statement as its actor, in
+    /// one rolled-back transaction; the outcome as PostgREST shows it (SQLSTATE mapped to the
+    /// HTTP status by `statuses`, PostgREST's table; a write with `returning` returns its rows,
+    /// as PostgREST's `return=representation`). A setup step the database refuses makes its
+    /// error the outcome, as on the mock's engine.
     package func execute(_ rlsCase: RLSCase) throws -> RLSOutcome {
         let (script, reading) = rlsScript(rlsCase)
         return try reading(try session.run(script))
     }
 
-    /// Runs cases of the shared RLS expansion through the session's pipeline: each case is the
+    /// Runs RLS cases through the session's pipeline: each case is the
     /// same script and transaction (or savepoint) as `execute`, judged on its own reply.
     package func executeAll(_ cases: [RLSCase]) -> [Result<RLSOutcome, any Error>] {
         var out: [Result<RLSOutcome, any Error>] = []
@@ -202,40 +128,42 @@ package final class PostgresTarget: DifferentialTarget, RLSTarget {
         }
         func rows(_ dml: String) -> String { "with w as (\(dml) returning t.*) select coalesce(jsonb_agg(to_jsonb(w)), '[]'::jsonb) from w" }
         let statement: String
-        var returnsRows = true
+        let returnsRows = rlsCase.operation.returnsRows
         var okStatus = 200
         switch rlsCase.operation {
         case .select(let key):
             statement = "select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) from \(qt) as t\(PostgresTarget.condition(key))"
         case .insert(let row, let returning):
             statement = returning ? rows(insert(rlsCase.table, row)) : insert(rlsCase.table, row)
-            returnsRows = returning
             okStatus = 201
-        case .update(let key, let set):
+        case .update(let key, let set, let returning):
             let assigns = set.keys.sorted().map { "\($0.sqlIdentifier) = s.\($0.sqlIdentifier)" }.joined(separator: ", ")
-            statement = rows(
+            let dml =
                 "update \(qt) as t set \(assigns) from jsonb_populate_record(null::\(qt), \(JSONValue.object(set).serialized(.compact).sqlLiteral)::jsonb) as s\(PostgresTarget.condition(key))"
-            )
-        case .delete(let key):
-            statement = rows("delete from \(qt) as t\(PostgresTarget.condition(key))")
+            statement = returning ? rows(dml) : dml
+        case .delete(let key, let returning):
+            let dml = "delete from \(qt) as t\(PostgresTarget.condition(key))"
+            statement = returning ? rows(dml) : dml
         }
         let auth = AuthContext(role: rlsCase.actor.role, claims: rlsCase.actor.claims)
         s += (PostgresTarget.actAsStatements(auth) + [statement]).joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + caseEnd
         let statuses = self.statuses
         let reading: ([String]) throws -> RLSOutcome = { reply in
+            func refused(_ e: PostgresError) -> RLSOutcome {
+                RLSOutcome(status: statuses.status(for: e.code, anonymous: auth.role == "anon", message: e.message), code: e.code, message: e.message)
+            }
             var lines = reply
-            for step in rlsCase.setup {
+            for _ in rlsCase.setup {
                 guard let idx = lines.firstIndex(where: { $0.hasPrefix("@@supacontracts-") }) else { break }
                 let (_, status) = PsqlSession.split(Array(lines[...idx]))
                 lines.removeFirst(idx + 1)
-                if case .failure(let e) = status { throw RLSTargetError("setup of '\(rlsCase.name)' on \(step.table) refused: \(e)") }
+                if case .failure(let e) = status { return refused(e) }
             }
             let (out, status) = PsqlSession.split(lines)
             switch status {
-            case .failure(let e):
-                return RLSOutcome(status: statuses.status(for: e.code, anonymous: auth.role == "anon", message: e.message), code: e.code, message: e.message)
-            case .success:
-                guard returnsRows else { return RLSOutcome(status: okStatus) }
+            case .failure(let e): return refused(e)
+            case .success(let n):
+                guard returnsRows else { return RLSOutcome(status: okStatus, count: n) }
                 guard let line = out.last, case .array(let items) = try JSONValue.parse(line) else {
                     throw RLSTargetError("unexpected reply to \(rlsCase.name): \(out)")
                 }

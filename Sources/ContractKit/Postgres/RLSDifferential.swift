@@ -2,7 +2,7 @@ import Foundation
 
 /// The minimal RLS case expansion the differential check runs: every table × command × actor
 /// (the fixture personas and anon) × fixture row. A different expansion (the shared RLS matrix
-/// expansion) plugs in by producing `[DifferentialCase]` and calling `RLSDifferential.compare`.
+/// expansion) plugs in by producing `[RLSCase]` and calling `RLSDifferential.compare`.
 package enum DifferentialExpansion {
     /// The fixture personas, then anon.
     package static func actors(_ spec: AppSpec) -> [RLSActor] {
@@ -37,8 +37,8 @@ package enum DifferentialExpansion {
     /// For each table, actor and fixture row (at most `rowsPerTable` rows per table, all when
     /// nil): SELECT the row; re-INSERT it after removing it (so only policies decide); UPDATE it
     /// setting its first non-key column to its own value; DELETE it.
-    package static func cases(_ spec: AppSpec, rowsPerTable: Int? = nil) -> [DifferentialCase] {
-        var out: [DifferentialCase] = []
+    package static func cases(_ spec: AppSpec, rowsPerTable: Int? = nil) -> [RLSCase] {
+        var out: [RLSCase] = []
         for t in tables(spec) {
             var rs = rows(spec, t)
             if let n = rowsPerTable { rs = Array(rs.prefix(n)) }
@@ -47,10 +47,10 @@ package enum DifferentialExpansion {
                 for r in rs {
                     let key = key(of: r, in: t)!
                     let setCol = t.columns.first { !keyCols.contains($0.name) && r[$0.name] != nil }?.name ?? keyColumns(t)[0]
-                    out.append(DifferentialCase(table: t.name, actor: actor, operation: .select, key: key))
-                    out.append(DifferentialCase(table: t.name, actor: actor, operation: .insert(row: r, replaceOriginal: true), key: key))
-                    out.append(DifferentialCase(table: t.name, actor: actor, operation: .update(set: [setCol: r[setCol] ?? .null]), key: key))
-                    out.append(DifferentialCase(table: t.name, actor: actor, operation: .delete, key: key))
+                    out.append(RLSCase(table: t.name, actor: actor, operation: .select(key: key)))
+                    out.append(RLSCase(table: t.name, actor: actor, operation: .insert(row: r, returning: false), replaceOriginal: key))
+                    out.append(RLSCase(table: t.name, actor: actor, operation: .update(key: key, set: [setCol: r[setCol] ?? .null], returning: false)))
+                    out.append(RLSCase(table: t.name, actor: actor, operation: .delete(key: key, returning: false)))
                 }
             }
         }
@@ -60,7 +60,7 @@ package enum DifferentialExpansion {
 
 /// One case on which the mock and PostgreSQL disagree.
 package struct Disagreement: Sendable, CustomStringConvertible {
-    package var testCase: DifferentialCase
+    package var testCase: RLSCase
     /// What the mock did.
     package var mock: DifferentialOutcome
     /// What PostgreSQL did.
@@ -68,7 +68,7 @@ package struct Disagreement: Sendable, CustomStringConvertible {
 
     /// The case and both outcomes.
     package var description: String {
-        var s = "\(testCase): mock \(mock), PostgreSQL \(postgres)"
+        var s = "\(testCase.summary): mock \(mock), PostgreSQL \(postgres)"
         if let d = mock.rowDifference(postgres) { s += " (rows differ: \(d))" }
         return s
     }
@@ -77,17 +77,15 @@ package struct Disagreement: Sendable, CustomStringConvertible {
 /// Runs the same cases on two targets and compares the outcomes.
 package enum RLSDifferential {
     /// Outcomes of every case on both targets, the disagreements in case order.
-    package static func disagreements(_ cases: [DifferentialCase], mock: DifferentialTarget, postgres: DifferentialTarget, schema: DatabaseSchema) throws
-        -> [Disagreement]
-    {
+    package static func disagreements(_ cases: [RLSCase], mock: RLSTarget, postgres: RLSTarget, schema: DatabaseSchema) throws -> [Disagreement] {
         // The two targets run at the same time (the mock computes while PostgreSQL answers).
-        let theirs = Concurrently { try postgres.runAll(cases) }
-        let ours = try mock.runAll(cases)
+        let theirs = Concurrently { postgres.executeAll(cases) }
+        let ours = mock.executeAll(cases)
         let pg = try theirs.value()
         var out: [Disagreement] = []
         for (i, c) in cases.enumerated() {
             let cols = c.comparedColumns(in: schema)
-            let a = ours[i].projected(cols), b = pg[i].projected(cols)
+            let a = DifferentialOutcome(try ours[i].get()).projected(cols), b = DifferentialOutcome(try pg[i].get()).projected(cols)
             if !a.agrees(with: b) { out.append(Disagreement(testCase: c, mock: a, postgres: b)) }
         }
         return out
@@ -96,19 +94,19 @@ package enum RLSDifferential {
     /// One result per table × command: passed when the mock and PostgreSQL agree on every case
     /// of it; a failure lists the first disagreements with both outcomes.
     package static func compare(
-        _ cases: [DifferentialCase], mock: DifferentialTarget, postgres: DifferentialTarget, schema: DatabaseSchema, app: String,
+        _ cases: [RLSCase], mock: RLSTarget, postgres: RLSTarget, schema: DatabaseSchema, app: String,
         label: String = "rls differential"
     ) throws -> [CaseResult] {
-        var groups: [(String, [DifferentialCase])] = []
+        var groups: [(String, [RLSCase])] = []
         var index: [String: Int] = [:]
         for c in cases {
-            let g = "\(c.table) · \(c.operation.command.rawValue)"
+            let g = "\(c.table) · \(c.command.rawValue)"
             if let i = index[g] { groups[i].1.append(c) } else { index[g] = groups.count; groups.append((g, [c])) }
         }
         // Every case in one go (one pipeline to PostgreSQL), then the verdicts by group.
         var byGroup: [String: [Disagreement]] = [:]
         for d in try disagreements(cases, mock: mock, postgres: postgres, schema: schema) {
-            byGroup["\(d.testCase.table) · \(d.testCase.operation.command.rawValue)", default: []].append(d)
+            byGroup["\(d.testCase.table) · \(d.testCase.command.rawValue)", default: []].append(d)
         }
         var results: [CaseResult] = []
         for (g, cs) in groups {
@@ -128,13 +126,13 @@ package enum RLSDifferential {
 /// and deletes target one row or, sometimes, the whole table.
 package enum RandomizedCases {
     /// `count` cases from `seed`.
-    package static func generate(_ spec: AppSpec, seed: UInt64, count: Int) -> [DifferentialCase] {
+    package static func generate(_ spec: AppSpec, seed: UInt64, count: Int) -> [RLSCase] {
         var rng = SeededRandom(seed: seed)
         let actors = DifferentialExpansion.actors(spec) + [.serviceRole]
         let tables = DifferentialExpansion.tables(spec).filter { !DifferentialExpansion.rows(spec, $0).isEmpty }
         guard !tables.isEmpty else { return [] }
         let personaIDs = spec.fixtures.personas.map { JSONValue.string($0.id) }
-        var out: [DifferentialCase] = []
+        var out: [RLSCase] = []
         for n in 0..<count {
             let t = tables.randomElement(using: &rng)!
             let rows = DifferentialExpansion.rows(spec, t)
@@ -151,7 +149,7 @@ package enum RandomizedCases {
             switch Int.random(in: 0..<4, using: &rng) {
             case 0:
                 let whole = Int.random(in: 0..<8, using: &rng) == 0
-                out.append(DifferentialCase(table: t.name, actor: actor, operation: .select, key: whole ? [:] : key))
+                out.append(RLSCase(table: t.name, actor: actor, operation: .select(key: whole ? [:] : key)))
             case 1:
                 var copy = row
                 let replace = Bool.random(using: &rng)
@@ -170,19 +168,15 @@ package enum RandomizedCases {
                     guard let c = changeable.randomElement(using: &rng) else { break }
                     copy[c.name] = otherValue(c)
                 }
-                out.append(
-                    DifferentialCase(
-                        table: t.name, actor: actor, operation: .insert(row: copy, replaceOriginal: replace), key: replace ? key : [:], returning: returning))
+                out.append(RLSCase(table: t.name, actor: actor, operation: .insert(row: copy, returning: returning), replaceOriginal: replace ? key : [:]))
             case 2:
                 let changeable = t.columns.filter { !keyCols.contains($0.name) }
                 guard let c = changeable.randomElement(using: &rng) ?? t.columns.first else { continue }
                 let whole = Int.random(in: 0..<10, using: &rng) == 0
-                out.append(
-                    DifferentialCase(
-                        table: t.name, actor: actor, operation: .update(set: [c.name: otherValue(c)]), key: whole ? [:] : key, returning: returning))
+                out.append(RLSCase(table: t.name, actor: actor, operation: .update(key: whole ? [:] : key, set: [c.name: otherValue(c)], returning: returning)))
             default:
                 let whole = Int.random(in: 0..<10, using: &rng) == 0
-                out.append(DifferentialCase(table: t.name, actor: actor, operation: .delete, key: whole ? [:] : key, returning: returning))
+                out.append(RLSCase(table: t.name, actor: actor, operation: .delete(key: whole ? [:] : key, returning: returning)))
             }
         }
         return out

@@ -63,17 +63,19 @@ package struct RLSActor: Sendable, Hashable, CustomStringConvertible {
     package var description: String { name }
 }
 
-/// The statement a case runs, in a form every target can render (PostgREST request, SQL).
+/// The statement a case runs, in a form every target can render (PostgREST request, SQL). An
+/// empty key selects every row of the table.
 package enum RLSOperation: Sendable, Equatable {
-    /// Read the row `key` identifies.
+    /// Read the rows `key` identifies.
     case select(key: [String: JSONValue])
     /// Insert one row (only the columns given; the rest take their defaults). With
     /// `returning`, PostgREST is asked for `return=representation` (RETURNING *).
     case insert(row: [String: JSONValue], returning: Bool)
-    /// Update the row `key` identifies with `set`, RETURNING the changed rows.
-    case update(key: [String: JSONValue], set: [String: JSONValue])
-    /// Delete the row `key` identifies, RETURNING the deleted rows.
-    case delete(key: [String: JSONValue])
+    /// Update the rows `key` identifies with `set`; with `returning`, RETURNING the changed rows
+    /// (which makes PostgreSQL apply the SELECT policies to them).
+    case update(key: [String: JSONValue], set: [String: JSONValue], returning: Bool = true)
+    /// Delete the rows `key` identifies; with `returning`, RETURNING the deleted rows.
+    case delete(key: [String: JSONValue], returning: Bool = true)
 
     package var command: PolicyCommand {
         switch self {
@@ -81,6 +83,22 @@ package enum RLSOperation: Sendable, Equatable {
         case .insert: return .insert
         case .update: return .update
         case .delete: return .delete
+        }
+    }
+
+    /// The key filter (empty for an insert: it targets no existing row).
+    package var key: [String: JSONValue] {
+        switch self {
+        case .select(let k), .update(let k, _, _), .delete(let k, _): return k
+        case .insert: return [:]
+        }
+    }
+
+    /// Whether the statement answers with rows (a read, or a write with RETURNING).
+    package var returnsRows: Bool {
+        switch self {
+        case .select: return true
+        case .insert(_, let r), .update(_, _, let r), .delete(_, let r): return r
         }
     }
 }
@@ -156,14 +174,18 @@ package struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
     package var details: String?
     /// The error hint.
     package var hint: String?
+    /// Rows read, written or removed, where the target knows it (SQL and engine targets; the
+    /// wire does not tell it for `return=minimal`).
+    package var count: Int?
 
     /// An outcome from its parts.
     package init(
-        status: Int, rows: [[String: JSONValue]]? = nil, code: String? = nil, message: String? = nil,
+        status: Int, rows: [[String: JSONValue]]? = nil, count: Int? = nil, code: String? = nil, message: String? = nil,
         details: String? = nil, hint: String? = nil
     ) {
         self.status = status
         self.rows = rows
+        self.count = count ?? rows?.count
         self.code = code
         self.message = message
         self.details = details
@@ -194,14 +216,15 @@ package struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// One concrete case of an RLS matrix cell: an actor, a statement, and the outcome PostgREST
-/// gives when the database enforces the cell (computed by `RLSOracle`, not by the mock).
+/// One concrete RLS case: an actor runs one statement on one table (after service-role setup
+/// steps), from the fixture state, with its effects undone afterwards. A case of an RLS matrix
+/// cell carries the outcome PostgREST gives when the database enforces the cell (computed by
+/// `RLSOracle`, not by the mock); a differential case carries none and is judged by comparing
+/// two targets (`RLSDifferential`).
 package struct RLSCase: Sendable, Equatable {
     /// The app (`naarscars`).
     package var app: String
     package var table: String
-    /// The cell's command.
-    package var command: PolicyCommand
     /// Who runs it.
     package var actor: RLSActor
     /// How the actor relates to the row (`claimer`, `owner`), or the variant (`another user's row`).
@@ -210,13 +233,16 @@ package struct RLSCase: Sendable, Equatable {
     package var operation: RLSOperation
     /// Service-role statements run first (in the same isolated state).
     package var setup: [RLSSetupStep]
-    /// The outcome the matrix requires.
-    package var expected: RLSExpected
+    /// The outcome the matrix requires; nil for a differential case.
+    package var expected: RLSExpected?
     /// A short description of the row and the change (`row id=…, PATCH {"notes":…}`).
     package var detail: String
     /// Which cells' expressions the expectation depends on (its own and, for UPDATE, DELETE and
     /// INSERT … RETURNING, the table's SELECT cell), so a flipped cell re-runs only these.
     package var dependsOn: Set<PolicyCommand>
+
+    /// The statement's command (the cell's).
+    package var command: PolicyCommand { operation.command }
 
     /// `rides · UPDATE · as dave (claimer)`.
     package var name: String {
@@ -227,6 +253,7 @@ package struct RLSCase: Sendable, Equatable {
     /// Compares an observed outcome with the expectation; nil when they agree, else the reason
     /// (`expected allowed, got 0 rows`).
     package func mismatch(_ outcome: RLSOutcome) -> String? {
+        guard let expected else { return nil }
         switch expected {
         case .rows(let status, let rows):
             if let code = outcome.code, outcome.status >= 400 {
@@ -296,13 +323,16 @@ extension RLSCase {
                 [("Content-Type", "application/json"), ("Prefer", returning ? "return=representation" : "return=minimal")],
                 .object(row)
             )
-        case .update(let key, let set):
+        case .update(let key, let set, let returning):
             return (
-                "PATCH", path, [("select", "*")] + filters(key),
-                [("Content-Type", "application/json"), ("Prefer", "return=representation")], .object(set)
+                "PATCH", path, (returning ? [("select", "*")] : []) + filters(key),
+                [("Content-Type", "application/json"), ("Prefer", returning ? "return=representation" : "return=minimal")], .object(set)
             )
-        case .delete(let key):
-            return ("DELETE", path, [("select", "*")] + filters(key), [("Prefer", "return=representation")], nil)
+        case .delete(let key, let returning):
+            return (
+                "DELETE", path, (returning ? [("select", "*")] : []) + filters(key),
+                [("Prefer", returning ? "return=representation" : "return=minimal")], nil
+            )
         }
     }
 
@@ -325,9 +355,9 @@ extension RLSActor {
         RLSActor(name: id, kind: .persona(id: id, email: email ?? ""), label: "")
     }
 
-    /// The role and the plain claims the differential runs and function checks act with
-    /// (`AuthContext.user`: `sub`, `role`, `aud`, `email` when known), where `claims` is the
-    /// full set GoTrue issues that the RLS matrix runs with.
+    /// The role and the plain claims function checks act with (`AuthContext.user`: `sub`,
+    /// `role`, `aud`, `email` when known), where `claims` is the full set GoTrue issues that RLS
+    /// cases (the matrix's and the differential's) run with.
     package var auth: AuthContext {
         switch kind {
         case .anon: return .anon

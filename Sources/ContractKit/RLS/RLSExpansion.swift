@@ -442,7 +442,7 @@ struct Expander {
     ) -> Int {
         let (expected, appCode) = judge.expectation(shape, spec.policies)
         var c = RLSCase(
-            app: spec.app, table: shape.table.name, command: operation.command, actor: shape.actor, role: role,
+            app: spec.app, table: shape.table.name, actor: shape.actor, role: role,
             operation: operation, setup: setup, expected: expected, detail: detail, dependsOn: dependsOn,
             columnTypes: types(shape.table))
         // A witness row inserted first runs the app's code too (its triggers may refuse it).

@@ -98,12 +98,6 @@ package struct AuthSettings: Sendable, Equatable {
         }
         return m(0, 0)
     }
-
-    /// The redirect GoTrue uses for a requested `redirect_to` (`utilities.GetReferrer`).
-    package func redirect(for requested: String?) -> String {
-        if let r = requested, isRedirectAllowed(r) { return r }
-        return siteURL
-    }
 }
 
 /// A setting of auth.json: `{"value": v, "source": "<document words>", "decision": "…"}`, source

@@ -8,7 +8,8 @@ import Foundation
 /// files stay as they are, which the binder promises for the folders it loads (the bundled
 /// `Contracts/` while a process runs). Only successful loads are kept: a folder that fails
 /// fails again, with the same error, on every load. Nothing is shared unless bound: library
-/// code never keeps one of its own.
+/// code never keeps one of its own. Other values derived from a folder's contracts are kept
+/// here too, under their own kind (the mock's fixture loads, `SeedRecordings`).
 package final class LoadedSpecs: @unchecked Sendable {
     /// The specs of the current task, if a caller bound some.
     @TaskLocal package static var current: LoadedSpecs?

@@ -43,16 +43,31 @@ package struct SourceTrace: Sendable, Equatable {
     }
 }
 
-extension SourceTrace {
-    static let keys: Set<String> = ["file", "section", "quote", "holds", "decision", "within", "$comment"]
+extension SourceTrace: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case file, section, quote, holds, decision, within }
 
-    /// Decodes and checks the `trace` member of an object at `path`: a wrong shape, an unknown
-    /// key, a `holds` path that reaches nothing, or a number the quote and the held value do not
-    /// share is a `SpecError` naming the trace and the held member.
-    package static func read(object: [String: JSONValue], file: String, path: String) throws -> [SourceTrace] {
-        let r = readAll(object: object, file: file, path: path)
-        if let first = r.problems.first { throw first }
-        return r.traces
+    /// One trace object: `file`, `section` and `quote` non-empty text, `holds` a member path or
+    /// an array of them, `within` a boolean.
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func text(_ k: CodingKeys, required: Bool = true) throws -> String? {
+            guard required || c.contains(k) else { return nil }
+            let s = try c.decode(String.self, forKey: k)
+            guard !s.trimmingCharacters(in: .whitespaces).isEmpty else { throw c.fail(k, "expected a non-empty string") }
+            return s
+        }
+        file = try text(.file)!
+        section = try text(.section)!
+        quote = try text(.quote)!
+        switch try c.decodeIfPresent(JSONValue.self, forKey: .holds) {
+        case nil: holds = []
+        case .string(let h)?: holds = [h]
+        case .array?: holds = try c.decode([String].self, forKey: .holds)
+        case let v?: throw c.fail(.holds, "expected a member path or an array of them, found \(v.typeName)")
+        }
+        decision = try text(.decision, required: false)
+        within = try c.decodeIfPresent(Bool.self, forKey: .within) ?? false
+        path = decoder.jsonPath
     }
 
     /// Decodes the `trace` member's shape only (what a loader checks: unknown keys, types, a
@@ -64,8 +79,10 @@ extension SourceTrace {
         if let first = r.problems.first { throw first }
     }
 
-    /// Like `read`, but every trace is checked and every problem returned (one trace's problems
-    /// do not hide another's).
+    /// Decodes and checks the `trace` member of an object at `path`: every trace is checked and
+    /// every problem returned (a wrong shape, an unknown key, a `holds` path that reaches nothing,
+    /// a number the quote and the held value do not share); one trace's problems do not hide
+    /// another's.
     package static func readAll(object: [String: JSONValue], file: String, path: String) -> (traces: [SourceTrace], problems: [SpecError]) {
         do { return try decodeAll(object: object, file: file, path: path, numbers: true) } catch let e as SpecError { return ([], [e]) } catch {
             return ([], [])
@@ -74,57 +91,17 @@ extension SourceTrace {
 
     static func decodeAll(object: [String: JSONValue], file: String, path: String, numbers: Bool) throws -> (traces: [SourceTrace], problems: [SpecError]) {
         guard let raw = object["trace"] else { return ([], []) }
-        let tracePath = SpecNode.childPath(path, "trace")
-        let items: [(JSONValue, String)]
+        let node = SpecNode(value: raw, file: file, path: SpecNode.childPath(path, "trace"))
+        let traces: [SourceTrace]
         switch raw {
         case .array(let a):
-            guard !a.isEmpty else { throw SpecError(file: file, path: tracePath, message: "expected at least one trace") }
-            items = a.enumerated().map { ($1, "\(tracePath)[\($0)]") }
-        case .object: items = [(raw, tracePath)]
-        default: throw SpecError(file: file, path: tracePath, message: "expected a trace object or an array of them, found \(raw.typeName)")
+            guard !a.isEmpty else { throw node.fail("expected at least one trace") }
+            traces = try node.decode([SourceTrace].self)
+        case .object: traces = [try node.decode(SourceTrace.self)]
+        default: throw node.fail("expected a trace object or an array of them, found \(raw.typeName)")
         }
         var out: [SourceTrace] = [], failed: [SpecError] = []
-        for (value, p) in items {
-            guard case .object(let t) = value else { throw SpecError(file: file, path: p, message: "expected an object, found \(value.typeName)") }
-            for k in t.keys.sorted() where !keys.contains(k) {
-                throw SpecError(
-                    file: file, path: SpecNode.childPath(p, k), message: "unknown key '\(k)' (known here: decision, file, holds, quote, section, within)")
-            }
-            func text(_ k: String, required: Bool) throws -> String? {
-                guard let v = t[k] else {
-                    if required { throw SpecError(file: file, path: p, message: "missing required key '\(k)'") }
-                    return nil
-                }
-                guard case .string(let s) = v, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
-                    throw SpecError(file: file, path: SpecNode.childPath(p, k), message: "expected a non-empty string, found \(v.typeName)")
-                }
-                return s
-            }
-            var holds: [String] = []
-            switch t["holds"] {
-            case nil: break
-            case .string(let s)?: holds = [s]
-            case .array(let a)?:
-                for (i, h) in a.enumerated() {
-                    guard case .string(let s) = h else {
-                        throw SpecError(file: file, path: "\(SpecNode.childPath(p, "holds"))[\(i)]", message: "expected a string, found \(h.typeName)")
-                    }
-                    holds.append(s)
-                }
-            case let v?:
-                throw SpecError(file: file, path: SpecNode.childPath(p, "holds"), message: "expected a member path or an array of them, found \(v.typeName)")
-            }
-            var within = false
-            if let w = t["within"] {
-                guard case .bool(let b) = w else {
-                    throw SpecError(file: file, path: SpecNode.childPath(p, "within"), message: "expected a boolean, found \(w.typeName)")
-                }
-                within = b
-            }
-            let trace = SourceTrace(
-                file: try text("file", required: true)!, section: try text("section", required: true)!,
-                quote: try text("quote", required: true)!, holds: holds,
-                decision: try text("decision", required: false), within: within, path: p)
+        for trace in traces {
             let problems = trace.verify(against: object, file: file, objectPath: path, numbers: numbers)
             if problems.isEmpty { out.append(trace) } else { failed += problems }
         }

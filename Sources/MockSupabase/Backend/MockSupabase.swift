@@ -174,6 +174,8 @@ public final class MockSupabase: Sendable {
     package let storage: StorageService
     /// Realtime (WebSocket, postgres_changes with RLS, broadcast) served by `HTTPServer(backend:)`.
     package let realtime: RealtimeService
+    /// The last fixture load that can be replayed (`seedFixtures`).
+    let seedRecording = Guarded<SeedRecording?>(nil)
     deinit {
         if let h = state.withLock({ $0.registeredHost }) { MockURLProtocol.unregister(host: h) }
     }
@@ -201,7 +203,28 @@ public final class MockSupabase: Sendable {
         realtime.publish(try RealtimePublication.load(folder: folder))
     }
 
+    /// Loads the fixtures into the (empty) database: a replay of an earlier identical load when
+    /// one was kept (this backend's own first load, for `reset`; or, while `LoadedSpecs` are
+    /// bound, another backend's load of equal schema and fixtures at the same clock reading),
+    /// else row by row, recorded for next time when it can be replayed (`SeedRecording`).
     func seedFixtures() throws {
+        let spec = configuration.spec
+        let now = configuration.clock.now()
+        let shared = SeedRecordings.bound(folder: spec.folder)
+        if let r = seedRecording.withLock({ $0 }).flatMap({ $0.now == now ? $0 : nil })
+            ?? shared?.recording(schema: spec.schema, fixtures: spec.fixtures, now: now)
+        {
+            database.replaySeed(r)
+            seedRecording.withLock { $0 = r }
+            return
+        }
+        let r = try database.recordingSeed { try loadFixtures() }
+        seedRecording.withLock { $0 = r }
+        if let r { shared?.keep(r, schema: spec.schema, fixtures: spec.fixtures) }
+    }
+
+    /// Loads the fixtures row by row: the personas into `auth.users`, then each table's rows.
+    private func loadFixtures() throws {
         let f = configuration.spec.fixtures
         for p in f.personas {
             try database.seed(

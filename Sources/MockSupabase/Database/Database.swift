@@ -133,6 +133,9 @@ final class DatabaseEngine {
     var sequences: [String: Int64] = [:]
     /// Set while fixtures load: explicit values go into `GENERATED ALWAYS` columns.
     var overridingSystemValue = false
+    /// Set while a fixture load is recorded (`Database.recordingSeed`): what it took from the id
+    /// generator and sequences, and what it committed.
+    var seedRecorder: SeedRecorder?
     private var policiesStorage: PolicySet {
         didSet { policiesByTable = Self.index(policiesStorage) }
     }
@@ -272,6 +275,7 @@ final class DatabaseEngine {
                 let committed = pendingChanges
                 pendingChanges = []
                 for listener in changeListeners { listener(committed) }
+                seedRecorder?.batches.append(committed)
             }
             return result
         } catch {
@@ -306,6 +310,7 @@ final class DatabaseEngine {
                     }.max() ?? 0
                 let key = t.schema.qualifiedName + "." + c.name
                 sequences[key] = max(sequences[key] ?? 0, top)
+                seedRecorder?.sequenceTops.append((key, top))
             }
         }
     }
@@ -541,12 +546,15 @@ final class DatabaseEngine {
         guard let d = c.defaultValue else { return .null }
         switch d {
         case .identity, .serial:
+            seedRecorder?.draws += 1
             let key = table + "." + c.name
             let next = (sequences[key] ?? 0) + 1
             sequences[key] = next
             return .int(next)
         case .value(let v): return try SQLValue.coerce(json: v, to: c.type)
-        case .genRandomUUID: return .text(ids.uuid())
+        case .genRandomUUID:
+            seedRecorder?.draws += 1
+            return .text(ids.uuid())
         case .now: return .timestamp(PGTime.micros(clock.now()))
         case .currentDate: return .date(Int32(PGTime.micros(clock.now()) / PGTime.usPerDay))
         case .authUID: return auth.userID.map(SQLValue.text) ?? .null
@@ -936,7 +944,7 @@ final class DatabaseEngine {
 
     /// Notes a row change of the running statement for the change listeners (none: no cost).
     func recordChange(_ event: TriggerEvent, _ t: Table, old: [SQLValue]?, new: [SQLValue]?) {
-        guard !changeListeners.isEmpty else { return }
+        guard !changeListeners.isEmpty || seedRecorder != nil else { return }
         pendingChanges.append(RowChange(table: t.schema, event: event, old: old, new: new, commitTime: clock.now()))
     }
 

@@ -132,9 +132,6 @@ package final class Database: Sendable {
         write { $0.registerView(name, provider: provider) }
     }
 
-    /// Whether a table exists in the schema (`public` unless qualified).
-    package func hasTable(_ name: String) -> Bool { tableSchema(name) != nil }
-
     /// The schema of a table (`public` unless qualified), by hash lookup.
     package func tableSchema(_ name: String) -> TableSchema? {
         read { $0.tableSchema(name) }
@@ -174,6 +171,39 @@ package final class Database: Sendable {
             e.triggersEnabled = false
             defer { e.triggersEnabled = was }
             return try body()
+        }
+    }
+
+    /// Runs `load` (this database's own `seed` calls) and returns it as a recording when it can be
+    /// replayed (`SeedRecording`): it drew no id or sequence value and the clock did not move.
+    /// Behaves exactly as `load` alone otherwise.
+    package func recordingSeed(_ load: () throws -> Void) throws -> SeedRecording? {
+        try write { e in
+            let now = clock.now()
+            let empty = e.tables.values.allSatisfy(\.rows.isEmpty)
+            let recorder = SeedRecorder()
+            let outer = e.seedRecorder
+            e.seedRecorder = recorder
+            defer { e.seedRecorder = outer }
+            try load()
+            guard empty, recorder.draws == 0, clock.now() == now else { return nil }
+            return SeedRecording(
+                now: now, tables: e.tables.mapValues { $0.clone() }, sequenceTops: recorder.sequenceTops, batches: recorder.batches)
+        }
+    }
+
+    /// Loads a recorded fixture load into this (empty) database as the load itself would: the
+    /// tables' rows, each sequence set past its largest loaded value, and the same changes handed
+    /// to the change listeners, statement by statement.
+    package func replaySeed(_ r: SeedRecording) {
+        write { e in
+            for (key, t) in r.tables {
+                guard let live = e.tables[key] else { continue }
+                live.rows = t.rows
+                live.keyIndexes = t.keyIndexes
+            }
+            for (key, top) in r.sequenceTops { e.sequences[key] = max(e.sequences[key] ?? 0, top) }
+            for batch in r.batches { for listener in e.changeListeners { listener(batch) } }
         }
     }
 

@@ -26,11 +26,6 @@ extension DatabaseEngine {
         return ViewChain(view: view, defs: views.map { $0.simpleView! }, names: views.map(\.name), base: try table(root.qualifiedName))
     }
 
-    /// The role the base table is used with.
-    func viewActor(_ def: SimpleViewDefinition, _ auth: AuthContext) -> AuthContext {
-        def.securityInvoker ? auth : .serviceRole
-    }
-
     /// Base column index of each view column.
     func viewProjection(_ view: TableSchema, _ base: Table) -> [Int] {
         view.columns.map { base.colIndex[$0.name]! }

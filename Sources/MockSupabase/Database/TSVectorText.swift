@@ -4,5 +4,4 @@ import Foundation
 extension TextSearch {
     /// Searches read positions only: weights (`1A`) do not restrict `@@` without a weighted query.
     static func parseVector(_ s: String) -> Vector? { PGTSVector.parse(s)?.mapValues { $0.map(PGTSVector.position) } }
-    static func formatVector(_ v: Vector) -> String { PGTSVector.format(v) }
 }

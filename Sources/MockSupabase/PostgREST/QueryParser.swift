@@ -260,14 +260,8 @@ enum QueryParser {
     /// `order=`, read by `OrderParser` as PostgREST's `pOrder` reads it.
     static func parseOrder(_ raw: String) throws -> [OrderTerm] { try OrderParser.parse(raw) }
 
-    /// `*,alias:col::text,rel!fk(a,b),other!inner(*)`.
-    static func parseSelect(_ raw: String) throws -> [SelectItem] {
-        let (items, aggregate) = try parseSelectItems(raw)
-        if aggregate { try ParsedQuery(aggregate: true).rejectAggregates() }
-        return items
-    }
-
-    /// The select list and whether it used an aggregate (judged later, see `rejectAggregates`).
+    /// The select list (`*,alias:col::text,rel!fk(a,b),other!inner(*)`) and whether it used an
+    /// aggregate (judged later, see `rejectAggregates`).
     static func parseSelectItems(_ raw: String) throws -> ([SelectItem], Bool) {
         var p = SelectParser(chars: Array(raw), raw: raw)
         let items = try p.list(topLevel: true)

@@ -28,47 +28,29 @@ public enum RideStatus: String, Codable, CaseIterable, Sendable {
 }
 
 /// A user profile (FR-002), 1:1 with auth.users. Table `profiles`.
-public struct Profile: TableModel, NaarsCarsRow {
-    /// `profiles`.
+public struct Profile: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "profiles"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (uuid, not null). = auth.users.id
     public var id: PGUUID
-    /// `name` (text, not null).
     public var name: String
-    /// `email` (text, not null).
     public var email: String
-    /// `car` (text).
     public var car: String?
-    /// `phone_number` (text).
     public var phoneNumber: String?
     /// `avatar_url` (text). object path in the avatars bucket or a URL
     public var avatarUrl: String?
-    /// `is_admin` (boolean, not null).
     public var isAdmin: Bool
-    /// `approved` (boolean, not null).
     public var approved: Bool
-    /// `invited_by` (uuid).
     public var invitedBy: PGUUID?
-    /// `notify_ride_updates` (boolean).
     public var notifyRideUpdates: Bool?
-    /// `notify_messages` (boolean).
     public var notifyMessages: Bool?
-    /// `notify_announcements` (boolean).
     public var notifyAnnouncements: Bool?
-    /// `notify_new_requests` (boolean).
     public var notifyNewRequests: Bool?
-    /// `notify_qa_activity` (boolean).
     public var notifyQaActivity: Bool?
-    /// `notify_review_reminders` (boolean).
     public var notifyReviewReminders: Bool?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, email, car, phoneNumber = "phone_number", avatarUrl = "avatar_url", isAdmin = "is_admin"
         case approved, invitedBy = "invited_by", notifyRideUpdates = "notify_ride_updates"
@@ -77,7 +59,6 @@ public struct Profile: TableModel, NaarsCarsRow {
         case notifyReviewReminders = "notify_review_reminders", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, name: String, email: String, car: String? = nil, phoneNumber: String? = nil,
                 avatarUrl: String? = nil, isAdmin: Bool, approved: Bool, invitedBy: PGUUID? = nil,
                 notifyRideUpdates: Bool? = nil, notifyMessages: Bool? = nil, notifyAnnouncements: Bool? = nil,
@@ -90,116 +71,61 @@ public struct Profile: TableModel, NaarsCarsRow {
         self.notifyQaActivity = notifyQaActivity; self.notifyReviewReminders = notifyReviewReminders
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(email, forKey: .email)
-        try c.encode(car, forKey: .car); try c.encode(phoneNumber, forKey: .phoneNumber)
-        try c.encode(avatarUrl, forKey: .avatarUrl); try c.encode(isAdmin, forKey: .isAdmin)
-        try c.encode(approved, forKey: .approved); try c.encode(invitedBy, forKey: .invitedBy)
-        try c.encode(notifyRideUpdates, forKey: .notifyRideUpdates)
-        try c.encode(notifyMessages, forKey: .notifyMessages)
-        try c.encode(notifyAnnouncements, forKey: .notifyAnnouncements)
-        try c.encode(notifyNewRequests, forKey: .notifyNewRequests)
-        try c.encode(notifyQaActivity, forKey: .notifyQaActivity)
-        try c.encode(notifyReviewReminders, forKey: .notifyReviewReminders); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// An invitation code. Table `invite_codes`.
-public struct InviteCode: TableModel, NaarsCarsRow {
-    /// `invite_codes`.
+public struct InviteCode: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "invite_codes"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
     /// `code` (text, not null). compared case-insensitively after trimming by validate_invite_code; seed codes are upper case
     public var code: String
-    /// `created_by` (uuid, not null).
     public var createdBy: PGUUID
-    /// `used_by` (uuid).
     public var usedBy: PGUUID?
-    /// `used_at` (timestamptz).
     public var usedAt: PGTimestamp?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, code, createdBy = "created_by", usedBy = "used_by", usedAt = "used_at", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, code: String, createdBy: PGUUID, usedBy: PGUUID? = nil, usedAt: PGTimestamp? = nil,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.code = code; self.createdBy = createdBy; self.usedBy = usedBy; self.usedAt = usedAt
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(code, forKey: .code); try c.encode(createdBy, forKey: .createdBy)
-        try c.encode(usedBy, forKey: .usedBy); try c.encode(usedAt, forKey: .usedAt)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A ride request (FR-003). Table `rides`.
-public struct Ride: TableModel, NaarsCarsRow {
-    /// `rides`.
+public struct Ride: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "rides"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `type` (text, not null).
     public var type: String
-    /// `date` (date, not null).
     public var date: PGDate
-    /// `time` (time, not null).
     public var time: PGTimeOfDay
-    /// `pickup` (text, not null).
     public var pickup: String
-    /// `destination` (text, not null).
     public var destination: String
-    /// `seats` (integer).
     public var seats: Int?
-    /// `notes` (text).
     public var notes: String?
-    /// `gift` (text).
     public var gift: String?
-    /// `status` (ride_status, not null).
     public var status: RideStatus
-    /// `claimed_by` (uuid).
     public var claimedBy: PGUUID?
-    /// `reviewed` (boolean, not null).
     public var reviewed: Bool
-    /// `review_skipped` (boolean).
     public var reviewSkipped: Bool?
-    /// `review_skipped_at` (timestamptz).
     public var reviewSkippedAt: PGTimestamp?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", type, date, time, pickup, destination, seats, notes, gift, status
         case claimedBy = "claimed_by", reviewed, reviewSkipped = "review_skipped", reviewSkippedAt = "review_skipped_at"
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userId: PGUUID, type: String, date: PGDate, time: PGTimeOfDay, pickup: String,
                 destination: String, seats: Int? = nil, notes: String? = nil, gift: String? = nil, status: RideStatus,
                 claimedBy: PGUUID? = nil, reviewed: Bool, reviewSkipped: Bool? = nil,
@@ -209,102 +135,54 @@ public struct Ride: TableModel, NaarsCarsRow {
         self.claimedBy = claimedBy; self.reviewed = reviewed; self.reviewSkipped = reviewSkipped
         self.reviewSkippedAt = reviewSkippedAt; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(type, forKey: .type)
-        try c.encode(date, forKey: .date); try c.encode(time, forKey: .time); try c.encode(pickup, forKey: .pickup)
-        try c.encode(destination, forKey: .destination); try c.encode(seats, forKey: .seats)
-        try c.encode(notes, forKey: .notes); try c.encode(gift, forKey: .gift); try c.encode(status, forKey: .status)
-        try c.encode(claimedBy, forKey: .claimedBy); try c.encode(reviewed, forKey: .reviewed)
-        try c.encode(reviewSkipped, forKey: .reviewSkipped); try c.encode(reviewSkippedAt, forKey: .reviewSkippedAt)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A co-requestor of a ride. Table `ride_participants`.
-public struct RideParticipant: TableModel, NaarsCarsRow {
-    /// `ride_participants`.
+public struct RideParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "ride_participants"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `ride_id` (uuid, not null).
     public var rideId: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, rideId = "ride_id", userId = "user_id", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, rideId: PGUUID, userId: PGUUID, createdAt: PGTimestamp) {
         self.id = id; self.rideId = rideId; self.userId = userId; self.createdAt = createdAt
-    }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(rideId, forKey: .rideId); try c.encode(userId, forKey: .userId)
-        try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
 /// A favor request (FR-004). Table `favors`.
-public struct Favor: TableModel, NaarsCarsRow {
-    /// `favors`.
+public struct Favor: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "favors"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `title` (text, not null).
     public var title: String
-    /// `description` (text).
     public var description: String?
-    /// `location` (text, not null).
     public var location: String
-    /// `duration` (favor_duration, not null).
     public var duration: FavorDuration
-    /// `requirements` (text).
     public var requirements: String?
-    /// `date` (date, not null).
     public var date: PGDate
-    /// `time` (time).
     public var time: PGTimeOfDay?
-    /// `gift` (text).
     public var gift: String?
-    /// `status` (favor_status, not null).
     public var status: FavorStatus
-    /// `claimed_by` (uuid).
     public var claimedBy: PGUUID?
-    /// `reviewed` (boolean, not null).
     public var reviewed: Bool
-    /// `review_skipped` (boolean).
     public var reviewSkipped: Bool?
-    /// `review_skipped_at` (timestamptz).
     public var reviewSkippedAt: PGTimestamp?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", title, description, location, duration, requirements, date, time, gift, status
         case claimedBy = "claimed_by", reviewed, reviewSkipped = "review_skipped", reviewSkippedAt = "review_skipped_at"
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userId: PGUUID, title: String, description: String? = nil, location: String,
                 duration: FavorDuration, requirements: String? = nil, date: PGDate, time: PGTimeOfDay? = nil,
                 gift: String? = nil, status: FavorStatus, claimedBy: PGUUID? = nil, reviewed: Bool,
@@ -315,423 +193,231 @@ public struct Favor: TableModel, NaarsCarsRow {
         self.status = status; self.claimedBy = claimedBy; self.reviewed = reviewed; self.reviewSkipped = reviewSkipped
         self.reviewSkippedAt = reviewSkippedAt; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(title, forKey: .title)
-        try c.encode(description, forKey: .description); try c.encode(location, forKey: .location)
-        try c.encode(duration, forKey: .duration); try c.encode(requirements, forKey: .requirements)
-        try c.encode(date, forKey: .date); try c.encode(time, forKey: .time); try c.encode(gift, forKey: .gift)
-        try c.encode(status, forKey: .status); try c.encode(claimedBy, forKey: .claimedBy)
-        try c.encode(reviewed, forKey: .reviewed); try c.encode(reviewSkipped, forKey: .reviewSkipped)
-        try c.encode(reviewSkippedAt, forKey: .reviewSkippedAt); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A co-requestor of a favor. Table `favor_participants`.
-public struct FavorParticipant: TableModel, NaarsCarsRow {
-    /// `favor_participants`.
+public struct FavorParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "favor_participants"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `favor_id` (uuid, not null).
     public var favorId: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, favorId = "favor_id", userId = "user_id", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, favorId: PGUUID, userId: PGUUID, createdAt: PGTimestamp) {
         self.id = id; self.favorId = favorId; self.userId = userId; self.createdAt = createdAt
-    }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(favorId, forKey: .favorId); try c.encode(userId, forKey: .userId)
-        try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
 /// A question (parent_id nil) or reply on a ride or favor. Table `request_qa`.
-public struct RequestQA: TableModel, NaarsCarsRow {
-    /// `request_qa`.
+public struct RequestQA: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "request_qa"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `ride_id` (uuid).
     public var rideId: PGUUID?
-    /// `favor_id` (uuid).
     public var favorId: PGUUID?
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `parent_id` (uuid).
     public var parentId: PGUUID?
-    /// `content` (text, not null).
     public var content: String
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, rideId = "ride_id", favorId = "favor_id", userId = "user_id", parentId = "parent_id", content
         case createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil, userId: PGUUID, parentId: PGUUID? = nil,
                 content: String, createdAt: PGTimestamp) {
         self.id = id; self.rideId = rideId; self.favorId = favorId; self.userId = userId; self.parentId = parentId
         self.content = content; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(rideId, forKey: .rideId); try c.encode(favorId, forKey: .favorId)
-        try c.encode(userId, forKey: .userId); try c.encode(parentId, forKey: .parentId)
-        try c.encode(content, forKey: .content); try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A message thread, optionally about one request. Table `conversations`.
-public struct Conversation: TableModel, NaarsCarsRow {
-    /// `conversations`.
+public struct Conversation: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "conversations"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `ride_id` (uuid).
     public var rideId: PGUUID?
-    /// `favor_id` (uuid).
     public var favorId: PGUUID?
-    /// `created_by` (uuid).
     public var createdBy: PGUUID?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, rideId = "ride_id", favorId = "favor_id", createdBy = "created_by", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil, createdBy: PGUUID? = nil,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.rideId = rideId; self.favorId = favorId; self.createdBy = createdBy
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(rideId, forKey: .rideId); try c.encode(favorId, forKey: .favorId)
-        try c.encode(createdBy, forKey: .createdBy); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A member of a thread. Table `conversation_participants`.
-public struct ConversationParticipant: TableModel, NaarsCarsRow {
-    /// `conversation_participants`.
+public struct ConversationParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "conversation_participants"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `conversation_id` (uuid, not null).
     public var conversationId: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `last_read_at` (timestamptz).
     public var lastReadAt: PGTimestamp?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, conversationId = "conversation_id", userId = "user_id", lastReadAt = "last_read_at"
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, conversationId: PGUUID, userId: PGUUID, lastReadAt: PGTimestamp? = nil,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.conversationId = conversationId; self.userId = userId; self.lastReadAt = lastReadAt
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(conversationId, forKey: .conversationId)
-        try c.encode(userId, forKey: .userId); try c.encode(lastReadAt, forKey: .lastReadAt)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A chat message. Table `messages`.
-public struct Message: TableModel, NaarsCarsRow {
-    /// `messages`.
+public struct Message: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "messages"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `conversation_id` (uuid, not null).
     public var conversationId: PGUUID
-    /// `from_id` (uuid, not null).
     public var fromId: PGUUID
-    /// `content` (text).
     public var content: String?
-    /// `image_url` (text).
     public var imageUrl: String?
-    /// `read_by` (uuid[], not null).
     public var readBy: [PGUUID]
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, conversationId = "conversation_id", fromId = "from_id", content, imageUrl = "image_url"
         case readBy = "read_by", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, conversationId: PGUUID, fromId: PGUUID, content: String? = nil, imageUrl: String? = nil,
                 readBy: [PGUUID], createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.conversationId = conversationId; self.fromId = fromId; self.content = content
         self.imageUrl = imageUrl; self.readBy = readBy; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(conversationId, forKey: .conversationId)
-        try c.encode(fromId, forKey: .fromId); try c.encode(content, forKey: .content)
-        try c.encode(imageUrl, forKey: .imageUrl); try c.encode(readBy, forKey: .readBy)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// An in-app notification. Table `notifications`.
-public struct AppNotification: TableModel, NaarsCarsRow {
-    /// `notifications`.
+public struct AppNotification: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "notifications"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `type` (text, not null).
     public var type: String
-    /// `title` (text, not null).
     public var title: String
-    /// `body` (text).
     public var body: String?
-    /// `ride_id` (uuid).
     public var rideId: PGUUID?
-    /// `favor_id` (uuid).
     public var favorId: PGUUID?
-    /// `read` (boolean, not null).
     public var read: Bool
-    /// `pinned` (boolean, not null).
     public var pinned: Bool
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", type, title, body, rideId = "ride_id", favorId = "favor_id", read, pinned
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userId: PGUUID, type: String, title: String, body: String? = nil, rideId: PGUUID? = nil,
                 favorId: PGUUID? = nil, read: Bool, pinned: Bool, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.type = type; self.title = title; self.body = body; self.rideId = rideId
         self.favorId = favorId; self.read = read; self.pinned = pinned; self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(type, forKey: .type)
-        try c.encode(title, forKey: .title); try c.encode(body, forKey: .body); try c.encode(rideId, forKey: .rideId)
-        try c.encode(favorId, forKey: .favorId); try c.encode(read, forKey: .read)
-        try c.encode(pinned, forKey: .pinned); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// An APNs device token. Table `push_tokens`.
-public struct PushToken: TableModel, NaarsCarsRow {
-    /// `push_tokens`.
+public struct PushToken: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "push_tokens"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `token` (text, not null).
     public var token: String
-    /// `device_id` (text, not null).
     public var deviceId: String
-    /// `platform` (text, not null).
     public var platform: String
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", token, deviceId = "device_id", platform, createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userId: PGUUID, token: String, deviceId: String, platform: String, createdAt: PGTimestamp,
                 updatedAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.token = token; self.deviceId = deviceId; self.platform = platform
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(token, forKey: .token)
-        try c.encode(deviceId, forKey: .deviceId); try c.encode(platform, forKey: .platform)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A community post. Table `town_hall_posts`.
-public struct TownHallPost: TableModel, NaarsCarsRow {
-    /// `town_hall_posts`.
+public struct TownHallPost: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "town_hall_posts"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `title` (text).
     public var title: String?
-    /// `content` (text, not null).
     public var content: String
-    /// `image_url` (text).
     public var imageUrl: String?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", title, content, imageUrl = "image_url", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userId: PGUUID, title: String? = nil, content: String, imageUrl: String? = nil,
                 createdAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.title = title; self.content = content; self.imageUrl = imageUrl
         self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(title, forKey: .title)
-        try c.encode(content, forKey: .content); try c.encode(imageUrl, forKey: .imageUrl)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A review of the user who fulfilled a request. Table `reviews`.
-public struct Review: TableModel, NaarsCarsRow {
-    /// `reviews`.
+public struct Review: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "reviews"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `reviewer_id` (uuid, not null).
     public var reviewerId: PGUUID
-    /// `fulfiller_id` (uuid, not null).
     public var fulfillerId: PGUUID
-    /// `ride_id` (uuid).
     public var rideId: PGUUID?
-    /// `favor_id` (uuid).
     public var favorId: PGUUID?
-    /// `rating` (integer, not null).
     public var rating: Int
-    /// `comment` (text).
     public var comment: String?
-    /// `town_hall_post_id` (uuid).
     public var townHallPostId: PGUUID?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, reviewerId = "reviewer_id", fulfillerId = "fulfiller_id", rideId = "ride_id", favorId = "favor_id"
         case rating, comment, townHallPostId = "town_hall_post_id", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, reviewerId: PGUUID, fulfillerId: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil,
                 rating: Int, comment: String? = nil, townHallPostId: PGUUID? = nil, createdAt: PGTimestamp) {
         self.id = id; self.reviewerId = reviewerId; self.fulfillerId = fulfillerId; self.rideId = rideId
         self.favorId = favorId; self.rating = rating; self.comment = comment; self.townHallPostId = townHallPostId
         self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(reviewerId, forKey: .reviewerId)
-        try c.encode(fulfillerId, forKey: .fulfillerId); try c.encode(rideId, forKey: .rideId)
-        try c.encode(favorId, forKey: .favorId); try c.encode(rating, forKey: .rating)
-        try c.encode(comment, forKey: .comment); try c.encode(townHallPostId, forKey: .townHallPostId)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of the leaderboard_stats view (FR-015) and of get_leaderboard(). Table `leaderboard_stats`.
-public struct LeaderboardEntry: TableModel, NaarsCarsRow {
-    /// `leaderboard_stats`.
+public struct LeaderboardEntry: TableModel, ColumnEncodable, NaarsCarsRow {
     public static let table = "leaderboard_stats"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `user_id` (uuid).
     public var userId: PGUUID
     /// `name` (text).
     public var name: String
-    /// `avatar_url` (text).
     public var avatarUrl: String?
     /// `fulfilled_count` (bigint).
     public var fulfilledCount: Int
@@ -742,26 +428,15 @@ public struct LeaderboardEntry: TableModel, NaarsCarsRow {
     /// `rank` (bigint).
     public var rank: Int
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userId = "user_id", name, avatarUrl = "avatar_url", fulfilledCount = "fulfilled_count"
         case averageRating = "average_rating", reviewCount = "review_count", rank
     }
 
-    /// A row from its columns.
     public init(userId: PGUUID, name: String, avatarUrl: String? = nil, fulfilledCount: Int, averageRating: PGNumeric,
                 reviewCount: Int, rank: Int) {
         self.userId = userId; self.name = name; self.avatarUrl = avatarUrl; self.fulfilledCount = fulfilledCount
         self.averageRating = averageRating; self.reviewCount = reviewCount; self.rank = rank
-    }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userId, forKey: .userId); try c.encode(name, forKey: .name)
-        try c.encode(avatarUrl, forKey: .avatarUrl); try c.encode(fulfilledCount, forKey: .fulfilledCount)
-        try c.encode(averageRating, forKey: .averageRating); try c.encode(reviewCount, forKey: .reviewCount)
-        try c.encode(rank, forKey: .rank)
     }
 }
 

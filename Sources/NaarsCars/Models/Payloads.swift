@@ -5,11 +5,6 @@ import MockBinding
 /// `models` rule kind): its CodingKeys are the table's columns.
 package protocol NaarsCarsRow: NaarsCarsPayload, TableModel, Identifiable {}
 
-extension NaarsCarsRow {
-    /// The column names this model reads and writes.
-    package static var columns: [String] { CodingKeys.allCases.map(\.stringValue) }
-}
-
 /// A JSON payload (RPC result, edge-function request or response) with named fields.
 package protocol NaarsCarsPayload: Codable, Equatable, Sendable {
     /// The field names, one case per field.
@@ -19,6 +14,8 @@ package protocol NaarsCarsPayload: Codable, Equatable, Sendable {
 extension NaarsCarsPayload {
     /// The field names this payload reads and writes.
     package static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+    /// The same names, for a payload that writes NULL as `null` (`ColumnEncodable`).
+    package static var columns: [String] { fields }
 }
 
 /// Every model of the app: rows, database-function payloads, edge-function payloads.
@@ -56,52 +53,31 @@ package enum NaarsCarsModels {
 package struct NoArguments: NaarsCarsPayload {
     /// No fields.
     package enum CodingKeys: String, CodingKey, CaseIterable { case none }
-    package init() {}
     package init(from decoder: Decoder) throws {}
     package func encode(to encoder: Encoder) throws { _ = encoder.container(keyedBy: CodingKeys.self) }
 }
 
 /// `{user_id}`: get_user_stats, get_unread_counts, get_pending_reviews.
 package struct UserIDArgument: NaarsCarsPayload {
-    package var userId: UUID
+    package var userId: PGUUID
     package enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id" }
-    /// Encodes uuids in lower case.
-    package func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(userId, forKey: .userId)
-    }
-    package init(userId: UUID) { self.userId = userId }
 }
 
 /// `mark_messages_read(conversation_id, user_id)`.
 package struct MarkMessagesReadArguments: NaarsCarsPayload {
-    package var conversationId: UUID
+    package var conversationId: PGUUID
     /// The reader (must be the caller).
-    package var userId: UUID
+    package var userId: PGUUID
     package enum CodingKeys: String, CodingKey, CaseIterable { case conversationId = "conversation_id", userId = "user_id" }
-    /// Encodes uuids in lower case.
-    package func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(conversationId, forKey: .conversationId)
-        try c.encodeUUID(userId, forKey: .userId)
-    }
-    package init(conversationId: UUID, userId: UUID) { self.conversationId = conversationId; self.userId = userId }
 }
 
 /// `get_or_create_request_conversation(ride_id, favor_id)`: exactly one is set.
 package struct RequestConversationArguments: NaarsCarsPayload {
     /// The ride, or nil.
-    package var rideId: UUID?
+    package var rideId: PGUUID?
     /// The favor, or nil.
-    package var favorId: UUID?
+    package var favorId: PGUUID?
     package enum CodingKeys: String, CodingKey, CaseIterable { case rideId = "ride_id", favorId = "favor_id" }
-    /// Encodes uuids in lower case.
-    package func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUIDIfPresent(rideId, forKey: .rideId)
-        try c.encodeUUIDIfPresent(favorId, forKey: .favorId)
-    }
-    package init(rideId: UUID? = nil, favorId: UUID? = nil) { self.rideId = rideId; self.favorId = favorId }
 }
 
 /// `validate_invite_code(code)`.
@@ -109,7 +85,6 @@ package struct ValidateInviteCodeArguments: NaarsCarsPayload {
     /// The code as typed.
     package var code: String
     package enum CodingKeys: String, CodingKey, CaseIterable { case code }
-    package init(code: String) { self.code = code }
 }
 
 /// `get_leaderboard(time_filter, limit_count)`.
@@ -119,8 +94,6 @@ package struct LeaderboardArguments: NaarsCarsPayload {
     /// At most this many rows.
     package var limitCount: Int?
     package enum CodingKeys: String, CodingKey, CaseIterable { case timeFilter = "time_filter", limitCount = "limit_count" }
-    /// Arguments (nil: the function's default).
-    package init(timeFilter: String? = nil, limitCount: Int? = nil) { self.timeFilter = timeFilter; self.limitCount = limitCount }
 }
 
 /// A row of `get_user_stats(user_id)`.
@@ -134,9 +107,6 @@ package struct UserStats: NaarsCarsPayload {
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case avgRating = "avg_rating", reviewCount = "review_count", fulfilledCount = "fulfilled_count"
     }
-    package init(avgRating: Double, reviewCount: Int, fulfilledCount: Int) {
-        self.avgRating = avgRating; self.reviewCount = reviewCount; self.fulfilledCount = fulfilledCount
-    }
 }
 
 /// A row of `get_unread_counts(user_id)`.
@@ -147,28 +117,17 @@ package struct UnreadCounts: NaarsCarsPayload {
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case unreadNotifications = "unread_notifications", unreadMessages = "unread_messages"
     }
-    package init(unreadNotifications: Int, unreadMessages: Int) {
-        self.unreadNotifications = unreadNotifications; self.unreadMessages = unreadMessages
-    }
 }
 
 /// A row of `validate_invite_code(code)`.
-package struct InviteCodeValidation: NaarsCarsPayload {
+package struct InviteCodeValidation: NaarsCarsPayload, ColumnEncodable {
     /// Whether an unused code matches.
     package var isValid: Bool
     /// The code's id when valid.
-    package var codeId: UUID?
+    package var codeId: PGUUID?
     /// Its creator when valid.
-    package var createdBy: UUID?
+    package var createdBy: PGUUID?
     package enum CodingKeys: String, CodingKey, CaseIterable { case isValid = "is_valid", codeId = "code_id", createdBy = "created_by" }
-    /// Encodes uuids in lower case and NULL as `null`.
-    package func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(isValid, forKey: .isValid)
-        try c.encodeUUID(codeId, forKey: .codeId)
-        try c.encodeUUID(createdBy, forKey: .createdBy)
-    }
-    package init(isValid: Bool, codeId: UUID? = nil, createdBy: UUID? = nil) { self.isValid = isValid; self.codeId = codeId; self.createdBy = createdBy }
 }
 
 /// `ride` or `favor`.
@@ -183,9 +142,9 @@ package enum RequestType: String, Codable, CaseIterable, Sendable {
 package struct PendingReview: NaarsCarsPayload {
     /// Ride or favor.
     package var requestType: RequestType
-    package var requestId: UUID
+    package var requestId: PGUUID
     /// Who fulfilled it.
-    package var fulfillerId: UUID
+    package var fulfillerId: PGUUID
     /// Their name.
     package var fulfillerName: String
     /// `pickup → destination` or the favor's title.
@@ -196,20 +155,6 @@ package struct PendingReview: NaarsCarsPayload {
         case requestType = "request_type", requestId = "request_id", fulfillerId = "fulfiller_id"
         case fulfillerName = "fulfiller_name", title, date
     }
-    /// Encodes uuids in lower case and NULL as `null`.
-    package func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(requestType, forKey: .requestType)
-        try c.encodeUUID(requestId, forKey: .requestId)
-        try c.encodeUUID(fulfillerId, forKey: .fulfillerId)
-        try c.encode(fulfillerName, forKey: .fulfillerName)
-        try c.encode(title, forKey: .title)
-        try c.encode(date, forKey: .date)
-    }
-    package init(requestType: RequestType, requestId: UUID, fulfillerId: UUID, fulfillerName: String, title: String, date: PGDate) {
-        self.requestType = requestType; self.requestId = requestId; self.fulfillerId = fulfillerId
-        self.fulfillerName = fulfillerName; self.title = title; self.date = date
-    }
 }
 
 // MARK: - Edge functions (FR-019, FR-020)
@@ -217,7 +162,7 @@ package struct PendingReview: NaarsCarsPayload {
 /// FR-020's payload `{user_id, title, body, data?, badge?}`.
 package struct PushNotificationRequest: NaarsCarsPayload {
     /// The recipient.
-    package var userId: UUID
+    package var userId: PGUUID
     /// Alert title.
     package var title: String
     /// Alert body.
@@ -227,24 +172,12 @@ package struct PushNotificationRequest: NaarsCarsPayload {
     /// App icon badge.
     package var badge: Int?
     package enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id", title, body, data, badge }
-    /// Encodes uuids in lower case.
-    package func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(title, forKey: .title)
-        try c.encode(body, forKey: .body)
-        try c.encodeIfPresent(data, forKey: .data)
-        try c.encodeIfPresent(badge, forKey: .badge)
-    }
-    package init(userId: UUID, title: String, body: String, data: [String: JSONValue]? = nil, badge: Int? = nil) {
-        self.userId = userId; self.title = title; self.body = body; self.data = data; self.badge = badge
-    }
 }
 
 /// The outcome for one device token.
-package struct PushDelivery: NaarsCarsPayload {
+package struct PushDelivery: NaarsCarsPayload, ColumnEncodable {
     /// push_tokens.id.
-    package var tokenId: UUID
+    package var tokenId: PGUUID
     /// push_tokens.device_id.
     package var deviceId: String
     /// APNs HTTP status.
@@ -254,24 +187,12 @@ package struct PushDelivery: NaarsCarsPayload {
     /// Whether the token was deleted (EDGE-002).
     package var removed: Bool
     package enum CodingKeys: String, CodingKey, CaseIterable { case tokenId = "token_id", deviceId = "device_id", status, reason, removed }
-    /// Encodes uuids in lower case and NULL as `null`.
-    package func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(tokenId, forKey: .tokenId)
-        try c.encode(deviceId, forKey: .deviceId)
-        try c.encode(status, forKey: .status)
-        try c.encodeColumn(reason, forKey: .reason)
-        try c.encode(removed, forKey: .removed)
-    }
-    package init(tokenId: UUID, deviceId: String, status: Int, reason: String?, removed: Bool) {
-        self.tokenId = tokenId; self.deviceId = deviceId; self.status = status; self.reason = reason; self.removed = removed
-    }
 }
 
 /// send-push-notification's answer: the delivery log.
 package struct PushNotificationResult: NaarsCarsPayload {
     /// The recipient.
-    package var userId: UUID
+    package var userId: PGUUID
     /// Tokens APNs accepted.
     package var sent: Int
     /// Tokens APNs refused.
@@ -281,18 +202,6 @@ package struct PushNotificationResult: NaarsCarsPayload {
     /// Per token, in push_tokens order (created_at, id).
     package var results: [PushDelivery]
     package enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id", sent, failed, removed, results }
-    /// Encodes uuids in lower case and NULL as `null`.
-    package func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeUUID(userId, forKey: .userId)
-        try c.encode(sent, forKey: .sent)
-        try c.encode(failed, forKey: .failed)
-        try c.encode(removed, forKey: .removed)
-        try c.encode(results, forKey: .results)
-    }
-    package init(userId: UUID, sent: Int, failed: Int, removed: Int, results: [PushDelivery]) {
-        self.userId = userId; self.sent = sent; self.failed = failed; self.removed = removed; self.results = results
-    }
 }
 
 /// cleanup-tokens' answer.
@@ -300,7 +209,6 @@ package struct CleanupTokensResult: NaarsCarsPayload {
     /// Tokens deleted.
     package var deleted: Int
     package enum CodingKeys: String, CodingKey, CaseIterable { case deleted }
-    package init(deleted: Int) { self.deleted = deleted }
 }
 
 /// refresh-leaderboard's answer.
@@ -310,7 +218,6 @@ package struct RefreshLeaderboardResult: NaarsCarsPayload {
     /// Rows of leaderboard_stats.
     package var rows: Int
     package enum CodingKeys: String, CodingKey, CaseIterable { case materialized, rows }
-    package init(materialized: Bool, rows: Int) { self.materialized = materialized; self.rows = rows }
 }
 
 /// An edge function's error body `{error}`.
@@ -318,7 +225,6 @@ package struct EdgeFunctionError: NaarsCarsPayload {
     /// What went wrong.
     package var error: String
     package enum CodingKeys: String, CodingKey, CaseIterable { case error }
-    package init(error: String) { self.error = error }
 }
 
 extension LeaderboardEntry {

@@ -75,7 +75,7 @@ extension NaarsCarsServer {
         let body = try call.json()
         if let bad = validate(f, body) { return bad }
         let request = try JSONDecoder().decode(PushNotificationRequest.self, from: body.data())
-        let user = request.userId.uuidString.lowercased()
+        let user = request.userId.rawValue
         let apnsSpec = functions.apns
         var aps: [String: JSONValue] = ["alert": ["title": .string(request.title), "body": .string(request.body)], "sound": .string(apnsSpec.sound)]
         if let badge = request.badge { aps["badge"] = .int(Int64(badge)) }

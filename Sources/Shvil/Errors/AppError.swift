@@ -243,10 +243,9 @@ private struct AppErrorID: Decodable {
 }
 
 extension RetryPolicy: Decodable {
-    enum CodingKeys: String, CodingKey { case decision, maxRetries, initialDelaySeconds, multiplier, maxDelaySeconds }
+    enum CodingKeys: String, CodingKey, CaseIterable { case decision, maxRetries, initialDelaySeconds, multiplier, maxDelaySeconds }
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
         self.init(
             maxRetries: try c.decode(Int.self, forKey: .maxRetries), initialDelay: try c.decode(Double.self, forKey: .initialDelaySeconds),
             multiplier: try c.decode(Double.self, forKey: .multiplier), maxDelay: try c.decode(Double.self, forKey: .maxDelaySeconds))
@@ -297,10 +296,9 @@ private struct Mapping: Decodable {
     var transport: [TransportFailure: AppError] = [:]
     var rules: [ErrorCatalog.Rule]
     var undecodableBody: AppError
-    enum CodingKeys: String, CodingKey { case decision, transport, rules, undecodableBody }
+    enum CodingKeys: String, CodingKey, CaseIterable { case decision, transport, rules, undecodableBody }
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
         for (k, n) in try c.decode([String: SpecNode].self, forKey: .transport).sorted(by: { $0.key < $1.key }) {
             guard let f = TransportFailure(rawValue: k) else { throw n.fail("unknown transport failure '\(k)'") }
             transport[f] = try n.decode(AppErrorID.self).value

@@ -9,9 +9,6 @@ public struct HandledError: Sendable, Equatable, CustomStringConvertible {
     package var boundary: ErrorBoundary
     /// The recovery offered (view) or performed (app); nil at the service boundary.
     public var recovery: RecoveryAction?
-    package init(error: AppError, boundary: ErrorBoundary, recovery: RecoveryAction?) {
-        self.error = error; self.boundary = boundary; self.recovery = recovery
-    }
     public var description: String { "\(error.id) at \(boundary.rawValue)\(recovery.map { " (\($0.rawValue))" } ?? "")" }
 }
 

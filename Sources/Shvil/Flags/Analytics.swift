@@ -23,10 +23,9 @@ package struct AnalyticsPolicy: Sendable, Equatable {
 }
 
 extension AnalyticsPolicy: Decodable {
-    enum CodingKeys: String, CodingKey { case decision, enabled, requiresConsent }
+    enum CodingKeys: String, CodingKey, CaseIterable { case decision, enabled, requiresConsent }
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
         enabled = try c.byEnvironment(.enabled, Bool.self)
         requiresConsent = try c.decode(Bool.self, forKey: .requiresConsent)
     }

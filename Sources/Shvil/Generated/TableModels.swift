@@ -26,73 +26,44 @@ public enum FeatureStage: String, Codable, CaseIterable, Sendable {
 }
 
 /// A row of `users`.
-public struct ShvilUser: TableModel {
-    /// `users`.
+public struct ShvilUser: TableModel, ColumnEncodable {
     public static let table = "users"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `email` (text).
     public var email: String?
-    /// `display_name` (text).
     public var displayName: String?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, email, displayName = "display_name", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, email: String? = nil, displayName: String? = nil, createdAt: PGTimestamp,
                 updatedAt: PGTimestamp) {
         self.id = id; self.email = email; self.displayName = displayName; self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(email, forKey: .email)
-        try c.encode(displayName, forKey: .displayName); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `adventures`.
-public struct Adventure: TableModel {
-    /// `adventures`.
+public struct Adventure: TableModel, ColumnEncodable {
     public static let table = "adventures"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userId: PGUUID
-    /// `title` (text, not null).
     public var title: String
-    /// `description` (text).
     public var description: String?
-    /// `route_data` (jsonb, not null).
     public var routeData: JSONValue
-    /// `status` (adventure_status, not null).
     public var status: AdventureStatus
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userId = "user_id", title, description, routeData = "route_data", status, createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userId: PGUUID, title: String, description: String? = nil, routeData: JSONValue,
                 status: AdventureStatus, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.title = title; self.description = description
@@ -111,46 +82,25 @@ public struct Adventure: TableModel {
         createdAt = try c.decode(PGTimestamp.self, forKey: .createdAt)
         updatedAt = try c.decode(PGTimestamp.self, forKey: .updatedAt)
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userId, forKey: .userId); try c.encode(title, forKey: .title)
-        try c.encode(description, forKey: .description); try c.encode(routeData, forKey: .routeData)
-        try c.encode(status, forKey: .status); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `places`.
-public struct Place: TableModel {
-    /// `places`.
+public struct Place: TableModel, ColumnEncodable {
     public static let table = "places"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `name` (text, not null).
     public var name: String
-    /// `description` (text).
     public var description: String?
-    /// `latitude` (double precision, not null).
     public var latitude: Double
-    /// `longitude` (double precision, not null).
     public var longitude: Double
-    /// `metadata` (jsonb, not null).
     public var metadata: JSONValue
-    /// `created_by` (uuid).
     public var createdBy: PGUUID?
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, description, latitude, longitude, metadata, createdBy = "created_by", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, name: String, description: String? = nil, latitude: Double, longitude: Double,
                 metadata: JSONValue, createdBy: PGUUID? = nil, createdAt: PGTimestamp) {
         self.id = id; self.name = name; self.description = description; self.latitude = latitude
@@ -169,45 +119,25 @@ public struct Place: TableModel {
         createdBy = try c.decodeIfPresent(PGUUID.self, forKey: .createdBy)
         createdAt = try c.decode(PGTimestamp.self, forKey: .createdAt)
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name)
-        try c.encode(description, forKey: .description); try c.encode(latitude, forKey: .latitude)
-        try c.encode(longitude, forKey: .longitude); try c.encode(metadata, forKey: .metadata)
-        try c.encode(createdBy, forKey: .createdBy); try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `adventure_stops`.
-public struct AdventureStop: TableModel {
-    /// `adventure_stops`.
+public struct AdventureStop: TableModel, ColumnEncodable {
     public static let table = "adventure_stops"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `adventure_id` (uuid, not null).
     public var adventureId: PGUUID
-    /// `place_id` (uuid, not null).
     public var placeId: PGUUID
-    /// `order_index` (integer, not null).
     public var orderIndex: Int
-    /// `custom_data` (jsonb, not null).
     public var customData: JSONValue
-    /// `created_at` (timestamptz, not null).
     public var createdAt: PGTimestamp
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, adventureId = "adventure_id", placeId = "place_id", orderIndex = "order_index"
         case customData = "custom_data", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, adventureId: PGUUID, placeId: PGUUID, orderIndex: Int, customData: JSONValue,
                 createdAt: PGTimestamp, updatedAt: PGTimestamp) {
         self.id = id; self.adventureId = adventureId; self.placeId = placeId; self.orderIndex = orderIndex
@@ -225,54 +155,27 @@ public struct AdventureStop: TableModel {
         createdAt = try c.decode(PGTimestamp.self, forKey: .createdAt)
         updatedAt = try c.decode(PGTimestamp.self, forKey: .updatedAt)
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(adventureId, forKey: .adventureId)
-        try c.encode(placeId, forKey: .placeId); try c.encode(orderIndex, forKey: .orderIndex)
-        try c.encode(customData, forKey: .customData); try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `feature_flags`.
-public struct FeatureFlagRow: TableModel {
-    /// `feature_flags`.
+public struct FeatureFlagRow: TableModel, ColumnEncodable {
     public static let table = "feature_flags"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `key` (text, not null).
     public var key: String
-    /// `environment` (app_environment, not null).
     public var environment: AppEnvironment
-    /// `enabled` (boolean, not null).
     public var enabled: Bool
-    /// `stage` (feature_stage, not null).
     public var stage: FeatureStage
-    /// `description` (text).
     public var description: String?
-    /// `updated_at` (timestamptz, not null).
     public var updatedAt: PGTimestamp
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case key, environment, enabled, stage, description, updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(key: String, environment: AppEnvironment, enabled: Bool, stage: FeatureStage,
                 description: String? = nil, updatedAt: PGTimestamp) {
         self.key = key; self.environment = environment; self.enabled = enabled; self.stage = stage
         self.description = description; self.updatedAt = updatedAt
-    }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(key, forKey: .key); try c.encode(environment, forKey: .environment)
-        try c.encode(enabled, forKey: .enabled); try c.encode(stage, forKey: .stage)
-        try c.encode(description, forKey: .description); try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
 

@@ -19,10 +19,9 @@ package struct SessionRefreshRule: Sendable, Equatable {
 }
 
 extension SessionRefreshRule: Decodable {
-    enum CodingKeys: String, CodingKey { case decision, onFailure, maxRefreshesPerRequest, refreshOnStatus, grantType }
+    enum CodingKeys: String, CodingKey, CaseIterable { case decision, onFailure, maxRefreshesPerRequest, refreshOnStatus, grantType }
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
         let f = try c.decode(String.self, forKey: .onFailure)
         guard let e = AppError(id: f) else { throw c.fail(.onFailure, "'\(f)' is not an AppError (category.kind)") }
         onFailure = e

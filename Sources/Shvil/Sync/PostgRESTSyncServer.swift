@@ -5,18 +5,12 @@ import MockSupabase
 /// (a URLSession, `MockSupabase.handle`, a loopback client). A thrown error is a transport
 /// failure; a non-2xx answer is the server refusing the change.
 package struct PostgRESTSyncServer: SyncServer {
-    /// Performs a request.
-    package var send: (HTTPRequest) throws -> HTTPResponse
     /// The project's anon key (the `apikey` header).
     package var apiKey: String
     /// The user's access token.
     package var accessToken: String
-
-    package init(apiKey: String, accessToken: String, send: @escaping (HTTPRequest) throws -> HTTPResponse) {
-        self.apiKey = apiKey
-        self.accessToken = accessToken
-        self.send = send
-    }
+    /// Performs a request.
+    package var send: (HTTPRequest) throws -> HTTPResponse
 
     func request(_ method: String, _ table: String, _ query: [(String, String)], body: JSONValue? = nil) throws -> HTTPResponse {
         var headers: HTTPHeaders = ["apikey": apiKey, "Authorization": "Bearer \(accessToken)", "Accept": "application/json"]

@@ -4,46 +4,30 @@ import Foundation
 import ContractKit
 
 /// A row of `cities` (reference data, public read).
-public struct City: TableModel {
-    /// `cities`.
+public struct City: TableModel, ColumnEncodable {
     public static let table = "cities"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     /// `id` (text, not null). slug: san-francisco
     public var id: String
-    /// `name` (text, not null).
     public var name: String
-    /// `full_name` (text, not null).
     public var fullName: String
-    /// `country` (text, not null).
     public var country: String
-    /// `continent` (text, not null).
     public var continent: String
-    /// `latitude` (double precision).
     public var latitude: Double?
-    /// `longitude` (double precision).
     public var longitude: Double?
-    /// `population` (integer).
     public var population: Int?
-    /// `teleport_city_score` (double precision).
     public var teleportCityScore: Double?
-    /// `summary` (text).
     public var summary: String?
-    /// `image_url` (text).
     public var imageURL: String?
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
-    /// `updated_at` (timestamptz).
     public var updatedAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, fullName = "full_name", country, continent, latitude, longitude, population
         case teleportCityScore = "teleport_city_score", summary, imageURL = "image_url", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: String, name: String, fullName: String, country: String, continent: String, latitude: Double? = nil,
                 longitude: Double? = nil, population: Int? = nil, teleportCityScore: Double? = nil,
                 summary: String? = nil, imageURL: String? = nil, createdAt: PGTimestamp? = nil,
@@ -53,189 +37,103 @@ public struct City: TableModel {
         self.teleportCityScore = teleportCityScore; self.summary = summary; self.imageURL = imageURL
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(fullName, forKey: .fullName)
-        try c.encode(country, forKey: .country); try c.encode(continent, forKey: .continent)
-        try c.encode(latitude, forKey: .latitude); try c.encode(longitude, forKey: .longitude)
-        try c.encode(population, forKey: .population); try c.encode(teleportCityScore, forKey: .teleportCityScore)
-        try c.encode(summary, forKey: .summary); try c.encode(imageURL, forKey: .imageURL)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `city_scores`: one of the 17 categories of a city, 0-10.
-public struct CityScore: TableModel {
-    /// `city_scores`.
+public struct CityScore: TableModel, ColumnEncodable {
     public static let table = "city_scores"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `city_id` (text).
     public var cityID: String?
     /// `category` (text, not null). 17 categories per city
     public var category: String
     /// `score` (double precision). 0-10 scale
     public var score: Double?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, cityID = "city_id", category, score
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, cityID: String? = nil, category: String, score: Double? = nil) {
         self.id = id; self.cityID = cityID; self.category = category; self.score = score
-    }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(cityID, forKey: .cityID); try c.encode(category, forKey: .category)
-        try c.encode(score, forKey: .score)
     }
 }
 
 /// A row of `vibe_tags`.
-public struct VibeTag: TableModel {
-    /// `vibe_tags`.
+public struct VibeTag: TableModel, ColumnEncodable {
     public static let table = "vibe_tags"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `name` (text, not null).
     public var name: String
-    /// `emoji` (text).
     public var emoji: String?
-    /// `category` (text).
     public var category: String?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, emoji, category
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, name: String, emoji: String? = nil, category: String? = nil) {
         self.id = id; self.name = name; self.emoji = emoji; self.category = category
-    }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(emoji, forKey: .emoji)
-        try c.encode(category, forKey: .category)
     }
 }
 
 /// A row of `city_vibe_tags`.
-public struct CityVibeTag: TableModel {
-    /// `city_vibe_tags`.
+public struct CityVibeTag: TableModel, ColumnEncodable {
     public static let table = "city_vibe_tags"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `city_id` (text, not null).
     public var cityID: String
-    /// `vibe_tag_id` (uuid, not null).
     public var vibeTagID: PGUUID
-    /// `strength` (double precision).
     public var strength: Double?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case cityID = "city_id", vibeTagID = "vibe_tag_id", strength
     }
 
-    /// A row from its columns.
     public init(cityID: String, vibeTagID: PGUUID, strength: Double? = nil) {
         self.cityID = cityID; self.vibeTagID = vibeTagID; self.strength = strength
-    }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(cityID, forKey: .cityID); try c.encode(vibeTagID, forKey: .vibeTagID)
-        try c.encode(strength, forKey: .strength)
     }
 }
 
 /// A row of `profiles` (one per auth user, created by `handle_new_user`).
-public struct Profile: TableModel {
-    /// `profiles`.
+public struct Profile: TableModel, ColumnEncodable {
     public static let table = "profiles"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `name` (text).
     public var name: String?
-    /// `email` (text).
     public var email: String?
-    /// `current_city_id` (text).
     public var currentCityID: String?
-    /// `avatar_url` (text).
     public var avatarURL: String?
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
-    /// `updated_at` (timestamptz).
     public var updatedAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, email, currentCityID = "current_city_id", avatarURL = "avatar_url", createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, name: String? = nil, email: String? = nil, currentCityID: String? = nil,
                 avatarURL: String? = nil, createdAt: PGTimestamp? = nil, updatedAt: PGTimestamp? = nil) {
         self.id = id; self.name = name; self.email = email; self.currentCityID = currentCityID
         self.avatarURL = avatarURL; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(email, forKey: .email)
-        try c.encode(currentCityID, forKey: .currentCityID); try c.encode(avatarURL, forKey: .avatarURL)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `user_preferences`.
-public struct UserPreferences: TableModel {
-    /// `user_preferences`.
+public struct UserPreferences: TableModel, ColumnEncodable {
     public static let table = "user_preferences"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `start_type` (text).
     public var startType: String?
-    /// `cost_preference` (double precision).
     public var costPreference: Double?
-    /// `climate_preference` (double precision).
     public var climatePreference: Double?
-    /// `culture_preference` (double precision).
     public var culturePreference: Double?
-    /// `job_market_preference` (double precision).
     public var jobMarketPreference: Double?
-    /// `selected_vibe_tags` (uuid[]).
     public var selectedVibeTags: [PGUUID]?
-    /// `dealbreakers` (text[]).
     public var dealbreakers: [String]?
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
-    /// `updated_at` (timestamptz).
     public var updatedAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", startType = "start_type", costPreference = "cost_preference"
         case climatePreference = "climate_preference", culturePreference = "culture_preference"
@@ -243,7 +141,6 @@ public struct UserPreferences: TableModel {
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, startType: String? = nil, costPreference: Double? = nil,
                 climatePreference: Double? = nil, culturePreference: Double? = nil, jobMarketPreference: Double? = nil,
                 selectedVibeTags: [PGUUID]? = nil, dealbreakers: [String]? = nil, createdAt: PGTimestamp? = nil,
@@ -253,184 +150,105 @@ public struct UserPreferences: TableModel {
         self.jobMarketPreference = jobMarketPreference; self.selectedVibeTags = selectedVibeTags
         self.dealbreakers = dealbreakers; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID)
-        try c.encode(startType, forKey: .startType); try c.encode(costPreference, forKey: .costPreference)
-        try c.encode(climatePreference, forKey: .climatePreference)
-        try c.encode(culturePreference, forKey: .culturePreference)
-        try c.encode(jobMarketPreference, forKey: .jobMarketPreference)
-        try c.encode(selectedVibeTags, forKey: .selectedVibeTags); try c.encode(dealbreakers, forKey: .dealbreakers)
-        try c.encode(createdAt, forKey: .createdAt); try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 /// A row of `city_reports`: a saved `generate-report` result.
-public struct CityReport: TableModel {
-    /// `city_reports`.
+public struct CityReport: TableModel, ColumnEncodable {
     public static let table = "city_reports"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `current_city_id` (text).
     public var currentCityID: String?
     /// `preferences` (jsonb). snapshot of user prefs at generation time
     public var preferences: ReportPreferences?
     /// `results` (jsonb). array of CityMatch objects
     public var results: [CityMatch]?
-    /// `ai_summary` (text).
     public var aiSummary: String?
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", currentCityID = "current_city_id", preferences, results, aiSummary = "ai_summary"
         case createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, currentCityID: String? = nil, preferences: ReportPreferences? = nil,
                 results: [CityMatch]? = nil, aiSummary: String? = nil, createdAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.currentCityID = currentCityID; self.preferences = preferences
         self.results = results; self.aiSummary = aiSummary; self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID)
-        try c.encode(currentCityID, forKey: .currentCityID); try c.encode(preferences, forKey: .preferences)
-        try c.encode(results, forKey: .results); try c.encode(aiSummary, forKey: .aiSummary)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// A row of `saved_cities`.
-public struct SavedCity: TableModel {
-    /// `saved_cities`.
+public struct SavedCity: TableModel, ColumnEncodable {
     public static let table = "saved_cities"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `city_id` (text, not null).
     public var cityID: String
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", cityID = "city_id", createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, cityID: String, createdAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.cityID = cityID; self.createdAt = createdAt
-    }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(cityID, forKey: .cityID)
-        try c.encode(createdAt, forKey: .createdAt)
     }
 }
 
 /// A row of `engagement_events`.
-public struct EngagementEvent: TableModel {
-    /// `engagement_events`.
+public struct EngagementEvent: TableModel, ColumnEncodable {
     public static let table = "engagement_events"
-    /// The columns, in schema.json's order.
     public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
-    /// `id` (uuid, not null).
     public var id: PGUUID
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `event_type` (text).
     public var eventType: String?
-    /// `metadata` (jsonb).
     public var metadata: JSONValue?
-    /// `created_at` (timestamptz).
     public var createdAt: PGTimestamp?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, userID = "user_id", eventType = "event_type", metadata, createdAt = "created_at"
     }
 
-    /// A row from its columns.
     public init(id: PGUUID, userID: PGUUID, eventType: String? = nil, metadata: JSONValue? = nil,
                 createdAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.eventType = eventType; self.metadata = metadata
         self.createdAt = createdAt
     }
-
-    /// Encodes every column as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID)
-        try c.encode(eventType, forKey: .eventType); try c.encode(metadata, forKey: .metadata)
-        try c.encode(createdAt, forKey: .createdAt)
-    }
 }
 
 /// The row `generate-report` writes to `city_reports` (§4.6 step 10); a null summary (fallback) is written as null.
-public struct CityReportInsert: Codable, Equatable, Sendable {
-    /// `user_id` (uuid, not null).
+public struct CityReportInsert: Codable, Equatable, Sendable, ColumnEncodable {
+    public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     public var userID: PGUUID
-    /// `current_city_id` (text).
     public var currentCityID: String
     /// `preferences` (jsonb). snapshot of user prefs at generation time
     public var preferences: ReportPreferences
     /// `results` (jsonb). array of CityMatch objects
     public var results: [CityMatch]
-    /// `ai_summary` (text).
     public var aiSummary: String?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userID = "user_id", currentCityID = "current_city_id", preferences, results, aiSummary = "ai_summary"
     }
 
-    /// A body from its fields.
     public init(userID: PGUUID, currentCityID: String, preferences: ReportPreferences, results: [CityMatch],
                 aiSummary: String? = nil) {
         self.userID = userID; self.currentCityID = currentCityID; self.preferences = preferences; self.results = results
         self.aiSummary = aiSummary
     }
-
-    /// Encodes every field as PostgREST prints a row: NULL as `null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userID, forKey: .userID); try c.encode(currentCityID, forKey: .currentCityID)
-        try c.encode(preferences, forKey: .preferences); try c.encode(results, forKey: .results)
-        try c.encode(aiSummary, forKey: .aiSummary)
-    }
 }
 
 /// The body of `POST /rest/v1/engagement_events`.
 public struct EngagementEventInsert: Codable, Equatable, Sendable {
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `event_type` (text).
     public var eventType: String
-    /// `metadata` (jsonb).
     public var metadata: JSONValue
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userID = "user_id", eventType = "event_type", metadata
     }
 
-    /// A body from its fields.
     public init(userID: PGUUID, eventType: String, metadata: JSONValue) {
         self.userID = userID; self.eventType = eventType; self.metadata = metadata
     }
@@ -442,94 +260,54 @@ public struct EngagementEventInsert: Codable, Equatable, Sendable {
         eventType = try c.decode(String.self, forKey: .eventType)
         metadata = try c.decodeJSONNotNull(forKey: .metadata)
     }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userID, forKey: .userID); try c.encode(eventType, forKey: .eventType)
-        try c.encode(metadata, forKey: .metadata)
-    }
 }
 
 /// The body of `PATCH /rest/v1/profiles?id=eq.<uid>`: only the fields set are sent.
 public struct ProfileUpdate: Codable, Equatable, Sendable {
-    /// `name` (text).
     public var name: String?
-    /// `current_city_id` (text).
     public var currentCityID: String?
-    /// `avatar_url` (text).
     public var avatarURL: String?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case name, currentCityID = "current_city_id", avatarURL = "avatar_url"
     }
 
-    /// A body from its fields.
     public init(name: String? = nil, currentCityID: String? = nil, avatarURL: String? = nil) {
         self.name = name; self.currentCityID = currentCityID; self.avatarURL = avatarURL
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        if let name { try c.encode(name, forKey: .name) }
-        if let currentCityID { try c.encode(currentCityID, forKey: .currentCityID) }
-        if let avatarURL { try c.encode(avatarURL, forKey: .avatarURL) }
     }
 }
 
 /// The body of `POST /rest/v1/saved_cities` (§5.3 save).
 public struct SavedCityInsert: Codable, Equatable, Sendable {
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `city_id` (text, not null).
     public var cityID: String
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userID = "user_id", cityID = "city_id"
     }
 
-    /// A body from its fields.
     public init(userID: PGUUID, cityID: String) {
         self.userID = userID; self.cityID = cityID
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userID, forKey: .userID); try c.encode(cityID, forKey: .cityID)
     }
 }
 
 /// The body of the §5.2 preferences upsert (`POST /rest/v1/user_preferences?on_conflict=user_id` with `Prefer: resolution=merge-duplicates`). Absent fields are left out of the JSON, so the column defaults apply on insert and the stored values stay on merge.
 public struct UserPreferencesUpsert: Codable, Equatable, Sendable {
-    /// `user_id` (uuid, not null).
     public var userID: PGUUID
-    /// `start_type` (text).
     public var startType: String?
-    /// `cost_preference` (double precision).
     public var costPreference: Double?
-    /// `climate_preference` (double precision).
     public var climatePreference: Double?
-    /// `culture_preference` (double precision).
     public var culturePreference: Double?
-    /// `job_market_preference` (double precision).
     public var jobMarketPreference: Double?
-    /// `selected_vibe_tags` (uuid[]).
     public var selectedVibeTags: [PGUUID]?
-    /// `dealbreakers` (text[]).
     public var dealbreakers: [String]?
 
-    /// The column names.
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case userID = "user_id", startType = "start_type", costPreference = "cost_preference"
         case climatePreference = "climate_preference", culturePreference = "culture_preference"
         case jobMarketPreference = "job_market_preference", selectedVibeTags = "selected_vibe_tags", dealbreakers
     }
 
-    /// A body from its fields.
     public init(userID: PGUUID, startType: String? = nil, costPreference: Double? = nil,
                 climatePreference: Double? = nil, culturePreference: Double? = nil, jobMarketPreference: Double? = nil,
                 selectedVibeTags: [PGUUID]? = nil, dealbreakers: [String]? = nil) {
@@ -537,18 +315,6 @@ public struct UserPreferencesUpsert: Codable, Equatable, Sendable {
         self.climatePreference = climatePreference; self.culturePreference = culturePreference
         self.jobMarketPreference = jobMarketPreference; self.selectedVibeTags = selectedVibeTags
         self.dealbreakers = dealbreakers
-    }
-
-    /// Encodes the fields set (absent optionals are left out, so column defaults apply).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userID, forKey: .userID); if let startType { try c.encode(startType, forKey: .startType) }
-        if let costPreference { try c.encode(costPreference, forKey: .costPreference) }
-        if let climatePreference { try c.encode(climatePreference, forKey: .climatePreference) }
-        if let culturePreference { try c.encode(culturePreference, forKey: .culturePreference) }
-        if let jobMarketPreference { try c.encode(jobMarketPreference, forKey: .jobMarketPreference) }
-        if let selectedVibeTags { try c.encode(selectedVibeTags, forKey: .selectedVibeTags) }
-        if let dealbreakers { try c.encode(dealbreakers, forKey: .dealbreakers) }
     }
 }
 

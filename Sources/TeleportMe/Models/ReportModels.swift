@@ -39,11 +39,6 @@ package struct GenerateReportRequest: Codable, Sendable, Equatable {
     package var preferences: ReportPreferences
 
     package enum CodingKeys: String, CodingKey, CaseIterable { case currentCityID = "current_city_id", preferences }
-
-    package init(currentCityID: String, preferences: ReportPreferences) {
-        self.currentCityID = currentCityID
-        self.preferences = preferences
-    }
 }
 
 /// One display category of a match compared with the current city (§4.6 step 9).
@@ -126,14 +121,10 @@ package struct ReportCurrentCity: Codable, Sendable, Equatable {
     package var scores: [String: Double]
 
     package enum CodingKeys: String, CodingKey, CaseIterable { case id, name, scores }
-
-    package init(id: String, name: String, scores: [String: Double]) {
-        self.id = id; self.name = name; self.scores = scores
-    }
 }
 
 /// The response of `generate-report` (§4.6).
-package struct GenerateReportResponse: Codable, Sendable, Equatable {
+package struct GenerateReportResponse: Codable, Sendable, Equatable, ColumnEncodable {
     /// The saved `city_reports` row, or null when the caller is not signed in.
     package var reportID: PGUUID?
     /// The city compared against.
@@ -141,19 +132,9 @@ package struct GenerateReportResponse: Codable, Sendable, Equatable {
     /// 3-5 matches (4 on fallback), rank order.
     package var matches: [CityMatch]
 
+    package static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case reportID = "report_id", currentCity = "current_city", matches
-    }
-
-    package init(reportID: PGUUID?, currentCity: ReportCurrentCity, matches: [CityMatch]) {
-        self.reportID = reportID; self.currentCity = currentCity; self.matches = matches
-    }
-
-    package func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(reportID, forKey: .reportID)
-        try c.encode(currentCity, forKey: .currentCity)
-        try c.encode(matches, forKey: .matches)
     }
 }
 
@@ -163,6 +144,4 @@ package struct ReportErrorBody: Codable, Sendable, Equatable {
     package var error: String
     /// Machine code from functions.json (`unknown_city`, `invalid_preference`, `invalid_request`).
     package var code: String
-
-    package init(error: String, code: String) { self.error = error; self.code = code }
 }

@@ -1,75 +1,36 @@
 import Foundation
 
-/// What a case does to its table.
-package enum DifferentialOperation: Sendable, Equatable {
-    /// Reads the rows matching the key (every row when the key is empty).
-    case select
-    /// Inserts a row; with `replaceOriginal` the row holding the case's key is removed first (as
-    /// the service role, in the same rolled-back transaction) so keys and foreign keys hold and
-    /// the policies alone decide.
-    case insert(row: [String: JSONValue], replaceOriginal: Bool)
-    /// Sets columns on the rows matching the key.
-    case update(set: [String: JSONValue])
-    /// Deletes the rows matching the key.
-    case delete
-
-    /// The SQL command.
-    package var command: PolicyCommand {
-        switch self {
-        case .select: return .select
-        case .insert: return .insert
-        case .update: return .update
-        case .delete: return .delete
-        }
-    }
-}
-
-/// One concrete RLS case: an actor runs one statement on one table, in a transaction that is
-/// rolled back afterwards, so every case starts from the fixtures.
-package struct DifferentialCase: Sendable, Equatable, CustomStringConvertible {
-    /// The table (`saved_cities`).
-    package var table: String
-    /// Who acts.
-    package var actor: RLSActor
-    /// What is done.
-    package var operation: DifferentialOperation
-    /// Equality conditions selecting the target rows (the primary key of a fixture row); empty
-    /// means the whole table. For an insert with `replaceOriginal`, the row removed first.
-    package var key: [String: JSONValue]
-    /// Whether the statement returns the rows it wrote (PostgREST's `return=representation`,
-    /// which makes PostgreSQL apply the SELECT policies to them).
-    package var returning: Bool
-
-    package init(table: String, actor: RLSActor, operation: DifferentialOperation, key: [String: JSONValue], returning: Bool = false) {
-        self.table = table
-        self.actor = actor
-        self.operation = operation
-        self.key = key
-        self.returning = returning
+extension RLSCase {
+    /// A differential case (no expected outcome: two targets are compared). With
+    /// `replaceOriginal`, the row holding the insert's `key` is removed first, as the service
+    /// role in the same undone state, so keys and foreign keys hold and the policies alone decide.
+    package init(table: String, actor: RLSActor, operation: RLSOperation, replaceOriginal key: [String: JSONValue] = [:]) {
+        let setup = key.isEmpty ? [] : [RLSSetupStep.delete(table, key: key)]
+        self.init(app: "", table: table, actor: actor, operation: operation, setup: setup, detail: "", dependsOn: [])
+        detail = summary
     }
 
     /// `saved_cities · INSERT · as ben · id=… · re-insert {…}`.
-    package var description: String {
-        var s = "\(table) · \(operation.command.rawValue) · as \(actor.name)"
-        if !key.isEmpty {
-            s += " · " + key.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: ",")
-        } else if operation.command != .insert {
+    package var summary: String {
+        func text(_ values: [String: JSONValue]) -> String {
+            values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: ",")
+        }
+        let replaced = setup.first?.deleteKey ?? [:]
+        var s = "\(table) · \(command.rawValue) · as \(actor.name)"
+        if !operation.key.isEmpty || !replaced.isEmpty {
+            s += " · " + text(operation.key.isEmpty ? replaced : operation.key)
+        } else if command != .insert {
             s += " · all rows"
         }
         switch operation {
-        case .insert(let row, let replace):
-            let shown = row.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: ",")
-            s += replace ? " · re-insert {\(shown)}" : " · insert {\(shown)}"
-        case .update(let set):
-            s += " · set " + set.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: ",")
+        case .insert(let row, _): s += (replaced.isEmpty ? " · insert {" : " · re-insert {") + text(row) + "}"
+        case .update(_, let set, _): s += " · set " + text(set)
         default: break
         }
-        if returning { s += " · returning" }
+        if command != .select && operation.returnsRows { s += " · returning" }
         return s
     }
-}
 
-extension DifferentialCase {
     /// The columns whose values a write's returned rows are compared on: the key and the
     /// columns the case writes, less time-valued ones. Other columns hold defaults and trigger
     /// results (`gen_random_uuid()`, `now()`, `updated_at` maintenance) that legitimately differ
@@ -79,7 +40,7 @@ extension DifferentialCase {
         switch operation {
         case .select, .delete: return nil
         case .insert(let row, _): written = Set(row.keys)
-        case .update(let set): written = Set(key.keys).union(set.keys)
+        case .update(let key, let set, _): written = Set(key.keys).union(set.keys)
         }
         let timeColumns = Set(
             (schema.table(table)?.columns ?? []).filter {
@@ -163,20 +124,15 @@ package struct DifferentialOutcome: Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// Something that runs RLS cases: the mock's database engine or a PostgreSQL.
-package protocol DifferentialTarget: AnyObject {
-    /// `mock` or `postgres`.
-    var name: String { get }
-    /// Runs one case and rolls back its effects.
-    func run(_ c: DifferentialCase) throws -> DifferentialOutcome
-    /// Runs cases in order, each as `run` would, its outcome at its index (a target may send
-    /// them together: `PostgresTarget` pipelines them through its psql session).
-    func runAll(_ cases: [DifferentialCase]) throws -> [DifferentialOutcome]
-}
-
-extension DifferentialTarget {
-    /// One `run` after another.
-    package func runAll(_ cases: [DifferentialCase]) throws -> [DifferentialOutcome] { try cases.map(run) }
+extension DifferentialOutcome {
+    /// What a target observed, compared on its error (SQLSTATE and message) or its count and rows.
+    package init(_ o: RLSOutcome) {
+        if let code = o.code, o.status >= 400 {
+            self = .failed(PostgresError(code, o.message ?? ""))
+        } else {
+            self = .ok(count: o.count ?? 0, rows: o.rows?.map(JSONValue.object))
+        }
+    }
 }
 
 extension JSONValue {
