@@ -616,6 +616,7 @@ struct SelectPlan {
                     let v = path.evaluate(row[i], type: type)
                     if v.value.isNull { return [""] }
                     if case .json(let j) = v.value { return [quote(j.serialized(.jsonb))] }
+                    if case .jsonText(let j) = v.value { return [quote(j.text)] }
                     return [quote(v.value.pgText(as: v.type))]
                 case .embed, .spread: return []
                 }
@@ -633,6 +634,11 @@ struct SelectPlan {
         if let cast, !v.isNull {
             let text = v.pgText(as: type)
             if cast == .json || cast == .jsonb, case .json = v {
+                t = cast
+            } else if cast == .jsonb, case .jsonText(let j) = v {
+                // `json::jsonb` reads the text as jsonb does (duplicates dropped, keys sorted).
+                (value, t) = (.json(j.value), .jsonb)
+            } else if cast == .json, case .jsonText = v {
                 t = cast
             } else {
                 value = try SQLValue.parse(text: text, as: cast)
