@@ -23,8 +23,6 @@ package struct PaywallEnforcement: Sendable, Equatable {
     package var retrogradeAlerts: PaywallEnforcer = .client
 
     package init() {}
-
-    static func decode(_ node: SpecNode) throws -> PaywallEnforcement { try node.decode(PaywallEnforcement.self) }
 }
 
 extension PaywallEnforcement: Decodable {

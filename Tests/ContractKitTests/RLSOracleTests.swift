@@ -125,3 +125,32 @@ final class RLSOracleTests: XCTestCase {
         XCTAssertEqual(after.tables["public.c"]?.map { $0["id"] }, ["c1"], "p2 cascades to c2")
     }
 }
+
+/// The oracle's uuid comparison without keys (`asciiUUIDBits`) answers as comparing the keys
+/// does, for every pair of a set of uuid spellings, valid and not.
+final class RLSOracleUUIDComparisonTests: XCTestCase {
+    static let spellings = [
+        "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-00000000000A", "00000000-0000-4000-8000-00000000000a",
+        "{00000000-0000-4000-8000-00000000000b}", "0000000000004000800000000000000f", "f0000000-0000-4000-8000-000000000000",
+        "a0000000-0000-4000-8000-000000000000", "90000000-0000-4000-8000-000000000000", "10000000-0000-4000-8000-00000000000",
+        "10000000-0000-4000-8000-0000000000000", "g0000000-0000-4000-8000-000000000000", "", "ünicode-0000-4000-8000-000000000000"
+    ]
+
+    func testComparisonIsTheKeysComparison() {
+        func byKeys(_ a: String, _ b: String) -> Int? {
+            guard let x = RLSOracle.key(.string(a), .uuid), let y = RLSOracle.key(.string(b), .uuid) else { return nil }
+            return RLSOracle.compareKeys(x, y)
+        }
+        var decided = 0
+        for a in Self.spellings {
+            for b in Self.spellings {
+                XCTAssertEqual(RLSOracle.compare(.string(a), .string(b), type: .uuid), byKeys(a, b), "\(a) vs \(b)")
+                if byKeys(a, b) != nil { decided += 1 }
+            }
+        }
+        XCTAssertEqual(decided, 64, "the eight valid spellings compare with each other")
+        // A comparison that ignored the digits' order would differ from the keys'.
+        XCTAssertEqual(RLSOracle.compare(.string(Self.spellings[6]), .string(Self.spellings[5]), type: .uuid), -1)
+        XCTAssertEqual(RLSOracle.compare(.string(Self.spellings[1]), .string(Self.spellings[2]), type: .uuid), 0)
+    }
+}

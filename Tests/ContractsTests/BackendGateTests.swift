@@ -32,6 +32,19 @@ enum ServedMocks {
         return (b, e)
     }
 
+    /// Shvil's first RLS flip that changes some case's expected answer (the mutant two tests
+    /// serve), found once per process.
+    static let shvilFlip = Result { () throws -> RLSFlip in
+        let spec = try ShvilApp.spec()
+        let expansion = RLSExpansion.current(spec, statuses: try ContractsLocator.postgrestStatuses())
+        guard
+            let flip = RLSFlip.all(spec.policies, schema: spec.schema).first(where: { f in
+                expansion.expectations(under: f.policies, table: f.table).contains { i, e in expansion.cases[i].expected != e }
+            })
+        else { throw LiveBackendError("no flip of shvil's policies changes an expected answer") }
+        return flip
+    }
+
     /// Every row of every table of a backend (the state a run must leave as found).
     static func state(_ b: MockSupabase) throws -> [String: [String]] {
         var out: [String: [String]] = [:]
@@ -96,7 +109,7 @@ final class LiveTargetGateTests: GateTestCase {
         XCTAssertTrue(live.log.contains { $0.hasPrefix("created user") }, "\(live.log)")
         XCTAssertTrue(live.log.contains { $0.hasPrefix("loaded") }, "\(live.log)")
         XCTAssertEqual(try backend.database.rows("auth.users", where: nil).count, spec.fixtures.personas.count + (try ShvilApp.spec()).fixtures.personas.count)
-        let expansion = RLSExpansion(spec: try ShvilApp.spec(), now: Date(), statuses: try ContractsLocator.postgrestStatuses())
+        let expansion = RLSExpansion.current(try ShvilApp.spec(), statuses: try ContractsLocator.postgrestStatuses())
         let report = RLSReport(expansion: expansion, statuses: RLSSuite.run(expansion, on: LiveRLSTarget(live)), flips: nil)
         XCTAssertEqual(report.failures.map(\.description), [])
         XCTAssertGreaterThan(live.restores, 10)
@@ -152,13 +165,7 @@ final class LiveTargetGateTests: GateTestCase {
     }
 
     func testAFlippedRLSCellFailsNamingTheCell() throws {
-        let spec = try ShvilApp.spec()
-        let expansion = RLSExpansion(spec: spec, now: Date(), statuses: try ContractsLocator.postgrestStatuses())
-        // The first flip that changes some case's expected answer.
-        let flip = try XCTUnwrap(
-            RLSFlip.all(spec.policies, schema: spec.schema).first { f in
-                expansion.expectations(under: f.policies, table: f.table).contains { i, e in expansion.cases[i].expected != e }
-            })
+        let flip = try ServedMocks.shvilFlip.get()
         let backend = try ShvilApp.makeBackend()
         backend.database.policies = flip.policies
         let (server, endpoint) = try ServedMocks.serve(backend)
@@ -213,12 +220,7 @@ final class LiveTargetGateTests: GateTestCase {
         let (ok, text) = try verify(endpoint)
         XCTAssertEqual(ok, 0, text)
         XCTAssertTrue(text.contains("not applicable to --target"), text)
-        let spec = try ShvilApp.spec()
-        let expansion = RLSExpansion(spec: spec, now: Date(), statuses: try ContractsLocator.postgrestStatuses())
-        let flip = try XCTUnwrap(
-            RLSFlip.all(spec.policies, schema: spec.schema).first { f in
-                expansion.expectations(under: f.policies, table: f.table).contains { i, e in expansion.cases[i].expected != e }
-            })
+        let flip = try ServedMocks.shvilFlip.get()
         let mutant = try ShvilApp.makeBackend()
         mutant.database.policies = flip.policies
         let (server, mutantEndpoint) = try ServedMocks.serve(mutant)

@@ -5,53 +5,22 @@ import ContractKit
 
 /// The `users.zodiac_sign` CHECK list: aries, taurus, gemini, cancer, leo, virgo, libra, scorpio, sagittarius, capricorn, aquarius, pisces.
 public enum ZodiacSign: String, Codable, CaseIterable, Sendable {
-    case aries
-    case taurus
-    case gemini
-    case cancer
-    case leo
-    case virgo
-    case libra
-    case scorpio
-    case sagittarius
-    case capricorn
-    case aquarius
-    case pisces
+    case aries, taurus, gemini, cancer, leo, virgo, libra, scorpio, sagittarius, capricorn, aquarius, pisces
 }
 
 /// The `users.mbti_type` CHECK list: INTJ, INTP, ENTJ, ENTP, INFJ, INFP, ENFJ, ENFP, ISTJ, ISFJ, ESTJ, ESFJ, ISTP, ISFP, ESTP, ESFP.
 public enum MBTIType: String, Codable, CaseIterable, Sendable {
-    case INTJ
-    case INTP
-    case ENTJ
-    case ENTP
-    case INFJ
-    case INFP
-    case ENFJ
-    case ENFP
-    case ISTJ
-    case ISFJ
-    case ESTJ
-    case ESFJ
-    case ISTP
-    case ISFP
-    case ESTP
-    case ESFP
+    case INTJ, INTP, ENTJ, ENTP, INFJ, INFP, ENFJ, ENFP, ISTJ, ISFJ, ESTJ, ESFJ, ISTP, ISFP, ESTP, ESFP
 }
 
 /// The `daily_readings.category` CHECK list: Career, Love, Social, Health, Personal Growth.
 public enum SituationCategory: String, Codable, CaseIterable, Sendable {
-    case career = "Career"
-    case love = "Love"
-    case social = "Social"
-    case health = "Health"
-    case personalGrowth = "Personal Growth"
+    case career = "Career", love = "Love", social = "Social", health = "Health", personalGrowth = "Personal Growth"
 }
 
 /// The `subscriptions.tier` CHECK list: free, premium.
 public enum SubscriptionTier: String, Codable, CaseIterable, Sendable {
-    case free
-    case premium
+    case free, premium
 }
 
 /// A row of `public.users` (§6.1): the profile of a GoTrue user.

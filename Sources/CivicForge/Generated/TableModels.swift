@@ -5,45 +5,32 @@ import ContractKit
 
 /// The `device_platform` enum: ios, android, web.
 public enum DevicePlatform: String, Codable, CaseIterable, Sendable {
-    case ios
-    case android
-    case web
+    case ios, android, web
 }
 
 /// The `post_status` enum: open, in_progress, fulfilled, closed.
 public enum PostStatus: String, Codable, CaseIterable, Sendable {
-    case open
-    case inProgress = "in_progress"
-    case fulfilled
-    case closed
+    case open, inProgress = "in_progress", fulfilled, closed
 }
 
 /// The `post_type` enum: need, offer.
 public enum PostType: String, Codable, CaseIterable, Sendable {
-    case need
-    case offer
+    case need, offer
 }
 
 /// The `response_status` enum: pending, accepted, declined.
 public enum ResponseStatus: String, Codable, CaseIterable, Sendable {
-    case pending
-    case accepted
-    case declined
+    case pending, accepted, declined
 }
 
 /// The `review_status` enum: none, pending, approved, removed.
 public enum ReviewStatus: String, Codable, CaseIterable, Sendable {
-    case noReview = "none"
-    case pending
-    case approved
-    case removed
+    case noReview = "none", pending, approved, removed
 }
 
 /// The `urgency_level` enum: low, medium, high.
 public enum UrgencyLevel: String, Codable, CaseIterable, Sendable {
-    case low
-    case medium
-    case high
+    case low, medium, high
 }
 
 /// A row of `neighborhoods`.

@@ -28,11 +28,8 @@ package struct PhotoLimits: Sendable, Equatable {
 
     /// Loads photos.json.
     package static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> PhotoLimits {
-        try decode(SpecNode.load(folder.appendingPathComponent("photos.json"), displayName: "Contracts/civicforge/photos.json"))
+        try SpecNode.decode(PhotoLimits.self, from: folder.appendingPathComponent("photos.json"), displayName: "Contracts/civicforge/photos.json")
     }
-
-    /// Decodes photos.json strictly.
-    package static func decode(_ root: SpecNode) throws -> PhotoLimits { try root.decode(PhotoLimits.self) }
 
     /// Pixel size.
     package struct Size: Sendable, Equatable, CustomStringConvertible {

@@ -102,10 +102,7 @@ package enum ClientRulesReference {
         let outcome: Result<[SuiteReport], SpecOrRunError> = runBlocking {
             do { return .success(try await verify(appRef.type)) } catch { return .failure(SpecOrRunError(underlying: "\(error)")) }
         }
-        switch outcome {
-        case .success(let reports): return reports.flatMap { $0.caseResults(app: app.name) }
-        case .failure(let e): throw e
-        }
+        return try outcome.get().flatMap { $0.caseResults(app: app.name) }
     }
 
     /// An app module type carried into concurrent code (metatypes are immutable).

@@ -2,7 +2,8 @@ import Foundation
 
 /// How a run against a live backend puts it back between cases and files.
 package enum LiveRestoreMode: String, Sendable {
-    /// `POST /__admin/reset` when the backend offers it (`contracts serve`), else `.diff`.
+    /// `POST /__admin/reset` when the backend offers it (`contracts serve`) and a case's writes
+    /// may have reached beyond the tables they wrote (`LiveBackend.restore`), else `.diff`.
     case automatic
     /// Read every table, user and object and undo the differences from the state the run
     /// started its cases from (any Supabase-compatible backend).
@@ -67,6 +68,8 @@ package final class LiveBackend: @unchecked Sendable {
     private var left: LiveTables?
     /// The rows the last restore could not put back, as it left them (`LiveRestore.run`).
     private var settled: [String: JSONValue] = [:]
+    /// Whether `POST /__admin/reset` leaves the tables as `base` has them (nil: not tried yet).
+    private var resetIsBase: Bool?
 
     /// The app's buckets (storage.json).
     static func bucketIDs(_ spec: AppSpec) -> [String] { spec.buckets.compactMap { $0["id"]?.stringValue } }
@@ -190,18 +193,37 @@ package final class LiveBackend: @unchecked Sendable {
     /// Puts the backend back to the state cases start from: nothing to do when no request that
     /// may write (`LiveReadOnly`) went out since it was last put back, and only the tables the
     /// writes since then may have changed are read (`LiveRestore.reach`).
+    ///
+    /// With `POST /__admin/reset` (`contracts serve`), the backend is reset when the writes may
+    /// have reached beyond the tables they wrote (a trigger, an `rpc`, GoTrue, Storage, a
+    /// function); otherwise those tables are put back by differences, which costs a read of them
+    /// instead of every fixture row written again.
     package func restore() throws {
         let writes = endpoint.writes(since: mark)
         if writes.isEmpty && clean { return }
         restores += 1
-        if adminReset {
+        let scope = left == nil ? nil : LiveRestore(io: io).reach(writes)
+        if adminReset && scope == nil {
+            left = nil
             _ = try io.check(endpoint.send(HTTPRequest(method: "POST", path: "/__admin/reset"), as: "service_role"), "POST /__admin/reset")
+            settled = [:]
+            if resetIsBase == nil {
+                // Once: whether the reset leaves the tables as the snapshot has them (a fixture
+                // row with a column left to a default such as now() does not), so that they are
+                // known after each reset without reading them.
+                let now = try LiveRestore(io: io).read(io.tables, like: base)
+                resetIsBase = io.tables.allSatisfy { t in
+                    now.unchanged.contains(t.name)
+                        || (now.rows[t.name] ?? [:]).count == (base.rows[t.name] ?? [:]).count
+                            && LiveRestore.changedKeys(base.rows[t.name] ?? [:], now.rows[t.name] ?? [:]).isEmpty
+                }
+            }
+            if resetIsBase == true { left = LiveTables(rows: base.rows, unchanged: Set(base.rows.keys)) }
             (mark, clean) = (endpoint.writesSent, true)
             return
         }
         var state = left
         left = nil
-        let scope = state == nil ? nil : LiveRestore(io: io).reach(writes)
         let residue = try io.restore(to: base, settled: &settled, state: &state, scope: scope)
         // Left with a difference (a column a trigger stamps, a refused write): the next restore
         // looks again (at what it left, unless written since) rather than trusting this one.
@@ -211,7 +233,6 @@ package final class LiveBackend: @unchecked Sendable {
     /// Tables that differ from what the restores left (`left`), in words: a change none of
     /// schema.json's foreign keys and triggers explains, so restores did not look there.
     func drift() throws -> [String] {
-        if adminReset { return [] }
         try restore()
         guard let left else { return [] }
         var out: [String] = []

@@ -353,10 +353,11 @@ struct LiveRestore {
             let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
             for k in LiveRestore.changedKeys(want, have) { settled[t.name + "|" + k] = have[k] }
         }
-        return residue(target, current: current, order: order) + errors + (databaseError.map { [$0] } ?? [])
+        return residue(target, current: current, order: order.filter { !unchanged.contains($0.name) }) + errors + (databaseError.map { [$0] } ?? [])
     }
 
-    /// What still differs, in words: the row, the columns, and the trigger that stamps them.
+    /// What still differs in the tables of `order`, in words: the row, the columns, and the
+    /// trigger that stamps them.
     func residue(_ target: LiveSnapshot, current: [String: [String: JSONValue]], order: [TableSchema]) -> [String] {
         var out: [String] = []
         for t in order {

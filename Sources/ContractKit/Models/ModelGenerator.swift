@@ -252,10 +252,11 @@ private struct Writer {
         emit()
         emit("/// \(doc)")
         emit("public enum \(name): String, Codable, CaseIterable, Sendable {")
-        for l in labels {
+        let items = labels.map { l in
             let c = cases[l] ?? ModelGenerator.lowerCamel(l)
-            emit(c == l ? "    case \(ModelGenerator.identifier(c))" : "    case \(ModelGenerator.identifier(c)) = \(JSONValue.string(l).serialized())")
+            return c == l ? ModelGenerator.identifier(c) : "\(ModelGenerator.identifier(c)) = \(JSONValue.string(l).serialized())"
         }
+        wrap(items, lead: "    case ", separator: ", ", continuation: "    case ", lineEnd: "")
         emit("}")
     }
 

@@ -73,11 +73,7 @@ package struct CatalogFunction: Sendable, Equatable {
     /// The functions of `schemas` in the database a target is connected to; `prelude` runs first
     /// in the same rolled-back transaction (a mutant's DDL).
     package static func read(_ target: PostgresTarget, schemas: [String], prelude: [String] = []) throws -> [CatalogFunction] {
-        let rows: [JSONValue]
-        switch try target.query(query(schemas: schemas), prelude: prelude) {
-        case .success(let r): rows = r
-        case .failure(let e): throw e
-        }
+        let rows = try target.query(query(schemas: schemas), prelude: prelude).get()
         guard let doc = rows.first?["doc"] else { throw PostgresUnavailable("function catalog query returned nothing") }
         return (doc.arrayValue ?? []).map(CatalogFunction.init(json:))
     }

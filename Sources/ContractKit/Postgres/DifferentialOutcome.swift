@@ -81,7 +81,11 @@ package struct DifferentialOutcome: Sendable, Equatable, CustomStringConvertible
 
     /// Rows in a form both backends agree on: numbers as doubles, rows sorted.
     static func normalize(_ rows: [JSONValue]) -> [JSONValue] {
-        rows.map(normalizeValue).sorted { $0.serialized(.compact) < $1.serialized(.compact) }
+        // Each row printed once, not once per comparison (the sort is stable, as before).
+        rows.map { r -> (text: String, row: JSONValue) in
+            let n = normalizeValue(r)
+            return (n.serialized(.compact), n)
+        }.sorted { $0.text < $1.text }.map(\.row)
     }
 
     static func normalizeValue(_ v: JSONValue) -> JSONValue {

@@ -97,12 +97,7 @@ package enum PostgresCatalog {
     /// The relations and enums of the database a target is connected to. `prelude` runs first in
     /// the same (rolled-back) transaction, e.g. a mutant's DDL.
     package static func read(_ target: PostgresTarget, prelude: [String] = []) throws -> (relations: [CatalogRelation], enums: [String: [String]]) {
-        let result = try target.query("select (\(query)) as doc", prelude: prelude)
-        let rows: [JSONValue]
-        switch result {
-        case .success(let r): rows = r
-        case .failure(let e): throw e
-        }
+        let rows = try target.query("select (\(query)) as doc", prelude: prelude).get()
         guard let doc = rows.first?["doc"] else { throw PostgresUnavailable("catalog query returned nothing") }
         var relations: [CatalogRelation] = []
         for r in doc["relations"]?.arrayValue ?? [] {

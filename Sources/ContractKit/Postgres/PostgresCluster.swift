@@ -123,6 +123,8 @@ package final class PostgresCluster: @unchecked Sendable {
     /// it, and the second fails with 23505 on `pg_authid_rolname_index`.
     private let setupLock = NSLock()
     private var stopped = false
+    /// Template databases by the files applied to them (`migratedTemplate`; under `lock`).
+    private var templates: [String: String] = [:]
 
     static let prefix = "supacontracts-pg-swift."
     nonisolated(unsafe) static var live: [ObjectIdentifier: PostgresCluster] = [:]
@@ -279,12 +281,36 @@ package final class PostgresCluster: @unchecked Sendable {
     }
 
     /// (Re)creates a database and applies SQL files to it in order; `extraSQL` runs last (a
-    /// mutant's change, a fixture load).
+    /// mutant's change, a fixture load). The files are applied once per cluster to a template
+    /// database, which every database of the same files is then copied from (`create database …
+    /// template`, a file copy instead of running the migrations again), with the template's own
+    /// settings (`alter database … set`, which a copy does not take along).
     package func createDatabase(_ name: String, applying files: [URL], extraSQL: [String] = []) throws {
         setupLock.lock()
         defer { setupLock.unlock() }
-        try psql(database: "postgres", sql: "drop database if exists \"\(name)\" with (force);\ncreate database \"\(name)\";\n")
-        for f in files { try psql(database: name, file: f) }
+        let template = try migratedTemplate(files)
+        try psql(
+            database: "postgres",
+            sql: """
+                drop database if exists "\(name)" with (force);
+                create database "\(name)" template "\(template)";
+                insert into pg_db_role_setting (setdatabase, setrole, setconfig)
+                  select (select oid from pg_database where datname = \(name.sqlLiteral)), s.setrole, s.setconfig from pg_db_role_setting s
+                  where s.setdatabase = (select oid from pg_database where datname = \(template.sqlLiteral));
+
+                """)
         for s in extraSQL { try psql(database: name, sql: s) }
+    }
+
+    /// The template database holding `files` applied in order (built on first use; keyed by
+    /// the files' paths and contents, so an edited file gets a template of its own).
+    private func migratedTemplate(_ files: [URL]) throws -> String {
+        let key = try files.map { $0.path + "\n" + String(decoding: try Data(contentsOf: $0), as: UTF8.self) }.joined(separator: "\u{0}")
+        if let t = lock.withLock({ templates[key] }) { return t }
+        let t = "supacontracts_template_\(lock.withLock { templates.count })"
+        try psql(database: "postgres", sql: "drop database if exists \"\(t)\" with (force);\ncreate database \"\(t)\";\n")
+        for f in files { try psql(database: t, file: f) }
+        lock.withLock { templates[key] = t }
+        return t
     }
 }

@@ -191,10 +191,7 @@ extension MockSupabase {
             return authError(400, "validation_failed", "Signup requires a valid password")
         }
         let pkce: (challenge: String, method: String)?
-        switch pkceParameters(body) {
-        case .failure(let e): return e.response;
-        case .success(let p): pkce = p
-        }
+        do { pkce = try pkceParameters(body).get() } catch { return error.response }
         let email = rawEmail
         guard MockSupabase.validEmail(email) else {
             return authError(400, "validation_failed", "Unable to validate email address: invalid format")

@@ -64,9 +64,8 @@ extension MockSupabase {
         guard let user else { return authError(500, "unexpected_failure", "Database error finding user") }
         let redirectTo = body["redirect_to"]?.stringValue.flatMap { authSettings.isRedirectAllowed($0) ? $0 : nil } ?? authSettings.siteURL
         let sent: SentEmail
-        switch issueEmailToken(user: user, kind: kind, type: type, pkce: false, redirectTo: redirectTo, deliver: false) {
-        case .failure(let e): return e.response
-        case .success(let s): sent = s
+        do { sent = try issueEmailToken(user: user, kind: kind, type: type, pkce: false, redirectTo: redirectTo, deliver: false).get() } catch {
+            return error.response
         }
         let base = request.headers["Host"].map { "http://\($0)" } ?? "http://127.0.0.1"
         guard case .object(var o) = userJSON(findUser(id: user["id"]?.stringValue ?? "") ?? user) else { return authError(500, "unexpected_failure", "") }

@@ -29,10 +29,7 @@ extension MockSupabase {
             return authError(400, "validation_failed", "Unable to validate email address: invalid format")
         }
         let pkce: (challenge: String, method: String)?
-        switch pkceParameters(body) {
-        case .failure(let e): return e.response;
-        case .success(let p): pkce = p
-        }
+        do { pkce = try pkceParameters(body).get() } catch { return error.response }
         let create = body["create_user"]?.boolValue ?? true
         let newID = configuration.ids.uuid()
         var row: [String: JSONValue] = [
@@ -213,10 +210,7 @@ extension MockSupabase {
         guard !raw.isEmpty else { return authError(400, "validation_failed", "Password recovery requires an email") }
         guard MockSupabase.validEmail(raw) else { return authError(400, "validation_failed", "Unable to validate email address: invalid format") }
         let pkce: (challenge: String, method: String)?
-        switch pkceParameters(body) {
-        case .failure(let e): return e.response;
-        case .success(let p): pkce = p
-        }
+        do { pkce = try pkceParameters(body).get() } catch { return error.response }
         guard let user = findUser(email: raw) else { return .json(200, [:], headers: ["Content-Type": "application/json"]) }
         if let p = pkce { createFlowState(userID: user["id"]?.stringValue, pkce: p, method: "recovery", provider: "recovery") }
         if let e = sendEmail(user: user, kind: .recovery, type: "recovery", pkce: pkce != nil, redirectTo: referrer(request)) { return e }
@@ -233,10 +227,7 @@ extension MockSupabase {
         var pkce: (challenge: String, method: String)?
         switch type {
         case "signup", "email_change":
-            switch pkceParameters(body) {
-            case .failure(let e): return e.response;
-            case .success(let p): pkce = p
-            }
+            do { pkce = try pkceParameters(body).get() } catch { return error.response }
         case "sms", "phone_change": break
         default: return authError(400, "validation_failed", "Missing one of these types: signup, email_change, sms, phone_change")
         }

@@ -185,6 +185,14 @@ public final class HTTPServer: @unchecked Sendable {
     /// Counters since `start()`.
     package var statistics: Statistics { state.lock(); defer { state.unlock() }; return counters }
 
+    /// Connections kept alive between requests and handed back to the poller: the ones a
+    /// newcomer at `maxConnections` may evict. A connection whose response was just sent can
+    /// still be held by its worker for a moment, and is not counted until it is released.
+    package var idleConnections: Int {
+        state.lock(); defer { state.unlock() }
+        return connections.values.filter { !$0.busy && $0.phase == .waiting }.count
+    }
+
     /// Waits (without polling) until at most `count` connections are open, or `timeout` seconds
     /// pass; returns whether the count was reached.
     @discardableResult

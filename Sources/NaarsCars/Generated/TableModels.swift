@@ -5,26 +5,17 @@ import ContractKit
 
 /// The `favor_duration` enum: under_hour, couple_hours, couple_days, not_sure.
 public enum FavorDuration: String, Codable, CaseIterable, Sendable {
-    case underHour = "under_hour"
-    case coupleHours = "couple_hours"
-    case coupleDays = "couple_days"
-    case notSure = "not_sure"
+    case underHour = "under_hour", coupleHours = "couple_hours", coupleDays = "couple_days", notSure = "not_sure"
 }
 
 /// The `favor_status` enum: open, pending, confirmed, completed.
 public enum FavorStatus: String, Codable, CaseIterable, Sendable {
-    case open
-    case pending
-    case confirmed
-    case completed
+    case open, pending, confirmed, completed
 }
 
 /// The `ride_status` enum: open, pending, confirmed, completed.
 public enum RideStatus: String, Codable, CaseIterable, Sendable {
-    case open
-    case pending
-    case confirmed
-    case completed
+    case open, pending, confirmed, completed
 }
 
 /// A user profile (FR-002), 1:1 with auth.users. Table `profiles`.

@@ -5,24 +5,17 @@ import ContractKit
 
 /// The `adventure_status` enum: draft, active, completed, archived.
 public enum AdventureStatus: String, Codable, CaseIterable, Sendable {
-    case draft
-    case active
-    case completed
-    case archived
+    case draft, active, completed, archived
 }
 
 /// The `app_environment` enum: development, staging, production.
 public enum AppEnvironment: String, Codable, CaseIterable, Sendable {
-    case development
-    case staging
-    case production
+    case development, staging, production
 }
 
 /// The `feature_stage` enum: stable, beta, experimental.
 public enum FeatureStage: String, Codable, CaseIterable, Sendable {
-    case stable
-    case beta
-    case experimental
+    case stable, beta, experimental
 }
 
 /// A row of `users`.

@@ -13,9 +13,6 @@ package struct SessionRefreshRule: Sendable, Equatable {
     package var maxRefreshesPerRequest: Int
     /// The error a request ends with when the refresh fails or the retry is refused again.
     package var onFailure: AppError
-
-    /// Decodes the `session` object of errors.json.
-    static func decode(_ node: SpecNode) throws -> SessionRefreshRule { try node.decode(SessionRefreshRule.self) }
 }
 
 extension SessionRefreshRule: Decodable {

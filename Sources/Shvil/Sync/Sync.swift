@@ -113,11 +113,8 @@ package struct SyncRules: Sendable, Equatable {
 
     /// Loads sync.json.
     package static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> SyncRules {
-        try decode(SpecNode.load(folder.appendingPathComponent("sync.json"), displayName: "Contracts/shvil/sync.json"))
+        try SpecNode.decode(SyncRules.self, from: folder.appendingPathComponent("sync.json"), displayName: "Contracts/shvil/sync.json")
     }
-
-    /// Decodes sync.json strictly.
-    package static func decode(_ root: SpecNode) throws -> SyncRules { try root.decode(SyncRules.self) }
 }
 
 /// "a, b or c" of an enum's spellings.
