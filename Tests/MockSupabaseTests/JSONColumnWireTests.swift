@@ -4,7 +4,7 @@ import XCTest
 /// A `json` column (not `jsonb`) over the wire. PostgreSQL keeps a json value's text as written
 /// and `json_agg` prints it verbatim, so PostgREST's top-level rows show it byte for byte; an
 /// embed is cast `::jsonb` (QueryBuilder.hs `getJoinSelects`/`getJoin`), so there it is
-/// normalised. A write gets each member's text from the body through `json_to_record(set)`,
+/// normalised; a to-one spread selects the column as it is. A write gets each member's text from the body through `json_to_record(set)`,
 /// or the jsonb text with `Prefer: missing=default`. json has no `=`, no ordering and no
 /// containment. Every expected body below is what PostgreSQL 15 answers to the SQL PostgREST
 /// writes for the request.
@@ -75,6 +75,10 @@ final class JSONColumnWireTests: XCTestCase {
             try send(b, "GET", "notes?select=id,docs(body)&order=id"), 200,
             #"[{"id":10,"docs":{"body": {"a": "dup", "b": 1}}}, "# + "\n " + #"{"id":11,"docs":{"body": {"a": "dup", "b": 1}}}, "# + "\n "
                 + #"{"id":12,"docs":{"body": "xA/y"}}]"#, "read: jsonb in a to-one embed")
+        check(
+            try send(b, "GET", "notes?select=id,...docs(body)&order=id"), 200,
+            #"[{"id":10,"body":{ "b" : 1, "a":[1, 2.50, 1e2], "a":"dup" }}, "# + "\n " + #"{"id":11,"body":{ "b" : 1, "a":[1, 2.50, 1e2], "a":"dup" }}, "#
+                + "\n " + #"{"id":12,"body":"xA/y"}]"#, "read: verbatim through a to-one spread")
         check(
             try send(b, "GET", "docs?select=a:body->a,t:body->>a,b:body->b,body::jsonb&id=eq.1"), 200,
             #"[{"a":"dup","t":"dup","b":1,"body":{"a": "dup", "b": 1}}]"#, "paths and the jsonb cast")

@@ -574,7 +574,14 @@ struct SelectPlan {
             }
         }
         guard let kid = kids.first, let o = try? JSONValue.parse(kid.text).objectValue else { return names.map { ($0, "null") } }
+        // A to-one spread selects the related columns as they are (QueryBuilder.hs
+        // `pgFmtSpreadSelectItem`, no jsonb cast), so a json column keeps its text.
+        var kept: [String: String] = [:]
+        for case .column(let name, let i, .json, nil) in e.plan.fields {
+            if i < kid.source.count, case .jsonText(let t) = kid.source[i] { kept[name] = t.text }
+        }
         return names.map { name in
+            if let text = kept[name] { return (name, text) }
             var s = ""
             (o[name] ?? .null).write(to: &s, style: .jsonb, indent: 0)
             return (name, s)
