@@ -44,22 +44,17 @@ public enum AuraApp: ContractApp, AppModule {
                 }
             }
         }
-        backend.registerFunction("generate-horoscope") { call in
-            switch loaded {
-            case .failure(let e): return functionError(500, "\(e)")
-            case .success(let rules): return AuraFunctions(rules: rules, seed: seed).generateHoroscope(call)
+        let bodies: [(String, @Sendable (AuraFunctions, FunctionCall) -> HTTPResponse)] = [
+            ("generate-horoscope", { $0.generateHoroscope($1) }), ("mbti-calculate", { $0.mbtiCalculate($1) })
+        ]
+        for (name, body) in bodies {
+            backend.registerFunction(name) { call in
+                switch loaded {
+                case .failure(let e): return AuraFunctions.error(500, "\(e)")
+                case .success(let rules): return body(AuraFunctions(rules: rules, seed: seed), call)
+                }
             }
         }
-        backend.registerFunction("mbti-calculate") { call in
-            switch loaded {
-            case .failure(let e): return functionError(500, "\(e)")
-            case .success(let rules): return AuraFunctions(rules: rules, seed: seed).mbtiCalculate(call)
-            }
-        }
-    }
-
-    static func functionError(_ status: Int, _ message: String) -> HTTPResponse {
-        AuraFunctions.json(status, ["error": .string(message)])
     }
 }
 

@@ -163,18 +163,14 @@ package struct AuraRules: Sendable, Equatable {
     package var tiers: [SubscriptionTier: TierEntitlements]
     /// The documented entitlement cases and the time they are evaluated at.
     package var entitlementCases: [EntitlementCase]
-    /// The `now` of the entitlement cases.
     package var entitlementCasesNow: Date
     /// The updated_at triggers.
     package var triggers: [TimestampTrigger]
 
     /// Loads `rules.json` from an app's contracts folder (default: `Contracts/aura`).
     package static func load(folder: URL = ContractsLocator.app(AuraApp.name)) throws -> AuraRules {
-        try decode(try SpecNode.load(folder.appendingPathComponent("rules.json"), displayName: "Contracts/aura/rules.json"))
+        try SpecNode.decode(AuraRules.self, from: folder.appendingPathComponent("rules.json"), displayName: "Contracts/aura/rules.json")
     }
-
-    /// Decodes a parsed rules.json.
-    package static func decode(_ root: SpecNode) throws -> AuraRules { try root.decode(AuraRules.self) }
 }
 
 extension AuraRules: Decodable {

@@ -33,7 +33,6 @@ package final class EngineTarget: EngineTargeting, @unchecked Sendable {
         return rows.map { r in Dictionary(uniqueKeysWithValues: zip(t.columns, r).map { ($0.name, $1.json(as: $0.type)) }) }
     }
 
-    /// Installs a matrix in the database.
     package func install(_ policies: PolicySet) throws { database.policies = policies }
 
     func filter(_ key: [String: JSONValue]) -> RowFilter? {

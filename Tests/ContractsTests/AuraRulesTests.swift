@@ -256,13 +256,13 @@ final class AuraRulesTests: GateTestCase {
         m["tieBreak"] = "I"
         o["mbti"] = .object(m)
         json = .object(o)
-        XCTAssertThrowsError(try AuraRules.decode(SpecNode(value: json, file: "Contracts/aura/rules.json"))) {
+        XCTAssertThrowsError(try SpecNode(value: json, file: "Contracts/aura/rules.json").decode(AuraRules.self)) {
             XCTAssertTrue("\($0)".hasPrefix("Contracts/aura/rules.json: $.mbti.tieBreak: unknown key 'tieBreak'"), "\($0)")
         }
         guard case .object(var z) = o["zodiac"]!, case .array(var signs) = z["signs"]!, case .object(var s0) = signs[0] else { return XCTFail("shape") }
         s0["from"] = "3-21"
         signs[0] = .object(s0); z["signs"] = .array(signs); o["zodiac"] = .object(z); o["mbti"] = (try JSONValue.parse(Data(contentsOf: url)))["mbti"]
-        XCTAssertThrowsError(try AuraRules.decode(SpecNode(value: .object(o), file: "Contracts/aura/rules.json"))) {
+        XCTAssertThrowsError(try SpecNode(value: .object(o), file: "Contracts/aura/rules.json").decode(AuraRules.self)) {
             XCTAssertEqual("\($0)", "Contracts/aura/rules.json: $.zodiac.signs[0].from: expected MM-DD, found '3-21'")
         }
     }
@@ -278,12 +278,12 @@ final class AuraRulesTests: GateTestCase {
             case .object(var stacks) = m["cognitiveFunctions"]!, case .array(let intj) = stacks["INTJ"]!
         else { return XCTFail("shape") }
         stacks["INTJ"] = .array(Array(intj.prefix(3))); m["cognitiveFunctions"] = .object(stacks); o["mbti"] = .object(m)
-        XCTAssertThrowsError(try AuraRules.decode(SpecNode(value: .object(o), file: "Contracts/aura/rules.json"))) {
+        XCTAssertThrowsError(try SpecNode(value: .object(o), file: "Contracts/aura/rules.json").decode(AuraRules.self)) {
             XCTAssertEqual("\($0)", "Contracts/aura/rules.json: $.mbti.cognitiveFunctions.INTJ: INTJ lists 3 functions; positions 1-4 need 4")
         }
         guard case .object(var p) = m["functionPositions"]! else { return XCTFail("shape") }
         p["max"] = 5; m["functionPositions"] = .object(p); stacks["INTJ"] = .array(intj); m["cognitiveFunctions"] = .object(stacks); o["mbti"] = .object(m)
-        XCTAssertThrowsError(try AuraRules.decode(SpecNode(value: .object(o), file: "Contracts/aura/rules.json"))) {
+        XCTAssertThrowsError(try SpecNode(value: .object(o), file: "Contracts/aura/rules.json").decode(AuraRules.self)) {
             XCTAssertTrue("\($0)".contains("positions 1-5 need 5"), "\($0)")
         }
     }

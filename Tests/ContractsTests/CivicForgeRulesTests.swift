@@ -17,7 +17,7 @@ final class CivicForgeRulesTests: GateTestCase {
         guard case .object(var o) = try JSONValue.parse(Data(contentsOf: url)), case .object(var m) = o["moderation"]! else { return XCTFail() }
         m["flagThresholdHid"] = 3
         o["moderation"] = .object(m)
-        XCTAssertThrowsError(try CivicForgeRules.decode(SpecNode(value: .object(o), file: "Contracts/civicforge/rules.json"))) { e in
+        XCTAssertThrowsError(try SpecNode(value: .object(o), file: "Contracts/civicforge/rules.json").decode(CivicForgeRules.self)) { e in
             XCTAssertTrue("\(e)".hasPrefix("Contracts/civicforge/rules.json: $.moderation.flagThresholdHid: unknown key 'flagThresholdHid'"), "\(e)")
         }
         var rules = try CivicForgeRules.load()

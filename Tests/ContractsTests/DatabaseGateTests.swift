@@ -110,9 +110,13 @@ final class DatabaseGateTests: GateTestCase {
             (NaarsCarsApp.self, "drop trigger on_message_created on public.messages", "sql script · verify/checks.sql"),
             (CivicForgeApp.self, "drop trigger post_flags_auto_hide on public.post_flags", "sql script · verify/domain_rules.sql")
         ]
-        for (app, sql, name) in mutants {
-            let (url, cluster) = try database(app, "notrigger", extraSQL: [sql])
-            let outcome = DatabaseVerify.outcome(apps: [app], url: url, installation: cluster.installation, tables: [])
+        // The apps run side by side (each its own database and session; the server computes
+        // for one while another waits); the checks after.
+        let runs = try Concurrently<VerifyOutcome>.map(mutants, width: mutants.count) { mutant in
+            let (url, cluster) = try database(mutant.0, "notrigger", extraSQL: [mutant.1])
+            return DatabaseVerify.outcome(apps: [mutant.0], url: url, installation: cluster.installation, tables: [])
+        }
+        for ((app, sql, name), outcome) in zip(mutants, runs) {
             let failures = outcome.rows.flatMap(\.failures)
             XCTAssertTrue(failures.contains { $0.name.hasPrefix(name) }, "\(app.name): \(sql) went unnoticed: \(failures.map(\.description))")
         }

@@ -18,21 +18,21 @@ final class NaarsCarsContractTests: GateTestCase {
         func node(_ text: String, _ file: String) throws -> SpecNode { SpecNode(value: try JSONValue.parse(text), file: file) }
         let rulesText = try String(contentsOf: ContractsLocator.app("naarscars").appendingPathComponent("rules.json"), encoding: .utf8)
         let badRules = rulesText.replacingOccurrences(of: "\"claimedBy\": \"caller\"", with: "\"claimedBy\": \"anyone\"")
-        XCTAssertThrowsError(try NaarsCarsRules.decode(node(badRules, "Contracts/naarscars/rules.json"))) { e in
+        XCTAssertThrowsError(try node(badRules, "Contracts/naarscars/rules.json").decode(NaarsCarsRules.self)) { e in
             XCTAssertEqual("\(e)", "Contracts/naarscars/rules.json: $.requestLifecycle.transitions[0].claimedBy: unknown claimedBy (caller, keep, clear)")
         }
         let extra = rulesText.replacingOccurrences(of: "\"initialStatus\": \"open\",", with: "\"initialStatus\": \"open\", \"initalStatus\": \"open\",")
-        XCTAssertThrowsError(try NaarsCarsRules.decode(node(extra, "Contracts/naarscars/rules.json"))) { e in
+        XCTAssertThrowsError(try node(extra, "Contracts/naarscars/rules.json").decode(NaarsCarsRules.self)) { e in
             XCTAssertTrue("\(e)".hasPrefix("Contracts/naarscars/rules.json: $.requestLifecycle.initalStatus: unknown key 'initalStatus'"), "\(e)")
         }
         let fnText = try String(contentsOf: ContractsLocator.app("naarscars").appendingPathComponent("functions.json"), encoding: .utf8)
         let badFn = fnText.replacingOccurrences(of: "\"staleAfterDays\": 90", with: "\"staleAfterDays\": \"90\"")
-        XCTAssertThrowsError(try NaarsCarsFunctions.decode(node(badFn, "Contracts/naarscars/functions.json"))) { e in
+        XCTAssertThrowsError(try node(badFn, "Contracts/naarscars/functions.json").decode(NaarsCarsFunctions.self)) { e in
             XCTAssertEqual("\(e)", "Contracts/naarscars/functions.json: $.pushTokens.staleAfterDays: expected an integer, found string")
         }
         let errText = try String(contentsOf: ContractsLocator.app("naarscars").appendingPathComponent("errors.json"), encoding: .utf8)
         let badErr = errText.replacingOccurrences(of: "\"case\": \"unauthorized\"", with: "\"case\": \"forbidden\"")
-        XCTAssertThrowsError(try AppErrorCatalog.decode(node(badErr, "Contracts/naarscars/errors.json"))) { e in
+        XCTAssertThrowsError(try node(badErr, "Contracts/naarscars/errors.json").decode(AppErrorCatalog.self)) { e in
             XCTAssertTrue("\(e)".contains("Contracts/naarscars/errors.json: $.appErrors[7].case: unknown AppError case 'forbidden'"), "\(e)")
         }
     }

@@ -61,7 +61,7 @@ final class ShvilErrorCatalogTests: GateTestCase {
         m["undecodableBody"] = "dataCorruption.gone"
         o["mapping"] = .object(m)
         j = .object(o)
-        XCTAssertThrowsError(try ErrorCatalog.decode(SpecNode(value: j, file: "Contracts/shvil/errors.json"))) { e in
+        XCTAssertThrowsError(try SpecNode(value: j, file: "Contracts/shvil/errors.json").decode(ErrorCatalog.self)) { e in
             XCTAssertEqual("\(e)", "Contracts/shvil/errors.json: $.mapping.undecodableBody: 'dataCorruption.gone' is not an AppError (category.kind)")
         }
     }

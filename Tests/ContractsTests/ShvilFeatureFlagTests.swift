@@ -56,7 +56,7 @@ final class ShvilFeatureFlagTests: GateTestCase {
         let bad = try JSONValue.parse(
             #"{"environments":["development","staging","production"],"stagesEnabled":{"development":[],"staging":[],"production":[]},"mvpDisabledEnabledIn":[],"flags":[{"key":"teleport","case":"teleport","stage":"beta","mvpDisabled":false}]}"#
         )
-        XCTAssertThrowsError(try FeatureFlagConfig.decode(SpecNode(value: bad, file: "Contracts/shvil/flags.json"))) { e in
+        XCTAssertThrowsError(try SpecNode(value: bad, file: "Contracts/shvil/flags.json").decode(FeatureFlagConfig.self)) { e in
             XCTAssertEqual("\(e)", "Contracts/shvil/flags.json: $.flags[0].key: 'teleport' is not a case of Feature")
         }
         guard case .object(var o) = try JSONValue.parse(Data(contentsOf: ContractsLocator.app("shvil").appendingPathComponent("flags.json"))) else {
@@ -64,7 +64,7 @@ final class ShvilFeatureFlagTests: GateTestCase {
         }
         o["flag"] = []
         let typo = JSONValue.object(o)
-        XCTAssertThrowsError(try FeatureFlagConfig.decode(SpecNode(value: typo, file: "f.json"))) { e in
+        XCTAssertThrowsError(try SpecNode(value: typo, file: "f.json").decode(FeatureFlagConfig.self)) { e in
             XCTAssertTrue("\(e)".hasPrefix("f.json: $.flag: unknown key 'flag'"), "\(e)")
         }
     }

@@ -20,7 +20,7 @@ enum TeleportMeTestSupport {
     static func rules(editing edit: (inout [String: JSONValue]) -> Void) throws -> ReportRules {
         guard case .object(var o) = try SpecNode.load(ReportRules.defaultURL).value else { throw RefinerError("report.json is not an object") }
         edit(&o)
-        return try ReportRules.decode(SpecNode(value: .object(o), file: "Contracts/teleportme/report.json"))
+        return try SpecNode(value: .object(o), file: "Contracts/teleportme/report.json").decode(ReportRules.self)
     }
 
     /// A temporary folder removed at the end of the test.

@@ -53,7 +53,6 @@ package struct AuthUser: Codable, Equatable, Sendable, ColumnEncodable {
     package var phone: String
     /// When the account was confirmed.
     package var confirmedAt: GoTrueTime?
-    /// Last sign-in.
     package var lastSignInAt: GoTrueTime?
     /// Provider data.
     package var appMetadata: JSONValue
@@ -76,7 +75,6 @@ package struct AuthUser: Codable, Equatable, Sendable, ColumnEncodable {
 
 /// One linked identity of a user.
 package struct AuthIdentity: Codable, Equatable, Sendable, ColumnEncodable {
-    /// The identity's id.
     package var identityId: String
     /// The provider's id for the user.
     package var id: String
@@ -90,7 +88,6 @@ package struct AuthIdentity: Codable, Equatable, Sendable, ColumnEncodable {
     package var email: String?
     package var createdAt: GoTrueTime?
     package var updatedAt: GoTrueTime?
-    /// Last sign-in.
     package var lastSignInAt: GoTrueTime?
 
     package static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }

@@ -15,7 +15,6 @@ package struct CivicForgeErrorSpec: Sendable, Equatable {
         for (k, v) in values { m = m.replacingOccurrences(of: "{\(k)}", with: v) }
         return PostgresError(code, m)
     }
-
 }
 
 extension CivicForgeErrorSpec: Decodable {}
@@ -70,11 +69,8 @@ package struct CivicForgeRules: Sendable, Equatable {
 
     /// Loads `rules.json` from an app folder (default: Contracts/civicforge).
     package static func load(folder: URL = ContractsLocator.app(CivicForgeApp.name)) throws -> CivicForgeRules {
-        try decode(SpecNode.load(folder.appendingPathComponent("rules.json"), displayName: "Contracts/civicforge/rules.json"))
+        try SpecNode.decode(CivicForgeRules.self, from: folder.appendingPathComponent("rules.json"), displayName: "Contracts/civicforge/rules.json")
     }
-
-    /// Decodes rules.json strictly (unknown keys are errors naming the path).
-    package static func decode(_ root: SpecNode) throws -> CivicForgeRules { try root.decode(CivicForgeRules.self) }
 
     /// Checks the rules against the schema: guarded tables and columns exist, guarded columns
     /// have literal defaults, the review status is a label of `review_status`.

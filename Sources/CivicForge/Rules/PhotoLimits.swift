@@ -59,7 +59,6 @@ package struct PhotoLimits: Sendable, Equatable {
         package var output: Size
         /// The part of the source the thumbnail shows.
         package var thumbnailCrop: Rect
-        /// The thumbnail size.
         package var thumbnail: Size
     }
 
@@ -77,11 +76,8 @@ package struct PhotoLimits: Sendable, Equatable {
 
     /// A processed photo as the client is about to upload it.
     package struct ProcessedPhoto: Sendable, Equatable {
-        /// The source size.
         package var source: Size
-        /// The output size.
         package var output: Size
-        /// The thumbnail size.
         package var thumbnail: Size
         /// The JPEG quality used.
         package var quality: Int

@@ -5,7 +5,6 @@ import MockSupabase
 /// invitation redeemed by the caller and raises the caller's trust tier (§2 "Enter code to
 /// upgrade to tier 2"). Checks and errors in the order rules.json documents.
 package enum CivicForgeInvitations {
-    /// The function's name.
     package static let functionName = "redeem_invitation"
 
     /// The database function for the mock.

@@ -11,7 +11,6 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     public var userID: String?
     /// Time to live in seconds; nil means never stale.
     public var ttl: TimeInterval?
-    /// The freshness boundary.
     public var boundary: StalenessBoundary
 
     /// A key. Names, qualifiers and user ids become file names: see `isSafeComponent`.
@@ -58,7 +57,6 @@ extension CacheEntryRule {
 
 /// A loaded cache entry: the value, when it was saved and whether it is stale now.
 public struct CachedData<T: Sendable>: Sendable {
-    /// The value.
     public var value: T
     /// When it was saved (by the store's clock).
     public var savedAt: Date
@@ -72,7 +70,6 @@ public struct CachedData<T: Sendable>: Sendable {
     }
 }
 
-/// Errors of cache stores.
 public enum ClientCacheError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A key whose parts cannot name a file.
     case invalidKey(String)
@@ -115,7 +112,6 @@ extension ClientCacheStore {
 
 /// Carries out an app's invalidation events on a store (Naar's Cars FR-044, sign-out).
 package struct CacheInvalidator: Sendable {
-    /// The app's cache rules.
     package let rules: CacheRules
 
     /// An invalidator for these rules.

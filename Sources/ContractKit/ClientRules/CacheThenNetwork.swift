@@ -2,7 +2,6 @@ import Foundation
 
 /// What a screen shows for a list: the items, an error, and whether they are a stale copy.
 public struct LoaderSnapshot<Item: Sendable>: Sendable {
-    /// The items shown.
     public var items: [Item]
     /// The error shown, if any (§3.7: only when there is nothing else to show).
     public var errorMessage: String?
@@ -32,7 +31,6 @@ public struct CacheThenNetworkLoader<Item: Codable & Sendable & Equatable>: Cach
     package let key: CacheKey
     /// Whether stale data shown after a failed refresh carries a banner.
     package let staleBanner: Bool
-    /// The network fetch.
     package let fetch: @Sendable () async throws -> [Item]
 
     /// A loader of `key` from `cache`, refreshed by `fetch`.
@@ -88,7 +86,6 @@ public struct CacheThenNetworkLoader<Item: Codable & Sendable & Equatable>: Cach
 /// the mock backend: the cache seeded fresh, stale, empty or missing under an injected clock,
 /// the network failed by the mock (`InjectedFault`), every request and every shown state logged.
 public enum LoaderSuite {
-    /// The behaviour ids this suite checks.
     package static let behaviourIDs: Set<String> = [
         "loader.cache-first", "loader.fresh-skips-network", "loader.stale-or-empty-fetches", "loader.write-through",
         "loader.failure-keeps-cache", "loader.error-only-when-empty", "loader.stale-banner"
@@ -102,13 +99,10 @@ public enum LoaderSuite {
         public let transport: any RESTTransport
         /// The cache, already holding what the scenario needs.
         public let cache: any ClientCacheStore
-        /// The clock of the cache.
         public let clock: ManualClock
-        /// The resource loaded.
         public let resource: LoaderResource
         /// The cache key of the resource for the persona.
         public let key: CacheKey
-        /// The persona's user id.
         public let userID: String?
     }
 

@@ -42,7 +42,6 @@ public enum StalenessBoundary: String, Sendable, Equatable, CaseIterable {
 
 /// The freshness rule of an app's cache.
 package struct FreshnessRule: Sendable, Equatable {
-    /// The boundary.
     package var staleWhenAge: StalenessBoundary
     /// How far before and after a boundary the suites probe, in seconds.
     package var probeSeconds: TimeInterval
@@ -76,7 +75,6 @@ package enum InvalidationTarget: Sendable, Equatable {
 
 /// An event that invalidates cache entries (Naar's Cars FR-044, TeleportMe sign-out).
 public struct InvalidationRule: Sendable, Equatable {
-    /// Rule id.
     package var id: String
     /// The event (`signOut`, `mutation:rides`, `pullToRefresh:rides`).
     package var event: String
@@ -107,34 +105,27 @@ package struct PerformanceRule: Sendable, Equatable {
         /// Writing an entry's file (atomically).
         case write
     }
-    /// Rule id.
     package var id: String
     /// What is timed.
     package var operation: Operation
-    /// The target in milliseconds.
     package var maxMilliseconds: Double
     /// The command that measures it.
     package var measuredBy: String
 }
 
-/// An app's cache rules.
 public struct CacheRules: Sendable, Equatable {
     /// On disk (`files`) or in memory (`memory`).
     package enum Storage: String, Sendable, Equatable, CaseIterable {
         /// JSON files, surviving a relaunch.
         case files
-        /// In memory only.
         case memory
     }
-    /// Storage kind.
     package var storage: Storage
     /// The file layout (files only).
     package var layout: CacheLayout?
-    /// The freshness boundary.
     package var freshness: FreshnessRule
     /// The cache table.
     package var entries: [CacheEntryRule]
-    /// Invalidation events.
     package var invalidation: [InvalidationRule]
     /// Behaviours the suite checks.
     package var behaviours: [BehaviourRule]
@@ -144,15 +135,12 @@ public struct CacheRules: Sendable, Equatable {
     /// Naar's Cars FR-044); an event `kind` or `kind:…` counts. Checked when the file loads.
     package var invalidatedOn: [String] = []
 
-    /// The entry of a key name.
     package func entry(_ key: String) -> CacheEntryRule? { entries.first { $0.key == key } }
-    /// Whether a behaviour is listed.
     package func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
 }
 
 /// A REST resource loaded cache-then-network.
 public struct LoaderResource: Sendable, Equatable {
-    /// Rule id.
     package var id: String
     /// The cache entry it is kept in.
     package var cacheKey: String
@@ -174,13 +162,11 @@ package struct LoaderRules: Sendable, Equatable {
     package var resources: [LoaderResource]
     /// Behaviours the suite checks.
     package var behaviours: [BehaviourRule]
-    /// Whether a behaviour is listed.
     package func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
 }
 
 /// The table an optimistic save/unsave writes.
 public struct OptimisticResource: Sendable, Equatable {
-    /// Rule id.
     package var id: String
     /// The cache entry holding the list.
     package var cacheKey: String
@@ -190,7 +176,6 @@ public struct OptimisticResource: Sendable, Equatable {
     package var itemColumn: String
     /// The column naming the owner (`user_id`).
     package var ownerColumn: String
-    /// The persona acting.
     package var persona: String
 }
 
@@ -209,13 +194,11 @@ package struct OptimisticRules: Sendable, Equatable {
     package var failures: [OptimisticFailure]
     /// Behaviours the suite checks.
     package var behaviours: [BehaviourRule]
-    /// Whether a behaviour is listed.
     package func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
 }
 
 /// One rate-limited action (Naar's Cars FR-045).
 package struct RateLimitAction: Sendable, Equatable {
-    /// Rule id.
     package var id: String
     /// The action's name (`claimUnclaim`).
     package var action: String
@@ -233,7 +216,6 @@ public struct RateLimitRules: Sendable, Equatable {
     }
     /// Which attempts start a new interval.
     package enum Recording: String, Sendable, Equatable, CaseIterable {
-        /// Only allowed attempts.
         case allowedOnly
         /// Every attempt, blocked ones included.
         case everyAttempt
@@ -248,18 +230,14 @@ public struct RateLimitRules: Sendable, Equatable {
     package var boundary: Boundary
     /// Probe distance around boundaries, in seconds.
     package var probeSeconds: TimeInterval
-    /// Recording rule.
     package var recording: Recording
-    /// Keying rule.
     package var keying: Keying
     /// What the user sees when limited, in words.
     package var onLimited: String
     package var actions: [RateLimitAction]
     /// Behaviours the suite checks.
     package var behaviours: [BehaviourRule]
-    /// Whether a behaviour is listed.
     package func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
-    /// The interval of an action.
     public func interval(_ action: String) -> TimeInterval? { actions.first { $0.action == action }?.minimumInterval }
 }
 
@@ -273,13 +251,11 @@ public struct RealtimeRules: Sendable, Equatable {
     package var probeSeconds: TimeInterval
     /// Behaviours the suite checks.
     package var behaviours: [BehaviourRule]
-    /// Whether a behaviour is listed.
     package func has(_ behaviour: String) -> Bool { behaviours.contains { $0.id == behaviour } }
 }
 
 /// An image preset (Naar's Cars FR-047 `ImageCompressor`).
 public struct ImagePreset: Sendable, Equatable {
-    /// Rule id.
     public var id: String
     /// Preset name (`avatar`).
     public var name: String
@@ -315,11 +291,9 @@ public struct OfflineQueueRules: Sendable, Equatable {
     package var operations: [String]
     /// The cache entry holding the queue.
     package var cacheKey: String
-    /// Network-error rule.
     package var onNetworkError: OnNetworkError
     /// Rejection rule.
     package var onRejected: OnRejected
-    /// Conflict rule.
     package var conflicts: Conflicts
     /// The timestamp column compared under last-write-wins.
     package var conflictTimestamp: String?
@@ -333,10 +307,8 @@ public struct OfflineQueueRules: Sendable, Equatable {
 
 /// A network deadline (TeleportMe §3.7).
 package struct TimeoutRule: Sendable, Equatable {
-    /// Rule id.
     package var id: String
     package var operation: String
-    /// Deadline in seconds.
     package var seconds: TimeInterval
 }
 
@@ -346,20 +318,15 @@ public struct ClientRules: Sendable, Equatable {
     public var app: String
     /// The file, as named in errors.
     package var file: String
-    /// Cache rules.
     public var cache: CacheRules?
     /// Cache-then-network rules.
     package var loader: LoaderRules?
-    /// Optimistic-update rules.
     package var optimistic: OptimisticRules?
     public var rateLimits: RateLimitRules?
-    /// Realtime limits.
     public var realtime: RealtimeRules?
-    /// Image presets.
     public var images: [ImagePreset]
     /// Network deadlines.
     package var timeouts: [TimeoutRule]
-    /// Offline mutation queue.
     public var offlineQueue: OfflineQueueRules?
 
     /// Every rule id in the file (entries, behaviours, actions, presets, timeouts, …).

@@ -15,7 +15,6 @@ import Foundation
 /// Thread-safe (one lock serialises the process's operations). One process owns a cache folder:
 /// opening a store sweeps temporary files left by a writer that died mid-write.
 public final class FileCacheManager: ClientCacheStore, @unchecked Sendable {
-    /// The root folder.
     package let root: URL
     /// The layout (folders, format version).
     package let layout: CacheLayout

@@ -107,7 +107,6 @@ public actor OptimisticListService: OptimisticSaveService {
 /// optimistic row, and the exact rollback after a network error or an error status injected by
 /// the mock.
 public enum OptimisticSuite {
-    /// The behaviour ids this suite checks.
     package static let behaviourIDs: Set<String> = [
         "optimistic.save-immediate", "optimistic.unsave-immediate", "optimistic.server-row-replaces",
         "optimistic.unsave-confirmed", "optimistic.rollback"
@@ -122,9 +121,7 @@ public enum OptimisticSuite {
         public let cache: any ClientCacheStore
         /// The cache's clock.
         public let clock: ManualClock
-        /// The list's cache key.
         public let key: CacheKey
-        /// The persona's user id.
         public let userID: String
         public let resource: OptimisticResource
     }

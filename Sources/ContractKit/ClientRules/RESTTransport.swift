@@ -34,7 +34,6 @@ public enum RESTError: Error, CustomStringConvertible, Sendable, Equatable {
 package struct ClientCredentials: WireCredentials {
     /// The `apikey` header.
     package var apiKey: String
-    /// The bearer token.
     package var token: String
     package var anonKey: String { apiKey }
     package var serviceRoleKey: String { apiKey }

@@ -58,7 +58,6 @@ public final class RateLimiter: ClientRateLimiter, @unchecked Sendable {
 /// action's interval probed at its boundary under an injected clock, rapid taps, blocked taps
 /// that must not extend the window, independence of actions and targets.
 public enum RateLimiterSuite {
-    /// The behaviour ids this suite checks.
     package static let behaviourIDs: Set<String> = [
         "rate.second-tap-blocked", "rate.allowed-after-interval", "rate.blocked-not-recorded",
         "rate.actions-independent", "rate.targets-independent"

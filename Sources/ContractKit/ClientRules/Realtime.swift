@@ -4,7 +4,6 @@ import Foundation
 public protocol RealtimeTransport: Sendable {
     /// Joins a channel (opens a subscription).
     func join(_ channel: String) async
-    /// Leaves a channel.
     func leave(_ channel: String) async
 }
 
@@ -189,7 +188,6 @@ public final class RecordingRealtimeTransport: RealtimeTransport, @unchecked Sen
 /// CivicForge §3 hybrid realtime): the subscription limit and eviction order, duplicate
 /// subscriptions, the background drop timed on virtual time, and resubscription through views.
 public enum RealtimeSuite {
-    /// The behaviour ids this suite checks.
     package static let behaviourIDs: Set<String> = [
         "realtime.max-subscriptions", "realtime.evict-oldest", "realtime.no-duplicate", "realtime.unsubscribe-on-disappear",
         "realtime.background-drop", "realtime.foreground-cancels-drop", "realtime.resubscribe-via-lifecycle"
@@ -201,7 +199,6 @@ public enum RealtimeSuite {
         public let transport: RecordingRealtimeTransport
         /// The scheduler for its background delay (virtual time).
         public let scheduler: ManualScheduler
-        /// The scheduler's clock.
         public var clock: ManualClock { scheduler.clock }
     }
 

@@ -7,11 +7,6 @@ public struct RuleViolation: Sendable, Equatable, CustomStringConvertible, Error
     /// What the implementation did, against what the rule says.
     public var message: String
 
-    package init(ruleID: String, message: String) {
-        self.ruleID = ruleID
-        self.message = message
-    }
-
     /// `cache.savedCities: TTL 300 s: stale at age 299.999 s, expected fresh`.
     public var description: String { "\(ruleID): \(message)" }
 }
@@ -25,16 +20,9 @@ public struct SuiteReport: Sendable, CustomStringConvertible {
     /// Everything that went wrong.
     public var violations: [RuleViolation]
 
-    package init(suite: String, checked: [String], violations: [RuleViolation]) {
-        self.suite = suite
-        self.checked = checked
-        self.violations = violations
-    }
-
     /// Whether no rule was broken (and at least one was checked).
     public var passed: Bool { violations.isEmpty && !checked.isEmpty }
 
-    /// The violations of one rule.
     public func violations(of ruleID: String) -> [RuleViolation] { violations.filter { $0.ruleID == ruleID } }
 
     /// Whether a rule was broken.
@@ -122,12 +110,12 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
 /// Carries a result out of a detached task (written once, read after the semaphore).
 private final class BlockingBox<T>: @unchecked Sendable { var value: T? }
 
-/// A scratch folder for one check, removed afterwards.
+/// A scratch folder for one check (under `ScratchSpace.parent`), removed afterwards.
 struct ScratchFolder {
     let url: URL
 
     init(_ label: String) {
-        url = FileManager.default.temporaryDirectory
+        url = ScratchSpace.parent
             .appendingPathComponent("supacontracts-\(label)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }

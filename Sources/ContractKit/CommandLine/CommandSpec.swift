@@ -15,7 +15,6 @@ package struct CommandOption: Sendable {
     /// Whether the command refuses to run without it.
     package var required: Bool = false
 
-    /// An option taking a value.
     package static func value(_ name: String, _ placeholder: String, repeatable: Bool = false, required: Bool = false, _ help: String) -> CommandOption {
         CommandOption(name: name, short: nil, value: placeholder, repeatable: repeatable, help: help, required: required)
     }
@@ -145,7 +144,6 @@ package struct CommandSpec: Sendable {
         return parsed
     }
 
-    /// A usage error of this command.
     package func usage(_ message: String) -> UsageError { UsageError(command: name, message: message, usageLine: usageLine) }
 
     /// ` (did you mean --app?)` for a near miss of a known option, else empty.
@@ -167,7 +165,6 @@ package struct ParsedCommand: Sendable, Equatable {
     package var values: [String: [String]] = [:]
     /// Switches given.
     package var flags: Set<String> = []
-    /// Positional arguments.
     package var positionals: [String] = []
 
     /// The value of a single-valued option.
@@ -180,14 +177,7 @@ package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     package var command: String
     /// What is wrong.
     package var message: String
-    /// The command's usage line.
     package var usageLine: String
-
-    package init(command: String, message: String, usageLine: String) {
-        self.command = command
-        self.message = message
-        self.usageLine = usageLine
-    }
 
     /// `contracts verify: unknown option '--apps' (did you mean --app?)` plus the usage line and a
     /// pointer to `--help`.

@@ -60,10 +60,8 @@ package protocol AppModule: Sendable {
 }
 
 extension AppModule {
-    /// No table models.
     package static var tableModels: [any TableModel.Type] { [] }
 
-    /// An empty registry.
     package static var modelRegistry: ModelRegistry { ModelRegistry() }
 
     /// No files beyond the common ones.
@@ -72,7 +70,6 @@ extension AppModule {
     /// No app-specific client suites.
     package static func referenceClientReports(_ rules: ClientRules) async -> [SuiteReport] { [] }
 
-    /// The app's parsed contracts.
     package static func spec() throws -> AppSpec { try AppSpec.load(folder: ContractsLocator.app(name)) }
 }
 

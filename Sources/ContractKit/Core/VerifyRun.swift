@@ -27,13 +27,6 @@ package struct VerifyRow: Sendable {
     /// Wall-clock seconds the kind took for the app.
     package var seconds: Double
 
-    package init(app: String, kind: String, status: Status, seconds: Double) {
-        self.app = app
-        self.kind = kind
-        self.status = status
-        self.seconds = seconds
-    }
-
     /// Runs `body` as the `kind` row of `app`: announced to `progress` before (row nil) and after,
     /// timed, a thrown error recorded as `.error`. The one place the `--target` and `--database`
     /// runners time a kind.
@@ -52,7 +45,6 @@ package struct VerifyRow: Sendable {
 
     /// The cases run (empty unless `.ran`).
     package var cases: [CaseResult] { if case .ran(let r) = status { return r } else { return [] } }
-    /// Failing cases.
     package var failures: [CaseResult] { cases.filter { !$0.passed } }
     /// Whether this row makes verify fail.
     package var failed: Bool {
@@ -67,18 +59,11 @@ package struct VerifyRow: Sendable {
 /// The result of `contracts verify`: load errors per app (each once) and one row per app × kind.
 package struct VerifyOutcome: Sendable {
     /// Errors that kept an app's contracts from loading, each reported once.
-    package var loadErrors: [(app: String, message: String)]
+    package var loadErrors: [(app: String, message: String)] = []
     /// App × rule kind rows, in the order they ran (kinds that do not apply to an app have none).
-    package var rows: [VerifyRow]
+    package var rows: [VerifyRow] = []
 
-    package init(loadErrors: [(app: String, message: String)] = [], rows: [VerifyRow] = []) {
-        self.loadErrors = loadErrors
-        self.rows = rows
-    }
-
-    /// Every case run.
     package var cases: [CaseResult] { rows.flatMap(\.cases) }
-    /// Every failing case.
     package var failures: [CaseResult] { rows.flatMap(\.failures) }
     /// Whether verify passes: no load error, no failing case or row, and at least one case ran.
     package var passed: Bool { loadErrors.isEmpty && !rows.contains(where: \.failed) && !cases.isEmpty }

@@ -11,7 +11,6 @@ package enum GoldenRecordMode: String, Sendable, CaseIterable {
     /// Never write; a missing or different file fails (CI, and the default).
     case never
 
-    /// The environment variable.
     package static let environmentKey = "SUPACONTRACTS_RECORD"
 
     /// The mode of an environment (the CLI and the tests pass theirs; the library reads none):
@@ -64,7 +63,6 @@ package enum GoldenStatus: String, Sendable, Equatable {
 package struct GoldenResult: Sendable, Equatable {
     /// What happened.
     package var status: GoldenStatus
-    /// The golden file.
     package var file: URL
     /// The unified diff from the file to the output (empty when equal or missing).
     package var diff: String

@@ -39,9 +39,7 @@ package struct GoldenCase: Sendable {
     }
 }
 
-/// An app module with golden cases.
 package protocol GoldenSource: AppModule {
-    /// Every golden case of the app.
     static func goldenCases() throws -> [GoldenCase]
 }
 

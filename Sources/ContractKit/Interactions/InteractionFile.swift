@@ -42,7 +42,6 @@ package struct InteractionStep: Sendable {
     package var advanceClock: Double?
 }
 
-/// A request of a step.
 package struct InteractionRequest: Sendable {
     /// `GET`, `POST`, …
     package var method: String
@@ -69,7 +68,6 @@ package enum BodyMatch: String, Sendable, CaseIterable {
 
 /// The response a step must get.
 package struct ExpectedResponse: Sendable {
-    /// The status code.
     package var status: Int
     /// Header fields that must be present (names case-insensitive; values may be matchers).
     package var headers: [(name: String, value: String)]
@@ -86,7 +84,6 @@ extension InteractionFile {
         try decode(SpecNode.load(url, displayName: displayName))
     }
 
-    /// Decodes a parsed interaction file.
     package static func decode(_ root: SpecNode) throws -> InteractionFile { try root.decode(InteractionFile.self) }
 }
 
@@ -193,7 +190,6 @@ package enum JSONPath {
         package var description: String { "invalid JSONPath '\(path)': \(reason)" }
     }
 
-    /// Parses a path.
     package static func parse(_ path: String) throws -> [Segment] {
         let chars = Array(path)
         guard chars.first == "$" else { throw SyntaxError(path: path, reason: "must start with '$'") }

@@ -25,7 +25,6 @@ package struct InteractionCall: Sendable {
     package var query: String?
     /// Header fields of the step.
     package var headers: HTTPHeaders
-    /// Body bytes.
     package var body: Data?
 }
 
@@ -57,7 +56,6 @@ package enum InteractionReplay {
         }
     }
 
-    /// The interaction files of an app.
     package static func load(app: any AppModule.Type) throws -> [InteractionFile] {
         try load(folder: ContractsLocator.app(app.name), displayPrefix: "Contracts/\(app.name)")
     }

@@ -26,7 +26,6 @@ package struct UnknownActorError: Error, CustomStringConvertible, Sendable {
 }
 
 extension InteractionTransport {
-    /// No mailbox.
     package var mailbox: (@Sendable (_ email: String) -> String?)? { nil }
     /// No mailbox.
     package var emailTokens: (@Sendable (_ email: String) -> String?)? { nil }

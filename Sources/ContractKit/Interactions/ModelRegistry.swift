@@ -20,7 +20,6 @@ package struct ModelRegistry: Sendable {
     /// Registered names, sorted.
     package var names: [String] { entries.keys.sorted() }
 
-    /// Whether a name is registered.
     package func contains(_ name: String) -> Bool { entries[name] != nil }
 
     /// Decodes `json` as the model and encodes it back.
@@ -55,7 +54,6 @@ package struct ModelRegistry: Sendable {
 
 /// A model name nobody registered.
 package struct UnknownModelError: Error, CustomStringConvertible, Sendable {
-    /// The name.
     package var name: String
     /// Registered names.
     package var known: [String]

@@ -236,7 +236,7 @@ package final class LiveBackend: @unchecked Sendable {
         try restore()
         guard let left else { return [] }
         var out: [String] = []
-        for (name, r) in try io.read(io.tables, known: base).sorted(by: { $0.key < $1.key }) {
+        for (name, r) in try io.read(io.tables, known: base, last: left).sorted(by: { $0.key < $1.key }) {
             let had = left.rows[name] ?? [:]
             let differs = had.count != r.rows.count || r.rows.contains { k, v in had[k].map { !LiveSnapshot.same($0, v) } ?? true }
             if differs {

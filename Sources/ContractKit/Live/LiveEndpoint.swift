@@ -21,6 +21,9 @@ package final class LiveEndpoint: WireCredentials, @unchecked Sendable {
     private var tokens: [String: String] = [:]
     /// What each request that may write could have changed, in the order sent.
     private var writes: [LiveWrite] = []
+    /// Plain HTTP to this machine goes over connections of its own (`LoopbackHTTPSender`); nil:
+    /// through `session`.
+    private let loopback: LoopbackHTTPSender?
 
     /// An endpoint. `timeout` bounds each request (seconds).
     package init(baseURL: URL, anonKey: String, serviceRoleKey: String, timeout: TimeInterval = 30) {
@@ -34,6 +37,7 @@ package final class LiveEndpoint: WireCredentials, @unchecked Sendable {
         config.httpShouldSetCookies = false
         config.urlCache = nil
         session = URLSession(configuration: config, delegate: NoRedirects(), delegateQueue: nil)
+        loopback = LoopbackHTTPSender(baseURL: self.baseURL, timeout: timeout)
     }
 
     /// Hands every redirect back as the answer (GoTrue's `/authorize` and `/verify` answer 302
@@ -104,7 +108,10 @@ package final class LiveEndpoint: WireCredentials, @unchecked Sendable {
         // Counted before sending: a request that fails on the way back may still have written.
         if let w = LiveReadOnly.write(method: r.method, path: r.path, headers: r.headers) { lock.lock(); writes.append(w); lock.unlock() }
         if !r.body.isEmpty, r.headers["Content-Type"] == nil { r.headers["Content-Type"] = "application/json" }
-        do { return try sender.send(r) } catch let e as WireSendError {
+        do {
+            if let loopback { return try loopback.send(r, credentials: self) }
+            return try sender.send(r)
+        } catch let e as WireSendError {
             throw TransportError(message: "\(e.target): \(e.underlying.localizedDescription)")
         } catch let e as MissingTokenError {
             throw TransportError(message: "persona '\(e.persona)' is not signed in")

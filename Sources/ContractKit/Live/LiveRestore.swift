@@ -198,8 +198,9 @@ struct LiveRestore {
     func read(_ tables: [TableSchema], like target: LiveSnapshot, only scope: Set<String>? = nil, over prior: LiveTables? = nil) throws -> LiveTables {
         var out = prior ?? LiveTables()
         let wanted = prior == nil || scope == nil ? tables : tables.filter { scope!.contains($0.name) }
-        for (name, r) in try io.read(wanted, known: target) {
+        for (name, r) in try io.read(wanted, known: target, last: prior) {
             out.rows[name] = r.rows
+            out.pages[name] = r.unchanged ? nil : r.pages
             if r.unchanged { out.unchanged.insert(name) } else { out.unchanged.remove(name) }
         }
         return out
@@ -344,10 +345,10 @@ struct LiveRestore {
             }
             // A pass that sent nothing left the tables as just read: no second read to confirm.
             if !acted { break }
-            tables = try read(order, like: target, only: reach(io.endpoint.writes(since: mark)), over: LiveTables(rows: current, unchanged: unchanged))
+            tables = try read(order, like: target, only: reach(io.endpoint.writes(since: mark)), over: tables)
             (current, unchanged) = (tables.rows, tables.unchanged)
         }
-        state = LiveTables(rows: current, unchanged: unchanged)
+        state = tables
         settled = [:]
         for t in order where !unchanged.contains(t.name) {
             let want = target.rows[t.name] ?? [:], have = current[t.name] ?? [:]
@@ -390,4 +391,7 @@ struct LiveRestore {
 struct LiveTables: Sendable {
     var rows: [String: [String: JSONValue]] = [:]
     var unchanged: Set<String> = []
+    /// The bodies the rows of a table not in `unchanged` were read from, when read
+    /// (`LiveStateIO.read`'s `last`).
+    var pages: [String: [Data]] = [:]
 }

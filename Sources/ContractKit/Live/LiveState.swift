@@ -101,11 +101,15 @@ struct LiveStateIO {
 
     /// Every row of a table, page by page in primary-key order. When the bodies are byte for
     /// byte the ones `known` read (the same query, so the same rows with the same values), the
-    /// rows are `known`'s and nothing is parsed: most tables are as the snapshot has them.
-    func read(_ t: TableSchema, known: LiveSnapshot? = nil) throws -> TableRead {
-        let knownPages = known?.pages[t.name]
+    /// rows are `known`'s and nothing is parsed: most tables are as the snapshot has them. So
+    /// too when they are the ones of `last`, the table's previous read (a row a restore could not
+    /// put back is read as it was left, after each case).
+    func read(_ t: TableSchema, known: LiveSnapshot? = nil, last: LiveTables? = nil) throws -> TableRead {
+        // Earlier reads of the same query: their bodies, their rows, whether those are the snapshot's.
+        var candidates: [(pages: [Data], rows: [String: JSONValue], unchanged: Bool)] = []
+        if let kp = known?.pages[t.name] { candidates.append((kp, known?.rows[t.name] ?? [:], true)) }
+        if let lp = last?.pages[t.name] { candidates.append((lp, last?.rows[t.name] ?? [:], false)) }
         var pages: [Data] = [], parsed: [[JSONValue]?] = []
-        var same = knownPages != nil
         while true {
             let query = [
                 ("select", "*"), ("order", t.primaryKey.map { "\($0).asc" }.joined(separator: ",")),
@@ -116,13 +120,15 @@ struct LiveStateIO {
                 "reading \(t.name)")
             let i = pages.count
             pages.append(r.body)
-            if same, let kp = knownPages, i < kp.count, kp[i] == r.body {
+            candidates = candidates.filter { i < $0.pages.count && $0.pages[i] == r.body }
+            if !candidates.isEmpty {
                 parsed.append(nil)
-                // The known read went on after this page only when it was full.
-                if i == kp.count - 1 { return TableRead(rows: known?.rows[t.name] ?? [:], pages: pages, unchanged: true) }
+                // An earlier read went on after this page only when it was full.
+                if let done = candidates.first(where: { i == $0.pages.count - 1 }) {
+                    return TableRead(rows: done.rows, pages: pages, unchanged: done.unchanged)
+                }
                 continue
             }
-            same = false
             let items = try LiveStateIO.items(t, r.body)
             parsed.append(items)
             if items.count < LiveStateIO.page { break }
@@ -226,8 +232,8 @@ struct LiveStateIO {
     static let readers = 6
 
     /// Every table (`read`), several at once.
-    func read(_ tables: [TableSchema], known: LiveSnapshot? = nil) throws -> [String: TableRead] {
-        let reads = try Concurrently<TableRead>.map(tables, width: LiveStateIO.readers) { try read($0, known: known) }
+    func read(_ tables: [TableSchema], known: LiveSnapshot? = nil, last: LiveTables? = nil) throws -> [String: TableRead] {
+        let reads = try Concurrently<TableRead>.map(tables, width: LiveStateIO.readers) { try read($0, known: known, last: last) }
         return Dictionary(zip(tables.map(\.name), reads), uniquingKeysWith: { a, _ in a })
     }
 
@@ -242,6 +248,7 @@ struct LiveStateIO {
     /// Puts the tables, users and objects back as `target` has them: the rows through
     /// `LiveRestore` (what it could not put back is returned, in words), then users and objects
     /// added since are deleted.
+    ///
     /// `settled`, `state`, `scope`: see `LiveRestore.run`. With a `scope`, only tables were
     /// written, and no trigger ran: GoTrue's users and Storage's objects are as they were.
     @discardableResult

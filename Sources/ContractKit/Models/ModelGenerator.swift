@@ -108,14 +108,6 @@ private struct Writer {
     let overlay: ModelOverlay
     var lines: [String] = []
 
-    init(app: String, module: String, appType: String, schema: DatabaseSchema, overlay: ModelOverlay) {
-        self.app = app
-        self.module = module
-        self.appType = appType
-        self.schema = schema
-        self.overlay = overlay
-    }
-
     var overlayFile: String { "Contracts/\(app)/models.json" }
     var tables: [TableSchema] { schema.tables.filter { $0.schema == "public" && (overlay.tables[$0.name]?.emit ?? true) } }
 

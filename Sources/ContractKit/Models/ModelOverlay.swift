@@ -20,7 +20,6 @@ package struct ModelOverlay: Sendable, Equatable {
         package var type: String?
         /// Case names by label, where the default (lower camel case of the label) does not fit.
         package var cases: [String: String] = [:]
-        /// The doc comment.
         package var doc: String?
     }
 
@@ -44,7 +43,6 @@ package struct ModelOverlay: Sendable, Equatable {
         package var type: String?
         /// False to emit no model for the table.
         package var emit: Bool = true
-        /// The doc comment.
         package var doc: String?
         package var columns: [String: ColumnNaming] = [:]
     }
@@ -62,7 +60,6 @@ package struct ModelOverlay: Sendable, Equatable {
         package var writeNulls: Bool = false
         /// Protocols the payload adopts besides `Codable, Equatable, Sendable`.
         package var conformances: [String] = []
-        /// The doc comment.
         package var doc: String?
     }
 

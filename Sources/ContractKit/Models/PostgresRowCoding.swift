@@ -39,15 +39,6 @@ package enum PostgresRowCoding {
 }
 
 extension KeyedDecodingContainer {
-    /// A nullable `timestamptz` column.
-    package func decodeTimestampIfPresent(forKey key: Key) throws -> Date? {
-        guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
-        guard let d = PostgresRowCoding.parseTimestamp(text) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not a timestamptz: \"\(text)\"")
-        }
-        return d
-    }
-
     /// A NOT NULL `jsonb` column: any JSON value but null (`JSONValue` alone accepts null).
     package func decodeJSONNotNull(forKey key: Key) throws -> JSONValue {
         let v = try decode(JSONValue.self, forKey: key)
@@ -55,22 +46,5 @@ extension KeyedDecodingContainer {
             throw DecodingError.valueNotFound(JSONValue.self, .init(codingPath: codingPath + [key], debugDescription: "NULL in a NOT NULL jsonb column"))
         }
         return v
-    }
-}
-
-extension KeyedEncodingContainer {
-    /// A value, or `null` for nil (PostgREST prints every column of a row).
-    package mutating func encodeColumn<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
-    }
-
-    /// A uuid as PostgreSQL prints it (lower case; Foundation writes upper case), or `null`.
-    package mutating func encodeUUID(_ value: UUID?, forKey key: Key) throws {
-        if let value { try encode(value.uuidString.lowercased(), forKey: key) } else { try encodeNil(forKey: key) }
-    }
-
-    /// A uuid in lower case when present (request bodies omit absent fields).
-    package mutating func encodeUUIDIfPresent(_ value: UUID?, forKey key: Key) throws {
-        if let value { try encode(value.uuidString.lowercased(), forKey: key) }
     }
 }

@@ -34,7 +34,6 @@ package struct ModelCoder: Sendable {
         try makeDecoder().decode(T.self, from: json.data())
     }
 
-    /// Encodes a model as a JSON value.
     package func json<T: Encodable>(_ value: T) throws -> JSONValue {
         try JSONValue.parse(makeEncoder().encode(value))
     }

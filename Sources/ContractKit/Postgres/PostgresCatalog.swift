@@ -3,7 +3,6 @@ import Foundation
 /// What PostgreSQL's catalog says about a relation, in the terms of schema.json.
 package struct CatalogRelation: Sendable, Equatable {
     package struct Column: Sendable, Equatable {
-        /// Name.
         package var name: String
         /// `format_type` of the column.
         package var type: String
@@ -14,7 +13,6 @@ package struct CatalogRelation: Sendable, Equatable {
     }
     /// One constraint (primary key, unique, foreign key, check) or unique index.
     package struct Constraint: Sendable, Equatable {
-        /// Name.
         package var name: String
         /// `p`, `u`, `f`, `c`, or `i` for a unique index that is not a constraint.
         package var type: String
@@ -28,7 +26,6 @@ package struct CatalogRelation: Sendable, Equatable {
         package var onDelete: String?
     }
     package var schema: String
-    /// Name.
     package var name: String
     /// `r` table, `p` partitioned table, `v` view, `m` materialized view.
     package var kind: String

@@ -10,7 +10,6 @@ package struct PostgresUnavailable: Error, CustomStringConvertible, Sendable {
     /// The reason, with the install hint when binaries are missing.
     package var reason: String
     package init(_ reason: String) { self.reason = reason }
-    /// The reason.
     package var description: String { reason }
 }
 
@@ -105,8 +104,8 @@ func runProgram(_ path: String, _ args: [String], environment: [String: String]?
     return ProcessOutput(status: code, output: text)
 }
 
-/// A throwaway PostgreSQL cluster: `initdb` in a temporary folder, the server on a unix socket
-/// in that folder (no TCP), `fsync=off`, timezone UTC. As root, the server runs as the `postgres`
+/// A throwaway PostgreSQL cluster: `initdb` in a folder of its own (under `parentFolders`' first:
+/// memory when it can), the server on a unix socket in that folder (no TCP), `fsync=off`, timezone UTC. As root, the server runs as the `postgres`
 /// user through `runuser` (initdb refuses root).
 ///
 /// `stop()` (also run at process exit and on deinit) stops the server and removes the folder;
@@ -139,7 +138,7 @@ package final class PostgresCluster: @unchecked Sendable {
         if runAs != nil, getpwnam("postgres") == nil {
             throw PostgresUnavailable("running as root needs a 'postgres' user to own the cluster (useradd -r postgres)")
         }
-        let tmp = URL(fileURLWithPath: NSTemporaryDirectory())
+        let tmp = URL(fileURLWithPath: parentFolders[0])
         let dir = tmp.appendingPathComponent("\(prefix)\(getpid()).\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         if let user = runAs, let pw = getpwnam(user) { _ = chown(dir.path, pw.pointee.pw_uid, pw.pointee.pw_gid) }
@@ -188,7 +187,18 @@ package final class PostgresCluster: @unchecked Sendable {
 
     /// Stops clusters whose owning process is gone (left by a crash or a killed test run).
     static func sweepStale(_ inst: PostgresInstallation) {
-        let tmp = NSTemporaryDirectory()
+        for tmp in parentFolders {
+            sweepStale(inst, in: tmp)
+        }
+    }
+
+    /// Where clusters are made, first choice first (`ScratchSpace`: memory when it can, where
+    /// creating a database from a template, hundreds of files, costs no disk inode allocation);
+    /// every one is swept for clusters left behind.
+    static var parentFolders: [String] { ScratchSpace.parents }
+
+    /// `sweepStale` in one parent folder.
+    private static func sweepStale(_ inst: PostgresInstallation, in tmp: String) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
             guard let pid = Int32(rest.split(separator: ".").first ?? ""), pid != getpid() else { continue }
@@ -261,7 +271,6 @@ package final class PostgresCluster: @unchecked Sendable {
         return sqlFiles(contracts.appendingPathComponent("shared/sql")) + own
     }
 
-    /// Whether an app has SQL migrations.
     package static func hasSQL(app: String, contracts: URL = ContractsLocator.contracts) -> Bool {
         (try? migrationFiles(app: app, contracts: contracts)) != nil
     }

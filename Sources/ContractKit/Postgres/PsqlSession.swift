@@ -37,7 +37,6 @@ package final class PsqlSession: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private let lock = NSLock()
     private var closed = false
-    /// The database connected to.
     package let database: String
 
     /// Starts `psql` connected to a database of a cluster (unix socket folder `host`).

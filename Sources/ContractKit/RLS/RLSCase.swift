@@ -14,16 +14,13 @@ package struct RLSActor: Sendable, Hashable, CustomStringConvertible {
 
     /// `anon`, `service_role` or the persona's name (`dave`).
     package var name: String
-    /// The kind of caller.
     package var kind: Kind
     /// The persona's label from fixtures.json ("admin", "pending"); empty for the roles.
     package var label: String
 
     /// The anonymous caller.
     package static let anon = RLSActor(name: "anon", kind: .anon, label: "")
-    /// The service-role caller.
     package static let serviceRole = RLSActor(name: "service_role", kind: .serviceRole, label: "")
-    /// A persona of the fixtures.
     package static func persona(_ p: Persona) -> RLSActor {
         RLSActor(name: p.name, kind: .persona(id: p.id, email: p.email), label: p.label)
     }
@@ -119,12 +116,10 @@ package struct RLSSetupStep: Sendable, Equatable {
         RLSSetupStep(table: table, deleteKey: key, insertRow: nil)
     }
 
-    /// Inserts a row.
     package static func insert(_ table: String, row: [String: JSONValue]) -> RLSSetupStep {
         RLSSetupStep(table: table, deleteKey: nil, insertRow: row)
     }
 
-    /// The statement as an operation.
     package var operation: RLSOperation {
         if let row = insertRow { return .insert(row: row, returning: false) }
         return .delete(key: deleteKey ?? [:])
@@ -142,7 +137,6 @@ package enum RLSExpected: Sendable, Equatable {
     /// (constraint errors whose wording depends on the constraint met first).
     case error(status: Int, code: String, message: String?)
 
-    /// The status code.
     package var status: Int {
         switch self {
         case .rows(let s, _), .empty(let s), .error(let s, _, _): return s
@@ -168,11 +162,8 @@ package struct RLSOutcome: Sendable, Equatable, CustomStringConvertible {
     package var rows: [[String: JSONValue]]?
     /// The SQLSTATE or PGRST code of an error body.
     package var code: String?
-    /// The error message.
     package var message: String?
-    /// The error details.
     package var details: String?
-    /// The error hint.
     package var hint: String?
     /// Rows read, written or removed, where the target knows it (SQL and engine targets; the
     /// wire does not tell it for `return=minimal`).
@@ -336,17 +327,9 @@ extension RLSCase {
         }
     }
 
-    /// A JSON scalar as the text of a PostgREST filter value.
-    package static func filterText(_ v: JSONValue) -> String {
-        switch v {
-        case .string(let s): return s
-        case .null: return "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .int(let i): return String(i)
-        case .double(let d): return JSONValue.formatDouble(d)
-        default: return v.serialized()
-        }
-    }
+    /// A JSON scalar as the text of a PostgREST filter value (and as PostgreSQL prints it): a
+    /// string's own text, anything else its compact JSON.
+    package static func filterText(_ v: JSONValue) -> String { v.stringValue ?? v.serialized() }
 }
 
 extension RLSActor {

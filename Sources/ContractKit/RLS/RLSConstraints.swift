@@ -4,7 +4,6 @@ import Foundation
 enum RLSConstraintViolation: Equatable {
     /// NOT NULL on a column.
     case notNull(String)
-    /// A CHECK constraint.
     case check
     /// A UNIQUE constraint (or the primary key) with the index of the row it collides with.
     case unique(columns: [String], conflictingRow: Int)

@@ -37,9 +37,7 @@ package struct RLSCell: Sendable, Equatable {
 /// Expected outcomes come from `RLSOracle`, never from the implementation under test.
 package struct RLSExpansion: Sendable {
     package var app: String
-    /// The policies expanded.
     package var policies: PolicySet
-    /// The schema of the app.
     package var schema: DatabaseSchema
     /// Every case, cell by cell.
     package var cases: [RLSCase]
@@ -104,7 +102,6 @@ package struct RLSExpansion: Sendable {
         notes = ex.notes
     }
 
-    /// The cases of a cell.
     package func cases(of cell: RLSCell) -> [RLSCase] { cell.cases.map { cases[$0] } }
 
     /// What each case's outcome would be if `policies` were enforced instead of the matrix it
@@ -432,7 +429,7 @@ struct Expander {
     }
 
     func keyText(_ key: [String: JSONValue]) -> String {
-        key.sorted { $0.key < $1.key }.map { "\($0.key)=\(CaseText.scalar($0.value))" }.joined(separator: ",")
+        key.sorted { $0.key < $1.key }.map { "\($0.key)=\(RLSCase.filterText($0.value))" }.joined(separator: ",")
     }
 
     /// Records a case: its expectation is the judge's verdict under the app's own matrix.

@@ -136,26 +136,8 @@ package struct RLSOracle: Sendable {
             guard let d = definitions[name] else { return nil }
             return eval(d, s, actor, depth: depth + 1)
         case .not(let x): return eval(x, s, actor, depth: depth + 1).map { !$0 }
-        case .any(let xs):
-            var unknown = false
-            for x in xs {
-                switch eval(x, s, actor, depth: depth + 1) {
-                case true?: return true
-                case nil: unknown = true
-                case false?: break
-                }
-            }
-            return unknown ? nil : false
-        case .all(let xs):
-            var unknown = false
-            for x in xs {
-                switch eval(x, s, actor, depth: depth + 1) {
-                case false?: return false
-                case nil: unknown = true
-                case true?: break
-                }
-            }
-            return unknown ? nil : true
+        case .any(let xs): return Kleene.any(xs.count) { eval(xs[$0], s, actor, depth: depth + 1) }
+        case .all(let xs): return Kleene.all(xs.count) { eval(xs[$0], s, actor, depth: depth + 1) }
         case .isNull(let a, let negated):
             switch bind(a, s, actor) {
             case .opaque: return negated
@@ -231,7 +213,7 @@ package struct RLSOracle: Sendable {
         case .text?:
             switch v {
             case .string(let s): return .text(Array(s.utf8))
-            case .int, .double, .number, .bool: return .text(Array(CaseText.scalar(v).utf8))
+            case .int, .double, .number, .bool: return .text(Array(RLSCase.filterText(v).utf8))
             default: return .text(Array(v.serialized().utf8))
             }
         case .enumeration(_, let labels)?:
@@ -295,14 +277,27 @@ package struct RLSOracle: Sendable {
     /// the halves orders uuids as their keys' bytes do (`0`-`9` before `a`-`f`). Nil (not decided)
     /// for a non-ASCII byte; `.some(nil)` for no uuid.
     static func asciiUUIDBits(_ s: String) -> (UInt64, UInt64)?? {
+        // The string's own bytes when it has them in one piece (a native string always does):
+        // a pointer walk, where the generic `utf8` iterator costs a metadata lookup per byte in
+        // a debug build, and the oracle calls this for every uuid it compares.
+        if let bits = s.utf8.withContiguousStorageIfAvailable({ asciiUUIDBits(bytes: $0) }) { return bits }
+        return Array(s.utf8).withUnsafeBufferPointer { asciiUUIDBits(bytes: $0) }
+    }
+
+    /// `asciiUUIDBits` of a string's UTF-8 bytes.
+    private static func asciiUUIDBits(bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)?? {
         var hi: UInt64 = 0, lo: UInt64 = 0, n = 0
-        for u in s.utf8 {
+        var i = bytes.startIndex
+        let end = bytes.endIndex
+        while i < end {
+            let u = bytes[i]
+            i += 1
             let nibble: UInt8
             switch u {
             case 0x2D, 0x7B, 0x7D: continue
-            case 0x30...0x39: nibble = u - 0x30
-            case 0x61...0x66: nibble = u - 0x61 + 10
-            case 0x41...0x46: nibble = u - 0x41 + 10
+            case 0x30...0x39: nibble = u &- 0x30
+            case 0x61...0x66: nibble = u &- 0x61 &+ 10
+            case 0x41...0x46: nibble = u &- 0x41 &+ 10
             case 0x80...: return .none
             default: return .some(nil)
             }
@@ -390,20 +385,6 @@ package struct RLSOracle: Sendable {
         case .not(let x): collect(x, s, actor, depth: depth + 1, into: &out)
         case .any(let xs), .all(let xs): for x in xs { collect(x, s, actor, depth: depth + 1, into: &out) }
         default: out.append(eval(e, s, actor, depth: depth))
-        }
-    }
-}
-
-/// Text forms of JSON scalars as PostgreSQL prints them.
-enum CaseText {
-    static func scalar(_ v: JSONValue) -> String {
-        switch v {
-        case .string(let s): return s
-        case .bool(let b): return b ? "true" : "false"
-        case .int(let i): return String(i)
-        case .double(let d): return JSONValue.formatDouble(d)
-        case .null: return "null"
-        default: return v.serialized()
         }
     }
 }

@@ -10,7 +10,6 @@ package enum RLSCaseStatus: Sendable, Equatable {
     /// an error other than RLS's: the case says nothing about the matrix.
     case inconclusive(String)
 
-    /// Whether the case failed.
     package var isFailure: Bool { if case .failed = self { return true }; return false }
 }
 
@@ -41,7 +40,6 @@ package struct RLSCellSummary: Sendable {
         case partial
         /// A case failed or a flip went unnoticed.
         case failed
-        /// The cell has no cases.
         case noCases = "no-cases"
     }
 
@@ -56,7 +54,6 @@ package struct RLSCellSummary: Sendable {
 
 /// The result of running an app's matrix: every case's verdict and, when asked, the flips.
 package struct RLSReport: Sendable {
-    /// The expansion run.
     package var expansion: RLSExpansion
     /// One verdict per case, in `expansion.cases` order.
     package var statuses: [RLSCaseStatus]

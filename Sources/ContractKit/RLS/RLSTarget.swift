@@ -72,9 +72,7 @@ package final class MockTarget: RLSPolicyInstalling, @unchecked Sendable {
         case inProcess
     }
 
-    /// The backend under test.
     package let backend: any BackendUnderTest
-    /// The transport used.
     package let transport: Transport
     /// Where requests go (`URLSessionSender` or `InProcessSender`), signing with the backend's
     /// keys and each persona's token, signed once.

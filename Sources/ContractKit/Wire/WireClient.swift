@@ -7,10 +7,8 @@ import Foundation
 /// `MockURLProtocol` transport (`URLSessionSender(backend:)`), exactly as a client app's
 /// networking stack would.
 package final class WireClient: @unchecked Sendable {
-    /// The backend answering.
     package let backend: any BackendUnderTest
     package let sender: URLSessionSender
-    /// The session used.
     package var session: URLSession { sender.session }
 
     package init(_ backend: any BackendUnderTest) {
@@ -20,7 +18,6 @@ package final class WireClient: @unchecked Sendable {
 
     /// Errors of the transport itself (an injected network fault, a timeout).
     package struct TransportError: Error, CustomStringConvertible {
-        /// The underlying error.
         package var underlying: Error
         package var description: String { "transport error: \(underlying)" }
     }
@@ -52,7 +49,6 @@ package final class WireClient: @unchecked Sendable {
         } catch let e as WireSendError { throw TransportError(underlying: e.underlying) }
     }
 
-    /// Sends a JSON body.
     package func send(method: String, path: String, query: String? = nil, headers: HTTPHeaders = [:], json: JSONValue, as actor: String? = nil) throws
         -> HTTPResponse
     {

@@ -39,7 +39,6 @@ package enum WireActor: Sendable, Hashable, CustomStringConvertible {
 /// place that decides which `apikey` and `Authorization` an actor sends
 /// (`WireCredentials.headers(for:)`).
 package protocol WireCredentials: Sendable {
-    /// The project's anon key.
     var anonKey: String { get }
     /// The project's service-role key.
     var serviceRoleKey: String { get }

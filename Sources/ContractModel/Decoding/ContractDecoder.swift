@@ -96,7 +96,6 @@ package func contractPlace(_ keys: [CodingKey]) -> (file: String, path: String) 
 extension Decoder {
     /// The per-file state of the contract decoder (nil under another decoder).
     package var contractState: ContractDecodingState? { userInfo[.contractState] as? ContractDecodingState }
-    /// The JSON path of this node.
     package var jsonPath: String { contractPlace(codingPath).path }
     /// An error at this node naming the file and path.
     package func fail(_ message: String) -> SpecError {
@@ -138,7 +137,6 @@ private func caseNames<C: CaseIterable>(_ type: C.Type) -> [String] {
     type.allCases.compactMap { ($0 as? CodingKey)?.stringValue }
 }
 
-/// The decoder of one node.
 package final class ContractValueDecoder: Decoder {
     let value: JSONValue
     let path: String

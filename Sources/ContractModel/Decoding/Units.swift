@@ -55,7 +55,6 @@ package enum ByteSizeError: Error, CustomStringConvertible, Sendable {
 
 /// A finite number above zero (seconds, milliseconds).
 package struct PositiveNumber: Decodable, Sendable, Equatable {
-    /// The value.
     package var value: Double
     package init(from decoder: Decoder) throws {
         value = try decoder.singleValueContainer().decode(Double.self)
@@ -65,7 +64,6 @@ package struct PositiveNumber: Decodable, Sendable, Equatable {
 
 /// A finite number, zero or above.
 package struct NonNegativeNumber: Decodable, Sendable, Equatable {
-    /// The value.
     package var value: Double
     package init(from decoder: Decoder) throws {
         value = try decoder.singleValueContainer().decode(Double.self)
@@ -75,7 +73,6 @@ package struct NonNegativeNumber: Decodable, Sendable, Equatable {
 
 /// An integer above zero (pixels, bytes).
 package struct PositiveInt: Decodable, Sendable, Equatable {
-    /// The value.
     package var value: Int
     package init(from decoder: Decoder) throws {
         value = try decoder.singleValueContainer().decode(Int.self)

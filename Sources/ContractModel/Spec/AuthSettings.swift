@@ -5,50 +5,33 @@ import Foundation
 /// defaults as `supabase start` runs them (e-mail auto-confirm on, anonymous sign-ins off).
 package struct AuthSettings: Sendable, Equatable {
     /// `SITE_URL`: where links go when `redirect_to` is absent or not allowed.
-    package var siteURL: String
+    package var siteURL = "http://127.0.0.1:3000"
     /// `URI_ALLOW_LIST`: redirect URL patterns (GoTrue's globs: `*` stops at `.` and `/`, `**` does not).
-    package var redirectURLs: [String]
+    package var redirectURLs: [String] = []
     /// `MAILER_AUTOCONFIRM`: sign-up returns a session at once (true) or a user awaiting
     /// `verify type=signup` (false).
-    package var mailerAutoconfirm: Bool
+    package var mailerAutoconfirm = true
     /// `EXTERNAL_ANONYMOUS_USERS_ENABLED`.
-    package var anonymousSignIns: Bool
+    package var anonymousSignIns = false
     /// External OAuth providers enabled (`google`, …); the mock answers them with a deterministic
     /// test provider.
-    package var externalProviders: [String]
+    package var externalProviders: [String] = []
     /// `MAILER_OTP_EXP` in seconds (GoTrue's default 86400).
-    package var otpExpirySeconds: Int
+    package var otpExpirySeconds = 86400
     /// `EXTERNAL_FLOW_STATE_EXPIRY_DURATION` in seconds (GoTrue's default and minimum 300).
-    package var flowStateExpirySeconds: Int
+    package var flowStateExpirySeconds = 300
     /// `SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION`: a password change needs the nonce
     /// sent by `/reauthenticate`.
-    package var passwordChangeRequiresReauthentication: Bool
+    package var passwordChangeRequiresReauthentication = false
     /// `SMTP_MAX_FREQUENCY` in seconds: the least time between two e-mails of one kind to one user
     /// (GoTrue's default 60).
-    package var emailMaxFrequencySeconds: Int
+    package var emailMaxFrequencySeconds = 60
     /// `JWT_EXP` (`jwt_expiry` in the Supabase CLI's config.toml): access-token lifetime in
     /// seconds (default 3600).
     package var jwtExpirySeconds: Int = 3600
     /// `PASSWORD_MIN_LENGTH` (`minimum_password_length`): shorter passwords are refused with 422
     /// `weak_password` (default 6).
     package var minimumPasswordLength: Int = 6
-
-    package init(
-        siteURL: String = "http://127.0.0.1:3000", redirectURLs: [String] = [], mailerAutoconfirm: Bool = true,
-        anonymousSignIns: Bool = false, externalProviders: [String] = [], otpExpirySeconds: Int = 86400,
-        flowStateExpirySeconds: Int = 300, passwordChangeRequiresReauthentication: Bool = false,
-        emailMaxFrequencySeconds: Int = 60
-    ) {
-        self.emailMaxFrequencySeconds = emailMaxFrequencySeconds
-        self.siteURL = siteURL
-        self.redirectURLs = redirectURLs
-        self.mailerAutoconfirm = mailerAutoconfirm
-        self.anonymousSignIns = anonymousSignIns
-        self.externalProviders = externalProviders
-        self.otpExpirySeconds = otpExpirySeconds
-        self.flowStateExpirySeconds = flowStateExpirySeconds
-        self.passwordChangeRequiresReauthentication = passwordChangeRequiresReauthentication
-    }
 
     /// Decodes `auth.json` (see `init(from:)`).
     package static func decode(_ node: SpecNode) throws -> AuthSettings { try node.decode(AuthSettings.self) }

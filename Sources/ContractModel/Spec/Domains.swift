@@ -7,7 +7,6 @@ import Foundation
 package struct DomainDefinition: Sendable, Equatable {
     /// The domain's name (what `format_type` prints for its columns).
     package var name: String
-    /// The base type.
     package var base: SQLType
     /// `varchar(n)`/`char(n)` limits of the base, if any.
     package var limit: Int?
@@ -62,26 +61,8 @@ package struct DomainDefinition: Sendable, Equatable {
         case .isNull(let a, let negated):
             guard let x = operand(a) else { return nil }
             return x.isNull != negated
-        case .all(let es):
-            var unknown = false
-            for x in es {
-                switch eval(x, v, type) {
-                case false?: return false;
-                case nil: unknown = true;
-                default: break
-                }
-            }
-            return unknown ? nil : true
-        case .any(let es):
-            var unknown = false
-            for x in es {
-                switch eval(x, v, type) {
-                case true?: return true;
-                case nil: unknown = true;
-                default: break
-                }
-            }
-            return unknown ? nil : false
+        case .all(let es): return Kleene.all(es.count) { eval(es[$0], v, type) }
+        case .any(let es): return Kleene.any(es.count) { eval(es[$0], v, type) }
         case .not(let x): return eval(x, v, type).map { !$0 }
         default: return nil
         }

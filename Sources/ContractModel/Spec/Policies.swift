@@ -36,7 +36,6 @@ package struct TablePolicies: Sendable, Equatable {
     package var table: String
     /// Whether row-level security is enabled (the documents require it everywhere).
     package var rlsEnabled: Bool
-    /// Cells by command.
     package var cells: [PolicyCommand: PolicyCell]
     /// Commands a role is not even granted (gives 42501 "permission denied for table").
     package var revoked: [String: Set<PolicyCommand>]
@@ -66,7 +65,6 @@ package struct PolicySet: Sendable, Equatable {
         self.tables = tables
     }
 
-    /// The matrix of a table.
     package func table(_ name: String) -> TablePolicies? { tables.first { $0.table == name } }
 
     /// Decodes policies.json, checking every table and column reference against the schema.
@@ -208,7 +206,6 @@ package struct Persona: Sendable, Equatable {
     package var name: String
     /// The user's id.
     package var id: String
-    /// Email address.
     package var email: String
     /// Password for `grant_type=password`.
     package var password: String
@@ -241,7 +238,6 @@ package struct Fixtures: Sendable, Equatable {
         self.tables = tables
     }
 
-    /// No fixtures.
     package static let empty = Fixtures(personas: [], tables: [])
 
     package static func == (a: Fixtures, b: Fixtures) -> Bool {
@@ -250,7 +246,6 @@ package struct Fixtures: Sendable, Equatable {
 
     package func persona(_ name: String) -> Persona? { personas.first { $0.name == name } }
 
-    /// Rows of a table.
     package func rows(_ table: String) -> [JSONValue] { tables.filter { $0.table == table }.flatMap(\.rows) }
 }
 

@@ -39,11 +39,8 @@ package enum ColumnDefault: Sendable, Equatable {
     }
 }
 
-/// One column of a table.
 package struct ColumnSchema: Sendable, Equatable {
-    /// Column name.
     package var name: String
-    /// Column type.
     package var type: SQLType
     /// Whether NULL is allowed.
     package var nullable: Bool
@@ -119,7 +116,6 @@ package enum OnDelete: String, Sendable, Equatable {
     case noAction = "no action", restrict, cascade, setNull = "set null", setDefault = "set default"
 }
 
-/// A FOREIGN KEY constraint.
 package struct ForeignKey: Sendable, Equatable {
     /// Constraint name (`<table>_<col>_fkey` by default).
     package var name: String
@@ -127,15 +123,11 @@ package struct ForeignKey: Sendable, Equatable {
     package var columns: [String]
     /// Referenced table (`auth.users` for GoTrue's users).
     package var refTable: String
-    /// Referenced columns.
     package var refColumns: [String]
-    /// ON DELETE action.
     package var onDelete: OnDelete
 }
 
-/// A table-level CHECK constraint.
 package struct CheckConstraint: Sendable, Equatable {
-    /// Constraint name.
     package var name: String
     /// The condition; unknown (NULL) passes, as in SQL.
     package var expr: Expr
@@ -146,7 +138,6 @@ package struct CheckConstraint: Sendable, Equatable {
 /// `CREATE VIEW name [WITH (security_invoker)] AS SELECT <columns> FROM base [WHERE …]`: a
 /// view PostgreSQL can update automatically (one base table, plain columns of the same names).
 package struct SimpleViewDefinition: Sendable, Equatable {
-    /// The base table.
     package var base: String
     /// The view's WHERE clause over the base row (nil: every row).
     package var filter: Expr?
@@ -167,12 +158,10 @@ package struct TableSchema: Sendable, Equatable {
     package var schema: String
     /// Columns in order.
     package var columns: [ColumnSchema]
-    /// Primary key columns.
     package var primaryKey: [String]
     /// UNIQUE constraints other than the primary key.
     package var uniques: [UniqueConstraint]
     package var foreignKeys: [ForeignKey]
-    /// Table CHECK constraints.
     package var checks: [CheckConstraint]
     /// Whether this is a read-only view computed by the app (no writes through PostgREST).
     package var isView: Bool
@@ -209,7 +198,6 @@ package struct TableSchema: Sendable, Equatable {
     package var qualifiedName: String { "\(schema).\(name)" }
 }
 
-/// A database schema for one app.
 package struct DatabaseSchema: Sendable, Equatable {
     /// Enum types and their labels.
     package var enums: [String: [String]]

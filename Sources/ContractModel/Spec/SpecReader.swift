@@ -27,7 +27,6 @@ package struct SpecNode: Sendable {
     package let value: JSONValue
     /// The JSONPath of this node.
     package let path: String
-    /// The file it came from.
     package let file: String
 
     /// A node at the root of a parsed file.

@@ -24,7 +24,6 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
-    /// The string payload, if this is a string.
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
     /// The numeric payload as a `Double`, if this is a number.
     public var doubleValue: Double? {
@@ -46,9 +45,7 @@ public enum JSONValue: Sendable, Hashable {
     }
     /// The boolean payload, if this is a boolean.
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
-    /// The elements, if this is an array.
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
-    /// The members, if this is an object.
     public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o }; return nil }
     /// Whether this is JSON `null`.
     public var isNull: Bool { if case .null = self { return true }; return false }
@@ -105,7 +102,6 @@ extension JSONValue {
         }
     }
 
-    /// Parses JSON text from a string.
     public static func parse(_ text: String) throws -> JSONValue { try parse(Data(text.utf8)) }
 }
 

@@ -93,7 +93,6 @@ public struct PGDate: Codable, Hashable, Comparable, Sendable, CustomStringConve
     public var month: Int { PGTime.civilFromDays(Int(daysSinceEpoch)).1 }
     /// The day of the month, 1…31.
     public var day: Int { PGTime.civilFromDays(Int(daysSinceEpoch)).2 }
-    /// The next calendar day.
     package var next: PGDate { PGDate(daysSinceEpoch: daysSinceEpoch + 1) }
 
     /// Leap year in the proleptic Gregorian calendar.
@@ -120,7 +119,6 @@ public struct PGTimeOfDay: Codable, Hashable, Comparable, Sendable, CustomString
 
     /// A time from microseconds since midnight.
     package init(microseconds: Int64) { self.microseconds = microseconds }
-    /// A time from hours, minutes, seconds.
     public init(hour: Int, minute: Int, second: Int = 0) { microseconds = Int64((hour * 60 + minute) * 60 + second) * 1_000_000 }
     /// Parses `HH:MM[:SS[.ffffff]]` (a zone is ignored, as `time_in` does).
     public init?(_ text: String) {
@@ -140,8 +138,8 @@ public struct PGTimeOfDay: Codable, Hashable, Comparable, Sendable, CustomString
 ///
 /// Accepts every spelling PostgreSQL's `uuid_in` accepts (upper case, braces, hyphens after any
 /// group of four) and always writes the canonical one, so a row PostgREST printed round-trips
-/// exactly and an upper-case spelling comes back as PostgreSQL would print it. (Foundation's
-/// `UUID` encodes upper case; models that keep `UUID` write it through `encodeUUID`.)
+/// exactly and an upper-case spelling comes back as PostgreSQL would print it (Foundation's
+/// `UUID` encodes upper case).
 public struct PGUUID: Codable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The canonical text (`a11ce000-0000-4000-8000-000000000001`).
     public let rawValue: String

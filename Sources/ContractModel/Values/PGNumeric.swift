@@ -197,7 +197,6 @@ public struct PGNumeric: Sendable, Hashable, CustomStringConvertible {
 /// binary floating point in between; NaN and the infinities, which JSON numbers cannot hold,
 /// encode as PostgREST prints them, as strings).
 extension PGNumeric: Codable, Comparable {
-    /// A numeric from a decimal.
     public init(_ value: Decimal) { self = PGNumeric.parse("\(value)")! }
 
     /// Parses decimal text (`-12.50`, `1e3`, `NaN`); nil otherwise.

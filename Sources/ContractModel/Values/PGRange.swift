@@ -4,7 +4,6 @@ import Foundation
 package enum PGRangeKind: String, Sendable, Equatable, CaseIterable {
     case int4range, int8range, numrange, daterange, tsrange, tstzrange
 
-    /// The element type.
     package var element: SQLType {
         switch self {
         case .int4range: return .integer

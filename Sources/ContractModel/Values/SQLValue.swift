@@ -50,75 +50,61 @@ package indirect enum SQLType: Sendable, Equatable, CustomStringConvertible {
     /// `T[]`.
     case array(SQLType)
 
+    /// The types without parameters: the name PostgreSQL's `format_type` prints, `pg_type.typname`,
+    /// and the other spellings schema.json may use.
+    private static let names: [(type: SQLType, formatType: String, typname: String, aliases: [String])] = [
+        (.uuid, "uuid", "uuid", []), (.text, "text", "text", ["varchar", "character varying", "citext"]), (.smallint, "smallint", "int2", []),
+        (.integer, "integer", "int4", ["int", "serial"]), (.bigint, "bigint", "int8", ["bigserial"]), (.real, "real", "float4", []),
+        (.double, "double precision", "float8", ["double"]), (.boolean, "boolean", "bool", []),
+        (.timestamptz, "timestamp with time zone", "timestamptz", []), (.timestamp, "timestamp without time zone", "timestamp", []),
+        (.date, "date", "date", []), (.time, "time without time zone", "time", []), (.timetz, "time with time zone", "timetz", []),
+        (.bytea, "bytea", "bytea", []), (.interval, "interval", "interval", []), (.tsvector, "tsvector", "tsvector", []),
+        (.money, "money", "money", []), (.jsonb, "jsonb", "jsonb", []), (.json, "json", "json", [])
+    ]
+    private static let byName = Dictionary(names.flatMap { n in ([n.formatType, n.typname] + n.aliases).map { ($0, n.type) } }) { a, _ in a }
+
     /// The name PostgreSQL's `format_type` prints (`double precision`, `timestamp with time zone`, `ride_status`, `text[]`).
     package var description: String {
         switch self {
-        case .uuid: return "uuid"
-        case .text: return "text"
-        case .smallint: return "smallint"
-        case .integer: return "integer"
-        case .bigint: return "bigint"
-        case .real: return "real"
-        case .double: return "double precision"
         case .numeric(let p?, let s): return "numeric(\(p),\(s))"
         case .numeric: return "numeric"
-        case .timetz: return "time with time zone"
-        case .bytea: return "bytea"
-        case .interval: return "interval"
-        case .tsvector: return "tsvector"
-        case .money: return "money"
         case .range(let k): return k.rawValue
-        case .boolean: return "boolean"
-        case .timestamptz: return "timestamp with time zone"
-        case .timestamp: return "timestamp without time zone"
-        case .date: return "date"
-        case .time: return "time without time zone"
-        case .jsonb: return "jsonb"
-        case .json: return "json"
         case .enumeration(let n, _): return n
         case .array(let t): return "\(t)[]"
+        default: return Self.names.first { $0.type == self }!.formatType
         }
     }
+
+    /// `pg_type.typname` (what Realtime's `columns` list carries).
+    package var typname: String {
+        switch self {
+        case .numeric: return "numeric"
+        case .range(let k): return k.rawValue
+        case .enumeration(let name, _): return name
+        case .array(let t): return "_" + t.typname
+        default: return Self.names.first { $0.type == self }!.typname
+        }
+    }
+
+    package var elementType: SQLType? { if case .array(let t) = self { return t }; return nil }
 
     /// Parses a type name as written in schema.json (`text`, `double precision`, `timestamptz`, `uuid[]`, or an enum name).
     package static func parse(_ raw: String, enums: [String: [String]]) -> SQLType? {
         let s = raw.trimmingCharacters(in: .whitespaces).lowercased()
         if s.hasSuffix("[]") { return parse(String(s.dropLast(2)), enums: enums).map { .array($0) } }
-        switch s {
-        case "uuid": return .uuid
-        case "text", "varchar", "character varying", "citext": return .text
-        case "smallint", "int2": return .smallint
-        case "integer", "int", "int4", "serial": return .integer
-        case "bigint", "int8", "bigserial": return .bigint
-        case "real", "float4": return .real
-        case "double precision", "double", "float8": return .double
-        case "numeric", "decimal": return .numeric(precision: nil, scale: 0)
-        case "boolean", "bool": return .boolean
-        case "timestamptz", "timestamp with time zone": return .timestamptz
-        case "timestamp", "timestamp without time zone": return .timestamp
-        case "date": return .date
-        case "time", "time without time zone": return .time
-        case "timetz", "time with time zone": return .timetz
-        case "bytea": return .bytea
-        case "interval": return .interval
-        case "tsvector": return .tsvector
-        case "money": return .money
-        case "int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange": return .range(PGRangeKind(rawValue: s)!)
-        case "jsonb": return .jsonb
-        case "json": return .json
-        default:
-            // `numeric(p)`, `numeric(p,s)`, `decimal(p, s)`.
-            for prefix in ["numeric(", "decimal("] where s.hasPrefix(prefix) && s.hasSuffix(")") {
-                let args = s.dropFirst(prefix.count).dropLast().split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-                guard (1...2).contains(args.count), let p = args[0], (1...1000).contains(p) else { return nil }
-                let scale = args.count == 2 ? args[1] : 0
-                guard let scale, (0...p).contains(scale) else { return nil }
-                return .numeric(precision: p, scale: scale)
-            }
-            let name = s.hasPrefix("public.") ? String(s.dropFirst(7)) : s
-            if let labels = enums[name] { return .enumeration(name: name, labels: labels) }
-            return nil
+        if let t = byName[s] { return t }
+        if s == "numeric" || s == "decimal" { return .numeric(precision: nil, scale: 0) }
+        if let k = PGRangeKind(rawValue: s) { return .range(k) }
+        // `numeric(p)`, `numeric(p,s)`, `decimal(p, s)`.
+        for prefix in ["numeric(", "decimal("] where s.hasPrefix(prefix) && s.hasSuffix(")") {
+            let args = s.dropFirst(prefix.count).dropLast().split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard (1...2).contains(args.count), let p = args[0], (1...1000).contains(p) else { return nil }
+            let scale = args.count == 2 ? args[1] : 0
+            guard let scale, (0...p).contains(scale) else { return nil }
+            return .numeric(precision: p, scale: scale)
         }
+        let name = s.hasPrefix("public.") ? String(s.dropFirst(7)) : s
+        return enums[name].map { .enumeration(name: name, labels: $0) }
     }
 
     var pgInputName: String {
@@ -152,10 +138,8 @@ package enum SQLValue: Sendable, Hashable {
     case interval(PGInterval)
     /// `time with time zone`.
     case timetz(PGTimeTZ)
-    /// A range of a range type.
     indirect case range(PGRange)
 
-    /// Whether this is SQL NULL.
     package var isNull: Bool { if case .null = self { return true }; return false }
 
     /// The text payload for text-like values.
@@ -197,9 +181,7 @@ extension SQLValue {
         // `json` has no ordering operator; callers that order by one report PostgreSQL's error.
         case (.jsonText(let x), .jsonText(let y)): return x.text == y.text ? 0 : (x.text.utf8.lexicographicallyPrecedes(y.text.utf8) ? -1 : 1)
         case (.array(let x), .array(let y)):
-            let elem: SQLType? = {
-                if case .array(let t)? = type { return t }; return nil
-            }()
+            let elem = type?.elementType
             for (p, q) in zip(x, y) {
                 guard let c = compare(p, q, type: elem) else { return nil }
                 if c != 0 { return c }
@@ -240,9 +222,7 @@ extension SQLValue {
             if case .range(let k) = type { return .string(r.text(element: k.element)) }
             return .string(r.description)
         case .array(let a):
-            let elem: SQLType = {
-                if case .array(let t) = type { return t }; return .text
-            }()
+            let elem = type.elementType ?? .text
             return .array(a.map { $0.json(as: elem) })
         }
     }
@@ -268,9 +248,7 @@ extension SQLValue {
         case .date(let d): out += "\""; out += PGTime.formatDate(d); out += "\""
         case .time(let t): out += "\""; out += PGTime.formatTime(t); out += "\""
         case .array(let a):
-            let elem: SQLType = {
-                if case .array(let t) = type { return t }; return .text
-            }()
+            let elem = type.elementType ?? .text
             out += "["
             for (i, v) in a.enumerated() {
                 if i > 0 { out += "," }
@@ -303,9 +281,7 @@ extension SQLValue {
             if case .range(let k) = type { return r.text(element: k.element) }
             return r.description
         case .array(let a):
-            let elem: SQLType = {
-                if case .array(let t) = type { return t }; return .text
-            }()
+            let elem = type.elementType ?? .text
             return "{" + a.map { $0.pgText(as: elem) }.joined(separator: ",") + "}"
         }
     }
@@ -636,7 +612,6 @@ package enum PGTime {
         return era * 146097 + doe - 719468
     }
 
-    /// The civil date of a day count.
     package static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
         let z = z0 + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097

@@ -8,7 +8,6 @@ package struct AuthContext: Sendable, Equatable {
     /// The verified JWT claims (`sub`, `role`, `email`, `aud`, `exp`, …).
     package var claims: [String: JSONValue]
 
-    /// A context from a role and claims.
     package init(role: String, claims: [String: JSONValue] = [:]) {
         self.role = role
         self.claims = claims
@@ -21,11 +20,9 @@ package struct AuthContext: Sendable, Equatable {
     /// Whether row-level security is bypassed (service role).
     package var bypassesRLS: Bool { role == "service_role" }
 
-    /// The anonymous role.
     package static let anon = AuthContext(role: "anon", claims: ["role": "anon"])
     /// The service role (bypasses RLS).
     package static let serviceRole = AuthContext(role: "service_role", claims: ["role": "service_role"])
-    /// An authenticated user.
     package static func user(_ id: String, email: String? = nil) -> AuthContext {
         var c: [String: JSONValue] = ["sub": .string(id), "role": "authenticated", "aud": "authenticated"]
         if let email { c["email"] = .string(email) }

@@ -8,7 +8,6 @@ public protocol WallClock: Sendable {
     func now() -> Date
 }
 
-/// The wall clock.
 public struct SystemClock: WallClock {
     public init() {}
     public func now() -> Date { Date() }
@@ -24,7 +23,6 @@ public final class ManualClock: WallClock, Sendable {
     public func now() -> Date { current.withLock { $0 } }
     /// Moves the clock forward.
     public func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
-    /// Sets the clock.
     public func set(_ date: Date) { current.withLock { $0 = date } }
 }
 
@@ -50,7 +48,6 @@ public struct SystemIDGenerator: IDGenerator {
 public final class SeededIDGenerator: IDGenerator, Sendable {
     private let state: Guarded<SeededRandom>
 
-    /// A generator from a seed.
     public init(seed: UInt64) { state = Guarded(SeededRandom(seed: seed)) }
 
     public func bytes(_ count: Int) -> [UInt8] {

@@ -60,7 +60,6 @@ public struct HTTPRequest: Sendable {
     public var path: String
     /// Query items in order, percent-decoded (`+` is not a space, as in PostgREST).
     public var query: [(name: String, value: String)]
-    /// Header fields.
     public var headers: HTTPHeaders
     /// The body bytes (empty when none).
     public var body: Data
@@ -154,11 +153,8 @@ public struct HTTPRequest: Sendable {
 
 /// A response from the mock.
 public struct HTTPResponse: Sendable {
-    /// The status code.
     public var status: Int
-    /// Header fields.
     public var headers: HTTPHeaders
-    /// The body bytes.
     public var body: Data
 
     /// A response from its parts.

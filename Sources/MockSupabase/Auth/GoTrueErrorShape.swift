@@ -37,7 +37,6 @@ enum GoTrueAPIVersion: Equatable, Sendable {
 
 /// A GoTrue API error (`apierrors.HTTPError`), rendered in the shape the request asks for.
 struct GoTrueError: Error, Sendable {
-    /// HTTP status.
     var status: Int
     /// One of GoTrue's error codes (`internal/api/apierrors/errorcode.go`).
     var code: String

@@ -19,7 +19,6 @@ package struct SHA256 {
 
     package init() { buffer.reserveCapacity(64) }
 
-    /// Feeds bytes.
     package mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
         for b in bytes {
             buffer.append(b)
@@ -103,7 +102,6 @@ package enum HMACSHA256 {
 package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    /// Encodes bytes.
     package static func encode<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
         let input = Array(bytes)
         var out = [UInt8]()

@@ -185,7 +185,6 @@ struct FIFO<Element> {
     /// Elements queued.
     var count: Int { items.count - head }
 
-    /// Appends an element.
     mutating func push(_ e: Element) { items.append(e) }
 
     /// Removes the oldest element.

@@ -21,9 +21,7 @@ package typealias FunctionHandler = @Sendable (FunctionCall) throws -> HTTPRespo
 
 /// A parameter of a database function exposed at `/rest/v1/rpc/<name>`.
 package struct RPCParameter: Sendable {
-    /// Parameter name.
     package var name: String
-    /// Parameter type.
     package var type: SQLType
     /// Whether it may be omitted.
     package var hasDefault: Bool
@@ -81,9 +79,7 @@ package struct RPCFunction: Sendable {
     }
 }
 
-/// Configuration of one mock backend.
 package struct MockConfiguration: Sendable {
-    /// The app served.
     package var spec: AppSpec
     /// The JWT secret (Supabase's local-development default unless given).
     package var jwtSecret: String
@@ -245,10 +241,10 @@ public final class MockSupabase: Sendable {
     /// Restores the fixtures: every table emptied and re-seeded, sessions and storage cleared.
     /// Registered functions, triggers and views stay.
     public func reset() throws {
-        state.withLock {
-            $0.faults = []
-            $0.tokenCache = [:]
-        }
+        // The verified-token cache stays: a signature's validity depends only on the token and
+        // this backend's secret, which never changes, and expiry is checked on every use. (Suites
+        // reset after every write; clearing it made each of their requests verify its HMAC again.)
+        state.withLock { $0.faults = [] }
         auth.reset()
         flows.reset()
         bucketEdits.reset()
@@ -270,17 +266,14 @@ public final class MockSupabase: Sendable {
         state.withLock { $0.rpcs[function.name] = function }
     }
 
-    /// Registers a row trigger.
     package func registerTrigger(_ name: String, on table: String, timing: TriggerTiming, events: Set<TriggerEvent>, handler: @escaping TriggerHandler) {
         database.registerTrigger(name, on: table, timing: timing, events: events, handler: handler)
     }
 
-    /// Registers an app-computed view.
     package func registerView(_ name: String, provider: @escaping ViewProvider) {
         database.registerView(name, provider: provider)
     }
 
-    /// Names of the registered edge functions.
     package var functionNames: [String] { state.withLock { $0.functions.keys.sorted() } }
     /// Names of the registered database functions.
     package var rpcNames: [String] { state.withLock { $0.rpcs.keys.sorted() } }
@@ -316,7 +309,6 @@ public final class MockSupabase: Sendable {
         return JWT.sign(claims, secret: configuration.jwtSecret)
     }
 
-    /// An access token for a fixture persona.
     public func accessToken(persona name: String) -> String? {
         guard let p = configuration.spec.fixtures.persona(name) else { return nil }
         return accessToken(for: p.id, email: p.email)

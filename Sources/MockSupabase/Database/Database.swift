@@ -38,7 +38,6 @@ package typealias ViewProvider = (Database, AuthContext) throws -> [[String: JSO
 /// `Database`, which hands it out inside `Guarded.withReentrantLock` (see `Guarded` for the
 /// discipline). Every method here therefore runs under the database lock.
 final class DatabaseEngine {
-    /// The schema served.
     package let schema: DatabaseSchema
     /// The clock (`now()`).
     package let clock: WallClock
@@ -192,7 +191,6 @@ final class DatabaseEngine {
         }
     }
 
-    /// An empty database for a schema.
     init(schema: DatabaseSchema, policies: PolicySet, clock: WallClock, ids: IDGenerator) {
         self.schema = schema
         self.policiesStorage = policies
@@ -369,11 +367,15 @@ final class DatabaseEngine {
             }
         }
         if !order.isEmpty { out = try sort(out, order, t) }
-        let total = count ? out.count : nil
-        let start = min(max(offset, 0), out.count)
-        let end = limit.map { start + min(max($0, 0), out.count - start) } ?? out.count
-        if start != 0 || end != out.count { out = Array(out[start..<end]) }
-        return ResultSet(columns: t.schema.columns, rows: out, total: total)
+        return page(out, t.schema.columns, limit: limit, offset: offset, count: count)
+    }
+
+    /// The `offset`/`limit` page of ordered rows, with the count of them all when asked.
+    private func page(_ rows: [[SQLValue]], _ columns: [ColumnSchema], limit: Int?, offset: Int, count: Bool) -> ResultSet {
+        let start = min(max(offset, 0), rows.count)
+        let end = limit.map { start + min(max($0, 0), rows.count - start) } ?? rows.count
+        let paged = start != 0 || end != rows.count ? Array(rows[start..<end]) : rows
+        return ResultSet(columns: columns, rows: paged, total: count ? rows.count : nil)
     }
 
     private func selectView(
@@ -386,10 +388,7 @@ final class DatabaseEngine {
         let f = try CompiledFilter.compile(filter, table: ts, colIndex: idx)
         rows = rows.filter(f.test)
         if !order.isEmpty { rows = try sort(rows, order, Table(schema: ts, colIndex: idx, rows: [])) }
-        let total = count ? rows.count : nil
-        let start = min(max(offset, 0), rows.count)
-        let end = limit.map { start + min(max($0, 0), rows.count - start) } ?? rows.count
-        return ResultSet(columns: columns, rows: Array(rows[start..<end]), total: total)
+        return page(rows, columns, limit: limit, offset: offset, count: count)
     }
 
     /// `ORDER BY` a `json` value (the column or `->` on it): json has no btree operator class.
@@ -638,7 +637,6 @@ final class DatabaseEngine {
         }
     }
 
-    /// Applies one row update: BEFORE triggers, WITH CHECK, constraints, cascades, AFTER triggers.
     /// Applies one row update: BEFORE triggers, WITH CHECK (and SELECT visibility of the new row
     /// when the statement reads rows), constraints, cascades, AFTER triggers. Foreign keys are
     /// left to the caller, which checks them once the statement's rows are written.
@@ -716,7 +714,7 @@ final class DatabaseEngine {
     @discardableResult
     func deleteRow(_ table: String, _ row: [SQLValue], _ auth: AuthContext) throws -> Bool {
         var t = try self.table(table)
-        if triggersEnabled, try fireBeforeDelete(t, row, auth) == false { return false }
+        if triggersEnabled { _ = try fireNow(.before, .delete, t, old: row, new: nil, auth) }
         t = try self.table(table)
         guard let i = position(of: row, in: t) else { return false }
         t.rows.remove(at: i)
@@ -880,11 +878,7 @@ final class DatabaseEngine {
                 }
                 c.invalidate()
                 tables[c.schema.qualifiedName] = c
-            case .restrict, .noAction:
-                let vals = zip(ridx, key).map { $1.pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
-                throw PostgresError(
-                    "23503", "update or delete on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\" on table \"\(child.schema.name)\"",
-                    details: "Key (\(fk.refColumns.joined(separator: ", ")))=(\(vals)) is still referenced from table \"\(child.schema.name)\".")
+            case .restrict, .noAction: throw stillReferenced(t, child, fk, ridx, key)
             }
         }
     }
@@ -896,13 +890,16 @@ final class DatabaseEngine {
             if oldKey == newKey { continue }
             let cidx = fk.columns.compactMap { child.colIndex[$0] }
             let current = try self.table(child.schema.qualifiedName)
-            if current.rows.contains(where: { r in zip(cidx, oldKey).allSatisfy { r[$0] == $1 } }) {
-                let vals = zip(ridx, oldKey).map { $1.pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
-                throw PostgresError(
-                    "23503", "update or delete on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\" on table \"\(child.schema.name)\"",
-                    details: "Key (\(fk.refColumns.joined(separator: ", ")))=(\(vals)) is still referenced from table \"\(child.schema.name)\".")
-            }
+            if current.rows.contains(where: { r in zip(cidx, oldKey).allSatisfy { r[$0] == $1 } }) { throw stillReferenced(t, child, fk, ridx, oldKey) }
         }
+    }
+
+    /// 23503 for a key of `t` that rows of `child` still reference.
+    func stillReferenced(_ t: Table, _ child: Table, _ fk: ForeignKey, _ ridx: [Int], _ key: [SQLValue]) -> PostgresError {
+        let vals = zip(ridx, key).map { $1.pgText(as: t.schema.columns[$0].type) }.joined(separator: ", ")
+        return PostgresError(
+            "23503", "update or delete on table \"\(t.schema.name)\" violates foreign key constraint \"\(fk.name)\" on table \"\(child.schema.name)\"",
+            details: "Key (\(fk.refColumns.joined(separator: ", ")))=(\(vals)) is still referenced from table \"\(child.schema.name)\".")
     }
 
     // MARK: Grants and RLS
@@ -1006,16 +1003,5 @@ final class DatabaseEngine {
             }
         }
         return current
-    }
-
-    func fireBeforeDelete(_ t: Table, _ row: [SQLValue], _ auth: AuthContext) throws -> Bool {
-        guard let list = triggers[t.schema.qualifiedName] else { return true }
-        for trig in list where trig.timing == .before && trig.events.contains(.delete) {
-            var ctx = TriggerContext(
-                table: t.schema.name, event: .delete, timing: .before, old: jsonRow(t, row), new: nil,
-                auth: auth, database: owner!, now: clock.now())
-            try trig.handler(&ctx)
-        }
-        return true
     }
 }

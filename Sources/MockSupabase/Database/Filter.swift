@@ -486,32 +486,3 @@ struct LikeMatcher {
         return ti == tokens.count
     }
 }
-
-/// SQL's three-valued logic (nil is unknown), short-circuiting.
-enum Kleene {
-    /// AND over `count` lazily evaluated operands: false wins, then unknown.
-    static func all(_ count: Int, _ operand: (Int) -> Bool?) -> Bool? {
-        var unknown = false
-        for i in 0..<count {
-            switch operand(i) {
-            case false?: return false
-            case nil: unknown = true
-            default: break
-            }
-        }
-        return unknown ? nil : true
-    }
-
-    /// OR over `count` lazily evaluated operands: true wins, then unknown.
-    static func any(_ count: Int, _ operand: (Int) -> Bool?) -> Bool? {
-        var unknown = false
-        for i in 0..<count {
-            switch operand(i) {
-            case true?: return true
-            case nil: unknown = true
-            default: break
-            }
-        }
-        return unknown ? nil : false
-    }
-}

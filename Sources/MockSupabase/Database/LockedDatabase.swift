@@ -17,7 +17,6 @@ import Foundation
 /// a view provider, a database function) runs on the live state under the lock, so it sees the
 /// statement's own changes.
 package final class Database: Sendable {
-    /// The schema served.
     package let schema: DatabaseSchema
     /// The clock (`now()`).
     package let clock: WallClock
@@ -33,7 +32,6 @@ package final class Database: Sendable {
     /// A table's storage (for callers that sort or evaluate policies over rows they hold).
     typealias Table = DatabaseEngine.Table
 
-    /// An empty database for a schema.
     package init(schema: DatabaseSchema, policies: PolicySet, clock: WallClock, ids: IDGenerator) {
         self.schema = schema
         self.clock = clock

@@ -96,7 +96,7 @@ extension RealtimeService {
                             "schema": .string(t.schema), "table": .string(t.name), "type": .string(event),
                             "commit_timestamp": .string(stamp.string(from: change.commitTime)), "errors": .null
                         ]
-                        data["columns"] = .array(t.columns.filter { keep($0.name) }.map { ["name": .string($0.name), "type": .string(Self.typname($0.type))] })
+                        data["columns"] = .array(t.columns.filter { keep($0.name) }.map { ["name": .string($0.name), "type": .string($0.type.typname)] })
                         if let new = newRow { data["record"] = .object(new.filter { keep($0.key) }) }
                         if change.event != .insert, let old = identityRow {
                             data["old_record"] = .object(old.filter { keep($0.key) && (change.event != .delete || !rls || pk.contains($0.key)) })
@@ -120,34 +120,5 @@ extension RealtimeService {
     struct DataKey: Hashable {
         var selected: [String]?
         var ids: [Int64]
-    }
-
-    /// `pg_type.typname` of a column type (what Realtime's `columns` list carries).
-    static func typname(_ type: SQLType) -> String {
-        switch type {
-        case .uuid: return "uuid"
-        case .text: return "text"
-        case .smallint: return "int2"
-        case .integer: return "int4"
-        case .bigint: return "int8"
-        case .real: return "float4"
-        case .double: return "float8"
-        case .numeric: return "numeric"
-        case .boolean: return "bool"
-        case .timestamptz: return "timestamptz"
-        case .timestamp: return "timestamp"
-        case .date: return "date"
-        case .time: return "time"
-        case .jsonb: return "jsonb"
-        case .json: return "json"
-        case .timetz: return "timetz"
-        case .bytea: return "bytea"
-        case .interval: return "interval"
-        case .tsvector: return "tsvector"
-        case .money: return "money"
-        case .range(let k): return k.rawValue
-        case .enumeration(let name, _): return name
-        case .array(let t): return "_" + typname(t)
-        }
     }
 }

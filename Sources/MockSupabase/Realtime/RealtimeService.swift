@@ -30,7 +30,6 @@ package final class RealtimeService: @unchecked Sendable {
         }
     }
 
-    /// A joined channel.
     struct Channel {
         var topic: String
         /// The topic without `realtime:` (Realtime's `channel_name`, what `system` messages carry).

@@ -41,7 +41,6 @@ package final class StorageService: Sendable {
     /// Objects, the validated buckets, and settings; reachable only under its lock.
     let state = Guarded(StorageState())
 
-    /// Storage's mutable state.
     struct StorageState {
         /// The buckets checked against the app's schema and policies (on first request).
         var validated: Result<[BucketConfig], SpecError>?

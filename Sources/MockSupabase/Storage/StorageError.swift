@@ -16,7 +16,6 @@ package struct StorageError: Error, CustomStringConvertible, Sendable, Equatable
     package var error: String
     /// The message (`The object exceeded the maximum allowed size`).
     package var message: String
-    /// The HTTP status sent.
     package var httpStatus: Int
 
     /// An error with Storage's status rule (HTTP 400 unless the semantic status is 5xx).

@@ -21,7 +21,6 @@ import Foundation
 /// number beside the descriptor, so an event for a closed and reused descriptor is recognised as
 /// stale).
 final class EventPoller: @unchecked Sendable {
-    /// One readiness event.
     struct Event {
         /// The token given at registration.
         var token: UInt64

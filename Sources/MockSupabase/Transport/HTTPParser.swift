@@ -104,14 +104,6 @@ package struct HTTPParsedRequest: Sendable, Equatable {
     /// The body, decoded from its framing (Content-Length or chunked).
     package var body: Data
 
-    package init(method: String, target: String, version: HTTPVersion, headers: HTTPHeaders, body: Data) {
-        self.method = method
-        self.target = target
-        self.version = version
-        self.headers = headers
-        self.body = body
-    }
-
     /// Whether the connection may stay open after the response: HTTP/1.1 unless `Connection:
     /// close`; HTTP/1.0 only with `Connection: keep-alive`.
     package var keepAlive: Bool {
@@ -196,7 +188,6 @@ package enum HTTPParserEvent: Sendable, Equatable {
 /// `.failure` the parser is finished: `next()` returns nil and `append` ignores its input.
 /// Memory is bounded by the limits plus the last piece appended.
 package struct HTTPRequestParser: Sendable {
-    /// The limits in force.
     package let limits: HTTPParserLimits
 
     private var buffer: [UInt8] = []
@@ -280,14 +271,12 @@ package struct HTTPRequestParser: Sendable {
         return rest
     }
 
-    /// Appends received bytes.
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if case .failed = state { return }
         compact()
         buffer.append(contentsOf: bytes)
     }
 
-    /// Appends received bytes.
     package mutating func append<S: Sequence>(contentsOf bytes: S) where S.Element == UInt8 {
         if case .failed = state { return }
         compact()

@@ -60,7 +60,6 @@ public final class HTTPServer: @unchecked Sendable {
         package var maxInFlightBodyBytes: Int
         /// Threads serving connections (0: twice the processor count, at least 4).
         package var threads: Int
-        /// The listen backlog.
         package var backlog: Int32
         /// After an error response or `Connection: close`, how long the server keeps reading (and
         /// discarding) what the client still sends, so that the client sees the response instead
@@ -113,7 +112,6 @@ public final class HTTPServer: @unchecked Sendable {
         package var bodiesRefused = 0
         /// Bytes reserved now by request bodies being received (a gauge, not a counter).
         package var bodyBytesInFlight = 0
-        /// Connections switched to WebSocket.
         package var webSocketsOpened = 0
     }
 
@@ -148,18 +146,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// How often deadlines are checked.
     private static let sweepInterval = 0.05
 
-    /// A server for a handler; call `start()` to listen.
-    package init(configuration: Configuration = Configuration(), handler: @escaping Handler) {
-        self.configuration = configuration
-        self.handler = handler
-        self.webSocketAcceptor = nil
-    }
-
-    /// A server for a handler that also accepts WebSocket upgrades: a `GET` with
-    /// `Upgrade: websocket`, `Connection: Upgrade`, `Sec-WebSocket-Version: 13` and a key goes
-    /// to `webSocket` (a wrong version gets 426, a bad key 400, as RFC 6455 §4.2.2 says); on
-    /// `.accept` the server answers 101 and the connection speaks frames in the same event loop.
-    package init(configuration: Configuration = Configuration(), handler: @escaping Handler, webSocket: @escaping WebSocketAcceptor) {
+    /// A server for a handler; call `start()` to listen. With `webSocket` it also accepts
+    /// WebSocket upgrades: a `GET` with `Upgrade: websocket`, `Connection: Upgrade`,
+    /// `Sec-WebSocket-Version: 13` and a key goes to `webSocket` (a wrong version gets 426, a bad
+    /// key 400, as RFC 6455 §4.2.2 says); on `.accept` the server answers 101 and the connection
+    /// speaks frames in the same event loop.
+    package init(configuration: Configuration = Configuration(), handler: @escaping Handler, webSocket: WebSocketAcceptor? = nil) {
         self.configuration = configuration
         self.handler = handler
         self.webSocketAcceptor = webSocket
@@ -176,7 +168,6 @@ public final class HTTPServer: @unchecked Sendable {
     /// `http://127.0.0.1:<port>`.
     public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    /// Connections open right now.
     package var openConnections: Int { state.lock(); defer { state.unlock() }; return connections.count }
 
     /// Bytes reserved right now by request bodies being received.

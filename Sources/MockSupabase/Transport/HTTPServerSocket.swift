@@ -16,12 +16,6 @@ package struct HTTPServerError: Error, Sendable, Equatable, CustomStringConverti
     /// The port asked for.
     package var port: UInt16
 
-    package init(operation: String, code: Int32, port: UInt16) {
-        self.operation = operation
-        self.code = code
-        self.port = port
-    }
-
     /// `bind 127.0.0.1:54321: Address already in use (pass port 0 for any free port)`.
     package var description: String {
         var text = "\(operation) 127.0.0.1:\(port): \(String(cString: strerror(code)))"

@@ -62,7 +62,6 @@ package struct WebSocketFrameParser: Sendable {
     /// Whether the parser has reported a failure.
     package var hasFailed: Bool { failed }
 
-    /// Appends received bytes.
     package mutating func append<S: Sequence>(contentsOf bytes: S) where S.Element == UInt8 {
         guard !failed else { return }
         if start > 0 && (start == buffer.count || start >= 4096) {

@@ -15,13 +15,10 @@ package struct NaarsCarsContracts: Sendable {
 
     /// Loads the three files from a contracts folder (`Contracts/naarscars`).
     package static func load(folder: URL = ContractsLocator.app(NaarsCarsApp.name)) throws -> NaarsCarsContracts {
-        func node(_ name: String) throws -> SpecNode {
-            try SpecNode.load(folder.appendingPathComponent(name), displayName: "Contracts/naarscars/\(name)")
+        func file<T: Decodable>(_ name: String) throws -> T {
+            try SpecNode.decode(T.self, from: folder.appendingPathComponent(name), displayName: "Contracts/naarscars/\(name)")
         }
-        return NaarsCarsContracts(
-            rules: try NaarsCarsRules.decode(try node("rules.json")),
-            functions: try NaarsCarsFunctions.decode(try node("functions.json")),
-            errors: try AppErrorCatalog.decode(try node("errors.json")))
+        return NaarsCarsContracts(rules: try file("rules.json"), functions: try file("functions.json"), errors: try file("errors.json"))
     }
 }
 
@@ -126,9 +123,6 @@ package struct NaarsCarsRules: Sendable {
         "not_participant", "not_involved", "not_approved", "one_request", "request_not_found",
         "invalid_time_filter", "invalid_limit", "service_role_only", "immutable_column"
     ]
-
-    /// Decodes rules.json.
-    package static func decode(_ root: SpecNode) throws -> NaarsCarsRules { try root.decode(NaarsCarsRules.self) }
 }
 
 extension NaarsCarsRules: Decodable {
@@ -183,14 +177,7 @@ extension NaarsCarsRules: Decodable {
     }
 }
 
-extension RuleError: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case code, message }
-    /// `{"code", "message"}`.
-    package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(code: try c.decode(String.self, forKey: .code), message: try c.decode(String.self, forKey: .message))
-    }
-}
+extension RuleError: Decodable {}
 
 extension StatusTransition: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case from, to, by, claimedBy, doc }
@@ -213,7 +200,6 @@ extension StatusTransition: Decodable {
 /// A database function's contract.
 package struct RPCContract: Sendable {
     package struct Parameter: Sendable {
-        /// Name.
         package var name: String
         /// SQL type name.
         package var type: String
@@ -230,7 +216,6 @@ package struct RPCContract: Sendable {
         /// `TABLE(...)` with these (name, type) columns.
         case table([(name: String, type: String)])
     }
-    /// Name.
     package var name: String
     /// Parameters in order.
     package var params: [Parameter]
@@ -244,7 +229,6 @@ package struct RPCContract: Sendable {
     package var callers: String
 }
 
-/// An edge function's contract.
 package struct EdgeFunctionContract: Sendable {
     /// Name (`send-push-notification`).
     package var name: String
@@ -312,9 +296,6 @@ package struct NaarsCarsFunctions: Sendable {
     package func rpc(_ name: String) -> RPCContract? { rpcs.first { $0.name == name } }
     /// An edge function by name.
     package func edge(_ name: String) -> EdgeFunctionContract? { edgeFunctions.first { $0.name == name } }
-
-    /// Decodes functions.json.
-    package static func decode(_ root: SpecNode) throws -> NaarsCarsFunctions { try root.decode(NaarsCarsFunctions.self) }
 }
 
 extension NaarsCarsFunctions: Decodable {

@@ -152,7 +152,6 @@ package struct AppErrorCatalog: Sendable {
     /// test loads the file strictly and fails on any error).
     package static let bundled: AppErrorCatalog = (try? NaarsCarsContracts.load().errors) ?? AppErrorCatalog(messages: [:], withDetail: [], rules: [])
 
-    /// The message of an error.
     package func message(for error: AppError) -> String {
         guard let t = messages[error.caseName] else { return error.caseName }
         return RuleError.fill(t, ["detail": error.detail ?? ""])
@@ -166,9 +165,6 @@ package struct AppErrorCatalog: Sendable {
         }
         return .unknown(o.message ?? "unknown error")
     }
-
-    /// Decodes errors.json: every FR-040 case needs a message; rules name known cases.
-    package static func decode(_ root: SpecNode) throws -> AppErrorCatalog { try root.decode(AppErrorCatalog.self) }
 }
 
 /// An `AppError` case named in errors.json.
@@ -207,6 +203,7 @@ extension AppErrorCatalog.Rule: Decodable {
 
 extension AppErrorCatalog: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, appErrors, mapping }
+    /// errors.json: every FR-040 case needs a message; rules name known cases.
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let list = try c.decode([ErrorMessage].self, forKey: .appErrors)

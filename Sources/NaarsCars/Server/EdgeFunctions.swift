@@ -36,7 +36,7 @@ extension NaarsCarsServer {
         let db = call.backend.database
         let ok = try f.callers.contains { c in
             switch c {
-            case "service_role": return Self.privileged(call.auth)
+            case "service_role": return call.auth.bypassesRLS
             case "approved_user": return try Self.profileFlag(db, call.auth, "approved")
             default: return false
             }
@@ -83,14 +83,14 @@ extension NaarsCarsServer {
         payload["aps"] = .object(aps)
         let headers = ["apns-topic": apnsSpec.topic, "apns-push-type": apnsSpec.pushType, "apns-priority": String(apnsSpec.priority)]
         let db = call.backend.database
-        let tokens = try db.rows("push_tokens", where: Self.eq("user_id", user), order: [OrderTerm(column: "created_at"), OrderTerm(column: "id")])
+        let tokens = try db.rows("push_tokens", where: .eq("user_id", user), order: [OrderTerm(column: "created_at"), OrderTerm(column: "id")])
         var results: [JSONValue] = []
         var sent = 0, failed = 0, removed = 0
         for t in tokens {
             guard let id = t["id"]?.stringValue, let token = t["token"]?.stringValue else { continue }
             let answer = apns.send(deviceToken: token, payload: .object(payload), headers: headers)
             let remove = apnsSpec.removeOn.contains { $0.status == answer.status && $0.reason == answer.reason }
-            if remove { try db.delete("push_tokens", where: Self.eq("id", id), as: .serviceRole); removed += 1 }
+            if remove { try db.delete("push_tokens", where: .eq("id", id), as: .serviceRole); removed += 1 }
             if answer.status == 200 { sent += 1 } else { failed += 1 }
             results.append([
                 "token_id": .string(id), "device_id": t["device_id"] ?? .null, "status": .int(Int64(answer.status)),

@@ -69,9 +69,9 @@ extension NaarsCarsServer {
     func checkCaller(_ c: RPCContract, _ call: RPCCall) throws {
         switch c.callers {
         case "service_role":
-            if !Self.privileged(call.auth) { throw rules.error("service_role_only", ["function": c.name]) }
+            if !call.auth.bypassesRLS { throw rules.error("service_role_only", ["function": c.name]) }
         case "self":
-            if Self.privileged(call.auth) { return }
+            if call.auth.bypassesRLS { return }
             let target = call.arguments["user_id"]?.stringValue.flatMap(SQLValue.canonicalUUID)
             if target == nil || target != call.auth.userID { throw rules.error("not_self", ["function": c.name]) }
         default: return
@@ -88,10 +88,10 @@ extension NaarsCarsServer {
     func userStats(_ call: RPCCall) throws -> JSONValue {
         let user = argument(call, "user_id", "get_user_stats").stringValue ?? ""
         let db = call.database, auth = call.auth
-        let ratings = try db.rows("reviews", as: auth, where: Self.eq("fulfiller_id", user)).compactMap { $0["rating"]?.intValue }
+        let ratings = try db.rows("reviews", as: auth, where: .eq("fulfiller_id", user)).compactMap { $0["rating"]?.intValue }
         var fulfilled = 0
         for t in ["rides", "favors"] {
-            fulfilled += try db.rows(t, as: auth, where: .and([Self.eq("claimed_by", user), Self.eq("status", rules.completedStatus)])).count
+            fulfilled += try db.rows(t, as: auth, where: .and([.eq("claimed_by", user), .eq("status", rules.completedStatus)])).count
         }
         let avg = Self.roundedMean(sum: ratings.reduce(0, +), count: Int64(ratings.count), decimals: functions.ratingDecimals, absent: functions.absentAs)
         return [["avg_rating": .double(avg), "review_count": .int(Int64(ratings.count)), "fulfilled_count": .int(Int64(fulfilled))]]
@@ -102,11 +102,11 @@ extension NaarsCarsServer {
     func unreadCounts(_ call: RPCCall) throws -> JSONValue {
         let user = argument(call, "user_id", "get_unread_counts").stringValue ?? ""
         let db = call.database
-        let notes = try db.rows("notifications", where: .and([Self.eq("user_id", user), Self.eq("read", "false")])).count
+        let notes = try db.rows("notifications", where: .and([.eq("user_id", user), .eq("read", "false")])).count
         var messages = 0
-        for p in try db.rows("conversation_participants", where: Self.eq("user_id", user)) {
+        for p in try db.rows("conversation_participants", where: .eq("user_id", user)) {
             guard let conv = p["conversation_id"]?.stringValue else { continue }
-            for m in try db.rows("messages", where: Self.eq("conversation_id", conv)) where m["from_id"]?.stringValue != user {
+            for m in try db.rows("messages", where: .eq("conversation_id", conv)) where m["from_id"]?.stringValue != user {
                 let readers = (m["read_by"]?.arrayValue ?? []).compactMap(\.stringValue)
                 if !readers.contains(user) { messages += 1 }
             }
@@ -120,22 +120,20 @@ extension NaarsCarsServer {
         let conv = argument(call, "conversation_id", "mark_messages_read").stringValue ?? ""
         let user = argument(call, "user_id", "mark_messages_read").stringValue ?? ""
         let db = call.database
-        let member = Self.and(Self.eq("conversation_id", conv), Self.eq("user_id", user))
+        let member = RowFilter.and([.eq("conversation_id", conv), .eq("user_id", user)])
         guard try !db.rows("conversation_participants", where: member).isEmpty else { throw rules.error("not_participant") }
         try db.atomically {
-            for m in try db.rows("messages", where: Self.eq("conversation_id", conv), order: [OrderTerm(column: "created_at")]) {
+            for m in try db.rows("messages", where: .eq("conversation_id", conv), order: [OrderTerm(column: "created_at")]) {
                 guard m["from_id"]?.stringValue != user, let id = m["id"]?.stringValue else { continue }
                 var readers = m["read_by"]?.arrayValue ?? []
                 if readers.contains(where: { $0.stringValue == user }) { continue }
                 readers.append(.string(user))
-                try db.update("messages", set: ["read_by": .array(readers)], where: Self.eq("id", id), as: .serviceRole)
+                try db.update("messages", set: ["read_by": .array(readers)], where: .eq("id", id), as: .serviceRole)
             }
             try db.update("conversation_participants", set: ["last_read_at": .string(Self.timestamp(db.clock.now()))], where: member, as: .serviceRole)
         }
         return .null
     }
-
-    static func and(_ a: RowFilter, _ b: RowFilter) -> RowFilter { .and([a, b]) }
 
     // MARK: get_or_create_request_conversation
 
@@ -146,25 +144,25 @@ extension NaarsCarsServer {
         let (table, key, participants) = ride != nil ? ("rides", "ride_id", "ride_participants") : ("favors", "favor_id", "favor_participants")
         let db = call.database
         return try db.atomically { () -> JSONValue in
-            guard let request = try db.rows(table, where: Self.eq("id", requestID)).first else { throw rules.error("request_not_found") }
+            guard let request = try db.rows(table, where: .eq("id", requestID)).first else { throw rules.error("request_not_found") }
             var members: [String] = []
             for c in ["user_id", "claimed_by"] { if let u = request[c]?.stringValue { members.append(u) } }
-            members += try db.rows(participants, where: Self.eq(key, requestID), order: [OrderTerm(column: "created_at"), OrderTerm(column: "id")])
+            members += try db.rows(participants, where: .eq(key, requestID), order: [OrderTerm(column: "created_at"), OrderTerm(column: "id")])
                 .compactMap { $0["user_id"]?.stringValue }
             let caller = call.auth.userID
-            if !Self.privileged(call.auth) {
+            if !call.auth.bypassesRLS {
                 guard try Self.profileFlag(db, call.auth, "approved") else { throw rules.error("not_approved") }
                 guard let caller, members.contains(caller) else { throw rules.error("not_involved") }
             }
             let convID: String
-            if let existing = try db.rows("conversations", where: Self.eq(key, requestID)).first?["id"]?.stringValue {
+            if let existing = try db.rows("conversations", where: .eq(key, requestID)).first?["id"]?.stringValue {
                 convID = existing
             } else {
                 let creator = caller ?? request["user_id"]?.stringValue ?? ""
                 let row = try db.insert("conversations", [[key: .string(requestID), "created_by": .string(creator)]], as: .serviceRole)
                 convID = row.first?["id"]?.stringValue ?? ""
             }
-            var seen = Set(try db.rows("conversation_participants", where: Self.eq("conversation_id", convID)).compactMap { $0["user_id"]?.stringValue })
+            var seen = Set(try db.rows("conversation_participants", where: .eq("conversation_id", convID)).compactMap { $0["user_id"]?.stringValue })
             for u in members + (caller.map { [$0] } ?? []) where !seen.contains(u) {
                 try db.insert("conversation_participants", [["conversation_id": .string(convID), "user_id": .string(u)]], as: .serviceRole)
                 seen.insert(u)
@@ -185,7 +183,7 @@ extension NaarsCarsServer {
 
     func validateInviteCode(_ call: RPCCall) throws -> JSONValue {
         let code = Self.normalizeCode(argument(call, "code", "validate_invite_code").stringValue ?? "")
-        let hit = try call.database.rows("invite_codes", where: .and([Self.eq("code", code), Self.isNull("used_by")])).first
+        let hit = try call.database.rows("invite_codes", where: .and([.eq("code", code), Self.isNull("used_by")])).first
         return [["is_valid": .bool(hit != nil), "code_id": hit?["id"] ?? .null, "created_by": hit?["created_by"] ?? .null]]
     }
 
@@ -227,7 +225,7 @@ extension NaarsCarsServer {
         }
         var fulfilled: [String: Int] = [:]
         for t in ["rides", "favors"] {
-            for r in try db.rows(t, as: auth, where: Self.eq("status", rules.completedStatus)) where inWindow(date: r["date"]) {
+            for r in try db.rows(t, as: auth, where: .eq("status", rules.completedStatus)) where inWindow(date: r["date"]) {
                 if let u = r["claimed_by"]?.stringValue { fulfilled[u, default: 0] += 1 }
             }
         }
@@ -238,7 +236,7 @@ extension NaarsCarsServer {
                 sums[u] = (s.0 + v, s.1 + 1)
             }
         }
-        var rows = try db.rows("profiles", as: auth, where: Self.eq("approved", "true")).map { p -> BoardRow in
+        var rows = try db.rows("profiles", as: auth, where: .eq("approved", "true")).map { p -> BoardRow in
             let id = p["id"]?.stringValue ?? ""
             let (sum, n) = sums[id] ?? (0, 0)
             return BoardRow(
@@ -262,10 +260,10 @@ extension NaarsCarsServer {
         let db = call.database
         var out: [(date: Int32, id: String, row: JSONValue)] = []
         for (type, table) in [("ride", "rides"), ("favor", "favors")] {
-            let rows = try db.rows(table, where: .and([Self.eq("user_id", user), Self.eq("status", rules.completedStatus), Self.eq("reviewed", "false")]))
+            let rows = try db.rows(table, where: .and([.eq("user_id", user), .eq("status", rules.completedStatus), .eq("reviewed", "false")]))
             for r in rows where r["review_skipped"]?.boolValue != true {
                 guard let fulfiller = r["claimed_by"]?.stringValue, let id = r["id"]?.stringValue else { continue }
-                let name = try db.rows("profiles", where: Self.eq("id", fulfiller)).first?["name"]?.stringValue ?? ""
+                let name = try db.rows("profiles", where: .eq("id", fulfiller)).first?["name"]?.stringValue ?? ""
                 var values: [String: String] = [:]
                 for (k, v) in r { if let s = v.stringValue { values[k] = s } }
                 let title = RuleError.fill(rules.pendingReviewTitle[type] ?? "", values)

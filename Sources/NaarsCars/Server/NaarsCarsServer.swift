@@ -24,9 +24,6 @@ struct NaarsCarsServer: Sendable {
 
 /// Small helpers shared by the server pieces.
 extension NaarsCarsServer {
-    /// Whether a statement runs privileged (service role / definer).
-    static func privileged(_ auth: AuthContext) -> Bool { auth.bypassesRLS }
-
     /// `now()` as PostgREST prints a timestamptz.
     static func timestamp(_ date: Date) -> String { PGTime.formatTimestamp(PGTime.micros(date), withZone: true) }
 
@@ -36,16 +33,13 @@ extension NaarsCarsServer {
         return us >= 0 ? us / 86_400_000_000 : (us - 86_399_999_999) / 86_400_000_000
     }
 
-    /// `column = value`.
-    static func eq(_ column: String, _ value: String) -> RowFilter { .eq(column, value) }
-
     /// `column IS NULL`.
     static func isNull(_ column: String) -> RowFilter { .condition(column: column, op: .is, value: .isValue("null"), negated: false) }
 
     /// Whether the caller's profile has `column = true`, read as the definer (like is_admin()).
     static func profileFlag(_ db: Database, _ auth: AuthContext, _ column: String) throws -> Bool {
         guard let uid = auth.userID else { return false }
-        return try db.rows("profiles", where: eq("id", uid)).first?[column]?.boolValue == true
+        return try db.rows("profiles", where: .eq("id", uid)).first?[column]?.boolValue == true
     }
 
     /// Compares two printed values as the same SQL value of a column type (uuid case, timestamp

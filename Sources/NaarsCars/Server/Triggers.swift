@@ -20,7 +20,7 @@ extension NaarsCarsServer {
             guard let conv = ctx.new?["conversation_id"]?.stringValue else { return }
             try ctx.database.update(
                 "conversations", set: ["updated_at": .string(Self.timestamp(ctx.now))],
-                where: Self.eq("id", conv), as: .serviceRole)
+                where: .eq("id", conv), as: .serviceRole)
         }
         backend.registerTrigger("on_invite_code_used", on: "invite_codes", timing: .before, events: [.update]) { ctx in
             try server.inviteCodeUsed(&ctx)
@@ -35,7 +35,7 @@ extension NaarsCarsServer {
             guard let new = ctx.new else { return }
             for (column, table) in [("ride_id", "rides"), ("favor_id", "favors")] {
                 if let id = new[column]?.stringValue {
-                    try ctx.database.update(table, set: ["reviewed": true], where: Self.eq("id", id), as: .serviceRole)
+                    try ctx.database.update(table, set: ["reviewed": true], where: .eq("id", id), as: .serviceRole)
                 }
             }
         }
@@ -52,7 +52,7 @@ extension NaarsCarsServer {
     /// on_auth_user_created: a profile with the user's id, email and a name (rules.json newProfile).
     func createProfile(_ ctx: inout TriggerContext) throws {
         guard let new = ctx.new, let id = new["id"]?.stringValue else { return }
-        if try !ctx.database.rows("profiles", where: Self.eq("id", id)).isEmpty { return } // ON CONFLICT DO NOTHING
+        if try !ctx.database.rows("profiles", where: .eq("id", id)).isEmpty { return } // ON CONFLICT DO NOTHING
         let email = new["email"] ?? .null
         var name = new["raw_user_meta_data"]?[rules.nameMetadataKey]?.stringValue?.trimmingCharacters(in: .init(charactersIn: " ")) ?? ""
         if name.isEmpty, let e = email.stringValue { name = String(e.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).first ?? "") }
@@ -63,7 +63,7 @@ extension NaarsCarsServer {
     func inviteCodeUsed(_ ctx: inout TriggerContext) throws {
         guard let old = ctx.old, var new = ctx.new else { return }
         let oldUser = old["used_by"]?.stringValue, newUser = new["used_by"]?.stringValue.flatMap(SQLValue.canonicalUUID)
-        if !Self.privileged(ctx.auth) {
+        if !ctx.auth.bypassesRLS {
             for c in rules.inviteImmutableColumns where !Self.same(old[c], new[c], schema.table("invite_codes")?.columns.first { $0.name == c }?.type ?? .text)
             {
                 throw rules.error("invite_code_immutable")
@@ -79,13 +79,13 @@ extension NaarsCarsServer {
         if let creator = new["created_by"]?.stringValue {
             try ctx.database.update(
                 "profiles", set: ["invited_by": .string(creator)],
-                where: .and([Self.eq("id", newUser), Self.isNull("invited_by")]), as: .serviceRole)
+                where: .and([.eq("id", newUser), Self.isNull("invited_by")]), as: .serviceRole)
         }
     }
 
     /// protect_admin_fields: only admins (checked in the data) change is_admin / approved (SEC-DB-005).
     func protectAdminFields(_ ctx: inout TriggerContext) throws {
-        guard !Self.privileged(ctx.auth), let old = ctx.old, let new = ctx.new else { return }
+        guard !ctx.auth.bypassesRLS, let old = ctx.old, let new = ctx.new else { return }
         let changed = rules.adminColumns.contains { !Self.same(old[$0], new[$0], .boolean) }
         if changed, try !Self.profileFlag(ctx.database, ctx.auth, "is_admin") { throw rules.error("admin_fields") }
     }
@@ -94,7 +94,7 @@ extension NaarsCarsServer {
     func reviewCreated(_ ctx: inout TriggerContext) throws {
         guard var new = ctx.new, let reviewer = new["reviewer_id"]?.stringValue, let fulfiller = new["fulfiller_id"]?.stringValue else { return }
         func name(_ id: String) throws -> String {
-            try ctx.database.rows("profiles", where: Self.eq("id", id)).first?["name"]?.stringValue ?? ""
+            try ctx.database.rows("profiles", where: .eq("id", id)).first?["name"]?.stringValue ?? ""
         }
         let rating = Int(new["rating"]?.intValue ?? 0)
         let values = [
@@ -118,7 +118,7 @@ extension NaarsCarsServer {
     /// enforce_request_lifecycle: new requests start open; rules.json's transitions, actors and
     /// owner-only columns on update. Privileged statements bypass it.
     func enforceLifecycle(_ ctx: inout TriggerContext) throws {
-        guard !Self.privileged(ctx.auth), let new = ctx.new else { return }
+        guard !ctx.auth.bypassesRLS, let new = ctx.new else { return }
         guard let old = ctx.old else {
             if new["status"]?.stringValue != rules.initialStatus || !(new["claimed_by"] ?? .null).isNull {
                 throw rules.error("request_not_open")
@@ -161,7 +161,7 @@ extension NaarsCarsServer {
 
     /// protect_message_fields: clients change only read_by, and only their own id in it.
     func protectMessageFields(_ ctx: inout TriggerContext) throws {
-        guard !Self.privileged(ctx.auth), let old = ctx.old, let new = ctx.new else { return }
+        guard !ctx.auth.bypassesRLS, let old = ctx.old, let new = ctx.new else { return }
         if changedColumns("messages", old: old, new: new).contains(where: { !rules.messageClientColumns.contains($0) }) {
             throw rules.error("message_column")
         }

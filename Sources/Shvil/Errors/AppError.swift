@@ -161,7 +161,6 @@ package struct ErrorCatalog: Sendable, Equatable {
     package var entries: [String: Entry]
     /// The service-level backoff.
     package var retry: RetryPolicy
-    /// Transport failures.
     package var transport: [TransportFailure: AppError]
     /// Response rules, first match wins.
     package var rules: [Rule]
@@ -172,11 +171,8 @@ package struct ErrorCatalog: Sendable, Equatable {
 
     /// Loads errors.json.
     package static func load(folder: URL = ContractsLocator.app(ShvilApp.name)) throws -> ErrorCatalog {
-        try decode(SpecNode.load(folder.appendingPathComponent("errors.json"), displayName: "Contracts/shvil/errors.json"))
+        try SpecNode.decode(ErrorCatalog.self, from: folder.appendingPathComponent("errors.json"), displayName: "Contracts/shvil/errors.json")
     }
-
-    /// Decodes errors.json strictly; an id that is not an `AppError` case is an error naming its path.
-    package static func decode(_ root: SpecNode) throws -> ErrorCatalog { try root.decode(ErrorCatalog.self) }
 
     /// The localized message (the first language when `language` has none).
     package func userMessage(_ error: AppError, language: String) -> String {
@@ -190,7 +186,6 @@ package struct ErrorCatalog: Sendable, Equatable {
     /// The delays before automatic retries of `error` (empty when it is not retried).
     package func retrySchedule(_ error: AppError) -> [Double] { entries[error.id]?.retryable == true ? retry.schedule : [] }
 
-    /// The error of a transport failure.
     package func error(for failure: TransportFailure) -> AppError? { transport[failure] }
 
     /// The error of an HTTP response, or nil for a success. A 2xx whose body does not decode as
@@ -313,6 +308,7 @@ private struct Handling: Decodable { var decision: String? }
 
 extension ErrorCatalog: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, handling, session, languages, categories, retry, mapping }
+    /// errors.json; an id that is not an `AppError` case is an error naming its path.
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         _ = try c.decodeIfPresent(Handling.self, forKey: .handling)

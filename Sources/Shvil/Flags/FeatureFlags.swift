@@ -46,9 +46,6 @@ package struct FeatureFlagConfig: Sendable, Equatable, FeatureFlagResolving {
         try FlagsFile.load(folder).flags
     }
 
-    /// Decodes flags.json strictly: every `Feature` exactly once, known stages and environments.
-    package static func decode(_ root: SpecNode) throws -> FeatureFlagConfig { try root.decode(FeatureFlagConfig.self) }
-
     /// The flag entry of a feature.
     package func flag(_ feature: Feature) -> Flag? { flags.first { $0.feature == feature } }
 
@@ -172,6 +169,7 @@ private struct StageName: Decodable {
 
 extension FeatureFlagConfig: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, analytics, environments, stagesEnabled, mvpDisabledEnabledIn, flags }
+    /// flags.json: every `Feature` exactly once, known stages and environments.
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let envs = try c.decode([EnvironmentName].self, forKey: .environments).map(\.value)

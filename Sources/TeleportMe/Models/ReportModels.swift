@@ -60,8 +60,8 @@ public struct ComparisonEntry: Codable, Sendable, Equatable {
 }
 
 /// A recommended city (§4.6 response `matches[]`, also `city_reports.results[]`).
-public struct CityMatch: Codable, Sendable, Equatable {
-    /// The city's id.
+/// Every column is printed, `city_image_url` as null when absent.
+public struct CityMatch: Codable, Sendable, Equatable, ColumnEncodable {
     public var cityID: String
     /// `Berlin`.
     public var cityName: String
@@ -87,6 +87,7 @@ public struct CityMatch: Codable, Sendable, Equatable {
         case cityCountry = "city_country", cityImageURL = "city_image_url", matchPercent = "match_percent"
         case rank, comparison, aiInsight = "ai_insight", scores
     }
+    public static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
 
     public init(
         cityID: String, cityName: String, cityFullName: String, cityCountry: String, cityImageURL: String?,
@@ -96,26 +97,11 @@ public struct CityMatch: Codable, Sendable, Equatable {
         self.cityCountry = cityCountry; self.cityImageURL = cityImageURL; self.matchPercent = matchPercent
         self.rank = rank; self.comparison = comparison; self.aiInsight = aiInsight; self.scores = scores
     }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(cityID, forKey: .cityID)
-        try c.encode(cityName, forKey: .cityName)
-        try c.encode(cityFullName, forKey: .cityFullName)
-        try c.encode(cityCountry, forKey: .cityCountry)
-        try c.encode(cityImageURL, forKey: .cityImageURL)
-        try c.encode(matchPercent, forKey: .matchPercent)
-        try c.encode(rank, forKey: .rank)
-        try c.encode(comparison, forKey: .comparison)
-        try c.encode(aiInsight, forKey: .aiInsight)
-        try c.encode(scores, forKey: .scores)
-    }
 }
 
 /// The current city of a report (§4.6 response `current_city`).
 package struct ReportCurrentCity: Codable, Sendable, Equatable {
     package var id: String
-    /// Its name.
     package var name: String
     /// All its scores by category.
     package var scores: [String: Double]

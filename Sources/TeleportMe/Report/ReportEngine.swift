@@ -6,7 +6,6 @@ import MockBinding
 package struct ReportCity: Sendable, Equatable {
     /// Slug.
     package var id: String
-    /// Name.
     package var name: String
     package var fullName: String
     package var country: String

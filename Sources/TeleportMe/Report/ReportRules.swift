@@ -129,7 +129,6 @@ package struct ReportRules: Sendable, Equatable {
     package var rounding: Rounding
     /// Ranking key.
     package var sortBy: SortKey
-    /// Tie-break.
     package var tieBreak: TieBreak
     /// Candidates sent to the refiner (8).
     package var topCandidates: Int
@@ -168,11 +167,8 @@ package struct ReportRules: Sendable, Equatable {
 
     /// Loads and validates report.json.
     package static func load(_ url: URL = defaultURL) throws -> ReportRules {
-        try decode(SpecNode.load(url, displayName: "Contracts/teleportme/report.json"))
+        try SpecNode.decode(ReportRules.self, from: url, displayName: "Contracts/teleportme/report.json")
     }
-
-    /// Decodes report.json strictly (see ReportRulesDecoding.swift).
-    package static func decode(_ root: SpecNode) throws -> ReportRules { try root.decode(ReportRules.self) }
 }
 
 /// `{name}` placeholders in a rule's text.

@@ -90,7 +90,6 @@ package struct GenerateReportFunction: Sendable {
         return ReportCatalog(cities: list, rules: rules)
     }
 
-    /// Handles one call.
     package func handle(_ call: FunctionCall) throws -> HTTPResponse {
         guard call.request.method == "POST" else {
             return .json(405, ["error": .string("generate-report accepts POST, not \(call.request.method)"), "code": .string(functions.invalidBodyCode)])

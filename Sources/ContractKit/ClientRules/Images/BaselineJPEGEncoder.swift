@@ -1,83 +1,120 @@
 import Foundation
 
-/// A minimal baseline JPEG encoder (ITU-T T.81: sequential DCT, Huffman coded, 8-bit): YCbCr
-/// with 4:2:0 chroma, the example quantization tables of Annex K scaled by a 1-100 quality as
-/// the IJG library scales them, and Annex K's typical Huffman tables. Writes SOI, APP0 (JFIF),
-/// DQT, SOF0, DHT, SOS, the entropy-coded data and EOI; no Exif or other metadata. Enough for
-/// the reference `ImageCompressor`; not fast.
+/// A baseline JPEG encoder (ITU-T T.81: sequential DCT, Huffman coded, 8-bit YCbCr), Foundation
+/// only: the example quantization tables of Annex K scaled by a 1-100 quality as the IJG library
+/// scales them, Annex K's typical Huffman tables, JFIF APP0. The output stage of the reference
+/// `ImageCompressor` (4:2:0, `Float` arithmetic) and of CivicForge's reference photo processor and
+/// camera-like sources (4:4:4 with an Exif segment, `Double` arithmetic); not fast.
 package enum BaselineJPEGEncoder {
-    /// The JPEG bytes of `image` at `quality` (clamped to 1...100).
-    package static func encode(_ image: RasterImage, quality: Int) -> Data {
-        let q = min(100, max(1, quality))
-        let lumQ = scaled(baseLuminance, quality: q), chromQ = scaled(baseChrominance, quality: q)
-        var out = Data()
-        out.append(contentsOf: [0xFF, 0xD8]) // SOI
-        out.append(contentsOf: [0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]) // APP0 JFIF 1.1
-        for (id, table) in [(0, lumQ), (1, chromQ)] { // DQT
-            out.append(contentsOf: [0xFF, 0xDB, 0x00, 0x43, UInt8(id)])
-            for k in 0..<64 { out.append(UInt8(table[zigzag[k]])) }
-        }
-        let w = image.width, h = image.height
-        out.append(contentsOf: [
-            0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(h >> 8), UInt8(h & 0xFF), UInt8(w >> 8), UInt8(w & 0xFF), 0x03,
-            0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01
-        ]) // SOF0: Y 2x2, Cb 1x1, Cr 1x1
-        for t in [dcLuminance, acLuminance, dcChrominance, acChrominance] { // DHT
-            let length = 2 + 1 + 16 + t.values.count
-            out.append(contentsOf: [0xFF, 0xC4, UInt8(length >> 8), UInt8(length & 0xFF), t.classAndID])
-            out.append(contentsOf: t.bits)
-            out.append(contentsOf: t.values)
-        }
-        out.append(contentsOf: [0xFF, 0xDA, 0x00, 0x0C, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00, 0x3F, 0x00]) // SOS
-        out.append(scan(image, lumQ: lumQ, chromQ: chromQ))
-        out.append(contentsOf: [0xFF, 0xD9]) // EOI
-        return out
+    /// The floating-point type the colour conversion, DCT and quantization compute in. Each
+    /// caller keeps the one its bytes were first produced with, so its output stays the same.
+    package enum Arithmetic: Sendable {
+        /// `Float`; 4:2:0 chroma accumulated as a quarter of each pixel; coefficients divided by
+        /// the quantizer.
+        case float
+        /// `Double`; 4:2:0 chroma the mean of the 2×2 pixels; coefficients multiplied by the
+        /// quantizer's reciprocal.
+        case double
     }
 
-    // MARK: Tables (T.81 Annex K, `JPEGTables`)
-
-    static let zigzag = JPEGTables.zigzag
-    static let baseLuminance = JPEGTables.luminance
-    static let baseChrominance = JPEGTables.chrominance
-
-    /// IJG's quality scaling (jcparam.c `jpeg_quality_scaling`), entries kept in 1...255.
-    static func scaled(_ base: [Int], quality: Int) -> [Int] { JPEGTables.scaled(base, quality: quality) }
-
-    struct Huffman {
-        let classAndID: UInt8
-        let bits: [UInt8]
-        let values: [UInt8]
-        /// (code, length) by symbol.
-        let codes: [(UInt32, Int)]
-        /// Annex K's table of class `tc` and id `th`.
-        init(_ table: (tc: Int, th: Int, bits: [UInt8], values: [UInt8])) {
-            self.init(UInt8(table.tc << 4 | table.th), table.bits, table.values)
+    /// The JPEG bytes of `image` at `quality` (clamped to 1...100), with extra APPn segments
+    /// (marker, payload) written after APP0; `subsample` writes 4:2:0 (2×2 luma blocks per MCU,
+    /// as ImageIO and libjpeg do by default) and `restartInterval` RSTn markers every that many MCUs.
+    package static func encode(
+        _ image: RasterImage, quality: Int, segments: [(marker: UInt8, payload: [UInt8])] = [],
+        subsample: Bool = true, restartInterval: Int = 0, arithmetic: Arithmetic = .float
+    ) -> Data {
+        let f = subsample ? 2 : 1
+        var out: [UInt8] = [0xFF, 0xD8]
+        func segment(_ marker: UInt8, _ payload: [UInt8]) {
+            out += [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
         }
-        init(_ classAndID: UInt8, _ bits: [UInt8], _ values: [UInt8]) {
-            precondition(bits.count == 16 && bits.reduce(0) { $0 + Int($1) } == values.count, "Huffman table \(classAndID)")
-            self.classAndID = classAndID
-            self.bits = bits
-            self.values = values
-            var codes = [(UInt32, Int)](repeating: (0, 0), count: 256)
-            var code: UInt32 = 0, k = 0
-            for length in 1...16 {
-                for _ in 0..<Int(bits[length - 1]) { codes[Int(values[k])] = (code, length); code += 1; k += 1 }
-                code <<= 1
+        segment(0xE0, Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0])
+        for s in segments { segment(s.marker, s.payload) }
+        let tables = [JPEGTables.scaled(JPEGTables.luminance, quality: quality), JPEGTables.scaled(JPEGTables.chrominance, quality: quality)]
+        for (i, t) in tables.enumerated() { segment(0xDB, [UInt8(i)] + JPEGTables.zigzag.map { UInt8(t[$0]) }) }
+        segment(
+            0xC0,
+            [
+                8, UInt8(image.height >> 8), UInt8(image.height & 0xFF), UInt8(image.width >> 8), UInt8(image.width & 0xFF), 3,
+                1, UInt8(f << 4 | f), 0, 2, 0x11, 1, 3, 0x11, 1
+            ])
+        if restartInterval > 0 { segment(0xDD, [UInt8(restartInterval >> 8), UInt8(restartInterval & 0xFF)]) }
+        for h in JPEGTables.huffman { segment(0xC4, [UInt8(h.tc << 4 | h.th)] + h.bits + h.values) }
+        segment(0xDA, [3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0])
+        let mcu = 8 * f
+        let pw = (image.width + mcu - 1) / mcu * mcu, ph = (image.height + mcu - 1) / mcu * mcu
+        let transform: any BlockTransform =
+            arithmetic == .float
+            ? FloatTransform(image, f: f, pw: pw, ph: ph, quantizers: tables) : DoubleTransform(image, f: f, pw: pw, ph: ph, quantizers: tables)
+        defer { transform.deallocate() }
+        var writer = BitWriter(capacity: image.width * image.height / 2)
+        defer { writer.deallocate() }
+        // The Huffman codes and lengths by symbol (DC luminance, AC luminance, DC chrominance, AC
+        // chrominance: 256 entries each), the quantized block, the zig-zag order, each component's
+        // last DC.
+        let codes = UnsafeMutablePointer<UInt32>.allocate(capacity: 4 * 256), lengths = UnsafeMutablePointer<UInt32>.allocate(capacity: 4 * 256)
+        let coefficients = UnsafeMutablePointer<Int>.allocate(capacity: 64), order = UnsafeMutablePointer<Int>.allocate(capacity: 64)
+        var previousDC = [0, 0, 0]
+        defer { codes.deallocate(); lengths.deallocate(); coefficients.deallocate(); order.deallocate() }
+        codes.initialize(repeating: 0, count: 4 * 256); lengths.initialize(repeating: 0, count: 4 * 256)
+        for (t, h) in JPEGTables.huffman.enumerated() {
+            for (symbol, c) in JPEGTables.codes(bits: h.bits, values: h.values) {
+                codes[t * 256 + Int(symbol)] = UInt32(c.code); lengths[t * 256 + Int(symbol)] = UInt32(c.length)
             }
-            self.codes = codes
         }
+        for i in 0..<64 { order[i] = JPEGTables.zigzag[i] }
+        func block(_ c: Int, _ x: Int, _ y: Int) {
+            transform.quantize(c, x, y, into: coefficients)
+            let dc = c == 0 ? 0 : 512, ac = dc + 256
+            let diff = coefficients[0] - previousDC[c]
+            previousDC[c] = coefficients[0]
+            let (dcBits, dcSize) = magnitude(diff)
+            writer.write(codes[dc + dcSize], lengths[dc + dcSize])
+            writer.write(dcBits, UInt32(truncatingIfNeeded: dcSize))
+            var run = 0, k = 1
+            while k < 64 {
+                let value = coefficients[order[k]]
+                k += 1
+                if value == 0 { run += 1; continue }
+                while run > 15 { writer.write(codes[ac + 0xF0], lengths[ac + 0xF0]); run -= 16 }
+                let (bits, size) = magnitude(value)
+                writer.write(codes[ac + (run << 4 | size)], lengths[ac + (run << 4 | size)])
+                writer.write(bits, UInt32(truncatingIfNeeded: size))
+                run = 0
+            }
+            if run > 0 { writer.write(codes[ac], lengths[ac]) }
+        }
+        var mcuCount = 0
+        for my in stride(from: 0, to: ph, by: mcu) {
+            for mx in stride(from: 0, to: pw, by: mcu) {
+                if restartInterval > 0, mcuCount > 0, mcuCount % restartInterval == 0 {
+                    writer.flush()
+                    writer.append(0xFF); writer.append(UInt8(0xD0 + (mcuCount / restartInterval - 1) % 8))
+                    previousDC = [0, 0, 0]
+                }
+                mcuCount += 1
+                for dy in 0..<f { for dx in 0..<f { block(0, mx + 8 * dx, my + 8 * dy) } }
+                block(1, mx / f, my / f)
+                block(2, mx / f, my / f)
+            }
+        }
+        writer.flush()
+        return Data(out) + writer.data() + [0xFF, 0xD9]
     }
 
-    static let dcLuminance = Huffman(JPEGTables.huffman[0])
-    static let acLuminance = Huffman(JPEGTables.huffman[1])
-    static let dcChrominance = Huffman(JPEGTables.huffman[2])
-    static let acChrominance = Huffman(JPEGTables.huffman[3])
+    /// T.81 F.1.2.1: the size category of a coefficient and its additional bits.
+    static func magnitude(_ v: Int) -> (UInt32, Int) {
+        let a = v < 0 ? -v : v
+        let size = Int.bitWidth - a.leadingZeroBitCount
+        let bits = v >= 0 ? v : v + (1 << size) - 1
+        return (UInt32(truncatingIfNeeded: bits), size)
+    }
 
-    /// `cos((2x+1)uπ/16) * C(u) / 2`, by `u * 8 + x`.
-    static let cosines: [Float] = (0..<64).map { i in
-        let u = i / 8, x = i % 8
-        let c: Double = u == 0 ? 1 / 2.0.squareRoot() : 1
-        return Float(c / 2 * cos(Double(2 * x + 1) * Double(u) * Double.pi / 16))
+    /// `cos((2x+1)uπ/16) * C(u) / 2`, by `x * 8 + u`.
+    static let cosines: [Double] = (0..<64).map { i in
+        let x = i / 8, u = i % 8
+        return cos(Double(2 * x + 1) * Double(u) * Double.pi / 16) * (u == 0 ? 1 / 2.0.squareRoot() : 1) / 2
     }
 
     // MARK: Entropy-coded data
@@ -97,25 +134,27 @@ package enum BaselineJPEGEncoder {
             bytes = .allocate(capacity: self.capacity)
         }
 
+        /// `byte` as it is (a marker), the buffer being empty.
+        mutating func append(_ byte: UInt8) {
+            if used + 2 > capacity {
+                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+                bigger.moveInitialize(from: bytes, count: used)
+                bytes.deallocate()
+                bytes = bigger
+                capacity *= 2
+            }
+            bytes[used] = byte
+            used += 1
+        }
+
         @inline(__always) mutating func write(_ bits: UInt32, _ length: UInt32) {
             guard length > 0 else { return }
             buffer = (buffer &<< length) | (bits & ((1 &<< length) &- 1))
             count += length
             while count >= 8 {
-                if used + 2 > capacity {
-                    let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
-                    bigger.moveInitialize(from: bytes, count: used)
-                    bytes.deallocate()
-                    bytes = bigger
-                    capacity *= 2
-                }
                 let byte = UInt8(truncatingIfNeeded: buffer &>> (count - 8))
-                bytes[used] = byte
-                used += 1
-                if byte == 0xFF {
-                    bytes[used] = 0x00
-                    used += 1
-                }
+                append(byte)
+                if byte == 0xFF { append(0x00) }
                 count -= 8
             }
             buffer &= (1 &<< count) &- 1
@@ -127,16 +166,54 @@ package enum BaselineJPEGEncoder {
 
         func deallocate() { bytes.deallocate() }
     }
+}
 
-    /// One pass of the separable 8x8 DCT: for each of the 8 lines of `source` (lines `step`
-    /// apart, samples `stride` apart), the 8 sums `Σx cosine[u*8+x] * sample[x]`, written to
-    /// `target` in the same layout (sum `u` where sample `u` of the line is). Two passes, rows
-    /// (stride 1, step 8) then columns (stride 8, step 1), give the 2-D transform. Each sum adds its terms in x order from 0, so the
-    /// result is the same float as the plain triple loop's; the loops are spelled out because
-    /// a debug build (what `swift test` runs) pays for every iterator and index computed.
-    static func dct(
-        _ source: UnsafeMutablePointer<Float>, into target: UnsafeMutablePointer<Float>, cosine: UnsafeMutablePointer<Float>, stride: Int, step: Int
-    ) {
+/// Level-shifted Y, Cb, Cr planes of an image padded to whole MCUs (the last row and column
+/// repeated), and the quantized DCT of their 8×8 blocks.
+private protocol BlockTransform {
+    /// The quantized coefficients, natural order, of the block of component `c` at `(x, y)` of
+    /// its plane.
+    func quantize(_ c: Int, _ x: Int, _ y: Int, into out: UnsafeMutablePointer<Int>)
+    /// Frees the planes.
+    func deallocate()
+}
+
+/// `BaselineJPEGEncoder.Arithmetic.float`. The DCT loops are spelled out, each sum adding its
+/// terms in x order from 0 (the same float as the plain loop), because a debug build (what
+/// `swift test` runs) pays for every iterator and index computed.
+private struct FloatTransform: BlockTransform {
+    let planes: [UnsafeMutablePointer<Float>], widths: [Int]
+    let block = UnsafeMutablePointer<Float>.allocate(capacity: 64), temp = UnsafeMutablePointer<Float>.allocate(capacity: 64)
+    let cosine = UnsafeMutablePointer<Float>.allocate(capacity: 64), divisors = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 64)
+
+    init(_ image: RasterImage, f: Int, pw: Int, ph: Int, quantizers: [[Int]]) {
+        let w = image.width, h = image.height, cw = pw / f, ch = ph / f, share = 1 / Float(f * f)
+        let y = UnsafeMutablePointer<Float>.allocate(capacity: pw * ph)
+        let cb = UnsafeMutablePointer<Float>.allocate(capacity: cw * ch), cr = UnsafeMutablePointer<Float>.allocate(capacity: cw * ch)
+        cb.initialize(repeating: 0, count: cw * ch); cr.initialize(repeating: 0, count: cw * ch)
+        image.rgb.withUnsafeBufferPointer { src in
+            for py in 0..<ph {
+                let row = min(py, h - 1) * w, crow = (py / f) * cw
+                for px in 0..<pw {
+                    let s = (row + min(px, w - 1)) * 3
+                    let r = Float(src[s]), g = Float(src[s + 1]), b = Float(src[s + 2])
+                    y[py * pw + px] = 0.299 * r + 0.587 * g + 0.114 * b - 128
+                    cb[crow + px / f] += (-0.168736 * r - 0.331264 * g + 0.5 * b) * share
+                    cr[crow + px / f] += (0.5 * r - 0.418688 * g - 0.081312 * b) * share
+                }
+            }
+        }
+        planes = [y, cb, cr]; widths = [pw, cw, cw]
+        for i in 0..<64 {
+            cosine[i] = Float(BaselineJPEGEncoder.cosines[i % 8 * 8 + i / 8])
+            divisors[i] = Float(quantizers[0][i]); divisors[64 + i] = Float(quantizers[1][i])
+        }
+    }
+
+    /// One pass of the separable DCT: for each of the 8 lines of `source` (lines `step` apart,
+    /// samples `stride` apart), the 8 sums `Σx cosine[u*8+x] * sample[x]`, written to `target`
+    /// in the same layout. Rows (stride 1, step 8) then columns (stride 8, step 1).
+    func dct(_ source: UnsafeMutablePointer<Float>, into target: UnsafeMutablePointer<Float>, stride: Int, step: Int) {
         var line = 0
         while line < 8 {
             let p = source + line * step
@@ -161,107 +238,95 @@ package enum BaselineJPEGEncoder {
         }
     }
 
-    static func scan(_ image: RasterImage, lumQ: [Int], chromQ: [Int]) -> Data {
-        let w = image.width, h = image.height
-        let pw = (w + 15) / 16 * 16, ph = (h + 15) / 16 * 16, cw = pw / 2, ch = ph / 2
-        // Planes level-shifted by 128 (Y full size, Cb and Cr averaged over 2x2), edges repeated.
-        let yPlane = UnsafeMutablePointer<Float>.allocate(capacity: pw * ph)
-        let cb = UnsafeMutablePointer<Float>.allocate(capacity: cw * ch), cr = UnsafeMutablePointer<Float>.allocate(capacity: cw * ch)
-        defer { yPlane.deallocate(); cb.deallocate(); cr.deallocate() }
-        cb.initialize(repeating: 0, count: cw * ch); cr.initialize(repeating: 0, count: cw * ch)
-        image.rgb.withUnsafeBufferPointer { src in
-            for py in 0..<ph {
-                let row = min(py, h - 1) * w
-                let crow = (py / 2) * cw
-                for px in 0..<pw {
-                    let s = (row + min(px, w - 1)) * 3
-                    let r = Float(src[s]), g = Float(src[s + 1]), b = Float(src[s + 2])
-                    yPlane[py * pw + px] = 0.299 * r + 0.587 * g + 0.114 * b - 128
-                    cb[crow + px / 2] += (-0.168736 * r - 0.331264 * g + 0.5 * b) * 0.25
-                    cr[crow + px / 2] += (0.5 * r - 0.418688 * g - 0.081312 * b) * 0.25
-                }
-            }
+    func quantize(_ c: Int, _ x: Int, _ y: Int, into out: UnsafeMutablePointer<Int>) {
+        let plane = planes[c], w = widths[c]
+        for row in 0..<8 { (block + row * 8).update(from: plane + (y + row) * w + x, count: 8) }
+        dct(block, into: temp, stride: 1, step: 8)
+        dct(temp, into: block, stride: 8, step: 1)
+        let q = divisors + (c == 0 ? 0 : 64)
+        var k = 0
+        while k < 64 {
+            out[k] = Int((block[k] / q[k]).rounded())
+            k += 1
         }
-        var writer = BitWriter(capacity: w * h / 2)
-        defer { writer.deallocate() }
-        // The Huffman codes and lengths of the tables by symbol (DC luminance, AC luminance, DC
-        // chrominance, AC chrominance: 256 entries each), and each component's last DC.
-        let codes = UnsafeMutablePointer<UInt32>.allocate(capacity: 4 * 256), lengths = UnsafeMutablePointer<UInt32>.allocate(capacity: 4 * 256)
-        let previousDC = UnsafeMutablePointer<Int>.allocate(capacity: 3)
-        defer { codes.deallocate(); lengths.deallocate(); previousDC.deallocate() }
-        for (t, table) in [dcLuminance, acLuminance, dcChrominance, acChrominance].enumerated() {
-            for (symbol, code) in table.codes.enumerated() {
-                codes[t * 256 + symbol] = code.0
-                lengths[t * 256 + symbol] = UInt32(code.1)
-            }
-        }
-        previousDC.initialize(repeating: 0, count: 3)
-        let block = UnsafeMutablePointer<Float>.allocate(capacity: 64), temp = UnsafeMutablePointer<Float>.allocate(capacity: 64)
-        let coefficients = UnsafeMutablePointer<Int>.allocate(capacity: 64)
-        let cosine = UnsafeMutablePointer<Float>.allocate(capacity: 64), order = UnsafeMutablePointer<Int>.allocate(capacity: 64)
-        let lumDivisors = UnsafeMutablePointer<Float>.allocate(capacity: 64), chromDivisors = UnsafeMutablePointer<Float>.allocate(capacity: 64)
-        defer {
-            block.deallocate(); temp.deallocate(); coefficients.deallocate(); cosine.deallocate(); order.deallocate()
-            lumDivisors.deallocate(); chromDivisors.deallocate()
-        }
-        for i in 0..<64 {
-            cosine[i] = cosines[i]; order[i] = zigzag[i]
-            lumDivisors[i] = Float(lumQ[i]); chromDivisors[i] = Float(chromQ[i])
-        }
-        for my in 0..<(ph / 16) {
-            for mx in 0..<(pw / 16) {
-                for part in 0..<6 {
-                    let plane: UnsafeMutablePointer<Float>, stride: Int, x0: Int, y0: Int, c: Int
-                    switch part {
-                    case 0...3: plane = yPlane; stride = pw; x0 = mx * 16 + (part & 1) * 8; y0 = my * 16 + (part >> 1) * 8; c = 0
-                    case 4: plane = cb; stride = cw; x0 = mx * 8; y0 = my * 8; c = 1
-                    default: plane = cr; stride = cw; x0 = mx * 8; y0 = my * 8; c = 2
-                    }
-                    var y = 0
-                    while y < 8 {
-                        (block + y * 8).update(from: plane + (y0 + y) * stride + x0, count: 8)
-                        y += 1
-                    }
-                    // Rows, then columns.
-                    dct(block, into: temp, cosine: cosine, stride: 1, step: 8)
-                    dct(temp, into: block, cosine: cosine, stride: 8, step: 1)
-                    let q = c == 0 ? lumDivisors : chromDivisors
-                    var k = 0
-                    while k < 64 {
-                        coefficients[k] = Int((block[k] / q[k]).rounded())
-                        k += 1
-                    }
-                    let dc = c == 0 ? 0 : 512, ac = dc + 256
-                    let diff = coefficients[0] - previousDC[c]
-                    previousDC[c] = coefficients[0]
-                    let (dcBits, dcSize) = magnitude(diff)
-                    writer.write(codes[dc + dcSize], lengths[dc + dcSize])
-                    writer.write(dcBits, UInt32(truncatingIfNeeded: dcSize))
-                    var run = 0
-                    k = 1
-                    while k < 64 {
-                        let value = coefficients[order[k]]
-                        k += 1
-                        if value == 0 { run += 1; continue }
-                        while run > 15 { writer.write(codes[ac + 0xF0], lengths[ac + 0xF0]); run -= 16 }
-                        let (bits, size) = magnitude(value)
-                        writer.write(codes[ac + (run << 4 | size)], lengths[ac + (run << 4 | size)])
-                        writer.write(bits, UInt32(truncatingIfNeeded: size))
-                        run = 0
-                    }
-                    if run > 0 { writer.write(codes[ac], lengths[ac]) }
-                }
-            }
-        }
-        writer.flush()
-        return writer.data()
     }
 
-    /// T.81 F.1.2.1: the size category of a coefficient and its additional bits.
-    static func magnitude(_ v: Int) -> (UInt32, Int) {
-        let a = v < 0 ? -v : v
-        let size = Int.bitWidth - a.leadingZeroBitCount
-        let bits = v >= 0 ? v : v + (1 << size) - 1
-        return (UInt32(truncatingIfNeeded: bits), size)
+    func deallocate() {
+        for p in planes { p.deallocate() }
+        block.deallocate(); temp.deallocate(); cosine.deallocate(); divisors.deallocate()
+    }
+}
+
+/// `BaselineJPEGEncoder.Arithmetic.double`, its DCT spelled out as `FloatTransform`'s.
+private struct DoubleTransform: BlockTransform {
+    let planes: [UnsafeMutablePointer<Double>], widths: [Int]
+    let temp = UnsafeMutablePointer<Double>.allocate(capacity: 64), coef = UnsafeMutablePointer<Double>.allocate(capacity: 64)
+    let cs = UnsafeMutablePointer<Double>.allocate(capacity: 64), reciprocal = UnsafeMutablePointer<Double>.allocate(capacity: 2 * 64)
+
+    init(_ image: RasterImage, f: Int, pw: Int, ph: Int, quantizers: [[Int]]) {
+        let luma = UnsafeMutablePointer<Double>.allocate(capacity: pw * ph)
+        let cb = UnsafeMutablePointer<Double>.allocate(capacity: pw * ph), cr = UnsafeMutablePointer<Double>.allocate(capacity: pw * ph)
+        for y in 0..<ph {
+            for x in 0..<pw {
+                let i = (min(y, image.height - 1) * image.width + min(x, image.width - 1)) * 3
+                let R = Double(image.rgb[i]), G = Double(image.rgb[i + 1]), B = Double(image.rgb[i + 2])
+                luma[y * pw + x] = 0.299 * R + 0.587 * G + 0.114 * B - 128
+                cb[y * pw + x] = -0.168736 * R - 0.331264 * G + 0.5 * B
+                cr[y * pw + x] = 0.5 * R - 0.418688 * G - 0.081312 * B
+            }
+        }
+        // 4:2:0: each chroma sample the mean of its 2×2 pixels, in place.
+        let cw = pw / f, ch = ph / f
+        if f > 1 {
+            for p in [cb, cr] {
+                for y in 0..<ch {
+                    for x in 0..<cw {
+                        p[y * cw + x] = (p[2 * y * pw + 2 * x] + p[2 * y * pw + 2 * x + 1] + p[(2 * y + 1) * pw + 2 * x] + p[(2 * y + 1) * pw + 2 * x + 1]) / 4
+                    }
+                }
+            }
+        }
+        planes = [luma, cb, cr]; widths = [pw, cw, cw]
+        for i in 0..<64 {
+            cs[i] = BaselineJPEGEncoder.cosines[i]
+            reciprocal[i] = 1 / Double(quantizers[0][i]); reciprocal[64 + i] = 1 / Double(quantizers[1][i])
+        }
+    }
+
+    /// `Σi line[i * stride] * cs[i * 8 + u]` for u in 0..<8 into `target[u * step]`.
+    func dct8(_ line: UnsafePointer<Double>, _ stride: Int, _ target: UnsafeMutablePointer<Double>, _ step: Int) {
+        let s0 = line[0], s1 = line[stride], s2 = line[2 * stride], s3 = line[3 * stride]
+        let s4 = line[4 * stride], s5 = line[5 * stride], s6 = line[6 * stride], s7 = line[7 * stride]
+        var u = 0
+        while u < 8 {
+            var acc = 0.0
+            acc += s0 * cs[u]
+            acc += s1 * cs[8 + u]
+            acc += s2 * cs[16 + u]
+            acc += s3 * cs[24 + u]
+            acc += s4 * cs[32 + u]
+            acc += s5 * cs[40 + u]
+            acc += s6 * cs[48 + u]
+            acc += s7 * cs[56 + u]
+            target[u * step] = acc
+            u += 1
+        }
+    }
+
+    func quantize(_ c: Int, _ x: Int, _ y: Int, into out: UnsafeMutablePointer<Int>) {
+        let base = planes[c], w = widths[c]
+        for row in 0..<8 { dct8(base + (y + row) * w + x, 1, temp + row * 8, 1) }
+        for u in 0..<8 { dct8(temp + u, 8, coef + u, 8) }
+        let r = reciprocal + (c == 0 ? 0 : 64)
+        var k = 0
+        while k < 64 {
+            out[k] = Int((coef[k] * r[k]).rounded())
+            k += 1
+        }
+    }
+
+    func deallocate() {
+        for p in planes { p.deallocate() }
+        temp.deallocate(); coef.deallocate(); cs.deallocate(); reciprocal.deallocate()
     }
 }

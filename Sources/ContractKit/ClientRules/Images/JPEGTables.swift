@@ -1,7 +1,6 @@
 import Foundation
 
-/// JPEG constants of ITU T.81 Annex K, shared by the encoders (`BaselineJPEGEncoder`,
-/// CivicForge's `JPEGEncoder`) and CivicForge's inspector.
+/// JPEG constants of ITU T.81 Annex K, shared by `BaselineJPEGEncoder` and CivicForge's inspector.
 package enum JPEGTables {
     /// Zig-zag order: the natural index of the n-th coefficient.
     package static let zigzag: [Int] = [
