@@ -234,7 +234,7 @@ import XCTest
 
 extension PostgRESTCaseCorpusTests {
     /// The audit's cases, spec file by spec file.
-    static var auditCases: [Case] { auditCasesA + auditCasesB + auditCasesC + auditOrderCases + auditLegacyTargetCases }
+    static var auditCases: [Case] { auditCasesA + auditCasesB + auditCasesC + auditOrderCases + auditLegacyTargetCases + auditJSONTextCases }
 
     static let auditCasesA: [Case] = [
         Case(
@@ -1264,5 +1264,64 @@ extension PostgRESTCaseCorpusTests {
                 "Warning":
                     "299 PostgRESTv16.1 \"Embedded resource was referenced by relation name even though it has an alias. This is deprecated and will stop working in a future release. Update `tasks` to `todo` in query string filters, orders or limits.\""
             ], onSpecTables: true)
+    ]
+}
+
+extension PostgRESTCaseCorpusTests {
+    /// `json` columns byte for byte (JsonOperatorSpec.hs and InsertSpec.hs requests on data.sql's
+    /// rows): the stored text as written at the top level and under `->` (jsonb's spacing only
+    /// where the text had it), `->>` text read back `::json` as is, CSV of the text, and json's
+    /// missing operators. Expected bodies are PostgreSQL 15's answers to PostgREST's SQL.
+    static let auditJSONTextCases: [Case] = [
+        Case(
+            name: "json text: column as written", target: "complex_items?select=settings&id=eq.1", status: 200,
+            expect: .exact(#"[{"settings":{"foo":{"int":1,"bar":"baz"}}}]"#), onSpecTables: true),
+        Case(
+            name: "json text: arrow keeps the member text", target: "json_arr?select=data->c&id=in.(7,8)", status: 200,
+            expect: .exact("[{\"c\":[1,2,3]}, \n {\"c\":[{\"d\": [4,5,6,7,8]}]}]"), onSpecTables: true),
+        Case(
+            name: "json text: index then key", target: "json_arr?select=data->0->a&id=in.(5,6)", status: 200,
+            expect: .exact("[{\"a\":\"A\"}, \n {\"a\":[1,2,3]}]"), onSpecTables: true),
+        Case(
+            name: "json text: double arrow cast to json", target: "json_arr?select=data->c->>0::json&id=in.(7,8)", status: 200,
+            expect: .exact("[{\"c\":1}, \n {\"c\":{\"d\": [4,5,6,7,8]}}]"), onSpecTables: true),
+        Case(
+            name: "json text: double arrow of an array is its text", target: "json_arr?select=data->-2->>a&id=in.(5,6)", status: 200,
+            expect: .exact("[{\"a\":\"A\"}, \n {\"a\":\"[1,2,3]\"}]"), onSpecTables: true),
+        Case(
+            name: "json text: filtered by a text path", target: "json_table?data->>id=eq.1", status: 200,
+            expect: .exact(#"[{"data":{"foo":{"bar":"baz"},"id":1}}]"#), onSpecTables: true),
+        Case(
+            name: "json text: row filtered by a nested text path", target: "json_arr?select=data&data->1->>b=eq.B", status: 200,
+            expect: .exact(#"[{"data":[{"a": "A"}, {"b": "B"}]}]"#), onSpecTables: true),
+        Case(
+            name: "json text: member text cast to json", target: "complex_items?id=eq.1&select=settings->>foo::json", status: 200,
+            expect: .exact(#"[{"foo":{"int":1,"bar":"baz"}}]"#), onSpecTables: true),
+        Case(
+            name: "json text: csv", target: "complex_items?select=id,settings&id=lte.2&order=id", headers: ["Accept": "text/csv"], status: 200,
+            expect: .exact("id,settings\n" + #"1,"{""foo"":{""int"":1,""bar"":""baz""}}""# + "\n" + #"2,"{""foo"":{""int"":1,""bar"":""baz""}}""#),
+            expectHeaders: ["Content-Type": "text/csv; charset=utf-8"], onSpecTables: true),
+        Case(
+            name: "json text: no equality", target: "json_table?data=eq.{}", status: 404,
+            expect: .exact(
+                #"{"code":"42883","details":null,"hint":"No operator matches the given name and argument types. You might need to add explicit type casts.","message":"operator does not exist: json = unknown"}"#
+            ), onSpecTables: true),
+        Case(
+            name: "json text: no ordering", target: "json_table?order=data", status: 404,
+            expect: .exact(
+                #"{"code":"42883","details":null,"hint":"Use an explicit ordering operator or modify the query.","message":"could not identify an ordering operator for type json"}"#
+            ), onSpecTables: true),
+        Case(
+            name: "json text: insert keeps duplicate keys", method: "POST", target: "tbl_w_json", headers: ["Prefer": "return=representation"],
+            body: #"{ "data": { "a": 1, "a": 2 }, "id": 3 }"#, status: 201, expect: .exact(#"[{"id":3,"data":{ "a": 1, "a": 2 }}]"#),
+            expectHeaders: ["Content-Type": "application/json; charset=utf-8"], onSpecTables: true),
+        Case(
+            name: "json text: missing=default sends jsonb", method: "POST", target: "tbl_w_json?columns=id,data",
+            headers: ["Prefer": "return=representation, missing=default"], body: #"{ "data": { "a": 1, "a": 2 }, "id": 3 }"#, status: 201,
+            expect: .exact(#"[{"id":3,"data":{"a": 2}}]"#), expectHeaders: ["Preference-Applied": "missing=default, return=representation"],
+            onSpecTables: true),
+        Case(
+            name: "json text: patch to an escaped value", method: "PATCH", target: "json_table?data->>id=eq.3", headers: ["Prefer": "return=representation"],
+            body: #"{ "data": { "id":" \"escaped" } }"#, status: 200, expect: .exact(#"[{"data":{ "id":" \"escaped" }}]"#), onSpecTables: true)
     ]
 }

@@ -600,7 +600,9 @@ final class SpecTablesFixture {
                 ["id": 1, "name": "One", "settings": ["foo": ["int": 1, "bar": "baz"]], "arr_data": [1], "field-with_sep": 1],
                 ["id": 2, "name": "Two", "settings": ["foo": ["int": 1, "bar": "baz"]], "arr_data": [1, 2], "field-with_sep": 1],
                 ["id": 3, "name": "Three", "settings": ["foo": ["int": 1, "bar": "baz"]], "arr_data": [1, 2, 3], "field-with_sep": 3]
-            ])
+            ],
+            // data.sql's text for the json column, which PostgREST prints as written.
+            texts: Array(repeating: ["settings": #"{"foo":{"int":1,"bar":"baz"}}"#], count: 3))
         try db.seed(
             "w_or_wo_comma_names",
             rows: [
@@ -637,21 +639,24 @@ final class SpecTablesFixture {
                 ["id": 5, "name": "(grandchild,entity,5)", "parent_id": 2, "jsonb_col": ["b": "bar"]]
             ])
         func parsed(_ text: String) throws -> JSONValue { try JSONValue.parse(text) }
+        let jsonTableTexts = [#"{"foo":{"bar":"baz"},"id":1}"#, #"{"id":3}"#, #"{"id":0}"#]
+        let jsonArrTexts = [
+            "[1, 2, 3]", "[4, 5, 6]", "[[9, 8, 7], [11, 12, 13]]", "[[[5, 6], 7, 8]]", #"[{"a": "A"}, {"b": "B"}]"#,
+            #"[{"a": [1,2,3]}, {"b": [4,5]}]"#, #"{"c": [1,2,3], "d": [4,5]}"#, #"{"c": [{"d": [4,5,6,7,8]}]}"#,
+            #"[{"0xy1": [1,{"23-xy-45": [2, {"xy-6": [3]}]}]}]"#,
+            #"{"!@#$%^&*_a": [{"!@#$%^&*_b": 1}, {"!@#$%^&*_c": [2]}], "!@#$%^&*_d": {"!@#$%^&*_e": 3}}"#
+        ]
         try db.seed(
             "json_arr",
-            rows: try [
-                (1, "[1, 2, 3]"), (2, "[4, 5, 6]"), (3, "[[9, 8, 7], [11, 12, 13]]"), (4, "[[[5, 6], 7, 8]]"),
-                (5, #"[{"a": "A"}, {"b": "B"}]"#), (6, #"[{"a": [1,2,3]}, {"b": [4,5]}]"#), (7, #"{"c": [1,2,3], "d": [4,5]}"#),
-                (8, #"{"c": [{"d": [4,5,6,7,8]}]}"#), (9, #"[{"0xy1": [1,{"23-xy-45": [2, {"xy-6": [3]}]}]}]"#),
-                (10, #"{"!@#$%^&*_a": [{"!@#$%^&*_b": 1}, {"!@#$%^&*_c": [2]}], "!@#$%^&*_d": {"!@#$%^&*_e": 3}}"#)
-            ]
-            .map { (p: (Int64, String)) in JSONValue.object(["id": .int(p.0), "data": try parsed(p.1)]) })
+            rows: try zip(Int64(1)..., jsonArrTexts).map { ($0, $1) }
+                .map { (p: (Int64, String)) in JSONValue.object(["id": .int(p.0), "data": try parsed(p.1)]) },
+            texts: jsonArrTexts.map { ["data": $0] })
         try db.seed(
             "jsonb_test",
             rows: try [(1, #"{ "a": {"b": 2} }"#), (2, #"{ "c": [1,2,3] }"#), (3, #"[{ "d": "test" }]"#), (4, #"{ "e": 1 }"#)]
                 .map { (p: (Int64, String)) in JSONValue.object(["id": .int(p.0), "data": try parsed(p.1)]) })
         try db.seed(
-            "json_table", rows: try [#"{"id": 1, "foo": {"bar": "baz"}}"#, #"{"id": 3}"#, #"{"id": 0}"#].map { JSONValue.object(["data": try parsed($0)]) })
+            "json_table", rows: try jsonTableTexts.map { JSONValue.object(["data": try parsed($0)]) }, texts: jsonTableTexts.map { ["data": $0] })
         try db.seed(
             "arrays",
             rows: [

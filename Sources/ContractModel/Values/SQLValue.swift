@@ -128,7 +128,10 @@ package enum SQLValue: Sendable, Hashable {
     case timestamp(Int64)
     case date(Int32)
     case time(Int64)
+    /// A `jsonb` value (and a JSON path's result read as jsonb).
     case json(JSONValue)
+    /// A `json` value: its text as written, printed back verbatim.
+    case jsonText(PGJSONText)
     case array([SQLValue])
     /// `numeric`: exact digits and display scale.
     case numeric(PGNumeric)
@@ -175,6 +178,8 @@ extension SQLValue {
         case (.date(let x), .date(let y)): return x == y ? 0 : (x < y ? -1 : 1)
         case (.time(let x), .time(let y)): return x == y ? 0 : (x < y ? -1 : 1)
         case (.json(let x), .json(let y)): return x == y ? 0 : (x.serialized(.jsonb) < y.serialized(.jsonb) ? -1 : 1)
+        // `json` has no ordering operator; callers that order by one report PostgreSQL's error.
+        case (.jsonText(let x), .jsonText(let y)): return x.text == y.text ? 0 : (x.text.utf8.lexicographicallyPrecedes(y.text.utf8) ? -1 : 1)
         case (.array(let x), .array(let y)):
             let elem = type?.elementType
             for (p, q) in zip(x, y) {
@@ -206,6 +211,7 @@ extension SQLValue {
         case .date(let d): return .string(PGTime.formatDate(d))
         case .time(let t): return .string(PGTime.formatTime(t))
         case .json(let j): return j
+        case .jsonText(let t): return t.value
         case .numeric(let n):
             if n.special != nil { return .string(n.description) }
             if n.scale == 0, let i = n.int64Value { return .int(i) }
@@ -231,6 +237,8 @@ extension SQLValue {
         case .double(let d): out += JSONValue.formatDouble(d)
         case .text(let s): JSONValue.writeString(s, to: &out)
         case .json(let j): j.write(to: &out, style: .jsonb, indent: 0)
+        // `json_agg` appends a json datum's text as it is (json.c `datum_to_json_internal`).
+        case .jsonText(let t): out += t.text
         case .numeric(let n): out += n.jsonText
         // Digits and separators only: quoted as they are, with no escaping pass.
         case .timestamp(let us):
@@ -265,6 +273,7 @@ extension SQLValue {
         case .date(let d): return PGTime.formatDate(d)
         case .time(let t): return PGTime.formatTime(t)
         case .json(let j): return j.serialized(.jsonb)
+        case .jsonText(let t): return t.text
         case .numeric(let n): return n.description
         case .interval(let v): return v.description
         case .timetz(let v): return v.description
@@ -281,6 +290,19 @@ extension SQLValue {
 // MARK: - Input (coercion from JSON bodies and from query-string text)
 
 extension SQLValue {
+    /// A `json` value holding a document that came without its text (fixtures, defaults,
+    /// triggers): the jsonb text, as `'…'::jsonb::json` or the seed SQL (`SeedSQL`) store it.
+    private static func jsonText(_ j: JSONValue) -> SQLValue { .jsonText(PGJSONText(text: j.serialized(.jsonb), value: j)) }
+
+    /// Coerces a JSON body member into a column of `type` given the member's text in the body
+    /// (`PGJSONText.bodyMembers`): a `json` column keeps that text, except a string, which
+    /// `populate_scalar` de-escapes and writes back with `escape_json`. JSON `null` is SQL NULL.
+    package static func coerce(json: JSONValue, to type: SQLType, text: String?) throws -> SQLValue {
+        guard case .json = type, let text, !json.isNull else { return try coerce(json: json, to: type) }
+        if case .string = json { return .jsonText(PGJSONText(text: json.serialized(.compact), value: json)) }
+        return .jsonText(PGJSONText(text: text, value: json))
+    }
+
     /// Coerces a JSON body value into a column of `type`, as `json_populate_record` does.
     package static func coerce(json: JSONValue, to type: SQLType) throws -> SQLValue {
         switch json {
@@ -290,13 +312,14 @@ extension SQLValue {
                 if containsNUL(json) { throw PostgresError("22P05", "unsupported Unicode escape sequence", details: "\\u0000 cannot be converted to text.") }
                 return .json(json)
             }
-            if case .json = type { return .json(json) }
+            if case .json = type { return jsonText(json) }
             if hasNUL(s) { throw PostgresError("22021", "invalid byte sequence for encoding \"UTF8\": 0x00") }
             return try parse(text: s, as: type)
         case .bool(let b):
             switch type {
             case .boolean: return .bool(b)
-            case .jsonb, .json: return .json(json)
+            case .jsonb: return .json(json)
+            case .json: return jsonText(json)
             case .text: return .text(b ? "true" : "false")
             default: return try parse(text: b ? "true" : "false", as: type)
             }
@@ -306,7 +329,8 @@ extension SQLValue {
             case .money: return .int(try PGMoney.parse(String(i)))
             case .numeric(let p, let s): return .numeric(try typmod(PGNumeric(i), p, s))
             case .real, .double: return .double(Double(i))
-            case .jsonb, .json: return .json(json)
+            case .jsonb: return .json(json)
+            case .json: return jsonText(json)
             default: return try parse(text: String(i), as: type)
             }
         case .number(let t):
@@ -315,7 +339,8 @@ extension SQLValue {
             case .numeric(let p, let s): return .numeric(try typmod(PGNumeric.parse(t) ?? PGNumeric(Int64(0)), p, s))
             case .money: return .int(try PGMoney.parse(t))
             case .real, .double: return .double(Double(t) ?? 0)
-            case .jsonb, .json: return .json(json)
+            case .jsonb: return .json(json)
+            case .json: return jsonText(json)
             default: return try parse(text: t, as: type)
             }
         case .double(let d):
@@ -323,7 +348,8 @@ extension SQLValue {
             case .numeric(let p, let s): return .numeric(try typmod(PGNumeric(d), p, s))
             case .money: return .int(try PGMoney.parse(PGNumeric(d).description))
             case .real, .double: return .double(d)
-            case .jsonb, .json: return .json(json)
+            case .jsonb: return .json(json)
+            case .json: return jsonText(json)
             default: return try parse(text: JSONValue.formatDouble(d), as: type)
             }
         case .array(let a):
@@ -332,7 +358,7 @@ extension SQLValue {
             case .jsonb:
                 if containsNUL(json) { throw PostgresError("22P05", "unsupported Unicode escape sequence", details: "\\u0000 cannot be converted to text.") }
                 return .json(json)
-            case .json: return .json(json)
+            case .json: return jsonText(json)
             default:
                 throw PostgresError("22P02", "invalid input syntax for type \(type.pgInputName): \"\(json.serialized(.jsonb))\"")
             }
@@ -341,7 +367,7 @@ extension SQLValue {
             case .jsonb:
                 if containsNUL(json) { throw PostgresError("22P05", "unsupported Unicode escape sequence", details: "\\u0000 cannot be converted to text.") }
                 return .json(json)
-            case .json: return .json(json)
+            case .json: return jsonText(json)
             case .text: return .text(json.serialized(.jsonb))
             default:
                 if case .array = type {
@@ -464,6 +490,8 @@ extension SQLValue {
             guard let j = try? JSONValue.parse(s) else {
                 throw PostgresError("22P02", "invalid input syntax for type json", details: "Token \"\(s.prefix(20))\" is invalid.")
             }
+            // `json_in` keeps the text as written, surrounding white space included.
+            if case .json = type { return .jsonText(PGJSONText(text: s, value: j)) }
             return .json(j)
         case .array(let elem):
             guard let items = parseArrayLiteral(s) else {

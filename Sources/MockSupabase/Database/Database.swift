@@ -284,8 +284,9 @@ final class DatabaseEngine {
     }
 
     /// Loads rows without triggers or RLS (fixtures), as `session_replication_role = replica` does;
-    /// constraints still apply.
-    func seed(_ table: String, rows: [JSONValue]) throws {
+    /// constraints still apply. `texts` gives, per row, the text a `json` column stores (as a
+    /// dump's `'…'` literal does); without it a json column stores the jsonb text.
+    func seed(_ table: String, rows: [JSONValue], texts: [[String: String]]? = nil) throws {
         try atomically {
             let was = triggersEnabled
             triggersEnabled = false
@@ -297,7 +298,7 @@ final class DatabaseEngine {
                 rows: rows.map { r in
                     guard case .object(let o) = r else { throw PostgresError("PGRST102", "Empty or invalid json") }
                     return o
-                }, as: .serviceRole)
+                }, texts: texts, as: .serviceRole)
             // Fixtures load as a dump does: `OVERRIDING SYSTEM VALUE`, then each sequence set
             // past the largest value loaded (`setval`), so later inserts get fresh keys.
             let t = try self.table(table)
@@ -390,14 +391,20 @@ final class DatabaseEngine {
         return page(rows, columns, limit: limit, offset: offset, count: count)
     }
 
+    /// `ORDER BY` a `json` value (the column or `->` on it): json has no btree operator class.
+    static let noJSONOrdering = PostgresError(
+        "42883", "could not identify an ordering operator for type json", hint: "Use an explicit ordering operator or modify the query.")
+
     func sort(_ rows: [[SQLValue]], _ order: [OrderTerm], _ t: Table) throws -> [[SQLValue]] {
         let keys = try order.map { term -> (Int, SQLType, Bool, Bool, JSONPath?) in
             if t.colIndex[term.column] == nil, let (base, path) = JSONPath.split(term.column) {
                 // `order=col->a->>b`: ordered by the path's value (jsonb order for `->`, text for `->>`).
                 guard let i = t.colIndex[base] else { throw CompiledFilter.unknownColumn(base, t.schema) }
+                if t.schema.columns[i].type == .json, !path.steps.last!.asText { throw Self.noJSONOrdering }
                 return (i, path.steps.last!.asText ? .text : .jsonb, term.descending, term.nullsFirst ?? term.descending, try path.validated())
             }
             guard let i = t.colIndex[term.column] else { throw CompiledFilter.unknownColumn(term.column, t.schema) }
+            if t.schema.columns[i].type == .json { throw Self.noJSONOrdering }
             return (i, t.schema.columns[i].type, term.descending, term.nullsFirst ?? term.descending, nil)
         }
         func cell(_ row: [SQLValue], _ i: Int, _ path: JSONPath?) -> SQLValue {
@@ -438,8 +445,10 @@ final class DatabaseEngine {
     ///     default instead of NULL.
     ///   - onConflict: the unique key for upserts (primary key when nil).
     ///   - returning: whether the rows are returned (RETURNING needs SELECT visibility).
+    ///   - texts: per row, each member's text in the request body (`PGJSONText.bodyMembers`),
+    ///     which a `json` column keeps.
     func insert(
-        into table: String, rows input: [[String: JSONValue]], columns: [String]? = nil,
+        into table: String, rows input: [[String: JSONValue]], texts: [[String: String]]? = nil, columns: [String]? = nil,
         missingAsDefault: Bool = true, as auth: AuthContext,
         resolution: ConflictResolution = .error, onConflict: [String]? = nil,
         returning: Bool = false, checkOption: ([[SQLValue]]) throws -> Void = { _ in }
@@ -476,7 +485,8 @@ final class DatabaseEngine {
                 // Foreign keys are checked when the statement's rows are all written, as PostgreSQL's
                 // RI triggers do (unique keys are checked row by row).
                 var pendingForeignKeys: [[SQLValue]] = []
-                for obj in input {
+                for (n, obj) in input.enumerated() {
+                    let text = texts.flatMap { n < $0.count ? $0[n] : nil }
                     var row = [SQLValue](repeating: .null, count: t.schema.columns.count)
                     for (i, c) in t.schema.columns.enumerated() {
                         if listed.contains(c.name), let v = obj[c.name] {
@@ -486,7 +496,7 @@ final class DatabaseEngine {
                                     details: "Column \"\(c.name)\" is an identity column defined as GENERATED ALWAYS.",
                                     hint: "Use OVERRIDING SYSTEM VALUE to override.")
                             }
-                            row[i] = try c.fitLength(SQLValue.coerce(json: v, to: c.type))
+                            row[i] = try c.fitLength(SQLValue.coerce(json: v, to: c.type, text: text?[c.name]))
                         } else if listed.contains(c.name) && !missingAsDefault {
                             row[i] = .null
                             try c.domain?.check(.null)
@@ -565,7 +575,7 @@ final class DatabaseEngine {
     /// UPDATE with RLS: only rows visible to the role and allowed by the UPDATE policy are
     /// changed; a changed row that fails WITH CHECK aborts the statement with 42501.
     func update(
-        _ table: String, set values: [String: JSONValue], as auth: AuthContext,
+        _ table: String, set values: [String: JSONValue], texts: [String: String]? = nil, as auth: AuthContext,
         where filter: RowFilter? = nil, returning: Bool = false,
         limit: Int? = nil, restrict: (([SQLValue]) -> Bool)? = nil,
         checkOption: ([[SQLValue]]) throws -> Void = { _ in }
@@ -580,7 +590,7 @@ final class DatabaseEngine {
                     let shows = viewShows(chain)
                     let proj = viewProjection(t.schema, chain.base)
                     let changed = try update(
-                        chain.base.schema.qualifiedName, set: values, as: chain.actor(auth), where: filter, returning: returning, limit: limit,
+                        chain.base.schema.qualifiedName, set: values, texts: texts, as: chain.actor(auth), where: filter, returning: returning, limit: limit,
                         restrict: { r in shows(r) && restrict?(proj.map { r[$0] }) != false },
                         checkOption: { try self.checkViewOptions(chain, $0) })
                     return changed.map { r in proj.map { r[$0] } }
@@ -594,7 +604,8 @@ final class DatabaseEngine {
                     guard let i = t.colIndex[k] else {
                         throw PostgresError("PGRST204", "Could not find the '\(k)' column of '\(t.schema.name)' in the schema cache")
                     }
-                    assignments.append((i, try t.schema.columns[i].fitLength(SQLValue.coerce(json: v, to: t.schema.columns[i].type))))
+                    let c = t.schema.columns[i]
+                    assignments.append((i, try c.fitLength(SQLValue.coerce(json: v, to: c.type, text: texts?[k]))))
                 }
                 let f = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
                 let using = try policyTest(t, .update, auth)
@@ -982,7 +993,13 @@ final class DatabaseEngine {
                 auth: auth, database: owner!, now: clock.now())
             try trig.handler(&ctx)
             if timing == .before, let n = ctx.new {
-                current = try t.schema.columns.map { try SQLValue.coerce(json: n[$0.name] ?? .null, to: $0.type) }
+                let before = current
+                current = try t.schema.columns.enumerated().map { k, c in
+                    let v = n[c.name] ?? .null
+                    // A json value the trigger left as it was keeps its text.
+                    if case .jsonText(let kept)? = before?[k], kept.value == v { return .jsonText(kept) }
+                    return try SQLValue.coerce(json: v, to: c.type)
+                }
             }
         }
         return current

@@ -199,6 +199,32 @@ struct CompiledFilter {
         return names.count <= 2 ? names : []
     }
 
+    /// The SQL operator PostgREST writes for `op` (SqlFragment.hs `simpleOperator`; `in` is
+    /// `= ANY`, `isdistinct` compares with `=`), nil for the operators that take a json operand.
+    static func jsonOperatorSymbol(_ op: FilterOp) -> String? {
+        switch op {
+        case .eq, .in, .isdistinct: return "="
+        case .neq: return "<>"
+        case .gt: return ">"
+        case .gte: return ">="
+        case .lt: return "<"
+        case .lte: return "<="
+        case .like: return "~~"
+        case .ilike: return "~~*"
+        case .match: return "~"
+        case .imatch: return "~*"
+        case .cs: return "@>"
+        case .cd: return "<@"
+        case .ov: return "&&"
+        case .sl: return "<<"
+        case .sr: return ">>"
+        case .nxr: return "&<"
+        case .nxl: return "&>"
+        case .adj: return "-|-"
+        case .is, .fts, .plfts, .phfts, .wfts: return nil
+        }
+    }
+
     private static func condition(_ column: String, _ op: FilterOp, _ operand: FilterOperand, _ t: TableSchema, _ idx: [String: Int]) throws -> ([SQLValue]) ->
         Bool?
     {
@@ -209,9 +235,23 @@ struct CompiledFilter {
             guard let path = jsonPath else { return v }
             let r = path.evaluate(v, type: baseType)
             if case .json(let j) = r.value { return j.isNull ? .null : .text(j.serialized(.jsonb)) }
+            if case .jsonText(let j) = r.value { return .text(j.text) }
             return r.value
         }
         func parse(_ s: String) throws -> SQLValue { try SQLValue.parse(text: s, as: type) }
+        // A `json` operand (the column, or `->` on it) has no comparison, pattern or containment
+        // operator in PostgreSQL, unlike jsonb: only `is` and full-text search apply.
+        let isJSON = jsonPath.map { $0.steps.last?.asText == false && baseType == .json } ?? (type == .json)
+        if isJSON, let symbol = Self.jsonOperatorSymbol(op) {
+            if op == .cd {
+                throw PostgresError(
+                    "42725", "operator is not unique: json <@ unknown",
+                    hint: "Could not choose a best candidate operator. You might need to add explicit type casts.")
+            }
+            throw PostgresError(
+                "42883", "operator does not exist: json \(symbol) unknown",
+                hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
+        }
 
         switch op {
         case .is:
@@ -313,6 +353,8 @@ struct CompiledFilter {
                 let vector: TextSearch.Vector
                 if case .json(let j) = v {
                     vector = TextSearch.vector(json: j, config)
+                } else if case .jsonText(let j) = v {
+                    vector = TextSearch.vector(json: j.value, config)
                 } else if case .tsvector = type {
                     vector = TextSearch.parseVector(v.textValue ?? "") ?? [:]
                 } else {

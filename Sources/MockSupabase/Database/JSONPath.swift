@@ -55,6 +55,7 @@ package struct JSONPath: Sendable, Equatable {
     /// The value at the path: jsonb for `->`, text for `->>`, NULL where nothing is found.
     package func evaluate(_ v: SQLValue, type: SQLType) -> (value: SQLValue, type: SQLType) {
         if v.isNull { return (.null, .jsonb) }
+        if case .jsonText(let t) = v { return evaluate(json: t) }
         var j: JSONValue
         if case .json(let x) = v { j = x } else { j = v.json(as: type) }
         for (n, step) in steps.enumerated() {
@@ -75,13 +76,26 @@ package struct JSONPath: Sendable, Equatable {
                 switch found {
                 case .null: return (.null, .text)
                 case .string(let s): return (.text(s), .text)
-                // `->>` on a `json` column gives the stored text of the value; the mock keeps no
-                // text, so it prints the compact form a JSON client sends (jsonb prints its own).
-                default: return (.text(found.serialized(type == .json ? .compact : .jsonb)), .text)
+                default: return (.text(found.serialized(.jsonb)), .text)
                 }
             }
             j = found
         }
         return (.json(j), .jsonb)
+    }
+
+    /// The path on a `json` value: PostgreSQL's json operators work on the text, so `->` gives
+    /// the member's or element's text as written (type json) and `->>` a string's contents or
+    /// any other value's text (`2.50`, `[2 , 3]`), NULL for JSON `null` (jsonfuncs.c
+    /// `json_object_field`, `json_array_element`, `*_text`).
+    private func evaluate(json start: PGJSONText) -> (value: SQLValue, type: SQLType) {
+        var t = start
+        for (n, step) in steps.enumerated() {
+            let found = step.index.map { t.element($0) } ?? t.member(step.key)
+            guard let found else { return (.null, step.asText ? .text : .json) }
+            if n == steps.count - 1 && step.asText { return (found.asText.map(SQLValue.text) ?? .null, .text) }
+            t = found
+        }
+        return (.jsonText(t), .json)
     }
 }

@@ -154,8 +154,8 @@ package final class Database: Sendable {
 
     /// Loads rows without triggers or RLS (fixtures), as `session_replication_role = replica` does;
     /// constraints still apply.
-    package func seed(_ table: String, rows: [JSONValue]) throws {
-        try write { try $0.seed(table, rows: rows) }
+    package func seed(_ table: String, rows: [JSONValue], texts: [[String: String]]? = nil) throws {
+        try write { try $0.seed(table, rows: rows, texts: texts) }
     }
 
     /// Runs `body` (this database's own calls, on this thread) with triggers off, as a session
@@ -272,14 +272,14 @@ package final class Database: Sendable {
     ///   - onConflict: the unique key for upserts (primary key when nil).
     ///   - returning: whether the rows are returned (RETURNING needs SELECT visibility).
     package func insert(
-        into table: String, rows input: [[String: JSONValue]], columns: [String]? = nil,
+        into table: String, rows input: [[String: JSONValue]], texts: [[String: String]]? = nil, columns: [String]? = nil,
         missingAsDefault: Bool = true, as auth: AuthContext,
         resolution: ConflictResolution = .error, onConflict: [String]? = nil,
         returning: Bool = false
     ) throws -> [[SQLValue]] {
         try write {
             try $0.insert(
-                into: table, rows: input, columns: columns, missingAsDefault: missingAsDefault, as: auth,
+                into: table, rows: input, texts: texts, columns: columns, missingAsDefault: missingAsDefault, as: auth,
                 resolution: resolution, onConflict: onConflict, returning: returning)
         }
     }
@@ -287,11 +287,11 @@ package final class Database: Sendable {
     /// UPDATE with RLS: only rows visible to the role and allowed by the UPDATE policy are
     /// changed; a changed row that fails WITH CHECK aborts the statement with 42501.
     package func update(
-        _ table: String, set values: [String: JSONValue], as auth: AuthContext,
+        _ table: String, set values: [String: JSONValue], texts: [String: String]? = nil, as auth: AuthContext,
         where filter: RowFilter? = nil, returning: Bool = false,
         limit: Int? = nil
     ) throws -> [[SQLValue]] {
-        try write { try $0.update(table, set: values, as: auth, where: filter, returning: returning, limit: limit) }
+        try write { try $0.update(table, set: values, texts: texts, as: auth, where: filter, returning: returning, limit: limit) }
     }
 
     /// DELETE with RLS: only rows visible and allowed by the DELETE policy are removed.

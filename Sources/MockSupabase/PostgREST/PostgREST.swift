@@ -389,6 +389,16 @@ extension MockSupabase {
         }
     }
 
+    /// Each row's member texts in a JSON body, which `json` columns keep; nil when PostgreSQL
+    /// does not get the body's text: a CSV or form body, or `Prefer: missing=default`, which
+    /// sends the body as `jsonb` (SqlFragment.hs `fromJsonBodyF`), so a json column gets the
+    /// jsonb text.
+    func bodyTexts(_ request: HTTPRequest, _ prefs: Preferences) -> [[String: String]]? {
+        let ct = request.headers["Content-Type"]?.lowercased() ?? "application/json"
+        if prefs.missingDefault || ct.hasPrefix("application/x-www-form-urlencoded") || ct.hasPrefix("text/csv") { return nil }
+        return PGJSONText.bodyMembers(request.body)
+    }
+
     func parseCSV(_ text: String) throws -> JSONValue {
         let lines = text.split(whereSeparator: \.isNewline).map(String.init)
         guard let header = lines.first else { throw PostgresError("PGRST102", "Empty or invalid csv") }
@@ -446,7 +456,7 @@ extension MockSupabase {
             let snapshot = try plan?.snapshot(database: database, auth: auth)
             let before = database.count(tableName)
             let written = try database.insert(
-                into: tableName, rows: objects, columns: columns, missingAsDefault: prefs.missingDefault,
+                into: tableName, rows: objects, texts: bodyTexts(request, prefs), columns: columns, missingAsDefault: prefs.missingDefault,
                 as: auth, resolution: resolution, onConflict: q.onConflict, returning: returning)
             let inserted = database.count(tableName) - before
             if MockSupabase.isObject(media) && written.count != 1 { throw singularity(written.count) }
@@ -559,7 +569,8 @@ extension MockSupabase {
         let (changed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
             let snapshot = try plan?.snapshot(database: database, auth: auth)
             let changed = try database.update(
-                tableName, set: patch, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), returning: returning, limit: q.limit)
+                tableName, set: patch, texts: bodyTexts(request, prefs)?.first, as: auth, where: q.filter.isEmpty ? nil : .and(q.filter), returning: returning,
+                limit: q.limit)
             try prefs.checkMaxAffected(changed.count)
             if MockSupabase.isObject(media) && changed.count != 1 { throw singularity(changed.count) }
             let shown = plan == nil ? [] : try ordered(changed, q.order, table: table)
@@ -636,8 +647,9 @@ extension MockSupabase {
         case .array(let a): objects = a.compactMap(\.objectValue)
         default: throw PostgresError("PGRST102", "Empty or invalid json")
         }
+        var texts = bodyTexts(request, prefs).map { t in body.arrayValue.map { a in zip(a, t).filter { $0.0.objectValue != nil }.map(\.1) } ?? t }
         // The payload rows the URL's key selects (`WHERE pgrst_body.pk = value`).
-        objects = try objects.filter { o in
+        let keep = try objects.map { o in
             try pkFilters.allSatisfy { k, v in
                 let i = table.columnIndex(k)!
                 let type = table.columns[i].type
@@ -645,6 +657,8 @@ extension MockSupabase {
                 return try SQLValue.coerce(json: bv, to: type) == SQLValue.parse(text: v, as: type)
             }
         }
+        objects = zip(objects, keep).filter(\.1).map(\.0)
+        texts = texts.map { t in zip(t, keep).filter(\.1).map(\.0) }
         guard objects.count == 1 else { throw PostgresError("PGRST115", "Payload values do not match URL in primary key column(s)") }
         let returning = prefs.returning == .representation
         let plan =
@@ -654,7 +668,7 @@ extension MockSupabase {
         let (inserted, rows) = try database.atomically { () throws -> (Int, [String]) in
             let before = database.count(tableName)
             let written = try database.insert(
-                into: tableName, rows: objects, columns: Array(objects[0].keys).sorted(), as: auth,
+                into: tableName, rows: objects, texts: texts, columns: Array(objects[0].keys).sorted(), as: auth,
                 resolution: .merge, onConflict: table.primaryKey, returning: returning)
             if MockSupabase.isObject(media) && written.count != 1 { throw singularity(written.count) }
             return (database.count(tableName) - before, try plan?.render(written, database: database, auth: auth) ?? [])

@@ -574,7 +574,14 @@ struct SelectPlan {
             }
         }
         guard let kid = kids.first, let o = try? JSONValue.parse(kid.text).objectValue else { return names.map { ($0, "null") } }
+        // A to-one spread selects the related columns as they are (QueryBuilder.hs
+        // `pgFmtSpreadSelectItem`, no jsonb cast), so a json column keeps its text.
+        var kept: [String: String] = [:]
+        for case .column(let name, let i, .json, nil) in e.plan.fields {
+            if i < kid.source.count, case .jsonText(let t) = kid.source[i] { kept[name] = t.text }
+        }
         return names.map { name in
+            if let text = kept[name] { return (name, text) }
             var s = ""
             (o[name] ?? .null).write(to: &s, style: .jsonb, indent: 0)
             return (name, s)
@@ -616,6 +623,7 @@ struct SelectPlan {
                     let v = path.evaluate(row[i], type: type)
                     if v.value.isNull { return [""] }
                     if case .json(let j) = v.value { return [quote(j.serialized(.jsonb))] }
+                    if case .jsonText(let j) = v.value { return [quote(j.text)] }
                     return [quote(v.value.pgText(as: v.type))]
                 case .embed, .spread: return []
                 }
@@ -633,6 +641,11 @@ struct SelectPlan {
         if let cast, !v.isNull {
             let text = v.pgText(as: type)
             if cast == .json || cast == .jsonb, case .json = v {
+                t = cast
+            } else if cast == .jsonb, case .jsonText(let j) = v {
+                // `json::jsonb` reads the text as jsonb does (duplicates dropped, keys sorted).
+                (value, t) = (.json(j.value), .jsonb)
+            } else if cast == .json, case .jsonText = v {
                 t = cast
             } else {
                 value = try SQLValue.parse(text: text, as: cast)

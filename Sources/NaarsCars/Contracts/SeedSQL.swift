@@ -92,6 +92,7 @@ package enum NaarsCarsSeedSQL {
             if items.isEmpty { return "'{}'::\(type)" }
             return "array[\(items.map { quote($0.pgText(as: elem)) }.joined(separator: ", "))]::\(type)"
         case (.jsonb, .json(let j)), (.json, .json(let j)): return quote(j.serialized(.jsonb)) + "::\(type)"
+        case (.json, .jsonText(let j)): return quote(j.text) + "::json"
         default: return quote(sql.pgText(as: type))
         }
     }
