@@ -1224,12 +1224,12 @@ extension PostgRESTCaseCorpusTests {
         Case(
             name: "audit: unknown embed before unknown column", target: "car_models?select=id,name,car_model_sales_202101(id)", status: 400,
             expect: .json(
-                #"{"code":"PGRST200","details":"Searched for a foreign key relationship between 'car_models' and 'car_model_sales_202101' in the schema 'public', but no matches were found.","hint":"Perhaps you meant 'car_model_sales' instead of 'car_model_sales_202101'.","message":"Could not find a relationship between 'car_models' and 'car_model_sales_202101' in the schema cache"}"#
+                #"{"code":"PGRST200","details":"Searched for a foreign key relationship between 'car_models' and 'car_model_sales_202101' in the schema 'test', but no matches were found.","hint":"Perhaps you meant 'car_model_sales' instead of 'car_model_sales_202101'.","message":"Could not find a relationship between 'car_models' and 'car_model_sales_202101' in the schema cache"}"#
             ), onSpecTables: true),
         Case(
             name: "audit: unknown nested embed before unknown column", target: "car_brands?select=nope,car_models(name,car_dealers_x(*))", status: 400,
             expect: .json(
-                #"{"code":"PGRST200","details":"Searched for a foreign key relationship between 'car_models' and 'car_dealers_x' in the schema 'public', but no matches were found.","hint":"Perhaps you meant 'car_dealers' instead of 'car_dealers_x'.","message":"Could not find a relationship between 'car_models' and 'car_dealers_x' in the schema cache"}"#
+                #"{"code":"PGRST200","details":"Searched for a foreign key relationship between 'car_models' and 'car_dealers_x' in the schema 'test', but no matches were found.","hint":"Perhaps you meant 'car_dealers' instead of 'car_dealers_x'.","message":"Could not find a relationship between 'car_models' and 'car_dealers_x' in the schema cache"}"#
             ), onSpecTables: true),
         Case(
             name: "audit: known embeds leave the column error", target: "car_models?select=id,car_brands(name)", status: 400,

@@ -511,7 +511,7 @@ extension PostgRESTCaseCorpusTests {
         // Unknown tables and paths
         Case(
             name: "st unknown table", target: "faketable", status: 404,
-            expect: .exact(#"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'public.faketable' in the schema cache"}"#)),
+            expect: .exact(#"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'test.faketable' in the schema cache"}"#)),
         Case(
             name: "st invalid path", target: "first/second/third?select=*", status: 404,
             expect: .exact(#"{"code":"PGRST125","details":null,"hint":null,"message":"Invalid path specified in request URL"}"#),

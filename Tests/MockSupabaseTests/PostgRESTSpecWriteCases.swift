@@ -103,7 +103,7 @@ extension PostgRESTCaseCorpusTests {
                 #"{"code":"PGRST204","details":null,"hint":null,"message":"Could not find the 'helicopter' column of 'articles' in the schema cache"}"#)),
         Case(
             name: "wr unknown table before columns", method: "POST", target: "garlic?columns=helicopter", body: #"[{"id": 204, "body": "yyy"}]"#, status: 404,
-            expect: .exact(#"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'public.garlic' in the schema cache"}"#)),
+            expect: .exact(#"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'test.garlic' in the schema cache"}"#)),
         Case(
             name: "wr columns non-objects", method: "POST", target: "articles?columns=id,body", body: #"[{"id": 204, "body": "yyy"}, 333, "asdf"]"#, status: 400
         ),

@@ -51,7 +51,7 @@ extension PostgRESTCaseCorpusTests {
         Case(
             name: "unknown fk hint", target: "message?select=id,sender:person!space(name)&id=lt.4", status: 400,
             expect: .json(
-                #"{"code":"PGRST200","details":"Searched for a foreign key relationship between 'message' and 'person' using the hint 'space' in the schema 'public', but no matches were found.","hint":null,"message":"Could not find a relationship between 'message' and 'person' in the schema cache"}"#
+                #"{"code":"PGRST200","details":"Searched for a foreign key relationship between 'message' and 'person' using the hint 'space' in the schema 'test', but no matches were found.","hint":null,"message":"Could not find a relationship between 'message' and 'person' in the schema cache"}"#
             )),
         Case(
             name: "parent by fk name", target: "comments?select=content,user(name)", status: 200,

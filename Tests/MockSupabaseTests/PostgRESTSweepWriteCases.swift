@@ -41,7 +41,7 @@ extension PostgRESTCaseCorpusTests {
             expect: .exact("[]"), expectHeaders: ["Content-Range": "*/*"]),
         Case(
             name: "sw delete unknown table", method: "DELETE", target: "foozle?id=eq.101", status: 404,
-            expect: .exact(#"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'public.foozle' in the schema cache"}"#)),
+            expect: .exact(#"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'test.foozle' in the schema cache"}"#)),
         Case(
             name: "sw delete cascade embeds before", method: "DELETE", target: "artists?id=lt.3&select=id,name,albums(title)&order=id.desc",
             headers: ["Prefer": "return=representation"], status: 200,
@@ -509,7 +509,7 @@ extension PostgRESTCaseCorpusTests {
     static let sweepUpdateCases: [Case] = [
         Case(
             name: "sw patch unknown table", method: "PATCH", target: "fake", body: #"{"real":false}"#, status: 404,
-            expect: .exact(#"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'public.fake' in the schema cache"}"#)),
+            expect: .exact(#"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'test.fake' in the schema cache"}"#)),
         Case(
             name: "sw patch empty table", method: "PATCH", target: "menagerie", body: #"{"varchar":"x"}"#, status: 204, expect: .exact(""),
             expectAbsent: ["Content-Type"]),
@@ -595,22 +595,22 @@ extension PostgRESTCaseCorpusTests {
         Case(
             name: "sw error unknown table", target: "non_existent_table", status: 404,
             expect: .exact(
-                #"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'public.non_existent_table' in the schema cache"}"#),
-            expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST205", "Content-Length": "131"]),
+                #"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'test.non_existent_table' in the schema cache"}"#),
+            expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST205", "Content-Length": "129"]),
         Case(
             name: "sw error similar table", target: "projectx", status: 404,
             expect: .exact(
-                #"{"code":"PGRST205","details":null,"hint":"Perhaps you meant the table 'public.projects'","message":"Could not find the table 'public.projectx' in the schema cache"}"#
+                #"{"code":"PGRST205","details":null,"hint":"Perhaps you meant the table 'test.projects'","message":"Could not find the table 'test.projectx' in the schema cache"}"#
             ),
             expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST205"]),
         Case(
             name: "sw error similar table two letters", target: "projecxx", status: 404,
             expect: .exact(
-                #"{"code":"PGRST205","details":null,"hint":"Perhaps you meant the table 'public.projects'","message":"Could not find the table 'public.projecxx' in the schema cache"}"#
+                #"{"code":"PGRST205","details":null,"hint":"Perhaps you meant the table 'test.projects'","message":"Could not find the table 'test.projecxx' in the schema cache"}"#
             )),
         Case(
             name: "sw error dissimilar table", target: "projxxxx", status: 404,
-            expect: .exact(#"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'public.projxxxx' in the schema cache"}"#)),
+            expect: .exact(#"{"code":"PGRST205","details":null,"hint":null,"message":"Could not find the table 'test.projxxxx' in the schema cache"}"#)),
         Case(name: "sw error proxy status on 400", target: "items?id=foo.1", status: 400, expectHeaders: ["Proxy-Status": "PostgREST; error=PGRST100"]),
         Case(
             name: "sw error proxy status on sqlstate", method: "POST", target: "simple_pk", body: #"{"k":"xyyx","extra":"e1"}"#, status: 409,

@@ -295,9 +295,13 @@ final class PostgRESTWireTests: XCTestCase {
     // MARK: Errors
 
     func testUnknownTableColumnAndFunction() throws {
-        try f.send("GET", "/rest/v1/citys").assertPostgrestError(
-            404, "PGRST205", "Could not find the table 'public.citys' in the schema cache",
+        // Error.hs `getFuzzyHint`: a table is suggested only when at least 75% alike
+        // (normalized Levenshtein): "citie" is 83% "cities", "citys" 67%.
+        try f.send("GET", "/rest/v1/citie").assertPostgrestError(
+            404, "PGRST205", "Could not find the table 'public.citie' in the schema cache",
             hint: "Perhaps you meant the table 'public.cities'")
+        try f.send("GET", "/rest/v1/citys").assertPostgrestError(
+            404, "PGRST205", "Could not find the table 'public.citys' in the schema cache", hint: .some(nil))
         try f.send("GET", "/rest/v1/cities", "select=nope").assertPostgrestError(400, "42703", "column cities.nope does not exist")
         try f.send("GET", "/rest/v1/cities", "nope=eq.1").assertPostgrestError(400, "42703", "column cities.nope does not exist")
         try f.send("POST", "/rest/v1/saved_cities", json: ["user_id": .string(f.ana), "city_id": "paris", "colour": "red"])
@@ -384,9 +388,19 @@ final class PostgRESTWireTests: XCTestCase {
         try f.send("GET", "/rest/v1/rpc/add", "a=two").assertPostgrestError(400, "22P02")
         try f.send("GET", "/rest/v1/rpc/touch").assertPostgrestError(405, "25006")
         XCTAssertEqual(try f.send("POST", "/rest/v1/rpc/touch", raw: "").status, 204, "an empty body means no arguments")
+        // Error.hs `noRpcHint`: the sorted parameter lists are compared as text ("(a, b)"), so an
+        // argument sharing no letters with them gets no hint; a near one gets the list.
         try f.send("POST", "/rest/v1/rpc/add", json: ["c": 1]).assertPostgrestError(
             404, "PGRST202", "Could not find the function public.add(c) in the schema cache",
+            details:
+                "Searched for the function public.add with parameter c or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.",
+            hint: .some(nil))
+        try f.send("GET", "/rest/v1/rpc/add", "bb=1&a=2").assertPostgrestError(
+            404, "PGRST202", "Could not find the function public.add(a, bb) in the schema cache",
+            details: "Searched for the function public.add with parameters a, bb, but no matches were found in the schema cache.",
             hint: "Perhaps you meant to call the function public.add(a, b)")
+        try f.send("GET", "/rest/v1/rpc/ad").assertPostgrestError(404, "PGRST202", hint: .some(nil))
+        try f.send("GET", "/rest/v1/rpc/addd").assertPostgrestError(404, "PGRST202", hint: "Perhaps you meant to call the function public.add")
     }
 
     // MARK: Tolerance

@@ -10,11 +10,13 @@ import XCTest
 /// (a `money` column), `single_unique`, `compound_unique`, `only_pk`, the surrogate-key upsert
 /// tables, `UnitTest`, `web_content`, `artists` → `albums` (cascading), `students` ↔ `students_info`,
 /// `organizations`, `timestamps`),
-/// written in the contract format. The rows are the suite's data, so a request the specs send
+/// written in the contract format, in the schema `test` PostgREST's suites expose (`db-schemas`),
+/// so messages name it as theirs do. The rows are the suite's data, so a request the specs send
 /// gets the rows PostgREST's own answer holds.
 final class SpecTablesFixture {
     static let schemaJSON = #"""
-        {"enums": {"enum_menagerie_type": ["foo", "bar"], "visit_type": ["vacation", "work"]},
+        {"exposedSchemas": ["test"],
+         "enums": {"enum_menagerie_type": ["foo", "bar"], "visit_type": ["vacation", "work"]},
          "domains": [
           {"name": "tsvector_not_null", "type": "tsvector", "check": {"notNull": {"column": "value"}}, "constraint": "tsvector is required"},
           {"name": "tsvector_not_empty", "type": "tsvector", "checks": [

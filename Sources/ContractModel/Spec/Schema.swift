@@ -209,6 +209,12 @@ package struct DatabaseSchema: Sendable, Equatable {
     package var domains: [String: DomainDefinition] = [:]
     /// Structured SQL functions (`functions`), nil when schema.json gives none.
     package var functions: [FunctionDefinition]? = nil
+    /// The schemas PostgREST exposes (`exposedSchemas`, its `db-schemas`), `public` when not
+    /// given. The first is the one requests reach without a profile header and the one its
+    /// messages name (`Could not find the table 'public.x'`).
+    package var exposedSchemas: [String] = ["public"]
+    /// The schema a bare table name means: the first exposed one.
+    package var apiSchema: String { exposedSchemas.first ?? "public" }
     /// Whether schema.json states indexes structurally for at least one table: then every
     /// table's indexes are compared with the catalog (a table without the key has none).
     package var declaresIndexes: Bool { tables.contains { $0.indexDefinitions != nil } }
@@ -233,7 +239,7 @@ package struct DatabaseSchema: Sendable, Equatable {
             let s = String(name[..<dot]), t = String(name[name.index(after: dot)...])
             return tables.first { $0.schema == s && $0.name == t }
         }
-        return tables.first { $0.name == name && $0.schema == "public" } ?? tables.first { $0.name == name }
+        return tables.first { $0.name == name && $0.schema == apiSchema } ?? tables.first { $0.name == name }
     }
 
     /// GoTrue's `auth.users`, which every app's schema contains implicitly.
@@ -264,7 +270,7 @@ extension DatabaseSchema: Decodable {
     /// naming the file and JSON path.
     package static func decode(_ root: SpecNode) throws -> DatabaseSchema { try root.decode(DatabaseSchema.self) }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, enums, domains, tables, triggers, functions }
+    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, enums, domains, tables, triggers, functions, exposedSchemas }
 
     /// schema.json: enums and domains first (the tables' types), then the tables, whose
     /// references, keys and views are checked against each other, then triggers and functions.
@@ -280,9 +286,15 @@ extension DatabaseSchema: Decodable {
             domains[def.name] = def
         }
         decoder.contractState?.values[TableSchema.domainsValue] = domains
+        let exposed = try c.decodeIfPresent([String].self, forKey: .exposedSchemas) ?? ["public"]
+        guard !exposed.isEmpty, Set(exposed).count == exposed.count, !exposed.contains("auth") else {
+            throw c.fail([CodingKeys.exposedSchemas], "expected a non-empty list of distinct schema names other than 'auth'")
+        }
+        decoder.contractState?.values[TableSchema.apiSchemaValue] = exposed[0]
         let tables = try c.decode([TableSchema].self, forKey: .tables)
         var schema = DatabaseSchema(enums: enums, tables: [DatabaseSchema.authUsers] + tables)
         schema.domains = domains
+        schema.exposedSchemas = exposed
         // Validate references.
         func fail(_ ti: Int, _ message: String, below: [CodingKey] = []) -> SpecError {
             c.fail([CodingKeys.tables, AnyKey(intValue: ti)!] + below, message)
@@ -334,6 +346,8 @@ extension DatabaseSchema: Decodable {
 extension TableSchema: Decodable {
     /// Where the decoder's values hold schema.json's domains (`[String: DomainDefinition]`).
     package static let domainsValue = "schema.domains"
+    /// Where the decoder's values hold the first exposed schema: a table's schema unless given.
+    package static let apiSchemaValue = "schema.apiSchema"
 
     // Not `CaseIterable`: a key is known once read, as the table's shape reads it.
     enum CodingKeys: String, CodingKey {
@@ -345,7 +359,8 @@ extension TableSchema: Decodable {
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let name = try c.decode(String.self, forKey: .name)
-        let schemaName = try c.decodeIfPresent(String.self, forKey: .schema) ?? "public"
+        let schemaName =
+            try c.decodeIfPresent(String.self, forKey: .schema) ?? decoder.contractState?.values[Self.apiSchemaValue] as? String ?? "public"
         var pk = try c.decodeIfPresent([String].self, forKey: .primaryKey) ?? []
         var columns: [ColumnSchema] = []
         for (i, entry) in try c.decode([ColumnEntry].self, forKey: .columns).enumerated() {

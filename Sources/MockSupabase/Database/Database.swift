@@ -236,7 +236,7 @@ final class DatabaseEngine {
     }
 
     func qualified(_ name: String) -> String {
-        name.utf8.contains(0x2E) ? name : "public.\(name)"
+        name.utf8.contains(0x2E) ? name : "\(schema.apiSchema).\(name)"
     }
 
     func table(_ name: String) throws -> Table {
@@ -905,7 +905,7 @@ final class DatabaseEngine {
     // MARK: Grants and RLS
 
     func checkGrant(_ t: Table, _ cmd: PolicyCommand, _ auth: AuthContext) throws {
-        if t.schema.schema != "public" && !auth.bypassesRLS {
+        if !isUserSchema(t.schema.schema) && !auth.bypassesRLS {
             throw PostgresError("42501", "permission denied for schema \(t.schema.schema)")
         }
         if let tp = policiesByTable[t.schema.name], tp.revoked[auth.role]?.contains(cmd) == true {
@@ -913,13 +913,17 @@ final class DatabaseEngine {
         }
     }
 
+    /// Whether a schema holds the app's own tables (grants and RLS apply): `public` or one the
+    /// contract exposes; others (`auth`, `storage`) are reachable only by roles bypassing RLS.
+    func isUserSchema(_ name: String) -> Bool { name == "public" || schema.exposedSchemas.contains(name) }
+
     func rlsViolation(_ table: String) -> PostgresError {
         PostgresError("42501", "new row violates row-level security policy for table \"\(table)\"")
     }
 
     /// A row test for a command under RLS (USING, or WITH CHECK when `check`).
     func policyTest(_ t: Table, _ cmd: PolicyCommand, _ auth: AuthContext, check: Bool = false) throws -> ([SQLValue]) -> Bool {
-        if auth.bypassesRLS || t.schema.schema != "public" { return { _ in true } }
+        if auth.bypassesRLS || !isUserSchema(t.schema.schema) { return { _ in true } }
         guard let tp = policiesByTable[t.schema.name], tp.rlsEnabled else { return { _ in true } }
         let key = PolicyCacheKey(
             generation: policyGeneration, schema: t.schema.schema, table: t.schema.name, command: cmd, check: check,

@@ -111,10 +111,14 @@ extension MockSupabase {
         do {
             let auth = try restAuth(request)
             anonymous = auth.role == "anon"
-            // Schema profiles: only `public` is exposed.
+            // Schema profiles: the contract's exposed schemas (PostgREST's `db-schemas`); the
+            // first is served without a header.
+            let exposed = database.schema.exposedSchemas
+            let apiSchema = database.schema.apiSchema
             let profileHeader = ["GET", "HEAD"].contains(request.method) ? "Accept-Profile" : "Content-Profile"
-            if let profile = request.headers[profileHeader], profile != "public" {
-                throw PostgresError("PGRST106", "Invalid schema: \(profile)", hint: "Only the following schemas are exposed: public")
+            if let profile = request.headers[profileHeader], !exposed.contains(profile) {
+                throw PostgresError(
+                    "PGRST106", "Invalid schema: \(profile)", hint: "Only the following schemas are exposed: \(exposed.joined(separator: ", "))")
             }
             var rest = String(request.path.dropFirst("/rest/v1".count))
             while rest.hasPrefix("/") { rest.removeFirst() }
@@ -129,11 +133,8 @@ extension MockSupabase {
             if rest.utf8.contains(0x2F) {
                 throw PostgresError("PGRST125", "Invalid path specified in request URL")
             }
-            guard let restTable = database.tableSchema(rest), restTable.schema == "public" else {
-                let similar = database.schema.tables.filter { $0.schema == "public" }.map(\.name)
-                    .min { levenshtein($0, rest) < levenshtein($1, rest) }
-                let hint = similar.flatMap { levenshtein($0, rest) <= max(2, rest.count / 3) ? "Perhaps you meant the table 'public.\($0)'" : nil }
-                throw PostgresError("PGRST205", "Could not find the table 'public.\(rest)' in the schema cache", hint: hint)
+            guard let restTable = database.tableSchema(rest), restTable.schema == apiSchema else {
+                throw tableNotFound(rest, in: apiSchema)
             }
             if request.method == "OPTIONS" { return restOptions(restTable) }
             // Plan.hs: preferences are judged once the target is known.
@@ -161,12 +162,12 @@ extension MockSupabase {
 
     func openAPIRoot() -> HTTPResponse {
         var paths: [String: JSONValue] = ["/": ["get": ["summary": "OpenAPI description (this document)"]]]
-        for t in database.schema.tables where t.schema == "public" {
+        for t in database.schema.tables where t.schema == database.schema.apiSchema {
             paths["/\(t.name)"] = ["get": [:], "post": [:], "patch": [:], "delete": [:]]
         }
         for n in rpcNames { paths["/rpc/\(n)"] = ["post": [:], "get": [:]] }
         var defs: [String: JSONValue] = [:]
-        for t in database.schema.tables where t.schema == "public" {
+        for t in database.schema.tables where t.schema == database.schema.apiSchema {
             var props: [String: JSONValue] = [:]
             for c in t.columns { props[c.name] = ["format": .string(c.type.description)] }
             defs[t.name] = [
@@ -706,16 +707,17 @@ extension MockSupabase {
             fn.parameters.allSatisfy({ $0.hasDefault || args[$0.name] != nil })
         else {
             let sig = given.joined(separator: ", ")
+            let qualified = "\(database.schema.apiSchema).\(name)"
             let message =
                 given.isEmpty
-                ? "Could not find the function public.\(name) without parameters in the schema cache"
-                : "Could not find the function public.\(name)(\(sig)) in the schema cache"
+                ? "Could not find the function \(qualified) without parameters in the schema cache"
+                : "Could not find the function \(qualified)(\(sig)) in the schema cache"
+            // Error.hs `NoRpc` details: only a POST of JSON also searched for a single unnamed
+            // json/jsonb parameter; a GET names just the arguments.
+            let searched = given.isEmpty ? " without parameters" : " with parameter\(given.count > 1 ? "s" : "") \(sig)"
             let details =
-                given.isEmpty
-                ? "Searched for the function public.\(name) without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache."
-                : "Searched for the function public.\(name) with parameter\(given.count > 1 ? "s" : "") \(sig) or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache."
-            let hint = fn.map { f in "Perhaps you meant to call the function public.\(name)(\(f.parameters.map(\.name).joined(separator: ", ")))" }
-            throw PostgresError("PGRST202", message, details: details, hint: hint)
+                "Searched for the function \(qualified)\(searched)\(isRead ? "" : " or with a single unnamed json/jsonb parameter"), but no matches were found in the schema cache."
+            throw PostgresError("PGRST202", message, details: details, hint: functionHint(name, given: given, found: fn))
         }
         // Plan.hs `callReadPlan`: the function is found (PGRST202) before its read plan is
         // judged, aggregates included (PGRST123).
@@ -750,7 +752,8 @@ extension MockSupabase {
         case .rows(let cols):
             guard case .array(let items) = result else { return HTTPResponse(status: 200, headers: headers, body: Data("[]".utf8)) }
             let ts = TableSchema(
-                name: name, schema: "public", columns: cols, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true, decisions: [])
+                name: name, schema: database.schema.apiSchema, columns: cols, primaryKey: [], uniques: [], foreignKeys: [], checks: [], isView: true,
+                decisions: [])
             let idx = Dictionary(uniqueKeysWithValues: cols.enumerated().map { ($1.name, $0) })
             var rows = try items.map { item -> [SQLValue] in
                 let o = item.objectValue ?? [:]
@@ -783,7 +786,7 @@ func rowJSON(_ cells: [(c: ColumnSchema, v: SQLValue)]) -> String {
     return out + "}"
 }
 
-/// Edit distance for "Perhaps you meant" hints.
+/// Edit distance (PostgreSQL's column hints; PostgREST's hints use `FuzzyNameSet`).
 func levenshtein(_ a: String, _ b: String) -> Int {
     let x = Array(a), y = Array(b)
     if x.isEmpty { return y.count }

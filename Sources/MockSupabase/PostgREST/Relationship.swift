@@ -59,7 +59,7 @@ struct Relationship {
                 && fk.refColumns.allSatisfy({ v.columnIndex($0) != nil })
             {
                 var k = fk
-                k.refTable = v.schema == "public" ? v.name : v.qualifiedName
+                k.refTable = v.schema == schema.apiSchema ? v.name : v.qualifiedName
                 out.append(k)
             }
         }
@@ -75,9 +75,9 @@ struct Relationship {
     /// Every relationship from `origin` to the exposed tables.
     static func all(from origin: TableSchema, schema: DatabaseSchema) -> [Relationship] {
         var out: [Relationship] = []
-        let exposed = schema.tables.filter { $0.schema == "public" }
+        let exposed = schema.tables.filter { $0.schema == schema.apiSchema }
         for fk in foreignKeys(of: origin, schema: schema) {
-            guard let t = schema.table(fk.refTable), t.schema == "public" else { continue }
+            guard let t = schema.table(fk.refTable), t.schema == schema.apiSchema else { continue }
             let card: Cardinality = isUnique(fk.columns, in: origin) ? .oneToOne : .manyToOne
             out.append(
                 Relationship(origin: origin, target: t, cardinality: card, constraint: fk.name, columns: Array(zip(fk.columns, fk.refColumns)), junction: nil))
@@ -96,7 +96,7 @@ struct Relationship {
             let keys = junctionKeys(of: j, schema: schema)
             for fk1 in keys where schema.table(fk1.refTable)?.qualifiedName == origin.qualifiedName {
                 for fk2 in keys where fk2.name != fk1.name {
-                    guard let t = schema.table(fk2.refTable), t.schema == "public" else { continue }
+                    guard let t = schema.table(fk2.refTable), t.schema == schema.apiSchema else { continue }
                     guard Set(fk1.columns + fk2.columns).isSubset(of: Set(j.primaryKey)) else { continue }
                     let junction = Junction(
                         table: j, sourceConstraint: fk1.name, targetConstraint: fk2.name,
@@ -163,29 +163,22 @@ struct Relationship {
     static func notFound(_ parent: String, _ child: String, hint: String?, schema: DatabaseSchema) -> PostgresError {
         let details =
             "Searched for a foreign key relationship between '\(parent)' and '\(child)'" + (hint.map { " using the hint '\($0)'" } ?? "")
-            + " in the schema 'public', but no matches were found."
-        // PostgREST's `noRelBetweenHint`: a close name among the parent's related tables, or,
-        // when the parent has no relationships, among the tables that have some.
+            + " in the schema '\(schema.apiSchema)', but no matches were found."
+        // Error.hs `noRelBetweenHint`: when the parent has relationships, a close name among the
+        // tables they reach (not the child itself); otherwise a close name among the tables that
+        // have relationships, at `getOne`'s default score.
         var suggestion: String?
-        let withRels = schema.tables.filter { $0.schema == "public" && !all(from: $0, schema: schema).isEmpty }
+        let withRels = schema.tables.filter { $0.schema == schema.apiSchema && !all(from: $0, schema: schema).isEmpty }
         if let p = withRels.first(where: { $0.name == parent }) {
-            let related = Array(Set(all(from: p, schema: schema).map(\.target.name)))
-            if !related.contains(child), let best = closest(child, related) { suggestion = "Perhaps you meant '\(best)' instead of '\(child)'." }
-        } else if let best = closest(parent, withRels.map(\.name)) {
+            let related = all(from: p, schema: schema).sorted(by: schemaCacheOrder).map(\.target.name)
+            if let best = FuzzyNameSet(related).get(child).first(where: { $0.score < 1 }) {
+                suggestion = "Perhaps you meant '\(best.name)' instead of '\(child)'."
+            }
+        } else if let best = FuzzyNameSet(withRels.map(\.name)).getOne(parent) {
             suggestion = "Perhaps you meant '\(best)' instead of '\(parent)'."
         }
         return PostgresError(
             "PGRST200", "Could not find a relationship between '\(parent)' and '\(child)' in the schema cache", details: details, hint: suggestion)
-    }
-
-    /// A fuzzy match in the spirit of the `fuzzyset` PostgREST uses: the most similar name by
-    /// edit distance, if at least a third alike.
-    static func closest(_ word: String, _ names: [String]) -> String? {
-        let scored = names.map { n -> (String, Double) in
-            let d = Double(levenshtein(n.lowercased(), word.lowercased()))
-            return (n, 1 - d / Double(max(n.count, word.count, 1)))
-        }.filter { $0.1 >= 0.34 }
-        return scored.max { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 > $1.0) }?.0
     }
 
     static func ambiguous(_ parent: String, _ child: String, _ rels: [Relationship]) -> PostgresError {
