@@ -68,6 +68,17 @@ extension PostgRESTCaseCorpusTests {
             expect: .json(#"{"code":"PGRST106","details":null,"hint":"Only the following schemas are exposed: test","message":"Invalid schema: public"}"#)),
         Case(
             name: "hint: the exposed schema as profile", target: "projects?select=id&id=eq.1", headers: ["Accept-Profile": "test"], status: 200,
-            expect: .json(#"[{"id":1}]"#))
+            expect: .json(#"[{"id":1}]"#), expectHeaders: ["Content-Profile": "test"]),
+        Case(
+            name: "hint: no profile, one schema", target: "projects?select=id&id=eq.1", status: 200, expect: .json(#"[{"id":1}]"#),
+            expectAbsent: ["Content-Profile"]),
+        // A write names its schema in Content-Profile; Accept-Profile is not read for it.
+        Case(
+            name: "hint: a write's profile is Content-Profile", method: "PATCH", target: "projects?id=eq.1", headers: ["Accept-Profile": "nope"],
+            body: #"{"name": "Windows 7"}"#, status: 204, expectAbsent: ["Content-Profile"]),
+        Case(
+            name: "hint: a written representation carries the profile", method: "PATCH", target: "projects?id=eq.1&select=id",
+            headers: ["Content-Profile": "test", "Prefer": "return=representation"], body: #"{"name": "Windows 7"}"#, status: 200,
+            expect: .json(#"[{"id":1}]"#), expectHeaders: ["Content-Profile": "test"])
     ])
 }

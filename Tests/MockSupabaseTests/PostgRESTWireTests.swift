@@ -118,6 +118,8 @@ final class PostgRESTWireTests: XCTestCase {
     func testProfilesOnlyPublicIsExposed() throws {
         let ok = try f.send("GET", "/rest/v1/cities", "id=eq.berlin", headers: ["Accept-Profile": "public"])
         XCTAssertEqual(ok.status, 200)
+        XCTAssertEqual(ok.headers["Content-Profile"], "public", "a negotiated schema is named back (Response.hs profileHeader)")
+        XCTAssertNil(try f.send("GET", "/rest/v1/cities", "id=eq.berlin").headers["Content-Profile"])
         let bad = try f.send("GET", "/rest/v1/cities", headers: ["Accept-Profile": "auth"])
         bad.assertPostgrestError(406, "PGRST106")
         let badWrite = try f.send(

@@ -533,7 +533,51 @@ final class SpecTablesFixture {
             {"name": "start_time", "type": "timestamp"},
             {"name": "end_time", "type": "timestamp"},
             {"name": "visit_type", "type": "visit_type"}],
-           "foreignKeys": [{"columns": ["place_id"], "references": {"table": "places", "columns": ["id"]}}]}
+           "foreignKeys": [{"columns": ["place_id"], "references": {"table": "places", "columns": ["id"]}}]},
+          {"name": "has_count_column", "columns": [{"name": "count", "type": "integer"}],
+           "decision": "PostgREST's fixture is the view `SELECT 1 AS count`: a table holding its one row reads the same."},
+          {"name": "Foo", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "bar", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "fooId", "type": "integer"}],
+           "foreignKeys": [{"columns": ["fooId"], "references": {"table": "Foo", "columns": ["id"]}}]},
+          {"name": "foos", "view": {"from": "Foo"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "bars", "view": {"from": "bar"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "fooId", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "plate", "columns": [{"name": "plate_id", "type": "integer", "primaryKey": true}]},
+          {"name": "well", "columns": [
+            {"name": "well_id", "type": "integer", "primaryKey": true},
+            {"name": "plate_id", "type": "integer", "nullable": false},
+            {"name": "parent_well_id", "type": "integer"}],
+           "foreignKeys": [
+            {"name": "well_parent_well_id_fkey", "columns": ["parent_well_id"], "references": {"table": "well", "columns": ["well_id"]}},
+            {"name": "well_plate_id_fkey", "columns": ["plate_id"], "references": {"table": "plate", "columns": ["plate_id"]}}]},
+          {"name": "profiles", "columns": [
+            {"name": "id", "type": "uuid", "primaryKey": true},
+            {"name": "username", "type": "text"}]},
+          {"name": "user_friend", "columns": [
+            {"name": "id", "type": "bigint", "primaryKey": true},
+            {"name": "user1", "type": "uuid"},
+            {"name": "user2", "type": "uuid"}],
+           "foreignKeys": [
+            {"columns": ["user1"], "references": {"table": "profiles", "columns": ["id"]}},
+            {"columns": ["user2"], "references": {"table": "profiles", "columns": ["id"]}}]},
+          {"name": "status", "columns": [{"name": "id", "type": "bigint", "primaryKey": true}]},
+          {"name": "tournaments", "columns": [
+            {"name": "id", "type": "bigint", "primaryKey": true},
+            {"name": "status", "type": "bigint"}],
+           "foreignKeys": [{"columns": ["status"], "references": {"table": "status", "columns": ["id"]}}]},
+          {"name": "channels", "columns": [
+            {"name": "id", "type": "bigint", "primaryKey": true, "identity": "by default"},
+            {"name": "data", "type": "jsonb", "default": {"value": {"foo": "bar"}}},
+            {"name": "slug", "type": "text"}]}
         ]}
         """#
 
@@ -548,6 +592,7 @@ final class SpecTablesFixture {
         let db = backend.database
         try db.seed("items", rows: (1...15).map { JSONValue.object(["id": .int(Int64($0))]) })
         try seedSearchAndTypeTables(db)
+        try db.seed("has_count_column", rows: [["count": 1]])
         try db.seed("simple_pk", rows: [["k": "xyyx", "extra": "u"], ["k": "xYYx", "extra": "v"]])
         try db.seed("no_pk", rows: [["a": nil, "b": nil], ["a": "1", "b": "0"], ["a": "2", "b": "0"]])
         try db.seed("nullable_integer", rows: [["a": nil]])

@@ -115,11 +115,30 @@ extension MockSupabase {
             // first is served without a header.
             let exposed = database.schema.exposedSchemas
             let apiSchema = database.schema.apiSchema
-            let profileHeader = ["GET", "HEAD"].contains(request.method) ? "Accept-Profile" : "Content-Profile"
-            if let profile = request.headers[profileHeader], !exposed.contains(profile) {
+            // ApiRequest.hs `getSchema`: writes name it in Content-Profile, other methods in
+            // Accept-Profile; a named or (with several exposed) defaulted schema is "negotiated"
+            // and successful answers with a body carry `Content-Profile` (Response.hs `profileHeader`).
+            let profileHeader = ["DELETE", "PATCH", "POST", "PUT"].contains(request.method) ? "Content-Profile" : "Accept-Profile"
+            let profile = request.headers[profileHeader]
+            if let profile, !exposed.contains(profile) {
                 throw PostgresError(
                     "PGRST106", "Invalid schema: \(profile)", hint: "Only the following schemas are exposed: \(exposed.joined(separator: ", "))")
             }
+            var response = try routeREST(request, auth, apiSchema: apiSchema)
+            if profile != nil || exposed.count > 1, response.status < 400, response.headers["Content-Type"] != nil {
+                response.headers["Content-Profile"] = profile ?? apiSchema
+            }
+            return response
+        } catch let e as PostgresError {
+            return restError(e, anonymous: anonymous, singular: wantsObject(request))
+        } catch {
+            return restError(PostgresError("XX000", "\(error)"), anonymous: anonymous)
+        }
+    }
+
+    /// A REST request once its key, role and schema profile are accepted.
+    private func routeREST(_ request: HTTPRequest, _ auth: AuthContext, apiSchema: String) throws -> HTTPResponse {
+        do {
             var rest = String(request.path.dropFirst("/rest/v1".count))
             while rest.hasPrefix("/") { rest.removeFirst() }
             while rest.hasSuffix("/") { rest.removeLast() }
@@ -153,10 +172,6 @@ extension MockSupabase {
                     status: 405, headers: ["Content-Type": "application/json; charset=utf-8", "Allow": "OPTIONS,GET,HEAD,POST,PUT,PATCH,DELETE"],
                     body: PostgresError("PGRST117", "Unsupported HTTP method: \(request.method)").json.data())
             }
-        } catch let e as PostgresError {
-            return restError(e, anonymous: anonymous, singular: wantsObject(request))
-        } catch {
-            return restError(PostgresError("XX000", "\(error)"), anonymous: anonymous)
         }
     }
 
