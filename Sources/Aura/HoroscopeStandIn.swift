@@ -12,11 +12,9 @@ package struct HoroscopeStandIn: Sendable {
         package var fortuneScore: Int
         /// Lucky numbers, ascending.
         package var luckyNumbers: [Int]
-        /// Power colours.
         package var powerColors: [String]
     }
 
-    /// The rules in force.
     package let rules: AuraRules
     /// The seed mixed into every draw.
     package let seed: UInt64

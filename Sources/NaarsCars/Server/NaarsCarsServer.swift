@@ -24,9 +24,6 @@ struct NaarsCarsServer: Sendable {
 
 /// Small helpers shared by the server pieces.
 extension NaarsCarsServer {
-    /// `now()` as PostgREST prints a timestamptz.
-    static func timestamp(_ date: Date) -> String { PGTime.formatTimestamp(PGTime.micros(date), withZone: true) }
-
     /// Today's date (UTC) as days since the epoch.
     static func today(_ date: Date) -> Int64 {
         let us = PGTime.micros(date)
