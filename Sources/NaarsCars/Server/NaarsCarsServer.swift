@@ -14,12 +14,6 @@ struct NaarsCarsServer: Sendable {
 
     var rules: NaarsCarsRules { contracts.rules }
     var functions: NaarsCarsFunctions { contracts.functions }
-
-    init(contracts: NaarsCarsContracts, schema: DatabaseSchema, apns: any APNsClient) {
-        self.contracts = contracts
-        self.schema = schema
-        self.apns = apns
-    }
 }
 
 /// Small helpers shared by the server pieces.
