@@ -106,7 +106,6 @@ package struct AuraRules: Sendable, Equatable {
     package var signs: [SignRange]
     /// The documented zodiac cases.
     package var zodiacCases: [ZodiacCase]
-    /// Allowed dimension score range.
     package var scoreRange: IntRange
     /// The four dimensions in type-code order.
     package var dimensions: [Dimension]
@@ -127,14 +126,12 @@ package struct AuraRules: Sendable, Equatable {
     package var generatedFortune: IntRange
     /// The FortuneCard colour bands.
     package var fortuneBands: [FortuneBand]
-    /// How many lucky numbers.
     package var luckyNumberCount: Int
     /// Their range.
     package var luckyNumberRange: IntRange
     /// Whether they are distinct.
     package var luckyNumbersDistinct: Bool
     package var powerColors: [String]
-    /// Word-count range per tier.
     package var wordCount: [SubscriptionTier: IntRange]
     /// Token budget per tier (§3.2 max_tokens).
     package var maxTokens: [SubscriptionTier: Int]

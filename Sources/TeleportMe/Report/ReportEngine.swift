@@ -128,7 +128,6 @@ package struct ReportOutcome: Sendable, Equatable {
     package var candidates: [ScoredCandidate]
     /// Refined or fallback, and why.
     package var refinement: Refinement
-    /// Refiner picks that were dropped.
     package var dropped: [DroppedPick]
     /// The summary for `city_reports.ai_summary` (nil on fallback).
     package var aiSummary: String?

@@ -143,7 +143,6 @@ package struct ReportRules: Sendable, Equatable {
     /// The 5 display categories.
     package var comparison: [Display]
     package var comparisonDecimals: Int
-    /// Score used for a missing category.
     package var missingScore: Double
     /// Whether authenticated calls save the report.
     package var saveWhenAuthenticated: Bool
