@@ -141,6 +141,8 @@ public final class MockSupabase: Sendable {
     let parsedQueries = ParsedQueryCache()
     /// GET plans already built (see `ReadPlanCache`).
     let readPlans = ReadPlanCache()
+    /// Rows those plans printed, while unchanged (see `RowTextCache`).
+    let rowTexts = RowTextCache()
 
     /// The backend's own mutable state.
     struct BackendState {

@@ -297,7 +297,12 @@ extension MockSupabase {
             rows = rendered[start..<end].map(\.text)
             csvSource = rendered[start..<end].map(\.source)
         } else {
-            rows = try plan.render(result.rows, database: database, auth: auth)
+            // A repeated plain read of a table prints only the rows it has not printed yet.
+            if let ready, plan.isPlain, !plan.table.isView, PGSessionZone.current == nil {
+                rows = rowTexts.texts(result.rows, plan: ready.printing, print: plan.plainText)
+            } else {
+                rows = try plan.render(result.rows, database: database, auth: auth)
+            }
             csvSource = result.rows
         }
         if let total, q.offset > total {

@@ -22,6 +22,8 @@ final class ReadPlanCache: Sendable {
         let plan: SelectPlan
         let filters: [RowFilter]
         let location: String
+        /// The identity under which `RowTextCache` keeps the rows this plan printed.
+        let printing = RowTextCache.Plan()
     }
 
     /// Entries kept before the cache is emptied.

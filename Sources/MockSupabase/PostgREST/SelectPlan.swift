@@ -361,25 +361,31 @@ struct SelectPlan {
     /// applies to them.
     func render(_ rows: [[SQLValue]], database: Database, auth: AuthContext, snapshot: Snapshot? = nil) throws -> [String] {
         if let countOnly { return [Self.object([(countOnly, String(rows.count))], jsonb: false)] }
-        if embeds.isEmpty,
-            !fields.contains(where: {
+        if isPlain { return rows.map(plainText) }
+        return try renderRows(rows, database: database, auth: auth, jsonb: false, snapshot: snapshot).map { $0.text }
+    }
+
+    /// Whether every field is a plain column (no embeds, JSON paths or casts): a row's text is
+    /// then `plainText(_:)`, a function of its values alone (and the session time zone).
+    var isPlain: Bool {
+        countOnly == nil && embeds.isEmpty
+            && !fields.contains(where: {
                 if case .jsonPath = $0 { return true }; if case .column(_, _, _, let c) = $0 { return c != nil }; return false
             })
-        {
-            // Plain columns: keys escaped once per plan, values written straight.
-            return rows.map { row in
-                var s = "{"
-                s.reserveCapacity(32 * fields.count)
-                for (n, f) in fields.enumerated() {
-                    if case .column(_, let i, let type, _) = f {
-                        s += keyPrefixes[n]
-                        row[i].write(to: &s, as: type)
-                    }
-                }
-                return s + "}"
+    }
+
+    /// A row's object text when `isPlain`: keys escaped once per plan, values written straight.
+    func plainText(_ row: [SQLValue]) -> String {
+        var s = "{"
+        s.reserveCapacity(32 * fields.count)
+        for (n, f) in fields.enumerated() {
+            if case .column(_, let i, let type, _) = f {
+                s += keyPrefixes[n]
+                row[i].write(to: &s, as: type)
             }
         }
-        return try renderRows(rows, database: database, auth: auth, jsonb: false, snapshot: snapshot).map { $0.text }
+        s += "}"
+        return s
     }
 
     /// Rendered rows with, for ordering by related columns, each row's to-one embedded rows.

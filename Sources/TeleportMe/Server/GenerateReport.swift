@@ -106,17 +106,18 @@ package struct GenerateReportFunction: Sendable {
         // Steps 3-9.
         let outcome = try ReportEngine(rules: rules).generate(current: current, preferences: req.preferences, catalog: catalog, refiner: refiner)
         var response = outcome.response
-        // Step 10: save as the caller, so RLS applies.
+        // Step 10: save as the caller, so RLS applies. The row and the response are built
+        // field by field (`ReportJSON`): what `PostgresRowCoding.encode` and its text give.
         if rules.saveWhenAuthenticated, call.auth.role == "authenticated", let uid = call.auth.userID, let userID = PGUUID(uid) {
             let row = CityReportInsert(
                 userID: userID, currentCityID: current.id, preferences: req.preferences,
                 results: response.matches, aiSummary: outcome.aiSummary)
-            guard case .object(let obj) = try PostgresRowCoding.encode(row) else { throw RefinerError("report row is not an object") }
+            guard case .object(let obj) = try row.jsonValue() else { throw RefinerError("report row is not an object") }
             let written = try call.backend.database.insert("city_reports", [obj], as: call.auth)
             response.reportID = written.first?["id"]?.stringValue.flatMap(PGUUID.init)
         }
         // Step 11.
-        return .json(200, try PostgresRowCoding.encode(response))
+        return .jsonText(200, try response.jsonText())
     }
 }
 
