@@ -124,7 +124,7 @@ extension MockSupabase {
                 throw PostgresError(
                     "PGRST106", "Invalid schema: \(profile)", hint: "Only the following schemas are exposed: \(exposed.joined(separator: ", "))")
             }
-            var response = try routeREST(request, auth, apiSchema: apiSchema)
+            var response = try routeREST(request, auth, schemaName: profile ?? apiSchema)
             if profile != nil || exposed.count > 1, response.status < 400, response.headers["Content-Type"] != nil {
                 response.headers["Content-Profile"] = profile ?? apiSchema
             }
@@ -136,8 +136,9 @@ extension MockSupabase {
         }
     }
 
-    /// A REST request once its key, role and schema profile are accepted.
-    private func routeREST(_ request: HTTPRequest, _ auth: AuthContext, apiSchema: String) throws -> HTTPResponse {
+    /// A REST request once its key, role and schema profile are accepted. A table of a later
+    /// exposed schema is handled under its qualified name; embedding stays in the first schema.
+    private func routeREST(_ request: HTTPRequest, _ auth: AuthContext, schemaName: String) throws -> HTTPResponse {
         do {
             var rest = String(request.path.dropFirst("/rest/v1".count))
             while rest.hasPrefix("/") { rest.removeFirst() }
@@ -152,8 +153,10 @@ extension MockSupabase {
             if rest.utf8.contains(0x2F) {
                 throw PostgresError("PGRST125", "Invalid path specified in request URL")
             }
-            guard let restTable = database.tableSchema(rest), restTable.schema == apiSchema else {
-                throw tableNotFound(rest, in: apiSchema)
+            let bare = rest
+            if schemaName != database.schema.apiSchema { rest = "\(schemaName).\(bare)" }
+            guard let restTable = database.tableSchema(rest), restTable.schema == schemaName else {
+                throw tableNotFound(bare, in: schemaName)
             }
             if request.method == "OPTIONS" { return restOptions(restTable) }
             // Plan.hs: preferences are judged once the target is known.
