@@ -561,7 +561,7 @@ extension MockSupabase {
             if prefs.missingDefault, !patch.isEmpty {
                 for c in columns where patch[c] == nil {
                     guard let col = table.columns.first(where: { $0.name == c }) else { continue }
-                    switch col.defaultValue {
+                    switch col.effectiveDefault {
                     case nil: patch[c] = .null
                     case .value(let v)?: patch[c] = v
                     default: break
