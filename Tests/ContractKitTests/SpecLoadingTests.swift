@@ -25,6 +25,24 @@ final class SpecLoadingTests: XCTestCase {
         XCTAssertTrue(e2?.message.hasPrefix("unknown key 'nullabel'") == true)
     }
 
+    /// `exposedSchemas` is PostgREST's db-schemas: tables default to the first; an empty or
+    /// repeated list, or GoTrue's `auth`, is refused.
+    func testExposedSchemasNameTheTablesDefaultSchema() throws {
+        let json =
+            #"{"exposedSchemas":["test","other"],"tables":[{"name":"t","columns":[{"name":"a","type":"text"}]},"#
+            + #"{"name":"u","schema":"other","columns":[{"name":"t_a","type":"text"}],"foreignKeys":[{"columns":["t_a"],"references":{"table":"t","columns":["a"]}}]}]}"#
+        let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(json), file: "Contracts/x/schema.json"))
+        XCTAssertEqual(schema.apiSchema, "test")
+        XCTAssertEqual(schema.table("t")?.qualifiedName, "test.t")
+        XCTAssertEqual(schema.table("u")?.qualifiedName, "other.u")
+        let plain = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(#"{"tables":[]}"#), file: "Contracts/x/schema.json"))
+        XCTAssertEqual(plain.exposedSchemas, ["public"])
+        for bad in [#"[]"#, #"["a","a"]"#, #"["auth"]"#] {
+            let e = load(#"{"exposedSchemas":"# + bad + #","tables":[]}"#)
+            XCTAssertEqual(e?.path, "$.exposedSchemas", bad)
+        }
+    }
+
     func testDanglingForeignKey() {
         let e = load(
             #"{"tables":[{"name":"t","columns":[{"name":"a","type":"uuid"}],"foreignKeys":[{"columns":["a"],"references":{"table":"nope","columns":["id"]}}]}]}"#

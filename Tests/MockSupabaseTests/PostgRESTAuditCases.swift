@@ -62,8 +62,6 @@ import XCTest
 // - 428 should insert to a char column with length: bit(n) type
 // - 514 inserts view default values(field-with_sep) when json keys are undefin: view with column defaults (ALTER VIEW … SET DEFAULT)
 // - 547 fails with a good error message on generated always columns: a stored generated column (GENERATED ALWAYS AS (expr) STORED) the contract format does not hold
-// - 562 inserts a default on a DOMAIN with default: relation not in the fixture (evil_friends: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 571 inserts a COLUMN default before a DOMAIN default with missing=default: relation not in the fixture (evil_friends_with_column_default: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 708 succeeds inserting if correct select is applied: view over a private-schema table with column privileges
 // - 715 fails inserting if more columns are selected: view over a private-schema table with column privileges
 // - 723 fails inserting if select is not specified: view over a private-schema table with column privileges

@@ -32,6 +32,20 @@ extension PostgRESTCaseCorpusTests {
             name: "plain: missing=default on an identity column", method: "POST", target: "channels?columns=id,data,slug&select=data,slug",
             headers: ["Prefer": "return=representation, missing=default"], body: #"{ "slug": "foo" }"#, status: 201,
             expect: .json(#"[{"data":{"foo": "bar"},"slug":"foo"}]"#),
-            expectHeaders: ["Preference-Applied": "missing=default, return=representation"])
+            expectHeaders: ["Preference-Applied": "missing=default, return=representation"]),
+        // InsertSpec "inserts a default on a DOMAIN with default" / "a COLUMN default before a
+        // DOMAIN default with missing=default".
+        Case(
+            name: "plain: missing=default takes the domain's default", method: "POST", target: "evil_friends?columns=id,name",
+            headers: ["Prefer": "return=representation, missing=default"], body: #"{ "name": "Lu" }"#, status: 201,
+            expect: .json(#"[{"id": 666, "name": "Lu"}]"#), expectHeaders: ["Preference-Applied": "missing=default, return=representation"]),
+        Case(
+            name: "plain: a column default before the domain's", method: "POST", target: "evil_friends_with_column_default?columns=id,name",
+            headers: ["Prefer": "return=representation, missing=default"], body: #"{ "name": "Demon" }"#, status: 201,
+            expect: .json(#"[{"id": 420, "name": "Demon"}]"#), expectHeaders: ["Preference-Applied": "missing=default, return=representation"]),
+        // Without missing=default a listed key the body lacks is NULL, domain default or not.
+        Case(
+            name: "plain: no missing=default, no domain default", method: "POST", target: "evil_friends?columns=id,name",
+            headers: ["Prefer": "return=representation"], body: #"{ "name": "Lu" }"#, status: 201, expect: .json(#"[{"id": null, "name": "Lu"}]"#))
     ])
 }

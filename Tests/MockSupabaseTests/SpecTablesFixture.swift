@@ -18,6 +18,7 @@ final class SpecTablesFixture {
         {"exposedSchemas": ["test"],
          "enums": {"enum_menagerie_type": ["foo", "bar"], "visit_type": ["vacation", "work"]},
          "domains": [
+          {"name": "devil_int", "type": "integer", "default": {"value": 666}},
           {"name": "tsvector_not_null", "type": "tsvector", "check": {"notNull": {"column": "value"}}, "constraint": "tsvector is required"},
           {"name": "tsvector_not_empty", "type": "tsvector", "checks": [
             {"name": "tsvector is required", "expr": {"notNull": {"column": "value"}}},
@@ -577,7 +578,11 @@ final class SpecTablesFixture {
           {"name": "channels", "columns": [
             {"name": "id", "type": "bigint", "primaryKey": true, "identity": "by default"},
             {"name": "data", "type": "jsonb", "default": {"value": {"foo": "bar"}}},
-            {"name": "slug", "type": "text"}]}
+            {"name": "slug", "type": "text"}]},
+          {"name": "evil_friends", "columns": [{"name": "id", "type": "devil_int"}, {"name": "name", "type": "text"}]},
+          {"name": "evil_friends_with_column_default", "columns": [
+            {"name": "id", "type": "devil_int", "default": {"value": 420}},
+            {"name": "name", "type": "text"}]}
         ]}
         """#
 

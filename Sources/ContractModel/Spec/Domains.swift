@@ -15,9 +15,11 @@ package struct DomainDefinition: Sendable, Equatable {
     package var notNull: Bool
     /// Checks in order: constraint name and expression (`{"column": "value"}` is the value).
     package var checks: [(name: String, expr: Expr)]
+    /// `DEFAULT` on the domain: what a column of it without its own default takes.
+    package var defaultValue: ColumnDefault? = nil
 
     package static func == (a: DomainDefinition, b: DomainDefinition) -> Bool {
-        a.name == b.name && a.base == b.base && a.limit == b.limit && a.padded == b.padded && a.notNull == b.notNull
+        a.name == b.name && a.base == b.base && a.limit == b.limit && a.padded == b.padded && a.notNull == b.notNull && a.defaultValue == b.defaultValue
             && a.checks.map(\.name) == b.checks.map(\.name) && a.checks.map(\.expr) == b.checks.map(\.expr)
     }
 
@@ -73,7 +75,7 @@ extension DomainDefinition: Decodable {
     /// Where the decoder's values hold schema.json's enums (`[String: [String]]`), for types.
     package static let enumsValue = "schema.enums"
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, type, notNull, check, constraint, checkSQL, decision, doc, checks }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, type, notNull, check, constraint, checkSQL, decision, doc, checks, `default` }
 
     /// One `domains` entry: `{"name", "type", "notNull", "check", "checkSQL", "constraint"}` or
     /// `"checks": [{"name", "expr", "sql"}]`.
@@ -100,6 +102,12 @@ extension DomainDefinition: Decodable {
         }
         checks += try (c.decodeIfPresent([Check].self, forKey: .checks) ?? []).map { ($0.name, $0.expr) }
         notNull = try c.decodeIfPresent(Bool.self, forKey: .notNull) ?? false
+        if let d = try c.decodeIfPresent(TableSchema.DefaultEntry.self, forKey: .default) {
+            if case .value(let v) = d.value {
+                do { _ = try SQLValue.coerce(json: v, to: base) } catch { throw c.fail(.default, "default does not fit '\(typeName)'") }
+            }
+            defaultValue = d.value
+        }
     }
 
     /// `{"name", "expr", "sql"}` of `checks`.

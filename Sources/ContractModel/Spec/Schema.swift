@@ -46,6 +46,8 @@ package struct ColumnSchema: Sendable, Equatable {
     package var nullable: Bool
     /// The default, if any.
     package var defaultValue: ColumnDefault?
+    /// The default an omitted value takes: the column's, else its domain's (PostgreSQL's rule).
+    package var effectiveDefault: ColumnDefault? { defaultValue ?? domain?.defaultValue }
     /// A column CHECK constraint (named `<table>_<column>_check`), evaluated on the new row.
     package var check: Expr?
     /// The SQL text of the check as written in the document (for reports and the catalog check).
@@ -463,8 +465,8 @@ extension TableSchema: Decodable {
         }
     }
 
-    /// A column's `default`: `{"fn": "now()"}` or `{"value": …}`.
-    private struct DefaultEntry: Decodable {
+    /// A column's or a domain's `default`: `{"fn": "now()"}` or `{"value": …}`.
+    struct DefaultEntry: Decodable {
         var value: ColumnDefault
         enum CodingKeys: String, CodingKey { case fn, value }
         init(from decoder: Decoder) throws {

@@ -552,7 +552,7 @@ final class DatabaseEngine {
     }
 
     func defaultValue(_ c: ColumnSchema, _ auth: AuthContext, table: String = "") throws -> SQLValue {
-        guard let d = c.defaultValue else { return .null }
+        guard let d = c.effectiveDefault else { return .null }
         switch d {
         case .identity, .serial:
             seedRecorder?.draws += 1

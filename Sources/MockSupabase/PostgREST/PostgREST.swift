@@ -124,7 +124,7 @@ extension MockSupabase {
                 throw PostgresError(
                     "PGRST106", "Invalid schema: \(profile)", hint: "Only the following schemas are exposed: \(exposed.joined(separator: ", "))")
             }
-            var response = try routeREST(request, auth, apiSchema: apiSchema)
+            var response = try routeREST(request, auth, schemaName: profile ?? apiSchema)
             if profile != nil || exposed.count > 1, response.status < 400, response.headers["Content-Type"] != nil {
                 response.headers["Content-Profile"] = profile ?? apiSchema
             }
@@ -136,42 +136,43 @@ extension MockSupabase {
         }
     }
 
-    /// A REST request once its key, role and schema profile are accepted.
-    private func routeREST(_ request: HTTPRequest, _ auth: AuthContext, apiSchema: String) throws -> HTTPResponse {
-        do {
-            var rest = String(request.path.dropFirst("/rest/v1".count))
-            while rest.hasPrefix("/") { rest.removeFirst() }
-            while rest.hasSuffix("/") { rest.removeLast() }
-            if rest.isEmpty {
-                if request.method == "OPTIONS" { return HTTPResponse(status: 200, headers: ["Access-Control-Allow-Origin": "*", "Allow": "OPTIONS,GET,HEAD"]) }
-                return openAPIRoot()
-            }
-            if rest.hasPrefix("rpc/") {
-                return try handleRPC(String(rest.dropFirst(4)), request, auth)
-            }
-            if rest.utf8.contains(0x2F) {
-                throw PostgresError("PGRST125", "Invalid path specified in request URL")
-            }
-            guard let restTable = database.tableSchema(rest), restTable.schema == apiSchema else {
-                throw tableNotFound(rest, in: apiSchema)
-            }
-            if request.method == "OPTIONS" { return restOptions(restTable) }
-            // Plan.hs: preferences are judged once the target is known.
-            let prefs = Preferences(request.headers)
-            try prefs.validate()
-            // `Prefer: timezone=…` is the request's session zone (timestamptz output follows it).
-            let zone = try prefs.timezone.map(PGSessionZone.parse)
-            switch request.method {
-            case "GET", "HEAD": return try PGSessionZone.$current.withValue(zone) { try restRead(rest, request, auth) }
-            case "POST": return try PGSessionZone.$current.withValue(zone) { try restInsert(rest, request, auth) }
-            case "PATCH": return try PGSessionZone.$current.withValue(zone) { try restUpdate(rest, request, auth) }
-            case "DELETE": return try PGSessionZone.$current.withValue(zone) { try restDelete(rest, request, auth) }
-            case "PUT": return try PGSessionZone.$current.withValue(zone) { try restPut(rest, request, auth) }
-            default:
-                return HTTPResponse(
-                    status: 405, headers: ["Content-Type": "application/json; charset=utf-8", "Allow": "OPTIONS,GET,HEAD,POST,PUT,PATCH,DELETE"],
-                    body: PostgresError("PGRST117", "Unsupported HTTP method: \(request.method)").json.data())
-            }
+    /// A REST request once its key, role and schema profile are accepted. A table of a later
+    /// exposed schema is handled under its qualified name; embedding stays in the first schema.
+    private func routeREST(_ request: HTTPRequest, _ auth: AuthContext, schemaName: String) throws -> HTTPResponse {
+        var rest = String(request.path.dropFirst("/rest/v1".count))
+        while rest.hasPrefix("/") { rest.removeFirst() }
+        while rest.hasSuffix("/") { rest.removeLast() }
+        if rest.isEmpty {
+            if request.method == "OPTIONS" { return HTTPResponse(status: 200, headers: ["Access-Control-Allow-Origin": "*", "Allow": "OPTIONS,GET,HEAD"]) }
+            return openAPIRoot()
+        }
+        if rest.hasPrefix("rpc/") {
+            return try handleRPC(String(rest.dropFirst(4)), request, auth)
+        }
+        if rest.utf8.contains(0x2F) {
+            throw PostgresError("PGRST125", "Invalid path specified in request URL")
+        }
+        let bare = rest
+        if schemaName != database.schema.apiSchema { rest = "\(schemaName).\(bare)" }
+        guard let restTable = database.tableSchema(rest), restTable.schema == schemaName else {
+            throw tableNotFound(bare, in: schemaName)
+        }
+        if request.method == "OPTIONS" { return restOptions(restTable) }
+        // Plan.hs: preferences are judged once the target is known.
+        let prefs = Preferences(request.headers)
+        try prefs.validate()
+        // `Prefer: timezone=…` is the request's session zone (timestamptz output follows it).
+        let zone = try prefs.timezone.map(PGSessionZone.parse)
+        switch request.method {
+        case "GET", "HEAD": return try PGSessionZone.$current.withValue(zone) { try restRead(rest, request, auth) }
+        case "POST": return try PGSessionZone.$current.withValue(zone) { try restInsert(rest, request, auth) }
+        case "PATCH": return try PGSessionZone.$current.withValue(zone) { try restUpdate(rest, request, auth) }
+        case "DELETE": return try PGSessionZone.$current.withValue(zone) { try restDelete(rest, request, auth) }
+        case "PUT": return try PGSessionZone.$current.withValue(zone) { try restPut(rest, request, auth) }
+        default:
+            return HTTPResponse(
+                status: 405, headers: ["Content-Type": "application/json; charset=utf-8", "Allow": "OPTIONS,GET,HEAD,POST,PUT,PATCH,DELETE"],
+                body: PostgresError("PGRST117", "Unsupported HTTP method: \(request.method)").json.data())
         }
     }
 
@@ -563,7 +564,7 @@ extension MockSupabase {
             if prefs.missingDefault, !patch.isEmpty {
                 for c in columns where patch[c] == nil {
                     guard let col = table.columns.first(where: { $0.name == c }) else { continue }
-                    switch col.defaultValue {
+                    switch col.effectiveDefault {
                     case nil: patch[c] = .null
                     case .value(let v)?: patch[c] = v
                     default: break
