@@ -14,8 +14,9 @@ final class ReadPlanCache: Sendable {
     }
 
     /// A ready read: the query as parsed (before any `Range` header), its plan, its filters and
-    /// its `Content-Location` (a function of the table and the query string alone).
-    struct Entry: @unchecked Sendable {
+    /// its `Content-Location` (a function of the table and the query string alone). A class, so
+    /// a hit hands out one reference instead of copying every field of the plan.
+    final class Entry: @unchecked Sendable {
         // Unchecked: `SelectPlan` holds classes only for embeds, which are never kept here, and
         // nothing mutates an entry after it is stored.
         let query: ParsedQuery
@@ -24,6 +25,13 @@ final class ReadPlanCache: Sendable {
         let location: String
         /// The identity under which `RowTextCache` keeps the rows this plan printed.
         let printing = RowTextCache.Plan()
+
+        init(query: ParsedQuery, plan: SelectPlan, filters: [RowFilter], location: String) {
+            self.query = query
+            self.plan = plan
+            self.filters = filters
+            self.location = location
+        }
     }
 
     /// Entries kept before the cache is emptied.

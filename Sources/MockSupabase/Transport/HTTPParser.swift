@@ -423,6 +423,7 @@ package struct HTTPRequestParser: Sendable {
     /// and the fields.
     private static func parseHeadLines(_ p: UnsafeBufferPointer<UInt8>) -> Result<Head, HTTPParseError> {
         var lines: [Range<Int>] = []
+        lines.reserveCapacity(16) // a typical head, without regrowing on every request
         var lineStart = 0
         for i in 0..<p.count where p[i] == lf {
             var lineEnd = i
@@ -438,6 +439,7 @@ package struct HTTPRequestParser: Sendable {
         // Request line: method SP request-target SP HTTP-version.
         let rl = UnsafeBufferPointer(rebasing: p[requestLine])
         var spaces: [Int] = []
+        spaces.reserveCapacity(2)
         for (i, b) in rl.enumerated() {
             if b == sp {
                 spaces.append(i)
