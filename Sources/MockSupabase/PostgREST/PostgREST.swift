@@ -154,17 +154,23 @@ extension MockSupabase {
         }
         let bare = rest
         if schemaName != database.schema.apiSchema { rest = "\(schemaName).\(bare)" }
-        guard let restTable = database.tableSchema(rest), restTable.schema == schemaName else {
-            throw tableNotFound(bare, in: schemaName)
+        // A read whose plan is kept names a table of its schema: a plan is kept only once one was
+        // built past the lookup below (the key holds the qualified name), and a backend's schema is
+        // fixed. It skips the lookup.
+        let ready = request.method == "GET" || request.method == "HEAD" ? readPlans.entry(Self.planKey(rest, request)) : nil
+        if ready == nil {
+            guard let restTable = database.tableSchema(rest), restTable.schema == schemaName else {
+                throw tableNotFound(bare, in: schemaName)
+            }
+            if request.method == "OPTIONS" { return restOptions(restTable) }
         }
-        if request.method == "OPTIONS" { return restOptions(restTable) }
         // Plan.hs: preferences are judged once the target is known.
         let prefs = Preferences(request.headers)
         try prefs.validate()
         // `Prefer: timezone=…` is the request's session zone (timestamptz output follows it).
         let zone = try prefs.timezone.map(PGSessionZone.parse)
         switch request.method {
-        case "GET", "HEAD": return try PGSessionZone.$current.withValue(zone) { try restRead(rest, request, auth) }
+        case "GET", "HEAD": return try PGSessionZone.$current.withValue(zone) { try restRead(rest, request, auth, ready: ready) }
         case "POST": return try PGSessionZone.$current.withValue(zone) { try restInsert(rest, request, auth) }
         case "PATCH": return try PGSessionZone.$current.withValue(zone) { try restUpdate(rest, request, auth) }
         case "DELETE": return try PGSessionZone.$current.withValue(zone) { try restDelete(rest, request, auth) }
@@ -240,18 +246,26 @@ extension MockSupabase {
 
     // MARK: Reads
 
-    func restRead(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext) throws -> HTTPResponse {
-        // One snapshot for the read and its embeds, as one PostgreSQL statement sees one.
-        try database.reading { try restRead(tableName, request, auth, database: $0) }
+    /// The `readPlans` key of a read of a table.
+    static func planKey(_ tableName: String, _ request: HTTPRequest) -> ReadPlanCache.Key {
+        ReadPlanCache.Key(table: tableName, query: ParsedQueryCache.Key(request.query, forRPC: false))
     }
 
-    private func restRead(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext, database: Database) throws -> HTTPResponse {
+    /// A read; `ready`, the plan already taken from `readPlans` (nil: looked up here).
+    func restRead(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext, ready: ReadPlanCache.Entry? = nil) throws -> HTTPResponse {
+        // One snapshot for the read and its embeds, as one PostgreSQL statement sees one.
+        try database.reading { try restRead(tableName, request, auth, database: $0, known: ready) }
+    }
+
+    private func restRead(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext, database: Database, known: ReadPlanCache.Entry?) throws
+        -> HTTPResponse
+    {
         let media = try negotiate(request)
         // A repeated GET takes its parsed query and plan from `readPlans`; a first one builds them
         // in PostgREST's order (parse, then Range, then relationships, then aggregates).
-        let queryKey = ParsedQueryCache.Key(request.query, forRPC: false)
-        let planKey = ReadPlanCache.Key(table: tableName, query: queryKey)
-        let ready = readPlans.entry(planKey)
+        let planKey = Self.planKey(tableName, request)
+        let queryKey = planKey.query
+        let ready = known ?? readPlans.entry(planKey)
         let parsed = try ready?.query ?? parsedQueries.parse(request.query, key: queryKey)
         var q = parsed
         let prefs = Preferences(request.headers)
