@@ -21,14 +21,12 @@ import XCTest
 // - 123 fails deleting the row when return=representation and selecting all th: column privileges of the test roles
 //
 // EmbedDisambiguationSpec.hs
-// - 137 errs with multiple references to the same composite key columns in a v: view-on-view relationships (i2459) not in the fixture
 // - 189 can embed by using a composite FK name: computed column or computed relationship (SQL function)
 // - 216 fails if the fk is not known: same answer with schema 'public' for the suite's 'test'
 // - 231 can request two parents with fks: embeds a view over a private-schema table
 // - 236 can specify a view!fk: embeds a view over a private-schema table
-// - 292 can specify all view column names that reference the same base column: view-on-view relationships (i2459) not in the fixture
 // - 392 embeds parent and then embeds children on a view: relation not in the fixture (job: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 407 can specify all view column names that reference the same base column: view-on-view relationships (i2459) not in the fixture
+// - 407 can specify all view column names that reference the same base column: views over a self-join (i2459_self_v1 reads two rows of i2459_self_t per row), not a simple view
 // - 498 works with no ambiguity when there's an exposed view of the junction: relation not in the fixture (screens: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 506 doesn't work if the junction is only internal: relation not in the fixture (end_1: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 515 shouldn't try to embed if the private junction has an exposed homonym: relation not in the fixture (schauspieler: a view over other schemas, rules, privileges or types the contract format does not hold)
@@ -124,13 +122,10 @@ import XCTest
 // - 858 table not found error if first table does not exist: partition relation
 // - 865 cannot request a partition as parent from a partitioned table: same answer with schema 'public' for the suite's 'test'
 // - 876 table not found error if first table does not exist: partition relation
-// - 884 can detect fk relations through views to tables in the public schema: relation not in the fixture (consumers_view: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 887 can detect fk relations through materialized views to tables in the pu: materialized view
 // - 890 can request two parents: embeds a view over a private-schema table
 // - 895 can detect relations in views from exposed schema that are based on ta: embeds a view over a private-schema table
-// - 905 works when requesting parents and children on views with renamed keys: relation not in the fixture (projects_view_alt: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 910 detects parent relations when having many views of a private table: view over a private-schema table
-// - 924 can detect fk relations through multiple views recursively when all vi: relation not in the fixture (consumers_view_view: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 927 works with views that have subselects: relation not in the fixture (authors_books_number: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 933 works with views that have case subselects: relation not in the fixture (authors_have_book_in_decade: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 939 works with views that have subselect in the FROM clause: relation not in the fixture (forties_and_fifties_books: a view over other schemas, rules, privileges or types the contract format does not hold)
@@ -234,7 +229,7 @@ import XCTest
 
 extension PostgRESTCaseCorpusTests {
     /// The audit's cases, spec file by spec file.
-    static var auditCases: [Case] { auditCasesA + auditCasesB + auditCasesC + auditOrderCases + auditLegacyTargetCases + auditJSONTextCases }
+    static var auditCases: [Case] { auditCasesA + auditCasesB + auditCasesC + auditOrderCases + auditLegacyTargetCases + auditJSONTextCases + auditViewCases }
 
     static let auditCasesA: [Case] = [
         Case(

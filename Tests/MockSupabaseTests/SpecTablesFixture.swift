@@ -9,7 +9,10 @@ import XCTest
 /// `arrays` with a two-dimensional integer array, and the write suites' `tiobe_pls`, `employees`
 /// (a `money` column), `single_unique`, `compound_unique`, `only_pk`, the surrogate-key upsert
 /// tables, `UnitTest`, `web_content`, `artists` → `albums` (cascading), `students` ↔ `students_info`,
-/// `organizations`, `timestamps`),
+/// `organizations`, `timestamps`; the views `projects_view`, `projects_view_alt` (renamed keys),
+/// `orders_view`/`consumers_view`/`consumers_view_view` (a view over a view) over the empty
+/// `public_orders`/`public_consumers`, and issue 2459's empty `i2459_simple_*`/`i2459_composite_*`
+/// views showing one base column under two names),
 /// written in the contract format. The rows are the suite's data, so a request the specs send
 /// gets the rows PostgREST's own answer holds.
 final class SpecTablesFixture {
@@ -151,6 +154,50 @@ final class SpecTablesFixture {
             {"name": "id", "type": "integer"},
             {"name": "name", "type": "text"},
             {"name": "client_id", "type": "integer"}]},
+          {"name": "projects_view_alt", "view": {"from": "projects", "renamed": {"t_id": "id", "t_client_id": "client_id"}}, "columns": [
+            {"name": "t_id", "type": "integer"},
+            {"name": "name", "type": "text"},
+            {"name": "t_client_id", "type": "integer"}]},
+          {"name": "public_consumers", "columns": [
+            {"name": "id", "type": "serial", "primaryKey": true},
+            {"name": "name", "type": "text", "nullable": false}]},
+          {"name": "public_orders", "columns": [
+            {"name": "id", "type": "serial", "primaryKey": true},
+            {"name": "consumer", "type": "integer", "nullable": false},
+            {"name": "number", "type": "integer", "nullable": false}],
+           "foreignKeys": [{"columns": ["consumer"], "references": {"table": "public_consumers", "columns": ["id"]}}]},
+          {"name": "orders_view", "view": {"from": "public_orders"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "consumer", "type": "integer"},
+            {"name": "number", "type": "integer"}]},
+          {"name": "consumers_view", "view": {"from": "public_consumers"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "consumers_view_view", "view": {"from": "consumers_view"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "i2459_simple_t1", "columns": [{"name": "id", "type": "integer", "primaryKey": true}]},
+          {"name": "i2459_simple_t2", "columns": [{"name": "t1_id", "type": "integer"}],
+           "foreignKeys": [{"columns": ["t1_id"], "references": {"table": "i2459_simple_t1", "columns": ["id"]}}]},
+          {"name": "i2459_simple_v1", "view": {"from": "i2459_simple_t1"}, "columns": [{"name": "id", "type": "integer"}]},
+          {"name": "i2459_simple_v2", "view": {"from": "i2459_simple_t2", "renamed": {"t1_id1": "t1_id", "t1_id2": "t1_id"}}, "columns": [
+            {"name": "t1_id1", "type": "integer"},
+            {"name": "t1_id2", "type": "integer"}]},
+          {"name": "i2459_composite_t1", "columns": [
+            {"name": "a", "type": "integer", "primaryKey": true},
+            {"name": "b", "type": "integer", "primaryKey": true}]},
+          {"name": "i2459_composite_t2", "columns": [
+            {"name": "t1_a", "type": "integer"},
+            {"name": "t1_b", "type": "integer"}],
+           "foreignKeys": [{"name": "i2459_composite_t2_t1_a_t1_b_fkey", "columns": ["t1_a", "t1_b"], "references": {"table": "i2459_composite_t1", "columns": ["a", "b"]}}]},
+          {"name": "i2459_composite_v1", "view": {"from": "i2459_composite_t1"}, "columns": [
+            {"name": "a", "type": "integer"},
+            {"name": "b", "type": "integer"}]},
+          {"name": "i2459_composite_v2", "view": {"from": "i2459_composite_t2", "renamed": {"t1_a1": "t1_a", "t1_b1": "t1_b", "t1_a2": "t1_a", "t1_b2": "t1_b"}}, "columns": [
+            {"name": "t1_a1", "type": "integer"},
+            {"name": "t1_b1", "type": "integer"},
+            {"name": "t1_a2", "type": "integer"},
+            {"name": "t1_b2", "type": "integer"}]},
           {"name": "whatev_projects", "columns": [
             {"name": "id", "type": "serial", "primaryKey": true},
             {"name": "name", "type": "text"}]},
@@ -537,8 +584,9 @@ final class SpecTablesFixture {
 
     let backend: MockSupabase
 
-    init() throws {
-        let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(Self.schemaJSON), file: "inline"))
+    /// The fixture on `schemaJSON` (a test's deliberately wrong variant of the schema).
+    init(schemaJSON: String = SpecTablesFixture.schemaJSON) throws {
+        let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(schemaJSON), file: "inline"))
         let spec = AppSpec(
             app: "spectables", folder: URL(fileURLWithPath: "/nonexistent"), schema: schema,
             policies: PolicySet(definitions: [:], definitionDocs: [:], tables: []), fixtures: .empty)

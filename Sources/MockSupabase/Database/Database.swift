@@ -589,8 +589,11 @@ final class DatabaseEngine {
                     _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
                     let shows = viewShows(chain)
                     let proj = viewProjection(t.schema, chain.base)
+                    let ren = viewRenames(t.schema)
                     let changed = try update(
-                        chain.base.schema.qualifiedName, set: values, texts: texts, as: chain.actor(auth), where: filter, returning: returning, limit: limit,
+                        chain.base.schema.qualifiedName, set: Dictionary(values.map { (ren[$0.key] ?? $0.key, $0.value) }, uniquingKeysWith: { a, _ in a }),
+                        texts: texts.map { Dictionary($0.map { (ren[$0.key] ?? $0.key, $0.value) }, uniquingKeysWith: { a, _ in a }) },
+                        as: chain.actor(auth), where: filter?.renamingColumns(ren), returning: returning, limit: limit,
                         restrict: { r in shows(r) && restrict?(proj.map { r[$0] }) != false },
                         checkOption: { try self.checkViewOptions(chain, $0) })
                     return changed.map { r in proj.map { r[$0] } }
@@ -685,7 +688,8 @@ final class DatabaseEngine {
                     let shows = viewShows(chain)
                     let proj = viewProjection(t.schema, chain.base)
                     let removed = try delete(
-                        from: chain.base.schema.qualifiedName, as: chain.actor(auth), where: filter, limit: limit, returning: returning,
+                        from: chain.base.schema.qualifiedName, as: chain.actor(auth), where: filter?.renamingColumns(viewRenames(t.schema)), limit: limit,
+                        returning: returning,
                         restrict: { r in shows(r) && restrict?(proj.map { r[$0] }) != false })
                     return removed.map { r in proj.map { r[$0] } }
                 }

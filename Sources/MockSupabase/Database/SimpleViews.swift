@@ -26,9 +26,17 @@ extension DatabaseEngine {
         return ViewChain(view: view, defs: views.map { $0.simpleView! }, names: views.map(\.name), base: try table(root.qualifiedName))
     }
 
-    /// Base column index of each view column.
+    /// Base column index of each view column (a renamed column followed to the column it shows).
     func viewProjection(_ view: TableSchema, _ base: Table) -> [Int] {
-        view.columns.map { base.colIndex[$0.name]! }
+        view.columns.map { base.colIndex[schema.rootColumn($0.name, of: view)]! }
+    }
+
+    /// View column names to the base table's, for writes and filters a view passes down; empty
+    /// when the view renames nothing on the way down.
+    func viewRenames(_ view: TableSchema) -> [String: String] {
+        var out: [String: String] = [:]
+        for c in view.columns where schema.rootColumn(c.name, of: view) != c.name { out[c.name] = schema.rootColumn(c.name, of: view) }
+        return out
     }
 
     /// Whether a base row is one the view shows (every level's WHERE is true).
@@ -85,11 +93,31 @@ extension DatabaseEngine {
         try checkViewColumns(columns ?? Array(Set(input.flatMap(\.keys))), view)
         if let onConflict { try checkViewColumns(onConflict, view) }
         guard let chain = try viewChain(view) else { return [] }
+        // A renamed view column writes the base column it shows (PostgreSQL's rewriter).
+        let ren = viewRenames(view.schema)
+        let base = { (k: String) in ren[k] ?? k }
+        let rows = ren.isEmpty ? input : input.map { Dictionary($0.map { (base($0.key), $0.value) }, uniquingKeysWith: { a, _ in a }) }
         let written = try insert(
-            into: chain.base.schema.qualifiedName, rows: input, columns: columns, missingAsDefault: missingAsDefault, as: chain.actor(auth),
-            resolution: resolution, onConflict: onConflict, returning: returning,
+            into: chain.base.schema.qualifiedName, rows: rows, columns: columns?.map(base), missingAsDefault: missingAsDefault, as: chain.actor(auth),
+            resolution: resolution, onConflict: onConflict?.map(base), returning: returning,
             checkOption: { try self.checkViewOptions(chain, $0) })
         let proj = viewProjection(view.schema, try table(chain.base.schema.qualifiedName))
         return written.map { r in proj.map { r[$0] } }
+    }
+}
+
+extension RowFilter {
+    /// The same filter over renamed columns (`col` or the column of a JSON path `col->a`).
+    func renamingColumns(_ map: [String: String]) -> RowFilter {
+        guard !map.isEmpty else { return self }
+        switch self {
+        case .condition(let column, let op, let value, let negated):
+            let head = column.utf8.contains(0x3E) ? JSONPath.split(column)?.0 ?? column : column
+            guard let to = map[head] else { return self }
+            return .condition(column: to + String(column.dropFirst(head.count)), op: op, value: value, negated: negated)
+        case .and(let fs): return .and(fs.map { $0.renamingColumns(map) })
+        case .or(let fs): return .or(fs.map { $0.renamingColumns(map) })
+        case .not(let f): return .not(f.renamingColumns(map))
+        }
     }
 }
