@@ -9,28 +9,32 @@ extension PostgRESTCaseCorpusTests {
     static let json = [#"Content-Type"#: #"application/json; charset=utf-8"#]
 
     /// The audited spec blocks (QuerySpec 884, 905, 924; EmbedDisambiguationSpec 137, 292).
-    static let auditViewCases: [Case] = [
-        Case(
-            name: #"Query GET projects_view_alt?t_id=eq.1&select=t_id, name, clients(*), tasks(id, name)"#,
-            target: #"projects_view_alt?t_id=eq.1&select=t_id, name, clients(*), tasks(id, name)"#, status: 200,
-            expect: .json(
-                #"[{"t_id":1,"name":"Windows 7","clients":{"id":1,"name":"Microsoft"},"tasks":[{"id":1,"name":"Design w7"},{"id":2,"name":"Code w7"}]}]"#),
-            expectHeaders: json, onSpecTables: true),
-        Case(
-            name: #"Query GET consumers_view?select=*,orders_view(*)"#, target: #"consumers_view?select=*,orders_view(*)"#, status: 200,
-            expect: .exact("[]"), expectHeaders: json, onSpecTables: true),
-        Case(
-            name: #"Query GET consumers_view_view?select=*,orders_view(*)"#, target: #"consumers_view_view?select=*,orders_view(*)"#, status: 200,
-            expect: .exact("[]"), expectHeaders: json, onSpecTables: true),
-        Case(
-            name: #"EmbedDisambiguation GET i2459_composite_v2?select=*,i2459_composite_v1(*)"#, target: #"i2459_composite_v2?select=*,i2459_composite_v1(*)"#,
-            status: 300,
-            expect: .json(
-                #"{"code":"PGRST201","details":[{"cardinality":"many-to-one","embedding":"i2459_composite_v2 with i2459_composite_v1","relationship":"i2459_composite_t2_t1_a_t1_b_fkey using i2459_composite_v2(t1_a1, t1_b1) and i2459_composite_v1(a, b)"},{"cardinality":"many-to-one","embedding":"i2459_composite_v2 with i2459_composite_v1","relationship":"i2459_composite_t2_t1_a_t1_b_fkey using i2459_composite_v2(t1_a1, t1_b2) and i2459_composite_v1(a, b)"},{"cardinality":"many-to-one","embedding":"i2459_composite_v2 with i2459_composite_v1","relationship":"i2459_composite_t2_t1_a_t1_b_fkey using i2459_composite_v2(t1_a2, t1_b1) and i2459_composite_v1(a, b)"},{"cardinality":"many-to-one","embedding":"i2459_composite_v2 with i2459_composite_v1","relationship":"i2459_composite_t2_t1_a_t1_b_fkey using i2459_composite_v2(t1_a2, t1_b2) and i2459_composite_v1(a, b)"}],"hint":"Try changing 'i2459_composite_v1' to one of the following: 'i2459_composite_v1!i2459_composite_t2_t1_a_t1_b_fkey', 'i2459_composite_v1!i2459_composite_t2_t1_a_t1_b_fkey', 'i2459_composite_v1!i2459_composite_t2_t1_a_t1_b_fkey', 'i2459_composite_v1!i2459_composite_t2_t1_a_t1_b_fkey'. Find the desired relationship in the 'details' key.","message":"Could not embed because more than one relationship was found for 'i2459_composite_v2' and 'i2459_composite_v1'"}"#
-            ), expectHeaders: json, onSpecTables: true)
-    ]
-        + ["i2459_simple_v1?select=*,i2459_simple_v2!t1_id1(*)", "i2459_simple_v1?select=*,i2459_simple_v2!t1_id2(*)",
-            "i2459_simple_v2?select=*,i2459_simple_v1!t1_id1(*)", "i2459_simple_v2?select=*,i2459_simple_v1!t1_id2(*)"].map {
+    static let auditViewCases: [Case] =
+        [
+            Case(
+                name: #"Query GET projects_view_alt?t_id=eq.1&select=t_id, name, clients(*), tasks(id, name)"#,
+                target: #"projects_view_alt?t_id=eq.1&select=t_id, name, clients(*), tasks(id, name)"#, status: 200,
+                expect: .json(
+                    #"[{"t_id":1,"name":"Windows 7","clients":{"id":1,"name":"Microsoft"},"tasks":[{"id":1,"name":"Design w7"},{"id":2,"name":"Code w7"}]}]"#),
+                expectHeaders: json, onSpecTables: true),
+            Case(
+                name: #"Query GET consumers_view?select=*,orders_view(*)"#, target: #"consumers_view?select=*,orders_view(*)"#, status: 200,
+                expect: .exact("[]"), expectHeaders: json, onSpecTables: true),
+            Case(
+                name: #"Query GET consumers_view_view?select=*,orders_view(*)"#, target: #"consumers_view_view?select=*,orders_view(*)"#, status: 200,
+                expect: .exact("[]"), expectHeaders: json, onSpecTables: true),
+            Case(
+                name: #"EmbedDisambiguation GET i2459_composite_v2?select=*,i2459_composite_v1(*)"#,
+                target: #"i2459_composite_v2?select=*,i2459_composite_v1(*)"#,
+                status: 300,
+                expect: .json(
+                    #"{"code":"PGRST201","details":[{"cardinality":"many-to-one","embedding":"i2459_composite_v2 with i2459_composite_v1","relationship":"i2459_composite_t2_t1_a_t1_b_fkey using i2459_composite_v2(t1_a1, t1_b1) and i2459_composite_v1(a, b)"},{"cardinality":"many-to-one","embedding":"i2459_composite_v2 with i2459_composite_v1","relationship":"i2459_composite_t2_t1_a_t1_b_fkey using i2459_composite_v2(t1_a1, t1_b2) and i2459_composite_v1(a, b)"},{"cardinality":"many-to-one","embedding":"i2459_composite_v2 with i2459_composite_v1","relationship":"i2459_composite_t2_t1_a_t1_b_fkey using i2459_composite_v2(t1_a2, t1_b1) and i2459_composite_v1(a, b)"},{"cardinality":"many-to-one","embedding":"i2459_composite_v2 with i2459_composite_v1","relationship":"i2459_composite_t2_t1_a_t1_b_fkey using i2459_composite_v2(t1_a2, t1_b2) and i2459_composite_v1(a, b)"}],"hint":"Try changing 'i2459_composite_v1' to one of the following: 'i2459_composite_v1!i2459_composite_t2_t1_a_t1_b_fkey', 'i2459_composite_v1!i2459_composite_t2_t1_a_t1_b_fkey', 'i2459_composite_v1!i2459_composite_t2_t1_a_t1_b_fkey', 'i2459_composite_v1!i2459_composite_t2_t1_a_t1_b_fkey'. Find the desired relationship in the 'details' key.","message":"Could not embed because more than one relationship was found for 'i2459_composite_v2' and 'i2459_composite_v1'"}"#
+                ), expectHeaders: json, onSpecTables: true)
+        ]
+        + [
+            "i2459_simple_v1?select=*,i2459_simple_v2!t1_id1(*)", "i2459_simple_v1?select=*,i2459_simple_v2!t1_id2(*)",
+            "i2459_simple_v2?select=*,i2459_simple_v1!t1_id1(*)", "i2459_simple_v2?select=*,i2459_simple_v1!t1_id2(*)"
+        ].map {
             Case(name: "EmbedDisambiguation GET \($0)", target: $0, status: 200, expect: .exact("[]"), expectHeaders: json, onSpecTables: true)
         }
 
@@ -41,7 +45,8 @@ extension PostgRESTCaseCorpusTests {
     static let viewKeyCases: [Case] = [
         Case(
             name: "renamed view embeds its parent by the base key", target: "projects_view_alt?select=t_id,clients(name)&t_client_id=eq.2&order=t_id",
-            status: 200, expect: .exact("[{\"t_id\":3,\"clients\":{\"name\": \"Apple\"}}, \n {\"t_id\":4,\"clients\":{\"name\": \"Apple\"}}]"), onSpecTables: true),
+            status: 200, expect: .exact("[{\"t_id\":3,\"clients\":{\"name\": \"Apple\"}}, \n {\"t_id\":4,\"clients\":{\"name\": \"Apple\"}}]"),
+            onSpecTables: true),
         Case(
             name: "renamed view embedded as a parent", target: "tasks?select=id,projects_view_alt(t_id,name)&id=eq.3", status: 200,
             expect: .json(#"[{"id":3,"projects_view_alt":{"t_id":2,"name":"Windows 10"}}]"#), onSpecTables: true),
@@ -57,7 +62,8 @@ extension PostgRESTCaseCorpusTests {
             status: 200, expect: .exact(#"[{"t_id":5,"name":"Orphan","t_client_id":null}]"#), onSpecTables: true),
         Case(
             name: "renamed view write of a base name", method: "POST", target: "projects_view_alt", body: #"{"id":6,"name":"x"}"#, status: 400,
-            expect: .json(#"{"code":"PGRST204","details":null,"hint":null,"message":"Could not find the 'id' column of 'projects_view_alt' in the schema cache"}"#),
+            expect: .json(
+                #"{"code":"PGRST204","details":null,"hint":null,"message":"Could not find the 'id' column of 'projects_view_alt' in the schema cache"}"#),
             onSpecTables: true),
         Case(
             name: "renamed view not-null names the base", method: "POST", target: "projects_view_alt", body: #"{"t_id":7}"#, status: 400,
@@ -104,6 +110,7 @@ final class PostgRESTViewKeyTests: XCTestCase {
     func testRejectsAViewShowingAColumnOnce() throws {
         let mutant = SpecTablesFixture.schemaJSON.replacingOccurrences(of: #""t1_a2": "t1_a", "t1_b2": "t1_b""#, with: #""t1_a2": "t1_b", "t1_b2": "t1_a""#)
         XCTAssertNotEqual(mutant, SpecTablesFixture.schemaJSON)
-        XCTAssertEqual(try failures(mutant).map { String($0.prefix(while: { $0 != ":" })) }, ["EmbedDisambiguation GET i2459_composite_v2?select=*,i2459_composite_v1(*)"])
+        XCTAssertEqual(
+            try failures(mutant).map { String($0.prefix(while: { $0 != ":" })) }, ["EmbedDisambiguation GET i2459_composite_v2?select=*,i2459_composite_v1(*)"])
     }
 }
