@@ -135,7 +135,6 @@ import XCTest
 // - 961 works when embedding a view with a table that has a long compound pk: relation not in the fixture (player_view: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 976 works when embedding a view with a view that referes to a table that h: relation not in the fixture (player_view: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 991 works when embedding two views that refer to tables with different col: relation not in the fixture (v1: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 994 can embed a view that has group by: relation not in the fixture (projects_count_grouped_by: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 1002 can embed a view that has a subselect containing a select in a where: relation not in the fixture (authors_w_entities: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 1007 works with one to one relationships: relation not in the fixture (students_view: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 1413 can be queried by using regular filters: view with rules

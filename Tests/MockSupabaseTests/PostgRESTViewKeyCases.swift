@@ -8,7 +8,7 @@ import XCTest
 extension PostgRESTCaseCorpusTests {
     static let json = [#"Content-Type"#: #"application/json; charset=utf-8"#]
 
-    /// The audited spec blocks (QuerySpec 884, 905, 924; EmbedDisambiguationSpec 137, 292).
+    /// The audited spec blocks (QuerySpec 884, 905, 924, 994; EmbedDisambiguationSpec 137, 292).
     static let auditViewCases: [Case] =
         [
             Case(
@@ -17,6 +17,12 @@ extension PostgRESTCaseCorpusTests {
                 expect: .json(
                     #"[{"t_id":1,"name":"Windows 7","clients":{"id":1,"name":"Microsoft"},"tasks":[{"id":1,"name":"Design w7"},{"id":2,"name":"Code w7"}]}]"#),
                 expectHeaders: json, onSpecTables: true),
+            Case(
+                name: #"Query GET projects_count_grouped_by?select=number_of_projects,client:clients(name)&order=number_of_projects"#,
+                target: #"projects_count_grouped_by?select=number_of_projects,client:clients(name)&order=number_of_projects"#, status: 200,
+                expect: .json(
+                    #"[{"number_of_projects":1,"client":null}, {"number_of_projects":2,"client":{"name":"Microsoft"}}, {"number_of_projects":2,"client":{"name":"Apple"}}]"#
+                ), expectHeaders: json, onSpecTables: true),
             Case(
                 name: #"Query GET consumers_view?select=*,orders_view(*)"#, target: #"consumers_view?select=*,orders_view(*)"#, status: 200,
                 expect: .exact("[]"), expectHeaders: json, onSpecTables: true),
@@ -71,6 +77,22 @@ extension PostgRESTCaseCorpusTests {
                 #"{"code":"23502","details":"Failing row contains (7, null, null).","hint":null,"message":"null value in column \"name\" of relation \"projects\" violates not-null constraint"}"#
             ), onSpecTables: true),
         Case(
+            name: "grouped view counts per group", target: "projects_count_grouped_by?client_id=not.is.null&order=client_id", status: 200,
+            expect: .exact(#"[{"client_id":1,"number_of_projects":2}, \#n {"client_id":2,"number_of_projects":2}]"#), onSpecTables: true),
+        Case(
+            name: "grouped view embedded from its parent", target: "clients?select=name,projects_count_grouped_by(number_of_projects)&id=eq.2", status: 200,
+            expect: .json(#"[{"name":"Apple","projects_count_grouped_by":[{"number_of_projects":2}]}]"#), onSpecTables: true),
+        Case(
+            name: "grouped view refuses an insert", method: "POST", target: "projects_count_grouped_by", body: #"{"client_id":1}"#, status: 500,
+            expect: .json(
+                #"{"code":"55000","details":"Views containing GROUP BY are not automatically updatable.","hint":"To enable inserting into the view, provide an INSTEAD OF INSERT trigger or an unconditional ON INSERT DO INSTEAD rule.","message":"cannot insert into view \"projects_count_grouped_by\""}"#
+            ), onSpecTables: true),
+        Case(
+            name: "grouped view refuses a delete", method: "DELETE", target: "projects_count_grouped_by?client_id=eq.1", status: 500,
+            expect: .json(
+                #"{"code":"55000","details":"Views containing GROUP BY are not automatically updatable.","hint":"To enable deleting from the view, provide an INSTEAD OF DELETE trigger or an unconditional ON DELETE DO INSTEAD rule.","message":"cannot delete from view \"projects_count_grouped_by\""}"#
+            ), onSpecTables: true),
+        Case(
             name: "view showing a key twice is ambiguous without a hint", target: "i2459_simple_v1?select=*,i2459_simple_v2(*)", status: 300,
             expect: .json(
                 #"{"code":"PGRST201","details":[{"cardinality":"one-to-many","embedding":"i2459_simple_v1 with i2459_simple_v2","relationship":"i2459_simple_t2_t1_id_fkey using i2459_simple_v1(id) and i2459_simple_v2(t1_id1)"},{"cardinality":"one-to-many","embedding":"i2459_simple_v1 with i2459_simple_v2","relationship":"i2459_simple_t2_t1_id_fkey using i2459_simple_v1(id) and i2459_simple_v2(t1_id2)"}],"hint":"Try changing 'i2459_simple_v2' to one of the following: 'i2459_simple_v2!i2459_simple_t2_t1_id_fkey', 'i2459_simple_v2!i2459_simple_t2_t1_id_fkey'. Find the desired relationship in the 'details' key.","message":"Could not embed because more than one relationship was found for 'i2459_simple_v1' and 'i2459_simple_v2'"}"#
@@ -105,6 +127,18 @@ final class PostgRESTViewKeyTests: XCTestCase {
             of: #""renamed": {"t_id": "id", "t_client_id": "client_id"}"#, with: #""renamed": {"t_id": "client_id", "t_client_id": "id"}"#)
         XCTAssertNotEqual(mutant, SpecTablesFixture.schemaJSON)
         XCTAssertGreaterThanOrEqual(try failures(mutant).count, 5)
+    }
+
+    /// A grouped view that forgets its grouping is refused when decoded (PostgreSQL's 42803), and
+    /// one counting the wrong column answers otherwise.
+    func testRejectsAGroupedViewWithoutItsGroupingOrCountingAnotherColumn() throws {
+        let ungrouped = SpecTablesFixture.schemaJSON.replacingOccurrences(of: #""groupBy": ["client_id"]"#, with: #""groupBy": []"#)
+        XCTAssertNotEqual(ungrouped, SpecTablesFixture.schemaJSON)
+        XCTAssertThrowsError(try SpecTablesFixture(schemaJSON: ungrouped))
+        let wrongCount = SpecTablesFixture.schemaJSON.replacingOccurrences(
+            of: #""counts": {"number_of_projects": "id"}"#, with: #""counts": {"number_of_projects": "client_id"}"#)
+        XCTAssertNotEqual(wrongCount, SpecTablesFixture.schemaJSON)
+        XCTAssertEqual(try failures(wrongCount).count, 1)
     }
 
     func testRejectsAViewShowingAColumnOnce() throws {

@@ -10,6 +10,7 @@ import XCTest
 /// (a `money` column), `single_unique`, `compound_unique`, `only_pk`, the surrogate-key upsert
 /// tables, `UnitTest`, `web_content`, `artists` → `albums` (cascading), `students` ↔ `students_info`,
 /// `organizations`, `timestamps`; the views `projects_view`, `projects_view_alt` (renamed keys),
+/// `projects_count_grouped_by` (projects counted per client),
 /// `orders_view`/`consumers_view`/`consumers_view_view` (a view over a view) over the empty
 /// `public_orders`/`public_consumers`, and issue 2459's empty `i2459_simple_*`/`i2459_composite_*`
 /// views showing one base column under two names),
@@ -158,6 +159,9 @@ final class SpecTablesFixture {
             {"name": "t_id", "type": "integer"},
             {"name": "name", "type": "text"},
             {"name": "t_client_id", "type": "integer"}]},
+          {"name": "projects_count_grouped_by", "view": {"from": "projects", "groupBy": ["client_id"], "counts": {"number_of_projects": "id"}}, "columns": [
+            {"name": "client_id", "type": "integer"},
+            {"name": "number_of_projects", "type": "bigint"}]},
           {"name": "public_consumers", "columns": [
             {"name": "id", "type": "serial", "primaryKey": true},
             {"name": "name", "type": "text", "nullable": false}]},

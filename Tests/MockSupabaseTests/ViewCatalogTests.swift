@@ -18,6 +18,8 @@ final class ViewCatalogTests: XCTestCase {
             {"name": "t_id", "type": "integer"}, {"name": "name", "type": "text"}, {"name": "t_client_id", "type": "integer"}]},
           {"name": "later_projects", "view": {"from": "projects_view_alt", "renamed": {"key": "t_id"}, "where": {"gt": [{"column": "id"}, 1]}}, "columns": [
             {"name": "key", "type": "integer"}, {"name": "name", "type": "text"}]},
+          {"name": "per_client", "view": {"from": "projects", "groupBy": ["client_id"], "counts": {"n": "id"}}, "columns": [
+            {"name": "client_id", "type": "integer"}, {"name": "n", "type": "bigint"}]},
           {"name": "pairs", "columns": [{"name": "t1_id", "type": "integer"}]},
           {"name": "pairs_twice", "view": {"from": "pairs", "renamed": {"t1_id1": "t1_id", "t1_id2": "t1_id"}}, "columns": [
             {"name": "t1_id1", "type": "integer"}, {"name": "t1_id2", "type": "integer"}]}]}
@@ -28,6 +30,7 @@ final class ViewCatalogTests: XCTestCase {
         create view projects_view_alt as select id as t_id, name, client_id as t_client_id from projects;
         create view later_projects as select t_id as key, name from projects_view_alt where t_id > 1
           and exists (select p.name as key from projects_view_alt p where p.t_id = projects_view_alt.t_id);
+        create view per_client as select client_id, count(id) as n from projects group by client_id;
         create table pairs(t1_id int);
         create view pairs_twice as select t1_id as t1_id1, t1_id as t1_id2 from pairs;
         """
@@ -44,7 +47,9 @@ final class ViewCatalogTests: XCTestCase {
         }
     }
 
-    /// A mutant schema: `t_id` said to show `client_id`.
+    /// A mutant schema: `t_id` said to show `client_id`, and the count said to be a plain column.
+    static let uncounted = schemaJSON.replacingOccurrences(of: #""counts": {"n": "id"}"#, with: #""counts": {}"#)
+        .replacingOccurrences(of: #""groupBy": ["client_id"]"#, with: #""groupBy": ["client_id", "n"], "renamed": {"n": "id"}"#)
     static let swapped = schemaJSON.replacingOccurrences(
         of: #"{"t_id": "id", "t_client_id": "client_id"}"#, with: #"{"t_id": "client_id", "t_client_id": "id"}"#)
 
@@ -66,6 +71,9 @@ final class ViewCatalogTests: XCTestCase {
                 "public.projects_view_alt: view column t_id: schema.json shows public.projects.client_id, PostgreSQL public.projects.id",
                 "public.projects_view_alt: view column t_client_id: schema.json shows public.projects.id, PostgreSQL public.projects.client_id"
             ])
+        XCTAssertEqual(
+            Self.viewDifferences(try Self.schema(Self.uncounted), relations),
+            ["public.per_client: view column n: schema.json shows public.projects.id, PostgreSQL a computed value"])
     }
 
     /// The same comparison on a catalog written by hand: a computed column is reported.

@@ -286,10 +286,12 @@ package enum PostgresCatalog {
         let from = schema.table(def.base)?.qualifiedName ?? def.base
         var diffs: [String] = []
         for c in t.columns {
-            let want = "\(from).\(def.sourceColumn(c.name))"
+            let want = def.sourceColumn(c.name).map { "\(from).\($0)" }
             let entry = r.viewSources.last { $0.column == c.name }
             let have = entry.flatMap { e in e.from.flatMap { f in e.fromColumn.map { "\(f).\($0)" } } }
-            if have != want { diffs.append("view column \(c.name): schema.json shows \(want), PostgreSQL \(have ?? "a computed value")") }
+            if have != want {
+                diffs.append("view column \(c.name): schema.json shows \(want ?? "a computed value"), PostgreSQL \(have ?? "a computed value")")
+            }
         }
         return diffs
     }

@@ -151,11 +151,20 @@ package struct SimpleViewDefinition: Sendable, Equatable {
     /// another name (values). A view column not listed shows the base column of its own name;
     /// several view columns may show the same base column.
     package var renamed: [String: String] = [:]
+    /// `GROUP BY`: one row per distinct combination of these view columns' values (each showing
+    /// a base column), NULLs grouped together; nil for a view without grouping.
+    package var groupBy: [String]? = nil
+    /// `count(c) AS name` per group: view column → the base column counted (non-NULL values),
+    /// `*` for `count(*)`. A `bigint` column.
+    package var counts: [String: String] = [:]
 
     package enum CheckOption: String, Sendable, Equatable { case local, cascaded }
 
-    /// The column of `base` a view column shows.
-    package func sourceColumn(_ viewColumn: String) -> String { renamed[viewColumn] ?? viewColumn }
+    /// Whether PostgreSQL updates the view automatically (no grouping, no aggregate).
+    package var isUpdatable: Bool { groupBy == nil && counts.isEmpty }
+
+    /// The column of `base` a view column shows; nil for a computed (counted) column.
+    package func sourceColumn(_ viewColumn: String) -> String? { counts[viewColumn] != nil ? nil : renamed[viewColumn] ?? viewColumn }
 }
 
 package struct TableSchema: Sendable, Equatable {
@@ -236,9 +245,9 @@ package struct DatabaseSchema: Sendable, Equatable {
 
     /// The column of the table at the bottom of a simple view's chain that a view column shows
     /// (renames followed level by level); the name itself for a table.
-    package func rootColumn(_ column: String, of t: TableSchema) -> String {
+    package func rootColumn(_ column: String, of t: TableSchema) -> String? {
         guard let chain = viewChain(t) else { return column }
-        return chain.views.reduce(column) { name, v in v.simpleView!.sourceColumn(name) }
+        return chain.views.reduce(column) { name, v in name.flatMap { v.simpleView!.sourceColumn($0) } }
     }
 
     /// The view columns that show a column of the chain's bottom table, in the view's order
@@ -330,8 +339,25 @@ extension DatabaseSchema: Decodable {
             guard let base = schema.table(def.base), let chain = schema.viewChain(table) else {
                 throw fail(ti, "view '\(table.name)' reads unknown table '\(def.base)' (or views that read each other)")
             }
-            for c in table.columns where base.columnIndex(def.sourceColumn(c.name)) == nil {
-                throw fail(ti, "view column '\(c.name)' shows '\(def.sourceColumn(c.name))', not a column of '\(def.base)'")
+            for c in table.columns {
+                let shown = def.sourceColumn(c.name) ?? def.counts[c.name]!
+                if base.columnIndex(shown) == nil && shown != "*" || shown == "*" && def.counts[c.name] == nil {
+                    throw fail(ti, "view column '\(c.name)' shows '\(shown)', not a column of '\(def.base)'")
+                }
+            }
+            for k in def.counts.keys.sorted() where table.columnIndex(k) == nil {
+                throw fail(ti, "view counts into '\(k)', not one of its columns", below: [AnyKey("view"), AnyKey("counts")])
+            }
+            for k in def.groupBy ?? [] where table.columnIndex(k) == nil || def.counts[k] != nil {
+                throw fail(ti, "view groups by '\(k)', not one of its shown columns", below: [AnyKey("view"), AnyKey("groupBy")])
+            }
+            if !def.isUpdatable, let cols = def.groupBy ?? (def.counts.isEmpty ? nil : []),
+                let plain = table.columns.first(where: { def.counts[$0.name] == nil && !cols.contains($0.name) })
+            {
+                throw fail(ti, "view column '\(plain.name)' must be in groupBy or counted (PostgreSQL 42803)")
+            }
+            if let inner = base.simpleView, !inner.isUpdatable {
+                throw fail(ti, "view reads the grouped view '\(def.base)' (not modelled)")
             }
             for k in def.renamed.keys.sorted() where table.columnIndex(k) == nil {
                 throw fail(ti, "view renames '\(k)', not one of its columns", below: [AnyKey("view"), AnyKey("renamed")])
@@ -548,8 +574,8 @@ extension CheckConstraint: Decodable {
 }
 
 extension SimpleViewDefinition: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case from, `where`, securityInvoker, checkOption, renamed }
-    /// A table's `"view": {"from", "where", "securityInvoker", "checkOption", "renamed"}`.
+    enum CodingKeys: String, CodingKey, CaseIterable { case from, `where`, securityInvoker, checkOption, renamed, groupBy, counts }
+    /// A table's `"view": {"from", "where", "securityInvoker", "checkOption", "renamed", "groupBy", "counts"}`.
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -560,5 +586,8 @@ extension SimpleViewDefinition: Decodable {
             checkOption = v
         }
         renamed = try c.decodeIfPresent([String: String].self, forKey: .renamed) ?? [:]
+        groupBy = try c.decodeIfPresent([String].self, forKey: .groupBy)
+        counts = try c.decodeIfPresent([String: String].self, forKey: .counts) ?? [:]
+        if !isUpdatable && checkOption != nil { throw c.fail(.checkOption, "a grouped view is not updatable: no check option") }
     }
 }

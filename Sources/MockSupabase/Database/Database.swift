@@ -456,6 +456,7 @@ final class DatabaseEngine {
         try atomically {
             try statement {
                 var t = try self.table(table)
+                try refuseGroupedView(t.schema, "insert into", "INSERT")
                 if let def = t.schema.simpleView {
                     return try insertThroughView(
                         t, def, rows: input, columns: columns, missingAsDefault: missingAsDefault, auth: auth,
@@ -583,6 +584,7 @@ final class DatabaseEngine {
         try atomically {
             try statement {
                 var t = try self.table(table)
+                try refuseGroupedView(t.schema, "update", "UPDATE")
                 if let chain = try viewChain(t) {
                     // UPDATE through a simple view: the base rows the view shows, by the view's columns.
                     try checkViewColumns(Array(values.keys), t)
@@ -683,6 +685,7 @@ final class DatabaseEngine {
         try atomically {
             try statement {
                 let t = try self.table(table)
+                try refuseGroupedView(t.schema, "delete from", "DELETE")
                 if let chain = try viewChain(t) {
                     _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
                     let shows = viewShows(chain)
