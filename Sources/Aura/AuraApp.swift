@@ -40,7 +40,7 @@ public enum AuraApp: ContractApp, AppModule {
             for t in rules.triggers {
                 let column = t.column
                 backend.registerTrigger(t.name, on: t.table, timing: .before, events: [.update]) { ctx in
-                    ctx.new?[column] = .string(PGTime.formatTimestamp(PGTime.micros(ctx.now), withZone: true))
+                    ctx.new?[column] = .string(PGTime.timestamptz(ctx.now))
                 }
             }
         }
@@ -60,7 +60,6 @@ public enum AuraApp: ContractApp, AppModule {
 
 /// The bodies of Aura's edge functions.
 package struct AuraFunctions: Sendable {
-    /// The rules in force.
     package let rules: AuraRules
     /// The stand-in generator's seed.
     package let seed: UInt64

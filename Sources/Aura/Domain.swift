@@ -51,7 +51,6 @@ package struct ZodiacCalculator: Sendable {
 package struct MBTICalculator: Sendable {
     /// The dimensions in type-code order with their sign convention.
     package let dimensions: [AuraRules.Dimension]
-    /// The allowed score range.
     package let scoreRange: AuraRules.IntRange
 
     /// A calculator from the rules.
@@ -129,7 +128,6 @@ package struct MBTIProfile: Sendable, Equatable {
 
 /// §2.1 `SubscriptionStatus` with the entitlements of §9.1 `SubscriptionTests`.
 package struct SubscriptionStatus: Sendable, Equatable {
-    /// The tier in force.
     package var tier: SubscriptionTier
     /// What the tier may do.
     package var entitlements: AuraRules.TierEntitlements

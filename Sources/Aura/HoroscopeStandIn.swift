@@ -12,11 +12,9 @@ package struct HoroscopeStandIn: Sendable {
         package var fortuneScore: Int
         /// Lucky numbers, ascending.
         package var luckyNumbers: [Int]
-        /// Power colours.
         package var powerColors: [String]
     }
 
-    /// The rules in force.
     package let rules: AuraRules
     /// The seed mixed into every draw.
     package let seed: UInt64
@@ -36,21 +34,22 @@ package struct HoroscopeStandIn: Sendable {
         userID: String, date: PGDate, zodiac: ZodiacSign, mbti: MBTIType,
         category: SituationCategory, length: SubscriptionTier
     ) -> Output {
-        var rng = SplitMix(seed: seed ^ HoroscopeStandIn.fnv1a("\(userID)|\(date)|\(category.rawValue)|\(length.rawValue)|\(zodiac.rawValue)|\(mbti.rawValue)"))
+        var rng = SeededRandom(
+            seed: seed ^ SeededRandom.fnv1a("\(userID)|\(date)|\(category.rawValue)|\(length.rawValue)|\(zodiac.rawValue)|\(mbti.rawValue)".utf8))
         let range = rules.wordCount[length]!
-        let target = rng.int(in: range.closed)
+        let target = rng.modulo(in: range.closed)
         let sign = zodiac.rawValue.prefix(1).uppercased() + zodiac.rawValue.dropFirst()
         let focus = HoroscopeStandIn.focus[category] ?? ["your day"]
         var words: [Substring] = []
         var order = Array(HoroscopeStandIn.templates.indices)
         while true {
             if order.isEmpty { order = Array(HoroscopeStandIn.templates.indices) }
-            let t = order.remove(at: rng.int(in: 0...(order.count - 1)))
+            let t = order.remove(at: rng.modulo(in: 0...(order.count - 1)))
             let sentence = HoroscopeStandIn.templates[t]
                 .replacingOccurrences(of: "{Sign}", with: sign)
                 .replacingOccurrences(of: "{type}", with: mbti.rawValue)
                 .replacingOccurrences(of: "{category}", with: category.rawValue.lowercased())
-                .replacingOccurrences(of: "{focus}", with: focus[rng.int(in: 0...(focus.count - 1))])
+                .replacingOccurrences(of: "{focus}", with: focus[rng.modulo(in: 0...(focus.count - 1))])
             let w = sentence.split(whereSeparator: { $0.isWhitespace })
             if words.count >= target || words.count + w.count > range.max { break }
             words += w
@@ -66,32 +65,15 @@ package struct HoroscopeStandIn: Sendable {
         let content = words.joined(separator: " ")
 
         let g = rules.generatedFortune
-        let score = rng.int(in: g.closed)
+        let score = rng.modulo(in: g.closed)
         var numbers: [Int] = []
         let lr = rules.luckyNumberRange
         while numbers.count < rules.luckyNumberCount {
-            let n = rng.int(in: lr.closed)
+            let n = rng.modulo(in: lr.closed)
             if rules.luckyNumbersDistinct && numbers.contains(n) { continue }
             numbers.append(n)
         }
         return Output(content: content, fortuneScore: score, luckyNumbers: numbers.sorted(), powerColors: rules.powerColors)
-    }
-
-    static func fnv1a(_ s: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h
-    }
-
-    /// The package's SplitMix64 with the stand-in's own range reduction (a plain modulo, so the
-    /// recorded readings stay what they are).
-    struct SplitMix {
-        var generator: SeededRandom
-        init(seed: UInt64) { generator = SeededRandom(seed: seed) }
-        mutating func int(in r: ClosedRange<Int>) -> Int {
-            let width = UInt64(r.upperBound - r.lowerBound) + 1
-            return r.lowerBound + Int(generator.next() % width)
-        }
     }
 
     static let templates = [

@@ -72,9 +72,7 @@ package struct MBTICalculateResponse: Codable, Equatable, Sendable, ColumnEncoda
     package var dimensionScores: [DimensionScore]
     /// The type's function stack.
     package var cognitiveFunctions: [CognitiveFunction]
-    /// Strengths of the type.
     package var strengths: [String]
-    /// Weaknesses of the type.
     package var weaknesses: [String]
     /// The stored `mbti_results` row, or nil (written as `null`) when the caller has no profile
     /// yet (onboarding).

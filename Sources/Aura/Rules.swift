@@ -19,9 +19,7 @@ package struct AuraRules: Sendable, Equatable {
 
     /// A documented input → expected sign.
     package struct ZodiacCase: Sendable, Equatable {
-        /// The birth date.
         package var date: PGDate
-        /// The expected sign.
         package var sign: ZodiacSign
         /// Where the case comes from.
         package var source: String
@@ -61,13 +59,11 @@ package struct AuraRules: Sendable, Equatable {
         package var min: Int
         /// Upper bound.
         package var max: Int
-        /// The range as a Swift closed range.
         package var closed: ClosedRange<Int> { min...max }
     }
 
     /// A fortune-score colour band of the FortuneCard.
     package struct FortuneBand: Sendable, Equatable {
-        /// The range of scores.
         package var range: IntRange
         /// The colour name.
         package var color: String
@@ -85,7 +81,6 @@ package struct AuraRules: Sendable, Equatable {
         package var readingLength: SubscriptionTier
         /// Days of the weekly outlook shown.
         package var weeklyOutlookDays: Int
-        /// Whether retrograde alerts are on.
         package var retrogradeAlerts: Bool
     }
 
@@ -93,7 +88,6 @@ package struct AuraRules: Sendable, Equatable {
     package struct EntitlementCase: Sendable, Equatable {
         /// The row (`tier`, `is_active`, `expires_at`), or nil for no row.
         package var subscription: [String: JSONValue]?
-        /// The expected tier.
         package var tier: SubscriptionTier
         /// Where the case comes from.
         package var source: String
@@ -112,7 +106,6 @@ package struct AuraRules: Sendable, Equatable {
     package var signs: [SignRange]
     /// The documented zodiac cases.
     package var zodiacCases: [ZodiacCase]
-    /// Allowed dimension score range.
     package var scoreRange: IntRange
     /// The four dimensions in type-code order.
     package var dimensions: [Dimension]
@@ -126,7 +119,6 @@ package struct AuraRules: Sendable, Equatable {
     package var letterTraits: [Character: LetterTrait]
     /// The documented MBTI cases.
     package var mbtiCases: [MBTICase]
-    /// Reading categories.
     package var categories: [SituationCategory]
     /// The column's allowed fortune range (CHECK).
     package var fortuneScore: IntRange
@@ -134,15 +126,12 @@ package struct AuraRules: Sendable, Equatable {
     package var generatedFortune: IntRange
     /// The FortuneCard colour bands.
     package var fortuneBands: [FortuneBand]
-    /// How many lucky numbers.
     package var luckyNumberCount: Int
     /// Their range.
     package var luckyNumberRange: IntRange
     /// Whether they are distinct.
     package var luckyNumbersDistinct: Bool
-    /// The power colours.
     package var powerColors: [String]
-    /// Word-count range per tier.
     package var wordCount: [SubscriptionTier: IntRange]
     /// Token budget per tier (§3.2 max_tokens).
     package var maxTokens: [SubscriptionTier: Int]

@@ -42,15 +42,14 @@ func runReportBenchmark() {
                 samples.append(ms(now() - s))
                 checksum &+= out.response.matches.count
             }
-            samples.sort()
-            let median = samples[samples.count / 2]
+            let perReport = median(samples)
             var growth = "-"
             if let (n, t) = previous {
-                growth = "x\(fmt(median / t, 1)) for x\(fmt(Double(cities.count) / Double(n), 1))"
+                growth = "x\(fmt(perReport / t, 1)) for x\(fmt(Double(cities.count) / Double(n), 1))"
             }
-            previous = (cities.count, median)
+            previous = (cities.count, perReport)
             print(
-                "\(label.padding(toLength: 15, withPad: " ", startingAt: 0))  \(String(cities.count).leftPad(6))  \(fmt(prepare, 2).leftPad(11))  \(fmt(median).leftPad(10))  \(fmt(median * 1_000_000 / Double(cities.count), 1).leftPad(8))   \(growth)   (median of \(runs), checksum \(checksum))"
+                "\(label.padding(toLength: 15, withPad: " ", startingAt: 0))  \(String(cities.count).leftPad(6))  \(fmt(prepare, 2).leftPad(11))  \(fmt(perReport).leftPad(10))  \(fmt(perReport * 1_000_000 / Double(cities.count), 1).leftPad(8))   \(growth)   (median of \(runs), checksum \(checksum))"
             )
         }
         // The mock end to end: request over URLSession, catalog read from the database, save as the user.
@@ -66,8 +65,7 @@ func runReportBenchmark() {
             _ = try engine.generate(current: sf, preferences: prefs, catalog: catalog55, refiner: refiner)
             engineSamples.append(ms(now() - s))
         }
-        engineSamples.sort()
-        let engine55 = engineSamples[engineSamples.count / 2]
+        let engine55 = median(engineSamples)
         print("engine alone on the same 55 cities: \(fmt(engine55)) ms median of 200")
         for actor in ["anon", "ana"] {
             var samples: [Double] = []
@@ -77,8 +75,7 @@ func runReportBenchmark() {
                 samples.append(ms(now() - s))
                 if r.status != 200 { print("generate-report answered \(r.status): \(r.text)"); return }
             }
-            samples.sort()
-            let wireMedian = samples[samples.count / 2]
+            let wireMedian = median(samples)
             print(
                 "mock generate-report over the wire as \(actor) (55 cities\(actor == "anon" ? "" : ", saved")): \(fmt(wireMedian)) ms median of 200"
                     + " = \(fmt(wireMedian / engine55, 1))x the engine (target <= \(fmt(wireToEngineTarget, 0))x: \(wireMedian / engine55 <= wireToEngineTarget ? "met" : "NOT met"))"

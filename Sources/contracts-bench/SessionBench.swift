@@ -33,8 +33,7 @@ func runSessionBenchmark(count: Int = 200_000) {
                 samples.append(Double(now() - t) / 1000)
                 precondition(r.status == 200, "/user answered \(r.status): \(r.text)")
             }
-            samples.sort()
-            return samples[n / 2]
+            return median(samples)
         }
         let start = try userLatency(3_000)
         let t0 = now()

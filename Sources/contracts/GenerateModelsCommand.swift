@@ -23,11 +23,7 @@ let generateModelsSpec = CommandSpec(
 func runGenerateModels(_ args: [String]) -> Int32 {
     var status: Int32 = 0
     guard let opts = parse(generateModelsSpec, args, status: &status) else { return status }
-    let apps: [any AppModule.Type]
-    switch resolveApps(opts.values["app"], among: allApps, command: generateModelsSpec) {
-    case .success(let a): apps = a;
-    case .failure(let e): return usageFail(e)
-    }
+    guard let apps = resolveApps(opts.values["app"], command: generateModelsSpec) else { return 2 }
     let root = ContractsLocator.root
     let check = opts.flags.contains("check")
     var stale = 0

@@ -22,11 +22,7 @@ let goldensSpec = CommandSpec(
 func runGoldens(_ args: [String]) -> Int32 {
     var status: Int32 = 0
     guard let opts = parse(goldensSpec, args, status: &status) else { return status }
-    let apps: [any AppModule.Type]
-    switch resolveApps(opts.values["app"], among: allApps, command: goldensSpec) {
-    case .success(let a): apps = a;
-    case .failure(let e): return usageFail(e)
-    }
+    guard let apps = resolveApps(opts.values["app"], command: goldensSpec) else { return 2 }
     let mode: GoldenRecordMode
     if opts.flags.contains("update") {
         mode = .all

@@ -29,19 +29,21 @@ func parse(_ spec: CommandSpec, _ args: [String], status: inout Int32) -> Parsed
 }
 
 /// The apps named by `--app` values (case-insensitive, by folder name or title; comma-separated
-/// lists allowed), or every app when none is given; a usage error names the valid ones.
-func resolveApps(_ names: [String]?, among apps: [any AppModule.Type], command: CommandSpec) -> Result<[any AppModule.Type], UsageError> {
-    guard let names else { return .success(apps) }
-    let catalog = apps.map { a -> (name: String, title: String) in (a.name, a.title) }
+/// lists allowed), or every app when none is given; nil after printing a usage error (exit
+/// status 2) that names the valid ones.
+func resolveApps(_ names: [String]?, command: CommandSpec) -> [any AppModule.Type]? {
+    guard let names else { return allApps }
+    let catalog = allApps.map { a -> (name: String, title: String) in (a.name, a.title) }
     var indices: [Int] = []
     for n in names.flatMap({ $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }) where !n.isEmpty {
         guard let i = catalog.firstIndex(where: { $0.name.caseInsensitiveCompare(n) == .orderedSame || $0.title.caseInsensitiveCompare(n) == .orderedSame })
         else {
-            return .failure(command.usage("unknown app '\(n)' (one of: \(catalog.map(\.name).joined(separator: ", ")))"))
+            _ = usageFail(command.usage("unknown app '\(n)' (one of: \(catalog.map(\.name).joined(separator: ", ")))"))
+            return nil
         }
         if !indices.contains(i) { indices.append(i) }
     }
-    return .success(indices.map { apps[$0] })
+    return indices.map { allApps[$0] }
 }
 
 /// The app list for help texts.

@@ -26,11 +26,7 @@ func runReport(_ args: [String]) -> Int32 {
     guard let opts = parse(reportSpec, args, status: &status) else { return status }
     guard opts.positionals.first == "rls" else { return usageFail(reportSpec.usage("unknown report '\(opts.positionals[0])' (the one report is: rls)")) }
     guard let outPath = opts.value("out") else { return usageFail(reportSpec.usage("--out DIR is required")) }
-    var apps: [any AppModule.Type]
-    switch resolveApps(opts.values["app"], among: allApps, command: reportSpec) {
-    case .success(let a): apps = a;
-    case .failure(let e): return usageFail(e)
-    }
+    guard var apps = resolveApps(opts.values["app"], command: reportSpec) else { return 2 }
     apps = apps.filter { RLSSuite.hasMatrix($0.name) }
     if apps.isEmpty { return usageFail(reportSpec.usage("no app named has a Contracts/<app>/policies.json")) }
     // Before any work: the output folder must be a folder we can write.

@@ -42,11 +42,7 @@ func runServe(_ args: [String]) -> Int32 {
     guard let name = options.value("app") else {
         return usageFail(serveSpec.usage("--app NAME is required (one of: \(appList))"))
     }
-    let module: any AppModule.Type
-    switch resolveApps([name], among: allApps, command: serveSpec) {
-    case .success(let a): module = a[0];
-    case .failure(let e): return usageFail(e)
-    }
+    guard let module = resolveApps([name], command: serveSpec)?.first else { return 2 }
     let portText = options.value("port") ?? "54321"
     guard let port = UInt16(portText) else { return usageFail(serveSpec.usage("--port '\(portText)' is not a port number (0-65535)")) }
     let idleText = options.value("idle-timeout") ?? "60"

@@ -83,16 +83,9 @@ let verifySpec = CommandSpec(
 func runVerify(_ args: [String]) -> Int32 {
     var status: Int32 = 0
     guard let opts = parse(verifySpec, args, status: &status) else { return status }
-    let apps: [any AppModule.Type]
-    switch resolveApps(opts.values["app"], among: allApps, command: verifySpec) {
-    case .success(let a): apps = a;
-    case .failure(let e): return usageFail(e)
-    }
+    guard let apps = resolveApps(opts.values["app"], command: verifySpec) else { return 2 }
     let mode: VerifyMode
-    switch verifyMode(opts) {
-    case .success(let m): mode = m;
-    case .failure(let e): return usageFail(e)
-    }
+    do throws(UsageError) { mode = try verifyMode(opts).get() } catch { return usageFail(error) }
     var suites = allSuites
     if case .mock = mode, let kinds = opts.values["kind"] {
         let wanted = kinds.flatMap { $0.split(separator: ",").map { $0.lowercased() } }

@@ -64,7 +64,7 @@ final class ShvilWireTests: GateTestCase {
         XCTAssertTrue(report.rejected["3"]!.contains("adventure_stops_adventure_id_order_index_key"), report.rejected["3"]!)
         let row = try b.database.rows("adventures", where: .eq("id", oldCity)).first!
         XCTAssertEqual(row["status"], "completed")
-        XCTAssertEqual(row["updated_at"], .string(PostgresRowCoding.timestampText(later)))
+        XCTAssertEqual(row["updated_at"], .string(PGTime.timestamptz(later)))
     }
 
     /// AppError from real mock responses: an expired session, a wrong password.

@@ -19,9 +19,7 @@ public enum SituationCategory: String, Codable, CaseIterable, Sendable {
 }
 
 /// The `subscriptions.tier` CHECK list: free, premium.
-public enum SubscriptionTier: String, Codable, CaseIterable, Sendable {
-    case free, premium
-}
+public enum SubscriptionTier: String, Codable, CaseIterable, Sendable { case free, premium }
 
 /// A row of `public.users` (§6.1): the profile of a GoTrue user.
 public struct AuraUser: TableModel, ColumnEncodable {
@@ -40,14 +38,13 @@ public struct AuraUser: TableModel, ColumnEncodable {
     public var updatedAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, name, birthdate, zodiacSign = "zodiac_sign", mbtiType = "mbti_type", createdAt = "created_at"
-        case updatedAt = "updated_at"
+        case id, name, birthdate, zodiacSign = "zodiac_sign", mbtiType = "mbti_type", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, name: String, birthdate: PGDate, zodiacSign: ZodiacSign, mbtiType: MBTIType,
-                createdAt: PGTimestamp? = nil, updatedAt: PGTimestamp? = nil) {
-        self.id = id; self.name = name; self.birthdate = birthdate; self.zodiacSign = zodiacSign
-        self.mbtiType = mbtiType; self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: PGUUID, name: String, birthdate: PGDate, zodiacSign: ZodiacSign, mbtiType: MBTIType, createdAt: PGTimestamp? = nil,
+                updatedAt: PGTimestamp? = nil) {
+        self.id = id; self.name = name; self.birthdate = birthdate; self.zodiacSign = zodiacSign; self.mbtiType = mbtiType; self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 
@@ -70,17 +67,14 @@ public struct DailyReading: TableModel, ColumnEncodable {
     public var createdAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userID = "user_id", date, category, content, fortuneScore = "fortune_score"
-        case luckyNumbers = "lucky_numbers", powerColors = "power_colors", isPremium = "is_premium"
-        case createdAt = "created_at"
+        case id, userID = "user_id", date, category, content, fortuneScore = "fortune_score", luckyNumbers = "lucky_numbers", powerColors = "power_colors"
+        case isPremium = "is_premium", createdAt = "created_at"
     }
 
-    public init(id: PGUUID, userID: PGUUID, date: PGDate, category: SituationCategory, content: String,
-                fortuneScore: Int, luckyNumbers: [Int]? = nil, powerColors: [String]? = nil, isPremium: Bool? = nil,
-                createdAt: PGTimestamp? = nil) {
-        self.id = id; self.userID = userID; self.date = date; self.category = category; self.content = content
-        self.fortuneScore = fortuneScore; self.luckyNumbers = luckyNumbers; self.powerColors = powerColors
-        self.isPremium = isPremium; self.createdAt = createdAt
+    public init(id: PGUUID, userID: PGUUID, date: PGDate, category: SituationCategory, content: String, fortuneScore: Int, luckyNumbers: [Int]? = nil,
+                powerColors: [String]? = nil, isPremium: Bool? = nil, createdAt: PGTimestamp? = nil) {
+        self.id = id; self.userID = userID; self.date = date; self.category = category; self.content = content; self.fortuneScore = fortuneScore
+        self.luckyNumbers = luckyNumbers; self.powerColors = powerColors; self.isPremium = isPremium; self.createdAt = createdAt
     }
 }
 
@@ -101,16 +95,14 @@ public struct MBTIResult: TableModel, ColumnEncodable {
     public var takenAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userID = "user_id", typeCode = "type_code", dimensionScores = "dimension_scores"
-        case cognitiveFunctions = "cognitive_functions", strengths, weaknesses, takenAt = "taken_at"
+        case id, userID = "user_id", typeCode = "type_code", dimensionScores = "dimension_scores", cognitiveFunctions = "cognitive_functions", strengths
+        case weaknesses, takenAt = "taken_at"
     }
 
-    public init(id: PGUUID, userID: PGUUID, typeCode: String, dimensionScores: [DimensionScore],
-                cognitiveFunctions: [CognitiveFunction], strengths: [String]? = nil, weaknesses: [String]? = nil,
-                takenAt: PGTimestamp? = nil) {
-        self.id = id; self.userID = userID; self.typeCode = typeCode; self.dimensionScores = dimensionScores
-        self.cognitiveFunctions = cognitiveFunctions; self.strengths = strengths; self.weaknesses = weaknesses
-        self.takenAt = takenAt
+    public init(id: PGUUID, userID: PGUUID, typeCode: String, dimensionScores: [DimensionScore], cognitiveFunctions: [CognitiveFunction],
+                strengths: [String]? = nil, weaknesses: [String]? = nil, takenAt: PGTimestamp? = nil) {
+        self.id = id; self.userID = userID; self.typeCode = typeCode; self.dimensionScores = dimensionScores; self.cognitiveFunctions = cognitiveFunctions
+        self.strengths = strengths; self.weaknesses = weaknesses; self.takenAt = takenAt
     }
 }
 
@@ -130,17 +122,14 @@ public struct Subscription: TableModel, ColumnEncodable {
     public var updatedAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userID = "user_id", tier, revenuecatCustomerID = "revenuecat_customer_id"
-        case originalPurchaseDate = "original_purchase_date", expiresAt = "expires_at", isActive = "is_active"
-        case updatedAt = "updated_at"
+        case id, userID = "user_id", tier, revenuecatCustomerID = "revenuecat_customer_id", originalPurchaseDate = "original_purchase_date"
+        case expiresAt = "expires_at", isActive = "is_active", updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, userID: PGUUID, tier: SubscriptionTier, revenuecatCustomerID: String? = nil,
-                originalPurchaseDate: PGTimestamp? = nil, expiresAt: PGTimestamp? = nil, isActive: Bool? = nil,
-                updatedAt: PGTimestamp? = nil) {
-        self.id = id; self.userID = userID; self.tier = tier; self.revenuecatCustomerID = revenuecatCustomerID
-        self.originalPurchaseDate = originalPurchaseDate; self.expiresAt = expiresAt; self.isActive = isActive
-        self.updatedAt = updatedAt
+    public init(id: PGUUID, userID: PGUUID, tier: SubscriptionTier, revenuecatCustomerID: String? = nil, originalPurchaseDate: PGTimestamp? = nil,
+                expiresAt: PGTimestamp? = nil, isActive: Bool? = nil, updatedAt: PGTimestamp? = nil) {
+        self.id = id; self.userID = userID; self.tier = tier; self.revenuecatCustomerID = revenuecatCustomerID; self.originalPurchaseDate = originalPurchaseDate
+        self.expiresAt = expiresAt; self.isActive = isActive; self.updatedAt = updatedAt
     }
 }
 
@@ -153,9 +142,7 @@ public struct UserProfileUpdate: Codable, Equatable, Sendable {
     /// `mbti_type` (text, not null).
     public var mbtiType: MBTIType?
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, birthdate, zodiacSign = "zodiac_sign", mbtiType = "mbti_type"
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case name, birthdate, zodiacSign = "zodiac_sign", mbtiType = "mbti_type" }
 
     public init(name: String? = nil, birthdate: PGDate? = nil, zodiacSign: ZodiacSign? = nil, mbtiType: MBTIType? = nil) {
         self.name = name; self.birthdate = birthdate; self.zodiacSign = zodiacSign; self.mbtiType = mbtiType
@@ -164,6 +151,5 @@ public struct UserProfileUpdate: Codable, Equatable, Sendable {
 
 extension AuraApp {
     /// Every table model of aura, one per public table in schema.json's order (checked by the `models` kind).
-    public static var tableModels: [any TableModel.Type] { [AuraUser.self, DailyReading.self, MBTIResult.self,
-        Subscription.self] }
+    public static var tableModels: [any TableModel.Type] { [AuraUser.self, DailyReading.self, MBTIResult.self, Subscription.self] }
 }

@@ -4,34 +4,22 @@ import Foundation
 import ContractKit
 
 /// The `device_platform` enum: ios, android, web.
-public enum DevicePlatform: String, Codable, CaseIterable, Sendable {
-    case ios, android, web
-}
+public enum DevicePlatform: String, Codable, CaseIterable, Sendable { case ios, android, web }
 
 /// The `post_status` enum: open, in_progress, fulfilled, closed.
-public enum PostStatus: String, Codable, CaseIterable, Sendable {
-    case open, inProgress = "in_progress", fulfilled, closed
-}
+public enum PostStatus: String, Codable, CaseIterable, Sendable { case open, inProgress = "in_progress", fulfilled, closed }
 
 /// The `post_type` enum: need, offer.
-public enum PostType: String, Codable, CaseIterable, Sendable {
-    case need, offer
-}
+public enum PostType: String, Codable, CaseIterable, Sendable { case need, offer }
 
 /// The `response_status` enum: pending, accepted, declined.
-public enum ResponseStatus: String, Codable, CaseIterable, Sendable {
-    case pending, accepted, declined
-}
+public enum ResponseStatus: String, Codable, CaseIterable, Sendable { case pending, accepted, declined }
 
 /// The `review_status` enum: none, pending, approved, removed.
-public enum ReviewStatus: String, Codable, CaseIterable, Sendable {
-    case noReview = "none", pending, approved, removed
-}
+public enum ReviewStatus: String, Codable, CaseIterable, Sendable { case noReview = "none", pending, approved, removed }
 
 /// The `urgency_level` enum: low, medium, high.
-public enum UrgencyLevel: String, Codable, CaseIterable, Sendable {
-    case low, medium, high
-}
+public enum UrgencyLevel: String, Codable, CaseIterable, Sendable { case low, medium, high }
 
 /// A row of `neighborhoods`.
 public struct Neighborhood: TableModel, ColumnEncodable {
@@ -50,10 +38,8 @@ public struct Neighborhood: TableModel, ColumnEncodable {
         case id, name, description, createdBy = "created_by", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: String, name: String, description: String? = nil, createdBy: String? = nil, createdAt: PGTimestamp,
-                updatedAt: PGTimestamp) {
-        self.id = id; self.name = name; self.description = description; self.createdBy = createdBy
-        self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: String, name: String, description: String? = nil, createdBy: String? = nil, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
+        self.id = id; self.name = name; self.description = description; self.createdBy = createdBy; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 }
 
@@ -78,17 +64,15 @@ public struct Profile: TableModel, ColumnEncodable {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, displayName = "display_name", bio, skills, avatarUrl = "avatar_url", neighborhoodId = "neighborhood_id"
-        case trustTier = "trust_tier", phoneVerified = "phone_verified", termsAcceptedAt = "terms_accepted_at"
-        case createdAt = "created_at", updatedAt = "updated_at"
+        case id, displayName = "display_name", bio, skills, avatarUrl = "avatar_url", neighborhoodId = "neighborhood_id", trustTier = "trust_tier"
+        case phoneVerified = "phone_verified", termsAcceptedAt = "terms_accepted_at", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: String, displayName: String, bio: String? = nil, skills: [String], avatarUrl: String? = nil,
-                neighborhoodId: String? = nil, trustTier: Int, phoneVerified: Bool, termsAcceptedAt: PGTimestamp,
-                createdAt: PGTimestamp, updatedAt: PGTimestamp) {
-        self.id = id; self.displayName = displayName; self.bio = bio; self.skills = skills; self.avatarUrl = avatarUrl
-        self.neighborhoodId = neighborhoodId; self.trustTier = trustTier; self.phoneVerified = phoneVerified
-        self.termsAcceptedAt = termsAcceptedAt; self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: String, displayName: String, bio: String? = nil, skills: [String], avatarUrl: String? = nil, neighborhoodId: String? = nil,
+                trustTier: Int, phoneVerified: Bool, termsAcceptedAt: PGTimestamp, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
+        self.id = id; self.displayName = displayName; self.bio = bio; self.skills = skills; self.avatarUrl = avatarUrl; self.neighborhoodId = neighborhoodId
+        self.trustTier = trustTier; self.phoneVerified = phoneVerified; self.termsAcceptedAt = termsAcceptedAt; self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 
@@ -102,9 +86,7 @@ public struct Reputation: TableModel, ColumnEncodable {
     public var thanksReceived: Int
     public var updatedAt: PGTimestamp
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case userId = "user_id", score, thanksReceived = "thanks_received", updatedAt = "updated_at"
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case userId = "user_id", score, thanksReceived = "thanks_received", updatedAt = "updated_at" }
 
     public init(userId: String, score: Int, thanksReceived: Int, updatedAt: PGTimestamp) {
         self.userId = userId; self.score = score; self.thanksReceived = thanksReceived; self.updatedAt = updatedAt
@@ -124,14 +106,12 @@ public struct NotificationPreferences: TableModel, ColumnEncodable {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case userId = "user_id", newResponse = "new_response", responseStatus = "response_status", thanks
-        case aiMatch = "ai_match", updatedAt = "updated_at"
+        case userId = "user_id", newResponse = "new_response", responseStatus = "response_status", thanks, aiMatch = "ai_match", updatedAt = "updated_at"
     }
 
-    public init(userId: String, newResponse: Bool, responseStatus: Bool, thanks: Bool, aiMatch: Bool,
-                updatedAt: PGTimestamp) {
-        self.userId = userId; self.newResponse = newResponse; self.responseStatus = responseStatus; self.thanks = thanks
-        self.aiMatch = aiMatch; self.updatedAt = updatedAt
+    public init(userId: String, newResponse: Bool, responseStatus: Bool, thanks: Bool, aiMatch: Bool, updatedAt: PGTimestamp) {
+        self.userId = userId; self.newResponse = newResponse; self.responseStatus = responseStatus; self.thanks = thanks; self.aiMatch = aiMatch
+        self.updatedAt = updatedAt
     }
 }
 
@@ -161,21 +141,18 @@ public struct Post: TableModel, ColumnEncodable {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, authorId = "author_id", neighborhoodId = "neighborhood_id", type, title, description, category, urgency
-        case status, availableTimes = "available_times", locationHint = "location_hint", aiAssisted = "ai_assisted"
-        case hidden, reviewStatus = "review_status", flagCount = "flag_count", createdAt = "created_at"
-        case updatedAt = "updated_at"
+        case id, authorId = "author_id", neighborhoodId = "neighborhood_id", type, title, description, category, urgency, status
+        case availableTimes = "available_times", locationHint = "location_hint", aiAssisted = "ai_assisted", hidden, reviewStatus = "review_status"
+        case flagCount = "flag_count", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: String, authorId: String, neighborhoodId: String, type: PostType, title: String,
-                description: String, category: String, urgency: UrgencyLevel, status: PostStatus,
-                availableTimes: String? = nil, locationHint: String? = nil, aiAssisted: Bool, hidden: Bool,
+    public init(id: String, authorId: String, neighborhoodId: String, type: PostType, title: String, description: String, category: String,
+                urgency: UrgencyLevel, status: PostStatus, availableTimes: String? = nil, locationHint: String? = nil, aiAssisted: Bool, hidden: Bool,
                 reviewStatus: ReviewStatus, flagCount: Int, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
-        self.id = id; self.authorId = authorId; self.neighborhoodId = neighborhoodId; self.type = type
-        self.title = title; self.description = description; self.category = category; self.urgency = urgency
-        self.status = status; self.availableTimes = availableTimes; self.locationHint = locationHint
-        self.aiAssisted = aiAssisted; self.hidden = hidden; self.reviewStatus = reviewStatus; self.flagCount = flagCount
-        self.createdAt = createdAt; self.updatedAt = updatedAt
+        self.id = id; self.authorId = authorId; self.neighborhoodId = neighborhoodId; self.type = type; self.title = title; self.description = description
+        self.category = category; self.urgency = urgency; self.status = status; self.availableTimes = availableTimes; self.locationHint = locationHint
+        self.aiAssisted = aiAssisted; self.hidden = hidden; self.reviewStatus = reviewStatus; self.flagCount = flagCount; self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 
@@ -196,14 +173,12 @@ public struct PostPhoto: TableModel, ColumnEncodable {
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, postId = "post_id", storagePath = "storage_path", thumbnailPath = "thumbnail_path", position, width
-        case height, createdAt = "created_at"
+        case id, postId = "post_id", storagePath = "storage_path", thumbnailPath = "thumbnail_path", position, width, height, createdAt = "created_at"
     }
 
-    public init(id: String, postId: String, storagePath: String, thumbnailPath: String, position: Int, width: Int,
-                height: Int, createdAt: PGTimestamp) {
-        self.id = id; self.postId = postId; self.storagePath = storagePath; self.thumbnailPath = thumbnailPath
-        self.position = position; self.width = width; self.height = height; self.createdAt = createdAt
+    public init(id: String, postId: String, storagePath: String, thumbnailPath: String, position: Int, width: Int, height: Int, createdAt: PGTimestamp) {
+        self.id = id; self.postId = postId; self.storagePath = storagePath; self.thumbnailPath = thumbnailPath; self.position = position; self.width = width
+        self.height = height; self.createdAt = createdAt
     }
 }
 
@@ -223,14 +198,12 @@ public struct Response: TableModel, ColumnEncodable {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, postId = "post_id", responderId = "responder_id", message, status, createdAt = "created_at"
-        case updatedAt = "updated_at"
+        case id, postId = "post_id", responderId = "responder_id", message, status, createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: String, postId: String, responderId: String, message: String, status: ResponseStatus,
-                createdAt: PGTimestamp, updatedAt: PGTimestamp) {
-        self.id = id; self.postId = postId; self.responderId = responderId; self.message = message; self.status = status
-        self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: String, postId: String, responderId: String, message: String, status: ResponseStatus, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
+        self.id = id; self.postId = postId; self.responderId = responderId; self.message = message; self.status = status; self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 
@@ -250,14 +223,11 @@ public struct Thanks: TableModel, ColumnEncodable {
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, postId = "post_id", fromUserId = "from_user_id", toUserId = "to_user_id", message
-        case createdAt = "created_at"
+        case id, postId = "post_id", fromUserId = "from_user_id", toUserId = "to_user_id", message, createdAt = "created_at"
     }
 
-    public init(id: String, postId: String, fromUserId: String, toUserId: String, message: String? = nil,
-                createdAt: PGTimestamp) {
-        self.id = id; self.postId = postId; self.fromUserId = fromUserId; self.toUserId = toUserId
-        self.message = message; self.createdAt = createdAt
+    public init(id: String, postId: String, fromUserId: String, toUserId: String, message: String? = nil, createdAt: PGTimestamp) {
+        self.id = id; self.postId = postId; self.fromUserId = fromUserId; self.toUserId = toUserId; self.message = message; self.createdAt = createdAt
     }
 }
 
@@ -274,9 +244,7 @@ public struct PostFlag: TableModel, ColumnEncodable {
     public var reason: String?
     public var createdAt: PGTimestamp
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, postId = "post_id", flaggerId = "flagger_id", reason, createdAt = "created_at"
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, postId = "post_id", flaggerId = "flagger_id", reason, createdAt = "created_at" }
 
     public init(id: String, postId: String, flaggerId: String, reason: String? = nil, createdAt: PGTimestamp) {
         self.id = id; self.postId = postId; self.flaggerId = flaggerId; self.reason = reason; self.createdAt = createdAt
@@ -301,10 +269,8 @@ public struct AIMatch: TableModel, ColumnEncodable {
         case id, postId = "post_id", matchedPostId = "matched_post_id", score, reason, createdAt = "created_at"
     }
 
-    public init(id: String, postId: String, matchedPostId: String, score: Double, reason: String? = nil,
-                createdAt: PGTimestamp) {
-        self.id = id; self.postId = postId; self.matchedPostId = matchedPostId; self.score = score; self.reason = reason
-        self.createdAt = createdAt
+    public init(id: String, postId: String, matchedPostId: String, score: Double, reason: String? = nil, createdAt: PGTimestamp) {
+        self.id = id; self.postId = postId; self.matchedPostId = matchedPostId; self.score = score; self.reason = reason; self.createdAt = createdAt
     }
 }
 
@@ -326,15 +292,14 @@ public struct Invitation: TableModel, ColumnEncodable {
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, code, inviterId = "inviter_id", neighborhoodId = "neighborhood_id", redeemedBy = "redeemed_by"
-        case redeemedAt = "redeemed_at", expiresAt = "expires_at", createdAt = "created_at"
+        case id, code, inviterId = "inviter_id", neighborhoodId = "neighborhood_id", redeemedBy = "redeemed_by", redeemedAt = "redeemed_at"
+        case expiresAt = "expires_at", createdAt = "created_at"
     }
 
-    public init(id: String, code: String, inviterId: String, neighborhoodId: String, redeemedBy: String? = nil,
-                redeemedAt: PGTimestamp? = nil, expiresAt: PGTimestamp, createdAt: PGTimestamp) {
-        self.id = id; self.code = code; self.inviterId = inviterId; self.neighborhoodId = neighborhoodId
-        self.redeemedBy = redeemedBy; self.redeemedAt = redeemedAt; self.expiresAt = expiresAt
-        self.createdAt = createdAt
+    public init(id: String, code: String, inviterId: String, neighborhoodId: String, redeemedBy: String? = nil, redeemedAt: PGTimestamp? = nil,
+                expiresAt: PGTimestamp, createdAt: PGTimestamp) {
+        self.id = id; self.code = code; self.inviterId = inviterId; self.neighborhoodId = neighborhoodId; self.redeemedBy = redeemedBy
+        self.redeemedAt = redeemedAt; self.expiresAt = expiresAt; self.createdAt = createdAt
     }
 }
 
@@ -350,9 +315,7 @@ public struct DeviceToken: TableModel, ColumnEncodable {
     public var platform: DevicePlatform
     public var createdAt: PGTimestamp
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userId = "user_id", token, platform, createdAt = "created_at"
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, userId = "user_id", token, platform, createdAt = "created_at" }
 
     public init(id: String, userId: String, token: String, platform: DevicePlatform, createdAt: PGTimestamp) {
         self.id = id; self.userId = userId; self.token = token; self.platform = platform; self.createdAt = createdAt
@@ -364,13 +327,9 @@ public struct DeviceTokenRegistration: Codable, Equatable, Sendable {
     public var token: String
     public var platform: DevicePlatform
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case token, platform
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case token, platform }
 
-    public init(token: String, platform: DevicePlatform) {
-        self.token = token; self.platform = platform
-    }
+    public init(token: String, platform: DevicePlatform) { self.token = token; self.platform = platform }
 }
 
 /// FlagButton: `POST /rest/v1/post_flags`.
@@ -379,13 +338,9 @@ public struct NewFlag: Codable, Equatable, Sendable {
     public var postId: String
     public var reason: String?
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case postId = "post_id", reason
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case postId = "post_id", reason }
 
-    public init(postId: String, reason: String? = nil) {
-        self.postId = postId; self.reason = reason
-    }
+    public init(postId: String, reason: String? = nil) { self.postId = postId; self.reason = reason }
 }
 
 /// CreatePostView's form: `POST /rest/v1/posts` (server defaults for what is left out).
@@ -400,15 +355,13 @@ public struct NewPost: Codable, Equatable, Sendable {
     public var aiAssisted: Bool?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case type, title, description, category, urgency, availableTimes = "available_times"
-        case locationHint = "location_hint", aiAssisted = "ai_assisted"
+        case type, title, description, category, urgency, availableTimes = "available_times", locationHint = "location_hint", aiAssisted = "ai_assisted"
     }
 
-    public init(type: PostType, title: String, description: String, category: String, urgency: UrgencyLevel? = nil,
-                availableTimes: String? = nil, locationHint: String? = nil, aiAssisted: Bool? = nil) {
-        self.type = type; self.title = title; self.description = description; self.category = category
-        self.urgency = urgency; self.availableTimes = availableTimes; self.locationHint = locationHint
-        self.aiAssisted = aiAssisted
+    public init(type: PostType, title: String, description: String, category: String, urgency: UrgencyLevel? = nil, availableTimes: String? = nil,
+                locationHint: String? = nil, aiAssisted: Bool? = nil) {
+        self.type = type; self.title = title; self.description = description; self.category = category; self.urgency = urgency
+        self.availableTimes = availableTimes; self.locationHint = locationHint; self.aiAssisted = aiAssisted
     }
 }
 
@@ -428,8 +381,8 @@ public struct NewPostPhoto: Codable, Equatable, Sendable {
     }
 
     public init(postId: String, storagePath: String, thumbnailPath: String, position: Int, width: Int, height: Int) {
-        self.postId = postId; self.storagePath = storagePath; self.thumbnailPath = thumbnailPath
-        self.position = position; self.width = width; self.height = height
+        self.postId = postId; self.storagePath = storagePath; self.thumbnailPath = thumbnailPath; self.position = position; self.width = width
+        self.height = height
     }
 }
 
@@ -448,8 +401,7 @@ public struct NewProfile: Codable, Equatable, Sendable {
     }
 
     public init(id: String, displayName: String, neighborhoodId: String? = nil, termsAcceptedAt: PGTimestamp) {
-        self.id = id; self.displayName = displayName; self.neighborhoodId = neighborhoodId
-        self.termsAcceptedAt = termsAcceptedAt
+        self.id = id; self.displayName = displayName; self.neighborhoodId = neighborhoodId; self.termsAcceptedAt = termsAcceptedAt
     }
 }
 
@@ -459,13 +411,9 @@ public struct NewResponse: Codable, Equatable, Sendable {
     public var postId: String
     public var message: String
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case postId = "post_id", message
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case postId = "post_id", message }
 
-    public init(postId: String, message: String) {
-        self.postId = postId; self.message = message
-    }
+    public init(postId: String, message: String) { self.postId = postId; self.message = message }
 }
 
 /// ThanksButton: `POST /rest/v1/thanks`.
@@ -476,31 +424,22 @@ public struct NewThanks: Codable, Equatable, Sendable {
     public var toUserId: String
     public var message: String?
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case postId = "post_id", toUserId = "to_user_id", message
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case postId = "post_id", toUserId = "to_user_id", message }
 
-    public init(postId: String, toUserId: String, message: String? = nil) {
-        self.postId = postId; self.toUserId = toUserId; self.message = message
-    }
+    public init(postId: String, toUserId: String, message: String? = nil) { self.postId = postId; self.toUserId = toUserId; self.message = message }
 }
 
 /// The post author's decision: `PATCH /rest/v1/responses?id=eq.…`.
 public struct ResponseDecision: Codable, Equatable, Sendable {
     public var status: ResponseStatus
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case status
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case status }
 
-    public init(status: ResponseStatus) {
-        self.status = status
-    }
+    public init(status: ResponseStatus) { self.status = status }
 }
 
 extension CivicForgeApp {
     /// Every table model of civicforge, one per public table in schema.json's order (checked by the `models` kind).
-    public static var tableModels: [any TableModel.Type] { [Neighborhood.self, Profile.self, Reputation.self,
-        NotificationPreferences.self, Post.self, PostPhoto.self, Response.self, Thanks.self, PostFlag.self,
-        AIMatch.self, Invitation.self, DeviceToken.self] }
+    public static var tableModels: [any TableModel.Type] { [Neighborhood.self, Profile.self, Reputation.self, NotificationPreferences.self, Post.self,
+        PostPhoto.self, Response.self, Thanks.self, PostFlag.self, AIMatch.self, Invitation.self, DeviceToken.self] }
 }

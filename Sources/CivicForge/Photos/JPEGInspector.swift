@@ -43,7 +43,6 @@ package struct JPEGInfo: Sendable, Equatable {
     }
 }
 
-/// Errors reading a JPEG.
 package enum JPEGError: Error, Equatable, CustomStringConvertible {
     /// Not a JPEG or cut short, with where.
     case malformed(String)

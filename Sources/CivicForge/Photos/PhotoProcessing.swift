@@ -14,7 +14,6 @@ public struct SourcePhoto: Sendable, Equatable {
 
 /// What the client uploads for one photo (§7 Spike 2 "Upload both to Supabase Storage").
 public struct ProcessedPhotoBytes: Sendable, Equatable {
-    /// The resized photo.
     public var photo: Data
     /// The 300×300 thumbnail.
     public var thumbnail: Data

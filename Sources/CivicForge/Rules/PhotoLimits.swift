@@ -31,7 +31,6 @@ package struct PhotoLimits: Sendable, Equatable {
         try SpecNode.decode(PhotoLimits.self, from: folder.appendingPathComponent("photos.json"), displayName: "Contracts/civicforge/photos.json")
     }
 
-    /// Pixel size.
     package struct Size: Sendable, Equatable, CustomStringConvertible {
         /// Width in pixels.
         package var width: Int
@@ -81,7 +80,6 @@ package struct PhotoLimits: Sendable, Equatable {
         package var thumbnail: Size
         /// The JPEG quality used.
         package var quality: Int
-        /// The upload content type.
         package var contentType: String
         /// ImageIO metadata dictionary keys present in the output (`{Exif}`, `{GPS}`, …).
         package var metadataKeys: [String]

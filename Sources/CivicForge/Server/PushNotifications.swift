@@ -103,7 +103,6 @@ package struct WebhookPayload: Codable, Equatable, Sendable, ColumnEncodable {
 
 /// The function's answer: the event recognised (null for none) and its deliveries.
 package struct PushDispatch: Codable, Equatable, Sendable, ColumnEncodable {
-    /// The event's name.
     package var event: String?
     /// Deliveries, by token.
     package var deliveries: [Delivery]
@@ -114,7 +113,6 @@ package struct PushDispatch: Codable, Equatable, Sendable, ColumnEncodable {
     package struct Delivery: Codable, Equatable, Sendable {
         /// The recipient.
         package var userId: String
-        /// The device token.
         package var token: String
         /// ios, android, web.
         package var platform: DevicePlatform

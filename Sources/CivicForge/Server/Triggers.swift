@@ -6,7 +6,7 @@ import MockSupabase
 package enum CivicForgeTriggers {
     static func isClient(_ auth: AuthContext) -> Bool { auth.role == "authenticated" || auth.role == "anon" }
 
-    static func timestamp(_ date: Date) -> JSONValue { .string(PGTime.formatTimestamp(PGTime.micros(date), withZone: true)) }
+    static func timestamp(_ date: Date) -> JSONValue { .string(PGTime.timestamptz(date)) }
 
     static func one(_ db: Database, _ table: String, _ column: String, _ value: JSONValue?) throws -> [String: JSONValue]? {
         guard let v = value?.stringValue else { return nil }

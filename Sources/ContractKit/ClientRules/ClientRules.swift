@@ -123,7 +123,6 @@ public struct CacheRules: Sendable, Equatable {
     /// The file layout (files only).
     package var layout: CacheLayout?
     package var freshness: FreshnessRule
-    /// The cache table.
     package var entries: [CacheEntryRule]
     package var invalidation: [InvalidationRule]
     /// Behaviours the suite checks.

@@ -69,7 +69,7 @@ public actor OptimisticListService: OptimisticSaveService {
         // 1. Local state and cache at once; the optimistic row has no server id yet.
         let optimistic: JSONValue = .object([
             "id": .null, resource.ownerColumn: .string(userID), resource.itemColumn: .string(itemID),
-            "created_at": .string(PGTime.formatTimestamp(PGTime.micros(clock.now()), withZone: true))
+            "created_at": .string(PGTime.timestamptz(clock.now()))
         ])
         current.append(optimistic)
         await show(onUpdate)

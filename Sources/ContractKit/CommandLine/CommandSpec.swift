@@ -10,7 +10,6 @@ package struct CommandOption: Sendable {
     package var value: String?
     /// Whether the option may be given more than once (values accumulate).
     package var repeatable: Bool
-    /// One line of help.
     package var help: String
     /// Whether the command refuses to run without it.
     package var required: Bool = false

@@ -91,7 +91,6 @@ package struct GoldenStore: Sendable {
         self.displayBase = displayBase
     }
 
-    /// The text stored for a value.
     package static func text(_ value: JSONValue) -> String { value.serialized(.pretty) + "\n" }
 
     static func validName(_ s: String) -> Bool {

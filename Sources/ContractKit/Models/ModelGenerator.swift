@@ -184,16 +184,19 @@ private struct Writer {
 
     func enumTypeName(_ name: String) -> String { overlay.enums[name]?.type ?? ModelGenerator.upperCamel(name) }
 
+    /// The longest line written (`lineLength` of .swift-format).
+    static let lineLength = 160
+
     mutating func emit(_ s: String = "") { lines.append(s) }
 
-    /// Emits `items` as many per line as fit in 120 columns: `lead` starts the first line,
+    /// Emits `items` as many per line as fit in `lineLength` columns: `lead` starts the first line,
     /// `continuation` the others, `separator` joins items on a line and `lineEnd` ends a line
     /// that more items follow; `last` ends the last line.
     mutating func wrap(_ items: [String], lead: String, separator: String, continuation: String, lineEnd: String, last: String = "") {
         var rows: [[String]] = [[]]
         var width = lead.count
         for item in items {
-            if !rows[rows.count - 1].isEmpty && width + separator.count + item.count + lineEnd.count > 120 {
+            if !rows[rows.count - 1].isEmpty && width + separator.count + item.count + max(lineEnd.count, last.count) > Self.lineLength {
                 rows.append([])
                 width = continuation.count
             }
@@ -242,13 +245,25 @@ private struct Writer {
     mutating func emitEnum(_ name: String, labels: [String], cases: [String: String], doc: String) {
         emit()
         emit("/// \(doc)")
-        emit("public enum \(name): String, Codable, CaseIterable, Sendable {")
         let items = labels.map { l in
             let c = cases[l] ?? ModelGenerator.lowerCamel(l)
             return c == l ? ModelGenerator.identifier(c) : "\(ModelGenerator.identifier(c)) = \(JSONValue.string(l).serialized())"
         }
-        wrap(items, lead: "    case ", separator: ", ", continuation: "    case ", lineEnd: "")
-        emit("}")
+        block("public enum \(name): String, Codable, CaseIterable, Sendable {", items, lead: "    case ", separator: ", ", close: "}")
+    }
+
+    /// Emits `head`, `items` joined and `close` on one line when it fits in `lineLength` columns, else
+    /// `head`, the items wrapped under `lead` and `close` on lines of their own.
+    mutating func block(_ head: String, _ items: [String], lead: String, separator: String, close: String) {
+        let indent = String(head.prefix { $0 == " " })
+        let line = head + " " + lead.drop { $0 == " " } + items.joined(separator: separator) + " " + close.drop { $0 == " " }
+        if line.count <= Self.lineLength {
+            emit(line)
+            return
+        }
+        emit(head)
+        wrap(items, lead: lead, separator: separator, continuation: lead, lineEnd: "")
+        emit(indent + close.drop { $0 == " " })
     }
 
     struct Field {
@@ -317,20 +332,22 @@ private struct Writer {
             emit("    public var \(ModelGenerator.identifier(f.property)): \(f.type)\(f.optional ? "?" : "")")
         }
         emit()
-        emit("    package enum CodingKeys: String, CodingKey, CaseIterable {")
-        wrap(
-            fields.map { f in
-                let id = ModelGenerator.identifier(f.property)
-                return f.property == f.column.name ? id : "\(id) = \(JSONValue.string(f.column.name).serialized())"
-            }, lead: "        case ", separator: ", ", continuation: "        case ", lineEnd: "")
-        emit("    }")
+        let keys = fields.map { f in
+            let id = ModelGenerator.identifier(f.property)
+            return f.property == f.column.name ? id : "\(id) = \(JSONValue.string(f.column.name).serialized())"
+        }
+        block("    package enum CodingKeys: String, CodingKey, CaseIterable {", keys, lead: "        case ", separator: ", ", close: "    }")
         emit()
         let params = fields.map { "\(ModelGenerator.identifier($0.property)): \($0.type)\($0.optional ? "? = nil" : "")" }
-        wrap(params, lead: "    public init(", separator: ", ", continuation: "                ", lineEnd: ",", last: ") {")
-        wrap(
-            fields.map { "self.\($0.property) = \(ModelGenerator.identifier($0.property))" }, lead: "        ", separator: "; ",
-            continuation: "        ", lineEnd: "")
-        emit("    }")
+        let assignments = fields.map { "self.\($0.property) = \(ModelGenerator.identifier($0.property))" }
+        let oneLine = "    public init(\(params.joined(separator: ", "))) { \(assignments.joined(separator: "; ")) }"
+        if oneLine.count <= Self.lineLength {
+            emit(oneLine)
+        } else {
+            wrap(params, lead: "    public init(", separator: ", ", continuation: "                ", lineEnd: ",", last: ") {")
+            wrap(assignments, lead: "        ", separator: "; ", continuation: "        ", lineEnd: "")
+            emit("    }")
+        }
         // Foundation's synthesized decoding already reads NULL only into optionals; only a NOT
         // NULL jsonb column needs more (JSONValue itself accepts null).
         if fields.contains(where: { $0.type == "JSONValue" && !$0.optional }) {

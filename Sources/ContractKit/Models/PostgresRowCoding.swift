@@ -31,9 +31,6 @@ package enum PostgresRowCoding {
         try JSONValueEncoder.encode(value)
     }
 
-    /// `timestamptz` as PostgREST prints it in a UTC session: `2026-01-01T09:00:00.5+00:00`.
-    package static func timestampText(_ date: Date) -> String { PGTime.formatTimestamp(PGTime.micros(date), withZone: true) }
-
     /// Parses PostgreSQL and ISO 8601 timestamps (`T` or space, fraction, `Z` or offset).
     package static func parseTimestamp(_ text: String) -> Date? { PGTime.parseTimestamp(text, assumeUTC: true).map { PGTime.date(micros: $0) } }
 }

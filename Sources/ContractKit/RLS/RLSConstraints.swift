@@ -2,7 +2,6 @@ import Foundation
 
 /// A constraint a candidate row would break, as the oracle sees it.
 enum RLSConstraintViolation: Equatable {
-    /// NOT NULL on a column.
     case notNull(String)
     case check
     /// A UNIQUE constraint (or the primary key) with the index of the row it collides with.

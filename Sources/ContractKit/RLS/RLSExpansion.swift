@@ -711,7 +711,7 @@ struct Expander {
     /// without defaults get a parent's key or a plain value of their type.
     mutating func synthesizedRow(_ t: TableSchema) -> [String: JSONValue] {
         var row: [String: JSONValue] = [:]
-        let today = String(RLSOracle.timestampText(now).prefix(10))
+        let today = String(PGTime.timestamptz(now).prefix(10))
         for c in t.columns where !c.nullable && c.defaultValue == nil {
             if let fk = t.foreignKeys.first(where: { $0.columns.contains(c.name) }), let parent = spec.schema.table(fk.refTable),
                 let i = fk.columns.firstIndex(of: c.name), let p = base.state.rows(parent).first
@@ -725,7 +725,7 @@ struct Expander {
             case .smallint, .integer, .bigint: row[c.name] = 1
             case .real, .double, .numeric: row[c.name] = 1.0
             case .boolean: row[c.name] = false
-            case .timestamptz, .timestamp: row[c.name] = .string(RLSOracle.timestampText(now))
+            case .timestamptz, .timestamp: row[c.name] = .string(PGTime.timestamptz(now))
             case .date: row[c.name] = .string(today)
             case .time: row[c.name] = "12:00:00"
             case .timetz: row[c.name] = "12:00:00+00"

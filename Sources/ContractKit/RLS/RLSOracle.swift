@@ -34,7 +34,7 @@ package struct RLSState: Sendable, Equatable {
         for p in fixtures.personas {
             let raw: [String: JSONValue] = [
                 "id": .string(p.id), "email": .string(p.email.lowercased()),
-                "email_confirmed_at": .string(RLSOracle.timestampText(now)),
+                "email_confirmed_at": .string(PGTime.timestamptz(now)),
                 "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
                 "raw_user_meta_data": p.metadata
             ]
@@ -57,8 +57,8 @@ package struct RLSState: Sendable, Equatable {
             if let v = raw[c.name] { values[c.name] = v; continue }
             switch c.defaultValue {
             case .value(let v)?: values[c.name] = v
-            case .now?: values[c.name] = .string(RLSOracle.timestampText(now))
-            case .currentDate?: values[c.name] = .string(String(RLSOracle.timestampText(now).prefix(10)))
+            case .now?: values[c.name] = .string(PGTime.timestamptz(now))
+            case .currentDate?: values[c.name] = .string(String(PGTime.timestamptz(now).prefix(10)))
             case .authUID?: values[c.name] = uid.map(JSONValue.string) ?? .null
             case .genRandomUUID?, .identity?, .serial?: values[c.name] = .null; generated.insert(c.name)
             case nil: values[c.name] = .null
@@ -174,7 +174,7 @@ package struct RLSOracle: Sendable {
         case .claim(let name):
             if name == "role" { return .value(.string(actor.role), .text) }
             return .value(actor.claims[name] ?? .null, nil)
-        case .now: return .value(.string(RLSOracle.timestampText(now)), .timestamptz)
+        case .now: return .value(.string(PGTime.timestamptz(now)), .timestamptz)
         case .value(let v): return .value(v, nil)
         }
     }
@@ -352,11 +352,6 @@ package struct RLSOracle: Sendable {
         if a.isNull || b.isNull { return a.isNull && b.isNull }
         if let c = compare(a, b, type: type) { return c == 0 }
         return jsonEqual(a, b)
-    }
-
-    /// PostgREST's text for a timestamptz instant.
-    static func timestampText(_ d: Date) -> String {
-        PGTime.formatTimestamp(PGTime.micros(d), withZone: true)
     }
 
     // MARK: Atoms (for choosing witness rows)

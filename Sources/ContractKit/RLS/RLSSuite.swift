@@ -1,6 +1,5 @@
 import Foundation
 
-/// The verdict on one case.
 package enum RLSCaseStatus: Sendable, Equatable {
     /// The outcome is the matrix's.
     case passed
@@ -16,7 +15,6 @@ package enum RLSCaseStatus: Sendable, Equatable {
 /// How one cell fared: its cases and its flips.
 package struct RLSCellSummary: Sendable {
     package var cell: RLSCell
-    /// Cases run.
     package var cases: Int
     /// Cases whose outcome differed from the matrix.
     package var failed: Int

@@ -40,7 +40,6 @@ package enum WireActor: Sendable, Hashable, CustomStringConvertible {
 /// (`WireCredentials.headers(for:)`).
 package protocol WireCredentials: Sendable {
     var anonKey: String { get }
-    /// The project's service-role key.
     var serviceRoleKey: String { get }
     /// A persona's access token, nil when it has none (unknown, not signed in).
     func accessToken(persona: String) -> String?

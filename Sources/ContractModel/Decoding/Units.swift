@@ -5,7 +5,6 @@ import Foundation
 /// A size in bytes: an integer, or a string with a unit as Supabase writes them (`"5MB"`,
 /// `"50MiB"`, `"200KB"`, `"3B"`; KB/MB/GB are powers of 1000, KiB/MiB/GiB of 1024).
 package struct ByteSize: Decodable, Sendable, Equatable {
-    /// The size in bytes.
     package var bytes: Int
 
     /// A size of `bytes` bytes.

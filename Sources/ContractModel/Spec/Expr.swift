@@ -147,8 +147,6 @@ extension Expr: Decodable {
 }
 
 extension Expr.Operand: Decodable {
-    package static func decode(_ node: SpecNode) throws -> Expr.Operand { try node.decode(Expr.Operand.self) }
-
     /// `auth.uid`, `auth.role`, `auth.email`, `now`, a JSON scalar, or `{"column" | "outer" |
     /// "claim" | "value": …}`.
     package init(from decoder: Decoder) throws {

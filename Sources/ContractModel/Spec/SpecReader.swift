@@ -23,7 +23,6 @@ package struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
 /// decoder (`decode(_:values:)`, ContractDecoder.swift); errors are `SpecError`s naming the file
 /// and path.
 package struct SpecNode: Sendable {
-    /// The JSON value here.
     package let value: JSONValue
     /// The JSONPath of this node.
     package let path: String

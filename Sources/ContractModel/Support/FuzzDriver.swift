@@ -24,8 +24,7 @@ package enum FuzzDriver {
     /// own properties, which are cheap; the deep ones cost 10–100 times more, and running them on
     /// every input held the targets to a few hundred executions a second.
     package static func takesDeepPath(_ input: [UInt8], oneIn: UInt64) -> Bool {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in input { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let hash = SeededRandom.fnv1a(input)
         return oneIn <= 1 || (hash >> 32) % oneIn == 0 // the high bits: FNV mixes them best
     }
 

@@ -15,4 +15,14 @@ package struct SeededRandom: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A draw in `range` by plain modulo (slightly biased; kept where recorded outputs depend on it).
+    package mutating func modulo(in range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % (UInt64(range.upperBound - range.lowerBound) + 1))
+    }
+
+    /// The 64-bit FNV-1a hash of `bytes`: a stable, seedable digest of text (not for secrets).
+    package static func fnv1a<S: Sequence<UInt8>>(_ bytes: S) -> UInt64 {
+        bytes.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
+    }
 }

@@ -27,7 +27,6 @@ extension ColumnEncodable {
     }
 }
 
-/// A column name as a coding key.
 private struct ColumnKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }

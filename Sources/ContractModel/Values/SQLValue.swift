@@ -746,6 +746,9 @@ package enum PGTime {
     /// Microseconds since the epoch for a `Date`.
     package static func micros(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
 
+    /// An instant as a timestamptz prints in JSON in a UTC session (`2024-01-15T10:30:00.5+00:00`).
+    package static func timestamptz(_ date: Date) -> String { formatTimestamp(micros(date), withZone: true) }
+
     /// The `Date` of a microsecond timestamp.
     package static func date(micros: Int64) -> Date { Date(timeIntervalSince1970: Double(micros) / 1_000_000) }
 

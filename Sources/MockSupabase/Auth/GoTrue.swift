@@ -149,7 +149,7 @@ extension MockSupabase {
             auth.store.withLock { $0.startSession(id: sessionID, userID: id, token: refresh, now: now) }
         }
         _ = try? database.update(
-            "auth.users", set: ["last_sign_in_at": .string(PGTime.formatTimestamp(PGTime.micros(now), withZone: true))],
+            "auth.users", set: ["last_sign_in_at": .string(PGTime.timestamptz(now))],
             where: .eq("id", id))
         let fresh = findUser(id: id) ?? user
         return .json(
@@ -382,7 +382,7 @@ extension MockSupabase {
                 for (k, v) in patch { meta[k] = v }
                 set["raw_user_meta_data"] = .object(meta)
             }
-            set["updated_at"] = .string(PGTime.formatTimestamp(PGTime.micros(configuration.clock.now()), withZone: true))
+            set["updated_at"] = .string(PGTime.timestamptz(configuration.clock.now()))
             do { _ = try database.update("auth.users", set: set, where: .eq("id", id)) } catch {
                 return authError(500, "unexpected_failure", "Database error updating user")
             }

@@ -128,7 +128,7 @@ extension MockSupabase {
 
     var authSettings: AuthSettings { configuration.spec.auth }
 
-    func nowTimestamp() -> String { PGTime.formatTimestamp(PGTime.micros(configuration.clock.now()), withZone: true) }
+    func nowTimestamp() -> String { PGTime.timestamptz(configuration.clock.now()) }
 
     /// The redirect GoTrue would use (`utilities.GetReferrer`): a `redirect_to` header, else the
     /// query's `redirect_to`, when allowed; else the Referer when allowed; else the site URL.

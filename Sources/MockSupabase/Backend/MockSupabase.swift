@@ -144,7 +144,6 @@ public final class MockSupabase: Sendable {
 
     /// The backend's own mutable state.
     struct BackendState {
-        /// Edge functions by name.
         var functions: [String: (verifyJWT: Bool, handler: FunctionHandler)] = [:]
         /// Database functions by name.
         var rpcs: [String: RPCFunction] = [:]
@@ -226,7 +225,7 @@ public final class MockSupabase: Sendable {
                     [
                         "id": .string(p.id), "email": .string(p.email.lowercased()),
                         "encrypted_password": .string(GoTrueState.hashPassword(p.password, salt: p.id)),
-                        "email_confirmed_at": .string(PGTime.formatTimestamp(PGTime.micros(configuration.clock.now()), withZone: true)),
+                        "email_confirmed_at": .string(PGTime.timestamptz(configuration.clock.now())),
                         "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
                         "raw_user_meta_data": p.metadata
                     ]

@@ -199,9 +199,7 @@ extension RealtimeService {
     /// A binding's id: a stable hash of its parameters in 0..<2^27, as `:erlang.phash2/1` gives
     /// (the value differs from Erlang's; clients only match it against the events' `ids`).
     static func bindingID(_ params: JSONValue) -> Int64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in params.serialized().utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        return Int64(h % (1 << 27))
+        Int64(SeededRandom.fnv1a(params.serialized().utf8) % (1 << 27))
     }
 
     // MARK: Leave

@@ -171,7 +171,6 @@ package struct HTTPParsedRequest: Sendable, Equatable {
 
 /// What the parser yields.
 package enum HTTPParserEvent: Sendable, Equatable {
-    /// A complete request.
     case request(HTTPParsedRequest)
     /// The client sent `Expect: 100-continue` and waits before sending the body: answer
     /// `HTTP/1.1 100 Continue` and keep reading.

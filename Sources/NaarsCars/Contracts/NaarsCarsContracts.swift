@@ -30,7 +30,6 @@ package struct NaarsCarsContracts: Sendable {
 package struct RuleError: Sendable, Equatable {
     /// SQLSTATE raised (`42501`, `P0001`, …).
     package var code: String
-    /// The message template.
     package var message: String
 
     /// The error with placeholders filled in.
@@ -89,7 +88,6 @@ package struct NaarsCarsRules: Sendable {
     package var nonOwnerMayChange: Set<String>
     /// Columns no client changes.
     package var immutableColumns: [String]
-    /// Allowed transitions.
     package var transitions: [StatusTransition]
     /// Columns of profiles only admins change.
     package var adminColumns: [String]
@@ -298,7 +296,6 @@ package struct NaarsCarsFunctions: Sendable {
 
     /// A database function by name.
     package func rpc(_ name: String) -> RPCContract? { rpcs.first { $0.name == name } }
-    /// An edge function by name.
     package func edge(_ name: String) -> EdgeFunctionContract? { edgeFunctions.first { $0.name == name } }
 }
 

@@ -9,14 +9,10 @@ public enum FavorDuration: String, Codable, CaseIterable, Sendable {
 }
 
 /// The `favor_status` enum: open, pending, confirmed, completed.
-public enum FavorStatus: String, Codable, CaseIterable, Sendable {
-    case open, pending, confirmed, completed
-}
+public enum FavorStatus: String, Codable, CaseIterable, Sendable { case open, pending, confirmed, completed }
 
 /// The `ride_status` enum: open, pending, confirmed, completed.
-public enum RideStatus: String, Codable, CaseIterable, Sendable {
-    case open, pending, confirmed, completed
-}
+public enum RideStatus: String, Codable, CaseIterable, Sendable { case open, pending, confirmed, completed }
 
 /// A user profile (FR-002), 1:1 with auth.users. Table `profiles`.
 public struct Profile: TableModel, ColumnEncodable, NaarsCarsRow {
@@ -43,24 +39,20 @@ public struct Profile: TableModel, ColumnEncodable, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, name, email, car, phoneNumber = "phone_number", avatarUrl = "avatar_url", isAdmin = "is_admin"
-        case approved, invitedBy = "invited_by", notifyRideUpdates = "notify_ride_updates"
-        case notifyMessages = "notify_messages", notifyAnnouncements = "notify_announcements"
-        case notifyNewRequests = "notify_new_requests", notifyQaActivity = "notify_qa_activity"
-        case notifyReviewReminders = "notify_review_reminders", createdAt = "created_at", updatedAt = "updated_at"
+        case id, name, email, car, phoneNumber = "phone_number", avatarUrl = "avatar_url", isAdmin = "is_admin", approved, invitedBy = "invited_by"
+        case notifyRideUpdates = "notify_ride_updates", notifyMessages = "notify_messages", notifyAnnouncements = "notify_announcements"
+        case notifyNewRequests = "notify_new_requests", notifyQaActivity = "notify_qa_activity", notifyReviewReminders = "notify_review_reminders"
+        case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, name: String, email: String, car: String? = nil, phoneNumber: String? = nil,
-                avatarUrl: String? = nil, isAdmin: Bool, approved: Bool, invitedBy: PGUUID? = nil,
-                notifyRideUpdates: Bool? = nil, notifyMessages: Bool? = nil, notifyAnnouncements: Bool? = nil,
-                notifyNewRequests: Bool? = nil, notifyQaActivity: Bool? = nil, notifyReviewReminders: Bool? = nil,
-                createdAt: PGTimestamp, updatedAt: PGTimestamp) {
-        self.id = id; self.name = name; self.email = email; self.car = car; self.phoneNumber = phoneNumber
-        self.avatarUrl = avatarUrl; self.isAdmin = isAdmin; self.approved = approved; self.invitedBy = invitedBy
-        self.notifyRideUpdates = notifyRideUpdates; self.notifyMessages = notifyMessages
-        self.notifyAnnouncements = notifyAnnouncements; self.notifyNewRequests = notifyNewRequests
-        self.notifyQaActivity = notifyQaActivity; self.notifyReviewReminders = notifyReviewReminders
-        self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: PGUUID, name: String, email: String, car: String? = nil, phoneNumber: String? = nil, avatarUrl: String? = nil, isAdmin: Bool,
+                approved: Bool, invitedBy: PGUUID? = nil, notifyRideUpdates: Bool? = nil, notifyMessages: Bool? = nil, notifyAnnouncements: Bool? = nil,
+                notifyNewRequests: Bool? = nil, notifyQaActivity: Bool? = nil, notifyReviewReminders: Bool? = nil, createdAt: PGTimestamp,
+                updatedAt: PGTimestamp) {
+        self.id = id; self.name = name; self.email = email; self.car = car; self.phoneNumber = phoneNumber; self.avatarUrl = avatarUrl; self.isAdmin = isAdmin
+        self.approved = approved; self.invitedBy = invitedBy; self.notifyRideUpdates = notifyRideUpdates; self.notifyMessages = notifyMessages
+        self.notifyAnnouncements = notifyAnnouncements; self.notifyNewRequests = notifyNewRequests; self.notifyQaActivity = notifyQaActivity
+        self.notifyReviewReminders = notifyReviewReminders; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 }
 
@@ -78,14 +70,13 @@ public struct InviteCode: TableModel, ColumnEncodable, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, code, createdBy = "created_by", usedBy = "used_by", usedAt = "used_at", createdAt = "created_at"
-        case updatedAt = "updated_at"
+        case id, code, createdBy = "created_by", usedBy = "used_by", usedAt = "used_at", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, code: String, createdBy: PGUUID, usedBy: PGUUID? = nil, usedAt: PGTimestamp? = nil,
-                createdAt: PGTimestamp, updatedAt: PGTimestamp) {
-        self.id = id; self.code = code; self.createdBy = createdBy; self.usedBy = usedBy; self.usedAt = usedAt
-        self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: PGUUID, code: String, createdBy: PGUUID, usedBy: PGUUID? = nil, usedAt: PGTimestamp? = nil, createdAt: PGTimestamp,
+                updatedAt: PGTimestamp) {
+        self.id = id; self.code = code; self.createdBy = createdBy; self.usedBy = usedBy; self.usedAt = usedAt; self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 
@@ -112,19 +103,16 @@ public struct Ride: TableModel, ColumnEncodable, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userId = "user_id", type, date, time, pickup, destination, seats, notes, gift, status
-        case claimedBy = "claimed_by", reviewed, reviewSkipped = "review_skipped", reviewSkippedAt = "review_skipped_at"
-        case createdAt = "created_at", updatedAt = "updated_at"
+        case id, userId = "user_id", type, date, time, pickup, destination, seats, notes, gift, status, claimedBy = "claimed_by", reviewed
+        case reviewSkipped = "review_skipped", reviewSkippedAt = "review_skipped_at", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, userId: PGUUID, type: String, date: PGDate, time: PGTimeOfDay, pickup: String,
-                destination: String, seats: Int? = nil, notes: String? = nil, gift: String? = nil, status: RideStatus,
-                claimedBy: PGUUID? = nil, reviewed: Bool, reviewSkipped: Bool? = nil,
+    public init(id: PGUUID, userId: PGUUID, type: String, date: PGDate, time: PGTimeOfDay, pickup: String, destination: String, seats: Int? = nil,
+                notes: String? = nil, gift: String? = nil, status: RideStatus, claimedBy: PGUUID? = nil, reviewed: Bool, reviewSkipped: Bool? = nil,
                 reviewSkippedAt: PGTimestamp? = nil, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
-        self.id = id; self.userId = userId; self.type = type; self.date = date; self.time = time; self.pickup = pickup
-        self.destination = destination; self.seats = seats; self.notes = notes; self.gift = gift; self.status = status
-        self.claimedBy = claimedBy; self.reviewed = reviewed; self.reviewSkipped = reviewSkipped
-        self.reviewSkippedAt = reviewSkippedAt; self.createdAt = createdAt; self.updatedAt = updatedAt
+        self.id = id; self.userId = userId; self.type = type; self.date = date; self.time = time; self.pickup = pickup; self.destination = destination
+        self.seats = seats; self.notes = notes; self.gift = gift; self.status = status; self.claimedBy = claimedBy; self.reviewed = reviewed
+        self.reviewSkipped = reviewSkipped; self.reviewSkippedAt = reviewSkippedAt; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 }
 
@@ -137,9 +125,7 @@ public struct RideParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
     public var userId: PGUUID
     public var createdAt: PGTimestamp
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, rideId = "ride_id", userId = "user_id", createdAt = "created_at"
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, rideId = "ride_id", userId = "user_id", createdAt = "created_at" }
 
     public init(id: PGUUID, rideId: PGUUID, userId: PGUUID, createdAt: PGTimestamp) {
         self.id = id; self.rideId = rideId; self.userId = userId; self.createdAt = createdAt
@@ -169,20 +155,17 @@ public struct Favor: TableModel, ColumnEncodable, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userId = "user_id", title, description, location, duration, requirements, date, time, gift, status
-        case claimedBy = "claimed_by", reviewed, reviewSkipped = "review_skipped", reviewSkippedAt = "review_skipped_at"
-        case createdAt = "created_at", updatedAt = "updated_at"
+        case id, userId = "user_id", title, description, location, duration, requirements, date, time, gift, status, claimedBy = "claimed_by", reviewed
+        case reviewSkipped = "review_skipped", reviewSkippedAt = "review_skipped_at", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, userId: PGUUID, title: String, description: String? = nil, location: String,
-                duration: FavorDuration, requirements: String? = nil, date: PGDate, time: PGTimeOfDay? = nil,
-                gift: String? = nil, status: FavorStatus, claimedBy: PGUUID? = nil, reviewed: Bool,
-                reviewSkipped: Bool? = nil, reviewSkippedAt: PGTimestamp? = nil, createdAt: PGTimestamp,
-                updatedAt: PGTimestamp) {
-        self.id = id; self.userId = userId; self.title = title; self.description = description; self.location = location
-        self.duration = duration; self.requirements = requirements; self.date = date; self.time = time; self.gift = gift
-        self.status = status; self.claimedBy = claimedBy; self.reviewed = reviewed; self.reviewSkipped = reviewSkipped
-        self.reviewSkippedAt = reviewSkippedAt; self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: PGUUID, userId: PGUUID, title: String, description: String? = nil, location: String, duration: FavorDuration, requirements: String? = nil,
+                date: PGDate, time: PGTimeOfDay? = nil, gift: String? = nil, status: FavorStatus, claimedBy: PGUUID? = nil, reviewed: Bool,
+                reviewSkipped: Bool? = nil, reviewSkippedAt: PGTimestamp? = nil, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
+        self.id = id; self.userId = userId; self.title = title; self.description = description; self.location = location; self.duration = duration
+        self.requirements = requirements; self.date = date; self.time = time; self.gift = gift; self.status = status; self.claimedBy = claimedBy
+        self.reviewed = reviewed; self.reviewSkipped = reviewSkipped; self.reviewSkippedAt = reviewSkippedAt; self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 
@@ -195,9 +178,7 @@ public struct FavorParticipant: TableModel, ColumnEncodable, NaarsCarsRow {
     public var userId: PGUUID
     public var createdAt: PGTimestamp
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, favorId = "favor_id", userId = "user_id", createdAt = "created_at"
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, favorId = "favor_id", userId = "user_id", createdAt = "created_at" }
 
     public init(id: PGUUID, favorId: PGUUID, userId: PGUUID, createdAt: PGTimestamp) {
         self.id = id; self.favorId = favorId; self.userId = userId; self.createdAt = createdAt
@@ -217,14 +198,12 @@ public struct RequestQA: TableModel, ColumnEncodable, NaarsCarsRow {
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, rideId = "ride_id", favorId = "favor_id", userId = "user_id", parentId = "parent_id", content
-        case createdAt = "created_at"
+        case id, rideId = "ride_id", favorId = "favor_id", userId = "user_id", parentId = "parent_id", content, createdAt = "created_at"
     }
 
-    public init(id: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil, userId: PGUUID, parentId: PGUUID? = nil,
-                content: String, createdAt: PGTimestamp) {
-        self.id = id; self.rideId = rideId; self.favorId = favorId; self.userId = userId; self.parentId = parentId
-        self.content = content; self.createdAt = createdAt
+    public init(id: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil, userId: PGUUID, parentId: PGUUID? = nil, content: String, createdAt: PGTimestamp) {
+        self.id = id; self.rideId = rideId; self.favorId = favorId; self.userId = userId; self.parentId = parentId; self.content = content
+        self.createdAt = createdAt
     }
 }
 
@@ -240,14 +219,11 @@ public struct Conversation: TableModel, ColumnEncodable, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, rideId = "ride_id", favorId = "favor_id", createdBy = "created_by", createdAt = "created_at"
-        case updatedAt = "updated_at"
+        case id, rideId = "ride_id", favorId = "favor_id", createdBy = "created_by", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil, createdBy: PGUUID? = nil,
-                createdAt: PGTimestamp, updatedAt: PGTimestamp) {
-        self.id = id; self.rideId = rideId; self.favorId = favorId; self.createdBy = createdBy
-        self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil, createdBy: PGUUID? = nil, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
+        self.id = id; self.rideId = rideId; self.favorId = favorId; self.createdBy = createdBy; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 }
 
@@ -263,14 +239,12 @@ public struct ConversationParticipant: TableModel, ColumnEncodable, NaarsCarsRow
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, conversationId = "conversation_id", userId = "user_id", lastReadAt = "last_read_at"
-        case createdAt = "created_at", updatedAt = "updated_at"
+        case id, conversationId = "conversation_id", userId = "user_id", lastReadAt = "last_read_at", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, conversationId: PGUUID, userId: PGUUID, lastReadAt: PGTimestamp? = nil,
-                createdAt: PGTimestamp, updatedAt: PGTimestamp) {
-        self.id = id; self.conversationId = conversationId; self.userId = userId; self.lastReadAt = lastReadAt
-        self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: PGUUID, conversationId: PGUUID, userId: PGUUID, lastReadAt: PGTimestamp? = nil, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
+        self.id = id; self.conversationId = conversationId; self.userId = userId; self.lastReadAt = lastReadAt; self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 
@@ -288,14 +262,14 @@ public struct Message: TableModel, ColumnEncodable, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, conversationId = "conversation_id", fromId = "from_id", content, imageUrl = "image_url"
-        case readBy = "read_by", createdAt = "created_at", updatedAt = "updated_at"
+        case id, conversationId = "conversation_id", fromId = "from_id", content, imageUrl = "image_url", readBy = "read_by", createdAt = "created_at"
+        case updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, conversationId: PGUUID, fromId: PGUUID, content: String? = nil, imageUrl: String? = nil,
-                readBy: [PGUUID], createdAt: PGTimestamp, updatedAt: PGTimestamp) {
-        self.id = id; self.conversationId = conversationId; self.fromId = fromId; self.content = content
-        self.imageUrl = imageUrl; self.readBy = readBy; self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: PGUUID, conversationId: PGUUID, fromId: PGUUID, content: String? = nil, imageUrl: String? = nil, readBy: [PGUUID], createdAt: PGTimestamp,
+                updatedAt: PGTimestamp) {
+        self.id = id; self.conversationId = conversationId; self.fromId = fromId; self.content = content; self.imageUrl = imageUrl; self.readBy = readBy
+        self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 }
 
@@ -316,15 +290,14 @@ public struct AppNotification: TableModel, ColumnEncodable, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userId = "user_id", type, title, body, rideId = "ride_id", favorId = "favor_id", read, pinned
-        case createdAt = "created_at", updatedAt = "updated_at"
+        case id, userId = "user_id", type, title, body, rideId = "ride_id", favorId = "favor_id", read, pinned, createdAt = "created_at"
+        case updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, userId: PGUUID, type: String, title: String, body: String? = nil, rideId: PGUUID? = nil,
-                favorId: PGUUID? = nil, read: Bool, pinned: Bool, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
-        self.id = id; self.userId = userId; self.type = type; self.title = title; self.body = body; self.rideId = rideId
-        self.favorId = favorId; self.read = read; self.pinned = pinned; self.createdAt = createdAt
-        self.updatedAt = updatedAt
+    public init(id: PGUUID, userId: PGUUID, type: String, title: String, body: String? = nil, rideId: PGUUID? = nil, favorId: PGUUID? = nil, read: Bool,
+                pinned: Bool, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
+        self.id = id; self.userId = userId; self.type = type; self.title = title; self.body = body; self.rideId = rideId; self.favorId = favorId
+        self.read = read; self.pinned = pinned; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 }
 
@@ -341,14 +314,12 @@ public struct PushToken: TableModel, ColumnEncodable, NaarsCarsRow {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userId = "user_id", token, deviceId = "device_id", platform, createdAt = "created_at"
-        case updatedAt = "updated_at"
+        case id, userId = "user_id", token, deviceId = "device_id", platform, createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, userId: PGUUID, token: String, deviceId: String, platform: String, createdAt: PGTimestamp,
-                updatedAt: PGTimestamp) {
-        self.id = id; self.userId = userId; self.token = token; self.deviceId = deviceId; self.platform = platform
-        self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: PGUUID, userId: PGUUID, token: String, deviceId: String, platform: String, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
+        self.id = id; self.userId = userId; self.token = token; self.deviceId = deviceId; self.platform = platform; self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 
@@ -363,14 +334,10 @@ public struct TownHallPost: TableModel, ColumnEncodable, NaarsCarsRow {
     public var imageUrl: String?
     public var createdAt: PGTimestamp
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userId = "user_id", title, content, imageUrl = "image_url", createdAt = "created_at"
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, userId = "user_id", title, content, imageUrl = "image_url", createdAt = "created_at" }
 
-    public init(id: PGUUID, userId: PGUUID, title: String? = nil, content: String, imageUrl: String? = nil,
-                createdAt: PGTimestamp) {
-        self.id = id; self.userId = userId; self.title = title; self.content = content; self.imageUrl = imageUrl
-        self.createdAt = createdAt
+    public init(id: PGUUID, userId: PGUUID, title: String? = nil, content: String, imageUrl: String? = nil, createdAt: PGTimestamp) {
+        self.id = id; self.userId = userId; self.title = title; self.content = content; self.imageUrl = imageUrl; self.createdAt = createdAt
     }
 }
 
@@ -389,15 +356,14 @@ public struct Review: TableModel, ColumnEncodable, NaarsCarsRow {
     public var createdAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, reviewerId = "reviewer_id", fulfillerId = "fulfiller_id", rideId = "ride_id", favorId = "favor_id"
-        case rating, comment, townHallPostId = "town_hall_post_id", createdAt = "created_at"
+        case id, reviewerId = "reviewer_id", fulfillerId = "fulfiller_id", rideId = "ride_id", favorId = "favor_id", rating, comment
+        case townHallPostId = "town_hall_post_id", createdAt = "created_at"
     }
 
-    public init(id: PGUUID, reviewerId: PGUUID, fulfillerId: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil,
-                rating: Int, comment: String? = nil, townHallPostId: PGUUID? = nil, createdAt: PGTimestamp) {
-        self.id = id; self.reviewerId = reviewerId; self.fulfillerId = fulfillerId; self.rideId = rideId
-        self.favorId = favorId; self.rating = rating; self.comment = comment; self.townHallPostId = townHallPostId
-        self.createdAt = createdAt
+    public init(id: PGUUID, reviewerId: PGUUID, fulfillerId: PGUUID, rideId: PGUUID? = nil, favorId: PGUUID? = nil, rating: Int, comment: String? = nil,
+                townHallPostId: PGUUID? = nil, createdAt: PGTimestamp) {
+        self.id = id; self.reviewerId = reviewerId; self.fulfillerId = fulfillerId; self.rideId = rideId; self.favorId = favorId; self.rating = rating
+        self.comment = comment; self.townHallPostId = townHallPostId; self.createdAt = createdAt
     }
 }
 
@@ -420,21 +386,19 @@ public struct LeaderboardEntry: TableModel, ColumnEncodable, NaarsCarsRow {
     public var rank: Int
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case userId = "user_id", name, avatarUrl = "avatar_url", fulfilledCount = "fulfilled_count"
-        case averageRating = "average_rating", reviewCount = "review_count", rank
+        case userId = "user_id", name, avatarUrl = "avatar_url", fulfilledCount = "fulfilled_count", averageRating = "average_rating"
+        case reviewCount = "review_count", rank
     }
 
-    public init(userId: PGUUID, name: String, avatarUrl: String? = nil, fulfilledCount: Int, averageRating: PGNumeric,
-                reviewCount: Int, rank: Int) {
-        self.userId = userId; self.name = name; self.avatarUrl = avatarUrl; self.fulfilledCount = fulfilledCount
-        self.averageRating = averageRating; self.reviewCount = reviewCount; self.rank = rank
+    public init(userId: PGUUID, name: String, avatarUrl: String? = nil, fulfilledCount: Int, averageRating: PGNumeric, reviewCount: Int, rank: Int) {
+        self.userId = userId; self.name = name; self.avatarUrl = avatarUrl; self.fulfilledCount = fulfilledCount; self.averageRating = averageRating
+        self.reviewCount = reviewCount; self.rank = rank
     }
 }
 
 extension NaarsCarsApp {
     /// Every table model of naarscars, one per public table in schema.json's order (checked by the `models` kind).
-    public static var tableModels: [any TableModel.Type] { [Profile.self, InviteCode.self, Ride.self,
-        RideParticipant.self, Favor.self, FavorParticipant.self, RequestQA.self, Conversation.self,
-        ConversationParticipant.self, Message.self, AppNotification.self, PushToken.self, TownHallPost.self,
-        Review.self, LeaderboardEntry.self] }
+    public static var tableModels: [any TableModel.Type] { [Profile.self, InviteCode.self, Ride.self, RideParticipant.self, Favor.self, FavorParticipant.self,
+        RequestQA.self, Conversation.self, ConversationParticipant.self, Message.self, AppNotification.self, PushToken.self, TownHallPost.self, Review.self,
+        LeaderboardEntry.self] }
 }

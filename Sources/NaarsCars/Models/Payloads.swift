@@ -134,7 +134,6 @@ package struct InviteCodeValidation: NaarsCarsPayload, ColumnEncodable {
 package enum RequestType: String, Codable, CaseIterable, Sendable {
     /// A row of rides.
     case ride
-    /// A row of favors.
     case favor
 }
 
@@ -163,9 +162,7 @@ package struct PendingReview: NaarsCarsPayload {
 package struct PushNotificationRequest: NaarsCarsPayload {
     /// The recipient.
     package var userId: PGUUID
-    /// Alert title.
     package var title: String
-    /// Alert body.
     package var body: String
     /// Custom keys delivered beside `aps`.
     package var data: [String: JSONValue]?
@@ -206,7 +203,6 @@ package struct PushNotificationResult: NaarsCarsPayload {
 
 /// cleanup-tokens' answer.
 package struct CleanupTokensResult: NaarsCarsPayload {
-    /// Tokens deleted.
     package var deleted: Int
     package enum CodingKeys: String, CodingKey, CaseIterable { case deleted }
 }

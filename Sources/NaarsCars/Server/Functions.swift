@@ -130,7 +130,7 @@ extension NaarsCarsServer {
                 readers.append(.string(user))
                 try db.update("messages", set: ["read_by": .array(readers)], where: .eq("id", id), as: .serviceRole)
             }
-            try db.update("conversation_participants", set: ["last_read_at": .string(Self.timestamp(db.clock.now()))], where: member, as: .serviceRole)
+            try db.update("conversation_participants", set: ["last_read_at": .string(PGTime.timestamptz(db.clock.now()))], where: member, as: .serviceRole)
         }
         return .null
     }

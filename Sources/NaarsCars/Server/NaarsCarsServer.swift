@@ -14,19 +14,10 @@ struct NaarsCarsServer: Sendable {
 
     var rules: NaarsCarsRules { contracts.rules }
     var functions: NaarsCarsFunctions { contracts.functions }
-
-    init(contracts: NaarsCarsContracts, schema: DatabaseSchema, apns: any APNsClient) {
-        self.contracts = contracts
-        self.schema = schema
-        self.apns = apns
-    }
 }
 
 /// Small helpers shared by the server pieces.
 extension NaarsCarsServer {
-    /// `now()` as PostgREST prints a timestamptz.
-    static func timestamp(_ date: Date) -> String { PGTime.formatTimestamp(PGTime.micros(date), withZone: true) }
-
     /// Today's date (UTC) as days since the epoch.
     static func today(_ date: Date) -> Int64 {
         let us = PGTime.micros(date)

@@ -10,7 +10,7 @@ extension NaarsCarsServer {
         // set_updated_at: every table with an updated_at column (FR-007).
         for t in schema.tables where t.schema == "public" && !t.isView && t.columnIndex("updated_at") != nil {
             backend.registerTrigger("set_updated_at", on: t.name, timing: .before, events: [.update]) { ctx in
-                ctx.new?["updated_at"] = .string(Self.timestamp(ctx.now))
+                ctx.new?["updated_at"] = .string(PGTime.timestamptz(ctx.now))
             }
         }
         backend.registerTrigger("on_auth_user_created", on: "auth.users", timing: .after, events: [.insert]) { ctx in
@@ -19,7 +19,7 @@ extension NaarsCarsServer {
         backend.registerTrigger("on_message_created", on: "messages", timing: .after, events: [.insert]) { ctx in
             guard let conv = ctx.new?["conversation_id"]?.stringValue else { return }
             try ctx.database.update(
-                "conversations", set: ["updated_at": .string(Self.timestamp(ctx.now))],
+                "conversations", set: ["updated_at": .string(PGTime.timestamptz(ctx.now))],
                 where: .eq("id", conv), as: .serviceRole)
         }
         backend.registerTrigger("on_invite_code_used", on: "invite_codes", timing: .before, events: [.update]) { ctx in
@@ -74,7 +74,7 @@ extension NaarsCarsServer {
             }
         }
         guard oldUser == nil, let newUser else { return }
-        new["used_at"] = .string(Self.timestamp(ctx.now))
+        new["used_at"] = .string(PGTime.timestamptz(ctx.now))
         ctx.new = new
         if let creator = new["created_by"]?.stringValue {
             try ctx.database.update(

@@ -43,13 +43,9 @@ public enum DataError: String, CaseIterable, Sendable, Codable {
 /// The app's error type (§Error Handling Strategy): four categories with their payloads.
 /// `id` is `category.kind` (`networkError.offline`), the key of Contracts/shvil/errors.json.
 public enum AppError: Error, Identifiable, Hashable, Sendable, CustomStringConvertible {
-    /// A network failure.
     case networkError(NetworkError)
-    /// An authentication failure.
     case authenticationError(AuthError)
-    /// A location failure.
     case locationError(LocationError)
-    /// A data failure.
     case dataCorruption(DataError)
 
     /// `category.kind`.
@@ -64,7 +60,6 @@ public enum AppError: Error, Identifiable, Hashable, Sendable, CustomStringConve
 
     public var description: String { id }
 
-    /// Every error.
     public static var allCases: [AppError] {
         NetworkError.allCases.map(AppError.networkError) + AuthError.allCases.map(AppError.authenticationError)
             + LocationError.allCases.map(AppError.locationError) + DataError.allCases.map(AppError.dataCorruption)
@@ -151,7 +146,6 @@ package struct ErrorCatalog: Sendable, Equatable {
         package var statusTo: Int
         /// Error codes one of which the body must carry (`code`, `error_code` or `error`); empty matches any body.
         package var bodyCodes: [String]
-        /// The resulting error.
         package var error: AppError
     }
 
@@ -204,7 +198,6 @@ package struct ErrorCatalog: Sendable, Equatable {
     }
 }
 
-/// The conformance suite of the error catalog.
 public enum ShvilErrorCatalogConformance {
     /// Every `AppError` has an entry with a non-empty message in every language, no entry is
     /// unknown, retryable errors are handled at the service or view level and the backoff grows

@@ -24,7 +24,6 @@ public protocol FeatureFlagResolving {
 /// Contracts/shvil/flags.json: each flag's stage and MVP status, and the stages each
 /// environment enables.
 package struct FeatureFlagConfig: Sendable, Equatable, FeatureFlagResolving {
-    /// One flag of flags.json.
     package struct Flag: Sendable, Equatable {
         package var feature: Feature
         package var stage: FeatureStage

@@ -4,19 +4,13 @@ import Foundation
 import ContractKit
 
 /// The `adventure_status` enum: draft, active, completed, archived.
-public enum AdventureStatus: String, Codable, CaseIterable, Sendable {
-    case draft, active, completed, archived
-}
+public enum AdventureStatus: String, Codable, CaseIterable, Sendable { case draft, active, completed, archived }
 
 /// The `app_environment` enum: development, staging, production.
-public enum AppEnvironment: String, Codable, CaseIterable, Sendable {
-    case development, staging, production
-}
+public enum AppEnvironment: String, Codable, CaseIterable, Sendable { case development, staging, production }
 
 /// The `feature_stage` enum: stable, beta, experimental.
-public enum FeatureStage: String, Codable, CaseIterable, Sendable {
-    case stable, beta, experimental
-}
+public enum FeatureStage: String, Codable, CaseIterable, Sendable { case stable, beta, experimental }
 
 /// A row of `users`.
 public struct ShvilUser: TableModel, ColumnEncodable {
@@ -32,10 +26,8 @@ public struct ShvilUser: TableModel, ColumnEncodable {
         case id, email, displayName = "display_name", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, email: String? = nil, displayName: String? = nil, createdAt: PGTimestamp,
-                updatedAt: PGTimestamp) {
-        self.id = id; self.email = email; self.displayName = displayName; self.createdAt = createdAt
-        self.updatedAt = updatedAt
+    public init(id: PGUUID, email: String? = nil, displayName: String? = nil, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
+        self.id = id; self.email = email; self.displayName = displayName; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 }
 
@@ -53,14 +45,13 @@ public struct Adventure: TableModel, ColumnEncodable {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userId = "user_id", title, description, routeData = "route_data", status, createdAt = "created_at"
-        case updatedAt = "updated_at"
+        case id, userId = "user_id", title, description, routeData = "route_data", status, createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, userId: PGUUID, title: String, description: String? = nil, routeData: JSONValue,
-                status: AdventureStatus, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
-        self.id = id; self.userId = userId; self.title = title; self.description = description
-        self.routeData = routeData; self.status = status; self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: PGUUID, userId: PGUUID, title: String, description: String? = nil, routeData: JSONValue, status: AdventureStatus, createdAt: PGTimestamp,
+                updatedAt: PGTimestamp) {
+        self.id = id; self.userId = userId; self.title = title; self.description = description; self.routeData = routeData; self.status = status
+        self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 
     /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
@@ -94,10 +85,10 @@ public struct Place: TableModel, ColumnEncodable {
         case id, name, description, latitude, longitude, metadata, createdBy = "created_by", createdAt = "created_at"
     }
 
-    public init(id: PGUUID, name: String, description: String? = nil, latitude: Double, longitude: Double,
-                metadata: JSONValue, createdBy: PGUUID? = nil, createdAt: PGTimestamp) {
-        self.id = id; self.name = name; self.description = description; self.latitude = latitude
-        self.longitude = longitude; self.metadata = metadata; self.createdBy = createdBy; self.createdAt = createdAt
+    public init(id: PGUUID, name: String, description: String? = nil, latitude: Double, longitude: Double, metadata: JSONValue, createdBy: PGUUID? = nil,
+                createdAt: PGTimestamp) {
+        self.id = id; self.name = name; self.description = description; self.latitude = latitude; self.longitude = longitude; self.metadata = metadata
+        self.createdBy = createdBy; self.createdAt = createdAt
     }
 
     /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
@@ -127,14 +118,13 @@ public struct AdventureStop: TableModel, ColumnEncodable {
     public var updatedAt: PGTimestamp
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, adventureId = "adventure_id", placeId = "place_id", orderIndex = "order_index"
-        case customData = "custom_data", createdAt = "created_at", updatedAt = "updated_at"
+        case id, adventureId = "adventure_id", placeId = "place_id", orderIndex = "order_index", customData = "custom_data", createdAt = "created_at"
+        case updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, adventureId: PGUUID, placeId: PGUUID, orderIndex: Int, customData: JSONValue,
-                createdAt: PGTimestamp, updatedAt: PGTimestamp) {
-        self.id = id; self.adventureId = adventureId; self.placeId = placeId; self.orderIndex = orderIndex
-        self.customData = customData; self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: PGUUID, adventureId: PGUUID, placeId: PGUUID, orderIndex: Int, customData: JSONValue, createdAt: PGTimestamp, updatedAt: PGTimestamp) {
+        self.id = id; self.adventureId = adventureId; self.placeId = placeId; self.orderIndex = orderIndex; self.customData = customData
+        self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 
     /// Decodes a row as PostgREST prints it (NULL only where the column is nullable).
@@ -161,19 +151,14 @@ public struct FeatureFlagRow: TableModel, ColumnEncodable {
     public var description: String?
     public var updatedAt: PGTimestamp
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case key, environment, enabled, stage, description, updatedAt = "updated_at"
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case key, environment, enabled, stage, description, updatedAt = "updated_at" }
 
-    public init(key: String, environment: AppEnvironment, enabled: Bool, stage: FeatureStage,
-                description: String? = nil, updatedAt: PGTimestamp) {
-        self.key = key; self.environment = environment; self.enabled = enabled; self.stage = stage
-        self.description = description; self.updatedAt = updatedAt
+    public init(key: String, environment: AppEnvironment, enabled: Bool, stage: FeatureStage, description: String? = nil, updatedAt: PGTimestamp) {
+        self.key = key; self.environment = environment; self.enabled = enabled; self.stage = stage; self.description = description; self.updatedAt = updatedAt
     }
 }
 
 extension ShvilApp {
     /// Every table model of shvil, one per public table in schema.json's order (checked by the `models` kind).
-    public static var tableModels: [any TableModel.Type] { [ShvilUser.self, Adventure.self, Place.self,
-        AdventureStop.self, FeatureFlagRow.self] }
+    public static var tableModels: [any TableModel.Type] { [ShvilUser.self, Adventure.self, Place.self, AdventureStop.self, FeatureFlagRow.self] }
 }

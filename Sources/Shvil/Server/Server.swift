@@ -4,7 +4,6 @@ import MockBinding
 
 /// Contracts/shvil/rules.json: the stop-reordering function's errors.
 package struct ShvilRules: Sendable, Equatable {
-    /// The function's name.
     package var reorderFunction: String
     /// Error when the adventure does not exist or is not the caller's.
     package var notFound: PostgresError
@@ -55,7 +54,7 @@ package enum ShvilServer {
     /// `users_set_updated_at` (BEFORE UPDATE on users). The synced tables keep the writer's
     /// updated_at (the last-write-wins key) and have no such trigger.
     package static func setUpdatedAt() -> TriggerHandler {
-        { ctx in ctx.new?["updated_at"] = .string(PGTime.formatTimestamp(PGTime.micros(ctx.now), withZone: true)) }
+        { ctx in ctx.new?["updated_at"] = .string(PGTime.timestamptz(ctx.now)) }
     }
 
     /// `<table>_clamp_updated_at` (BEFORE INSERT OR UPDATE on adventures and adventure_stops):
@@ -99,7 +98,7 @@ package enum ShvilServer {
             for (i, id) in stopIDs.enumerated() {
                 try db.update("adventure_stops", set: ["order_index": .int(top + 1 + Int64(i))], where: .eq("id", id), as: .serviceRole)
             }
-            let now = JSONValue.string(PGTime.formatTimestamp(PGTime.micros(db.clock.now()), withZone: true))
+            let now = JSONValue.string(PGTime.timestamptz(db.clock.now()))
             for (i, id) in stopIDs.enumerated() {
                 try db.update("adventure_stops", set: ["order_index": .int(Int64(i)), "updated_at": now], where: .eq("id", id), as: .serviceRole)
             }

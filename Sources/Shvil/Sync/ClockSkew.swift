@@ -14,7 +14,7 @@ public enum ShvilClockSkewConformance {
     ) -> [String] {
         var out: [String] = []
         let column = rules.timestampColumn
-        func stamp(_ d: Date) -> String { PGTime.formatTimestamp(PGTime.micros(d), withZone: true) }
+        func stamp(_ d: Date) -> String { PGTime.timestamptz(d) }
         func write(_ method: String, _ query: [(String, String)], _ body: [String: JSONValue]) -> Date? {
             let req = HTTPRequest(
                 method: method, path: "/rest/v1/adventures", query: query.map { (name: $0.0, value: $0.1) } + [(name: "select", value: column)],

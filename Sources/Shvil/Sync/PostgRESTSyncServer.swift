@@ -7,7 +7,6 @@ import MockSupabase
 package struct PostgRESTSyncServer: SyncServer {
     /// The project's anon key (the `apikey` header).
     package var apiKey: String
-    /// The user's access token.
     package var accessToken: String
     /// Performs a request.
     package var send: (HTTPRequest) throws -> HTTPResponse

@@ -62,7 +62,6 @@ public enum SyncDecision: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Errors of the sync component.
 package enum SyncError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A change to a row after its deletion (other than re-inserting it).
     case changeAfterDelete(table: String, rowID: String, operation: SyncOperation)
@@ -96,7 +95,6 @@ package struct SyncRules: Sendable, Equatable {
         case local
     }
 
-    /// Synced tables.
     package var tables: [String]
     /// The timestamp column (`updated_at`).
     package var timestampColumn: String
@@ -278,7 +276,6 @@ package struct SyncReport: Equatable, Sendable {
 /// Sends a queue to a server, one change at a time in order, deciding each with a resolver.
 package struct SyncEngine {
     package var rules: SyncRules
-    /// The conflict resolver.
     package var resolver: any ConflictResolver
 
     /// An engine with the shipped last-write-wins resolver.
@@ -300,7 +297,7 @@ package struct SyncEngine {
                 case .skip(let reason): report.skipped[change.id] = reason
                 case .apply:
                     var values = change.values
-                    values[rules.timestampColumn] = .string(PGTime.formatTimestamp(PGTime.micros(change.timestamp), withZone: true))
+                    values[rules.timestampColumn] = .string(PGTime.timestamptz(change.timestamp))
                     switch change.operation {
                     case .delete: try server.delete(table: change.table, id: change.rowID)
                     case .insert where row == nil:
@@ -331,7 +328,7 @@ public enum ShvilSyncConformance {
     /// Violations of sync.json by `resolver`.
     package static func violations(of resolver: some ConflictResolver, rules: SyncRules) -> [String] {
         let base = Date(timeIntervalSince1970: 1_767_225_600.5) // 2026-01-01T00:00:00.5Z: sub-second, so truncation shows
-        let stamp = { (d: Date) -> JSONValue in .string(PGTime.formatTimestamp(PGTime.micros(d), withZone: true)) }
+        let stamp = { (d: Date) -> JSONValue in .string(PGTime.timestamptz(d)) }
         var out: [String] = []
         for op in SyncOperation.allCases {
             let change = SyncChange(

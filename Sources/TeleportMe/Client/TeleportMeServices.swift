@@ -11,7 +11,6 @@ package struct TeleportMeServices: CacheWritingClient {
     package let rules: CacheRules
     /// The signed-in user.
     package let userID: String
-    /// The cache store.
     package let cache: any ClientCacheStore
     /// The network.
     package let transport: any RESTTransport
@@ -35,7 +34,6 @@ package struct TeleportMeServices: CacheWritingClient {
 
     /// An operation the services do not have.
     package struct UnknownOperation: Error, CustomStringConvertible {
-        /// The operation asked for.
         package var operation: String
         package var description: String { "TeleportMeServices has no operation \(operation)()" }
     }

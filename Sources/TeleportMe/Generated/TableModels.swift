@@ -23,18 +23,15 @@ public struct City: TableModel, ColumnEncodable {
     public var updatedAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, name, fullName = "full_name", country, continent, latitude, longitude, population
-        case teleportCityScore = "teleport_city_score", summary, imageURL = "image_url", createdAt = "created_at"
-        case updatedAt = "updated_at"
+        case id, name, fullName = "full_name", country, continent, latitude, longitude, population, teleportCityScore = "teleport_city_score", summary
+        case imageURL = "image_url", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: String, name: String, fullName: String, country: String, continent: String, latitude: Double? = nil,
-                longitude: Double? = nil, population: Int? = nil, teleportCityScore: Double? = nil,
-                summary: String? = nil, imageURL: String? = nil, createdAt: PGTimestamp? = nil,
+    public init(id: String, name: String, fullName: String, country: String, continent: String, latitude: Double? = nil, longitude: Double? = nil,
+                population: Int? = nil, teleportCityScore: Double? = nil, summary: String? = nil, imageURL: String? = nil, createdAt: PGTimestamp? = nil,
                 updatedAt: PGTimestamp? = nil) {
-        self.id = id; self.name = name; self.fullName = fullName; self.country = country; self.continent = continent
-        self.latitude = latitude; self.longitude = longitude; self.population = population
-        self.teleportCityScore = teleportCityScore; self.summary = summary; self.imageURL = imageURL
+        self.id = id; self.name = name; self.fullName = fullName; self.country = country; self.continent = continent; self.latitude = latitude
+        self.longitude = longitude; self.population = population; self.teleportCityScore = teleportCityScore; self.summary = summary; self.imageURL = imageURL
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 }
@@ -50,9 +47,7 @@ public struct CityScore: TableModel, ColumnEncodable {
     /// `score` (double precision). 0-10 scale
     public var score: Double?
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, cityID = "city_id", category, score
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, cityID = "city_id", category, score }
 
     public init(id: PGUUID, cityID: String? = nil, category: String, score: Double? = nil) {
         self.id = id; self.cityID = cityID; self.category = category; self.score = score
@@ -68,9 +63,7 @@ public struct VibeTag: TableModel, ColumnEncodable {
     public var emoji: String?
     public var category: String?
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, name, emoji, category
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, name, emoji, category }
 
     public init(id: PGUUID, name: String, emoji: String? = nil, category: String? = nil) {
         self.id = id; self.name = name; self.emoji = emoji; self.category = category
@@ -85,13 +78,9 @@ public struct CityVibeTag: TableModel, ColumnEncodable {
     public var vibeTagID: PGUUID
     public var strength: Double?
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case cityID = "city_id", vibeTagID = "vibe_tag_id", strength
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case cityID = "city_id", vibeTagID = "vibe_tag_id", strength }
 
-    public init(cityID: String, vibeTagID: PGUUID, strength: Double? = nil) {
-        self.cityID = cityID; self.vibeTagID = vibeTagID; self.strength = strength
-    }
+    public init(cityID: String, vibeTagID: PGUUID, strength: Double? = nil) { self.cityID = cityID; self.vibeTagID = vibeTagID; self.strength = strength }
 }
 
 /// A row of `profiles` (one per auth user, created by `handle_new_user`).
@@ -107,14 +96,13 @@ public struct Profile: TableModel, ColumnEncodable {
     public var updatedAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, name, email, currentCityID = "current_city_id", avatarURL = "avatar_url", createdAt = "created_at"
-        case updatedAt = "updated_at"
+        case id, name, email, currentCityID = "current_city_id", avatarURL = "avatar_url", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, name: String? = nil, email: String? = nil, currentCityID: String? = nil,
-                avatarURL: String? = nil, createdAt: PGTimestamp? = nil, updatedAt: PGTimestamp? = nil) {
-        self.id = id; self.name = name; self.email = email; self.currentCityID = currentCityID
-        self.avatarURL = avatarURL; self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(id: PGUUID, name: String? = nil, email: String? = nil, currentCityID: String? = nil, avatarURL: String? = nil, createdAt: PGTimestamp? = nil,
+                updatedAt: PGTimestamp? = nil) {
+        self.id = id; self.name = name; self.email = email; self.currentCityID = currentCityID; self.avatarURL = avatarURL; self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 
@@ -135,19 +123,16 @@ public struct UserPreferences: TableModel, ColumnEncodable {
     public var updatedAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userID = "user_id", startType = "start_type", costPreference = "cost_preference"
-        case climatePreference = "climate_preference", culturePreference = "culture_preference"
-        case jobMarketPreference = "job_market_preference", selectedVibeTags = "selected_vibe_tags", dealbreakers
+        case id, userID = "user_id", startType = "start_type", costPreference = "cost_preference", climatePreference = "climate_preference"
+        case culturePreference = "culture_preference", jobMarketPreference = "job_market_preference", selectedVibeTags = "selected_vibe_tags", dealbreakers
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: PGUUID, userID: PGUUID, startType: String? = nil, costPreference: Double? = nil,
-                climatePreference: Double? = nil, culturePreference: Double? = nil, jobMarketPreference: Double? = nil,
-                selectedVibeTags: [PGUUID]? = nil, dealbreakers: [String]? = nil, createdAt: PGTimestamp? = nil,
-                updatedAt: PGTimestamp? = nil) {
-        self.id = id; self.userID = userID; self.startType = startType; self.costPreference = costPreference
-        self.climatePreference = climatePreference; self.culturePreference = culturePreference
-        self.jobMarketPreference = jobMarketPreference; self.selectedVibeTags = selectedVibeTags
+    public init(id: PGUUID, userID: PGUUID, startType: String? = nil, costPreference: Double? = nil, climatePreference: Double? = nil,
+                culturePreference: Double? = nil, jobMarketPreference: Double? = nil, selectedVibeTags: [PGUUID]? = nil, dealbreakers: [String]? = nil,
+                createdAt: PGTimestamp? = nil, updatedAt: PGTimestamp? = nil) {
+        self.id = id; self.userID = userID; self.startType = startType; self.costPreference = costPreference; self.climatePreference = climatePreference
+        self.culturePreference = culturePreference; self.jobMarketPreference = jobMarketPreference; self.selectedVibeTags = selectedVibeTags
         self.dealbreakers = dealbreakers; self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 }
@@ -167,14 +152,13 @@ public struct CityReport: TableModel, ColumnEncodable {
     public var createdAt: PGTimestamp?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userID = "user_id", currentCityID = "current_city_id", preferences, results, aiSummary = "ai_summary"
-        case createdAt = "created_at"
+        case id, userID = "user_id", currentCityID = "current_city_id", preferences, results, aiSummary = "ai_summary", createdAt = "created_at"
     }
 
-    public init(id: PGUUID, userID: PGUUID, currentCityID: String? = nil, preferences: ReportPreferences? = nil,
-                results: [CityMatch]? = nil, aiSummary: String? = nil, createdAt: PGTimestamp? = nil) {
-        self.id = id; self.userID = userID; self.currentCityID = currentCityID; self.preferences = preferences
-        self.results = results; self.aiSummary = aiSummary; self.createdAt = createdAt
+    public init(id: PGUUID, userID: PGUUID, currentCityID: String? = nil, preferences: ReportPreferences? = nil, results: [CityMatch]? = nil,
+                aiSummary: String? = nil, createdAt: PGTimestamp? = nil) {
+        self.id = id; self.userID = userID; self.currentCityID = currentCityID; self.preferences = preferences; self.results = results
+        self.aiSummary = aiSummary; self.createdAt = createdAt
     }
 }
 
@@ -187,9 +171,7 @@ public struct SavedCity: TableModel, ColumnEncodable {
     public var cityID: String
     public var createdAt: PGTimestamp?
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userID = "user_id", cityID = "city_id", createdAt = "created_at"
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, userID = "user_id", cityID = "city_id", createdAt = "created_at" }
 
     public init(id: PGUUID, userID: PGUUID, cityID: String, createdAt: PGTimestamp? = nil) {
         self.id = id; self.userID = userID; self.cityID = cityID; self.createdAt = createdAt
@@ -206,14 +188,10 @@ public struct EngagementEvent: TableModel, ColumnEncodable {
     public var metadata: JSONValue?
     public var createdAt: PGTimestamp?
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, userID = "user_id", eventType = "event_type", metadata, createdAt = "created_at"
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, userID = "user_id", eventType = "event_type", metadata, createdAt = "created_at" }
 
-    public init(id: PGUUID, userID: PGUUID, eventType: String? = nil, metadata: JSONValue? = nil,
-                createdAt: PGTimestamp? = nil) {
-        self.id = id; self.userID = userID; self.eventType = eventType; self.metadata = metadata
-        self.createdAt = createdAt
+    public init(id: PGUUID, userID: PGUUID, eventType: String? = nil, metadata: JSONValue? = nil, createdAt: PGTimestamp? = nil) {
+        self.id = id; self.userID = userID; self.eventType = eventType; self.metadata = metadata; self.createdAt = createdAt
     }
 }
 
@@ -232,10 +210,8 @@ public struct CityReportInsert: Codable, Equatable, Sendable, ColumnEncodable {
         case userID = "user_id", currentCityID = "current_city_id", preferences, results, aiSummary = "ai_summary"
     }
 
-    public init(userID: PGUUID, currentCityID: String, preferences: ReportPreferences, results: [CityMatch],
-                aiSummary: String? = nil) {
-        self.userID = userID; self.currentCityID = currentCityID; self.preferences = preferences; self.results = results
-        self.aiSummary = aiSummary
+    public init(userID: PGUUID, currentCityID: String, preferences: ReportPreferences, results: [CityMatch], aiSummary: String? = nil) {
+        self.userID = userID; self.currentCityID = currentCityID; self.preferences = preferences; self.results = results; self.aiSummary = aiSummary
     }
 }
 
@@ -245,13 +221,9 @@ public struct EngagementEventInsert: Codable, Equatable, Sendable {
     public var eventType: String
     public var metadata: JSONValue
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case userID = "user_id", eventType = "event_type", metadata
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case userID = "user_id", eventType = "event_type", metadata }
 
-    public init(userID: PGUUID, eventType: String, metadata: JSONValue) {
-        self.userID = userID; self.eventType = eventType; self.metadata = metadata
-    }
+    public init(userID: PGUUID, eventType: String, metadata: JSONValue) { self.userID = userID; self.eventType = eventType; self.metadata = metadata }
 
     /// Decodes the body (NULL only where the field is optional).
     public init(from decoder: Decoder) throws {
@@ -268,9 +240,7 @@ public struct ProfileUpdate: Codable, Equatable, Sendable {
     public var currentCityID: String?
     public var avatarURL: String?
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, currentCityID = "current_city_id", avatarURL = "avatar_url"
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case name, currentCityID = "current_city_id", avatarURL = "avatar_url" }
 
     public init(name: String? = nil, currentCityID: String? = nil, avatarURL: String? = nil) {
         self.name = name; self.currentCityID = currentCityID; self.avatarURL = avatarURL
@@ -282,13 +252,9 @@ public struct SavedCityInsert: Codable, Equatable, Sendable {
     public var userID: PGUUID
     public var cityID: String
 
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case userID = "user_id", cityID = "city_id"
-    }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case userID = "user_id", cityID = "city_id" }
 
-    public init(userID: PGUUID, cityID: String) {
-        self.userID = userID; self.cityID = cityID
-    }
+    public init(userID: PGUUID, cityID: String) { self.userID = userID; self.cityID = cityID }
 }
 
 /// The body of the §5.2 preferences upsert (`POST /rest/v1/user_preferences?on_conflict=user_id` with `Prefer: resolution=merge-duplicates`). Absent fields are left out of the JSON, so the column defaults apply on insert and the stored values stay on merge.
@@ -303,23 +269,20 @@ public struct UserPreferencesUpsert: Codable, Equatable, Sendable {
     public var dealbreakers: [String]?
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case userID = "user_id", startType = "start_type", costPreference = "cost_preference"
-        case climatePreference = "climate_preference", culturePreference = "culture_preference"
-        case jobMarketPreference = "job_market_preference", selectedVibeTags = "selected_vibe_tags", dealbreakers
+        case userID = "user_id", startType = "start_type", costPreference = "cost_preference", climatePreference = "climate_preference"
+        case culturePreference = "culture_preference", jobMarketPreference = "job_market_preference", selectedVibeTags = "selected_vibe_tags", dealbreakers
     }
 
-    public init(userID: PGUUID, startType: String? = nil, costPreference: Double? = nil,
-                climatePreference: Double? = nil, culturePreference: Double? = nil, jobMarketPreference: Double? = nil,
-                selectedVibeTags: [PGUUID]? = nil, dealbreakers: [String]? = nil) {
-        self.userID = userID; self.startType = startType; self.costPreference = costPreference
-        self.climatePreference = climatePreference; self.culturePreference = culturePreference
-        self.jobMarketPreference = jobMarketPreference; self.selectedVibeTags = selectedVibeTags
+    public init(userID: PGUUID, startType: String? = nil, costPreference: Double? = nil, climatePreference: Double? = nil, culturePreference: Double? = nil,
+                jobMarketPreference: Double? = nil, selectedVibeTags: [PGUUID]? = nil, dealbreakers: [String]? = nil) {
+        self.userID = userID; self.startType = startType; self.costPreference = costPreference; self.climatePreference = climatePreference
+        self.culturePreference = culturePreference; self.jobMarketPreference = jobMarketPreference; self.selectedVibeTags = selectedVibeTags
         self.dealbreakers = dealbreakers
     }
 }
 
 extension TeleportMeApp {
     /// Every table model of teleportme, one per public table in schema.json's order (checked by the `models` kind).
-    public static var tableModels: [any TableModel.Type] { [City.self, CityScore.self, VibeTag.self, CityVibeTag.self,
-        Profile.self, UserPreferences.self, CityReport.self, SavedCity.self, EngagementEvent.self] }
+    public static var tableModels: [any TableModel.Type] { [City.self, CityScore.self, VibeTag.self, CityVibeTag.self, Profile.self, UserPreferences.self,
+        CityReport.self, SavedCity.self, EngagementEvent.self] }
 }

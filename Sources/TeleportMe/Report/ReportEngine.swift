@@ -30,13 +30,11 @@ package struct ReportCity: Sendable, Equatable {
 /// A catalog prepared for scoring under a set of rules: the preference-independent parts of
 /// every city's score are computed once, so a report over 100k cities costs one pass.
 package struct ReportCatalog: Sendable {
-    /// The cities, in the given order.
     package let cities: [ReportCity]
     /// Primary category scores, `primary.count` per city, missing ones replaced.
     let primaryValues: [Double]
     /// Σ bonusWeight * score * 10 per city.
     let bonusParts: [Double]
-    /// Index by id.
     let index: [String: Int]
 
     /// Prepares `cities` for `rules`.
@@ -60,7 +58,6 @@ package struct ReportCatalog: Sendable {
         index = idx
     }
 
-    /// The city of an id.
     package func city(_ id: String) -> ReportCity? { index[id].map { cities[$0] } }
 }
 
@@ -99,7 +96,6 @@ package struct DroppedPick: Sendable, Equatable {
 
 /// Why the engine used the algorithmic fallback (§4.6 step 8).
 package enum FallbackReason: Sendable, Equatable, CustomStringConvertible {
-    /// The refiner threw.
     case refinerFailed(String)
     /// The reply was not the expected JSON.
     case unparseable(String)
@@ -132,7 +128,6 @@ package struct ReportOutcome: Sendable, Equatable {
     package var candidates: [ScoredCandidate]
     /// Refined or fallback, and why.
     package var refinement: Refinement
-    /// Refiner picks that were dropped.
     package var dropped: [DroppedPick]
     /// The summary for `city_reports.ai_summary` (nil on fallback).
     package var aiSummary: String?

@@ -47,7 +47,6 @@ package struct ReportGoldenCase: Sendable, Equatable {
 /// cities, outputs in Golden/teleportme/report/, each also replayed through the mock's
 /// generate-report.
 package enum TeleportMeGoldens {
-    /// The suite folder.
     package static let suite = "report"
 
     /// `Contracts/teleportme/report-cases.json`.

@@ -101,7 +101,6 @@ package struct ReportRules: Sendable, Equatable {
         package var max: Int
         /// One sentence per city.
         package var insightTemplate: String
-        /// The report summary.
         package var summaryTemplate: String
     }
 
@@ -115,7 +114,6 @@ package struct ReportRules: Sendable, Equatable {
     package var primary: [Primary]
     /// Weighted-sum normalisation.
     package var normalisation: Normalisation
-    /// All-zero weights.
     package var zeroWeights: ZeroWeights
     package var bonusCategories: [String]
     /// Weight of each bonus category (0.10).
@@ -127,7 +125,6 @@ package struct ReportRules: Sendable, Equatable {
     package var clampMax: Double
     /// match_percent rounding.
     package var rounding: Rounding
-    /// Ranking key.
     package var sortBy: SortKey
     package var tieBreak: TieBreak
     /// Candidates sent to the refiner (8).
@@ -142,12 +139,10 @@ package struct ReportRules: Sendable, Equatable {
     package var stripCodeFences: Bool
     /// Fallback size (4).
     package var fallbackCount: Int
-    /// Generic insight template.
     package var fallbackInsightTemplate: String
     /// The 5 display categories.
     package var comparison: [Display]
     package var comparisonDecimals: Int
-    /// Score used for a missing category.
     package var missingScore: Double
     /// Whether authenticated calls save the report.
     package var saveWhenAuthenticated: Bool

@@ -126,7 +126,6 @@ private enum Top: SectionMember { static let name = "top" }
 private enum Value: SectionMember { static let name = "value" }
 private enum SaveWhenAuthenticated: SectionMember { static let name = "saveWhenAuthenticated" }
 
-/// A member name as a coding key.
 private struct NamedKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }

@@ -59,7 +59,7 @@ extension TeleportMeApp {
         }
         for table in rules.updatedAtTables {
             backend.registerTrigger("update_\(table)_updated_at", on: table, timing: .before, events: [.update]) { ctx in
-                ctx.new?["updated_at"] = .string(PGTime.formatTimestamp(PGTime.micros(ctx.now), withZone: true))
+                ctx.new?["updated_at"] = .string(PGTime.timestamptz(ctx.now))
             }
         }
     }

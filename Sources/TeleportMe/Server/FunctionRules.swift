@@ -28,11 +28,9 @@ package struct FunctionRules: Sendable, Equatable {
     package var updatedAtTables: [String]
     /// Whether generate-report requires a JWT at the gateway.
     package var reportVerifyJWT: Bool
-    /// Error code for a malformed body.
     package var invalidBodyCode: String
     /// Error code for an unknown city.
     package var unknownCityCode: String
-    /// Error code for a bad preference.
     package var invalidPreferenceCode: String
 
     /// `Contracts/teleportme/functions.json`.

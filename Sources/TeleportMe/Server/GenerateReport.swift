@@ -6,7 +6,6 @@ import MockBinding
 /// function), runs `ReportEngine` with the given refiner, saves the report as the caller when
 /// signed in, and answers the §4.6 response.
 package struct GenerateReportFunction: Sendable {
-    /// Algorithm rules.
     package let rules: ReportRules
     /// Function rules (error codes).
     package let functions: FunctionRules
