@@ -126,17 +126,12 @@ import XCTest
 // - 890 can request two parents: embeds a view over a private-schema table
 // - 895 can detect relations in views from exposed schema that are based on ta: embeds a view over a private-schema table
 // - 910 detects parent relations when having many views of a private table: view over a private-schema table
-// - 927 works with views that have subselects: relation not in the fixture (authors_books_number: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 933 works with views that have case subselects: relation not in the fixture (authors_have_book_in_decade: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 939 works with views that have subselect in the FROM clause: relation not in the fixture (forties_and_fifties_books: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 944 works with views that have subselects in a function call: relation not in the fixture (authors_have_book_in_decade2: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 950 works with views that have CTE: relation not in the fixture (odd_years_publications: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 958 works when having a capitalized table name and camelCase fk column: relation not in the fixture (foos: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 961 works when embedding a view with a table that has a long compound pk: relation not in the fixture (player_view: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 976 works when embedding a view with a view that referes to a table that h: relation not in the fixture (player_view: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 991 works when embedding two views that refer to tables with different col: relation not in the fixture (v1: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 1002 can embed a view that has a subselect containing a select in a where: relation not in the fixture (authors_w_entities: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 1007 works with one to one relationships: relation not in the fixture (students_view: a view over other schemas, rules, privileges or types the contract format does not hold)
+// - 927 works with views that have subselects: a view whose columns are correlated count subselects over other views (not a simple or grouped view)
+// - 933 works with views that have case subselects: a view whose columns are CASE over IN-subselects (not a simple or grouped view)
+// - 939 works with views that have subselect in the FROM clause: a view over a join of a subselect with another table (views over joins are not modelled)
+// - 944 works with views that have subselects in a function call: a view whose columns are coalesce over subselects (not a simple or grouped view)
+// - 950 works with views that have CTE: a view over a CTE joined with another table (views over joins are not modelled)
+// - 1002 can embed a view that has a subselect containing a select in a where: a view whose column is a json_agg subselect (not a simple or grouped view)
 // - 1413 can be queried by using regular filters: view with rules
 // - 1417 can be queried with select, order and limit: view with rules
 // - 1422 cannot use ltree(in public schema) extension operators if no extra sea: ltree extension type

@@ -8,7 +8,8 @@ import XCTest
 extension PostgRESTCaseCorpusTests {
     static let json = [#"Content-Type"#: #"application/json; charset=utf-8"#]
 
-    /// The audited spec blocks (QuerySpec 884, 905, 924, 994; EmbedDisambiguationSpec 137, 292).
+    /// The audited spec blocks (QuerySpec 884, 905, 924, 958, 961, 976, 991, 994, 1007;
+    /// EmbedDisambiguationSpec 137, 292).
     static let auditViewCases: [Case] =
         [
             Case(
@@ -38,10 +39,43 @@ extension PostgRESTCaseCorpusTests {
                 ), expectHeaders: json, onSpecTables: true)
         ]
         + [
+            (
+                "player_view?select=id,contract(purchase_price)&id=in.(1,3,5,7)",
+                #"[{"id":1,"contract":[{"purchase_price":10}]}, {"id":3,"contract":[{"purchase_price":30}]}, {"id":5,"contract":[{"purchase_price":50}]}, {"id":7,"contract":[]}]"#
+            ),
+            (
+                "contract?select=tournament,player_view(first_name)&limit=3",
+                #"[{"tournament":"tournament_1","player_view":{"first_name":"first_name_1"}}, {"tournament":"tournament_2","player_view":{"first_name":"first_name_2"}}, {"tournament":"tournament_3","player_view":{"first_name":"first_name_3"}}]"#
+            ),
+            (
+                "player_view?select=id,contract_view(purchase_price)&id=in.(1,3,5,7)",
+                #"[{"id":1,"contract_view":[{"purchase_price":10}]}, {"id":3,"contract_view":[{"purchase_price":30}]}, {"id":5,"contract_view":[{"purchase_price":50}]}, {"id":7,"contract_view":[]}]"#
+            ),
+            (
+                "contract_view?select=tournament,player_view(first_name)&limit=3",
+                #"[{"tournament":"tournament_1","player_view":{"first_name":"first_name_1"}}, {"tournament":"tournament_2","player_view":{"first_name":"first_name_2"}}, {"tournament":"tournament_3","player_view":{"first_name":"first_name_3"}}]"#
+            ),
+            (
+                "students_view?select=name,students_info(address)",
+                #"[{"name":"John Doe","students_info":{"address":"Street 1"}}, {"name":"Jane Doe","students_info":{"address":"Street 2"}}]"#
+            ),
+            (
+                "students_view?select=name,students_info_view(address)",
+                #"[{"name":"John Doe","students_info_view":{"address":"Street 1"}}, {"name":"Jane Doe","students_info_view":{"address":"Street 2"}}]"#
+            ),
+            (
+                "students_info_view?select=address,students(name)",
+                #"[{"address":"Street 1","students":{"name":"John Doe"}}, {"address":"Street 2","students":{"name":"Jane Doe"}}]"#
+            )
+        ].map { (target: String, body: String) in
+            Case(name: "Query GET \(target)", target: target, status: 200, expect: .json(body), expectHeaders: json, onSpecTables: true)
+        }
+        + [
             "i2459_simple_v1?select=*,i2459_simple_v2!t1_id1(*)", "i2459_simple_v1?select=*,i2459_simple_v2!t1_id2(*)",
-            "i2459_simple_v2?select=*,i2459_simple_v1!t1_id1(*)", "i2459_simple_v2?select=*,i2459_simple_v1!t1_id2(*)"
+            "i2459_simple_v2?select=*,i2459_simple_v1!t1_id1(*)", "i2459_simple_v2?select=*,i2459_simple_v1!t1_id2(*)", "foos?select=*,bars(*)",
+            "v1?select=v2(*)"
         ].map {
-            Case(name: "EmbedDisambiguation GET \($0)", target: $0, status: 200, expect: .exact("[]"), expectHeaders: json, onSpecTables: true)
+            Case(name: "View GET \($0)", target: $0, status: 200, expect: .exact("[]"), expectHeaders: json, onSpecTables: true)
         }
 
     static let representation: HTTPHeaders = ["Prefer": "return=representation"]

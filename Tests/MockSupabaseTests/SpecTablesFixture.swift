@@ -10,7 +10,9 @@ import XCTest
 /// (a `money` column), `single_unique`, `compound_unique`, `only_pk`, the surrogate-key upsert
 /// tables, `UnitTest`, `web_content`, `artists` → `albums` (cascading), `students` ↔ `students_info`,
 /// `organizations`, `timestamps`; the views `projects_view`, `projects_view_alt` (renamed keys),
-/// `projects_count_grouped_by` (projects counted per client),
+/// `projects_count_grouped_by` (projects counted per client), `students_view`, `students_info_view`,
+/// `player_view` and `contract_view` (a five-column compound key), `foos`/`bars` over `Foo`/`bar`,
+/// `v1`/`v2` over `a`/`b` (columns in another order),
 /// `orders_view`/`consumers_view`/`consumers_view_view` (a view over a view) over the empty
 /// `public_orders`/`public_consumers`, and issue 2459's empty `i2459_simple_*`/`i2459_composite_*`
 /// views showing one base column under two names),
@@ -162,6 +164,70 @@ final class SpecTablesFixture {
           {"name": "projects_count_grouped_by", "view": {"from": "projects", "groupBy": ["client_id"], "counts": {"number_of_projects": "id"}}, "columns": [
             {"name": "client_id", "type": "integer"},
             {"name": "number_of_projects", "type": "bigint"}]},
+          {"name": "students_view", "view": {"from": "students"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "code", "type": "text"},
+            {"name": "name", "type": "text"}]},
+          {"name": "students_info_view", "view": {"from": "students_info"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "code", "type": "text"},
+            {"name": "address", "type": "text"}]},
+          {"name": "player", "columns": [
+            {"name": "id", "type": "integer", "nullable": false},
+            {"name": "first_name", "type": "text", "nullable": false},
+            {"name": "last_name", "type": "text", "nullable": false},
+            {"name": "birth_date", "type": "date"}],
+           "primaryKey": ["last_name", "id", "first_name", "birth_date"]},
+          {"name": "contract", "columns": [
+            {"name": "tournament", "type": "text", "nullable": false},
+            {"name": "time", "type": "tsrange", "nullable": false},
+            {"name": "purchase_price", "type": "integer", "nullable": false},
+            {"name": "id", "type": "integer", "nullable": false},
+            {"name": "first_name", "type": "text", "nullable": false},
+            {"name": "last_name", "type": "text", "nullable": false},
+            {"name": "birth_date", "type": "date"}],
+           "foreignKeys": [{"columns": ["last_name", "id", "first_name", "birth_date"], "references": {"table": "player", "columns": ["last_name", "id", "first_name", "birth_date"]}}]},
+          {"name": "player_view", "view": {"from": "player"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "first_name", "type": "text"},
+            {"name": "last_name", "type": "text"},
+            {"name": "birth_date", "type": "date"}]},
+          {"name": "contract_view", "view": {"from": "contract"}, "columns": [
+            {"name": "tournament", "type": "text"},
+            {"name": "time", "type": "tsrange"},
+            {"name": "purchase_price", "type": "integer"},
+            {"name": "id", "type": "integer"},
+            {"name": "first_name", "type": "text"},
+            {"name": "last_name", "type": "text"},
+            {"name": "birth_date", "type": "date"}]},
+          {"name": "Foo", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "bar", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "fooId", "type": "integer"}],
+           "foreignKeys": [{"columns": ["fooId"], "references": {"table": "Foo", "columns": ["id"]}}]},
+          {"name": "foos", "view": {"from": "Foo"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "bars", "view": {"from": "bar"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "fooId", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "a", "columns": [
+            {"name": "c1", "type": "integer", "primaryKey": true},
+            {"name": "c2", "type": "boolean", "primaryKey": true}]},
+          {"name": "b", "columns": [
+            {"name": "c2", "type": "boolean"},
+            {"name": "c1", "type": "integer"}],
+           "foreignKeys": [{"columns": ["c1", "c2"], "references": {"table": "a", "columns": ["c1", "c2"]}}]},
+          {"name": "v1", "view": {"from": "a"}, "columns": [
+            {"name": "c1", "type": "integer"},
+            {"name": "c2", "type": "boolean"}]},
+          {"name": "v2", "view": {"from": "b"}, "columns": [
+            {"name": "c2", "type": "boolean"},
+            {"name": "c1", "type": "integer"}]},
           {"name": "public_consumers", "columns": [
             {"name": "id", "type": "serial", "primaryKey": true},
             {"name": "name", "type": "text", "nullable": false}]},
@@ -749,6 +815,22 @@ final class SpecTablesFixture {
                 ["id": 3, "title": "vespertine", "artist_id": 3], ["id": 4, "title": "contemporary movement", "artist_id": 1]
             ])
         try db.seed("students", rows: [["id": 1, "code": "0001", "name": "John Doe"], ["id": 2, "code": "0002", "name": "Jane Doe"]])
+        // data.sql: players 1…12 and contracts 1…6 (the contract's range starts at the load time there).
+        try db.seed(
+            "player",
+            rows: (1...12).map { n in
+                JSONValue.object([
+                    "id": .int(Int64(n)), "first_name": .string("first_name_\(n)"), "last_name": .string("last_name_\(n)"), "birth_date": "2018-10-11"
+                ])
+            })
+        try db.seed(
+            "contract",
+            rows: (1...6).map { n in
+                JSONValue.object([
+                    "tournament": .string("tournament_\(n)"), "time": "[\"2024-01-01 00:00:00\",)", "purchase_price": .int(Int64(10 * n)), "id": .int(Int64(n)),
+                    "first_name": .string("first_name_\(n)"), "last_name": .string("last_name_\(n)"), "birth_date": "2018-10-11"
+                ])
+            })
         try db.seed("students_info", rows: [["id": 1, "code": "0001", "address": "Street 1"], ["id": 2, "code": "0002", "address": "Street 2"]])
         try db.seed(
             "project_invoices",
