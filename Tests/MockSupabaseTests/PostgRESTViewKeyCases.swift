@@ -8,7 +8,8 @@ import XCTest
 extension PostgRESTCaseCorpusTests {
     static let json = [#"Content-Type"#: #"application/json; charset=utf-8"#]
 
-    /// The audited spec blocks (QuerySpec 884, 905, 924, 958, 961, 976, 991, 994, 1007;
+    /// The audited spec blocks (QuerySpec 884, 905, 910, 924, 958, 961, 976, 991, 994, 1007;
+    /// EmbedInnerJoinSpec 97, 200, 357;
     /// EmbedDisambiguationSpec 137, 292).
     static let auditViewCases: [Case] =
         [
@@ -66,9 +67,47 @@ extension PostgRESTCaseCorpusTests {
             (
                 "students_info_view?select=address,students(name)",
                 #"[{"address":"Street 1","students":{"name":"John Doe"}}, {"address":"Street 2","students":{"name":"Jane Doe"}}]"#
+            ),
+            (
+                "books?select=title,author:authors(name)&id=eq.5",
+                #"[ { "title": "Farenheit 451", "author": { "name": "Ray Bradbury" } } ]"#
+            ),
+            (
+                "forties_books?select=title,author:authors(name)&limit=1",
+                #"[ { "title": "1984", "author": { "name": "George Orwell" } } ]"#
+            ),
+            (
+                "fifties_books?select=title,author:authors(name)&limit=1",
+                #"[ { "title": "The Catcher in the Rye", "author": { "name": "J.D. Salinger" } } ]"#
+            ),
+            (
+                "sixties_books?select=title,author:authors(name)&limit=1",
+                #"[ { "title": "To Kill a Mockingbird", "author": { "name": "Harper Lee" } } ]"#
+            ),
+            (
+                "books?select=title,authors!inner(name)&authors.name=eq.George%20Orwell",
+                #"[{"title":"1984","authors":{"name":"George Orwell"}}]"#
+            ),
+            (
+                "authors?select=*,books!inner(*)&books.title=eq.1984",
+                #"[{"id":1,"name":"George Orwell","books":[{"id":1,"title":"1984","publication_year":1949,"author_id":1,"first_publisher_id":1}]}]"#
+            ),
+            (
+                "books?select=id,authors(name),publishers!inner(name)&id=gte.7",
+                #"[{"id":7,"authors":{"name":"Harper Lee"},"publishers":{"name":"J. B. Lippincott & Co."}}, {"id":8,"authors":{"name":"Kurt Vonnegut"},"publishers":{"name":"Delacorte"}}, {"id":9,"authors":{"name":"Ken Kesey"},"publishers":{"name":"Viking Press & Signet Books"}}]"#
             )
         ].map { (target: String, body: String) in
             Case(name: "Query GET \(target)", target: target, status: 200, expect: .json(body), expectHeaders: json, onSpecTables: true)
+        }
+        + [
+            ("books?select=title,authors!inner(name)&authors.name=eq.George%20Orwell", "0-0/1"),
+            ("authors?select=*,books!inner(*)&books.title=eq.1984", "0-0/1"),
+            ("books?select=id,authors(name),publishers!inner(name)&id=gte.7", "0-2/3"),
+            ("books?select=id,publishers!inner(name),authors(name)&id=gte.7", "0-2/3")
+        ].map { (target: String, range: String) in
+            Case(
+                name: "EmbedInnerJoin HEAD \(target)", method: "HEAD", target: target, headers: ["Prefer": "count=exact"], status: 200, expect: .exact(""),
+                expectHeaders: json.merging(["Content-Range": range]) { a, _ in a }, onSpecTables: true)
         }
         + [
             "i2459_simple_v1?select=*,i2459_simple_v2!t1_id1(*)", "i2459_simple_v1?select=*,i2459_simple_v2!t1_id2(*)",

@@ -12,7 +12,8 @@ import XCTest
 /// `organizations`, `timestamps`; the views `projects_view`, `projects_view_alt` (renamed keys),
 /// `projects_count_grouped_by` (projects counted per client), `students_view`, `students_info_view`,
 /// `player_view` and `contract_view` (a five-column compound key), `foos`/`bars` over `Foo`/`bar`,
-/// `v1`/`v2` over `a`/`b` (columns in another order),
+/// `v1`/`v2` over `a`/`b` (columns in another order), `authors`, `publishers`, `books` and the
+/// decade views of books over the `private` schema's tables (not exposed, as in the suite),
 /// `orders_view`/`consumers_view`/`consumers_view_view` (a view over a view) over the empty
 /// `public_orders`/`public_consumers`, and issue 2459's empty `i2459_simple_*`/`i2459_composite_*`
 /// views showing one base column under two names),
@@ -228,6 +229,51 @@ final class SpecTablesFixture {
           {"name": "v2", "view": {"from": "b"}, "columns": [
             {"name": "c2", "type": "boolean"},
             {"name": "c1", "type": "integer"}]},
+          {"name": "authors", "schema": "private", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "publishers", "schema": "private", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "books", "schema": "private", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "title", "type": "text"},
+            {"name": "publication_year", "type": "smallint"},
+            {"name": "author_id", "type": "integer"},
+            {"name": "first_publisher_id", "type": "integer"}],
+           "foreignKeys": [
+            {"columns": ["author_id"], "references": {"table": "private.authors", "columns": ["id"]}},
+            {"columns": ["first_publisher_id"], "references": {"table": "private.publishers", "columns": ["id"]}}]},
+          {"name": "authors", "view": {"from": "private.authors"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "publishers", "view": {"from": "private.publishers"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "books", "view": {"from": "private.books"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "title", "type": "text"},
+            {"name": "publication_year", "type": "smallint"},
+            {"name": "author_id", "type": "integer"},
+            {"name": "first_publisher_id", "type": "integer"}]},
+          {"name": "forties_books", "view": {"from": "private.books", "where": {"all": [
+            {"gte": [{"column": "publication_year"}, 1940]}, {"lt": [{"column": "publication_year"}, 1950]}]}}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "title", "type": "text"},
+            {"name": "publication_year", "type": "smallint"},
+            {"name": "author_id", "type": "integer"}]},
+          {"name": "fifties_books", "view": {"from": "private.books", "where": {"all": [
+            {"gte": [{"column": "publication_year"}, 1950]}, {"lt": [{"column": "publication_year"}, 1960]}]}}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "title", "type": "text"},
+            {"name": "publication_year", "type": "smallint"},
+            {"name": "author_id", "type": "integer"}]},
+          {"name": "sixties_books", "view": {"from": "private.books", "where": {"all": [
+            {"gte": [{"column": "publication_year"}, 1960]}, {"lt": [{"column": "publication_year"}, 1970]}]}}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "title", "type": "text"},
+            {"name": "publication_year", "type": "smallint"},
+            {"name": "author_id", "type": "integer"}]},
           {"name": "public_consumers", "columns": [
             {"name": "id", "type": "serial", "primaryKey": true},
             {"name": "name", "type": "text", "nullable": false}]},
@@ -815,6 +861,31 @@ final class SpecTablesFixture {
                 ["id": 3, "title": "vespertine", "artist_id": 3], ["id": 4, "title": "contemporary movement", "artist_id": 1]
             ])
         try db.seed("students", rows: [["id": 1, "code": "0001", "name": "John Doe"], ["id": 2, "code": "0002", "name": "Jane Doe"]])
+        // data.sql's private.authors, private.publishers and private.books.
+        let authors = [
+            "George Orwell", "Anne Frank", "Antoine de Saint-Exupéry", "J.D. Salinger", "Ray Bradbury", "William Golding", "Harper Lee", "Kurt Vonnegut",
+            "Ken Kesey", "Fyodor Dostoevsky"
+        ]
+        try db.seed("private.authors", rows: authors.enumerated().map { JSONValue.object(["id": .int(Int64($0.offset + 1)), "name": .string($0.element)]) })
+        let publishers = [
+            "Secker & Warburg", "Contact Publishing", "Reynal & Hitchcock", "Little, Brown and Company", "Ballantine Books", "Faber and Faber",
+            "J. B. Lippincott & Co.", "Delacorte", "Viking Press & Signet Books"
+        ]
+        try db.seed(
+            "private.publishers", rows: publishers.enumerated().map { JSONValue.object(["id": .int(Int64($0.offset + 1)), "name": .string($0.element)]) })
+        let books: [(String, Int64)] = [
+            ("1984", 1949), ("The Diary of a Young Girl", 1947), ("The Little Prince", 1947), ("The Catcher in the Rye", 1951), ("Farenheit 451", 1953),
+            ("Lord of the Flies", 1954), ("To Kill a Mockingbird", 1960), ("Slaughterhouse-Five", 1969), ("One Flew Over the Cuckoo's Nest", 1962),
+            ("Crime and Punishment", 1866)
+        ]
+        try db.seed(
+            "private.books",
+            rows: books.enumerated().map { i, b in
+                let n = Int64(i + 1)
+                return JSONValue.object([
+                    "id": .int(n), "title": .string(b.0), "publication_year": .int(b.1), "author_id": .int(n), "first_publisher_id": n == 10 ? .null : .int(n)
+                ])
+            })
         // data.sql: players 1…12 and contracts 1…6 (the contract's range starts at the load time there).
         try db.seed(
             "player",
