@@ -23,7 +23,6 @@ import XCTest
 // EmbedDisambiguationSpec.hs
 // - 189 can embed by using a composite FK name: computed column or computed relationship (SQL function)
 // - 216 fails if the fk is not known: same answer with schema 'public' for the suite's 'test'
-// - 231 can request two parents with fks: embeds a view over a private-schema table
 // - 236 can specify a view!fk: embeds a view over a private-schema table
 // - 392 embeds parent and then embeds children on a view: relation not in the fixture (job: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 407 can specify all view column names that reference the same base column: views over a self-join (i2459_self_v1 reads two rows of i2459_self_t per row), not a simple view
@@ -120,8 +119,6 @@ import XCTest
 // - 865 cannot request a partition as parent from a partitioned table: same answer with schema 'public' for the suite's 'test'
 // - 876 table not found error if first table does not exist: partition relation
 // - 887 can detect fk relations through materialized views to tables in the pu: materialized view
-// - 890 can request two parents: embeds a view over a private-schema table
-// - 895 can detect relations in views from exposed schema that are based on ta: embeds a view over a private-schema table
 // - 927 works with views that have subselects: a view whose columns are correlated count subselects over other views (not a simple or grouped view)
 // - 933 works with views that have case subselects: a view whose columns are CASE over IN-subselects (not a simple or grouped view)
 // - 939 works with views that have subselect in the FROM clause: a view over a join of a subselect with another table (views over joins are not modelled)

@@ -8,9 +8,9 @@ import XCTest
 extension PostgRESTCaseCorpusTests {
     static let json = [#"Content-Type"#: #"application/json; charset=utf-8"#]
 
-    /// The audited spec blocks (QuerySpec 884, 905, 910, 924, 958, 961, 976, 991, 994, 1007;
+    /// The audited spec blocks (QuerySpec 884, 890, 895, 905, 910, 924, 958, 961, 976, 991, 994, 1007;
     /// EmbedInnerJoinSpec 97, 200, 357;
-    /// EmbedDisambiguationSpec 137, 292).
+    /// EmbedDisambiguationSpec 137, 231, 292).
     static let auditViewCases: [Case] =
         [
             Case(
@@ -67,6 +67,18 @@ extension PostgRESTCaseCorpusTests {
             (
                 "students_info_view?select=address,students(name)",
                 #"[{"address":"Street 1","students":{"name":"John Doe"}}, {"address":"Street 2","students":{"name":"Jane Doe"}}]"#
+            ),
+            (
+                "articleStars?select=createdAt,article:articles(id),user:users(name)&limit=1",
+                #"[{"createdAt":"2015-12-08T04:22:57.472738","article":{"id": 1},"user":{"name": "Angela Martin"}}]"#
+            ),
+            (
+                "articles?id=eq.1&select=id,articleStars(users(*))",
+                #"[{"id":1,"articleStars":[{"users":{"id":1,"name":"Angela Martin"}},{"users":{"id":2,"name":"Michael Scott"}},{"users":{"id":3,"name":"Dwight Schrute"}}]}]"#
+            ),
+            (
+                "articleStars?select=createdAt,article:articles(id),user(name)&limit=1",
+                #"[{"createdAt":"2015-12-08T04:22:57.472738","article":{"id": 1},"user":{"name": "Angela Martin"}}]"#
             ),
             (
                 "books?select=title,author:authors(name)&id=eq.5",

@@ -274,6 +274,18 @@ final class SpecTablesFixture {
             {"name": "title", "type": "text"},
             {"name": "publication_year", "type": "smallint"},
             {"name": "author_id", "type": "integer"}]},
+          {"name": "article_stars", "schema": "private", "columns": [
+            {"name": "article_id", "type": "integer", "primaryKey": true},
+            {"name": "user_id", "type": "integer", "primaryKey": true},
+            {"name": "created_at", "type": "timestamp", "nullable": false, "default": {"fn": "now()"}}],
+           "foreignKeys": [
+            {"name": "article", "columns": ["article_id"], "references": {"table": "articles", "columns": ["id"]}},
+            {"name": "user", "columns": ["user_id"], "references": {"table": "users", "columns": ["id"]}}]},
+          {"name": "articleStars", "view": {"from": "private.article_stars", "renamed": {"articleId": "article_id", "userId": "user_id", "createdAt": "created_at"}},
+           "columns": [
+            {"name": "articleId", "type": "integer"},
+            {"name": "userId", "type": "integer"},
+            {"name": "createdAt", "type": "timestamp"}]},
           {"name": "public_consumers", "columns": [
             {"name": "id", "type": "serial", "primaryKey": true},
             {"name": "name", "type": "text", "nullable": false}]},
@@ -861,6 +873,12 @@ final class SpecTablesFixture {
                 ["id": 3, "title": "vespertine", "artist_id": 3], ["id": 4, "title": "contemporary movement", "artist_id": 1]
             ])
         try db.seed("students", rows: [["id": 1, "code": "0001", "name": "John Doe"], ["id": 2, "code": "0002", "name": "Jane Doe"]])
+        // data.sql's private.article_stars (articles stand for the suite's view over private.articles).
+        try db.seed(
+            "private.article_stars",
+            rows: [(1, 1), (1, 2), (2, 3), (3, 2), (1, 3)].map { (a: Int64, u: Int64) in
+                JSONValue.object(["article_id": .int(a), "user_id": .int(u), "created_at": "2015-12-08 04:22:57.472738"])
+            })
         // data.sql's private.authors, private.publishers and private.books.
         let authors = [
             "George Orwell", "Anne Frank", "Antoine de Saint-Exupéry", "J.D. Salinger", "Ray Bradbury", "William Golding", "Harper Lee", "Kurt Vonnegut",
