@@ -128,7 +128,6 @@ import XCTest
 // - 1413 can be queried by using regular filters: view with rules
 // - 1417 can be queried with select, order and limit: view with rules
 // - 1422 cannot use ltree(in public schema) extension operators if no extra sea: ltree extension type
-// - 1426 can be embedded: relation not in the fixture (referrals: a view over other schemas, rules, privileges or types the contract format does not hold)
 // - 1487 gives all columns: RPC
 // - 1548 formats a single column: domain representations (casts through SQL functions)
 // - 1552 formats two columns with different formatters: domain representations (casts through SQL functions)

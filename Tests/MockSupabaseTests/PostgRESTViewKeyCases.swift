@@ -8,7 +8,7 @@ import XCTest
 extension PostgRESTCaseCorpusTests {
     static let json = [#"Content-Type"#: #"application/json; charset=utf-8"#]
 
-    /// The audited spec blocks (QuerySpec 884, 890, 895, 905, 910, 924, 958, 961, 976, 991, 994, 1007;
+    /// The audited spec blocks (QuerySpec 884, 890, 895, 905, 910, 924, 958, 961, 976, 991, 994, 1007, 1426;
     /// EmbedInnerJoinSpec 97, 200, 357;
     /// EmbedDisambiguationSpec 137, 231, 292).
     static let auditViewCases: [Case] =
@@ -79,6 +79,10 @@ extension PostgRESTCaseCorpusTests {
             (
                 "articleStars?select=createdAt,article:articles(id),user(name)&limit=1",
                 #"[{"createdAt":"2015-12-08T04:22:57.472738","article":{"id": 1},"user":{"name": "Angela Martin"}}]"#
+            ),
+            (
+                "referrals?select=site,link:pages(url)",
+                #"[{"site":"github.com", "link":{"url":"http://postgrest.org/en/v6.0/api.html"}}, {"site":"hub.docker.com", "link":{"url":"http://postgrest.org/en/v6.0/admin.html"}}]"#
             ),
             (
                 "books?select=title,author:authors(name)&id=eq.5",

@@ -286,6 +286,20 @@ final class SpecTablesFixture {
             {"name": "articleId", "type": "integer"},
             {"name": "userId", "type": "integer"},
             {"name": "createdAt", "type": "timestamp"}]},
+          {"name": "pages", "schema": "private", "columns": [
+            {"name": "link", "type": "integer", "nullable": false},
+            {"name": "url", "type": "text"}],
+           "unique": [["link"]]},
+          {"name": "referrals", "schema": "private", "columns": [
+            {"name": "site", "type": "text"},
+            {"name": "link", "type": "integer", "nullable": false}],
+           "foreignKeys": [{"columns": ["link"], "references": {"table": "private.pages", "columns": ["link"]}}]},
+          {"name": "pages", "view": {"from": "private.pages"}, "columns": [
+            {"name": "link", "type": "integer"},
+            {"name": "url", "type": "text"}]},
+          {"name": "referrals", "view": {"from": "private.referrals"}, "columns": [
+            {"name": "site", "type": "text"},
+            {"name": "link", "type": "integer"}]},
           {"name": "public_consumers", "columns": [
             {"name": "id", "type": "serial", "primaryKey": true},
             {"name": "name", "type": "text", "nullable": false}]},
@@ -879,6 +893,9 @@ final class SpecTablesFixture {
             rows: [(1, 1), (1, 2), (2, 3), (3, 2), (1, 3)].map { (a: Int64, u: Int64) in
                 JSONValue.object(["article_id": .int(a), "user_id": .int(u), "created_at": "2015-12-08 04:22:57.472738"])
             })
+        try db.seed(
+            "private.pages", rows: [["link": 1, "url": "http://postgrest.org/en/v6.0/api.html"], ["link": 2, "url": "http://postgrest.org/en/v6.0/admin.html"]])
+        try db.seed("private.referrals", rows: [["site": "github.com", "link": 1], ["site": "hub.docker.com", "link": 2]])
         // data.sql's private.authors, private.publishers and private.books.
         let authors = [
             "George Orwell", "Anne Frank", "Antoine de Saint-Exupéry", "J.D. Salinger", "Ray Bradbury", "William Golding", "Harper Lee", "Kurt Vonnegut",
