@@ -26,7 +26,7 @@ final class PostgRESTCaseCorpusTests: XCTestCase {
     /// Every case of the corpus.
     static var allCases: [Case] {
         cases + searchCases + preferenceCases + errorCases + viewCases + typeCases + specTableCases + specLogicCases + specJSONCases + specWriteCases
-            + specRelatedCases + gapCases + sweepReadCases + sweepWriteCases + auditCases + hintCases + plainTableCases
+            + specRelatedCases + gapCases + sweepReadCases + sweepWriteCases + auditCases + hintCases + plainTableCases + viewKeyCases
     }
 
     static let cases: [Case] = [

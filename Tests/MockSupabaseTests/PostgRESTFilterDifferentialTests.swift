@@ -6,7 +6,8 @@ import MockBinding
 /// (`RestSpecFixture`) are created in a throwaway PostgreSQL database with the same rows, and
 /// each probe pairs a request with the SQL PostgREST sends for it (SqlFragment.hs: `to_tsvector`
 /// / `to_tsquery` for fts, `->`/`->>` for JSON paths, `json_agg` lateral subqueries for embeds,
-/// and a simple view, `rocket_tasks`, read and embedded both ways).
+/// and simple views, `rocket_tasks` and `task_refs` (renamed columns), and a grouped view,
+/// `tasks_per_project`, read and embedded both ways).
 /// Rows must be equal; refused probes must carry PostgreSQL's SQLSTATE and message. Skips when
 /// no PostgreSQL is installed (a failure under SUPACONTRACTS_REQUIRE_POSTGRES=1).
 final class PostgRESTFilterDifferentialTests: XCTestCase {
@@ -23,6 +24,8 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         create table items(id int primary key, label text, doc jsonb);
         create table quotes(id int primary key, body text, meta jsonb, n int);
         create view rocket_tasks as select id, name, project_id from tasks where project_id = 1;
+        create view task_refs as select id as key, name, project_id as project from tasks;
+        create view tasks_per_project as select project_id, count(id) as n from tasks group by project_id;
         create view early_rocket_tasks as select id, name, project_id from rocket_tasks where id < 10 with cascaded check option;
         insert into clients values (1,'Acme'),(2,'Globex'),(3,'Initech');
         insert into projects values (1,'Rocket',1),(2,'Anvil',1),(3,'Dome',2),(4,'Orphan',null);
@@ -105,6 +108,23 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
             request: "projects?select=id,rocket_tasks(id)&order=id",
             sql:
                 "select p.id, coalesce((select json_agg(r) from (select id from rocket_tasks where project_id = p.id) r), '[]') as rocket_tasks from projects p order by p.id"
+        ),
+        // Through a view renaming its columns, and a grouped view.
+        Probe(request: "task_refs?select=key,name,project&order=key.desc", sql: "select key, name, project from task_refs order by key desc"),
+        Probe(request: "task_refs?select=key&project=eq.1&order=key", sql: "select key from task_refs where project = 1 order by key"),
+        Probe(
+            request: "task_refs?select=key,projects(name)&order=key",
+            sql: "select r.key, (select row_to_json(p) from (select name from projects where id = r.project) p) as projects from task_refs r order by r.key"),
+        Probe(
+            request: "projects?select=id,task_refs(key)&order=id",
+            sql:
+                "select p.id, coalesce((select json_agg(r) from (select key from task_refs where project = p.id) r), '[]') as task_refs from projects p order by p.id"
+        ),
+        Probe(request: "tasks_per_project?order=project_id", sql: "select project_id, n from tasks_per_project order by project_id"),
+        Probe(
+            request: "tasks_per_project?select=n,projects(name)&n=gt.1&order=project_id",
+            sql:
+                "select t.n, (select row_to_json(p) from (select name from projects where id = t.project_id) p) as projects from tasks_per_project t where t.n > 1 order by t.project_id"
         ),
         // Typed columns: numeric scale and order, timetz, bytea, interval spans, tsvector.
         Probe(

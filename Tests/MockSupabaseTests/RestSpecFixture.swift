@@ -68,6 +68,13 @@ final class RestSpecFixture {
             {"name": "id", "type": "integer"},
             {"name": "name", "type": "text"},
             {"name": "project_id", "type": "integer"}]},
+          {"name": "task_refs", "view": {"from": "tasks", "renamed": {"key": "id", "project": "project_id"}}, "columns": [
+            {"name": "key", "type": "integer"},
+            {"name": "name", "type": "text"},
+            {"name": "project", "type": "integer"}]},
+          {"name": "tasks_per_project", "view": {"from": "tasks", "groupBy": ["project_id"], "counts": {"n": "id"}}, "columns": [
+            {"name": "project_id", "type": "integer"},
+            {"name": "n", "type": "bigint"}]},
           {"name": "early_rocket_tasks", "view": {"from": "rocket_tasks", "where": {"lt": [{"column": "id"}, 10]}, "checkOption": "cascaded"}, "columns": [
             {"name": "id", "type": "integer"},
             {"name": "name", "type": "text"},

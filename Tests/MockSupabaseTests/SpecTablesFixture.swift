@@ -9,7 +9,14 @@ import XCTest
 /// `arrays` with a two-dimensional integer array, and the write suites' `tiobe_pls`, `employees`
 /// (a `money` column), `single_unique`, `compound_unique`, `only_pk`, the surrogate-key upsert
 /// tables, `UnitTest`, `web_content`, `artists` → `albums` (cascading), `students` ↔ `students_info`,
-/// `organizations`, `timestamps`),
+/// `organizations`, `timestamps`; the views `projects_view`, `projects_view_alt` (renamed keys),
+/// `projects_count_grouped_by` (projects counted per client), `students_view`, `students_info_view`,
+/// `player_view` and `contract_view` (a five-column compound key), `foos`/`bars` over `Foo`/`bar`,
+/// `v1`/`v2` over `a`/`b` (columns in another order), `authors`, `publishers`, `books` and the
+/// decade views of books over the `private` schema's tables (not exposed, as in the suite),
+/// `orders_view`/`consumers_view`/`consumers_view_view` (a view over a view) over the empty
+/// `public_orders`/`public_consumers`, and issue 2459's empty `i2459_simple_*`/`i2459_composite_*`
+/// views showing one base column under two names),
 /// written in the contract format, in the schema `test` PostgREST's suites expose (`db-schemas`),
 /// so messages name it as theirs do. The rows are the suite's data, so a request the specs send
 /// gets the rows PostgREST's own answer holds.
@@ -154,6 +161,188 @@ final class SpecTablesFixture {
             {"name": "id", "type": "integer"},
             {"name": "name", "type": "text"},
             {"name": "client_id", "type": "integer"}]},
+          {"name": "projects_view_alt", "view": {"from": "projects", "renamed": {"t_id": "id", "t_client_id": "client_id"}}, "columns": [
+            {"name": "t_id", "type": "integer"},
+            {"name": "name", "type": "text"},
+            {"name": "t_client_id", "type": "integer"}]},
+          {"name": "projects_count_grouped_by", "view": {"from": "projects", "groupBy": ["client_id"], "counts": {"number_of_projects": "id"}}, "columns": [
+            {"name": "client_id", "type": "integer"},
+            {"name": "number_of_projects", "type": "bigint"}]},
+          {"name": "students_view", "view": {"from": "students"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "code", "type": "text"},
+            {"name": "name", "type": "text"}]},
+          {"name": "students_info_view", "view": {"from": "students_info"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "code", "type": "text"},
+            {"name": "address", "type": "text"}]},
+          {"name": "player", "columns": [
+            {"name": "id", "type": "integer", "nullable": false},
+            {"name": "first_name", "type": "text", "nullable": false},
+            {"name": "last_name", "type": "text", "nullable": false},
+            {"name": "birth_date", "type": "date"}],
+           "primaryKey": ["last_name", "id", "first_name", "birth_date"]},
+          {"name": "contract", "columns": [
+            {"name": "tournament", "type": "text", "nullable": false},
+            {"name": "time", "type": "tsrange", "nullable": false},
+            {"name": "purchase_price", "type": "integer", "nullable": false},
+            {"name": "id", "type": "integer", "nullable": false},
+            {"name": "first_name", "type": "text", "nullable": false},
+            {"name": "last_name", "type": "text", "nullable": false},
+            {"name": "birth_date", "type": "date"}],
+           "foreignKeys": [{"columns": ["last_name", "id", "first_name", "birth_date"], "references": {"table": "player", "columns": ["last_name", "id", "first_name", "birth_date"]}}]},
+          {"name": "player_view", "view": {"from": "player"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "first_name", "type": "text"},
+            {"name": "last_name", "type": "text"},
+            {"name": "birth_date", "type": "date"}]},
+          {"name": "contract_view", "view": {"from": "contract"}, "columns": [
+            {"name": "tournament", "type": "text"},
+            {"name": "time", "type": "tsrange"},
+            {"name": "purchase_price", "type": "integer"},
+            {"name": "id", "type": "integer"},
+            {"name": "first_name", "type": "text"},
+            {"name": "last_name", "type": "text"},
+            {"name": "birth_date", "type": "date"}]},
+          {"name": "Foo", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "bar", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "fooId", "type": "integer"}],
+           "foreignKeys": [{"columns": ["fooId"], "references": {"table": "Foo", "columns": ["id"]}}]},
+          {"name": "foos", "view": {"from": "Foo"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "bars", "view": {"from": "bar"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "fooId", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "a", "columns": [
+            {"name": "c1", "type": "integer", "primaryKey": true},
+            {"name": "c2", "type": "boolean", "primaryKey": true}]},
+          {"name": "b", "columns": [
+            {"name": "c2", "type": "boolean"},
+            {"name": "c1", "type": "integer"}],
+           "foreignKeys": [{"columns": ["c1", "c2"], "references": {"table": "a", "columns": ["c1", "c2"]}}]},
+          {"name": "v1", "view": {"from": "a"}, "columns": [
+            {"name": "c1", "type": "integer"},
+            {"name": "c2", "type": "boolean"}]},
+          {"name": "v2", "view": {"from": "b"}, "columns": [
+            {"name": "c2", "type": "boolean"},
+            {"name": "c1", "type": "integer"}]},
+          {"name": "authors", "schema": "private", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "publishers", "schema": "private", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "books", "schema": "private", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "title", "type": "text"},
+            {"name": "publication_year", "type": "smallint"},
+            {"name": "author_id", "type": "integer"},
+            {"name": "first_publisher_id", "type": "integer"}],
+           "foreignKeys": [
+            {"columns": ["author_id"], "references": {"table": "private.authors", "columns": ["id"]}},
+            {"columns": ["first_publisher_id"], "references": {"table": "private.publishers", "columns": ["id"]}}]},
+          {"name": "authors", "view": {"from": "private.authors"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "publishers", "view": {"from": "private.publishers"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "books", "view": {"from": "private.books"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "title", "type": "text"},
+            {"name": "publication_year", "type": "smallint"},
+            {"name": "author_id", "type": "integer"},
+            {"name": "first_publisher_id", "type": "integer"}]},
+          {"name": "forties_books", "view": {"from": "private.books", "where": {"all": [
+            {"gte": [{"column": "publication_year"}, 1940]}, {"lt": [{"column": "publication_year"}, 1950]}]}}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "title", "type": "text"},
+            {"name": "publication_year", "type": "smallint"},
+            {"name": "author_id", "type": "integer"}]},
+          {"name": "fifties_books", "view": {"from": "private.books", "where": {"all": [
+            {"gte": [{"column": "publication_year"}, 1950]}, {"lt": [{"column": "publication_year"}, 1960]}]}}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "title", "type": "text"},
+            {"name": "publication_year", "type": "smallint"},
+            {"name": "author_id", "type": "integer"}]},
+          {"name": "sixties_books", "view": {"from": "private.books", "where": {"all": [
+            {"gte": [{"column": "publication_year"}, 1960]}, {"lt": [{"column": "publication_year"}, 1970]}]}}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "title", "type": "text"},
+            {"name": "publication_year", "type": "smallint"},
+            {"name": "author_id", "type": "integer"}]},
+          {"name": "article_stars", "schema": "private", "columns": [
+            {"name": "article_id", "type": "integer", "primaryKey": true},
+            {"name": "user_id", "type": "integer", "primaryKey": true},
+            {"name": "created_at", "type": "timestamp", "nullable": false, "default": {"fn": "now()"}}],
+           "foreignKeys": [
+            {"name": "article", "columns": ["article_id"], "references": {"table": "articles", "columns": ["id"]}},
+            {"name": "user", "columns": ["user_id"], "references": {"table": "users", "columns": ["id"]}}]},
+          {"name": "articleStars", "view": {"from": "private.article_stars", "renamed": {"articleId": "article_id", "userId": "user_id", "createdAt": "created_at"}},
+           "columns": [
+            {"name": "articleId", "type": "integer"},
+            {"name": "userId", "type": "integer"},
+            {"name": "createdAt", "type": "timestamp"}]},
+          {"name": "pages", "schema": "private", "columns": [
+            {"name": "link", "type": "integer", "nullable": false},
+            {"name": "url", "type": "text"}],
+           "unique": [["link"]]},
+          {"name": "referrals", "schema": "private", "columns": [
+            {"name": "site", "type": "text"},
+            {"name": "link", "type": "integer", "nullable": false}],
+           "foreignKeys": [{"columns": ["link"], "references": {"table": "private.pages", "columns": ["link"]}}]},
+          {"name": "pages", "view": {"from": "private.pages"}, "columns": [
+            {"name": "link", "type": "integer"},
+            {"name": "url", "type": "text"}]},
+          {"name": "referrals", "view": {"from": "private.referrals"}, "columns": [
+            {"name": "site", "type": "text"},
+            {"name": "link", "type": "integer"}]},
+          {"name": "public_consumers", "columns": [
+            {"name": "id", "type": "serial", "primaryKey": true},
+            {"name": "name", "type": "text", "nullable": false}]},
+          {"name": "public_orders", "columns": [
+            {"name": "id", "type": "serial", "primaryKey": true},
+            {"name": "consumer", "type": "integer", "nullable": false},
+            {"name": "number", "type": "integer", "nullable": false}],
+           "foreignKeys": [{"columns": ["consumer"], "references": {"table": "public_consumers", "columns": ["id"]}}]},
+          {"name": "orders_view", "view": {"from": "public_orders"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "consumer", "type": "integer"},
+            {"name": "number", "type": "integer"}]},
+          {"name": "consumers_view", "view": {"from": "public_consumers"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "consumers_view_view", "view": {"from": "consumers_view"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "i2459_simple_t1", "columns": [{"name": "id", "type": "integer", "primaryKey": true}]},
+          {"name": "i2459_simple_t2", "columns": [{"name": "t1_id", "type": "integer"}],
+           "foreignKeys": [{"columns": ["t1_id"], "references": {"table": "i2459_simple_t1", "columns": ["id"]}}]},
+          {"name": "i2459_simple_v1", "view": {"from": "i2459_simple_t1"}, "columns": [{"name": "id", "type": "integer"}]},
+          {"name": "i2459_simple_v2", "view": {"from": "i2459_simple_t2", "renamed": {"t1_id1": "t1_id", "t1_id2": "t1_id"}}, "columns": [
+            {"name": "t1_id1", "type": "integer"},
+            {"name": "t1_id2", "type": "integer"}]},
+          {"name": "i2459_composite_t1", "columns": [
+            {"name": "a", "type": "integer", "primaryKey": true},
+            {"name": "b", "type": "integer", "primaryKey": true}]},
+          {"name": "i2459_composite_t2", "columns": [
+            {"name": "t1_a", "type": "integer"},
+            {"name": "t1_b", "type": "integer"}],
+           "foreignKeys": [{"name": "i2459_composite_t2_t1_a_t1_b_fkey", "columns": ["t1_a", "t1_b"], "references": {"table": "i2459_composite_t1", "columns": ["a", "b"]}}]},
+          {"name": "i2459_composite_v1", "view": {"from": "i2459_composite_t1"}, "columns": [
+            {"name": "a", "type": "integer"},
+            {"name": "b", "type": "integer"}]},
+          {"name": "i2459_composite_v2", "view": {"from": "i2459_composite_t2", "renamed": {"t1_a1": "t1_a", "t1_b1": "t1_b", "t1_a2": "t1_a", "t1_b2": "t1_b"}}, "columns": [
+            {"name": "t1_a1", "type": "integer"},
+            {"name": "t1_b1", "type": "integer"},
+            {"name": "t1_a2", "type": "integer"},
+            {"name": "t1_b2", "type": "integer"}]},
           {"name": "whatev_projects", "columns": [
             {"name": "id", "type": "serial", "primaryKey": true},
             {"name": "name", "type": "text"}]},
@@ -537,21 +726,6 @@ final class SpecTablesFixture {
            "foreignKeys": [{"columns": ["place_id"], "references": {"table": "places", "columns": ["id"]}}]},
           {"name": "has_count_column", "columns": [{"name": "count", "type": "integer"}],
            "decision": "PostgREST's fixture is the view `SELECT 1 AS count`: a table holding its one row reads the same."},
-          {"name": "Foo", "columns": [
-            {"name": "id", "type": "integer", "primaryKey": true},
-            {"name": "name", "type": "text"}]},
-          {"name": "bar", "columns": [
-            {"name": "id", "type": "integer", "primaryKey": true},
-            {"name": "name", "type": "text"},
-            {"name": "fooId", "type": "integer"}],
-           "foreignKeys": [{"columns": ["fooId"], "references": {"table": "Foo", "columns": ["id"]}}]},
-          {"name": "foos", "view": {"from": "Foo"}, "columns": [
-            {"name": "id", "type": "integer"},
-            {"name": "name", "type": "text"}]},
-          {"name": "bars", "view": {"from": "bar"}, "columns": [
-            {"name": "id", "type": "integer"},
-            {"name": "fooId", "type": "integer"},
-            {"name": "name", "type": "text"}]},
           {"name": "plate", "columns": [{"name": "plate_id", "type": "integer", "primaryKey": true}]},
           {"name": "well", "columns": [
             {"name": "well_id", "type": "integer", "primaryKey": true},
@@ -588,8 +762,9 @@ final class SpecTablesFixture {
 
     let backend: MockSupabase
 
-    init() throws {
-        let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(Self.schemaJSON), file: "inline"))
+    /// The fixture on `schemaJSON` (a test's deliberately wrong variant of the schema).
+    init(schemaJSON: String = SpecTablesFixture.schemaJSON) throws {
+        let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(schemaJSON), file: "inline"))
         let spec = AppSpec(
             app: "spectables", folder: URL(fileURLWithPath: "/nonexistent"), schema: schema,
             policies: PolicySet(definitions: [:], definitionDocs: [:], tables: []), fixtures: .empty)
@@ -749,6 +924,56 @@ final class SpecTablesFixture {
                 ["id": 3, "title": "vespertine", "artist_id": 3], ["id": 4, "title": "contemporary movement", "artist_id": 1]
             ])
         try db.seed("students", rows: [["id": 1, "code": "0001", "name": "John Doe"], ["id": 2, "code": "0002", "name": "Jane Doe"]])
+        // data.sql's private.article_stars (articles stand for the suite's view over private.articles).
+        try db.seed(
+            "private.article_stars",
+            rows: [(1, 1), (1, 2), (2, 3), (3, 2), (1, 3)].map { (a: Int64, u: Int64) in
+                JSONValue.object(["article_id": .int(a), "user_id": .int(u), "created_at": "2015-12-08 04:22:57.472738"])
+            })
+        try db.seed(
+            "private.pages", rows: [["link": 1, "url": "http://postgrest.org/en/v6.0/api.html"], ["link": 2, "url": "http://postgrest.org/en/v6.0/admin.html"]])
+        try db.seed("private.referrals", rows: [["site": "github.com", "link": 1], ["site": "hub.docker.com", "link": 2]])
+        // data.sql's private.authors, private.publishers and private.books.
+        let authors = [
+            "George Orwell", "Anne Frank", "Antoine de Saint-Exupéry", "J.D. Salinger", "Ray Bradbury", "William Golding", "Harper Lee", "Kurt Vonnegut",
+            "Ken Kesey", "Fyodor Dostoevsky"
+        ]
+        try db.seed("private.authors", rows: authors.enumerated().map { JSONValue.object(["id": .int(Int64($0.offset + 1)), "name": .string($0.element)]) })
+        let publishers = [
+            "Secker & Warburg", "Contact Publishing", "Reynal & Hitchcock", "Little, Brown and Company", "Ballantine Books", "Faber and Faber",
+            "J. B. Lippincott & Co.", "Delacorte", "Viking Press & Signet Books"
+        ]
+        try db.seed(
+            "private.publishers", rows: publishers.enumerated().map { JSONValue.object(["id": .int(Int64($0.offset + 1)), "name": .string($0.element)]) })
+        let books: [(String, Int64)] = [
+            ("1984", 1949), ("The Diary of a Young Girl", 1947), ("The Little Prince", 1947), ("The Catcher in the Rye", 1951), ("Farenheit 451", 1953),
+            ("Lord of the Flies", 1954), ("To Kill a Mockingbird", 1960), ("Slaughterhouse-Five", 1969), ("One Flew Over the Cuckoo's Nest", 1962),
+            ("Crime and Punishment", 1866)
+        ]
+        try db.seed(
+            "private.books",
+            rows: books.enumerated().map { i, b in
+                let n = Int64(i + 1)
+                return JSONValue.object([
+                    "id": .int(n), "title": .string(b.0), "publication_year": .int(b.1), "author_id": .int(n), "first_publisher_id": n == 10 ? .null : .int(n)
+                ])
+            })
+        // data.sql: players 1…12 and contracts 1…6 (the contract's range starts at the load time there).
+        try db.seed(
+            "player",
+            rows: (1...12).map { n in
+                JSONValue.object([
+                    "id": .int(Int64(n)), "first_name": .string("first_name_\(n)"), "last_name": .string("last_name_\(n)"), "birth_date": "2018-10-11"
+                ])
+            })
+        try db.seed(
+            "contract",
+            rows: (1...6).map { n in
+                JSONValue.object([
+                    "tournament": .string("tournament_\(n)"), "time": "[\"2024-01-01 00:00:00\",)", "purchase_price": .int(Int64(10 * n)), "id": .int(Int64(n)),
+                    "first_name": .string("first_name_\(n)"), "last_name": .string("last_name_\(n)"), "birth_date": "2018-10-11"
+                ])
+            })
         try db.seed("students_info", rows: [["id": 1, "code": "0001", "address": "Street 1"], ["id": 2, "code": "0002", "address": "Street 2"]])
         try db.seed(
             "project_invoices",

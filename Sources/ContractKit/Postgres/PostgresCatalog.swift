@@ -39,6 +39,17 @@ package struct CatalogRelation: Sendable, Equatable {
     package var indexes: [CatalogIndex] = []
     /// Triggers that are not internal (`pg_trigger`), by name.
     package var triggers: [CatalogTrigger] = []
+    /// A view's target entries as its `_RETURN` rule stores them (`pg_rewrite.ev_action`): each
+    /// output name with the relation and column it reads unchanged (`resorigtbl`/`resorigcol`,
+    /// nil for a computed value), subqueries' entries first. Empty for a table.
+    package var viewSources: [ViewSource] = []
+
+    package struct ViewSource: Sendable, Equatable {
+        package var column: String
+        /// Qualified (`public.projects`).
+        package var from: String?
+        package var fromColumn: String?
+    }
 }
 
 /// Reads an app's relations from PostgreSQL's catalog and compares them with schema.json.
@@ -83,7 +94,13 @@ package enum PostgresCatalog {
               'triggers', coalesce((select jsonb_agg(jsonb_build_object('name', tg.tgname, 'type', tg.tgtype::int,
                   'function', case when pn.nspname = 'public' then p.proname else pn.nspname || '.' || p.proname end) order by tg.tgname)
                 from pg_trigger tg join pg_proc p on p.oid = tg.tgfoid join pg_namespace pn on pn.oid = p.pronamespace
-                where tg.tgrelid = c.oid and not tg.tgisinternal), '[]'::jsonb))
+                where tg.tgrelid = c.oid and not tg.tgisinternal), '[]'::jsonb),
+              'sources', case when c.relkind = 'v' then coalesce((select jsonb_agg(jsonb_build_object('column', m.g[1],
+                  'from', (select rn.nspname || '.' || rc.relname from pg_class rc join pg_namespace rn on rn.oid = rc.relnamespace where rc.oid = m.g[2]::oid),
+                  'fromColumn', (select a.attname from pg_attribute a where a.attrelid = m.g[2]::oid and a.attnum = m.g[3]::int2)) order by m.ord)
+                from pg_rewrite rw, regexp_matches(rw.ev_action::text, ':resname (\\S+) :ressortgroupref \\d+ :resorigtbl (\\d+) :resorigcol (\\d+)', 'g')
+                  with ordinality m(g, ord)
+                where rw.ev_class = c.oid and rw.rulename = '_RETURN'), '[]'::jsonb) end)
             order by n.nspname, c.relname)
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where n.nspname in ('public', 'auth') and c.relkind in ('r', 'p', 'v', 'm')), '[]'::jsonb),
@@ -117,6 +134,9 @@ package enum PostgresCatalog {
                 columns: cols, constraints: cons)
             relation.indexes = (r["indexes"]?.arrayValue ?? []).map(CatalogIndex.init(json:))
             relation.triggers = (r["triggers"]?.arrayValue ?? []).map(CatalogTrigger.init(json:))
+            relation.viewSources = (r["sources"]?.arrayValue ?? []).map {
+                CatalogRelation.ViewSource(column: $0["column"]?.stringValue ?? "", from: $0["from"]?.stringValue, fromColumn: $0["fromColumn"]?.stringValue)
+            }
             relations.append(relation)
         }
         var enums: [String: [String]] = [:]
@@ -231,6 +251,7 @@ package enum PostgresCatalog {
                     diffs.append("column \(c.name): default: schema.json \(c.defaultValue?.sql ?? "none"), PostgreSQL \(pc.defaultSQL ?? "none")")
                 }
             }
+            if r.kind == "v", let def = t.simpleView { diffs += compareViewSources(t, def, r, schema) }
             if !isView {
                 diffs += compareConstraints(t, r)
                 if schema.declaresIndexes { diffs += CatalogIndex.compare(t.indexDefinitions ?? [], r.indexes) }
@@ -256,6 +277,23 @@ package enum PostgresCatalog {
         for name in enums.keys.sorted() where schema.enums[name] == nil { enumDiffs.append("enum \(name): in PostgreSQL, not in schema.json") }
         if !schema.enums.isEmpty || !enums.isEmpty { out.append(("enums", enumDiffs)) }
         return out
+    }
+
+    /// A simple view's columns against what its rule reads: each view column shows the column
+    /// of `from` that `renamed` (or its own name) says. The last entry of a name is the view's
+    /// own (a WHERE's subqueries are stored before the target list).
+    static func compareViewSources(_ t: TableSchema, _ def: SimpleViewDefinition, _ r: CatalogRelation, _ schema: DatabaseSchema) -> [String] {
+        let from = schema.table(def.base)?.qualifiedName ?? def.base
+        var diffs: [String] = []
+        for c in t.columns {
+            let want = def.sourceColumn(c.name).map { "\(from).\($0)" }
+            let entry = r.viewSources.last { $0.column == c.name }
+            let have = entry.flatMap { e in e.from.flatMap { f in e.fromColumn.map { "\(f).\($0)" } } }
+            if have != want {
+                diffs.append("view column \(c.name): schema.json shows \(want ?? "a computed value"), PostgreSQL \(have ?? "a computed value")")
+            }
+        }
+        return diffs
     }
 
     static func compareConstraints(_ t: TableSchema, _ r: CatalogRelation) -> [String] {

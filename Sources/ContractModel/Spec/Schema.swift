@@ -149,8 +149,24 @@ package struct SimpleViewDefinition: Sendable, Equatable {
     /// `WITH [LOCAL | CASCADED] CHECK OPTION`: rows written through the view must be ones it
     /// shows (44000); nil without the option.
     package var checkOption: CheckOption? = nil
+    /// `SELECT base_col AS view_col`: view columns (keys) that show a column of `base` under
+    /// another name (values). A view column not listed shows the base column of its own name;
+    /// several view columns may show the same base column.
+    package var renamed: [String: String] = [:]
+    /// `GROUP BY`: one row per distinct combination of these view columns' values (each showing
+    /// a base column), NULLs grouped together; nil for a view without grouping.
+    package var groupBy: [String]? = nil
+    /// `count(c) AS name` per group: view column → the base column counted (non-NULL values),
+    /// `*` for `count(*)`. A `bigint` column.
+    package var counts: [String: String] = [:]
 
     package enum CheckOption: String, Sendable, Equatable { case local, cascaded }
+
+    /// Whether PostgreSQL updates the view automatically (no grouping, no aggregate).
+    package var isUpdatable: Bool { groupBy == nil && counts.isEmpty }
+
+    /// The column of `base` a view column shows; nil for a computed (counted) column.
+    package func sourceColumn(_ viewColumn: String) -> String? { counts[viewColumn] != nil ? nil : renamed[viewColumn] ?? viewColumn }
 }
 
 package struct TableSchema: Sendable, Equatable {
@@ -233,6 +249,20 @@ package struct DatabaseSchema: Sendable, Equatable {
             cur = next
         }
         return cur.simpleView == nil ? (views, cur) : nil
+    }
+
+    /// The column of the table at the bottom of a simple view's chain that a view column shows
+    /// (renames followed level by level); the name itself for a table.
+    package func rootColumn(_ column: String, of t: TableSchema) -> String? {
+        guard let chain = viewChain(t) else { return column }
+        return chain.views.reduce(column) { name, v in name.flatMap { v.simpleView!.sourceColumn($0) } }
+    }
+
+    /// The view columns that show a column of the chain's bottom table, in the view's order
+    /// (none when the view hides it, several when it shows it twice); `[column]` for a table.
+    package func viewColumns(showing rootColumnName: String, in t: TableSchema) -> [String] {
+        guard viewChain(t) != nil else { return [rootColumnName] }
+        return t.columns.map(\.name).filter { rootColumn($0, of: t) == rootColumnName }
     }
 
     /// A table by name (`cities` or `auth.users`).
@@ -323,14 +353,37 @@ extension DatabaseSchema: Decodable {
             guard let base = schema.table(def.base), let chain = schema.viewChain(table) else {
                 throw fail(ti, "view '\(table.name)' reads unknown table '\(def.base)' (or views that read each other)")
             }
-            for c in table.columns where base.columnIndex(c.name) == nil {
-                throw fail(ti, "view column '\(c.name)' is not a column of '\(def.base)'")
+            for c in table.columns {
+                let shown = def.sourceColumn(c.name) ?? def.counts[c.name]!
+                if base.columnIndex(shown) == nil && shown != "*" || shown == "*" && def.counts[c.name] == nil {
+                    throw fail(ti, "view column '\(c.name)' shows '\(shown)', not a column of '\(def.base)'")
+                }
             }
+            for k in def.counts.keys.sorted() where table.columnIndex(k) == nil {
+                throw fail(ti, "view counts into '\(k)', not one of its columns", below: [AnyKey("view"), AnyKey("counts")])
+            }
+            for k in def.groupBy ?? [] where table.columnIndex(k) == nil || def.counts[k] != nil {
+                throw fail(ti, "view groups by '\(k)', not one of its shown columns", below: [AnyKey("view"), AnyKey("groupBy")])
+            }
+            if !def.isUpdatable, let cols = def.groupBy ?? (def.counts.isEmpty ? nil : []),
+                let plain = table.columns.first(where: { def.counts[$0.name] == nil && !cols.contains($0.name) })
+            {
+                throw fail(ti, "view column '\(plain.name)' must be in groupBy or counted (PostgreSQL 42803)")
+            }
+            if let inner = base.simpleView, !inner.isUpdatable {
+                throw fail(ti, "view reads the grouped view '\(def.base)' (not modelled)")
+            }
+            for k in def.renamed.keys.sorted() where table.columnIndex(k) == nil {
+                throw fail(ti, "view renames '\(k)', not one of its columns", below: [AnyKey("view"), AnyKey("renamed")])
+            }
+            // PostgREST's view key: the view columns showing the base's key columns (the first
+            // view column showing each).
             let root = chain.base
-            if table.primaryKey.isEmpty, !root.primaryKey.isEmpty, root.primaryKey.allSatisfy({ table.columnIndex($0) != nil }),
+            let key = root.primaryKey.compactMap { schema.viewColumns(showing: $0, in: table).first }
+            if table.primaryKey.isEmpty, !root.primaryKey.isEmpty, key.count == root.primaryKey.count,
                 let k = schema.tables.firstIndex(where: { $0.qualifiedName == table.qualifiedName })
             {
-                schema.tables[k].primaryKey = root.primaryKey
+                schema.tables[k].primaryKey = key
             }
         }
         decoder.contractState?.values[TriggerDefinition.schemaValue] = schema
@@ -538,8 +591,8 @@ extension CheckConstraint: Decodable {
 }
 
 extension SimpleViewDefinition: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case from, `where`, securityInvoker, checkOption }
-    /// A table's `"view": {"from", "where", "securityInvoker", "checkOption"}`.
+    enum CodingKeys: String, CodingKey, CaseIterable { case from, `where`, securityInvoker, checkOption, renamed, groupBy, counts }
+    /// A table's `"view": {"from", "where", "securityInvoker", "checkOption", "renamed", "groupBy", "counts"}`.
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -549,5 +602,9 @@ extension SimpleViewDefinition: Decodable {
             guard let v = CheckOption(rawValue: option) else { throw c.fail(.checkOption, "checkOption is 'local' or 'cascaded'") }
             checkOption = v
         }
+        renamed = try c.decodeIfPresent([String: String].self, forKey: .renamed) ?? [:]
+        groupBy = try c.decodeIfPresent([String].self, forKey: .groupBy)
+        counts = try c.decodeIfPresent([String: String].self, forKey: .counts) ?? [:]
+        if !isUpdatable && checkOption != nil { throw c.fail(.checkOption, "a grouped view is not updatable: no check option") }
     }
 }

@@ -456,6 +456,7 @@ final class DatabaseEngine {
         try atomically {
             try statement {
                 var t = try self.table(table)
+                try refuseGroupedView(t.schema, "insert into", "INSERT")
                 if let def = t.schema.simpleView {
                     return try insertThroughView(
                         t, def, rows: input, columns: columns, missingAsDefault: missingAsDefault, auth: auth,
@@ -583,14 +584,18 @@ final class DatabaseEngine {
         try atomically {
             try statement {
                 var t = try self.table(table)
+                try refuseGroupedView(t.schema, "update", "UPDATE")
                 if let chain = try viewChain(t) {
                     // UPDATE through a simple view: the base rows the view shows, by the view's columns.
                     try checkViewColumns(Array(values.keys), t)
                     _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
                     let shows = viewShows(chain)
                     let proj = viewProjection(t.schema, chain.base)
+                    let ren = viewRenames(t.schema)
                     let changed = try update(
-                        chain.base.schema.qualifiedName, set: values, texts: texts, as: chain.actor(auth), where: filter, returning: returning, limit: limit,
+                        chain.base.schema.qualifiedName, set: Dictionary(values.map { (ren[$0.key] ?? $0.key, $0.value) }, uniquingKeysWith: { a, _ in a }),
+                        texts: texts.map { Dictionary($0.map { (ren[$0.key] ?? $0.key, $0.value) }, uniquingKeysWith: { a, _ in a }) },
+                        as: chain.actor(auth), where: filter?.renamingColumns(ren), returning: returning, limit: limit,
                         restrict: { r in shows(r) && restrict?(proj.map { r[$0] }) != false },
                         checkOption: { try self.checkViewOptions(chain, $0) })
                     return changed.map { r in proj.map { r[$0] } }
@@ -680,12 +685,14 @@ final class DatabaseEngine {
         try atomically {
             try statement {
                 let t = try self.table(table)
+                try refuseGroupedView(t.schema, "delete from", "DELETE")
                 if let chain = try viewChain(t) {
                     _ = try CompiledFilter.compile(filter, table: t.schema, colIndex: t.colIndex)
                     let shows = viewShows(chain)
                     let proj = viewProjection(t.schema, chain.base)
                     let removed = try delete(
-                        from: chain.base.schema.qualifiedName, as: chain.actor(auth), where: filter, limit: limit, returning: returning,
+                        from: chain.base.schema.qualifiedName, as: chain.actor(auth), where: filter?.renamingColumns(viewRenames(t.schema)), limit: limit,
+                        returning: returning,
                         restrict: { r in shows(r) && restrict?(proj.map { r[$0] }) != false })
                     return removed.map { r in proj.map { r[$0] } }
                 }

@@ -21,14 +21,59 @@ extension DatabaseEngine {
         func actor(_ auth: AuthContext) -> AuthContext { defs.allSatisfy(\.securityInvoker) ? auth : .serviceRole }
     }
 
+    /// 55000 for a write to a view PostgreSQL cannot update (view.c `view_query_is_auto_updatable`).
+    func refuseGroupedView(_ t: TableSchema, _ verb: String, _ event: String) throws {
+        guard let def = t.simpleView, !def.isUpdatable else { return }
+        throw PostgresError(
+            "55000", "cannot \(verb) view \"\(t.name)\"",
+            details: def.groupBy != nil
+                ? "Views containing GROUP BY are not automatically updatable." : "Views that return aggregate functions are not automatically updatable.",
+            hint:
+                "To enable \(event == "DELETE" ? "deleting from" : event == "INSERT" ? "inserting into" : "updating") the view, provide an INSTEAD OF \(event) trigger or an unconditional ON \(event) DO INSTEAD rule."
+        )
+    }
+
     func viewChain(_ view: Table) throws -> ViewChain? {
         guard let (views, root) = schema.viewChain(view.schema) else { return nil }
         return ViewChain(view: view, defs: views.map { $0.simpleView! }, names: views.map(\.name), base: try table(root.qualifiedName))
     }
 
-    /// Base column index of each view column.
+    /// Base column index of each view column (a renamed column followed to the column it shows).
     func viewProjection(_ view: TableSchema, _ base: Table) -> [Int] {
-        view.columns.map { base.colIndex[$0.name]! }
+        view.columns.map { c in schema.rootColumn(c.name, of: view).flatMap { base.colIndex[$0] } ?? 0 }
+    }
+
+    /// A grouped view's rows from the base rows it reads (after its WHERE): one per group, in the
+    /// order groups first appear, each column the group's value or its count.
+    func groupedRows(_ def: SimpleViewDefinition, _ view: TableSchema, _ base: Table, _ rows: [[SQLValue]]) -> [[SQLValue]] {
+        let keyIdx = (def.groupBy ?? []).compactMap { schema.rootColumn($0, of: view).flatMap { base.colIndex[$0] } }
+        var order: [[SQLValue]] = []
+        var groups: [[SQLValue]: [[SQLValue]]] = [:]
+        for r in rows {
+            let k = keyIdx.map { r[$0] }
+            if groups[k] == nil { order.append(k) }
+            groups[k, default: []].append(r)
+        }
+        // Without GROUP BY an aggregate gives one row, even over no rows.
+        if keyIdx.isEmpty && order.isEmpty { order = [[]] }
+        return order.map { k in
+            let members = groups[k] ?? []
+            return view.columns.map { c -> SQLValue in
+                if let counted = def.counts[c.name] {
+                    guard counted != "*", let i = base.colIndex[counted] else { return .int(Int64(members.count)) }
+                    return .int(Int64(members.filter { !$0[i].isNull }.count))
+                }
+                return schema.rootColumn(c.name, of: view).flatMap { base.colIndex[$0] }.map { members.first?[$0] ?? .null } ?? .null
+            }
+        }
+    }
+
+    /// View column names to the base table's, for writes and filters a view passes down; empty
+    /// when the view renames nothing on the way down.
+    func viewRenames(_ view: TableSchema) -> [String: String] {
+        var out: [String: String] = [:]
+        for c in view.columns { if let root = schema.rootColumn(c.name, of: view), root != c.name { out[c.name] = root } }
+        return out
     }
 
     /// Whether a base row is one the view shows (every level's WHERE is true).
@@ -64,9 +109,12 @@ extension DatabaseEngine {
         try checkGrant(chain.base, .select, actor)
         let rls = try policyTest(chain.base, .select, actor)
         let shows = viewShows(chain)
+        let shown = chain.base.rows.filter { rls($0) && shows($0) }
+        if let def = view.schema.simpleView, !def.isUpdatable {
+            return Table(schema: view.schema, colIndex: view.colIndex, rows: groupedRows(def, view.schema, chain.base, shown))
+        }
         let proj = viewProjection(view.schema, chain.base)
-        let rows = chain.base.rows.filter { rls($0) && shows($0) }.map { r in proj.map { r[$0] } }
-        return Table(schema: view.schema, colIndex: view.colIndex, rows: rows)
+        return Table(schema: view.schema, colIndex: view.colIndex, rows: shown.map { r in proj.map { r[$0] } })
     }
 
     /// PGRST204 for a written column the view does not show.
@@ -85,11 +133,31 @@ extension DatabaseEngine {
         try checkViewColumns(columns ?? Array(Set(input.flatMap(\.keys))), view)
         if let onConflict { try checkViewColumns(onConflict, view) }
         guard let chain = try viewChain(view) else { return [] }
+        // A renamed view column writes the base column it shows (PostgreSQL's rewriter).
+        let ren = viewRenames(view.schema)
+        let base = { (k: String) in ren[k] ?? k }
+        let rows = ren.isEmpty ? input : input.map { Dictionary($0.map { (base($0.key), $0.value) }, uniquingKeysWith: { a, _ in a }) }
         let written = try insert(
-            into: chain.base.schema.qualifiedName, rows: input, columns: columns, missingAsDefault: missingAsDefault, as: chain.actor(auth),
-            resolution: resolution, onConflict: onConflict, returning: returning,
+            into: chain.base.schema.qualifiedName, rows: rows, columns: columns?.map(base), missingAsDefault: missingAsDefault, as: chain.actor(auth),
+            resolution: resolution, onConflict: onConflict?.map(base), returning: returning,
             checkOption: { try self.checkViewOptions(chain, $0) })
         let proj = viewProjection(view.schema, try table(chain.base.schema.qualifiedName))
         return written.map { r in proj.map { r[$0] } }
+    }
+}
+
+extension RowFilter {
+    /// The same filter over renamed columns (`col` or the column of a JSON path `col->a`).
+    func renamingColumns(_ map: [String: String]) -> RowFilter {
+        guard !map.isEmpty else { return self }
+        switch self {
+        case .condition(let column, let op, let value, let negated):
+            let head = column.utf8.contains(0x3E) ? JSONPath.split(column)?.0 ?? column : column
+            guard let to = map[head] else { return self }
+            return .condition(column: to + String(column.dropFirst(head.count)), op: op, value: value, negated: negated)
+        case .and(let fs): return .and(fs.map { $0.renamingColumns(map) })
+        case .or(let fs): return .or(fs.map { $0.renamingColumns(map) })
+        case .not(let f): return .not(f.renamingColumns(map))
+        }
     }
 }

@@ -94,7 +94,7 @@ extension MockSupabase {
     /// writes where the relation takes them (an app-computed view takes none); PUT only with a
     /// primary key. Empty body.
     func restOptions(_ table: TableSchema) -> HTTPResponse {
-        let writable = !table.isView || table.simpleView != nil
+        let writable = !table.isView || table.simpleView?.isUpdatable == true
         var key = table.primaryKey
         if key.isEmpty, let chain = database.schema.viewChain(table) {
             let shown = Set(table.columns.map(\.name))

@@ -44,32 +44,45 @@ struct Relationship {
     /// simple view those its base table's columns carry into it (SchemaCache.hs follows view
     /// columns to their base columns): the base's foreign keys whose columns the view shows, and
     /// every foreign key pointing at the base whose referenced columns the view shows, then
-    /// pointing at the view. Keys keep the base constraint's name.
+    /// pointing at the view. Keys keep the base constraint's name and take the view's column
+    /// names; a view showing a key column under several names gets one key per combination
+    /// (`addViewM2OAndO2ORels`, PostgREST issue 2459).
     static func foreignKeys(of t: TableSchema, schema: DatabaseSchema) -> [ForeignKey] {
-        var out = t.foreignKeys
-        if let base = schema.viewChain(t)?.base {
-            out += base.foreignKeys.filter { fk in fk.columns.allSatisfy { t.columnIndex($0) != nil } }
-        }
+        var out = junctionKeys(of: t, schema: schema)
         // Keys into views over a table this relation references.
         let direct = out
         for fk in direct {
             guard let ref = schema.table(fk.refTable) else { continue }
-            for v in schema.tables
-            where schema.viewChain(v)?.base.qualifiedName == ref.qualifiedName
-                && fk.refColumns.allSatisfy({ v.columnIndex($0) != nil })
-            {
-                var k = fk
-                k.refTable = v.schema == schema.apiSchema ? v.name : v.qualifiedName
-                out.append(k)
+            for v in schema.tables where schema.viewChain(v)?.base.qualifiedName == ref.qualifiedName {
+                for refColumns in combinations(fk.refColumns.map { schema.viewColumns(showing: $0, in: v) }) {
+                    var k = fk
+                    k.refTable = v.schema == schema.apiSchema ? v.name : v.qualifiedName
+                    k.refColumns = refColumns
+                    out.append(k)
+                }
             }
         }
         return out
     }
 
-    /// A relation's own foreign keys, for a simple view those of its base it shows.
+    /// A relation's own foreign keys, for a simple view those of its base it shows (under the
+    /// view's column names, one per combination when a column is shown twice).
     static func junctionKeys(of t: TableSchema, schema: DatabaseSchema) -> [ForeignKey] {
         guard let base = schema.viewChain(t)?.base else { return t.foreignKeys }
-        return t.foreignKeys + base.foreignKeys.filter { fk in fk.columns.allSatisfy { t.columnIndex($0) != nil } }
+        return t.foreignKeys
+            + base.foreignKeys.flatMap { fk in
+                combinations(fk.columns.map { schema.viewColumns(showing: $0, in: t) }).map { cols in
+                    var k = fk
+                    k.columns = cols
+                    return k
+                }
+            }
+    }
+
+    /// Every pick of one name from each list, the first list varying slowest (none when a
+    /// list is empty).
+    static func combinations(_ choices: [[String]]) -> [[String]] {
+        choices.reduce([[]]) { acc, names in acc.flatMap { prefix in names.map { prefix + [$0] } } }
     }
 
     /// Every relationship from `origin` to the exposed tables.
