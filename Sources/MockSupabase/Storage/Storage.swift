@@ -117,23 +117,19 @@ extension MockSupabase {
 
     /// The buckets, checked once against the app's schema and policy definitions.
     func storageBuckets() throws -> [BucketConfig] {
-        let validated: Result<[BucketConfig], SpecError>
-        if let v = storage.state.withLock({ $0.validated }) {
-            validated = v
-        } else {
-            // Decoded outside the storage lock: it reads the database's policies.
-            let v = StorageService.decode(
-                storage.bucketSpecs, schema: database.schema, definitions: database.policies.definitions,
-                file: "Contracts/\(configuration.spec.app)/storage.json")
-            validated = storage.state.withLock { s in
-                if s.validated == nil { s.validated = v }
-                return s.validated!
-            }
-        }
-        switch validated {
-        case .success(let b): return bucketEdits.apply(b)
-        case .failure(let e): throw StorageError.configuration("\(e)")
-        }
+        let validated =
+            storage.state.withLock({ $0.validated })
+            ?? {
+                // Decoded outside the storage lock: it reads the database's policies.
+                let v = StorageService.decode(
+                    storage.bucketSpecs, schema: database.schema, definitions: database.policies.definitions,
+                    file: "Contracts/\(configuration.spec.app)/storage.json")
+                return storage.state.withLock { s in
+                    if s.validated == nil { s.validated = v }
+                    return s.validated!
+                }
+            }()
+        do { return bucketEdits.apply(try validated.get()) } catch { throw StorageError.configuration("\(error)") }
     }
 
     func routeStorage(_ request: HTTPRequest, path: String, buckets: [BucketConfig]) throws -> HTTPResponse {
