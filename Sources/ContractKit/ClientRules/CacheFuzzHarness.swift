@@ -61,17 +61,11 @@ package enum CacheFuzzHarness {
 
     /// The entries the harness plays with: two users' per-user entries and the global ones.
     static func slots(_ rules: CacheRules) -> [CacheKey] {
-        let users = ["00000000-0000-4000-8000-00000000f001", "00000000-0000-4000-8000-00000000f002"]
-        var keys: [CacheKey] = []
-        for e in rules.entries.prefix(4) {
+        let users: [String?] = ["00000000-0000-4000-8000-00000000f001", "00000000-0000-4000-8000-00000000f002"]
+        return rules.entries.prefix(4).flatMap { e in
             let q = e.qualifiers.isEmpty ? nil : e.qualifiers.map { "\($0)-1" }.joined(separator: ".")
-            if e.scope == .user {
-                for u in users { keys.append(e.key(user: u, qualifier: q, freshness: rules.freshness)) }
-            } else {
-                keys.append(e.key(user: nil, qualifier: q, freshness: rules.freshness))
-            }
+            return (e.scope == .user ? users : [nil]).map { e.key(user: $0, qualifier: q, freshness: rules.freshness) }
         }
-        return keys
     }
 
     /// Runs one input: the decoding properties, then (when `deep`) the on-disk part in a fresh
@@ -190,7 +184,7 @@ package enum CacheFuzzHarness {
             case .unknown:
                 if got == nil && existed && exists(file) { problems.append("step \(steps) \(op): unreadable \(k) was not deleted") }
             }
-            if let got { model[i] = .intact(got.value, got.savedAt) } else { model[i] = .absent }
+            model[i] = got.map { .intact($0.value, $0.savedAt) } ?? .absent
         }
 
         while let op = reader.byte(), steps < 64 {
@@ -284,21 +278,17 @@ package enum CacheFuzzHarness {
         }
     }
 
-    static func exists(_ url: URL) -> Bool {
+    /// `lstat` of a path (the link itself for a symbolic link), nil when nothing is there.
+    static func status(_ url: URL) -> stat? {
         var st = stat()
-        return lstat(url.path, &st) == 0
+        return lstat(url.path, &st) == 0 ? st : nil
     }
 
-    static func isDirectory(_ url: URL) -> Bool {
-        var st = stat()
-        return lstat(url.path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
-    }
+    static func exists(_ url: URL) -> Bool { status(url) != nil }
 
-    static func fileSize(_ url: URL) -> Int? {
-        var st = stat()
-        guard lstat(url.path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int(st.st_size)
-    }
+    static func isDirectory(_ url: URL) -> Bool { status(url).map { ($0.st_mode & S_IFMT) == S_IFDIR } ?? false }
+
+    static func fileSize(_ url: URL) -> Int? { status(url).flatMap { ($0.st_mode & S_IFMT) == S_IFREG ? Int($0.st_size) : nil } }
 
     /// A regular file's bytes, read with POSIX calls (`Data(contentsOf:)` on an empty file leaks
     /// a 4 KB buffer in FoundationEssentials, which LeakSanitizer reports).
@@ -317,9 +307,8 @@ package enum CacheFuzzHarness {
     }
 
     static func removeTree(_ url: URL) {
-        var st = stat()
-        guard lstat(url.path, &st) == 0 else { return }
-        if (st.st_mode & S_IFMT) == S_IFDIR {
+        guard exists(url) else { return }
+        if isDirectory(url) {
             // Make everything inside writable first (an unreadable file or folder must still go).
             if let e = FileManager.default.enumerator(atPath: url.path) {
                 for case let name as String in e { chmod(url.appendingPathComponent(name).path, 0o755) }

@@ -118,12 +118,14 @@ public enum CacheStoreSuite {
             }
         }
 
+        /// The users an entry is saved for: A and B, or nobody for a global entry.
+        func users(_ e: CacheEntryRule) -> [String?] { e.scope == .user ? [CacheStoreSuite.userA, CacheStoreSuite.userB] : [nil] }
+
         /// Saves every entry for users A and B (one value each) and the global ones.
         func populate(_ f: Fixture, _ rule: String, n: Int = 1) async -> [(CacheKey, JSONValue)] {
             var all: [(CacheKey, JSONValue)] = []
             for e in rules.entries {
-                let users: [String?] = e.scope == .user ? [CacheStoreSuite.userA, CacheStoreSuite.userB] : [nil]
-                for u in users {
+                for u in users(e) {
                     let k = key(e, u), v = value(e, u, n)
                     if await save(f, v, k, rule) { all.append((k, v)) }
                 }
@@ -184,12 +186,7 @@ public enum CacheStoreSuite {
                 let k = key(e, CacheStoreSuite.userA), v = value(e, CacheStoreSuite.userA, 1)
                 f.env.clock.set(suiteEpoch)
                 guard await save(f, v, k, e.id) else { continue }
-                let ages: [TimeInterval]
-                if let ttl = e.ttlSeconds {
-                    ages = [0, ttl - p, ttl, ttl + p].filter { $0 >= 0 }
-                } else {
-                    ages = [0, 86_400, 10 * 365 * 86_400]
-                }
+                let ages = e.ttlSeconds.map { ttl in [0, ttl - p, ttl, ttl + p].filter { $0 >= 0 } } ?? [0, 86_400, 10 * 365 * 86_400]
                 for age in ages {
                     f.env.clock.set(suiteEpoch.addingTimeInterval(age))
                     let expected = rules.freshness.staleWhenAge.isStale(age: age, ttl: e.ttlSeconds)
@@ -219,21 +216,18 @@ public enum CacheStoreSuite {
                 let v1 = value(e, CacheStoreSuite.userA, 1), v2 = value(e, CacheStoreSuite.userA, 2)
                 f.env.clock.set(suiteEpoch)
                 guard await save(f, v1, k, id) else { continue }
-                if let ttl = e.ttlSeconds, ttl > 0 {
-                    f.env.clock.advance(by: ttl * 0.75)
-                    guard await save(f, v2, k, id) else { continue }
-                    f.env.clock.advance(by: ttl * 0.5)
-                    let got = await f.store.load(JSONValue.self, for: k)
-                    r.expect(got?.value == v2, id, "\(k) saved twice, loaded \(show(got?.value)) instead of the second value")
-                    if let got {
-                        r.expect(
-                            !got.isStale, id,
-                            "\(k) re-saved \(secondsText(ttl * 0.5)) ago (TTL \(secondsText(ttl))) is stale: the second save did not restart its TTL")
-                    }
-                } else {
-                    guard await save(f, v2, k, id) else { continue }
-                    let got = await f.store.load(JSONValue.self, for: k)
-                    r.expect(got?.value == v2, id, "\(k) saved twice, loaded \(show(got?.value)) instead of the second value")
+                // With a TTL, the second save comes late in the first's life and the entry is read
+                // back after the first would have expired.
+                let ttl = e.ttlSeconds.flatMap { $0 > 0 ? $0 : nil }
+                if let ttl { f.env.clock.advance(by: ttl * 0.75) }
+                guard await save(f, v2, k, id) else { continue }
+                if let ttl { f.env.clock.advance(by: ttl * 0.5) }
+                let got = await f.store.load(JSONValue.self, for: k)
+                r.expect(got?.value == v2, id, "\(k) saved twice, loaded \(show(got?.value)) instead of the second value")
+                if let ttl, let got {
+                    r.expect(
+                        !got.isStale, id,
+                        "\(k) re-saved \(secondsText(ttl * 0.5)) ago (TTL \(secondsText(ttl))) is stale: the second save did not restart its TTL")
                 }
             }
         }
@@ -334,9 +328,7 @@ public enum CacheStoreSuite {
 
         func corruption() async {
             let id = "cache.corrupt-entry-deleted"
-            var targets: [CacheEntryRule] = []
-            if let u = rules.entries.first(where: { $0.scope == .user }) { targets.append(u) }
-            if let g = rules.entries.first(where: { $0.scope == .global }) { targets.append(g) }
+            let targets = [CacheScope.user, .global].compactMap { scope in rules.entries.first { $0.scope == scope } }
             for target in targets {
                 for (what, corrupt) in corruptions {
                     guard let f = await fixture(id) else { return }
@@ -409,7 +401,7 @@ public enum CacheStoreSuite {
             _ = await populate(f, id, n: 4)
             var expected: Set<String> = []
             for e in rules.entries {
-                for u in (e.scope == .user ? [CacheStoreSuite.userA, CacheStoreSuite.userB] : [nil]) as [String?] {
+                for u in users(e) {
                     if let p = await f.store.fileURL(for: key(e, u)) { expected.insert(p.standardizedFileURL.path) }
                 }
             }

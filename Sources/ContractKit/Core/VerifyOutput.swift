@@ -130,18 +130,16 @@ package enum VerifyOutput {
     package static func junit(_ outcome: VerifyOutcome) -> String {
         var suites: [String] = []
         var total = 0, failures = 0, errors = 0, skipped = 0, time = 0.0
-        func suite(_ name: String, _ seconds: Double, _ cases: [(name: String, body: String, failed: Bool, error: Bool, skipped: Bool)]) {
-            let f = cases.filter(\.failed).count, e = cases.filter(\.error).count, s = cases.filter(\.skipped).count
+        /// A testcase's body (empty when it passed) is a `failure`, an `error` or a `skipped` element.
+        func suite(_ name: String, _ seconds: Double, _ cases: [(name: String, body: String)]) {
+            func count(_ element: String) -> Int { cases.filter { $0.body.hasPrefix("<\(element) ") }.count }
+            let f = count("failure"), e = count("error"), s = count("skipped")
             total += cases.count; failures += f; errors += e; skipped += s; time += seconds
             var lines = [
                 "  <testsuite name=\"\(xml(name))\" tests=\"\(cases.count)\" failures=\"\(f)\" errors=\"\(e)\" skipped=\"\(s)\" time=\"\(String(format: "%.3f", seconds))\">"
             ]
             for c in cases {
-                if c.body.isEmpty {
-                    lines.append("    <testcase classname=\"\(xml(name))\" name=\"\(xml(c.name))\"/>")
-                } else {
-                    lines.append("    <testcase classname=\"\(xml(name))\" name=\"\(xml(c.name))\">\(c.body)</testcase>")
-                }
+                lines.append("    <testcase classname=\"\(xml(name))\" name=\"\(xml(c.name))\"" + (c.body.isEmpty ? "/>" : ">\(c.body)</testcase>"))
             }
             lines.append("  </testsuite>")
             suites.append(lines.joined(separator: "\n"))
@@ -150,10 +148,7 @@ package enum VerifyOutput {
             suite(
                 "\(app).load", 0,
                 outcome.loadErrors.filter { $0.app == app }.map { e in
-                    (
-                        e.message.components(separatedBy: ": ").first ?? "load", "<error message=\"\(xml(e.message))\">\(xml(e.message))</error>", false, true,
-                        false
-                    )
+                    (e.message.components(separatedBy: ": ").first ?? "load", "<error message=\"\(xml(e.message))\">\(xml(e.message))</error>")
                 })
         }
         for r in outcome.rows {
@@ -163,18 +158,15 @@ package enum VerifyOutput {
                 suite(
                     name, r.seconds,
                     cs.map { c in
-                        (
-                            c.name, c.passed ? "" : "<failure message=\"\(xml(String(c.message.prefix(500))))\">\(xml(c.description))</failure>", !c.passed,
-                            false, false
-                        )
+                        (c.name, c.passed ? "" : "<failure message=\"\(xml(String(c.message.prefix(500))))\">\(xml(c.description))</failure>")
                     })
             case .skipped(let reason), .notApplicable(let reason):
-                suite(name, r.seconds, [(r.kind, "<skipped message=\"\(xml(reason))\"/>", false, false, true)])
+                suite(name, r.seconds, [(r.kind, "<skipped message=\"\(xml(reason))\"/>")])
             case .error(let m):
-                suite(name, r.seconds, [(r.kind, "<error message=\"\(xml(String(m.prefix(500))))\">\(xml(m))</error>", false, true, false)])
+                suite(name, r.seconds, [(r.kind, "<error message=\"\(xml(String(m.prefix(500))))\">\(xml(m))</error>")])
             case .notRun:
                 let m = "not run: the app's contracts did not load (see \(r.app).load)"
-                suite(name, 0, [(r.kind, "<error message=\"\(xml(m))\"/>", false, true, false)])
+                suite(name, 0, [(r.kind, "<error message=\"\(xml(m))\"/>")])
             }
         }
         return """

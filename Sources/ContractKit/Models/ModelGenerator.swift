@@ -44,13 +44,10 @@ package enum ModelGenerator {
     /// Each app's file whose text on disk differs from the generated text (missing counts as
     /// stale), with a line saying which and how to fix it; empty when all are fresh.
     package static func staleFiles(_ apps: [any AppModule.Type], root: URL) throws -> [String] {
-        var out: [String] = []
-        for app in apps {
+        try apps.compactMap { app in
             let o = try generate(app, root: root)
-            let onDisk = try? String(contentsOf: root.appendingPathComponent(o.path), encoding: .utf8)
-            if let problem = staleness(o, onDisk: onDisk) { out.append(problem) }
+            return staleness(o, onDisk: try? String(contentsOf: root.appendingPathComponent(o.path), encoding: .utf8))
         }
-        return out
     }
 
     /// Why `onDisk` is not the generated file (nil when it is).

@@ -268,11 +268,9 @@ package enum PostgresCatalog {
         }
         var enumDiffs: [String] = []
         for (name, labels) in schema.enums.sorted(by: { $0.key < $1.key }) {
-            if let have = enums[name] {
-                if have != labels { enumDiffs.append("enum \(name): schema.json \(labels), PostgreSQL \(have)") }
-            } else {
-                enumDiffs.append("enum \(name): missing in PostgreSQL")
-            }
+            let have = enums[name]
+            if have == nil { enumDiffs.append("enum \(name): missing in PostgreSQL") }
+            if let have, have != labels { enumDiffs.append("enum \(name): schema.json \(labels), PostgreSQL \(have)") }
         }
         for name in enums.keys.sorted() where schema.enums[name] == nil { enumDiffs.append("enum \(name): in PostgreSQL, not in schema.json") }
         if !schema.enums.isEmpty || !enums.isEmpty { out.append(("enums", enumDiffs)) }

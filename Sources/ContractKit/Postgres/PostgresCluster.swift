@@ -50,11 +50,7 @@ package struct PostgresInstallation: Sendable {
     }
 
     static func onPath(_ name: String, _ env: [String: String]) -> String? {
-        for dir in (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let p = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: p) { return p }
-        }
-        return nil
+        (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }
 
@@ -187,9 +183,7 @@ package final class PostgresCluster: @unchecked Sendable {
 
     /// Stops clusters whose owning process is gone (left by a crash or a killed test run).
     static func sweepStale(_ inst: PostgresInstallation) {
-        for tmp in parentFolders {
-            sweepStale(inst, in: tmp)
-        }
+        for tmp in parentFolders { sweepStale(inst, in: tmp) }
     }
 
     /// Where clusters are made, first choice first (`ScratchSpace`: memory when it can, where
@@ -236,9 +230,7 @@ package final class PostgresCluster: @unchecked Sendable {
             }
         }
         try? FileManager.default.removeItem(at: directory)
-        PostgresCluster.liveLock.lock()
-        PostgresCluster.live[ObjectIdentifier(self)] = nil
-        PostgresCluster.liveLock.unlock()
+        PostgresCluster.liveLock.withLock { PostgresCluster.live[ObjectIdentifier(self)] = nil }
     }
 
     /// Whether a process exists and is not a zombie.

@@ -291,38 +291,20 @@ package struct RLSCase: Sendable, Equatable {
 }
 
 extension RLSCase {
-    /// The PostgREST request of the case (path, query, headers except the caller's keys, body).
-    package var request: (method: String, path: String, query: [(name: String, value: String)], headers: [(String, String)], body: JSONValue?) {
-        RLSCase.request(for: operation, table: table)
-    }
-
     /// The PostgREST request for an operation.
     package static func request(for op: RLSOperation, table: String) -> (
         method: String, path: String, query: [(name: String, value: String)], headers: [(String, String)], body: JSONValue?
     ) {
+        // A read, or a write with RETURNING, asks for every column; filters are the key's.
+        let select: [(name: String, value: String)] = op.returnsRows ? [("select", "*")] : []
+        let query = select + op.key.sorted { $0.key < $1.key }.map { (name: $0.key, value: "eq." + filterText($0.value)) }
+        let json = ("Content-Type", "application/json"), prefer = ("Prefer", op.returnsRows ? "return=representation" : "return=minimal")
         let path = "/rest/v1/\(table)"
-        func filters(_ key: [String: JSONValue]) -> [(name: String, value: String)] {
-            key.sorted { $0.key < $1.key }.map { ($0.key, "eq." + filterText($0.value)) }
-        }
         switch op {
-        case .select(let key):
-            return ("GET", path, [("select", "*")] + filters(key), [], nil)
-        case .insert(let row, let returning):
-            return (
-                "POST", path, returning ? [("select", "*")] : [],
-                [("Content-Type", "application/json"), ("Prefer", returning ? "return=representation" : "return=minimal")],
-                .object(row)
-            )
-        case .update(let key, let set, let returning):
-            return (
-                "PATCH", path, (returning ? [("select", "*")] : []) + filters(key),
-                [("Content-Type", "application/json"), ("Prefer", returning ? "return=representation" : "return=minimal")], .object(set)
-            )
-        case .delete(let key, let returning):
-            return (
-                "DELETE", path, (returning ? [("select", "*")] : []) + filters(key),
-                [("Prefer", returning ? "return=representation" : "return=minimal")], nil
-            )
+        case .select: return ("GET", path, query, [], nil)
+        case .insert(let row, _): return ("POST", path, query, [json, prefer], .object(row))
+        case .update(_, let set, _): return ("PATCH", path, query, [json, prefer], .object(set))
+        case .delete: return ("DELETE", path, query, [prefer], nil)
         }
     }
 

@@ -281,10 +281,6 @@ struct Expander {
 
     func column(_ t: TableSchema, _ name: String) -> ColumnSchema? { t.columns.first { $0.name == name } }
 
-    func types(_ t: TableSchema) -> [String: SQLType] {
-        Dictionary(uniqueKeysWithValues: t.columns.map { ($0.name, $0.type) })
-    }
-
     /// Whether a policy lets the row through for the actor (service role, RLS off: always).
     func passes(_ e: Expr, _ tp: TablePolicies, _ t: TableSchema, _ row: RLSRow, _ a: RLSActor, _ o: RLSOracle) -> Bool {
         if a.kind == .serviceRole || !tp.rlsEnabled { return true }
@@ -432,23 +428,6 @@ struct Expander {
         key.sorted { $0.key < $1.key }.map { "\($0.key)=\(RLSCase.filterText($0.value))" }.joined(separator: ",")
     }
 
-    /// Records a case: its expectation is the judge's verdict under the app's own matrix.
-    mutating func add(
-        _ shape: RLSCaseShape, operation: RLSOperation, setup: [RLSSetupStep] = [], role: String?, detail: String,
-        dependsOn: Set<PolicyCommand>
-    ) -> Int {
-        let (expected, appCode) = judge.expectation(shape, spec.policies)
-        var c = RLSCase(
-            app: spec.app, table: shape.table.name, actor: shape.actor, role: role,
-            operation: operation, setup: setup, expected: expected, detail: detail, dependsOn: dependsOn,
-            columnTypes: types(shape.table))
-        // A witness row inserted first runs the app's code too (its triggers may refuse it).
-        c.appCodeRuns = appCode || setup.contains { $0.insertRow != nil }
-        cases.append(c)
-        shapes.append(shape)
-        return cases.count - 1
-    }
-
     // MARK: Builders (one candidate case each)
 
     /// A case under construction: the shape the judge reads and how it goes on the wire.
@@ -562,8 +541,18 @@ struct Expander {
         return q
     }
 
+    /// Records a case: its expectation is the judge's verdict under the app's own matrix.
     mutating func record(_ p: Prepared) -> Int {
-        add(p.shape, operation: p.operation, setup: p.setup, role: p.role, detail: p.detail, dependsOn: p.dependsOn)
+        let (expected, appCode) = judge.expectation(p.shape, spec.policies)
+        var c = RLSCase(
+            app: spec.app, table: p.shape.table.name, actor: p.shape.actor, role: p.role, operation: p.operation, setup: p.setup,
+            expected: expected, detail: p.detail, dependsOn: p.dependsOn,
+            columnTypes: Dictionary(uniqueKeysWithValues: p.shape.table.columns.map { ($0.name, $0.type) }))
+        // A witness row inserted first runs the app's code too (its triggers may refuse it).
+        c.appCodeRuns = appCode || p.setup.contains { $0.insertRow != nil }
+        cases.append(c)
+        shapes.append(p.shape)
+        return cases.count - 1
     }
 
     func referencedColumns(_ t: TableSchema) -> Set<String> {
@@ -607,13 +596,11 @@ struct Expander {
         return variants
     }
 
-    func insertSources(_ t: TableSchema, rows indexes: [Int], body: Set<String>) -> [[String: JSONValue]] {
+    /// INSERT bodies from fixture rows (the body's columns each gave), else one row made from the schema.
+    mutating func insertSources(_ t: TableSchema, rows indexes: [Int], body: Set<String>) -> [[String: JSONValue]] {
         let rows = base.state.rows(t)
-        return indexes.map { i in
-            var sent: [String: JSONValue] = [:]
-            for c in rows[i].given where body.contains(c) && !rows[i].generated.contains(c) { sent[c] = rows[i][c] }
-            return sent
-        }
+        let sources = indexes.map { givenColumns(rows[$0]).filter { body.contains($0.key) } }
+        return sources.isEmpty ? [synthesizedRow(t)] : sources
     }
 
     // MARK: Cells
@@ -745,8 +732,7 @@ struct Expander {
     mutating func expandInsert(_ tp: TablePolicies, _ t: TableSchema) -> [Int] {
         let check = tp.cell(.insert).effectiveCheck(for: .insert)
         let plan = insertPlan(tp, t)
-        var sources = insertSources(t, rows: Array(witnesses(t, [check], cell: "\(t.name) · INSERT").prefix(Expander.maxSources)), body: plan.body)
-        if sources.isEmpty { sources = [synthesizedRow(t)] }
+        let sources = insertSources(t, rows: Array(witnesses(t, [check], cell: "\(t.name) · INSERT").prefix(Expander.maxSources)), body: plan.body)
         var out: [Int] = []
         for a in actors {
             var order: [String] = []
@@ -815,8 +801,7 @@ struct Expander {
                 }
             case .insert:
                 let plan = insertPlan(tp, t)
-                var sources = insertSources(t, rows: Array(0..<n), body: plan.body)
-                if sources.isEmpty { sources = [synthesizedRow(t)] }
+                let sources = insertSources(t, rows: Array(0..<n), body: plan.body)
                 for a in actors {
                     for (sent, tag) in insertVariants(t, a, sources: sources, relevant: plan.relevant, uid: plan.uid) {
                         guard let (p, valid, _) = insertCase(tp, t, a, sent: sent, tag: tag, relevant: plan.relevant, body: plan.body), valid else { continue }
@@ -843,12 +828,7 @@ struct Expander {
                 cols.formUnion(walker.refs(e, table: t.name).all.filter { $0.scope == 0 }.map(\.column))
             }
         }
-        let rows = base.state.rows(t)
-        var templates: [[String: JSONValue]] = rows.prefix(Expander.maxSources).map { r in
-            var v: [String: JSONValue] = [:]
-            for c in r.given where !r.generated.contains(c) { v[c] = r[c] }
-            return v
-        }
+        var templates = base.state.rows(t).prefix(Expander.maxSources).map(givenColumns)
         if templates.isEmpty { templates = [synthesizedRow(t)] }
         let harmless = harmlessColumn(t)
         let checkCols = checkColumns(tp, t)

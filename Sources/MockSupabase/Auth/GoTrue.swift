@@ -25,10 +25,19 @@ final class GoTrueState: Sendable {
 extension MockSupabase {
     /// A GoTrue error, built in the legacy shape `{"code","error_code","msg"}` with `x-sb-error-code`;
     /// `handleAuth` re-renders it in the shape the request's API version selects
-    /// (`GoTrueError.response`). `extra` carries only `weak_password`.
-    func authError(_ status: Int, _ errorCode: String, _ msg: String, extra: [String: JSONValue] = [:]) -> HTTPResponse {
-        let reasons = extra["weak_password"]?["reasons"]?.arrayValue?.compactMap(\.stringValue)
-        return GoTrueError(status: status, code: errorCode, message: msg, weakPasswordReasons: reasons).response(.initial)
+    /// (`GoTrueError.response`).
+    func authError(_ status: Int, _ errorCode: String, _ msg: String, weakPasswordReasons: [String]? = nil) -> HTTPResponse {
+        GoTrueError(status: status, code: errorCode, message: msg, weakPasswordReasons: weakPasswordReasons).response(.initial)
+    }
+
+    /// A body that is not a JSON object.
+    var badJSON: HTTPResponse { authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
+
+    /// The `weak_password` error when a new password is shorter than the app's minimum, else nil.
+    func weakPassword(_ password: String) -> HTTPResponse? {
+        let minimum = configuration.minimumPasswordLength
+        guard password.count < minimum else { return nil }
+        return authError(422, "weak_password", "Password should be at least \(minimum) characters.", weakPasswordReasons: ["length"])
     }
 
     func handleAuth(_ request: HTTPRequest) -> HTTPResponse {
@@ -177,7 +186,7 @@ extension MockSupabase {
     /// `POST /signup` (`signup.go`): without e-mail and phone an anonymous sign-in; with
     /// auto-confirm a session at once, otherwise the user (no session) and a confirmation e-mail.
     func signup(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
+        guard let body = authBody(request) else { return badJSON }
         let rawEmail = body["email"]?.stringValue?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         if rawEmail.isEmpty && (body["phone"]?.stringValue ?? "").isEmpty { return signupAnonymously(body) }
         guard let password = body["password"]?.stringValue, !password.isEmpty else {
@@ -189,11 +198,7 @@ extension MockSupabase {
         guard MockSupabase.validEmail(email) else {
             return authError(400, "validation_failed", "Unable to validate email address: invalid format")
         }
-        if password.count < configuration.minimumPasswordLength {
-            return authError(
-                422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
-                extra: ["weak_password": ["reasons": ["length"]]])
-        }
+        if let weak = weakPassword(password) { return weak }
         let autoconfirm = authSettings.mailerAutoconfirm
         var user = findUser(email: email)
         if let existing = user {
@@ -259,7 +264,7 @@ extension MockSupabase {
     }
 
     func token(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
+        guard let body = authBody(request) else { return badJSON }
         switch request.queryValue("grant_type") ?? "" {
         case "password":
             guard let email = body["email"]?.stringValue?.lowercased(), let password = body["password"]?.stringValue else {
@@ -294,10 +299,17 @@ extension MockSupabase {
                 }
                 return issueSession(user, refreshed: (sessionID, token))
             }
-        case let other:
+        default:
             // token.go: every grant type it does not know is 400 invalid_credentials "unsupported_grant_type".
-            _ = other
             return authError(400, "invalid_credentials", "unsupported_grant_type")
+        }
+    }
+
+    /// `route`'s answer for the user of a request's bearer token, or GoTrue's error response.
+    func authed(_ request: HTTPRequest, _ route: (AuthContext, [String: JSONValue]) -> HTTPResponse) -> HTTPResponse {
+        switch authedUser(request) {
+        case .failure(let r): return r.response
+        case .success(let (ctx, user)): return route(ctx, user)
         }
     }
 
@@ -327,9 +339,7 @@ extension MockSupabase {
     }
 
     func logout(_ request: HTTPRequest) -> HTTPResponse {
-        switch authedUser(request) {
-        case .failure(let r): return r.response
-        case .success(let (ctx, _)):
+        authed(request) { ctx, _ in
             let scope = request.queryValue("scope") ?? "global"
             let sid = ctx.claims["session_id"]?.stringValue
             let now = configuration.clock.now()
@@ -344,17 +354,12 @@ extension MockSupabase {
     }
 
     func getUser(_ request: HTTPRequest) -> HTTPResponse {
-        switch authedUser(request) {
-        case .failure(let r): return r.response
-        case .success(let (_, user)): return .json(200, userJSON(user), headers: ["Content-Type": "application/json"])
-        }
+        authed(request) { _, user in .json(200, userJSON(user), headers: ["Content-Type": "application/json"]) }
     }
 
     func updateUser(_ request: HTTPRequest) -> HTTPResponse {
-        switch authedUser(request) {
-        case .failure(let r): return r.response
-        case .success(let (ctx, user)):
-            guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
+        authed(request) { ctx, user in
+            guard let body = authBody(request) else { return badJSON }
             if let needed = checkReauthentication(body, ctx: ctx, user: user) { return needed }
             var set: [String: JSONValue] = [:]
             let id = user["id"]?.stringValue ?? ""
@@ -366,11 +371,7 @@ extension MockSupabase {
                 set["email"] = .string(email)
             }
             if let password = body["password"]?.stringValue {
-                if password.count < configuration.minimumPasswordLength {
-                    return authError(
-                        422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
-                        extra: ["weak_password": ["reasons": ["length"]]])
-                }
+                if let weak = weakPassword(password) { return weak }
                 if let hash = user["encrypted_password"]?.stringValue, GoTrueState.checkPassword(password, hash: hash) {
                     return authError(422, "same_password", "New password should be different from the old password.")
                 }

@@ -12,7 +12,7 @@ extension MockSupabase {
             return authError(403, "bad_jwt", "invalid JWT: unable to parse or verify signature, token signature is invalid")
         }
         guard ctx.bypassesRLS else { return authError(403, "not_admin", "User not allowed") }
-        guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
+        guard let body = authBody(request) else { return badJSON }
         let type = body["type"]?.stringValue ?? ""
         let email = body["email"]?.stringValue?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard MockSupabase.validEmail(email) else { return authError(400, "validation_failed", "Unable to validate email address: invalid format") }
@@ -40,11 +40,7 @@ extension MockSupabase {
             if let u = user, isConfirmed(u) { return authError(422, "email_exists", "A user with this email address has already been registered") }
             if user == nil {
                 let password = body["password"]?.stringValue ?? ""
-                guard password.count >= configuration.minimumPasswordLength else {
-                    return authError(
-                        422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
-                        extra: ["weak_password": ["reasons": ["length"]]])
-                }
+                if let weak = weakPassword(password) { return weak }
                 let id = configuration.ids.uuid()
                 _ = try? database.insert(
                     "auth.users",

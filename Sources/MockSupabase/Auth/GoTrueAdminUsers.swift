@@ -96,7 +96,7 @@ extension MockSupabase {
 
     /// `POST /admin/users`: `{email, password, email_confirm, user_metadata, app_metadata}`.
     func adminCreateUser(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
+        guard let body = authBody(request) else { return badJSON }
         let email = body["email"]?.stringValue?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard !email.isEmpty || !(body["phone"]?.stringValue ?? "").isEmpty else {
             return authError(400, "validation_failed", "Cannot create a user without either an email or phone")
@@ -104,11 +104,7 @@ extension MockSupabase {
         if email.isEmpty { return authError(400, "phone_provider_disabled", "Phone logins are disabled") }
         guard MockSupabase.validEmail(email) else { return authError(400, "validation_failed", "Unable to validate email address: invalid format") }
         let password = body["password"]?.stringValue
-        if let p = password, p.count < configuration.minimumPasswordLength {
-            return authError(
-                422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
-                extra: ["weak_password": ["reasons": ["length"]]])
-        }
+        if let weak = password.flatMap(weakPassword) { return weak }
         let id = body["id"]?.stringValue.flatMap(SQLValue.canonicalUUID) ?? configuration.ids.uuid()
         var app: [String: JSONValue] = ["provider": "email", "providers": ["email"]]
         for (k, v) in body["app_metadata"]?.objectValue ?? [:] { app[k] = v }
@@ -132,7 +128,7 @@ extension MockSupabase {
 
     /// `PUT /admin/users/{id}`: e-mail, password, metadata, `email_confirm`.
     func adminUpdateUser(_ request: HTTPRequest, _ user: [String: JSONValue]) -> HTTPResponse {
-        guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
+        guard let body = authBody(request) else { return badJSON }
         let id = user["id"]?.stringValue ?? ""
         var set: [String: JSONValue] = [:]
         if let e = body["email"]?.stringValue?.trimmingCharacters(in: .whitespaces).lowercased(), !e.isEmpty, e != user["email"]?.stringValue {
@@ -141,11 +137,7 @@ extension MockSupabase {
             set["email"] = .string(e)
         }
         if let p = body["password"]?.stringValue {
-            if p.count < configuration.minimumPasswordLength {
-                return authError(
-                    422, "weak_password", "Password should be at least \(configuration.minimumPasswordLength) characters.",
-                    extra: ["weak_password": ["reasons": ["length"]]])
-            }
+            if let weak = weakPassword(p) { return weak }
             set["encrypted_password"] = .string(GoTrueState.hashPassword(p, salt: id))
         }
         if case .object(let patch)? = body["user_metadata"] {

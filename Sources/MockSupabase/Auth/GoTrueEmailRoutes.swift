@@ -18,7 +18,7 @@ extension MockSupabase {
     /// `POST /otp` (e-mail) and `POST /magiclink`: creates the user when allowed, then sends a magic
     /// link (a confirmation e-mail for a new user when auto-confirm is off).
     func sendOTP(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
+        guard let body = authBody(request) else { return badJSON }
         if request.path.hasSuffix("/otp"), (body["phone"]?.stringValue ?? "").isEmpty, (body["email"]?.stringValue ?? "").isEmpty {
             return authError(400, "validation_failed", "One of email or phone must be set")
         }
@@ -68,7 +68,7 @@ extension MockSupabase {
 
     /// `POST /verify` with an e-mail and OTP, or a token hash: a session.
     func verifyOTP(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
+        guard let body = authBody(request) else { return badJSON }
         let type = body["type"]?.stringValue ?? ""
         guard !type.isEmpty else { return authError(400, "validation_failed", "Verify requires a verification type") }
         let token = body["token"]?.stringValue ?? "", tokenHash = body["token_hash"]?.stringValue ?? ""
@@ -205,7 +205,7 @@ extension MockSupabase {
 
     /// `POST /recover`: a recovery e-mail (200 `{}` whether or not the address is known).
     func recover(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
+        guard let body = authBody(request) else { return badJSON }
         let raw = body["email"]?.stringValue?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard !raw.isEmpty else { return authError(400, "validation_failed", "Password recovery requires an email") }
         guard MockSupabase.validEmail(raw) else { return authError(400, "validation_failed", "Unable to validate email address: invalid format") }
@@ -220,7 +220,7 @@ extension MockSupabase {
     /// `POST /resend` (type `signup`; e-mail change and phone types answer as GoTrue does when
     /// there is nothing to resend).
     func resend(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = authBody(request) else { return authError(400, "bad_json", "Could not parse request body as JSON: invalid character") }
+        guard let body = authBody(request) else { return badJSON }
         let type = body["type"]?.stringValue ?? ""
         let email = body["email"]?.stringValue?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         let phone = body["phone"]?.stringValue ?? ""
@@ -247,9 +247,7 @@ extension MockSupabase {
 
     /// `GET /reauthenticate`: e-mails a nonce for a password change.
     func reauthenticate(_ request: HTTPRequest) -> HTTPResponse {
-        switch authedUser(request) {
-        case .failure(let r): return r.response
-        case .success(let (_, user)):
+        authed(request) { _, user in
             guard let email = user["email"]?.stringValue, !email.isEmpty else {
                 return authError(400, "validation_failed", "Reauthentication requires the user to have an email or a phone number")
             }

@@ -18,10 +18,7 @@ import Foundation
 /// - `commit_timestamp` is `YYYY-MM-DDTHH:MM:SS.mmmZ`; `errors` is null.
 extension RealtimeService {
     func deliver(_ changes: [RowChange]) {
-        lock.lock()
-        let published = publication
-        let snapshot = clients.map { ($0.key, $0.value, Array($0.value.channels.values)) }
-        lock.unlock()
+        let (published, snapshot) = lock.withLock { (publication, clients.map { ($0.key, $0.value, Array($0.value.channels.values)) }) }
         let stamp = ISO8601DateFormatter()
         stamp.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         stamp.timeZone = TimeZone(identifier: "UTC")

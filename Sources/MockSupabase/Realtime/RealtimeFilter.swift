@@ -28,9 +28,8 @@ package struct RealtimeFilter: Sendable, Equatable {
         if trimmed.isEmpty { return .success(RealtimeFilter(conditions: [])) }
         var out: [Condition] = []
         for segment in splitTopLevel(trimmed) {
-            switch parseSegment(segment) {
-            case .success(let c): out.append(c)
-            case .failure(let reason): return .failure(RealtimeSpecError(message: "Error parsing `filter` params: " + reason.message))
+            do { out.append(try parseSegment(segment).get()) } catch {
+                return .failure(RealtimeSpecError(message: "Error parsing `filter` params: " + error.message))
             }
         }
         return .success(RealtimeFilter(conditions: out))
@@ -139,7 +138,7 @@ package struct RealtimeFilter: Sendable, Equatable {
                 guard ["null", "true", "false", "unknown"].contains(v) else { return "invalid value for is filter: must be null, true, false, or unknown" }
                 if v != "null", col.type != .boolean { return "is \(v) filter requires a boolean column, got \(col.type.description)" }
             case .like, .ilike, .match, .imatch:
-                guard Self.isText(col.type) else { return "operator \(c.op.rawValue) requires a text-compatible column type, got \(col.type.description)" }
+                guard col.type == .text else { return "operator \(c.op.rawValue) requires a text-compatible column type, got \(col.type.description)" }
                 if c.op == .match || c.op == .imatch, (try? NSRegularExpression(pattern: c.values.first ?? "")) == nil {
                     return "invalid regular expression for \(c.op.rawValue) filter"
                 }
@@ -148,13 +147,6 @@ package struct RealtimeFilter: Sendable, Equatable {
             }
         }
         return nil
-    }
-
-    static func isText(_ t: SQLType) -> Bool {
-        switch t {
-        case .text: return true
-        default: return false
-        }
     }
 
     /// Whether a row (JSON as the change carries it) passes every condition, as
@@ -208,10 +200,7 @@ package struct RealtimeFilter: Sendable, Equatable {
     /// The column value against the filter's text cast to the column's type.
     static func compare(_ v: JSONValue, _ want: String) -> Int? {
         switch v {
-        case .int(let i):
-            guard let w = Double(want) else { return nil }
-            return Double(i) < w ? -1 : Double(i) > w ? 1 : 0
-        case .double, .number:
+        case .int, .double, .number:
             guard let d = v.doubleValue, let w = Double(want) else { return nil }
             return d < w ? -1 : d > w ? 1 : 0
         case .bool(let b):
@@ -220,10 +209,8 @@ package struct RealtimeFilter: Sendable, Equatable {
             guard truthy.contains(w) || falsy.contains(w) else { return nil }
             let wb = truthy.contains(w)
             return b == wb ? 0 : (b ? 1 : -1)
-        case .string(let s):
-            return s < want ? -1 : s > want ? 1 : 0
         default:
-            let s = v.serialized()
+            let s = v.stringValue ?? v.serialized()
             return s < want ? -1 : s > want ? 1 : 0
         }
     }

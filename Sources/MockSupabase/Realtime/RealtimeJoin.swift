@@ -95,10 +95,7 @@ extension RealtimeService {
         var out: [Binding] = []
         for p in params {
             let binding: Binding
-            switch Self.parseBinding(p) {
-            case .success(let b): binding = b
-            case .failure(let e): return .failure(e)
-            }
+            do { binding = try Self.parseBinding(p).get() } catch { return .failure(error) }
             let tables = database.schema.tables.filter { t in
                 published.tables[t.qualifiedName] != nil && (binding.schema == "*" || binding.schema == t.schema)
                     && (binding.table == "*" || binding.table == t.name)
@@ -133,13 +130,7 @@ extension RealtimeService {
     /// `parse_subscription_params/1`.
     static func parseBinding(_ p: JSONValue) -> Result<Binding, RealtimeSpecError> {
         let o = p.objectValue ?? [:]
-        let event: String
-        switch o["event"]?.stringValue?.uppercased() {
-        case "INSERT"?: event = "INSERT"
-        case "UPDATE"?: event = "UPDATE"
-        case "DELETE"?: event = "DELETE"
-        default: event = "*"
-        }
+        let event = (o["event"]?.stringValue?.uppercased()).flatMap { ["INSERT", "UPDATE", "DELETE"].contains($0) ? $0 : nil } ?? "*"
         var selected: [String]?
         switch o["select"] {
         case .array(let cols)?:
@@ -154,10 +145,7 @@ extension RealtimeService {
         var filter = RealtimeFilter(conditions: [])
         let s: String, t: String
         if let schema, let table, let filterText {
-            switch RealtimeFilter.parse(filterText) {
-            case .success(let f): filter = f
-            case .failure(let e): return .failure(e)
-            }
+            do { filter = try RealtimeFilter.parse(filterText).get() } catch { return .failure(error) }
             (s, t) = (schema, table)
         } else if let schema, let table, o["filter"] == nil {
             (s, t) = (schema, table)

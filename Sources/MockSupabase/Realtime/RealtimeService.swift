@@ -154,14 +154,10 @@ package final class RealtimeService: @unchecked Sendable {
 
     // MARK: WebSocketSession
 
-    func open(_ connection: WebSocketConnection, _ client: Client) {
-        lock.lock(); clients[connection] = client; lock.unlock()
-    }
+    func open(_ connection: WebSocketConnection, _ client: Client) { lock.withLock { clients[connection] = client } }
 
     func closed(_ connection: WebSocketConnection, code: UInt16?) {
-        lock.lock()
-        let gone = clients.removeValue(forKey: connection)
-        lock.unlock()
+        let gone = lock.withLock { clients.removeValue(forKey: connection) }
         for ch in gone?.channels.values ?? [:].values { presenceLeft(ch) }
     }
 
@@ -169,10 +165,7 @@ package final class RealtimeService: @unchecked Sendable {
     typealias Reply = (_ status: String, _ response: JSONValue) -> Void
 
     func received(_ message: WebSocketMessage, on connection: WebSocketConnection) {
-        lock.lock()
-        let client = clients[connection]
-        lock.unlock()
-        guard let client else { return }
+        guard let client = lock.withLock({ clients[connection] }) else { return }
         guard case .text(let text) = message, let m = PhoenixMessage.decode(text, version: client.version) else {
             return // Phoenix drops frames it cannot decode as a message of the socket's serializer
         }

@@ -117,23 +117,19 @@ extension MockSupabase {
 
     /// The buckets, checked once against the app's schema and policy definitions.
     func storageBuckets() throws -> [BucketConfig] {
-        let validated: Result<[BucketConfig], SpecError>
-        if let v = storage.state.withLock({ $0.validated }) {
-            validated = v
-        } else {
-            // Decoded outside the storage lock: it reads the database's policies.
-            let v = StorageService.decode(
-                storage.bucketSpecs, schema: database.schema, definitions: database.policies.definitions,
-                file: "Contracts/\(configuration.spec.app)/storage.json")
-            validated = storage.state.withLock { s in
-                if s.validated == nil { s.validated = v }
-                return s.validated!
-            }
-        }
-        switch validated {
-        case .success(let b): return bucketEdits.apply(b)
-        case .failure(let e): throw StorageError.configuration("\(e)")
-        }
+        let validated =
+            storage.state.withLock({ $0.validated })
+            ?? {
+                // Decoded outside the storage lock: it reads the database's policies.
+                let v = StorageService.decode(
+                    storage.bucketSpecs, schema: database.schema, definitions: database.policies.definitions,
+                    file: "Contracts/\(configuration.spec.app)/storage.json")
+                return storage.state.withLock { s in
+                    if s.validated == nil { s.validated = v }
+                    return s.validated!
+                }
+            }()
+        do { return bucketEdits.apply(try validated.get()) } catch { throw StorageError.configuration("\(error)") }
     }
 
     func routeStorage(_ request: HTTPRequest, path: String, buckets: [BucketConfig]) throws -> HTTPResponse {
@@ -228,27 +224,19 @@ extension MockSupabase {
         return file.components(separatedBy: ".").last ?? file
     }
 
-    func objectRow(
-        bucket: String, name: String, id: String, owner: String?, size: Int, mimetype: String, metadata: JSONValue,
-        userMetadata: JSONValue?, version: String, created: Int64, updated: Int64, accessed: Int64
-    ) -> [SQLValue] {
-        let tokens = MockSupabase.pathTokens(name)
+    /// The object as a row of `storage.objects` (the columns its policies read).
+    func objectRow(_ o: StoredObject) -> [SQLValue] {
+        let tokens = MockSupabase.pathTokens(o.name)
+        let owner = o.owner.map(SQLValue.text) ?? .null
         let values: [String: SQLValue] = [
-            "id": .text(id), "bucket_id": .text(bucket), "name": .text(name),
-            "owner": owner.map(SQLValue.text) ?? .null, "owner_id": owner.map(SQLValue.text) ?? .null, "version": .text(version),
+            "id": .text(o.id), "bucket_id": .text(o.bucketID), "name": .text(o.name), "owner": owner, "owner_id": owner, "version": .text(o.version),
             "path_tokens": .array(tokens.map(SQLValue.text)), "folder": tokens.count > 1 ? .text(tokens[0]) : .null,
             "folders": .array(tokens.dropLast().map(SQLValue.text)), "filename": .text(tokens.last ?? ""),
-            "extension": .text(MockSupabase.fileExtension(name)), "size": .int(Int64(size)), "mimetype": .text(mimetype),
-            "metadata": .json(metadata), "user_metadata": userMetadata.map(SQLValue.json) ?? .null,
-            "created_at": .timestamp(created), "updated_at": .timestamp(updated), "last_accessed_at": .timestamp(accessed)
+            "extension": .text(MockSupabase.fileExtension(o.name)), "size": .int(Int64(o.data.count)), "mimetype": .text(o.mimetype),
+            "metadata": .json(objectMetadata(o)), "user_metadata": o.userMetadata.map(SQLValue.json) ?? .null,
+            "created_at": .timestamp(o.createdAt), "updated_at": .timestamp(o.updatedAt), "last_accessed_at": .timestamp(o.lastAccessedAt)
         ]
         return StorageConfiguration.objectColumns.map { values[$0.name] ?? .null }
-    }
-
-    func objectRow(_ o: StoredObject) -> [SQLValue] {
-        objectRow(
-            bucket: o.bucketID, name: o.name, id: o.id, owner: o.owner, size: o.data.count, mimetype: o.mimetype, metadata: objectMetadata(o),
-            userMetadata: o.userMetadata, version: o.version, created: o.createdAt, updated: o.updatedAt, accessed: o.lastAccessedAt)
     }
 
     /// A time as Storage's JSON prints it (JavaScript's `toISOString`: milliseconds, `Z`).
@@ -432,24 +420,13 @@ extension MockSupabase {
     enum DownloadMode { case publicOnly, authenticated, optionalAuth }
 
     func download(_ request: HTTPRequest, bucket bucketID: String, name: String, buckets: [BucketConfig], mode: DownloadMode) throws -> HTTPResponse {
-        let found = bucket(bucketID, buckets)
-        let object: StoredObject?
-        switch mode {
-        case .publicOnly:
-            guard let b = found, b.isPublic else { throw StorageError.noSuchBucket }
-            object = storage.object(bucket: b.id, name: name)
-        case .authenticated, .optionalAuth:
-            let auth = try storageCaller(request, required: mode == .authenticated)
-            if auth == nil, found?.isPublic != true { throw StorageError.noSuchBucket }
-            guard let b = found else { throw StorageError.noSuchBucket }
-            let o = storage.object(bucket: b.id, name: name)
-            if b.isPublic {
-                object = o
-            } else if let o, try storagePolicy(b.cell(.select)?.using, StorageConfiguration.objectsTable, objectRow(o), auth!) {
-                object = o
-            } else {
-                object = nil
-            }
+        // The public route serves public buckets only; the others need a caller unless public,
+        // and read a private bucket's objects through its SELECT policy.
+        let auth = mode == .publicOnly ? nil : try storageCaller(request, required: mode == .authenticated)
+        guard let b = bucket(bucketID, buckets), b.isPublic || (mode != .publicOnly && auth != nil) else { throw StorageError.noSuchBucket }
+        var object = storage.object(bucket: b.id, name: name)
+        if let o = object, let auth, !b.isPublic, try !storagePolicy(b.cell(.select)?.using, StorageConfiguration.objectsTable, objectRow(o), auth) {
+            object = nil
         }
         guard let o = object else { throw StorageError.noSuchKey }
         return serve(o, request)
@@ -538,11 +515,11 @@ extension MockSupabase {
         // storage.search: LEAST(coalesce(limits, 100), 1500).
         let limit = min(try int("limit", min: 1) ?? 100, 1500)
         let offset = try int("offset", min: 0) ?? 0
-        var search = ""
-        if let s = body["search"] {
-            guard case .string(let v) = s else { throw StorageError.validation("body/search must be string") }
-            search = v
-        }
+        let search =
+            try body["search"].map { s in
+                guard case .string(let v) = s else { throw StorageError.validation("body/search must be string") }
+                return v
+            } ?? ""
         var column = "name", ascending = true
         if let sb = body["sortBy"] {
             guard case .object(let o) = sb else { throw StorageError.validation("body/sortBy must be object") }
@@ -636,10 +613,9 @@ extension MockSupabase {
         guard let p = body["prefixes"] else { throw StorageError.validation("body must have required property 'prefixes'") }
         guard case .array(let items) = p else { throw StorageError.validation("body/prefixes must be array") }
         guard !items.isEmpty else { throw StorageError.validation("body/prefixes must NOT have fewer than 1 items") }
-        var names: [String] = []
-        for (i, v) in items.enumerated() {
+        let names = try items.enumerated().map { i, v in
             guard case .string(let s) = v else { throw StorageError.validation("body/prefixes/\(i) must be string") }
-            names.append(s)
+            return s
         }
         let b = (try storageBuckets()).first { $0.id == bucketID }
         var deleted: [JSONValue] = []
