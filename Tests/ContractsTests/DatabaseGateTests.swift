@@ -10,24 +10,14 @@ import Shvil
 /// SQL, freshly migrated and empty, passes and is left empty; a database with a policy replaced by
 /// a permissive one, or with a trigger dropped, fails with the rule named.
 final class DatabaseGateTests: GateTestCase {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var migrated: Set<String> = []
-
-    /// A migrated, unseeded database of an app with `extraSQL` applied, and its URL. The
-    /// migrations run once per app (`dbverify_<app>`); other databases are copies of it
-    /// (`create database … template`), which takes a fraction of the time.
+    /// A migrated, unseeded database of an app (`dbverify_<app>_<name>`) with `extraSQL`
+    /// applied, and its URL. The migrations run once per cluster into a template database, which
+    /// every database of the same SQL is copied from (`create database … template`, with its
+    /// settings), a fraction of the time.
     func database(_ app: any AppModule.Type, _ name: String, extraSQL: [String] = []) throws -> (URL: String, PostgresCluster) {
         let cluster = try PostgresGate.cluster()
-        let base = "dbverify_\(app.name)"
-        try DatabaseGateTests.lock.withLock {
-            if !DatabaseGateTests.migrated.contains(base) {
-                try cluster.createDatabase(base, applying: try PostgresCluster.migrationFiles(app: app.name))
-                DatabaseGateTests.migrated.insert(base)
-            }
-        }
-        let db = "\(base)_\(name)"
-        try cluster.psql(database: "postgres", sql: "drop database if exists \"\(db)\" with (force);\ncreate database \"\(db)\" template \"\(base)\";\n")
-        for s in extraSQL { try cluster.psql(database: db, sql: s) }
+        let db = "dbverify_\(app.name)_\(name)"
+        try cluster.createDatabase(db, applying: try PostgresCluster.migrationFiles(app: app.name), extraSQL: extraSQL)
         return (cluster.connectionString(database: db), cluster)
     }
 

@@ -90,13 +90,17 @@ package final class PostgresTarget: RLSTarget {
     }
 
     /// Runs RLS cases through the session's pipeline: each case is the
-    /// same script and transaction (or savepoint) as `execute`, judged on its own reply.
+    /// same script and transaction (or savepoint) as `execute`, judged on its own reply. Every
+    /// case but a chunk's last leaves its `rollback` in psql's query buffer (`\;`), so it goes
+    /// to the server in one query string with the next case's `begin`: one round trip fewer per
+    /// case, each case still rolled back before the next one starts.
     package func executeAll(_ cases: [RLSCase]) -> [Result<RLSOutcome, any Error>] {
         var out: [Result<RLSOutcome, any Error>] = []
         out.reserveCapacity(cases.count)
         for start in stride(from: 0, to: cases.count, by: PostgresTarget.pipelineChunk) {
             let chunk = cases[start..<min(start + PostgresTarget.pipelineChunk, cases.count)]
-            let scripts = chunk.map(rlsScript)
+            let last = chunk.endIndex - 1
+            let scripts = chunk.indices.map { rlsScript(chunk[$0], endPending: $0 != last) }
             do {
                 let replies = try session.runPipelined(scripts.map(\.script))
                 for (s, lines) in zip(scripts, replies) { out.append(Result { try s.reading(lines) }) }
@@ -107,8 +111,10 @@ package final class PostgresTarget: RLSTarget {
         return out
     }
 
-    /// The psql script of an RLS case and how to read its reply.
-    func rlsScript(_ rlsCase: RLSCase) -> (script: String, reading: ([String]) throws -> RLSOutcome) {
+    /// The psql script of an RLS case and how to read its reply. `endPending`: the closing
+    /// `rollback` is left in psql's query buffer, sent with whatever the session runs next
+    /// (which must follow at once: `executeAll` sends the next case).
+    func rlsScript(_ rlsCase: RLSCase, endPending: Bool = false) -> (script: String, reading: ([String]) throws -> RLSOutcome) {
         let qt = PostgresTarget.qualified(rlsCase.table)
         func insert(_ table: String, _ row: [String: JSONValue]) -> String {
             let q = PostgresTarget.qualified(table)
@@ -116,7 +122,11 @@ package final class PostgresTarget: RLSTarget {
             return
                 "insert into \(q) as t (\(cols)) select \(cols) from jsonb_populate_record(null::\(q), \(JSONValue.object(row).serialized(.compact).sqlLiteral)::jsonb)"
         }
-        var s = caseBegin
+        // A case with no prelude and no setup sends its `begin` (or `savepoint`) in the same
+        // query string as its role switch and statement (psql's `\;`): one round trip to the
+        // server instead of two, the same statements in the same transaction.
+        let foldBegin = casePrelude.isEmpty && rlsCase.setup.isEmpty
+        var s = foldBegin ? "" : caseBegin
         for p in casePrelude { s += p.trimmingSemicolon + ";\n" }
         for step in rlsCase.setup {
             if let row = step.insertRow {
@@ -146,7 +156,8 @@ package final class PostgresTarget: RLSTarget {
             statement = returning ? rows(dml) : dml
         }
         let auth = AuthContext(role: rlsCase.actor.role, claims: rlsCase.actor.claims)
-        s += (PostgresTarget.actAsStatements(auth) + [statement]).joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + caseEnd
+        let statements = (foldBegin ? [caseBegin.trimmingSemicolon] : []) + PostgresTarget.actAsStatements(auth) + [statement]
+        s += statements.joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + (endPending ? caseEnd.trimmingSemicolon + " \\;\n" : caseEnd)
         let statuses = self.statuses
         let reading: ([String]) throws -> RLSOutcome = { reply in
             func refused(_ e: PostgresError) -> RLSOutcome {
