@@ -294,13 +294,23 @@ private struct DoubleTransform: BlockTransform {
     init(_ image: RasterImage, f: Int, pw: Int, ph: Int, quantizers: [[Int]]) {
         let luma = UnsafeMutablePointer<Double>.allocate(capacity: pw * ph)
         let cb = UnsafeMutablePointer<Double>.allocate(capacity: pw * ph), cr = UnsafeMutablePointer<Double>.allocate(capacity: pw * ph)
-        for y in 0..<ph {
-            for x in 0..<pw {
-                let i = (min(y, image.height - 1) * image.width + min(x, image.width - 1)) * 3
-                let R = Double(image.rgb[i]), G = Double(image.rgb[i + 1]), B = Double(image.rgb[i + 2])
-                luma[y * pw + x] = 0.299 * R + 0.587 * G + 0.114 * B - 128
-                cb[y * pw + x] = -0.168736 * R - 0.331264 * G + 0.5 * B
-                cr[y * pw + x] = 0.5 * R - 0.418688 * G - 0.081312 * B
+        // The same values as `FloatTransform`'s loop computes them: `while`, the edge clamped by
+        // comparison, each byte widened through `Int` (`Double(Int)` is concrete).
+        let w = image.width, h = image.height
+        image.rgb.withUnsafeBufferPointer { rgb in
+            var y = 0
+            while y < ph {
+                let row = (y < h ? y : h - 1) * w
+                var x = 0
+                while x < pw {
+                    let i = (row + (x < w ? x : w - 1)) * 3
+                    let R = Double(Int(rgb[i])), G = Double(Int(rgb[i + 1])), B = Double(Int(rgb[i + 2]))
+                    luma[y * pw + x] = 0.299 * R + 0.587 * G + 0.114 * B - 128
+                    cb[y * pw + x] = -0.168736 * R - 0.331264 * G + 0.5 * B
+                    cr[y * pw + x] = 0.5 * R - 0.418688 * G - 0.081312 * B
+                    x += 1
+                }
+                y += 1
             }
         }
         // 4:2:0: each chroma sample the mean of its 2×2 pixels, in place.
@@ -327,15 +337,16 @@ private struct DoubleTransform: BlockTransform {
         let s4 = line[4 * stride], s5 = line[5 * stride], s6 = line[6 * stride], s7 = line[7 * stride]
         var u = 0
         while u < 8 {
+            let c = cs + u
             var acc = 0.0
-            acc += s0 * cs[u]
-            acc += s1 * cs[8 + u]
-            acc += s2 * cs[16 + u]
-            acc += s3 * cs[24 + u]
-            acc += s4 * cs[32 + u]
-            acc += s5 * cs[40 + u]
-            acc += s6 * cs[48 + u]
-            acc += s7 * cs[56 + u]
+            acc += s0 * c[0]
+            acc += s1 * c[8]
+            acc += s2 * c[16]
+            acc += s3 * c[24]
+            acc += s4 * c[32]
+            acc += s5 * c[40]
+            acc += s6 * c[48]
+            acc += s7 * c[56]
             target[u * step] = acc
             u += 1
         }
