@@ -217,15 +217,16 @@ final class LiveTargetGateTests: GateTestCase {
             return (p.terminationStatus, String(decoding: data, as: UTF8.self))
         }
         let (_, endpoint) = try ServedMocks.shared(ShvilApp.self)
-        let (ok, text) = try verify(endpoint)
-        XCTAssertEqual(ok, 0, text)
-        XCTAssertTrue(text.contains("not applicable to --target"), text)
         let flip = try ServedMocks.shvilFlip.get()
         let mutant = try ShvilApp.makeBackend()
         mutant.database.policies = flip.policies
         let (server, mutantEndpoint) = try ServedMocks.serve(mutant)
         defer { server.stop() }
-        let (bad, failing) = try verify(mutantEndpoint)
+        // The two commands side by side, each against its own served backend.
+        let runs = try Concurrently<(Int32, String)>.map([endpoint, mutantEndpoint], width: 2) { try verify($0) }
+        let (ok, text) = runs[0], (bad, failing) = runs[1]
+        XCTAssertEqual(ok, 0, text)
+        XCTAssertTrue(text.contains("not applicable to --target"), text)
         XCTAssertEqual(bad, 1, failing)
         XCTAssertTrue(failing.contains("FAIL shvil · rls · \(flip.table) · "), failing)
     }

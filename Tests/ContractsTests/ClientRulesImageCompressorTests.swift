@@ -117,7 +117,8 @@ private struct Mutant: ImageCompressing {
         switch flaw {
         case .upscales:
             let longest = max(image.width, image.height)
-            return try ReferenceImageCompressor().compress(image.resized(width: image.width * m / longest, height: image.height * m / longest), preset: preset)
+            // Through the kept outputs: a picture already at the bound (the noise) is the reference's own.
+            return try SharedReference().compress(image.resized(width: image.width * m / longest, height: image.height * m / longest), preset: preset)
         case .ignoresBudget:
             let fit = image.fitting(maxDimension: m)
             return BaselineJPEGEncoder.encode(image.resized(width: fit.width, height: fit.height), quality: 100)

@@ -81,36 +81,43 @@ final class RLSMutantTests: GateTestCase {
         return statuses.filter(\.isFailure).count
     }
 
+    /// `failures(app, wrap)` of every app with a matrix, each app against its own backend side by
+    /// side; the counts in the apps' order.
+    func failuresOfEveryApp(_ wrap: (MockTarget) throws -> RLSTarget) throws -> [(app: String, failures: Int)] {
+        let apps = RLSGate.appsWithMatrix()
+        return zip(apps, try Concurrently<Int>.map(apps) { try failures($0, wrap) }).map { ($0, $1) }
+    }
+
     func testATargetThatIgnoresRLSIsRejected() throws {
-        for app in RLSGate.appsWithMatrix() {
-            XCTAssertGreaterThan(try failures(app) { IgnoresRLS($0) }, 0, "\(app): a target ignoring RLS passed every case")
+        for (app, n) in try failuresOfEveryApp({ IgnoresRLS($0) }) {
+            XCTAssertGreaterThan(n, 0, "\(app): a target ignoring RLS passed every case")
         }
     }
 
     func testATargetThatHidesEveryRowIsRejected() throws {
-        for app in RLSGate.appsWithMatrix() {
-            XCTAssertGreaterThan(try failures(app) { HidesRows($0) }, 0, "\(app): a target hiding every row passed every case")
+        for (app, n) in try failuresOfEveryApp({ HidesRows($0) }) {
+            XCTAssertGreaterThan(n, 0, "\(app): a target hiding every row passed every case")
         }
     }
 
     func testATargetThatAnswers403ToAnonIsRejected() throws {
-        for app in RLSGate.appsWithMatrix() {
-            XCTAssertGreaterThan(try failures(app) { ForbiddenForAnon($0) }, 0, "\(app): 403 instead of 401 for anon went unnoticed")
+        for (app, n) in try failuresOfEveryApp({ ForbiddenForAnon($0) }) {
+            XCTAssertGreaterThan(n, 0, "\(app): 403 instead of 401 for anon went unnoticed")
         }
     }
 
     func testATargetRefusingEveryWriteIsRejected() throws {
-        for app in RLSGate.appsWithMatrix() {
-            XCTAssertGreaterThan(try failures(app) { RefusesEveryWrite($0) }, 0, "\(app): refusing every write passed every case")
+        for (app, n) in try failuresOfEveryApp({ RefusesEveryWrite($0) }) {
+            XCTAssertGreaterThan(n, 0, "\(app): refusing every write passed every case")
         }
     }
 
     func testAMockWithOwnerTestsAndChecksDroppedIsRejected() throws {
-        for app in RLSGate.appsWithMatrix() {
-            let n = try failures(app) { t in
-                try t.install(RLSMutantTests.weakened(t.backend.mock.database.policies))
-                return t
-            }
+        let counts = try failuresOfEveryApp { t in
+            try t.install(RLSMutantTests.weakened(t.backend.mock.database.policies))
+            return t
+        }
+        for (app, n) in counts {
             XCTAssertGreaterThan(n, 0, "\(app): a matrix without owner tests and WITH CHECK passed every case")
         }
     }

@@ -38,11 +38,33 @@ final class TeleportMePropertyTests: GateTestCase {
 
     func encoded(_ o: ReportOutcome) throws -> Data { try PostgresRowCoding.encode(o.response).data(.pretty) }
 
+    /// One iteration's drawn input: the current city, the preferences, the top candidates, the
+    /// refiner and (every tenth iteration) the catalog shuffled.
+    struct Round {
+        var current: ReportCity
+        var prefs: ReportPreferences
+        var pool: [String]
+        var refiner: any Refiner
+        var shuffled: [ReportCity]?
+    }
+
+    /// What the engine made of a round: the outcome, its bytes, the bytes of the same input
+    /// again and (with a shuffled catalog) of the shuffled catalog.
+    struct Generated {
+        var out: ReportOutcome
+        var bytes: Data
+        var again: Data
+        var shuffled: Data?
+    }
+
     func check(catalog cities: [ReportCity], iterations: Int, seed: UInt64, file: StaticString = #filePath, line: UInt = #line) throws {
         let rules = try ReportRules.load()
         let engine = ReportEngine(rules: rules)
         var rng = RNG(seed: seed)
         let catalog = ReportCatalog(cities: cities, rules: rules)
+        // Every round's input drawn first, in the generator's order (the engine draws nothing);
+        // the rounds then run side by side; the checks after, in order.
+        var rounds: [Round] = []
         for i in 0..<iterations {
             let current = cities[Int(rng.next() % UInt64(cities.count))]
             let prefs = ReportPreferences(
@@ -50,8 +72,26 @@ final class TeleportMePropertyTests: GateTestCase {
             let pool = engine.topCandidates(current: current.id, preferences: prefs, catalog: catalog).map(\.cityID)
             let others = [current.id] + (0..<3).map { _ in cities[Int(rng.next() % UInt64(cities.count))].id }
             let refiner = randomRefiner(&rng, rules: rules, pool: pool, others: others)
-            let out = try engine.generate(current: current, preferences: prefs, catalog: catalog, refiner: refiner)
-            let label = "seed \(seed) iteration \(i): \(current.id) \(prefs)"
+            var shuffled: [ReportCity]?
+            if i % 10 == 0 {
+                var s = cities
+                s.shuffle(using: &rng)
+                shuffled = s
+            }
+            rounds.append(Round(current: current, prefs: prefs, pool: pool, refiner: refiner, shuffled: shuffled))
+        }
+        let generated = try Concurrently<Generated>.map(rounds) { r in
+            let out = try engine.generate(current: r.current, preferences: r.prefs, catalog: catalog, refiner: r.refiner)
+            // Determinism: the same input, and the same catalog in another order, give the same bytes.
+            let again = try engine.generate(current: r.current, preferences: r.prefs, catalog: catalog, refiner: r.refiner)
+            let other = try r.shuffled.map {
+                try encoded(try engine.generate(current: r.current, preferences: r.prefs, catalog: ReportCatalog(cities: $0, rules: rules), refiner: r.refiner))
+            }
+            return Generated(out: out, bytes: try encoded(out), again: try encoded(again), shuffled: other)
+        }
+        for (i, (r, g)) in zip(rounds, generated).enumerated() {
+            let (current, pool, out) = (r.current, r.pool, g.out)
+            let label = "seed \(seed) iteration \(i): \(current.id) \(r.prefs)"
             let m = out.response.matches
             XCTAssertTrue((rules.refinedMin...rules.refinedMax).contains(m.count), "\(label): \(m.count) matches", file: file, line: line)
             for x in m {
@@ -62,14 +102,9 @@ final class TeleportMePropertyTests: GateTestCase {
             XCTAssertEqual(m.map(\.rank), Array(stride(from: 1, through: m.count, by: 1)), "\(label): ranks", file: file, line: line)
             XCTAssertEqual(Set(m.map(\.cityID)).count, m.count, "\(label): a city twice", file: file, line: line)
             XCTAssertEqual(m.map(\.matchPercent), m.map(\.matchPercent).sorted(by: >), "\(label): ranked by score", file: file, line: line)
-            // Determinism: the same input, and the same catalog in another order, give the same bytes.
-            let again = try engine.generate(current: current, preferences: prefs, catalog: catalog, refiner: refiner)
-            XCTAssertEqual(try encoded(out), try encoded(again), "\(label): not deterministic", file: file, line: line)
-            if i % 10 == 0 {
-                var shuffled = cities
-                shuffled.shuffle(using: &rng)
-                let other = try engine.generate(current: current, preferences: prefs, catalog: ReportCatalog(cities: shuffled, rules: rules), refiner: refiner)
-                XCTAssertEqual(try encoded(out), try encoded(other), "\(label): depends on the catalog's order", file: file, line: line)
+            XCTAssertEqual(g.bytes, g.again, "\(label): not deterministic", file: file, line: line)
+            if let other = g.shuffled {
+                XCTAssertEqual(g.bytes, other, "\(label): depends on the catalog's order", file: file, line: line)
             }
         }
     }

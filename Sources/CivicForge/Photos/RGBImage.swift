@@ -35,14 +35,35 @@ package struct RGBImage: Sendable, Equatable {
     package func resized(width w: Int, height h: Int) -> RGBImage {
         let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
         var out = [UInt8](repeating: 0, count: w * h * 3)
-        for y in 0..<h {
-            let y0 = min(Int(Double(y) * sy), height - 1), y1 = min(max(y0 + 1, Int(Double(y + 1) * sy)), height)
-            for x in 0..<w {
-                let x0 = min(Int(Double(x) * sx), width - 1), x1 = min(max(x0 + 1, Int(Double(x + 1) * sx)), width)
-                var r = 0, g = 0, b = 0
-                for yy in y0..<y1 { for xx in x0..<x1 { let i = (yy * width + xx) * 3; r += Int(pixels[i]); g += Int(pixels[i + 1]); b += Int(pixels[i + 2]) } }
-                let n = (y1 - y0) * (x1 - x0), o = (y * w + x) * 3
-                out[o] = UInt8(r / n); out[o + 1] = UInt8(g / n); out[o + 2] = UInt8(b / n)
+        // `while` loops over the buffers and bounds by comparison (the same `min`/`max` values):
+        // a debug build, what `swift test` runs, calls no iterator or generic per source pixel.
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                var y = 0
+                while y < h {
+                    let ys = Int(Double(y) * sy), y0 = ys < height - 1 ? ys : height - 1
+                    let ye = Int(Double(y + 1) * sy), yl = ye > y0 + 1 ? ye : y0 + 1, y1 = yl < height ? yl : height
+                    var x = 0
+                    while x < w {
+                        let xs = Int(Double(x) * sx), x0 = xs < width - 1 ? xs : width - 1
+                        let xe = Int(Double(x + 1) * sx), xl = xe > x0 + 1 ? xe : x0 + 1, x1 = xl < width ? xl : width
+                        var r = 0, g = 0, b = 0
+                        var yy = y0
+                        while yy < y1 {
+                            var i = (yy * width + x0) * 3
+                            let stop = (yy * width + x1) * 3
+                            while i < stop {
+                                r += Int(src[i]); g += Int(src[i + 1]); b += Int(src[i + 2])
+                                i += 3
+                            }
+                            yy += 1
+                        }
+                        let n = (y1 - y0) * (x1 - x0), o = (y * w + x) * 3
+                        dst[o] = UInt8(r / n); dst[o + 1] = UInt8(g / n); dst[o + 2] = UInt8(b / n)
+                        x += 1
+                    }
+                    y += 1
+                }
             }
         }
         return RGBImage(width: w, height: h, pixels: out)

@@ -24,6 +24,24 @@ package enum BaselineJPEGEncoder {
         _ image: RasterImage, quality: Int, segments: [(marker: UInt8, payload: [UInt8])] = [],
         subsample: Bool = true, restartInterval: Int = 0, arithmetic: Arithmetic = .float
     ) -> Data {
+        // With no limit the encoding never stops early.
+        encode(
+            image, quality: quality, segments: segments, subsample: subsample, restartInterval: restartInterval, arithmetic: arithmetic,
+            byteLimit: Int.max)!
+    }
+
+    /// `encode(image, quality:)` (4:2:0, `Float` arithmetic) when its bytes number at most
+    /// `byteLimit`, nil otherwise. Gives up as soon as the bytes written so far plus the two of
+    /// EOI pass the limit: the encoder only ever appends, so the finished image would be larger
+    /// still. The bytes it returns are `encode`'s exactly.
+    package static func encode(_ image: RasterImage, quality: Int, byteLimit: Int) -> Data? {
+        encode(image, quality: quality, segments: [], subsample: true, restartInterval: 0, arithmetic: .float, byteLimit: byteLimit)
+    }
+
+    private static func encode(
+        _ image: RasterImage, quality: Int, segments: [(marker: UInt8, payload: [UInt8])],
+        subsample: Bool, restartInterval: Int, arithmetic: Arithmetic, byteLimit: Int
+    ) -> Data? {
         let f = subsample ? 2 : 1
         var out: [UInt8] = [0xFF, 0xD8]
         func segment(_ marker: UInt8, _ payload: [UInt8]) {
@@ -87,6 +105,8 @@ package enum BaselineJPEGEncoder {
         }
         var mcuCount = 0
         for my in stride(from: 0, to: ph, by: mcu) {
+            // Checked once per row of MCUs: the header, the whole bytes so far and EOI.
+            if out.count + writer.used + 2 > byteLimit { return nil }
             for mx in stride(from: 0, to: pw, by: mcu) {
                 if restartInterval > 0, mcuCount > 0, mcuCount % restartInterval == 0 {
                     writer.flush()
@@ -100,6 +120,7 @@ package enum BaselineJPEGEncoder {
             }
         }
         writer.flush()
+        if out.count + writer.used + 2 > byteLimit { return nil }
         return Data(out) + writer.data() + [0xFF, 0xD9]
     }
 
@@ -191,16 +212,23 @@ private struct FloatTransform: BlockTransform {
         let y = UnsafeMutablePointer<Float>.allocate(capacity: pw * ph)
         let cb = UnsafeMutablePointer<Float>.allocate(capacity: cw * ch), cr = UnsafeMutablePointer<Float>.allocate(capacity: cw * ch)
         cb.initialize(repeating: 0, count: cw * ch); cr.initialize(repeating: 0, count: cw * ch)
+        // `while` loops, the edge clamped by comparison and each byte widened through `Int`
+        // (`Float(Int)` is concrete, `Float(UInt8)` generic): the same values, without the
+        // iterator, `min` and generic conversion calls a debug build makes per pixel.
         image.rgb.withUnsafeBufferPointer { src in
-            for py in 0..<ph {
-                let row = min(py, h - 1) * w, crow = (py / f) * cw
-                for px in 0..<pw {
-                    let s = (row + min(px, w - 1)) * 3
-                    let r = Float(src[s]), g = Float(src[s + 1]), b = Float(src[s + 2])
+            var py = 0
+            while py < ph {
+                let row = (py < h ? py : h - 1) * w, crow = (py / f) * cw
+                var px = 0
+                while px < pw {
+                    let s = (row + (px < w ? px : w - 1)) * 3
+                    let r = Float(Int(src[s])), g = Float(Int(src[s + 1])), b = Float(Int(src[s + 2]))
                     y[py * pw + px] = 0.299 * r + 0.587 * g + 0.114 * b - 128
                     cb[crow + px / f] += (-0.168736 * r - 0.331264 * g + 0.5 * b) * share
                     cr[crow + px / f] += (0.5 * r - 0.418688 * g - 0.081312 * b) * share
+                    px += 1
                 }
+                py += 1
             }
         }
         planes = [y, cb, cr]; widths = [pw, cw, cw]
@@ -266,13 +294,23 @@ private struct DoubleTransform: BlockTransform {
     init(_ image: RasterImage, f: Int, pw: Int, ph: Int, quantizers: [[Int]]) {
         let luma = UnsafeMutablePointer<Double>.allocate(capacity: pw * ph)
         let cb = UnsafeMutablePointer<Double>.allocate(capacity: pw * ph), cr = UnsafeMutablePointer<Double>.allocate(capacity: pw * ph)
-        for y in 0..<ph {
-            for x in 0..<pw {
-                let i = (min(y, image.height - 1) * image.width + min(x, image.width - 1)) * 3
-                let R = Double(image.rgb[i]), G = Double(image.rgb[i + 1]), B = Double(image.rgb[i + 2])
-                luma[y * pw + x] = 0.299 * R + 0.587 * G + 0.114 * B - 128
-                cb[y * pw + x] = -0.168736 * R - 0.331264 * G + 0.5 * B
-                cr[y * pw + x] = 0.5 * R - 0.418688 * G - 0.081312 * B
+        // The same values as `FloatTransform`'s loop computes them: `while`, the edge clamped by
+        // comparison, each byte widened through `Int` (`Double(Int)` is concrete).
+        let w = image.width, h = image.height
+        image.rgb.withUnsafeBufferPointer { rgb in
+            var y = 0
+            while y < ph {
+                let row = (y < h ? y : h - 1) * w
+                var x = 0
+                while x < pw {
+                    let i = (row + (x < w ? x : w - 1)) * 3
+                    let R = Double(Int(rgb[i])), G = Double(Int(rgb[i + 1])), B = Double(Int(rgb[i + 2]))
+                    luma[y * pw + x] = 0.299 * R + 0.587 * G + 0.114 * B - 128
+                    cb[y * pw + x] = -0.168736 * R - 0.331264 * G + 0.5 * B
+                    cr[y * pw + x] = 0.5 * R - 0.418688 * G - 0.081312 * B
+                    x += 1
+                }
+                y += 1
             }
         }
         // 4:2:0: each chroma sample the mean of its 2×2 pixels, in place.
@@ -299,15 +337,16 @@ private struct DoubleTransform: BlockTransform {
         let s4 = line[4 * stride], s5 = line[5 * stride], s6 = line[6 * stride], s7 = line[7 * stride]
         var u = 0
         while u < 8 {
+            let c = cs + u
             var acc = 0.0
-            acc += s0 * cs[u]
-            acc += s1 * cs[8 + u]
-            acc += s2 * cs[16 + u]
-            acc += s3 * cs[24 + u]
-            acc += s4 * cs[32 + u]
-            acc += s5 * cs[40 + u]
-            acc += s6 * cs[48 + u]
-            acc += s7 * cs[56 + u]
+            acc += s0 * c[0]
+            acc += s1 * c[8]
+            acc += s2 * c[16]
+            acc += s3 * c[24]
+            acc += s4 * c[32]
+            acc += s5 * c[40]
+            acc += s6 * c[48]
+            acc += s7 * c[56]
             target[u * step] = acc
             u += 1
         }

@@ -28,8 +28,8 @@ public struct ReferenceImageCompressor: ImageCompressing {
         var current = image.resized(width: fit.width, height: fit.height)
         while true {
             for q in qualities {
-                let data = BaselineJPEGEncoder.encode(current, quality: q)
-                if data.count <= preset.maxBytes { return data }
+                // An encoding stops as soon as it passes the budget (its bytes would not fit).
+                if let data = BaselineJPEGEncoder.encode(current, quality: q, byteLimit: preset.maxBytes) { return data }
             }
             guard current.width > 1 || current.height > 1 else { throw BudgetUnreachable(preset: preset.name) }
             current = current.resized(width: max(1, current.width * 3 / 4), height: max(1, current.height * 3 / 4))
@@ -94,20 +94,28 @@ public enum ImageCompressorSuite {
     private static let sampleMemo = ProcessMemo<[Sample]>()
 
     /// Runs every preset's samples through `compressor`; violations are named by the preset's id.
+    /// The pictures are compressed side by side (`compressor` is `Sendable`: it may be called from
+    /// several threads at once), then inspected one by one in the presets' and samples' order, so
+    /// the report is the same as one compression after another would give.
     public static func run(_ presets: [ImagePreset], compressor: any ImageCompressing) -> SuiteReport {
         let r = SuiteRecorder(suite: "image-compressor")
-        for preset in presets {
-            for sample in sharedSamples(for: preset) {
-                check(preset, sample, compressor: compressor, recorder: r)
-            }
+        let pairs = presets.flatMap { preset in sharedSamples(for: preset).map { (preset: preset, sample: $0) } }
+        // Each element's own result is kept (the body never throws), so one compressor's error
+        // is reported against its picture alone.
+        let outputs =
+            (try? Concurrently<Result<Data, any Error>>.map(pairs) { pair in Result { try compressor.compress(pair.sample.image, preset: pair.preset) } })
+            ?? pairs.map { pair in Result { try compressor.compress(pair.sample.image, preset: pair.preset) } }
+        for (pair, output) in zip(pairs, outputs) {
+            check(pair.preset, pair.sample, output: output, recorder: r)
         }
         return r.report
     }
 
-    static func check(_ preset: ImagePreset, _ sample: Sample, compressor: any ImageCompressing, recorder r: SuiteRecorder) {
+    /// Inspects `output`, what the compressor made (or threw) of `sample` under `preset`.
+    static func check(_ preset: ImagePreset, _ sample: Sample, output: Result<Data, any Error>, recorder r: SuiteRecorder) {
         let id = preset.id, input = sample.image, label = "\(preset.name): \(sample.name)"
         let data: Data
-        do { data = try compressor.compress(input, preset: preset) } catch { r.fail(id, "\(label): the compressor threw \(error)"); return }
+        do { data = try output.get() } catch { r.fail(id, "\(label): the compressor threw \(error)"); return }
         let header: ImageHeader
         do { header = try ImageHeader.read(data) } catch { r.fail(id, "\(label): \(error)"); return }
         let (w, h) = (header.width, header.height)
