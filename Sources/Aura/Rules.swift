@@ -324,15 +324,9 @@ extension AuraRules.MBTICase: Decodable {
 
 extension AuraRules.LetterTrait: Decodable {}
 
-extension AuraRules.IntRange: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case min, max }
+extension AuraRules.IntRange: Decodable, ContractChecked {
     /// `{"min", "max"}` with min ≤ max.
-    package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        min = try c.decode(Int.self, forKey: .min)
-        max = try c.decode(Int.self, forKey: .max)
-        guard min <= max else { throw c.fail("min is greater than max") }
-    }
+    package func validate(_ decoder: Decoder) throws { if min > max { throw decoder.fail("min is greater than max") } }
 }
 
 extension AuraRules.FortuneBand: Decodable {
@@ -372,15 +366,7 @@ extension AuraRules.EntitlementCase: Decodable {
     }
 }
 
-extension AuraRules.TimestampTrigger: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, table, column, doc }
-    package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        name = try c.decode(String.self, forKey: .name)
-        table = try c.decode(String.self, forKey: .table)
-        column = try c.decode(String.self, forKey: .column)
-    }
-}
+extension AuraRules.TimestampTrigger: Decodable {}
 
 /// A month and day (`03-21`), ordered through the year.
 package struct MonthDay: Sendable, Hashable, Comparable, CustomStringConvertible {

@@ -73,6 +73,37 @@ final class ContractDecoderTests: XCTestCase {
             "Contracts/x/t.json: $.extra: unknown key 'extra' (known here: tables)")
     }
 
+    /// Synthesized `Decodable` plus the decoder's `validate` hook.
+    struct Span: Decodable, ContractChecked {
+        var from: Int, to: Int
+        func validate(_ decoder: Decoder) throws {
+            if to < from { throw decoder.fail("to", "to (\(to)) is below from (\(from))") }
+        }
+    }
+    /// A mutant: the same members without the hook, so nothing checks their order.
+    struct UncheckedSpan: Decodable { var from: Int, to: Int }
+    struct Spans<S: Decodable>: Decodable { var spans: [S] }
+
+    func spans<S: Decodable>(_ json: String, _ type: S.Type) -> String {
+        do {
+            _ = try SpecNode(value: try JSONValue.parse(json), file: "Contracts/x/t.json").decode(Spans<S>.self)
+            return "ok"
+        } catch { return "\(error)" }
+    }
+
+    func testNotesAreTextAndValidateRunsAtTheNode() {
+        let notes = #"{"spans": [{"from": 1, "to": 2, "doc": "d", "decision": "why", "source": "§1"}]}"#
+        XCTAssertEqual(spans(notes, Span.self), "ok")
+        XCTAssertEqual(
+            spans(#"{"spans": [{"from": 1, "to": 2, "doc": 3}]}"#, Span.self), "Contracts/x/t.json: $.spans[0].doc: expected a string, found number")
+        XCTAssertEqual(
+            spans(#"{"spans": [{"from": 1, "to": 2, "dco": "d"}]}"#, Span.self),
+            "Contracts/x/t.json: $.spans[0].dco: unknown key 'dco' (known here: from, to)")
+        let reversed = #"{"spans": [{"from": 1, "to": 2}, {"from": 3, "to": 2}]}"#
+        XCTAssertEqual(spans(reversed, Span.self), "Contracts/x/t.json: $.spans[1].to: to (2) is below from (3)")
+        XCTAssertEqual(spans(reversed, UncheckedSpan.self), "ok", "the mutant lets the reversed span through")
+    }
+
     func testSizesAreParsedOnce() throws {
         XCTAssertEqual(try ByteSize(.string("2MB")).bytes, 2_000_000)
         XCTAssertEqual(try ByteSize(.string("50MiB")).bytes, 50 << 20)

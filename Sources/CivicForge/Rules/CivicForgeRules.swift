@@ -98,26 +98,16 @@ package struct CivicForgeRules: Sendable, Equatable {
 }
 
 /// `moderation` of rules.json.
-private struct ModerationSection: Decodable {
+private struct ModerationSection: Decodable, ContractChecked {
     var flagThresholdHide: Int
     var reviewStatusWhenHidden: String
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, flagThresholdHide, reviewStatusWhenHidden }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        flagThresholdHide = try c.decode(Int.self, forKey: .flagThresholdHide)
-        guard flagThresholdHide >= 1 else { throw c.fail(.flagThresholdHide, "must be at least 1") }
-        reviewStatusWhenHidden = try c.decode(String.self, forKey: .reviewStatusWhenHidden)
+    func validate(_ decoder: Decoder) throws {
+        guard flagThresholdHide >= 1 else { throw decoder.fail("flagThresholdHide", "must be at least 1") }
     }
 }
 
 /// `reputation` of rules.json.
-private struct ReputationSection: Decodable {
-    var pointsPerThanks: Int
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, pointsPerThanks }
-    init(from decoder: Decoder) throws {
-        pointsPerThanks = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .pointsPerThanks)
-    }
-}
+private struct ReputationSection: Decodable { var pointsPerThanks: Int }
 
 /// `invitations` of rules.json: every error redeem_invitation raises, and no other.
 private struct InvitationsSection: Decodable {
@@ -141,12 +131,6 @@ private struct InvitationsSection: Decodable {
 private struct ServerManaged: Decodable {
     var error: CivicForgeErrorSpec
     var tables: [ServerManagedColumns]
-    enum CodingKeys: String, CodingKey, CaseIterable { case decision, error, tables }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        error = try c.decode(CivicForgeErrorSpec.self, forKey: .error)
-        tables = try c.decode([ServerManagedColumns].self, forKey: .tables)
-    }
 }
 
 extension CivicForgeRules: Decodable {

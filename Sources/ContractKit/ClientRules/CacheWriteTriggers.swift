@@ -2,7 +2,7 @@ import Foundation
 
 /// What writes a cache entry (TeleportMe §3.6's "Write Trigger" column): the client operation
 /// and when in it the entry is written.
-package struct CacheWriteTrigger: Sendable, Equatable {
+package struct CacheWriteTrigger: Sendable, Equatable, Decodable {
     /// When the operation writes its entry.
     package enum Moment: String, Sendable, Equatable, CaseIterable {
         /// Only once the operation's network call has succeeded, with what the server answered

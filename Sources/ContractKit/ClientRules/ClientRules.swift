@@ -6,7 +6,7 @@ import Foundation
 // dangling references and rule ids no suite knows are errors naming the file and JSON path.
 
 /// A behaviour the document states, by id; the suites check the ids an app lists.
-package struct BehaviourRule: Sendable, Equatable {
+package struct BehaviourRule: Sendable, Equatable, Decodable {
     /// Rule id (`cache.corrupt-entry-deleted`), named by every violation of it.
     package var id: String
     /// The rule in words.
@@ -41,7 +41,7 @@ public enum StalenessBoundary: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The freshness rule of an app's cache.
-package struct FreshnessRule: Sendable, Equatable {
+package struct FreshnessRule: Sendable, Equatable, Decodable {
     package var staleWhenAge: StalenessBoundary
     /// How far before and after a boundary the suites probe, in seconds.
     package var probeSeconds: TimeInterval
@@ -95,7 +95,7 @@ package struct CacheLayout: Sendable, Equatable {
 }
 
 /// A speed target, measured by a benchmark (never by a unit test).
-package struct PerformanceRule: Sendable, Equatable {
+package struct PerformanceRule: Sendable, Equatable, Decodable {
     /// What is timed.
     package enum Operation: String, Sendable, Equatable, CaseIterable {
         /// Loading an entry that is there (a cache hit).
@@ -138,7 +138,7 @@ public struct CacheRules: Sendable, Equatable {
 }
 
 /// A REST resource loaded cache-then-network.
-public struct LoaderResource: Sendable, Equatable {
+public struct LoaderResource: Sendable, Equatable, Decodable {
     package var id: String
     /// The cache entry it is kept in.
     package var cacheKey: String
@@ -148,6 +148,7 @@ public struct LoaderResource: Sendable, Equatable {
     package var query: String
     /// The persona the requests are made as.
     package var persona: String
+    enum CodingKeys: String, CodingKey { case id, cacheKey, path, query, persona = "as" }
 }
 
 /// The cache-then-network pattern (TeleportMe §3.6).
@@ -164,7 +165,7 @@ package struct LoaderRules: Sendable, Equatable {
 }
 
 /// The table an optimistic save/unsave writes.
-public struct OptimisticResource: Sendable, Equatable {
+public struct OptimisticResource: Sendable, Equatable, Decodable {
     package var id: String
     /// The cache entry holding the list.
     package var cacheKey: String
@@ -175,6 +176,7 @@ public struct OptimisticResource: Sendable, Equatable {
     /// The column naming the owner (`user_id`).
     package var ownerColumn: String
     package var persona: String
+    enum CodingKeys: String, CodingKey { case id, cacheKey, table, itemColumn, ownerColumn, persona = "as" }
 }
 
 /// A failure the optimistic suite injects.
@@ -196,12 +198,13 @@ package struct OptimisticRules: Sendable, Equatable {
 }
 
 /// One rate-limited action (Naar's Cars FR-045).
-package struct RateLimitAction: Sendable, Equatable {
+package struct RateLimitAction: Sendable, Equatable, Decodable {
     package var id: String
     /// The action's name (`claimUnclaim`).
     package var action: String
     /// The minimum interval between two allowed attempts, in seconds.
     package var minimumInterval: TimeInterval
+    enum CodingKeys: String, CodingKey { case id, action, minimumInterval = "minimumIntervalSeconds" }
 }
 
 public struct RateLimitRules: Sendable, Equatable {
@@ -302,7 +305,7 @@ public struct OfflineQueueRules: Sendable, Equatable {
 }
 
 /// A network deadline (TeleportMe §3.7).
-package struct TimeoutRule: Sendable, Equatable {
+package struct TimeoutRule: Sendable, Equatable, Decodable {
     package var id: String
     package var operation: String
     package var seconds: TimeInterval

@@ -1,11 +1,9 @@
 import Foundation
 
-// How client-rules.json decodes: each type checks itself in `init(from:)` through the contract
-// decoder; references between sections (a loader resource's cache key) go through the decoding
-// state, filled in file order by `ClientRules`.
-
-/// The keys every client-rules object may carry for people (the document's words, a decision).
-private let noteKeys = ["source", "decision", "doc"]
+// How client-rules.json decodes: through the contract decoder, each type checking itself
+// (`ContractChecked`, or `init(from:)` where a member has a default or a reference); references
+// between sections (a loader resource's cache key) go through the decoding state, filled in file
+// order by `ClientRules`. Every object may carry notes for people (`source`, `decision`, `doc`).
 
 /// The state entries client-rules decoding shares between its types.
 private enum Shared {
@@ -14,21 +12,21 @@ private enum Shared {
     static let entries = "clientRules.entries"
 }
 
-/// A rule id: `area.name`, unique in the file (the error names the first use).
-struct RuleID: Decodable {
-    var value: String
-    init(from decoder: Decoder) throws {
-        let s = try decoder.singleValueContainer().decode(String.self)
-        guard s.range(of: #"^[a-z]+(\.[A-Za-z0-9:-]+)+$"#, options: .regularExpression) != nil else {
-            throw decoder.fail("rule id '\(s)' must look like 'area.name' (letters, digits, '-', ':' after the first dot)")
+extension Decoder {
+    /// Claims the member `key` as a rule id: `area.name`, unique in the file (the error names the first use).
+    func claimRuleID(_ id: String, _ key: String = "id") throws {
+        guard id.range(of: #"^[a-z]+(\.[A-Za-z0-9:-]+)+$"#, options: .regularExpression) != nil else {
+            throw fail(key, "rule id '\(id)' must look like 'area.name' (letters, digits, '-', ':' after the first dot)")
         }
-        let state = decoder.contractState
+        let state = contractState
         var seen = state?.values[Shared.ruleIDs] as? [String: String] ?? [:]
-        if let first = seen[s] { throw decoder.fail("duplicate rule id '\(s)' (first at \(first))") }
-        seen[s] = decoder.jsonPath
+        if let first = seen[id] { throw fail(key, "duplicate rule id '\(id)' (first at \(first))") }
+        seen[id] = SpecNode.childPath(jsonPath, key)
         state?.values[Shared.ruleIDs] = seen
-        value = s
     }
+
+    /// The cache section decoded before this node (nil when the file has none).
+    var cacheRules: CacheRules? { contractState?.values[Shared.cache] as? CacheRules }
 }
 
 /// The suite that checks a section's behaviours: the ids it knows and the area named in errors.
@@ -45,35 +43,23 @@ extension RealtimeSuite: BehaviourCatalog { static var area: String { "realtime"
 /// A section's behaviours, each an id its suite knows.
 struct Behaviours<Suite: BehaviourCatalog>: Decodable {
     var rules: [BehaviourRule]
-    struct Element: Decodable {
-        var rule: BehaviourRule
-        enum CodingKeys: String, CodingKey, CaseIterable { case id, doc, source }
-        init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let id = try c.decode(RuleID.self, forKey: .id).value
-            guard Suite.behaviourIDs.contains(id) else {
-                throw c.fail(.id, "no \(Suite.area) suite checks '\(id)' (known: \(Suite.behaviourIDs.sorted().joined(separator: ", ")))")
-            }
-            rule = BehaviourRule(id: id, doc: try c.decode(String.self, forKey: .doc), source: try c.decodeIfPresent(String.self, forKey: .source))
+    init(from decoder: Decoder) throws {
+        rules = try [BehaviourRule](from: decoder)
+        for (i, r) in rules.enumerated() where !Suite.behaviourIDs.contains(r.id) {
+            let known = Suite.behaviourIDs.sorted().joined(separator: ", ")
+            throw decoder.fail([AnyKey(intValue: i)!, AnyKey("id")], "no \(Suite.area) suite checks '\(r.id)' (known: \(known))")
         }
     }
-    init(from decoder: Decoder) throws { rules = try [Element](from: decoder).map(\.rule) }
+}
+
+extension BehaviourRule: ContractChecked {
+    package func validate(_ decoder: Decoder) throws { try decoder.claimRuleID(id) }
 }
 
 extension KeyedDecodingContainer {
     /// A section's behaviours (none when absent).
     func behaviours<S: BehaviourCatalog>(_ suite: S.Type, _ key: Key) throws -> [BehaviourRule] {
         try decodeIfPresent(Behaviours<S>.self, forKey: key)?.rules ?? []
-    }
-}
-
-extension Decoder {
-    /// A client-rules object's container, its notes for people (`source`, `decision`, `doc`)
-    /// checked to be text.
-    func ruleContainer<Key: CodingKey>(keyedBy: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let c = try container(keyedBy: Key.self)
-        for k in noteKeys { if let key = Key(stringValue: k) { _ = try c.decodeIfPresent(String.self, forKey: key) } }
-        return c
     }
 }
 
@@ -90,9 +76,9 @@ extension OfflineQueueRules.OnRejected: ContractEnum {}
 extension OfflineQueueRules.Conflicts: ContractEnum {}
 
 extension CacheLayout: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, file, envelope, formatVersion, perUser, root, global }
+    enum CodingKeys: String, CodingKey, CaseIterable { case file, envelope, formatVersion, perUser, root, global }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         _ = try c.decodeIfPresent(String.self, forKey: .file)
         _ = try c.decodeIfPresent(String.self, forKey: .envelope)
         formatVersion = try c.decode(Int.self, forKey: .formatVersion)
@@ -104,36 +90,29 @@ extension CacheLayout: Decodable {
     }
 }
 
-extension FreshnessRule: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, staleWhenAge, probeSeconds }
-    package init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        staleWhenAge = try c.decode(StalenessBoundary.self, forKey: .staleWhenAge)
-        probeSeconds = try c.decode(PositiveNumber.self, forKey: .probeSeconds).value
-    }
+extension FreshnessRule: ContractChecked {
+    package func validate(_ decoder: Decoder) throws { try decoder.checkPositive(probeSeconds, "probeSeconds") }
 }
 
-extension CacheWriteTrigger: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, operation, on }
-    package init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        operation = try c.decode(String.self, forKey: .operation)
+extension CacheWriteTrigger: ContractChecked {
+    package func validate(_ decoder: Decoder) throws {
         guard operation.range(of: #"^[A-Za-z_][A-Za-z0-9_]*$"#, options: .regularExpression) != nil else {
-            throw c.fail(.operation, "an operation is a name without brackets (generateReport), not '\(operation)'")
+            throw decoder.fail("operation", "an operation is a name without brackets (generateReport), not '\(operation)'")
         }
-        on = try c.decode(Moment.self, forKey: .on)
     }
 }
 
 extension CacheEntryRule: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, key, scope, ttlSeconds, write, qualifiers, writeTrigger }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, key, scope, ttlSeconds, write, qualifiers, writeTrigger }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        id = try c.decode(RuleID.self, forKey: .id).value
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        try decoder.claimRuleID(id)
         key = try c.decode(String.self, forKey: .key)
         guard CacheKey.isSafeComponent(key) else { throw c.fail(.key, "key '\(key)' must be letters, digits, '_' or '-' (it names a file)") }
         scope = try c.decode(CacheScope.self, forKey: .scope)
-        ttlSeconds = try c.decodeNullable(NonNegativeNumber.self, forKey: .ttlSeconds)?.value
+        ttlSeconds = try c.decodeNullable(Double.self, forKey: .ttlSeconds)
+        try decoder.checkNonNegative(ttlSeconds, "ttlSeconds")
         write = try c.decodeIfPresent(CacheWriteTrigger.self, forKey: .write)
         qualifiers = try c.decodeIfPresent([String].self, forKey: .qualifiers) ?? []
         writeTrigger = try c.decodeIfPresent(String.self, forKey: .writeTrigger)
@@ -145,10 +124,11 @@ private struct RawInvalidation: Decodable {
     var id: String
     var event: String
     var clears: InvalidationTarget
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, event, clears }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, event, clears }
     init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        id = try c.decode(RuleID.self, forKey: .id).value
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        try decoder.claimRuleID(id)
         event = try c.decode(String.self, forKey: .event)
         let entries = decoder.contractState?.values[Shared.entries] as? [CacheEntryRule] ?? []
         let node = try c.decode(SpecNode.self, forKey: .clears)
@@ -170,23 +150,19 @@ private struct RawInvalidation: Decodable {
     }
 }
 
-extension PerformanceRule: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, operation, maxMilliseconds, measuredBy }
-    package init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        id = try c.decode(RuleID.self, forKey: .id).value
-        operation = try c.decode(Operation.self, forKey: .operation)
-        maxMilliseconds = try c.decode(PositiveNumber.self, forKey: .maxMilliseconds).value
-        measuredBy = try c.decode(String.self, forKey: .measuredBy)
+extension PerformanceRule: ContractChecked {
+    package func validate(_ decoder: Decoder) throws {
+        try decoder.claimRuleID(id)
+        try decoder.checkPositive(maxMilliseconds, "maxMilliseconds")
     }
 }
 
 extension CacheRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case source, decision, doc, storage, layout, freshness, entries, invalidation, behaviours, performance, invalidatedOn
+        case storage, layout, freshness, entries, invalidation, behaviours, performance, invalidatedOn
     }
     public init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         storage = try c.decode(Storage.self, forKey: .storage)
         if c.contains(.layout), try !c.decodeNil(forKey: .layout) {
             guard storage == .files else { throw c.fail(.layout, "a layout is only meaningful for storage 'files'") }
@@ -231,28 +207,20 @@ extension CacheRules: Decodable {
     }
 }
 
-extension LoaderResource: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, cacheKey, path, query, `as` }
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        id = try c.decode(RuleID.self, forKey: .id).value
-        cacheKey = try c.decode(String.self, forKey: .cacheKey)
-        guard let cache = decoder.contractState?.values[Shared.cache] as? CacheRules else {
-            throw c.fail(.cacheKey, "a loader resource needs a 'cache' section")
-        }
-        guard let entry = cache.entry(cacheKey) else { throw c.fail(.cacheKey, "unknown cache key '\(cacheKey)'") }
-        guard entry.qualifiers.isEmpty else { throw c.fail(.cacheKey, "a loader resource cannot use the qualified entry '\(cacheKey)'") }
-        path = try c.decode(String.self, forKey: .path)
-        guard path.hasPrefix("/rest/v1/") else { throw c.fail(.path, "expected a PostgREST path (/rest/v1/…), found '\(path)'") }
-        query = try c.decode(String.self, forKey: .query)
-        persona = try c.decode(String.self, forKey: .as)
+extension LoaderResource: ContractChecked {
+    package func validate(_ decoder: Decoder) throws {
+        try decoder.claimRuleID(id)
+        guard let cache = decoder.cacheRules else { throw decoder.fail("cacheKey", "a loader resource needs a 'cache' section") }
+        guard let entry = cache.entry(cacheKey) else { throw decoder.fail("cacheKey", "unknown cache key '\(cacheKey)'") }
+        guard entry.qualifiers.isEmpty else { throw decoder.fail("cacheKey", "a loader resource cannot use the qualified entry '\(cacheKey)'") }
+        guard path.hasPrefix("/rest/v1/") else { throw decoder.fail("path", "expected a PostgREST path (/rest/v1/…), found '\(path)'") }
     }
 }
 
 extension LoaderRules: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, resources, steps, staleBanner, behaviours }
+    enum CodingKeys: String, CodingKey, CaseIterable { case resources, steps, staleBanner, behaviours }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         resources = try c.decode([LoaderResource].self, forKey: .resources)
         steps = try c.decode([String].self, forKey: .steps)
         staleBanner = try c.decode(Bool.self, forKey: .staleBanner)
@@ -260,26 +228,18 @@ extension LoaderRules: Decodable {
     }
 }
 
-extension OptimisticResource: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, cacheKey, table, itemColumn, ownerColumn, `as` }
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        id = try c.decode(RuleID.self, forKey: .id).value
-        cacheKey = try c.decode(String.self, forKey: .cacheKey)
-        let cache = decoder.contractState?.values[Shared.cache] as? CacheRules
-        guard let entry = cache?.entry(cacheKey) else { throw c.fail(.cacheKey, "unknown cache key '\(cacheKey)'") }
-        guard entry.scope == .user else { throw c.fail(.cacheKey, "an optimistic list is per user; '\(cacheKey)' is \(entry.scope.rawValue)") }
-        table = try c.decode(String.self, forKey: .table)
-        itemColumn = try c.decode(String.self, forKey: .itemColumn)
-        ownerColumn = try c.decode(String.self, forKey: .ownerColumn)
-        persona = try c.decode(String.self, forKey: .as)
+extension OptimisticResource: ContractChecked {
+    package func validate(_ decoder: Decoder) throws {
+        try decoder.claimRuleID(id)
+        guard let entry = decoder.cacheRules?.entry(cacheKey) else { throw decoder.fail("cacheKey", "unknown cache key '\(cacheKey)'") }
+        guard entry.scope == .user else { throw decoder.fail("cacheKey", "an optimistic list is per user; '\(cacheKey)' is \(entry.scope.rawValue)") }
     }
 }
 
 extension OptimisticFailure: Decodable {
-    enum CodingKeys: String, CodingKey { case source, decision, doc, kind, status }
+    enum CodingKeys: String, CodingKey { case kind, status }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         switch try c.decode(String.self, forKey: .kind) {
         case "networkError": self = .networkError
         case "status":
@@ -292,9 +252,9 @@ extension OptimisticFailure: Decodable {
 }
 
 extension OptimisticRules: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, resource, failures, behaviours }
+    enum CodingKeys: String, CodingKey, CaseIterable { case resource, failures, behaviours }
     package init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         resource = try c.decode(OptimisticResource.self, forKey: .resource)
         failures = try c.decode([OptimisticFailure].self, forKey: .failures)
         behaviours = try c.behaviours(OptimisticSuite.self, .behaviours)
@@ -302,56 +262,34 @@ extension OptimisticRules: Decodable {
 }
 
 /// `{"allowedWhenElapsed", "probeSeconds"}` of rateLimits.
-private struct RateBoundary: Decodable {
-    var boundary: RateLimitRules.Boundary
-    var probe: Double
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, allowedWhenElapsed, probeSeconds }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        boundary = try c.decode(RateLimitRules.Boundary.self, forKey: .allowedWhenElapsed)
-        probe = try c.decode(PositiveNumber.self, forKey: .probeSeconds).value
-    }
+private struct RateBoundary: Decodable, ContractChecked {
+    var allowedWhenElapsed: RateLimitRules.Boundary
+    var probeSeconds: Double
+    package func validate(_ decoder: Decoder) throws { try decoder.checkPositive(probeSeconds, "probeSeconds") }
 }
 
 /// `{"records": …}` of rateLimits.
-private struct RecordingSection: Decodable {
-    var value: RateLimitRules.Recording
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, records }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        value = try c.decode(RateLimitRules.Recording.self, forKey: .records)
-    }
-}
+private struct RecordingSection: Decodable { var records: RateLimitRules.Recording }
 
 /// `{"keyedBy": …}` of rateLimits.
-private struct TargetsSection: Decodable {
-    var value: RateLimitRules.Keying
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, keyedBy }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        value = try c.decode(RateLimitRules.Keying.self, forKey: .keyedBy)
-    }
-}
+private struct TargetsSection: Decodable { var keyedBy: RateLimitRules.Keying }
 
-extension RateLimitAction: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, action, minimumIntervalSeconds }
-    package init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        id = try c.decode(RuleID.self, forKey: .id).value
-        action = try c.decode(String.self, forKey: .action)
-        minimumInterval = try c.decode(PositiveNumber.self, forKey: .minimumIntervalSeconds).value
+extension RateLimitAction: ContractChecked {
+    package func validate(_ decoder: Decoder) throws {
+        try decoder.claimRuleID(id)
+        try decoder.checkPositive(minimumInterval, "minimumIntervalSeconds")
     }
 }
 
 extension RateLimitRules: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, boundary, recording, targets, actions, onLimited, behaviours }
+    enum CodingKeys: String, CodingKey, CaseIterable { case boundary, recording, targets, actions, onLimited, behaviours }
     public init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         let b = try c.decode(RateBoundary.self, forKey: .boundary)
-        boundary = b.boundary
-        probeSeconds = b.probe
-        recording = try c.decode(RecordingSection.self, forKey: .recording).value
-        keying = try c.decode(TargetsSection.self, forKey: .targets).value
+        boundary = b.allowedWhenElapsed
+        probeSeconds = b.probeSeconds
+        recording = try c.decode(RecordingSection.self, forKey: .recording).records
+        keying = try c.decode(TargetsSection.self, forKey: .targets).keyedBy
         actions = try c.decode([RateLimitAction].self, forKey: .actions)
         var names: Set<String> = []
         let base = SpecNode.childPath(decoder.jsonPath, "actions")
@@ -371,49 +309,46 @@ extension RateLimitRules: Decodable {
 
 extension RealtimeRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case source, decision, doc, maxSubscriptions, onLimit, resubscribe, backgroundDropAfterSeconds, probeSeconds, behaviours
+        case maxSubscriptions, onLimit, resubscribe, backgroundDropAfterSeconds, probeSeconds, behaviours
     }
     public init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         maxSubscriptions = try c.decode(Int.self, forKey: .maxSubscriptions)
         guard maxSubscriptions >= 1 else { throw c.fail(.maxSubscriptions, "maxSubscriptions must be at least 1") }
         guard try c.decode(String.self, forKey: .onLimit) == "evictOldest" else { throw c.fail(.onLimit, "only 'evictOldest' is defined") }
         guard try c.decode(String.self, forKey: .resubscribe) == "viewLifecycle" else { throw c.fail(.resubscribe, "only 'viewLifecycle' is defined") }
-        backgroundDropAfter = try c.decode(NonNegativeNumber.self, forKey: .backgroundDropAfterSeconds).value
-        probeSeconds = try c.decode(PositiveNumber.self, forKey: .probeSeconds).value
+        backgroundDropAfter = try c.decode(Double.self, forKey: .backgroundDropAfterSeconds)
+        try decoder.checkNonNegative(backgroundDropAfter, "backgroundDropAfterSeconds")
+        probeSeconds = try c.decode(Double.self, forKey: .probeSeconds)
+        try decoder.checkPositive(probeSeconds, "probeSeconds")
         behaviours = try c.behaviours(RealtimeSuite.self, .behaviours)
     }
 }
 
 extension ImagePreset: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, name, maxDimensionPixels, maxBytes, buckets }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, maxDimensionPixels, maxBytes, buckets }
     public init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        id = try c.decode(RuleID.self, forKey: .id).value
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        try decoder.claimRuleID(id)
         name = try c.decode(String.self, forKey: .name)
-        maxDimensionPixels = try c.decode(PositiveInt.self, forKey: .maxDimensionPixels).value
-        maxBytes = try c.decode(PositiveInt.self, forKey: .maxBytes).value
+        maxDimensionPixels = try c.decode(Int.self, forKey: .maxDimensionPixels)
+        try decoder.checkPositive(maxDimensionPixels, "maxDimensionPixels")
+        maxBytes = try c.decode(Int.self, forKey: .maxBytes)
+        try decoder.checkPositive(maxBytes, "maxBytes")
         buckets = try c.decodeIfPresent([String].self, forKey: .buckets) ?? []
     }
 }
 
 /// `"images": {"presets": […]}`.
-private struct ImageSection: Decodable {
-    var presets: [ImagePreset]
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, presets }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        presets = try c.decode([ImagePreset].self, forKey: .presets)
-    }
-}
+private struct ImageSection: Decodable { var presets: [ImagePreset] }
 
 /// `"transient": {"statuses", "from", "to"}` of the offline queue.
 private struct TransientStatuses: Decodable {
     var ranges: [ClosedRange<Int>]
-    enum CodingKeys: String, CodingKey, CaseIterable { case decision, statuses, from, to }
+    enum CodingKeys: String, CodingKey, CaseIterable { case statuses, from, to }
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
         ranges = try c.decode([Int].self, forKey: .statuses).map { $0...$0 }
         let from = try c.decode(Int.self, forKey: .from), upTo = try c.decode(Int.self, forKey: .to)
         guard from <= upTo else { throw c.fail("from must not exceed to") }
@@ -423,13 +358,12 @@ private struct TransientStatuses: Decodable {
 
 extension OfflineQueueRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case source, decision, doc, cacheKey, order, conflicts, conflictTimestamp, operations, onNetworkError, onRejected, transient
+        case cacheKey, order, conflicts, conflictTimestamp, operations, onNetworkError, onRejected, transient
     }
     public init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         cacheKey = try c.decode(String.self, forKey: .cacheKey)
-        let cache = decoder.contractState?.values[Shared.cache] as? CacheRules
-        guard let entry = cache?.entry(cacheKey) else { throw c.fail(.cacheKey, "unknown cache key '\(cacheKey)'") }
+        guard let entry = decoder.cacheRules?.entry(cacheKey) else { throw c.fail(.cacheKey, "unknown cache key '\(cacheKey)'") }
         guard entry.scope == .user, entry.ttlSeconds == nil else {
             throw c.fail(.cacheKey, "the queue's entry '\(cacheKey)' must be per user with no TTL (unsent work never expires)")
         }
@@ -444,13 +378,10 @@ extension OfflineQueueRules: Decodable {
     }
 }
 
-extension TimeoutRule: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case source, decision, doc, id, operation, seconds }
-    package init(from decoder: Decoder) throws {
-        let c = try decoder.ruleContainer(keyedBy: CodingKeys.self)
-        id = try c.decode(RuleID.self, forKey: .id).value
-        operation = try c.decode(String.self, forKey: .operation)
-        seconds = try c.decode(PositiveNumber.self, forKey: .seconds).value
+extension TimeoutRule: ContractChecked {
+    package func validate(_ decoder: Decoder) throws {
+        try decoder.claimRuleID(id)
+        try decoder.checkPositive(seconds, "seconds")
     }
 }
 

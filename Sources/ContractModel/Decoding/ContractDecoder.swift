@@ -7,7 +7,10 @@ import Foundation
 //
 // Unknown keys: once a type's `init(from:)` returns, every key of each object it opened must
 // have been asked for (decode, decodeIfPresent, contains) or be declared by a `CaseIterable`
-// coding-key type; `$comment` and `trace` (see `SourceTrace`) are allowed everywhere.
+// coding-key type; `$comment` and `trace` (see `SourceTrace`) are allowed everywhere, and so are
+// the notes people write beside rules (`noteKeys`), which must be text where a type does not read them.
+// A type whose members need checks beyond their types is `ContractChecked`: synthesized
+// `Decodable` reads the members, then the decoder calls `validate` at the type's node.
 // Free-form maps opened with `AnyKey` are not checked (every key is data).
 // Absent and `null` are the same to `decodeIfPresent`, as to a member a type reads as optional.
 
@@ -25,6 +28,12 @@ extension SpecNode {
     package static func decode<T: Decodable>(_ type: T.Type, from url: URL, displayName: String? = nil) throws -> T {
         try load(url, displayName: displayName).decode(T.self)
     }
+}
+
+/// A type the contract decoder checks once its members are decoded (ranges, references, ids).
+package protocol ContractChecked {
+    /// Throws the first rule the decoded value breaks (`decoder.fail(key, …)` names the member).
+    func validate(_ decoder: Decoder) throws
 }
 
 /// A coding key of a free-form map, or (made with `intValue`) an array index in `fail(_:_:)` paths.
@@ -102,6 +111,13 @@ extension Decoder {
         let place = contractPlace(codingPath)
         return SpecError(file: place.file, path: place.path, message: message)
     }
+    /// An error at the member `key` of this node (whether or not it is present).
+    package func fail(_ key: String, _ message: String) -> SpecError { fail([AnyKey(key)], message) }
+    /// An error at a place below this node (`[AnyKey(intValue: 2)!, AnyKey("id")]`).
+    package func fail(_ keys: [CodingKey], _ message: String) -> SpecError {
+        let place = contractPlace(codingPath + keys)
+        return SpecError(file: place.file, path: place.path, message: message)
+    }
     /// This node as a `SpecNode` (for the parts still read by hand).
     package func node() throws -> SpecNode {
         guard let d = self as? ContractValueDecoder else { throw fail("a contract node needs the contract decoder") }
@@ -138,6 +154,9 @@ private func caseNames<C: CaseIterable>(_ type: C.Type) -> [String] {
 }
 
 package final class ContractValueDecoder: Decoder {
+    /// Notes for people (the document's words, where it says so, a decision): allowed on every
+    /// object, as text. A type that gives one a meaning (a required `doc`) reads it itself.
+    static let noteKeys: Set<String> = ["doc", "decision", "source"]
     let value: JSONValue
     let path: String
     package let codingPath: [CodingKey]
@@ -170,6 +189,7 @@ package final class ContractValueDecoder: Decoder {
         if T.self == SpecNode.self { return SpecNode(value: value, file: state.file, path: path) as! T }
         let result = try T(from: self)
         try checkUnknownKeys()
+        try (result as? ContractChecked)?.validate(self)
         return result
     }
 
@@ -178,8 +198,13 @@ package final class ContractValueDecoder: Decoder {
         guard let read, !readAll, case .object(let o) = value else { return }
         try SourceTrace.readShape(object: o, file: state.file, path: path)
         for key in o.keys.sorted() where !read.contains(key) && key != "$comment" && key != "trace" {
+            let place = SpecNode.childPath(path, key)
+            if Self.noteKeys.contains(key), let note = o[key] {
+                guard case .string = note else { throw SpecError(file: state.file, path: place, message: "expected a string, found \(note.typeName)") }
+                continue
+            }
             throw SpecError(
-                file: state.file, path: SpecNode.childPath(path, key),
+                file: state.file, path: place,
                 message: "unknown key '\(key)' (known here: \(read.sorted().joined(separator: ", ")))")
         }
     }
@@ -350,7 +375,10 @@ struct ContractSingleValue: SingleValueDecodingContainer {
         switch type {
         case is String.Type, is Bool.Type, is Double.Type, is Float.Type, is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type:
             return try decoder.scalar(T.self)
-        default: return try T(from: decoder)
+        default:
+            let result = try T(from: decoder)
+            try (result as? ContractChecked)?.validate(decoder)
+            return result
         }
     }
 }

@@ -52,29 +52,18 @@ package enum ByteSizeError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// A finite number above zero (seconds, milliseconds).
-package struct PositiveNumber: Decodable, Sendable, Equatable {
-    package var value: Double
-    package init(from decoder: Decoder) throws {
-        value = try decoder.singleValueContainer().decode(Double.self)
-        guard value.isFinite, value > 0 else { throw decoder.fail("expected a positive number, found \(value)") }
+extension Decoder {
+    /// Checks the member `key` is a finite number above zero (seconds, milliseconds).
+    package func checkPositive(_ value: Double, _ key: String) throws {
+        guard value.isFinite, value > 0 else { throw fail(key, "expected a positive number, found \(value)") }
     }
-}
-
-/// A finite number, zero or above.
-package struct NonNegativeNumber: Decodable, Sendable, Equatable {
-    package var value: Double
-    package init(from decoder: Decoder) throws {
-        value = try decoder.singleValueContainer().decode(Double.self)
-        guard value.isFinite, value >= 0 else { throw decoder.fail("expected a non-negative number, found \(value)") }
+    /// Checks the member `key` is a finite number, zero or above (nil passes).
+    package func checkNonNegative(_ value: Double?, _ key: String) throws {
+        guard let value else { return }
+        guard value.isFinite, value >= 0 else { throw fail(key, "expected a non-negative number, found \(value)") }
     }
-}
-
-/// An integer above zero (pixels, bytes).
-package struct PositiveInt: Decodable, Sendable, Equatable {
-    package var value: Int
-    package init(from decoder: Decoder) throws {
-        value = try decoder.singleValueContainer().decode(Int.self)
-        guard value > 0 else { throw decoder.fail("expected a positive integer, found \(value)") }
+    /// Checks the member `key` is an integer above zero (pixels, bytes).
+    package func checkPositive(_ value: Int, _ key: String) throws {
+        guard value > 0 else { throw fail(key, "expected a positive integer, found \(value)") }
     }
 }

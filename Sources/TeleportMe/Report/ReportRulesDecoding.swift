@@ -28,15 +28,35 @@ private struct Count: Decodable {
     }
 }
 
-extension KeyedDecodingContainer {
-    /// Records the section's `decision` (by JSON path) for reports; required unless told.
-    fileprivate func decision(_ key: Key, required: Bool = true, _ decoder: Decoder) throws {
-        let text: String? = required ? try decode(String.self, forKey: key) : try decodeIfPresent(String.self, forKey: key)
-        guard let text, let state = decoder.contractState else { return }
+extension Decoder {
+    /// Records a section's `decision` (by JSON path) for reports.
+    fileprivate func record(decision text: String?) {
+        guard let text, let state = contractState else { return }
         var all = state.values[Shared.decisions] as? [String: String] ?? [:]
-        all[SpecNode.childPath(decoder.jsonPath, key.stringValue)] = text
+        all[SpecNode.childPath(jsonPath, "decision")] = text
         state.values[Shared.decisions] = all
     }
+    /// Checks a count of at least 1 at the member `key`.
+    fileprivate func checkCount(_ value: Int, _ key: String) throws {
+        if value < 1 { throw fail(key, "must be at least 1, found \(value)") }
+    }
+}
+
+/// A section with a required `decision`, recorded for reports once its members decode; `check`
+/// holds the section's own rules.
+private protocol Decided: Decodable, ContractChecked {
+    var decision: String { get }
+    func check(_ decoder: Decoder) throws
+}
+extension Decided {
+    func check(_ decoder: Decoder) throws {}
+    func validate(_ decoder: Decoder) throws {
+        decoder.record(decision: decision)
+        try check(decoder)
+    }
+}
+
+extension KeyedDecodingContainer {
     /// A template naming only `allowed` placeholders.
     fileprivate func template(_ key: Key, _ allowed: Set<String>) throws -> String {
         let t = try decode(String.self, forKey: key)
@@ -49,20 +69,14 @@ extension KeyedDecodingContainer {
     }
 }
 
-private struct Preferences: Decodable {
-    var keys: [String], min: Double, max: Double
-    enum CodingKeys: String, CodingKey { case decision, keys, min, max }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.decision(.decision, decoder)
-        keys = try c.decode([String].self, forKey: .keys)
+private struct Preferences: Decided {
+    var decision: String, keys: [String], min: Double, max: Double
+    func check(_ decoder: Decoder) throws {
         if Set(keys) != Set(ReportPreferences.CodingKeys.allCases.map(\.rawValue)) || keys.count != 4 {
-            throw c.fail(.keys, "must be the four request keys cost, climate, culture, job_market")
+            throw decoder.fail("keys", "must be the four request keys cost, climate, culture, job_market")
         }
-        min = try c.decode(Double.self, forKey: .min)
-        max = try c.decode(Double.self, forKey: .max)
         if !(min < max) {
-            throw c.fail(.max, "max (\(JSONValue.formatDouble(max))) must be greater than min (\(JSONValue.formatDouble(min)))")
+            throw decoder.fail("max", "max (\(JSONValue.formatDouble(max))) must be greater than min (\(JSONValue.formatDouble(min)))")
         }
         decoder.contractState?.values[Shared.keys] = keys
     }
@@ -72,7 +86,7 @@ extension ReportRules.Primary: Decodable {
     enum CodingKeys: String, CodingKey { case decision, preference, category }
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.decision(.decision, required: false, decoder)
+        decoder.record(decision: try c.decodeIfPresent(String.self, forKey: .decision))
         preference = try c.decode(String.self, forKey: .preference)
         let keys = decoder.contractState?.values[Shared.keys] as? [String] ?? []
         if !keys.contains(preference) { throw c.fail(.preference, "unknown preference '\(preference)' (one of: \(keys.joined(separator: ", ")))") }
@@ -80,42 +94,25 @@ extension ReportRules.Primary: Decodable {
     }
 }
 
-private struct WeightedSum: Decodable {
-    var normalisation: ReportRules.Normalisation, zeroWeights: ReportRules.ZeroWeights
-    enum CodingKeys: String, CodingKey { case decision, normalisation, zeroWeights }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.decision(.decision, decoder)
-        normalisation = try c.decode(ReportRules.Normalisation.self, forKey: .normalisation)
-        zeroWeights = try c.decode(ReportRules.ZeroWeights.self, forKey: .zeroWeights)
-    }
+private struct WeightedSum: Decided {
+    var decision: String, normalisation: ReportRules.Normalisation, zeroWeights: ReportRules.ZeroWeights
 }
 
-private struct Bonus: Decodable {
-    var categories: [String], weight: Double, formula: ReportRules.BonusFormula
-    enum CodingKeys: String, CodingKey { case decision, categories, weightEach, formula }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.decision(.decision, decoder)
-        categories = try c.decode([String].self, forKey: .categories)
-        weight = try c.decode(Double.self, forKey: .weightEach)
-        formula = try c.decode(ReportRules.BonusFormula.self, forKey: .formula)
-        if weight < 0 || (formula == .blend && Double(categories.count) * weight > 1) {
-            throw c.fail(
-                .weightEach, "weights must be non-negative and, for 'blend', sum to at most 1 (\(categories.count) x \(JSONValue.formatDouble(weight)))")
+private struct Bonus: Decided {
+    var decision: String, categories: [String], weightEach: Double, formula: ReportRules.BonusFormula
+    func check(_ decoder: Decoder) throws {
+        if weightEach < 0 || (formula == .blend && Double(categories.count) * weightEach > 1) {
+            throw decoder.fail(
+                "weightEach",
+                "weights must be non-negative and, for 'blend', sum to at most 1 (\(categories.count) x \(JSONValue.formatDouble(weightEach)))")
         }
     }
 }
 
-private struct Clamp: Decodable {
-    var min: Double, max: Double
-    enum CodingKeys: String, CodingKey { case decision, min, max }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.decision(.decision, decoder)
-        min = try c.decode(Double.self, forKey: .min)
-        max = try c.decode(Double.self, forKey: .max)
-        if !(min <= max) { throw c.fail(.max, "max (\(JSONValue.formatDouble(max))) must not be below min (\(JSONValue.formatDouble(min)))") }
+private struct Clamp: Decided {
+    var decision: String, min: Double, max: Double
+    func check(_ decoder: Decoder) throws {
+        if !(min <= max) { throw decoder.fail("max", "max (\(JSONValue.formatDouble(max))) must not be below min (\(JSONValue.formatDouble(min)))") }
     }
 }
 
@@ -139,60 +136,38 @@ private struct Single<Member: SectionMember, V: Decodable>: Decodable {
     var value: V
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: NamedKey.self)
-        try c.decision(NamedKey("decision"), decoder)
+        decoder.record(decision: try c.decode(String.self, forKey: NamedKey("decision")))
         value = try c.decode(V.self, forKey: NamedKey(Member.name))
     }
 }
 
-private struct Ranking: Decodable {
-    var sortBy: ReportRules.SortKey, tieBreak: ReportRules.TieBreak
-    enum CodingKeys: String, CodingKey { case decision, sortBy, tieBreak }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.decision(.decision, decoder)
-        sortBy = try c.decode(ReportRules.SortKey.self, forKey: .sortBy)
-        tieBreak = try c.decode(ReportRules.TieBreak.self, forKey: .tieBreak)
-    }
-}
+private struct Ranking: Decided { var decision: String, sortBy: ReportRules.SortKey, tieBreak: ReportRules.TieBreak }
 
-private struct Refined: Decodable {
-    var min: Int, max: Int, rankOrder: ReportRules.RankOrder, stripCodeFences: Bool
-    enum CodingKeys: String, CodingKey { case decision, min, max, rankOrder, stripCodeFences }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.decision(.decision, decoder)
-        min = try c.decode(Count.self, forKey: .min).value
-        max = try c.decode(Count.self, forKey: .max).value
-        try c.ordered(min, max, .max)
+private struct Refined: Decided {
+    var decision: String, min: Int, max: Int, rankOrder: ReportRules.RankOrder, stripCodeFences: Bool
+    func check(_ decoder: Decoder) throws {
+        try decoder.checkCount(min, "min")
+        try decoder.checkCount(max, "max")
+        if max < min { throw decoder.fail("max", "max (\(max)) must not be below min (\(min))") }
         let top = decoder.contractState?.values[Shared.top] as? Int ?? .max
-        if max > top { throw c.fail(.max, "max (\(max)) cannot exceed candidates.top (\(top))") }
-        rankOrder = try c.decode(ReportRules.RankOrder.self, forKey: .rankOrder)
-        stripCodeFences = try c.decode(Bool.self, forKey: .stripCodeFences)
+        if max > top { throw decoder.fail("max", "max (\(max)) cannot exceed candidates.top (\(top))") }
     }
 }
 
-private struct Fallback: Decodable {
-    var count: Int, template: String
-    enum CodingKeys: String, CodingKey { case decision, count, insightTemplate }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.decision(.decision, decoder)
-        count = try c.decode(Count.self, forKey: .count).value
+private struct Fallback: Decided {
+    var decision: String, count: Int, insightTemplate: String
+    func check(_ decoder: Decoder) throws {
+        try decoder.checkCount(count, "count")
         let top = decoder.contractState?.values[Shared.top] as? Int ?? .max
-        if count > top { throw c.fail(.count, "count (\(count)) cannot exceed candidates.top (\(top))") }
-        template = try c.template(.insightTemplate, ReportRules.fallbackPlaceholders)
+        if count > top { throw decoder.fail("count", "count (\(count)) cannot exceed candidates.top (\(top))") }
+        if let problem = Template.problem(insightTemplate, allowed: ReportRules.fallbackPlaceholders) { throw decoder.fail("insightTemplate", problem) }
     }
 }
 
-private struct Comparison: Decodable {
-    var categories: [ReportRules.Display], decimals: Int
-    enum CodingKeys: String, CodingKey { case decision, categories, decimals }
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.decision(.decision, decoder)
-        categories = try c.decode([ReportRules.Display].self, forKey: .categories)
-        decimals = try c.decode(Int.self, forKey: .decimals)
-        if decimals < 0 || decimals > 6 { throw c.fail(.decimals, "must be within 0-6") }
+private struct Comparison: Decided {
+    var decision: String, categories: [ReportRules.Display], decimals: Int
+    func check(_ decoder: Decoder) throws {
+        if decimals < 0 || decimals > 6 { throw decoder.fail("decimals", "must be within 0-6") }
     }
 }
 
@@ -200,7 +175,7 @@ extension ReportRules.MockRefiner: Decodable {
     enum CodingKeys: String, CodingKey { case decision, min, max, insightTemplate, summaryTemplate, closeToBest }
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        try c.decision(.decision, decoder)
+        decoder.record(decision: try c.decode(String.self, forKey: .decision))
         min = try c.decode(Count.self, forKey: .min).value
         max = try c.decode(Count.self, forKey: .max).value
         try c.ordered(min, max, .max)
@@ -229,7 +204,7 @@ extension ReportRules: Decodable {
         let w = try c.decode(WeightedSum.self, forKey: .weightedSum)
         (normalisation, zeroWeights) = (w.normalisation, w.zeroWeights)
         let b = try c.decode(Bonus.self, forKey: .bonus)
-        (bonusCategories, bonusWeight, bonusFormula) = (b.categories, b.weight, b.formula)
+        (bonusCategories, bonusWeight, bonusFormula) = (b.categories, b.weightEach, b.formula)
         let cl = try c.decode(Clamp.self, forKey: .clamp)
         (clampMin, clampMax) = (cl.min, cl.max)
         rounding = try c.decode(Single<MatchPercent, Rounding>.self, forKey: .rounding).value
@@ -240,7 +215,7 @@ extension ReportRules: Decodable {
         let rf = try c.decode(Refined.self, forKey: .refined)
         (refinedMin, refinedMax, rankOrder, stripCodeFences) = (rf.min, rf.max, rf.rankOrder, rf.stripCodeFences)
         let f = try c.decode(Fallback.self, forKey: .fallback)
-        (fallbackCount, fallbackInsightTemplate) = (f.count, f.template)
+        (fallbackCount, fallbackInsightTemplate) = (f.count, f.insightTemplate)
         let cmp = try c.decode(Comparison.self, forKey: .comparison)
         (comparison, comparisonDecimals) = (cmp.categories, cmp.decimals)
         missingScore = try c.decode(Single<Value, Double>.self, forKey: .missingScore).value
