@@ -117,15 +117,10 @@ extension PhotoLimits: Decodable {
         }
     }
     /// `bytes` of photos.json: how produced JPEG bytes are judged.
-    private struct Bytes: Decodable {
+    private struct Bytes: Decodable, ContractChecked {
         var forbiddenAppSegments: [Int], frameMarkers: [Int], qualityTolerance: Int
-        enum CodingKeys: String, CodingKey, CaseIterable { case decision, forbiddenAppSegments, frameMarkers, qualityTolerance }
-        init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            forbiddenAppSegments = try c.decode([Int].self, forKey: .forbiddenAppSegments)
-            frameMarkers = try c.decode([Int].self, forKey: .frameMarkers)
-            qualityTolerance = try c.decode(Int.self, forKey: .qualityTolerance)
-            guard (0...20).contains(qualityTolerance) else { throw c.fail(.qualityTolerance, "must be 0-20") }
+        func validate(_ decoder: Decoder) throws {
+            guard (0...20).contains(qualityTolerance) else { throw decoder.fail("qualityTolerance", "must be 0-20") }
         }
     }
 

@@ -109,12 +109,6 @@ extension Expr: Decodable {
     private struct Exists: Decodable {
         var table: String
         var `where`: Expr
-        enum CodingKeys: String, CodingKey, CaseIterable { case table, `where` }
-        init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            table = try c.decode(String.self, forKey: .table)
-            `where` = try c.decode(Expr.self, forKey: .where)
-        }
     }
 
     /// The expression in its canonical JSON form.

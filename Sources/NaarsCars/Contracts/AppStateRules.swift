@@ -69,15 +69,7 @@ extension AuthState: Decodable {
     }
 }
 
-extension AppStateRules.Case: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case doc, loading, persona, state }
-    package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        loading = try c.decode(Bool.self, forKey: .loading)
-        persona = try c.decodeIfPresent(String.self, forKey: .persona)
-        state = try c.decode(AuthState.self, forKey: .state)
-    }
-}
+extension AppStateRules.Case: Decodable {}
 
 extension AppStateRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, cases, navigation }

@@ -135,14 +135,10 @@ extension SyncRules: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case app, source, decisions, futureTimestamps, tie, resolution, coalesce, tables, timestampColumn
     }
-    private struct Future: Decodable {
+    private struct Future: Decodable, ContractChecked {
         var policy: String, triggers: [String]
-        enum CodingKeys: String, CodingKey, CaseIterable { case decision, policy, triggers }
-        init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            policy = try c.decode(String.self, forKey: .policy)
-            guard policy == "clampToServerNow" else { throw c.fail(.policy, "only 'clampToServerNow' is defined") }
-            triggers = try c.decode([String].self, forKey: .triggers)
+        func validate(_ decoder: Decoder) throws {
+            guard policy == "clampToServerNow" else { throw decoder.fail("policy", "only 'clampToServerNow' is defined") }
         }
     }
     private struct Outcomes: Decodable {
