@@ -89,7 +89,7 @@ extension PostgRESTStatusTable: Decodable {
         }
         let custom = try c.decode(Custom.self, forKey: .custom)
         customPrefix = custom.prefix
-        customFallback = custom.fallback
+        customFallback = custom.fallback.value
         otherwise = try c.decode(HTTPStatusCode.self, forKey: .otherwise).value
     }
 
@@ -115,18 +115,9 @@ extension PostgRESTStatusTable: Decodable {
         }
     }
 
-    /// `custom`: `{"prefix", "fallback", "status", "source"}`.
+    /// `custom`: `{"prefix", "fallback", "status", "source"}` (`status` and `source` in words, required).
     private struct Custom: Decodable {
-        var prefix: String
-        var fallback: Int
-        enum CodingKeys: String, CodingKey, CaseIterable { case prefix, fallback, status, source }
-        init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            _ = try c.decode(String.self, forKey: .status)
-            _ = try c.decode(String.self, forKey: .source)
-            prefix = try c.decode(String.self, forKey: .prefix)
-            fallback = try c.decode(HTTPStatusCode.self, forKey: .fallback).value
-        }
+        var prefix: String, fallback: HTTPStatusCode, status: String, source: String
     }
 }
 
