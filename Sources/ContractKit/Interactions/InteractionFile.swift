@@ -96,7 +96,6 @@ extension InteractionFile: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case decision, name, source, startTime, clockBound, steps }
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
         file = decoder.contractState?.file ?? ""
         name = try c.decode(String.self, forKey: .name)
         source = try c.decode(String.self, forKey: .source)
@@ -114,8 +113,6 @@ extension InteractionStep: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable { case decision, doc, `as`, request, response, capture, advanceClock, model, requestModel }
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        _ = try c.decodeIfPresent(JSONValue.self, forKey: .decision)
-        _ = try c.decodeIfPresent(JSONValue.self, forKey: .doc)
         path = decoder.jsonPath
         actor = try c.decode(String.self, forKey: .as)
         request = try c.decode(InteractionRequest.self, forKey: .request)

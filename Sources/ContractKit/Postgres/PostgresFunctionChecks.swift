@@ -187,17 +187,13 @@ extension SQLBehaviourCheck: Decodable {
     }
 
     /// `{"table", "rows"}`: rows inserted before the check; each needs an `id`.
-    private struct SeedRows: Decodable {
+    private struct SeedRows: Decodable, ContractChecked {
         var table: String
         var rows: [JSONValue]
-        enum CodingKeys: String, CodingKey, CaseIterable { case table, rows }
-        init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            rows = try c.decode([JSONValue].self, forKey: .rows)
+        func validate(_ decoder: Decoder) throws {
             for (i, row) in rows.enumerated() where row["id"] == nil {
-                throw c.fail([CodingKeys.rows, AnyKey(intValue: i)!], "a row needs an 'id' (the mock's copy is deleted by it)")
+                throw decoder.fail([AnyKey("rows"), AnyKey(intValue: i)!], "a row needs an 'id' (the mock's copy is deleted by it)")
             }
-            table = try c.decode(String.self, forKey: .table)
         }
     }
 }
