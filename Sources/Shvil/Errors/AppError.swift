@@ -231,13 +231,7 @@ private struct AppErrorID: Decodable {
 }
 
 extension RetryPolicy: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case decision, maxRetries, initialDelaySeconds, multiplier, maxDelaySeconds }
-    package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            maxRetries: try c.decode(Int.self, forKey: .maxRetries), initialDelay: try c.decode(Double.self, forKey: .initialDelaySeconds),
-            multiplier: try c.decode(Double.self, forKey: .multiplier), maxDelay: try c.decode(Double.self, forKey: .maxDelaySeconds))
-    }
+    enum CodingKeys: String, CodingKey { case maxRetries, initialDelay = "initialDelaySeconds", multiplier, maxDelay = "maxDelaySeconds" }
 }
 
 extension ErrorCatalog.Rule: Decodable {
