@@ -153,6 +153,9 @@ public final class MockSupabase: Sendable {
         var faults: [InjectedFault] = []
         /// Claims of tokens whose signature was verified (expiry is checked on every use).
         var tokenCache: [String: VerifiedToken] = [:]
+        /// The token last taken from `tokenCache`: a client repeating its one token is answered by
+        /// comparing it, without hashing the whole token again.
+        var lastToken: (token: String, verified: VerifiedToken)?
         /// The host this backend answers on in-process, once registered.
         var registeredHost: String?
         /// Whether the `/__admin` routes answer (`adminRoutesEnabled`).
@@ -320,7 +323,13 @@ public final class MockSupabase: Sendable {
 
     /// Verifies a JWT (signature cached per token; expiry checked on every call).
     package func verify(token: String) throws -> AuthContext {
-        if let cached = state.withLock({ $0.tokenCache[token] }) {
+        let hit = state.withLock { s -> VerifiedToken? in
+            if let last = s.lastToken, last.token == token { return last.verified }
+            guard let found = s.tokenCache[token] else { return nil }
+            s.lastToken = (token, found)
+            return found
+        }
+        if let cached = hit {
             if let exp = cached.exp, configuration.clock.now().timeIntervalSince1970 >= exp { throw JWTError.expired }
             return cached.auth
         }
@@ -420,7 +429,7 @@ public final class MockSupabase: Sendable {
             let u = a.utf8
             guard u.count > 7, let space = u.firstIndex(of: 0x20) else { return "" }
             let scheme = a[..<space]
-            guard scheme.utf8.count == 6, scheme.lowercased() == "bearer" else { return "" }
+            guard scheme.utf8.count == 6, String(scheme).caseInsensitiveEquals("bearer") else { return "" }
             var start = u.index(after: space), end = u.endIndex
             while start < end, u[start] == 0x20 || u[start] == 0x09 { start = u.index(after: start) }
             while end > start, u[u.index(before: end)] == 0x20 || u[u.index(before: end)] == 0x09 { end = u.index(before: end) }
@@ -437,7 +446,8 @@ public final class MockSupabase: Sendable {
         }
         var ctx = AuthContext.anon
         if fn.verifyJWT {
-            guard let a = request.headers["Authorization"], a.lowercased().hasPrefix("bearer ") else {
+            // The scheme compared as ASCII: lower-casing the whole header copied the token.
+            guard let a = request.headers["Authorization"], String(a.utf8.prefix(7)).map({ $0.caseInsensitiveEquals("bearer ") }) == true else {
                 return .json(401, ["code": 401, "message": "Missing authorization header"])
             }
             do { ctx = try verify(token: String(a.dropFirst(7))) } catch {

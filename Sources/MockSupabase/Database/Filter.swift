@@ -413,6 +413,18 @@ struct CompiledFilter {
                 switch type {
                 case .real, .double, .numeric, .interval: break
                 default:
+                    if case .text(let want) = rhs {
+                        // `col=eq.text`, the most common filter: a stored text compares as its
+                        // string (what `==` on the values does), read in place rather than
+                        // copied out of the row for the enum's generic equality.
+                        return { row in
+                            switch row[i] {
+                            case .text(let x): return (x == want) == wantEqual
+                            case .null: return nil
+                            default: return (row[i] == rhs) == wantEqual
+                            }
+                        }
+                    }
                     return { row in
                         let v = row[i]
                         if v.isNull { return nil }

@@ -157,7 +157,9 @@ extension MockSupabase {
         // A read whose plan is kept names a table of its schema: a plan is kept only once one was
         // built past the lookup below (the key holds the qualified name), and a backend's schema is
         // fixed. It skips the lookup.
-        let ready = request.method == "GET" || request.method == "HEAD" ? readPlans.entry(Self.planKey(rest, request)) : nil
+        let isRead = request.method == "GET" || request.method == "HEAD"
+        let planKey = isRead ? Self.planKey(rest, request) : nil
+        let ready = planKey.flatMap(readPlans.entry)
         if ready == nil {
             guard let restTable = database.tableSchema(rest), restTable.schema == schemaName else {
                 throw tableNotFound(bare, in: schemaName)
@@ -169,8 +171,13 @@ extension MockSupabase {
         try prefs.validate()
         // `Prefer: timezone=…` is the request's session zone (timestamptz output follows it).
         let zone = try prefs.timezone.map(PGSessionZone.parse)
+        if let planKey, zone == nil, PGSessionZone.current == nil {
+            // The zone is already UTC: binding it again would change nothing (and costs a
+            // task-local push per read).
+            return try restRead(rest, request, auth, prefs: prefs, key: planKey, ready: ready)
+        }
         switch request.method {
-        case "GET", "HEAD": return try PGSessionZone.$current.withValue(zone) { try restRead(rest, request, auth, ready: ready) }
+        case "GET", "HEAD": return try PGSessionZone.$current.withValue(zone) { try restRead(rest, request, auth, prefs: prefs, key: planKey, ready: ready) }
         case "POST": return try PGSessionZone.$current.withValue(zone) { try restInsert(rest, request, auth) }
         case "PATCH": return try PGSessionZone.$current.withValue(zone) { try restUpdate(rest, request, auth) }
         case "DELETE": return try PGSessionZone.$current.withValue(zone) { try restDelete(rest, request, auth) }
@@ -251,24 +258,31 @@ extension MockSupabase {
         ReadPlanCache.Key(table: tableName, query: ParsedQueryCache.Key(request.query, forRPC: false))
     }
 
-    /// A read; `ready`, the plan already taken from `readPlans` (nil: looked up here).
-    func restRead(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext, ready: ReadPlanCache.Entry? = nil) throws -> HTTPResponse {
+    /// A read; `prefs`, the request's preferences when already parsed; `key`, its `planKey` when
+    /// already built; `ready`, the plan already taken from `readPlans` under it (nil: looked up here).
+    func restRead(
+        _ tableName: String, _ request: HTTPRequest, _ auth: AuthContext, prefs: Preferences? = nil, key: ReadPlanCache.Key? = nil,
+        ready: ReadPlanCache.Entry? = nil
+    ) throws -> HTTPResponse {
         // One snapshot for the read and its embeds, as one PostgreSQL statement sees one.
-        try database.reading { try restRead(tableName, request, auth, database: $0, known: ready) }
+        try database.reading {
+            try restRead(
+                tableName, request, auth, database: $0, prefs: prefs ?? Preferences(request.headers), key: key ?? Self.planKey(tableName, request),
+                known: ready)
+        }
     }
 
-    private func restRead(_ tableName: String, _ request: HTTPRequest, _ auth: AuthContext, database: Database, known: ReadPlanCache.Entry?) throws
-        -> HTTPResponse
-    {
+    private func restRead(
+        _ tableName: String, _ request: HTTPRequest, _ auth: AuthContext, database: Database, prefs: Preferences, key planKey: ReadPlanCache.Key,
+        known: ReadPlanCache.Entry?
+    ) throws -> HTTPResponse {
         let media = try negotiate(request)
         // A repeated GET takes its parsed query and plan from `readPlans`; a first one builds them
         // in PostgREST's order (parse, then Range, then relationships, then aggregates).
-        let planKey = Self.planKey(tableName, request)
         let queryKey = planKey.query
         let ready = known ?? readPlans.entry(planKey)
         let parsed = try ready?.query ?? parsedQueries.parse(request.query, key: queryKey)
         var q = parsed
-        let prefs = Preferences(request.headers)
         if let range = request.headers["Range"], let (from, to) = try parseRange(range) {
             q.offset = from
             if let to { q.limit = max(0, to - from + 1) }

@@ -117,7 +117,7 @@ package struct GenerateReportFunction: Sendable {
             response.reportID = written.first?["id"]?.stringValue.flatMap(PGUUID.init)
         }
         // Step 11.
-        return .jsonText(200, try response.jsonText())
+        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: Data(try response.jsonBytes()))
     }
 }
 
