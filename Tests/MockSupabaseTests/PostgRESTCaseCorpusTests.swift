@@ -21,12 +21,16 @@ final class PostgRESTCaseCorpusTests: XCTestCase {
         var expectAbsent: [String] = []
         /// Whether the case runs on `SpecTablesFixture` (PostgREST's test tables) instead of `RestSpecFixture`.
         var onSpecTables = false
+        /// schema.json settings the spec-table fixture runs with instead of the suites' defaults
+        /// (`"maxRows": 2` for QueryLimitedSpec), as top-level members.
+        var settings: String?
     }
 
     /// Every case of the corpus.
     static var allCases: [Case] {
         cases + searchCases + preferenceCases + errorCases + viewCases + typeCases + specTableCases + specLogicCases + specJSONCases + specWriteCases
             + specRelatedCases + gapCases + sweepReadCases + sweepWriteCases + auditCases + hintCases + plainTableCases + viewKeyCases
+            + queryLimitedCases + aggregateCases
     }
 
     static let cases: [Case] = [
@@ -226,7 +230,8 @@ final class PostgRESTCaseCorpusTests: XCTestCase {
     func run(_ c: Case, mutate: (HTTPHeaders) -> HTTPHeaders = { $0 }) throws -> String? {
         let r =
             c.onSpecTables
-            ? try SpecTablesFixture().send(c.method, c.target, headers: mutate(c.headers), body: c.body)
+            ? try SpecTablesFixture(schemaJSON: SpecTablesFixture.schemaJSON(settings: c.settings)).send(
+                c.method, c.target, headers: mutate(c.headers), body: c.body)
             : try RestSpecFixture().send(c.method, c.target, headers: mutate(c.headers), body: c.body)
         if r.status != c.status { return "status \(r.status) ≠ \(c.status): \(r.text)" }
         switch c.expect {

@@ -181,6 +181,27 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         )
     ]
 
+    /// Aggregates (`"aggregatesEnabled": true`) against PostgreSQL's own `count`, `sum`, `avg`,
+    /// `max`, `min`: result types and numeric scales (`avg` at `select_div_scale`), GROUP BY the
+    /// other fields, one row over none inside an embed.
+    static let aggregateProbes: [Probe] = [
+        Probe(
+            request: "process_costs?select=cost.sum(),cost.avg(),cost.max(),cost.min(),cost.count()",
+            sql: "select sum(cost), avg(cost), max(cost), min(cost), count(cost) from process_costs"),
+        Probe(
+            request: "tasks?select=project_id,n:count()&order=project_id",
+            sql: "select project_id, count(*) as n from tasks group by project_id order by project_id"),
+        Probe(request: "tasks?select=id.avg(),id.sum(),id.max()::text", sql: "select avg(id), sum(id), max(id)::text as max from tasks"),
+        Probe(
+            request: "clients?select=id,projects(id.count(),id.avg())&order=id",
+            sql:
+                "select c.id, (select json_agg(p) from (select count(id), avg(id) from projects where client_id = c.id) p) as projects from clients c order by c.id"
+        ),
+        Probe(
+            request: "menagerie?select=money.sum(),double.avg(),integer.sum(),varchar.max()",
+            sql: "select sum(money), avg(double), sum(\"integer\"), max(\"varchar\") as max from menagerie")
+    ]
+
     /// Refused requests: the mock's code and message must be PostgreSQL's for the same SQL.
     static let refusals: [Probe] = [
         Probe(request: "quotes?body=fts.fat%20rat", sql: "select 1 from quotes where to_tsvector(body) @@ to_tsquery('fat rat')"),
@@ -216,8 +237,8 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
         return try PsqlSession(installation: cluster.installation, host: cluster.host, database: "rest_differential")
     }
 
-    /// Compares every probe; returns the disagreements.
-    static func disagreements(_ pg: PsqlSession, _ mock: (String) throws -> HTTPResponse) throws -> [String] {
+    /// Compares every probe (`probes` unless given) and refusal; returns the disagreements.
+    static func disagreements(_ pg: PsqlSession, probes: [Probe] = probes, _ mock: (String) throws -> HTTPResponse) throws -> [String] {
         var out: [String] = []
         for p in probes {
             let expected = try pg.queryJSON("select coalesce(jsonb_agg(to_jsonb(q)), '[]'::jsonb) from (\(p.sql)) q")
@@ -259,5 +280,18 @@ final class PostgRESTFilterDifferentialTests: XCTestCase {
             return try f.send("GET", stripped)
         }
         XCTAssertGreaterThan(failures.count, 10)
+    }
+
+    /// The aggregate probes on the fixture with aggregates on; with them off (the default) every
+    /// probe is refused (PGRST123), so the comparison can fail.
+    func testAggregatesAnswerAsPostgreSQL() throws {
+        let pg = try session()
+        defer { pg.close() }
+        let on = try RestSpecFixture(
+            schemaJSON: RestSpecFixture.schemaJSON.replacingOccurrences(of: #"{"enums""#, with: #"{"aggregatesEnabled": true, "enums""#))
+        XCTAssertEqual(try Self.disagreements(pg, probes: Self.aggregateProbes) { try on.send("GET", $0) }, [])
+        let off = try RestSpecFixture()
+        XCTAssertEqual(
+            try Self.disagreements(pg, probes: Self.aggregateProbes) { try off.send("GET", $0) }.count, Self.aggregateProbes.count)
     }
 }

@@ -130,8 +130,9 @@ final class RestSpecFixture {
 
     let backend: MockSupabase
 
-    init() throws {
-        let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(Self.schemaJSON), file: "inline"))
+    /// The fixture on `schemaJSON` (a variant with other PostgREST settings, `"aggregatesEnabled"`).
+    init(schemaJSON: String = RestSpecFixture.schemaJSON) throws {
+        let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(schemaJSON), file: "inline"))
         let spec = AppSpec(
             app: "restspec", folder: URL(fileURLWithPath: "/nonexistent"), schema: schema,
             policies: PolicySet(definitions: [:], definitionDocs: [:], tables: []), fixtures: .empty)

@@ -22,7 +22,7 @@ import XCTest
 /// gets the rows PostgREST's own answer holds.
 final class SpecTablesFixture {
     static let schemaJSON = #"""
-        {"exposedSchemas": ["test"],
+        {"exposedSchemas": ["test"], "maxRows": null,
          "enums": {"enum_menagerie_type": ["foo", "bar"], "visit_type": ["vacation", "work"]},
          "domains": [
           {"name": "devil_int", "type": "integer", "default": {"value": 666}},
@@ -762,6 +762,14 @@ final class SpecTablesFixture {
 
     let backend: MockSupabase
 
+    /// `schemaJSON` with other PostgREST settings (`"maxRows": 2`) in place of the suites'
+    /// defaults (no `db-max-rows`); nil keeps them.
+    static func schemaJSON(settings: String?) -> String {
+        guard let settings else { return schemaJSON }
+        let keep = settings.contains(#""maxRows""#) ? "" : #""maxRows": null, "#
+        return schemaJSON.replacingOccurrences(of: #""maxRows": null,"#, with: keep + settings + ",")
+    }
+
     /// The fixture on `schemaJSON` (a test's deliberately wrong variant of the schema).
     init(schemaJSON: String = SpecTablesFixture.schemaJSON) throws {
         let schema = try DatabaseSchema.decode(SpecNode(value: try JSONValue.parse(schemaJSON), file: "inline"))
@@ -977,7 +985,8 @@ final class SpecTablesFixture {
         try db.seed("students_info", rows: [["id": 1, "code": "0001", "address": "Street 1"], ["id": 2, "code": "0002", "address": "Street 2"]])
         try db.seed(
             "project_invoices",
-            rows: [(1, 100, 1), (2, 200, 1), (3, 500, 2), (4, 700, 2)].map { (p: (Int64, Int64, Int64)) in
+            rows: [(1, 100, 1), (2, 200, 1), (3, 500, 2), (4, 700, 2), (5, 1200, 3), (6, 2000, 3), (7, 100, 4), (8, 4000, 4)].map {
+                (p: (Int64, Int64, Int64)) in
                 JSONValue.object(["id": .int(p.0), "invoice_total": .int(p.1), "project_id": .int(p.2)])
             })
         try db.seed(

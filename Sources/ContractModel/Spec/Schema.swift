@@ -231,6 +231,17 @@ package struct DatabaseSchema: Sendable, Equatable {
     /// given. The first is the one requests reach without a profile header and the one its
     /// messages name (`Could not find the table 'public.x'`).
     package var exposedSchemas: [String] = ["public"]
+    /// PostgREST's `db-max-rows` (`maxRows`): the most rows one level of a read answers (the
+    /// top level and every embed; writes' representations are not cut). Absent means
+    /// Supabase's "Max rows" default, `defaultMaxRows`; `null` means no limit (PostgREST's own
+    /// default).
+    package var maxRows: Int? = DatabaseSchema.defaultMaxRows
+    /// PostgREST's `db-aggregates-enabled` (`aggregatesEnabled`): `count()`, `col.sum()`, … in
+    /// `select`. Off unless given, as on PostgREST and Supabase (PGRST123 then).
+    package var aggregatesEnabled = false
+    /// The "Max rows" a Supabase project starts with (its API settings), taken when schema.json
+    /// does not say.
+    package static let defaultMaxRows = 1000
     /// The schema a bare table name means: the first exposed one.
     package var apiSchema: String { exposedSchemas.first ?? "public" }
     /// Whether schema.json states indexes structurally for at least one table: then every
@@ -302,7 +313,9 @@ extension DatabaseSchema: Decodable {
     /// naming the file and JSON path.
     package static func decode(_ root: SpecNode) throws -> DatabaseSchema { try root.decode(DatabaseSchema.self) }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case app, source, decisions, enums, domains, tables, triggers, functions, exposedSchemas }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case app, source, decisions, enums, domains, tables, triggers, functions, exposedSchemas, maxRows, aggregatesEnabled
+    }
 
     /// schema.json: enums and domains first (the tables' types), then the tables, whose
     /// references, keys and views are checked against each other, then triggers and functions.
@@ -327,6 +340,16 @@ extension DatabaseSchema: Decodable {
         var schema = DatabaseSchema(enums: enums, tables: [DatabaseSchema.authUsers] + tables)
         schema.domains = domains
         schema.exposedSchemas = exposed
+        schema.aggregatesEnabled = try c.decodeIfPresent(Bool.self, forKey: .aggregatesEnabled) ?? false
+        if c.contains(.maxRows) {
+            if try c.decodeNil(forKey: .maxRows) {
+                schema.maxRows = nil
+            } else {
+                let n = try c.decode(Int.self, forKey: .maxRows)
+                guard n > 0 else { throw c.fail([CodingKeys.maxRows], "expected a positive number of rows or null (no limit)") }
+                schema.maxRows = n
+            }
+        }
         // Validate references.
         func fail(_ ti: Int, _ message: String, below: [CodingKey] = []) -> SpecError {
             c.fail([CodingKeys.tables, AnyKey(intValue: ti)!] + below, message)

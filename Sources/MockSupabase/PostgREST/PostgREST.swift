@@ -137,7 +137,7 @@ extension MockSupabase {
     }
 
     /// A REST request once its key, role and schema profile are accepted. A table of a later
-    /// exposed schema is handled under its qualified name; embedding stays in the first schema.
+    /// exposed schema is handled under its qualified name and embeds among its schema's tables.
     private func routeREST(_ request: HTTPRequest, _ auth: AuthContext, schemaName: String) throws -> HTTPResponse {
         var rest = String(request.path.dropFirst("/rest/v1".count))
         while rest.hasPrefix("/") { rest.removeFirst() }
@@ -287,6 +287,9 @@ extension MockSupabase {
             q.offset = from
             if let to { q.limit = max(0, to - from + 1) }
         }
+        // `db-max-rows` cuts the top level as it cuts every embed (Plan.hs `treeRestrictRange`).
+        let maxRows = database.schema.maxRows
+        q.limit = EmbedRange.limit(q.limit, restrictedTo: maxRows)
         let plan: SelectPlan
         let filters: [RowFilter]
         let location: String
@@ -296,15 +299,21 @@ extension MockSupabase {
             location = ready.location
         } else {
             let table = database.tableSchema(tableName)!
-            plan = try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges)
-            try q.rejectAggregates()
+            // `db-aggregates-enabled` plans the aggregates; otherwise the list is planned without
+            // them and refused after its relationships resolve (PGRST123).
+            let aggregates = database.schema.aggregatesEnabled ? q.aggregateSelect : nil
+            plan = try SelectPlan.build(
+                aggregates ?? q.select, table: table, schema: database.schema.seen(from: table.schema), embeddedFilters: q.embeddedFilters,
+                ranges: q.embeddedRanges,
+                maxRows: maxRows)
+            if aggregates == nil { try q.rejectAggregates() }
             filters = try plan.takeNullFilters(q.filter)
             location = CanonicalLocation.location(table: tableName, query: request.query)
             readPlans.store(planKey, query: parsed, plan: plan, filters: filters, location: location)
         }
         // `order=rel(col)` sorts by a to-one embed's column, known only once rows are rendered.
         let relatedOrder = q.order.contains { $0.column.contains("(") }
-        let inMemory = plan.hasInnerFilter || relatedOrder
+        let inMemory = plan.hasInnerFilter || relatedOrder || !plan.aggregates.isEmpty
         let result = try database.select(
             from: tableName, as: auth, where: filters.isEmpty ? nil : .and(filters),
             order: relatedOrder ? [] : q.order, limit: inMemory ? nil : q.limit, offset: inMemory ? 0 : q.offset,
@@ -316,6 +325,12 @@ extension MockSupabase {
             let planned = PlannedCount.estimate(rows: try database.select(from: tableName, as: auth).rows, filters: filters, table: plan.table)
         {
             total = planned
+        }
+        if prefs.countMode == "estimated", !inMemory, let exact = total, maxRows.map({ exact > $0 }) ?? true {
+            // MainTx.hs: past `db-max-rows` (or with none) the count is the larger of the exact
+            // count and the planner's guess; with no planner model the exact count stands.
+            let planned = PlannedCount.estimate(rows: try database.select(from: tableName, as: auth).rows, filters: filters, table: plan.table)
+            total = max(exact, planned ?? exact)
         }
         if inMemory {
             var rendered = try plan.renderRows(result.rows, database: database, auth: auth, jsonb: false)
@@ -495,7 +510,8 @@ extension MockSupabase {
         let returning = prefs.returning == .representation
         let plan =
             returning
-            ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
+            ? try SelectPlan.build(
+                q.select, table: table, schema: database.schema.seen(from: table.schema), embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         // Without a primary key or `on_conflict` there is no conflict target: PostgREST ignores
         // `resolution` and inserts plainly (UpsertSpec, "table has no PK").
@@ -603,7 +619,8 @@ extension MockSupabase {
         let returning = prefs.returning == .representation
         let plan =
             returning
-            ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
+            ? try SelectPlan.build(
+                q.select, table: table, schema: database.schema.seen(from: table.schema), embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         if !patch.isEmpty && !q.hasFilters && !auth.bypassesRLS {
             // Supabase loads pg-safeupdate for API roles (an empty patch runs no statement).
@@ -646,7 +663,8 @@ extension MockSupabase {
         let returning = prefs.returning == .representation
         let plan =
             returning
-            ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
+            ? try SelectPlan.build(
+                q.select, table: table, schema: database.schema.seen(from: table.schema), embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         let (removed, rows) = try database.atomically { () throws -> ([[SQLValue]], [String]) in
             let snapshot = try plan?.snapshot(database: database, auth: auth)
@@ -713,7 +731,8 @@ extension MockSupabase {
         let returning = prefs.returning == .representation
         let plan =
             returning
-            ? try SelectPlan.build(q.select, table: table, schema: database.schema, embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
+            ? try SelectPlan.build(
+                q.select, table: table, schema: database.schema.seen(from: table.schema), embeddedFilters: q.embeddedFilters, ranges: q.embeddedRanges) : nil
         try q.rejectAggregates()
         let (inserted, rows) = try database.atomically { () throws -> (Int, [String]) in
             let before = database.count(tableName)
@@ -812,6 +831,7 @@ extension MockSupabase {
             rows = rows.filter(f.test)
             if !q.order.isEmpty { rows = try database.sort(rows, q.order, Database.Table(schema: ts, colIndex: idx, rows: [])) }
             let total = rows.count
+            q.limit = EmbedRange.limit(q.limit, restrictedTo: database.schema.maxRows)
             let start = min(q.offset, rows.count)
             let end = q.limit.map { start + min($0, rows.count - start) } ?? rows.count
             rows = Array(rows[start..<end])

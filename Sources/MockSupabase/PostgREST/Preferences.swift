@@ -12,9 +12,9 @@ struct Preferences {
     enum Action { case read, create(keyed: Bool), update, delete, put, call }
 
     var returning: Return?
-    /// `count=exact|planned|estimated`: reads count exactly for `exact` and `estimated` (Supabase
-    /// sets `db-max-rows`, below which PostgREST counts exactly) and estimate for `planned`
-    /// where `PlannedCount` has a model.
+    /// `count=exact|planned|estimated`: reads count exactly for `exact`, estimate for `planned`
+    /// where `PlannedCount` has a model, and for `estimated` count exactly up to `db-max-rows`
+    /// and past it take the larger of that and the estimate (`restRead`).
     var countMode: String?
     var resolutionPref: Database.ConflictResolution?
     /// `missing=default|null`.

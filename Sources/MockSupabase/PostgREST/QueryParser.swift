@@ -11,6 +11,9 @@ indirect enum SelectItem: Equatable {
     case embed(relation: String, alias: String?, hint: String?, inner: Bool, items: [SelectItem])
     /// `...relation!hint(items)`: the related row's fields spliced into the parent.
     case spread(relation: String, hint: String?, inner: Bool, items: [SelectItem])
+    /// `alias:column::inputCast.function()::cast` (`count()` has no column): an aggregate
+    /// (QueryParams.hs `pFieldSelect`); `function` is `count`, `sum`, `avg`, `max` or `min`.
+    case aggregate(function: String, column: String?, inputCast: String?, alias: String?, cast: String?)
 }
 
 /// `order`, `limit` and `offset` of one embedded resource (`tasks.order=name`, `tasks.limit=2`).
@@ -18,6 +21,20 @@ struct EmbedRange: Equatable {
     var order: [OrderTerm] = []
     var limit: Int?
     var offset = 0
+
+    /// The range `db-max-rows` leaves (RangeQuery.hs `restrictRange`: the requested range cut to
+    /// `maxRows` rows from its offset; `limit=0` stays empty).
+    func restricted(to maxRows: Int?) -> EmbedRange {
+        var r = self
+        r.limit = EmbedRange.limit(limit, restrictedTo: maxRows)
+        return r
+    }
+
+    /// A limit cut to `maxRows` (nil: no limit either way).
+    static func limit(_ limit: Int?, restrictedTo maxRows: Int?) -> Int? {
+        guard let maxRows else { return limit }
+        return min(limit ?? maxRows, maxRows)
+    }
 }
 
 /// The parsed query string of a PostgREST request.
@@ -39,6 +56,10 @@ struct ParsedQuery {
     var hasFilters: Bool { !filter.isEmpty || !embeddedFilters.isEmpty }
     /// Whether `select` used an aggregate (`count()`, `col.sum()`).
     var aggregate = false
+    /// With an aggregate, the select list as written (`select` then holds it with the
+    /// aggregates reduced to their columns, what a read with aggregates off plans before its
+    /// PGRST123).
+    var aggregateSelect: [SelectItem]?
 
     /// PGRST123: aggregates need `db-aggregates-enabled`, off in PostgREST and on Supabase unless
     /// a project turns it on (Error.hs `AggregatesNotAllowed`). Plan.hs `readPlan` checks it
@@ -80,7 +101,9 @@ enum QueryParser {
         for (name, value) in ordered {
             switch name {
             case "select":
-                (q.select, q.aggregate) = try parseSelectItems(value)
+                let parsed = try parseSelectItems(value)
+                (q.select, q.aggregate) = (parsed.items, parsed.aggregate)
+                if parsed.aggregate { q.aggregateSelect = parsed.written }
             case "order":
                 q.order = try parseOrder(value)
             case "limit":
@@ -260,17 +283,19 @@ enum QueryParser {
     /// `order=`, read by `OrderParser` as PostgREST's `pOrder` reads it.
     static func parseOrder(_ raw: String) throws -> [OrderTerm] { try OrderParser.parse(raw) }
 
-    /// The select list (`*,alias:col::text,rel!fk(a,b),other!inner(*)`) and whether it used an
-    /// aggregate (judged later, see `rejectAggregates`).
-    static func parseSelectItems(_ raw: String) throws -> ([SelectItem], Bool) {
+    /// The select list (`*,alias:col::text,rel!fk(a,b),other!inner(*)`) with its aggregates
+    /// reduced to their columns, whether it used an aggregate (judged later, see
+    /// `rejectAggregates`), and the list as written.
+    static func parseSelectItems(_ raw: String) throws -> (items: [SelectItem], aggregate: Bool, written: [SelectItem]) {
         var p = SelectParser(chars: Array(raw), raw: raw)
         let items = try p.list(topLevel: true)
-        // `count()` items are only a marker: the request is refused later (PGRST123) and the
-        // rest of the list still resolves relationships first.
+        // With aggregates off an aggregate is only a marker: the request is refused later
+        // (PGRST123) and the rest of the list still resolves relationships first.
         func dropCounts(_ list: [SelectItem]) -> [SelectItem] {
             list.compactMap { item in
                 switch item {
-                case .column("count()", _, _): return nil
+                case .aggregate(_, nil, _, _, _): return nil
+                case .aggregate(_, let column?, _, let alias, let cast): return .column(name: column, alias: alias, cast: cast)
                 case .embed(let r, let a, let h, let inner, let sub): return .embed(relation: r, alias: a, hint: h, inner: inner, items: dropCounts(sub))
                 case .spread(let r, let h, let inner, let sub): return .spread(relation: r, hint: h, inner: inner, items: dropCounts(sub))
                 default: return item
@@ -278,7 +303,7 @@ enum QueryParser {
             }
         }
         let kept = p.aggregate ? dropCounts(items) : items
-        return (kept.isEmpty ? [.star] : kept, p.aggregate)
+        return (kept.isEmpty ? [.star] : kept, p.aggregate, items)
     }
 
     struct SelectParser {
@@ -422,8 +447,9 @@ enum QueryParser {
             if name == "count", hint == nil, !spread, emptyParens() {
                 // `count()`: the row count aggregate.
                 aggregate = true
-                if i + 1 < chars.count, chars[i] == ":", chars[i + 1] == ":" { i += 2; _ = identifier() }
-                return .column(name: "count()", alias: alias, cast: nil)
+                var cast: String?
+                if i + 1 < chars.count, chars[i] == ":", chars[i + 1] == ":" { i += 2; cast = identifier() }
+                return .aggregate(function: "count", column: nil, inputCast: nil, alias: alias, cast: cast)
             }
             if i < chars.count, chars[i] == "(" {
                 guard depth < SelectParser.maxDepth else { throw fail("an embedding nested at most \(SelectParser.maxDepth) levels deep") }
@@ -437,17 +463,26 @@ enum QueryParser {
                 return .embed(relation: name, alias: alias, hint: hint, inner: inner, items: sub)
             }
             if spread { throw fail("\"(\"") }
-            // `col.sum()`: an aggregate over a column.
-            if i < chars.count, chars[i] == "." {
-                let save = i
-                i += 1
-                let fn = identifier()
-                if SelectParser.aggregates.contains(fn), emptyParens() { aggregate = true } else { i = save }
-            }
             var cast: String?
             if i + 1 < chars.count, chars[i] == ":", chars[i + 1] == ":" {
                 i += 2
                 cast = identifier()
+            }
+            // `col::cast.sum()::cast`: an aggregate over a column, the first cast its input's.
+            if i < chars.count, chars[i] == "." {
+                let save = i
+                i += 1
+                let fn = identifier()
+                if SelectParser.aggregates.contains(fn), emptyParens() {
+                    aggregate = true
+                    var outCast: String?
+                    if i + 1 < chars.count, chars[i] == ":", chars[i + 1] == ":" {
+                        i += 2
+                        outCast = identifier()
+                    }
+                    return .aggregate(function: fn, column: name, inputCast: cast, alias: alias, cast: outCast)
+                }
+                i = save
             }
             return .column(name: name, alias: alias, cast: cast)
         }

@@ -62,6 +62,11 @@ struct SelectPlan {
     /// not PostgREST's aggregates are on (AggregateFunctionsSpec.hs "backwards compat"). The
     /// output name.
     var countOnly: String?
+    /// The list's aggregates (`db-aggregates-enabled`), each after `position` fields: the rows
+    /// then fold into one per group of equal values of the other fields (PostgREST groups by
+    /// every selected field that is not an aggregate, embeds included), one row in all when
+    /// every field is an aggregate.
+    var aggregates: [(position: Int, aggregate: SelectAggregate)] = []
     /// Each field's `"name":` (with its leading comma after the first), escaped once per plan.
     let keyPrefixes: [String]
 
@@ -97,11 +102,14 @@ struct SelectPlan {
     struct EmbedParameters {
         var filters: [String: [RowFilter]] = [:]
         var ranges: [String: EmbedRange] = [:]
+        /// `db-max-rows` on a read: every embed's limit is at most this (nil on writes'
+        /// representations, which PostgREST does not cut: Plan.hs `treeRestrictRange`).
+        var maxRows: Int?
         /// The aliased embeds these parameters named by relation (`tasks` for `the_tasks:tasks`).
         var legacyTargets: [(name: String, alias: String)] = []
 
         func below(_ path: String) -> EmbedParameters {
-            var out = EmbedParameters()
+            var out = EmbedParameters(maxRows: maxRows)
             let prefix = path + "."
             for (k, v) in filters where k.hasPrefix(prefix) { out.filters[String(k.dropFirst(prefix.count))] = v }
             for (k, v) in ranges where k.hasPrefix(prefix) { out.ranges[String(k.dropFirst(prefix.count))] = v }
@@ -143,11 +151,12 @@ struct SelectPlan {
 
     static func build(
         _ items: [SelectItem], table: TableSchema, schema: DatabaseSchema,
-        embeddedFilters: [String: [RowFilter]], ranges: [String: EmbedRange] = [:], allowEmbedding: Bool = true
+        embeddedFilters: [String: [RowFilter]], ranges: [String: EmbedRange] = [:], maxRows: Int? = nil, allowEmbedding: Bool = true
     ) throws -> SelectPlan {
         do {
             return try build(
-                items, table: table, schema: schema, params: EmbedParameters(filters: embeddedFilters, ranges: ranges), allowEmbedding: allowEmbedding)
+                items, table: table, schema: schema, params: EmbedParameters(filters: embeddedFilters, ranges: ranges, maxRows: maxRows),
+                allowEmbedding: allowEmbedding)
         } catch let e as PostgresError where e.code == "42703" && allowEmbedding {
             // PostgREST resolves every relationship of the select tree while planning, before
             // PostgreSQL sees a column: an embed it cannot resolve answers PGRST200/201 even when
@@ -187,8 +196,25 @@ struct SelectPlan {
         var fields: [Field] = []
         var names: [String] = []
         var countName: String?
+        var aggregates: [(position: Int, aggregate: SelectAggregate)] = []
         for item in items {
             switch item {
+            case .aggregate(let function, let column, let inputCast, let alias, let castName):
+                let source: SelectAggregate.Source
+                if let column {
+                    if table.columnIndex(column) == nil, let (base, path) = JSONPath.split(column) {
+                        guard let i = table.columnIndex(base) else { throw CompiledFilter.unknownColumn(base, table) }
+                        source = .jsonPath(index: i, type: table.columns[i].type, path: try path.validated())
+                    } else {
+                        guard let i = table.columnIndex(column) else { throw CompiledFilter.unknownColumn(column, table) }
+                        source = .column(index: i, type: table.columns[i].type)
+                    }
+                } else {
+                    source = .rows
+                }
+                let aggregate = SelectAggregate(
+                    function: function, source: source, inputCast: try inputCast.map(castType), cast: try castName.map(castType), out: alias ?? function)
+                aggregates.append((fields.count, aggregate))
             case .star:
                 for (i, c) in table.columns.enumerated() { fields.append(.column(out: c.name, index: i, type: c.type, cast: nil)) }
             case .column("count", let alias, nil) where table.columnIndex("count") == nil:
@@ -213,6 +239,10 @@ struct SelectPlan {
             case .spread(let relation, let hint, let inner, let sub):
                 guard allowEmbedding else { throw noRelationship(table.name, relation, hint: hint, schema: schema) }
                 let e = try embed(relation: relation, hint: hint, inner: inner, items: sub, parent: table, schema: schema, params: params, path: relation)
+                if e.toMany && !e.plan.aggregates.isEmpty {
+                    throw PostgresError(
+                        "PGRST127", "Feature not implemented", details: "Aggregates are not implemented for one-to-many or many-to-many spreads.")
+                }
                 e.spreadName = relation
                 fields.append(.spread(e))
                 names.append(relation)
@@ -237,6 +267,7 @@ struct SelectPlan {
         }
         var plan = SelectPlan(table: table, fields: fields)
         plan.countOnly = countName
+        plan.aggregates = aggregates
         plan.legacyTargets = params.legacyTargets
         for f in fields {
             switch f {
@@ -297,14 +328,16 @@ struct SelectPlan {
         // Plan.hs `hasOnlyNullEmbed`: an embed is empty (left out of the output, only joining)
         // when it selects no columns and every embed below it is empty too.
         let empty =
-            sub.countOnly == nil
+            sub.countOnly == nil && sub.aggregates.isEmpty
             && sub.fields.allSatisfy { f in
                 switch f {
                 case .embed(_, let e), .spread(let e): return e.empty
                 default: return false
                 }
             }
-        let e = Embed(rel: rel, inner: inner, empty: empty, plan: sub, filter: own.isEmpty ? nil : .and(own), range: params.ranges[path] ?? EmbedRange())
+        let e = Embed(
+            rel: rel, inner: inner, empty: empty, plan: sub, filter: own.isEmpty ? nil : .and(own),
+            range: (params.ranges[path] ?? EmbedRange()).restricted(to: params.maxRows))
         return e
     }
 
@@ -368,7 +401,7 @@ struct SelectPlan {
     /// Whether every field is a plain column (no embeds, JSON paths or casts): a row's text is
     /// then `plainText(_:)`, a function of its values alone (and the session time zone).
     var isPlain: Bool {
-        countOnly == nil && embeds.isEmpty
+        countOnly == nil && aggregates.isEmpty && embeds.isEmpty
             && !fields.contains(where: {
                 if case .jsonPath = $0 { return true }; if case .column(_, _, _, let c) = $0 { return c != nil }; return false
             })
@@ -457,15 +490,44 @@ struct SelectPlan {
         if let countOnly {
             return [Rendered(text: Self.object([(countOnly, String(rows.count))], jsonb: jsonb), source: [], related: [:])]
         }
+        if aggregates.isEmpty { return try renderRows(rows, groups: nil, database: database, auth: auth, jsonb: jsonb, snapshot: snapshot) }
+        // Only aggregates: one row over all rows, even none (an aggregate without GROUP BY).
+        if fields.isEmpty { return try renderRows([[]], groups: [rows], database: database, auth: auth, jsonb: jsonb, snapshot: snapshot) }
+        // GROUP BY the other fields: rows whose other fields print alike form one group, in the
+        // order their first rows come (the rows' order, so `order` on a grouped column holds).
+        let keyed = try renderRows(rows, groups: nil, database: database, auth: auth, jsonb: jsonb, snapshot: snapshot)
+        var order: [String] = []
+        var members: [String: [[SQLValue]]] = [:]
+        for r in keyed {
+            if members[r.text] == nil { order.append(r.text) }
+            members[r.text, default: []].append(r.source)
+        }
+        let groups = order.map { members[$0]! }
+        return try renderRows(groups.map { $0[0] }, groups: groups, database: database, auth: auth, jsonb: jsonb, snapshot: snapshot)
+    }
+
+    /// Rows printed field by field; with `groups` (one per row), the aggregates computed over
+    /// each row's group printed among them, else left out.
+    private func renderRows(
+        _ rows: [[SQLValue]], groups: [[[SQLValue]]]?, database: Database, auth: AuthContext, jsonb: Bool, snapshot: Snapshot?
+    ) throws -> [Rendered] {
         let fetched = try fetch(database: database, auth: auth, snapshot: snapshot)
         var out: [Rendered] = []
         out.reserveCapacity(rows.count)
-        rowLoop: for row in rows {
+        rowLoop: for (rowNumber, row) in rows.enumerated() {
             // (key, value text) pairs in select order.
             var pairs: [(String, String)] = []
             var related: [String: [SQLValue]?] = [:]
             var found: [String: Bool] = [:]
+            func addAggregates(at position: Int) throws {
+                guard let groups else { return }
+                for (p, a) in aggregates where p == position {
+                    let (v, t) = try a.value(groups[rowNumber])
+                    pairs.append((a.out, try Self.cell(v, type: t, cast: a.cast, jsonb: jsonb)))
+                }
+            }
             for (n, f) in fields.enumerated() {
+                try addAggregates(at: n)
                 switch f {
                 case .column(let name, let i, let type, let cast):
                     pairs.append((name, try Self.cell(row[i], type: type, cast: cast, jsonb: jsonb)))
@@ -489,6 +551,7 @@ struct SelectPlan {
                     pairs += try spreadPairs(e, kids: kids, database: database, auth: auth)
                 }
             }
+            try addAggregates(at: fields.count)
             if let test = deferred.compiled {
                 let marks = embeds.compactMap(\.0).map { found[$0] == true ? SQLValue.bool(true) : .null }
                 if !test.test(row + marks) { continue rowLoop }
@@ -597,13 +660,16 @@ struct SelectPlan {
     /// Output names in select order (spreads contribute their own).
     var outputNames: [String] {
         if let countOnly { return [countOnly] }
-        return fields.flatMap { f -> [String] in
+        var names: [String] = []
+        for (n, f) in fields.enumerated() {
+            names += aggregates.filter { $0.position == n }.map(\.aggregate.out)
             switch f {
-            case .column(let o, _, _, _), .jsonPath(let o, _, _, _, _): return [o]
-            case .embed(let o, let e): return e.empty ? [] : [o]
-            case .spread(let e): return e.plan.outputNames
+            case .column(let o, _, _, _), .jsonPath(let o, _, _, _, _): names.append(o)
+            case .embed(let o, let e): if !e.empty { names.append(o) }
+            case .spread(let e): names += e.plan.outputNames
             }
         }
+        return names + aggregates.filter { $0.position == fields.count }.map(\.aggregate.out)
     }
 
     /// PostgREST's CSV (SqlFragment.hs `asCsvF`): the first row's keys as the header, then each
