@@ -68,8 +68,8 @@ enum ServedMocks {
 /// answer changed, a bucket limit changed) fails with the rule named.
 final class LiveTargetGateTests: GateTestCase {
     func testEveryAppPassesAgainstItsServedMockAndLeavesItAsFound() throws {
-        // Each app against its own served mock, side by side; the checks after, in order.
-        let runs = try Concurrently<(backend: MockSupabase, before: [String: [String]], rows: [VerifyRow])>.map(allApps, width: allApps.count) { app in
+        // Each app against its own served mock, all side by side; the checks after, in order.
+        let runs = try SideBySide.map(allApps) { app -> (backend: MockSupabase, before: [String: [String]], rows: [VerifyRow]) in
             let (backend, endpoint) = try ServedMocks.shared(app)
             let before = try ServedMocks.state(backend)
             return (backend, before, LiveVerify.run(app, endpoint: endpoint))
