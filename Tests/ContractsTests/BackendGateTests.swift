@@ -68,8 +68,8 @@ enum ServedMocks {
 /// answer changed, a bucket limit changed) fails with the rule named.
 final class LiveTargetGateTests: GateTestCase {
     func testEveryAppPassesAgainstItsServedMockAndLeavesItAsFound() throws {
-        // Each app against its own served mock, side by side; the checks after, in order.
-        let runs = try Concurrently<(backend: MockSupabase, before: [String: [String]], rows: [VerifyRow])>.map(allApps, width: allApps.count) { app in
+        // Each app against its own served mock, all side by side; the checks after, in order.
+        let runs = try SideBySide.map(allApps) { app -> (backend: MockSupabase, before: [String: [String]], rows: [VerifyRow]) in
             let (backend, endpoint) = try ServedMocks.shared(app)
             let before = try ServedMocks.state(backend)
             return (backend, before, LiveVerify.run(app, endpoint: endpoint))
@@ -164,13 +164,52 @@ final class LiveTargetGateTests: GateTestCase {
         XCTAssertEqual(try backend.database.rows("public.feature_flags", where: .eq("description", "changed behind the API")).count, 0, "not put back")
     }
 
+    /// The served mutants' runs (an RLS cell flipped, an edge function's answer changed, a
+    /// bucket's limit doubled), side by side, once per process; each test below checks one.
+    enum Mutant: CaseIterable { case flippedCell, changedFunction, changedBucketLimit }
+
+    static let mutantRuns = Result { () throws -> [Mutant: [VerifyRow]] in
+        let rows = try SideBySide.map(Mutant.allCases) { mutant -> [VerifyRow] in
+            switch mutant {
+            case .flippedCell:
+                let backend = try ShvilApp.makeBackend()
+                backend.database.policies = try ServedMocks.shvilFlip.get().policies
+                let (server, endpoint) = try ServedMocks.serve(backend)
+                defer { server.stop() }
+                return LiveVerify.run(ShvilApp.self, endpoint: endpoint, options: LiveOptions(kinds: ["rls"]))
+            case .changedFunction:
+                let backend = try TeleportMeApp.makeBackend()
+                backend.registerFunction("generate-report") { _ in .json(200, ["report": "a different answer"]) }
+                let (server, endpoint) = try ServedMocks.serve(backend)
+                defer { server.stop() }
+                return LiveVerify.run(TeleportMeApp.self, endpoint: endpoint, options: LiveOptions(kinds: ["functions"]))
+            case .changedBucketLimit:
+                let copy = FileManager.default.temporaryDirectory.appendingPathComponent("supacontracts-bucket-mutant-\(UUID().uuidString)")
+                try FileManager.default.copyItem(at: ContractsLocator.app(CivicForgeApp.name), to: copy)
+                defer { try? FileManager.default.removeItem(at: copy) }
+                let url = copy.appendingPathComponent("storage.json")
+                var doc = try JSONValue.parse(Data(contentsOf: url))
+                guard var buckets = doc["buckets"]?.arrayValue, var first = buckets.first?.objectValue, let limit = first["fileSizeLimit"]?.doubleValue else {
+                    throw LiveBackendError("civicforge's storage.json has no first bucket with a fileSizeLimit")
+                }
+                first["fileSizeLimit"] = .int(Int64(limit) * 2)
+                buckets[0] = .object(first)
+                if case .object(var o) = doc { o["buckets"] = .array(buckets); doc = .object(o) }
+                try doc.data().write(to: url)
+                let backend = try CivicForgeApp.makeBackend(folder: copy)
+                let (server, endpoint) = try ServedMocks.serve(backend)
+                defer { server.stop() }
+                return LiveVerify.run(CivicForgeApp.self, endpoint: endpoint, options: LiveOptions(kinds: ["storage"]))
+            }
+        }
+        return Dictionary(uniqueKeysWithValues: zip(Mutant.allCases, rows))
+    }
+
+    func served(_ mutant: Mutant) throws -> [VerifyRow] { try XCTUnwrap(Self.mutantRuns.get()[mutant]) }
+
     func testAFlippedRLSCellFailsNamingTheCell() throws {
         let flip = try ServedMocks.shvilFlip.get()
-        let backend = try ShvilApp.makeBackend()
-        backend.database.policies = flip.policies
-        let (server, endpoint) = try ServedMocks.serve(backend)
-        defer { server.stop() }
-        let rows = LiveVerify.run(ShvilApp.self, endpoint: endpoint, options: LiveOptions(kinds: ["rls"]))
+        let rows = try served(.flippedCell)
         let failures = rows.flatMap(\.failures)
         XCTAssertFalse(failures.isEmpty, "flip \(flip.name) went unnoticed")
         // The flipped cell is named; other cases of the table may notice too (an UPDATE returns
@@ -183,11 +222,7 @@ final class LiveTargetGateTests: GateTestCase {
     }
 
     func testAChangedEdgeFunctionAnswerFailsNamingTheInteraction() throws {
-        let backend = try TeleportMeApp.makeBackend()
-        backend.registerFunction("generate-report") { _ in .json(200, ["report": "a different answer"]) }
-        let (server, endpoint) = try ServedMocks.serve(backend)
-        defer { server.stop() }
-        let rows = LiveVerify.run(TeleportMeApp.self, endpoint: endpoint, options: LiveOptions(kinds: ["functions"]))
+        let rows = try served(.changedFunction)
         let failures = rows.flatMap(\.failures)
         XCTAssertTrue(failures.contains { $0.kind == "functions" && $0.name.hasPrefix("generate-report-example.json") }, ServedMocks.failures(rows))
     }
@@ -232,24 +267,9 @@ final class LiveTargetGateTests: GateTestCase {
     }
 
     func testAChangedBucketLimitFailsNamingTheBucketRule() throws {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("supacontracts-bucket-mutant-\(UUID().uuidString)")
-        try FileManager.default.copyItem(at: ContractsLocator.app(CivicForgeApp.name), to: copy)
-        defer { try? FileManager.default.removeItem(at: copy) }
-        let url = copy.appendingPathComponent("storage.json")
-        var doc = try JSONValue.parse(Data(contentsOf: url))
-        var buckets = try XCTUnwrap(doc["buckets"]?.arrayValue)
-        var first = try XCTUnwrap(buckets[0].objectValue)
-        let limit = try XCTUnwrap(first["fileSizeLimit"]?.doubleValue)
-        first["fileSizeLimit"] = .int(Int64(limit) * 2)
-        buckets[0] = .object(first)
-        if case .object(var o) = doc { o["buckets"] = .array(buckets); doc = .object(o) }
-        try doc.data().write(to: url)
-        let backend = try CivicForgeApp.makeBackend(folder: copy)
-        let (server, endpoint) = try ServedMocks.serve(backend)
-        defer { server.stop() }
-        let rows = LiveVerify.run(CivicForgeApp.self, endpoint: endpoint, options: LiveOptions(kinds: ["storage"]))
+        let rows = try served(.changedBucketLimit)
         let names = rows.flatMap(\.failures).map(\.name)
-        let bucket = first["id"]?.stringValue ?? ""
+        let bucket = try XCTUnwrap(try CivicForgeApp.spec().buckets.first?["id"]?.stringValue)
         XCTAssertTrue(names.contains("\(bucket) · bucket exists with storage.json's settings"), "\(names)")
         XCTAssertTrue(names.contains("\(bucket) · an object of fileSizeLimit + 1 bytes is refused (413)"), "\(names)")
     }

@@ -7,22 +7,39 @@ import NaarsCars
 /// optimistic save/unsave send pass against the served mock; a served mutant whose policies hide
 /// the persona's saved cities, or refuse its saves, fails naming the client rule.
 final class LiveClientRulesGateTests: GateTestCase {
-    func served(_ flip: (table: String, command: PolicyCommand)?) throws -> [VerifyRow] {
-        let backend = try TeleportMeApp.makeBackend()
-        if let flip {
-            let spec = try TeleportMeApp.spec()
-            let f = try XCTUnwrap(
-                RLSFlip.all(spec.policies, schema: spec.schema).first { $0.table == flip.table && $0.command == flip.command && $0.kind == "nobody" },
-                "no 'nobody' flip of \(flip.table) \(flip.command.rawValue)")
-            backend.database.policies = f.policies
+    /// The served mock's `client-rules` rows: as the contracts have it, with saved cities hidden
+    /// from everyone, and with their inserts refused (a 'nobody' flip of each policy).
+    enum Served: CaseIterable { case asContracted, hiddenSavedCities, refusedSaves }
+
+    /// The three runs side by side, once per process (each test checks one).
+    static let runs = Result { () throws -> [Served: [VerifyRow]] in
+        let spec = try TeleportMeApp.spec()
+        let flips = RLSFlip.all(spec.policies, schema: spec.schema)
+        let rows = try SideBySide.map(Served.allCases) { served -> [VerifyRow] in
+            let backend = try TeleportMeApp.makeBackend()
+            let flip: (table: String, command: PolicyCommand)? =
+                switch served {
+                case .asContracted: nil
+                case .hiddenSavedCities: ("saved_cities", .select)
+                case .refusedSaves: ("saved_cities", .insert)
+                }
+            if let flip {
+                guard let f = flips.first(where: { $0.table == flip.table && $0.command == flip.command && $0.kind == "nobody" }) else {
+                    throw LiveBackendError("no 'nobody' flip of \(flip.table) \(flip.command.rawValue)")
+                }
+                backend.database.policies = f.policies
+            }
+            let (server, endpoint) = try ServedMocks.serve(backend)
+            defer { server.stop() }
+            return LiveVerify.run(TeleportMeApp.self, endpoint: endpoint, options: LiveOptions(kinds: [LiveClientRules.kind]))
         }
-        let (server, endpoint) = try ServedMocks.serve(backend)
-        defer { server.stop() }
-        return LiveVerify.run(TeleportMeApp.self, endpoint: endpoint, options: LiveOptions(kinds: [LiveClientRules.kind]))
+        return Dictionary(uniqueKeysWithValues: zip(Served.allCases, rows))
     }
 
+    func served(_ served: Served) throws -> [VerifyRow] { try XCTUnwrap(Self.runs.get()[served]) }
+
     func testTheLoaderAndOptimisticResourcesPassAgainstTheServedMock() throws {
-        let rows = try served(nil)
+        let rows = try served(.asContracted)
         XCTAssertEqual(ServedMocks.failures(rows), "")
         let names = rows.first { $0.kind == LiveClientRules.kind }?.cases.map(\.name) ?? []
         XCTAssertTrue(names.contains { $0.hasPrefix("loader.cities · ") }, "\(names)")
@@ -32,13 +49,13 @@ final class LiveClientRulesGateTests: GateTestCase {
     }
 
     func testHiddenSavedCitiesFailTheLoaderRule() throws {
-        let failing = try served(("saved_cities", .select)).flatMap(\.failures).map(\.name)
+        let failing = try served(.hiddenSavedCities).flatMap(\.failures).map(\.name)
         XCTAssertTrue(failing.contains { $0.hasPrefix("loader.savedCities · ") }, "\(failing)")
         XCTAssertFalse(failing.contains { $0.hasPrefix("loader.cities · ") }, "\(failing)")
     }
 
     func testRefusedSavesFailTheOptimisticRule() throws {
-        let failing = try served(("saved_cities", .insert)).flatMap(\.failures).map(\.name)
+        let failing = try served(.refusedSaves).flatMap(\.failures).map(\.name)
         XCTAssertTrue(failing.contains { $0.hasPrefix("optimistic.savedCities · save ") }, "\(failing)")
         XCTAssertFalse(failing.contains { $0.hasPrefix("optimistic.savedCities · unsave ") }, "\(failing)")
     }
@@ -66,11 +83,14 @@ final class LiveStoragePoliciesGateTests: GateTestCase {
         doc["buckets"] = .array(buckets)
         try JSONValue.object(doc).data().write(to: url)
 
-        for (folder, mutant) in [(nil as URL?, false), (copy, true)] {
+        // The bundled contracts and the mutant served side by side; the checks after, in order.
+        let runs = try SideBySide.map([(nil as URL?, false), (copy, true)]) { (folder: URL?, mutant: Bool) -> (rows: [VerifyRow], mutant: Bool) in
             let backend = try NaarsCarsApp.makeBackend(folder: folder)
             let (server, endpoint) = try ServedMocks.serve(backend)
             defer { server.stop() }
-            let rows = LiveVerify.run(NaarsCarsApp.self, endpoint: endpoint, options: LiveOptions(kinds: ["storage"]))
+            return (LiveVerify.run(NaarsCarsApp.self, endpoint: endpoint, options: LiveOptions(kinds: ["storage"])), mutant)
+        }
+        for (rows, mutant) in runs {
             let cases = rows.first { $0.kind == "storage" }?.cases ?? []
             let failing = cases.filter { !$0.passed }.map(\.name)
             XCTAssertTrue(cases.contains { $0.name.hasPrefix("avatars · upload into its own folder as ") }, "\(cases.map(\.name))")

@@ -31,21 +31,37 @@ final class LiveRestoreGateTests: GateTestCase {
         return out
     }
 
-    func testWithoutAdminResetTheRunLeavesEveryTableAsFoundOrNamesTheRow() throws {
-        var exact: [String] = []
-        // Each app against its own served mock, side by side; the checks after, in order.
-        let runs = try Concurrently<(refused: Int, before: [String: Set<String>], rows: [VerifyRow], after: [String: Set<String>])>.map(
-            allApps, width: allApps.count
-        ) { app in
+    /// One app's run against its own served mock without `/__admin/reset`: the backend's dump
+    /// before and after, the verify rows, and what `POST /__admin/reset` answered first.
+    struct Run: Sendable {
+        var refused: Int
+        var before: [String: Set<String>]
+        var rows: [VerifyRow]
+        var after: [String: Set<String>]
+    }
+
+    /// Every app's run through the API alone and every app's run with the restore database,
+    /// the ten side by side, once per process (each test below checks its five): a run mostly
+    /// waits on its served mock, and the apps differ in length.
+    static let runs = Result { () throws -> (api: [Run], database: [Run]) in
+        let jobs = allApps.map { ($0, false) } + allApps.map { ($0, true) }
+        let runs = try SideBySide.map(jobs) { (app: any AppModule.Type, withDatabase: Bool) -> Run in
             let backend = try app.makeMock()
             backend.adminRoutesEnabled = false
             let (server, endpoint) = try ServedMocks.serve(backend)
             defer { server.stop() }
             let refused = try endpoint.send(HTTPRequest(method: "POST", path: "/__admin/reset"), as: "service_role")
-            let before = try Self.dump(backend)
-            let rows = LiveVerify.run(app, endpoint: endpoint)
-            return (refused.status, before, rows, try Self.dump(backend))
+            let before = try LiveRestoreGateTests.dump(backend)
+            let options = withDatabase ? LiveOptions(database: MockDatabaseWriter(backend: backend)) : LiveOptions()
+            let rows = LiveVerify.run(app, endpoint: endpoint, options: options)
+            return Run(refused: refused.status, before: before, rows: rows, after: try LiveRestoreGateTests.dump(backend))
         }
+        return (Array(runs[..<allApps.count]), Array(runs[allApps.count...]))
+    }
+
+    func testWithoutAdminResetTheRunLeavesEveryTableAsFoundOrNamesTheRow() throws {
+        var exact: [String] = []
+        let runs = try Self.runs.get().api
         for (app, run) in zip(allApps, runs) {
             let (before, rows, after) = (run.before, run.rows, run.after)
             XCTAssertEqual(run.refused, 404, "\(app.name): /__admin/reset still answers")
@@ -99,17 +115,7 @@ final class LiveRestoreGateTests: GateTestCase {
     /// database with triggers off stands in for the psql connection), every app passes every
     /// case without `/__admin/reset` and the backend is left exactly as found.
     func testWithTheRestoreDatabaseEveryAppPassesAndLeavesEveryTableExactlyAsFound() throws {
-        // Each app against its own served mock, side by side; the checks after, in order.
-        let runs = try Concurrently<(before: [String: Set<String>], rows: [VerifyRow], after: [String: Set<String>])>.map(allApps, width: allApps.count) {
-            app in
-            let backend = try app.makeMock()
-            backend.adminRoutesEnabled = false
-            let (server, endpoint) = try ServedMocks.serve(backend)
-            defer { server.stop() }
-            let before = try Self.dump(backend)
-            let rows = LiveVerify.run(app, endpoint: endpoint, options: LiveOptions(database: MockDatabaseWriter(backend: backend)))
-            return (before, rows, try Self.dump(backend))
-        }
+        let runs = try Self.runs.get().database
         for (app, run) in zip(allApps, runs) {
             XCTAssertEqual(ServedMocks.failures(run.rows), "", app.name)
             XCTAssertEqual(run.after, run.before, "\(app.name): the run left the backend changed")

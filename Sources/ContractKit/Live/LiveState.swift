@@ -148,9 +148,6 @@ struct LiveStateIO {
         return items
     }
 
-    /// Every row of a table (`read`).
-    func rows(_ t: TableSchema) throws -> [String: JSONValue] { try read(t).rows }
-
     /// Every GoTrue user (id → user), following the pages.
     func users() throws -> [String: JSONValue] {
         var out: [String: JSONValue] = [:]
@@ -237,9 +234,11 @@ struct LiveStateIO {
         return Dictionary(zip(tables.map(\.name), reads), uniquingKeysWith: { a, _ in a })
     }
 
-    func snapshot() throws -> LiveSnapshot {
+    /// Everything a snapshot holds, as the backend has it now. A table whose pages are byte for
+    /// byte those of `known` (an earlier snapshot) takes its rows from there, unparsed.
+    func snapshot(known: LiveSnapshot? = nil) throws -> LiveSnapshot {
         var s = LiveSnapshot()
-        for (name, r) in try read(tables) { (s.rows[name], s.pages[name]) = (r.rows, r.pages) }
+        for (name, r) in try read(tables, known: known) { (s.rows[name], s.pages[name]) = (r.rows, r.pages) }
         s.users = Set(try users().keys)
         for b in buckets { s.objects[b] = try objects(b) }
         return s

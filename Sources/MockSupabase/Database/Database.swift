@@ -395,41 +395,84 @@ final class DatabaseEngine {
     static let noJSONOrdering = PostgresError(
         "42883", "could not identify an ordering operator for type json", hint: "Use an explicit ordering operator or modify the query.")
 
+    /// One ORDER BY term resolved against a table: the column, its type (the path's for `->`),
+    /// the direction, where NULLs go, and the JSON path when ordering by one.
+    struct SortKey {
+        let column: Int
+        let type: SQLType
+        let descending: Bool
+        let nullsFirst: Bool
+        let path: JSONPath?
+    }
+
+    /// A key's values as strings (nil: NULL) when every one is text compared bytewise (not an
+    /// enum's, which orders by its labels); nil otherwise.
+    static func texts(_ cells: [SQLValue], _ k: SortKey) -> [String?]? {
+        if case .enumeration = k.type { return nil }
+        var out: [String?] = []
+        out.reserveCapacity(cells.count)
+        for c in cells {
+            switch c {
+            case .text(let s): out.append(s)
+            case .null: out.append(nil)
+            default: return nil
+            }
+        }
+        return out
+    }
+
     func sort(_ rows: [[SQLValue]], _ order: [OrderTerm], _ t: Table) throws -> [[SQLValue]] {
-        let keys = try order.map { term -> (Int, SQLType, Bool, Bool, JSONPath?) in
+        let keys = try order.map { term -> SortKey in
             if t.colIndex[term.column] == nil, let (base, path) = JSONPath.split(term.column) {
                 // `order=col->a->>b`: ordered by the path's value (jsonb order for `->`, text for `->>`).
                 guard let i = t.colIndex[base] else { throw CompiledFilter.unknownColumn(base, t.schema) }
                 if t.schema.columns[i].type == .json, !path.steps.last!.asText { throw Self.noJSONOrdering }
-                return (i, path.steps.last!.asText ? .text : .jsonb, term.descending, term.nullsFirst ?? term.descending, try path.validated())
+                return SortKey(
+                    column: i, type: path.steps.last!.asText ? .text : .jsonb, descending: term.descending,
+                    nullsFirst: term.nullsFirst ?? term.descending, path: try path.validated())
             }
             guard let i = t.colIndex[term.column] else { throw CompiledFilter.unknownColumn(term.column, t.schema) }
             if t.schema.columns[i].type == .json { throw Self.noJSONOrdering }
-            return (i, t.schema.columns[i].type, term.descending, term.nullsFirst ?? term.descending, nil)
+            return SortKey(column: i, type: t.schema.columns[i].type, descending: term.descending, nullsFirst: term.nullsFirst ?? term.descending, path: nil)
         }
-        func cell(_ row: [SQLValue], _ i: Int, _ path: JSONPath?) -> SQLValue {
-            guard let path else { return row[i] }
-            let v = path.evaluate(row[i], type: t.schema.columns[i].type).value
+        if rows.count < 2 { return rows }
+        func cell(_ row: [SQLValue], _ k: SortKey) -> SQLValue {
+            guard let path = k.path else { return row[k.column] }
+            let v = path.evaluate(row[k.column], type: t.schema.columns[k.column].type).value
             if case .json(let j) = v, j.isNull { return .null }
             return v
         }
-        // Stable sort keeps insertion (heap) order among equals, as a sequential scan would.
-        return rows.enumerated().sorted { a, b in
-            for (i, type, desc, nullsFirst, path) in keys {
-                let x = cell(a.element, i, path), y = cell(b.element, i, path)
+        // Each row's ordering values, taken once (a path evaluated once per row, not per
+        // comparison); the comparisons then sort row numbers.
+        let cells = keys.map { k in rows.map { cell($0, k) } }
+        if keys.count == 1, let texts = Self.texts(cells[0], keys[0]) {
+            // One text key (a uuid or text primary key, the usual `order`): its strings compared
+            // as `SQLValue.compare` compares them, without going through the enum.
+            let k = keys[0]
+            return rows.indices.sorted { a, b in
+                guard let x = texts[a] else { return texts[b] == nil ? a < b : k.nullsFirst }
+                guard let y = texts[b] else { return !k.nullsFirst }
+                if x == y { return a < b }
+                return (SQLValue.bytewise(x, y) < 0) != k.descending
+            }.map { rows[$0] }
+        }
+        // Stable: insertion (heap) order among equals, as a sequential scan would.
+        return rows.indices.sorted { a, b in
+            for n in keys.indices {
+                let k = keys[n], x = cells[n][a], y = cells[n][b]
                 if x.isNull && y.isNull { continue }
-                if x.isNull { return nullsFirst }
-                if y.isNull { return !nullsFirst }
+                if x.isNull { return k.nullsFirst }
+                if y.isNull { return !k.nullsFirst }
                 let c: Int
-                if case .json(let p) = x, case .json(let q) = y, type == .jsonb || type == .json {
+                if case .json(let p) = x, case .json(let q) = y, k.type == .jsonb || k.type == .json {
                     c = JSONBOrder.compare(p, q)
                 } else {
-                    c = SQLValue.compare(x, y, type: type) ?? 0
+                    c = SQLValue.compare(x, y, type: k.type) ?? 0
                 }
-                if c != 0 { return desc ? c > 0 : c < 0 }
+                if c != 0 { return k.descending ? c > 0 : c < 0 }
             }
-            return a.offset < b.offset
-        }.map(\.element)
+            return a < b
+        }.map { rows[$0] }
     }
 
     // MARK: INSERT
