@@ -268,7 +268,7 @@ final class PostgresFunctionGateTests: GateTestCase {
     func testEveryAppsSQLBehaviourChecks() throws {
         var ran = 0
         for app in try PostgresGate.appsWithSQL() {
-            let results = try PostgresChecks.functionResults(try app.spec(), try PostgresGate.target(app), mock: try PostgresChecks.mockBackend(app))
+            let results = try PostgresGate.functionResults(app)
             ran += results.count
             XCTAssertTrue(results.allSatisfy(\.passed), "\(app.name):\n\(PostgresGate.failures(results))")
         }
@@ -277,7 +277,7 @@ final class PostgresFunctionGateTests: GateTestCase {
 
     func testEveryAppsSQLVerifyScripts() throws {
         for app in try PostgresGate.appsWithSQL() {
-            let results = try PostgresChecks.verifyScriptResults(try app.spec(), cluster: try PostgresGate.cluster())
+            let results = try PostgresGate.verifyScriptResults(app)
             XCTAssertTrue(results.allSatisfy(\.passed), "\(app.name):\n\(PostgresGate.failures(results))")
         }
     }

@@ -17,7 +17,7 @@ extension PostgresGate {
             .flatMap { $0.split(separator: ",") }.map { String($0.split(separator: "/")[0].split(separator: ".").last ?? "") }
         let runs: (String) -> Bool = { suite in named.isEmpty || named.contains(suite) }
         let plan = WarmUpPlan(
-            databaseGate: runs("DatabaseGateTests"), differential: runs("PostgresDifferentialGateTests"),
+            databaseGate: runs("DatabaseGateTests"), differential: runs("PostgresDifferentialGateTests"), functions: runs("PostgresFunctionGateTests"),
             targets: named.isEmpty || named.contains { $0.hasPrefix("Postgres") })
         guard plan.targets || plan.databaseGate, warmUpStarted.claim() else { return }
         Thread.detachNewThread {
@@ -26,10 +26,12 @@ extension PostgresGate {
     }
 
     /// What the warm-up makes, only what the process's suites use: the seeded databases (any
-    /// `Postgres…` suite), `DatabaseGateTests`' runs, the differential's answers.
+    /// `Postgres…` suite), `DatabaseGateTests`' runs, the differential's answers, the function
+    /// and verify-script checks' results.
     struct WarmUpPlan {
         var databaseGate: Bool
         var differential: Bool
+        var functions: Bool
         var targets: Bool
     }
 
@@ -38,9 +40,9 @@ extension PostgresGate {
 
     /// The work, in the order the suites run: the cluster and every app's seeded database
     /// (which builds each app's migrated template, from which `DatabaseGateTests` copies its
-    /// databases too), `DatabaseGateTests`' verify runs, then PostgreSQL's answers to the
-    /// differential, randomized and matrix cases. Failures are left for the suites to meet
-    /// and report.
+    /// databases too), `DatabaseGateTests`' verify runs, PostgreSQL's answers to the
+    /// differential, randomized and matrix cases, then the function and verify-script checks.
+    /// Failures are left for the suites to meet and report.
     private static func warmUp(_ plan: WarmUpPlan) {
         guard (try? cluster()) != nil, let apps = try? appsWithSQL() else { return }
         if plan.targets { for app in apps { _ = try? target(app) } }
@@ -54,6 +56,10 @@ extension PostgresGate {
             for app in apps { _ = try? differentialAnswers(app) }
             for app in apps { _ = try? randomAnswers(app) }
             for app in apps where RLSSuite.hasMatrix(app.name) { _ = try? matrixResults(app) }
+        }
+        if plan.functions {
+            for app in apps { _ = try? functionResults(app) }
+            for app in apps { _ = try? verifyScriptResults(app) }
         }
     }
 
@@ -88,6 +94,21 @@ extension PostgresGate {
     /// The shared RLS matrix's verdicts on an app's seeded database.
     static func matrixResults(_ app: any AppModule.Type) throws -> [CaseResult] {
         try memo.value("matrix \(app.name)") { PostgresChecks.matrixResults(try app.spec(), try target(app)) }
+    }
+
+    /// The app's `sql/checks.json` results on its seeded database.
+    static func functionResults(_ app: any AppModule.Type) throws -> [CaseResult] {
+        try memo.value("functions \(app.name)") {
+            try PostgresChecks.functionResults(try app.spec(), try target(app), mock: try PostgresChecks.mockBackend(app))
+        }
+    }
+
+    /// The app's `sql/verify/*.sql` scripts' results, each on a fresh seeded database (named
+    /// apart from the one the suites' own script runs recreate, which may run meanwhile).
+    static func verifyScriptResults(_ app: any AppModule.Type) throws -> [CaseResult] {
+        try memo.value("verify scripts \(app.name)") {
+            try PostgresChecks.verifyScriptResults(try app.spec(), cluster: try cluster(), database: "gate_scripts_\(app.name)")
+        }
     }
 
     /// The process's memo of the values above.

@@ -113,14 +113,17 @@ package enum PostgresChecks {
     }
 
     /// Runs each `sql/verify/*.sql` script with `ON_ERROR_STOP=1` against a freshly migrated and
-    /// seeded database of its own; a script passes when psql exits 0.
-    package static func verifyScriptResults(_ spec: AppSpec, cluster: PostgresCluster, scripts given: [URL]? = nil) throws -> [CaseResult] {
+    /// seeded database of its own (`database`, by default `script_<app>`); a script passes when
+    /// psql exits 0.
+    package static func verifyScriptResults(_ spec: AppSpec, cluster: PostgresCluster, scripts given: [URL]? = nil, database: String? = nil) throws
+        -> [CaseResult]
+    {
         let scripts = given ?? verifyScripts(app: spec.app)
         guard !scripts.isEmpty else { return [] }
         let files = try PostgresCluster.migrationFiles(app: spec.app)
         let fixtures = PostgresFixtures.sql(spec.fixtures, schema: spec.schema)
         return try scripts.map { script in
-            let db = "script_\(spec.app)"
+            let db = database ?? "script_\(spec.app)"
             try cluster.createDatabase(db, applying: files, extraSQL: [fixtures])
             do {
                 try cluster.psql(database: db, file: script)
