@@ -11,6 +11,8 @@ class GateTestCase: XCTestCase {
     static let loadedSpecs = LoadedSpecs()
 
     override func invokeTest() {
+        // The PostgreSQL suites' cluster, databases and answers, made meanwhile on another core.
+        PostgresGate.startWarmUp(specs: Self.loadedSpecs)
         LoadedSpecs.$current.withValue(Self.loadedSpecs) { super.invokeTest() }
     }
 }

@@ -151,17 +151,15 @@ final class PostgresCatalogGateTests: GateTestCase {
 final class PostgresDifferentialGateTests: GateTestCase {
     func testMockAgreesWithPostgresOnEveryCase() throws {
         // The apps run side by side (each its own database and session); the checks after.
+        // PostgreSQL's answers come from the warm-up (`PostgresGate.differentialAnswers`, the
+        // largest app's cases shared by two copies of its database), computed while the suites
+        // before this one ran; the mock runs its cases here.
         let apps = try PostgresGate.appsWithSQL()
-        let largest = try apps.max { DifferentialExpansion.cases(try $0.spec()).count < DifferentialExpansion.cases(try $1.spec()).count }?.name
         let runs = try Concurrently<(cases: Int, results: [CaseResult])>.map(apps, width: apps.count) { app in
             let spec = try app.spec()
             let cases = DifferentialExpansion.cases(spec)
             let mock = EngineTarget(database: try PostgresChecks.mockBackend(app).mock.database)
-            // The app with the most cases (TeleportMe's reference tables, ten times any other's)
-            // shares them with a second copy of its database as soon as that copy is made.
-            let postgres: any RLSTarget =
-                app.name == largest
-                ? ShardedRLSTarget([{ try PostgresGate.target(app) }, { try PostgresGate.target(app, copy: 1) }]) : try PostgresGate.target(app)
+            let postgres = try PostgresGate.differentialAnswers(app).target { try PostgresGate.target(app) }
             return (cases.count, try RLSDifferential.compare(cases, mock: mock, postgres: postgres, schema: spec.schema, app: app.name))
         }
         for (app, run) in zip(apps, runs) {
@@ -172,9 +170,7 @@ final class PostgresDifferentialGateTests: GateTestCase {
 
     func testSharedRLSMatrixHoldsOnPostgres() throws {
         let apps = try PostgresGate.appsWithSQL().filter { RLSSuite.hasMatrix($0.name) }
-        let runs = try Concurrently<[CaseResult]>.map(apps, width: apps.count) { app in
-            PostgresChecks.matrixResults(try app.spec(), try PostgresGate.target(app))
-        }
+        let runs = try Concurrently<[CaseResult]>.map(apps, width: apps.count) { app in try PostgresGate.matrixResults(app) }
         for (app, results) in zip(apps, runs) {
             XCTAssertFalse(results.isEmpty, app.name)
             XCTAssertTrue(results.allSatisfy(\.passed), "\(app.name):\n\(PostgresGate.failures(results))")
@@ -199,7 +195,8 @@ final class PostgresDifferentialGateTests: GateTestCase {
             let spec = try app.spec()
             let cases = RandomizedCases.generate(spec, seed: seed, count: 500)
             let mock = EngineTarget(database: try PostgresChecks.mockBackend(app).mock.database)
-            return try RLSDifferential.disagreements(cases, mock: mock, postgres: try PostgresGate.target(app), schema: spec.schema)
+            let postgres = try PostgresGate.randomAnswers(app, count: 500).target { try PostgresGate.target(app) }
+            return try RLSDifferential.disagreements(cases, mock: mock, postgres: postgres, schema: spec.schema)
         }
         for (app, d) in zip(apps, runs) {
             XCTAssertEqual(
@@ -226,8 +223,10 @@ final class PostgresDifferentialGateTests: GateTestCase {
         policies.tables[i].cells[.select]?.using = .constant(true)
         backend.database.policies = policies
         let cases = DifferentialExpansion.cases(spec).filter { $0.table == "saved_cities" }
+        let live = { try PostgresGate.target(app) as any RLSTarget }
         let d = try RLSDifferential.disagreements(
-            cases, mock: EngineTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema)
+            cases, mock: EngineTarget(database: backend.database),
+            postgres: try PostgresGate.differentialAnswers(app).filter { $0.table == "saved_cities" }.target(live: live), schema: spec.schema)
         XCTAssertFalse(d.isEmpty)
         let ben = try XCTUnwrap(d.first { $0.testCase.actor.name == "ben" && $0.testCase.operation.command == .select })
         XCTAssertEqual(ben.mock.count, 1)
@@ -236,7 +235,8 @@ final class PostgresDifferentialGateTests: GateTestCase {
         let random = RandomizedCases.generate(spec, seed: PostgresChecks.seed, count: 500)
         XCTAssertFalse(
             try RLSDifferential.disagreements(
-                random, mock: EngineTarget(database: backend.database), postgres: try PostgresGate.target(app), schema: spec.schema
+                random, mock: EngineTarget(database: backend.database), postgres: try PostgresGate.randomAnswers(app, count: 500).target(live: live),
+                schema: spec.schema
             ).isEmpty,
             "the randomized test misses a flipped SELECT policy")
     }
@@ -268,7 +268,7 @@ final class PostgresFunctionGateTests: GateTestCase {
     func testEveryAppsSQLBehaviourChecks() throws {
         var ran = 0
         for app in try PostgresGate.appsWithSQL() {
-            let results = try PostgresChecks.functionResults(try app.spec(), try PostgresGate.target(app), mock: try PostgresChecks.mockBackend(app))
+            let results = try PostgresGate.functionResults(app)
             ran += results.count
             XCTAssertTrue(results.allSatisfy(\.passed), "\(app.name):\n\(PostgresGate.failures(results))")
         }
@@ -277,7 +277,7 @@ final class PostgresFunctionGateTests: GateTestCase {
 
     func testEveryAppsSQLVerifyScripts() throws {
         for app in try PostgresGate.appsWithSQL() {
-            let results = try PostgresChecks.verifyScriptResults(try app.spec(), cluster: try PostgresGate.cluster())
+            let results = try PostgresGate.verifyScriptResults(app)
             XCTAssertTrue(results.allSatisfy(\.passed), "\(app.name):\n\(PostgresGate.failures(results))")
         }
     }

@@ -113,14 +113,17 @@ package enum PostgresChecks {
     }
 
     /// Runs each `sql/verify/*.sql` script with `ON_ERROR_STOP=1` against a freshly migrated and
-    /// seeded database of its own; a script passes when psql exits 0.
-    package static func verifyScriptResults(_ spec: AppSpec, cluster: PostgresCluster, scripts given: [URL]? = nil) throws -> [CaseResult] {
+    /// seeded database of its own (`database`, by default `script_<app>`); a script passes when
+    /// psql exits 0.
+    package static func verifyScriptResults(_ spec: AppSpec, cluster: PostgresCluster, scripts given: [URL]? = nil, database: String? = nil) throws
+        -> [CaseResult]
+    {
         let scripts = given ?? verifyScripts(app: spec.app)
         guard !scripts.isEmpty else { return [] }
         let files = try PostgresCluster.migrationFiles(app: spec.app)
         let fixtures = PostgresFixtures.sql(spec.fixtures, schema: spec.schema)
         return try scripts.map { script in
-            let db = "script_\(spec.app)"
+            let db = database ?? "script_\(spec.app)"
             try cluster.createDatabase(db, applying: files, extraSQL: [fixtures])
             do {
                 try cluster.psql(database: db, file: script)
@@ -131,6 +134,11 @@ package enum PostgresChecks {
         }
     }
 
+    /// From how many differential cases `run` shares them between two copies of the app's
+    /// database: eight pipeline batches (TeleportMe's 12,132 cases are; the other apps' few
+    /// thousand finish on one session before a copy would be ready).
+    static let shardedCases = 8 * PostgresTarget.pipelineChunk
+
     /// Every PostgreSQL check of an app; empty when it has no SQL. `randomCases` seeded cases
     /// run after the full expansion.
     package static func run(_ app: any AppModule.Type, randomCases: Int = 400, seed: UInt64 = PostgresChecks.seed) throws -> [CaseResult] {
@@ -139,10 +147,18 @@ package enum PostgresChecks {
         let cluster = try sharedCluster()
         let target = try PostgresTarget.open(cluster: cluster, spec: spec, database: "verify_\(app.name)")
         defer { target.session.close() }
+        let cases = DifferentialExpansion.cases(spec)
+        // Many cases: they are shared with a second copy of the database (`ShardedRLSTarget`),
+        // made by the shard that uses it while the first shard already runs cases. (Not made
+        // ahead with `Concurrently`: verify's cells occupy Dispatch's worker threads, and a
+        // cell waiting for work queued behind them would wait for ever.)
+        let copy = cases.count >= shardedCases ? OpenedOnce { try PostgresTarget.open(cluster: cluster, spec: spec, database: "verify_\(app.name)_1") } : nil
+        defer { copy?.close() }
         let mock = try mockBackend(app).served.engine()
         var results = try catalogResults(spec, target)
         if RLSSuite.hasMatrix(spec.app) { results += matrixResults(spec, target) }
-        results += try RLSDifferential.compare(DifferentialExpansion.cases(spec), mock: mock, postgres: target, schema: spec.schema, app: spec.app)
+        let postgres: any RLSTarget = copy.map { c in ShardedRLSTarget([{ target }, { try c.target() }]) } ?? target
+        results += try RLSDifferential.compare(cases, mock: mock, postgres: postgres, schema: spec.schema, app: spec.app)
         let random = RandomizedCases.generate(spec, seed: seed, count: randomCases)
         let d = try RLSDifferential.disagreements(random, mock: mock, postgres: target, schema: spec.schema)
         results.append(
@@ -165,4 +181,26 @@ package enum PostgresChecks {
         }
         return try run(app)
     }
+}
+
+/// A target opened by its first user and closed by its owner.
+final class OpenedOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private let open: () throws -> PostgresTarget
+    private var opened: PostgresTarget?
+
+    init(_ open: @escaping () throws -> PostgresTarget) { self.open = open }
+
+    /// The target, opened on the first call.
+    func target() throws -> PostgresTarget {
+        try lock.withLock {
+            if let t = opened { return t }
+            let t = try open()
+            opened = t
+            return t
+        }
+    }
+
+    /// Closes the target's session if it was opened.
+    func close() { lock.withLock { opened?.session.close() } }
 }

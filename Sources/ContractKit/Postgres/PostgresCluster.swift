@@ -105,13 +105,15 @@ func runProgram(_ path: String, _ args: [String], environment: [String: String]?
 /// user through `runuser` (initdb refuses root).
 ///
 /// `stop()` (also run at process exit and on deinit) stops the server and removes the folder;
-/// clusters left behind by a crashed process are swept on the next `start`.
+/// clusters left behind by a crashed process are swept on the next `start`. The data directory
+/// is a copy of one `initdb` made once per PostgreSQL build and user (`InitdbCache`), which
+/// outlives the process.
 package final class PostgresCluster: @unchecked Sendable {
     /// The cluster's folder (data directory in `data/`, socket in the folder itself).
     package let directory: URL
     /// The binaries used.
     package let installation: PostgresInstallation
-    private let runAs: String?
+    let runAs: String?
     private let lock = NSLock()
     /// Database set-ups take turns: roles are cluster-wide, so two set-ups at once (verify runs
     /// apps side by side) both find `anon` missing in the shim's `if not exists` and both create
@@ -140,9 +142,7 @@ package final class PostgresCluster: @unchecked Sendable {
         if let user = runAs, let pw = getpwnam(user) { _ = chown(dir.path, pw.pointee.pw_uid, pw.pointee.pw_gid) }
         let cluster = PostgresCluster(directory: dir, installation: inst, runAs: runAs)
         do {
-            let initdb = try cluster.runServerTool(
-                "initdb", ["-D", dir.path + "/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
-            guard initdb.status == 0 else { throw PostgresUnavailable("initdb failed: \(initdb.output)") }
+            try cluster.makeDataDirectory()
             let opts =
                 "-k \(dir.path) -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c timezone=UTC -c max_connections=20 -c jit=off"
             let ctl = try cluster.runServerTool("pg_ctl", ["-D", dir.path + "/data", "-l", dir.path + "/server.log", "-w", "-t", "30", "-o", opts, "start"])
@@ -193,6 +193,7 @@ package final class PostgresCluster: @unchecked Sendable {
 
     /// `sweepStale` in one parent folder.
     private static func sweepStale(_ inst: PostgresInstallation, in tmp: String) {
+        InitdbCache.sweepStale(in: tmp)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
             guard let pid = Int32(rest.split(separator: ".").first ?? ""), pid != getpid() else { continue }
