@@ -499,41 +499,17 @@ extension MockSupabase {
 
     func listObjects(_ request: HTTPRequest, _ bucketID: String) throws -> HTTPResponse {
         let auth = try storageCaller(request, required: true)!
-        guard case .object(let body)? = try? JSONValue.parse(request.body) else {
-            throw StorageError.validation("body must be object")
-        }
-        guard let prefixValue = body["prefix"] else { throw StorageError.validation("body must have required property 'prefix'") }
-        guard case .string(var prefix) = prefixValue else { throw StorageError.validation("body/prefix must be string") }
-        func int(_ key: String, min: Int) throws -> Int? {
-            guard var v = body[key], !v.isNull else { return nil }
-            // Fastify's validator coerces types: "10" is 10.
-            if case .string(let s) = v, let i = Int64(s) { v = .int(i) }
-            guard let i = v.intValue, v.doubleValue == Double(i) else { throw StorageError.validation("body/\(key) must be integer") }
-            guard i >= min else { throw StorageError.validation("body/\(key) must be >= \(min)") }
-            return Int(i)
-        }
-        // storage.search: LEAST(coalesce(limits, 100), 1500).
-        let limit = min(try int("limit", min: 1) ?? 100, 1500)
-        let offset = try int("offset", min: 0) ?? 0
-        let search =
-            try body["search"].map { s in
-                guard case .string(let v) = s else { throw StorageError.validation("body/search must be string") }
-                return v
-            } ?? ""
+        let body = try storageBody(request, StorageRouteBodies.listObjects)
+        var prefix = body["prefix"]?.stringValue ?? ""
+        // storage.search: LEAST(coalesce(limits, 100), 1500). A null limit or offset has been
+        // coerced to 0 by the schema, so `limit: null` fails its minimum as it does upstream.
+        let limit = min(body["limit"]?.intValue.map(Int.init) ?? 100, 1500)
+        let offset = body["offset"]?.intValue.map(Int.init) ?? 0
+        let search = body["search"]?.stringValue ?? ""
         var column = "name", ascending = true
-        if let sb = body["sortBy"] {
-            guard case .object(let o) = sb else { throw StorageError.validation("body/sortBy must be object") }
-            guard case .string(let c)? = o["column"] else { throw StorageError.validation("body/sortBy must have required property 'column'") }
-            guard ["name", "updated_at", "created_at", "last_accessed_at"].contains(c) else {
-                throw StorageError.validation("body/sortBy/column must be equal to one of the allowed values")
-            }
-            column = c
-            if let ord = o["order"] {
-                guard case .string(let s) = ord, ["asc", "desc"].contains(s) else {
-                    throw StorageError.validation("body/sortBy/order must be equal to one of the allowed values")
-                }
-                ascending = s == "asc"
-            }
+        if let o = body["sortBy"]?.objectValue {
+            column = o["column"]?.stringValue ?? column
+            if let s = o["order"]?.stringValue { ascending = s == "asc" }
         }
         if !prefix.isEmpty && !prefix.hasSuffix("/") { prefix += "/" }
         let level = prefix.components(separatedBy: "/").count // storage.search's `levels`
@@ -609,14 +585,8 @@ extension MockSupabase {
 
     func deleteObjects(_ request: HTTPRequest, bucket bucketID: String) throws -> HTTPResponse {
         let auth = try storageCaller(request, required: true)!
-        guard case .object(let body)? = try? JSONValue.parse(request.body) else { throw StorageError.validation("body must be object") }
-        guard let p = body["prefixes"] else { throw StorageError.validation("body must have required property 'prefixes'") }
-        guard case .array(let items) = p else { throw StorageError.validation("body/prefixes must be array") }
-        guard !items.isEmpty else { throw StorageError.validation("body/prefixes must NOT have fewer than 1 items") }
-        let names = try items.enumerated().map { i, v in
-            guard case .string(let s) = v else { throw StorageError.validation("body/prefixes/\(i) must be string") }
-            return s
-        }
+        let body = try storageBody(request, StorageRouteBodies.deleteObjects)
+        let names = (body["prefixes"]?.arrayValue ?? []).compactMap(\.stringValue)
         let b = (try storageBuckets()).first { $0.id == bucketID }
         var deleted: [JSONValue] = []
         var seen = Set<String>()

@@ -99,9 +99,8 @@ extension MockSupabase {
 
     func createBucket(_ request: HTTPRequest, _ buckets: [BucketConfig]) throws -> HTTPResponse {
         let auth = try storageCaller(request, required: true)!
-        let body = try jsonBodyObject(request)
-        guard let nv = body["name"] else { throw StorageError.validation("body must have required property 'name'") }
-        guard case .string(let name) = nv else { throw StorageError.validation("body/name must be string") }
+        let body = try storageBody(request, StorageRouteBodies.createBucket)
+        let name = body["name"]?.stringValue ?? ""
         let id = body["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? name
         let invalidName = StorageError(400, code: "InvalidBucketName", error: "Invalid Input", message: "Bucket name invalid")
         guard name.trimmingCharacters(in: .whitespaces) == name, MockSupabase.isValidBucketName(name) else { throw invalidName }
@@ -123,18 +122,12 @@ extension MockSupabase {
 
     func updateBucket(_ request: HTTPRequest, _ id: String, _ buckets: [BucketConfig]) throws -> HTTPResponse {
         let auth = try storageCaller(request, required: true)!
-        let body = try jsonBodyObject(request)
-        guard body["public"] != nil || body["file_size_limit"] != nil || body["allowed_mime_types"] != nil else {
-            throw StorageError.validation("body must have required property 'public'")
-        }
+        let body = try storageBody(request, StorageRouteBodies.updateBucket)
         guard MockSupabase.isValidBucketName(id) else {
             throw StorageError(400, code: "InvalidBucketName", error: "Invalid Input", message: "Bucket name invalid")
         }
         guard auth.bypassesRLS, var b = bucket(id, buckets) else { throw StorageError.noSuchBucket }
-        if let p = body["public"] {
-            guard case .bool(let v) = p else { throw StorageError.validation("body/public must be boolean") }
-            b.isPublic = v
-        }
+        if let p = body["public"]?.boolValue { b.isPublic = p }
         if let l = body["file_size_limit"] { b.fileSizeLimit = try parseSizeLimit(l) }
         if let m = body["allowed_mime_types"] { b.allowedMimeTypes = try mimeTypes(m) }
         bucketEdits.withLock { edits in edits.changed[id] = b }

@@ -42,18 +42,15 @@ extension MockSupabase {
         return nil
     }
 
-    /// `expiresIn`: an integer ≥ 1 (the route's JSON schema), else the framework's 400. Fastify's
-    /// validator coerces types, so the string `"60"` (what supabase-py sends) is 60.
-    func expiresIn(_ body: [String: JSONValue]) throws -> Int64 {
-        guard var v = body["expiresIn"] else { throw StorageError.validation("body must have required property 'expiresIn'") }
-        if case .string(let s) = v, let i = Int64(s) { v = .int(i) }
-        guard let i = v.intValue, v.doubleValue == Double(i) else { throw StorageError.validation("body/expiresIn must be integer") }
-        guard i >= 1 else { throw StorageError.validation("body/expiresIn must be >= 1") }
-        return i
-    }
+    /// `expiresIn` of a body the route's schema has checked (an integer ≥ 1; the string `"60"`
+    /// that supabase-py sends is 60 by then).
+    func expiresIn(_ body: [String: JSONValue]) -> Int64 { body["expiresIn"]?.intValue ?? 1 }
 
-    func jsonBodyObject(_ request: HTTPRequest) throws -> [String: JSONValue] {
-        guard case .object(let o)? = try? JSONValue.parse(request.body) else { throw StorageError.validation("body must be object") }
+    /// The JSON body checked and coerced by the route's schema, as Fastify hands it to the route;
+    /// a body that is not JSON is refused as not an object.
+    func storageBody(_ request: HTTPRequest, _ schema: StorageBodySchema) throws -> [String: JSONValue] {
+        guard let parsed = try? JSONValue.parse(request.body) else { throw StorageError.validation("body must be object") }
+        guard case .object(let o) = try schema.validate(parsed) else { throw StorageError.validation("body must be object") }
         return o
     }
 
@@ -80,8 +77,8 @@ extension MockSupabase {
     /// `POST /object/sign/{bucket}/{path}` → `{"signedURL": "/object/sign/{bucket}/{path}?token=…"}`.
     func signURL(_ request: HTTPRequest, bucket bucketID: String, name: String, buckets: [BucketConfig]) throws -> HTTPResponse {
         let auth = try storageCaller(request, required: true)!
-        let body = try jsonBodyObject(request)
-        let exp = try expiresIn(body)
+        let body = try storageBody(request, StorageRouteBodies.signURL)
+        let exp = expiresIn(body)
         _ = try readableObject(auth, bucket: bucketID, name: name, buckets: buckets)
         let url = "\(bucketID)/\(name)"
         let token = signStorageToken(["url": .string(url), "scope": "download"], expiresIn: exp)
@@ -92,15 +89,10 @@ extension MockSupabase {
     /// those the caller cannot read.
     func signURLs(_ request: HTTPRequest, bucket bucketID: String, buckets: [BucketConfig]) throws -> HTTPResponse {
         let auth = try storageCaller(request, required: true)!
-        let body = try jsonBodyObject(request)
-        let exp = try expiresIn(body)
-        guard let p = body["paths"] else { throw StorageError.validation("body must have required property 'paths'") }
-        guard case .array(let items) = p else { throw StorageError.validation("body/paths must be array") }
-        guard !items.isEmpty else { throw StorageError.validation("body/paths must NOT have fewer than 1 items") }
-        guard items.count <= 1000 else { throw StorageError.validation("body/paths must NOT have more than 1000 items") }
+        let body = try storageBody(request, StorageRouteBodies.signURLs)
+        let exp = expiresIn(body)
         var out: [JSONValue] = []
-        for (i, v) in items.enumerated() {
-            guard case .string(let path) = v else { throw StorageError.validation("body/paths/\(i) must be string") }
+        for path in (body["paths"]?.arrayValue ?? []).compactMap(\.stringValue) {
             let readable = (try? readableObject(auth, bucket: bucketID, name: path, buckets: buckets)) != nil
             if readable {
                 let url = "\(bucketID)/\(path)"
@@ -207,17 +199,11 @@ extension MockSupabase {
     /// `POST /object/copy` → `{"Id", "Key": "<bucket>/<destination>", …the new row}`.
     func moveOrCopy(_ request: HTTPRequest, buckets: [BucketConfig], copy: Bool) throws -> HTTPResponse {
         let auth = try storageCaller(request, required: true)!
-        let body = try jsonBodyObject(request)
-        for k in ["bucketId", "sourceKey", "destinationKey"] where body[k] == nil {
-            throw StorageError.validation("body must have required property '\(k)'")
-        }
-        func str(_ k: String) throws -> String? {
-            guard let v = body[k] else { return nil }
-            guard case .string(let s) = v else { throw StorageError.validation("body/\(k) must be string") }
-            return s
-        }
-        let srcBucket = try str("bucketId")!, src = try str("sourceKey")!, dst = try str("destinationKey")!
-        let dstBucket = try str("destinationBucket") ?? srcBucket
+        let body = try storageBody(request, copy ? StorageRouteBodies.copyObject : StorageRouteBodies.moveObject)
+        func str(_ k: String) -> String { body[k]?.stringValue ?? "" }
+        let srcBucket = str("bucketId"), src = str("sourceKey"), dst = str("destinationKey")
+        // `destinationBucket || bucketId`: absent, or null coerced to "", is the source bucket.
+        let dstBucket = str("destinationBucket").isEmpty ? srcBucket : str("destinationBucket")
         guard MockSupabase.isValidKey(dst) else { throw StorageError.invalidKey(dst) }
         let upsert = copy && request.headers["x-upsert"] == "true"
         let source = try readableObject(auth, bucket: srcBucket, name: src, buckets: buckets)
