@@ -546,6 +546,16 @@ final class SpecTablesFixture {
             {"name": "factory_id", "type": "integer"},
             {"name": "inspections", "type": "jsonb"}],
            "foreignKeys": [{"columns": ["factory_id"], "references": {"table": "factories", "columns": ["id"]}}]},
+          {"name": "budget_categories", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "category_name", "type": "text"},
+            {"name": "budget_owner", "type": "text"},
+            {"name": "budget_amount", "type": "numeric"}]},
+          {"name": "budget_expenses", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "expense_amount", "type": "numeric"},
+            {"name": "budget_category_id", "type": "integer"}],
+           "foreignKeys": [{"columns": ["budget_category_id"], "references": {"table": "budget_categories", "columns": ["id"]}}]},
           {"name": "client", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},
             {"name": "name", "type": "text"}]},
@@ -1106,8 +1116,9 @@ extension SpecTablesFixture {
         try db.seed("trash_details", rows: rows(["id", "jsonb_col"], [[1, ["key": 10]], [2, ["key": 6]], [3, ["key": 8]]]))
     }
 
-    /// The rows SpreadQueriesSpec.hs spreads (data.sql's factories, processes and their costs,
-    /// categories, supervisors and operators).
+    /// The rows SpreadQueriesSpec.hs and AggregateFunctionsSpec.hs spread (data.sql's factories,
+    /// processes and their costs, categories, supervisors and operators, budget categories and
+    /// expenses).
     func seedSpreadTables(_ db: Database) throws {
         func rows(_ cols: [String], _ values: [[JSONValue]]) -> [JSONValue] {
             values.map { v in JSONValue.object(Dictionary(uniqueKeysWithValues: zip(cols, v))) }
@@ -1125,6 +1136,20 @@ extension SpecTablesFixture {
         let costs: [(Int64, String)] = [(1, "150.00"), (2, "200.00"), (3, "180.00"), (4, "70.00"), (5, "40.00"), (6, "70.00"), (8, "40.00")]
         // As strings: a JSON number's written scale (`150.00`) does not survive `JSONValue`.
         try db.seed("process_costs", rows: costs.map { JSONValue.object(["process_id": .int($0.0), "cost": .string($0.1)]) })
+        let categories: [(Int64, String, String, String)] = [
+            (1, "Beanie Babies", "Brian Smith", "1000.31"), (2, "DVDs", "Jane Clarkson", "2000.12"), (3, "Pizza", "Brian Smith", "1000.11"),
+            (4, "Opera Tickets", "Jane Clarkson", "7000.41"), (5, "Nuclear Fusion Research", "Sally Hughes", "500.23"),
+            (6, "T-5hirts", "Dana de Groot", "500.33")
+        ]
+        try db.seed(
+            "budget_categories",
+            rows: categories.map {
+                JSONValue.object(["id": .int($0.0), "category_name": .string($0.1), "budget_owner": .string($0.2), "budget_amount": .string($0.3)])
+            })
+        let expenses: [(Int64, String, Int64)] = [(1, "200.26", 1), (2, "400.26", 3), (3, "100.22", 4), (5, "900.27", 5)]
+        try db.seed(
+            "budget_expenses",
+            rows: expenses.map { JSONValue.object(["id": .int($0.0), "expense_amount": .string($0.1), "budget_category_id": .int($0.2)]) })
         try db.seed("supervisors", rows: rows(["id", "name"], [[1, "Mary"], [2, "John"], [3, "Peter"], [4, "Sarah"], [5, "Jane"]]))
         try db.seed(
             "process_supervisor",

@@ -313,7 +313,7 @@ extension MockSupabase {
         }
         // `order=rel(col)` sorts by a to-one embed's column, known only once rows are rendered.
         let relatedOrder = q.order.contains { $0.column.contains("(") }
-        let inMemory = plan.hasInnerFilter || relatedOrder || !plan.aggregates.isEmpty
+        let inMemory = plan.hasInnerFilter || relatedOrder || plan.groupsRows
         let result = try database.select(
             from: tableName, as: auth, where: filters.isEmpty ? nil : .and(filters),
             order: relatedOrder ? [] : q.order, limit: inMemory ? nil : q.limit, offset: inMemory ? 0 : q.offset,
@@ -335,7 +335,13 @@ extension MockSupabase {
         if inMemory {
             var rendered = try plan.renderRows(result.rows, database: database, auth: auth, jsonb: false)
             if relatedOrder { rendered = try SelectPlan.sortByRelated(rendered, q.order, plan: plan, database: database) }
-            if prefs.count { total = rendered.count }
+            if prefs.count {
+                // SqlFragment.hs `countF`: with a range (or `db-max-rows`) the exact count is a
+                // query of its own over the filtered rows, without the GROUP BY
+                // (QueryBuilder.hs `readPlanToCountQuery`); without one it is the page's rows.
+                let ranged = q.limit != nil || q.offset > 0
+                total = ranged && plan.groupsRows ? try plan.ungroupedCount(result.rows, database: database, auth: auth) : rendered.count
+            }
             let start = min(q.offset, rendered.count)
             let end = q.limit.map { start + min($0, rendered.count - start) } ?? rendered.count
             rows = rendered[start..<end].map(\.text)

@@ -41,6 +41,12 @@ struct SelectPlan {
         }
 
         var toMany: Bool { rel.toMany }
+
+        /// A to-one spread with aggregates in it, at any depth of to-one spreads: PostgREST
+        /// hoists them into the parent's query (Plan.hs `hoistSpreadAggFunctions`), which then
+        /// groups by its other fields and the spreads' other fields and computes them over the
+        /// group's joined rows, not per parent row.
+        var hoists: Bool { !toMany && plan.groupsRows }
     }
 
     /// Top-level logic trees that name an embed (`or=(clientinfo.not.is.null,contact.not.is.null)`),
@@ -67,6 +73,14 @@ struct SelectPlan {
     /// every selected field that is not an aggregate, embeds included), one row in all when
     /// every field is an aggregate.
     var aggregates: [(position: Int, aggregate: SelectAggregate)] = []
+    /// Whether the rows fold into groups: the list has aggregates, or a to-one spread hoists some.
+    var groupsRows: Bool {
+        !aggregates.isEmpty
+            || fields.contains {
+                if case .spread(let e) = $0 { return e.hoists }; return false
+            }
+    }
+
     /// Each field's `"name":` (with its leading comma after the first), escaped once per plan.
     let keyPrefixes: [String]
 
@@ -239,7 +253,7 @@ struct SelectPlan {
             case .spread(let relation, let hint, let inner, let sub):
                 guard allowEmbedding else { throw noRelationship(table.name, relation, hint: hint, schema: schema) }
                 let e = try embed(relation: relation, hint: hint, inner: inner, items: sub, parent: table, schema: schema, params: params, path: relation)
-                if e.toMany && !e.plan.aggregates.isEmpty {
+                if e.toMany && e.plan.groupsRows {
                     throw PostgresError(
                         "PGRST127", "Feature not implemented", details: "Aggregates are not implemented for one-to-many or many-to-many spreads.")
                 }
@@ -490,7 +504,7 @@ struct SelectPlan {
         if let countOnly {
             return [Rendered(text: Self.object([(countOnly, String(rows.count))], jsonb: jsonb), source: [], related: [:])]
         }
-        if aggregates.isEmpty { return try renderRows(rows, groups: nil, database: database, auth: auth, jsonb: jsonb, snapshot: snapshot) }
+        if !groupsRows { return try renderRows(rows, groups: nil, database: database, auth: auth, jsonb: jsonb, snapshot: snapshot) }
         // Only aggregates: one row over all rows, even none (an aggregate without GROUP BY).
         if fields.isEmpty { return try renderRows([[]], groups: [rows], database: database, auth: auth, jsonb: jsonb, snapshot: snapshot) }
         // GROUP BY the other fields: rows whose other fields print alike form one group, in the
@@ -504,6 +518,12 @@ struct SelectPlan {
         }
         let groups = order.map { members[$0]! }
         return try renderRows(groups.map { $0[0] }, groups: groups, database: database, auth: auth, jsonb: jsonb, snapshot: snapshot)
+    }
+
+    /// How many of `rows` a grouped list folds: those its embeds' filters keep, before grouping.
+    func ungroupedCount(_ rows: [[SQLValue]], database: Database, auth: AuthContext) throws -> Int {
+        guard hasInnerFilter else { return rows.count }
+        return try renderRows(rows, groups: nil, database: database, auth: auth, jsonb: false, snapshot: nil).count
     }
 
     /// Rows printed field by field; with `groups` (one per row), the aggregates computed over
@@ -541,8 +561,21 @@ struct SelectPlan {
                     if !e.toMany { related[name] = kids.first?.source }
                     found[name] = !kids.isEmpty
                     if !e.empty { pairs.append((name, text)) }
+                case .spread(let e) where e.hoists && groups != nil:
+                    // The hoisted aggregates over the group's joined rows (a row per parent row
+                    // that has one, repeated when parents share it), the other fields from the first.
+                    let joined = try groups![rowNumber].compactMap { try hoistedRow(e, parent: $0, fetched: fetched[n]!) }
+                    let first = joined.first ?? Array(repeating: SQLValue.null, count: e.rel.target.columns.count)
+                    let kids = try e.plan.renderRows([first], groups: [joined], database: database, auth: auth, jsonb: true, snapshot: snapshot)
+                    if let name = e.spreadName {
+                        related[name] = joined.first
+                        found[name] = !joined.isEmpty
+                    }
+                    pairs += try spreadPairs(e, kids: kids, database: database, auth: auth)
                 case .spread(let e):
-                    let (kids, _) = try renderEmbed(e, row: row, fetched: fetched[n]!, database: database, auth: auth, snapshot: snapshot)
+                    // Grouping a hoisting spread's rows: its fields without the aggregates.
+                    let (kids, _) = try renderEmbed(
+                        e, row: row, fetched: fetched[n]!, database: database, auth: auth, snapshot: snapshot, withoutAggregates: e.hoists)
                     if e.inner && kids.isEmpty { continue rowLoop }
                     if let want = e.nullFilter, want != kids.isEmpty { continue rowLoop }
                     // A to-one spread can order its parent's rows too (`processes.order=process_costs(cost)`).
@@ -584,7 +617,13 @@ struct SelectPlan {
             }
             // The related column may carry a JSON path (`trash_details(jsonb_col->key)`).
             let (base, path) = JSONPath.split(col).map { ($0.0, Optional($0.1)) } ?? (col, nil)
-            guard let i = e.rel.target.columnIndex(base) else { throw PostgresError("42703", "column \(rel).\(col) does not exist") }
+            // The embed's lateral subquery is what the order names, so an alias it selects a
+            // column under is that column (`order=process_categories(category)` with `category:name`).
+            let aliased = e.plan.fields.lazy.compactMap { f -> Int? in
+                if case .column(let out, let i, _, nil) = f, out == base { return i }
+                return nil
+            }.first
+            guard let i = aliased ?? e.rel.target.columnIndex(base) else { throw PostgresError("42703", "column \(rel).\(col) does not exist") }
             let synthetic = "\u{1}\(extra.count)"
             let baseType = e.rel.target.columns[i].type
             let type: SQLType = path.map { ($0.steps.last?.asText ?? false) ? .text : .jsonb } ?? baseType
@@ -611,13 +650,23 @@ struct SelectPlan {
         }
     }
 
-    /// An embed's rendered rows for one parent and its printed value (jsonb).
+    /// A hoisting spread's joined row for one parent row (its lateral subquery's one row), if any.
+    private func hoistedRow(_ e: Embed, parent: [SQLValue], fetched: (rows: [[SQLValue]], junction: [[SQLValue]])) throws -> [SQLValue]? {
+        let found = matches(e, parent: parent, rows: fetched.rows, junction: fetched.junction)
+        return found.dropFirst(e.range.offset).prefix(e.range.limit ?? found.count).first
+    }
+
+    /// An embed's rendered rows for one parent and its printed value (jsonb); `withoutAggregates`
+    /// prints a hoisting spread's other fields only (the key its parent groups by).
     private func renderEmbed(
         _ e: Embed, row: [SQLValue], fetched: (rows: [[SQLValue]], junction: [[SQLValue]]),
-        database: Database, auth: AuthContext, snapshot: Snapshot?
+        database: Database, auth: AuthContext, snapshot: Snapshot?, withoutAggregates: Bool = false
     ) throws -> ([Rendered], String) {
         let found = matches(e, parent: row, rows: fetched.rows, junction: fetched.junction)
-        var kids = try e.plan.renderRows(found, database: database, auth: auth, jsonb: true, snapshot: snapshot)
+        var kids =
+            withoutAggregates
+            ? try e.plan.renderRows(found, groups: nil, database: database, auth: auth, jsonb: true, snapshot: snapshot)
+            : try e.plan.renderRows(found, database: database, auth: auth, jsonb: true, snapshot: snapshot)
         if e.range.order.contains(where: { $0.column.contains("(") }) {
             kids = try Self.sortByRelated(kids, e.range.order, plan: e.plan, database: database)
         }
