@@ -149,6 +149,20 @@ package struct RealtimeFilter: Sendable, Equatable {
         return nil
     }
 
+    /// The filter with each value on a uuid column in PostgreSQL's canonical form, as
+    /// `realtime.check_equality_op` casts both sides to the column's type before comparing
+    /// (supabase/realtime priv/repo/tenant_schema/realtime/functions/check_equality_op.sql):
+    /// `eq.550E8400-…` (supabase-swift writes a `UUID` filter value upper-case) matches the
+    /// row's `550e8400-…`. A value that is not a UUID is left as written.
+    package func castingUUIDs(in table: TableSchema) -> RealtimeFilter {
+        var out = self
+        for i in out.conditions.indices {
+            guard table.columns.first(where: { $0.name == out.conditions[i].column })?.type == .uuid else { continue }
+            out.conditions[i].values = out.conditions[i].values.map { v in UUID(uuidString: v).map { $0.uuidString.lowercased() } ?? v }
+        }
+        return out
+    }
+
     /// Whether a row (JSON as the change carries it) passes every condition, as
     /// `realtime.check_equality_op` evaluates it: a comparison with NULL is NULL, so only `is null`
     /// and `isdistinct` can pass a missing or NULL column.

@@ -94,7 +94,7 @@ extension RealtimeService {
         lock.lock(); let published = publication; lock.unlock()
         var out: [Binding] = []
         for p in params {
-            let binding: Binding
+            var binding: Binding
             do { binding = try Self.parseBinding(p).get() } catch { return .failure(error) }
             let tables = database.schema.tables.filter { t in
                 published.tables[t.qualifiedName] != nil && (binding.schema == "*" || binding.schema == t.schema)
@@ -122,6 +122,8 @@ extension RealtimeService {
                         ))
                 }
             }
+            // One table: its uuid columns compare as uuids (`castingUUIDs`).
+            if tables.count == 1 { binding.filter = binding.filter.castingUUIDs(in: tables[0]) }
             out.append(binding)
         }
         return .success(out)

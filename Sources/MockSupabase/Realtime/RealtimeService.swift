@@ -166,6 +166,7 @@ package final class RealtimeService: @unchecked Sendable {
 
     func received(_ message: WebSocketMessage, on connection: WebSocketConnection) {
         guard let client = lock.withLock({ clients[connection] }) else { return }
+        if case .binary(let bytes) = message { return receivedBinary(bytes, on: connection, client) }
         guard case .text(let text) = message, let m = PhoenixMessage.decode(text, version: client.version) else {
             return // Phoenix drops frames it cannot decode as a message of the socket's serializer
         }
