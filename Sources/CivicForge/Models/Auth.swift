@@ -64,12 +64,42 @@ package struct AuthUser: Codable, Equatable, Sendable, ColumnEncodable {
     package var updatedAt: GoTrueTime?
     /// Anonymous sign-in.
     package var isAnonymous: Bool
+    /// When the last confirmation e-mail went out (absent when none did); kept after the code
+    /// is used (GoTrue models/user.go `Confirm` clears the token, not the time).
+    package var confirmationSentAt: GoTrueTime? = nil
+    /// When the last magic link or recovery e-mail went out (absent when none did); kept after
+    /// the code is used (models/user.go `Recover`).
+    package var recoverySentAt: GoTrueTime? = nil
 
     package static var columns: [String] { CodingKeys.allCases.map(\.rawValue) }
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, aud, role, email, emailConfirmedAt = "email_confirmed_at", phone, confirmedAt = "confirmed_at"
         case lastSignInAt = "last_sign_in_at", appMetadata = "app_metadata", userMetadata = "user_metadata", identities
         case createdAt = "created_at", updatedAt = "updated_at", isAnonymous = "is_anonymous"
+        case confirmationSentAt = "confirmation_sent_at", recoverySentAt = "recovery_sent_at"
+    }
+
+    /// Every key as GoTrue prints it, `null` included, except the two send times, which GoTrue
+    /// leaves out when unset (models/user.go: `json:"confirmation_sent_at,omitempty"`,
+    /// `json:"recovery_sent_at,omitempty"`).
+    package func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(aud, forKey: .aud)
+        try c.encode(role, forKey: .role)
+        try c.encode(email, forKey: .email)
+        try c.encode(emailConfirmedAt, forKey: .emailConfirmedAt)
+        try c.encode(phone, forKey: .phone)
+        try c.encode(confirmedAt, forKey: .confirmedAt)
+        try c.encode(lastSignInAt, forKey: .lastSignInAt)
+        try c.encode(appMetadata, forKey: .appMetadata)
+        try c.encode(userMetadata, forKey: .userMetadata)
+        try c.encode(identities, forKey: .identities)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(isAnonymous, forKey: .isAnonymous)
+        try c.encodeIfPresent(confirmationSentAt, forKey: .confirmationSentAt)
+        try c.encodeIfPresent(recoverySentAt, forKey: .recoverySentAt)
     }
 }
 

@@ -24,8 +24,11 @@ public struct SentEmail: Sendable, Equatable {
 final class GoTrueFlows: Sendable {
     /// Which column a token lives in.
     enum TokenKind: Hashable { case confirmation, recovery, reauthentication }
-    /// A stored token: the hash (with `pkce_` when the flow is PKCE) and when it was sent.
-    struct EmailToken { var token: String; var sentAt: Date }
+    /// A stored token: the hash (with `pkce_` when the flow is PKCE; nil once used) and when it
+    /// was sent. Using a token clears the token but not the time (models/user.go `Recover`,
+    /// `Confirm`: `recovery_token` is emptied, `recovery_sent_at` stays), so the send rate
+    /// limit still counts from it and the user still shows `recovery_sent_at`.
+    struct EmailToken { var token: String?; var sentAt: Date }
     /// An `auth.flow_state` row.
     struct FlowState {
         let id: String
@@ -241,11 +244,11 @@ extension MockSupabase {
             for u in candidates {
                 let id = u["id"]?.stringValue ?? ""
                 for k in kinds {
-                    guard let t = held.tokens[id]?[k], t.sentAt.addingTimeInterval(exp) >= now else { continue }
+                    guard let t = held.tokens[id]?[k], let stored = t.token, t.sentAt.addingTimeInterval(exp) >= now else { continue }
                     let actual = tokenIsHash ? token : GoTrueFlows.tokenHash(u["email"]?.stringValue ?? "", token)
-                    if t.token == actual || t.token == "pkce_" + actual {
-                        held.tokens[id]?[k] = nil
-                        return (u, k, t.token.hasPrefix("pkce_"))
+                    if stored == actual || stored == "pkce_" + actual {
+                        held.tokens[id]?[k]?.token = nil
+                        return (u, k, stored.hasPrefix("pkce_"))
                     }
                 }
             }
