@@ -164,19 +164,23 @@ package final class RealtimeService: @unchecked Sendable {
     /// The reply helper handed to the handlers: `phx_reply` to the message being handled.
     typealias Reply = (_ status: String, _ response: JSONValue) -> Void
 
+    /// The `phx_reply` to one push (its topic, `ref` and `join_ref`), sent on its connection.
+    func replier(_ connection: WebSocketConnection, _ client: Client, topic: String, ref: String?, joinRef: String?) -> Reply {
+        { status, response in
+            self.send(
+                connection, client,
+                PhoenixMessage(
+                    topic: topic, event: "phx_reply", payload: ["status": .string(status), "response": response], ref: ref, joinRef: joinRef))
+        }
+    }
+
     func received(_ message: WebSocketMessage, on connection: WebSocketConnection) {
         guard let client = lock.withLock({ clients[connection] }) else { return }
         if case .binary(let bytes) = message { return receivedBinary(bytes, on: connection, client) }
         guard case .text(let text) = message, let m = PhoenixMessage.decode(text, version: client.version) else {
             return // Phoenix drops frames it cannot decode as a message of the socket's serializer
         }
-        let reply: Reply = { status, response in
-            self.send(
-                connection, client,
-                PhoenixMessage(
-                    topic: m.topic, event: "phx_reply",
-                    payload: ["status": .string(status), "response": response], ref: m.ref, joinRef: m.joinRef))
-        }
+        let reply = replier(connection, client, topic: m.topic, ref: m.ref, joinRef: m.joinRef)
         if m.topic == "phoenix" && m.event == "heartbeat" {
             reply("ok", .object([:]))
             expireChannels(connection, client)

@@ -54,13 +54,7 @@ extension RealtimeService {
     /// nothing for a raw-bytes payload (decision: the V1 serializer cannot carry it).
     func receivedBinary(_ bytes: [UInt8], on connection: WebSocketConnection, _ client: Client) {
         guard client.version == .v2, let frame = UserBroadcastFrame.decodePush(bytes) else { return }
-        let reply: Reply = { status, response in
-            self.send(
-                connection, client,
-                PhoenixMessage(
-                    topic: frame.topic, event: "phx_reply",
-                    payload: ["status": .string(status), "response": response], ref: frame.ref, joinRef: frame.joinRef))
-        }
+        let reply = replier(connection, client, topic: frame.topic, ref: frame.ref, joinRef: frame.joinRef)
         lock.lock(); let mine = client.channels[frame.topic]; lock.unlock()
         guard let mine else { return reply("error", ["reason": "unmatched topic"]) }
         guard !expired(frame.topic, connection, client) else { return }
