@@ -9,7 +9,7 @@ import XCTest
 /// `arrays` with a two-dimensional integer array, and the write suites' `tiobe_pls`, `employees`
 /// (a `money` column), `single_unique`, `compound_unique`, `only_pk`, the surrogate-key upsert
 /// tables, `UnitTest`, `web_content`, `artists` → `albums` (cascading), `students` ↔ `students_info`,
-/// `organizations`, `timestamps`; the views `projects_view`, `projects_view_alt` (renamed keys),
+/// `organizations`, `timestamps`, the safe-update tables, `foo` (a stored generated column); the views `projects_view`, `projects_view_alt` (renamed keys),
 /// `projects_count_grouped_by` (projects counted per client), `students_view`, `students_info_view`,
 /// `player_view` and `contract_view` (a five-column compound key), `foos`/`bars` over `Foo`/`bar`,
 /// `v1`/`v2` over `a`/`b` (columns in another order), `authors`, `publishers`, `books` and the
@@ -651,6 +651,18 @@ final class SpecTablesFixture {
             {"name": "id", "type": "integer", "primaryKey": true},
             {"name": "name", "type": "text"},
             {"name": "observation", "type": "text"}]},
+          {"name": "safe_update_items", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "observation", "type": "text"}]},
+          {"name": "safe_delete_items", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "observation", "type": "text"}]},
+          {"name": "unsafe_delete_items", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "observation", "type": "text"}]},
           {"name": "tsearch", "columns": [{"name": "text_search_vector", "type": "tsvector"}]},
           {"name": "tsearch_to_tsvector", "columns": [
             {"name": "text_search", "type": "text"},
@@ -766,7 +778,14 @@ final class SpecTablesFixture {
           {"name": "evil_friends", "columns": [{"name": "id", "type": "devil_int"}, {"name": "name", "type": "text"}]},
           {"name": "evil_friends_with_column_default", "columns": [
             {"name": "id", "type": "devil_int", "default": {"value": 420}},
-            {"name": "name", "type": "text"}]}
+            {"name": "name", "type": "text"}]},
+          {"name": "foo", "columns": [
+            {"name": "a", "type": "text"},
+            {"name": "b", "type": "text", "generated": {"case": [
+              {"when": {"eq": [{"column": "a"}, {"value": "telegram"}]}, "then": {"value": "im"}},
+              {"when": {"eq": [{"column": "a"}, {"value": "proton"}]}, "then": {"value": "email"}},
+              {"when": {"eq": [{"column": "a"}, {"value": "infinity"}]}, "then": {"value": "idea"}}], "else": {"value": "bad idea"}},
+             "generatedSQL": "CASE WHEN (a = 'telegram'::text) THEN 'im'::text WHEN (a = 'proton'::text) THEN 'email'::text WHEN (a = 'infinity'::text) THEN 'idea'::text ELSE 'bad idea'::text END"}]}
         ]}
         """#
 
@@ -1004,9 +1023,9 @@ final class SpecTablesFixture {
             rows: ["2023-10-18 12:37:59.611000+0000", "2023-10-18 14:37:59.611000+0000", "2023-10-18 16:37:59.611000+0000"].map {
                 JSONValue.object(["t": .string($0)])
             })
-        try db.seed(
-            "unsafe_update_items",
-            rows: (1...3).map { JSONValue.object(["id": .int(Int64($0)), "name": .string("item-\($0)"), "observation": .null]) })
+        for table in ["unsafe_update_items", "safe_update_items", "safe_delete_items", "unsafe_delete_items"] {
+            try db.seed(table, rows: (1...3).map { JSONValue.object(["id": .int(Int64($0)), "name": .string("item-\($0)"), "observation": .null]) })
+        }
     }
 
     /// Sends `method path?query` as the service role, as `RestSpecFixture.send` does.

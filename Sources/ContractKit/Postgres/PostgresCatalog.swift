@@ -8,8 +8,10 @@ package struct CatalogRelation: Sendable, Equatable {
         package var type: String
         /// Whether NULL is allowed.
         package var nullable: Bool
-        /// The default expression as `pg_get_expr` prints it.
+        /// The default expression as `pg_get_expr` prints it (a generated column's expression).
         package var defaultSQL: String?
+        /// `attgenerated = 's'`: a stored generated column, `defaultSQL` its expression.
+        package var generated: Bool = false
     }
     /// One constraint (primary key, unique, foreign key, check) or unique index.
     package struct Constraint: Sendable, Equatable {
@@ -62,7 +64,7 @@ package enum PostgresCatalog {
               'schema', n.nspname, 'name', c.relname, 'kind', c.relkind::text, 'rls', c.relrowsecurity,
               'columns', coalesce((select jsonb_agg(jsonb_build_object(
                   'name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'notnull', a.attnotnull,
-                  'default', pg_get_expr(d.adbin, d.adrelid)) order by a.attnum)
+                  'default', pg_get_expr(d.adbin, d.adrelid), 'generated', a.attgenerated = 's') order by a.attnum)
                 from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
                 where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped), '[]'::jsonb),
               'constraints', coalesce((select jsonb_agg(x order by x->>'name') from (
@@ -118,7 +120,8 @@ package enum PostgresCatalog {
             let cols = (r["columns"]?.arrayValue ?? []).map { c in
                 CatalogRelation.Column(
                     name: c["name"]?.stringValue ?? "", type: c["type"]?.stringValue ?? "",
-                    nullable: !(c["notnull"]?.boolValue ?? false), defaultSQL: c["default"]?.stringValue)
+                    nullable: !(c["notnull"]?.boolValue ?? false), defaultSQL: c["default"]?.stringValue,
+                    generated: c["generated"]?.boolValue ?? false)
             }
             let cons = (r["constraints"]?.arrayValue ?? []).map { k in
                 CatalogRelation.Constraint(
@@ -247,7 +250,9 @@ package enum PostgresCatalog {
                     diffs.append(
                         "column \(c.name): schema.json says \(c.nullable ? "nullable" : "NOT NULL"), PostgreSQL \(pc.nullable ? "nullable" : "NOT NULL")")
                 }
-                if !isView && !defaultMatches(c.defaultValue, pc.defaultSQL, type: c.type) {
+                if !isView, let diff = generationDifference(c, pc) {
+                    diffs.append(diff)
+                } else if !isView && !c.isGenerated && !pc.generated && !defaultMatches(c.defaultValue, pc.defaultSQL, type: c.type) {
                     diffs.append("column \(c.name): default: schema.json \(c.defaultValue?.sql ?? "none"), PostgreSQL \(pc.defaultSQL ?? "none")")
                 }
             }

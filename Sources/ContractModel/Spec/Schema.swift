@@ -58,6 +58,11 @@ package struct ColumnSchema: Sendable, Equatable {
     package var length: (limit: Int, padded: Bool)? = nil
     /// The column's domain, when its type is one (`type` is then the domain's base).
     package var domain: DomainDefinition? = nil
+    /// A stored generated column's expression (`GENERATED ALWAYS AS (…) STORED`): the engine
+    /// computes the value on every insert and update and refuses a written one (428C9).
+    package var generated: GeneratedExpression? = nil
+    /// The generation expression's SQL as `pg_get_expr` prints it, for the catalog check.
+    package var generatedSQL: String? = nil
 
     /// A column from its parts (for schemas built in code: the mock's storage tables, RPC
     /// result shapes, fuzzing schemas).
@@ -449,6 +454,18 @@ extension TableSchema: Decodable {
             columns.append(entry.column)
         }
         for (i, col) in columns.enumerated() where pk.contains(col.name) { columns[i].nullable = false }
+        // A generation expression reads columns of its own row that are not generated themselves
+        // (PostgreSQL's 42703 and 42P17 at CREATE TABLE).
+        for (i, col) in columns.enumerated() {
+            for read in (col.generated?.columns ?? []).sorted() {
+                guard let other = columns.first(where: { $0.name == read }) else {
+                    throw c.fail([CodingKeys.columns, AnyKey(intValue: i)!], "column \"\(read)\" does not exist (generated column \(col.name))")
+                }
+                if other.generated != nil {
+                    throw c.fail([CodingKeys.columns, AnyKey(intValue: i)!], "cannot use generated column \"\(read)\" in column generation expression")
+                }
+            }
+        }
         let defaultName = { (cols: [String], suffix: String) in "\(name)_\(cols.joined(separator: "_"))_\(suffix)" }
         let uniques = try (c.decodeIfPresent([UniqueEntry].self, forKey: .unique) ?? []).map {
             UniqueConstraint(name: $0.name ?? defaultName($0.columns, "key"), columns: $0.columns)
@@ -485,7 +502,9 @@ extension TableSchema: Decodable {
     private struct ColumnEntry: Decodable {
         var column: ColumnSchema
         var primaryKey: Bool
-        enum CodingKeys: String, CodingKey { case name, type, nullable, primaryKey, identity, `default`, check, checkSQL, note, decision }
+        enum CodingKeys: String, CodingKey {
+            case name, type, nullable, primaryKey, identity, `default`, check, checkSQL, note, decision, generated, generatedSQL
+        }
 
         init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -538,6 +557,16 @@ extension TableSchema: Decodable {
             column = ColumnSchema(name: cname, type: type, nullable: nullable, defaultValue: def, check: check, checkSQL: checkSQL, note: note)
             column.length = length
             column.domain = domain
+            if let g = try c.decodeIfPresent(GeneratedExpression.self, forKey: .generated) {
+                // PostgreSQL's words (CREATE TABLE): a generated column takes no default or identity.
+                if def != nil {
+                    throw c.fail(.generated, "both default and generation expression specified for column \"\(cname)\"")
+                }
+                column.generated = g
+                column.generatedSQL = try c.decodeIfPresent(String.self, forKey: .generatedSQL)
+            } else if c.contains(.generatedSQL) {
+                throw c.fail(.generatedSQL, "generatedSQL without generated")
+            }
         }
     }
 

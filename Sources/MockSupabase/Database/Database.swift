@@ -515,6 +515,7 @@ final class DatabaseEngine {
                 for c in cols where t.colIndex[c] == nil {
                     throw PostgresError("PGRST204", "Could not find the '\(c)' column of '\(t.schema.name)' in the schema cache")
                 }
+                try refuseGeneratedInsert(t, columns: cols)
                 let listed = Set(cols)
                 let conflictCols = onConflict ?? t.schema.primaryKey
                 if resolution != .error {
@@ -550,7 +551,7 @@ final class DatabaseEngine {
                             try c.domain?.check(row[i])
                         }
                     }
-                    row = try fire(.before, .insert, t, old: nil, new: row, auth) ?? row
+                    row = try computeGenerated(t, fire(.before, .insert, t, old: nil, new: row, auth) ?? row)
                     // Conflict handling (ON CONFLICT) before RLS/constraints of the insert path.
                     if resolution != .error, let existingIdx = findConflict(t, row, conflictCols) {
                         if resolution == .ignore { continue }
@@ -647,6 +648,8 @@ final class DatabaseEngine {
                     throw PostgresError("55000", "cannot update view \"\(t.schema.name)\"")
                 }
                 try checkGrant(t, .update, auth)
+                // PostgREST's unknown-column error first, then the rewriter's, then the values'.
+                if values.keys.allSatisfy({ t.colIndex[$0] != nil }) { try refuseGeneratedUpdate(t, columns: Array(values.keys)) }
                 var assignments: [(Int, SQLValue)] = []
                 for (k, v) in values.sorted(by: { $0.key < $1.key }) {
                     guard let i = t.colIndex[k] else {
@@ -698,6 +701,7 @@ final class DatabaseEngine {
         }
         var newRow = try fire(.before, .update, t, old: old, new: proposed, auth) ?? proposed
         t = try self.table(t.schema.qualifiedName)
+        newRow = try computeGenerated(t, newRow)
         let check = try policyTest(t, .update, auth, check: true)
         if !check(newRow) { throw rlsViolation(t.schema.name) }
         if readsRows {
@@ -918,7 +922,7 @@ final class DatabaseEngine {
                     }
                     // The RI action is an UPDATE of the child row: its row triggers fire (ri_triggers.c
                     // runs `UPDATE child SET col = NULL`), RLS does not apply (it runs as the owner).
-                    nr = try fire(.before, .update, c, old: r, new: nr, auth) ?? nr
+                    nr = try computeGenerated(c, fire(.before, .update, c, old: r, new: nr, auth) ?? nr)
                     try checkConstraints(c, nr)
                     c.rows[n] = nr
                     recordChange(.update, c, old: r, new: nr)
