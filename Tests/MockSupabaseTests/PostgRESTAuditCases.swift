@@ -19,8 +19,8 @@ import XCTest
 // PostgRESTHintCases and PostgRESTPlainTableCases; QueryLimitedSpec (`"maxRows": 2`) is in
 // PostgRESTLimitedCases and AggregateFunctionsSpec (`"aggregatesEnabled": true`; its `aggregates
 // off` answers are in the sweep files) in PostgRESTAggregateCases, each heading what it leaves
-// out; InsertSpec 547 (a stored generated column) stays out: the contract format has none. The
-// fixture exposes schema `test` as the suites do.
+// out; InsertSpec 547 (a stored generated column) and PgSafeUpdateSpec's filtered writes are in
+// PostgRESTWriteSweep2Cases. The fixture exposes schema `test` as the suites do.
 //
 // DeleteSpec.hs
 // - 123 fails deleting the row when return=representation and selecting all th: column privileges of the test roles
@@ -53,13 +53,13 @@ import XCTest
 // - 62 does not throw error with rpc: RPC
 //
 // InsertSpec.hs
-// - 184 succeeds with 201 and location header: RPC
+// - 184 succeeds with 201 and location header: in PostgRESTWriteSweep2Cases (data.sql's sequence state)
 // - 366 successfully inserts a row with all-default columns with prefer=rep: RPC
 // - 385 successfully inserts a row with all-default columns with prefer=rep an: RPC
 // - 421 should insert to a bit column with length: bit(n) type
 // - 428 should insert to a char column with length: bit(n) type
 // - 514 inserts view default values(field-with_sep) when json keys are undefin: view with column defaults (ALTER VIEW … SET DEFAULT)
-// - 547 fails with a good error message on generated always columns: a stored generated column (GENERATED ALWAYS AS (expr) STORED) the contract format does not hold
+// - 547 fails with a good error message on generated always columns: in PostgRESTWriteSweep2Cases
 // - 708 succeeds inserting if correct select is applied: view over a private-schema table with column privileges
 // - 715 fails inserting if more columns are selected: view over a private-schema table with column privileges
 // - 723 fails inserting if select is not specified: view over a private-schema table with column privileges
@@ -94,10 +94,10 @@ import XCTest
 //
 // PgSafeUpdateSpec.hs
 // - 18 does not update and throws error if no condition is present: pg-safeupdate extension
-// - 31 allows full table update if a filter is present: pg-safeupdate extension
+// - 31 allows full table update if a filter is present: in PostgRESTWriteSweep2Cases
 // - 37 does not delete and throws error if no condition is present: pg-safeupdate extension
-// - 48 allows full table delete if a filter is present: pg-safeupdate extension
-// - 63 works if no condition is present: pg-safeupdate extension
+// - 48 allows full table delete if a filter is present: in PostgRESTWriteSweep2Cases
+// - 63 works if no condition is present: in PostgRESTWriteSweep2Cases
 //
 // QuerySpec.hs
 // - 295 works with tsvector computed fields: computed column or computed relationship (SQL function)

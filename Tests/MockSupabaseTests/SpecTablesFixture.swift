@@ -9,7 +9,7 @@ import XCTest
 /// `arrays` with a two-dimensional integer array, and the write suites' `tiobe_pls`, `employees`
 /// (a `money` column), `single_unique`, `compound_unique`, `only_pk`, the surrogate-key upsert
 /// tables, `UnitTest`, `web_content`, `artists` → `albums` (cascading), `students` ↔ `students_info`,
-/// `organizations`, `timestamps`, the safe-update tables, `foo` (a stored generated column); the views `projects_view`, `projects_view_alt` (renamed keys),
+/// `organizations`, `timestamps`, the safe-update tables, `auto_incrementing_pk`, `foo` (a stored generated column); the views `projects_view`, `projects_view_alt` (renamed keys),
 /// `projects_count_grouped_by` (projects counted per client), `students_view`, `students_info_view`,
 /// `player_view` and `contract_view` (a five-column compound key), `foos`/`bars` over `Foo`/`bar`,
 /// `v1`/`v2` over `a`/`b` (columns in another order), `authors`, `publishers`, `books` and the
@@ -779,6 +779,11 @@ final class SpecTablesFixture {
           {"name": "evil_friends_with_column_default", "columns": [
             {"name": "id", "type": "devil_int", "default": {"value": 420}},
             {"name": "name", "type": "text"}]},
+          {"name": "auto_incrementing_pk", "columns": [
+            {"name": "id", "type": "serial", "primaryKey": true},
+            {"name": "nullable_string", "type": "character varying"},
+            {"name": "non_nullable_string", "type": "character varying", "nullable": false},
+            {"name": "inserted_at", "type": "timestamptz", "default": {"fn": "now()"}}]},
           {"name": "foo", "columns": [
             {"name": "a", "type": "text"},
             {"name": "b", "type": "text", "generated": {"case": [
@@ -1023,6 +1028,10 @@ final class SpecTablesFixture {
             rows: ["2023-10-18 12:37:59.611000+0000", "2023-10-18 14:37:59.611000+0000", "2023-10-18 16:37:59.611000+0000"].map {
                 JSONValue.object(["t": .string($0)])
             })
+        // data.sql leaves auto_incrementing_pk empty with its sequence at 1 (`setval(…, 1, true)`):
+        // a row loaded and deleted moves the sequence the same way.
+        try db.seed("auto_incrementing_pk", rows: [["id": 1, "non_nullable_string": "x"]])
+        _ = try db.delete(from: "auto_incrementing_pk", as: .serviceRole, where: nil)
         for table in ["unsafe_update_items", "safe_update_items", "safe_delete_items", "unsafe_delete_items"] {
             try db.seed(table, rows: (1...3).map { JSONValue.object(["id": .int(Int64($0)), "name": .string("item-\($0)"), "observation": .null]) })
         }
