@@ -19,8 +19,8 @@ import XCTest
 // PostgRESTHintCases and PostgRESTPlainTableCases; QueryLimitedSpec (`"maxRows": 2`) is in
 // PostgRESTLimitedCases and AggregateFunctionsSpec (`"aggregatesEnabled": true`; its `aggregates
 // off` answers are in the sweep files) in PostgRESTAggregateCases, each heading what it leaves
-// out; InsertSpec 547 (a stored generated column) and PgSafeUpdateSpec's filtered writes are in
-// PostgRESTWriteSweep2Cases. The fixture exposes schema `test` as the suites do.
+// out; InsertSpec 547 (a stored generated column), the view column defaults of InsertSpec 514 and
+// UpdateSpec 395 and PgSafeUpdateSpec's filtered writes are in PostgRESTWriteSweep2Cases. The fixture exposes schema `test` as the suites do.
 //
 // DeleteSpec.hs
 // - 123 fails deleting the row when return=representation and selecting all th: column privileges of the test roles
@@ -58,7 +58,7 @@ import XCTest
 // - 385 successfully inserts a row with all-default columns with prefer=rep an: RPC
 // - 421 should insert to a bit column with length: bit(n) type
 // - 428 should insert to a char column with length: bit(n) type
-// - 514 inserts view default values(field-with_sep) when json keys are undefin: view with column defaults (ALTER VIEW … SET DEFAULT)
+// - 514 inserts view default values(field-with_sep) when json keys are undefin: in PostgRESTWriteSweep2Cases
 // - 547 fails with a good error message on generated always columns: in PostgRESTWriteSweep2Cases
 // - 708 succeeds inserting if correct select is applied: view over a private-schema table with column privileges
 // - 715 fails inserting if more columns are selected: view over a private-schema table with column privileges
@@ -183,7 +183,7 @@ import XCTest
 // - 190 can select overloaded computed columns: computed column or computed relationship (SQL function)
 // - 319 makes no updates and returns 200 with return=rep and with ?select= for: computed column or computed relationship (SQL function)
 // - 337 ignores json keys not included in ?columns: state carried between requests (the suite commits a write then reads it)
-// - 395 updates view default values(field-with_sep) when json keys are undefin: view with column defaults (ALTER VIEW … SET DEFAULT)
+// - 395 updates view default values(field-with_sep) when json keys are undefin: in PostgRESTWriteSweep2Cases
 // - 411 should update a bit column with length: bit(n) type
 // - 420 should update a char column with length: bit(n) type
 // - 648 parses values in payload: domain representations (casts through SQL functions)

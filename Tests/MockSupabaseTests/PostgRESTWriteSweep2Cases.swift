@@ -7,7 +7,7 @@ import XCTest
 /// filtered writes. Expectations come from the specs and from PostgreSQL 15's answers to the same
 /// statements, in this corpus's own words.
 extension PostgRESTCaseCorpusTests {
-    static let writeSweep2Cases: [Case] = onSpecTables(generatedColumnCases + safeUpdateCases + sequenceCases + rollbackCases)
+    static let writeSweep2Cases: [Case] = onSpecTables(generatedColumnCases + safeUpdateCases + sequenceCases + rollbackCases + viewDefaultCases)
 
     /// `foo.b` is `GENERATED ALWAYS AS (CASE WHEN a = 'telegram' THEN 'im' … ELSE 'bad idea' END) STORED`.
     static let generatedColumnCases: [Case] = [
@@ -90,6 +90,30 @@ extension PostgRESTCaseCorpusTests {
             ]
         }
     }
+
+    /// InsertSpec 514 and UpdateSpec 395: `complex_items_view`'s `name` has its own default
+    /// (`ALTER VIEW … SET DEFAULT 'Default'`), which inserts and `missing=default` updates through
+    /// the view take; the base's `field-with_sep` default fills the column the view leaves out.
+    static let viewDefaultCases: [Case] = [
+        Case(
+            name: "w2 view default insert", method: "POST", target: "complex_items_view?columns=id,name",
+            headers: prefer("return=representation", "missing=default"), body: #"[{"id": 7, "name": "Sieben"}, {"id": 8}]"#, status: 201,
+            expect: .json(
+                #"[{"id": 7, "name": "Sieben", "field-with_sep": 1, "settings":null,"arr_data":null}, "#
+                    + #"{"id": 8, "name": "Default", "field-with_sep": 1, "settings":null,"arr_data":null}]"#),
+            expectHeaders: ["Preference-Applied": "missing=default, return=representation"]),
+        Case(
+            name: "w2 view default omitted column", method: "POST", target: "complex_items_view?select=id,name",
+            headers: ["Prefer": "return=representation"], body: #"{"id": 9}"#, status: 201, expect: .exact(#"[{"id":9,"name":"Default"}]"#)),
+        Case(
+            name: "w2 view default listed without missing", method: "POST", target: "complex_items_view?columns=id,name&select=id,name",
+            headers: ["Prefer": "return=representation"], body: #"{"id": 9}"#, status: 201, expect: .exact(#"[{"id":9,"name":null}]"#)),
+        Case(
+            name: "w2 view default update", method: "PATCH", target: "complex_items_view?id=eq.3&columns=arr_data,name",
+            headers: prefer("return=representation", "missing=default"), body: #"{"arr_data":null}"#, status: 200,
+            expect: .json(#"[{"id":3,"name":"Default","settings":{"foo":{"int":1,"bar":"baz"}},"arr_data":null,"field-with_sep":3}]"#),
+            expectHeaders: ["Preference-Applied": "missing=default, return=representation"])
+    ]
 
     /// These cases alone (they are in the corpus too), failures listed.
     func testWriteSweep2Cases() throws {

@@ -9,7 +9,7 @@ import XCTest
 /// `arrays` with a two-dimensional integer array, and the write suites' `tiobe_pls`, `employees`
 /// (a `money` column), `single_unique`, `compound_unique`, `only_pk`, the surrogate-key upsert
 /// tables, `UnitTest`, `web_content`, `artists` → `albums` (cascading), `students` ↔ `students_info`,
-/// `organizations`, `timestamps`, the safe-update tables, `auto_incrementing_pk`, `foo` (a stored generated column); the views `projects_view`, `projects_view_alt` (renamed keys),
+/// `organizations`, `timestamps`, the safe-update tables, `auto_incrementing_pk`, `complex_items_view` (a view column default), `foo` (a stored generated column); the views `projects_view`, `projects_view_alt` (renamed keys),
 /// `projects_count_grouped_by` (projects counted per client), `students_view`, `students_info_view`,
 /// `player_view` and `contract_view` (a five-column compound key), `foos`/`bars` over `Foo`/`bar`,
 /// `v1`/`v2` over `a`/`b` (columns in another order), `authors`, `publishers`, `books` and the
@@ -98,6 +98,12 @@ final class SpecTablesFixture {
             {"name": "settings", "type": "json"},
             {"name": "arr_data", "type": "integer[]"},
             {"name": "field-with_sep", "type": "integer", "nullable": false, "default": {"value": 1}}]},
+          {"name": "complex_items_view", "view": {"from": "complex_items"}, "columns": [
+            {"name": "id", "type": "bigint"},
+            {"name": "name", "type": "text", "default": {"value": "Default"}},
+            {"name": "settings", "type": "json"},
+            {"name": "arr_data", "type": "integer[]"},
+            {"name": "field-with_sep", "type": "integer"}]},
           {"name": "w_or_wo_comma_names", "columns": [{"name": "name", "type": "text"}]},
           {"name": "articles", "columns": [
             {"name": "id", "type": "integer", "primaryKey": true},

@@ -252,7 +252,8 @@ package enum PostgresCatalog {
                 }
                 if !isView, let diff = generationDifference(c, pc) {
                     diffs.append(diff)
-                } else if !isView && !c.isGenerated && !pc.generated && !defaultMatches(c.defaultValue, pc.defaultSQL, type: c.type) {
+                } else if !c.isGenerated && !pc.generated && !defaultMatches(c.defaultValue, pc.defaultSQL, type: c.type) {
+                    // A view column's default is its own (`ALTER VIEW … SET DEFAULT`), compared too.
                     diffs.append("column \(c.name): default: schema.json \(c.defaultValue?.sql ?? "none"), PostgreSQL \(pc.defaultSQL ?? "none")")
                 }
             }

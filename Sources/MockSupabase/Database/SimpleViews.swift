@@ -133,6 +133,8 @@ extension DatabaseEngine {
         try checkViewColumns(columns ?? Array(Set(input.flatMap(\.keys))), view)
         if let onConflict { try checkViewColumns(onConflict, view) }
         guard let chain = try viewChain(view) else { return [] }
+        var (input, columns) = (input, columns)
+        try applyViewDefaults(view, rows: &input, columns: &columns, missingAsDefault: missingAsDefault, auth: auth)
         // A renamed view column writes the base column it shows (PostgreSQL's rewriter).
         let ren = viewRenames(view.schema)
         let base = { (k: String) in ren[k] ?? k }
@@ -143,6 +145,29 @@ extension DatabaseEngine {
             checkOption: { try self.checkViewOptions(chain, $0) })
         let proj = viewProjection(view.schema, try table(chain.base.schema.qualifiedName))
         return written.map { r in proj.map { r[$0] } }
+    }
+}
+
+extension DatabaseEngine {
+    /// A view column's own default (`ALTER VIEW v ALTER COLUMN c SET DEFAULT …`) fills what an
+    /// INSERT through the view leaves out, before the base's defaults: PostgreSQL's rewriter adds
+    /// it to the target list of an automatically updatable view (rewriteHandler.c
+    /// `rewriteTargetListIU` on the view, then `rewriteTargetView`). An omitted column takes it;
+    /// a listed one a row lacks takes it with `missing=default` (PostgREST reads the view
+    /// column's default from the catalog), NULL otherwise.
+    func applyViewDefaults(
+        _ view: Table, rows: inout [[String: JSONValue]], columns: inout [String]?, missingAsDefault: Bool, auth: AuthContext
+    ) throws {
+        let defaulted = view.schema.columns.filter { $0.defaultValue != nil }
+        guard !defaulted.isEmpty else { return }
+        let listed = columns ?? Array(Set(rows.flatMap(\.keys)))
+        var added: [String] = []
+        for c in defaulted where !listed.contains(c.name) || missingAsDefault {
+            let value = try defaultValue(c, auth, table: view.schema.qualifiedName).json(as: c.type)
+            for i in rows.indices where rows[i][c.name] == nil { rows[i][c.name] = value }
+            if !listed.contains(c.name) { added.append(c.name) }
+        }
+        if !added.isEmpty { columns = listed + added }
     }
 }
 
