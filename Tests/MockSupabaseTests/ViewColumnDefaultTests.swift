@@ -59,10 +59,11 @@ final class ViewColumnDefaultTests: XCTestCase {
         var caught = 0
         for c in PostgRESTCaseCorpusTests.viewDefaultCases {
             let got = try mutant.send(c.method, c.target, headers: c.headers, body: c.body)
-            let want: JSONValue? = switch c.expect {
-            case .exact(let s), .json(let s): try JSONValue.parse(s)
-            case .none: nil
-            }
+            let want: JSONValue? =
+                switch c.expect {
+                case .exact(let s), .json(let s): try JSONValue.parse(s)
+                case .none: nil
+                }
             if got.status != c.status || (want != nil && (try? JSONValue.parse(got.text)) != want) { caught += 1 }
         }
         XCTAssertEqual(caught, 3)
