@@ -63,10 +63,10 @@ import XCTest
 // - 708 succeeds inserting if correct select is applied: view over a private-schema table with column privileges
 // - 715 fails inserting if more columns are selected: view over a private-schema table with column privileges
 // - 723 fails inserting if select is not specified: view over a private-schema table with column privileges
-// - 731 can insert in a table with no select and return=minimal: column privileges (insert-only grant)
-// - 745 succeeds with 201: view with INSTEAD OF rules
+// - 731 can insert in a table with no select and return=minimal: in PostgRESTWriteSweep2Cases (as the service role)
+// - 745 succeeds with 201: in PostgRESTWriteSweep2Cases (compound_pk_view is a simple view)
 // - 756 returns a location header with pks from both tables: relation not in the fixture (with_multiple_pks: a view over other schemas, rules, privileges or types the contract format does not hold)
-// - 770 returns a location header with a composite PK col: view with INSTEAD OF rules
+// - 770 returns a location header with a composite PK col: in PostgRESTWriteSweep2Cases
 // - 783 should not throw and return location header when a PK is null: view with INSTEAD OF rule over a join
 // - 799 parses values in POST body: domain representations (casts through SQL functions)
 // - 814 parses values in POST body and formats individually selected values in: domain representations (casts through SQL functions)

@@ -1,13 +1,16 @@
 import XCTest
 @testable import MockSupabase
 
-/// A third pass over PostgREST's write specs (InsertSpec, UpdateSpec, PgSafeUpdateSpec) on
-/// `SpecTablesFixture`: the stored generated column of the suite's `foo` (written: PostgreSQL's
-/// 428C9 as PostgREST maps it, 400; omitted: computed from the row), and the safe-update tables'
-/// filtered writes. Expectations come from the specs and from PostgreSQL 15's answers to the same
-/// statements, in this corpus's own words.
+/// A third pass over PostgREST's write specs (InsertSpec, UpdateSpec, PgSafeUpdateSpec,
+/// RollbackSpec) on `SpecTablesFixture`, for the blocks the audit left out that the contract
+/// format now holds: the stored generated column of the suite's `foo` (written: PostgreSQL's 428C9
+/// as PostgREST maps it, 400; omitted: computed from the row), the safe-update tables' filtered
+/// writes, a serial key's `Location`, `Prefer: tx=` under Supabase's transaction setting, a view
+/// column's own default, and the `Location` of a simple view with a two-column key. Expectations
+/// come from the specs and from PostgreSQL 15's answers to the same statements, in this corpus's
+/// own words.
 extension PostgRESTCaseCorpusTests {
-    static let writeSweep2Cases: [Case] = onSpecTables(generatedColumnCases + safeUpdateCases + sequenceCases + rollbackCases + viewDefaultCases)
+    static let writeSweep2Cases: [Case] = onSpecTables(generatedColumnCases + safeUpdateCases + sequenceCases + rollbackCases + viewDefaultCases + locationCases)
 
     /// `foo.b` is `GENERATED ALWAYS AS (CASE WHEN a = 'telegram' THEN 'im' … ELSE 'bad idea' END) STORED`.
     static let generatedColumnCases: [Case] = [
@@ -113,6 +116,27 @@ extension PostgRESTCaseCorpusTests {
             headers: prefer("return=representation", "missing=default"), body: #"{"arr_data":null}"#, status: 200,
             expect: .json(#"[{"id":3,"name":"Default","settings":{"foo":{"int":1,"bar":"baz"}},"arr_data":null,"field-with_sep":3}]"#),
             expectHeaders: ["Preference-Applied": "missing=default, return=representation"])
+    ]
+
+    /// InsertSpec 745 and 770: `compound_pk_view` is `SELECT * FROM compound_pk`, a simple view
+    /// whose key PostgREST follows to the base's (two columns in its `Location`); InsertSpec 731
+    /// inserts into `insertonly` with `return=minimal` (the suite's role lacks SELECT there; the
+    /// fixture's service role answers the same).
+    static let locationCases: [Case] = [
+        Case(
+            name: "w2 view compound insert", method: "POST", target: "compound_pk_view", body: #"{"k1":1,"k2":"test","extra":2}"#, status: 201,
+            expect: .exact(""), expectHeaders: ["Content-Length": "0"], expectAbsent: ["Content-Type", "Location"]),
+        Case(
+            name: "w2 view compound location", method: "POST", target: "compound_pk_view", headers: ["Prefer": "return=headers-only"],
+            body: #"{"k1":1,"k2":"test","extra":2}"#, status: 201, expect: .exact(""),
+            expectHeaders: [
+                "Location": "/compound_pk_view?k1=eq.1&k2=eq.test", "Content-Range": "*/*", "Content-Length": "0",
+                "Preference-Applied": "return=headers-only"
+            ], expectAbsent: ["Content-Type"]),
+        Case(
+            name: "w2 insertonly minimal", method: "POST", target: "insertonly", headers: ["Prefer": "return=minimal"], body: #"{ "v":"some value" }"#,
+            status: 201, expect: .exact(""), expectHeaders: ["Content-Length": "0", "Preference-Applied": "return=minimal"],
+            expectAbsent: ["Content-Type"])
     ]
 
     /// These cases alone (they are in the corpus too), failures listed.

@@ -9,7 +9,7 @@ import XCTest
 /// `arrays` with a two-dimensional integer array, and the write suites' `tiobe_pls`, `employees`
 /// (a `money` column), `single_unique`, `compound_unique`, `only_pk`, the surrogate-key upsert
 /// tables, `UnitTest`, `web_content`, `artists` → `albums` (cascading), `students` ↔ `students_info`,
-/// `organizations`, `timestamps`, the safe-update tables, `auto_incrementing_pk`, `complex_items_view` (a view column default), `foo` (a stored generated column); the views `projects_view`, `projects_view_alt` (renamed keys),
+/// `organizations`, `timestamps`, the safe-update tables, `auto_incrementing_pk`, `insertonly`, `compound_pk_view`, `complex_items_view` (a view column default), `foo` (a stored generated column); the views `projects_view`, `projects_view_alt` (renamed keys),
 /// `projects_count_grouped_by` (projects counted per client), `students_view`, `students_info_view`,
 /// `player_view` and `contract_view` (a five-column compound key), `foos`/`bars` over `Foo`/`bar`,
 /// `v1`/`v2` over `a`/`b` (columns in another order), `authors`, `publishers`, `books` and the
@@ -785,6 +785,9 @@ final class SpecTablesFixture {
           {"name": "evil_friends_with_column_default", "columns": [
             {"name": "id", "type": "devil_int", "default": {"value": 420}},
             {"name": "name", "type": "text"}]},
+          {"name": "compound_pk_view", "view": {"from": "compound_pk"}, "columns": [
+            {"name": "k1", "type": "integer"}, {"name": "k2", "type": "text"}, {"name": "extra", "type": "integer"}]},
+          {"name": "insertonly", "columns": [{"name": "v", "type": "text", "nullable": false}]},
           {"name": "auto_incrementing_pk", "columns": [
             {"name": "id", "type": "serial", "primaryKey": true},
             {"name": "nullable_string", "type": "character varying"},
