@@ -10,7 +10,8 @@ import XCTest
 /// come from the specs and from PostgreSQL 15's answers to the same statements, in this corpus's
 /// own words.
 extension PostgRESTCaseCorpusTests {
-    static let writeSweep2Cases: [Case] = onSpecTables(generatedColumnCases + safeUpdateCases + sequenceCases + rollbackCases + viewDefaultCases + locationCases)
+    static let writeSweep2Cases: [Case] = onSpecTables(
+        generatedColumnCases + safeUpdateCases + sequenceCases + rollbackCases + viewDefaultCases + locationCases)
 
     /// `foo.b` is `GENERATED ALWAYS AS (CASE WHEN a = 'telegram' THEN 'im' … ELSE 'bad idea' END) STORED`.
     static let generatedColumnCases: [Case] = [
