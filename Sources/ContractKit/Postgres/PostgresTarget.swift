@@ -76,7 +76,8 @@ package final class PostgresTarget: RLSTarget {
         actAsStatements(auth).map { $0 + ";\n" }.joined()
     }
 
-    /// How many cases go down the session's pipeline at once (bounds the script held in memory).
+    /// How many cases go to the server at once, in one batch or down the session's pipeline
+    /// (bounds the script held in memory).
     package static let pipelineChunk = 512
 
     /// Runs an RLS case: its setup steps as the superuser, then its statement as its actor, in
