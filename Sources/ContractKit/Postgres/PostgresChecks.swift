@@ -135,8 +135,8 @@ package enum PostgresChecks {
     }
 
     /// From how many differential cases `run` shares them between two copies of the app's
-    /// database: eight pipeline batches (TeleportMe's 12,132 cases are; the other apps' few
-    /// thousand finish on one session before a copy would be ready).
+    /// database: eight batches of `PostgresTarget.pipelineChunk` (TeleportMe's 12,132 cases
+    /// are; the other apps' few thousand finish on one session before a copy would be ready).
     static let shardedCases = 8 * PostgresTarget.pipelineChunk
 
     /// Every PostgreSQL check of an app; empty when it has no SQL. `randomCases` seeded cases

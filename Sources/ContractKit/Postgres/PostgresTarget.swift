@@ -76,7 +76,8 @@ package final class PostgresTarget: RLSTarget {
         actAsStatements(auth).map { $0 + ";\n" }.joined()
     }
 
-    /// How many cases go down the session's pipeline at once (bounds the script held in memory).
+    /// How many cases go to the server at once, in one batch or down the session's pipeline
+    /// (bounds the script held in memory).
     package static let pipelineChunk = 512
 
     /// Runs an RLS case: its setup steps as the superuser, then its statement as its actor, in
@@ -89,96 +90,86 @@ package final class PostgresTarget: RLSTarget {
         return try reading(try session.run(script))
     }
 
-    /// Runs RLS cases through the session's pipeline: each case is the
-    /// same script and transaction (or savepoint) as `execute`, judged on its own reply. Every
-    /// case but a chunk's last leaves its `rollback` in psql's query buffer (`\;`), so it goes
-    /// to the server in one query string with the next case's `begin`: one round trip fewer per
-    /// case, each case still rolled back before the next one starts.
+    /// Runs RLS cases, `pipelineChunk` at a time, each judged on its own outcome. A chunk goes
+    /// to the server in one call of `caseBatchFunction` (`PostgresCaseBatch`: every case a
+    /// subtransaction of its own, undone before the next) when there is no `casePrelude` and
+    /// cases are not savepoints of the caller's transaction; otherwise, or when the call fails as
+    /// a whole, through the session's pipeline (`executePipelined`).
     package func executeAll(_ cases: [RLSCase]) -> [Result<RLSOutcome, any Error>] {
         var out: [Result<RLSOutcome, any Error>] = []
         out.reserveCapacity(cases.count)
         for start in stride(from: 0, to: cases.count, by: PostgresTarget.pipelineChunk) {
-            let chunk = cases[start..<min(start + PostgresTarget.pipelineChunk, cases.count)]
-            let last = chunk.endIndex - 1
-            let scripts = chunk.indices.map { rlsScript(chunk[$0], endPending: $0 != last) }
-            do {
-                let replies = try session.runPipelined(scripts.map(\.script))
-                for (s, lines) in zip(scripts, replies) { out.append(Result { try s.reading(lines) }) }
-            } catch {
-                out += chunk.map { _ in .failure(error) }
+            let chunk = Array(cases[start..<min(start + PostgresTarget.pipelineChunk, cases.count)])
+            if let function = caseBatchFunction, casePrelude.isEmpty, !casesAsSavepoints, chunk.count > 1 {
+                let sqls = chunk.map(RLSCaseSQL.init)
+                let reply: [String]
+                do { reply = try session.run(PostgresCaseBatch.script(sqls, function: function)) } catch {
+                    out += chunk.map { _ in .failure(error) }
+                    continue
+                }
+                do throws(PostgresCaseBatch.Failed) {
+                    out += try PostgresCaseBatch.outcomes(reply, cases: sqls, statuses: statuses)
+                    continue
+                } catch {
+                    // An error no case's block catches: the cases run one by one, each with its own verdict.
+                }
             }
+            out += executePipelined(chunk)
         }
         return out
+    }
+
+    /// The PL/pgSQL function `executeAll` sends its batches to (`PostgresCaseBatch.function`);
+    /// nil: every case as a psql script of its own (`executePipelined`). A test installs a
+    /// wrong one to show the checks catch a batch that loses or swaps a case.
+    package var caseBatchFunction: String? = PostgresCaseBatch.function
+
+    /// Runs RLS cases through the session's pipeline: each case is the
+    /// same script and transaction (or savepoint) as `execute`, judged on its own reply. Every
+    /// case but the last leaves its `rollback` in psql's query buffer (`\;`), so it goes
+    /// to the server in one query string with the next case's `begin`: one round trip fewer per
+    /// case, each case still rolled back before the next one starts.
+    package func executePipelined(_ cases: [RLSCase]) -> [Result<RLSOutcome, any Error>] {
+        let last = cases.count - 1
+        let scripts = cases.indices.map { rlsScript(cases[$0], endPending: $0 != last) }
+        do {
+            let replies = try session.runPipelined(scripts.map(\.script))
+            return zip(scripts, replies).map { s, lines in Result { try s.reading(lines) } }
+        } catch {
+            return cases.map { _ in .failure(error) }
+        }
     }
 
     /// The psql script of an RLS case and how to read its reply. `endPending`: the closing
     /// `rollback` is left in psql's query buffer, sent with whatever the session runs next
     /// (which must follow at once: `executeAll` sends the next case).
     func rlsScript(_ rlsCase: RLSCase, endPending: Bool = false) -> (script: String, reading: ([String]) throws -> RLSOutcome) {
-        let qt = PostgresTarget.qualified(rlsCase.table)
-        func insert(_ table: String, _ row: [String: JSONValue]) -> String {
-            let q = PostgresTarget.qualified(table)
-            let cols = row.keys.sorted().map(\.sqlIdentifier).joined(separator: ", ")
-            return
-                "insert into \(q) as t (\(cols)) select \(cols) from jsonb_populate_record(null::\(q), \(JSONValue.object(row).serialized(.compact).sqlLiteral)::jsonb)"
-        }
+        let sql = RLSCaseSQL(rlsCase)
         // A case with no prelude and no setup sends its `begin` (or `savepoint`) in the same
         // query string as its role switch and statement (psql's `\;`): one round trip to the
         // server instead of two, the same statements in the same transaction.
         let foldBegin = casePrelude.isEmpty && rlsCase.setup.isEmpty
         var s = foldBegin ? "" : caseBegin
         for p in casePrelude { s += p.trimmingSemicolon + ";\n" }
-        for step in rlsCase.setup {
-            if let row = step.insertRow {
-                s += insert(step.table, row)
-            } else {
-                s += "delete from \(PostgresTarget.qualified(step.table)) as t\(PostgresTarget.condition(step.deleteKey ?? [:]))"
-            }
-            s += ";\n" + PsqlSession.statusProbe
-        }
-        func rows(_ dml: String) -> String { "with w as (\(dml) returning t.*) select coalesce(jsonb_agg(to_jsonb(w)), '[]'::jsonb) from w" }
-        let statement: String
-        let returnsRows = rlsCase.operation.returnsRows
-        var okStatus = 200
-        switch rlsCase.operation {
-        case .select(let key):
-            statement = "select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) from \(qt) as t\(PostgresTarget.condition(key))"
-        case .insert(let row, let returning):
-            statement = returning ? rows(insert(rlsCase.table, row)) : insert(rlsCase.table, row)
-            okStatus = 201
-        case .update(let key, let set, let returning):
-            let assigns = set.keys.sorted().map { "\($0.sqlIdentifier) = s.\($0.sqlIdentifier)" }.joined(separator: ", ")
-            let dml =
-                "update \(qt) as t set \(assigns) from jsonb_populate_record(null::\(qt), \(JSONValue.object(set).serialized(.compact).sqlLiteral)::jsonb) as s\(PostgresTarget.condition(key))"
-            statement = returning ? rows(dml) : dml
-        case .delete(let key, let returning):
-            let dml = "delete from \(qt) as t\(PostgresTarget.condition(key))"
-            statement = returning ? rows(dml) : dml
-        }
-        let auth = AuthContext(role: rlsCase.actor.role, claims: rlsCase.actor.claims)
-        let statements = (foldBegin ? [caseBegin.trimmingSemicolon] : []) + PostgresTarget.actAsStatements(auth) + [statement]
+        for step in sql.setup { s += step + ";\n" + PsqlSession.statusProbe }
+        let statements = (foldBegin ? [caseBegin.trimmingSemicolon] : []) + sql.actAs + [sql.statement]
         s += statements.joined(separator: " \\;\n") + ";\n" + PsqlSession.statusProbe + (endPending ? caseEnd.trimmingSemicolon + " \\;\n" : caseEnd)
         let statuses = self.statuses
         let reading: ([String]) throws -> RLSOutcome = { reply in
-            func refused(_ e: PostgresError) -> RLSOutcome {
-                RLSOutcome(status: statuses.status(for: e.code, anonymous: auth.role == "anon", message: e.message), code: e.code, message: e.message)
-            }
             var lines = reply
             for _ in rlsCase.setup {
                 guard let idx = lines.firstIndex(where: { $0.hasPrefix("@@supacontracts-") }) else { break }
                 let (_, status) = PsqlSession.split(Array(lines[...idx]))
                 lines.removeFirst(idx + 1)
-                if case .failure(let e) = status { return refused(e) }
+                if case .failure(let e) = status { return try sql.outcome(.failure(e), statuses: statuses) }
             }
             let (out, status) = PsqlSession.split(lines)
             switch status {
-            case .failure(let e): return refused(e)
+            case .failure(let e): return try sql.outcome(.failure(e), statuses: statuses)
             case .success(let n):
-                guard returnsRows else { return RLSOutcome(status: okStatus, count: n) }
-                guard let line = out.last, case .array(let items) = try JSONValue.parse(line) else {
-                    throw RLSTargetError("unexpected reply to \(rlsCase.name): \(out)")
-                }
-                return RLSOutcome(status: okStatus, rows: items.map { $0.objectValue ?? [:] })
+                guard sql.returnsRows else { return try sql.outcome(.success((n, nil)), statuses: statuses) }
+                guard let line = out.last else { throw RLSTargetError("unexpected reply to \(rlsCase.name): \(out)") }
+                return try sql.outcome(.success((n, try JSONValue.parse(line))), statuses: statuses)
             }
         }
         return (s, reading)
