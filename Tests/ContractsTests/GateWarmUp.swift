@@ -3,7 +3,7 @@ import MockBinding
 
 /// The gate's expensive work other than PostgreSQL's (`PostgresGate.startWarmUp`), started on a
 /// thread of its own with the first gate test: XCTest runs one test at a time, so the image
-/// compressor's reports, the served mocks' live runs and the RLS reports — each computed once
+/// compressor's reports, the served mocks' live runs, the RLS reports and the RLS mutants' runs — each computed once
 /// per process and checked by its own suite — are made meanwhile, while the suites before
 /// theirs run. A suite reaching a value still being made waits for it (a `static let` or a
 /// `ProcessMemo`: computed once, whoever asks first); a value that failed is kept as that
@@ -37,7 +37,8 @@ enum GateWarmUp {
             _ = LiveTargetGateTests.everyAppRuns
             _ = LiveTargetGateTests.mutantRuns
         },
-        Job(suite: "RLSMatrixGoldenTests") { for app in RLSGate.appsWithMatrix() { _ = try? RLSGate.report(app) } }
+        Job(suite: "RLSMatrixGoldenTests") { for app in RLSGate.appsWithMatrix() { _ = try? RLSGate.report(app) } },
+        Job(suite: "RLSMutantTests") { _ = RLSMutantTests.counts }
     ]
 
     /// Starts the warm-up, once per process, for the suites the process runs (the tests named on
