@@ -67,15 +67,32 @@ enum ServedMocks {
 /// leaves the backend as it found it; a served mutant (an RLS cell flipped, an edge function's
 /// answer changed, a bucket limit changed) fails with the rule named.
 final class LiveTargetGateTests: GateTestCase {
-    func testEveryAppPassesAgainstItsServedMockAndLeavesItAsFound() throws {
-        // Each app against its own served mock, all side by side; the checks after, in order.
-        let runs = try SideBySide.map(allApps) { app -> (backend: MockSupabase, before: [String: [String]], rows: [VerifyRow]) in
-            let (backend, endpoint) = try ServedMocks.shared(app)
+    /// One app's run against its own served mock: the backend's state before and after, the
+    /// verify rows, and whether the backend has buckets.
+    struct AppRun: Sendable {
+        var before: [String: [String]]
+        var rows: [VerifyRow]
+        var after: [String: [String]]
+        var hasBuckets: Bool
+    }
+
+    /// Each app against its own served mock, all side by side, once per process (`GateWarmUp`
+    /// starts them before this suite runs); the checks in the test below, in order.
+    static let everyAppRuns = Result { () throws -> [AppRun] in
+        try SideBySide.map(allApps) { app -> AppRun in
+            let backend = try app.makeMock()
+            let (server, endpoint) = try ServedMocks.serve(backend)
+            defer { server.stop() }
             let before = try ServedMocks.state(backend)
-            return (backend, before, LiveVerify.run(app, endpoint: endpoint))
+            let rows = LiveVerify.run(app, endpoint: endpoint)
+            return AppRun(before: before, rows: rows, after: try ServedMocks.state(backend), hasBuckets: !backend.configuration.spec.buckets.isEmpty)
         }
+    }
+
+    func testEveryAppPassesAgainstItsServedMockAndLeavesItAsFound() throws {
+        let runs = try Self.everyAppRuns.get()
         for (app, run) in zip(allApps, runs) {
-            let (backend, before, rows) = (run.backend, run.before, run.rows)
+            let (before, rows) = (run.before, run.rows)
             XCTAssertEqual(ServedMocks.failures(rows), "", app.name)
             let kinds = Set(rows.map(\.kind))
             for k in ["provision", "interactions", "rls", "cleanup"] { XCTAssertTrue(kinds.contains(k), "\(app.name): no \(k) row") }
@@ -85,8 +102,8 @@ final class LiveTargetGateTests: GateTestCase {
                 guard case .notApplicable(let why)? = row?.status else { XCTFail("\(app.name): \(kind) not shown as not applicable"); continue }
                 XCTAssertTrue(why.hasPrefix("not applicable to --target"), why)
             }
-            if !backend.configuration.spec.buckets.isEmpty { XCTAssertTrue(kinds.contains("storage"), app.name) }
-            XCTAssertEqual(try ServedMocks.state(backend), before, "\(app.name): the run left the backend changed")
+            if run.hasBuckets { XCTAssertTrue(kinds.contains("storage"), app.name) }
+            XCTAssertEqual(run.after, before, "\(app.name): the run left the backend changed")
         }
     }
 

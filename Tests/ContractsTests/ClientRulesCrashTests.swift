@@ -34,14 +34,19 @@ final class ClientRulesCrashTests: GateTestCase {
         var reads = 0
         var microsPerSave = 0
         var window = 0
+        /// What went wrong calibrating, if anything (the rounds still run, with a save assumed
+        /// to take the whole 100 ms).
+        var calibrationProblem: String?
+        /// Wall-clock seconds the rounds took.
+        var seconds = 0.0
     }
 
     /// Items per saved value (about 3 KB per entry: small enough for a thousand rounds in seconds,
     /// large enough that a save is many `write(2)` calls for the in-place writer).
-    let items = 50
+    static let items = 50
 
     /// The helper, built next to the test bundle by `swift build` / `swift test`.
-    var tool: URL {
+    static var tool: URL {
         get throws {
             let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             let url = dir.appendingPathComponent("clientrules-tool")
@@ -51,7 +56,7 @@ final class ClientRulesCrashTests: GateTestCase {
     }
 
     /// The keys `clientrules-tool crash-rounds` writes (Sources/ClientRulesTool/main.swift).
-    func keys(_ rules: CacheRules) -> [CacheKey] {
+    static func keys(_ rules: CacheRules) -> [CacheKey] {
         let user = "00000000-0000-4000-8000-00000000c0de"
         return [
             rules.entry("cities")!.key(user: nil, freshness: rules.freshness),
@@ -109,11 +114,19 @@ final class ClientRulesCrashTests: GateTestCase {
     }
 
     /// Writers killed at once, each in its own folder (a batch of rounds).
-    let batch = 8
+    static let batch = 8
 
-    func run(impl: String, rounds: Int, seed: UInt64, stopAtFirstTorn: Bool = false) throws -> Outcome {
-        let tool = try tool
-        let rules = try XCTUnwrap(try ClientRules.load(app: "teleportme")?.cache)
+    /// TeleportMe has no cache rules in client-rules.json.
+    struct MissingCacheRules: Error, CustomStringConvertible {
+        var description: String { "Contracts/teleportme/client-rules.json has no cache rules" }
+    }
+
+    /// The rounds of `impl`, with no XCTest assertion inside (they may run on the warm-up's
+    /// thread, outside any test): what they found is in the outcome, for the test to check.
+    static func run(impl: String, rounds: Int, seed: UInt64, stopAtFirstTorn: Bool = false) throws -> Outcome {
+        let t0 = Date()
+        let tool = try Self.tool
+        guard let rules = try ClientRules.load(app: "teleportme")?.cache else { throw MissingCacheRules() }
         let keys = keys(rules)
         // tmpfs when there is one: the same code path (fsync included) without disk latency.
         let shm = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
@@ -159,7 +172,7 @@ final class ClientRulesCrashTests: GateTestCase {
         // Calibration: one writer for 100 ms gives the time of a save on this machine now.
         let calibration = runBatch(start: 1, delays: [100_000])[0]
         let saves = calibration.filter { $0.hasPrefix("saved ") }.count
-        XCTAssertGreaterThan(saves, 0, "the writer saved nothing in 100 ms: \(calibration.suffix(3))")
+        if saves == 0 { outcome.calibrationProblem = "the writer saved nothing in 100 ms: \(calibration.suffix(3))" }
         outcome.microsPerSave = 100_000 / max(saves, 1)
         // Kills land uniformly over about three saves after the store is open.
         let window = max(3 * outcome.microsPerSave, 300)
@@ -191,6 +204,7 @@ final class ClientRulesCrashTests: GateTestCase {
                 let r = outcome.rounds
                 guard let killed = lines.last, killed.hasPrefix("killed ") else {
                     outcome.torn.append("round \(r): the writer tool stopped: \(lines.suffix(3))")
+                    outcome.seconds = Date().timeIntervalSince(t0)
                     return outcome
                 }
                 if killed == "killed \(SIGKILL)" { outcome.killsMidRun += 1 }
@@ -217,11 +231,12 @@ final class ClientRulesCrashTests: GateTestCase {
         outcome.torn += problems
         input.fileHandleForWriting.closeFile()
         p.waitUntilExit()
+        outcome.seconds = Date().timeIntervalSince(t0)
         return outcome
     }
 
     /// The last completed save of each key in a round's lines.
-    func lastSaves(_ lines: [String]) -> [(Int, Int)] {
+    static func lastSaves(_ lines: [String]) -> [(Int, Int)] {
         lines.compactMap { line in
             let parts = line.split(separator: " ")
             guard parts.count == 3, parts[0] == "saved", let k = Int(parts[1]), let s = Int(parts[2]) else { return nil }
@@ -229,13 +244,18 @@ final class ClientRulesCrashTests: GateTestCase {
         }
     }
 
+    /// Each writer's rounds, once per process (`GateWarmUp` runs them, one after the other, on a
+    /// thread of their own before this suite runs: they mostly wait for the writers); each test
+    /// below checks its own.
+    static let referenceOutcome = Result { try run(impl: "reference", rounds: 1000, seed: 0xC0FFEE) }
+    static let inPlaceOutcome = Result { try run(impl: "in-place", rounds: 200, seed: 0xBADC0DE, stopAtFirstTorn: true) }
+
     func testKilledWriterNeverLeavesAHalfWrittenEntry() throws {
-        let t0 = Date()
-        let outcome = try run(impl: "reference", rounds: 1000, seed: 0xC0FFEE)
-        let seconds = Date().timeIntervalSince(t0)
+        let outcome = try Self.referenceOutcome.get()
         print(
-            "reference writer: \(outcome.rounds) rounds (window \(outcome.window) µs after the store opens) in \(String(format: "%.1f", seconds)) s, \(outcome.killsInsideASave) kills inside a save, "
+            "reference writer: \(outcome.rounds) rounds (window \(outcome.window) µs after the store opens) in \(String(format: "%.1f", outcome.seconds)) s, \(outcome.killsInsideASave) kills inside a save, "
                 + "\(outcome.reads) concurrent reads, \(outcome.microsPerSave) µs per save")
+        XCTAssertNil(outcome.calibrationProblem)
         XCTAssertEqual(outcome.rounds, 1000)
         XCTAssertEqual(outcome.killsMidRun, 1000, "every round ends with SIGKILL")
         XCTAssertGreaterThan(outcome.killsInsideASave, 500, "kills are spread over the saves, not bunched between them or before them")
@@ -246,7 +266,8 @@ final class ClientRulesCrashTests: GateTestCase {
     /// The check can fail: a writer that streams into the entry's file in place is caught (by the
     /// readers or after a kill; up to 200 kills, stopping at the first torn entry).
     func testKilledInPlaceWriterIsCaught() throws {
-        let outcome = try run(impl: "in-place", rounds: 200, seed: 0xBADC0DE, stopAtFirstTorn: true)
+        let outcome = try Self.inPlaceOutcome.get()
+        XCTAssertNil(outcome.calibrationProblem)
         print("in-place writer: caught after \(outcome.rounds) kills: \(outcome.torn.first ?? "not caught")")
         XCTAssertFalse(outcome.torn.isEmpty, "200 kills of an in-place writer left no torn entry")
     }

@@ -13,9 +13,35 @@ final class ClientRulesImageCompressorTests: GateTestCase {
         return images
     }
 
+    /// The suite's report over every compressor, once per process (`GateWarmUp` starts it before
+    /// this suite runs; each test checks its own compressor's report), on Naar's Cars' presets.
+    /// Keyed by `name(of:)`, with the ids of the presets they were made from.
+    static let reports = Result { () throws -> (presets: [String], byCompressor: [String: SuiteReport]) in
+        guard let images = try ClientRules.load(app: "naarscars")?.images else { throw MissingRules() }
+        var out = ["the reference": ImageCompressorSuite.run(images, compressor: SharedReference())]
+        for flaw in Mutant.Flaw.allCases { out[name(of: flaw)] = ImageCompressorSuite.run(images, compressor: Mutant(flaw: flaw)) }
+        return (images.map(\.id), out)
+    }
+
+    /// The key of `flaw`'s report (nil: the reference compressor).
+    private static func name(of flaw: Mutant.Flaw?) -> String { flaw.map { "the \($0) mutant" } ?? "the reference" }
+
+    /// Naar's Cars has no client-rules.json.
+    struct MissingRules: Error, CustomStringConvertible {
+        var description: String { "Contracts/naarscars has no client-rules.json" }
+    }
+
+    /// The report over `flaw`'s mutant (nil: the reference compressor), made from exactly the
+    /// `presets` the test has loaded and checked.
+    private func report(_ flaw: Mutant.Flaw?, presets: [ImagePreset]) throws -> SuiteReport {
+        let kept = try Self.reports.get()
+        XCTAssertEqual(kept.presets, presets.map(\.id), "the kept reports were made from other presets")
+        return try XCTUnwrap(kept.byCompressor[Self.name(of: flaw)], "no report over \(Self.name(of: flaw))")
+    }
+
     func testReferenceCompressorConforms() throws {
         let presets = try presets()
-        let report = ImageCompressorSuite.run(presets, compressor: SharedReference())
+        let report = try report(nil, presets: presets)
         XCTAssertTrue(report.passed, report.description)
         XCTAssertEqual(Set(report.checked), Set(presets.map(\.id)))
     }
@@ -35,12 +61,12 @@ final class ClientRulesImageCompressorTests: GateTestCase {
     }
 
     func testUpscalingIsRejected() throws {
-        let report = ImageCompressorSuite.run(try presets(), compressor: Mutant(flaw: .upscales))
+        let report = try report(.upscales, presets: try presets())
         XCTAssertTrue(report.violations(of: "image.avatar").contains { $0.message.contains("enlarged from 200x133") }, report.description)
     }
 
     func testIgnoringTheBudgetIsRejected() throws {
-        let report = ImageCompressorSuite.run(try presets(), compressor: Mutant(flaw: .ignoresBudget))
+        let report = try report(.ignoresBudget, presets: try presets())
         for id in ["image.avatar", "image.messageImage", "image.fullSize"] {
             XCTAssertTrue(
                 report.violations(of: id).contains { $0.message.contains("of pure noise: ") && $0.message.contains("-byte budget") }, "\(id): \(report)")
@@ -48,23 +74,23 @@ final class ClientRulesImageCompressorTests: GateTestCase {
     }
 
     func testSkippingTheResizeIsRejected() throws {
-        let report = ImageCompressorSuite.run(try presets(), compressor: Mutant(flaw: .noResize))
+        let report = try report(.noResize, presets: try presets())
         XCTAssertTrue(
             report.violations(of: "image.messageImage").contains { $0.message.contains("came out 1807x245, longer side over 1200 px") }, report.description)
     }
 
     func testStretchingIsRejected() throws {
-        let report = ImageCompressorSuite.run(try presets(), compressor: Mutant(flaw: .stretches))
+        let report = try report(.stretches, presets: try presets())
         XCTAssertTrue(report.violations(of: "image.fullSize").contains { $0.message.contains("not the 3007x405 aspect ratio") }, report.description)
     }
 
     func testShrinkingTooFarIsRejected() throws {
-        let report = ImageCompressorSuite.run(try presets(), compressor: Mutant(flaw: .halves))
+        let report = try report(.halves, presets: try presets())
         XCTAssertTrue(report.violations(of: "image.avatar").contains { $0.message.contains("expected the longer side at 400 px") }, report.description)
     }
 
     func testBytesThatAreNoImageAreRejected() throws {
-        let report = ImageCompressorSuite.run(try presets(), compressor: Mutant(flaw: .truncated))
+        let report = try report(.truncated, presets: try presets())
         XCTAssertTrue(report.violations(of: "image.avatar").contains { $0.message.contains("does not end with EOI (FF D9): truncated") }, report.description)
         XCTAssertThrowsError(try ImageHeader.read(Data("GIF89a".utf8))) {
             XCTAssertTrue("\($0)".contains("neither FF D8 (JPEG) nor the PNG signature"), "\($0)")
@@ -110,7 +136,7 @@ private struct SharedReference: ImageCompressing {
 
 /// An `ImageCompressor` with one deliberate flaw.
 private struct Mutant: ImageCompressing {
-    enum Flaw { case upscales, ignoresBudget, noResize, stretches, halves, truncated }
+    enum Flaw: CaseIterable, Sendable { case upscales, ignoresBudget, noResize, stretches, halves, truncated }
     let flaw: Flaw
     func compress(_ image: RasterImage, preset: ImagePreset) throws -> Data {
         let m = preset.maxDimensionPixels

@@ -13,6 +13,8 @@ class GateTestCase: XCTestCase {
     override func invokeTest() {
         // The PostgreSQL suites' cluster, databases and answers, made meanwhile on another core.
         PostgresGate.startWarmUp(specs: Self.loadedSpecs)
+        // The other suites' expensive, independent work (`GateWarmUp`), on threads of its own.
+        GateWarmUp.start(specs: Self.loadedSpecs)
         LoadedSpecs.$current.withValue(Self.loadedSpecs) { super.invokeTest() }
     }
 }

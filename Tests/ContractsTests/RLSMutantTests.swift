@@ -73,8 +73,8 @@ final class RLSMutantTests: GateTestCase {
         return q
     }
 
-    func failures(_ app: String, _ wrap: (MockTarget) throws -> RLSTarget) throws -> Int {
-        let module = try XCTUnwrap(RLSGate.module(app))
+    static func failures(_ app: String, _ wrap: (MockTarget) throws -> RLSTarget) throws -> Int {
+        guard let module = RLSGate.module(app) else { throw RLSTargetError("Contracts/\(app)/policies.json has no app module") }
         let (backend, _) = try RLSSuite.makeBackend(module)
         let expansion = try RLSGate.report(app).expansion
         let statuses = RLSSuite.run(expansion, on: try wrap(MockTarget(backend: backend, transport: .inProcess)))
@@ -83,42 +83,71 @@ final class RLSMutantTests: GateTestCase {
 
     /// `failures(app, wrap)` of every app with a matrix, each app against its own backend side by
     /// side; the counts in the apps' order.
-    func failuresOfEveryApp(_ wrap: (MockTarget) throws -> RLSTarget) throws -> [(app: String, failures: Int)] {
+    static func failuresOfEveryApp(_ wrap: (MockTarget) throws -> RLSTarget) throws -> [(app: String, failures: Int)] {
         let apps = RLSGate.appsWithMatrix()
         return zip(apps, try Concurrently<Int>.map(apps) { try failures($0, wrap) }).map { ($0, $1) }
     }
 
+    /// The deliberately broken backends below.
+    enum Mutant: CaseIterable {
+        case ignoresRLS, hidesRows, forbiddenForAnon, refusesEveryWrite, ownerTestsAndChecksDropped
+
+        /// The mutant around (or installed in) the app's own target.
+        func wrap(_ t: MockTarget) throws -> RLSTarget {
+            switch self {
+            case .ignoresRLS: return IgnoresRLS(t)
+            case .hidesRows: return HidesRows(t)
+            case .forbiddenForAnon: return ForbiddenForAnon(t)
+            case .refusesEveryWrite: return RefusesEveryWrite(t)
+            case .ownerTestsAndChecksDropped:
+                try t.install(RLSMutantTests.weakened(t.backend.mock.database.policies))
+                return t
+            }
+        }
+    }
+
+    /// Each mutant's failure counts for every app, once per process (`GateWarmUp` starts them,
+    /// one mutant after another, before this suite runs); each test below checks its own.
+    static let counts: [Mutant: Result<[Count], any Error>] = Dictionary(
+        uniqueKeysWithValues: Mutant.allCases.map { m in (m, Result { try failuresOfEveryApp(m.wrap).map { Count(app: $0.app, failures: $0.failures) } }) })
+
+    /// One app's failing cases under a mutant.
+    struct Count: Sendable {
+        var app: String
+        var failures: Int
+    }
+
+    func failuresOfEveryApp(_ mutant: Mutant) throws -> [Count] {
+        try XCTUnwrap(Self.counts[mutant], "\(mutant) was not run").get()
+    }
+
     func testATargetThatIgnoresRLSIsRejected() throws {
-        for (app, n) in try failuresOfEveryApp({ IgnoresRLS($0) }) {
-            XCTAssertGreaterThan(n, 0, "\(app): a target ignoring RLS passed every case")
+        for c in try failuresOfEveryApp(.ignoresRLS) {
+            XCTAssertGreaterThan(c.failures, 0, "\(c.app): a target ignoring RLS passed every case")
         }
     }
 
     func testATargetThatHidesEveryRowIsRejected() throws {
-        for (app, n) in try failuresOfEveryApp({ HidesRows($0) }) {
-            XCTAssertGreaterThan(n, 0, "\(app): a target hiding every row passed every case")
+        for c in try failuresOfEveryApp(.hidesRows) {
+            XCTAssertGreaterThan(c.failures, 0, "\(c.app): a target hiding every row passed every case")
         }
     }
 
     func testATargetThatAnswers403ToAnonIsRejected() throws {
-        for (app, n) in try failuresOfEveryApp({ ForbiddenForAnon($0) }) {
-            XCTAssertGreaterThan(n, 0, "\(app): 403 instead of 401 for anon went unnoticed")
+        for c in try failuresOfEveryApp(.forbiddenForAnon) {
+            XCTAssertGreaterThan(c.failures, 0, "\(c.app): 403 instead of 401 for anon went unnoticed")
         }
     }
 
     func testATargetRefusingEveryWriteIsRejected() throws {
-        for (app, n) in try failuresOfEveryApp({ RefusesEveryWrite($0) }) {
-            XCTAssertGreaterThan(n, 0, "\(app): refusing every write passed every case")
+        for c in try failuresOfEveryApp(.refusesEveryWrite) {
+            XCTAssertGreaterThan(c.failures, 0, "\(c.app): refusing every write passed every case")
         }
     }
 
     func testAMockWithOwnerTestsAndChecksDroppedIsRejected() throws {
-        let counts = try failuresOfEveryApp { t in
-            try t.install(RLSMutantTests.weakened(t.backend.mock.database.policies))
-            return t
-        }
-        for (app, n) in counts {
-            XCTAssertGreaterThan(n, 0, "\(app): a matrix without owner tests and WITH CHECK passed every case")
+        for c in try failuresOfEveryApp(.ownerTestsAndChecksDropped) {
+            XCTAssertGreaterThan(c.failures, 0, "\(c.app): a matrix without owner tests and WITH CHECK passed every case")
         }
     }
 }
