@@ -34,10 +34,19 @@ func threadCPUSeconds() -> Double {
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
-/// Like `measure`, and also the rate per second of this thread's CPU time: what one core does
-/// when it is not shared (the machine is: wall-clock rates follow the other load on it).
-func measureWithCPU(_ seconds: Double, _ body: () -> Void) -> (wall: Double, cpu: Double) {
-    let cpu0 = threadCPUSeconds()
+/// Seconds of CPU the whole process has used, every thread (user and system): URLSession's work
+/// runs on its own queues, so a request's CPU through it is the process's.
+func processCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// Like `measure`, and also the rate per second of CPU time on `cpuClock` (default: this thread's):
+/// what one core does when it is not shared (the machine is: wall-clock rates follow the other
+/// load on it).
+func measureWithCPU(_ seconds: Double, cpuClock: () -> Double = threadCPUSeconds, _ body: () -> Void) -> (wall: Double, cpu: Double) {
+    let cpu0 = cpuClock()
     var n = 0
     let start = DispatchTime.now().uptimeNanoseconds
     var elapsed = 0.0
@@ -46,7 +55,7 @@ func measureWithCPU(_ seconds: Double, _ body: () -> Void) -> (wall: Double, cpu
         n += 50
         elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     } while elapsed < seconds
-    return (Double(n) / elapsed, Double(n) / max(threadCPUSeconds() - cpu0, 1e-9))
+    return (Double(n) / elapsed, Double(n) / max(cpuClock() - cpu0, 1e-9))
 }
 
 func syncRequest(_ session: URLSession, _ req: URLRequest) -> Int {
@@ -102,21 +111,34 @@ func runRESTBenchmark() {
         noopReq.url = URL(string: "https://\(NoOpURLProtocol.host)" + target)
         precondition(syncRequest(session, urlReq) == 200 && syncRequest(noop, noopReq) == 200)
 
-        if ProcessInfo.processInfo.environment["BENCH_DIRECT_ONLY"] != nil {
-            print(measure(3) { _ = try? backend.handle(request) })
+        // One path alone, for profilers: BENCH_DIRECT_ONLY (a), BENCH_WIRE_ONLY (b), or
+        // BENCH_WIRE_ONLY=noop (c); with BENCH_REQUESTS=N exactly N requests (instruction counts
+        // of two N differ by the cost of the requests between them, setup cancelled out).
+        let env = ProcessInfo.processInfo.environment
+        let only: (() -> Void)? =
+            env["BENCH_DIRECT_ONLY"] != nil
+            ? { _ = try? backend.handle(request) }
+            : env["BENCH_WIRE_ONLY"] == "noop" ? { _ = syncRequest(noop, noopReq) } : env["BENCH_WIRE_ONLY"] != nil ? { _ = syncRequest(session, urlReq) } : nil
+        if let only {
+            if let n = env["BENCH_REQUESTS"].flatMap({ Int($0) }) {
+                for _ in 0..<n { only() }
+                print("\(n) requests")
+            } else {
+                print(measure(3, only))
+            }
             return
         }
-        if ProcessInfo.processInfo.environment["BENCH_WIRE_ONLY"] != nil {
-            print(measure(3) { _ = syncRequest(session, urlReq) })
-            return
-        }
-        var a: [Double] = [], aCPU: [Double] = [], b: [Double] = [], c: [Double] = []
+        var a: [Double] = [], aCPU: [Double] = [], b: [Double] = [], c: [Double] = [], bCPU: [Double] = [], cCPU: [Double] = []
         for _ in 0..<9 {
             let (wall, cpu) = measureWithCPU(0.3) { _ = try? backend.handle(request) }
             a.append(wall)
             aCPU.append(cpu)
-            b.append(measure(0.3) { _ = syncRequest(session, urlReq) })
-            c.append(measure(0.3) { _ = syncRequest(noop, noopReq) })
+            let mockRun = measureWithCPU(0.3, cpuClock: processCPUSeconds) { _ = syncRequest(session, urlReq) }
+            b.append(mockRun.wall)
+            bCPU.append(mockRun.cpu)
+            let noopRun = measureWithCPU(0.3, cpuClock: processCPUSeconds) { _ = syncRequest(noop, noopReq) }
+            c.append(noopRun.wall)
+            cCPU.append(noopRun.cpu)
         }
         let ma = median(a), mb = median(b), mc = median(c)
         print("REST benchmark: GET /rest/v1/saved_cities?city_id=eq.barcelona as an authenticated user (RLS: own only; 55 rows, 1 returned)")
@@ -124,6 +146,9 @@ func runRESTBenchmark() {
         print(String(format: "      per CPU-second of the measuring thread %10.0f requests/s  (one core, whatever else the machine runs)", median(aCPU)))
         print(String(format: "  (b) URLSession + MockURLProtocol       %10.0f requests/s", mb))
         print(String(format: "  (c) same URLSession, no-op URLProtocol %10.0f requests/s  (transport floor)", mc))
+        // The process's CPU per request (every thread): what a request costs whatever the load.
+        let bMicros = 1e6 / median(bCPU), cMicros = 1e6 / median(cCPU)
+        print(String(format: "      process CPU per request: (b) %.1f us, (c) %.1f us, (c)/(b) = %.2f", bMicros, cMicros, cMicros / bMicros))
         print(
             String(
                 format: "  ratio (b)/(c) = %.2f   (target >= %.2f): %@", mb / mc, wireToFloorTargetRatio,

@@ -16,14 +16,22 @@ func runReportBenchmark() {
         let engine = ReportEngine(rules: rules)
         let refiner = DeterministicRefiner(rules: rules)
         let prefs = ReportPreferences(cost: 7, climate: 6, culture: 8, jobMarket: 5)
-        let sizes: [(String, [ReportCity])] = [
-            ("real 266", try ReportCatalogs.urbanAreas()),
-            ("synthetic 1k", ReportCatalogs.synthetic(count: 1_000, seed: 1)),
-            ("synthetic 10k", ReportCatalogs.synthetic(count: 10_000, seed: 2)),
-            ("synthetic 100k", ReportCatalogs.synthetic(count: 100_000, seed: 3))
-        ]
+        // For profilers: BENCH_REPORT_WIRE=anon|ana sends BENCH_REQUESTS (default 200) wire requests
+        // as that actor and nothing else (instruction counts of two counts differ by the requests).
+        let env = ProcessInfo.processInfo.environment
+        let wireOnly = env["BENCH_REPORT_WIRE"]
+        let wireRequests = env["BENCH_REQUESTS"].flatMap { Int($0) } ?? 200
         print("TeleportMe report engine (one report = steps 3-9 + response, deterministic refiner)")
         print("catalog          cities   prepare ms   ms/report   ns/city   growth (time / size)")
+        let sizes: [(String, [ReportCity])] =
+            wireOnly != nil
+            ? []
+            : [
+                ("real 266", try ReportCatalogs.urbanAreas()),
+                ("synthetic 1k", ReportCatalogs.synthetic(count: 1_000, seed: 1)),
+                ("synthetic 10k", ReportCatalogs.synthetic(count: 10_000, seed: 2)),
+                ("synthetic 100k", ReportCatalogs.synthetic(count: 100_000, seed: 3))
+            ]
         var previous: (Int, Double)?
         for (label, cities) in sizes {
             let t0 = now()
@@ -70,10 +78,10 @@ func runReportBenchmark() {
         // A signed-in client holds one access token for its session: ana's is signed once here
         // (the wire client's `as:` signs a new one, with a new session id, per request).
         guard let anaToken = backend.accessToken(persona: "ana") else { print("report benchmark: no persona ana"); return }
-        for actor in ["anon", "ana"] {
+        for actor in wireOnly.map({ [$0] }) ?? ["anon", "ana"] {
             let headers: HTTPHeaders = actor == "anon" ? [:] : ["apikey": backend.anonKey, "Authorization": "Bearer \(anaToken)"]
             var samples: [Double] = []
-            for _ in 0..<200 {
+            for _ in 0..<(wireOnly == nil ? 200 : wireRequests) {
                 let s = now()
                 let r = try wire.send(
                     method: "POST", path: "/functions/v1/generate-report", headers: headers, body: body.data(), as: actor == "anon" ? actor : nil)
@@ -82,7 +90,7 @@ func runReportBenchmark() {
             }
             let wireMedian = median(samples)
             print(
-                "mock generate-report over the wire as \(actor) (55 cities\(actor == "anon" ? "" : ", saved")): \(fmt(wireMedian)) ms median of 200"
+                "mock generate-report over the wire as \(actor) (55 cities\(actor == "anon" ? "" : ", saved")): \(fmt(wireMedian)) ms median of \(samples.count)"
                     + " = \(fmt(wireMedian / engine55, 1))x the engine (target <= \(fmt(wireToEngineTarget, 0))x: \(wireMedian / engine55 <= wireToEngineTarget ? "met" : "NOT met"))"
             )
         }

@@ -73,7 +73,7 @@ package final class MockURLProtocol: URLProtocol {
         let req = HTTPRequest(method: request.httpMethod ?? "GET", target: target, headers: headers, body: body)
         do {
             let resp = try backend.handle(req)
-            var fields: [String: String] = [:]
+            var fields = [String: String](minimumCapacity: resp.headers.fields.count)
             for f in resp.headers {
                 if let existing = fields[f.name] { fields[f.name] = existing + ", " + f.value } else { fields[f.name] = f.value }
             }
@@ -110,11 +110,17 @@ extension MockSupabase {
 
     /// A `URLSession` whose every request is answered in-process by this backend (requests to
     /// other hosts fail instead of reaching the network). Hand it to any client that accepts one.
+    /// The session has no URL cache: the mock never lets a response be cached
+    /// (`.notAllowed`), so a cache could only be consulted, and on Linux every data task of a
+    /// session with one asks it first on a background queue, which lists the cache's disk
+    /// directory (swift-corelibs-foundation, URLCache.swift `getCachedResponse(for:)`,
+    /// `diskContentLocators`): a thread hop and a directory read per request, for nothing.
     public func makeURLSession(configuration base: URLSessionConfiguration = .ephemeral) -> URLSession {
         _ = host
         let c = base
         c.protocolClasses = [MockURLProtocol.self]
         c.timeoutIntervalForRequest = 30
+        c.urlCache = nil
         return URLSession(configuration: c)
     }
 }
