@@ -30,7 +30,7 @@ final class PostgRESTCaseCorpusTests: XCTestCase {
     static var allCases: [Case] {
         cases + searchCases + preferenceCases + errorCases + viewCases + typeCases + specTableCases + specLogicCases + specJSONCases + specWriteCases
             + specRelatedCases + gapCases + sweepReadCases + sweepWriteCases + auditCases + hintCases + plainTableCases + viewKeyCases
-            + queryLimitedCases + aggregateCases + writeSweep2Cases
+            + queryLimitedCases + aggregateCases + writeSweep2Cases + readSweep2Cases
     }
 
     static let cases: [Case] = [

@@ -799,7 +799,131 @@ final class SpecTablesFixture {
               {"when": {"eq": [{"column": "a"}, {"value": "telegram"}]}, "then": {"value": "im"}},
               {"when": {"eq": [{"column": "a"}, {"value": "proton"}]}, "then": {"value": "email"}},
               {"when": {"eq": [{"column": "a"}, {"value": "infinity"}]}, "then": {"value": "idea"}}], "else": {"value": "bad idea"}},
-             "generatedSQL": "CASE WHEN (a = 'telegram'::text) THEN 'im'::text WHEN (a = 'proton'::text) THEN 'email'::text WHEN (a = 'infinity'::text) THEN 'idea'::text ELSE 'bad idea'::text END"}]}
+             "generatedSQL": "CASE WHEN (a = 'telegram'::text) THEN 'im'::text WHEN (a = 'proton'::text) THEN 'email'::text WHEN (a = 'infinity'::text) THEN 'idea'::text ELSE 'bad idea'::text END"}]},
+          {"name": "schedules", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"},
+            {"name": "start_at", "type": "time with time zone"},
+            {"name": "end_at", "type": "time with time zone"}]},
+          {"name": "activities", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "schedule_id", "type": "integer", "primaryKey": true},
+            {"name": "car_id", "type": "text"},
+            {"name": "camera_id", "type": "text"}],
+           "foreignKeys": [{"name": "schedule", "columns": ["schedule_id"], "references": {"table": "schedules", "columns": ["id"]}}]},
+          {"name": "unit_workdays", "columns": [
+            {"name": "unit_id", "type": "integer", "primaryKey": true},
+            {"name": "day", "type": "date", "primaryKey": true},
+            {"name": "fst_shift_activity_id", "type": "integer"},
+            {"name": "fst_shift_schedule_id", "type": "integer"},
+            {"name": "snd_shift_activity_id", "type": "integer"},
+            {"name": "snd_shift_schedule_id", "type": "integer"}],
+           "foreignKeys": [
+            {"name": "fst_shift", "columns": ["fst_shift_activity_id", "fst_shift_schedule_id"], "references": {"table": "activities", "columns": ["id", "schedule_id"]}},
+            {"name": "snd_shift", "columns": ["snd_shift_activity_id", "snd_shift_schedule_id"], "references": {"table": "activities", "columns": ["id", "schedule_id"]}}]},
+          {"name": "unit_workdays_fst_shift", "view": {"from": "unit_workdays", "where": {"all": [
+            {"notNull": {"column": "fst_shift_activity_id"}}, {"notNull": {"column": "fst_shift_schedule_id"}}]}}, "columns": [
+            {"name": "unit_id", "type": "integer"},
+            {"name": "day", "type": "date"},
+            {"name": "fst_shift_activity_id", "type": "integer"},
+            {"name": "fst_shift_schedule_id", "type": "integer"}]},
+          {"name": "screens", "schema": "private", "columns": [
+            {"name": "id", "type": "serial", "primaryKey": true},
+            {"name": "name", "type": "text", "nullable": false, "default": {"value": "new screen"}}]},
+          {"name": "labels", "schema": "private", "columns": [
+            {"name": "id", "type": "serial", "primaryKey": true},
+            {"name": "name", "type": "text", "nullable": false, "default": {"value": "new label"}}]},
+          {"name": "label_screen", "schema": "private", "columns": [
+            {"name": "label_id", "type": "integer", "primaryKey": true},
+            {"name": "screen_id", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"columns": ["label_id"], "references": {"table": "private.labels", "columns": ["id"]}, "onDelete": "cascade"},
+            {"columns": ["screen_id"], "references": {"table": "private.screens", "columns": ["id"]}, "onDelete": "cascade"}]},
+          {"name": "labels", "view": {"from": "private.labels"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "screens", "view": {"from": "private.screens"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "label_screen", "view": {"from": "private.label_screen"}, "columns": [
+            {"name": "label_id", "type": "integer"},
+            {"name": "screen_id", "type": "integer"}]},
+          {"name": "actors", "schema": "private", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "films", "schema": "private", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "title", "type": "text"}]},
+          {"name": "personnages", "schema": "private", "columns": [
+            {"name": "film_id", "type": "integer", "primaryKey": true},
+            {"name": "role_id", "type": "integer", "primaryKey": true},
+            {"name": "character", "type": "text", "nullable": false}],
+           "foreignKeys": [
+            {"name": "personnages_film_id_fkey", "columns": ["film_id"], "references": {"table": "private.films", "columns": ["id"]}},
+            {"name": "personnages_role_id_fkey", "columns": ["role_id"], "references": {"table": "private.actors", "columns": ["id"]}}]},
+          {"name": "actors", "view": {"from": "private.actors"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "name", "type": "text"}]},
+          {"name": "films", "view": {"from": "private.films"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "title", "type": "text"}]},
+          {"name": "personnages", "view": {"from": "private.personnages"}, "columns": [
+            {"name": "film_id", "type": "integer"},
+            {"name": "role_id", "type": "integer"},
+            {"name": "character", "type": "text"}]},
+          {"name": "end_1", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "end_2", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "junction", "schema": "private", "columns": [
+            {"name": "end_1_id", "type": "integer", "primaryKey": true},
+            {"name": "end_2_id", "type": "integer", "primaryKey": true}],
+           "foreignKeys": [
+            {"columns": ["end_1_id"], "references": {"table": "end_1", "columns": ["id"]}, "onDelete": "cascade"},
+            {"columns": ["end_2_id"], "references": {"table": "end_2", "columns": ["id"]}, "onDelete": "cascade"}]},
+          {"name": "schauspieler", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "name", "type": "text"}]},
+          {"name": "filme", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "titel", "type": "text"}]},
+          {"name": "rollen", "schema": "private", "columns": [
+            {"name": "film_id", "type": "integer", "primaryKey": true},
+            {"name": "rolle_id", "type": "integer", "primaryKey": true},
+            {"name": "charakter", "type": "text", "nullable": false}],
+           "foreignKeys": [
+            {"columns": ["film_id"], "references": {"table": "filme", "columns": ["id"]}},
+            {"columns": ["rolle_id"], "references": {"table": "schauspieler", "columns": ["id"]}}]},
+          {"name": "internal_job", "schema": "private", "columns": [
+            {"name": "id", "type": "integer", "primaryKey": true},
+            {"name": "parent_id", "type": "integer"}],
+           "foreignKeys": [{"name": "parent_fk", "columns": ["parent_id"], "references": {"table": "private.internal_job", "columns": ["id"]}}]},
+          {"name": "job", "view": {"from": "private.internal_job"}, "columns": [
+            {"name": "id", "type": "integer"},
+            {"name": "parent_id", "type": "integer"}]},
+          {"name": "series", "columns": [
+            {"name": "id", "type": "bigint", "primaryKey": true},
+            {"name": "title", "type": "text", "nullable": false}]},
+          {"name": "adaptation_notifications", "columns": [
+            {"name": "id", "type": "bigint", "primaryKey": true},
+            {"name": "series", "type": "bigint"},
+            {"name": "status", "type": "text"}],
+           "foreignKeys": [{"columns": ["series"], "references": {"table": "series", "columns": ["id"]}}]},
+          {"name": "series_popularity", "view": {"from": "series"}, "columns": [{"name": "id", "type": "bigint"}]},
+          {"name": "ta", "schema": "public", "columns": [
+            {"name": "a1", "type": "integer", "primaryKey": true},
+            {"name": "a2", "type": "integer"}],
+           "unique": [["a1", "a2"]]},
+          {"name": "tb", "schema": "public", "columns": [
+            {"name": "b1", "type": "integer"},
+            {"name": "b2", "type": "integer"}],
+           "foreignKeys": [
+            {"columns": ["b1"], "references": {"table": "public.ta", "columns": ["a1"]}},
+            {"columns": ["b1", "b2"], "references": {"table": "public.ta", "columns": ["a1", "a2"]}}]},
+          {"name": "va", "view": {"from": "public.ta"}, "columns": [{"name": "a1", "type": "integer"}]},
+          {"name": "vb", "view": {"from": "public.tb"}, "columns": [{"name": "b1", "type": "integer"}]}
         ]}
         """#
 
@@ -1044,6 +1168,7 @@ final class SpecTablesFixture {
         for table in ["unsafe_update_items", "safe_update_items", "safe_delete_items", "unsafe_delete_items"] {
             try db.seed(table, rows: (1...3).map { JSONValue.object(["id": .int(Int64($0)), "name": .string("item-\($0)"), "observation": .null]) })
         }
+        try seedReadSweep2Tables(db)
     }
 
     /// Sends `method path?query` as the service role, as `RestSpecFixture.send` does.

@@ -342,6 +342,18 @@ extension MockSupabase {
                 let ranged = q.limit != nil || q.offset > 0
                 total = ranged && plan.groupsRows ? try plan.ungroupedCount(result.rows, database: database, auth: auth) : rendered.count
             }
+            if prefs.countMode == "planned" || prefs.countMode == "estimated", filters.isEmpty, !relatedOrder, !plan.groupsRows,
+                let planned = PlannedCount.estimate(
+                    tableRows: try database.select(from: tableName, as: auth).rows.count, nullFilteredEmbedsOf: plan)
+            {
+                // `estimated` takes the planner's guess as the read without embeds does: past
+                // `db-max-rows` (or with none), the larger of it and the exact count.
+                if prefs.countMode == "planned" {
+                    total = planned
+                } else if let exact = total, maxRows.map({ exact > $0 }) ?? true {
+                    total = max(exact, planned)
+                }
+            }
             let start = min(q.offset, rendered.count)
             let end = q.limit.map { start + min($0, rendered.count - start) } ?? rendered.count
             rows = rendered[start..<end].map(\.text)

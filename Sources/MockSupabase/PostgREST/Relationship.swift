@@ -105,8 +105,10 @@ struct Relationship {
         }
         for j in exposed {
             // A view can be the junction too (SchemaCache.hs `addM2MRels` runs after the views'
-            // keys are added): the base's foreign keys whose columns it shows, its key the base's.
-            let keys = junctionKeys(of: j, schema: schema)
+            // keys are added): the base's foreign keys whose columns it shows, its key the base's;
+            // its ends may be views over the tables those keys reference (`screens ↔ labels`
+            // through `label_screen`, each a view over a private table: EmbedDisambiguationSpec).
+            let keys = foreignKeys(of: j, schema: schema)
             for fk1 in keys where schema.table(fk1.refTable)?.qualifiedName == origin.qualifiedName {
                 for fk2 in keys where fk2.name != fk1.name {
                     guard let t = schema.table(fk2.refTable), t.schema == schema.apiSchema else { continue }
@@ -173,6 +175,22 @@ struct Relationship {
         return key(a).lexicographicallyPrecedes(key(b))
     }
 
+    /// Whether a junction outside the exposed schemas joins `t` to an exposed table: a
+    /// many-to-many PostgREST detects and then hides (SchemaCache.hs `hasInternalJunction`).
+    static func hasInternalJunction(_ t: TableSchema, schema: DatabaseSchema) -> Bool {
+        schema.tables.contains { j in
+            guard j.schema != schema.apiSchema else { return false }
+            let keys = foreignKeys(of: j, schema: schema)
+            return keys.contains { fk1 in
+                schema.table(fk1.refTable)?.qualifiedName == t.qualifiedName
+                    && keys.contains { fk2 in
+                        fk2.name != fk1.name && schema.table(fk2.refTable)?.schema == schema.apiSchema
+                            && Set(fk1.columns + fk2.columns).isSubset(of: Set(j.primaryKey))
+                    }
+            }
+        }
+    }
+
     static func notFound(_ parent: String, _ child: String, hint: String?, schema: DatabaseSchema) -> PostgresError {
         let details =
             "Searched for a foreign key relationship between '\(parent)' and '\(child)'" + (hint.map { " using the hint '\($0)'" } ?? "")
@@ -180,8 +198,13 @@ struct Relationship {
         // Error.hs `noRelBetweenHint`: when the parent has relationships, a close name among the
         // tables they reach (not the child itself); otherwise a close name among the tables that
         // have relationships, at `getOne`'s default score.
+        // A table whose only relationships run through a junction outside the exposed schemas
+        // keeps its (now empty) entry in the schema cache (SchemaCache.hs `removeInternal` filters
+        // the lists, not the keys), so it counts as having relationships and reaches no table.
         var suggestion: String?
-        let withRels = schema.tables.filter { $0.schema == schema.apiSchema && !all(from: $0, schema: schema).isEmpty }
+        let withRels = schema.tables.filter {
+            $0.schema == schema.apiSchema && (!all(from: $0, schema: schema).isEmpty || hasInternalJunction($0, schema: schema))
+        }
         if let p = withRels.first(where: { $0.name == parent }) {
             let related = all(from: p, schema: schema).sorted(by: schemaCacheOrder).map(\.target.name)
             if let best = FuzzyNameSet(related).get(child).first(where: { $0.score < 1 }) {
