@@ -40,31 +40,6 @@ struct Relationship {
         Set(cols) == Set(t.primaryKey) || t.uniques.contains { Set($0.columns) == Set(cols) }
     }
 
-    /// A relation's foreign keys as PostgREST's schema cache sees them: a table's own, and for a
-    /// simple view those its base table's columns carry into it (SchemaCache.hs follows view
-    /// columns to their base columns): the base's foreign keys whose columns the view shows, and
-    /// every foreign key pointing at the base whose referenced columns the view shows, then
-    /// pointing at the view. Keys keep the base constraint's name and take the view's column
-    /// names; a view showing a key column under several names gets one key per combination
-    /// (`addViewM2OAndO2ORels`, PostgREST issue 2459).
-    static func foreignKeys(of t: TableSchema, schema: DatabaseSchema) -> [ForeignKey] {
-        var out = junctionKeys(of: t, schema: schema)
-        // Keys into views over a table this relation references.
-        let direct = out
-        for fk in direct {
-            guard let ref = schema.table(fk.refTable) else { continue }
-            for v in schema.tables where schema.viewChain(v)?.base.qualifiedName == ref.qualifiedName {
-                for refColumns in combinations(fk.refColumns.map { schema.viewColumns(showing: $0, in: v) }) {
-                    var k = fk
-                    k.refTable = v.schema == schema.apiSchema ? v.name : v.qualifiedName
-                    k.refColumns = refColumns
-                    out.append(k)
-                }
-            }
-        }
-        return out
-    }
-
     /// A relation's own foreign keys, for a simple view those of its base it shows (under the
     /// view's column names, one per combination when a column is shown twice).
     static func junctionKeys(of t: TableSchema, schema: DatabaseSchema) -> [ForeignKey] {
@@ -87,16 +62,22 @@ struct Relationship {
 
     /// Every relationship from `origin` to the exposed tables.
     static func all(from origin: TableSchema, schema: DatabaseSchema) -> [Relationship] {
+        all(from: origin, index: RelationIndex(schema))
+    }
+
+    /// `all(from:schema:)` over an index one search shares across its tables.
+    static func all(from origin: TableSchema, index: RelationIndex) -> [Relationship] {
+        let schema = index.schema
         var out: [Relationship] = []
         let exposed = schema.tables.filter { $0.schema == schema.apiSchema }
-        for fk in foreignKeys(of: origin, schema: schema) {
-            guard let t = schema.table(fk.refTable), t.schema == schema.apiSchema else { continue }
+        for fk in index.foreignKeys(of: origin) {
+            guard let t = index.table(fk.refTable), t.schema == schema.apiSchema else { continue }
             let card: Cardinality = isUnique(fk.columns, in: origin) ? .oneToOne : .manyToOne
             out.append(
                 Relationship(origin: origin, target: t, cardinality: card, constraint: fk.name, columns: Array(zip(fk.columns, fk.refColumns)), junction: nil))
         }
         for t in exposed {
-            for fk in foreignKeys(of: t, schema: schema) where schema.table(fk.refTable)?.qualifiedName == origin.qualifiedName {
+            for fk in index.foreignKeys(of: t) where index.table(fk.refTable)?.qualifiedName == origin.qualifiedName {
                 let card: Cardinality = isUnique(fk.columns, in: t) ? .oneToOne : .oneToMany
                 out.append(
                     Relationship(
@@ -108,10 +89,10 @@ struct Relationship {
             // keys are added): the base's foreign keys whose columns it shows, its key the base's;
             // its ends may be views over the tables those keys reference (`screens ↔ labels`
             // through `label_screen`, each a view over a private table: EmbedDisambiguationSpec).
-            let keys = foreignKeys(of: j, schema: schema)
-            for fk1 in keys where schema.table(fk1.refTable)?.qualifiedName == origin.qualifiedName {
+            let keys = index.foreignKeys(of: j)
+            for fk1 in keys where index.table(fk1.refTable)?.qualifiedName == origin.qualifiedName {
                 for fk2 in keys where fk2.name != fk1.name {
-                    guard let t = schema.table(fk2.refTable), t.schema == schema.apiSchema else { continue }
+                    guard let t = index.table(fk2.refTable), t.schema == schema.apiSchema else { continue }
                     guard Set(fk1.columns + fk2.columns).isSubset(of: Set(j.primaryKey)) else { continue }
                     let junction = Junction(
                         table: j, sourceConstraint: fk1.name, targetConstraint: fk2.name,
@@ -177,14 +158,15 @@ struct Relationship {
 
     /// Whether a junction outside the exposed schemas joins `t` to an exposed table: a
     /// many-to-many PostgREST detects and then hides (SchemaCache.hs `hasInternalJunction`).
-    static func hasInternalJunction(_ t: TableSchema, schema: DatabaseSchema) -> Bool {
-        schema.tables.contains { j in
+    static func hasInternalJunction(_ t: TableSchema, index: RelationIndex) -> Bool {
+        let schema = index.schema
+        return schema.tables.contains { j in
             guard j.schema != schema.apiSchema else { return false }
-            let keys = foreignKeys(of: j, schema: schema)
+            let keys = index.foreignKeys(of: j)
             return keys.contains { fk1 in
-                schema.table(fk1.refTable)?.qualifiedName == t.qualifiedName
+                index.table(fk1.refTable)?.qualifiedName == t.qualifiedName
                     && keys.contains { fk2 in
-                        fk2.name != fk1.name && schema.table(fk2.refTable)?.schema == schema.apiSchema
+                        fk2.name != fk1.name && index.table(fk2.refTable)?.schema == schema.apiSchema
                             && Set(fk1.columns + fk2.columns).isSubset(of: Set(j.primaryKey))
                     }
             }
@@ -202,11 +184,12 @@ struct Relationship {
         // keeps its (now empty) entry in the schema cache (SchemaCache.hs `removeInternal` filters
         // the lists, not the keys), so it counts as having relationships and reaches no table.
         var suggestion: String?
+        let index = RelationIndex(schema)
         let withRels = schema.tables.filter {
-            $0.schema == schema.apiSchema && (!all(from: $0, schema: schema).isEmpty || hasInternalJunction($0, schema: schema))
+            $0.schema == schema.apiSchema && (!all(from: $0, index: index).isEmpty || hasInternalJunction($0, index: index))
         }
         if let p = withRels.first(where: { $0.name == parent }) {
-            let related = all(from: p, schema: schema).sorted(by: schemaCacheOrder).map(\.target.name)
+            let related = all(from: p, index: index).sorted(by: schemaCacheOrder).map(\.target.name)
             if let best = FuzzyNameSet(related).get(child).first(where: { $0.score < 1 }) {
                 suggestion = "Perhaps you meant '\(best.name)' instead of '\(child)'."
             }
