@@ -7,7 +7,24 @@ import XCTest
 /// view over a self-referencing table, and views hiding part of a composite key; expectations
 /// follow PostgREST's answers on data.sql's rows, in this corpus's own words.
 extension PostgRESTCaseCorpusTests {
-    static let readSweep2Cases: [Case] = onSpecTables(compositeKeySweep2 + privateJunctionSweep2 + plannedNullEmbedSweep2 + viewEmbedSweep2)
+    static let readSweep2Cases: [Case] = onSpecTables(compositeKeySweep2 + privateJunctionSweep2 + plannedNullEmbedSweep2 + viewEmbedSweep2 + csvEmbedSweep2)
+
+    /// CSV with embeds: each embed a jsonb column of the record (QueryBuilder.hs selects
+    /// `row_to_json(…)::jsonb` for to-one and `COALESCE(json_agg(…)::jsonb, '[]')` for to-many),
+    /// printed by `record_out` (quoted, quotes doubled); a to-one embed without a row is NULL.
+    static let csvEmbedSweep2: [Case] = [
+        Case(
+            name: "csv with a to-one embed", target: "projects?select=id,clients(id)&order=id", headers: ["Accept": "text/csv"], status: 200,
+            expect: .exact("id,clients\n1,\"{\"\"id\"\": 1}\"\n2,\"{\"\"id\"\": 1}\"\n3,\"{\"\"id\"\": 2}\"\n4,\"{\"\"id\"\": 2}\"\n5,")),
+        Case(
+            name: "csv with a to-many embed", target: "clients?select=id,projects(id,name)&order=id", headers: ["Accept": "text/csv"], status: 200,
+            expect: .exact(
+                #"id,projects"# + "\n" + #"1,"[{""id"": 1, ""name"": ""Windows 7""}, {""id"": 2, ""name"": ""Windows 10""}]""# + "\n"
+                    + #"2,"[{""id"": 3, ""name"": ""IOS""}, {""id"": 4, ""name"": ""OSX""}]""#)),
+        Case(
+            name: "csv with an empty to-many embed", target: "clients?select=id,projects(id)&projects.id=gt.10&order=id", headers: ["Accept": "text/csv"],
+            status: 200, expect: .exact("id,projects\n1,[]\n2,[]"))
+    ]
 
     static let compositeKeySweep2: [Case] = [
         Case(

@@ -320,6 +320,7 @@ extension MockSupabase {
             count: prefs.count && !inMemory)
         var rows: [String]
         var csvSource: [[SQLValue]]
+        var csvEmbedded: [[String: String]]?
         var total = result.total
         if prefs.countMode == "planned", !inMemory,
             let planned = PlannedCount.estimate(rows: try database.select(from: tableName, as: auth).rows, filters: filters, table: plan.table)
@@ -358,6 +359,7 @@ extension MockSupabase {
             let end = q.limit.map { start + min($0, rendered.count - start) } ?? rendered.count
             rows = rendered[start..<end].map(\.text)
             csvSource = rendered[start..<end].map(\.source)
+            csvEmbedded = rendered[start..<end].map(\.embedded)
         } else {
             // A repeated plain read of a table prints only the rows it has not printed yet.
             if let ready, plan.isPlain, !plan.table.isView, PGSessionZone.current == nil {
@@ -397,7 +399,10 @@ extension MockSupabase {
             body = NullStripping.strip(aggregate(rows))
             headers["Content-Type"] = "\(media); charset=utf-8"
         case "text/csv":
-            body = plan.csv(csvSource)
+            if csvEmbedded == nil, !plan.embeds.isEmpty {
+                csvEmbedded = try plan.renderRows(csvSource, database: database, auth: auth, jsonb: false).map(\.embedded)
+            }
+            body = plan.csv(csvSource, embedded: csvEmbedded)
             headers["Content-Type"] = "text/csv; charset=utf-8"
         default:
             body = aggregate(rows)

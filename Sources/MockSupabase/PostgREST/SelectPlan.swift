@@ -440,6 +440,8 @@ struct SelectPlan {
         var text: String
         var source: [SQLValue]
         var related: [String: [SQLValue]?]
+        /// Each shown embed's printed value (jsonb text), by output name, for CSV cells.
+        var embedded: [String: String] = [:]
     }
 
     /// Embedded rows read ahead of a write. PostgREST renders a write's representation in the
@@ -538,6 +540,7 @@ struct SelectPlan {
             // (key, value text) pairs in select order.
             var pairs: [(String, String)] = []
             var related: [String: [SQLValue]?] = [:]
+            var embedded: [String: String] = [:]
             var found: [String: Bool] = [:]
             func addAggregates(at position: Int) throws {
                 guard let groups else { return }
@@ -560,7 +563,10 @@ struct SelectPlan {
                     if let want = e.nullFilter, want != kids.isEmpty { continue rowLoop }
                     if !e.toMany { related[name] = kids.first?.source }
                     found[name] = !kids.isEmpty
-                    if !e.empty { pairs.append((name, text)) }
+                    if !e.empty {
+                        pairs.append((name, text))
+                        embedded[name] = text
+                    }
                 case .spread(let e) where e.hoists && groups != nil:
                     // The hoisted aggregates over the group's joined rows (a row per parent row
                     // that has one, repeated when parents share it), the other fields from the first.
@@ -589,7 +595,7 @@ struct SelectPlan {
                 let marks = embeds.compactMap(\.0).map { found[$0] == true ? SQLValue.bool(true) : .null }
                 if !test.test(row + marks) { continue rowLoop }
             }
-            out.append(Rendered(text: Self.object(pairs, jsonb: jsonb), source: row, related: related))
+            out.append(Rendered(text: Self.object(pairs, jsonb: jsonb), source: row, related: related, embedded: embedded))
         }
         return out
     }
@@ -724,8 +730,10 @@ struct SelectPlan {
     /// PostgREST's CSV (SqlFragment.hs `asCsvF`): the first row's keys as the header, then each
     /// row as its record text without the parentheses (NULL empty; values with a quote, a
     /// backslash, a comma, a parenthesis or white space, and empty strings, double-quoted with
-    /// `"` and `\` doubled), lines joined by `\n`; no rows give a lone line feed.
-    func csv(_ rows: [[SQLValue]]) -> String {
+    /// `"` and `\` doubled), lines joined by `\n`; no rows give a lone line feed. An embed's cell
+    /// is its jsonb text from `embedded` (the rendered rows' `embedded`, row by row), empty for
+    /// a to-one embed without a row (NULL).
+    func csv(_ rows: [[SQLValue]], embedded: [[String: String]]? = nil) -> String {
         if let countOnly { return countOnly + "\n" + String(rows.count) }
         let header = rows.isEmpty ? "" : outputNames.joined(separator: ",")
         func quote(_ s: String) -> String {
@@ -733,7 +741,7 @@ struct SelectPlan {
             guard special else { return s }
             return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
-        let lines = rows.map { row in
+        let lines = rows.enumerated().map { k, row in
             fields.flatMap { f -> [String] in
                 switch f {
                 case .column(_, let i, let type, let cast):
@@ -746,7 +754,11 @@ struct SelectPlan {
                     if case .json(let j) = v.value { return [quote(j.serialized(.jsonb))] }
                     if case .jsonText(let j) = v.value { return [quote(j.text)] }
                     return [quote(v.value.pgText(as: v.type))]
-                case .embed, .spread: return []
+                case .embed(let name, let e):
+                    if e.empty { return [] }
+                    guard let embedded, k < embedded.count, let text = embedded[k][name], text != "null" else { return [""] }
+                    return [quote(text)]
+                case .spread: return []
                 }
             }.joined(separator: ",")
         }
