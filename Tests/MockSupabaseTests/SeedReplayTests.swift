@@ -4,7 +4,8 @@ import XCTest
 /// A fixture load replayed (`SeedRecording`: `reset`, and backends built while `LoadedSpecs` are
 /// bound) leaves exactly what loading the rows again leaves: the same rows, the sequences set
 /// past the same values, the same changes to the change feed. A load that draws generated ids is
-/// never replayed, nor one at another clock reading.
+/// never replayed; at another clock reading, a load is replayed with that reading in the cells it
+/// filled with the clock, unless its reading reached something else (a check, a key).
 final class SeedReplayTests: XCTestCase {
     static let schemaJSON = #"""
         {"tables": [
@@ -56,10 +57,8 @@ final class SeedReplayTests: XCTestCase {
         _ = try replayed.database.insert("notes", [["body": "gone after reset"]])
         _ = try loaded.database.insert("notes", [["body": "gone after reset"]])
         try replayed.reset()
-        // The other backend's reset loads row by row: its clock moved since its first load.
-        clock.advance(by: 60)
-        try loaded.reset()
-        clock.advance(by: -60)
+        // The other backend's reset loads row by row: its recording is dropped first.
+        loaded.seedRecording.withLock { $0 = nil }
         feedB.withLock { $0 = [] }
         try loaded.reset()
         feedA.withLock { $0.removeFirst() } // the insert before the reset
@@ -85,8 +84,53 @@ final class SeedReplayTests: XCTestCase {
             XCTAssertNil(kept.recording(schema: changed.schema, fixtures: changed.fixtures, now: ManualClock().now()))
             let third = try MockSupabase(configuration: MockConfiguration(spec: changed, clock: ManualClock(), ids: SeededIDGenerator(seed: 1)))
             XCTAssertEqual(third.database.count("notes"), 3)
-            XCTAssertNil(kept.recording(schema: spec.schema, fixtures: spec.fixtures, now: Date(timeIntervalSince1970: 0)))
+            // The load read the clock only for `created_at` defaults and the persona's
+            // `email_confirmed_at`: shared at any reading (`testAReplayAtAnotherReading…`).
+            XCTAssertNotNil(kept.recording(schema: spec.schema, fixtures: spec.fixtures, now: Date(timeIntervalSince1970: 0)))
+            // A load whose reading reaches a check is shared only at its own reading.
+            var checked = spec
+            checked.fixtures.tables[0].rows.append(["id": 10, "body": "d"])
+            let notes = try XCTUnwrap(checked.schema.tables.firstIndex { $0.name == "notes" })
+            checked.schema.tables[notes].columns[2].check = .compare(.lte, .column("created_at"), .now)
+            _ = try MockSupabase(configuration: MockConfiguration(spec: checked, clock: ManualClock(), ids: SeededIDGenerator(seed: 1)))
+            let bound = try XCTUnwrap(kept.recording(schema: checked.schema, fixtures: checked.fixtures, now: ManualClock().now()))
+            XCTAssertFalse(bound.shiftable)
+            XCTAssertNil(kept.recording(schema: checked.schema, fixtures: checked.fixtures, now: Date(timeIntervalSince1970: 0)))
         }
+    }
+
+    /// A replay at another clock reading leaves what loading the rows at that reading leaves:
+    /// the reading in every `now()` default and in the persona's `email_confirmed_at`, and the
+    /// changes stamped with it. (A replay that kept the recorded reading fails the comparison.)
+    func testAReplayAtAnotherReadingWritesThatReadingWhereTheLoadReadTheClock() throws {
+        let spec = try spec(tokens: [["id": "11111111-1111-4111-8111-111111111111", "label": "t"]])
+        func feed(_ b: MockSupabase) -> Guarded<[String]> {
+            let feed = Guarded<[String]>([])
+            b.database.addChangeListener { batch in
+                let line = batch.map { "\($0.event.rawValue) \($0.table.name) \($0.commitTime.timeIntervalSince1970) \($0.new.map { JSONValue.object($0).serialized() } ?? "")" }
+                feed.withLock { $0.append(line.joined(separator: "; ")) }
+            }
+            return feed
+        }
+        let clockA = ManualClock(), clockB = ManualClock()
+        let replayed = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: clockA, ids: SeededIDGenerator(seed: 1)))
+        let loaded = try MockSupabase(configuration: MockConfiguration(spec: spec, clock: clockB, ids: SeededIDGenerator(seed: 1)))
+        let recording = try XCTUnwrap(replayed.seedRecording.withLock { $0 })
+        XCTAssertTrue(recording.shiftable, "the load read the clock only for cells")
+        XCTAssertEqual(recording.clockCells.count, 5) // two notes' created_at; alice's created_at, updated_at and email_confirmed_at
+        let feedA = feed(replayed), feedB = feed(loaded)
+        clockA.advance(by: 3_600)
+        clockB.advance(by: 3_600)
+        try replayed.reset()
+        loaded.seedRecording.withLock { $0 = nil }
+        try loaded.reset()
+        let later = PGTime.micros(clockA.now())
+        let notes = try replayed.database.rows("notes", order: [])
+        XCTAssertEqual(notes.count, 2)
+        for n in notes { XCTAssertEqual(n["created_at"]?.stringValue.flatMap { PGTime.parseTimestamp($0, assumeUTC: true) }, later, "\(n)") }
+        let alice = try XCTUnwrap(try replayed.database.rows("auth.users").first)
+        XCTAssertEqual(alice["email_confirmed_at"]?.stringValue.flatMap { PGTime.parseTimestamp($0, assumeUTC: true) }, later)
+        XCTAssertEqual(try state(replayed, feedA), try state(loaded, feedB))
     }
 
     func testALoadThatDrawsAnIdIsNotKept() throws {

@@ -202,13 +202,14 @@ public final class MockSupabase: Sendable {
 
     /// Loads the fixtures into the (empty) database: a replay of an earlier identical load when
     /// one was kept (this backend's own first load, for `reset`; or, while `LoadedSpecs` are
-    /// bound, another backend's load of equal schema and fixtures at the same clock reading),
+    /// bound, another backend's load of equal schema and fixtures) that replays at the clock's
+    /// reading now (`SeedRecording.replays`: the reading reached only cells the replay rewrites),
     /// else row by row, recorded for next time when it can be replayed (`SeedRecording`).
     func seedFixtures() throws {
         let spec = configuration.spec
         let now = configuration.clock.now()
         let shared = SeedRecordings.bound(folder: spec.folder)
-        if let r = seedRecording.withLock({ $0 }).flatMap({ $0.now == now ? $0 : nil })
+        if let r = seedRecording.withLock({ $0 }).flatMap({ $0.replays(at: now) ? $0 : nil })
             ?? shared?.recording(schema: spec.schema, fixtures: spec.fixtures, now: now)
         {
             database.replaySeed(r)
@@ -234,7 +235,7 @@ public final class MockSupabase: Sendable {
                         "raw_app_meta_data": ["provider": "email", "providers": ["email"]],
                         "raw_user_meta_data": p.metadata
                     ]
-                ])
+                ], clockColumns: ["email_confirmed_at"])
         }
         for (table, rows) in f.tables { try database.seed(table, rows: rows) }
     }

@@ -286,7 +286,8 @@ final class DatabaseEngine {
     /// Loads rows without triggers or RLS (fixtures), as `session_replication_role = replica` does;
     /// constraints still apply. `texts` gives, per row, the text a `json` column stores (as a
     /// dump's `'…'` literal does); without it a json column stores the jsonb text.
-    func seed(_ table: String, rows: [JSONValue], texts: [[String: String]]? = nil) throws {
+    /// `clockColumns`: see `Database.seed`.
+    func seed(_ table: String, rows: [JSONValue], texts: [[String: String]]? = nil, clockColumns: [String] = []) throws {
         try atomically {
             let was = triggersEnabled
             triggersEnabled = false
@@ -299,9 +300,18 @@ final class DatabaseEngine {
                     guard case .object(let o) = r else { throw PostgresError("PGRST102", "Empty or invalid json") }
                     return o
                 }, texts: texts, as: .serviceRole)
+            let t = try self.table(table)
+            if let recorder = seedRecorder, !clockColumns.isEmpty {
+                // The rows just loaded are the table's last ones (a seed only appends).
+                for n in t.rows.count - rows.count..<t.rows.count {
+                    for name in clockColumns {
+                        guard let i = t.colIndex[name] else { continue }
+                        recorder.noteClockCell(t.schema, row: n, column: i, kind: .timestamptzText)
+                    }
+                }
+            }
             // Fixtures load as a dump does: `OVERRIDING SYSTEM VALUE`, then each sequence set
             // past the largest value loaded (`setval`), so later inserts get fresh keys.
-            let t = try self.table(table)
             for (i, c) in t.schema.columns.enumerated() where c.defaultValue?.isSequence == true {
                 let top: Int64 =
                     t.rows.compactMap { r -> Int64? in
@@ -533,6 +543,8 @@ final class DatabaseEngine {
                 for (n, obj) in input.enumerated() {
                     let text = texts.flatMap { n < $0.count ? $0[n] : nil }
                     var row = [SQLValue](repeating: .null, count: t.schema.columns.count)
+                    // While a load is recorded: the columns this row takes the clock's reading in.
+                    var clockDefaults: [(Int, SeedClockCell.Kind)] = []
                     for (i, c) in t.schema.columns.enumerated() {
                         if listed.contains(c.name), let v = obj[c.name] {
                             if case .identity(always: true)? = c.defaultValue, !overridingSystemValue {
@@ -547,6 +559,7 @@ final class DatabaseEngine {
                             try c.domain?.check(.null)
                         } else {
                             row[i] = try defaultValue(c, auth, table: t.schema.qualifiedName)
+                            if seedRecorder != nil, let kind = SeedClockCell.Kind(c.effectiveDefault) { clockDefaults.append((i, kind)) }
                             // A default is cast to the column's domain too (NULL included).
                             try c.domain?.check(row[i])
                         }
@@ -573,6 +586,7 @@ final class DatabaseEngine {
                     try checkUnique(t, row, ignoring: nil)
                     pendingForeignKeys.append(row)
                     t.append(row)
+                    for (i, kind) in clockDefaults { seedRecorder?.noteClockCell(t.schema, row: t.rows.count - 1, column: i, kind: kind) }
                     recordChange(.insert, t, old: nil, new: row)
                     tables[t.schema.qualifiedName] = t
                     _ = try fire(.after, .insert, t, old: nil, new: row, auth)
@@ -609,8 +623,12 @@ final class DatabaseEngine {
         case .genRandomUUID:
             seedRecorder?.draws += 1
             return .text(ids.uuid())
-        case .now: return .timestamp(PGTime.micros(clock.now()))
-        case .currentDate: return .date(Int32(PGTime.micros(clock.now()) / PGTime.usPerDay))
+        case .now:
+            seedRecorder?.clockReads += 1
+            return .timestamp(PGTime.micros(clock.now()))
+        case .currentDate:
+            seedRecorder?.clockReads += 1
+            return .date(Int32(PGTime.micros(clock.now()) / PGTime.usPerDay))
         case .authUID: return auth.userID.map(SQLValue.text) ?? .null
         }
     }
@@ -1049,6 +1067,7 @@ final class DatabaseEngine {
                 table: t.schema.name, event: event, timing: timing,
                 old: old.map { jsonRow(t, $0) }, new: current.map { jsonRow(t, $0) },
                 auth: auth, database: owner!, now: clock.now())
+            seedRecorder?.clockReads += 1
             try trig.handler(&ctx)
             if timing == .before, let n = ctx.new {
                 let before = current

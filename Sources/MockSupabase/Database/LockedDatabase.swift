@@ -154,8 +154,12 @@ package final class Database: Sendable {
 
     /// Loads rows without triggers or RLS (fixtures), as `session_replication_role = replica` does;
     /// constraints still apply.
-    package func seed(_ table: String, rows: [JSONValue], texts: [[String: String]]? = nil) throws {
-        try write { try $0.seed(table, rows: rows, texts: texts) }
+    ///
+    /// `clockColumns`: columns whose given value is the clock's reading as
+    /// `PGTime.timestamptz` text, so that a recorded load (`recordingSeed`) replayed at another
+    /// reading writes that reading there.
+    package func seed(_ table: String, rows: [JSONValue], texts: [[String: String]]? = nil, clockColumns: [String] = []) throws {
+        try write { try $0.seed(table, rows: rows, texts: texts, clockColumns: clockColumns) }
     }
 
     /// Runs `body` (this database's own calls, on this thread) with triggers off, as a session
@@ -173,8 +177,9 @@ package final class Database: Sendable {
     }
 
     /// Runs `load` (this database's own `seed` calls) and returns it as a recording when it can be
-    /// replayed (`SeedRecording`): it drew no id or sequence value and the clock did not move.
-    /// Behaves exactly as `load` alone otherwise.
+    /// replayed (`SeedRecording`): it drew no id or sequence value, and its clock reading either
+    /// filled cells alone (replayed at any reading) or did not move during the load (replayed at
+    /// that reading). Behaves exactly as `load` alone otherwise.
     package func recordingSeed(_ load: () throws -> Void) throws -> SeedRecording? {
         try write { e in
             let now = clock.now()
@@ -184,24 +189,58 @@ package final class Database: Sendable {
             e.seedRecorder = recorder
             defer { e.seedRecorder = outer }
             try load()
-            guard empty, recorder.draws == 0, clock.now() == now else { return nil }
+            guard empty, recorder.draws == 0 else { return nil }
+            let defaults = recorder.clockCells.filter { $0.kind != .timestamptzText }.count
+            let shiftable = !recorder.clockBound && recorder.clockReads == defaults
+            guard shiftable || clock.now() == now else { return nil }
             return SeedRecording(
-                now: now, tables: e.tables.mapValues { $0.clone() }, sequenceTops: recorder.sequenceTops, batches: recorder.batches)
+                now: now, shiftable: shiftable, tables: e.tables.mapValues { $0.clone() }, sequenceTops: recorder.sequenceTops,
+                batches: recorder.batches, clockCells: recorder.clockCells)
         }
     }
 
-    /// Loads a recorded fixture load into this (empty) database as the load itself would: the
-    /// tables' rows, each sequence set past its largest loaded value, and the same changes handed
-    /// to the change listeners, statement by statement.
+    /// Loads a recorded fixture load into this (empty) database as the load itself would at the
+    /// clock's reading now (`SeedRecording.replays` must hold): the tables' rows, with the reading
+    /// in the cells the load filled with it, each sequence set past its largest loaded value, and
+    /// the same changes, stamped with the reading, handed to the change listeners, statement by
+    /// statement.
     package func replaySeed(_ r: SeedRecording) {
         write { e in
+            let now = clock.now()
+            // The cells to write the reading in, by table and row (none at the recording's own reading).
+            var cells: [String: [Int: [SeedClockCell]]] = [:]
+            if now != r.now { for c in r.clockCells { cells[c.table, default: [:]][c.row, default: []].append(c) } }
+            func stamped(_ row: [SQLValue], _ mine: [SeedClockCell]?, _ t: TableSchema) -> [SQLValue] {
+                guard let mine else { return row }
+                var out = row
+                // A cell's value was written by the same load at another reading: `value` cannot
+                // fail here where it did not there, and a failure keeps the recorded value.
+                for c in mine { if let v = try? c.value(at: now, t.columns[c.column]) { out[c.column] = v } }
+                return out
+            }
             for (key, t) in r.tables {
                 guard let live = e.tables[key] else { continue }
                 live.rows = t.rows
                 live.keyIndexes = t.keyIndexes
+                for (n, mine) in cells[key] ?? [:] { live.rows[n] = stamped(live.rows[n], mine, t.schema) }
             }
             for (key, top) in r.sequenceTops { e.sequences[key] = max(e.sequences[key] ?? 0, top) }
-            for batch in r.batches { for listener in e.changeListeners { listener(batch) } }
+            // The load only inserted, into empty tables: a table's nth INSERT is its row n.
+            var inserted: [String: Int] = [:]
+            for batch in r.batches {
+                let changes =
+                    now == r.now
+                    ? batch
+                    : batch.map { c -> RowChange in
+                        let key = c.table.qualifiedName
+                        let n = inserted[key, default: 0]
+                        if c.event == .insert { inserted[key] = n + 1 }
+                        let mine = c.event == .insert ? cells[key]?[n] : nil
+                        return RowChange(
+                            table: c.table, event: c.event, old: c.oldValues, new: c.newValues.map { stamped($0, mine, c.table) }, commitTime: now)
+                    }
+                for listener in e.changeListeners { listener(changes) }
+            }
         }
     }
 

@@ -133,6 +133,7 @@ struct PolicyEvaluator {
             if name == "role" { let r = SQLValue.text(auth.role); return ({ _, _ in r }, .text) }
             return ({ _, _ in v }, nil)
         case .now:
+            db.seedRecorder?.clockReads += 1
             let v = SQLValue.timestamp(PGTime.micros(db.clock.now()))
             return ({ _, _ in v }, .timestamptz)
         case .value(let j):
