@@ -513,6 +513,22 @@ final class StorageConfigurationTests: XCTestCase {
         XCTAssertEqual(
             MD5.hex(Data("12345678901234567890123456789012345678901234567890123456789012345678901234567890".utf8)), "57edf4a22be3c955ac49da2e2107b67a")
     }
+
+    /// Lengths around the padding's edges (the length field fits in the last block or needs
+    /// another), whole blocks, and an object of a megabyte; the digests are md5sum's.
+    func testMD5AtThePaddingEdgesAndOverManyBlocks() {
+        let expected: [(Int, String)] = [
+            (55, "ef1772b6dff9a122358552954ad0df65"), (56, "3b0c8ac703f828b04c6c197006d17218"), (63, "b06521f39153d618550606be297466d5"),
+            (64, "014842d480b571495a4a0363793f7367"), (65, "c743a45e0d2e6a95cb859adae0248435"), (119, "8a7bd0732ed6a28ce75f6dabc90e1613"),
+            (120, "5f61c0ccad4cac44c75ff505e1f1e537"), (128, "e510683b3f5ffe4093d021808bc6ff70")
+        ]
+        for (n, digest) in expected { XCTAssertEqual(MD5.hex(Data(repeating: 0x61, count: n)), digest, "\(n) bytes of 'a'") }
+        XCTAssertEqual(MD5.hex(Data(repeating: 0x5A, count: 1_000_003)), "fdf5c90c501ea8e53f457e8a51c50ce7")
+        // A slice of a larger buffer (a multipart part) digests its own bytes.
+        let framed = Data("xx".utf8) + Data("abc".utf8) + Data("yy".utf8)
+        XCTAssertEqual(MD5.hex(framed.subdata(in: 2..<5)), "900150983cd24fb0d6963f7d28e17f72")
+        XCTAssertEqual(MD5.hex(framed[2..<5]), "900150983cd24fb0d6963f7d28e17f72")
+    }
 }
 
 /// The `{user_id}/*` folder rule, checked end to end, and shown to reject wrong configurations.

@@ -10,41 +10,77 @@ enum MD5 {
     ]
     static let k: [UInt32] = (0..<64).map { UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296)) }
 
-    /// The digest of some bytes.
+    /// The digest of some bytes. The whole 64-byte blocks are read where the bytes lie and only
+    /// the padded tail is copied, through pointers and same-type shifts: a stored object can be
+    /// megabytes, and in a debug build every `Array` subscript and generic `<<` is a call.
     static func digest(_ data: Data) -> [UInt8] {
-        var msg = [UInt8](data)
-        let bitLength = UInt64(msg.count) &* 8
-        msg.append(0x80)
-        while msg.count % 64 != 56 { msg.append(0) }
-        for i in 0..<8 { msg.append(UInt8((bitLength >> (8 * UInt64(i))) & 0xFF)) }
-        var a0: UInt32 = 0x6745_2301, b0: UInt32 = 0xefcd_ab89, c0: UInt32 = 0x98ba_dcfe, d0: UInt32 = 0x1032_5476
-        var m = [UInt32](repeating: 0, count: 16)
-        for chunk in stride(from: 0, to: msg.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                m[i] = UInt32(msg[j]) | UInt32(msg[j + 1]) << 8 | UInt32(msg[j + 2]) << 16 | UInt32(msg[j + 3]) << 24
-            }
-            var a = a0, b = b0, c = c0, d = d0
-            for i in 0..<64 {
-                var f: UInt32
-                let g: Int
-                switch i {
-                case 0..<16: f = (b & c) | (~b & d); g = i
-                case 16..<32: f = (d & b) | (~d & c); g = (5 * i + 1) % 16
-                case 32..<48: f = b ^ c ^ d; g = (3 * i + 5) % 16
-                default: f = c ^ (b | ~d); g = (7 * i) % 16
-                }
-                f = f &+ a &+ k[i] &+ m[g]
-                a = d; d = c; c = b
-                b = b &+ ((f << s[i]) | (f >> (32 - s[i])))
-            }
-            a0 = a0 &+ a; b0 = b0 &+ b; c0 = c0 &+ c; d0 = d0 &+ d
+        var h: (UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476)
+        let n = data.count
+        data.withUnsafeBytes { raw in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress, n >= 64 else { return }
+            for block in 0..<n / 64 { compress(base + block * 64, &h) }
         }
-        return [a0, b0, c0, d0].flatMap { v in (0..<4).map { UInt8((v >> (8 * UInt32($0))) & 0xFF) } }
+        // The tail: the bytes after the last whole block, 0x80, zeros to 56 mod 64, the length in bits.
+        var tail = [UInt8](data.suffix(n % 64))
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        let bits = UInt64(n) &* 8
+        for i in 0..<8 { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(8 * i))) }
+        tail.withUnsafeBufferPointer { p in
+            for block in 0..<p.count / 64 { compress(p.baseAddress! + block * 64, &h) }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(16)
+        for v in [h.0, h.1, h.2, h.3] { for i: UInt32 in 0..<4 { out.append(UInt8(truncatingIfNeeded: v &>> (8 &* i))) } }
+        return out
+    }
+
+    /// One 64-byte block into the state (RFC 1321 section 3.4).
+    private static func compress(_ p: UnsafePointer<UInt8>, _ h: inout (UInt32, UInt32, UInt32, UInt32)) {
+        var m: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &m) { w in
+            let words = w.bindMemory(to: UInt32.self).baseAddress!
+            for i in 0..<16 {
+                let j = i &* 4
+                words[i] = UInt32(p[j]) | UInt32(p[j &+ 1]) &<< 8 | UInt32(p[j &+ 2]) &<< 16 | UInt32(p[j &+ 3]) &<< 24
+            }
+        }
+        withUnsafeBytes(of: &m) { w in
+            let words = w.bindMemory(to: UInt32.self).baseAddress!
+            k.withUnsafeBufferPointer { kb in
+                s.withUnsafeBufferPointer { sb in
+                    let k = kb.baseAddress!, s = sb.baseAddress!
+                    var (a, b, c, d) = h
+                    for i in 0..<64 {
+                        var f: UInt32
+                        let g: Int
+                        if i < 16 {
+                            f = (b & c) | (~b & d); g = i
+                        } else if i < 32 {
+                            f = (d & b) | (~d & c); g = (5 &* i &+ 1) & 15
+                        } else if i < 48 {
+                            f = b ^ c ^ d; g = (3 &* i &+ 5) & 15
+                        } else {
+                            f = c ^ (b | ~d); g = (7 &* i) & 15
+                        }
+                        f = f &+ a &+ k[i] &+ words[g]
+                        a = d; d = c; c = b
+                        b = b &+ ((f &<< s[i]) | (f &>> (32 &- s[i])))
+                    }
+                    h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d)
+                }
+            }
+        }
     }
 
     /// The lower-case hex digest.
-    static func hex(_ data: Data) -> String { digest(data).map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ data: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in digest(data) { out += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        return String(decoding: out, as: UTF8.self)
+    }
 }
 
 /// One part of a `multipart/form-data` body.
