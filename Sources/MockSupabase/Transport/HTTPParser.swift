@@ -425,11 +425,20 @@ package struct HTTPRequestParser: Sendable {
         var lines: [Range<Int>] = []
         lines.reserveCapacity(16) // a typical head, without regrowing on every request
         var lineStart = 0
-        for i in 0..<p.count where p[i] == lf {
-            var lineEnd = i
-            if lineEnd > lineStart && p[lineEnd - 1] == cr { lineEnd -= 1 }
-            lines.append(lineStart..<lineEnd)
-            lineStart = i + 1
+        // Index loops over the base pointer here and below: the parser runs for every request,
+        // and a debug build runs `enumerated()`, `allSatisfy` and `firstIndex` through generic
+        // iterators that ask the runtime for metadata on every step.
+        if let base = p.baseAddress {
+            var i = 0
+            while i < p.count {
+                if base[i] == lf {
+                    var lineEnd = i
+                    if lineEnd > lineStart && base[lineEnd - 1] == cr { lineEnd -= 1 }
+                    lines.append(lineStart..<lineEnd)
+                    lineStart = i + 1
+                }
+                i += 1
+            }
         }
         // The last line is the empty terminator.
         if let last = lines.last, last.isEmpty { lines.removeLast() }
@@ -440,11 +449,16 @@ package struct HTTPRequestParser: Sendable {
         let rl = UnsafeBufferPointer(rebasing: p[requestLine])
         var spaces: [Int] = []
         spaces.reserveCapacity(2)
-        for (i, b) in rl.enumerated() {
-            if b == sp {
-                spaces.append(i)
-            } else if b < 0x21 || b == 0x7F {
-                return .failure(HTTPParseError(.malformedRequestLine, "control character 0x\(String(b, radix: 16)) in the request line"))
+        if let base = rl.baseAddress {
+            var i = 0
+            while i < rl.count {
+                let b = base[i]
+                if b == sp {
+                    spaces.append(i)
+                } else if b < 0x21 || b == 0x7F {
+                    return .failure(HTTPParseError(.malformedRequestLine, "control character 0x\(String(b, radix: 16)) in the request line"))
+                }
+                i += 1
             }
         }
         guard spaces.count == 2 else {
@@ -453,18 +467,18 @@ package struct HTTPRequestParser: Sendable {
         let methodBytes = UnsafeBufferPointer(rebasing: rl[0..<spaces[0]])
         let targetBytes = UnsafeBufferPointer(rebasing: rl[(spaces[0] + 1)..<spaces[1]])
         let versionBytes = UnsafeBufferPointer(rebasing: rl[(spaces[1] + 1)...])
-        guard !methodBytes.isEmpty, methodBytes.allSatisfy(isTokenByte) else {
+        guard !methodBytes.isEmpty, every(methodBytes, isTokenByte) else {
             return .failure(HTTPParseError(.malformedRequestLine, "the method is not a token"))
         }
         // Methods are case-sensitive (RFC 9110 §9.1): `get` is not GET. nginx, in front of every
         // Supabase service, refuses a method with a lowercase letter with 400
         // (ngx_http_parse_request_line accepts 'A'-'Z', '_' and '-' only).
-        if methodBytes.contains(where: { $0 >= 97 && $0 <= 122 }) {
+        if !every(methodBytes, { $0 < 97 || $0 > 122 }) {
             return .failure(
                 HTTPParseError(
                     .malformedRequestLine, "the method '\(String(decoding: methodBytes, as: UTF8.self))' has a lowercase letter (methods are case-sensitive)"))
         }
-        guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 >= 0x21 && $0 < 0x7F }) else {
+        guard !targetBytes.isEmpty, every(targetBytes, { $0 >= 0x21 && $0 < 0x7F }) else {
             return .failure(HTTPParseError(.malformedRequestLine, "the request target is empty or holds a byte outside visible ASCII"))
         }
         guard
@@ -502,11 +516,11 @@ package struct HTTPRequestParser: Sendable {
 
     /// `name ":" OWS value OWS` with RFC 9110's character rules.
     private static func parseField(_ line: UnsafeBufferPointer<UInt8>) -> Result<(String, String), HTTPParseError> {
-        guard let colonIndex = line.firstIndex(of: colon) else {
+        guard let colonIndex = firstIndex(of: colon, in: line) else {
             return .failure(HTTPParseError(.malformedHeader, "a field line has no colon"))
         }
         let name = UnsafeBufferPointer(rebasing: line[0..<colonIndex])
-        guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
+        guard !name.isEmpty, every(name, isTokenByte) else {
             let why = name.last.map { $0 == sp || $0 == htab } == true ? "whitespace before the colon" : "the field name is not a token"
             return .failure(HTTPParseError(.malformedHeader, why))
         }
@@ -514,7 +528,7 @@ package struct HTTPRequestParser: Sendable {
         while lo < hi && (line[lo] == sp || line[lo] == htab) { lo += 1 }
         while hi > lo && (line[hi - 1] == sp || line[hi - 1] == htab) { hi -= 1 }
         let value = UnsafeBufferPointer(rebasing: line[lo..<hi])
-        for b in value where (b < 0x20 && b != htab) || b == 0x7F {
+        if let b = first(in: value, where: { ($0 < 0x20 && $0 != htab) || $0 == 0x7F }) {
             return .failure(
                 HTTPParseError(.malformedHeader, "control character 0x\(String(b, radix: 16)) in the value of '\(String(decoding: name, as: UTF8.self))'"))
         }
@@ -525,13 +539,40 @@ package struct HTTPRequestParser: Sendable {
     /// §5.5 obs-text), so that no byte is lost or replaced.
     static func fieldValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
-        if bytes.allSatisfy({ $0 < 0x80 }) || text.utf8.elementsEqual(bytes) { return text }
+        if every(bytes, { $0 < 0x80 }) || text.utf8.elementsEqual(bytes) { return text }
         var scalars = String.UnicodeScalarView()
         for b in bytes { scalars.append(Unicode.Scalar(b)) }
         return String(scalars)
     }
 
     private static func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+
+    /// Whether every byte passes `test` (an index loop: see `parseHeadLines`).
+    private static func every(_ p: UnsafeBufferPointer<UInt8>, _ test: (UInt8) -> Bool) -> Bool {
+        first(in: p) { !test($0) } == nil
+    }
+
+    /// The first byte that passes `test`, if any (an index loop: see `parseHeadLines`).
+    private static func first(in p: UnsafeBufferPointer<UInt8>, where test: (UInt8) -> Bool) -> UInt8? {
+        guard let base = p.baseAddress else { return nil }
+        var i = 0
+        while i < p.count {
+            if test(base[i]) { return base[i] }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The index of the first `byte` (an index loop: see `parseHeadLines`).
+    private static func firstIndex(of byte: UInt8, in p: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = p.baseAddress else { return nil }
+        var i = 0
+        while i < p.count {
+            if base[i] == byte { return i }
+            i += 1
+        }
+        return nil
+    }
 
     private static func startsWithScheme(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
         let lower = t.prefix(8).map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
