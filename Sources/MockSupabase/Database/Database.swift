@@ -459,12 +459,22 @@ final class DatabaseEngine {
             // One text key (a uuid or text primary key, the usual `order`): its strings compared
             // as `SQLValue.compare` compares them, without going through the enum.
             let k = keys[0]
-            return rows.indices.sorted { a, b in
+            func less(_ a: Int, _ b: Int) -> Bool {
                 guard let x = texts[a] else { return texts[b] == nil ? a < b : k.nullsFirst }
                 guard let y = texts[b] else { return !k.nullsFirst }
                 if x == y { return a < b }
                 return (SQLValue.bytewise(x, y) < 0) != k.descending
-            }.map { rows[$0] }
+            }
+            // Rows already in this order (a table read by its key, loaded and written in key
+            // order, as the live runs' restores read every table) come back as they are: one
+            // pass, not a sort. Equal keys keep their order either way.
+            var ordered = true
+            for i in 1..<rows.count where less(i, i - 1) {
+                ordered = false
+                break
+            }
+            if ordered { return rows }
+            return rows.indices.sorted(by: less).map { rows[$0] }
         }
         // Stable: insertion (heap) order among equals, as a sequential scan would.
         return rows.indices.sorted { a, b in
