@@ -41,14 +41,24 @@ extension String {
     /// ASCII case-insensitive equality, as HTTP field names compare.
     @inlinable
     package func caseInsensitiveEquals(_ other: String) -> Bool {
-        let a = utf8, b = other.utf8
-        guard a.count == b.count else { return false }
-        for (x, y) in zip(a, b) where x != y {
-            let lx = (x >= 65 && x <= 90) ? x + 32 : x
-            let ly = (y >= 65 && y <= 90) ? y + 32 : y
-            if lx != ly { return false }
+        // Field lookups run several times per request: the same spelling and a different length
+        // are answered without a loop, and the loop indexes the bytes (a debug build runs
+        // `zip`'s iterator through the runtime on every byte).
+        if self == other { return true }
+        guard utf8.count == other.utf8.count else { return false }
+        var a = self, b = other
+        return a.withUTF8 { p in
+            b.withUTF8 { q in
+                guard let x = p.baseAddress, let y = q.baseAddress else { return p.count == q.count }
+                var i = 0
+                while i < p.count {
+                    let u = x[i], v = y[i]
+                    if u != v && ((u >= 65 && u <= 90) ? u &+ 32 : u) != ((v >= 65 && v <= 90) ? v &+ 32 : v) { return false }
+                    i += 1
+                }
+                return true
+            }
         }
-        return true
     }
 }
 
