@@ -1,5 +1,6 @@
 import XCTest
 import MockBinding
+import AppRegistry
 import TeleportMe
 import NaarsCars
 
@@ -11,29 +12,29 @@ final class LiveClientRulesGateTests: GateTestCase {
     /// from everyone, and with their inserts refused (a 'nobody' flip of each policy).
     enum Served: CaseIterable { case asContracted, hiddenSavedCities, refusedSaves }
 
-    /// The three runs side by side, once per process (each test checks one).
+    /// The runs, once per process (each test checks one). As contracted, it is TeleportMe's full
+    /// run against its own served mock (`LiveTargetGateTests.everyAppRuns`, the same backend
+    /// served the same way): its `client-rules` row runs right after provisioning, as in a run
+    /// of that kind alone, and every other row of it must pass too. The two mutants side by side.
     static let runs = Result { () throws -> [Served: [VerifyRow]] in
         let spec = try TeleportMeApp.spec()
         let flips = RLSFlip.all(spec.policies, schema: spec.schema)
-        let rows = try SideBySide.map(Served.allCases) { served -> [VerifyRow] in
+        let mutants: [Served] = [.hiddenSavedCities, .refusedSaves]
+        let rows = try SideBySide.map(mutants) { served -> [VerifyRow] in
             let backend = try TeleportMeApp.makeBackend()
-            let flip: (table: String, command: PolicyCommand)? =
-                switch served {
-                case .asContracted: nil
-                case .hiddenSavedCities: ("saved_cities", .select)
-                case .refusedSaves: ("saved_cities", .insert)
-                }
-            if let flip {
-                guard let f = flips.first(where: { $0.table == flip.table && $0.command == flip.command && $0.kind == "nobody" }) else {
-                    throw LiveBackendError("no 'nobody' flip of \(flip.table) \(flip.command.rawValue)")
-                }
-                backend.database.policies = f.policies
+            let flip: (table: String, command: PolicyCommand) =
+                served == .hiddenSavedCities ? ("saved_cities", .select) : ("saved_cities", .insert)
+            guard let f = flips.first(where: { $0.table == flip.table && $0.command == flip.command && $0.kind == "nobody" }) else {
+                throw LiveBackendError("no 'nobody' flip of \(flip.table) \(flip.command.rawValue)")
             }
+            backend.database.policies = f.policies
             let (server, endpoint) = try ServedMocks.serve(backend)
             defer { server.stop() }
             return LiveVerify.run(TeleportMeApp.self, endpoint: endpoint, options: LiveOptions(kinds: [LiveClientRules.kind]))
         }
-        return Dictionary(uniqueKeysWithValues: zip(Served.allCases, rows))
+        guard let teleportMe = allApps.firstIndex(where: { $0.name == TeleportMeApp.name }) else { throw LiveBackendError("TeleportMe is not among the apps") }
+        let asContracted = try LiveTargetGateTests.everyAppRuns.get()[teleportMe].rows
+        return Dictionary(uniqueKeysWithValues: zip(mutants, rows) + [(.asContracted, asContracted)])
     }
 
     func served(_ served: Served) throws -> [VerifyRow] { try XCTUnwrap(Self.runs.get()[served]) }
