@@ -107,7 +107,9 @@ final class SeedReplayTests: XCTestCase {
         func feed(_ b: MockSupabase) -> Guarded<[String]> {
             let feed = Guarded<[String]>([])
             b.database.addChangeListener { batch in
-                let line = batch.map { "\($0.event.rawValue) \($0.table.name) \($0.commitTime.timeIntervalSince1970) \($0.new.map { JSONValue.object($0).serialized() } ?? "")" }
+                let line = batch.map { c in
+                    "\(c.event.rawValue) \(c.table.name) \(c.commitTime.timeIntervalSince1970) \(c.new.map { JSONValue.object($0).serialized() } ?? "")"
+                }
                 feed.withLock { $0.append(line.joined(separator: "; ")) }
             }
             return feed
