@@ -71,9 +71,10 @@ package struct VerifyOutcome: Sendable {
 /// Runs rule kinds over apps, checking first that each app's contracts load.
 package enum VerifyRunner {
     /// Runs `suites` for every app of `apps`; the rows come in app order, each app's kinds in
-    /// suite order. The app × kind cells run side by side, `width` at a time, the PostgreSQL
-    /// kinds first (they mostly wait on the server while other cells compute); values several
-    /// kinds need (the RLS report) are computed once (`RLSSuite.sharedReport`). An app whose
+    /// suite order. The app × kind cells run side by side, `width` at a time on threads of their
+    /// own (`Concurrently.onThreads`), the PostgreSQL kinds first (they mostly wait on the server
+    /// while other cells compute); values several kinds need (the RLS report, the RLS expansion:
+    /// `RLSSuite.sharedReport`, `RLSSuite.sharedExpansion`) are computed once. An app whose
     /// contracts do not load (`ContractFolderCheck`) has its errors recorded once and a `.notRun`
     /// row per kind. A suite's `VerifySkip` is a `.skipped` row, or an `.error` row when its kind
     /// is in `required`. `progress` is called before each kind starts (row nil) and after it
@@ -108,8 +109,10 @@ package enum VerifyRunner {
                 var cells: [(app: Int, suite: Int)] = []
                 for a in apps.indices where problems[a].isEmpty { for k in suites.indices { cells.append((a, k)) } }
                 cells.sort { (suites[$0.suite].kind == "postgres" ? 0 : 1, $0.app, $0.suite) < (suites[$1.suite].kind == "postgres" ? 0 : 1, $1.app, $1.suite) }
+                // Threads of their own: the PostgreSQL cells mostly wait on the server, and
+                // Dispatch's pool would run no more cells than cores.
                 let rows: [VerifyRow?] =
-                    (try? Concurrently<VerifyRow?>.map(cells, width: width) { cell in
+                    (try? Concurrently<VerifyRow?>.onThreads(cells, width: width) { cell in
                         row(apps[cell.app], suites[cell.suite], required: required, progress: report)
                     }) ?? []
                 var byCell: [Int: [Int: VerifyRow]] = [:]

@@ -67,9 +67,11 @@ package enum PostgresChecks {
     /// runs on the mock, with the oracle's expected answers) run on PostgreSQL: one result per
     /// table × command. Cases the app's own code refuses (a trigger's error) are inconclusive,
     /// as on the mock.
-    /// `now` nil: the process's current expansion of the app (`RLSExpansion.current`).
-    package static func matrixResults(_ spec: AppSpec, _ target: PostgresTarget, now: Date? = nil) -> [CaseResult] {
-        let expansion = now.map { RLSExpansion(spec: spec, now: $0, statuses: target.statuses) } ?? RLSExpansion.current(spec, statuses: target.statuses)
+    /// `now` nil: the process's current expansion of the app (`RLSExpansion.current`);
+    /// `expansion`: one made elsewhere (`sharedMatrixExpansion`).
+    package static func matrixResults(_ spec: AppSpec, _ target: PostgresTarget, now: Date? = nil, expansion given: RLSExpansion? = nil) -> [CaseResult] {
+        let expansion =
+            given ?? now.map { RLSExpansion(spec: spec, now: $0, statuses: target.statuses) } ?? RLSExpansion.current(spec, statuses: target.statuses)
         let statuses = RLSSuite.run(expansion, on: target)
         var out: [CaseResult] = []
         for cell in expansion.cells where !cell.cases.isEmpty {
@@ -93,6 +95,18 @@ package enum PostgresChecks {
                         ? "" : "\(failed.count) cases differ from the matrix:\n" + failed.prefix(5).map { "  \($0)" }.joined(separator: "\n")))
         }
         return out
+    }
+
+    /// The expansion the matrix runs on PostgreSQL: `verify --kind rls`'s own, made at its fixed
+    /// clock (`RLSSuite.sharedExpansion`), when no decision of it reads the clock
+    /// (`RLSExpansionClock`) and it was judged with the same statuses; else the app's expansion
+    /// at the real clock (`RLSExpansion.current`), as PostgreSQL's `now()` is.
+    static func sharedMatrixExpansion(_ app: any AppModule.Type, _ spec: AppSpec, statuses: PostgRESTStatusTable) throws -> RLSExpansion {
+        if !RLSExpansionClock.readsClock(spec) {
+            let shared = try RLSSuite.sharedExpansion(app)
+            if shared.statuses == statuses { return shared }
+        }
+        return RLSExpansion.current(spec, statuses: statuses)
     }
 
     /// Function and trigger results of `sql/checks.json`.
@@ -156,7 +170,7 @@ package enum PostgresChecks {
         defer { copy?.close() }
         let mock = try mockBackend(app).served.engine()
         var results = try catalogResults(spec, target)
-        if RLSSuite.hasMatrix(spec.app) { results += matrixResults(spec, target) }
+        if RLSSuite.hasMatrix(spec.app) { results += matrixResults(spec, target, expansion: try sharedMatrixExpansion(app, spec, statuses: target.statuses)) }
         let postgres: any RLSTarget = copy.map { c in ShardedRLSTarget([{ target }, { try c.target() }]) } ?? target
         results += try RLSDifferential.compare(cases, mock: mock, postgres: postgres, schema: spec.schema, app: spec.app)
         let random = RandomizedCases.generate(spec, seed: seed, count: randomCases)

@@ -53,6 +53,8 @@ package struct RLSExpansion: Sendable {
 
     /// How outcomes are judged: the matrix under PostgreSQL's rules, statuses from PostgREST's table.
     let judge: RLSJudge
+    /// The statement time the cases were expanded at.
+    package let now: Date
 
     /// Expands an app's matrix against its fixtures, at statement time `now`; error statuses
     /// come from PostgREST's table (`PostgRESTStatusTable.load(contracts:)`).
@@ -91,6 +93,7 @@ package struct RLSExpansion: Sendable {
             }
         }
         self.judge = judge
+        self.now = now
         app = spec.app
         policies = spec.policies
         schema = spec.schema

@@ -224,9 +224,13 @@ package enum RLSSuite {
     /// Expands the app's matrix, runs every case against the mock over `transport` (URLSession
     /// through the URLProtocol by default), then, when `flips` is true, the flip test against a
     /// second backend in process (rollback isolation: the flip test runs thousands of writes).
-    package static func check(_ app: any AppModule.Type, flips: Bool = true, transport: MockTarget.Transport = .urlSession) throws -> RLSReport {
+    /// `expansion`: the app's expansion made elsewhere at the backend's fixed clock
+    /// (`sharedExpansion`); nil: expanded here from the backend's spec.
+    package static func check(
+        _ app: any AppModule.Type, flips: Bool = true, transport: MockTarget.Transport = .urlSession, expansion given: RLSExpansion? = nil
+    ) throws -> RLSReport {
         let (backend, now) = try makeBackend(app)
-        let expansion = RLSExpansion(spec: backend.served.spec, now: now, statuses: try ContractsLocator.postgrestStatuses())
+        let expansion = try given ?? RLSExpansion(spec: backend.served.spec, now: now, statuses: try ContractsLocator.postgrestStatuses())
         let statuses = run(expansion, on: MockTarget(backend: backend, transport: transport))
         var flipResults: [RLSFlipResult]?
         if flips {
@@ -239,11 +243,23 @@ package enum RLSSuite {
     /// `check(app)` once per process: the report is a pure function of the app's contracts, and
     /// both `verify`'s `rls` and `goldens` kinds need it.
     package static func sharedReport(_ app: any AppModule.Type) throws -> RLSReport {
-        try reports.value(app.name) { try check(app) }
+        try reports.value(app.name) { try check(app, expansion: try sharedExpansion(app)) }
     }
 
     /// The reports computed so far in this process, by app.
     private static let reports = ProcessMemo<RLSReport>()
+
+    /// The app's expansion at the fixed clock of `makeBackend` (2026-01-01), once per process:
+    /// the report's (`sharedReport`), and the `postgres` kind's matrix when the expansion does
+    /// not read the clock (`RLSExpansionClock`), so verify's two kinds expand each app once.
+    package static func sharedExpansion(_ app: any AppModule.Type) throws -> RLSExpansion {
+        try expansions.value(app.name) {
+            RLSExpansion(spec: try app.spec(), now: ManualClock().now(), statuses: try ContractsLocator.postgrestStatuses())
+        }
+    }
+
+    /// The expansions of `sharedExpansion`, by app.
+    private static let expansions = ProcessMemo<RLSExpansion>()
 
     /// `contracts verify --kind rls`: every case and every flip of an app with a matrix.
     package static let verifySuite = VerifySuite(kind: kind) { app in
