@@ -379,10 +379,14 @@ private struct DoubleTransform: BlockTransform {
         let cw = pw / f, ch = ph / f
         if f > 1 {
             for p in [cb, cr] {
-                for y in 0..<ch {
-                    for x in 0..<cw {
+                var y = 0
+                while y < ch {
+                    var x = 0
+                    while x < cw {
                         p[y * cw + x] = (p[2 * y * pw + 2 * x] + p[2 * y * pw + 2 * x + 1] + p[(2 * y + 1) * pw + 2 * x] + p[(2 * y + 1) * pw + 2 * x + 1]) / 4
+                        x += 1
                     }
+                    y += 1
                 }
             }
         }
@@ -417,8 +421,17 @@ private struct DoubleTransform: BlockTransform {
 
     func quantize(_ c: Int, _ x: Int, _ y: Int, into out: UnsafeMutablePointer<Int>) {
         let base = planes[c], w = widths[c]
-        for row in 0..<8 { dct8(base + (y + row) * w + x, 1, temp + row * 8, 1) }
-        for u in 0..<8 { dct8(temp + u, 8, coef + u, 8) }
+        var row = 0
+        while row < 8 {
+            dct8(base + (y + row) * w + x, 1, temp + row * 8, 1)
+            row += 1
+        }
+        var u = 0
+        while u < 8 {
+            dct8(temp + u, 8, coef + u, 8)
+            u += 1
+        }
+        // C's `round`, as `roundf` in `FloatTransform`.
         let r = reciprocal + (c == 0 ? 0 : 64)
         var k = 0
         while k < 64 {
