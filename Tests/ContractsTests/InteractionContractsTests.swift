@@ -9,7 +9,8 @@ final class InteractionContractsTests: GateTestCase {
     func testEveryAppsInteractionsReplay() throws {
         var replayed: [String: Int] = [:]
         for app in allApps {
-            let results = try InteractionReplay.run(app: app)
+            // Shared with the models suite (`ModelSuite` reads the same replays).
+            let results = try InteractionReplay.sharedRun(app: app)
             replayed[app.name] = results.count
             for r in results where !r.passed { XCTFail(r.failures.joined(separator: "\n")) }
         }

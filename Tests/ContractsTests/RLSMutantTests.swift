@@ -17,8 +17,8 @@ final class RLSMutantTests: GateTestCase {
 
     /// Answers every read with `[]` (hides every row) and runs writes normally.
     final class HidesRows: RLSTarget {
-        let inner: MockTarget
-        init(_ inner: MockTarget) { self.inner = inner }
+        let inner: RLSTarget
+        init(_ inner: RLSTarget) { self.inner = inner }
         func execute(_ c: RLSCase) throws -> RLSOutcome {
             if case .select = c.operation { return RLSOutcome(status: 200, rows: []) }
             return try inner.execute(c)
@@ -27,8 +27,8 @@ final class RLSMutantTests: GateTestCase {
 
     /// Reports every refusal as 403, also for anon (PostgREST answers 401 without a JWT).
     final class ForbiddenForAnon: RLSTarget {
-        let inner: MockTarget
-        init(_ inner: MockTarget) { self.inner = inner }
+        let inner: RLSTarget
+        init(_ inner: RLSTarget) { self.inner = inner }
         func execute(_ c: RLSCase) throws -> RLSOutcome {
             var o = try inner.execute(c)
             if o.status == 401 { o.status = 403 }
@@ -40,8 +40,8 @@ final class RLSMutantTests: GateTestCase {
     /// refusal of an allowed write inconclusive, but not the refusal of a write that should have
     /// reached no row at all.
     final class RefusesEveryWrite: RLSTarget {
-        let inner: MockTarget
-        init(_ inner: MockTarget) { self.inner = inner }
+        let inner: RLSTarget
+        init(_ inner: RLSTarget) { self.inner = inner }
         func execute(_ c: RLSCase) throws -> RLSOutcome {
             if case .select = c.operation { return try inner.execute(c) }
             return RLSOutcome(status: 400, code: "P0001", message: "refused")
@@ -73,35 +73,85 @@ final class RLSMutantTests: GateTestCase {
         return q
     }
 
-    static func failures(_ app: String, _ wrap: (MockTarget) throws -> RLSTarget) throws -> Int {
+    /// The app's mock as a mutant sees it: `.inProcess` over a fresh backend, or (`recorded`)
+    /// that mock's answers to the expansion's cases, as it gave them in its one run of them.
+    static func failures(_ app: String, _ mutant: Mutant) throws -> Int {
         guard let module = RLSGate.module(app) else { throw RLSTargetError("Contracts/\(app)/policies.json has no app module") }
         let (backend, _) = try RLSSuite.makeBackend(module)
         let expansion = try RLSGate.report(app).expansion
-        let statuses = RLSSuite.run(expansion, on: try wrap(MockTarget(backend: backend, transport: .inProcess)))
+        let live = MockTarget(backend: backend, transport: .inProcess)
+        let inner: RLSTarget = mutant.wrapsAnswers ? Recorded(cases: expansion.cases, outcomes: try recordedOutcomes(app, expansion), live: live) : live
+        let statuses = RLSSuite.run(expansion, on: try mutant.wrap(inner, live))
         return statuses.filter(\.isFailure).count
     }
 
-    /// `failures(app, wrap)` of every app with a matrix, each app against its own backend side by
-    /// side; the counts in the apps' order.
-    static func failuresOfEveryApp(_ wrap: (MockTarget) throws -> RLSTarget) throws -> [(app: String, failures: Int)] {
+    /// What the app's own mock (`.inProcess`, a fresh backend) answers to each case of the
+    /// expansion, once per process for every mutant that only changes those answers: each case
+    /// runs from the fixtures and is undone, so its answer is the same whenever it runs.
+    static func recordedOutcomes(_ app: String, _ expansion: RLSExpansion) throws -> [Result<RLSOutcome, any Error>] {
+        try recordings.value(app) {
+            guard let module = RLSGate.module(app) else { throw RLSTargetError("Contracts/\(app)/policies.json has no app module") }
+            let (backend, _) = try RLSSuite.makeBackend(module)
+            return MockTarget(backend: backend, transport: .inProcess).executeAll(expansion.cases)
+        }
+    }
+
+    /// The recordings made so far, by app.
+    private static let recordings = ProcessMemo<[Result<RLSOutcome, any Error>]>()
+
+    /// The mock's recorded answers, for cases asked in the recorded order (a mutant may skip
+    /// some: `HidesRows` asks for no read); a case not found after the last one answered runs on
+    /// the mock itself.
+    final class Recorded: RLSTarget {
+        let cases: [RLSCase], outcomes: [Result<RLSOutcome, any Error>], live: MockTarget
+        private var next = 0
+        init(cases: [RLSCase], outcomes: [Result<RLSOutcome, any Error>], live: MockTarget) {
+            self.cases = cases; self.outcomes = outcomes; self.live = live
+        }
+        func execute(_ c: RLSCase) throws -> RLSOutcome {
+            var i = next
+            while i < cases.count, i < outcomes.count {
+                if cases[i] == c {
+                    next = i + 1
+                    return try outcomes[i].get()
+                }
+                i += 1
+            }
+            return try live.execute(c)
+        }
+    }
+
+    /// `failures(app, mutant)` of every app with a matrix, each app against its own backend side
+    /// by side; the counts in the apps' order.
+    static func failuresOfEveryApp(_ mutant: Mutant) throws -> [(app: String, failures: Int)] {
         let apps = RLSGate.appsWithMatrix()
-        return zip(apps, try Concurrently<Int>.map(apps) { try failures($0, wrap) }).map { ($0, $1) }
+        return zip(apps, try Concurrently<Int>.map(apps) { try failures($0, mutant) }).map { ($0, $1) }
     }
 
     /// The deliberately broken backends below.
     enum Mutant: CaseIterable {
         case ignoresRLS, hidesRows, forbiddenForAnon, refusesEveryWrite, ownerTestsAndChecksDropped
 
-        /// The mutant around (or installed in) the app's own target.
-        func wrap(_ t: MockTarget) throws -> RLSTarget {
+        /// Whether the mutant only changes the answers the app's mock gives (and so may wrap
+        /// its recorded answers, `recordedOutcomes`), rather than what the mock runs.
+        var wrapsAnswers: Bool {
             switch self {
-            case .ignoresRLS: return IgnoresRLS(t)
-            case .hidesRows: return HidesRows(t)
-            case .forbiddenForAnon: return ForbiddenForAnon(t)
-            case .refusesEveryWrite: return RefusesEveryWrite(t)
+            case .hidesRows, .forbiddenForAnon, .refusesEveryWrite: return true
+            case .ignoresRLS, .ownerTestsAndChecksDropped: return false
+            }
+        }
+
+        /// The mutant around `answers` (the mock's answers: recorded when `wrapsAnswers`, else
+        /// `live` itself), or installed in the app's own target `live`.
+        func wrap(_ answers: RLSTarget, _ live: MockTarget) throws -> RLSTarget {
+            switch self {
+            case .ignoresRLS: return IgnoresRLS(live)
+            case .hidesRows: return HidesRows(answers)
+            case .forbiddenForAnon: return ForbiddenForAnon(answers)
+            case .refusesEveryWrite: return RefusesEveryWrite(answers)
             case .ownerTestsAndChecksDropped:
-                try t.install(RLSMutantTests.weakened(t.backend.mock.database.policies))
-                return t
+                try live.install(RLSMutantTests.weakened(live.backend.mock.database.policies))
+                return live
             }
         }
     }
@@ -109,7 +159,7 @@ final class RLSMutantTests: GateTestCase {
     /// Each mutant's failure counts for every app, once per process (`GateWarmUp` starts them,
     /// one mutant after another, before this suite runs); each test below checks its own.
     static let counts: [Mutant: Result<[Count], any Error>] = Dictionary(
-        uniqueKeysWithValues: Mutant.allCases.map { m in (m, Result { try failuresOfEveryApp(m.wrap).map { Count(app: $0.app, failures: $0.failures) } }) })
+        uniqueKeysWithValues: Mutant.allCases.map { m in (m, Result { try failuresOfEveryApp(m).map { Count(app: $0.app, failures: $0.failures) } }) })
 
     /// One app's failing cases under a mutant.
     struct Count: Sendable {

@@ -81,6 +81,16 @@ package enum InteractionReplay {
         }
     }
 
+    /// `run(app:)` once per process: a replay starts from a fresh backend, a stopped clock and
+    /// seeded ids, so its results are a pure function of the app's contract files, which the
+    /// `interactions` kind, the `models` kind (`ModelSuite`) and the gate's suites all read.
+    package static func sharedRun(app: any AppModule.Type) throws -> [InteractionResult] {
+        try sharedRuns.value("\(app.name) \(ContractsLocator.app(app.name).standardizedFileURL.path)") { try run(app: app) }
+    }
+
+    /// The replays made so far in this process, by app and contract folder.
+    private static let sharedRuns = ProcessMemo<[InteractionResult]>()
+
     /// Replays one file step by step; stops at the first step that differs (later steps build on it).
     /// - Parameter clock: the backend's clock, moved by steps' `advanceClock` (a step that asks
     ///   for it without a clock fails).
@@ -190,7 +200,7 @@ package enum InteractionReplay {
     /// The `interactions` rule kind of `contracts verify`: every file of every app, replayed.
     package static func verifySuite() -> VerifySuite {
         VerifySuite(kind: "interactions") { app in
-            try run(app: app).map { r in
+            try sharedRun(app: app).map { r in
                 CaseResult(
                     app: app.name, kind: "interactions", name: "\(r.file.file.split(separator: "/").last ?? "") · \(r.file.name)",
                     passed: r.passed, message: r.failures.joined(separator: "\n"))

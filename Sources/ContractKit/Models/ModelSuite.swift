@@ -26,7 +26,7 @@ package enum ModelSuite {
         guard FileManager.default.fileExists(atPath: ContractsLocator.app(app.name).appendingPathComponent("schema.json").path) else { return [] }
         let backend = try app.makeBackendUnderTest(clock: ManualClock(), ids: SeededIDGenerator(seed: 1), folder: nil)
         let registry = registry(for: app)
-        let replays = try InteractionReplay.run(app: app)
+        let replays = try InteractionReplay.sharedRun(app: app)
         let responses = responseRows(replays, models: app.tableModels, schema: backend.served.spec.schema)
         var out = try tableResults(app: app.name, backend: backend, models: app.tableModels, registry: registry, responseRows: responses)
         out += interactionResults(app: app.name, replays, registry: registry)

@@ -198,12 +198,43 @@ private struct JSONParser {
             guard i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 else { throw fail("invalid number") }
             while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
         }
+        if isInt, let v = integer(from: start) { return .int(v) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
-        if isInt, let v = Int64(text) { return .int(v) }
         return try JSONValue.number(text: text, orFail: fail("number out of range"))
     }
 
+    /// The integer `bytes[start..<i]` spells (an optional `-`, then digits), nil past Int64:
+    /// what `Int64(text)` gives, read from the bytes without making the text.
+    func integer(from start: Int) -> Int64? {
+        var p = start
+        let negative = bytes[p] == 0x2D
+        if negative { p += 1 }
+        var v = 0
+        while p < i {
+            let digit = Int(bytes[p]) - 0x30
+            let (times10, o1) = v.multipliedReportingOverflow(by: 10)
+            let (next, o2) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+            if o1 || o2 { return nil }
+            v = next
+            p += 1
+        }
+        return Int64(v)
+    }
+
     mutating func string() throws -> String {
+        // A string without escapes (most are) is its bytes as they stand.
+        var end = i + 1
+        while end < bytes.count {
+            let c = bytes[end]
+            if c == 0x22 || c == 0x5C || c < 0x20 { break }
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == 0x22 {
+            let start = i + 1
+            i = end + 1
+            guard let s = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) else { throw fail("invalid UTF-8") }
+            return s
+        }
         i += 1 // opening quote
         var out = [UInt8]()
         while true {
@@ -301,32 +332,43 @@ extension JSONValue {
         case .array(let a):
             if a.isEmpty { out += "[]"; return }
             out += "["
-            for (n, v) in a.enumerated() {
+            var n = 0
+            while n < a.count {
                 if n > 0 { out += style == .jsonb ? ", " : "," }
                 if style == .pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
-                v.write(to: &out, style: style, indent: indent + 1)
+                a[n].write(to: &out, style: style, indent: indent + 1)
+                n += 1
             }
             if style == .pretty { out += "\n" + String(repeating: "  ", count: indent) }
             out += "]"
         case .object(let o):
             if o.isEmpty { out += "{}"; return }
             // Bytewise key order compares the UTF-8 views in place (no copies per comparison).
+            // For ASCII keys String's own `<` is that order (ASCII is in normal form, which String
+            // compares by its UTF-8 bytes), and much cheaper than a generic comparison per byte
+            // in a debug build.
             let fields: [(key: String, value: JSONValue)]
+            let ascii = JSONValue.asciiKeys(o)
             if style == .jsonb {
                 fields = o.sorted { a, b in
                     let la = a.key.utf8.count, lb = b.key.utf8.count
-                    return la != lb ? la < lb : a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+                    if la != lb { return la < lb }
+                    return ascii ? a.key < b.key : a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
                 }
+            } else if ascii {
+                fields = o.sorted { $0.key < $1.key }
             } else {
                 fields = o.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             }
             out += "{"
-            for (n, field) in fields.enumerated() {
+            var n = 0
+            while n < fields.count {
                 if n > 0 { out += style == .jsonb ? ", " : "," }
                 if style == .pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
-                JSONValue.writeString(field.key, to: &out)
+                JSONValue.writeString(fields[n].key, to: &out)
                 out += style == .compact ? ":" : ": "
-                field.value.write(to: &out, style: style, indent: indent + 1)
+                fields[n].value.write(to: &out, style: style, indent: indent + 1)
+                n += 1
             }
             if style == .pretty { out += "\n" + String(repeating: "  ", count: indent) }
             out += "}"
@@ -367,12 +409,35 @@ extension JSONValue {
         return s
     }
 
+    /// Whether every key of `o` is ASCII.
+    static func asciiKeys(_ o: [String: JSONValue]) -> Bool {
+        for key in o.keys where !(scan(key) { $0 < 0x80 }) { return false }
+        return true
+    }
+
+    /// Whether every UTF-8 byte of `s` satisfies `accept`, read in place when the string is
+    /// contiguous (a native string is): a debug build iterating `utf8` pays for a generic
+    /// iterator per byte.
+    static func scan(_ s: String, _ accept: (UInt8) -> Bool) -> Bool {
+        if let all = s.utf8.withContiguousStorageIfAvailable({ b -> Bool in
+            guard let p = b.baseAddress else { return true }
+            var i = 0
+            while i < b.count {
+                if !accept(p[i]) { return false }
+                i += 1
+            }
+            return true
+        }) {
+            return all
+        }
+        for u in s.utf8 where !accept(u) { return false }
+        return true
+    }
+
     /// Appends `s` as a JSON string literal, escaping as PostgreSQL does.
     package static func writeString(_ s: String, to out: inout String) {
         out += "\""
-        var needsEscape = false
-        for u in s.utf8 where u < 0x20 || u == 0x22 || u == 0x5C { needsEscape = true; break }
-        if !needsEscape { out += s; out += "\""; return }
+        if scan(s, { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) { out += s; out += "\""; return }
         for ch in s.unicodeScalars {
             switch ch {
             case "\"": out += "\\\""

@@ -35,12 +35,50 @@ package enum BaselineJPEGEncoder {
     /// EOI pass the limit: the encoder only ever appends, so the finished image would be larger
     /// still. The bytes it returns are `encode`'s exactly.
     package static func encode(_ image: RasterImage, quality: Int, byteLimit: Int) -> Data? {
-        encode(image, quality: quality, segments: [], subsample: true, restartInterval: 0, arithmetic: .float, byteLimit: byteLimit)
+        encode(image, qualities: [quality], byteLimit: byteLimit)
+    }
+
+    /// `encode(image, quality: q, byteLimit:)` of the first `q` in `qualities` whose bytes fit,
+    /// nil when none does. The colour conversion and each block's DCT do not depend on the
+    /// quality (only the quantizers do), so they are computed once for all the qualities tried,
+    /// each block when an encoding first reaches it; the bytes are those of one `encode` per
+    /// quality exactly.
+    package static func encode(_ image: RasterImage, qualities: [Int], byteLimit: Int) -> Data? {
+        let (pw, ph) = paddedSize(image, f: 2)
+        let transform = FloatTransform(image, f: 2, pw: pw, ph: ph)
+        defer { transform.deallocate() }
+        for q in qualities {
+            if let data = encode(image, quality: q, segments: [], subsample: true, restartInterval: 0, transform: transform, byteLimit: byteLimit) {
+                return data
+            }
+        }
+        return nil
+    }
+
+    /// The image's size rounded up to whole MCUs of `f`×`f` blocks.
+    private static func paddedSize(_ image: RasterImage, f: Int) -> (Int, Int) {
+        let mcu = 8 * f
+        return ((image.width + mcu - 1) / mcu * mcu, (image.height + mcu - 1) / mcu * mcu)
     }
 
     private static func encode(
         _ image: RasterImage, quality: Int, segments: [(marker: UInt8, payload: [UInt8])],
         subsample: Bool, restartInterval: Int, arithmetic: Arithmetic, byteLimit: Int
+    ) -> Data? {
+        let f = subsample ? 2 : 1
+        let (pw, ph) = paddedSize(image, f: f)
+        let transform: any BlockTransform = arithmetic == .float ? FloatTransform(image, f: f, pw: pw, ph: ph) : DoubleTransform(image, f: f, pw: pw, ph: ph)
+        defer { transform.deallocate() }
+        return encode(
+            image, quality: quality, segments: segments, subsample: subsample, restartInterval: restartInterval, transform: transform,
+            byteLimit: byteLimit)
+    }
+
+    /// The encoding at one quality of the image `transform` holds (its planes padded for
+    /// `subsample`).
+    private static func encode(
+        _ image: RasterImage, quality: Int, segments: [(marker: UInt8, payload: [UInt8])],
+        subsample: Bool, restartInterval: Int, transform: any BlockTransform, byteLimit: Int
     ) -> Data? {
         let f = subsample ? 2 : 1
         var out: [UInt8] = [0xFF, 0xD8]
@@ -61,11 +99,8 @@ package enum BaselineJPEGEncoder {
         for h in JPEGTables.huffman { segment(0xC4, [UInt8(h.tc << 4 | h.th)] + h.bits + h.values) }
         segment(0xDA, [3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0])
         let mcu = 8 * f
-        let pw = (image.width + mcu - 1) / mcu * mcu, ph = (image.height + mcu - 1) / mcu * mcu
-        let transform: any BlockTransform =
-            arithmetic == .float
-            ? FloatTransform(image, f: f, pw: pw, ph: ph, quantizers: tables) : DoubleTransform(image, f: f, pw: pw, ph: ph, quantizers: tables)
-        defer { transform.deallocate() }
+        let (pw, ph) = paddedSize(image, f: f)
+        transform.use(tables)
         var writer = BitWriter(capacity: image.width * image.height / 2)
         defer { writer.deallocate() }
         // The Huffman codes and lengths by symbol (DC luminance, AC luminance, DC chrominance, AC
@@ -195,19 +230,25 @@ private protocol BlockTransform {
     /// The quantized coefficients, natural order, of the block of component `c` at `(x, y)` of
     /// its plane.
     func quantize(_ c: Int, _ x: Int, _ y: Int, into out: UnsafeMutablePointer<Int>)
+    /// Makes `quantize` divide by `quantizers` (luminance, chrominance; natural order) from now on.
+    func use(_ quantizers: [[Int]])
     /// Frees the planes.
     func deallocate()
 }
 
 /// `BaselineJPEGEncoder.Arithmetic.float`. The DCT loops are spelled out, each sum adding its
 /// terms in x order from 0 (the same float as the plain loop), because a debug build (what
-/// `swift test` runs) pays for every iterator and index computed.
+/// `swift test` runs) pays for every iterator and index computed. Each block's DCT is kept
+/// (`transformed`, block after block in each plane's row order) the first time a quantization
+/// reaches it, for the next quality tried on the same image.
 private struct FloatTransform: BlockTransform {
     let planes: [UnsafeMutablePointer<Float>], widths: [Int]
+    /// Each plane's blocks after the DCT, 64 values a block, and whether each is computed yet.
+    let transformed: [UnsafeMutablePointer<Float>], ready: [UnsafeMutablePointer<Bool>]
     let block = UnsafeMutablePointer<Float>.allocate(capacity: 64), temp = UnsafeMutablePointer<Float>.allocate(capacity: 64)
     let cosine = UnsafeMutablePointer<Float>.allocate(capacity: 64), divisors = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 64)
 
-    init(_ image: RasterImage, f: Int, pw: Int, ph: Int, quantizers: [[Int]]) {
+    init(_ image: RasterImage, f: Int, pw: Int, ph: Int) {
         let w = image.width, h = image.height, cw = pw / f, ch = ph / f, share = 1 / Float(f * f)
         let y = UnsafeMutablePointer<Float>.allocate(capacity: pw * ph)
         let cb = UnsafeMutablePointer<Float>.allocate(capacity: cw * ch), cr = UnsafeMutablePointer<Float>.allocate(capacity: cw * ch)
@@ -232,10 +273,18 @@ private struct FloatTransform: BlockTransform {
             }
         }
         planes = [y, cb, cr]; widths = [pw, cw, cw]
-        for i in 0..<64 {
-            cosine[i] = Float(BaselineJPEGEncoder.cosines[i % 8 * 8 + i / 8])
-            divisors[i] = Float(quantizers[0][i]); divisors[64 + i] = Float(quantizers[1][i])
+        let sizes = [pw * ph, cw * ch, cw * ch]
+        transformed = sizes.map { UnsafeMutablePointer<Float>.allocate(capacity: $0) }
+        ready = sizes.map { size in
+            let p = UnsafeMutablePointer<Bool>.allocate(capacity: size / 64)
+            p.initialize(repeating: false, count: size / 64)
+            return p
         }
+        for i in 0..<64 { cosine[i] = Float(BaselineJPEGEncoder.cosines[i % 8 * 8 + i / 8]) }
+    }
+
+    func use(_ quantizers: [[Int]]) {
+        for i in 0..<64 { divisors[i] = Float(quantizers[0][i]); divisors[64 + i] = Float(quantizers[1][i]) }
     }
 
     /// One pass of the separable DCT: for each of the 8 lines of `source` (lines `step` apart,
@@ -267,20 +316,33 @@ private struct FloatTransform: BlockTransform {
     }
 
     func quantize(_ c: Int, _ x: Int, _ y: Int, into out: UnsafeMutablePointer<Int>) {
-        let plane = planes[c], w = widths[c]
-        for row in 0..<8 { (block + row * 8).update(from: plane + (y + row) * w + x, count: 8) }
-        dct(block, into: temp, stride: 1, step: 8)
-        dct(temp, into: block, stride: 8, step: 1)
+        let w = widths[c], index = (y / 8) * (w / 8) + x / 8
+        let coefficients = transformed[c] + index * 64, done = ready[c] + index
+        if !done.pointee {
+            let plane = planes[c]
+            var row = 0
+            while row < 8 {
+                (block + row * 8).update(from: plane + (y + row) * w + x, count: 8)
+                row += 1
+            }
+            dct(block, into: temp, stride: 1, step: 8)
+            dct(temp, into: coefficients, stride: 8, step: 1)
+            done.pointee = true
+        }
+        // C's `roundf` is what `rounded()` ends in (half away from zero), without the rounding
+        // rule's enum a debug build handles per coefficient.
         let q = divisors + (c == 0 ? 0 : 64)
         var k = 0
         while k < 64 {
-            out[k] = Int((block[k] / q[k]).rounded())
+            out[k] = Int(roundf(coefficients[k] / q[k]))
             k += 1
         }
     }
 
     func deallocate() {
         for p in planes { p.deallocate() }
+        for p in transformed { p.deallocate() }
+        for p in ready { p.deallocate() }
         block.deallocate(); temp.deallocate(); cosine.deallocate(); divisors.deallocate()
     }
 }
@@ -291,7 +353,7 @@ private struct DoubleTransform: BlockTransform {
     let temp = UnsafeMutablePointer<Double>.allocate(capacity: 64), coef = UnsafeMutablePointer<Double>.allocate(capacity: 64)
     let cs = UnsafeMutablePointer<Double>.allocate(capacity: 64), reciprocal = UnsafeMutablePointer<Double>.allocate(capacity: 2 * 64)
 
-    init(_ image: RasterImage, f: Int, pw: Int, ph: Int, quantizers: [[Int]]) {
+    init(_ image: RasterImage, f: Int, pw: Int, ph: Int) {
         let luma = UnsafeMutablePointer<Double>.allocate(capacity: pw * ph)
         let cb = UnsafeMutablePointer<Double>.allocate(capacity: pw * ph), cr = UnsafeMutablePointer<Double>.allocate(capacity: pw * ph)
         // The same values as `FloatTransform`'s loop computes them: `while`, the edge clamped by
@@ -317,18 +379,23 @@ private struct DoubleTransform: BlockTransform {
         let cw = pw / f, ch = ph / f
         if f > 1 {
             for p in [cb, cr] {
-                for y in 0..<ch {
-                    for x in 0..<cw {
+                var y = 0
+                while y < ch {
+                    var x = 0
+                    while x < cw {
                         p[y * cw + x] = (p[2 * y * pw + 2 * x] + p[2 * y * pw + 2 * x + 1] + p[(2 * y + 1) * pw + 2 * x] + p[(2 * y + 1) * pw + 2 * x + 1]) / 4
+                        x += 1
                     }
+                    y += 1
                 }
             }
         }
         planes = [luma, cb, cr]; widths = [pw, cw, cw]
-        for i in 0..<64 {
-            cs[i] = BaselineJPEGEncoder.cosines[i]
-            reciprocal[i] = 1 / Double(quantizers[0][i]); reciprocal[64 + i] = 1 / Double(quantizers[1][i])
-        }
+        for i in 0..<64 { cs[i] = BaselineJPEGEncoder.cosines[i] }
+    }
+
+    func use(_ quantizers: [[Int]]) {
+        for i in 0..<64 { reciprocal[i] = 1 / Double(quantizers[0][i]); reciprocal[64 + i] = 1 / Double(quantizers[1][i]) }
     }
 
     /// `Σi line[i * stride] * cs[i * 8 + u]` for u in 0..<8 into `target[u * step]`.
@@ -354,12 +421,21 @@ private struct DoubleTransform: BlockTransform {
 
     func quantize(_ c: Int, _ x: Int, _ y: Int, into out: UnsafeMutablePointer<Int>) {
         let base = planes[c], w = widths[c]
-        for row in 0..<8 { dct8(base + (y + row) * w + x, 1, temp + row * 8, 1) }
-        for u in 0..<8 { dct8(temp + u, 8, coef + u, 8) }
+        var row = 0
+        while row < 8 {
+            dct8(base + (y + row) * w + x, 1, temp + row * 8, 1)
+            row += 1
+        }
+        var u = 0
+        while u < 8 {
+            dct8(temp + u, 8, coef + u, 8)
+            u += 1
+        }
+        // C's `round`, as `roundf` in `FloatTransform`.
         let r = reciprocal + (c == 0 ? 0 : 64)
         var k = 0
         while k < 64 {
-            out[k] = Int((coef[k] * r[k]).rounded())
+            out[k] = Int(round(coef[k] * r[k]))
             k += 1
         }
     }

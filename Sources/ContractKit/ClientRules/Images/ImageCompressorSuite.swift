@@ -27,10 +27,9 @@ public struct ReferenceImageCompressor: ImageCompressing {
         let fit = image.fitting(maxDimension: preset.maxDimensionPixels)
         var current = image.resized(width: fit.width, height: fit.height)
         while true {
-            for q in qualities {
-                // An encoding stops as soon as it passes the budget (its bytes would not fit).
-                if let data = BaselineJPEGEncoder.encode(current, quality: q, byteLimit: preset.maxBytes) { return data }
-            }
+            // Each quality in turn; an encoding stops as soon as it passes the budget (its bytes
+            // would not fit).
+            if let data = BaselineJPEGEncoder.encode(current, qualities: qualities, byteLimit: preset.maxBytes) { return data }
             guard current.width > 1 || current.height > 1 else { throw BudgetUnreachable(preset: preset.name) }
             current = current.resized(width: max(1, current.width * 3 / 4), height: max(1, current.height * 3 / 4))
         }
