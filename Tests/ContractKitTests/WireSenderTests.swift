@@ -1,5 +1,8 @@
 import MockBinding
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import MockSupabase
 import XCTest
 
@@ -70,5 +73,38 @@ final class WireSenderTests: XCTestCase {
             return try backend.handle(stripped)
         }
         XCTAssertNotEqual(try dropped.send(requests[0]).jsonBody, amy.jsonBody, "mutant: without the token amy's notes are hidden")
+    }
+
+    /// The request's header dictionary built in one go is the one Foundation's `setValue` /
+    /// `addValue` leave, field by field: names capitalized, a repeat joined with ",", case-variant
+    /// names merged; a value with CR, LF or NUL goes through Foundation (which drops it). A
+    /// builder that keeps a repeat's last value only (a mutant) is caught.
+    func testHeaderFieldsAsFoundationSetsThem() throws {
+        func foundation(_ fields: HTTPHeaders) -> [String: String]? {
+            var req = URLRequest(url: URL(string: "https://example.test/")!)
+            var seen = Set<String>()
+            for f in fields {
+                if seen.insert(f.name.lowercased()).inserted {
+                    req.setValue(f.value, forHTTPHeaderField: f.name)
+                } else {
+                    req.addValue(f.value, forHTTPHeaderField: f.name)
+                }
+            }
+            return req.allHTTPHeaderFields
+        }
+        var repeated = HTTPHeaders()
+        repeated.add("apikey", "k")
+        repeated.add("authorization", "Bearer a.b.c")
+        repeated.add("Prefer", "return=representation")
+        repeated.add("prefer", "count=exact")
+        repeated.add("X-Client-Info", "supabase-swift/2.0 (é)")
+        repeated.add("content-type", "application/json")
+        for fields in [repeated, HTTPHeaders(), ["Range": "0-9", "Accept": "text/csv"]] {
+            XCTAssertEqual(try XCTUnwrap(URLSessionSender.plainHeaderFields(fields)), foundation(fields) ?? [:])
+        }
+        XCTAssertEqual(URLSessionSender.plainHeaderFields(repeated)?["Prefer"], "return=representation,count=exact")
+        XCTAssertNil(URLSessionSender.plainHeaderFields(["X-Bad": "a\r\nb"]), "left to Foundation")
+        let mutant = Dictionary(repeated.map { ($0.name.capitalized, $0.value) }, uniquingKeysWith: { _, last in last })
+        XCTAssertNotEqual(mutant, foundation(repeated), "mutant: a repeat's last value only")
     }
 }

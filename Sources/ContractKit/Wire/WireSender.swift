@@ -49,16 +49,48 @@ package struct URLSessionSender: WireSender, @unchecked Sendable {
         guard let url = comps.url else { throw WireSendError(target: "\(request.method) \(request.path)", underlying: URLError(.badURL)) }
         var req = timeout.map { URLRequest(url: url, timeoutInterval: $0) } ?? URLRequest(url: url)
         req.httpMethod = request.method
-        var seen = Set<String>()
-        for f in try request.fields(credentials) {
-            if seen.insert(f.name.lowercased()).inserted {
-                req.setValue(f.value, forHTTPHeaderField: f.name)
-            } else {
-                req.addValue(f.value, forHTTPHeaderField: f.name)
+        let fields = try request.fields(credentials)
+        if let merged = Self.plainHeaderFields(fields) {
+            if !merged.isEmpty { req.allHTTPHeaderFields = merged }
+        } else {
+            var seen = Set<String>()
+            for f in fields {
+                if seen.insert(f.name.lowercased()).inserted {
+                    req.setValue(f.value, forHTTPHeaderField: f.name)
+                } else {
+                    req.addValue(f.value, forHTTPHeaderField: f.name)
+                }
             }
         }
         if !request.body.isEmpty { req.httpBody = request.body }
         return req
+    }
+
+    /// The header dictionary `setValue(_:forHTTPHeaderField:)` for a field's first occurrence and
+    /// `addValue(_:forHTTPHeaderField:)` for a repeat would leave on a `URLRequest`, built in one
+    /// go; nil when a value holds a NUL, CR or LF byte (those go through Foundation one by one).
+    /// On Linux each of those calls checks its value for CR/LF misuse by iterating `Character`s
+    /// (swift-corelibs-foundation, NSURLRequest.swift `httpHeaderValueIsValid`), 100,000
+    /// instructions for a bearer token, and rebuilds the request's dictionary; a value without
+    /// those bytes always passes the check. As there, each name is stored `capitalized`, a repeat
+    /// (names compared lower-cased, `existingHeaderField`) joined with ",".
+    package static func plainHeaderFields(_ fields: HTTPHeaders) -> [String: String]? {
+        var merged: [String: String] = [:]
+        var seen = Set<String>()
+        for f in fields {
+            if f.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) { return nil }
+            let key = f.name.capitalized
+            let existing = merged.first { $0.key.lowercased() == key.lowercased() }
+            if seen.insert(f.name.lowercased()).inserted {
+                if let existing { merged.removeValue(forKey: existing.key) }
+                merged[key] = f.value
+            } else if let existing {
+                merged[existing.key] = existing.value + "," + f.value
+            } else {
+                merged[key] = f.value
+            }
+        }
+        return merged
     }
 
     /// Sends and waits.
