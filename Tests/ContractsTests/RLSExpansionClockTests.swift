@@ -31,13 +31,45 @@ final class RLSExpansionClockTests: GateTestCase {
         print("RLS expansions shared by verify's rls and postgres kinds: \(shared.joined(separator: ", "))")
     }
 
+    /// TeleportMe's expansions the two tests below compare, computed once per process (the
+    /// gate's warm-up, `GateWarmUp`, makes them while earlier suites run).
+    struct TeleportMeExpansions: Sendable {
+        /// The backend's fixed clock.
+        var now: Date
+        /// The shared expansion, made at `now`.
+        var fixed: RLSExpansion
+        /// The app's spec expanded 300 days after `now`.
+        var later: RLSExpansion
+        /// The spec with one table's SELECT reading the clock, the table's name and index.
+        var afterJune: AppSpec, table: String, tableIndex: Int
+        /// `afterJune` expanded at `now` and 300 days after.
+        var afterJuneNow: RLSExpansion, afterJuneLater: RLSExpansion
+    }
+
+    static let teleportMe = Result { () throws -> TeleportMeExpansions in
+        guard let app = allApps.first(where: { $0.name == "teleportme" }) else { throw TestSetupFailure(description: "no teleportme app") }
+        let (_, now) = try RLSSuite.makeBackend(app)
+        let later = now.addingTimeInterval(86_400 * 300)
+        let fixed = try RLSSuite.sharedExpansion(app)
+        let base = try app.spec()
+        guard let table = base.policies.tables.first(where: { $0.cell(.select).using != nil && base.schema.table($0.table)?.isView == false }),
+            let ti = base.policies.tables.firstIndex(where: { $0.table == table.table })
+        else { throw TestSetupFailure(description: "teleportme has no table with a SELECT policy") }
+        var afterJune = base
+        afterJune.policies.tables[ti].cells[.select]?.using = .compare(.gt, .now, .value("2026-06-01T00:00:00+00:00"))
+        let statuses = try ContractsLocator.postgrestStatuses()
+        return TeleportMeExpansions(
+            now: now, fixed: fixed, later: RLSExpansion(spec: base, now: later, statuses: fixed.statuses),
+            afterJune: afterJune, table: table.table, tableIndex: ti,
+            afterJuneNow: RLSExpansion(spec: afterJune, now: now, statuses: statuses),
+            afterJuneLater: RLSExpansion(spec: afterJune, now: later, statuses: statuses))
+    }
+
     /// Mutants of the shared expansion: a case dropped, an expected outcome changed, a statement's
     /// value changed. The comparison names each.
     func testAnExpansionThatDiffersIsCaught() throws {
-        let app: any AppModule.Type = try XCTUnwrap(allApps.first { $0.name == "teleportme" })
-        let (_, now) = try RLSSuite.makeBackend(app)
-        let fixed = try RLSSuite.sharedExpansion(app)
-        let real = RLSExpansion(spec: try app.spec(), now: now.addingTimeInterval(86_400 * 300), statuses: fixed.statuses)
+        let made = try Self.teleportMe.get()
+        let (fixed, real) = (made.fixed, made.later)
         XCTAssertNil(ClockValues.difference(fixed, real))
 
         var dropped = fixed
@@ -65,20 +97,13 @@ final class RLSExpansionClockTests: GateTestCase {
         let app: any AppModule.Type = try XCTUnwrap(allApps.first { $0.name == "teleportme" })
         let base = try app.spec()
         XCTAssertFalse(RLSExpansionClock.readsClock(base))
-        let table = try XCTUnwrap(base.policies.tables.first { $0.cell(.select).using != nil && base.schema.table($0.table)?.isView == false })
-        let ti = try XCTUnwrap(base.policies.tables.firstIndex { $0.table == table.table })
+        let made = try Self.teleportMe.get()
+        let ti = made.tableIndex
 
-        var afterJune = base
-        afterJune.policies.tables[ti].cells[.select]?.using = .compare(.gt, .now, .value("2026-06-01T00:00:00+00:00"))
-        XCTAssertTrue(RLSExpansionClock.readsClock(afterJune), "a now operand")
-        let statuses = try ContractsLocator.postgrestStatuses()
-        let (_, now) = try RLSSuite.makeBackend(app)
-        let later = now.addingTimeInterval(86_400 * 300)
-        let a = RLSExpansion(spec: afterJune, now: now, statuses: statuses)
-        let b = RLSExpansion(spec: afterJune, now: later, statuses: statuses)
-        XCTAssertNotNil(ClockValues.difference(a, b), "the clock decides \(table.table)'s SELECT")
+        XCTAssertTrue(RLSExpansionClock.readsClock(made.afterJune), "a now operand")
+        XCTAssertNotNil(ClockValues.difference(made.afterJuneNow, made.afterJuneLater), "the clock decides \(made.table)'s SELECT")
 
-        let t = try XCTUnwrap(base.schema.table(table.table))
+        let t = try XCTUnwrap(base.schema.table(made.table))
         if let stamped = t.columns.first(where: { $0.defaultValue == .now }) {
             var readsStamp = base
             readsStamp.policies.tables[ti].cells[.select]?.using = .isNull(.column(stamped.name), negated: true)

@@ -69,8 +69,18 @@ final class TeleportMeGoldenTests: GateTestCase {
         XCTAssertNotEqual(try String(contentsOf: artifact, encoding: .utf8), try String(contentsOf: expectedCopy, encoding: .utf8))
     }
 
-    /// Mutants of single decisions: each fails at least the cases that exercise it.
-    func testGoldensRejectChangedDecisions() throws {
+    /// One decision's mutant: its label, the case it must fail and whether that case passed
+    /// (nil: no such case).
+    struct DecisionRun: Sendable {
+        var label: String
+        var mustFail: String
+        var passed: Bool?
+    }
+
+    /// The decisions' mutants run against the goldens, computed once per process (the gate's
+    /// warm-up, `GateWarmUp`, makes them while earlier suites run), their artifacts in a temporary
+    /// folder removed once run.
+    static let changedDecisions = Result { () throws -> [DecisionRun] in
         let mutants: [(String, (inout [String: JSONValue]) -> Void, String)] = [
             ("rank order", { TeleportMeTestSupport.set(&$0, "refined", "rankOrder", "refiner") }, "report · refiner-success"),
             ("fallback size", { TeleportMeTestSupport.set(&$0, "fallback", "count", 5) }, "report · refiner-garbage"),
@@ -89,11 +99,24 @@ final class TeleportMeGoldenTests: GateTestCase {
                 }, "report · asia-tokyo"
             )
         ]
-        for (label, edit, mustFail) in mutants {
+        let artifacts = FileManager.default.temporaryDirectory.appendingPathComponent("teleportme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: artifacts) }
+        return try mutants.enumerated().map { n, mutant in
+            let (label, edit, mustFail) = mutant
+            // A folder of its own for each mutant's artifacts, as each had one.
+            let store = GoldenStore(root: ContractsLocator.golden, artifacts: artifacts.appendingPathComponent("\(n)"))
             let rules = try TeleportMeTestSupport.rules(editing: edit)
             let results = try GoldenSuite.run(
-                app: "teleportme", cases: try TeleportMeGoldens.goldenCases(rules: rules, replay: false), store: try store(), mode: .never)
-            XCTAssertEqual(results.first { $0.name == mustFail }?.passed, false, "\(label): \(mustFail) should fail")
+                app: "teleportme", cases: try TeleportMeGoldens.goldenCases(rules: rules, replay: false), store: store, mode: .never)
+            return DecisionRun(label: label, mustFail: mustFail, passed: results.first { $0.name == mustFail }?.passed)
+        }
+    }
+
+    /// Mutants of single decisions: each fails at least the cases that exercise it.
+    func testGoldensRejectChangedDecisions() throws {
+        for run in try Self.changedDecisions.get() {
+            XCTAssertEqual(run.passed, false, "\(run.label): \(run.mustFail) should fail")
         }
     }
 

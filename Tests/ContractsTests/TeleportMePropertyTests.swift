@@ -5,10 +5,14 @@ import TeleportMe
 /// Seeded properties of the report engine over the 266 real cities and synthetic catalogs:
 /// match_percent within the clamp, ranks 1…n without gaps, the current city never a match,
 /// 3-5 matches, and the same input (in any catalog order) gives byte-identical output.
+///
+/// Each catalog's rounds are generated once per process (`realUrbanAreas`, `synthetic`,
+/// `extreme`: the gate's warm-up, `GateWarmUp`, makes them while earlier suites run); the tests
+/// check what was generated.
 final class TeleportMePropertyTests: GateTestCase {
     typealias RNG = SeededRandom
 
-    func randomPreference(_ rng: inout RNG) -> Double {
+    static func randomPreference(_ rng: inout RNG) -> Double {
         switch rng.next() % 6 {
         case 0: return 0
         case 1: return 10
@@ -17,7 +21,7 @@ final class TeleportMePropertyTests: GateTestCase {
     }
 
     /// A refiner reply generator covering valid, partly valid, garbage and failing refiners.
-    func randomRefiner(_ rng: inout RNG, rules: ReportRules, pool: [String], others: [String]) -> any Refiner {
+    static func randomRefiner(_ rng: inout RNG, rules: ReportRules, pool: [String], others: [String]) -> any Refiner {
         switch rng.next() % 6 {
         case 0: return DeterministicRefiner(rules: rules)
         case 1: return FailingRefiner("outage")
@@ -36,11 +40,11 @@ final class TeleportMePropertyTests: GateTestCase {
         }
     }
 
-    func encoded(_ o: ReportOutcome) throws -> Data { try PostgresRowCoding.encode(o.response).data(.pretty) }
+    static func encoded(_ o: ReportOutcome) throws -> Data { try PostgresRowCoding.encode(o.response).data(.pretty) }
 
     /// One iteration's drawn input: the current city, the preferences, the top candidates, the
     /// refiner and (every tenth iteration) the catalog shuffled.
-    struct Round {
+    struct Round: Sendable {
         var current: ReportCity
         var prefs: ReportPreferences
         var pool: [String]
@@ -50,20 +54,43 @@ final class TeleportMePropertyTests: GateTestCase {
 
     /// What the engine made of a round: the outcome, its bytes, the bytes of the same input
     /// again and (with a shuffled catalog) of the shuffled catalog.
-    struct Generated {
+    struct Generated: Sendable {
         var out: ReportOutcome
         var bytes: Data
         var again: Data
         var shuffled: Data?
     }
 
-    func check(catalog cities: [ReportCity], iterations: Int, seed: UInt64, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// One catalog's rounds and what the engine made of each.
+    struct Run: Sendable {
+        var rules: ReportRules
+        var rounds: [Round]
+        var generated: [Generated]
+    }
+
+    /// The real urban areas' 400 rounds, computed once per process.
+    static let realUrbanAreas = Result { try run(catalog: ReportCatalogs.urbanAreas(), iterations: 400, seed: 0x5EED_0001) }
+    /// A synthetic catalog of 2,000 cities' 150 rounds, computed once per process.
+    static let synthetic = Result { try run(catalog: ReportCatalogs.synthetic(count: 2_000, seed: 99), iterations: 150, seed: 0x5EED_0002) }
+    /// The extreme catalog's 150 rounds, computed once per process.
+    static let extreme = Result { try run(catalog: extremeCatalog(), iterations: 150, seed: 0x5EED_0003) }
+
+    /// Extremes: all-0 and all-10 cities (clamped to 40 and 99), cities with missing categories, ties.
+    static func extremeCatalog() -> [ReportCity] {
+        var extreme = ReportCatalogs.synthetic(count: 30, seed: 5)
+        for i in 0..<10 { extreme[i].scores = Dictionary(uniqueKeysWithValues: ReportCatalogs.categories.map { ($0, i % 2 == 0 ? 0.0 : 10.0) }) }
+        for i in 10..<15 { extreme[i].scores = extreme[i].scores.filter { _ in i % 3 != 0 }; extreme[i].scores["Economy"] = nil }
+        return extreme
+    }
+
+    /// Draws `iterations` rounds over `cities` from `seed` and generates each.
+    static func run(catalog cities: [ReportCity], iterations: Int, seed: UInt64) throws -> Run {
         let rules = try ReportRules.load()
         let engine = ReportEngine(rules: rules)
         var rng = RNG(seed: seed)
         let catalog = ReportCatalog(cities: cities, rules: rules)
         // Every round's input drawn first, in the generator's order (the engine draws nothing);
-        // the rounds then run side by side; the checks after, in order.
+        // the rounds then run side by side; `check` checks them, in order.
         var rounds: [Round] = []
         for i in 0..<iterations {
             let current = cities[Int(rng.next() % UInt64(cities.count))]
@@ -89,6 +116,13 @@ final class TeleportMePropertyTests: GateTestCase {
             }
             return Generated(out: out, bytes: try encoded(out), again: try encoded(again), shuffled: other)
         }
+        return Run(rules: rules, rounds: rounds, generated: generated)
+    }
+
+    /// Checks every round of `run` (made from `seed`, which the labels name).
+    func check(_ run: Result<Run, any Error>, seed: UInt64, file: StaticString = #filePath, line: UInt = #line) throws {
+        let made = try run.get()
+        let (rules, rounds, generated) = (made.rules, made.rounds, made.generated)
         for (i, (r, g)) in zip(rounds, generated).enumerated() {
             let (current, pool, out) = (r.current, r.pool, g.out)
             let label = "seed \(seed) iteration \(i): \(current.id) \(r.prefs)"
@@ -112,16 +146,12 @@ final class TeleportMePropertyTests: GateTestCase {
     func testPropertiesOverTheRealUrbanAreas() throws {
         let cities = try ReportCatalogs.urbanAreas()
         XCTAssertEqual(cities.count, 266)
-        try check(catalog: cities, iterations: 400, seed: 0x5EED_0001)
+        try check(Self.realUrbanAreas, seed: 0x5EED_0001)
     }
 
     func testPropertiesOverSyntheticAndExtremeCatalogs() throws {
-        try check(catalog: ReportCatalogs.synthetic(count: 2_000, seed: 99), iterations: 150, seed: 0x5EED_0002)
-        // Extremes: all-0 and all-10 cities (clamped to 40 and 99), cities with missing categories, ties.
-        var extreme = ReportCatalogs.synthetic(count: 30, seed: 5)
-        for i in 0..<10 { extreme[i].scores = Dictionary(uniqueKeysWithValues: ReportCatalogs.categories.map { ($0, i % 2 == 0 ? 0.0 : 10.0) }) }
-        for i in 10..<15 { extreme[i].scores = extreme[i].scores.filter { _ in i % 3 != 0 }; extreme[i].scores["Economy"] = nil }
-        try check(catalog: extreme, iterations: 150, seed: 0x5EED_0003)
+        try check(Self.synthetic, seed: 0x5EED_0002)
+        try check(Self.extreme, seed: 0x5EED_0003)
     }
 
     /// The property checks themselves can fail: a clamp of 30-100 lets percents out of 40-99.
