@@ -3,7 +3,8 @@ import MockBinding
 
 /// The gate's expensive work other than PostgreSQL's (`PostgresGate.startWarmUp`), started on a
 /// thread of its own with the first gate test: XCTest runs one test at a time, so the image
-/// compressor's reports, the served mocks' live runs, the RLS reports and the RLS mutants' runs — each computed once
+/// compressor's reports, the served mocks' live runs, the RLS reports, the RLS mutants' runs and the last suites' report
+/// comparisons, source-trace mutation, golden mutants and property rounds — each computed once
 /// per process and checked by its own suite — are made meanwhile, while the suites before
 /// theirs run. A suite reaching a value still being made waits for it (a `static let` or a
 /// `ProcessMemo`: computed once, whoever asks first); a value that failed is kept as that
@@ -24,7 +25,7 @@ enum GateWarmUp {
     /// The thread a job runs on.
     enum Lane: CaseIterable { case computing, waiting }
 
-    /// The jobs, in suite order.
+    /// The jobs, in suite order; the last suites' after the others, which are needed sooner.
     static let jobs: [Job] = [
         Job(suite: "ClientRulesCrashTests", lane: .waiting) {
             _ = ClientRulesCrashTests.referenceOutcome
@@ -38,7 +39,17 @@ enum GateWarmUp {
             _ = LiveTargetGateTests.mutantRuns
         },
         Job(suite: "RLSMatrixGoldenTests") { for app in RLSGate.appsWithMatrix() { _ = try? RLSGate.report(app) } },
-        Job(suite: "RLSMutantTests") { _ = RLSMutantTests.counts }
+        Job(suite: "RLSMutantTests") { _ = RLSMutantTests.counts },
+        // The suites XCTest runs last, which would otherwise leave the second core idle.
+        Job(suite: "RLSExpansionClockTests") { _ = RLSExpansionClockTests.teleportMe },
+        Job(suite: "ReportJSONTests") { _ = ReportJSONTests.everyCity },
+        Job(suite: "SourceTraceContractsTests") { _ = SourceTraceContractsTests.civicForgePhotoMutation },
+        Job(suite: "TeleportMeGoldenTests") { _ = TeleportMeGoldenTests.changedDecisions },
+        Job(suite: "TeleportMePropertyTests") {
+            _ = TeleportMePropertyTests.realUrbanAreas
+            _ = TeleportMePropertyTests.synthetic
+            _ = TeleportMePropertyTests.extreme
+        }
     ]
 
     /// Starts the warm-up, once per process, for the suites the process runs (the tests named on
